@@ -1,0 +1,32 @@
+import { defaultLocation, locations } from '../../shared/config';
+import { route, ok } from '../../shared/http/route';
+import { describeCaller } from './me';
+
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/health',
+    access: 'public',
+    summary: 'Liveness: answers without a token.',
+    run: async () => ok({ ok: true, time: Date.now() }, { 'cache-control': 'no-store' }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/me',
+    access: 'token',
+    summary: 'The caller: kind, id, email and name where known, organizations with role and kind, scopes.',
+    run: async ({ caller }) => ok({ me: await describeCaller(caller) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/locations',
+    access: 'token',
+    summary: 'The locations projects and resources can be placed in, with the default marked.',
+    run: async () =>
+      ok({
+        locations: locations.map((l) => ({ ...l, default: l.id === defaultLocation })),
+        default: defaultLocation,
+      }),
+  }),
+];
+

@@ -1,0 +1,73 @@
+import * as z from 'zod/mini';
+import { toOrganization } from '../../shared/schemas/org';
+import { noContent, ok, route } from '../../shared/http/route';
+import { keys, updateVersioned } from '../../shared/store/table';
+import type { Organization } from '../../shared/schemas/org';
+import { countContents } from './contents';
+import { deleteOrganization } from './delete';
+import { listMembers } from './members';
+
+const NOT_FOUND = 'Organization not found';
+
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId',
+    scope: 'org:read',
+    summary: 'The organization.',
+    errors: { 404: [NOT_FOUND] },
+    run: async ({ org }) => ok({ org: toOrganization(org) }),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/v1/orgs/:orgId',
+    scope: 'org:write',
+    summary: 'Renames the organization; the slug does not change.',
+    body: z.object({
+      name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+      ifVersion: z.optional(z.int().check(z.minimum(1))),
+    }),
+    errors: { 404: [NOT_FOUND], 409: ['The organization changed since it was read. Reload and try again.'] },
+    run: async ({ org, body }) => {
+      const updated = await updateVersioned<Organization>(
+        keys.org(org.orgId),
+        body.ifVersion,
+        { name: body.name, updatedAt: Date.now() },
+        'The organization changed since it was read. Reload and try again.',
+      );
+      return ok({ org: toOrganization(updated) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/contents',
+    scope: 'org:read',
+    summary: 'What must be removed before the organization can be deleted.',
+    errors: { 404: [NOT_FOUND] },
+    run: async ({ org }) => ok({ contents: await countContents(org.orgId) }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId',
+    scope: 'org:write',
+    summary: 'Deletes an empty customer organization with its members, teams, invites and keys. Owners only.',
+    errors: {
+      400: ["The platform organization can't be deleted."],
+      403: ['Only owners can delete an organization.'],
+      404: [NOT_FOUND],
+      409: ['Remove its ... first.'],
+    },
+    run: async ({ org, role }) => {
+      await deleteOrganization(org, role);
+      return noContent();
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/members',
+    scope: 'members:read',
+    summary: 'Members and teams; pending invites for callers who also hold members:write.',
+    errors: { 404: [NOT_FOUND] },
+    run: async ({ org, scopes }) => ok(await listMembers(org.orgId, scopes.has('members:write'))),
+  }),
+];

@@ -1,0 +1,69 @@
+/**
+ * THE table of route groups: each group is one Lambda function (`functions/<name>/handler.ts`)
+ * that serves the path prefixes listed here. API Gateway gets `ANY <prefix>` and
+ * `ANY <prefix>/{proxy+}` for each prefix; the most specific prefix wins, as locally.
+ * Read by the CDK stack, the local gateway, the build, the bench and the tests.
+ * Only groups that exist are listed.
+ */
+export interface RouteGroup {
+  name: string;
+  /** API Gateway style: `{param}` segments. */
+  prefixes: string[];
+  /** The outside systems the function reaches, for least-privilege grants. */
+  needs: ('table' | 'cursorSecret' | 'kms' | 'buckets' | 'queue')[];
+  /** The catch-all group: API Gateway's `$default` route goes here. */
+  fallback?: boolean;
+}
+
+export const routeGroups: RouteGroup[] = [
+  {
+    name: 'core',
+    prefixes: ['/health', '/v1/me', '/v1/locations'],
+    needs: ['table'],
+    fallback: true,
+  },
+  {
+    name: 'orgs',
+    prefixes: ['/v1/orgs/{orgId}'],
+    needs: ['table'],
+  },
+];
+
+export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.ts`;
+
+/** Splits a prefix into segments; `{x}` is a parameter, `{proxy+}` is greedy. */
+const segmentsOf = (path: string) => path.split('/').filter(Boolean);
+
+/**
+ * The group API Gateway would pick for `path`: among prefixes the path equals or extends, the
+ * longest wins, literal segments beating parameters at the first difference. Else the fallback.
+ */
+export function groupFor(path: string, groups: RouteGroup[] = routeGroups): RouteGroup | undefined {
+  const parts = segmentsOf(path);
+  let best: { group: RouteGroup; score: number[] } | undefined;
+  for (const group of groups) {
+    for (const prefix of group.prefixes) {
+      const segs = segmentsOf(prefix);
+      if (segs.length > parts.length) continue;
+      let ok = true;
+      const score: number[] = [segs.length];
+      for (let i = 0; i < segs.length && ok; i++) {
+        const seg = segs[i] as string;
+        if (seg.startsWith('{')) score.push(0);
+        else if (seg === parts[i]) score.push(1);
+        else ok = false;
+      }
+      if (!ok) continue;
+      if (!best || compare(score, best.score) > 0) best = { group, score };
+    }
+  }
+  return best?.group ?? groups.find((g) => g.fallback);
+}
+
+function compare(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? -1) - (b[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

@@ -1,0 +1,177 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+import type { $ZodType } from 'zod/v4/core';
+import { accessOrg, authenticate } from '../auth/authenticate';
+import type { Caller, OrgAccess } from '../auth/caller';
+import { isBackendError, toHttpError } from './backend-errors';
+import { HttpError, type Issue, invalidRequest, notFound } from './errors';
+import { describeError, log } from './log';
+import type { Reply, Route, RouteContext } from './route';
+import { createRouter } from './router';
+
+z.config(en());
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+/** What the middlewares learn about a request, in the order they learn it. */
+interface State {
+  route?: Route;
+  params: Record<string, string>;
+  caller?: Caller;
+  access?: OrgAccess;
+  input?: { params: unknown; query: unknown; body: unknown };
+}
+type Ctx = Context & { api: State };
+type Request = middy.Request<Event, Result, Error, Ctx>;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+export function reply(r: Reply): Result {
+  if (r.status === 204 || r.body === undefined) return { statusCode: r.status, headers: { ...r.headers } };
+  if (typeof r.body === 'string' || Buffer.isBuffer(r.body)) {
+    const bytes = Buffer.isBuffer(r.body);
+    return {
+      statusCode: r.status,
+      headers: { ...r.headers },
+      body: bytes ? r.body.toString('base64') : (r.body as string),
+      isBase64Encoded: bytes,
+    };
+  }
+  return { statusCode: r.status, headers: { ...JSON_HEADERS, ...r.headers }, body: JSON.stringify(r.body) };
+}
+
+/** 1. The route: unknown path → 404 `Not found`; known path, other method → 405 with `Allow`. */
+const matchRoute = (routes: Route[]): MiddlewareObj<Event, Result, Error, Ctx> => {
+  const match = createRouter(routes);
+  return {
+    before: (request: Request) => {
+      request.context.api = { params: {} };
+      const m = match(request.event.requestContext.http.method, request.event.rawPath);
+      if (m.kind === 'none') throw notFound();
+      if (m.kind === 'method') throw new HttpError(405, 'Method not allowed', {}, { allow: m.allow.join(', ') });
+      request.context.api.route = m.route;
+      request.context.api.params = m.params;
+    },
+  };
+};
+
+/** 2. Authentication, the path's organization and role, the scope check. */
+const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
+  before: async (request: Request) => {
+    const state = request.context.api;
+    const route = state.route as Route;
+    if (route.access === 'public') return;
+    const caller = await authenticate(request.event.headers.authorization, route.access === 'device');
+    state.caller = caller;
+    const orgId = state.params.orgId;
+    if (route.orgScoped && orgId !== undefined) {
+      const access = await accessOrg(caller, orgId);
+      state.access = access;
+      if (route.access === 'scope' && route.scope) {
+        const pass = [route.scope, ...(route.allowed ?? [])].some((s) => access.scopes.has(s));
+        if (!pass) throw new HttpError(403, `Missing scope ${route.scope}`);
+      }
+    }
+  },
+});
+
+function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }, base: string): Issue[] {
+  return error.issues.map((i) => ({ path: [base, ...i.path.map(String)].filter(Boolean).join('.'), message: i.message }));
+}
+
+function parse(schema: $ZodType | undefined, value: unknown, base: string, issues: Issue[]): unknown {
+  if (!schema) return value;
+  const r = z.safeParse(schema, value);
+  if (r.success) return r.data;
+  issues.push(...issuesOf(r.error, base));
+  return undefined;
+}
+
+/** 3. JSON body (malformed → 400) and zod validation of params, query and body. */
+const validate = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
+  before: (request: Request) => {
+    const state = request.context.api;
+    const route = state.route as Route;
+    const { event } = request;
+    let body: unknown;
+    if (event.body !== undefined && event.body !== '') {
+      const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new HttpError(400, 'The request body is not valid JSON.');
+      }
+    }
+    if (route.body && body === undefined) body = {};
+    const issues: Issue[] = [];
+    const params = parse(route.params, state.params, '', issues);
+    const query = parse(route.query, { ...event.queryStringParameters }, '', issues);
+    const parsedBody = parse(route.body, body, '', issues);
+    if (issues.length > 0) throw invalidRequest(issues);
+    state.input = { params, query, body: parsedBody };
+  },
+});
+
+/** Every error becomes `{ error }` with its status; anything unexpected is a logged 500. */
+const mapErrors = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
+  onError: (request: Request) => {
+    const err = request.error;
+    let http: HttpError;
+    if (err instanceof HttpError) http = err;
+    else if (isBackendError(err)) {
+      http = toHttpError(err);
+      log.warn('backend error', {
+        requestId: request.context.awsRequestId,
+        route: routeName(request),
+        backend: err.name,
+        status: http.status,
+      });
+    } else {
+      log.error('unhandled error', {
+        requestId: request.context.awsRequestId,
+        route: routeName(request),
+        error: describeError(err),
+      });
+      http = new HttpError(500, 'Internal error');
+    }
+    request.response = reply({ status: http.status, body: http.toJSON(), headers: http.headers });
+  },
+});
+
+const routeName = (request: Request) => {
+  const route = request.context.api?.route;
+  return route ? `${route.method} ${route.path}` : undefined;
+};
+
+/** The one middy stack every route group shares: `export const handler = httpHandler(routes)`. */
+export function httpHandler(routes: Route[]) {
+  return middy<Event, Result, Error, Ctx>()
+    .use(mapErrors())
+    .use(matchRoute(routes))
+    .use(authorize())
+    .use(validate())
+    .handler(async (event, context) => {
+      const state = context.api;
+      const route = state.route as Route;
+      const input = state.input as NonNullable<State['input']>;
+      const access = state.access;
+      const ctx: RouteContext<unknown, unknown, unknown> = {
+        params: input.params,
+        query: input.query,
+        body: input.body,
+        caller: state.caller as Caller,
+        get org() {
+          if (!access) throw new Error(`${route.path} has no organization`);
+          return access.org;
+        },
+        role: access?.role,
+        scopes: access?.scopes ?? new Set(),
+        requestId: context.awsRequestId,
+        event,
+      };
+      return reply(await (route.run as (c: typeof ctx) => Promise<Reply>)(ctx));
+    });
+}

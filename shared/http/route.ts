@@ -1,0 +1,79 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { $ZodType, output } from 'zod/v4/core';
+import type { Caller, OrgAccess } from '../auth/caller';
+import type { Role, Scope } from '../auth/scopes';
+import type { Organization } from '../schemas/org';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call: `public` (no token: `GET /health`), `token` (any valid person or key token, no
+ * scope), `scope` (the default: `scope` or one of `allowed` in the path's organization), or
+ * `device` (agent device tokens only).
+ */
+export type Access = 'public' | 'token' | 'scope' | 'device';
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  caller: Caller;
+  /** The path's organization (routes with `:orgId`); reading it elsewhere throws. */
+  org: Organization;
+  role: Role | undefined;
+  scopes: ReadonlySet<Scope>;
+  requestId: string;
+  event: APIGatewayProxyEventV2;
+}
+
+type Out<S> = S extends $ZodType ? output<S> : Record<string, string | undefined>;
+
+export interface RouteSpec<PS, QS, BS> {
+  method: Method;
+  /** Express-style path, e.g. `/v1/orgs/:orgId/projects/:projectId`. */
+  path: string;
+  access?: Access;
+  scope?: Scope;
+  /** Extra scopes that also pass. */
+  allowed?: Scope[];
+  /** One line for the reference. */
+  summary?: string;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** Error statuses and messages the route may answer (for the reference). */
+  errors?: Record<number, string[]>;
+  run: (ctx: RouteContext<Out<PS>, Out<QS>, BS extends $ZodType ? output<BS> : undefined>) => Promise<Reply>;
+}
+
+export interface Route extends RouteSpec<$ZodType | undefined, $ZodType | undefined, $ZodType | undefined> {
+  access: Access;
+  /** Path split into segments; `:name` segments are parameters. */
+  segments: string[];
+  orgScoped: boolean;
+}
+
+/** Declares a route. Routes are data: the OpenAPI document and the authorization tests read them. */
+export function route<
+  PS extends $ZodType | undefined = undefined,
+  QS extends $ZodType | undefined = undefined,
+  BS extends $ZodType | undefined = undefined,
+>(spec: RouteSpec<PS, QS, BS>): Route {
+  const access = spec.access ?? 'scope';
+  if (access === 'scope' && !spec.scope) throw new Error(`${spec.method} ${spec.path}: a scope is required`);
+  const segments = spec.path.split('/').filter(Boolean);
+  return { ...(spec as unknown as Route), access, segments, orgScoped: segments.includes(':orgId') };
+}
+
+export const ok = (body: unknown, headers?: Record<string, string>): Reply => ({ status: 200, body, headers });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+export const accepted = (body: unknown): Reply => ({ status: 202, body });
+export const noContent = (): Reply => ({ status: 204 });
+
+export type { OrgAccess };

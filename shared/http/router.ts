@@ -1,0 +1,56 @@
+import type { Route } from './route';
+
+export type Match =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'method'; allow: string[] }
+  | { kind: 'none' };
+
+function matchPath(route: Route, parts: string[]): Record<string, string> | undefined {
+  if (route.segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const seg = route.segments[i] as string;
+    const part = parts[i] as string;
+    if (seg.startsWith(':')) {
+      if (part === '') return undefined;
+      params[seg.slice(1)] = part;
+    } else if (seg !== part) return undefined;
+  }
+  return params;
+}
+
+/** Literal segments first, then parameters: `/repos/-/available` wins over `/repos/:name`. */
+function specificity(route: Route): string {
+  return route.segments.map((s) => (s.startsWith(':') ? '0' : '1')).join('');
+}
+
+/** Matches a raw path against the group's routes. Path segments are URL-decoded. */
+export function createRouter(routes: Route[]) {
+  const ordered = [...routes].sort((a, b) => (specificity(a) < specificity(b) ? 1 : -1));
+  return (method: string, rawPath: string): Match => {
+    let parts: string[];
+    try {
+      parts = rawPath
+        .split('/')
+        .filter((p, i, all) => p !== '' || (i > 0 && i < all.length - 1))
+        .map((p) => decodeURIComponent(p));
+    } catch {
+      return { kind: 'none' };
+    }
+    const allow = new Set<string>();
+    let best: { route: Route; params: Record<string, string> } | undefined;
+    let pathSpec: string | undefined;
+    for (const route of ordered) {
+      const params = matchPath(route, parts);
+      if (!params) continue;
+      const spec = specificity(route);
+      if (pathSpec !== undefined && spec !== pathSpec) continue;
+      pathSpec = spec;
+      allow.add(route.method);
+      if (route.method === method && !best) best = { route, params };
+    }
+    if (best) return { kind: 'found', ...best };
+    if (allow.size > 0) return { kind: 'method', allow: [...allow].sort() };
+    return { kind: 'none' };
+  };
+}

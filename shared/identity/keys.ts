@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { Scope } from '../auth/scopes';
+import type { KeyRecord } from '../schemas/org';
+import { newId, newSecret } from '../store/ids';
+import { getItem, keys, putNew, transact } from '../store/table';
+import { getOrg } from './orgs';
+
+export const KEY_PREFIX = { api: 'app_api_', agent: 'app_agent_', device: 'app_dev_' } as const;
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/**
+ * Creates an API key, a platform agent key or a device token. The secret is returned once and
+ * stored only as its SHA-256. Agent keys exist in the platform organization only.
+ */
+export async function createKey(input: {
+  orgId: string;
+  kind: KeyRecord['kind'];
+  scopes: Scope[];
+  name?: string;
+  deviceId?: string;
+  expiresAt?: number;
+}): Promise<{ key: KeyRecord; secret: string }> {
+  const org = await getOrg(input.orgId);
+  if (!org) throw new Error(`Organization ${input.orgId} not found`);
+  if (input.kind === 'agent' && org.kind !== 'platform') {
+    throw new Error('Platform agent keys belong to the platform organization only.');
+  }
+  const secret = newSecret(KEY_PREFIX[input.kind]);
+  const hash = hashSecret(secret);
+  const key: KeyRecord = {
+    keyId: newId('key_'),
+    kind: input.kind,
+    orgId: input.orgId,
+    scopes: input.kind === 'device' ? [] : input.scopes,
+    name: input.name,
+    deviceId: input.deviceId,
+    createdAt: Date.now(),
+    expiresAt: input.expiresAt,
+  };
+  await transact([putNew({ ...keys.keyHash(hash), ...key }), putNew({ ...keys.orgKey(input.orgId, key.keyId), ...key, hash })]);
+  return { key, secret };
+}
+
+/** The stored key for a presented secret, or undefined (unknown, revoked or expired). */
+export async function findKey(secret: string): Promise<KeyRecord | undefined> {
+  const key = await getItem<KeyRecord>(keys.keyHash(hashSecret(secret)));
+  if (!key || key.revoked) return undefined;
+  if (key.expiresAt !== undefined && key.expiresAt <= Date.now()) return undefined;
+  return key;
+}

@@ -1,0 +1,187 @@
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  BatchWriteCommand,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { conflict } from '../http/errors';
+import { db } from './client';
+
+/**
+ * The platform table: `pk`/`sk`, plus GSI1 (`gsi1pk`/`gsi1sk`) for the reverse lookups
+ * (a user's organizations, …). Every record of a tenant lives under `pk = ORG#<orgId>`, with a
+ * sort key prefix per kind (see `keys`), so the organization's contents are counted by prefix.
+ */
+export const TABLE = () => config.tableName;
+
+export type Item = Record<string, unknown> & { pk: string; sk: string };
+
+export const keys = {
+  org: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  orgSlug: (slug: string) => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' }),
+  member: (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` }),
+  team: (orgId: string, teamId: string) => ({ pk: `ORG#${orgId}`, sk: `TEAM#${teamId}` }),
+  invite: (orgId: string, inviteId: string) => ({ pk: `ORG#${orgId}`, sk: `INVITE#${inviteId}` }),
+  /** The organization's pointer to one of its keys (deleted with the organization). */
+  orgKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `KEY#${keyId}` }),
+  /** A key or device token, by the SHA-256 of its secret: one GetItem authenticates. */
+  keyHash: (hash: string) => ({ pk: `KEYHASH#${hash}`, sk: 'KEY' }),
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  userEmail: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
+};
+
+/** Sort key prefixes of what an organization holds; `functions/orgs/contents.ts` counts them. */
+export const ORG_PREFIX = {
+  member: 'MEMBER#',
+  team: 'TEAM#',
+  invite: 'INVITE#',
+  key: 'KEY#',
+  project: 'PRJ#',
+  repository: 'RES#repository#',
+  database: 'RES#database#',
+  bucket: 'RES#bucket#',
+  connector: 'CON#',
+  agent: 'DEV#',
+  doc: 'PAGE#',
+} as const;
+
+export async function getItem<T = Item>(key: { pk: string; sk: string }, consistent = false): Promise<T | undefined> {
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: consistent }));
+  return out.Item as T | undefined;
+}
+
+/** Reads up to 100 keys in one call (and retries unprocessed keys); order follows `list`. */
+export async function getMany<T = Item>(list: { pk: string; sk: string }[]): Promise<(T | undefined)[]> {
+  if (list.length === 0) return [];
+  const found = new Map<string, Item>();
+  for (let i = 0; i < list.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = list.slice(i, i + 100);
+    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
+      if (attempt > 0) await sleep(20 * 2 ** attempt);
+      const out: BatchGetCommandOutput = await db.send(new BatchGetCommand({ RequestItems: { [TABLE()]: { Keys: pending } } }));
+      for (const item of out.Responses?.[TABLE()] ?? []) found.set(`${item.pk}\0${item.sk}`, item as Item);
+      pending = out.UnprocessedKeys?.[TABLE()]?.Keys;
+    }
+    if (pending && pending.length > 0) throw new Error('BatchGet left keys unprocessed');
+  }
+  return list.map((k) => found.get(`${k.pk}\0${k.sk}`) as T | undefined);
+}
+
+/** All items of a query, page after page (for bounded sets: members, an organization's keys). */
+export async function queryAll<T = Item>(input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(new QueryCommand({ TableName: TABLE(), ...input, ExclusiveStartKey: start }));
+    items.push(...((out.Items ?? []) as T[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Items of one partition whose sort key starts with `prefix`. */
+export function queryPrefix<T = Item>(pk: string, prefix: string): Promise<T[]> {
+  return queryAll<T>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
+  });
+}
+
+/** Deletes keys in batches of 25, retrying unprocessed ones. */
+export async function deleteMany(list: { pk: string; sk: string }[]): Promise<void> {
+  for (let i = 0; i < list.length; i += 25) {
+    let pending: Record<string, unknown>[] | undefined = list
+      .slice(i, i + 25)
+      .map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
+    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
+      if (attempt > 0) await sleep(20 * 2 ** attempt);
+      const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE()]: pending } }));
+      pending = out.UnprocessedItems?.[TABLE()] as Record<string, unknown>[] | undefined;
+    }
+    if (pending && pending.length > 0) throw new Error('BatchWrite left items unprocessed');
+  }
+}
+
+/**
+ * Writes several items in one transaction. Each `unique` put is guarded by
+ * `attribute_not_exists(pk)`; when one exists the transaction is refused and the matching
+ * message is answered with 409 (uniqueness without a read-then-write).
+ */
+export async function transact(
+  items: TransactWriteCommandInput['TransactItems'],
+  conflictMessages: (string | undefined)[] = [],
+): Promise<void> {
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (err) {
+    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if ((err as Error).name === 'TransactionCanceledException' && reasons) {
+      const i = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      const message = i >= 0 ? conflictMessages[i] : undefined;
+      if (message) throw conflict(message);
+    }
+    throw err;
+  }
+}
+
+/** A put that succeeds only when no item has this key. */
+export const putNew = (item: Item) => ({
+  Put: { TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
+/**
+ * Updates fields of a versioned record and increments its `version`. With `expected`, succeeds
+ * only while the stored `version` is that number (a stale one is 409 with `staleMessage`);
+ * without it, only while the record exists (a missing one is 409 too: callers read it first).
+ */
+export async function updateVersioned<T = Item>(
+  key: { pk: string; sk: string },
+  expected: number | undefined,
+  fields: Record<string, unknown>,
+  staleMessage = 'This record changed since it was read. Reload and try again.',
+): Promise<T> {
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':one': 1 };
+  if (expected !== undefined) values[':expected'] = expected;
+  const sets: string[] = ['#version = #version + :one'];
+  const removes: string[] = [];
+  Object.entries(fields).forEach(([name, value], i) => {
+    names[`#f${i}`] = name;
+    if (value === undefined) removes.push(`#f${i}`);
+    else {
+      values[`:v${i}`] = value;
+      sets.push(`#f${i} = :v${i}`);
+    }
+  });
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: key,
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: expected === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes as T;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') throw conflict(staleMessage);
+    throw err;
+  }
+}
+
+/** Strips the table's own attributes from a record before it is answered. */
+export function publicFields<T extends Record<string, unknown>>(item: T): Omit<T, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk'> {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, ...rest } = item;
+  return rest;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
