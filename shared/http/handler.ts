@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod/mini';
-import en from 'zod/v4/locales/en.js';
+import { en } from 'zod/locales';
 import type { $ZodType } from 'zod/v4/core';
 import { accessOrg, authenticate } from '../auth/authenticate';
 import type { Caller, OrgAccess } from '../auth/caller';

@@ -1,0 +1,13 @@
+/** Every suite runs on the embedded services: test/helpers/global-setup.ts starts them once per run. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  // jose ships ES modules only: let the transform turn them into CommonJS for jest.
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@middy)/)'],
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

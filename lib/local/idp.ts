@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { dirname } from 'node:path';
+import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+
+/**
+ * The local identity provider: an RS256 signing key kept in a file, its JWKS served over HTTP,
+ * and tokens signed with it. The API verifies these tokens exactly as it verifies the real
+ * provider's: against `AUTH_URL/.well-known/jwks.json`, issuer `AUTH_URL`.
+ */
+export interface LocalIdp {
+  authUrl: string;
+  sign: (claims: { sub: string; email?: string; name?: string }, ttlSeconds?: number) => Promise<string>;
+}
+
+interface KeyFile {
+  kid: string;
+  privateJwk: JWK;
+  publicJwk: JWK;
+}
+
+/** Loads the key file, creating it (mode 600) on first use. */
+export async function loadOrCreateIdpKey(file: string): Promise<KeyFile> {
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const kid = `local-${Date.now().toString(36)}`;
+  const key: KeyFile = {
+    kid,
+    privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' },
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' },
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(key), { mode: 0o600 });
+  return key;
+}
+
+/** A signer for tokens of `authUrl`, with the key in `file` (used by the local CLI and tests). */
+export async function idpSigner(file: string, authUrl: string): Promise<LocalIdp['sign']> {
+  const key = await loadOrCreateIdpKey(file);
+  const privateKey = await importJWK(key.privateJwk, 'RS256');
+  return (claims, ttlSeconds = 12 * 3600) => {
+    const jwt = new SignJWT({ email: claims.email, name: claims.name })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setIssuer(authUrl)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds);
+    return jwt.sign(privateKey);
+  };
+}
+
+/** Serves the JWKS and a minimal OpenID discovery document. */
+export async function createIdpServer(file: string, authUrlOf: () => string): Promise<Server> {
+  const key = await loadOrCreateIdpKey(file);
+  return createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://local').pathname;
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (path === '/.well-known/jwks.json') return json(200, { keys: [key.publicJwk] });
+    if (path === '/.well-known/openid-configuration') {
+      const issuer = authUrlOf();
+      return json(200, { issuer, jwks_uri: `${issuer}/.well-known/jwks.json`, id_token_signing_alg_values_supported: ['RS256'] });
+    }
+    json(404, { error: 'Not found' });
+  });
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ensurePlatformTable, startDynamoLocal } from '../../lib/local/dynamodb';
+import { listen } from '../../lib/local/gateway';
+import { createIdpServer } from '../../lib/local/idp';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Once per `npm test`: DynamoDB Local in memory with the platform table, and the local identity
+ * provider's JWKS. Workers inherit the environment set here.
+ */
+export default async function globalSetup(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'platform-test-'));
+  const dynamo = await startDynamoLocal({ port: await freePort() });
+  const env: Record<string, string> = {
+    AWS_REGION: 'eu-central-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    TABLE_NAME: 'platform-test',
+    CURSOR_SECRET: randomBytes(32).toString('base64url'),
+    PLATFORM_TARGET: 'local',
+    IDP_KEY_FILE: join(dir, 'idp-key.json'),
+    TEST_DATA_DIR: dir,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
+  };
+  Object.assign(process.env, env);
+  const client = new DynamoDBClient({ endpoint: dynamo.endpoint });
+  await ensurePlatformTable(client, env.TABLE_NAME as string);
+  client.destroy();
+
+  let authUrl = '';
+  const idp = await createIdpServer(env.IDP_KEY_FILE as string, () => authUrl);
+  const port = await listen(idp, 0);
+  authUrl = `http://127.0.0.1:${port}`;
+  process.env.AUTH_URL = authUrl;
+
+  (globalThis as Record<string, unknown>).__platformServices = {
+    stop: async () => {
+      idp.close();
+      await dynamo.stop();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { appendFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { createGateway, listen } from '../../lib/local/gateway';
+import { idpSigner } from '../../lib/local/idp';
+import type { Role, Scope } from '../../shared/auth/scopes';
+import { SCOPES } from '../../shared/auth/scopes';
+import { createKey } from '../../shared/identity/keys';
+import { addMember, createOrg } from '../../shared/identity/orgs';
+import type { Organization } from '../../shared/schemas/org';
+import { allRoutes } from './routes';
+
+export interface Person {
+  userId: string;
+  email: string;
+  role: Role;
+  token: string;
+}
+
+export interface Response<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  /** A token or key; `null` sends no Authorization header. Defaults to the owner's token. */
+  token?: string | null;
+  body?: unknown;
+  /** Sent as is (e.g. malformed JSON). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Whether the call counts for route coverage (the generated authorization matrix passes false). */
+  record?: boolean;
+}
+
+let counter = 0;
+const unique = (base: string) => `${base}-${process.pid.toString(36)}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+
+/**
+ * One test file's platform: the local gateway on a free port, in front of the real handlers and
+ * the DynamoDB Local of this run, and a fresh customer organization with an owner.
+ */
+export class TestPlatform {
+  private constructor(
+    private readonly server: Server,
+    readonly baseUrl: string,
+    readonly sign: (claims: { sub: string; email?: string; name?: string }, ttl?: number) => Promise<string>,
+    readonly org: Organization,
+    readonly owner: Person,
+  ) {}
+
+  static async start(): Promise<TestPlatform> {
+    const server = createGateway();
+    const port = await listen(server, 0);
+    const sign = await idpSigner(process.env.IDP_KEY_FILE as string, process.env.AUTH_URL as string);
+    const { org, owner } = await newOrgWith(sign, 'customer');
+    return new TestPlatform(server, `http://127.0.0.1:${port}`, sign, org, owner);
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+
+  /** Another organization (another tenant) with its own owner. */
+  newOrg(kind: Organization['kind'] = 'customer'): Promise<{ org: Organization; owner: Person }> {
+    return newOrgWith(this.sign, kind);
+  }
+
+  /** A new person with `role` in `orgId` (this file's organization by default). */
+  async person(role: Role, orgId = this.org.orgId): Promise<Person> {
+    const email = `${unique(role)}@example.com`;
+    const member = await addMember(orgId, email, role, `Test ${role}`);
+    return { userId: member.userId, email, role, token: await this.sign({ sub: member.userId, email, name: member.name }) };
+  }
+
+  /** An `app_api_` key of `orgId` with `scopes` (all by default). */
+  async apiKey(scopes: readonly Scope[] = SCOPES, orgId = this.org.orgId): Promise<string> {
+    return (await createKey({ orgId, kind: 'api', scopes: [...scopes], name: 'test' })).secret;
+  }
+
+  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Response<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token === undefined ? this.owner.token : options.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    if (options.record !== false) recordCall(method, path);
+    return { status: res.status, body: parsed as T, text, headers: res.headers };
+  }
+
+  get = <T = any>(path: string, o?: CallOptions) => this.call<T>('GET', path, o);
+  post = <T = any>(path: string, body?: unknown, o?: CallOptions) => this.call<T>('POST', path, { ...o, body });
+  put = <T = any>(path: string, body?: unknown, o?: CallOptions) => this.call<T>('PUT', path, { ...o, body });
+  patch = <T = any>(path: string, body?: unknown, o?: CallOptions) => this.call<T>('PATCH', path, { ...o, body });
+  delete = <T = any>(path: string, o?: CallOptions) => this.call<T>('DELETE', path, o);
+}
+
+async function newOrgWith(sign: TestPlatform['sign'], kind: Organization['kind']) {
+  const org = await createOrg({ slug: unique('org'), name: 'Test organization', kind });
+  const email = `${unique('owner')}@example.com`;
+  const member = await addMember(org.orgId, email, 'owner', 'Test owner');
+  const owner: Person = { userId: member.userId, email, role: 'owner', token: await sign({ sub: member.userId, email, name: 'Test owner' }) };
+  return { org, owner };
+}
+
+/** Route coverage: each call is written down as the route it reached; teardown checks the list. */
+function recordCall(method: string, path: string): void {
+  const route = allRoutes().match(method, path.split('?')[0] as string);
+  if (!route) return;
+  appendFileSync(join(process.env.TEST_DATA_DIR as string, `calls-${process.pid}.txt`), `${route.method} ${route.path}\n`);
+}

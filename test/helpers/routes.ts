@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { routeGroups } from '../../lib/route-groups';
+import type { Route } from '../../shared/http/route';
+import { createRouter } from '../../shared/http/router';
+
+export interface GroupRoutes {
+  group: string;
+  routes: Route[];
+}
+
+let cache: { groups: GroupRoutes[]; match: (method: string, path: string) => Route | undefined } | undefined;
+
+/** Every route of every group in the route table, read from the groups' `routes.ts`. */
+export function allRoutes() {
+  if (!cache) {
+    const groups = routeGroups.map((g) => ({
+      group: g.name,
+      routes: (require(`../../functions/${g.name}/routes`) as { routes: Route[] }).routes,
+    }));
+    const routers = groups.map((g) => createRouter(g.routes));
+    cache = {
+      groups,
+      match: (method, path) => {
+        for (const r of routers) {
+          const m = r(method, path);
+          if (m.kind === 'found') return m.route;
+        }
+        return undefined;
+      },
+    };
+  }
+  return cache;
+}
+
+/** `METHOD path` of every route the test processes called (see TestPlatform.call). */
+export function calledRoutes(dir: string): Set<string> {
+  const seen = new Set<string>();
+  for (const f of readdirSync(dir).filter((n) => n.startsWith('calls-'))) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) if (line) seen.add(line);
+  }
+  return seen;
+}
