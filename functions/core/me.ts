@@ -26,7 +26,15 @@ export async function describeCaller(caller: Caller) {
     const entries: OrgEntry[] = [];
     memberships.forEach((m, i) => {
       const org = orgs[i];
-      if (org) entries.push({ orgId: org.orgId, slug: org.slug, name: org.name, kind: org.kind, role: m.role, scopes: ROLE_SCOPES[m.role] });
+      if (org)
+        entries.push({
+          orgId: org.orgId,
+          slug: org.slug,
+          name: org.name,
+          kind: org.kind,
+          role: m.role,
+          scopes: ROLE_SCOPES[m.role],
+        });
     });
     return {
       kind: 'user' as const,
@@ -42,6 +50,8 @@ export async function describeCaller(caller: Caller) {
     kind: caller.kind,
     keyId: caller.keyId,
     scopes: caller.scopes,
-    orgs: org ? [{ orgId: org.orgId, slug: org.slug, name: org.name, kind: org.kind, role: null, scopes: caller.scopes }] : [],
+    orgs: org
+      ? [{ orgId: org.orgId, slug: org.slug, name: org.name, kind: org.kind, role: null, scopes: caller.scopes }]
+      : [],
   };
 }

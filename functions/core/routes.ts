@@ -1,5 +1,5 @@
 import { defaultLocation, locations } from '../../shared/config';
-import { route, ok } from '../../shared/http/route';
+import { ok, route } from '../../shared/http/route';
 import { describeCaller } from './me';
 
 export const routes = [
@@ -29,4 +29,3 @@ export const routes = [
       }),
   }),
 ];
-

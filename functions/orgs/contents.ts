@@ -30,7 +30,11 @@ async function count(orgId: string, prefix: string, activeOnly: boolean, consist
               ExpressionAttributeNames: { '#status': 'status' },
             }
           : {}),
-        ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': prefix, ...(activeOnly ? { ':removed': 'removed' } : {}) },
+        ExpressionAttributeValues: {
+          ':pk': keys.org(orgId).pk,
+          ':p': prefix,
+          ...(activeOnly ? { ':removed': 'removed' } : {}),
+        },
         Select: 'COUNT',
         ConsistentRead: consistent,
         ExclusiveStartKey: start,

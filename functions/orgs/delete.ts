@@ -13,7 +13,10 @@ export async function deleteOrganization(org: Organization, role: string | undef
   if (role !== 'owner') throw new HttpError(403, 'Only owners can delete an organization.');
   if (org.kind === 'platform') throw new HttpError(400, "The platform organization can't be deleted.");
 
-  const marked = await updateVersioned<Organization>(keys.org(org.orgId), org.version, { status: 'deleting', updatedAt: Date.now() });
+  const marked = await updateVersioned<Organization>(keys.org(org.orgId), org.version, {
+    status: 'deleting',
+    updatedAt: Date.now(),
+  });
   const remaining = describeRemaining(await countContents(org.orgId, true));
   if (remaining) {
     await updateVersioned(keys.org(org.orgId), marked.version, { status: 'active' });

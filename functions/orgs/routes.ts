@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { toOrganization } from '../../shared/schemas/org';
 import { noContent, ok, route } from '../../shared/http/route';
-import { keys, updateVersioned } from '../../shared/store/table';
 import type { Organization } from '../../shared/schemas/org';
+import { toOrganization } from '../../shared/schemas/org';
+import { keys, updateVersioned } from '../../shared/store/table';
 import { countContents } from './contents';
 import { deleteOrganization } from './delete';
 import { listMembers } from './members';

@@ -2,7 +2,13 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { platformTable } from '../platform-table';
 
 const JAVA_MISSING = `Java was not found, and DynamoDB Local needs it.
@@ -67,7 +73,11 @@ export async function startDynamoLocal(options: { port: number; dbPath?: string 
   };
   process.once('exit', kill);
   const endpoint = `http://127.0.0.1:${options.port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const started = Date.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${output.slice(-2000)}`);
@@ -128,14 +138,18 @@ export async function ensurePlatformTable(client: DynamoDBClient, tableName: str
       }),
     );
     await client.send(
-      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: t.ttlAttribute, Enabled: true } }),
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: t.ttlAttribute, Enabled: true },
+      }),
     );
   } catch (err) {
     if ((err as Error).name !== 'ResourceInUseException') throw err;
   }
   for (let i = 0; i < 300; i++) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    const ready = Table?.TableStatus === 'ACTIVE' && (Table.GlobalSecondaryIndexes ?? []).every((g) => g.IndexStatus === 'ACTIVE');
+    const ready =
+      Table?.TableStatus === 'ACTIVE' && (Table.GlobalSecondaryIndexes ?? []).every((g) => g.IndexStatus === 'ACTIVE');
     if (ready) return;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -74,7 +74,10 @@ export function toEvent(req: IncomingMessage, body: Buffer, group: RouteGroup): 
   }
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
-  const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
+  const cookies = req.headers.cookie
+    ?.split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const contentType = headers['content-type'] ?? '';
   const text = body.length === 0 || TEXT_TYPES.test(contentType) || (contentType === '' && isUtf8(body));
   const now = Date.now();
@@ -155,7 +158,11 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): v
 }
 
 function sendError(res: ServerResponse, status: number, error: string): void {
-  send(res, { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error }) });
+  send(res, {
+    statusCode: status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ error }),
+  });
 }
 
 /**

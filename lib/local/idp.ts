@@ -61,7 +61,11 @@ export async function createIdpServer(file: string, authUrlOf: () => string): Pr
     if (path === '/.well-known/jwks.json') return json(200, { keys: [key.publicJwk] });
     if (path === '/.well-known/openid-configuration') {
       const issuer = authUrlOf();
-      return json(200, { issuer, jwks_uri: `${issuer}/.well-known/jwks.json`, id_token_signing_alg_values_supported: ['RS256'] });
+      return json(200, {
+        issuer,
+        jwks_uri: `${issuer}/.well-known/jwks.json`,
+        id_token_signing_alg_values_supported: ['RS256'],
+      });
     }
     json(404, { error: 'Not found' });
   });

@@ -29,7 +29,7 @@ export async function authenticate(header: string | undefined, deviceRoute: bool
   if (token.startsWith(KEY_PREFIX.device)) {
     if (!deviceRoute) throw unauthorized();
     const key = await findKey(token);
-    if (!key || key.kind !== 'device' || !key.deviceId) throw unauthorized();
+    if (key?.kind !== 'device' || !key.deviceId) throw unauthorized();
     return { kind: 'device', keyId: key.keyId, orgId: key.orgId, deviceId: key.deviceId };
   }
   if (deviceRoute) throw unauthorized();

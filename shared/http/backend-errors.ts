@@ -57,7 +57,9 @@ export interface BackendError {
 
 /** True for errors thrown by an AWS SDK v3 client (they carry `$metadata`). */
 export function isBackendError(err: unknown): err is BackendError {
-  return typeof err === 'object' && err !== null && '$metadata' in err && typeof (err as BackendError).name === 'string';
+  return (
+    typeof err === 'object' && err !== null && '$metadata' in err && typeof (err as BackendError).name === 'string'
+  );
 }
 
 /** A backend message is passed on only when it is plain text of a sensible length. */

@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { accessOrg, authenticate } from '../auth/authenticate';
 import type { Caller, OrgAccess } from '../auth/caller';
@@ -79,7 +79,10 @@ const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
 });
 
 function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }, base: string): Issue[] {
-  return error.issues.map((i) => ({ path: [base, ...i.path.map(String)].filter(Boolean).join('.'), message: i.message }));
+  return error.issues.map((i) => ({
+    path: [base, ...i.path.map(String)].filter(Boolean).join('.'),
+    message: i.message,
+  }));
 }
 
 function parse(schema: $ZodType | undefined, value: unknown, base: string, issues: Issue[]): unknown {

@@ -38,7 +38,10 @@ export async function createKey(input: {
     createdAt: Date.now(),
     expiresAt: input.expiresAt,
   };
-  await transact([putNew({ ...keys.keyHash(hash), ...key }), putNew({ ...keys.orgKey(input.orgId, key.keyId), ...key, hash })]);
+  await transact([
+    putNew({ ...keys.keyHash(hash), ...key }),
+    putNew({ ...keys.orgKey(input.orgId, key.keyId), ...key, hash }),
+  ]);
   return { key, secret };
 }
 

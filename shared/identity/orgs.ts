@@ -49,7 +49,13 @@ export async function addMember(orgId: string, email: string, role: Role, name?:
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { ...keys.member(orgId, user.userId), ...member, orgId, gsi1pk: `USER#${user.userId}`, gsi1sk: `ORG#${orgId}` },
+      Item: {
+        ...keys.member(orgId, user.userId),
+        ...member,
+        orgId,
+        gsi1pk: `USER#${user.userId}`,
+        gsi1sk: `ORG#${orgId}`,
+      },
     }),
   );
   return member;

@@ -9,10 +9,10 @@ export async function ensureUser(email: string, name?: string): Promise<User> {
   if (existing) return existing;
   const user: User = { userId: newId('usr_'), email: normalized, name, createdAt: Date.now() };
   try {
-    await transact([putNew({ ...keys.user(user.userId), ...user }), putNew({ ...keys.userEmail(normalized), userId: user.userId })], [
-      undefined,
-      'exists',
-    ]);
+    await transact(
+      [putNew({ ...keys.user(user.userId), ...user }), putNew({ ...keys.userEmail(normalized), userId: user.userId })],
+      [undefined, 'exists'],
+    );
     return user;
   } catch (err) {
     // Created concurrently by another call: that one wins.

@@ -64,7 +64,9 @@ export async function getMany<T = Item>(list: { pk: string; sk: string }[]): Pro
     let pending: Record<string, unknown>[] | undefined = list.slice(i, i + 100);
     for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
       if (attempt > 0) await sleep(20 * 2 ** attempt);
-      const out: BatchGetCommandOutput = await db.send(new BatchGetCommand({ RequestItems: { [TABLE()]: { Keys: pending } } }));
+      const out: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({ RequestItems: { [TABLE()]: { Keys: pending } } }),
+      );
       for (const item of out.Responses?.[TABLE()] ?? []) found.set(`${item.pk}\0${item.sk}`, item as Item);
       pending = out.UnprocessedKeys?.[TABLE()]?.Keys;
     }
@@ -165,7 +167,8 @@ export async function updateVersioned<T = Item>(
         TableName: TABLE(),
         Key: key,
         UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: expected === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
+        ConditionExpression:
+          expected === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',

@@ -19,9 +19,20 @@ describe('GET /v1/me', () => {
     const other = await p.newOrg();
     const res = await p.get('/v1/me');
     expect(res.status).toBe(200);
-    expect(res.body.me).toMatchObject({ kind: 'user', userId: p.owner.userId, email: p.owner.email, name: 'Test owner' });
+    expect(res.body.me).toMatchObject({
+      kind: 'user',
+      userId: p.owner.userId,
+      email: p.owner.email,
+      name: 'Test owner',
+    });
     expect(res.body.me.orgs).toEqual([
-      expect.objectContaining({ orgId: p.org.orgId, slug: p.org.slug, kind: 'customer', role: 'owner', scopes: expect.arrayContaining(['org:write']) }),
+      expect.objectContaining({
+        orgId: p.org.orgId,
+        slug: p.org.slug,
+        kind: 'customer',
+        role: 'owner',
+        scopes: expect.arrayContaining(['org:write']),
+      }),
     ]);
     expect(res.body.me.orgs.map((o: { orgId: string }) => o.orgId)).not.toContain(other.org.orgId);
   });
@@ -43,7 +54,11 @@ describe('GET /v1/me', () => {
     const key = await p.apiKey(['org:read', 'projects:read']);
     const res = await p.get('/v1/me', { token: key });
     expect(res.status).toBe(200);
-    expect(res.body.me).toMatchObject({ kind: 'api_key', keyId: expect.stringMatching(/^key_/), scopes: ['org:read', 'projects:read'] });
+    expect(res.body.me).toMatchObject({
+      kind: 'api_key',
+      keyId: expect.stringMatching(/^key_/),
+      scopes: ['org:read', 'projects:read'],
+    });
     expect(res.body.me.orgs).toEqual([expect.objectContaining({ orgId: p.org.orgId, role: null })]);
   });
 

@@ -6,7 +6,9 @@ import { allRoutes, calledRoutes } from './routes';
  * table was called by no test.
  */
 export default async function globalTeardown(globalConfig: Config & { nonFlagArgs?: string[] }): Promise<void> {
-  const services = (globalThis as Record<string, unknown>).__platformServices as { stop: () => Promise<void> } | undefined;
+  const services = (globalThis as Record<string, unknown>).__platformServices as
+    | { stop: () => Promise<void> }
+    | undefined;
   await services?.stop();
   const filtered = (globalConfig.nonFlagArgs?.length ?? 0) > 0 || Boolean(globalConfig.testNamePattern);
   if (filtered || process.env.SKIP_ROUTE_COVERAGE) return;

@@ -36,7 +36,8 @@ export interface CallOptions {
 }
 
 let counter = 0;
-const unique = (base: string) => `${base}-${process.pid.toString(36)}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+const unique = (base: string) =>
+  `${base}-${process.pid.toString(36)}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
 /**
  * One test file's platform: the local gateway on a free port, in front of the real handlers and
@@ -75,7 +76,12 @@ export class TestPlatform {
   async person(role: Role, orgId = this.org.orgId): Promise<Person> {
     const email = `${unique(role)}@example.com`;
     const member = await addMember(orgId, email, role, `Test ${role}`);
-    return { userId: member.userId, email, role, token: await this.sign({ sub: member.userId, email, name: member.name }) };
+    return {
+      userId: member.userId,
+      email,
+      role,
+      token: await this.sign({ sub: member.userId, email, name: member.name }),
+    };
   }
 
   /** An `app_api_` key of `orgId` with `scopes` (all by default). */
@@ -109,7 +115,12 @@ async function newOrgWith(sign: TestPlatform['sign'], kind: Organization['kind']
   const org = await createOrg({ slug: unique('org'), name: 'Test organization', kind });
   const email = `${unique('owner')}@example.com`;
   const member = await addMember(org.orgId, email, 'owner', 'Test owner');
-  const owner: Person = { userId: member.userId, email, role: 'owner', token: await sign({ sub: member.userId, email, name: 'Test owner' }) };
+  const owner: Person = {
+    userId: member.userId,
+    email,
+    role: 'owner',
+    token: await sign({ sub: member.userId, email, name: 'Test owner' }),
+  };
   return { org, owner };
 }
 
@@ -117,5 +128,8 @@ async function newOrgWith(sign: TestPlatform['sign'], kind: Organization['kind']
 function recordCall(method: string, path: string): void {
   const route = allRoutes().match(method, path.split('?')[0] as string);
   if (!route) return;
-  appendFileSync(join(process.env.TEST_DATA_DIR as string, `calls-${process.pid}.txt`), `${route.method} ${route.path}\n`);
+  appendFileSync(
+    join(process.env.TEST_DATA_DIR as string, `calls-${process.pid}.txt`),
+    `${route.method} ${route.path}\n`,
+  );
 }
