@@ -1,0 +1,90 @@
+import { generateKeyPair, SignJWT } from 'jose';
+import { SCOPES } from '../shared/auth/scopes';
+import type { Route } from '../shared/http/route';
+import { createKey } from '../shared/identity/keys';
+import type { Person } from './helpers/platform';
+import { TestPlatform } from './helpers/platform';
+import { allRoutes } from './helpers/routes';
+
+/**
+ * The authorization matrix, generated from the route table: every route that exists now or later
+ * is checked for each way a caller can be refused, before its body is even read.
+ */
+let p: TestPlatform;
+let tokens: Record<string, string>;
+let otherTenant: Person;
+
+beforeAll(async () => {
+  p = await TestPlatform.start();
+  const stranger = await generateKeyPair('RS256');
+  const device = await createKey({ orgId: p.org.orgId, kind: 'device', scopes: [], deviceId: 'dev_matrix' });
+  tokens = {
+    malformed: 'not-a-token',
+    'unknown API key': 'app_api_0000000000000000000000000000000000000000000',
+    'expired token': await p.sign({ sub: p.owner.userId, email: p.owner.email }, -60),
+    'token signed by another key': await new SignJWT({ email: p.owner.email })
+      .setProtectedHeader({ alg: 'RS256', kid: 'stranger' })
+      .setSubject(p.owner.userId)
+      .setIssuer(process.env.AUTH_URL as string)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(stranger.privateKey),
+    'device token outside /v1/agent': device.secret,
+  };
+  otherTenant = (await p.newOrg()).owner;
+});
+afterAll(() => p.close());
+
+const fill = (route: Route, orgId: string) =>
+  route.segments.map((s) => (s === ':orgId' ? orgId : s.startsWith(':') ? `x${s.slice(1)}1` : s)).join('/');
+
+const { groups } = allRoutes();
+const cases = groups.flatMap((g) => g.routes.map((route) => ({ group: g.group, route, name: `${route.method} ${route.path}` })));
+
+describe.each(cases)('$group: $name', ({ route }) => {
+  const path = () => `/${fill(route, p.org.orgId)}`;
+
+  if (route.access === 'public') {
+    it('answers without a token', async () => {
+      const res = await p.call(route.method, path(), { token: null, record: false });
+      expect(res.status).toBeLessThan(400);
+    });
+    return;
+  }
+
+  it('refuses a request without a token with 401 Unauthorized', async () => {
+    const res = await p.call(route.method, path(), { token: null, record: false });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Unauthorized' });
+  });
+
+  it.each([
+    'malformed',
+    'unknown API key',
+    'expired token',
+    'token signed by another key',
+    ...(route.access === 'device' ? [] : ['device token outside /v1/agent']),
+  ])('refuses a %s with 401 Unauthorized', async (kind) => {
+    const res = await p.call(route.method, path(), { token: tokens[kind] as string, record: false });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Unauthorized' });
+  });
+
+  if (route.orgScoped) {
+    it("answers another tenant's caller with 404 Organization not found", async () => {
+      const res = await p.call(route.method, path(), { token: otherTenant.token, record: false });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'Organization not found' });
+    });
+  }
+
+  if (route.access === 'scope' && route.scope) {
+    const passing = new Set([route.scope, ...(route.allowed ?? [])]);
+    it(`refuses a key without ${[...passing].join(' or ')} with 403 Missing scope ${route.scope}`, async () => {
+      const key = await p.apiKey(SCOPES.filter((s) => !passing.has(s)));
+      const res = await p.call(route.method, path(), { token: key, record: false });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: `Missing scope ${route.scope}` });
+    });
+  }
+});

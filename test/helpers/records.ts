@@ -1,0 +1,14 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/store/client';
+import { newId } from '../../shared/store/ids';
+import { TABLE } from '../../shared/store/table';
+
+/**
+ * Writes a record straight into the platform table, for tests that need something a route of a
+ * later group would create (a project, a connector, a team) before that group exists.
+ */
+export async function putRecord(orgId: string, sk: string, fields: Record<string, unknown> = {}): Promise<void> {
+  await db.send(new PutCommand({ TableName: TABLE(), Item: { pk: `ORG#${orgId}`, sk, ...fields } }));
+}
+
+export const someId = (prefix: string) => newId(prefix);
