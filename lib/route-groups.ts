@@ -9,8 +9,12 @@ export interface RouteGroup {
   name: string;
   /** API Gateway style: `{param}` segments. */
   prefixes: string[];
-  /** The outside systems the function reaches, for least-privilege grants. */
-  needs: ('table' | 'cursorSecret' | 'kms' | 'buckets' | 'queue')[];
+  /**
+   * The outside systems the function reaches, for least-privilege grants: the platform table,
+   * the cursor-signing secret, the KMS key, the platform's artifacts bucket, the agent queue,
+   * customer databases (tables named `cust-*`) and customer buckets (named `plt-*`).
+   */
+  needs: ('table' | 'cursorSecret' | 'kms' | 'buckets' | 'queue' | 'customerTables' | 'customerBuckets')[];
   /** The catch-all group: API Gateway's `$default` route goes here. */
   fallback?: boolean;
 }

@@ -33,3 +33,7 @@ export const locations: Location[] = env.LOCATIONS
 export const defaultLocation: string = env.DEFAULT_LOCATION ?? locations[0]?.id ?? 'fra';
 
 export const findLocation = (id: string): Location | undefined => locations.find((l) => l.id === id);
+
+/** Name prefixes of customer tables and buckets: the functions' IAM grants are scoped to them. */
+export const CUSTOMER_TABLE_PREFIX = 'cust-';
+export const CUSTOMER_BUCKET_PREFIX = 'plt-';
