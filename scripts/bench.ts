@@ -1,0 +1,106 @@
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { routeGroups } from '../lib/route-groups';
+import { bareName, buildBare } from './bench/bare';
+import { coldPair } from './bench/cold';
+import { type BenchPlatform, startBenchPlatform } from './bench/platform';
+import { type Figures, type FunctionFigures, renderReport, writeBlock } from './bench/report';
+import { countRoundTrips } from './bench/roundtrips';
+import { measureWarm } from './bench/warm';
+import { type Bundle, buildAll, ROOT } from './build';
+
+/**
+ * `npm run bench [-- --write]`: bundle size, cold init, warm latency and DynamoDB round trips of
+ * every function of lib/route-groups.ts, each against a bare handler with the same AWS SDK
+ * clients (the goals are in DESIGN.md, "Performance"). Prints a markdown report; `--write` puts
+ * it between the bench markers of README.md. Fixed counts, loopback only, ~1 minute on 2 cores.
+ */
+
+const COLD_RUNS = 15;
+const WARMUP = 50;
+const RUNS = 300;
+/** The bench never runs longer than this, whatever hangs. */
+const DEADLINE_MS = 5 * 60_000;
+
+// Set before any SDK client exists: the SDK reads it when its first client is created.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+let platform: BenchPlatform | undefined;
+
+async function main(): Promise<void> {
+  const write = process.argv.includes('--write');
+  const started = Date.now();
+  const loadAtStart = loadavg()[0] ?? 0;
+
+  say(`bundling ${routeGroups.length} function(s) and their bare handlers`);
+  const bundles = await buildAll();
+  const bares = new Map<string, Promise<Bundle>>();
+  const functions: FunctionFigures[] = [];
+  for (const [i, group] of routeGroups.entries()) {
+    const name = bareName(group.needs);
+    if (!bares.has(name)) bares.set(name, buildBare(group.needs));
+    functions.push({
+      group,
+      bundle: bundles[i] as Bundle,
+      bare: await (bares.get(name) as Promise<Bundle>),
+      cold: { bundle: [], bare: [] },
+    });
+  }
+
+  for (const f of functions) {
+    say(`cold init of ${f.group.name}: ${COLD_RUNS} fresh processes each, alternating with ${f.bare.name}`);
+    const times = await coldPair(f.bundle.outfile, f.bare.outfile, COLD_RUNS);
+    f.cold = { bundle: times.a, bare: times.b };
+  }
+
+  say('starting DynamoDB Local, the identity provider and a seeded organization');
+  platform = await startBenchPlatform();
+  say(`warm latency: ${WARMUP} warm-up + ${RUNS} measured rounds`);
+  const warm = await measureWarm(platform, WARMUP, RUNS);
+  say('counting DynamoDB round trips');
+  const roundTrips = await countRoundTrips(platform);
+  await platform.stop();
+  platform = undefined;
+
+  const figures: Figures = {
+    date: new Date(),
+    node: process.version,
+    cores: cpus().length,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown CPU',
+    load: [loadAtStart, loadavg()[0] ?? 0],
+    command: write ? 'npm run bench -- --write' : 'npm run bench',
+    coldRuns: COLD_RUNS,
+    functions,
+    warm,
+    roundTrips,
+    elapsedMs: Date.now() - started,
+  };
+  const report = renderReport(figures);
+  process.stdout.write(report);
+  if (write) {
+    writeBlock(join(ROOT, 'README.md'), report);
+    say('README.md bench block updated');
+  }
+}
+
+async function stop(code: number): Promise<never> {
+  // Stopping DynamoDB Local is what matters; its launcher also kills it on exit.
+  await platform?.stop().catch(() => undefined);
+  process.exit(code);
+}
+
+if (require.main === module) {
+  setTimeout(() => {
+    say(`gave up after ${DEADLINE_MS / 1000} s`);
+    void stop(1);
+  }, DEADLINE_MS).unref();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(130));
+  main()
+    .then(() => stop(0))
+    .catch((err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      return stop(1);
+    });
+}

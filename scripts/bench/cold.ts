@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Cold init: the time a fresh Node process takes to import a bundle (module evaluation, SDK
+ * clients constructed at load), measured inside that process around `await import(url)`, so
+ * Node's own start-up is not counted.
+ */
+
+const RUNNER = [
+  'const c0 = process.cpuUsage();',
+  'const t0 = performance.now();',
+  'await import(process.env.BENCH_MODULE);',
+  'const t1 = performance.now();',
+  'const c1 = process.cpuUsage(c0);',
+  'process.stdout.write(JSON.stringify({ ms: t1 - t0, cpuMs: (c1.user + c1.system) / 1000 }));',
+].join('\n');
+
+/** One import: wall time, and CPU time of the process (steadier when other work shares the machine). */
+export interface ImportTime {
+  ms: number;
+  cpuMs: number;
+}
+
+/**
+ * A fixed, small environment: nothing of the calling shell (NODE_OPTIONS, loaders) leaks in, and
+ * the AWS SDK's Node version warning stays off.
+ */
+function coldEnv(module: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    AWS_REGION: 'eu-central-1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    TABLE_NAME: 'platform-bench',
+    AUTH_URL: 'http://127.0.0.1:9',
+    LOG_LEVEL: 'silent',
+    BENCH_MODULE: pathToFileURL(module).href,
+  };
+}
+
+/** One fresh process importing `module`; resolves with the import time in ms. */
+export function importTime(module: string, timeoutMs = 20_000): Promise<ImportTime> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', RUNNER], {
+      env: coldEnv(module),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      try {
+        if (code !== 0) throw new Error(`exit ${code}`);
+        resolve(JSON.parse(out) as ImportTime);
+      } catch (e) {
+        reject(new Error(`importing ${module} failed (${(e as Error).message}): ${err.slice(-1000)}`));
+      }
+    });
+  });
+}
+
+/**
+ * `runs` import times of each of two modules, alternating A B B A … so that machine noise and
+ * drift fall on both alike. One untimed pair first warms the file cache.
+ */
+export async function coldPair(a: string, b: string, runs: number): Promise<{ a: ImportTime[]; b: ImportTime[] }> {
+  await importTime(a);
+  await importTime(b);
+  const times = { a: [] as ImportTime[], b: [] as ImportTime[] };
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      times.a.push(await importTime(a));
+      times.b.push(await importTime(b));
+    } else {
+      times.b.push(await importTime(b));
+      times.a.push(await importTime(a));
+    }
+  }
+  return times;
+}

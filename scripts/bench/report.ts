@@ -1,0 +1,157 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { RouteGroup } from '../../lib/route-groups';
+import { type Bundle, kb, packagesOf } from '../build';
+import { bareLabel } from './bare';
+import type { ImportTime } from './cold';
+import type { RoundTrip } from './roundtrips';
+import { median, ms, ratio, verdict } from './stats';
+import type { WarmResult } from './warm';
+
+/** The goals of DESIGN.md ("Performance") the figures are judged against. */
+export const GOALS = { size: 1.15, init: 1.1, warm: 1.2, roundTrips: 2 } as const;
+
+export interface FunctionFigures {
+  group: RouteGroup;
+  bundle: Bundle;
+  bare: Bundle;
+  cold: { bundle: ImportTime[]; bare: ImportTime[] };
+}
+
+export interface Figures {
+  date: Date;
+  node: string;
+  cores: number;
+  cpu: string;
+  /** 1-minute load average when the bench started and when it ended: other work on the machine. */
+  load: [number, number];
+  command: string;
+  coldRuns: number;
+  functions: FunctionFigures[];
+  warm: WarmResult;
+  roundTrips: RoundTrip[];
+  elapsedMs: number;
+}
+
+/** Bytes a bundle holds beyond its bare handler, per package, largest first. */
+export function beyondBare(f: FunctionFigures): { name: string; bytes: number }[] {
+  const bare = new Map(packagesOf(f.bare).map((p) => [p.name, p.bytes]));
+  return packagesOf(f.bundle)
+    .map((p) => ({ name: p.name, bytes: p.bytes - (bare.get(p.name) ?? 0) }))
+    .filter((p) => p.bytes !== 0)
+    .sort((a, b) => b.bytes - a.bytes);
+}
+
+const signedKb = (bytes: number) => `${bytes >= 0 ? '+' : '−'}${kb(Math.abs(bytes))}`;
+const range = (values: number[]) => {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return lo === hi ? String(lo) : `${lo}–${hi}`;
+};
+
+export function renderReport(x: Figures): string {
+  const lines: string[] = [];
+  const push = (...l: string[]) => lines.push(...l);
+  push(
+    `Measured ${x.date.toISOString().replace(/\.\d+Z$/, 'Z')} on Node ${x.node}, ${x.cores} cores (${x.cpu}), ` +
+      `load average ${x.load[0].toFixed(1)} → ${x.load[1].toFixed(1)}, ` +
+      `with \`${x.command}\` (${(x.elapsedMs / 1000).toFixed(0)} s). Bundles: esbuild with \`lib/bundle.ts\`, ` +
+      `as \`npm run build\` makes them. Each function is compared with a bare handler that creates the same AWS SDK ` +
+      `clients and makes one call (\`scripts/bench/bare.ts\`).`,
+    '',
+    `**Bundle size** (goal ≤ ${GOALS.size}× the bare handler)`,
+    '',
+    '| function | needs | bundle | bare handler | ratio | goal |',
+    '|---|---|--:|--:|--:|---|',
+  );
+  for (const f of x.functions) {
+    const r = f.bundle.bytes / f.bare.bytes;
+    push(
+      `| ${f.group.name} | ${f.group.needs.join(', ')} | ${f.bundle.bytes} B (${kb(f.bundle.bytes)}) | ` +
+        `${f.bare.bytes} B (${kb(f.bare.bytes)}, ${bareLabel(f.group.needs)}) | ${r.toFixed(3)}× | ${verdict(r, GOALS.size)} |`,
+    );
+  }
+  push(
+    '',
+    `**Cold init**: \`await import()\` of the bundle in a fresh \`node\` process, median of ${x.coldRuns} runs, ` +
+      `bundle and bare alternated (goal ≤ ${GOALS.init}×)`,
+    '',
+    '| function | bundle | bare handler | ratio | goal | CPU time: bundle / bare | ratio of each pair (median) |',
+    '|---|--:|--:|--:|---|--:|--:|',
+  );
+  for (const f of x.functions) {
+    const a = median(f.cold.bundle.map((t) => t.ms));
+    const b = median(f.cold.bare.map((t) => t.ms));
+    const ca = median(f.cold.bundle.map((t) => t.cpuMs));
+    const cb = median(f.cold.bare.map((t) => t.cpuMs));
+    const paired = median(f.cold.bundle.map((t, i) => t.ms / (f.cold.bare[i]?.ms ?? Number.NaN)));
+    push(
+      `| ${f.group.name} | ${ms(a, 1)} | ${ms(b, 1)} | ${ratio(a, b)} | ${verdict(a / b, GOALS.init)} | ` +
+        `${ms(ca, 1)} / ${ms(cb, 1)} (${ratio(ca, cb)}) | ${paired.toFixed(2)}× |`,
+    );
+  }
+  const s = x.warm.series;
+  push(
+    '',
+    `**Warm latency** of \`GET /v1/orgs/:orgId\`: ${x.warm.runs} sequential requests after ${x.warm.warmup} warm-up, ` +
+      'through the local gateway (handlers in-process, DynamoDB Local in memory, one kept-alive loopback connection), ' +
+      `against the route's own DynamoDB calls made bare with a document client; all series interleaved (goal ≤ ${GOALS.warm}×)`,
+    '',
+    '| caller | gateway median | gateway p95 | bare calls | bare median | bare p95 | ratio (medians) | goal |',
+    '|---|--:|--:|---|--:|--:|--:|---|',
+    `| JWT | ${ms(s.gatewayJwt.median)} | ${ms(s.gatewayJwt.p95)} | BatchGet (org + member) | ${ms(s.bareJwt.median)} | ` +
+      `${ms(s.bareJwt.p95)} | ${ratio(s.gatewayJwt.median, s.bareJwt.median)} | ${verdict(s.gatewayJwt.median / s.bareJwt.median, GOALS.warm)} |`,
+    `| API key | ${ms(s.gatewayKey.median)} | ${ms(s.gatewayKey.p95)} | GetItem (key) → GetItem (org) | ${ms(s.bareKey.median)} | ` +
+      `${ms(s.bareKey.p95)} | ${ratio(s.gatewayKey.median, s.bareKey.median)} | ${verdict(s.gatewayKey.median / s.bareKey.median, GOALS.warm)} |`,
+    '',
+    'Where the time goes (medians): ' +
+      `the handler invoked directly, no HTTP: JWT ${ms(s.handlerJwt.median)}, API key ${ms(s.handlerKey.median)}; ` +
+      `\`authenticate()\` of the JWT alone (jose, JWKS cached): ${ms(s.authJwt.median)}; ` +
+      `\`GET /health\` through the gateway (no DynamoDB): ${ms(s.health.median)} (p95 ${ms(s.health.p95)}); ` +
+      `a bare Node HTTP server on the same kind of connection: ${ms(s.httpFloor.median)}.`,
+    '',
+    `**DynamoDB round trips per request**, counted by an HTTP proxy in front of DynamoDB Local (goal ≤ ${GOALS.roundTrips}, auth included; ` +
+      '"waves": how many times the request waits, calls sent together counting once)',
+    '',
+    '| route | caller | round trips | waves | operations | goal |',
+    '|---|---|--:|--:|---|---|',
+  );
+  for (const r of x.roundTrips) {
+    push(
+      `| \`${r.route}\` | ${r.caller} | ${range(r.counts)} | ${range(r.waves)} | ${r.operations.join(', ')} | ` +
+        `${verdict(Math.max(...r.counts), GOALS.roundTrips)} |`,
+    );
+  }
+  push(
+    '',
+    '**What each bundle holds** (bytes in the output, from the esbuild metafile)',
+    '',
+    '| function | largest packages | beyond the bare handler |',
+    '|---|---|---|',
+  );
+  for (const f of x.functions) {
+    const top = packagesOf(f.bundle)
+      .slice(0, 6)
+      .map((p) => `${p.name} ${kb(p.bytes)}`)
+      .join(', ');
+    const extra = beyondBare(f);
+    const total = f.bundle.bytes - f.bare.bytes;
+    const shown = extra
+      .slice(0, 8)
+      .map((p) => `${p.name} ${signedKb(p.bytes)}`)
+      .join(', ');
+    push(`| ${f.group.name} | ${top} | ${signedKb(total)} in all: ${shown} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+
+/** Replaces what lies between the bench markers of `file`, and nothing else. */
+export function writeBlock(file: string, block: string): void {
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf(START);
+  const end = text.indexOf(END, start);
+  if (start < 0 || end < 0) throw new Error(`${file} has no ${START} … ${END} block`);
+  writeFileSync(file, `${text.slice(0, start + START.length)}\n${block}${text.slice(end)}`);
+}

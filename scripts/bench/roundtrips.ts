@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import type { Server } from 'node:http';
+import { ROOT } from '../build';
+import { expectOk, httpClient } from './http';
+import type { BenchPlatform } from './platform';
+import { startCountingProxy, wavesOf } from './proxy';
+
+/**
+ * DynamoDB round trips per request, counted on the wire. The SDK reads its endpoint once per
+ * client, so this runs in its own process whose AWS_ENDPOINT_URL_DYNAMODB is the counting proxy,
+ * and the latency figures of the main process keep their direct connection.
+ */
+
+export interface RoundTrip {
+  route: string;
+  caller: 'JWT' | 'API key';
+  /** Round trips of each measured request (after one warm-up request). */
+  counts: number[];
+  /** Sequential waves of each measured request (parallel calls count once). */
+  waves: number[];
+  /** Operations of the last measured request. */
+  operations: string[];
+}
+
+interface Input {
+  orgId: string;
+  jwt: string;
+  apiKey: string;
+}
+
+const MEASURED = 3;
+
+/** The fixed requests counted; new route groups need not change them. */
+const cases = (input: Input): { route: string; path: string; caller: RoundTrip['caller']; token: string }[] => [
+  { route: 'GET /v1/orgs/:orgId', path: `/v1/orgs/${input.orgId}`, caller: 'JWT', token: input.jwt },
+  { route: 'GET /v1/orgs/:orgId', path: `/v1/orgs/${input.orgId}`, caller: 'API key', token: input.apiKey },
+  { route: 'GET /v1/me', path: '/v1/me', caller: 'JWT', token: input.jwt },
+  { route: 'GET /v1/me', path: '/v1/me', caller: 'API key', token: input.apiKey },
+  { route: 'GET /v1/orgs/:orgId/members', path: `/v1/orgs/${input.orgId}/members`, caller: 'JWT', token: input.jwt },
+  {
+    route: 'GET /v1/orgs/:orgId/members',
+    path: `/v1/orgs/${input.orgId}/members`,
+    caller: 'API key',
+    token: input.apiKey,
+  },
+];
+
+/** Runs in the parent: spawns this file under tsx and parses what it prints. */
+export function countRoundTrips(platform: BenchPlatform, timeoutMs = 60_000): Promise<RoundTrip[]> {
+  const input: Input = { orgId: platform.orgId, jwt: platform.jwt, apiKey: platform.apiKey };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', __filename], {
+      cwd: ROOT,
+      env: { ...process.env, ...platform.env, BENCH_ROUNDTRIPS: JSON.stringify(input) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      try {
+        if (code !== 0) throw new Error(`exit ${code}`);
+        resolve(JSON.parse(out) as RoundTrip[]);
+      } catch (e) {
+        reject(new Error(`counting round trips failed (${(e as Error).message}): ${err.slice(-2000)}`));
+      }
+    });
+  });
+}
+
+/** Runs in the child: proxy → env → gateway, then each case once to warm, MEASURED times counted. */
+async function main(): Promise<void> {
+  const input = JSON.parse(process.env.BENCH_ROUNDTRIPS as string) as Input;
+  const proxy = await startCountingProxy(process.env.AWS_ENDPOINT_URL_DYNAMODB as string);
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = proxy.endpoint;
+  const { createGateway, listen } = await import('../../lib/local/gateway');
+  const gateway: Server = createGateway();
+  const client = httpClient(`http://127.0.0.1:${await listen(gateway, 0)}`);
+  try {
+    const results: RoundTrip[] = [];
+    for (const c of cases(input)) {
+      await expectOk(client, c.path, c.token);
+      const counts: number[] = [];
+      const waves: number[] = [];
+      let operations: string[] = [];
+      for (let i = 0; i < MEASURED; i++) {
+        proxy.reset();
+        await expectOk(client, c.path, c.token);
+        const calls = proxy.seen();
+        operations = calls.map((call) => call.operation);
+        counts.push(calls.length);
+        waves.push(wavesOf(calls));
+      }
+      results.push({ route: c.route, caller: c.caller, counts, waves, operations });
+    }
+    process.stdout.write(JSON.stringify(results));
+  } finally {
+    client.close();
+    gateway.closeAllConnections();
+    gateway.close();
+    await proxy.close();
+  }
+}
+
+if (require.main === module) {
+  // Exits explicitly: an SDK socket or timer left open must not keep the child alive.
+  main()
+    .then(() => process.exit(0))
+    .catch((err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    });
+}
