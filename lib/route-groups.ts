@@ -31,6 +31,11 @@ export const routeGroups: RouteGroup[] = [
     prefixes: ['/v1/orgs/{orgId}'],
     needs: ['table'],
   },
+  {
+    name: 'storage',
+    prefixes: ['/v1/orgs/{orgId}/storage'],
+    needs: ['table', 'cursorSecret', 'customerBuckets'],
+  },
 ];
 
 export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.ts`;

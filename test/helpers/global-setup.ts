@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensurePlatformTable, startDynamoLocal } from '../../lib/local/dynamodb';
 import { listen } from '../../lib/local/gateway';
 import { createIdpServer } from '../../lib/local/idp';
+import { startS3 } from '../../lib/local/services';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,11 +27,15 @@ export function freePort(): Promise<number> {
 export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'platform-test-'));
   const dynamo = await startDynamoLocal({ port: await freePort() });
+  // The local S3 server in its own process (see lib/local/s3-server.ts); buckets are made by tests.
+  const s3 = await startS3({ port: await freePort(), directory: join(dir, 's3'), buckets: [] });
   const env: Record<string, string> = {
     AWS_REGION: 'eu-central-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_ENDPOINT_URL_S3: s3.endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: 'platform-test',
     CURSOR_SECRET: randomBytes(32).toString('base64url'),
     PLATFORM_TARGET: 'local',
@@ -53,7 +58,7 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as Record<string, unknown>).__platformServices = {
     stop: async () => {
       idp.close();
-      await dynamo.stop();
+      await Promise.all([dynamo.stop(), s3.stop()]);
     },
   };
 }

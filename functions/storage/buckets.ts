@@ -1,0 +1,52 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { notFound } from '../../shared/http/errors';
+import { getResource, listResources, resourceKey } from '../../shared/resources/records';
+import { type Resource, toResource } from '../../shared/schemas/resource';
+import {
+  type BucketRef,
+  deleteBucketAndVersions,
+  getBucketConfig,
+  getBucketConfigs,
+  storage,
+  type Versioning,
+} from '../../shared/storage';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
+
+export const BUCKET_NOT_FOUND = 'Bucket not found';
+
+export interface Bucket {
+  resource: Resource;
+  ref: BucketRef;
+}
+
+/** The organization's bucket `resourceId`, or 404 `Bucket not found`. */
+export async function loadBucket(orgId: string, resourceId: string): Promise<Bucket> {
+  const resource = await getResource(orgId, 'bucket', resourceId);
+  if (!resource) throw notFound(BUCKET_NOT_FOUND);
+  return { resource, ref: { name: resource.physicalName, region: resource.region } };
+}
+
+/** Every bucket of the organization with its latest usage: one Query and one BatchGet. */
+export async function listBuckets(orgId: string) {
+  const resources = await listResources(orgId, 'bucket');
+  const configs = await getBucketConfigs(resources.map((r) => r.physicalName));
+  return resources.map((r, i) => ({ ...toResource(r), usage: configs[i]?.usage ?? null }));
+}
+
+export async function describeBucket(bucket: Bucket) {
+  const [config, versioning] = await Promise.all([
+    getBucketConfig(bucket.ref.name),
+    // Spec: `versioning` is null when unknown (the bucket can't be reached, say).
+    storage.getVersioning(bucket.ref).catch((): Versioning | null => null),
+  ]);
+  return { bucket: toResource(bucket.resource), versioning, usage: config?.usage ?? null };
+}
+
+/** Deletes the bucket (see deleteBucketAndVersions for its 409s), then its resource record. */
+export async function deleteBucket(orgId: string, bucket: Bucket): Promise<void> {
+  await deleteBucketAndVersions(bucket.ref);
+  await db.send(
+    new DeleteCommand({ TableName: TABLE(), Key: resourceKey(orgId, 'bucket', bucket.resource.resourceId) }),
+  );
+}
