@@ -36,6 +36,27 @@ export const routeGroups: RouteGroup[] = [
     prefixes: ['/v1/orgs/{orgId}/storage'],
     needs: ['table', 'cursorSecret', 'customerBuckets'],
   },
+  {
+    name: 'projects',
+    prefixes: ['/v1/orgs/{orgId}/projects'],
+    // kms: a transfer re-encrypts the project's variables for the target organization.
+    needs: ['table', 'kms'],
+  },
+  {
+    name: 'env',
+    prefixes: ['/v1/orgs/{orgId}/projects/{projectId}/env'],
+    needs: ['table', 'kms'],
+  },
+  {
+    name: 'deployments',
+    prefixes: [
+      '/v1/orgs/{orgId}/deployments',
+      '/v1/orgs/{orgId}/projects/{projectId}/uploads',
+      '/v1/orgs/{orgId}/projects/{projectId}/deployments',
+    ],
+    // kms: a build gets its target's variables; buckets: upload links and source archives.
+    needs: ['table', 'cursorSecret', 'kms', 'buckets'],
+  },
 ];
 
 export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.ts`;

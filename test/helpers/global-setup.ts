@@ -38,6 +38,7 @@ export default async function globalSetup(): Promise<void> {
     S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: 'platform-test',
     CURSOR_SECRET: randomBytes(32).toString('base64url'),
+    LOCAL_SECRETS_KEY: randomBytes(32).toString('base64'),
     PLATFORM_TARGET: 'local',
     IDP_KEY_FILE: join(dir, 'idp-key.json'),
     TEST_DATA_DIR: dir,

@@ -7,7 +7,7 @@ import {
   KMSClient,
 } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
-import { type SecretsPort, SecretDecryptError, secrets } from '../../shared/secrets';
+import { SecretDecryptError, type SecretsPort, secrets } from '../../shared/secrets';
 import { awsSecrets } from '../../shared/secrets/aws';
 import { contextBytes, open, seal } from '../../shared/secrets/envelope';
 import { localMasterKey, localSecrets } from '../../shared/secrets/local';
@@ -26,13 +26,26 @@ function fakeKms() {
   const aad = (c: Record<string, string> | undefined) => contextBytes(c ?? {});
   kms.on(GenerateDataKeyCommand).callsFake(async (input: GenerateDataKeyCommandInput) => {
     const key = randomBytes(32);
-    return { KeyId: input.KeyId, Plaintext: new Uint8Array(key), CiphertextBlob: seal(master, key, aad(input.EncryptionContext)) };
+    return {
+      KeyId: input.KeyId,
+      Plaintext: new Uint8Array(key),
+      CiphertextBlob: seal(master, key, aad(input.EncryptionContext)),
+    };
   });
   kms.on(DecryptCommand).callsFake(async (input: DecryptCommandInput) => {
     try {
-      return { KeyId: input.KeyId, Plaintext: new Uint8Array(open(master, Buffer.from(input.CiphertextBlob as Uint8Array), aad(input.EncryptionContext))) };
+      return {
+        KeyId: input.KeyId,
+        Plaintext: new Uint8Array(
+          open(master, Buffer.from(input.CiphertextBlob as Uint8Array), aad(input.EncryptionContext)),
+        ),
+      };
     } catch {
-      throw Object.assign(new Error('invalid ciphertext'), { name: 'InvalidCiphertextException', $fault: 'client', $metadata: {} });
+      throw Object.assign(new Error('invalid ciphertext'), {
+        name: 'InvalidCiphertextException',
+        $fault: 'client',
+        $metadata: {},
+      });
     }
   });
   return kms;
@@ -91,7 +104,7 @@ describe.each(adapters)('secrets port contract: %s adapter', (_name, make) => {
     const [sealed] = (await port.encrypt(ctx, ['secret'])) as [string];
     const parts = sealed.split('.');
     const body = Buffer.from(parts[2] as string, 'base64url');
-    body[body.length - 1] ^= 1;
+    body.writeUInt8((body.at(-1) as number) ^ 1, body.length - 1);
     const altered = [parts[0], parts[1], body.toString('base64url')].join('.');
     await expect(port.decrypt(ctx, [altered])).rejects.toBeInstanceOf(SecretDecryptError);
     await expect(port.decrypt(ctx, ['not an envelope'])).rejects.toBeInstanceOf(SecretDecryptError);

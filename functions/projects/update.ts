@@ -1,0 +1,141 @@
+import { conflict, HttpError } from '../../shared/http/errors';
+import { assertActive, projectKeys, requireProject, transactOrFail } from '../../shared/projects/records';
+import type { Framework, ProjectRecord } from '../../shared/schemas/project';
+import { putNew, TABLE } from '../../shared/store/table';
+import { SLUG_TAKEN } from './create';
+import { checkLocation } from './location';
+import { REPO_NOT_FOUND, repoExists } from './related';
+
+export const PROJECT_CHANGED = 'The project changed since it was read. Reload and try again.';
+
+export interface ProjectChanges {
+  name?: string;
+  slug?: string;
+  framework?: Framework;
+  repoId?: string | null;
+  productionBranch?: string;
+  rootDirectory?: string;
+  buildCommand?: string | null;
+  installCommand?: string | null;
+  outputDirectory?: string | null;
+  location?: string;
+  ifVersion?: number;
+}
+
+/** Fields a PATCH sets; `null` (or an empty command) removes the field. */
+const FIELDS = [
+  'name',
+  'slug',
+  'framework',
+  'repoId',
+  'productionBranch',
+  'rootDirectory',
+  'buildCommand',
+  'installCommand',
+  'outputDirectory',
+  'location',
+] as const;
+
+/** Thrown inside the transaction's failure list: the project changed under us. */
+class Stale extends Error {}
+
+/**
+ * Updates a project: one transaction with the version guard, the repository check when linking,
+ * and the slug move (new slug record created, old one removed) when renaming. Without `ifVersion`
+ * a concurrent change is merged over (re-read and applied again); with it, it is a 409.
+ * Answers the project and whether a repository was linked by this change.
+ */
+export async function updateProject(
+  orgId: string,
+  projectId: string,
+  changes: ProjectChanges,
+): Promise<{ project: ProjectRecord; linked: boolean }> {
+  if (changes.location !== undefined) checkLocation(changes.location);
+  for (let attempt = 0; ; attempt++) {
+    const current = await requireProject(orgId, projectId, true);
+    assertActive(current);
+    if (changes.ifVersion !== undefined && changes.ifVersion !== current.version) throw conflict(PROJECT_CHANGED);
+    try {
+      return await apply(current, changes);
+    } catch (err) {
+      if (!(err instanceof Stale)) throw err;
+      if (changes.ifVersion !== undefined || attempt >= 4) throw conflict(PROJECT_CHANGED);
+    }
+  }
+}
+
+async function apply(current: ProjectRecord, changes: ProjectChanges) {
+  const { orgId, projectId } = current;
+  const set: Record<string, unknown> = {};
+  const remove: string[] = [];
+  for (const field of FIELDS) {
+    const value = normalize(field, changes[field]);
+    if (value === undefined) continue;
+    if (value === null) {
+      if (current[field] !== undefined) remove.push(field);
+    } else if (value !== current[field]) set[field] = value;
+  }
+  if (Object.keys(set).length === 0 && remove.length === 0) return { project: current, linked: false };
+
+  set.updatedAt = Date.now();
+  const names: Record<string, string> = { '#version': 'version', '#status': 'status' };
+  const values: Record<string, unknown> = { ':one': 1, ':v': current.version, ':active': 'active' };
+  const sets = ['#version = #version + :one'];
+  Object.entries(set).forEach(([field, value], i) => {
+    names[`#s${i}`] = field;
+    values[`:s${i}`] = value;
+    sets.push(`#s${i} = :s${i}`);
+  });
+  const removes = remove.map((field, i) => {
+    names[`#r${i}`] = field;
+    return `#r${i}`;
+  });
+
+  const linking = typeof set.repoId === 'string' ? repoExists(orgId, set.repoId) : undefined;
+  const newSlug = typeof set.slug === 'string' ? set.slug : undefined;
+  const items: unknown[] = [];
+  const failures: (() => Error)[] = [];
+  if (linking) {
+    items.push(linking);
+    failures.push(() => new HttpError(400, REPO_NOT_FOUND));
+  }
+  if (newSlug) {
+    items.push(putNew({ ...projectKeys.slug(orgId, newSlug), projectId }));
+    failures.push(() => new HttpError(409, SLUG_TAKEN));
+    items.push({
+      Delete: {
+        TableName: TABLE(),
+        Key: projectKeys.slug(orgId, current.slug),
+        ConditionExpression: 'attribute_not_exists(pk) OR projectId = :id',
+        ExpressionAttributeValues: { ':id': projectId },
+      },
+    });
+    failures.push(() => new Stale());
+  }
+  items.push({
+    Update: {
+      TableName: TABLE(),
+      Key: projectKeys.project(orgId, projectId),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: 'attribute_exists(pk) AND #version = :v AND #status = :active',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  });
+  failures.push(() => new Stale());
+
+  await transactOrFail(items as Parameters<typeof transactOrFail>[0], failures);
+  const project = { ...current, ...set, version: current.version + 1 } as ProjectRecord;
+  for (const field of remove) delete (project as unknown as Record<string, unknown>)[field];
+  return { project, linked: linking !== undefined };
+}
+
+function normalize(field: (typeof FIELDS)[number], value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  if (field === 'rootDirectory' && value === '') return '.';
+  // An empty command or directory means "the framework's default": the field is removed.
+  if ((field === 'buildCommand' || field === 'installCommand' || field === 'outputDirectory') && value === '') {
+    return null;
+  }
+  return value;
+}

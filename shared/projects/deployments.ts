@@ -1,0 +1,115 @@
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { type Deployment, type DeploymentRecord, IN_PROGRESS } from '../schemas/deployment';
+import { db } from '../store/client';
+import { getItem, keys, queryAll, TABLE } from '../store/table';
+import { projectKeys } from './records';
+
+/**
+ * Deployment records, shared by the projects and deployments groups.
+ * pk `ORG#<orgId>`, sk `DPL#<deploymentId>`; gsi1pk `PRJ#<projectId>`, gsi1sk `DPL#<deploymentId>`.
+ * Deployment ids are time-ordered (`newId('dpl_')`), so the project's GSI partition read
+ * backwards is newest first.
+ */
+export const deploymentKeys = {
+  deployment: (orgId: string, deploymentId: string) => ({ pk: keys.org(orgId).pk, sk: `DPL#${deploymentId}` }),
+  byProject: (projectId: string) => ({ gsi1pk: `PRJ#${projectId}`, gsi1sk: 'DPL#' }),
+};
+
+/** The number of deployments the project route answers ("most recent"). */
+export const RECENT_DEPLOYMENTS = 10;
+
+export const toDeployment = (record: DeploymentRecord): Deployment => {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, version: _v, ...rest } = record;
+  return rest;
+};
+
+export function getDeployment(orgId: string, deploymentId: string, consistent = false) {
+  return getItem<DeploymentRecord>(deploymentKeys.deployment(orgId, deploymentId), consistent);
+}
+
+/** The project's most recent deployments, newest first: one query on gsi1. */
+export async function recentDeployments(projectId: string, limit = RECENT_DEPLOYMENTS): Promise<DeploymentRecord[]> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
+      ExpressionAttributeValues: { ':p': `PRJ#${projectId}`, ':d': 'DPL#' },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []) as DeploymentRecord[];
+}
+
+/** Every deployment record of a project (keys and organization only), for delete and transfer. */
+export function projectDeploymentKeys(projectId: string): Promise<{ pk: string; sk: string; orgId?: string }[]> {
+  return queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
+    ExpressionAttributeValues: { ':p': `PRJ#${projectId}`, ':d': 'DPL#' },
+    ProjectionExpression: 'pk, sk, orgId',
+  });
+}
+
+/**
+ * A deployment of the project that is queued, building or deploying, if any. Reads the project's
+ * deployments on gsi1, filtered, until one is found.
+ */
+export async function deploymentInProgress(projectId: string): Promise<DeploymentRecord | undefined> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out: QueryCommandOutput = await db.send(
+      new QueryCommand({
+        TableName: TABLE(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
+        FilterExpression: '#status IN (:s0, :s1, :s2)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':p': `PRJ#${projectId}`,
+          ':d': 'DPL#',
+          ':s0': IN_PROGRESS[0],
+          ':s1': IN_PROGRESS[1],
+          ':s2': IN_PROGRESS[2],
+        },
+        ScanIndexForward: false,
+        ExclusiveStartKey: start,
+      }),
+    );
+    const found = out.Items?.[0];
+    if (found) return found as DeploymentRecord;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return undefined;
+}
+
+/**
+ * The transaction items that create a deployment: the record, and the project's
+ * `latestDeploymentId` (so project lists read the latest deployments in one batch), guarded by
+ * the project being active (no deployment starts while a delete or transfer runs).
+ * The deployments group adds its own items (e.g. `orgIsActive`) beside these.
+ */
+export function newDeploymentItems(deployment: Deployment) {
+  const { orgId, projectId, deploymentId } = deployment;
+  const record: DeploymentRecord = {
+    ...deployment,
+    ...deploymentKeys.deployment(orgId, deploymentId),
+    gsi1pk: `PRJ#${projectId}`,
+    gsi1sk: `DPL#${deploymentId}`,
+    version: 1,
+  };
+  return [
+    { Put: { TableName: TABLE(), Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Update: {
+        TableName: TABLE(),
+        Key: projectKeys.project(orgId, projectId),
+        UpdateExpression: 'SET latestDeploymentId = :d',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':d': deploymentId, ':active': 'active' },
+      },
+    },
+  ];
+}

@@ -1,0 +1,33 @@
+import type { ProjectRecord } from '../schemas/project';
+import { deleteMany, keys, queryAll } from '../store/table';
+import { projectPrefixes } from './records';
+
+/**
+ * How a project's server functions are removed when the project is deleted: a list of removers,
+ * run in order, each idempotent (a retried delete runs them again). Today the only one removes
+ * the function records (`FN#<projectId>#…`); the deployments group adds the removal of the
+ * deployed functions themselves (Lambda, or the local runtime's processes) in front of it.
+ */
+export interface ServerFunctionRemover {
+  name: string;
+  remove(project: Pick<ProjectRecord, 'orgId' | 'projectId'>): Promise<void>;
+}
+
+export const serverFunctionRemovers: ServerFunctionRemover[] = [
+  {
+    name: 'function records',
+    remove: async ({ orgId, projectId }) => {
+      const records = await queryAll<{ pk: string; sk: string }>({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': projectPrefixes.serverFunction(projectId) },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+      });
+      await deleteMany(records);
+    },
+  },
+];
+
+export async function removeServerFunctions(project: Pick<ProjectRecord, 'orgId' | 'projectId'>): Promise<void> {
+  for (const remover of serverFunctionRemovers) await remover.remove(project);
+}
