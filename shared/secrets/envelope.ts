@@ -89,11 +89,16 @@ export async function decryptAll(
 ): Promise<string[]> {
   const parsed = envelopes.map(parseEnvelope);
   const keys = new Map<string, Promise<Buffer>>();
-  for (const p of parsed) if (!keys.has(p.wrappedKey)) keys.set(p.wrappedKey, unwrap(Buffer.from(p.wrappedKey, 'base64url')));
+  for (const p of parsed) {
+    if (!keys.has(p.wrappedKey)) keys.set(p.wrappedKey, unwrap(Buffer.from(p.wrappedKey, 'base64url')));
+  }
   try {
     const aad = contextBytes(context);
     const out: string[] = [];
-    for (const p of parsed) out.push(open(await (keys.get(p.wrappedKey) as Promise<Buffer>), p.sealed, aad).toString('utf8'));
+    for (const p of parsed) {
+      const key = await (keys.get(p.wrappedKey) as Promise<Buffer>);
+      out.push(open(key, p.sealed, aad).toString('utf8'));
+    }
     return out;
   } finally {
     for (const k of keys.values()) void k.then((b) => b.fill(0)).catch(() => undefined);
