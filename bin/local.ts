@@ -1,0 +1,209 @@
+/**
+ * `npm start`: the whole platform on one machine. The same handlers and route table as on AWS,
+ * behind the local gateway, on embedded stand-ins for DynamoDB, S3, SQS and the identity
+ * provider. Data persists under DATA_DIR (default `.data`); everything listens on loopback.
+ *
+ * Nothing here imports `shared/*` or the gateway statically: the handlers read their environment
+ * when they are imported, so it is set first.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ensurePlatformTable, JavaMissingError } from '../lib/local/dynamodb';
+import {
+  assertPortsFree,
+  BUCKETS,
+  closeServer,
+  ensureSecretFile,
+  HOST,
+  type LocalInfo,
+  type LocalServices,
+  LocalSetupError,
+  localInfoFile,
+  portsFromEnv,
+  readLocalInfo,
+  startServices,
+  writePrivateJson,
+} from '../lib/local/services';
+import { routeGroups } from '../lib/route-groups';
+
+/** The owner's token lasts a working day; every start signs a new one. */
+const TOKEN_TTL_SECONDS = 12 * 3600;
+
+const stoppers: (() => Promise<void>)[] = [];
+let stoppingSince = 0;
+
+/** Stops the gateway first (no new requests), then every service and child process. */
+async function shutdown(code: number): Promise<never> {
+  if (stoppingSince === 0) {
+    stoppingSince = Date.now();
+    // A stop that never settles must not end the process by an empty event loop (exit code 0).
+    setTimeout(() => process.exit(code), 10_000);
+    for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+  }
+  process.exit(code);
+}
+
+/**
+ * Ctrl-C reaches this process both from the terminal and relayed by tsx: a repeat within a second
+ * is the same keypress. A later one stops waiting (the exit hooks still kill the child processes).
+ */
+function onSignal(): void {
+  if (stoppingSince === 0) void shutdown(0);
+  else if (Date.now() - stoppingSince > 1000) process.exit(1);
+}
+
+/**
+ * Without DynamoDB or S3 the API only answers errors: when one dies on its own, say so and stop.
+ * Ctrl-C reaches the children from the terminal too, so an exit is judged a moment later.
+ */
+function watch(name: string, child: ChildProcess): void {
+  child.once('exit', (code, signal) => {
+    setTimeout(() => {
+      if (stoppingSince !== 0) return;
+      process.stderr.write(
+        `${name} stopped unexpectedly (${signal ?? `exit ${code}`}); stopping the local platform.\n`,
+      );
+      void shutdown(1);
+    }, 500);
+  });
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const env = process.env;
+  // The SDK's Node 20 deprecation notice, once per process, says nothing to a local user.
+  env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  const ports = portsFromEnv(env);
+  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-central-1';
+  const tableName = env.TABLE_NAME ?? 'platform';
+  const ownerEmail = (env.OWNER_EMAIL ?? 'owner@localhost.test').trim().toLowerCase();
+  // `localhost`, as shared/config.ts assumes by default; the issuer in tokens must equal AUTH_URL.
+  const authUrl = `http://localhost:${ports.idp}`;
+  const baseUrl = `http://localhost:${ports.api}`;
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
+
+  await assertPortsFree(ports);
+  const services: LocalServices = await startServices({ dataDir, ports, region, authUrl });
+  const servicesAt = Date.now();
+  stoppers.push(services.stop);
+  watch('DynamoDB Local', services.dynamo.process);
+  watch('The S3 server', services.s3.process);
+
+  const dynamoClient = new DynamoDBClient({
+    endpoint: services.dynamo.endpoint,
+    region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await ensurePlatformTable(dynamoClient, tableName);
+  const tableAt = Date.now();
+  dynamoClient.destroy();
+
+  const idpKeyFile = resolve(dataDir, 'keys', 'idp.json');
+  // The signing key and the cursor secret live here: for this user only.
+  chmodSync(dirname(idpKeyFile), 0o700);
+  // The environment the handlers read (shared/config.ts and the ports' adapters), before they load.
+  // One key pair for every service: s3rver insists on S3RVER, the others accept anything.
+  delete env.AWS_SESSION_TOKEN;
+  delete env.AWS_PROFILE;
+  Object.assign(env, {
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_ENDPOINT_URL_DYNAMODB: services.dynamo.endpoint,
+    AWS_ENDPOINT_URL_S3: services.s3.endpoint,
+    AWS_ENDPOINT_URL_SQS: services.sqs.endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    TABLE_NAME: tableName,
+    AUTH_URL: authUrl,
+    CURSOR_SECRET: ensureSecretFile(resolve(dataDir, 'keys', 'cursor-secret')),
+    PLATFORM_TARGET: 'local',
+    DATA_DIR: dataDir,
+    IDP_KEY_FILE: idpKeyFile,
+    ARTIFACTS_BUCKET: BUCKETS.artifacts,
+    AGENT_QUEUE_URL: services.sqs.queueUrls.agentJobs,
+    AGENT_DLQ_URL: services.sqs.queueUrls.agentJobsDlq,
+    LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+  } satisfies Record<string, string>);
+
+  const [{ createGateway, listen }, { seedLocalPlatform }, { idpSigner }] = await Promise.all([
+    import('../lib/local/gateway'),
+    import('../lib/local/seed'),
+    import('../lib/local/idp'),
+  ]);
+  const gateway = createGateway();
+  await listen(gateway, ports.api, HOST);
+  stoppers.push(() => closeServer(gateway));
+
+  const previous = readLocalInfo(dataDir);
+  const seedFrom = Date.now();
+  const seeded = await seedLocalPlatform({ ownerEmail, previousApiKey: previous?.apiKey });
+  const seedMs = Date.now() - seedFrom;
+  const sign = await idpSigner(idpKeyFile, authUrl);
+  const token = await sign(
+    { sub: seeded.owner.userId, email: seeded.owner.email, name: 'Local owner' },
+    TOKEN_TTL_SECONDS,
+  );
+  const expiresAt = (Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS) * 1000;
+
+  const info: LocalInfo = {
+    baseUrl,
+    authUrl,
+    endpoints: { dynamodb: services.dynamo.endpoint, s3: services.s3.endpoint, sqs: services.sqs.endpoint },
+    dataDir,
+    region,
+    tableName,
+    buckets: { ...BUCKETS },
+    queues: { ...services.sqs.queueUrls },
+    orgs: {
+      platform: { orgId: seeded.orgs.platform.orgId, slug: seeded.orgs.platform.slug },
+      customer: { orgId: seeded.orgs.customer.orgId, slug: seeded.orgs.customer.slug },
+    },
+    owner: { email: seeded.owner.email, userId: seeded.owner.userId, token, expiresAt },
+    apiKey: seeded.apiKey,
+    pid: process.pid,
+    startedAt: started,
+  };
+  writePrivateJson(localInfoFile(dataDir), info);
+
+  // Load every route group now, so the first request does not pay for it.
+  await Promise.all(
+    routeGroups.map((g) =>
+      import(`../functions/${g.name}/handler`).catch((err: unknown) => {
+        process.stderr.write(`warning: route group ${g.name} failed to load: ${(err as Error).message}\n`);
+      }),
+    ),
+  );
+
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  // Where the start-up time went, so a slow start points at its cause.
+  const each = Object.entries(services.startMs).map(([name, ms]) => `${name} ${s(ms)}`);
+  const timing = `services ${s(servicesAt - started)} [${each.join(', ')}], table ${s(tableAt - servicesAt)}, seed ${s(seedMs)}`;
+  const lines = [
+    `Local platform, data in ${dataDir}${seeded.created.length ? ` (created: ${seeded.created.join(', ')})` : ''}`,
+    `  api        ${baseUrl}`,
+    `  identity   ${authUrl}`,
+    `  dynamodb   ${services.dynamo.endpoint}  (table ${tableName})`,
+    `  s3         ${services.s3.endpoint}  (bucket ${BUCKETS.artifacts}, path-style, keys S3RVER/S3RVER)`,
+    `  sqs        ${services.sqs.endpoint}  (queue ${services.sqs.queueUrls.agentJobs})`,
+    `  orgs       ${info.orgs.platform.slug} ${info.orgs.platform.orgId}, ${info.orgs.customer.slug} ${info.orgs.customer.orgId}`,
+    `  owner      ${info.owner.email} ${info.owner.userId}`,
+    `  token      ${token}`,
+    `  api key    ${info.apiKey}`,
+    `Ready in ${s(Date.now() - started)} (${timing}). Details in ${localInfoFile(dataDir)}. Ctrl-C stops everything.`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((err: unknown) => {
+  // Java missing, a port taken, a bad setting: the message says what to do, a stack adds nothing.
+  const known = err instanceof JavaMissingError || err instanceof LocalSetupError;
+  const message = known
+    ? (err as Error).message
+    : `The local platform failed to start: ${(err as Error)?.stack ?? String(err)}`;
+  process.stderr.write(`${message}\n`);
+  void shutdown(1);
+});

@@ -1,0 +1,68 @@
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+
+/** The platform's queues, as the CDK stack names their roles. */
+export const QUEUES = {
+  agentJobs: 'agent-jobs',
+  agentJobsDlq: 'agent-jobs-dlq',
+} as const;
+
+/** After this many receives without a delete, a job goes to the dead-letter queue (as on AWS). */
+export const AGENT_JOBS_MAX_RECEIVE = 5;
+
+export interface LocalSqs {
+  endpoint: string;
+  queueUrls: { agentJobs: string; agentJobsDlq: string };
+  stop: () => Promise<void>;
+}
+
+/**
+ * The SQS endpoint of the local platform: fauxqs in this process (SQS JSON protocol, visibility,
+ * long polling, redrive), bound to loopback. Its state lives in memory: queued jobs do not
+ * survive a restart, the queues are created again on every start.
+ *
+ * fauxqs' own `startFauxqs` binds every interface, so its app is built and bound here instead.
+ * Queue URLs take the host of the CreateQueue request, so they name this endpoint and resolve;
+ * clients still set `endpoint` (AWS_ENDPOINT_URL_SQS) as fauxqs expects.
+ */
+export async function startSqs(options: { port: number; host?: string; region: string }): Promise<LocalSqs> {
+  // fauxqs ships ES modules only: a dynamic import loads it from this CommonJS package.
+  const { buildApp } = await import('fauxqs');
+  const app = buildApp({ logger: false, defaultRegion: options.region });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port, host });
+  const endpoint = `http://${host}:${options.port}`;
+  const client = new SQSClient({
+    endpoint,
+    region: options.region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    const dlq = await client.send(
+      new CreateQueueCommand({ QueueName: QUEUES.agentJobsDlq, Attributes: { MessageRetentionPeriod: '1209600' } }),
+    );
+    const { Attributes } = await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+    );
+    const jobs = await client.send(
+      new CreateQueueCommand({
+        QueueName: QUEUES.agentJobs,
+        Attributes: {
+          RedrivePolicy: JSON.stringify({
+            deadLetterTargetArn: Attributes?.QueueArn,
+            maxReceiveCount: AGENT_JOBS_MAX_RECEIVE,
+          }),
+        },
+      }),
+    );
+    return {
+      endpoint,
+      queueUrls: { agentJobs: jobs.QueueUrl as string, agentJobsDlq: dlq.QueueUrl as string },
+      stop: () => app.close(),
+    };
+  } catch (err) {
+    await app.close();
+    throw err;
+  } finally {
+    client.destroy();
+  }
+}

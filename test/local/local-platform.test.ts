@@ -1,0 +1,316 @@
+/**
+ * `npm start` and `npm run local`, end to end: the whole local platform in a child process with
+ * its own data directory and ports (not the DynamoDB Local of the test run), used over HTTP, S3,
+ * SQS and the local CLI, stopped with SIGINT, and started again on the same data.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { LocalInfo } from '../../lib/local/services';
+
+const ROOT = resolve(__dirname, '../..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+/** Distinct free ports, all held open at once so none is handed out twice. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  const ports: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const srv = createServer();
+    await new Promise<void>((ok, fail) => {
+      srv.once('error', fail);
+      srv.listen(0, '127.0.0.1', () => ok());
+    });
+    servers.push(srv);
+    ports.push((srv.address() as { port: number }).port);
+  }
+  await Promise.all(servers.map((s) => new Promise((ok) => s.close(ok))));
+  return ports;
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((ok) => {
+    const srv = createServer();
+    srv.once('error', () => ok(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => ok(true)));
+  });
+}
+
+/** The environment of the child: this run's test settings (its DynamoDB, its table) left out. */
+function childEnv(dataDir: string, ports: number[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  const inherited =
+    /^(AWS_|TABLE_NAME$|AUTH_URL$|CURSOR_SECRET$|IDP_KEY_FILE$|TEST_DATA_DIR$|PLATFORM_TARGET$|LOG_LEVEL$|PORT$)/;
+  for (const [k, v] of Object.entries(process.env)) if (!inherited.test(k)) env[k] = v;
+  const [api, idp, dynamodb, s3, sqs] = ports.map(String);
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    PORT: api,
+    IDP_PORT: idp,
+    DYNAMODB_PORT: dynamodb,
+    S3_PORT: s3,
+    SQS_PORT: sqs,
+    LOG_LEVEL: 'silent',
+  };
+}
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `npm start`'s entry and resolves once it prints that it is ready. */
+function startPlatform(env: NodeJS.ProcessEnv): Promise<Running> {
+  const child = spawn(TSX, ['bin/local.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) =>
+    child.once('exit', (code, signal) => ok({ code, signal })),
+  );
+  const running: Running = { child, output: () => out, exited };
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`not ready within 60 s:\n${out}`)), 60_000);
+    const onData = () => {
+      if (/Ready in [\d.]+ s/.test(out)) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        ok(running);
+      }
+    };
+    child.stdout?.on('data', onData);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      fail(new Error(`exited (${signal ?? code}) before it was ready:\n${out}`));
+    });
+  });
+}
+
+/** Stops the platform as Ctrl-C does; SIGKILL only when it does not stop by itself. */
+async function stopPlatform(running: Running | undefined) {
+  if (!running || running.child.exitCode !== null || running.child.signalCode !== null) return running?.exited;
+  running.child.kill('SIGINT');
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), 15_000);
+  const result = await running.exited;
+  clearTimeout(timer);
+  return result;
+}
+
+function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((ok) => {
+    execFile(TSX, ['bin/local-cli.ts', ...args], { cwd: ROOT, env }, (err, stdout, stderr) => {
+      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+      ok({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+    });
+  });
+}
+
+async function call(info: LocalInfo, path: string, token?: string) {
+  const res = await fetch(`${info.baseUrl}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const readInfo = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'local.json'), 'utf8')) as LocalInfo;
+
+describe('the local platform (npm start, npm run local)', () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let ports: number[];
+  let running: Running | undefined;
+  let info: LocalInfo;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'platform-local-'));
+    ports = await freePorts(5);
+    env = childEnv(dataDir, ports);
+    running = await startPlatform(env);
+    info = readInfo(dataDir);
+  }, 90_000);
+
+  afterAll(async () => {
+    await stopPlatform(running);
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('prints one line per service and writes local.json (mode 600)', () => {
+    const out = running?.output() ?? '';
+    for (const name of ['api', 'identity', 'dynamodb', 's3', 'sqs'])
+      expect(out).toMatch(new RegExp(`^  ${name} +http://`, 'm'));
+    expect(info).toMatchObject({
+      baseUrl: `http://localhost:${ports[0]}`,
+      authUrl: `http://localhost:${ports[1]}`,
+      endpoints: {
+        dynamodb: `http://127.0.0.1:${ports[2]}`,
+        s3: `http://127.0.0.1:${ports[3]}`,
+        sqs: `http://127.0.0.1:${ports[4]}`,
+      },
+      dataDir,
+      orgs: { platform: { slug: 'platform' }, customer: { slug: 'acme' } },
+      owner: { email: 'owner@localhost.test', userId: expect.stringMatching(/^usr_/), token: expect.any(String) },
+      apiKey: expect.stringMatching(/^app_api_/),
+    });
+    expect(statSync(join(dataDir, 'local.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, 'keys', 'cursor-secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('serves the API: /health, /v1/me with the owner token, members with the API key', async () => {
+    expect((await call(info, '/health')).status).toBe(200);
+
+    const me = await call(info, '/v1/me', info.owner.token);
+    expect(me.status).toBe(200);
+    const orgs = (me.body.me.orgs as { orgId: string; role: string; kind: string }[]).map((o) => [
+      o.orgId,
+      o.kind,
+      o.role,
+    ]);
+    expect(orgs).toEqual(
+      expect.arrayContaining([
+        [info.orgs.platform.orgId, 'platform', 'owner'],
+        [info.orgs.customer.orgId, 'customer', 'owner'],
+      ]),
+    );
+
+    const members = await call(info, `/v1/orgs/${info.orgs.customer.orgId}/members`, info.apiKey);
+    expect(members.status).toBe(200);
+    expect(members.body.members).toEqual([expect.objectContaining({ userId: info.owner.userId, role: 'owner' })]);
+  });
+
+  it('local CLI: org create, member add, token, key create', async () => {
+    const created = await cli(env, ['org', 'create', '--slug', 'beta-co', '--name', 'Beta Co']);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const { org } = JSON.parse(created.stdout);
+    expect(org).toMatchObject({
+      orgId: expect.stringMatching(/^org_/),
+      slug: 'beta-co',
+      name: 'Beta Co',
+      kind: 'customer',
+    });
+
+    const again = await cli(env, ['org', 'create', '--slug', 'beta-co', '--name', 'Beta Co']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('An organization with this slug exists.');
+
+    const added = await cli(env, [
+      'member',
+      'add',
+      '--org',
+      'beta-co',
+      '--email',
+      'dev@example.com',
+      '--role',
+      'developer',
+    ]);
+    expect(added.code).toBe(0);
+    const { member, orgId } = JSON.parse(added.stdout);
+    expect(orgId).toBe(org.orgId);
+    expect(member).toMatchObject({
+      userId: expect.stringMatching(/^usr_/),
+      role: 'developer',
+      email: 'dev@example.com',
+    });
+
+    const tokenRun = await cli(env, ['token', '--email', 'dev@example.com']);
+    expect(tokenRun.code).toBe(0);
+    const token = JSON.parse(tokenRun.stdout);
+    expect(token).toMatchObject({ userId: member.userId, email: 'dev@example.com', expiresAt: expect.any(Number) });
+    const me = await call(info, '/v1/me', token.token);
+    expect(me.status).toBe(200);
+    expect(me.body.me.orgs).toEqual([expect.objectContaining({ orgId: org.orgId, role: 'developer' })]);
+
+    const unknown = await cli(env, ['token', '--email', 'nobody@example.com']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('not found');
+
+    const keyRun = await cli(env, ['key', 'create', '--org', org.orgId, '--scopes', 'members:read,org:read']);
+    expect(keyRun.code).toBe(0);
+    const key = JSON.parse(keyRun.stdout);
+    expect(key).toEqual({
+      key: {
+        keyId: expect.stringMatching(/^key_/),
+        kind: 'api',
+        orgId: org.orgId,
+        scopes: ['members:read', 'org:read'],
+      },
+      secret: expect.stringMatching(/^app_api_/),
+    });
+    expect((await call(info, `/v1/orgs/${org.orgId}/members`, key.secret)).status).toBe(200);
+
+    const agent = await cli(env, ['key', 'create', '--org', 'acme', '--scopes', 'agents:run', '--agent']);
+    expect(agent.code).not.toBe(0);
+    expect(agent.stdout).toBe('');
+    expect(agent.stderr).toContain('platform organization only');
+
+    const badScope = await cli(env, ['key', 'create', '--org', 'acme', '--scopes', 'nope:read']);
+    expect(badScope.code).toBe(2);
+    expect(badScope.stderr).toContain('Unknown scope: nope:read');
+  }, 60_000);
+
+  it('S3: a PutObject/GetObject round trip on the artifacts bucket', async () => {
+    const s3 = new S3Client({
+      endpoint: info.endpoints.s3,
+      region: info.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    await s3.send(new PutObjectCommand({ Bucket: info.buckets.artifacts, Key: 'test/hello.txt', Body: 'hello' }));
+    const got = await s3.send(new GetObjectCommand({ Bucket: info.buckets.artifacts, Key: 'test/hello.txt' }));
+    expect(await got.Body?.transformToString()).toBe('hello');
+    s3.destroy();
+  });
+
+  it('SQS: send and receive on the agent queue', async () => {
+    const sqs = new SQSClient({
+      endpoint: info.endpoints.sqs,
+      region: info.region,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const QueueUrl = info.queues.agentJobs;
+    await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ job: 1 }) }));
+    const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 2, MaxNumberOfMessages: 1 }));
+    expect(got.Messages?.map((m) => m.Body)).toEqual([JSON.stringify({ job: 1 })]);
+    await sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: got.Messages?.[0]?.ReceiptHandle }));
+    sqs.destroy();
+  });
+
+  it('stops on SIGINT (exit 0, DynamoDB port free) and keeps its data for the next start', async () => {
+    const before = info;
+    const stopped = await stopPlatform(running);
+    expect(stopped).toEqual({ code: 0, signal: null });
+    expect(await isFree(ports[2] as number)).toBe(true);
+    expect(await isFree(ports[0] as number)).toBe(true);
+
+    const notRunning = await cli(env, ['token', '--email', 'owner@localhost.test']);
+    expect(notRunning.code).toBe(1);
+    expect(notRunning.stderr).toContain('The local platform is not running. Start it with npm start.');
+
+    running = await startPlatform(env);
+    info = readInfo(dataDir);
+    expect(info.orgs).toEqual(before.orgs);
+    expect(info.owner.userId).toBe(before.owner.userId);
+    expect(info.apiKey).toBe(before.apiKey);
+    expect((await call(info, `/v1/orgs/${info.orgs.customer.orgId}/members`, before.apiKey)).status).toBe(200);
+    // The token of the first start still verifies: the identity provider kept its key.
+    expect((await call(info, '/v1/me', before.owner.token)).status).toBe(200);
+    const beta = await cli(env, [
+      'member',
+      'add',
+      '--org',
+      'beta-co',
+      '--email',
+      'dev2@example.com',
+      '--role',
+      'viewer',
+    ]);
+    expect(beta.code).toBe(0);
+  }, 90_000);
+});
