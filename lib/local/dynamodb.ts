@@ -99,7 +99,8 @@ export async function startDynamoLocal(options: { port: number; dbPath?: string 
     stop: () =>
       new Promise<void>((resolve) => {
         process.removeListener('exit', kill);
-        if (child.exitCode !== null) return resolve();
+        // Killed by a signal (Ctrl-C reaches it from the terminal too): exitCode stays null.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(kill, 3000).unref();
