@@ -1,13 +1,19 @@
-import { CreateBucketCommand, DeleteBucketCommand, type LifecycleRule, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  type LifecycleRule,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
 import { sleep, TABLE } from '../store/table';
 import { uploadCorsRule } from './cors';
-import type { BucketRef, DeleteOutcome, OldVersion, StoragePort, Versioning } from './index';
+import type { BucketRef, DeleteOutcome, FolderPage, OldVersion, StoragePort, Versioning } from './index';
 import { type BucketConfig, bucketConfigKey, deleteBucketRecords, getBucketConfig, setBucketFields } from './records';
-import { S3_CLIENT_DEFAULTS, s3Operations } from './s3';
+import { S3_CLIENT_DEFAULTS, s3Operations, toFileEntry } from './s3';
 
 /**
  * The local S3 server (s3rver): path-style, its one access key is S3RVER, and it checks the
@@ -102,6 +108,41 @@ async function queryVersions(name: string, limit: number): Promise<OldVersion[]>
 
 export const localStorage: StoragePort = {
   ...s3,
+
+  /**
+   * The local server pages a folder by files only (its folders come on top of `limit`, and again
+   * on later pages): pages are cut here as S3 cuts them, folders and files together, the token
+   * being the last name answered.
+   */
+  async listFolder(bucket, { prefix, limit, token }): Promise<FolderPage> {
+    const max = Math.min(limit, 1000);
+    const out = await clientFor().send(
+      new ListObjectsV2Command({
+        Bucket: bucket.name,
+        Prefix: prefix || undefined,
+        Delimiter: '/',
+        MaxKeys: max + 1,
+        StartAfter: token,
+      }),
+    );
+    const after = token ?? '';
+    const entries = [
+      ...(out.CommonPrefixes ?? [])
+        .map((p) => p.Prefix as string)
+        .filter((name) => name > after)
+        .map((name) => ({ name, folder: true as const })),
+      ...(out.Contents ?? [])
+        .filter((o) => o.Key !== prefix)
+        .map((o) => ({ name: o.Key as string, folder: false as const, file: toFileEntry(o) })),
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const page = entries.slice(0, max);
+    const more = entries.length > max || Boolean(out.IsTruncated);
+    return {
+      folders: page.filter((e) => e.folder).map((e) => e.name),
+      files: page.flatMap((e) => (e.folder ? [] : [e.file])),
+      nextToken: more ? page[page.length - 1]?.name : undefined,
+    };
+  },
 
   async createBucket(name) {
     await clientFor().send(new CreateBucketCommand({ Bucket: name }));

@@ -1,4 +1,5 @@
 import {
+  type _Object,
   type CORSRule,
   DeleteObjectsCommand,
   GetBucketCorsCommand,
@@ -13,7 +14,16 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { BucketRef, CorsRule, DeleteOutcome, FolderPage, ObjectInfo, PresignOptions, StoragePort } from './index';
+import type {
+  BucketRef,
+  CorsRule,
+  DeleteOutcome,
+  FileEntry,
+  FolderPage,
+  ObjectInfo,
+  PresignOptions,
+  StoragePort,
+} from './index';
 
 /**
  * The S3 calls both adapters make the same way (the local S3 server speaks S3 for these).
@@ -43,6 +53,17 @@ export function encryptionOf(value: string | undefined): string | undefined {
 }
 
 const etagOf = (etag: string | undefined) => etag?.replace(/"/g, '');
+
+/** A listed object as the objects route answers it. */
+export function toFileEntry(o: _Object): FileEntry {
+  return {
+    key: o.Key as string,
+    size: o.Size ?? 0,
+    lastModified: o.LastModified?.getTime(),
+    etag: etagOf(o.ETag),
+    storageClass: storageClassOf(o.StorageClass),
+  };
+}
 
 /** RFC 6266 filename for `Content-Disposition`: ASCII fallback plus the UTF-8 name. */
 function attachment(filename: string): string {
@@ -107,15 +128,7 @@ export function s3Operations(clientFor: (bucket?: BucketRef) => S3Client): Share
       return {
         folders: (out.CommonPrefixes ?? []).map((p) => p.Prefix as string),
         // The folder's own marker object (`docs/` inside `docs/`) is the folder, not a file in it.
-        files: (out.Contents ?? [])
-          .filter((o) => o.Key !== prefix)
-          .map((o) => ({
-            key: o.Key as string,
-            size: o.Size ?? 0,
-            lastModified: o.LastModified?.getTime(),
-            etag: etagOf(o.ETag),
-            storageClass: storageClassOf(o.StorageClass),
-          })),
+        files: (out.Contents ?? []).filter((o) => o.Key !== prefix).map(toFileEntry),
         nextToken: out.IsTruncated ? out.NextContinuationToken : undefined,
       };
     },
@@ -155,7 +168,9 @@ export function s3Operations(clientFor: (bucket?: BucketRef) => S3Client): Share
     },
 
     async putFolder(bucket, key) {
-      await clientFor(bucket).send(new PutObjectCommand({ Bucket: bucket.name, Key: key, Body: '' }));
+      await clientFor(bucket).send(
+        new PutObjectCommand({ Bucket: bucket.name, Key: key, Body: new Uint8Array(0), ContentLength: 0 }),
+      );
     },
 
     async deleteObjects(bucket, objects) {

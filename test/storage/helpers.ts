@@ -9,7 +9,10 @@ import { putRecord, someId } from '../helpers/records';
  * A bucket resource as the resources group would leave it: the bucket made through the storage
  * port, the record written straight into the table (this group does not create buckets).
  */
-export async function newBucket(orgId: string, createdBy = 'usr_test'): Promise<{ resource: Resource; ref: BucketRef }> {
+export async function newBucket(
+  orgId: string,
+  createdBy = 'usr_test',
+): Promise<{ resource: Resource; ref: BucketRef }> {
   const resourceId = someId('res_');
   const name = `${CUSTOMER_BUCKET_PREFIX}t-${randomBytes(6).toString('hex')}`;
   await storage.createBucket(name);
@@ -50,7 +53,8 @@ export async function putFiles(bucket: string, keys: string[], body = 'x', concu
 }
 
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
-const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const rfc3986 = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * The signature S3 computes for a request made with a presigned link (SigV4, query auth), given
