@@ -1,0 +1,79 @@
+import * as path from 'node:path';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { type RouteGroup, routeGroups } from '../route-groups';
+import { PlatformApi } from './api';
+import { PlatformData } from './data';
+import { grantNeeds } from './grants';
+import { GroupFunction } from './group-function';
+import { AgentJobs } from './jobs';
+
+export interface PlatformStackProps extends StackProps {
+  /** The identity provider whose JWKS verifies people's tokens. */
+  authUrl: string;
+  /** `STAGE` of the functions; default `dev`, as in shared/config. */
+  stage?: string;
+  /** Optional audience the identity provider puts in access tokens. */
+  authAudience?: string;
+  /** Origins the API answers CORS preflights for. */
+  corsOrigins?: string[];
+  /** The location registry as JSON (`LOCATIONS`); the functions' default when unset. */
+  locations?: string;
+  defaultLocation?: string;
+  /** The route-group table; tests pass their own to exercise every `needs` value. */
+  groups?: RouteGroup[];
+  /** Repository root, where `functions/<group>/handler.ts` and the lock file are. */
+  projectRoot?: string;
+}
+
+/**
+ * The platform on AWS: an HTTP API with one Lambda function per route group, the platform table,
+ * the artifacts bucket, the agent job queue and the keys. Each function gets only what its
+ * group's `needs` lists.
+ */
+export class PlatformStack extends Stack {
+  readonly functions: GroupFunction[];
+  readonly data: PlatformData;
+  readonly jobs: AgentJobs;
+  readonly http: PlatformApi;
+
+  constructor(scope: Construct, id: string, props: PlatformStackProps) {
+    super(scope, id, props);
+    const groups = props.groups ?? routeGroups;
+    const projectRoot = props.projectRoot ?? path.resolve(__dirname, '..', '..');
+
+    this.data = new PlatformData(this, 'Data');
+    this.jobs = new AgentJobs(this, 'AgentJobs');
+
+    const environment: Record<string, string> = {
+      TABLE_NAME: this.data.table.tableName,
+      AUTH_URL: props.authUrl,
+      PLATFORM_TARGET: 'aws',
+      STAGE: props.stage ?? 'dev',
+      ...(props.authAudience ? { AUTH_AUDIENCE: props.authAudience } : {}),
+      ...(props.locations ? { LOCATIONS: props.locations } : {}),
+      ...(props.defaultLocation ? { DEFAULT_LOCATION: props.defaultLocation } : {}),
+    };
+    this.functions = groups.map(
+      (group) => new GroupFunction(this, pascal(group.name), { group, projectRoot, environment }),
+    );
+    for (const f of this.functions) grantNeeds(f, this);
+
+    this.http = new PlatformApi(this, 'Api', {
+      functions: this.functions,
+      corsOrigins: props.corsOrigins ?? ['http://localhost:3000'],
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.http.stage.url });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'ArtifactsBucketName', { value: this.data.artifactsBucket.bucketName });
+    new CfnOutput(this, 'QueueUrl', { value: this.jobs.queue.queueUrl });
+  }
+}
+
+const pascal = (name: string) =>
+  name
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]?.toUpperCase() + w.slice(1))
+    .join('');

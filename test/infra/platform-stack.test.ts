@@ -1,0 +1,509 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { App, type CfnElement, Stack, Token } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { platformApp } from '../../lib/aws/app';
+import { platformSettings } from '../../lib/aws/context';
+import { PlatformStack } from '../../lib/aws/platform-stack';
+import { platformTable } from '../../lib/platform-table';
+import { type RouteGroup, routeGroups } from '../../lib/route-groups';
+
+const root = path.resolve(__dirname, '..', '..');
+/** The feature flags of cdk.json, so the tests see the template `cdk synth` makes. */
+const flags = (JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
+  .context;
+/**
+ * Skips esbuild; used, with CDK's built-in template validation off (~5 s), for the extra stacks,
+ * where neither matters: the main stack gets both.
+ */
+const noBundling = { 'aws:cdk:bundling-stacks': [] };
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }>;
+
+const logicalId = (construct: Construct) => Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
+
+const fnOf = (stack: PlatformStack, name: string) => {
+  const f = stack.functions.find((x) => x.group.name === name);
+  if (!f) throw new Error(`no function for group ${name}`);
+  return f;
+};
+
+/** Each statement of each IAM policy attached to `roleId`, actions as a list. */
+function statementsOf(template: Template, roleId: string) {
+  const policies = Object.values(template.findResources('AWS::IAM::Policy') as Resources).filter((p) =>
+    JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`),
+  );
+  return policies.flatMap((p) =>
+    (p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement.map(
+      (s) => ({ actions: ([] as string[]).concat(s.Action), resource: JSON.stringify(s.Resource) }),
+    ),
+  );
+}
+
+// Synthesized once, with real bundling and the checks of bin/platform.ts: shared by the tests below.
+let app: App;
+let stack: PlatformStack;
+let template: Template;
+let assembly: CloudAssembly;
+let synthError: unknown;
+
+beforeAll(() => {
+  // authUrl given, so AUTH_URL of the environment (set by the global setup) does not leak in.
+  ({ app, stack } = platformApp({ context: { ...flags, authUrl: 'https://auth.example.com' } }));
+  try {
+    template = Template.fromStack(stack);
+    // The assembly of that synthesis (cached); Annotations.fromStack would synthesize all over again.
+    assembly = app.synth();
+  } catch (error) {
+    synthError = error;
+  }
+});
+
+describe('synthesis', () => {
+  test('synthesizes offline, passing the cdk-nag plugin and CDK validation', () => {
+    expect(synthError).toBeUndefined();
+    expect(stack.stackName).toBe('PlatformStack');
+    // Environment-agnostic: no account or region, so nothing to look up.
+    expect(Token.isUnresolved(stack.account)).toBe(true);
+    expect(Token.isUnresolved(stack.region)).toBe(true);
+  });
+
+  test('cdk-nag AwsSolutions: no unacknowledged errors or warnings', () => {
+    // cdk-nag 3 reports through policy validation, not annotations: ask the pack directly, so a
+    // failure lists each finding and where it is.
+    const report = new AwsSolutionsChecks().validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath)}`)).toEqual(
+      [],
+    );
+  });
+
+  test('no annotations and no validation findings (CDK built-in CloudFormation checks included)', () => {
+    const messages = assembly.getStackArtifact(stack.artifactId).messages;
+    expect(messages.filter((m) => m.level !== 'info').map((m) => `${m.level} ${m.id}: ${m.entry.data}`)).toEqual([]);
+    const reportFile = path.join(assembly.directory, 'validation-report.json');
+    const report = existsSync(reportFile)
+      ? (JSON.parse(readFileSync(reportFile, 'utf8')) as { pluginReports: { violations: { ruleName: string }[] }[] })
+      : { pluginReports: [] };
+    expect(report.pluginReports.flatMap((r) => r.violations.map((v) => v.ruleName))).toEqual([]);
+  });
+});
+
+describe('functions', () => {
+  test('exactly one function per route group, and no helper functions', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length);
+    expect(stack.functions.map((f) => f.group.name)).toEqual(routeGroups.map((g) => g.name));
+  });
+
+  test.each(routeGroups.map((g) => [g.name]))('%s: nodejs22.x on arm64, 1024 MB, 30 s, its own log group', (name) => {
+    const f = fnOf(stack, name);
+    const fn = template.toJSON().Resources[logicalId(f.fn)];
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: 1024,
+      Timeout: 30,
+      Handler: 'index.handler',
+      LoggingConfig: { LogGroup: { Ref: logicalId(f.logGroup) } },
+    });
+    expect(template.toJSON().Resources[logicalId(f.logGroup)].Properties.RetentionInDays).toBe(30);
+  });
+
+  test.each(routeGroups.map((g) => [g.name]))('%s: the environment of shared/config', (name) => {
+    const f = fnOf(stack, name);
+    const env = template.toJSON().Resources[logicalId(f.fn)].Properties.Environment.Variables;
+    expect(env).toMatchObject({
+      TABLE_NAME: { Ref: logicalId(stack.data.table) },
+      AUTH_URL: 'https://auth.example.com',
+      PLATFORM_TARGET: 'aws',
+      STAGE: 'dev',
+    });
+    expect('CURSOR_SECRET' in env).toBe(f.group.needs.includes('cursorSecret'));
+    expect('SECRETS_KEY_ID' in env).toBe(f.group.needs.includes('kms'));
+    // Source maps are off, so Node is not told to read them.
+    expect(env.NODE_OPTIONS).toBeUndefined();
+  });
+
+  test('bundled by the local esbuild with lib/bundle.ts options: ESM, banner, minified', () => {
+    for (const f of stack.functions) {
+      const code = template.toJSON().Resources[logicalId(f.fn)].Properties.Code;
+      const hash = String(code.S3Key).replace(/\.zip$/, '');
+      const file = path.join(assembly.directory, `asset.${hash}`, 'index.mjs');
+      expect(existsSync(file)).toBe(true);
+      const js = readFileSync(file, 'utf8');
+      expect(js.startsWith("import{createRequire as __cr}from'module';")).toBe(true);
+      // Minified: long lines, not one statement a line.
+      expect(js.length / js.split('\n').length).toBeGreaterThan(1000);
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  /** Route key → logical id of the function its integration calls. */
+  function routeTargets(): Map<string, string> {
+    const resources = template.toJSON().Resources as Resources;
+    const integrationFn = new Map<string, string>();
+    for (const [id, r] of Object.entries(resources)) {
+      if (r.Type !== 'AWS::ApiGatewayV2::Integration') continue;
+      expect(r.Properties.IntegrationType).toBe('AWS_PROXY');
+      integrationFn.set(id, (r.Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]);
+    }
+    const routes = new Map<string, string>();
+    for (const r of Object.values(resources)) {
+      if (r.Type !== 'AWS::ApiGatewayV2::Route') continue;
+      const target = JSON.stringify(r.Properties.Target);
+      const integration = [...integrationFn.keys()].find((id) => target.includes(`"${id}"`));
+      routes.set(r.Properties.RouteKey as string, integration ? (integrationFn.get(integration) ?? '') : '');
+    }
+    return routes;
+  }
+
+  test.each(routeGroups.map((g) => [g.name]))('%s: ANY <prefix> and ANY <prefix>/{proxy+} for every prefix', (name) => {
+    const routes = routeTargets();
+    const f = fnOf(stack, name);
+    for (const prefix of f.group.prefixes) {
+      expect(routes.get(`ANY ${prefix}`)).toBe(logicalId(f.fn));
+      expect(routes.get(`ANY ${prefix}/{proxy+}`)).toBe(logicalId(f.fn));
+    }
+  });
+
+  test('$default goes to the fallback group, and there are no other routes', () => {
+    const routes = routeTargets();
+    const fallback = routeGroups.filter((g) => g.fallback);
+    expect(fallback).toHaveLength(1);
+    expect(routes.get('$default')).toBe(logicalId(fnOf(stack, (fallback[0] as RouteGroup).name).fn));
+    const prefixes = routeGroups.reduce((n, g) => n + g.prefixes.length, 0);
+    expect(routes.size).toBe(2 * prefixes + 1);
+  });
+
+  test('API Gateway may invoke each function only through its own routes', () => {
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Resources);
+    for (const p of permissions) {
+      expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
+      expect(JSON.stringify(p.Properties.SourceArn)).toContain(logicalId(stack.http.api));
+    }
+  });
+
+  test('CORS preflight for the local web app', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: {
+        AllowOrigins: ['http://localhost:3000'],
+        AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        AllowHeaders: ['authorization', 'content-type'],
+      },
+    });
+  });
+
+  test('the $default stage logs access as JSON and throttles', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage') as Resources);
+    if (!stage) throw new Error('no stage');
+    expect(stage.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [logicalId(stack.http.accessLogs), 'Arn'] } },
+    });
+    const format = JSON.parse((stage.Properties.AccessLogSettings as { Format: string }).Format);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      responseLength: '$context.responseLength',
+      integrationError: '$context.integrationErrorMessage',
+    });
+  });
+
+  test('outputs', () => {
+    for (const name of ['ApiUrl', 'TableName', 'ArtifactsBucketName', 'QueueUrl']) template.hasOutput(name, {});
+  });
+});
+
+describe('data', () => {
+  test('the platform table: keys, gsi1, on demand, PITR, deletion protection, TTL, customer key, retained', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        KeySchema: [
+          { AttributeName: platformTable.partitionKey, KeyType: 'HASH' },
+          { AttributeName: platformTable.sortKey, KeyType: 'RANGE' },
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+        TimeToLiveSpecification: { AttributeName: platformTable.ttlAttribute, Enabled: true },
+        SSESpecification: {
+          SSEEnabled: true,
+          SSEType: 'KMS',
+          KMSMasterKeyId: { 'Fn::GetAtt': [logicalId(stack.data.tableKey), 'Arn'] },
+        },
+        GlobalSecondaryIndexes: platformTable.globalIndexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      },
+    });
+    expect(platformTable.globalIndexes.map((i) => i.name)).toContain('gsi1');
+  });
+
+  test('KMS keys rotate and are retained', () => {
+    const keys = Object.values(template.findResources('AWS::KMS::Key') as Resources);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) {
+      expect(key.Properties.EnableKeyRotation).toBe(true);
+      expect(key.DeletionPolicy).toBe('Retain');
+    }
+  });
+
+  test('every bucket blocks public access, is encrypted, enforces SSL and is retained', () => {
+    const buckets = template.findResources('AWS::S3::Bucket') as Resources;
+    expect(Object.keys(buckets)).toHaveLength(2);
+    const policies = Object.values(template.findResources('AWS::S3::BucketPolicy') as Resources);
+    for (const [id, bucket] of Object.entries(buckets)) {
+      expect(bucket.DeletionPolicy).toBe('Retain');
+      expect(bucket.Properties).toMatchObject({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: {} }] },
+      });
+      expect(JSON.stringify(bucket.Properties.LifecycleConfiguration)).toContain('AbortIncompleteMultipartUpload');
+      const policy = policies.find((p) => JSON.stringify(p.Properties.Bucket) === JSON.stringify({ Ref: id }));
+      expect(policy?.Properties.PolicyDocument).toMatchObject({
+        Statement: expect.arrayContaining([
+          expect.objectContaining({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      });
+    }
+  });
+
+  test('the artifacts bucket is versioned and logs to the access-log bucket', () => {
+    const artifacts = template.toJSON().Resources[logicalId(stack.data.artifactsBucket)];
+    expect(artifacts.Properties).toMatchObject({
+      VersioningConfiguration: { Status: 'Enabled' },
+      LoggingConfiguration: { DestinationBucketName: { Ref: logicalId(stack.data.logBucket) } },
+    });
+  });
+
+  test('the agent job queue redrives to its dead-letter queue; both encrypted, SSL only', () => {
+    const queue = template.toJSON().Resources[logicalId(stack.jobs.queue)];
+    expect(queue.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.jobs.deadLetterQueue), 'Arn'] },
+        maxReceiveCount: 5,
+      },
+    });
+    const dlq = template.toJSON().Resources[logicalId(stack.jobs.deadLetterQueue)];
+    expect(dlq.Properties.SqsManagedSseEnabled).toBe(true);
+    const policies = JSON.stringify(template.findResources('AWS::SQS::QueuePolicy'));
+    for (const q of [stack.jobs.queue, stack.jobs.deadLetterQueue]) {
+      expect(policies).toContain(`"Ref":"${logicalId(q)}"`);
+    }
+    template.allResourcesProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('least privilege', () => {
+  test('functions get only what their needs list', () => {
+    const on = (construct: Construct) => `"${logicalId(construct)}"`;
+    for (const f of stack.functions) {
+      const statements = statementsOf(template, logicalId(f.role));
+      const touches = (fragment: string) => statements.some((s) => s.resource.includes(fragment));
+      const needs = (need: RouteGroup['needs'][number]) => f.group.needs.includes(need);
+      expect(touches(on(stack.data.table))).toBe(needs('table'));
+      expect(touches(on(stack.data.artifactsBucket))).toBe(needs('buckets'));
+      expect(touches(on(stack.jobs.queue))).toBe(needs('queue'));
+      expect(touches(on(stack.data.secretsKey))).toBe(needs('kms'));
+      expect(touches(':table/cust-')).toBe(needs('customerTables'));
+      expect(touches(':s3:::plt-')).toBe(needs('customerBuckets'));
+      // Logs only to its own group: no AWSLambdaBasicExecutionRole.
+      const logs = statements.filter((s) => s.actions.some((a) => a.startsWith('logs:')));
+      expect(logs).toEqual([
+        {
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resource: JSON.stringify({ 'Fn::GetAtt': [logicalId(f.logGroup), 'Arn'] }),
+        },
+      ]);
+    }
+    template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
+  });
+});
+
+describe('every need, wired', () => {
+  // Groups that list every need, to prove the grants work before a real group asks for them.
+  const groups: RouteGroup[] = [
+    {
+      name: 'core',
+      prefixes: ['/health'],
+      needs: ['table', 'cursorSecret', 'kms', 'buckets', 'queue', 'customerTables', 'customerBuckets'],
+      fallback: true,
+    },
+    { name: 'orgs', prefixes: ['/v1/orgs/{orgId}'], needs: [] },
+  ];
+  let all: PlatformStack;
+  let t: Template;
+  let allApp: App;
+
+  beforeAll(() => {
+    allApp = new App({ context: { ...flags, ...noBundling }, builtinCloudFormationValidation: false });
+    all = new PlatformStack(allApp, 'AllNeeds', { authUrl: 'https://auth.example.com', groups });
+    t = Template.fromStack(all);
+  });
+
+  test('cdk-nag stays clean when a group needs everything', () => {
+    const report = new AwsSolutionsChecks().validateScope(allApp);
+    expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath)}`)).toEqual(
+      [],
+    );
+  });
+
+  test('the group that needs everything gets each grant and its environment', () => {
+    const core = fnOf(all, 'core');
+    const statements = statementsOf(t, logicalId(core.role));
+    const secretsKey = logicalId(all.data.secretsKey);
+    expect(statements.find((s) => s.resource.includes(secretsKey))?.actions.sort()).toEqual([
+      'kms:Decrypt',
+      'kms:Encrypt',
+      'kms:GenerateDataKey',
+    ]);
+    const actions = statements.flatMap((s) => s.actions);
+    expect(actions).toEqual(expect.arrayContaining(['s3:PutObject', 'sqs:SendMessage', 'sqs:ReceiveMessage']));
+    const env = t.toJSON().Resources[logicalId(core.fn)].Properties.Environment.Variables;
+    expect(JSON.stringify(env.CURSOR_SECRET)).toContain('{{resolve:secretsmanager:');
+    expect(env).toMatchObject({
+      SECRETS_KEY_ID: { 'Fn::GetAtt': [secretsKey, 'Arn'] },
+      ARTIFACTS_BUCKET: { Ref: logicalId(all.data.artifactsBucket) },
+      AGENT_JOBS_QUEUE_URL: { Ref: logicalId(all.jobs.queue) },
+    });
+  });
+
+  test('customer tables and buckets: by name prefix, buckets of this account only, no ACLs', () => {
+    const policies = Object.values(t.findResources('AWS::IAM::Policy') as Resources).filter((p) =>
+      JSON.stringify(p.Properties.Roles).includes(logicalId(fnOf(all, 'core').role)),
+    );
+    type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+    const statements = policies.flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+    const on = (fragment: string) => statements.filter((s) => JSON.stringify(s.Resource).includes(fragment));
+
+    const tables = on(':table/cust-*');
+    expect(tables.length).toBeGreaterThan(0);
+    const onIndexes = on(':table/cust-*/index/*');
+    expect(onIndexes.flatMap((s) => s.Action).sort()).toEqual(['dynamodb:Query', 'dynamodb:Scan']);
+
+    const buckets = on(':s3:::plt-*');
+    const actions = buckets.flatMap((s) => ([] as string[]).concat(s.Action));
+    expect(actions).toEqual(expect.arrayContaining(['s3:CreateBucket', 's3:PutObject', 's3:PutBucketCORS']));
+    for (const forbidden of ['s3:PutBucketAcl', 's3:PutObjectAcl', 's3:PutBucketOwnershipControls']) {
+      expect(actions).not.toContain(forbidden);
+    }
+    const listAll = statements.filter((s) => s.Resource === '*');
+    expect(listAll.map((s) => s.Action)).toEqual(['s3:ListAllMyBuckets']);
+    for (const s of buckets) {
+      if (s.Action === 's3:CreateBucket') continue;
+      expect(s.Condition).toEqual({ StringEquals: { 's3:ResourceAccount': { Ref: 'AWS::AccountId' } } });
+    }
+  });
+
+  test('the group that needs nothing can only write its logs', () => {
+    const orgs = fnOf(all, 'orgs');
+    expect(statementsOf(t, logicalId(orgs.role)).flatMap((s) => s.actions)).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+    ]);
+    const env = t.toJSON().Resources[logicalId(orgs.fn)].Properties.Environment.Variables;
+    expect(Object.keys(env).sort()).toEqual(['AUTH_URL', 'PLATFORM_TARGET', 'STAGE', 'TABLE_NAME']);
+  });
+
+  test('no statement has a wildcard action on a whole service', () => {
+    for (const each of [t, template]) {
+      const actions = Object.values(each.findResources('AWS::IAM::Policy') as Resources).flatMap((p) =>
+        (p.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap((s) =>
+          ([] as string[]).concat(s.Action),
+        ),
+      );
+      expect(actions.filter((a) => a === '*' || a.endsWith(':*'))).toEqual([]);
+    }
+  });
+});
+
+describe('settings', () => {
+  const settingsOf = (context: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) =>
+    platformSettings(new App({ context }).node, env);
+
+  test('defaults', () => {
+    expect(settingsOf({})).toEqual({
+      authUrl: 'https://auth.example.com',
+      stage: undefined,
+      authAudience: undefined,
+      corsOrigins: undefined,
+      locations: undefined,
+      defaultLocation: undefined,
+    });
+  });
+
+  test('authUrl from context, else AUTH_URL', () => {
+    expect(settingsOf({}, { AUTH_URL: 'https://id.example.org' }).authUrl).toBe('https://id.example.org');
+    expect(settingsOf({ authUrl: 'https://ctx.example.org' }, { AUTH_URL: 'https://id.example.org' }).authUrl).toBe(
+      'https://ctx.example.org',
+    );
+  });
+
+  test('corsOrigins as an array, JSON or a comma-separated list', () => {
+    const origins = ['https://app.example.com', 'http://localhost:3000'];
+    expect(settingsOf({ corsOrigins: origins }).corsOrigins).toEqual(origins);
+    expect(settingsOf({ corsOrigins: JSON.stringify(origins) }).corsOrigins).toEqual(origins);
+    expect(settingsOf({ corsOrigins: origins.join(', ') }).corsOrigins).toEqual(origins);
+  });
+
+  test('locations must be a JSON array', () => {
+    const locations = [{ id: 'fra', name: 'Frankfurt', region: 'eu-central-1' }];
+    expect(settingsOf({ locations }).locations).toBe(JSON.stringify(locations));
+    expect(settingsOf({ locations: JSON.stringify(locations) }).locations).toBe(JSON.stringify(locations));
+    expect(() => settingsOf({ locations: '{"id":"fra"}' })).toThrow(/JSON array/);
+  });
+
+  test('a stage names the stack and reaches the functions', () => {
+    const { stack: staged } = platformApp({
+      context: {
+        ...flags,
+        ...noBundling,
+        stage: 'prod',
+        corsOrigins: 'https://app.example.com',
+        defaultLocation: 'dub',
+      },
+      builtinCloudFormationValidation: false,
+    });
+    expect(staged.stackName).toBe('PlatformStack-prod');
+    const t = Template.fromStack(staged);
+    t.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ STAGE: 'prod', DEFAULT_LOCATION: 'dub' }) },
+    });
+    t.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com'] }),
+    });
+  });
+});
