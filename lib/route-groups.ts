@@ -32,6 +32,16 @@ export const routeGroups: RouteGroup[] = [
     needs: ['table'],
   },
   {
+    name: 'resources',
+    prefixes: ['/v1/orgs/{orgId}/resources'],
+    needs: ['table', 'customerTables', 'customerBuckets'],
+  },
+  {
+    name: 'databases',
+    prefixes: ['/v1/orgs/{orgId}/databases'],
+    needs: ['table', 'cursorSecret', 'customerTables'],
+  },
+  {
     name: 'storage',
     prefixes: ['/v1/orgs/{orgId}/storage'],
     needs: ['table', 'cursorSecret', 'customerBuckets'],

@@ -1,17 +1,57 @@
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { badRequest, conflict, type HttpError } from '../http/errors';
+import { orgIsActive } from '../identity/orgs';
 import type { Resource, ResourceType } from '../schemas/resource';
-import { getItem, keys, ORG_PREFIX, queryPrefix } from '../store/table';
+import { db } from '../store/client';
+import { getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, updateVersioned } from '../store/table';
 
 /**
  * Resource records (repositories, databases, buckets), shared by the resources, databases,
  * storage and repository groups. Each lives under its organization at `RES#<type>#<resourceId>`,
- * so the organization's contents count them by type.
+ * so the organization's contents count them by type. Beside each record:
+ * - `RESNAME#<type>#<name>`: the name is unique per type within the organization;
+ * - `LINK#<projectId>#<type>`: a project links at most one database and one bucket (their names
+ *   reach the project's deployments as `DATABASE_TABLE` and `BUCKET_NAME`, see links.ts).
+ * Both are written in the same transaction as the record, so uniqueness never depends on a read.
  */
 export const resourceKey = (orgId: string, type: ResourceType, resourceId: string) => ({
   pk: keys.org(orgId).pk,
   sk: `RES#${type}#${resourceId}`,
 });
 
-export async function getResource(orgId: string, type: ResourceType, resourceId: string): Promise<Resource | undefined> {
+export const resourceNameKey = (orgId: string, type: ResourceType, name: string) => ({
+  pk: keys.org(orgId).pk,
+  sk: `RESNAME#${type}#${name}`,
+});
+
+export const projectLinkKey = (orgId: string, projectId: string, type: ResourceType) => ({
+  pk: keys.org(orgId).pk,
+  sk: `LINK#${projectId}#${type}`,
+});
+
+/** The project record (written by the projects group) that a resource may link to. */
+export const projectKey = (orgId: string, projectId: string) => ({ pk: keys.org(orgId).pk, sk: `PRJ#${projectId}` });
+
+export const PROJECT_NOT_FOUND = 'Project not found in this organization.';
+export const ORG_DELETING = 'This organization is being deleted.';
+export const RESOURCE_CHANGED = 'This resource changed since it was read. Reload and try again.';
+
+const article = (type: ResourceType) => (type === 'repository' ? 'a repository' : `a ${type}`);
+export const nameTaken = (type: ResourceType, name: string) =>
+  `This organization already uses ${name} for ${article(type)}.`;
+export const linkTaken = (project: string, other: string, type: ResourceType) =>
+  `${project} already uses ${other} for its ${type}.`;
+
+interface LinkItem {
+  resourceId: string;
+  name: string;
+}
+
+export async function getResource(
+  orgId: string,
+  type: ResourceType,
+  resourceId: string,
+): Promise<Resource | undefined> {
   return getItem<Resource>(resourceKey(orgId, type, resourceId));
 }
 
@@ -20,4 +60,155 @@ export async function listResources(orgId: string, type?: ResourceType): Promise
   const pk = keys.org(orgId).pk;
   if (type) return queryPrefix<Resource>(pk, ORG_PREFIX[type]);
   return queryPrefix<Resource>(pk, 'RES#');
+}
+
+/** The project's name for messages (undefined: no such project in this organization). */
+export async function getProjectName(orgId: string, projectId: string): Promise<string | undefined> {
+  const p = await getItem<{ name?: string; slug?: string }>(projectKey(orgId, projectId), true);
+  return p ? (p.name ?? p.slug ?? projectId) : undefined;
+}
+
+/**
+ * Runs a transaction; when it is cancelled by a failed condition, `explain(i)` turns the first
+ * failed item into the answer (other failures go to the backend error mapping).
+ */
+async function transactExplained(
+  items: NonNullable<TransactWriteCommandInput['TransactItems']>,
+  explain: (index: number) => Promise<HttpError | undefined>,
+): Promise<void> {
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (err) {
+    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if ((err as Error).name === 'TransactionCanceledException' && reasons) {
+      const i = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      const answer = i >= 0 ? await explain(i) : undefined;
+      if (answer) throw answer;
+    }
+    throw err;
+  }
+}
+
+const projectExists = (orgId: string, projectId: string) => ({
+  ConditionCheck: {
+    TableName: TABLE(),
+    Key: projectKey(orgId, projectId),
+    ConditionExpression: 'attribute_exists(pk)',
+  },
+});
+
+/** The 409 for a project whose link of this type is taken (the other resource's name read back). */
+async function linkConflict(r: Resource, projectId: string, projectName: string): Promise<HttpError> {
+  const other = await getItem<LinkItem>(projectLinkKey(r.orgId, projectId, r.type), true);
+  return conflict(linkTaken(projectName, other?.name ?? 'another resource', r.type));
+}
+
+/**
+ * Writes a new resource record with its name, and its project link when it has one, in one
+ * transaction that also holds only while the organization is active.
+ */
+export async function insertResource(r: Resource, projectName?: string): Promise<void> {
+  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
+    orgIsActive(r.orgId),
+    putNew({ ...resourceKey(r.orgId, r.type, r.resourceId), ...r }),
+    putNew({ ...resourceNameKey(r.orgId, r.type, r.name), resourceId: r.resourceId }),
+  ];
+  if (r.projectId) {
+    items.push(projectExists(r.orgId, r.projectId));
+    items.push(putNew({ ...projectLinkKey(r.orgId, r.projectId, r.type), resourceId: r.resourceId, name: r.name }));
+  }
+  await transactExplained(items, async (i) => {
+    if (i === 0) return conflict(ORG_DELETING);
+    if (i === 2) return conflict(nameTaken(r.type, r.name));
+    if (i === 3) return badRequest(PROJECT_NOT_FOUND);
+    if (i === 4 && r.projectId) return linkConflict(r, r.projectId, projectName ?? r.projectId);
+    return undefined;
+  });
+}
+
+/** Updates fields of the record, guarded by its version (a stale one is 409). */
+export function updateResource(r: Resource, fields: Partial<Resource>): Promise<Resource> {
+  return updateVersioned<Resource>(
+    resourceKey(r.orgId, r.type, r.resourceId),
+    r.version,
+    { ...fields, updatedAt: Date.now() },
+    RESOURCE_CHANGED,
+  );
+}
+
+/** Removes the record, its name and its project link in one transaction. */
+export async function removeResource(r: Resource): Promise<void> {
+  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
+    { Delete: { TableName: TABLE(), Key: resourceKey(r.orgId, r.type, r.resourceId) } },
+    {
+      Delete: {
+        TableName: TABLE(),
+        Key: resourceNameKey(r.orgId, r.type, r.name),
+        ConditionExpression: 'attribute_not_exists(pk) OR resourceId = :id',
+        ExpressionAttributeValues: { ':id': r.resourceId },
+      },
+    },
+  ];
+  if (r.projectId) {
+    items.push({
+      Delete: {
+        TableName: TABLE(),
+        Key: projectLinkKey(r.orgId, r.projectId, r.type),
+        ConditionExpression: 'attribute_not_exists(pk) OR resourceId = :id',
+        ExpressionAttributeValues: { ':id': r.resourceId },
+      },
+    });
+  }
+  await transactExplained(items, async () => undefined);
+}
+
+/**
+ * Links the resource to `projectId`, or unlinks it with null, in one transaction: the record
+ * (guarded by its version), the old project's link released, the new project's link taken.
+ */
+export async function linkResource(r: Resource, projectId: string | null, projectName?: string): Promise<Resource> {
+  if ((r.projectId ?? null) === projectId) return r;
+  const now = Date.now();
+  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
+    {
+      Update: {
+        TableName: TABLE(),
+        Key: resourceKey(r.orgId, r.type, r.resourceId),
+        UpdateExpression: `SET #version = #version + :one, updatedAt = :now${projectId ? ', projectId = :p' : ''}${
+          projectId ? '' : ' REMOVE projectId'
+        }`,
+        ConditionExpression: 'attribute_exists(pk) AND #version = :expected',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':now': now,
+          ':expected': r.version,
+          ...(projectId ? { ':p': projectId } : {}),
+        },
+      },
+    },
+  ];
+  if (r.projectId) {
+    items.push({
+      Delete: {
+        TableName: TABLE(),
+        Key: projectLinkKey(r.orgId, r.projectId, r.type),
+        ConditionExpression: 'attribute_not_exists(pk) OR resourceId = :id',
+        ExpressionAttributeValues: { ':id': r.resourceId },
+      },
+    });
+  }
+  const projectAt = items.length;
+  if (projectId) {
+    items.push(projectExists(r.orgId, projectId));
+    items.push(putNew({ ...projectLinkKey(r.orgId, projectId, r.type), resourceId: r.resourceId, name: r.name }));
+  }
+  await transactExplained(items, async (i) => {
+    if (i === 0) return conflict(RESOURCE_CHANGED);
+    if (projectId && i === projectAt) return badRequest(PROJECT_NOT_FOUND);
+    if (projectId && i === projectAt + 1) return linkConflict(r, projectId, projectName ?? projectId);
+    return undefined;
+  });
+  const { projectId: _old, ...rest } = r;
+  return { ...rest, ...(projectId ? { projectId } : {}), version: r.version + 1, updatedAt: now };
 }

@@ -1,6 +1,33 @@
+import * as z from 'zod/mini';
+
 /** Spec part A, "Resource record (repository, database or bucket)" (+ `version`). */
 export const RESOURCE_TYPES = ['repository', 'database', 'bucket'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** A key attribute of a database table or index: spec "partitionKey"/"sortKey" {name, type}. */
+export interface KeyAttribute {
+  name: string;
+  type: 'S' | 'N' | 'B';
+}
+
+/** A key attribute in a request: starts with a letter or underscore, then letters, digits, `_ . -`; up to 255. */
+export const KeyAttributeSchema = z.object({
+  name: z
+    .string()
+    .check(
+      z.regex(
+        /^[A-Za-z_][A-Za-z0-9_.-]{0,254}$/,
+        'Start with a letter or underscore, then use letters, digits, _ . or -, up to 255 characters.',
+      ),
+    ),
+  type: z.enum(['S', 'N', 'B']),
+});
+
+/** A database table's primary key (kept on the record: the data routes need it on every call). */
+export interface KeySchema {
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+}
 
 export interface Resource {
   resourceId: string;
@@ -20,6 +47,10 @@ export interface Resource {
   arn?: string;
   /** The backing table's or bucket's name: unique across the platform. */
   physicalName: string;
+  /** Databases: the table's primary key, fixed at creation. */
+  keys?: KeySchema;
+  /** Tags the owner set (PATCH .../tags); the record is their source of truth. */
+  tags?: Record<string, string>;
   version: number;
 }
 

@@ -1,0 +1,361 @@
+import * as z from 'zod/mini';
+import { PROTECTED } from '../../shared/databases/tables';
+import { HttpError } from '../../shared/http/errors';
+import { accepted, created, noContent, ok, route } from '../../shared/http/route';
+import { deleteDatabaseTable, deleteResource } from '../../shared/resources/delete';
+import { KeyAttributeSchema } from '../../shared/schemas/resource';
+import { INVALID_CURSOR } from '../../shared/store/cursor';
+import { getDatabase, listDatabases } from './describe';
+import { BEGINS_WITH_TYPES, FILTER_OPS, MISSING_VALUE, NO_SORT_KEY, SORT_MISSING_VALUE, SORT_OPS } from './expressions';
+import {
+  addIndex,
+  INDEX_NOT_FOUND,
+  LIST_ATTRIBUTES,
+  LOCAL_INDEX,
+  ON_DEMAND_ONLY,
+  ONLY_INCLUDE_LISTS,
+  removeIndex,
+  SAME_KEYS,
+} from './indexes';
+import {
+  BODY_TOO_LARGE,
+  deleteItem,
+  getItem,
+  ITEM_CHANGED,
+  ITEM_DELETED,
+  ITEM_NOT_FOUND,
+  ITEM_TOO_LARGE,
+  KEY_EXISTS,
+  MAX_BODY_BYTES,
+  putItem,
+} from './items';
+import { DATABASE_NOT_FOUND, databaseFor, forget, loadDatabase, requireTable, TABLE_NOT_FOUND } from './load';
+import { readMetrics } from './metrics';
+import { queryPage, scanPage } from './pages';
+import {
+  BILLING_MODES,
+  CAPACITY_PROVISIONED,
+  changeSettings,
+  NOTHING_TO_CHANGE,
+  ONE_AT_A_TIME,
+  readSettings,
+  TABLE_CLASSES,
+  TTL_ATTRIBUTE,
+} from './settings';
+import { changeTags, RESERVED_TAG, TOO_MANY_TAGS } from './tags';
+
+const NOT_FOUND = [
+  DATABASE_NOT_FOUND,
+  TABLE_NOT_FOUND,
+  'Not found in the backend. It may have been deleted outside the platform.',
+];
+const KEY_ONLY = 'A key has only ....';
+const BACKEND = {
+  409: ['The resource is busy. Try again shortly.'],
+  429: ['The backend is throttling requests. Try again in a moment.'],
+  502: ['The backend request failed. Try again.'],
+};
+
+const Params = z.object({ orgId: z.string(), resourceId: z.string() });
+
+/** True when `s` has no control characters (attribute names in filters and projections). */
+const noControl = (s: string) => ![...s].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
+const AttributeName = z
+  .string()
+  .check(z.minLength(1), z.maxLength(255), z.refine(noControl, 'Attribute names have no control characters.'));
+const Present = z.unknown().check(z.refine((v) => v !== undefined, 'Required'));
+
+const Filter = z.object({
+  attribute: AttributeName,
+  op: z.enum(FILTER_OPS),
+  value: z.optional(z.unknown()),
+  value2: z.optional(z.unknown()),
+});
+
+const page = {
+  index: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+  limit: z._default(z.int().check(z.minimum(1), z.maximum(100)), 25),
+  cursor: z.optional(z.string().check(z.maxLength(8000))),
+  filters: z._default(z.array(Filter).check(z.maxLength(10)), []),
+  match: z._default(z.enum(['all', 'any']), 'all'),
+  projection: z.optional(z.array(AttributeName).check(z.maxLength(50))),
+};
+
+const Key = z.record(z.string(), z.unknown());
+const PAGE_ERRORS = {
+  400: ['No index named ....', MISSING_VALUE, INVALID_CURSOR],
+  404: NOT_FOUND,
+  ...BACKEND,
+};
+
+/** The raw body's size as it arrived (API Gateway itself refuses anything over 10 MB). */
+function bodyBytes(event: { body?: string; isBase64Encoded?: boolean }): number {
+  if (!event.body) return 0;
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').length : Buffer.byteLength(event.body);
+}
+
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/databases',
+    scope: 'resources:read',
+    summary:
+      'The databases, oldest first, each with a summary of its table, or `table: null` with `error` ' +
+      '`missing` (no table) or `unavailable` (the table store did not answer).',
+    run: async ({ org }) => ok({ databases: await listDatabases(org.orgId) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/databases/:resourceId',
+    scope: 'resources:read',
+    summary: 'The database and its table description; `table` is null when the table does not exist.',
+    params: Params,
+    errors: { 404: [DATABASE_NOT_FOUND] },
+    run: async ({ org, params }) => ok(await getDatabase(org.orgId, params.resourceId)),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/databases/:resourceId/scan',
+    scope: 'resources:read',
+    summary: 'One page of a scan of the table or an index, with optional filters and projection.',
+    params: Params,
+    body: z.object(page),
+    errors: PAGE_ERRORS,
+    run: async ({ org, params, body }) => ok(await scanPage(await databaseFor(org.orgId, params.resourceId), body)),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/databases/:resourceId/query',
+    scope: 'resources:read',
+    summary: 'One page of a query on the table or an index: one partition, an optional sort key condition.',
+    params: Params,
+    body: z.object({
+      ...page,
+      partition: Present,
+      sort: z.optional(
+        z.object({ op: z.enum(SORT_OPS), value: z.optional(z.unknown()), value2: z.optional(z.unknown()) }),
+      ),
+      forward: z._default(z.boolean(), true),
+    }),
+    errors: { ...PAGE_ERRORS, 400: [...PAGE_ERRORS[400], NO_SORT_KEY, SORT_MISSING_VALUE, BEGINS_WITH_TYPES] },
+    run: async ({ org, params, body }) => ok(await queryPage(await databaseFor(org.orgId, params.resourceId), body)),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/databases/:resourceId/items/get',
+    scope: 'resources:read',
+    summary: 'One item, read strongly consistent. `key` holds the key attributes (attribute values or plain JSON).',
+    params: Params,
+    body: z.object({ key: Key }),
+    errors: { 400: [KEY_ONLY], 404: [...NOT_FOUND, ITEM_NOT_FOUND], ...BACKEND },
+    run: async ({ org, params, body }) =>
+      ok({ item: await getItem(await databaseFor(org.orgId, params.resourceId), body.key) }),
+  }),
+  route({
+    method: 'PUT',
+    path: '/v1/orgs/:orgId/databases/:resourceId/items',
+    scope: 'resources:write',
+    summary:
+      'Writes an item. Without `original`: creates it (201), refusing an existing key. With `original` (the item ' +
+      'as read): replaces it (200) only if unchanged; a changed key moves the item in one transaction.',
+    params: Params,
+    body: z.object({ item: Key, original: z.optional(Key) }),
+    errors: {
+      400: [KEY_ONLY],
+      404: NOT_FOUND,
+      409: [
+        KEY_EXISTS,
+        ITEM_DELETED,
+        ITEM_CHANGED,
+        'An item with the new key already exists, or the original was changed or deleted.',
+      ],
+      413: [ITEM_TOO_LARGE, BODY_TOO_LARGE],
+      429: BACKEND[429],
+      502: BACKEND[502],
+    },
+    run: async ({ org, params, body, event }) => {
+      if (bodyBytes(event) > MAX_BODY_BYTES) throw new HttpError(413, BODY_TOO_LARGE);
+      const db = await databaseFor(org.orgId, params.resourceId);
+      const out = await putItem(db, body);
+      return out.created ? created({ item: out.item }) : ok({ item: out.item });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/databases/:resourceId/items/delete',
+    scope: 'resources:write',
+    summary: 'Deletes one item by its key; 204 whether or not it was there.',
+    params: Params,
+    body: z.object({ key: Key }),
+    errors: { 400: [KEY_ONLY], 404: NOT_FOUND, ...BACKEND },
+    run: async ({ org, params, body }) => {
+      await deleteItem(await databaseFor(org.orgId, params.resourceId), body.key);
+      return noContent();
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/databases/:resourceId/indexes',
+    scope: 'resources:write',
+    summary: 'Adds a global secondary index; 202 with the table, `UPDATING` while the index backfills.',
+    params: Params,
+    body: z.object({
+      name: z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'Use 3-255 letters, digits, _ . or -.')),
+      partitionKey: KeyAttributeSchema,
+      sortKey: z.optional(KeyAttributeSchema),
+      projection: z.object({
+        type: z.enum(['ALL', 'KEYS_ONLY', 'INCLUDE']),
+        attributes: z.optional(
+          z.array(z.string().check(z.minLength(1), z.maxLength(255))).check(z.minLength(1), z.maxLength(20)),
+        ),
+      }),
+    }),
+    errors: {
+      400: [LIST_ATTRIBUTES, ONLY_INCLUDE_LISTS, SAME_KEYS, '... is already a ... key attribute; use that type.'],
+      404: NOT_FOUND,
+      409: [ON_DEMAND_ONLY, 'An index named ... already exists.', ...BACKEND[409]],
+      429: BACKEND[429],
+      502: BACKEND[502],
+    },
+    run: async ({ org, params, body }) => {
+      const db = requireTable(await loadDatabase(org.orgId, params.resourceId));
+      return accepted({ table: await addIndex(db, body) });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/databases/:resourceId/indexes/:indexName',
+    scope: 'resources:write',
+    summary: 'Removes a global secondary index; 202 with the table while DynamoDB removes it.',
+    params: z.object({ orgId: z.string(), resourceId: z.string(), indexName: z.string() }),
+    errors: {
+      400: [LOCAL_INDEX],
+      404: [...NOT_FOUND, INDEX_NOT_FOUND],
+      409: ['Wait for index ... to finish building, then try again.', ...BACKEND[409]],
+      429: BACKEND[429],
+      502: BACKEND[502],
+    },
+    run: async ({ org, params }) => {
+      const db = requireTable(await loadDatabase(org.orgId, params.resourceId));
+      return accepted({ table: await removeIndex(db, params.indexName) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/databases/:resourceId/metrics',
+    scope: 'resources:read',
+    summary: 'Items and bytes of the table and its indexes, and provisioned capacity, as DynamoDB describes them.',
+    params: Params,
+    errors: { 404: NOT_FOUND, ...BACKEND },
+    run: async ({ org, params }) => {
+      const db = requireTable(await loadDatabase(org.orgId, params.resourceId));
+      return ok({ metrics: await readMetrics(db) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/databases/:resourceId/settings',
+    scope: 'resources:read',
+    summary:
+      'Deletion protection, point-in-time recovery, time to live, table class, billing mode and capacity, tags; ' +
+      "what this platform's table store lacks is named in `unsupported` and `notes`.",
+    params: Params,
+    errors: { 404: NOT_FOUND, ...BACKEND },
+    run: async ({ org, params }) => {
+      const db = requireTable(await loadDatabase(org.orgId, params.resourceId));
+      return ok({ settings: await readSettings(db) });
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/v1/orgs/:orgId/databases/:resourceId/settings',
+    scope: 'resources:write',
+    summary:
+      "Changes settings; answers them with `applied` and `skipped` (settings this platform's table store lacks " +
+      'are skipped, not failed).',
+    params: Params,
+    body: z.object({
+      deletionProtection: z.optional(z.boolean()),
+      pointInTimeRecovery: z.optional(z.boolean()),
+      ttl: z.optional(z.object({ enabled: z.boolean(), attribute: z.optional(AttributeName) })),
+      tableClass: z.optional(z.enum(TABLE_CLASSES)),
+      billingMode: z.optional(z.enum(BILLING_MODES)),
+      capacity: z.optional(
+        z.object({
+          read: z.int().check(z.minimum(1), z.maximum(40000)),
+          write: z.int().check(z.minimum(1), z.maximum(40000)),
+        }),
+      ),
+    }),
+    errors: {
+      400: [NOTHING_TO_CHANGE, TTL_ATTRIBUTE, ONE_AT_A_TIME, CAPACITY_PROVISIONED],
+      404: NOT_FOUND,
+      ...BACKEND,
+    },
+    run: async ({ org, params, body }) => {
+      const db = requireTable(await loadDatabase(org.orgId, params.resourceId));
+      return ok(await changeSettings(db, body));
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/v1/orgs/:orgId/databases/:resourceId/tags',
+    scope: 'resources:write',
+    summary:
+      'Sets (`"key": "value"`) and removes (`"key": null`) tags; kept on the database and applied to the table ' +
+      'where the table store supports tags (`applied`).',
+    params: Params,
+    body: z.object({
+      tags: z
+        .record(
+          z
+            .string()
+            .check(
+              z.regex(/^[\p{L}\p{Z}\p{N}_.:/=+\-@]{1,128}$/u, 'Use 1-128 letters, digits, spaces and _ . : / = + - @.'),
+            ),
+          z.nullable(
+            z
+              .string()
+              .check(
+                z.regex(
+                  /^[\p{L}\p{Z}\p{N}_.:/=+\-@]{0,256}$/u,
+                  'Use up to 256 letters, digits, spaces and _ . : / = + - @.',
+                ),
+              ),
+          ),
+        )
+        .check(z.refine((t) => Object.keys(t).length >= 1 && Object.keys(t).length <= 50, 'Change 1 to 50 tags.')),
+    }),
+    errors: {
+      ...BACKEND,
+      400: [RESERVED_TAG, TOO_MANY_TAGS],
+      404: NOT_FOUND,
+      409: ['This resource changed since it was read. Reload and try again.', ...BACKEND[409]],
+    },
+    run: async ({ org, params, body }) => {
+      const db = requireTable(await loadDatabase(org.orgId, params.resourceId));
+      return ok(await changeTags(db, body.tags));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/databases/:resourceId',
+    scope: 'resources:write',
+    summary:
+      'Deletes the database and its table (the same deletion as DELETE .../resources/database/:resourceId). ' +
+      'A table already gone does not keep the record.',
+    params: Params,
+    errors: {
+      404: [DATABASE_NOT_FOUND],
+      409: [PROTECTED, 'Wait for index ... to finish ..., then try again.', ...BACKEND[409]],
+      429: BACKEND[429],
+      502: BACKEND[502],
+    },
+    run: async ({ org, params }) => {
+      const db = await loadDatabase(org.orgId, params.resourceId);
+      await deleteResource(db, deleteDatabaseTable);
+      forget(org.orgId, params.resourceId);
+      return noContent();
+    },
+  }),
+];

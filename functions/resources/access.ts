@@ -1,0 +1,20 @@
+import type { Scope } from '../../shared/auth/scopes';
+import { badRequest, forbidden } from '../../shared/http/errors';
+import { RESOURCE_TYPES, type ResourceType } from '../../shared/schemas/resource';
+
+/**
+ * The resource routes' precise scope rule (spec part A, "Resources"): repositories need
+ * `git:read`/`git:write`, databases and buckets `resources:read`/`resources:write`. The route
+ * table lets either scope through (`scope` + `allowed`); the route then applies this rule once
+ * it knows the type.
+ */
+export function requireScopeFor(scopes: ReadonlySet<Scope>, type: ResourceType | undefined, mode: 'read' | 'write') {
+  const needed: Scope = type === 'repository' ? `git:${mode}` : `resources:${mode}`;
+  if (!scopes.has(needed)) throw forbidden(`Missing scope ${needed}`);
+}
+
+/** The `:type` of a path: 400 `Unknown type` for anything but the three. */
+export function typeOf(value: string): ResourceType {
+  if (!(RESOURCE_TYPES as readonly string[]).includes(value)) throw badRequest('Unknown type');
+  return value as ResourceType;
+}

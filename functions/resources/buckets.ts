@@ -1,0 +1,16 @@
+import type { BackendDelete } from '../../shared/resources/delete';
+import type { Resource } from '../../shared/schemas/resource';
+import { deleteBucketAndVersions, storage } from '../../shared/storage';
+
+/** Creates the bucket of a new bucket resource; answers its ARN. */
+export async function provisionBucket(r: Resource, tags: Record<string, string>): Promise<string> {
+  await storage.createBucket(r.physicalName, { region: r.region, tags });
+  return `arn:aws:s3:::${r.physicalName}`;
+}
+
+/**
+ * A bucket's backend: the storage port's deletion, with the spec's 409s (files left, old versions
+ * still being removed, files added meanwhile). A bucket already gone is no reason to keep the record.
+ */
+export const deleteBucketBackend: BackendDelete = (r) =>
+  deleteBucketAndVersions({ name: r.physicalName, region: r.region });

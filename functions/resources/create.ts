@@ -1,0 +1,123 @@
+import type { Caller } from '../../shared/auth/caller';
+import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX, defaultLocation, findLocation } from '../../shared/config';
+import { createTable, waitForTable } from '../../shared/databases/tables';
+import { badRequest, HttpError } from '../../shared/http/errors';
+import { log } from '../../shared/http/log';
+import { getProjectName, insertResource, PROJECT_NOT_FOUND, updateResource } from '../../shared/resources/records';
+import type { Organization } from '../../shared/schemas/org';
+import type { KeyAttribute, KeySchema, Resource, ResourceType } from '../../shared/schemas/resource';
+import { newId } from '../../shared/store/ids';
+import { provisionBucket } from './buckets';
+
+export interface CreateInput {
+  type: ResourceType;
+  name: string;
+  projectId?: string;
+  location?: string;
+  description?: string;
+  partitionKey?: KeyAttribute;
+  sortKey?: KeyAttribute | null;
+}
+
+export const ONLY_DATABASES_HAVE_KEYS = 'Only databases have keys.';
+export const SAME_KEYS = 'The sort key must differ from the partition key.';
+export const ONLY_LINKABLE = 'Only databases and buckets can be linked.';
+export const PROVISIONING_FAILED = 'Provisioning failed.';
+
+/** Databases default to `pk` and `sk`, both strings; `sortKey: null` means a partition key only. */
+export function keysFor(input: Pick<CreateInput, 'partitionKey' | 'sortKey'>): KeySchema {
+  const partitionKey = input.partitionKey ?? { name: 'pk', type: 'S' };
+  const sortKey = input.sortKey === undefined ? { name: 'sk', type: 'S' as const } : input.sortKey;
+  if (sortKey && sortKey.name === partitionKey.name) throw badRequest(SAME_KEYS);
+  return sortKey ? { partitionKey, sortKey } : { partitionKey };
+}
+
+/**
+ * The backing resource's name, unique across the platform because the resource id is: tables
+ * `cust-res_…`, buckets `plt-res-…` (S3: lowercase, no underscores, at most 63 characters). The
+ * prefixes are what the functions' IAM grants are scoped to.
+ */
+export function physicalNameOf(type: ResourceType, resourceId: string): string {
+  const id = resourceId.toLowerCase();
+  if (type === 'database') return `${CUSTOMER_TABLE_PREFIX}${id}`;
+  if (type === 'bucket') return `${CUSTOMER_BUCKET_PREFIX}${id.replace(/_/g, '-')}`;
+  return `repo-${id}`;
+}
+
+const callerId = (c: Caller) => (c.kind === 'user' ? c.userId : c.keyId);
+
+/** What provisioning failed of, for the record: the backend's words without account details. */
+function causeOf(err: unknown): string {
+  const e = err as { name?: string; message?: string };
+  const message = (e.message ?? '')
+    .replace(/arn:[^\s"']+/g, '<arn>')
+    .replace(/\b\d{12}\b/g, '<account>')
+    .slice(0, 300);
+  return message && message !== e.name ? `${e.name ?? 'Error'}: ${message}` : (e.name ?? 'Error');
+}
+
+/**
+ * Creates a database or a bucket: the record is written `creating` (with its unique name and its
+ * project link, in one transaction), then the table or bucket is made and the record turns
+ * `active`. When the backend refuses, the record is kept with status `error` and the cause, so the
+ * failure stays visible in the lists, and the answer is 502 `Provisioning failed.`; deleting the
+ * record frees the name for another try.
+ */
+export async function createResource(org: Organization, caller: Caller, input: CreateInput): Promise<Resource> {
+  if (input.type !== 'database' && (input.partitionKey !== undefined || input.sortKey !== undefined)) {
+    throw badRequest(ONLY_DATABASES_HAVE_KEYS);
+  }
+  const keys = input.type === 'database' ? keysFor(input) : undefined;
+  const locationId = input.location ?? defaultLocation;
+  const location = findLocation(locationId);
+  if (!location) throw badRequest(`Unknown location: ${locationId}`);
+  if (input.type === 'repository') {
+    if (input.projectId !== undefined) throw badRequest(ONLY_LINKABLE);
+    // Repositories arrive with the repositories service, through this same route.
+    throw new HttpError(501, 'Repositories are not available here yet.');
+  }
+  let projectName: string | undefined;
+  if (input.projectId !== undefined) {
+    projectName = await getProjectName(org.orgId, input.projectId);
+    if (!projectName) throw badRequest(PROJECT_NOT_FOUND);
+  }
+
+  const now = Date.now();
+  const resourceId = newId('res_', now);
+  const record: Resource = {
+    resourceId,
+    type: input.type,
+    name: input.name,
+    status: 'creating',
+    ...(input.description ? { description: input.description } : {}),
+    createdAt: now,
+    updatedAt: now,
+    region: location.region,
+    orgId: org.orgId,
+    createdBy: callerId(caller),
+    ...(input.projectId ? { projectId: input.projectId } : {}),
+    location: location.id,
+    physicalName: physicalNameOf(input.type, resourceId),
+    ...(keys ? { keys } : {}),
+    version: 1,
+  };
+  await insertResource(record, projectName);
+
+  const tags = { 'platform:org': org.orgId, 'platform:resource': resourceId };
+  try {
+    if (record.type === 'database') {
+      let table = await createTable(record.region, record.physicalName, keys as KeySchema, tags);
+      if (table.TableStatus !== 'ACTIVE')
+        table = (await waitForTable(record.region, record.physicalName, 5000)) ?? table;
+      const active = table.TableStatus === 'ACTIVE';
+      return await updateResource(record, { status: active ? 'active' : 'creating', arn: table.TableArn });
+    }
+    const arn = await provisionBucket(record, tags);
+    return await updateResource(record, { status: 'active', arn });
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    log.warn('provisioning failed', { resourceId, type: record.type, backend: (err as Error).name });
+    await updateResource(record, { status: 'error', error: causeOf(err) }).catch(() => undefined);
+    throw new HttpError(502, PROVISIONING_FAILED);
+  }
+}

@@ -1,0 +1,32 @@
+import { deleteTable } from '../databases/tables';
+import type { Resource } from '../schemas/resource';
+import { removeResource, updateResource } from './records';
+
+/** Deletes what backs a resource; throws the spec's 409s when it can't be deleted yet. */
+export type BackendDelete = (r: Resource) => Promise<void>;
+
+/**
+ * A database's backend: its table. A table already gone (deleted outside the platform, or never
+ * made: status `error`) is no reason to keep the record.
+ */
+export const deleteDatabaseTable: BackendDelete = async (r) => {
+  await deleteTable(r.region, r.physicalName);
+};
+
+/**
+ * The one deletion of a resource (`DELETE .../resources/:type/:resourceId` and
+ * `DELETE .../databases/:resourceId`): the record goes `deleting` (guarded by its version), the
+ * backing table or bucket is deleted, then the record, its name and its project link are removed.
+ * When the backend refuses, the record gets its previous status back and the refusal is answered.
+ * The caller passes the backend, so a group bundles only the clients its resource types need.
+ */
+export async function deleteResource(r: Resource, backend: BackendDelete): Promise<void> {
+  const marked = await updateResource(r, { status: 'deleting' });
+  try {
+    await backend(marked);
+  } catch (err) {
+    await updateResource(marked, { status: r.status }).catch(() => undefined);
+    throw err;
+  }
+  await removeResource(marked);
+}
