@@ -1,0 +1,102 @@
+import { existingForCommit, latestReady } from '../../shared/deployments/records';
+import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from '../../shared/deployments/sources';
+import { badRequest, conflict, HttpError, notFound } from '../../shared/http/errors';
+import { envHash, resolveEnv } from '../../shared/projects/env';
+import { assertActive, requireProject } from '../../shared/projects/records';
+import { getResource } from '../../shared/resources/records';
+import type { DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
+import { launch } from './launch';
+import { M } from './messages';
+
+export interface CreateBody {
+  source: 'git' | 'upload';
+  branch?: string;
+  commitSha?: string;
+  uploadId?: string;
+  target?: DeploymentTarget;
+  force: boolean;
+  manifest?: Record<string, unknown>;
+  meta?: { branch?: string; commit?: string; dirty?: boolean; machine?: string };
+}
+
+export type CreateResult =
+  | { existing: true; deployment: DeploymentRecord }
+  | { existing: false; deployment: DeploymentRecord };
+
+/** Commit messages that ask for no deployment, as CI systems read them. */
+const SKIP_MARKERS = /\[(skip ci|ci skip|skip deploy|deploy skip|no ci)\]/i;
+export const skipReasonForCommit = (message: string | undefined) =>
+  message && SKIP_MARKERS.test(message) ? 'The commit message asks to skip the deployment.' : undefined;
+
+/**
+ * `POST .../projects/:projectId/deployments`.
+ * - `git`: needs `branch` and `commitSha` (400) and a linked repository (409); the target is
+ *   production for the production branch (default `main`), else preview. Unless `force`, a
+ *   deployment of the same commit and target that is building or ready is answered instead
+ *   (200, `existing: true`).
+ * - `upload`: needs `uploadId` and `target` (400); the archive must have been uploaded with the
+ *   link (409) and be at most 250 MB (413). Unless `force`, deploying the very archive the
+ *   target's newest ready deployment was built from, with the same variables, builds nothing:
+ *   the new deployment is `skipped` and points at that one (`previousDeploymentId`).
+ */
+export async function createDeployment(orgId: string, projectId: string, createdBy: string, body: CreateBody) {
+  const project = await requireProject(orgId, projectId);
+  assertActive(project);
+
+  if (body.source === 'git') {
+    if (!body.branch || !body.commitSha) throw badRequest(M.gitNeeds);
+    if (!project.repoId) throw conflict(M.linkRepo);
+    const target = body.target ?? (body.branch === (project.productionBranch ?? 'main') ? 'production' : 'preview');
+    if (!body.force) {
+      const existing = await existingForCommit(projectId, body.commitSha, target);
+      if (existing) return { existing: true, deployment: existing } satisfies CreateResult;
+    }
+    const repo = await getResource(orgId, 'repository', project.repoId);
+    if (!repo || repo.status === 'deleting') throw notFound(M.notFound);
+    // Reading the commit (404 `Commit not found`, its message and author) comes with the
+    // repositories group's git port; the build of a commit goes through the same builds port.
+    const deployment = await launch({
+      project,
+      target,
+      createdBy,
+      branch: body.branch,
+      commitSha: body.commitSha,
+      source: { kind: 'git', repoId: project.repoId, commitSha: body.commitSha, branch: body.branch },
+    });
+    return { existing: false, deployment } satisfies CreateResult;
+  }
+
+  if (!body.uploadId || !body.target) throw badRequest(M.uploadNeeds);
+  const key = sourceKey(projectId, body.uploadId);
+  const head = await headSource(key);
+  if (!head) throw conflict(M.uploadMissing);
+  if (head.size > MAX_ARCHIVE_BYTES) throw new HttpError(413, M.tooLarge);
+  const branch = body.branch ?? body.meta?.branch;
+  const commitSha = body.commitSha ?? (body.meta?.commit?.length === 40 ? body.meta.commit : undefined);
+  const common = {
+    project,
+    target: body.target,
+    createdBy,
+    branch,
+    commitSha,
+    source: { kind: 'upload' as const, bucket: artifactsBucket(), key },
+  };
+  if (!body.force) {
+    const current = await latestReady(projectId, body.target);
+    if (
+      current?.sourceArchive === key &&
+      current.envHash === envHash(await resolveEnv(orgId, projectId, body.target))
+    ) {
+      const deployment = await launch({
+        ...common,
+        skip: {
+          previousDeploymentId: current.deploymentId,
+          reason: `Nothing changed since ${current.deploymentId}: same archive, same variables.`,
+        },
+      });
+      return { existing: false, deployment } satisfies CreateResult;
+    }
+  }
+  const deployment = await launch(common);
+  return { existing: false, deployment } satisfies CreateResult;
+}

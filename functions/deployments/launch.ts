@@ -1,0 +1,123 @@
+import { type BuildSource, builds } from '../../shared/builds';
+import { config, findLocation } from '../../shared/config';
+import { deploymentHost } from '../../shared/deployments/hosts';
+import { queuedFor, routeItem, setFields, transition } from '../../shared/deployments/records';
+import { HttpError } from '../../shared/http/errors';
+import { log } from '../../shared/http/log';
+import { orgIsActive } from '../../shared/identity/orgs';
+import { newDeploymentItems } from '../../shared/projects/deployments';
+import { envHash, resolveEnv } from '../../shared/projects/env';
+import { PROJECT_NOT_FOUND, transactOrFail } from '../../shared/projects/records';
+import type { Deployment, DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
+import type { ProjectRecord } from '../../shared/schemas/project';
+import { newId } from '../../shared/store/ids';
+import { putNew } from '../../shared/store/table';
+import { M } from './messages';
+
+export interface LaunchInput {
+  project: ProjectRecord;
+  target: DeploymentTarget;
+  createdBy: string;
+  source: BuildSource;
+  branch?: string;
+  commitSha?: string;
+  commitMessage?: string;
+  commitAuthor?: string;
+  previousDeploymentId?: string;
+  reason?: string;
+  /**
+   * `skipped`: the record is written as skipped (nothing to build; `previousDeploymentId` keeps
+   * serving at its host) and no build starts.
+   */
+  skip?: { previousDeploymentId: string; reason: string };
+}
+
+/**
+ * Creates a deployment and starts its build: supersedes queued deployments of the same project,
+ * branch and target (`canceled`), resolves the target's variables (their hash is kept), writes
+ * the record with its host route in one transaction (the organization and the project must be
+ * active), and hands the job to the builds port. A build that can't be started leaves the
+ * deployment in `error` and answers 502.
+ */
+export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
+  const { project, target } = input;
+  const { orgId, projectId } = project;
+  const deploymentId = newId('dpl_');
+  const now = Date.now();
+  const host = deploymentHost(project.slug, deploymentId);
+  const skipped = input.skip !== undefined;
+
+  const env = skipped ? {} : await resolveEnv(orgId, projectId, target);
+  const deployment: Deployment = {
+    deploymentId,
+    orgId,
+    projectId,
+    location: project.location,
+    target,
+    status: skipped ? 'skipped' : 'queued',
+    createdAt: now,
+    updatedAt: now,
+    region: findLocation(project.location)?.region ?? config.region,
+    createdBy: input.createdBy,
+    branch: input.branch,
+    commitSha: input.commitSha,
+    commitMessage: input.commitMessage,
+    commitAuthor: input.commitAuthor,
+    host,
+    envHash: skipped ? undefined : envHash(env),
+    previousDeploymentId: input.skip?.previousDeploymentId ?? input.previousDeploymentId,
+    reason: input.skip?.reason ?? input.reason,
+    source: input.source.kind,
+    sourceArchive: input.source.kind === 'upload' ? input.source.key : undefined,
+  };
+  await transactOrFail(
+    [
+      orgIsActive(orgId),
+      ...newDeploymentItems(deployment),
+      putNew(routeItem(orgId, projectId, host, { deploymentId }, now) as never),
+    ],
+    [() => new HttpError(404, 'Organization not found'), undefined, () => new HttpError(404, PROJECT_NOT_FOUND)],
+  );
+  const record = { ...deployment } as DeploymentRecord;
+  if (skipped) return record;
+
+  await supersede(project, input.branch, target, deploymentId);
+  const port = await builds();
+  try {
+    const { buildId } = await port.start({
+      deploymentId,
+      orgId,
+      projectId,
+      target,
+      settings: {
+        framework: project.framework,
+        rootDirectory: project.rootDirectory,
+        installCommand: project.installCommand,
+        buildCommand: project.buildCommand,
+        outputDirectory: project.outputDirectory,
+      },
+      source: input.source,
+      env,
+    });
+    await setFields(orgId, deploymentId, { buildId });
+    record.buildId = buildId;
+  } catch (err) {
+    log.error('build start failed', { deploymentId, error: (err as Error).message });
+    await transition(orgId, deploymentId, ['queued'], 'error', { error: M.startFailed });
+    throw new HttpError(502, M.startFailed);
+  }
+  return record;
+}
+
+/** Queued deployments of the same project, branch and target give way to `newer`. */
+async function supersede(project: ProjectRecord, branch: string | undefined, target: DeploymentTarget, newer: string) {
+  const queued = (await queuedFor(project.projectId, branch, target)).filter((d) => d.deploymentId !== newer);
+  if (queued.length === 0) return;
+  const port = await builds();
+  for (const d of queued) {
+    const canceled = await transition(project.orgId, d.deploymentId, ['queued'], 'canceled', {
+      reason: `Superseded by ${newer}.`,
+    });
+    if (canceled && d.buildId) await port.cancel(d.buildId);
+  }
+}

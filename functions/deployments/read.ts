@@ -1,0 +1,67 @@
+import { type FunctionRecord, functionKey } from '../../shared/deployments/records';
+import { notFound } from '../../shared/http/errors';
+import { getDeployment } from '../../shared/projects/deployments';
+import { productionHostOf } from '../../shared/projects/hosts';
+import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/projects/records';
+import { functionInfo } from '../../shared/runtime';
+import type { DeploymentRecord } from '../../shared/schemas/deployment';
+import type { ProjectRecord } from '../../shared/schemas/project';
+import { getMany, keys, queryAll } from '../../shared/store/table';
+import { M } from './messages';
+import { toApiDeployment } from './view';
+
+/** The deployment, or 404 `Deployment not found` (an id of another shape is not read at all). */
+export async function requireDeployment(orgId: string, deploymentId: string, consistent = false) {
+  if (!isId('dpl_', deploymentId)) throw notFound(M.deploymentNotFound);
+  const d = await getDeployment(orgId, deploymentId, consistent);
+  if (!d) throw notFound(M.deploymentNotFound);
+  return d;
+}
+
+interface DomainRecord {
+  hostname: string;
+  projectId?: string;
+  status?: string;
+  redirectTo?: string;
+}
+
+/**
+ * `GET .../deployments/:deploymentId`: the deployment, its project's summary, the production
+ * host, the project's domains and its server function (null for static output or once removed).
+ * Two round trips: the deployment, then the project and function (one batch) with the domains.
+ */
+export async function readDeployment(orgId: string, deploymentId: string) {
+  const d = await requireDeployment(orgId, deploymentId);
+  const [[project, fn], domains] = await Promise.all([
+    getMany<ProjectRecord | FunctionRecord>([
+      projectKeys.project(orgId, d.projectId),
+      functionKey(orgId, d.projectId, d.deploymentId),
+    ]) as Promise<[ProjectRecord | undefined, FunctionRecord | undefined]>,
+    queryAll<DomainRecord>({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      FilterExpression: 'projectId = :project',
+      ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': DOMAIN_PREFIX, ':project': d.projectId },
+    }),
+  ]);
+  if (!project) throw notFound(M.projectNotFound);
+  return {
+    deployment: toApiDeployment(d),
+    project: projectSummary(project),
+    productionHost: productionHostOf(project),
+    domains: domains.map((x) => ({ hostname: x.hostname, status: x.status, redirectTo: x.redirectTo })),
+    function: fn ? functionInfo(d.deploymentId, fn.region) : null,
+  };
+}
+
+export const projectSummary = (p: ProjectRecord) => ({
+  projectId: p.projectId,
+  name: p.name,
+  slug: p.slug,
+  productionDeploymentId: p.productionDeploymentId,
+  repoId: p.repoId,
+  framework: p.framework,
+  location: p.location,
+  rootDirectory: p.rootDirectory,
+});
+
+export type { DeploymentRecord };

@@ -1,0 +1,106 @@
+import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { BuildJob, BuildsPort } from './index';
+
+/**
+ * Builds on AWS: one CodeBuild build per deployment, in the stack's build project
+ * (`BUILD_PROJECT`, whose buildspec is shared/builds/buildspec.ts). The job travels as
+ * environment variables; the target's variables (secrets) do not: they are written to the
+ * private artifacts bucket (`builds/<deploymentId>/env.json`, read by the build's role only) and
+ * deleted by the build, so they never show in the build's details. State changes reach the
+ * `build-events` worker through EventBridge; the log is read from CloudWatch Logs.
+ */
+
+let codebuild: CodeBuildClient | undefined;
+let logs: CloudWatchLogsClient | undefined;
+let s3: S3Client | undefined;
+
+const required = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+
+/** The build's CloudWatch stream: the part of the build id after the project name. */
+export const logStreamOf = (buildId: string) => buildId.slice(buildId.indexOf(':') + 1);
+
+export const envObjectKey = (deploymentId: string) => `builds/${deploymentId}/env.json`;
+
+export function awsBuilds(): BuildsPort {
+  codebuild ??= new CodeBuildClient({});
+  logs ??= new CloudWatchLogsClient({});
+  s3 ??= new S3Client({});
+  const cb = codebuild;
+  const cw = logs;
+  const bucket = () => required('ARTIFACTS_BUCKET');
+  return {
+    async start(job: BuildJob) {
+      if (job.source.kind !== 'upload') {
+        throw new Error('Building a commit needs the repositories port');
+      }
+      await (s3 as S3Client).send(
+        new PutObjectCommand({
+          Bucket: bucket(),
+          Key: envObjectKey(job.deploymentId),
+          Body: JSON.stringify(job.env),
+          ContentType: 'application/json',
+        }),
+      );
+      const vars: Record<string, string | undefined> = {
+        DEPLOYMENT_ID: job.deploymentId,
+        ORG_ID: job.orgId,
+        PROJECT_ID: job.projectId,
+        DEPLOYMENT_TARGET: job.target,
+        FRAMEWORK: job.settings.framework ?? 'nextjs',
+        ROOT_DIRECTORY: job.settings.rootDirectory ?? '.',
+        INSTALL_COMMAND: job.settings.installCommand,
+        BUILD_COMMAND: job.settings.buildCommand,
+        OUTPUT_DIRECTORY: job.settings.outputDirectory,
+        SOURCE_KEY: job.source.key,
+        ENV_KEY: envObjectKey(job.deploymentId),
+      };
+      const out = await cb.send(
+        new StartBuildCommand({
+          projectName: required('BUILD_PROJECT'),
+          // Retries of the same start never start two builds.
+          idempotencyToken: job.deploymentId,
+          environmentVariablesOverride: Object.entries(vars)
+            .filter(([, v]) => v !== undefined && v !== '')
+            .map(([name, value]) => ({ name, value: value as string, type: 'PLAINTEXT' })),
+        }),
+      );
+      const id = out.build?.id;
+      if (!id) throw new Error('CodeBuild returned no build id');
+      return { buildId: id };
+    },
+    async cancel(buildId) {
+      try {
+        await cb.send(new StopBuildCommand({ id: buildId }));
+      } catch (err) {
+        // A build that already ended can't be stopped: nothing to do.
+        if (!['InvalidInputException', 'ResourceNotFoundException'].includes((err as Error).name)) throw err;
+      }
+    },
+    async readLog(deployment, position, limit) {
+      if (!deployment.buildId) return { lines: [], position: position ?? '' };
+      try {
+        const out = await cw.send(
+          new GetLogEventsCommand({
+            logGroupName: required('BUILD_LOG_GROUP'),
+            logStreamName: logStreamOf(deployment.buildId),
+            startFromHead: true,
+            nextToken: position || undefined,
+            limit,
+          }),
+        );
+        const lines = (out.events ?? []).map((e) => ({ t: e.timestamp ?? 0, m: (e.message ?? '').replace(/\n$/, '') }));
+        return { lines, position: out.nextForwardToken ?? position ?? '' };
+      } catch (err) {
+        // The stream appears when the build's container starts.
+        if ((err as Error).name === 'ResourceNotFoundException') return { lines: [], position: position ?? '' };
+        throw err;
+      }
+    },
+  };
+}

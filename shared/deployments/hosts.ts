@@ -1,0 +1,19 @@
+import { appsDomain } from '../projects/hosts';
+
+/**
+ * A deployment's own host: `<project slug>-<12 characters of its id>.<apps domain>`, one DNS
+ * label (at most 53 characters) that never changes, so a preview link keeps working after the
+ * project is renamed. Locally the apps domain is `localhost:<edge port>`: the host opens as it is.
+ */
+export function deploymentHost(slug: string, deploymentId: string): string {
+  const suffix = deploymentId.slice(-12).toLowerCase();
+  return `${slug}-${suffix}.${appsDomain()}`;
+}
+
+/**
+ * The host without its port, lowercased: what routes are keyed by and the edge looks up (so a
+ * local platform restarted on another port still finds its deployments).
+ */
+export function normalizeHost(host: string): string {
+  return host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+}

@@ -1,0 +1,34 @@
+import { join, resolve } from 'node:path';
+
+/**
+ * Where the one-machine platform keeps deployment files, under `DATA_DIR` (read on every call:
+ * the local platform and the tests set it before the first build):
+ *
+ * | path | what |
+ * |---|---|
+ * | `deployments/<id>/build.log` | the build log, one JSON line `{t, m}` per line |
+ * | `deployments/<id>/work/` | the unpacked source while it builds (removed afterwards) |
+ * | `deployments/<id>/static/` | the static output the edge serves |
+ * | `deployments/<id>/function/` | the server function: `app/`, `function.json`, `runtime.log` |
+ * | `cache/<projectId>/deps/<key>/` | the dependency cache of a project, one folder per lock file |
+ */
+export function dataDir(): string {
+  return resolve(process.env.DATA_DIR ?? '.data');
+}
+
+const dir = (deploymentId: string) => join(dataDir(), 'deployments', assertSafeId(deploymentId));
+
+export const localPaths = {
+  deployment: dir,
+  buildLog: (deploymentId: string) => join(dir(deploymentId), 'build.log'),
+  work: (deploymentId: string) => join(dir(deploymentId), 'work'),
+  static: (deploymentId: string) => join(dir(deploymentId), 'static'),
+  function: (deploymentId: string) => join(dir(deploymentId), 'function'),
+  depsCache: (projectId: string) => join(dataDir(), 'cache', assertSafeId(projectId), 'deps'),
+};
+
+/** Deployment ids are `dpl_` + Crockford base32: anything else never becomes a path. */
+export function assertSafeId(id: string): string {
+  if (!/^[a-z]{2,4}_[0-9a-z]{10,64}$/.test(id)) throw new Error(`Unsafe id ${JSON.stringify(id)}`);
+  return id;
+}

@@ -1,0 +1,147 @@
+import {
+  CloudWatchLogsClient,
+  FilterLogEventsCommand,
+  type FilterLogEventsCommandOutput,
+} from '@aws-sdk/client-cloudwatch-logs';
+import {
+  CreateFunctionCommand,
+  DeleteFunctionCommand,
+  GetFunctionCommand,
+  LambdaClient,
+  waitUntilFunctionActiveV2,
+} from '@aws-sdk/client-lambda';
+import { FUNCTION_CONFIG } from '../schemas/deployment';
+import { type DeployFunctionInput, functionInfo, functionName, type RuntimeLogLine, type RuntimePort } from './index';
+
+/**
+ * Server functions on AWS: one Lambda function per deployment (`<FUNCTION_PREFIX><deploymentId>`,
+ * 1024 MB, 30 s, arm64, nodejs22.x) from the zip the build wrote to the artifacts bucket. The
+ * app is an ordinary HTTP server listening on `PORT`; the Lambda Web Adapter layer
+ * (`WEB_ADAPTER_LAYER_ARN`) turns invocations into HTTP requests to it. The function's
+ * configuration freezes its variables, so promote only moves the project's production pointer.
+ * Its logs are its CloudWatch log group.
+ */
+
+let lambda: LambdaClient | undefined;
+let logs: CloudWatchLogsClient | undefined;
+const lambdaClient = () => (lambda ??= new LambdaClient({}));
+const logsClient = () => (logs ??= new CloudWatchLogsClient({}));
+
+const isNotFound = (err: unknown) => (err as Error).name === 'ResourceNotFoundException';
+
+/** `2024-01-01T00:00:00.000Z\t<request id>\tINFO\tmessage`: the Node runtime's line format. */
+const RUNTIME_LINE = /^\S+\t([0-9a-f-]{36})\t(ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\t([\s\S]*)$/;
+const PLATFORM_LINE = /^(START|END|REPORT|INIT_START|INIT_REPORT|EXTENSION|TELEMETRY)\b/;
+
+/** Reads a CloudWatch line as a runtime log line: level and request id from the runtime's format. */
+export function parseLambdaLine(t: number, raw: string, id: string): RuntimeLogLine {
+  const message = raw.replace(/\n$/, '');
+  const runtimeLine = RUNTIME_LINE.exec(message);
+  if (runtimeLine) {
+    const level = (runtimeLine[2] as string).toLowerCase();
+    return {
+      t,
+      id,
+      requestId: runtimeLine[1],
+      level: level === 'fatal' ? 'error' : level === 'trace' ? 'debug' : (level as RuntimeLogLine['level']),
+      message: runtimeLine[3] as string,
+    };
+  }
+  if (PLATFORM_LINE.test(message)) {
+    const requestId = /RequestId: ([0-9a-f-]{36})/.exec(message)?.[1];
+    return { t, id, level: 'platform', message, ...(requestId ? { requestId } : {}) };
+  }
+  return { t, id, level: 'info', message };
+}
+
+export function awsRuntime(): RuntimePort {
+  return {
+    async deploy(input: DeployFunctionInput) {
+      if (!('bucket' in input.code)) throw new Error('The AWS runtime deploys zips from S3');
+      const name = functionName(input.deploymentId);
+      const role = process.env.FUNCTION_ROLE_ARN;
+      if (!role) throw new Error('FUNCTION_ROLE_ARN is not set');
+      const layer = process.env.WEB_ADAPTER_LAYER_ARN;
+      try {
+        await lambdaClient().send(
+          new CreateFunctionCommand({
+            FunctionName: name,
+            Role: role,
+            Runtime: FUNCTION_CONFIG.runtime,
+            Architectures: [FUNCTION_CONFIG.architecture],
+            MemorySize: FUNCTION_CONFIG.memoryMb,
+            Timeout: FUNCTION_CONFIG.timeoutSeconds,
+            Handler: 'run.sh',
+            Code: { S3Bucket: input.code.bucket, S3Key: input.code.key },
+            Layers: layer ? [layer] : undefined,
+            Environment: {
+              Variables: {
+                ...input.env,
+                AWS_LAMBDA_EXEC_WRAPPER: '/opt/bootstrap',
+                AWS_LWA_PORT: '8080',
+                PORT: '8080',
+                PLATFORM_ENTRY: input.entry,
+              },
+            },
+            Tags: { 'platform:org': input.orgId, 'platform:project': input.projectId },
+            Description: `Deployment ${input.deploymentId}`,
+          }),
+        );
+      } catch (err) {
+        // A retried worker finds the function it created before.
+        if ((err as Error).name !== 'ResourceConflictException') throw err;
+      }
+      await waitUntilFunctionActiveV2({ client: lambdaClient(), maxWaitTime: 120 }, { FunctionName: name });
+      return functionInfo(input.deploymentId);
+    },
+    async exists(deploymentId) {
+      try {
+        await lambdaClient().send(new GetFunctionCommand({ FunctionName: functionName(deploymentId) }));
+        return true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
+    },
+    async remove(deploymentId) {
+      try {
+        await lambdaClient().send(new DeleteFunctionCommand({ FunctionName: functionName(deploymentId) }));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    },
+    async logs(deploymentId, query) {
+      const needle = query.q?.toLowerCase();
+      const lines: RuntimeLogLine[] = [];
+      let nextToken: string | undefined;
+      // Newest first needs the end of the window: read it in pages, keep the last `limit + 1`.
+      for (let page = 0; page < 20; page++) {
+        let out: FilterLogEventsCommandOutput;
+        try {
+          out = await logsClient().send(
+            new FilterLogEventsCommand({
+              logGroupName: `/aws/lambda/${functionName(deploymentId)}`,
+              startTime: query.from,
+              endTime: query.to,
+              nextToken,
+              limit: 1000,
+            }),
+          );
+        } catch (err) {
+          if (isNotFound(err)) break;
+          throw err;
+        }
+        for (const e of out.events ?? []) {
+          const line = parseLambdaLine(e.timestamp ?? 0, e.message ?? '', e.eventId ?? '');
+          if (!needle || line.message.toLowerCase().includes(needle)) lines.push(line);
+        }
+        if (query.order === 'asc' && lines.length > query.limit) break;
+        if (query.order === 'desc' && lines.length > 4 * query.limit) lines.splice(0, lines.length - query.limit - 1);
+        nextToken = out.nextToken;
+        if (!nextToken) break;
+      }
+      const ordered = query.order === 'desc' ? lines.reverse() : lines;
+      return { lines: ordered.slice(0, query.limit), more: ordered.length > query.limit };
+    },
+  };
+}
