@@ -120,6 +120,8 @@ async function main(): Promise<void> {
     TABLE_NAME: tableName,
     AUTH_URL: authUrl,
     CURSOR_SECRET: ensureSecretFile(resolve(dataDir, 'keys', 'cursor-secret')),
+    // The master key of the local secrets adapter (environment values, connector credentials).
+    LOCAL_SECRETS_KEY: ensureSecretFile(resolve(dataDir, 'keys', 'secrets-master-key')),
     PLATFORM_TARGET: 'local',
     DATA_DIR: dataDir,
     IDP_KEY_FILE: idpKeyFile,

@@ -43,7 +43,7 @@ export default async function globalSetup(): Promise<void> {
     IDP_KEY_FILE: join(dir, 'idp-key.json'),
     TEST_DATA_DIR: dir,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-    AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   Object.assign(process.env, env);
   const client = new DynamoDBClient({ endpoint: dynamo.endpoint });
