@@ -53,7 +53,9 @@ export async function buildLogLines(orgId: string, deploymentId: string) {
 }
 
 async function hasFunction(orgId: string, projectId: string, deploymentId: string) {
-  return (await getItem<FunctionRecord>(functionKey(orgId, projectId, deploymentId))) !== undefined;
+  const fn = await getItem<FunctionRecord>(functionKey(orgId, projectId, deploymentId));
+  // A removed function's logs stay readable while they are kept.
+  return fn !== undefined;
 }
 
 /** `GET .../runtime-logs`: the server function's last hour, newest first. */

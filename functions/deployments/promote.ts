@@ -24,7 +24,7 @@ export async function promote(orgId: string, deploymentId: string) {
   if (d.status !== 'ready') throw conflict(M.notReady);
   if (project.productionDeploymentId === d.deploymentId) throw conflict(M.alreadyProduction);
   const fn = await getItem<FunctionRecord>(functionKey(orgId, d.projectId, d.deploymentId), true);
-  if (fn && !(await (await runtime()).exists(d.deploymentId))) throw conflict(M.functionRemoved);
+  if (fn && (fn.removedAt || !(await (await runtime()).exists(d.deploymentId)))) throw conflict(M.functionRemoved);
 
   let switched = false;
   try {

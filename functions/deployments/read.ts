@@ -4,7 +4,6 @@ import { getDeployment } from '../../shared/projects/deployments';
 import { productionHostOf } from '../../shared/projects/hosts';
 import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/projects/records';
 import { functionInfo } from '../../shared/runtime';
-import type { DeploymentRecord } from '../../shared/schemas/deployment';
 import type { ProjectRecord } from '../../shared/schemas/project';
 import { getMany, keys, queryAll } from '../../shared/store/table';
 import { M } from './messages';
@@ -49,7 +48,7 @@ export async function readDeployment(orgId: string, deploymentId: string) {
     project: projectSummary(project),
     productionHost: productionHostOf(project),
     domains: domains.map((x) => ({ hostname: x.hostname, status: x.status, redirectTo: x.redirectTo })),
-    function: fn ? functionInfo(d.deploymentId, fn.region) : null,
+    function: fn && !fn.removedAt ? functionInfo(d.deploymentId, fn.region) : null,
   };
 }
 
@@ -63,5 +62,3 @@ export const projectSummary = (p: ProjectRecord) => ({
   location: p.location,
   rootDirectory: p.rootDirectory,
 });
-
-export type { DeploymentRecord };

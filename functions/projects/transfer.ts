@@ -1,6 +1,7 @@
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { accessOrg } from '../../shared/auth/authenticate';
 import type { Caller } from '../../shared/auth/caller';
+import { removeProjectFunctions } from '../../shared/deployments/functions';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/http/errors';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { deploymentInProgress, projectDeploymentKeys } from '../../shared/projects/deployments';
@@ -66,6 +67,8 @@ export async function transferProject(
     }
   }
 
+  // Server functions run in their organization: stopped and removed before the records move.
+  await removeProjectFunctions(moving);
   await moveEnv(moving, target.org.orgId);
   await moveRecords(moving, target.org.orgId);
   const moved = await finish(moving, target.org.orgId);

@@ -234,6 +234,8 @@ export interface FunctionRecord {
   name: string;
   region: string;
   createdAt: number;
+  /** Set when the function was stopped and deleted (expiry, transfer); the record stays. */
+  removedAt?: number;
 }
 
 export const functionKey = (orgId: string, projectId: string, deploymentId: string) => ({

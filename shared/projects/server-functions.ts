@@ -1,3 +1,4 @@
+import { removeProjectFunctions, removeProjectOutputs } from '../deployments/functions';
 import type { ProjectRecord } from '../schemas/project';
 import { deleteMany, keys, queryAll } from '../store/table';
 import { projectPrefixes } from './records';
@@ -14,6 +15,9 @@ export interface ServerFunctionRemover {
 }
 
 export const serverFunctionRemovers: ServerFunctionRemover[] = [
+  // The deployments group: stops and deletes the functions themselves (Lambda, local processes).
+  { name: 'deployed functions', remove: removeProjectFunctions },
+  { name: 'deployment outputs', remove: removeProjectOutputs },
   {
     name: 'function records',
     remove: async ({ orgId, projectId }) => {
