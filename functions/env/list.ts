@@ -1,5 +1,6 @@
 import { log } from '../../shared/http/log';
 import { envContext, listEnvRecords, toEnvVar } from '../../shared/projects/env';
+import { requireProject } from '../../shared/projects/records';
 import type { EnvRecord, EnvVar } from '../../shared/schemas/env';
 import { SecretDecryptError, secrets } from '../../shared/secrets';
 
@@ -10,7 +11,7 @@ import { SecretDecryptError, secrets } from '../../shared/secrets';
  * logged by name.
  */
 export async function listVars(orgId: string, projectId: string): Promise<EnvVar[]> {
-  const records = await listEnvRecords(orgId, projectId);
+  const [records] = await Promise.all([listEnvRecords(orgId, projectId), requireProject(orgId, projectId)]);
   records.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const visible = records.filter((r) => !r.sensitive);
   const values = new Map<EnvRecord, string | null>();

@@ -3,6 +3,7 @@ import { conflict, HttpError } from '../../shared/http/errors';
 import { describeError, log } from '../../shared/http/log';
 import { deploymentInProgress, projectDeploymentKeys } from '../../shared/projects/deployments';
 import {
+  getProject,
   PROJECT_TRANSFERRING,
   projectKeys,
   projectPrefixes,
@@ -133,23 +134,33 @@ export async function deleteProject(orgId: string, projectId: string): Promise<v
   }
   if (failed.length > 0) throw new HttpError(502, NOT_ALL_REMOVED);
 
-  await transactOrFail([
-    {
-      Delete: {
-        TableName: TABLE(),
-        Key: projectKeys.slug(orgId, project.slug),
-        ConditionExpression: 'attribute_not_exists(pk) OR projectId = :id',
-        ExpressionAttributeValues: { ':id': projectId },
-      },
-    },
-    {
-      Delete: {
-        TableName: TABLE(),
-        Key: projectKeys.project(orgId, projectId),
-        ConditionExpression: '#status = :deleting',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':deleting': 'deleting' },
-      },
-    },
-  ]);
+  try {
+    await transactOrFail(
+      [
+        {
+          Delete: {
+            TableName: TABLE(),
+            Key: projectKeys.slug(orgId, project.slug),
+            ConditionExpression: 'attribute_not_exists(pk) OR projectId = :id',
+            ExpressionAttributeValues: { ':id': projectId },
+          },
+        },
+        {
+          Delete: {
+            TableName: TABLE(),
+            Key: projectKeys.project(orgId, projectId),
+            ConditionExpression: '#status = :deleting',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':deleting': 'deleting' },
+          },
+        },
+      ],
+      [undefined, () => new Gone()],
+    );
+  } catch (err) {
+    // A delete that ran at the same time finished first: the project is gone, as asked.
+    if (!(err instanceof Gone) || (await getProject(orgId, projectId, true))) throw err;
+  }
 }
+
+class Gone extends Error {}
