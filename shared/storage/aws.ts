@@ -50,7 +50,7 @@ export const awsStorage: StoragePort = {
     await client.send(
       new CreateBucketCommand({
         Bucket: name,
-        ObjectOwnership: 'BucketOwnerEnforced',
+        // New buckets have ACLs off (BucketOwnerEnforced) by default: nothing to set, no extra grant.
         CreateBucketConfiguration:
           region === 'us-east-1' ? undefined : { LocationConstraint: region as BucketLocationConstraint },
       }),

@@ -46,7 +46,6 @@ describe('bucket creation', () => {
     await awsStorage.createBucket('plt-new', { region: 'eu-west-1', tags: { org: 'org_1' } });
     expect(s3.commandCalls(CreateBucketCommand)[0]?.args[0].input).toEqual({
       Bucket: 'plt-new',
-      ObjectOwnership: 'BucketOwnerEnforced',
       CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' },
     });
     expect(s3.commandCalls(PutPublicAccessBlockCommand)[0]?.args[0].input.PublicAccessBlockConfiguration).toEqual({
