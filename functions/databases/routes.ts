@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isWellFormed } from '../../shared/databases/attributes';
 import { PROTECTED } from '../../shared/databases/tables';
 import { HttpError } from '../../shared/http/errors';
 import { accepted, created, noContent, ok, route } from '../../shared/http/route';
@@ -59,10 +60,15 @@ const BACKEND = {
 const Params = z.object({ orgId: z.string(), resourceId: z.string() });
 
 /** True when `s` has no control characters (attribute names in filters and projections). */
-const noControl = (s: string) => ![...s].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
+const noControl = (s: string) =>
+  isWellFormed(s) && ![...s].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
 const AttributeName = z
   .string()
-  .check(z.minLength(1), z.maxLength(255), z.refine(noControl, 'Attribute names have no control characters.'));
+  .check(
+    z.minLength(1),
+    z.maxLength(255),
+    z.refine(noControl, 'Attribute names are valid Unicode without control characters.'),
+  );
 const Present = z.unknown().check(z.refine((v) => v !== undefined, 'Required'));
 
 const Filter = z.object({

@@ -28,6 +28,10 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const TYPES = ['S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS'] as const;
 
+/** Strings DynamoDB stores must be valid UTF-8: a lone surrogate is refused here, not by the backend. */
+const wellFormed = (s: string) => (s as string & { isWellFormed(): boolean }).isWellFormed();
+const NOT_TEXT = 'Text must be valid Unicode (no lone surrogates).';
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const pathOf = (path: (string | number)[]) => path.map(String).join('.');
 
@@ -50,12 +54,14 @@ function toSdk(v: unknown, path: (string | number)[], issues: Issue[], depth: nu
   const x = v[type as string];
   const strings = (check?: RegExp, what?: string): string[] | undefined => {
     if (!Array.isArray(x) || x.some((e) => typeof e !== 'string')) return fail(`${type} is an array of strings.`);
+    if ((x as string[]).some((e) => !wellFormed(e))) return fail(NOT_TEXT);
     if (check && (x as string[]).some((e) => !check.test(e))) return fail(`${type} holds ${what} only.`);
     return x as string[];
   };
   switch (type) {
     case 'S':
-      return typeof x === 'string' ? { S: x } : fail('S is a string.');
+      if (typeof x !== 'string') return fail('S is a string.');
+      return wellFormed(x) ? { S: x } : fail(NOT_TEXT);
     case 'N':
       return typeof x === 'string' && NUMBER.test(x) ? { N: x } : fail('N is a number written as a string.');
     case 'B':
@@ -86,6 +92,7 @@ function toSdk(v: unknown, path: (string | number)[], issues: Issue[], depth: nu
       const out: SdkItem = {};
       let good = true;
       for (const [k, e] of Object.entries(x)) {
+        if (!wellFormed(k)) return fail(NOT_TEXT);
         const c = toSdk(e, [...path, 'M', k], issues, depth + 1);
         if (c) out[k] = c;
         else good = false;
@@ -109,6 +116,10 @@ export function itemIn(v: unknown, path: string): SdkItem {
   if (!isObject(v)) throw invalidRequest([{ path, message: 'An item is an object of attribute values.' }]);
   const out: SdkItem = {};
   for (const [k, e] of Object.entries(v)) {
+    if (!wellFormed(k)) {
+      issues.push({ path, message: NOT_TEXT });
+      continue;
+    }
     const c = toSdk(e, [path, k], issues, 1);
     if (c) out[k] = c;
   }
@@ -222,6 +233,8 @@ export function keyOfItem(item: SdkItem, keys: KeySchema): SdkItem {
   }
   return out;
 }
+
+export const isWellFormed = wellFormed;
 
 /** Deep equality of two attribute values as DynamoDB compares them (sets without order). */
 export function sameValue(a: AttributeValue, b: AttributeValue): boolean {
