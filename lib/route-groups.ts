@@ -50,7 +50,8 @@ export const routeGroups: RouteGroup[] = [
     name: 'projects',
     prefixes: ['/v1/orgs/{orgId}/projects'],
     // kms: a transfer re-encrypts the project's variables for the target organization.
-    needs: ['table', 'kms'],
+    // buckets: a delete removes the project's build outputs and cache from the artifacts bucket.
+    needs: ['table', 'kms', 'buckets'],
   },
   {
     name: 'env',
