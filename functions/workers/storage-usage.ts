@@ -1,16 +1,18 @@
-import { CUSTOMER_BUCKET_PREFIX } from '../../shared/config';
+import { CUSTOMER_BUCKET_PREFIX, config } from '../../shared/config';
 import { describeError, log } from '../../shared/http/log';
 import { type BucketRef, computeUsage, storage } from '../../shared/storage';
+import { storeBucketMetrics } from '../../shared/storage/metrics-aws';
 
 /**
- * The daily bucket usage job (a schedule, not an HTTP route): counts every customer bucket's files
- * and bytes and keeps them as the bucket's latest `usage`. Until it has run once, the storage
- * routes answer `usage: null`. `buckets` (names) limits a run to those buckets.
- *
- * Counting lists the bucket page by page on both targets, so the storage function's bundle stays
- * free of a metrics client; on AWS, S3's daily CloudWatch metrics (BucketSizeBytes,
- * NumberOfObjects) can replace the count here without touching the routes.
+ * The daily bucket usage job (a schedule, not an HTTP route): keeps every customer bucket's latest
+ * figures as its `usage`. On AWS they come from S3's daily storage metrics in CloudWatch; the
+ * local S3 server has none, so there the job counts each bucket's files and bytes. Until it has
+ * run once (on AWS: until S3 has reported a bucket), the storage routes answer `usage: null`.
+ * `buckets` (names) limits a run to those buckets.
  */
+const measure: (bucket: BucketRef) => Promise<unknown> =
+  config.target === 'aws' ? (b) => storeBucketMetrics(b) : (b) => computeUsage(b);
+
 export async function handler(event: { buckets?: string[] } = {}): Promise<{ measured: number; failed: number }> {
   const all = await storage.listBuckets(CUSTOMER_BUCKET_PREFIX);
   const wanted = event.buckets ? new Set(event.buckets) : undefined;
@@ -19,7 +21,7 @@ export async function handler(event: { buckets?: string[] } = {}): Promise<{ mea
   let failed = 0;
   for (const bucket of buckets) {
     try {
-      await computeUsage(bucket);
+      await measure(bucket);
       measured++;
     } catch (err) {
       // One bucket (deleted meanwhile, say) does not stop the others.

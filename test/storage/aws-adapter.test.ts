@@ -1,3 +1,4 @@
+import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -20,6 +21,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { awsStorage } from '../../shared/storage/aws';
 import { purgeAndDeleteBucket } from '../../shared/storage/delete-bucket';
+import { storeBucketMetrics } from '../../shared/storage/metrics-aws';
+import { getBucketConfig } from '../../shared/storage/records';
 
 /**
  * The AWS adapter of the storage port, against the S3 calls it must make (the local S3 server
@@ -223,5 +226,41 @@ describe('bucket deletion on S3', () => {
   it('counts a bucket already gone from S3 as deleted', async () => {
     s3.on(ListObjectsV2Command).rejects(s3Error('NoSuchBucket'));
     await expect(purge()).resolves.toBeUndefined();
+  });
+});
+
+describe('usage from S3 storage metrics', () => {
+  const cw = mockClient(CloudWatchClient);
+  afterAll(() => cw.restore());
+  beforeEach(() => cw.reset());
+
+  it('keeps the latest daily figures: size over every storage class, object count', async () => {
+    const day = Date.UTC(2026, 0, 2);
+    cw.on(GetMetricDataCommand).resolves({
+      MetricDataResults: [
+        { Id: 'size', Values: [2048, 1024], Timestamps: [new Date(day), new Date(day - 86400000)] },
+        { Id: 'objects', Values: [3, 2], Timestamps: [new Date(day), new Date(day - 86400000)] },
+      ],
+    });
+    const name = `plt-metrics-${Date.now()}`;
+    expect(await storeBucketMetrics({ name, region: 'eu-west-1' }, day + 3600000)).toEqual({
+      sizeBytes: 2048,
+      objects: 3,
+      at: day,
+    });
+    expect((await getBucketConfig(name))?.usage).toEqual({ sizeBytes: 2048, objects: 3, at: day });
+    const input = cw.commandCalls(GetMetricDataCommand)[0]?.args[0].input;
+    expect(input?.MetricDataQueries?.[0]?.Expression).toContain(`BucketName="${name}"`);
+    expect(input?.MetricDataQueries?.[1]?.MetricStat?.Metric?.Dimensions).toContainEqual({
+      Name: 'StorageType',
+      Value: 'AllStorageTypes',
+    });
+  });
+
+  it('keeps nothing while S3 has reported no figures', async () => {
+    cw.on(GetMetricDataCommand).resolves({ MetricDataResults: [{ Id: 'size', Values: [] }, { Id: 'objects' }] });
+    const name = `plt-metrics-new-${Date.now()}`;
+    expect(await storeBucketMetrics({ name })).toBeUndefined();
+    expect(await getBucketConfig(name)).toBeUndefined();
   });
 });

@@ -272,7 +272,8 @@ describe('folders and listing', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const url: string = `${base}/objects?prefix=list%2F&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const after: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const url = `${base}/objects?prefix=list%2F&limit=2${after}`;
       const res = await p.get(url);
       expect(res.status).toBe(200);
       const entries = [...res.body.folders, ...res.body.files.map((f: { key: string }) => f.key)];
