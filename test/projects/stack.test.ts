@@ -58,7 +58,10 @@ describe('the synthesized stack', () => {
 
   it.each(['projects', 'env'])('grants %s the envelope calls on the secrets key, and its id', (group) => {
     expect(kmsActions(group)).toEqual(['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey']);
-    expect(environment(group)).toMatchObject({ SECRETS_KEY_ID: { 'Fn::GetAtt': [key, 'Arn'] }, PLATFORM_TARGET: 'aws' });
+    expect(environment(group)).toMatchObject({
+      SECRETS_KEY_ID: { 'Fn::GetAtt': [key, 'Arn'] },
+      PLATFORM_TARGET: 'aws',
+    });
   });
 
   it.each(['core', 'orgs'])('gives %s nothing on the secrets key', (group) => {
