@@ -60,11 +60,15 @@ export async function transferProject(
     await readableEnv(project);
     moving = await reserve(project, target.org);
     try {
+      // Again, now that nothing new can start or be linked: what raced the reservation.
       await checkMovable(moving);
     } catch (err) {
       await release(moving, target.org);
       throw err;
     }
+  } else {
+    // Resuming: the same rules hold (a deployment that started before the mark must finish).
+    await checkMovable(moving);
   }
 
   // Server functions run in their organization: stopped and removed before the records move.
