@@ -1,6 +1,9 @@
+import { createWriteStream } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Unpack } from 'tar';
+import { finished } from 'node:stream/promises';
+import { Parser, type ReadEntry } from 'tar';
 
 /** Why an archive was refused: the message is the deployment's `error`, as is. */
 export class ArchiveError extends Error {
@@ -31,78 +34,143 @@ const KIND: Record<string, string> = {
   BlockDevice: 'a device file',
   FIFO: 'a named pipe',
 };
+const MAX_DEPTH = 128;
 
 /** A path that stays inside the folder it is unpacked into, or the reason it does not. */
 function pathProblem(path: string): string | undefined {
   if (path.includes('\0')) return 'a file name with a NUL character';
   if (path.startsWith('/') || path.startsWith('\\') || /^[a-zA-Z]:/.test(path)) return `an absolute path (${path})`;
-  if (path.split(/[\\/]/).includes('..')) return `a path outside its folder (${path})`;
+  const parts = path.split(/[\\/]/);
+  if (parts.includes('..')) return `a path outside its folder (${path})`;
+  if (parts.length > MAX_DEPTH) return `a path more than ${MAX_DEPTH} folders deep (${path.slice(0, 80)}…)`;
   return undefined;
 }
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 /**
- * Unpacks a gzipped tar stream into `dest` (created, and expected empty), refusing the whole
- * archive at the first entry that is not a plain file or folder, that would land outside `dest`
- * (absolute or `..`), or that goes over the limits. tar itself runs with `strict` (every warning
- * is an error), its own checks against escaping through links, and a decompression-ratio cap.
- * Nothing is ever written outside `dest`; on refusal the caller removes `dest`.
+ * Unpacks a gzipped tar stream into `dest` (created, and expected empty). tar only parses
+ * (`strict`: every warning is an error; its decompression-ratio cap); the files are written here,
+ * so nothing but plain files and folders is ever created. The whole archive is refused at the
+ * first entry that is anything else (links, devices, pipes), that would land outside `dest`
+ * (absolute, `..`), or that goes over the limits. No link is ever written, `dest` starts empty,
+ * and every path is checked to resolve inside it: nothing is written outside `dest`. On refusal
+ * the promise rejects only once every file already being written is closed, so the caller can
+ * remove `dest` for good.
  */
 export async function extractArchive(
   source: Readable,
   dest: string,
   limits: ExtractLimits = extractLimits(),
 ): Promise<{ entries: number; bytes: number }> {
-  await mkdir(dest, { recursive: true });
-  if ((await readdir(dest)).length > 0) throw new Error(`${dest} is not empty`);
+  const root = resolve(dest);
+  await mkdir(root, { recursive: true });
+  if ((await readdir(root)).length > 0) throw new Error(`${root} is not empty`);
   let entries = 0;
   let bytes = 0;
-  return new Promise((resolve, reject) => {
-    let failed = false;
-    const fail = (err: Error) => {
-      if (failed) return;
-      failed = true;
-      source.unpipe(unpack);
-      source.destroy();
-      unpack.abort(err);
-      reject(err);
+  const writes = new Set<Promise<unknown>>();
+  const open = new Set<ReturnType<typeof createWriteStream>>();
+  let failure: Error | undefined;
+
+  return new Promise((resolvePromise, reject) => {
+    let settled = false;
+    const settle = async () => {
+      if (settled) return;
+      settled = true;
+      // Wait for what was started, whatever happens to it.
+      while (writes.size > 0) await Promise.allSettled([...writes]);
+      if (failure) reject(failure);
+      else if (entries === 0) reject(new ArchiveError('The source archive is empty.'));
+      else resolvePromise({ entries, bytes });
     };
-    const unpack = new Unpack({
-      cwd: dest,
+    const fail = (err: Error) => {
+      if (failure) return;
+      failure = err;
+      source.unpipe(parser);
+      source.destroy();
+      parser.abort(err);
+      // Files cut short by the refusal are closed now (their entry's data stops here).
+      for (const out of open) out.destroy();
+      void settle();
+    };
+
+    /** A write that failed: the entry's path and the system's code, never a path of this machine. */
+    const writeFailed = (path: string) => (err: NodeJS.ErrnoException) =>
+      fail(new ArchiveError(`The archive couldn't be unpacked at ${path} (${err.code ?? 'write error'}).`));
+
+    const track = (job: Promise<unknown>, path: string) => {
+      writes.add(job);
+      job.then(
+        () => writes.delete(job),
+        (err: NodeJS.ErrnoException) => {
+          writes.delete(job);
+          writeFailed(path)(err);
+        },
+      );
+    };
+
+    const write = (entry: ReadEntry, target: string) => {
+      entry.pause();
+      const job = (async () => {
+        await mkdir(dirname(target), { recursive: true });
+        if (failure) return entry.resume();
+        // Setuid, setgid and sticky bits never come from an archive.
+        const out = createWriteStream(target, { mode: (entry.mode ?? 0o644) & 0o755 });
+        open.add(out);
+        try {
+          entry.pipe(out);
+          await finished(out);
+        } finally {
+          open.delete(out);
+        }
+      })();
+      track(job, entry.path);
+    };
+
+    const parser = new Parser({
       strict: true,
-      preserveOwner: false,
-      // Modes from the archive, minus group/other write; never setuid.
-      umask: 0o022,
-      maxDepth: 128,
-      filter: (path, entry) => {
-        if (failed) return false;
-        const type = 'type' in entry ? String(entry.type) : 'File';
+      onReadEntry: (entry: ReadEntry) => {
+        if (failure) return entry.resume();
+        const path = entry.path;
+        const type = String(entry.type);
         const problem = pathProblem(path);
         if (problem) {
-          fail(new ArchiveError(`The archive has ${problem}. Every entry must stay inside the archive's folder.`));
-          return false;
+          entry.resume();
+          return fail(
+            new ArchiveError(`The archive has ${problem}. Every entry must stay inside the archive's folder.`),
+          );
         }
         if (type !== 'Directory' && !FILE_TYPES.has(type)) {
+          entry.resume();
           const kind = KIND[type] ?? `an entry of type ${type}`;
-          fail(new ArchiveError(`The archive contains ${kind} (${path}). Only files and folders are allowed.`));
-          return false;
+          return fail(new ArchiveError(`The archive contains ${kind} (${path}). Only files and folders are allowed.`));
         }
         entries++;
-        bytes += 'size' in entry ? Number(entry.size) || 0 : 0;
+        bytes += Number(entry.size) || 0;
         if (entries > limits.maxEntries) {
-          fail(new ArchiveError(`The archive has more than ${limits.maxEntries} files and folders.`));
-          return false;
+          entry.resume();
+          return fail(new ArchiveError(`The archive has more than ${limits.maxEntries} files and folders.`));
         }
         if (bytes > limits.maxBytes) {
-          fail(new ArchiveError(`The archive unpacks to more than ${mb(limits.maxBytes)}.`));
-          return false;
+          entry.resume();
+          return fail(new ArchiveError(`The archive unpacks to more than ${mb(limits.maxBytes)}.`));
         }
-        return true;
+        const target = resolve(root, path);
+        const rel = relative(root, target);
+        if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+          // `./` itself, or anything the checks above missed: nothing to write.
+          return entry.resume();
+        }
+        if (type === 'Directory') {
+          entry.resume();
+          track(mkdir(target, { recursive: true }), path);
+          return;
+        }
+        write(entry, target);
       },
     });
-    unpack.on('error', (err: Error & { code?: string; tarCode?: string }) => {
-      if (failed) return;
+    parser.on('error', (err: Error & { code?: string; tarCode?: string }) => {
+      if (failure) return;
       const code = err.tarCode ?? err.code;
       if (/decompression ratio/i.test(err.message)) {
         fail(
@@ -112,12 +180,8 @@ export async function extractArchive(
         fail(new ArchiveError("The source archive isn't a valid gzipped tar file."));
       } else fail(new ArchiveError(`The archive couldn't be unpacked: ${err.message}`));
     });
-    unpack.on('close', () => {
-      if (failed) return;
-      if (entries === 0) return fail(new ArchiveError('The source archive is empty.'));
-      resolve({ entries, bytes });
-    });
+    parser.on('end', () => void settle());
     source.on('error', (err) => fail(new Error(`Reading the source archive failed: ${err.message}`)));
-    source.pipe(unpack);
+    source.pipe(parser);
   });
 }

@@ -175,20 +175,23 @@ async function runBuild({ job, abort }: Active): Promise<void> {
     const fn = await publishOutput(job, plan, appDir);
     metrics.uploadMs = Date.now() - uploadStarted;
     log.line(`Build completed in ${((Date.now() - startedAt) / 1000).toFixed(1)} s. Going live.`);
-    // Every line is written before the status says the build is over (build-log's `done`).
+    // Every line is written and the sources are gone before the status says the build is over.
     await log.close();
-    if (!(await completeDeployment({ ...job, startedAt, buildMetrics: metrics, fn })))
+    await rm(work, { recursive: true, force: true });
+    if (!(await completeDeployment({ ...job, startedAt, buildMetrics: metrics, fn }))) {
       await removeOutputs(deploymentId);
+    }
   } catch (err) {
     const known = err instanceof BuildError || err instanceof ArchiveError || err instanceof PlanError;
     const message = known ? (err as Error).message : `The build failed unexpectedly: ${(err as Error).message}`;
     log.line(`Error: ${message}`);
     await log.close();
+    await rm(work, { recursive: true, force: true }).catch(() => undefined);
+    await removeOutputs(deploymentId);
     await failDeployment(orgId, deploymentId, message, {
       buildMetrics: metrics,
       buildDurationMs: Date.now() - startedAt,
     });
-    await removeOutputs(deploymentId);
   } finally {
     await rm(work, { recursive: true, force: true }).catch(() => undefined);
     await log.close();
