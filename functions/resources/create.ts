@@ -104,20 +104,25 @@ export async function createResource(org: Organization, caller: Caller, input: C
   await insertResource(record, projectName);
 
   const tags = { 'platform:org': org.orgId, 'platform:resource': resourceId };
+  let arn: string | undefined;
+  let status: string | undefined;
   try {
     if (record.type === 'database') {
-      let table = await createTable(record.region, record.physicalName, keys as KeySchema, tags);
-      if (table.TableStatus !== 'ACTIVE')
-        table = (await waitForTable(record.region, record.physicalName, 5000)) ?? table;
-      const active = table.TableStatus === 'ACTIVE';
-      return await updateResource(record, { status: active ? 'active' : 'creating', arn: table.TableArn });
-    }
-    const arn = await provisionBucket(record, tags);
-    return await updateResource(record, { status: 'active', arn });
+      const created = await createTable(record.region, record.physicalName, keys as KeySchema, tags);
+      arn = created.TableArn;
+      status = created.TableStatus;
+    } else arn = await provisionBucket(record, tags);
   } catch (err) {
     if (err instanceof HttpError) throw err;
     log.warn('provisioning failed', { resourceId, type: record.type, backend: (err as Error).name });
     await updateResource(record, { status: 'error', error: causeOf(err) }).catch(() => undefined);
     throw new HttpError(502, PROVISIONING_FAILED);
   }
+  if (record.type === 'bucket') return updateResource(record, { status: 'active', arn });
+  // The table exists now; if it is not ACTIVE within a few seconds (or the description fails),
+  // the record stays `creating` and the routes that read it finish the transition.
+  if (status !== 'ACTIVE') {
+    status = (await waitForTable(record.region, record.physicalName, 5000).catch(() => undefined))?.TableStatus;
+  }
+  return updateResource(record, { status: status === 'ACTIVE' ? 'active' : 'creating', arn });
 }

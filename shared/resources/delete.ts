@@ -6,10 +6,11 @@ import { removeResource, updateResource } from './records';
 export type BackendDelete = (r: Resource) => Promise<void>;
 
 /**
- * A database's backend: its table. A table already gone (deleted outside the platform, or never
- * made: status `error`) is no reason to keep the record.
+ * A database's backend: its table. A database in `error` never got one (its CreateTable failed);
+ * a table already gone (deleted outside the platform) is no reason to keep the record either.
  */
 export const deleteDatabaseTable: BackendDelete = async (r) => {
+  if (r.status === 'error') return;
   await deleteTable(r.region, r.physicalName);
 };
 
@@ -23,7 +24,8 @@ export const deleteDatabaseTable: BackendDelete = async (r) => {
 export async function deleteResource(r: Resource, backend: BackendDelete): Promise<void> {
   const marked = await updateResource(r, { status: 'deleting' });
   try {
-    await backend(marked);
+    // The backend sees the record as it was: its status tells whether there is anything to delete.
+    await backend(r);
   } catch (err) {
     await updateResource(marked, { status: r.status }).catch(() => undefined);
     throw err;

@@ -99,7 +99,11 @@ describe('POST /v1/orgs/:orgId/resources', () => {
     expect(d2.body.table.partitionKey).toEqual({ name: 'id', type: 'B' });
     expect(d2.body.table.sortKey).toBeUndefined();
 
-    const defaultSort = await create({ type: 'database', name: unique('carts'), partitionKey: { name: 'id', type: 'S' } });
+    const defaultSort = await create({
+      type: 'database',
+      name: unique('carts'),
+      partitionKey: { name: 'id', type: 'S' },
+    });
     const d3 = await p.get(`/v1/orgs/${p.org.orgId}/databases/${defaultSort.body.resource.resourceId}`);
     expect(d3.body.table.sortKey).toEqual({ name: 'sk', type: 'S' });
   });
