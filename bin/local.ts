@@ -83,6 +83,9 @@ async function main(): Promise<void> {
   // `localhost`, as shared/config.ts assumes by default; the issuer in tokens must equal AUTH_URL.
   const authUrl = `http://localhost:${ports.idp}`;
   const baseUrl = `http://localhost:${ports.api}`;
+  // The local edge serves deployments at `<name>.localhost:<edge port>` (lib/local/edge.ts).
+  const edgePort = Number(env.EDGE_PORT ?? ports.api + 5);
+  const edgeUrl = `http://localhost:${edgePort}`;
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
 
@@ -126,6 +129,7 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     IDP_KEY_FILE: idpKeyFile,
     ARTIFACTS_BUCKET: BUCKETS.artifacts,
+    APPS_DOMAIN: `localhost:${edgePort}`,
     AGENT_QUEUE_URL: services.sqs.queueUrls.agentJobs,
     AGENT_DLQ_URL: services.sqs.queueUrls.agentJobsDlq,
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
@@ -139,6 +143,9 @@ async function main(): Promise<void> {
   const gateway = createGateway();
   await listen(gateway, ports.api, HOST);
   stoppers.push(() => closeServer(gateway));
+  const { startEdge } = await import('../lib/local/edge');
+  const edge = await startEdge({ port: edgePort, host: HOST, maintenance: true });
+  stoppers.push(edge.close);
 
   const previous = readLocalInfo(dataDir);
   const seedFrom = Date.now();
@@ -166,6 +173,7 @@ async function main(): Promise<void> {
     },
     owner: { email: seeded.owner.email, userId: seeded.owner.userId, token, expiresAt },
     apiKey: seeded.apiKey,
+    edgeUrl,
     pid: process.pid,
     startedAt: started,
   };
@@ -187,6 +195,7 @@ async function main(): Promise<void> {
   const lines = [
     `Local platform, data in ${dataDir}${seeded.created.length ? ` (created: ${seeded.created.join(', ')})` : ''}`,
     `  api        ${baseUrl}`,
+    `  edge       ${edgeUrl}  (deployments at <name>.localhost:${edgePort})`,
     `  identity   ${authUrl}`,
     `  dynamodb   ${services.dynamo.endpoint}  (table ${tableName})`,
     `  s3         ${services.s3.endpoint}  (bucket ${BUCKETS.artifacts}, path-style, keys S3RVER/S3RVER)`,

@@ -2,6 +2,7 @@ import { type BuildSource, builds } from '../../shared/builds';
 import { config, findLocation } from '../../shared/config';
 import { deploymentHost } from '../../shared/deployments/hosts';
 import { queuedFor, routeItem, setFields, transition } from '../../shared/deployments/records';
+import { expiryMarker } from '../../shared/deployments/retention';
 import { HttpError } from '../../shared/http/errors';
 import { log } from '../../shared/http/log';
 import { orgIsActive } from '../../shared/identity/orgs';
@@ -75,6 +76,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
       orgIsActive(orgId),
       ...newDeploymentItems(deployment),
       putNew(routeItem(orgId, projectId, host, { deploymentId }, now) as never),
+      putNew(expiryMarker(deploymentId, projectId, now) as never),
     ],
     [() => new HttpError(404, 'Organization not found'), undefined, () => new HttpError(404, PROJECT_NOT_FOUND)],
   );

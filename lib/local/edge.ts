@@ -3,9 +3,11 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, relative, resolve } from 'node:path';
+import { abortAllBuilds, recoverInterruptedBuilds } from '../../shared/builds/local';
 import { normalizeHost } from '../../shared/deployments/hosts';
 import { localPaths } from '../../shared/deployments/paths';
 import { type RouteRecord, routesForHost } from '../../shared/deployments/records';
+import { sweepExpired } from '../../shared/deployments/retention';
 import { getDeployment } from '../../shared/projects/deployments';
 import { productionHostOf } from '../../shared/projects/hosts';
 import { getProject } from '../../shared/projects/records';
@@ -217,8 +219,12 @@ export interface Edge {
   close(): Promise<void>;
 }
 
-/** Starts the edge on `port` (0: any free port) of loopback. */
-export async function startEdge(options: { port: number; host?: string }): Promise<Edge> {
+/**
+ * Starts the edge on `port` (0: any free port) of loopback. With `maintenance` (the local
+ * platform, not tests: they share one table), it also ends the builds a previous run left
+ * unfinished, runs the retention sweep now and hourly, and stops running builds when it closes.
+ */
+export async function startEdge(options: { port: number; host?: string; maintenance?: boolean }): Promise<Edge> {
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       process.stderr.write(`${JSON.stringify({ level: 'error', message: 'edge failure', error: String(err) })}\n`);
@@ -231,14 +237,28 @@ export async function startEdge(options: { port: number; host?: string }): Promi
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolvePromise());
   });
   const port = (server.address() as AddressInfo).port;
+  let sweeper: NodeJS.Timeout | undefined;
+  if (options.maintenance) {
+    const report = (what: string) => (err: unknown) =>
+      process.stderr.write(`${JSON.stringify({ level: 'warn', message: what, error: String(err) })}\n`);
+    await recoverInterruptedBuilds().catch(report('recovering interrupted builds failed'));
+    const sweep = () => void sweepExpired().catch(report('the retention sweep failed'));
+    sweep();
+    sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+    sweeper.unref();
+  }
   return {
     server,
     port,
     close: () =>
       new Promise<void>((resolveClose) => {
+        if (sweeper) clearInterval(sweeper);
+        if (options.maintenance) abortAllBuilds();
         stopAllFunctions();
         server.closeAllConnections();
         server.close(() => resolveClose());
       }),
   };
 }
+
+const SWEEP_EVERY_MS = 60 * 60_000;

@@ -263,6 +263,8 @@ export interface LocalInfo {
   owner: { email: string; userId: string; token: string; expiresAt: number };
   /** The customer organization's API key with every scope (only its hash is stored in the table). */
   apiKey: string;
+  /** The local edge: deployments answer at `<name>.localhost:<its port>`. */
+  edgeUrl?: string;
   pid: number;
   startedAt: number;
 }
