@@ -135,12 +135,14 @@ async function main(): Promise<void> {
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
   } satisfies Record<string, string>);
 
-  const [{ createGateway, listen }, { seedLocalPlatform }, { idpSigner }] = await Promise.all([
+  const [{ createGateway, listen }, { seedLocalPlatform }, { idpSigner }, { docsRoutes }] = await Promise.all([
     import('../lib/local/gateway'),
     import('../lib/local/seed'),
     import('../lib/local/idp'),
+    import('../lib/local/docs'),
   ]);
-  const gateway = createGateway();
+  // GET /openapi.json and GET /docs beside the API (not routes of the table: see lib/local/docs.ts).
+  const gateway = createGateway({ extra: docsRoutes() });
   await listen(gateway, ports.api, HOST);
   stoppers.push(() => closeServer(gateway));
   const { startEdge } = await import('../lib/local/edge');
@@ -204,6 +206,7 @@ async function main(): Promise<void> {
     `  owner      ${info.owner.email} ${info.owner.userId}`,
     `  token      ${token}`,
     `  api key    ${info.apiKey}`,
+    `  reference  ${baseUrl}/docs  (OpenAPI: ${baseUrl}/openapi.json)`,
     `Ready in ${s(Date.now() - started)} (${timing}). Details in ${localInfoFile(dataDir)}. Ctrl-C stops everything.`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { createGateway, listen } from '../../lib/local/gateway';
+import { createGateway, type LocalRoute, listen } from '../../lib/local/gateway';
 import { idpSigner } from '../../lib/local/idp';
 import type { Role, Scope } from '../../shared/auth/scopes';
 import { SCOPES } from '../../shared/auth/scopes';
@@ -52,8 +52,9 @@ export class TestPlatform {
     readonly owner: Person,
   ) {}
 
-  static async start(): Promise<TestPlatform> {
-    const server = createGateway();
+  /** `extra`: local handlers mounted before the route groups, as `npm start` mounts /openapi.json and /docs. */
+  static async start(options: { extra?: LocalRoute[] } = {}): Promise<TestPlatform> {
+    const server = createGateway({ extra: options.extra });
     const port = await listen(server, 0);
     const sign = await idpSigner(process.env.IDP_KEY_FILE as string, process.env.AUTH_URL as string);
     const { org, owner } = await newOrgWith(sign, 'customer');

@@ -1,0 +1,327 @@
+import * as z from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
+import { version as packageVersion } from '../package.json';
+import type { Method, Route } from '../shared/http/route';
+import { type RouteGroup, routeGroups } from './route-groups';
+
+/**
+ * The OpenAPI 3.1 document of the API, generated from the route table (lib/route-groups.ts) and
+ * each group's `routes.ts`: paths, scopes, parameters and bodies from the zod schemas, the errors
+ * a route declares plus the ones the middy stack answers for every route of its kind. Nothing in
+ * it is written by hand. `lib/` wires: it imports the groups' route lists here for that alone.
+ */
+
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * A route as the generator reads it. `responses` (status → zod schema of the body) is optional:
+ * routes that declare it get their success shapes in the document and the typed client; the
+ * others are documented as `2XX` with their summary.
+ */
+export type DocumentedRoute = Route & { responses?: Partial<Record<number, $ZodType>> };
+
+export interface GroupRoutes {
+  group: string;
+  routes: DocumentedRoute[];
+}
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description?: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Partial<Record<Lowercase<Method>, Operation>>>;
+  components: {
+    securitySchemes: Record<string, JsonSchema>;
+    schemas: Record<string, JsonSchema>;
+  };
+}
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  schema: JsonSchema;
+}
+
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: [string];
+  security: Record<string, string[]>[];
+  parameters?: Parameter[];
+  requestBody?: { required: true; content: { 'application/json': { schema: JsonSchema } } };
+  responses: Record<string, { description: string; content?: Record<string, JsonSchema> }>;
+  /** The scope the route needs, and the others that also pass (`allowed`). */
+  'x-scopes'?: { required: string; allowed: string[] };
+}
+
+/** Every group's routes, in the order of the route table. */
+export async function loadRouteTable(groups: RouteGroup[] = routeGroups): Promise<GroupRoutes[]> {
+  return Promise.all(
+    groups.map(async (g) => ({
+      group: g.name,
+      routes: ((await import(`../functions/${g.name}/routes`)) as { routes: DocumentedRoute[] }).routes,
+    })),
+  );
+}
+
+/** `/v1/orgs/:orgId` → `/v1/orgs/{orgId}` (OpenAPI and API Gateway style). */
+export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+const pascal = (s: string) =>
+  s
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+
+/**
+ * A stable, readable id from method and path: literal segments (without `v1`, and without
+ * `orgs/{orgId}` in front of an organization's sub-resources), trailing parameters as `By…`.
+ * `GET /v1/orgs/:orgId/projects/:projectId/env` → `getProjectsEnv`;
+ * `PUT …/env/:key` → `putProjectsEnvByKey`; `GET /v1/orgs/:orgId` → `getOrgsByOrgId`.
+ */
+export function operationIdOf(method: Method, path: string): string {
+  let segs = path.split('/').filter(Boolean);
+  if (segs[0] === 'v1') segs = segs.slice(1);
+  if (segs[0] === 'orgs' && segs[1] === ':orgId' && segs.length > 2) segs = segs.slice(2);
+  let end = segs.length;
+  while (end > 0 && segs[end - 1]?.startsWith(':')) end--;
+  const words = segs.slice(0, end).filter((s) => !s.startsWith(':'));
+  const trailing = segs.slice(end).map((s) => pascal(s.slice(1)));
+  return `${method.toLowerCase()}${words.map(pascal).join('')}${trailing.length ? `By${trailing.join('And')}` : ''}`;
+}
+
+/** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), as a client must send it. */
+export function jsonSchemaOf(schema: $ZodType, where: string): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonSchema;
+  // `$defs` come from recursive schemas: their `#/$defs/…` refs would point into the document's root.
+  if ('$defs' in json) throw new Error(`${where}: recursive schemas are not supported by the OpenAPI generator yet`);
+  return json;
+}
+
+const ORG_NOT_FOUND = 'Organization not found';
+const NOT_JSON = 'The request body is not valid JSON.';
+
+/** The errors the middy stack answers by itself, by what the route is (shared/http/handler.ts). */
+function stackErrors(route: Route): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  const add = (status: number, message: string) => {
+    out[status] ??= [];
+    out[status].push(message);
+  };
+  if (route.params || route.query || route.body) add(400, 'Invalid request');
+  if (route.body) add(400, NOT_JSON);
+  if (route.access !== 'public') add(401, 'Unauthorized');
+  if (route.orgScoped && route.access === 'scope' && route.scope) add(403, `Missing scope ${route.scope}`);
+  if (route.orgScoped) add(404, ORG_NOT_FOUND);
+  return out;
+}
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+function errorResponses(route: Route): Operation['responses'] {
+  const merged = new Map<number, Set<string>>();
+  for (const source of [stackErrors(route), route.errors ?? {}]) {
+    for (const [status, messages] of Object.entries(source)) {
+      const set = merged.get(Number(status)) ?? new Set<string>();
+      for (const m of messages) set.add(m);
+      merged.set(Number(status), set);
+    }
+  }
+  const out: Operation['responses'] = {};
+  for (const [status, messages] of [...merged].sort((a, b) => a[0] - b[0])) {
+    const list = [...messages];
+    out[String(status)] = {
+      description: list.map((m) => `\`${m}\``).join('; '),
+      content: {
+        'application/json': {
+          schema: ERROR_REF,
+          examples: Object.fromEntries(
+            list.map((m) => [m, { value: m === 'Invalid request' ? invalidExample : { error: m } }]),
+          ),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+const invalidExample = { error: 'Invalid request', issues: [{ path: 'name', message: 'Too small: expected …' }] };
+
+function successResponses(route: DocumentedRoute, operationId: string): Operation['responses'] {
+  const declared = Object.entries(route.responses ?? {}).filter((e): e is [string, $ZodType] => e[1] !== undefined);
+  if (declared.length === 0) return { '2XX': { description: route.summary ?? 'Success.' } };
+  const out: Operation['responses'] = {};
+  for (const [status, schema] of declared) {
+    out[status] = {
+      description: route.summary ?? 'Success.',
+      content: { 'application/json': { schema: jsonSchemaOf(schema, `${operationId} response ${status}`) } },
+    };
+  }
+  return out;
+}
+
+function objectProperties(
+  schema: JsonSchema,
+  where: string,
+): { properties: Record<string, JsonSchema>; required: string[] } {
+  if (schema.type !== 'object') throw new Error(`${where}: expected an object schema`);
+  return {
+    properties: (schema.properties ?? {}) as Record<string, JsonSchema>,
+    required: (schema.required ?? []) as string[],
+  };
+}
+
+function parametersOf(route: Route, operationId: string): Parameter[] {
+  const out: Parameter[] = [];
+  const names = route.segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+  const params = route.params
+    ? objectProperties(jsonSchemaOf(route.params, operationId), `${operationId} params`)
+    : undefined;
+  for (const name of Object.keys(params?.properties ?? {})) {
+    if (!names.includes(name)) throw new Error(`${operationId}: params schema names ${name}, which is not in the path`);
+  }
+  for (const name of names) {
+    out.push({ name, in: 'path', required: true, schema: params?.properties[name] ?? { type: 'string' } });
+  }
+  if (route.query) {
+    const query = objectProperties(jsonSchemaOf(route.query, operationId), `${operationId} query`);
+    for (const [name, schema] of Object.entries(query.properties)) {
+      if (names.includes(name)) throw new Error(`${operationId}: query parameter ${name} is also a path parameter`);
+      out.push({ name, in: 'query', required: query.required.includes(name), schema });
+    }
+  }
+  return out;
+}
+
+/** The summary's first sentence or clause, for the one-line list of a reference page. */
+const firstSentence = (text: string) => (/^(.+?)[.;](\s|$)/.exec(text)?.[1] ?? text).trim();
+
+function describeAccess(route: Route): { security: Operation['security']; text: string } {
+  if (route.access === 'public') return { security: [], text: 'No token needed.' };
+  if (route.access === 'device') return { security: [{ bearer: [] }], text: 'An agent device token (`app_dev_…`).' };
+  if (route.access === 'token' || !route.scope) {
+    return { security: [{ bearer: [] }], text: 'Any valid token; no scope needed.' };
+  }
+  const scopes = [route.scope, ...(route.allowed ?? [])];
+  const others = route.allowed?.length ? ` (or ${route.allowed.map((s) => `\`${s}\``).join(', ')})` : '';
+  // One security requirement per scope that passes: OpenAPI reads alternatives as "any of".
+  return { security: scopes.map((s) => ({ bearer: [s] })), text: `Scope \`${route.scope}\`${others}.` };
+}
+
+function operationOf(group: string, route: DocumentedRoute): Operation {
+  const operationId = operationIdOf(route.method, route.path);
+  const access = describeAccess(route);
+  const summary = route.summary ?? `${route.method} ${route.path}`;
+  const op: Operation = {
+    operationId,
+    summary: firstSentence(summary),
+    description: `${summary}\n\n${access.text}`,
+    tags: [group],
+    security: access.security,
+    responses: { ...successResponses(route, operationId), ...errorResponses(route) },
+  };
+  if (route.access === 'scope' && route.scope) op['x-scopes'] = { required: route.scope, allowed: route.allowed ?? [] };
+  const parameters = parametersOf(route, operationId);
+  if (parameters.length > 0) op.parameters = parameters;
+  if (route.body) {
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: jsonSchemaOf(route.body, `${operationId} body`) } },
+    };
+  }
+  return op;
+}
+
+export interface DocumentOptions {
+  /** The API's base address; the local gateway serves the document with its own. */
+  serverUrl?: string;
+  version?: string;
+  groups?: RouteGroup[];
+}
+
+/** The document for `table` (the routes of each group of `groups`, see loadRouteTable). */
+export function openApiDocument(table: GroupRoutes[], options: DocumentOptions = {}): OpenApiDocument {
+  const groups = options.groups ?? routeGroups;
+  const paths: OpenApiDocument['paths'] = {};
+  const ids = new Map<string, string>();
+  for (const { group, routes } of table) {
+    for (const route of routes) {
+      const op = operationOf(group, route);
+      const key = `${route.method} ${route.path}`;
+      const clash = ids.get(op.operationId);
+      if (clash) throw new Error(`${key} and ${clash} have the same operationId ${op.operationId}`);
+      ids.set(op.operationId, key);
+      const path = openApiPath(route.path);
+      paths[path] ??= {};
+      const method = route.method.toLowerCase() as Lowercase<Method>;
+      if (paths[path][method]) throw new Error(`${key} is declared twice`);
+      paths[path][method] = op;
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Platform API',
+      version: options.version ?? packageVersion,
+      description:
+        'The JSON-over-HTTP API of a multi-tenant developer platform. Every route but `GET /health` takes ' +
+        "`Authorization: Bearer <token>`: a person's access token, an `app_api_…` API key or, on `/v1/agent/*`, " +
+        'an `app_dev_…` device token. Errors are `{ "error": message }`; validation failures are 400 ' +
+        '`{ "error": "Invalid request", "issues": [{ path, message }] }`. Generated from the route table.',
+    },
+    servers: [{ url: options.serverUrl ?? 'http://localhost:3000', description: 'The API' }],
+    tags: table.map(({ group }) => ({
+      name: group,
+      description: `Route group \`${group}\`: ${(groups.find((g) => g.name === group)?.prefixes ?? [])
+        .map((p) => `\`${p}\``)
+        .join(', ')}.`,
+    })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "A person's access token, an `app_api_…` API key, or an agent key; scopes as listed per route.",
+        },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          properties: {
+            error: { type: 'string', description: 'What went wrong, for people.' },
+            issues: {
+              type: 'array',
+              description: 'Validation failures (400 `Invalid request` only).',
+              items: {
+                type: 'object',
+                properties: { path: { type: 'string' }, message: { type: 'string' } },
+                required: ['path', 'message'],
+              },
+            },
+          },
+          required: ['error'],
+        },
+      },
+    },
+  };
+}
+
+/** Every `METHOD /path` the document names (paths in OpenAPI form). */
+export function operationsOf(doc: OpenApiDocument): { method: Method; path: string; operation: Operation }[] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({
+      method: method.toUpperCase() as Method,
+      path,
+      operation: operation as Operation,
+    })),
+  );
+}

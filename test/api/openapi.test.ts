@@ -1,0 +1,234 @@
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { docsRoutes } from '../../lib/local/docs';
+import {
+  loadRouteTable,
+  type OpenApiDocument,
+  openApiDocument,
+  openApiPath,
+  operationIdOf,
+  operationsOf,
+} from '../../lib/openapi';
+import { groupFor, routeGroups } from '../../lib/route-groups';
+import { writeOpenApi } from '../../scripts/openapi';
+import { route } from '../../shared/http/route';
+import { createRouter } from '../../shared/http/router';
+import { TestPlatform } from '../helpers/platform';
+import { allRoutes } from '../helpers/routes';
+
+let doc: OpenApiDocument;
+let p: TestPlatform;
+
+beforeAll(async () => {
+  doc = openApiDocument(await loadRouteTable());
+  p = await TestPlatform.start({ extra: docsRoutes() });
+});
+afterAll(async () => {
+  await p?.close();
+});
+
+const key = (method: string, path: string) => `${method} ${path}`;
+/** A concrete path for a templated one: `{orgId}` → `orgId-1`. */
+const sample = (path: string) => path.replace(/\{([^}]+)\}/g, '$1-1');
+
+describe('the document and the route table', () => {
+  it('names every route of the table', () => {
+    const documented = new Set(operationsOf(doc).map((o) => key(o.method, o.path)));
+    const missing = allRoutes()
+      .groups.flatMap((g) => g.routes.map((r) => key(r.method, openApiPath(r.path))))
+      .filter((k) => !documented.has(k));
+    expect(missing).toEqual([]);
+  });
+
+  it('names only routes that exist and that the gateway sends to the group declaring them', () => {
+    const routers = new Map(allRoutes().groups.map((g) => [g.group, createRouter(g.routes)]));
+    const strays: string[] = [];
+    for (const { method, path, operation } of operationsOf(doc)) {
+      const group = groupFor(sample(path));
+      const match = group && routers.get(group.name)?.(method, sample(path));
+      const found = match?.kind === 'found' && openApiPath(match.route.path) === path;
+      if (!found || operation.tags[0] !== group?.name) strays.push(key(method, path));
+    }
+    expect(strays).toEqual([]);
+    expect(operationsOf(doc).length).toBe(allRoutes().groups.reduce((n, g) => n + g.routes.length, 0));
+  });
+
+  it('has one tag per route group, in the order of the table, and unique operation ids', () => {
+    expect(doc.tags.map((t) => t.name)).toEqual(routeGroups.map((g) => g.name));
+    expect(doc.tags.find((t) => t.name === 'env')?.description).toContain('/v1/orgs/{orgId}/projects/{projectId}/env');
+    const ids = operationsOf(doc).map((o) => o.operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('is OpenAPI 3.1 with the bearer scheme and the error schema', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.schemas.Error).toMatchObject({ required: ['error'] });
+    // Every $ref points at something the document has.
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of new Set(refs)) expect(ref).toBe('"$ref":"#/components/schemas/Error"');
+  });
+});
+
+describe('each operation', () => {
+  const byId = (id: string) => {
+    const found = operationsOf(doc).find((o) => o.operation.operationId === id);
+    if (!found) throw new Error(`no operation ${id}`);
+    return found.operation;
+  };
+
+  it('carries its scopes: the required one and the allowed ones as alternatives', () => {
+    const list = byId('getProjects');
+    expect(list['x-scopes']).toEqual({ required: 'projects:read', allowed: ['deployments:read', 'domains:read'] });
+    expect(list.security).toEqual([
+      { bearer: ['projects:read'] },
+      { bearer: ['deployments:read'] },
+      { bearer: ['domains:read'] },
+    ]);
+    expect(list.description).toContain('Scope `projects:read` (or `deployments:read`, `domains:read`).');
+    expect(byId('getHealth').security).toEqual([]);
+    expect(byId('getMe').security).toEqual([{ bearer: [] }]);
+  });
+
+  it('has its path parameters and query from the zod schemas', () => {
+    const put = byId('putProjectsEnvByKey');
+    expect(put.parameters).toEqual([
+      { name: 'orgId', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'projectId', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'key', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 256 } },
+    ]);
+    const list = byId('getDeployments');
+    const limit = list.parameters?.find((q) => q.name === 'limit');
+    // A coerced number with a default: optional as sent, its bounds kept.
+    expect(limit).toEqual({
+      name: 'limit',
+      in: 'query',
+      required: false,
+      schema: { type: 'number', minimum: 1, maximum: 100, default: 50 },
+    });
+    expect(list.parameters?.find((q) => q.name === 'target')?.schema).toEqual({
+      type: 'string',
+      enum: ['production', 'preview'],
+    });
+    // Routes without a params schema still name their path parameters.
+    expect(byId('getOrgsByOrgId').parameters).toEqual([
+      { name: 'orgId', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
+  });
+
+  it('has its request body as the client sends it (defaults optional)', () => {
+    const schema = byId('postProjects').requestBody?.content['application/json'].schema as Record<string, any>;
+    expect(schema.required).toEqual(['name', 'slug']);
+    expect(schema.properties.framework).toEqual({
+      type: 'string',
+      enum: ['nextjs', 'static', 'node'],
+      default: 'nextjs',
+    });
+    expect(schema.properties.slug.pattern).toBe('^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$');
+    expect(byId('getProjects').requestBody).toBeUndefined();
+  });
+
+  it('lists the errors the route declares and the ones the stack answers, with examples', () => {
+    const create = byId('postProjects').responses;
+    expect(Object.keys(create).sort()).toEqual(['2XX', '400', '401', '403', '404', '409']);
+    expect(create['409']?.description).toBe('`A project with this slug exists.`');
+    expect(Object.keys(create['400']?.content?.['application/json']?.examples as object)).toEqual([
+      'Invalid request',
+      'The request body is not valid JSON.',
+      'Repository not found in this organization.',
+      'Unknown location: ...',
+    ]);
+    expect(create['403']?.description).toBe('`Missing scope projects:write`');
+    expect(create['404']?.description).toBe('`Organization not found`');
+    // Public and token routes: no 403/404 from the stack.
+    expect(Object.keys(byId('getHealth').responses)).toEqual(['2XX']);
+    expect(Object.keys(byId('getMe').responses).sort()).toEqual(['2XX', '401']);
+    const promote = byId('postDeploymentsPromote').responses;
+    expect(promote['409']?.description).toContain('Only ready deployments can be promoted.');
+    expect(promote['502']?.description).toBe("`Couldn't update production routing. Try again.`");
+  });
+
+  it('describes success with the summary when the route declares no response schema', () => {
+    const op = byId('getProjectsEnv');
+    expect(op.summary).toBe('The variables, sorted by key');
+    expect(op.responses['2XX']).toEqual({
+      description: 'The variables, sorted by key; values of sensitive variables are null, always.',
+    });
+  });
+});
+
+describe('the generator', () => {
+  it('derives readable, stable operation ids', () => {
+    expect(operationIdOf('GET', '/v1/orgs/:orgId')).toBe('getOrgsByOrgId');
+    expect(operationIdOf('GET', '/v1/orgs/:orgId/projects')).toBe('getProjects');
+    expect(operationIdOf('DELETE', '/v1/orgs/:orgId/projects/:projectId/env/:key')).toBe('deleteProjectsEnvByKey');
+    expect(operationIdOf('PATCH', '/v1/orgs/:orgId/resources/:type/:resourceId')).toBe(
+      'patchResourcesByTypeAndResourceId',
+    );
+    expect(operationIdOf('GET', '/v1/orgs/:orgId/deployments/:deploymentId/build-log')).toBe('getDeploymentsBuildLog');
+  });
+
+  const run = async () => ({ status: 200 });
+
+  it('puts declared response schemas in the document', () => {
+    const r = Object.assign(
+      route({ method: 'GET', path: '/v1/things/:thingId', access: 'token', summary: 'A thing.', run }),
+      { responses: { 200: z.object({ thing: z.object({ id: z.string(), n: z.optional(z.int()) }) }) } },
+    );
+    const d = openApiDocument([{ group: 'core', routes: [r] }]);
+    expect(d.paths['/v1/things/{thingId}']?.get?.responses['200']).toEqual({
+      description: 'A thing.',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: {
+              thing: {
+                type: 'object',
+                properties: {
+                  id: { type: 'string' },
+                  n: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+                },
+                required: ['id'],
+              },
+            },
+            required: ['thing'],
+          },
+        },
+      },
+    });
+  });
+
+  it('refuses what it cannot document faithfully', () => {
+    const twice = route({ method: 'GET', path: '/a/:x', access: 'token', run });
+    expect(() => openApiDocument([{ group: 'core', routes: [twice, { ...twice }] }])).toThrow(
+      'GET /a/:x and GET /a/:x have the same operationId getAByX',
+    );
+    const stray = route({ method: 'GET', path: '/a/:x', access: 'token', params: z.object({ y: z.string() }), run });
+    expect(() => openApiDocument([{ group: 'core', routes: [stray] }])).toThrow('params schema names y');
+  });
+});
+
+describe('served and built', () => {
+  it('GET /openapi.json on the local platform answers the document with its own address, without a token', async () => {
+    const res = await p.get('/openapi.json', { token: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.body.servers).toEqual([{ url: p.baseUrl, description: 'This platform' }]);
+    expect({ ...res.body, servers: doc.servers }).toEqual(JSON.parse(JSON.stringify(doc)));
+    expect((await p.post('/openapi.json', {}, { token: null })).status).toBe(405);
+  });
+
+  it('the API itself is untouched by the extra handlers', async () => {
+    expect((await p.get('/health', { token: null })).status).toBe(200);
+    expect((await p.get('/docs/assets/../../package.json', { token: null })).status).toBe(404);
+  });
+
+  it('is written to a file as `npm run build` writes dist/openapi.json', async () => {
+    const file = join(tmpdir(), `openapi-${process.pid}-${Date.now()}.json`);
+    await writeOpenApi(file);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+});
