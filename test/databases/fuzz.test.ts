@@ -177,6 +177,31 @@ describe('fuzzed page bodies', () => {
     );
   });
 
+  it('writing and reading items never answers 5xx either', async () => {
+    const item = fc
+      .dictionary(text, value, { maxKeys: 5 })
+      .map((rest) => ({ pk: { S: 'fz' }, sk: { S: 'a' }, ...rest }));
+    const body = fc.record(
+      {
+        item: mostly(item, fc.anything({ maxDepth: 2 })),
+        original: rarely(mostly(item, fc.anything({ maxDepth: 2 }))),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(body, value, async (b, key) => {
+        for (const res of [
+          await p.put(`${db.path}/items`, b),
+          await p.post(`${db.path}/items/get`, { key: { pk: key, sk: { S: 'a' } } }),
+          await p.post(`${db.path}/items/delete`, { key: { pk: { S: 'fz' }, sk: key } }),
+        ]) {
+          if (res.status >= 500) throw new Error(`answered ${res.status} ${res.text} to ${JSON.stringify(b)}`);
+        }
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+
   it('and many requests reach the table: not every answer is a refusal', async () => {
     const statuses = await fc.sample(queryBody, { numRuns: 100, seed: SEED }).reduce(
       async (acc, b) => {
