@@ -1,4 +1,4 @@
-import { DeleteTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord, someId } from '../helpers/records';
 import { type Db, dynamo, newDatabase, seed } from './helpers';
@@ -126,6 +126,45 @@ describe('GET /v1/orgs/:orgId/databases/:resourceId', () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'Database not found' });
     }
+  });
+});
+
+describe('a database still being created', () => {
+  it('turns active when its table is ACTIVE, on the next read; until its table exists data routes say Table not found', async () => {
+    const resourceId = someId('res_');
+    const physicalName = `cust-${resourceId}`;
+    await putRecord(p.org.orgId, `RES#database#${resourceId}`, {
+      resourceId,
+      type: 'database',
+      name: `slow-${resourceId.slice(-6)}`,
+      status: 'creating',
+      createdAt: Date.now(),
+      region: 'eu-central-1',
+      orgId: p.org.orgId,
+      createdBy: p.owner.userId,
+      location: 'fra',
+      physicalName,
+      keys: { partitionKey: { name: 'id', type: 'S' } },
+      version: 1,
+    });
+    const path = `/v1/orgs/${p.org.orgId}/databases/${resourceId}`;
+    const early = await p.post(`${path}/items/get`, { key: { id: 'a' } });
+    expect(early.status).toBe(404);
+    expect(early.body).toEqual({ error: 'Table not found' });
+    expect((await p.get(path)).body.database.status).toBe('creating');
+
+    await dynamo.send(
+      new CreateTableCommand({
+        TableName: physicalName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      }),
+    );
+    const res = await p.get(path);
+    expect(res.body.database).toMatchObject({ status: 'active', arn: expect.stringContaining(physicalName) });
+    expect(res.body.table.status).toBe('ACTIVE');
+    expect((await p.post(`${path}/items/get`, { key: { id: 'a' } })).body).toEqual({ error: 'Item not found' });
   });
 });
 
