@@ -4,22 +4,22 @@
 export interface Operations {
   /** Liveness: answers without a token */
   getHealth: {
-    params: Record<string, never>;
-    query: Record<string, never>;
+    params: object;
+    query: object;
     body: undefined;
     response: unknown;
   };
   /** The caller: kind, id, email and name where known, organizations with role and kind, scopes */
   getMe: {
-    params: Record<string, never>;
-    query: Record<string, never>;
+    params: object;
+    query: object;
     body: undefined;
     response: unknown;
   };
   /** The locations projects and resources can be placed in, with the default marked */
   getLocations: {
-    params: Record<string, never>;
-    query: Record<string, never>;
+    params: object;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -28,7 +28,7 @@ export interface Operations {
     params: {
       orgId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -37,7 +37,7 @@ export interface Operations {
     params: {
       orgId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       name: string;
       ifVersion?: number;
@@ -49,7 +49,7 @@ export interface Operations {
     params: {
       orgId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -58,7 +58,7 @@ export interface Operations {
     params: {
       orgId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -67,7 +67,7 @@ export interface Operations {
     params: {
       orgId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -87,7 +87,7 @@ export interface Operations {
     params: {
       orgId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       type: 'repository' | 'database' | 'bucket';
       name: string;
@@ -112,7 +112,7 @@ export interface Operations {
       type: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       projectId: string | null;
     };
@@ -125,7 +125,7 @@ export interface Operations {
       type: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -134,7 +134,7 @@ export interface Operations {
     params: {
       orgId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -144,7 +144,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -154,7 +154,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -164,7 +164,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       index?: string;
       limit?: number;
@@ -186,7 +186,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       index?: string;
       limit?: number;
@@ -215,7 +215,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       key: {
         [key: string]: unknown;
@@ -229,7 +229,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       item: {
         [key: string]: unknown;
@@ -246,7 +246,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       key: {
         [key: string]: unknown;
@@ -260,7 +260,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       name: string;
       partitionKey: {
@@ -285,7 +285,7 @@ export interface Operations {
       resourceId: string;
       indexName: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -295,7 +295,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -305,7 +305,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -315,7 +315,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       deletionProtection?: boolean;
       pointInTimeRecovery?: boolean;
@@ -338,7 +338,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       tags: {
         [key: string]: string | null;
@@ -351,7 +351,7 @@ export interface Operations {
     params: {
       orgId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -361,7 +361,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -371,7 +371,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -419,7 +419,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       files: {
         key: string;
@@ -435,7 +435,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       prefix?: string;
       name: string;
@@ -448,7 +448,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       keys?: string[];
       prefixes?: string[];
@@ -461,7 +461,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -471,7 +471,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       rules: {
         ID?: string;
@@ -490,7 +490,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       enabled: boolean;
     };
@@ -502,7 +502,7 @@ export interface Operations {
       orgId: string;
       resourceId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       prefix?: string;
       days: number;
@@ -517,7 +517,7 @@ export interface Operations {
       resourceId: string;
       ruleId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -537,7 +537,7 @@ export interface Operations {
     params: {
       orgId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       name: string;
       slug: string;
@@ -554,7 +554,7 @@ export interface Operations {
       orgId: string;
       projectId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -564,7 +564,7 @@ export interface Operations {
       orgId: string;
       projectId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       name?: string;
       slug?: string;
@@ -586,7 +586,7 @@ export interface Operations {
       orgId: string;
       projectId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -596,7 +596,7 @@ export interface Operations {
       orgId: string;
       projectId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       orgId: string;
     };
@@ -608,7 +608,7 @@ export interface Operations {
       orgId: string;
       projectId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -618,7 +618,7 @@ export interface Operations {
       orgId: string;
       projectId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       vars: {
         key: string;
@@ -636,7 +636,7 @@ export interface Operations {
       projectId: string;
       key: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       value?: string;
       targets: ('production' | 'preview' | 'development')[];
@@ -651,7 +651,7 @@ export interface Operations {
       projectId: string;
       key: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -661,7 +661,7 @@ export interface Operations {
       orgId: string;
       projectId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       size: number;
     };
@@ -673,7 +673,7 @@ export interface Operations {
       orgId: string;
       projectId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: {
       source: 'git' | 'upload';
       branch?: string;
@@ -740,7 +740,7 @@ export interface Operations {
       orgId: string;
       deploymentId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -750,7 +750,7 @@ export interface Operations {
       orgId: string;
       deploymentId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -772,7 +772,7 @@ export interface Operations {
       orgId: string;
       deploymentId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };
@@ -782,7 +782,7 @@ export interface Operations {
       orgId: string;
       deploymentId: string;
     };
-    query: Record<string, never>;
+    query: object;
     body: undefined;
     response: unknown;
   };

@@ -84,7 +84,8 @@ function objectType(schema: JsonSchema, indent: string): string {
 }
 
 function paramsType(params: Parameter[], indent: string): string {
-  if (params.length === 0) return 'Record<string, never>';
+  // `object`: the neutral element of the intersection the client's input type is.
+  if (params.length === 0) return 'object';
   const inner = `${indent}  `;
   const lines = params.map((p) => `${inner}${key(p.name)}${p.required ? '' : '?'}: ${tsType(p.schema, inner)};`);
   return `{\n${lines.join('\n')}\n${indent}}`;

@@ -1,0 +1,134 @@
+import { basename, resolve } from 'node:path';
+import type { Deployment } from '../shared/schemas/deployment';
+import type { Project } from '../shared/schemas/project';
+import { CliError, findProject, linkOf, type Session, UsageError } from './context';
+import { sourceMeta } from './git';
+import { streamBuildLog } from './logs';
+import { packFolder } from './pack';
+import { Progress } from './progress';
+import { createProject, detectFramework } from './projects';
+
+export interface DeployOptions {
+  project?: string;
+  prod: boolean;
+  force: boolean;
+  framework?: string;
+}
+
+interface Upload {
+  uploadId: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+interface Created {
+  deployment: { deploymentId: string; host?: string; target: string };
+  existing: boolean;
+}
+
+const kb = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
+
+/** The folder's name as a project slug (2-40 lowercase letters, digits, hyphens), if it makes one. */
+export function slugOf(folder: string): string | undefined {
+  const slug = basename(folder)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  return /^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$/.test(slug) ? slug : undefined;
+}
+
+/** `--project`, else `PLATFORM_PROJECT`, else the folder's name; created when the organization has none such. */
+async function projectFor(s: Session, folder: string, options: DeployOptions): Promise<Project> {
+  const ref = options.project ?? s.io.env.PLATFORM_PROJECT ?? slugOf(folder);
+  if (!ref) throw new UsageError(`Name the project: --project <slug> (${basename(folder)} is not a valid slug).`);
+  const found = await findProject(s, ref);
+  if (found) return found;
+  const framework = options.framework ?? detectFramework(folder);
+  const project = await createProject(s, ref, { framework });
+  s.io.stdout(`Created project ${project.slug} (${project.projectId}), framework ${project.framework}.\n`);
+  return project;
+}
+
+/**
+ * `deploy [folder]`: packs the folder (gzipped tar, .gitignore honoured), uploads it through the
+ * presigned link, creates the deployment with where the source came from (`meta`), then follows
+ * the build log to its end. Exit code 0 when the deployment is ready (or skipped: nothing
+ * changed), 1 when the build failed, was canceled or expired.
+ */
+export async function deploy(s: Session, folderArg: string | undefined, options: DeployOptions): Promise<number> {
+  const folder = resolve(s.io.cwd, folderArg ?? '.');
+  const orgId = s.config.orgId;
+  const project = await projectFor(s, folder, options);
+  const packed = await packFolder(folder);
+  for (const skipped of packed.skipped) {
+    s.io.stderr(`Left out ${skipped}: archives carry plain files and folders only.\n`);
+  }
+  s.io.stdout(`Packed ${packed.files} files (${kb(packed.archive.length)}) from ${folderArg ?? '.'}.\n`);
+
+  const upload = (await s.api.postProjectsUploads({
+    orgId,
+    projectId: project.projectId,
+    body: { size: packed.archive.length },
+  })) as Upload;
+  let put: Response;
+  try {
+    put = await (s.io.fetch ?? fetch)(upload.url, { method: 'PUT', headers: upload.headers, body: packed.archive });
+  } catch (err) {
+    throw new CliError(`The upload failed: ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`);
+  }
+  if (!put.ok) throw new CliError(`The upload failed: the storage answered ${put.status}.`);
+
+  const target = options.prod ? 'production' : 'preview';
+  const created = (await s.api.postProjectsDeployments({
+    orgId,
+    projectId: project.projectId,
+    body: { source: 'upload', uploadId: upload.uploadId, target, force: options.force, meta: sourceMeta(folder) },
+  })) as Created;
+  const { deploymentId, host } = created.deployment;
+  s.io.stdout(`Deployment ${deploymentId} of ${project.slug} (${target})${host ? `: ${linkOf(host)}` : ''}\n`);
+
+  const progress = new Progress(s.io.stderr, s.io.tty);
+  let result: Awaited<ReturnType<typeof streamBuildLog>>;
+  try {
+    result = await streamBuildLog(s, deploymentId, { follow: true, progress });
+  } finally {
+    progress.stop();
+  }
+  if (!result.done) throw new CliError(`Stopped following ${deploymentId}: platform logs ${deploymentId} --follow`);
+  return finish(s, deploymentId, result, progress.seconds());
+}
+
+async function finish(
+  s: Session,
+  deploymentId: string,
+  result: { status: string; error: string | null },
+  took: string,
+): Promise<number> {
+  if (result.status !== 'ready' && result.status !== 'skipped') {
+    s.io.stderr(`Deployment ${deploymentId} ${result.status}: ${result.error ?? 'no reason given'}\n`);
+    return 1;
+  }
+  const read = (await s.api.getDeploymentsByDeploymentId({ orgId: s.config.orgId, deploymentId })) as {
+    deployment: Deployment;
+    productionHost?: string;
+  };
+  const d = read.deployment;
+  if (result.status === 'skipped') {
+    s.io.stdout(`Nothing changed since ${d.previousDeploymentId ?? 'the last deployment'}: skipped.\n`);
+  }
+  s.io.stdout(`Ready in ${took}: ${d.host ? linkOf(d.host) : deploymentId}\n`);
+  if (d.target === 'production' && read.productionHost) s.io.stdout(`Production: ${linkOf(read.productionHost)}\n`);
+  return 0;
+}
+
+export async function promote(s: Session, deploymentId: string): Promise<number> {
+  const res = (await s.api.postDeploymentsPromote({ orgId: s.config.orgId, deploymentId })) as {
+    deployment: Deployment;
+    productionHost: string;
+  };
+  s.io.stdout(`Promoted ${deploymentId} to production: ${linkOf(res.productionHost)}\n`);
+  return 0;
+}

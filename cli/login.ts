@@ -1,0 +1,82 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createClient } from '../client';
+import { configFile, removeConfig, writeConfig } from './config';
+import { CliError, type Io, USER_AGENT, UsageError } from './context';
+
+interface Me {
+  kind: 'user' | 'api' | 'agent';
+  email?: string | null;
+  keyId?: string;
+  orgs: { orgId: string; slug: string; name: string; kind: 'platform' | 'customer'; role: string | null }[];
+}
+
+export interface LoginOptions {
+  url?: string;
+  token?: string;
+  org?: string;
+  /** Take the address and the API key of the platform `npm start` runs here (`.data/local.json`). */
+  local?: boolean;
+}
+
+/** The running local platform's address and API key, from `$DATA_DIR/local.json`. */
+function localPlatform(io: Io): { url: string; token: string; org: string } {
+  const file = resolve(io.cwd, io.env.DATA_DIR ?? '.data', 'local.json');
+  if (!existsSync(file)) throw new CliError(`No local platform here (${file} is missing): start it with npm start.`);
+  const info = JSON.parse(readFileSync(file, 'utf8')) as {
+    baseUrl: string;
+    apiKey: string;
+    orgs: { customer: { orgId: string } };
+  };
+  return { url: info.baseUrl, token: info.apiKey, org: info.orgs.customer.orgId };
+}
+
+/**
+ * Checks the token against `GET /v1/me`, picks the organization (`--org` id or slug; else the
+ * only one, or the only customer organization), and stores the three in the config file.
+ */
+export async function login(io: Io, options: LoginOptions): Promise<number> {
+  let { url, token, org } = options;
+  if (options.local) {
+    const local = localPlatform(io);
+    url ??= local.url;
+    token ??= local.token;
+    org ??= local.org;
+  }
+  if (token === '-') token = (await io.stdin()).trim();
+  token ??= io.env.PLATFORM_TOKEN;
+  url ??= io.env.PLATFORM_URL;
+  if (!url) throw new UsageError('Give the API address: --url <base URL> (or --local for npm start).');
+  if (!token) throw new UsageError('Give a token or an API key: --token <token>, or --token - to read it from stdin.');
+  if (!/^https?:\/\//.test(url)) throw new UsageError(`${url} is not an http(s) address.`);
+  const baseUrl = url.replace(/\/+$/, '');
+  const api = createClient({ baseUrl, token, fetch: io.fetch, userAgent: USER_AGENT });
+  const me = (await api.getMe()) as { me: Me };
+  const orgs = me.me.orgs;
+  let chosen: Me['orgs'][number] | undefined;
+  if (org) {
+    chosen = orgs.find((o) => o.orgId === org || o.slug === org);
+    if (!chosen) throw new CliError(`This token has no organization ${org}. It has: ${names(orgs)}.`);
+  } else {
+    const customers = orgs.filter((o) => o.kind === 'customer');
+    chosen = orgs.length === 1 ? orgs[0] : customers.length === 1 ? customers[0] : undefined;
+    if (!chosen) {
+      throw new UsageError(
+        orgs.length === 0 ? 'This token belongs to no organization.' : `Pick one with --org: ${names(orgs)}.`,
+      );
+    }
+  }
+  const file = writeConfig(io.env, { baseUrl, token, orgId: chosen.orgId, orgSlug: chosen.slug });
+  const who = me.me.kind === 'user' ? (me.me.email ?? 'a person') : `API key ${me.me.keyId ?? ''}`.trim();
+  io.stdout(`Logged in to ${baseUrl} as ${who}, organization ${chosen.slug} (${chosen.orgId}).\n`);
+  io.stdout(`Saved in ${file}.\n`);
+  return 0;
+}
+
+const names = (orgs: Me['orgs']) => orgs.map((o) => o.slug).join(', ');
+
+export function logout(io: Io): number {
+  const removed = removeConfig(io.env);
+  io.stdout(removed ? `Logged out: removed ${configFile(io.env)}.\n` : 'Not logged in.\n');
+  return 0;
+}

@@ -1,0 +1,64 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Framework, Project } from '../shared/schemas/project';
+import { linkOf, listProjects, type Session, table } from './context';
+
+export async function projectsList(s: Session, json: boolean): Promise<number> {
+  const projects = await listProjects(s, true);
+  if (json) {
+    s.io.stdout(`${JSON.stringify(projects, null, 2)}\n`);
+    return 0;
+  }
+  if (projects.length === 0) {
+    s.io.stdout('No projects yet. Create one: platform projects create <slug>\n');
+    return 0;
+  }
+  const rows = projects.map((p) => [
+    p.slug,
+    p.projectId,
+    p.framework ?? '',
+    p.productionHost ? linkOf(p.productionHost) : '-',
+  ]);
+  s.io.stdout(`${table([['SLUG', 'ID', 'FRAMEWORK', 'PRODUCTION'], ...rows])}\n`);
+  return 0;
+}
+
+export interface CreateOptions {
+  name?: string;
+  framework?: string;
+  location?: string;
+}
+
+export async function createProject(s: Session, slug: string, options: CreateOptions): Promise<Project> {
+  const res = (await s.api.postProjects({
+    orgId: s.config.orgId,
+    body: {
+      name: options.name ?? slug,
+      slug,
+      framework: options.framework as Framework | undefined,
+      location: options.location,
+    },
+  })) as { project: Project };
+  return res.project;
+}
+
+export async function projectsCreate(s: Session, slug: string, options: CreateOptions): Promise<number> {
+  const project = await createProject(s, slug, options);
+  s.io.stdout(
+    `Created project ${project.slug} (${project.projectId}), ${project.framework}, in ${project.location}.\n`,
+  );
+  return 0;
+}
+
+/** `nextjs` when package.json depends on next, `node` with any other package.json, else `static`. */
+export function detectFramework(folder: string): Framework {
+  const file = join(folder, 'package.json');
+  if (!existsSync(file)) return 'static';
+  try {
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
+    if (pkg.dependencies?.next || pkg.devDependencies?.next) return 'nextjs';
+  } catch {
+    // An unreadable package.json is the build's to report.
+  }
+  return 'node';
+}
