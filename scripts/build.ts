@@ -48,14 +48,23 @@ export function buildOne(group: RouteGroup): Promise<Bundle> {
   return bundleFile(group.name, entryOf(group), outfileOf(group));
 }
 
+/** Each function of the table, bundled in parallel: a bundle, or why it failed. */
+export async function buildEach(
+  groups: RouteGroup[] = routeGroups,
+): Promise<({ group: RouteGroup; bundle: Bundle } | { group: RouteGroup; error: string })[]> {
+  const settled = await Promise.allSettled(groups.map((g) => buildOne(g)));
+  return settled.map((s, i) => {
+    const group = groups[i] as RouteGroup;
+    return s.status === 'fulfilled' ? { group, bundle: s.value } : { group, error: describe(s.reason) };
+  });
+}
+
 /** Every function of the table; rejects with every failure named when any bundle fails. */
 export async function buildAll(groups: RouteGroup[] = routeGroups): Promise<Bundle[]> {
-  const settled = await Promise.allSettled(groups.map((g) => buildOne(g)));
-  const failures = settled.flatMap((s, i) =>
-    s.status === 'rejected' ? [`${groups[i]?.name}: ${describe(s.reason)}`] : [],
-  );
+  const results = await buildEach(groups);
+  const failures = results.flatMap((r) => ('error' in r ? [`${r.group.name}: ${r.error}`] : []));
   if (failures.length > 0) throw new Error(`Bundling failed:\n${failures.join('\n')}`);
-  return settled.map((s) => (s as PromiseFulfilledResult<Bundle>).value);
+  return results.map((r) => (r as { bundle: Bundle }).bundle);
 }
 
 function describe(err: unknown): string {

@@ -10,21 +10,23 @@ import { type Bundle, bundleFile, DIST } from '../build';
  */
 
 type Need = RouteGroup['needs'][number];
-type Client = 'dynamodb' | 's3' | 'sqs' | 'kms';
+type Client = 'dynamodb' | 's3' | 'sqs' | 'kms' | 'codebuild' | 'lambda' | 'logs';
 
 /**
- * The SDK client behind each need. A `Record` over every need, so a need added to the route-group
- * type does not compile until the bench knows which client it brings. `cursorSecret` is an
- * environment value: no client.
+ * The SDK clients behind each need. A `Record` over every need, so a need added to the route-group
+ * type does not compile until the bench knows which clients it brings. `cursorSecret` is an
+ * environment value: no client. Builds and deployed functions both read CloudWatch Logs.
  */
-const CLIENT_OF: Record<Need, Client | undefined> = {
-  table: 'dynamodb',
-  customerTables: 'dynamodb',
-  buckets: 's3',
-  customerBuckets: 's3',
-  queue: 'sqs',
-  kms: 'kms',
-  cursorSecret: undefined,
+const CLIENT_OF: Record<Need, Client[]> = {
+  table: ['dynamodb'],
+  customerTables: ['dynamodb'],
+  buckets: ['s3'],
+  customerBuckets: ['s3'],
+  queue: ['sqs'],
+  kms: ['kms'],
+  cursorSecret: [],
+  builds: ['codebuild', 'logs'],
+  functions: ['lambda', 'logs'],
 };
 
 /** Each client as a bare handler uses it: created once, one call per invocation. */
@@ -52,6 +54,21 @@ const CLIENTS: Record<Client, { imports: string[]; init: string[]; call: string 
     init: ['const kms = new KMSClient({});'],
     call: "if (event.rawQueryString === 'kms') await kms.send(new GenerateDataKeyCommand({ KeyId: 'k', KeySpec: 'AES_256' }));",
   },
+  codebuild: {
+    imports: ["import { CodeBuildClient, StartBuildCommand } from '@aws-sdk/client-codebuild';"],
+    init: ['const codebuild = new CodeBuildClient({});'],
+    call: "if (event.rawQueryString === 'build') await codebuild.send(new StartBuildCommand({ projectName: event.rawPath }));",
+  },
+  lambda: {
+    imports: ["import { GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';"],
+    init: ['const lambda = new LambdaClient({});'],
+    call: "if (event.rawQueryString === 'fn') await lambda.send(new GetFunctionCommand({ FunctionName: event.rawPath }));",
+  },
+  logs: {
+    imports: ["import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';"],
+    init: ['const logs = new CloudWatchLogsClient({});'],
+    call: "if (event.rawQueryString === 'logs') await logs.send(new GetLogEventsCommand({ logGroupName: 'g', logStreamName: event.rawPath }));",
+  },
 };
 
 /** The clients a function's needs bring, in a fixed order: the bare handler's identity. */
@@ -60,7 +77,7 @@ export function clientsOf(needs: readonly Need[]): Client[] {
   const unknown = needs.filter((n) => !(n in CLIENT_OF));
   if (unknown.length > 0)
     throw new Error(`scripts/bench/bare.ts: which SDK client does "${unknown.join('", "')}" bring?`);
-  return (Object.keys(CLIENTS) as Client[]).filter((c) => needs.some((n) => CLIENT_OF[n] === c));
+  return (Object.keys(CLIENTS) as Client[]).filter((c) => needs.some((n) => CLIENT_OF[n].includes(c)));
 }
 
 export const bareName = (needs: readonly Need[]) => `bare-${clientsOf(needs).join('-') || 'none'}`;
