@@ -1,0 +1,195 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '../../client';
+import { edgeFetch, startDeployments } from '../deployments/helpers';
+import { TestPlatform } from '../helpers/platform';
+import { Cli } from './helpers';
+
+/**
+ * `deploy`, `logs` and `promote` end to end: the command line packs a fixture folder, uploads it
+ * through the presigned link, creates the deployment and follows its build on the local
+ * platform (gateway, builds, local S3, edge, all in this process), then the edge serves it.
+ */
+let p: TestPlatform;
+let env: Awaited<ReturnType<typeof startDeployments>>;
+let cli: Cli;
+let site: string;
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.email=cli@example.com', '-c', 'user.name=CLI test', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+beforeAll(async () => {
+  p = await TestPlatform.start();
+  env = await startDeployments();
+  cli = new Cli();
+  const login = await cli.run(['login', '--url', p.baseUrl, '--token', await p.apiKey()]);
+  expect(login.code).toBe(0);
+
+  // The static fixture in a git work tree of its own, with what must stay out of the archive.
+  const root = mkdtempSync(join(tmpdir(), 'platform-cli-site-'));
+  site = join(root, 'cli-site');
+  cpSync(join(__dirname, '..', 'fixtures', 'static-site'), site, { recursive: true });
+  writeFileSync(join(site, '.gitignore'), 'drafts/\n*.secret\n');
+  mkdirSync(join(site, 'drafts'));
+  writeFileSync(join(site, 'drafts', 'next.html'), '<p>draft</p>');
+  writeFileSync(join(site, 'keys.secret'), 'do not upload');
+  writeFileSync(join(site, '.env'), 'TOKEN=do-not-upload');
+  mkdirSync(join(site, 'node_modules', 'left-pad'), { recursive: true });
+  writeFileSync(join(site, 'node_modules', 'left-pad', 'index.js'), '');
+  symlinkSync('/etc/hostname', join(site, 'link.txt'));
+  git(site, 'init', '-q', '-b', 'main');
+  git(site, 'add', '.');
+  git(site, 'commit', '-q', '-m', 'Site');
+});
+afterAll(async () => {
+  await env?.close();
+  await p?.close();
+});
+
+describe('deploy [folder]', () => {
+  let deploymentId: string;
+  let host: string;
+
+  it('creates the project from the folder name, uploads, builds, follows the log and prints the host', async () => {
+    const res = await cli.run(['deploy', site]);
+    expect(res.code).toBe(0);
+    const out = res.stdout.split('\n');
+    expect(out[0]).toMatch(/^Created project cli-site \(prj_\w+\), framework static\.$/);
+    // index.html, 404.html, about.html, assets/style.css and .gitignore: not drafts/, *.secret, .env, node_modules.
+    expect(out[1]).toMatch(/^Packed 5 files \(\d+\.\d KB\) from \S+cli-site\.$/);
+    const header = /^Deployment (dpl_\w+) of cli-site \(preview\): http:\/\/(\S+)$/.exec(out[2] as string);
+    expect(header).not.toBeNull();
+    deploymentId = header?.[1] as string;
+    host = header?.[2] as string;
+    expect(res.stdout).toContain('Downloading the source archive.');
+    expect(res.stdout).toMatch(/Unpacked 6 files and folders/);
+    expect(res.stdout).toContain('Going live.');
+    expect(out.at(-2)).toMatch(new RegExp(`^Ready in \\d+\\.\\d s: http://${host.replace(/\./g, '\\.')}$`));
+    // Status changes go to stderr (not a terminal here: one line each), with the skipped symlink.
+    expect(res.stderr).toContain('Left out link.txt: archives carry plain files and folders only.\n');
+    expect(res.stderr).toMatch(/… (queued|building)\n/);
+    expect(res.stderr).toContain('… ready\n');
+  });
+
+  it('the deployment carries the branch and commit of the local git; the edge serves what was packed', async () => {
+    const api = createClient({ baseUrl: p.baseUrl, token: p.owner.token });
+    const read = (await api.getDeploymentsByDeploymentId({ orgId: p.org.orgId, deploymentId })) as {
+      deployment: Record<string, unknown>;
+    };
+    expect(read.deployment).toMatchObject({
+      status: 'ready',
+      source: 'upload',
+      target: 'preview',
+      branch: 'main',
+      commitSha: git(site, 'rev-parse', 'HEAD'),
+    });
+    expect((await edgeFetch(env.edge, host, '/')).text).toContain('Hello from the static fixture');
+    for (const left of ['/drafts/next.html', '/keys.secret', '/.env', '/node_modules/left-pad/index.js']) {
+      expect((await edgeFetch(env.edge, host, left)).text).toContain('Fixture 404 page');
+    }
+  });
+
+  it('logs <deploymentId> prints the build log; --follow too, to the end', async () => {
+    const res = await cli.run(['logs', deploymentId]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Going live.');
+    const follow = await cli.run(['logs', deploymentId, '--follow']);
+    expect(follow.stdout).toBe(res.stdout);
+    const runtime = await cli.run(['logs', deploymentId, '--runtime']);
+    expect(runtime.stdout).toBe('This deployment has no server function: no runtime logs.\n');
+  });
+
+  it('promote <deploymentId> makes it production and prints the production host', async () => {
+    const res = await cli.run(['promote', deploymentId]);
+    expect(res).toEqual({
+      code: 0,
+      stdout: `Promoted ${deploymentId} to production: http://cli-site.localhost:${env.edge.port}\n`,
+      stderr: '',
+    });
+    expect((await edgeFetch(env.edge, `cli-site.localhost:${env.edge.port}`, '/')).status).toBe(200);
+    const again = await cli.run(['promote', deploymentId]);
+    expect(again).toEqual({ code: 1, stdout: '', stderr: 'Error: This is already the production deployment.\n' });
+  });
+
+  it('deploys to the existing project by --project; --prod goes to the production host', async () => {
+    const same = await cli.run(['deploy', site, '--project', 'cli-site']);
+    expect(same.code).toBe(0);
+    expect(same.stdout).not.toContain('Created project');
+    expect(same.stdout).toMatch(/^Packed 5 files/);
+
+    writeFileSync(join(site, 'index.html'), '<h1>Hello again</h1>');
+    const prod = await cli.run(['deploy', site, '--prod']);
+    expect(prod.code).toBe(0);
+    expect(prod.stdout).toMatch(/Deployment dpl_\w+ of cli-site \(production\)/);
+    expect(prod.stdout).toContain(`Production: http://cli-site.localhost:${env.edge.port}\n`);
+    expect((await edgeFetch(env.edge, `cli-site.localhost:${env.edge.port}`, '/')).text).toContain('Hello again');
+  });
+
+  it('draws a progress indicator on a terminal and clears it before each log line', async () => {
+    writeFileSync(join(site, 'about.html'), '<h1>About, changed</h1>');
+    const res = await cli.run(['deploy', site], { tty: true });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/\r\x1b\[K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (queued|building|deploying|ready) \d+\.\d s/);
+    expect(res.stderr.endsWith('\r\x1b[K')).toBe(true);
+    expect(res.stdout).not.toContain('\x1b');
+  });
+});
+
+describe('a failing build', () => {
+  it('exits non-zero with the reason, after the log', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'platform-cli-fail-')), 'broken-site');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'index.html'), '<p>never served</p>');
+    const created = await cli.run(['projects', 'create', 'broken-site', '--framework', 'static']);
+    expect(created.code).toBe(0);
+    const api = createClient({ baseUrl: p.baseUrl, token: p.owner.token });
+    const { projects } = (await api.getProjects({ orgId: p.org.orgId })) as {
+      projects: { projectId: string; slug: string }[];
+    };
+    const projectId = projects.find((x) => x.slug === 'broken-site')?.projectId as string;
+    await api.patchProjectsByProjectId({
+      orgId: p.org.orgId,
+      projectId,
+      body: { buildCommand: 'echo building; exit 3' },
+    });
+    const res = await cli.run(['deploy', folder]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('building\n');
+    expect(res.stderr).toMatch(/Deployment dpl_\w+ error: .+\n$/);
+    expect(res.stderr).not.toMatch(/\bat \S+ \(/);
+  });
+
+  it('deploys a folder outside git (no branch, no commit); a missing folder is refused', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'platform-cli-nogit-')), 'plain-site');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'index.html'), '<p>plain</p>');
+    const res = await cli.run(['deploy', folder]);
+    expect(res.code).toBe(0);
+    const id = /Deployment (dpl_\w+)/.exec(res.stdout)?.[1] as string;
+    const api = createClient({ baseUrl: p.baseUrl, token: p.owner.token });
+    const read = (await api.getDeploymentsByDeploymentId({ orgId: p.org.orgId, deploymentId: id })) as {
+      deployment: Record<string, unknown>;
+    };
+    expect(read.deployment.branch).toBeUndefined();
+    expect(read.deployment.commitSha).toBeUndefined();
+    const missing = await cli.run(['deploy', join(folder, 'nope'), '--project', 'plain-site']);
+    expect(missing).toMatchObject({ code: 1, stderr: `Error: ${join(folder, 'nope')} is not a folder.\n` });
+  });
+
+  it('logs and promote of an unknown deployment print the API message', async () => {
+    expect(await cli.run(['logs', 'dpl_nope'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: Deployment not found\n',
+    });
+    expect((await cli.run(['promote', 'dpl_nope'])).stderr).toBe('Error: Deployment not found\n');
+  });
+});
