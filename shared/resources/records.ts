@@ -1,4 +1,4 @@
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badRequest, conflict, type HttpError } from '../http/errors';
 import { orgIsActive } from '../identity/orgs';
 import type { Resource, ResourceType } from '../schemas/resource';
@@ -104,26 +104,65 @@ async function linkConflict(r: Resource, projectId: string, projectName: string)
 }
 
 /**
+ * A name or project link item whose resource is gone (removed by a path that deleted only the
+ * record) or is no longer linked there is stale: it is released, conditionally, and the caller may
+ * try again. Record, name and link are always written together, so a live one is never released.
+ */
+async function releaseIfStale(r: Resource, key: { pk: string; sk: string }, projectId?: string): Promise<boolean> {
+  const held = await getItem<LinkItem>(key, true);
+  if (!held) return true;
+  const owner = await getItem<Resource>(resourceKey(r.orgId, r.type, held.resourceId), true);
+  if (owner && (projectId === undefined || owner.projectId === projectId)) return false;
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: TABLE(),
+        Key: key,
+        ConditionExpression: 'resourceId = :id',
+        ExpressionAttributeValues: { ':id': held.resourceId },
+      }),
+    );
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+  }
+  return true;
+}
+
+/**
  * Writes a new resource record with its name, and its project link when it has one, in one
  * transaction that also holds only while the organization is active.
  */
 export async function insertResource(r: Resource, projectName?: string): Promise<void> {
+  const nameKey = resourceNameKey(r.orgId, r.type, r.name);
+  const linkKey = r.projectId ? projectLinkKey(r.orgId, r.projectId, r.type) : undefined;
   const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
     orgIsActive(r.orgId),
     putNew({ ...resourceKey(r.orgId, r.type, r.resourceId), ...r }),
-    putNew({ ...resourceNameKey(r.orgId, r.type, r.name), resourceId: r.resourceId }),
+    putNew({ ...nameKey, resourceId: r.resourceId }),
   ];
-  if (r.projectId) {
+  if (r.projectId && linkKey) {
     items.push(projectExists(r.orgId, r.projectId));
-    items.push(putNew({ ...projectLinkKey(r.orgId, r.projectId, r.type), resourceId: r.resourceId, name: r.name }));
+    items.push(putNew({ ...linkKey, resourceId: r.resourceId, name: r.name }));
   }
-  await transactExplained(items, async (i) => {
-    if (i === 0) return conflict(ORG_DELETING);
-    if (i === 2) return conflict(nameTaken(r.type, r.name));
-    if (i === 3) return badRequest(PROJECT_NOT_FOUND);
-    if (i === 4 && r.projectId) return linkConflict(r, r.projectId, projectName ?? r.projectId);
-    return undefined;
-  });
+  for (let attempt = 0; ; attempt++) {
+    let retry = false;
+    await transactExplained(items, async (i) => {
+      if (i === 0) return conflict(ORG_DELETING);
+      if (i === 2) {
+        retry = attempt < 2 && (await releaseIfStale(r, nameKey));
+        return retry ? undefined : conflict(nameTaken(r.type, r.name));
+      }
+      if (i === 3) return badRequest(PROJECT_NOT_FOUND);
+      if (i === 4 && r.projectId && linkKey) {
+        retry = attempt < 2 && (await releaseIfStale(r, linkKey, r.projectId));
+        return retry ? undefined : linkConflict(r, r.projectId, projectName ?? r.projectId);
+      }
+      return undefined;
+    }).catch((err: unknown) => {
+      if (!retry) throw err;
+    });
+    if (!retry) return;
+  }
 }
 
 /** Updates fields of the record, guarded by its version (a stale one is 409). */
@@ -203,12 +242,21 @@ export async function linkResource(r: Resource, projectId: string | null, projec
     items.push(projectExists(r.orgId, projectId));
     items.push(putNew({ ...projectLinkKey(r.orgId, projectId, r.type), resourceId: r.resourceId, name: r.name }));
   }
-  await transactExplained(items, async (i) => {
-    if (i === 0) return conflict(RESOURCE_CHANGED);
-    if (projectId && i === projectAt) return badRequest(PROJECT_NOT_FOUND);
-    if (projectId && i === projectAt + 1) return linkConflict(r, projectId, projectName ?? projectId);
-    return undefined;
-  });
+  for (let attempt = 0; ; attempt++) {
+    let retry = false;
+    await transactExplained(items, async (i) => {
+      if (i === 0) return conflict(RESOURCE_CHANGED);
+      if (projectId && i === projectAt) return badRequest(PROJECT_NOT_FOUND);
+      if (projectId && i === projectAt + 1) {
+        retry = attempt < 2 && (await releaseIfStale(r, projectLinkKey(r.orgId, projectId, r.type), projectId));
+        return retry ? undefined : linkConflict(r, projectId, projectName ?? projectId);
+      }
+      return undefined;
+    }).catch((err: unknown) => {
+      if (!retry) throw err;
+    });
+    if (!retry) break;
+  }
   const { projectId: _old, ...rest } = r;
   return { ...rest, ...(projectId ? { projectId } : {}), version: r.version + 1, updatedAt: now };
 }

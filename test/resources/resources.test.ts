@@ -398,6 +398,20 @@ describe('DELETE /v1/orgs/:orgId/resources/:type/:resourceId', () => {
     expect(await storage.bucketExists(empty.physicalName)).toBe(false);
   });
 
+  it('frees the name and the project link of a bucket deleted through the storage routes', async () => {
+    const projectId = await newProject();
+    const name = unique('via-storage');
+    const bucket = (await create({ type: 'bucket', name, projectId })).body.resource;
+    expect((await p.delete(`/v1/orgs/${p.org.orgId}/storage/${bucket.resourceId}`)).status).toBe(204);
+    const again = await create({ type: 'bucket', name, projectId });
+    expect(again.status).toBe(201);
+    // A live link is never taken over.
+    const other = (await create({ type: 'bucket', name: unique('other') })).body.resource;
+    const refused = await p.patch(`${base}/bucket/${other.resourceId}`, { projectId });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: `Web shop already uses ${name} for its bucket.` });
+  });
+
   it('refuses a database with deletion protection with 409 and leaves it active', async () => {
     const db = (await create({ type: 'database', name: unique('kept') })).body.resource;
     const settings = `/v1/orgs/${p.org.orgId}/databases/${db.resourceId}/settings`;
