@@ -14,7 +14,19 @@ export interface RouteGroup {
    * the cursor-signing secret, the KMS key, the platform's artifacts bucket, the agent queue,
    * customer databases (tables named `cust-*`) and customer buckets (named `plt-*`).
    */
-  needs: ('table' | 'cursorSecret' | 'kms' | 'buckets' | 'queue' | 'customerTables' | 'customerBuckets')[];
+  needs: (
+    | 'table'
+    | 'cursorSecret'
+    | 'kms'
+    | 'buckets'
+    | 'queue'
+    | 'customerTables'
+    | 'customerBuckets'
+    // Deployment builds: start and stop CodeBuild builds, read their logs.
+    | 'builds'
+    // Deployed server functions (`plt-fn-*`): read, delete, and read their logs.
+    | 'functions'
+  )[];
   /** The catch-all group: API Gateway's `$default` route goes here. */
   fallback?: boolean;
 }
@@ -51,7 +63,8 @@ export const routeGroups: RouteGroup[] = [
     prefixes: ['/v1/orgs/{orgId}/projects'],
     // kms: a transfer re-encrypts the project's variables for the target organization.
     // buckets: a delete removes the project's build outputs and cache from the artifacts bucket.
-    needs: ['table', 'kms', 'buckets'],
+    // functions: delete and transfer stop and remove the project's server functions.
+    needs: ['table', 'kms', 'buckets', 'functions'],
   },
   {
     name: 'env',
@@ -66,7 +79,7 @@ export const routeGroups: RouteGroup[] = [
       '/v1/orgs/{orgId}/projects/{projectId}/deployments',
     ],
     // kms: a build gets its target's variables; buckets: upload links and source archives.
-    needs: ['table', 'cursorSecret', 'kms', 'buckets'],
+    needs: ['table', 'cursorSecret', 'kms', 'buckets', 'builds', 'functions'],
   },
 ];
 

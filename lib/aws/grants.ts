@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/config';
 import type { RouteGroup } from '../route-groups';
 import type { PlatformData } from './data';
+import { FUNCTION_PREFIX, type PlatformDeployments } from './deployments';
 import type { GroupFunction } from './group-function';
 import type { AgentJobs } from './jobs';
 
@@ -12,6 +13,7 @@ export type Need = RouteGroup['needs'][number];
 export interface Grantable {
   data: PlatformData;
   jobs: AgentJobs;
+  deployments: PlatformDeployments;
 }
 
 /**
@@ -85,7 +87,7 @@ const customerObjectActions = [
  * CDK grant or a runtime-named resource needs a wildcard, the cdk-nag finding is acknowledged here,
  * on this function only, with its reason.
  */
-export function grantNeeds(f: GroupFunction, { data, jobs }: Grantable): void {
+export function grantNeeds(f: GroupFunction, { data, jobs, deployments }: Grantable): void {
   const stack = Stack.of(f);
   const ack = (finding: string, reason: string) =>
     Validations.of(f).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
@@ -189,6 +191,38 @@ export function grantNeeds(f: GroupFunction, { data, jobs }: Grantable): void {
         'Resource::*',
         's3:ListAllMyBuckets (ListBuckets) supports no resource-level permission; it lists names only.',
       );
+    },
+
+    // Start and stop builds of the one build project; read its log group.
+    builds: () => {
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['codebuild:StartBuild', 'codebuild:StopBuild'],
+          resources: [deployments.project.projectArn],
+        }),
+      );
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: ['logs:GetLogEvents'], resources: [deployments.buildLogs.logGroupArn] }),
+      );
+      f.fn.addEnvironment('BUILD_PROJECT', deployments.project.projectName);
+      f.fn.addEnvironment('BUILD_LOG_GROUP', deployments.buildLogs.logGroupName);
+    },
+
+    // Deployed server functions: whether one exists, remove it, read its logs. Created only by
+    // the build-events worker.
+    functions: () => {
+      deployments.grantFunctions(f.fn, ['lambda:GetFunction', 'lambda:DeleteFunction']);
+      const logGroups = deployments.functionLogsArn();
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: ['logs:FilterLogEvents'], resources: [logGroups, `${logGroups}:*`] }),
+      );
+      f.fn.addEnvironment('FUNCTION_PREFIX', FUNCTION_PREFIX);
+      const reason =
+        `Server functions are created per deployment at runtime, so they (and their log groups) are known only by ` +
+        `the name prefix ${FUNCTION_PREFIX}, in this account and region.`;
+      ack(`Resource::${nagArn(deployments.functionsArn())}`, reason);
+      ack(`Resource::${nagArn(logGroups)}`, reason);
+      ack(`Resource::${nagArn(logGroups)}:*`, reason);
     },
   };
 

@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { type RouteGroup, routeGroups } from '../route-groups';
 import { PlatformApi } from './api';
 import { PlatformData } from './data';
+import { PlatformDeployments } from './deployments';
 import { grantNeeds } from './grants';
 import { GroupFunction } from './group-function';
 import { AgentJobs } from './jobs';
@@ -24,6 +25,8 @@ export interface PlatformStackProps extends StackProps {
   groups?: RouteGroup[];
   /** Repository root, where `functions/<group>/handler.ts` and the lock file are. */
   projectRoot?: string;
+  /** The Lambda Web Adapter layer of deployed server functions (default: AWS's public arm64 layer). */
+  webAdapterLayerArn?: string;
 }
 
 /**
@@ -36,6 +39,8 @@ export class PlatformStack extends Stack {
   readonly data: PlatformData;
   readonly jobs: AgentJobs;
   readonly http: PlatformApi;
+  /** Deployment builds (CodeBuild), their events worker, the server functions' role. */
+  readonly deployments: PlatformDeployments;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps) {
     super(scope, id, props);
@@ -54,6 +59,12 @@ export class PlatformStack extends Stack {
       ...(props.locations ? { LOCATIONS: props.locations } : {}),
       ...(props.defaultLocation ? { DEFAULT_LOCATION: props.defaultLocation } : {}),
     };
+    this.deployments = new PlatformDeployments(this, 'DeploymentBuilds', {
+      data: this.data,
+      projectRoot,
+      environment,
+      webAdapterLayerArn: props.webAdapterLayerArn,
+    });
     this.functions = groups.map(
       (group) => new GroupFunction(this, pascal(group.name), { group, projectRoot, environment }),
     );
@@ -68,6 +79,7 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'ArtifactsBucketName', { value: this.data.artifactsBucket.bucketName });
     new CfnOutput(this, 'QueueUrl', { value: this.jobs.queue.queueUrl });
+    new CfnOutput(this, 'BuildProjectName', { value: this.deployments.project.projectName });
   }
 }
 

@@ -104,3 +104,27 @@ export function awsBuilds(): BuildsPort {
     },
   };
 }
+
+/**
+ * The reason a failed build gives: its last `Error: …` line (the buildspec prints one before it
+ * exits), read from the end of its log.
+ */
+export async function lastErrorLine(buildId: string): Promise<string | undefined> {
+  logs ??= new CloudWatchLogsClient({});
+  try {
+    const out = await logs.send(
+      new GetLogEventsCommand({
+        logGroupName: required('BUILD_LOG_GROUP'),
+        logStreamName: logStreamOf(buildId),
+        startFromHead: false,
+        limit: 100,
+      }),
+    );
+    const lines = (out.events ?? []).map((e) => (e.message ?? '').trim());
+    const last = lines.reverse().find((l) => l.startsWith('Error: '));
+    return last?.slice('Error: '.length);
+  } catch (err) {
+    if ((err as Error).name === 'ResourceNotFoundException') return undefined;
+    throw err;
+  }
+}

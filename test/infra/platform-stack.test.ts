@@ -93,7 +93,8 @@ describe('synthesis', () => {
 
 describe('functions', () => {
   test('exactly one function per route group, and no helper functions', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length);
+    // Plus the deployment workers (build events, retention sweep): see 'deployments' below.
+    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + 2);
     expect(stack.functions.map((f) => f.group.name)).toEqual(routeGroups.map((g) => g.name));
   });
 
@@ -180,7 +181,10 @@ describe('HTTP API', () => {
 
   test('API Gateway may invoke each function only through its own routes', () => {
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Resources);
+    const workers = [stack.deployments.events.fn, stack.deployments.retention.fn].map(logicalId);
     for (const p of permissions) {
+      // The deployment workers are invoked by their EventBridge rules only (see 'deployments').
+      if (workers.some((w) => JSON.stringify(p.Properties.FunctionName).includes(w))) continue;
       expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
       expect(JSON.stringify(p.Properties.SourceArn)).toContain(logicalId(stack.http.api));
     }
@@ -341,7 +345,14 @@ describe('least privilege', () => {
       expect(touches(':table/cust-')).toBe(needs('customerTables'));
       expect(touches(':s3:::plt-')).toBe(needs('customerBuckets'));
       // Logs only to its own group: no AWSLambdaBasicExecutionRole.
-      const logs = statements.filter((s) => s.actions.some((a) => a.startsWith('logs:')));
+      const writes = ['logs:CreateLogStream', 'logs:PutLogEvents', 'logs:CreateLogGroup'];
+      const logs = statements.filter((s) => s.actions.some((a) => writes.includes(a)));
+      // Reading logs: build logs with `builds`, server-function logs with `functions`.
+      const reads = statements.filter((s) => s.actions.some((a) => a.startsWith('logs:') && !writes.includes(a)));
+      expect(reads.some((s) => s.actions.includes('logs:GetLogEvents'))).toBe(needs('builds'));
+      expect(reads.some((s) => s.actions.includes('logs:FilterLogEvents'))).toBe(needs('functions'));
+      expect(touches(':function:plt-fn-*')).toBe(needs('functions'));
+      expect(statements.some((s) => s.actions.includes('codebuild:StartBuild'))).toBe(needs('builds'));
       expect(logs).toEqual([
         {
           actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
@@ -359,7 +370,17 @@ describe('every need, wired', () => {
     {
       name: 'core',
       prefixes: ['/health'],
-      needs: ['table', 'cursorSecret', 'kms', 'buckets', 'queue', 'customerTables', 'customerBuckets'],
+      needs: [
+        'table',
+        'cursorSecret',
+        'kms',
+        'buckets',
+        'queue',
+        'customerTables',
+        'customerBuckets',
+        'builds',
+        'functions',
+      ],
       fallback: true,
     },
     { name: 'orgs', prefixes: ['/v1/orgs/{orgId}'], needs: [] },
@@ -447,6 +468,128 @@ describe('every need, wired', () => {
       );
       expect(actions.filter((a) => a === '*' || a.endsWith(':*'))).toEqual([]);
     }
+  });
+});
+
+describe('deployments', () => {
+  const fnResource = (fn: Construct) => template.toJSON().Resources[logicalId(fn)];
+
+  test('one CodeBuild project: arm64, 15 minutes, no source of its own, encrypted, logs to its group', () => {
+    template.resourceCountIs('AWS::CodeBuild::Project', 1);
+    const project = Object.values(template.findResources('AWS::CodeBuild::Project') as Resources)[0]!;
+    expect(project.Properties).toMatchObject({
+      Environment: { Type: 'ARM_CONTAINER', ComputeType: 'BUILD_GENERAL1_SMALL', PrivilegedMode: false },
+      Source: { Type: 'NO_SOURCE' },
+      TimeoutInMinutes: 15,
+      EncryptionKey: { 'Fn::GetAtt': [logicalId(stack.deployments.buildKey), 'Arn'] },
+      LogsConfig: { CloudWatchLogs: { Status: 'ENABLED', GroupName: { Ref: logicalId(stack.deployments.buildLogs) } } },
+    });
+    const spec = JSON.stringify(project.Properties.Source);
+    expect(spec).toContain('platform-build.js');
+    expect(spec).toContain('runuser');
+  });
+
+  test('the build role reads sources and writes artifacts and caches, by prefix, nothing else', () => {
+    const role = logicalId(stack.deployments.project.role as unknown as Construct);
+    const s3 = statementsOf(template, role).filter((s) => s.actions.some((a) => a.startsWith('s3:')));
+    const bucket = logicalId(stack.data.artifactsBucket);
+    const on = (prefix: string) => s3.filter((s) => s.resource.includes(bucket) && s.resource.includes(`/${prefix}/*`));
+    expect(on('sources').flatMap((s) => s.actions)).toEqual(['s3:GetObject']);
+    expect(on('artifacts').flatMap((s) => s.actions)).toEqual(['s3:PutObject']);
+    expect(
+      on('builds')
+        .flatMap((s) => s.actions)
+        .sort(),
+    ).toEqual(['s3:DeleteObject', 's3:GetObject']);
+    expect(s3.flatMap((s) => s.actions)).not.toContain('s3:DeleteObject*');
+  });
+
+  test('build state changes of that project reach the build-events worker; the sweep runs hourly', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        source: ['aws.codebuild'],
+        'detail-type': ['CodeBuild Build State Change'],
+        detail: { 'project-name': [{ Ref: logicalId(stack.deployments.project) }] },
+      },
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [logicalId(stack.deployments.events.fn), 'Arn'] },
+          RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 8 }),
+        }),
+      ],
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 hour)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack.deployments.retention.fn), 'Arn'] } })],
+    });
+    for (const worker of [stack.deployments.events, stack.deployments.retention]) {
+      expect(fnResource(worker.fn).Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+    }
+  });
+
+  test('the worker creates server functions by name prefix and passes only their role', () => {
+    const statements = statementsOf(template, logicalId(stack.deployments.events.role));
+    const lambda = statements.filter((s) =>
+      s.actions.some((a) => a.startsWith('lambda:') && a !== 'lambda:GetLayerVersion'),
+    );
+    expect(lambda.flatMap((s) => s.actions)).toEqual(
+      expect.arrayContaining(['lambda:CreateFunction', 'lambda:DeleteFunction', 'lambda:GetFunction']),
+    );
+    for (const s of lambda) expect(s.resource).toContain(':function:plt-fn-*');
+    const pass = statements.filter((s) => s.actions.includes('iam:PassRole'));
+    expect(pass).toEqual([
+      {
+        actions: ['iam:PassRole'],
+        resource: JSON.stringify({ 'Fn::GetAtt': [logicalId(stack.deployments.functionRole), 'Arn'] }),
+      },
+    ]);
+    const env = fnResource(stack.deployments.events.fn).Properties.Environment.Variables;
+    expect(env).toMatchObject({
+      FUNCTION_PREFIX: 'plt-fn-',
+      FUNCTION_ROLE_ARN: { 'Fn::GetAtt': [logicalId(stack.deployments.functionRole), 'Arn'] },
+      PLATFORM_TARGET: 'aws',
+    });
+    expect(JSON.stringify(env.WEB_ADAPTER_LAYER_ARN)).toContain('LambdaAdapterLayerArm64');
+  });
+
+  test('deployed server functions may only write their own logs', () => {
+    const statements = statementsOf(template, logicalId(stack.deployments.functionRole));
+    expect(statements.flatMap((s) => s.actions).sort()).toEqual([
+      'logs:CreateLogGroup',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+    ]);
+    for (const s of statements) expect(s.resource).toContain('/aws/lambda/plt-fn-*');
+  });
+
+  test('the deployments group starts builds of the project and reads its log; env names them', () => {
+    const f = fnOf(stack, 'deployments');
+    const statements = statementsOf(template, logicalId(f.role));
+    const codebuild = statements.filter((s) => s.actions.some((a) => a.startsWith('codebuild:')));
+    expect(codebuild).toEqual([
+      {
+        actions: ['codebuild:StartBuild', 'codebuild:StopBuild'],
+        resource: JSON.stringify({ 'Fn::GetAtt': [logicalId(stack.deployments.project), 'Arn'] }),
+      },
+    ]);
+    const env = fnResource(f.fn).Properties.Environment.Variables;
+    expect(env).toMatchObject({
+      BUILD_PROJECT: { Ref: logicalId(stack.deployments.project) },
+      BUILD_LOG_GROUP: { Ref: logicalId(stack.deployments.buildLogs) },
+      FUNCTION_PREFIX: 'plt-fn-',
+    });
+    // It never creates functions: the worker does.
+    expect(statements.flatMap((s) => s.actions)).not.toContain('lambda:CreateFunction');
+  });
+
+  test('source archives are kept 30 days, one-build variables 1 day', () => {
+    const bucket = template.toJSON().Resources[logicalId(stack.data.artifactsBucket)];
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Id: 'source-archives', Prefix: 'sources/', ExpirationInDays: 30 }),
+        expect.objectContaining({ Id: 'build-variables', Prefix: 'builds/', ExpirationInDays: 1 }),
+      ]),
+    );
   });
 });
 

@@ -1,0 +1,12 @@
+import { sweepExpired } from '../../shared/deployments/retention';
+import { log } from '../../shared/http/log';
+
+/**
+ * The hourly retention sweep (an EventBridge schedule on AWS; the local edge runs it itself):
+ * deployments whose expiry day has come become `expired` (shared/deployments/retention.ts).
+ */
+export async function handler(): Promise<{ expired: number; postponed: number }> {
+  const { expired, postponed } = await sweepExpired();
+  log.info('retention sweep', { expired: expired.length, postponed: postponed.length });
+  return { expired: expired.length, postponed: postponed.length };
+}

@@ -1,0 +1,333 @@
+import * as path from 'node:path';
+import { Arn, ArnFormat, Aws, type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as codebuild from 'aws-cdk-lib/aws-codebuild';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { buildspec } from '../../shared/builds/buildspec';
+import { bundleOptions } from '../bundle';
+import type { PlatformData } from './data';
+
+/** Deployed server functions are named `<prefix><deploymentId>`: every grant on them is by this prefix. */
+export const FUNCTION_PREFIX = 'plt-fn-';
+
+/**
+ * The public Lambda Web Adapter layer (arm64) that runs a deployment's HTTP server inside Lambda.
+ * Its account and version are AWS's; `webAdapterLayerArn` overrides it.
+ */
+const webAdapterLayer = (region: string) => `arn:aws:lambda:${region}:753240598075:layer:LambdaAdapterLayerArm64:25`;
+
+export interface PlatformDeploymentsProps {
+  data: PlatformData;
+  projectRoot: string;
+  /** The environment every platform function gets (table, auth, stage …). */
+  environment: Record<string, string>;
+  webAdapterLayerArn?: string;
+}
+
+/**
+ * What builds and serves deployments on AWS:
+ * - the CodeBuild project (arm64, like the functions it builds for; 15 minutes; no source of its
+ *   own: each build downloads its archive) with its log group and key; its role reads sources
+ *   and the one-build variables object, and writes artifacts and dependency caches, nothing else;
+ * - the role of deployed server functions (logs of `/aws/lambda/plt-fn-*` only);
+ * - the build-events worker (EventBridge: this project's build state changes) that moves
+ *   deployment records and creates server functions, and the hourly retention sweep;
+ * - lifecycle rules: source archives kept 30 days, one-build variables 1 day.
+ */
+export class PlatformDeployments extends Construct {
+  readonly buildKey: kms.Key;
+  readonly buildLogs: logs.LogGroup;
+  readonly project: codebuild.Project;
+  readonly functionRole: iam.Role;
+  readonly events: WorkerFunction;
+  readonly retention: WorkerFunction;
+  readonly webAdapterLayerArn: string;
+
+  constructor(scope: Construct, id: string, props: PlatformDeploymentsProps) {
+    super(scope, id);
+    const { data } = props;
+    const stack = Stack.of(this);
+    const bucket = data.artifactsBucket;
+    this.webAdapterLayerArn = props.webAdapterLayerArn ?? webAdapterLayer(Aws.REGION);
+
+    bucket.addLifecycleRule({ id: 'source-archives', prefix: 'sources/', expiration: Duration.days(30) });
+    bucket.addLifecycleRule({ id: 'build-variables', prefix: 'builds/', expiration: Duration.days(1) });
+
+    this.buildKey = new kms.Key(this, 'BuildKey', {
+      description: 'Build artifacts and logs of deployment builds',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.buildLogs = new logs.LogGroup(this, 'BuildLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.project = new codebuild.Project(this, 'Builds', {
+      description: 'Deployment builds: one build per deployment (shared/builds/buildspec.ts)',
+      buildSpec: codebuild.BuildSpec.fromObject(buildspec),
+      environment: {
+        buildImage: codebuild.LinuxArmBuildImage.AMAZON_LINUX_2023_STANDARD_3_0,
+        computeType: codebuild.ComputeType.SMALL,
+        environmentVariables: { ARTIFACTS_BUCKET: { value: bucket.bucketName } },
+      },
+      timeout: Duration.minutes(15),
+      queuedTimeout: Duration.hours(1),
+      encryptionKey: this.buildKey,
+      logging: { cloudWatch: { logGroup: this.buildLogs } },
+    });
+    const objects = (prefix: string) => bucket.arnForObjects(`${prefix}*`);
+    this.project.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects('sources/'), objects('cache/')] }),
+    );
+    this.project.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:DeleteObject'], resources: [objects('builds/')] }),
+    );
+    this.project.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [objects('artifacts/'), objects('cache/')] }),
+    );
+    // `aws s3 sync` lists the destination prefix (its own deployment's artifacts).
+    this.project.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': ['artifacts/*', 'cache/*'] } },
+      }),
+    );
+    const bucketArn = ref(bucket, 'Arn');
+    const projectRef = `<${stack.getLogicalId(this.project.node.defaultChild as CfnElement)}>`;
+    const keyGrant = 'Generated by the KMS key grant, on the build key only.';
+    ack(this.project, {
+      ...Object.fromEntries(
+        ['sources', 'builds', 'artifacts', 'cache'].map((prefix) => [
+          `Resource::${bucketArn}/${prefix}/*`,
+          `Builds read and write objects by key prefix (${prefix}/) of the artifacts bucket: the keys name deployments ` +
+            'and projects created at runtime.',
+        ]),
+      ),
+      [`Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/${projectRef}:*`]:
+        "CodeBuild's own default grant for this project's log streams.",
+      [`Resource::arn:<AWS::Partition>:codebuild:<AWS::Region>:<AWS::AccountId>:report-group/${projectRef}-*`]:
+        "CodeBuild's own default grant for this project's report groups.",
+      'Action::kms:GenerateDataKey*': keyGrant,
+      'Action::kms:ReEncrypt*': keyGrant,
+    });
+
+    this.functionRole = new iam.Role(this, 'ServerFunctionRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Deployed server functions: their own logs only',
+    });
+    const functionLogs = stack.formatArn({
+      service: 'logs',
+      resource: 'log-group',
+      resourceName: `/aws/lambda/${FUNCTION_PREFIX}*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    this.functionRole.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [functionLogs, `${functionLogs}:*`],
+      }),
+    );
+    const fnLogsReason =
+      `One role for every deployed function; each writes the log group Lambda names after it ` +
+      `(/aws/lambda/${FUNCTION_PREFIX}<deploymentId>), created at runtime.`;
+    ack(this.functionRole, {
+      [`Resource::${nagArn(functionLogs)}`]: fnLogsReason,
+      [`Resource::${nagArn(functionLogs)}:*`]: fnLogsReason,
+    });
+
+    const workerEnv = {
+      ...props.environment,
+      ARTIFACTS_BUCKET: bucket.bucketName,
+      BUILD_LOG_GROUP: this.buildLogs.logGroupName,
+      FUNCTION_PREFIX,
+      FUNCTION_ROLE_ARN: this.functionRole.roleArn,
+      WEB_ADAPTER_LAYER_ARN: this.webAdapterLayerArn,
+      SECRETS_KEY_ID: data.secretsKey.keyArn,
+    };
+    this.events = new WorkerFunction(this, 'BuildEvents', {
+      entry: path.join(props.projectRoot, 'functions/workers/build-events.ts'),
+      projectRoot: props.projectRoot,
+      description: 'Moves deployments as their builds go; creates server functions',
+      environment: workerEnv,
+      timeout: Duration.minutes(3),
+    });
+    this.retention = new WorkerFunction(this, 'Retention', {
+      entry: path.join(props.projectRoot, 'functions/workers/build-retention.ts'),
+      projectRoot: props.projectRoot,
+      description: 'Expires deployments past their retention',
+      environment: workerEnv,
+      timeout: Duration.minutes(5),
+    });
+
+    // The events worker: records, variables (decrypt), manifests, server functions, build logs.
+    data.table.grantReadWriteData(this.events.fn);
+    data.secretsKey.grant(this.events.fn, 'kms:Decrypt');
+    bucket.grantRead(this.events.fn, 'artifacts/*');
+    this.grantFunctions(this.events.fn, [
+      'lambda:CreateFunction',
+      'lambda:GetFunction',
+      'lambda:DeleteFunction',
+      'lambda:TagResource',
+    ]);
+    this.functionRole.grantPassRole(this.events.role);
+    this.events.fn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['logs:GetLogEvents'], resources: [`${this.buildLogs.logGroupArn}`] }),
+    );
+    this.events.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['lambda:GetLayerVersion'],
+        resources: [this.webAdapterLayerArn],
+      }),
+    );
+    // The retention sweep: records, functions, and the expired deployments' artifacts.
+    data.table.grantReadWriteData(this.retention.fn);
+    bucket.grantRead(this.retention.fn, 'artifacts/*');
+    bucket.grantDelete(this.retention.fn, 'artifacts/*');
+    this.grantFunctions(this.retention.fn, ['lambda:DeleteFunction']);
+    const tableGrant = 'Generated by the table grant: queries on the platform table GSIs (lib/platform-table.ts).';
+    const bucketGrant = 'Generated by the bucket grant, on the artifacts/ objects of the artifacts bucket only.';
+    for (const worker of [this.events, this.retention]) {
+      ack(worker, {
+        [`Resource::${ref(data.table, 'Arn')}/index/*`]: tableGrant,
+        'Action::kms:GenerateDataKey*': 'Generated by the table grant on the table key (used by the table only).',
+        'Action::kms:ReEncrypt*': 'Generated by the table grant on the table key (used by the table only).',
+        [`Resource::${bucketArn}/artifacts/*`]: bucketGrant,
+        'Action::s3:GetBucket*': bucketGrant,
+        'Action::s3:GetObject*': bucketGrant,
+        'Action::s3:List*': bucketGrant,
+        'Action::s3:DeleteObject*': bucketGrant,
+        [`Resource::${nagArn(this.functionsArn())}`]: `Server functions are created per deployment at runtime: known only by the name prefix ${FUNCTION_PREFIX}.`,
+      });
+    }
+
+    new events.Rule(this, 'BuildStateChanges', {
+      description: 'State changes of deployment builds, to the build-events worker',
+      eventPattern: {
+        source: ['aws.codebuild'],
+        detailType: ['CodeBuild Build State Change'],
+        detail: { 'project-name': [this.project.projectName] },
+      },
+      targets: [new targets.LambdaFunction(this.events.fn, { retryAttempts: 8, maxEventAge: Duration.hours(2) })],
+    });
+    new events.Rule(this, 'RetentionSchedule', {
+      description: 'Hourly deployment retention sweep',
+      schedule: events.Schedule.rate(Duration.hours(1)),
+      targets: [new targets.LambdaFunction(this.retention.fn, { retryAttempts: 2 })],
+    });
+  }
+
+  /** Server functions by name prefix, in this account and region. */
+  functionsArn(): string {
+    return Arn.format(
+      {
+        service: 'lambda',
+        resource: 'function',
+        resourceName: `${FUNCTION_PREFIX}*`,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      },
+      Stack.of(this),
+    );
+  }
+
+  grantFunctions(fn: lambda.IFunction, actions: string[]): void {
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [this.functionsArn()] }));
+  }
+
+  /** The log groups of deployed functions (runtime logs). */
+  functionLogsArn(): string {
+    return Arn.format(
+      {
+        service: 'logs',
+        resource: 'log-group',
+        resourceName: `/aws/lambda/${FUNCTION_PREFIX}*`,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      },
+      Stack.of(this),
+    );
+  }
+}
+
+/** Acknowledges cdk-nag IAM5 findings (`finding` → reason) on `scope` and what it holds. */
+function ack(scope: Construct, findings: Record<string, string>): void {
+  for (const [finding, reason] of Object.entries(findings)) {
+    Validations.of(scope).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
+  }
+}
+
+/** How cdk-nag writes a reference to `construct`'s attribute in a finding. */
+function ref(construct: Construct, attribute: string): string {
+  return `<${Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement)}.${attribute}>`;
+}
+
+/** How cdk-nag writes an ARN built from pseudo parameters: `<AWS::Partition>` and the like. */
+export function nagArn(arn: string): string {
+  return arn.replace(/\$\{Token\[AWS\.(\w+)\.\d+\]\}/g, (_, name: string) => `<AWS::${name}>`);
+}
+
+export interface WorkerFunctionProps {
+  entry: string;
+  projectRoot: string;
+  description: string;
+  environment: Record<string, string>;
+  timeout: Duration;
+}
+
+/**
+ * A non-HTTP platform function (functions/workers/*.ts), bundled and configured like the route
+ * groups' (lib/aws/group-function.ts): its own role and its own log group.
+ */
+export class WorkerFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: props.description,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.fn = new NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 1024,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      description: props.description,
+      environment: { ...props.environment, PLATFORM_TARGET: 'aws' },
+      bundling: {
+        format: OutputFormat.ESM,
+        mainFields: [...bundleOptions.mainFields],
+        minify: bundleOptions.minify,
+        target: bundleOptions.target,
+        sourceMap: bundleOptions.sourcemap,
+        banner: bundleOptions.banner.js,
+        esbuildArgs: { '--legal-comments': bundleOptions.legalComments },
+        externalModules: [],
+        forceDockerBundling: false,
+      },
+    });
+    Validations.of(this.fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'nodejs22.x is the runtime the spec requires (bundles target node22); move on deliberately, not by lint.',
+    });
+  }
+}

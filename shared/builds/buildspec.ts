@@ -1,0 +1,156 @@
+/**
+ * The CodeBuild buildspec of the platform's build project (lib/aws/deployments.ts). It does on
+ * AWS what shared/builds/local.ts does on one machine, with the same rules (plan.ts):
+ * 1. downloads the archive, refuses links, special files and paths leaving the folder, unpacks;
+ * 2. plans: framework defaults, package manager from the lock file;
+ * 3. restores `node_modules` from `cache/<projectId>/<key>.tgz` (key: lock file, install command,
+ *    Node major) or installs and saves it; runs the build command;
+ * 4. uploads the output: `artifacts/<deploymentId>/static/` or `function.zip` (the app with a
+ *    `run.sh` for the Lambda Web Adapter), and `manifest.json` with the kind, entry and metrics,
+ *    which the build-events worker reads when the build succeeds.
+ * Install and build run as an unprivileged user, without the build's AWS credentials, with only
+ * the project's variables: a tenant's build can't reach the platform's bucket.
+ * The job arrives as environment variables (shared/builds/aws.ts); failures print `Error: …`
+ * as the last line, which the worker turns into the deployment's `error`.
+ */
+
+/** The Node program the build runs (plain JavaScript: it runs before anything is installed). */
+export const BUILD_SCRIPT = String.raw`
+const fs = require('fs'), path = require('path'), cp = require('child_process'), crypto = require('crypto');
+const E = process.env, SRC = '/tmp/src', B = E.ARTIFACTS_BUCKET, ID = E.DEPLOYMENT_ID;
+const metrics = { depsCache: 'off' };
+const fail = (m) => { console.log('Error: ' + m); fs.writeFileSync('/tmp/error.txt', m); process.exit(1); };
+const aws = (args) => cp.execFileSync('aws', args, { stdio: ['ignore', 'inherit', 'inherit'] });
+const inside = (root, rel) => { const f = path.resolve(root, rel); return f === root || f.startsWith(root + path.sep) ? f : null; };
+const vars = JSON.parse(fs.readFileSync('/tmp/env.json', 'utf8'));
+const app = inside(SRC, E.ROOT_DIRECTORY || '.');
+if (!app || !fs.existsSync(app)) fail('The root directory "' + E.ROOT_DIRECTORY + '" isn\'t in the source.');
+const pkgFile = path.join(app, 'package.json');
+let pkg;
+try { pkg = fs.existsSync(pkgFile) ? JSON.parse(fs.readFileSync(pkgFile, 'utf8')) : undefined; } catch { fail('package.json isn\'t valid JSON.'); }
+const locks = [['package-lock.json', 'npm', 'npm ci --no-audit --no-fund'], ['npm-shrinkwrap.json', 'npm', 'npm ci --no-audit --no-fund'],
+  ['pnpm-lock.yaml', 'pnpm', 'pnpm install --frozen-lockfile'], ['yarn.lock', 'yarn', 'yarn install --frozen-lockfile'],
+  ['bun.lock', 'bun', 'bun install --frozen-lockfile'], ['bun.lockb', 'bun', 'bun install --frozen-lockfile']];
+const lock = locks.find((l) => fs.existsSync(path.join(app, l[0])));
+const pm = pkg ? (lock ? lock[1] : 'npm') : undefined;
+const custom = (s) => (s && s.trim() ? s.trim() : undefined);
+const framework = E.FRAMEWORK || 'nextjs';
+let install = custom(E.INSTALL_COMMAND) || (lock ? lock[2] : 'npm install --no-audit --no-fund');
+let build = custom(E.BUILD_COMMAND);
+let output;
+if (framework === 'static') {
+  if (!(build && (pkg || custom(E.INSTALL_COMMAND)))) install = undefined;
+  const dir = custom(E.OUTPUT_DIRECTORY) || (fs.existsSync(path.join(app, 'public')) && !build ? 'public' : '.');
+  output = { kind: 'static', directory: dir };
+} else {
+  if (!pkg && !custom(E.INSTALL_COMMAND)) install = undefined;
+  if (framework === 'node') {
+    const entry = (pkg && pkg.main) || ['server.js', 'index.js', 'server.mjs', 'index.mjs'].find((f) => fs.existsSync(path.join(app, f)));
+    if (!entry) fail('No server entry found: set "main" in package.json, or add server.js or index.js.');
+    build = build || (pkg && pkg.scripts && pkg.scripts.build ? (pm || 'npm') + ' run build' : undefined);
+    output = { kind: 'server', entry };
+  } else {
+    build = build || (pkg && pkg.scripts && pkg.scripts.build ? (pm || 'npm') + ' run build' : 'npx --no-install next build');
+    output = { kind: 'server', entry: '.next/standalone/server.js' };
+  }
+}
+metrics.packageManager = install ? pm : undefined;
+if (install) metrics.installDir = E.ROOT_DIRECTORY || '.';
+cp.execSync('chown -R builder ' + JSON.stringify(SRC));
+const stepEnv = { PATH: E.PATH, HOME: '/home/builder', LANG: 'C.UTF-8', TZ: 'UTC', CI: '1', ...vars, PLATFORM_ENV: E.DEPLOYMENT_TARGET, PLATFORM_DEPLOYMENT_ID: ID };
+const step = (name, command) => {
+  console.log('Running "' + command + '"');
+  const t = Date.now();
+  const r = cp.spawnSync('runuser', ['-u', 'builder', '--', 'sh', '-c', command], { cwd: app, env: stepEnv, stdio: 'inherit' });
+  if (r.status !== 0) fail('The ' + name + ' step "' + command + '" failed with ' + (r.signal || 'exit code ' + r.status) + '.');
+  return Date.now() - t;
+};
+if (install) {
+  if (lock) {
+    const key = crypto.createHash('sha256').update(fs.readFileSync(path.join(app, lock[0]))).update('\0' + install + '\0' + process.versions.node.split('.')[0]).digest('hex').slice(0, 32);
+    const object = 's3://' + B + '/cache/' + E.PROJECT_ID + '/' + key + '.tgz';
+    const t = Date.now();
+    const hit = cp.spawnSync('aws', ['s3', 'cp', object, '/tmp/deps.tgz', '--only-show-errors'], { stdio: 'ignore' }).status === 0;
+    if (hit) {
+      cp.execFileSync('tar', ['-xzf', '/tmp/deps.tgz', '-C', app, '--no-same-owner']);
+      cp.execSync('chown -R builder ' + JSON.stringify(app));
+      metrics.restoreMs = Date.now() - t; metrics.depsCache = 'hit'; metrics.installMs = 0;
+      console.log('Restored dependencies from the cache (' + lock[0] + ' unchanged) in ' + metrics.restoreMs + ' ms; install skipped.');
+    } else {
+      metrics.depsCache = 'miss';
+      console.log('No cached dependencies for this ' + lock[0] + '.');
+      metrics.installMs = step('install', install);
+      if (fs.existsSync(path.join(app, 'node_modules'))) {
+        const s = Date.now();
+        cp.execFileSync('tar', ['-czf', '/tmp/deps.tgz', '-C', app, 'node_modules']);
+        aws(['s3', 'cp', '/tmp/deps.tgz', object, '--only-show-errors']);
+        metrics.saveMs = Date.now() - s;
+      }
+    }
+  } else {
+    console.log('No lock file: the dependency cache is off.');
+    metrics.installMs = step('install', install);
+  }
+}
+if (build) metrics.buildMs = step('build', build);
+const u = Date.now();
+const prefix = 's3://' + B + '/artifacts/' + ID + '/';
+if (output.kind === 'static') {
+  const out = inside(app, output.directory);
+  if (!out || !fs.existsSync(out)) fail('The output directory "' + output.directory + '" wasn\'t found after the build.');
+  aws(['s3', 'sync', out, prefix + 'static/', '--only-show-errors', '--exclude', 'node_modules/*']);
+} else {
+  let entry = output.entry;
+  if (framework === 'nextjs' && !fs.existsSync(path.join(app, entry))) {
+    if (!fs.existsSync(path.join(app, 'node_modules/next/dist/bin/next'))) fail('Next.js was not found in node_modules: add "next" to the dependencies.');
+    entry = '.platform-next-start.cjs';
+    fs.writeFileSync(path.join(app, entry), "process.argv.push('start', '-p', process.env.PORT);\nrequire('./node_modules/next/dist/bin/next');\n");
+  }
+  if (!fs.existsSync(path.join(app, entry))) fail('The server entry "' + entry + '" wasn\'t found after the build.');
+  fs.writeFileSync(path.join(app, 'run.sh'), '#!/bin/bash\nexec node "$PLATFORM_ENTRY"\n', { mode: 0o755 });
+  cp.execSync('zip -qr -y /tmp/function.zip .', { cwd: app });
+  aws(['s3', 'cp', '/tmp/function.zip', prefix + 'function.zip', '--only-show-errors']);
+  output.entry = entry;
+}
+metrics.uploadMs = Date.now() - u;
+fs.writeFileSync('/tmp/manifest.json', JSON.stringify({ kind: output.kind, entry: output.entry, metrics }));
+aws(['s3', 'cp', '/tmp/manifest.json', prefix + 'manifest.json', '--only-show-errors']);
+console.log('Build completed. Going live.');
+`;
+
+/** Lines of `tar -tv` that are not plain files or folders (links, devices, pipes). */
+const REFUSE_SPECIAL =
+  "if tar -tvzf /tmp/source.tgz | grep -qvE '^[-d]'; then " +
+  'echo "Error: The archive contains a link or a special file. Only files and folders are allowed."; exit 1; fi';
+const REFUSE_ESCAPE =
+  "if tar -tzf /tmp/source.tgz | grep -qE '(^/|(^|/)[.][.](/|$))'; then " +
+  'echo "Error: The archive has a path outside its folder. Every entry must stay inside the archive\'s folder."; exit 1; fi';
+
+export const buildspec = {
+  version: '0.2',
+  env: { shell: 'bash' },
+  phases: {
+    install: {
+      'runtime-versions': { nodejs: '22' },
+      commands: ['id builder >/dev/null 2>&1 || useradd -m builder'],
+    },
+    pre_build: {
+      commands: [
+        'echo "Downloading the source archive."',
+        'aws s3 cp "s3://$ARTIFACTS_BUCKET/$SOURCE_KEY" /tmp/source.tgz --only-show-errors',
+        'gzip -t /tmp/source.tgz || { echo "Error: The source archive isn\'t a valid gzipped tar file."; exit 1; }',
+        REFUSE_SPECIAL,
+        REFUSE_ESCAPE,
+        'mkdir -p /tmp/src && tar -xzf /tmp/source.tgz -C /tmp/src --no-same-owner --no-same-permissions',
+        'aws s3 cp "s3://$ARTIFACTS_BUCKET/$ENV_KEY" /tmp/env.json --only-show-errors',
+        'aws s3 rm "s3://$ARTIFACTS_BUCKET/$ENV_KEY" --only-show-errors',
+      ],
+    },
+    build: {
+      commands: [
+        `cat > /tmp/platform-build.js <<'PLATFORM_BUILD'\n${BUILD_SCRIPT}\nPLATFORM_BUILD`,
+        'node /tmp/platform-build.js',
+      ],
+    },
+  },
+};
