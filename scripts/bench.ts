@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { routeGroups } from '../lib/route-groups';
 import { bareName, buildBare } from './bench/bare';
 import { coldPair } from './bench/cold';
+import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { type Figures, type FunctionFigures, renderReport, writeBlock } from './bench/report';
 import { countRoundTrips } from './bench/roundtrips';
@@ -13,7 +14,7 @@ import { type Bundle, buildEach, ROOT } from './build';
  * `npm run bench [-- --write]`: bundle size, cold init, warm latency and DynamoDB round trips of
  * every function of lib/route-groups.ts, each against a bare handler with the same AWS SDK
  * clients (the goals are in DESIGN.md, "Performance"). Prints a markdown report; `--write` puts
- * it between the bench markers of README.md. Fixed counts, loopback only, ~1 minute on 2 cores.
+ * it between the bench markers of README.md. Fixed counts, loopback only, within ~3 minutes on 2 cores.
  */
 
 /**
@@ -69,6 +70,14 @@ async function main(): Promise<void> {
   const warm = await measureWarm(platform, WARMUP, RUNS);
   say('counting DynamoDB round trips');
   const roundTrips = await countRoundTrips(platform);
+  const sections: string[] = [];
+  // The databases function's own figure (scripts/bench/databases.ts), once its groups exist.
+  if (['resources', 'databases'].every((name) => routeGroups.some((g) => g.name === name))) {
+    say('query page latency of the databases function');
+    sections.push(
+      `**Query page latency** of the databases function\n\n${renderDatabaseQuery(await benchDatabaseQuery(platform))}`,
+    );
+  }
   await platform.stop();
   platform = undefined;
 
@@ -84,6 +93,7 @@ async function main(): Promise<void> {
     failed,
     warm,
     roundTrips,
+    sections,
     elapsedMs: Date.now() - started,
   };
   const report = renderReport(figures);

@@ -31,6 +31,8 @@ export interface Figures {
   failed: { name: string; error: string }[];
   warm: WarmResult;
   roundTrips: RoundTrip[];
+  /** Further figures, already in markdown (a group's own measurements). */
+  sections: string[];
   elapsedMs: number;
 }
 
@@ -167,6 +169,7 @@ export function renderReport(x: Figures): string {
       .join(', ');
     push(`| ${f.group.name} | ${top} | ${signedKb(total)} in all: ${shown} |`);
   }
+  for (const section of x.sections) push('', section.trimEnd());
   return `${lines.join('\n')}\n`;
 }
 
