@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { ApiError, type Client, createClient, type Input, urlOf } from '../../client';
+import { operations } from '../../client/operations';
+import { loadRouteTable, openApiDocument, operationsOf } from '../../lib/openapi';
+import { CLIENT_FILE, clientSource, formatTs } from '../../scripts/openapi';
+import { freePort } from '../helpers/global-setup';
+import { TestPlatform } from '../helpers/platform';
+
+let p: TestPlatform;
+let api: Client;
+
+beforeAll(async () => {
+  p = await TestPlatform.start();
+  api = createClient({ baseUrl: p.baseUrl, token: p.owner.token });
+});
+afterAll(async () => {
+  await p?.close();
+});
+
+describe('the generated operations', () => {
+  it('client/operations.ts is what the route table generates (else: npx tsx scripts/openapi.ts)', async () => {
+    const doc = openApiDocument(await loadRouteTable());
+    const committed = readFileSync(CLIENT_FILE, 'utf8');
+    const generated = formatTs(clientSource(doc));
+    if (committed !== generated) {
+      throw new Error('client/operations.ts is stale: run `npx tsx scripts/openapi.ts` and commit the result.');
+    }
+    expect(Object.keys(operations)).toEqual(operationsOf(doc).map((o) => o.operation.operationId));
+  });
+
+  it('types each input from the schemas (checked by tsc)', () => {
+    const create: Input<'postProjects'> = { orgId: 'org_1', body: { name: 'A', slug: 'a-1', framework: 'static' } };
+    // @ts-expect-error framework is one of the enum
+    const wrong: Input<'postProjects'> = { orgId: 'org_1', body: { name: 'A', slug: 'a-1', framework: 'rails' } };
+    // @ts-expect-error the path parameter is required
+    const missing: Input<'getProjectsEnv'> = { orgId: 'org_1' };
+    const query: Input<'getDeployments'> = { orgId: 'org_1', target: 'preview', limit: 10 };
+    expect([create, wrong, missing, query]).toHaveLength(4);
+  });
+
+  it('fills path parameters (encoded) and puts the rest in the query', () => {
+    expect(urlOf('/v1/orgs/{orgId}/projects/{projectId}/env/{key}', { orgId: 'o', projectId: 'p', key: 'A B/C' })).toBe(
+      '/v1/orgs/o/projects/p/env/A%20B%2FC',
+    );
+    expect(urlOf('/v1/orgs/{orgId}/deployments', { orgId: 'o', limit: 5, target: undefined, body: { x: 1 } })).toBe(
+      '/v1/orgs/o/deployments?limit=5',
+    );
+    expect(() => urlOf('/v1/orgs/{orgId}', {})).toThrow('Missing orgId');
+  });
+});
+
+describe('against the local platform', () => {
+  it('calls routes with their typed inputs and answers their bodies', async () => {
+    expect(await api.getHealth()).toMatchObject({ ok: true });
+    const me = (await api.getMe()) as { me: { orgs: { orgId: string }[] } };
+    expect(me.me.orgs.map((o) => o.orgId)).toEqual([p.org.orgId]);
+    const slug = `client-${Date.now().toString(36)}`;
+    const created = (await api.postProjects({
+      orgId: p.org.orgId,
+      body: { name: 'Client', slug, framework: 'static' },
+    })) as { project: { projectId: string }; deployment: null };
+    expect(created.deployment).toBeNull();
+    const list = (await api.getProjects({ orgId: p.org.orgId, include: 'summary' })) as {
+      projects: { slug: string }[];
+    };
+    expect(list.projects.map((x) => x.slug)).toContain(slug);
+    const projectId = created.project.projectId;
+    await api.putProjectsEnvByKey({
+      orgId: p.org.orgId,
+      projectId,
+      key: 'PLAIN_VALUE',
+      body: { value: 'v', targets: ['preview'], sensitive: false },
+    });
+    expect(await api.getProjectsEnv({ orgId: p.org.orgId, projectId })).toMatchObject({
+      vars: [{ key: 'PLAIN_VALUE', value: 'v', targets: ['preview'], sensitive: false }],
+    });
+    // 204: no body.
+    expect(await api.deleteProjectsEnvByKey({ orgId: p.org.orgId, projectId, key: 'PLAIN_VALUE' })).toBeUndefined();
+  });
+
+  it("throws ApiError with the status and the API's message, validation issues included", async () => {
+    const taken = await api
+      .postProjects({ orgId: p.org.orgId, body: { name: 'X', slug: 'dup-slug' } })
+      .then(() => api.postProjects({ orgId: p.org.orgId, body: { name: 'X', slug: 'dup-slug' } }))
+      .catch((e: unknown) => e);
+    expect(taken).toBeInstanceOf(ApiError);
+    expect(taken).toMatchObject({ status: 409, message: 'A project with this slug exists.', issues: [] });
+
+    const invalid = await api.postProjects({ orgId: p.org.orgId, body: { name: '', slug: 'x' } }).catch((e) => e);
+    expect(invalid).toMatchObject({ status: 400, message: 'Invalid request' });
+    expect((invalid as ApiError).issues.map((i) => i.path).sort()).toEqual(['name', 'slug']);
+
+    const anonymous = createClient({ baseUrl: p.baseUrl });
+    await expect(anonymous.getMe()).rejects.toMatchObject({ status: 401, message: 'Unauthorized' });
+  });
+
+  it('a platform that does not answer is an ApiError too (status 0), never a raw network error', async () => {
+    const port = await freePort();
+    const nowhere = createClient({ baseUrl: `http://127.0.0.1:${port}`, token: 't' });
+    const err = await nowhere.getMe().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 0, message: `Couldn't reach http://127.0.0.1:${port}: ECONNREFUSED` });
+  });
+});
