@@ -1,6 +1,5 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../../shared/http/errors';
-import { getResource, listResources, resourceKey } from '../../shared/resources/records';
+import { getResource, listResources, removeResource } from '../../shared/resources/records';
 import { type Resource, toResource } from '../../shared/schemas/resource';
 import {
   type BucketRef,
@@ -10,8 +9,6 @@ import {
   storage,
   type Versioning,
 } from '../../shared/storage';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
 
 export const BUCKET_NOT_FOUND = 'Bucket not found';
 
@@ -43,10 +40,11 @@ export async function describeBucket(bucket: Bucket) {
   return { bucket: toResource(bucket.resource), versioning, usage: config?.usage ?? null };
 }
 
-/** Deletes the bucket (see deleteBucketAndVersions for its 409s), then its resource record. */
-export async function deleteBucket(orgId: string, bucket: Bucket): Promise<void> {
+/**
+ * Deletes the bucket (see deleteBucketAndVersions for its 409s), then its resource record with
+ * its name reservation and project link (the same removal the resources group uses).
+ */
+export async function deleteBucket(bucket: Bucket): Promise<void> {
   await deleteBucketAndVersions(bucket.ref);
-  await db.send(
-    new DeleteCommand({ TableName: TABLE(), Key: resourceKey(orgId, 'bucket', bucket.resource.resourceId) }),
-  );
+  await removeResource(bucket.resource);
 }

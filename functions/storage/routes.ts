@@ -207,7 +207,7 @@ export const routes = [
     params: Params,
     errors: { ...notFound, 409: [NOT_EMPTY, STILL_REMOVING, "Couldn't delete ... file...: ...", FILES_ADDED] },
     run: async ({ org, params }) => {
-      await deleteBucket(org.orgId, await loadBucket(org.orgId, params.resourceId));
+      await deleteBucket(await loadBucket(org.orgId, params.resourceId));
       return noContent();
     },
   }),
