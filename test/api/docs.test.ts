@@ -64,7 +64,7 @@ describe('GET /docs', () => {
     await page.locator('.opblock-tag').first().waitFor({ timeout: 30_000 });
     const tags = await page.locator('.opblock-tag').evaluateAll((els) => els.map((e) => e.getAttribute('data-tag')));
     expect(tags).toEqual(routeGroups.map((g) => g.name));
-    expect(await page.locator('.info .title').innerText()).toContain('Platform API');
+    expect(await page.locator('.info .title').textContent()).toContain('Platform API');
     expect(await page.locator('.opblock-summary-path').count()).toBeGreaterThan(routeGroups.length);
   });
 
@@ -72,11 +72,12 @@ describe('GET /docs', () => {
     const op = page.locator('#operations-projects-postProjects');
     await op.locator('.opblock-summary-control').click();
     await op.locator('.opblock-body').waitFor();
-    expect(await op.locator('.opblock-description-wrapper').first().innerText()).toContain('Scope projects:write');
+    expect(await op.locator('.opblock-description-wrapper').first().textContent()).toContain('Scope projects:write');
     const body = op.locator('.opblock-section-request-body');
     await body.getByRole('tab', { name: 'Schema' }).click();
     const model = body.locator('.model-box');
     await model.waitFor();
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered lines, one per field, as a person reads them
     const text = await model.innerText();
     for (const field of ['name', 'slug', 'repoId', 'framework', 'rootDirectory', 'location']) {
       expect(text).toMatch(new RegExp(`^${field}`, 'm'));
@@ -84,7 +85,7 @@ describe('GET /docs', () => {
     // The constraints of the zod schema, as the renderer reads them from the document.
     expect(text).toContain('[1, 64] characters');
     expect(text).toContain('^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$');
-    const responses = await op.locator('.responses-table').first().innerText();
+    const responses = await op.locator('.responses-table').first().textContent();
     expect(responses).toContain('A project with this slug exists.');
   });
 
