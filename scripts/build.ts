@@ -6,7 +6,8 @@ import { entryOf, type RouteGroup, routeGroups } from '../lib/route-groups';
 
 /**
  * `npm run build`: one esbuild bundle per function of lib/route-groups.ts, with the options of
- * lib/bundle.ts (the ones CDK uses too), to `dist/functions/<name>/index.mjs` plus its metafile.
+ * lib/bundle.ts (the ones CDK uses too), to `dist/functions/<name>/index.mjs` plus its metafile,
+ * and the OpenAPI document to `dist/openapi.json`.
  * The bench imports `buildAll`/`bundleFile` so it measures exactly what this builds.
  */
 
@@ -101,6 +102,9 @@ export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 async function main(): Promise<void> {
   const started = Date.now();
   const bundles = await buildAll();
+  // The OpenAPI document of the route table, the build artifact of the API reference (scripts/openapi.ts).
+  const { OPENAPI_FILE, writeOpenApi } = await import('./openapi');
+  await writeOpenApi();
   const rows = bundles.map((b) => {
     const top = packagesOf(b)
       .slice(0, 3)
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
       ...rows,
       '',
       `${bundles.length} function(s) bundled in ${Date.now() - started} ms; metafiles beside each bundle (meta.json).`,
+      `OpenAPI document: ${relative(ROOT, OPENAPI_FILE)}.`,
       '',
     ].join('\n'),
   );
