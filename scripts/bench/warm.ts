@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { groupFor } from '../../lib/route-groups';
 import { httpClient } from './http';
@@ -115,14 +115,14 @@ export async function measureWarm(platform: BenchPlatform, warmup: number, runs:
         if ((out.Responses?.[table]?.length ?? 0) !== 2) throw new Error('bare BatchGet found no org and member');
       },
       gatewayKey: () => viaGateway(orgPath, platform.apiKey),
-      // For an API key: GetItem of the key by its hash, then GetItem of the organization.
+      // For an API key: one BatchGet of the key by its hash and the organization.
       bareKey: async () => {
-        const key = await db.send(
-          new GetCommand({ TableName: table, Key: { pk: `KEYHASH#${platform.keyHash}`, sk: 'KEY' } }),
+        const out = await db.send(
+          new BatchGetCommand({
+            RequestItems: { [table]: { Keys: [{ pk: `KEYHASH#${platform.keyHash}`, sk: 'KEY' }, orgKey] } },
+          }),
         );
-        if (!key.Item) throw new Error('bare GetItem found no key');
-        const org = await db.send(new GetCommand({ TableName: table, Key: orgKey }));
-        if (!org.Item) throw new Error('bare GetItem found no org');
+        if ((out.Responses?.[table]?.length ?? 0) !== 2) throw new Error('bare BatchGet found no key and org');
       },
       handlerJwt: () => viaHandler(platform.jwt),
       handlerKey: () => viaHandler(platform.apiKey),

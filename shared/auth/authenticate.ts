@@ -1,8 +1,8 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import { config } from '../config';
 import { notFound, unauthorized } from '../http/errors';
-import { findKey, KEY_PREFIX } from '../identity/keys';
-import type { Member, Organization } from '../schemas/org';
+import { hashSecret, KEY_PREFIX, usableKey } from '../identity/keys';
+import type { KeyRecord, Member, Organization } from '../schemas/org';
 import { getItem, getMany, keys } from '../store/table';
 import type { Caller, OrgAccess } from './caller';
 import { ROLE_SCOPES } from './roles';
@@ -18,29 +18,15 @@ const getJwks = () => {
 };
 
 /**
- * Verifies `Authorization: Bearer <token>`. `deviceRoute`: the route is one of the agent device
- * endpoints, where device tokens, and only they, are accepted. Anything else → 401 `Unauthorized`.
+ * Verified identity-provider tokens, until they expire: a token is immutable, so verifying it
+ * again on every request of a warm function only costs time. Bounded; the oldest entry goes first.
  */
-export async function authenticate(header: string | undefined, deviceRoute: boolean): Promise<Caller> {
-  const match = /^Bearer ([^\s]+)$/i.exec(header?.trim() ?? '');
-  const token = match?.[1];
-  if (!token) throw unauthorized();
+const verified = new Map<string, { caller: Caller; expiresAt: number }>();
+const VERIFIED_MAX = 1000;
 
-  if (token.startsWith(KEY_PREFIX.device)) {
-    if (!deviceRoute) throw unauthorized();
-    const key = await findKey(token);
-    if (key?.kind !== 'device' || !key.deviceId) throw unauthorized();
-    return { kind: 'device', keyId: key.keyId, orgId: key.orgId, deviceId: key.deviceId };
-  }
-  if (deviceRoute) throw unauthorized();
-
-  if (token.startsWith(KEY_PREFIX.api) || token.startsWith(KEY_PREFIX.agent)) {
-    const key = await findKey(token);
-    const kind = token.startsWith(KEY_PREFIX.api) ? 'api' : 'agent';
-    if (!key || key.kind !== kind) throw unauthorized();
-    return { kind: kind === 'api' ? 'api_key' : 'agent_key', keyId: key.keyId, orgId: key.orgId, scopes: key.scopes };
-  }
-
+async function verifyJwt(token: string): Promise<Caller> {
+  const hit = verified.get(token);
+  if (hit && hit.expiresAt > Date.now()) return hit.caller;
   try {
     const { payload } = await jwtVerify(token, getJwks(), {
       issuer: config.authUrl,
@@ -48,16 +34,81 @@ export async function authenticate(header: string | undefined, deviceRoute: bool
       algorithms: ['RS256', 'ES256', 'EdDSA'],
     });
     if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized();
-    return {
+    const caller: Caller = {
       kind: 'user',
       userId: payload.sub,
       email: typeof payload.email === 'string' ? payload.email : undefined,
       name: typeof payload.name === 'string' ? payload.name : undefined,
     };
+    if (typeof payload.exp === 'number') {
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+      verified.set(token, { caller, expiresAt: payload.exp * 1000 });
+    }
+    return caller;
   } catch (err) {
     if (err instanceof joseErrors.JOSEError) throw unauthorized();
     throw err;
   }
+}
+
+export interface Authenticated {
+  caller: Caller;
+  /** The caller's access to `orgId`, when one was asked for. */
+  access?: OrgAccess;
+}
+
+/**
+ * Verifies `Authorization: Bearer <token>` and, with `orgId`, the caller's access to that
+ * organization. `deviceRoute`: the route is one of the agent device endpoints, where device
+ * tokens, and only they, are accepted. Anything else → 401 `Unauthorized`.
+ *
+ * DynamoDB round trips: a person's token is verified against the cached JWKS, then one BatchGet
+ * reads the organization and the membership; a key is read in the same BatchGet as the
+ * organization. So an organization route costs one round trip of authorization either way.
+ */
+export async function authenticate(
+  header: string | undefined,
+  deviceRoute: boolean,
+  orgId?: string,
+): Promise<Authenticated> {
+  const match = /^Bearer ([^\s]+)$/i.exec(header?.trim() ?? '');
+  const token = match?.[1];
+  if (!token) throw unauthorized();
+
+  const isDevice = token.startsWith(KEY_PREFIX.device);
+  if (isDevice !== deviceRoute) throw unauthorized();
+  const keyKind = isDevice
+    ? 'device'
+    : token.startsWith(KEY_PREFIX.api)
+      ? 'api'
+      : token.startsWith(KEY_PREFIX.agent)
+        ? 'agent'
+        : undefined;
+
+  if (!keyKind) {
+    const caller = await verifyJwt(token);
+    return { caller, access: orgId === undefined ? undefined : await accessOrg(caller, orgId) };
+  }
+
+  const [record, org] = await getMany<KeyRecord | Organization>(
+    orgId === undefined ? [keys.keyHash(hashSecret(token))] : [keys.keyHash(hashSecret(token)), keys.org(orgId)],
+  );
+  const key = usableKey(record as KeyRecord | undefined);
+  if (key?.kind !== keyKind) throw unauthorized();
+  let caller: Caller;
+  if (key.kind === 'device') {
+    if (!key.deviceId) throw unauthorized();
+    caller = { kind: 'device', keyId: key.keyId, orgId: key.orgId, deviceId: key.deviceId };
+  } else {
+    caller = {
+      kind: key.kind === 'api' ? 'api_key' : 'agent_key',
+      keyId: key.keyId,
+      orgId: key.orgId,
+      scopes: key.scopes,
+    };
+  }
+  if (orgId === undefined) return { caller };
+  return { caller, access: keyAccess(caller, orgId, org as Organization | undefined) };
 }
 
 const ORG_NOT_FOUND = 'Organization not found';
@@ -75,9 +126,12 @@ export async function accessOrg(caller: Caller, orgId: string): Promise<OrgAcces
     const role = (member as Member).role;
     return { org: org as Organization, role, scopes: new Set(ROLE_SCOPES[role]) };
   }
-  if (caller.orgId !== orgId) throw missing();
-  const org = await getItem<Organization>(keys.org(orgId));
-  if (!org) throw missing();
+  return keyAccess(caller, orgId, caller.orgId === orgId ? await getItem<Organization>(keys.org(orgId)) : undefined);
+}
+
+/** A key acts within its own organization only; a platform agent key only in the platform one. */
+function keyAccess(caller: Exclude<Caller, { kind: 'user' }>, orgId: string, org: Organization | undefined): OrgAccess {
+  if (caller.orgId !== orgId || !org) throw notFound(ORG_NOT_FOUND);
   if (caller.kind === 'agent_key' && org.kind !== 'platform') throw unauthorized();
   return { org, scopes: new Set(caller.kind === 'device' ? [] : caller.scopes) };
 }

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import { accessOrg, authenticate } from '../auth/authenticate';
+import { authenticate } from '../auth/authenticate';
 import type { Caller, OrgAccess } from '../auth/caller';
 import { isBackendError, toHttpError } from './backend-errors';
 import { HttpError, type Issue, invalidRequest, notFound } from './errors';
@@ -64,11 +64,14 @@ const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
     const state = request.context.api;
     const route = state.route as Route;
     if (route.access === 'public') return;
-    const caller = await authenticate(request.event.headers.authorization, route.access === 'device');
+    const orgId = route.orgScoped ? state.params.orgId : undefined;
+    const { caller, access } = await authenticate(
+      request.event.headers.authorization,
+      route.access === 'device',
+      orgId,
+    );
     state.caller = caller;
-    const orgId = state.params.orgId;
-    if (route.orgScoped && orgId !== undefined) {
-      const access = await accessOrg(caller, orgId);
+    if (access) {
       state.access = access;
       if (route.access === 'scope' && route.scope) {
         const pass = [route.scope, ...(route.allowed ?? [])].some((s) => access.scopes.has(s));

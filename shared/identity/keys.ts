@@ -47,7 +47,11 @@ export async function createKey(input: {
 
 /** The stored key for a presented secret, or undefined (unknown, revoked or expired). */
 export async function findKey(secret: string): Promise<KeyRecord | undefined> {
-  const key = await getItem<KeyRecord>(keys.keyHash(hashSecret(secret)));
+  return usableKey(await getItem<KeyRecord>(keys.keyHash(hashSecret(secret))));
+}
+
+/** The key record if it may still be used: not revoked, not expired. */
+export function usableKey(key: KeyRecord | undefined): KeyRecord | undefined {
   if (!key || key.revoked) return undefined;
   if (key.expiresAt !== undefined && key.expiresAt <= Date.now()) return undefined;
   return key;
