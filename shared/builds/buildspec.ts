@@ -17,12 +17,12 @@
 /** The Node program the build runs (plain JavaScript: it runs before anything is installed). */
 export const BUILD_SCRIPT = String.raw`
 const fs = require('fs'), path = require('path'), cp = require('child_process'), crypto = require('crypto');
-const E = process.env, SRC = '/tmp/src', B = E.ARTIFACTS_BUCKET, ID = E.DEPLOYMENT_ID;
+const E = process.env, TMP = E.PLATFORM_BUILD_TMP || '/tmp', SRC = TMP + '/src', B = E.ARTIFACTS_BUCKET, ID = E.DEPLOYMENT_ID;
 const metrics = { depsCache: 'off' };
-const fail = (m) => { console.log('Error: ' + m); fs.writeFileSync('/tmp/error.txt', m); process.exit(1); };
+const fail = (m) => { console.log('Error: ' + m); fs.writeFileSync(TMP + '/error.txt', m); process.exit(1); };
 const aws = (args) => cp.execFileSync('aws', args, { stdio: ['ignore', 'inherit', 'inherit'] });
 const inside = (root, rel) => { const f = path.resolve(root, rel); return f === root || f.startsWith(root + path.sep) ? f : null; };
-const vars = JSON.parse(fs.readFileSync('/tmp/env.json', 'utf8'));
+const vars = JSON.parse(fs.readFileSync(TMP + '/env.json', 'utf8'));
 const app = inside(SRC, E.ROOT_DIRECTORY || '.');
 if (!app || !fs.existsSync(app)) fail('The root directory "' + E.ROOT_DIRECTORY + '" isn\'t in the source.');
 const pkgFile = path.join(app, 'package.json');
@@ -70,9 +70,9 @@ if (install) {
     const key = crypto.createHash('sha256').update(fs.readFileSync(path.join(app, lock[0]))).update('\0' + install + '\0' + process.versions.node.split('.')[0]).digest('hex').slice(0, 32);
     const object = 's3://' + B + '/cache/' + E.PROJECT_ID + '/' + key + '.tgz';
     const t = Date.now();
-    const hit = cp.spawnSync('aws', ['s3', 'cp', object, '/tmp/deps.tgz', '--only-show-errors'], { stdio: 'ignore' }).status === 0;
+    const hit = cp.spawnSync('aws', ['s3', 'cp', object, TMP + '/deps.tgz', '--only-show-errors'], { stdio: 'ignore' }).status === 0;
     if (hit) {
-      cp.execFileSync('tar', ['-xzf', '/tmp/deps.tgz', '-C', app, '--no-same-owner']);
+      cp.execFileSync('tar', ['-xzf', TMP + '/deps.tgz', '-C', app, '--no-same-owner']);
       cp.execSync('chown -R builder ' + JSON.stringify(app));
       metrics.restoreMs = Date.now() - t; metrics.depsCache = 'hit'; metrics.installMs = 0;
       console.log('Restored dependencies from the cache (' + lock[0] + ' unchanged) in ' + metrics.restoreMs + ' ms; install skipped.');
@@ -82,8 +82,8 @@ if (install) {
       metrics.installMs = step('install', install);
       if (fs.existsSync(path.join(app, 'node_modules'))) {
         const s = Date.now();
-        cp.execFileSync('tar', ['-czf', '/tmp/deps.tgz', '-C', app, 'node_modules']);
-        aws(['s3', 'cp', '/tmp/deps.tgz', object, '--only-show-errors']);
+        cp.execFileSync('tar', ['-czf', TMP + '/deps.tgz', '-C', app, 'node_modules']);
+        aws(['s3', 'cp', TMP + '/deps.tgz', object, '--only-show-errors']);
         metrics.saveMs = Date.now() - s;
       }
     }
@@ -108,13 +108,13 @@ if (output.kind === 'static') {
   }
   if (!fs.existsSync(path.join(app, entry))) fail('The server entry "' + entry + '" wasn\'t found after the build.');
   fs.writeFileSync(path.join(app, 'run.sh'), '#!/bin/bash\nexec node "$PLATFORM_ENTRY"\n', { mode: 0o755 });
-  cp.execSync('zip -qr -y /tmp/function.zip .', { cwd: app });
-  aws(['s3', 'cp', '/tmp/function.zip', prefix + 'function.zip', '--only-show-errors']);
+  cp.execFileSync('zip', ['-qr', '-y', TMP + '/function.zip', '.'], { cwd: app });
+  aws(['s3', 'cp', TMP + '/function.zip', prefix + 'function.zip', '--only-show-errors']);
   output.entry = entry;
 }
 metrics.uploadMs = Date.now() - u;
-fs.writeFileSync('/tmp/manifest.json', JSON.stringify({ kind: output.kind, entry: output.entry, metrics }));
-aws(['s3', 'cp', '/tmp/manifest.json', prefix + 'manifest.json', '--only-show-errors']);
+fs.writeFileSync(TMP + '/manifest.json', JSON.stringify({ kind: output.kind, entry: output.entry, metrics }));
+aws(['s3', 'cp', TMP + '/manifest.json', prefix + 'manifest.json', '--only-show-errors']);
 console.log('Build completed. Going live.');
 `;
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { sweepExpired } from '../../shared/deployments/retention';
-import { TestPlatform } from '../helpers/platform';
 import { tarOfDir } from '../fixtures/tar';
+import { TestPlatform } from '../helpers/platform';
 import { deploy, edgeFetch, newProject, startDeployments, waitFinal } from './helpers';
 
 /**

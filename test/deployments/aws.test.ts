@@ -1,0 +1,318 @@
+import { CloudWatchLogsClient, FilterLogEventsCommand, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
+import { CreateFunctionCommand, DeleteFunctionCommand, GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import { handler as buildEvents } from '../../functions/workers/build-events';
+import { awsBuilds, envObjectKey, lastErrorLine } from '../../shared/builds/aws';
+import type { BuildJob } from '../../shared/builds/index';
+import { artifactsBucket } from '../../shared/deployments/sources';
+import { awsRuntime, parseLambdaLine } from '../../shared/runtime/aws';
+import { storage } from '../../shared/storage';
+import { newId } from '../../shared/store/ids';
+import { TestPlatform } from '../helpers/platform';
+import { putRecord } from '../helpers/records';
+import { newProject, startDeployments } from './helpers';
+
+/**
+ * The AWS adapters of the builds and runtime ports, against the calls they must make
+ * (aws-sdk-client-mock), and the build-events worker moving real deployment records.
+ */
+const codebuild = mockClient(CodeBuildClient);
+const s3 = mockClient(S3Client);
+const cwl = mockClient(CloudWatchLogsClient);
+const lambda = mockClient(LambdaClient);
+
+const job: BuildJob = {
+  deploymentId: 'dpl_01abcdefghjkmnpqrstvwxyz0',
+  orgId: 'org_1',
+  projectId: 'prj_1',
+  target: 'preview',
+  settings: { framework: 'node', rootDirectory: 'app', buildCommand: 'npm run build' },
+  source: { kind: 'upload', bucket: 'artifacts', key: 'sources/prj_1/up_x.tar.gz' },
+  env: { SECRET_TOKEN: 's3cr3t', GREETING: 'hi' },
+};
+
+beforeEach(() => {
+  process.env.BUILD_PROJECT = 'platform-builds';
+  process.env.BUILD_LOG_GROUP = '/platform/builds';
+  process.env.FUNCTION_ROLE_ARN = 'arn:aws:iam::123456789012:role/fn';
+  process.env.WEB_ADAPTER_LAYER_ARN = 'arn:aws:lambda:eu-central-1:753240598075:layer:LambdaAdapterLayerArm64:25';
+});
+afterEach(() => {
+  for (const m of [codebuild, s3, cwl, lambda]) m.reset();
+  for (const k of ['BUILD_PROJECT', 'BUILD_LOG_GROUP', 'FUNCTION_ROLE_ARN', 'WEB_ADAPTER_LAYER_ARN'])
+    delete process.env[k];
+});
+
+describe('builds port, AWS adapter (CodeBuild)', () => {
+  it('start: variables go to a private object, never into the build; the job as environment', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    codebuild.on(StartBuildCommand).resolves({ build: { id: 'platform-builds:1234-uuid' } });
+    process.env.ARTIFACTS_BUCKET = 'artifacts';
+    const { buildId } = await awsBuilds().start(job);
+    expect(buildId).toBe('platform-builds:1234-uuid');
+    const put = s3.commandCalls(PutObjectCommand)[0]?.args[0].input;
+    expect(put).toMatchObject({ Bucket: 'artifacts', Key: envObjectKey(job.deploymentId) });
+    expect(JSON.parse(put?.Body as string)).toEqual(job.env);
+    const start = codebuild.commandCalls(StartBuildCommand)[0]?.args[0].input;
+    expect(start).toMatchObject({ projectName: 'platform-builds', idempotencyToken: job.deploymentId });
+    const vars = Object.fromEntries((start?.environmentVariablesOverride ?? []).map((v) => [v.name, v.value]));
+    expect(vars).toEqual({
+      DEPLOYMENT_ID: job.deploymentId,
+      ORG_ID: 'org_1',
+      PROJECT_ID: 'prj_1',
+      DEPLOYMENT_TARGET: 'preview',
+      FRAMEWORK: 'node',
+      ROOT_DIRECTORY: 'app',
+      BUILD_COMMAND: 'npm run build',
+      SOURCE_KEY: 'sources/prj_1/up_x.tar.gz',
+      ENV_KEY: envObjectKey(job.deploymentId),
+    });
+    expect(JSON.stringify(start)).not.toContain('s3cr3t');
+  });
+
+  it('start refuses a commit until the repositories port exists (the route answers 502)', async () => {
+    await expect(
+      awsBuilds().start({
+        ...job,
+        source: { kind: 'git', repoId: 'res_1', commitSha: 'a'.repeat(40), branch: 'main' },
+      }),
+    ).rejects.toThrow('repositories port');
+    expect(codebuild.commandCalls(StartBuildCommand)).toHaveLength(0);
+  });
+
+  it('cancel stops the build; a build that already ended is fine', async () => {
+    codebuild
+      .on(StopBuildCommand)
+      .resolvesOnce({})
+      .rejectsOnce(Object.assign(new Error('ended'), { name: 'InvalidInputException' }));
+    await awsBuilds().cancel('platform-builds:1');
+    await awsBuilds().cancel('platform-builds:1');
+    expect(codebuild.commandCalls(StopBuildCommand)[0]?.args[0].input).toEqual({ id: 'platform-builds:1' });
+  });
+
+  it('readLog pages the CloudWatch stream from its head; a stream not there yet is empty', async () => {
+    cwl
+      .on(GetLogEventsCommand)
+      .resolvesOnce({ events: [{ timestamp: 5, message: 'Running "npm ci"\n' }], nextForwardToken: 'f/2' })
+      .rejectsOnce(Object.assign(new Error('no stream'), { name: 'ResourceNotFoundException' }));
+    const page = await awsBuilds().readLog(
+      { deploymentId: job.deploymentId, buildId: 'platform-builds:uuid-1' },
+      undefined,
+      50,
+    );
+    expect(page).toEqual({ lines: [{ t: 5, m: 'Running "npm ci"' }], position: 'f/2' });
+    expect(cwl.commandCalls(GetLogEventsCommand)[0]?.args[0].input).toEqual({
+      logGroupName: '/platform/builds',
+      logStreamName: 'uuid-1',
+      startFromHead: true,
+      nextToken: undefined,
+      limit: 50,
+    });
+    expect(await awsBuilds().readLog({ deploymentId: 'd', buildId: 'p:uuid' }, 'f/2', 50)).toEqual({
+      lines: [],
+      position: 'f/2',
+    });
+    expect(await awsBuilds().readLog({ deploymentId: 'd' }, undefined, 50)).toEqual({ lines: [], position: '' });
+  });
+
+  it("a failed build's reason is its last Error: line", async () => {
+    cwl.on(GetLogEventsCommand).resolves({
+      events: [
+        { message: 'npm ERR! something\n' },
+        { message: 'Error: The build step "npm run build" failed with exit code 1.\n' },
+      ],
+    });
+    expect(await lastErrorLine('p:uuid')).toBe('The build step "npm run build" failed with exit code 1.');
+  });
+});
+
+describe('runtime port, AWS adapter (Lambda)', () => {
+  it('deploy creates the function with the fixed configuration, the adapter layer and frozen variables', async () => {
+    lambda.on(CreateFunctionCommand).resolves({});
+    lambda.on(GetFunctionCommand).resolves({ Configuration: { State: 'Active', LastUpdateStatus: 'Successful' } });
+    const info = await awsRuntime().deploy({
+      deploymentId: job.deploymentId,
+      orgId: 'org_1',
+      projectId: 'prj_1',
+      code: { bucket: 'artifacts', key: `artifacts/${job.deploymentId}/function.zip` },
+      entry: 'server.js',
+      env: { GREETING: 'hi' },
+    });
+    expect(info).toEqual({
+      region: expect.any(String),
+      name: `plt-fn-${job.deploymentId}`,
+      memoryMb: 1024,
+      timeoutSeconds: 30,
+      architecture: 'arm64',
+      runtime: 'nodejs22.x',
+    });
+    expect(lambda.commandCalls(CreateFunctionCommand)[0]?.args[0].input).toMatchObject({
+      FunctionName: `plt-fn-${job.deploymentId}`,
+      Role: 'arn:aws:iam::123456789012:role/fn',
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      MemorySize: 1024,
+      Timeout: 30,
+      Handler: 'run.sh',
+      Code: { S3Bucket: 'artifacts', S3Key: `artifacts/${job.deploymentId}/function.zip` },
+      Layers: [process.env.WEB_ADAPTER_LAYER_ARN],
+      Environment: {
+        Variables: {
+          GREETING: 'hi',
+          AWS_LAMBDA_EXEC_WRAPPER: '/opt/bootstrap',
+          PORT: '8080',
+          PLATFORM_ENTRY: 'server.js',
+        },
+      },
+    });
+  });
+
+  it('exists and remove: a missing function is not an error', async () => {
+    const missing = Object.assign(new Error('gone'), { name: 'ResourceNotFoundException' });
+    lambda.on(GetFunctionCommand).resolvesOnce({}).rejectsOnce(missing);
+    lambda.on(DeleteFunctionCommand).rejects(missing);
+    expect(await awsRuntime().exists('dpl_1')).toBe(true);
+    expect(await awsRuntime().exists('dpl_1')).toBe(false);
+    await awsRuntime().remove('dpl_1');
+    expect(lambda.commandCalls(DeleteFunctionCommand)[0]?.args[0].input).toEqual({ FunctionName: 'plt-fn-dpl_1' });
+  });
+
+  it('logs: levels and request ids from the runtime format, filtered, newest first', async () => {
+    const id = '8f5f1b9e-1111-4a4a-9b9b-123456789abc';
+    cwl.on(FilterLogEventsCommand).resolves({
+      events: [
+        { timestamp: 1, eventId: 'a', message: `START RequestId: ${id} Version: $LATEST\n` },
+        { timestamp: 2, eventId: 'b', message: `2026-01-01T00:00:00.000Z\t${id}\tINFO\thandling GET /\n` },
+        { timestamp: 3, eventId: 'c', message: `2026-01-01T00:00:00.000Z\t${id}\tERROR\tboom\n` },
+        { timestamp: 4, eventId: 'd', message: 'plain line\n' },
+      ],
+    });
+    const { lines, more } = await awsRuntime().logs('dpl_1', { from: 0, to: 10, limit: 10, order: 'desc' });
+    expect(more).toBe(false);
+    expect(lines).toEqual([
+      { t: 4, id: 'd', level: 'info', message: 'plain line' },
+      { t: 3, id: 'c', level: 'error', requestId: id, message: 'boom' },
+      { t: 2, id: 'b', level: 'info', requestId: id, message: 'handling GET /' },
+      { t: 1, id: 'a', level: 'platform', requestId: id, message: `START RequestId: ${id} Version: $LATEST` },
+    ]);
+    expect(cwl.commandCalls(FilterLogEventsCommand)[0]?.args[0].input).toMatchObject({
+      logGroupName: '/aws/lambda/plt-fn-dpl_1',
+      startTime: 0,
+      endTime: 10,
+    });
+    const filtered = await awsRuntime().logs('dpl_1', { from: 0, to: 10, q: 'BOOM', limit: 10, order: 'asc' });
+    expect(filtered.lines.map((l) => l.message)).toEqual(['boom']);
+    expect(parseLambdaLine(1, 'REPORT RequestId: x Duration: 2 ms', 'e').level).toBe('platform');
+  });
+});
+
+describe('the build-events worker', () => {
+  let p: TestPlatform;
+  let env: Awaited<ReturnType<typeof startDeployments>>;
+  let projectId: string;
+
+  beforeAll(async () => {
+    // The worker reads its manifest from the (local) bucket for real.
+    s3.restore();
+    p = await TestPlatform.start();
+    env = await startDeployments();
+    ({ projectId } = await newProject(p, 'static'));
+  });
+  afterAll(async () => {
+    await env?.close();
+    await p?.close();
+  });
+
+  async function queued(target: 'preview' | 'production' = 'preview'): Promise<string> {
+    const deploymentId = newId('dpl_');
+    await putRecord(p.org.orgId, `DPL#${deploymentId}`, {
+      deploymentId,
+      orgId: p.org.orgId,
+      projectId,
+      location: 'fra',
+      target,
+      status: 'queued',
+      createdAt: Date.now(),
+      gsi1pk: `PRJ#${projectId}`,
+      gsi1sk: `DPL#${deploymentId}`,
+      version: 1,
+    });
+    return deploymentId;
+  }
+  const event = (deploymentId: string, status: string, target = 'preview') => ({
+    'detail-type': 'CodeBuild Build State Change',
+    detail: {
+      'build-status': status,
+      'build-id': 'arn:aws:codebuild:eu-central-1:123456789012:build/platform-builds:uuid-9',
+      'additional-information': {
+        'build-start-time': 'Nov 22, 2026 12:00:00 AM',
+        environment: {
+          'environment-variables': [
+            { name: 'DEPLOYMENT_ID', value: deploymentId },
+            { name: 'ORG_ID', value: p.org.orgId },
+            { name: 'PROJECT_ID', value: projectId },
+            { name: 'DEPLOYMENT_TARGET', value: target },
+          ],
+        },
+      },
+    },
+  });
+  const statusOf = async (id: string) => (await p.get(`/v1/orgs/${p.org.orgId}/deployments/${id}`)).body.deployment;
+
+  it('IN_PROGRESS → building; SUCCEEDED (static) → ready with the build metrics; repeats change nothing', async () => {
+    const id = await queued('production');
+    await buildEvents(event(id, 'IN_PROGRESS', 'production'));
+    expect((await statusOf(id)).status).toBe('building');
+    const manifest = { kind: 'static', metrics: { depsCache: 'off', uploadMs: 12 } };
+    const key = `artifacts/${id}/manifest.json`;
+    const body = JSON.stringify(manifest);
+    const url = await storage.presignPut({ name: artifactsBucket() }, key, {
+      contentType: 'application/json',
+      size: body.length,
+      expiresIn: 60,
+    });
+    expect((await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body })).status).toBe(
+      200,
+    );
+    await buildEvents(event(id, 'SUCCEEDED', 'production'));
+    const d = await statusOf(id);
+    expect(d.error).toBeUndefined();
+    expect(d).toMatchObject({ status: 'ready', buildMetrics: manifest.metrics, readyAt: expect.any(Number) });
+    const read = await p.get(`/v1/orgs/${p.org.orgId}/deployments/${id}`);
+    expect(read.body.project.productionDeploymentId).toBe(id);
+    await buildEvents(event(id, 'IN_PROGRESS', 'production'));
+    await buildEvents(event(id, 'FAILED', 'production'));
+    expect((await statusOf(id)).status).toBe('ready');
+  });
+
+  it("FAILED → error with the build's own reason; TIMED_OUT → the time limit; STOPPED → canceled", async () => {
+    cwl
+      .on(GetLogEventsCommand)
+      .resolves({ events: [{ message: 'Error: The root directory "web" isn\'t in the source.' }] });
+    const failed = await queued();
+    await buildEvents(event(failed, 'FAILED'));
+    expect(await statusOf(failed)).toMatchObject({
+      status: 'error',
+      error: 'The root directory "web" isn\'t in the source.',
+    });
+    const slow = await queued();
+    cwl.reset();
+    cwl.on(GetLogEventsCommand).resolves({ events: [] });
+    await buildEvents(event(slow, 'TIMED_OUT'));
+    expect(await statusOf(slow)).toMatchObject({
+      status: 'error',
+      error: 'The build exceeded its time limit of 15 minutes.',
+    });
+    const stopped = await queued();
+    await buildEvents(event(stopped, 'STOPPED'));
+    expect(await statusOf(stopped)).toMatchObject({ status: 'canceled', reason: 'The build was stopped.' });
+  });
+
+  it('SUCCEEDED without a manifest → error, said plainly', async () => {
+    const id = await queued();
+    await buildEvents(event(id, 'SUCCEEDED'));
+    expect((await statusOf(id)).error).toMatch(/^The deployment failed to go live: The build left no manifest/);
+  });
+});

@@ -1,0 +1,145 @@
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUILD_SCRIPT, buildspec } from '../../shared/builds/buildspec';
+import { makeTar, tarOfDir } from '../fixtures/tar';
+
+/**
+ * The build program of the CodeBuild buildspec, run here for real on the fixtures, with the few
+ * outside commands it calls stood in for: `aws s3` on a folder, `runuser` and `chown` (no second
+ * user here), `zip` (tar, the content is not what is checked). It must plan, install, cache and
+ * package exactly as the local builds do.
+ */
+const FIXTURES = join(__dirname, '..', 'fixtures');
+let root: string;
+let fakeS3: string;
+let shims: string;
+
+const shim = (name: string, body: string) => {
+  const file = join(shims, name);
+  writeFileSync(file, `#!/bin/bash\n${body}\n`);
+  chmodSync(file, 0o755);
+};
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'buildspec-'));
+  fakeS3 = join(root, 's3');
+  shims = join(root, 'bin');
+  mkdirSync(shims);
+  writeFileSync(join(root, 'script.js'), BUILD_SCRIPT);
+  shim(
+    'aws',
+    [
+      'map() { if [[ "$1" == s3://* ]]; then echo "$FAKE_S3/${1#s3://}"; else echo "$1"; fi; }',
+      'src=$(map "$3"); dst=$(map "$4")',
+      'case "$2" in',
+      '  cp) [ -f "$src" ] || { echo "NoSuchKey" >&2; exit 1; }; mkdir -p "$(dirname "$dst")"; cp "$src" "$dst";;',
+      '  sync) mkdir -p "$dst"; cp -r "$src"/. "$dst"/;;',
+      '  rm) rm -f "$src";;',
+      'esac',
+    ].join('\n'),
+  );
+  shim('runuser', 'shift 3; exec "$@"');
+  shim('chown', 'exit 0');
+  shim('zip', 'out="$3"; tar -czf "$out" .');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** One build of `archive` as CodeBuild would run it; the fake bucket is kept between builds. */
+function build(archive: Buffer, vars: Record<string, string>) {
+  const tmp = mkdtempSync(join(root, 'build-'));
+  mkdirSync(join(tmp, 'src'));
+  writeFileSync(join(tmp, 'source.tgz'), archive);
+  spawnSync('tar', ['-xzf', join(tmp, 'source.tgz'), '-C', join(tmp, 'src')]);
+  writeFileSync(join(tmp, 'env.json'), JSON.stringify({ GREETING_NAME: 'codebuild' }));
+  const deploymentId = `dpl_${Math.random().toString(36).slice(2, 12)}0000000000000000`;
+  const r = spawnSync(process.execPath, [join(root, 'script.js')], {
+    env: {
+      PATH: `${shims}:${process.env.PATH}`,
+      HOME: tmp,
+      FAKE_S3: fakeS3,
+      PLATFORM_BUILD_TMP: tmp,
+      ARTIFACTS_BUCKET: 'artifacts',
+      DEPLOYMENT_ID: deploymentId,
+      PROJECT_ID: 'prj_bench',
+      DEPLOYMENT_TARGET: 'preview',
+      ROOT_DIRECTORY: '.',
+      ...vars,
+    },
+    encoding: 'utf8',
+  });
+  const artifacts = join(fakeS3, 'artifacts', 'artifacts', deploymentId);
+  const manifestFile = join(artifacts, 'manifest.json');
+  return {
+    code: r.status,
+    out: r.stdout,
+    artifacts,
+    manifest: existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')) : undefined,
+  };
+}
+
+it('is the program the buildspec runs', () => {
+  expect(buildspec.phases.build.commands[0]).toContain(BUILD_SCRIPT.trim().slice(0, 40));
+  expect(JSON.stringify(buildspec)).toContain('node /tmp/platform-build.js');
+});
+
+it('node: installs from the lock file (cache miss), packages the function; a second build restores the cache', () => {
+  const archive = tarOfDir(join(FIXTURES, 'node-server'));
+  const first = build(archive, { FRAMEWORK: 'node' });
+  expect(first.code).toBe(0);
+  expect(first.out).toContain('Running "npm ci --no-audit --no-fund"');
+  expect(first.manifest).toMatchObject({
+    kind: 'server',
+    entry: 'server.js',
+    metrics: { packageManager: 'npm', depsCache: 'miss', installDir: '.', installMs: expect.any(Number) },
+  });
+  expect(existsSync(join(first.artifacts, 'function.zip'))).toBe(true);
+  expect(readdirSync(join(fakeS3, 'artifacts', 'cache', 'prj_bench'))).toHaveLength(1);
+
+  const second = build(archive, { FRAMEWORK: 'node' });
+  expect(second.code).toBe(0);
+  expect(second.manifest.metrics).toMatchObject({ depsCache: 'hit', installMs: 0, restoreMs: expect.any(Number) });
+  expect(second.out).toContain('Restored dependencies from the cache');
+});
+
+it('static: no install, the folder itself uploaded', () => {
+  const out = build(tarOfDir(join(FIXTURES, 'static-site')), { FRAMEWORK: 'static' });
+  expect(out.code).toBe(0);
+  expect(out.manifest).toMatchObject({ kind: 'static', metrics: { depsCache: 'off' } });
+  expect(readFileSync(join(out.artifacts, 'static', 'index.html'), 'utf8')).toContain('static fixture');
+});
+
+it('a build command gets the variables; its failure is the last Error: line', () => {
+  const ok = build(makeTar([{ path: 'index.html', content: 'x' }]), {
+    FRAMEWORK: 'static',
+    BUILD_COMMAND: 'mkdir -p dist && echo "$GREETING_NAME $PLATFORM_ENV" > dist/index.html',
+    OUTPUT_DIRECTORY: 'dist',
+  });
+  expect(ok.code).toBe(0);
+  expect(readFileSync(join(ok.artifacts, 'static', 'index.html'), 'utf8')).toBe('codebuild preview\n');
+  const failed = build(makeTar([{ path: 'index.html', content: 'x' }]), {
+    FRAMEWORK: 'static',
+    BUILD_COMMAND: 'exit 4',
+  });
+  expect(failed.code).toBe(1);
+  expect(failed.out.trim().split('\n').pop()).toBe('Error: The build step "exit 4" failed with exit code 4.');
+  const noEntry = build(makeTar([{ path: 'index.html', content: 'x' }]), { FRAMEWORK: 'node' });
+  expect(noEntry.out.trim().split('\n').pop()).toBe(
+    'Error: No server entry found: set "main" in package.json, or add server.js or index.js.',
+  );
+  const outside = build(makeTar([{ path: 'index.html', content: 'x' }]), {
+    FRAMEWORK: 'static',
+    ROOT_DIRECTORY: '../..',
+  });
+  expect(outside.out.trim().split('\n').pop()).toBe('Error: The root directory "../.." isn\'t in the source.');
+});
