@@ -74,7 +74,11 @@ async function removeOutput(deploymentId: string): Promise<void> {
   const bucket = { name: artifactsBucket() };
   for (let token: string | undefined, round = 0; round < 100; round++) {
     const page = await storage.listKeys(bucket, `artifacts/${deploymentId}/`, 1000, token);
-    if (page.keys.length > 0) await storage.deleteKeys(bucket, page.keys.map((k) => k.key));
+    if (page.keys.length > 0)
+      await storage.deleteKeys(
+        bucket,
+        page.keys.map((k) => k.key),
+      );
     token = page.nextToken;
     if (!page.truncated || !token) break;
   }

@@ -40,6 +40,7 @@ beforeAll(() => {
   shim(
     'aws',
     [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, not a template.
       'map() { if [[ "$1" == s3://* ]]; then echo "$FAKE_S3/${1#s3://}"; else echo "$1"; fi; }',
       'src=$(map "$3"); dst=$(map "$4")',
       'case "$2" in',
