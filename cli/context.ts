@@ -79,6 +79,9 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
+/** `1 file`, `2 files`. */
+export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** Rows as aligned columns, the first row being the header. */
 export function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];

@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import type { Deployment } from '../shared/schemas/deployment';
 import type { Project } from '../shared/schemas/project';
-import { CliError, findProject, linkOf, type Session, UsageError } from './context';
+import { CliError, count, findProject, linkOf, type Session, UsageError } from './context';
 import { sourceMeta } from './git';
 import { streamBuildLog } from './logs';
 import { packFolder } from './pack';
@@ -66,7 +66,7 @@ export async function deploy(s: Session, folderArg: string | undefined, options:
   for (const skipped of packed.skipped) {
     s.io.stderr(`Left out ${skipped}: archives carry plain files and folders only.\n`);
   }
-  s.io.stdout(`Packed ${packed.files} files (${kb(packed.archive.length)}) from ${folderArg ?? '.'}.\n`);
+  s.io.stdout(`Packed ${count(packed.files, 'file')} (${kb(packed.archive.length)}) from ${folderArg ?? '.'}\n`);
 
   const upload = (await s.api.postProjectsUploads({
     orgId,

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ENV_TARGETS, type EnvTarget, type EnvVar } from '../shared/schemas/env';
 import type { Project } from '../shared/schemas/project';
-import { type Session, table, UsageError } from './context';
+import { count, type Session, table, UsageError } from './context';
 
 export function parseTargets(value: string | undefined): EnvTarget[] {
   if (value === undefined) return [...ENV_TARGETS];
@@ -90,6 +90,6 @@ export async function envPull(s: Session, project: Project, file: string, target
   const path = resolve(s.io.cwd, file);
   writeFileSync(path, `${lines.join('\n')}\n`, { mode: 0o600 });
   const note = sensitive ? ` (${sensitive} sensitive left out)` : '';
-  s.io.stdout(`Wrote ${list.length - sensitive} variables to ${file}${note}.\n`);
+  s.io.stdout(`Wrote ${count(list.length - sensitive, 'variable')} to ${file}${note}.\n`);
   return 0;
 }

@@ -19,7 +19,8 @@ run(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
-  cwd: process.cwd(),
+  // `npm run cli` runs in the package's folder; the folder it was typed in is INIT_CWD.
+  cwd: (process.env.npm_lifecycle_event === 'cli' && process.env.INIT_CWD) || process.cwd(),
   tty: process.stderr.isTTY === true,
   stdin: readStdin,
   signal: controller.signal,

@@ -157,7 +157,7 @@ describe('env', () => {
     expect(ls.stdout).not.toContain('s3cr3t');
 
     const pull = await dir.run(['env', 'pull', '--project', slug]);
-    expect(pull.stdout).toBe('Wrote 1 variables to .env (1 sensitive left out).\n');
+    expect(pull.stdout).toBe('Wrote 1 variable to .env (1 sensitive left out).\n');
     const file = `${dir.cwd}/.env`;
     expect(readFileSync(file, 'utf8')).toBe(
       [

@@ -64,7 +64,7 @@ describe('deploy [folder]', () => {
     const out = res.stdout.split('\n');
     expect(out[0]).toMatch(/^Created project cli-site \(prj_\w+\), framework static\.$/);
     // index.html, 404.html, about.html, assets/style.css and .gitignore: not drafts/, *.secret, .env, node_modules.
-    expect(out[1]).toMatch(/^Packed 5 files \(\d+\.\d KB\) from \S+cli-site\.$/);
+    expect(out[1]).toMatch(/^Packed 5 files \(\d+\.\d KB\) from \S+cli-site$/);
     const header = /^Deployment (dpl_\w+) of cli-site \(preview\): http:\/\/(\S+)$/.exec(out[2] as string);
     expect(header).not.toBeNull();
     deploymentId = header?.[1] as string;
