@@ -137,7 +137,9 @@ describe('deploy [folder]', () => {
     writeFileSync(join(site, 'about.html'), '<h1>About, changed</h1>');
     const res = await cli.run(['deploy', site], { tty: true });
     expect(res.code).toBe(0);
-    expect(res.stderr).toMatch(/\r\x1b\[K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (queued|building|deploying|ready) \d+\.\d s/);
+    const ESC = '\x1b';
+    const frame = new RegExp(`\\r${ESC}\\[K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (queued|building|deploying|ready) \\d+\\.\\d s`);
+    expect(res.stderr).toMatch(frame);
     expect(res.stderr.endsWith('\r\x1b[K')).toBe(true);
     expect(res.stdout).not.toContain('\x1b');
   });
