@@ -66,11 +66,18 @@ function pump(): void {
     const active: Active = { job, abort: new AbortController() };
     state.active.set(job.deploymentId, active);
     state.busyProjects.add(job.projectId);
-    void runBuild(active).finally(() => {
-      state.active.delete(job.deploymentId);
-      state.busyProjects.delete(job.projectId);
-      pump();
-    });
+    void runBuild(active)
+      // A failure outside the build's own handling (its log can't be opened, say) still ends it.
+      .catch((err: Error) =>
+        failDeployment(job.orgId, job.deploymentId, `The build failed unexpectedly: ${err.message}`).catch(
+          () => undefined,
+        ),
+      )
+      .finally(() => {
+        state.active.delete(job.deploymentId);
+        state.busyProjects.delete(job.projectId);
+        pump();
+      });
   }
   if (state.queue.length === 0 && state.active.size === 0) for (const resolve of state.idle.splice(0)) resolve();
 }
