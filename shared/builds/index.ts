@@ -1,5 +1,7 @@
 import { config } from '../config';
 import type { DeploymentTarget } from '../schemas/deployment';
+// Static: a dynamic import() would keep every command of the adapter's SDK clients in the bundle.
+import { awsBuilds } from './aws';
 import type { BuildLogLine } from './build-log';
 import type { BuildSettings } from './plan';
 
@@ -57,6 +59,6 @@ export function builds(): Promise<BuildsPort> {
   adapter ??=
     config.target === 'local'
       ? (import(LOCAL_ADAPTER) as Promise<{ localBuilds: () => BuildsPort }>).then((m) => m.localBuilds())
-      : import('./aws').then((m) => m.awsBuilds());
+      : Promise.resolve(awsBuilds());
   return adapter;
 }

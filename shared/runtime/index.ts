@@ -1,5 +1,7 @@
 import { config } from '../config';
 import { FUNCTION_CONFIG } from '../schemas/deployment';
+// Static: a dynamic import() would keep every command of the adapter's SDK clients in the bundle.
+import { awsRuntime } from './aws';
 
 /** Spec part A, "Log lines": a runtime log line (`id` on the tail route). */
 export interface RuntimeLogLine {
@@ -72,6 +74,6 @@ export function runtime(): Promise<RuntimePort> {
   adapter ??=
     config.target === 'local'
       ? (import(LOCAL_ADAPTER) as Promise<{ localRuntime: () => RuntimePort }>).then((m) => m.localRuntime())
-      : import('./aws').then((m) => m.awsRuntime());
+      : Promise.resolve(awsRuntime());
   return adapter;
 }
