@@ -39,7 +39,9 @@ const fill = (route: Route, orgId: string) =>
   route.segments.map((s) => (s === ':orgId' ? orgId : s.startsWith(':') ? `x${s.slice(1)}1` : s)).join('/');
 
 const { groups } = allRoutes();
-const cases = groups.flatMap((g) => g.routes.map((route) => ({ group: g.group, route, name: `${route.method} ${route.path}` })));
+const cases = groups.flatMap((g) =>
+  g.routes.map((route) => ({ group: g.group, route, name: `${route.method} ${route.path}` })),
+);
 
 describe.each(cases)('$group: $name', ({ route }) => {
   const path = () => `/${fill(route, p.org.orgId)}`;

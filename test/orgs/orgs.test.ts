@@ -59,7 +59,9 @@ describe('PATCH /v1/orgs/:orgId', () => {
     const res = await p.patch(`/v1/orgs/${p.org.orgId}`, body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Invalid request');
-    expect(res.body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path, message: expect.any(String) })]));
+    expect(res.body.issues).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path, message: expect.any(String) })]),
+    );
   });
 
   it('refuses a stale ifVersion with 409', async () => {
@@ -99,7 +101,15 @@ describe('GET /v1/orgs/:orgId/contents', () => {
     await putRecord(org.orgId, `DEV#${someId('dev_')}`, { status: 'active' });
     await putRecord(org.orgId, `DEV#${someId('dev_')}`, { status: 'removed' });
     const res = await p.get(`/v1/orgs/${org.orgId}/contents`, { token: owner.token });
-    expect(res.body.contents).toEqual({ projects: 2, repositories: 0, databases: 0, buckets: 1, connectors: 0, agents: 1, docs: 0 });
+    expect(res.body.contents).toEqual({
+      projects: 2,
+      repositories: 0,
+      databases: 0,
+      buckets: 1,
+      connectors: 0,
+      agents: 1,
+      docs: 0,
+    });
   });
 
   it('answers 404 Organization not found for an unknown organization', async () => {
@@ -115,7 +125,12 @@ describe('DELETE /v1/orgs/:orgId', () => {
     const key = await p.apiKey(['org:read'], org.orgId);
     const dev = await p.person('developer', org.orgId);
     await putRecord(org.orgId, `TEAM#${someId('team_')}`, { teamId: 't', slug: 't', name: 'T', members: 1 });
-    await putRecord(org.orgId, `INVITE#${someId('inv_')}`, { inviteId: 'i', email: 'a@b.c', role: 'viewer', expiresAt: Date.now() + 1e6 });
+    await putRecord(org.orgId, `INVITE#${someId('inv_')}`, {
+      inviteId: 'i',
+      email: 'a@b.c',
+      role: 'viewer',
+      expiresAt: Date.now() + 1e6,
+    });
     expect((await p.get(`/v1/orgs/${org.orgId}`, { token: key })).status).toBe(200);
 
     const res = await p.delete(`/v1/orgs/${org.orgId}`, { token: owner.token });
@@ -162,7 +177,7 @@ describe('DELETE /v1/orgs/:orgId', () => {
     expect(res.body).toEqual({ error: 'Only owners can delete an organization.' });
   });
 
-  it("refuses the platform organization with 400", async () => {
+  it('refuses the platform organization with 400', async () => {
     const { org, owner } = await p.newOrg('platform');
     const res = await p.delete(`/v1/orgs/${org.orgId}`, { token: owner.token });
     expect(res.status).toBe(400);
@@ -183,20 +198,51 @@ describe('GET /v1/orgs/:orgId/members', () => {
     const o = await p.newOrg();
     org = o.org.orgId;
     owner = o.owner.token;
-    await putRecord(org, 'TEAM#team_1', { teamId: 'team_1', slug: 'web', name: 'Web', description: 'Front end', members: 3 });
-    await putRecord(org, 'INVITE#inv_1', { inviteId: 'inv_1', email: 'new@example.com', role: 'developer', expiresAt: Date.now() + 86_400_000, createdAt: Date.now() });
-    await putRecord(org, 'INVITE#inv_0', { inviteId: 'inv_0', email: 'old@example.com', role: 'viewer', expiresAt: Date.now() - 1000 });
+    await putRecord(org, 'TEAM#team_1', {
+      teamId: 'team_1',
+      slug: 'web',
+      name: 'Web',
+      description: 'Front end',
+      members: 3,
+    });
+    await putRecord(org, 'INVITE#inv_1', {
+      inviteId: 'inv_1',
+      email: 'new@example.com',
+      role: 'developer',
+      expiresAt: Date.now() + 86_400_000,
+      createdAt: Date.now(),
+    });
+    await putRecord(org, 'INVITE#inv_0', {
+      inviteId: 'inv_0',
+      email: 'old@example.com',
+      role: 'viewer',
+      expiresAt: Date.now() - 1000,
+    });
   });
 
   it('lists members, teams and pending invites for a caller with members:write', async () => {
     const res = await p.get(`/v1/orgs/${org}/members`, { token: owner });
     expect(res.status).toBe(200);
     expect(res.body.members).toEqual([
-      { userId: expect.stringMatching(/^usr_/), role: 'owner', email: expect.stringContaining('@example.com'), name: 'Test owner', joinedAt: expect.any(Number) },
+      {
+        userId: expect.stringMatching(/^usr_/),
+        role: 'owner',
+        email: expect.stringContaining('@example.com'),
+        name: 'Test owner',
+        joinedAt: expect.any(Number),
+      },
     ]);
-    expect(res.body.teams).toEqual([{ teamId: 'team_1', slug: 'web', name: 'Web', description: 'Front end', members: 3 }]);
+    expect(res.body.teams).toEqual([
+      { teamId: 'team_1', slug: 'web', name: 'Web', description: 'Front end', members: 3 },
+    ]);
     expect(res.body.invites).toEqual([
-      { inviteId: 'inv_1', email: 'new@example.com', role: 'developer', expiresAt: expect.any(Number), createdAt: expect.any(Number) },
+      {
+        inviteId: 'inv_1',
+        email: 'new@example.com',
+        role: 'developer',
+        expiresAt: expect.any(Number),
+        createdAt: expect.any(Number),
+      },
     ]);
   });
 
