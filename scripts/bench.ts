@@ -4,6 +4,7 @@ import { routeGroups } from '../lib/route-groups';
 import { bareName, buildBare } from './bench/bare';
 import { coldPair } from './bench/cold';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
+import { benchDeployments, renderDeployments } from './bench/deployments';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { type Figures, type FunctionFigures, renderReport, writeBlock } from './bench/report';
 import { countRoundTrips } from './bench/roundtrips';
@@ -77,6 +78,11 @@ async function main(): Promise<void> {
     sections.push(
       `**Query page latency** of the databases function\n\n${renderDatabaseQuery(await benchDatabaseQuery(platform))}`,
     );
+  }
+  // Deployments (scripts/bench/deployments.ts): upload to ready, cached vs uncached install.
+  if (routeGroups.some((g) => g.name === 'deployments')) {
+    say('deployments: upload to ready of the static fixture, cached vs uncached install');
+    sections.push(`**Deployments**\n\n${renderDeployments(await benchDeployments(platform))}`);
   }
   await platform.stop();
   platform = undefined;
