@@ -8,11 +8,11 @@ import { log } from '../../shared/http/log';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { newDeploymentItems } from '../../shared/projects/deployments';
 import { envHash, resolveEnv } from '../../shared/projects/env';
-import { PROJECT_NOT_FOUND, transactOrFail } from '../../shared/projects/records';
+import { PROJECT_NOT_FOUND } from '../../shared/projects/records';
 import type { Deployment, DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
 import type { ProjectRecord } from '../../shared/schemas/project';
 import { newId } from '../../shared/store/ids';
-import { putNew } from '../../shared/store/table';
+import { putNew, transact } from '../../shared/store/table';
 import { M } from './messages';
 
 export interface LaunchInput {
@@ -71,7 +71,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     source: input.source.kind,
     sourceArchive: input.source.kind === 'upload' ? input.source.key : undefined,
   };
-  await transactOrFail(
+  await transact(
     [
       orgIsActive(orgId),
       ...newDeploymentItems(deployment),

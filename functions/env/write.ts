@@ -3,17 +3,10 @@ import { badRequest, conflict, HttpError, notFound } from '../../shared/http/err
 import { describeError, log } from '../../shared/http/log';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { envContext } from '../../shared/projects/env';
-import {
-  actorId,
-  assertActive,
-  projectIsActive,
-  projectKeys,
-  requireProject,
-  transactOrFail,
-} from '../../shared/projects/records';
+import { actorId, assertActive, projectIsActive, projectKeys, requireProject } from '../../shared/projects/records';
 import type { EnvRecord, EnvTarget } from '../../shared/schemas/env';
 import { secrets } from '../../shared/secrets';
-import { getItem, TABLE } from '../../shared/store/table';
+import { getItem, TABLE, transact } from '../../shared/store/table';
 import { checkName, checkNames } from './names';
 
 export const NOT_ALL_SAVED = "Some variables weren't saved. Try again.";
@@ -143,7 +136,7 @@ export async function upsertMany(orgId: string, projectId: string, caller: Calle
   let written = 0;
   for (const items of chunks) {
     try {
-      await transactOrFail(
+      await transact(
         [orgIsActive(orgId), projectIsActive(orgId, projectId), ...items],
         [() => notFound('Organization not found'), () => new ProjectGone()],
       );
@@ -196,7 +189,7 @@ export async function putOne(orgId: string, projectId: string, key: string, call
       item = setVar(orgId, projectId, key, fields, Date.now(), stored.version);
     }
     try {
-      await transactOrFail([orgIsActive(orgId), projectIsActive(orgId, projectId), item], [...failures]);
+      await transact([orgIsActive(orgId), projectIsActive(orgId, projectId), item], [...failures]);
       return { key, targets, sensitive: input.sensitive };
     } catch (err) {
       if (err instanceof ProjectGone) return projectError(orgId, projectId);
@@ -211,7 +204,7 @@ export async function putOne(orgId: string, projectId: string, key: string, call
 export async function deleteOne(orgId: string, projectId: string, key: string): Promise<void> {
   assertActive(await requireProject(orgId, projectId));
   try {
-    await transactOrFail(
+    await transact(
       [
         projectIsActive(orgId, projectId),
         { Delete: { TableName: TABLE(), Key: projectKeys.env(orgId, projectId, key) } },

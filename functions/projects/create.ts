@@ -1,10 +1,10 @@
 import type { Caller } from '../../shared/auth/caller';
 import { HttpError, notFound } from '../../shared/http/errors';
 import { orgIsActive } from '../../shared/identity/orgs';
-import { actorId, projectKeys, transactOrFail } from '../../shared/projects/records';
+import { actorId, projectKeys } from '../../shared/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/schemas/project';
 import { newId } from '../../shared/store/ids';
-import { putNew } from '../../shared/store/table';
+import { putNew, transact } from '../../shared/store/table';
 import { checkLocation } from './location';
 import { REPO_NOT_FOUND, repoExists } from './related';
 
@@ -53,7 +53,7 @@ export async function createProject(orgId: string, caller: Caller, input: NewPro
     putNew({ ...projectKeys.slug(orgId, input.slug), projectId }),
     putNew({ ...project }),
   ];
-  await transactOrFail(items, [
+  await transact(items, [
     () => notFound('Organization not found'),
     ...(repoCheck ? [() => new HttpError(400, REPO_NOT_FOUND)] : []),
     () => new HttpError(409, SLUG_TAKEN),

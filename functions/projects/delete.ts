@@ -8,12 +8,11 @@ import {
   projectKeys,
   projectPrefixes,
   requireProject,
-  transactOrFail,
 } from '../../shared/projects/records';
 import { removeServerFunctions } from '../../shared/projects/server-functions';
 import type { ProjectRecord } from '../../shared/schemas/project';
 import { db } from '../../shared/store/client';
-import { deleteMany, keys, queryAll, TABLE, updateVersioned } from '../../shared/store/table';
+import { deleteMany, keys, queryAll, TABLE, transact, updateVersioned } from '../../shared/store/table';
 import { domainsOf, linkedStorage, type ResourceRecord } from './related';
 
 export const WAIT_FOR_DEPLOYMENT = 'Wait for the deployment in progress to finish.';
@@ -135,7 +134,7 @@ export async function deleteProject(orgId: string, projectId: string): Promise<v
   if (failed.length > 0) throw new HttpError(502, NOT_ALL_REMOVED);
 
   try {
-    await transactOrFail(
+    await transact(
       [
         {
           Delete: {

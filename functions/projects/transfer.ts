@@ -13,13 +13,12 @@ import {
   projectKeys,
   projectPrefixes,
   requireProject,
-  transactOrFail,
 } from '../../shared/projects/records';
 import type { Organization } from '../../shared/schemas/org';
 import type { ProjectRecord } from '../../shared/schemas/project';
 import { SecretDecryptError, secrets } from '../../shared/secrets';
 import { db } from '../../shared/store/client';
-import { type Item, keys, putNew, queryAll, sleep, TABLE } from '../../shared/store/table';
+import { type Item, keys, putNew, queryAll, sleep, TABLE, transact } from '../../shared/store/table';
 import { WAIT_FOR_DEPLOYMENT } from './delete';
 import { domainsOf, linkedStorage } from './related';
 
@@ -102,7 +101,7 @@ async function readableEnv(project: ProjectRecord): Promise<void> {
 /** Marks the project `transferring` and reserves its slug in the target, in one transaction. */
 async function reserve(project: ProjectRecord, target: Organization): Promise<ProjectRecord> {
   const now = Date.now();
-  await transactOrFail(
+  await transact(
     [
       orgIsActive(target.orgId),
       putNew({ ...projectKeys.slug(target.orgId, project.slug), projectId: project.projectId }),
@@ -136,7 +135,7 @@ async function reserve(project: ProjectRecord, target: Organization): Promise<Pr
 
 /** Undoes `reserve` when the project turned out not to be movable after all. */
 async function release(project: ProjectRecord, target: Organization): Promise<void> {
-  await transactOrFail([
+  await transact([
     {
       Delete: {
         TableName: TABLE(),
@@ -173,7 +172,7 @@ async function runMoves(moves: Move[]): Promise<void> {
   let bytes = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await transactOrFail(
+    await transact(
       batch.flatMap((m) => [
         { Delete: { TableName: TABLE(), Key: m.from } },
         { Put: { TableName: TABLE(), Item: m.to } },
@@ -266,7 +265,7 @@ async function finish(project: ProjectRecord, targetOrgId: string): Promise<Proj
     updatedAt: Date.now(),
     version: project.version + 1,
   };
-  await transactOrFail(
+  await transact(
     [
       orgIsActive(targetOrgId),
       {

@@ -1,7 +1,7 @@
 import { conflict, HttpError } from '../../shared/http/errors';
-import { assertActive, projectKeys, requireProject, transactOrFail } from '../../shared/projects/records';
+import { assertActive, projectKeys, requireProject } from '../../shared/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/schemas/project';
-import { putNew, TABLE } from '../../shared/store/table';
+import { putNew, TABLE, transact } from '../../shared/store/table';
 import { SLUG_TAKEN } from './create';
 import { checkLocation } from './location';
 import { REPO_NOT_FOUND, repoExists } from './related';
@@ -124,7 +124,7 @@ async function apply(current: ProjectRecord, changes: ProjectChanges) {
   });
   failures.push(() => new Stale());
 
-  await transactOrFail(items as Parameters<typeof transactOrFail>[0], failures);
+  await transact(items as Parameters<typeof transact>[0], failures);
   const project = { ...current, ...set, version: current.version + 1 } as ProjectRecord;
   for (const field of remove) delete (project as unknown as Record<string, unknown>)[field];
   return { project, linked: linking !== undefined };

@@ -1,9 +1,7 @@
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../auth/caller';
 import { conflict, notFound } from '../http/errors';
 import type { ProjectRecord } from '../schemas/project';
-import { db } from '../store/client';
-import { getItem, keys, sleep, TABLE } from '../store/table';
+import { getItem, keys, TABLE } from '../store/table';
 
 /**
  * The record layout of a project and of what belongs to it, in one place. Everything lives under
@@ -74,35 +72,6 @@ export const projectIsActive = (orgId: string, projectId: string) => ({
     ExpressionAttributeValues: { ':active': 'active' },
   },
 });
-
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
-
-/**
- * Runs a transaction; when item `i` fails its condition, `failures[i]` says what to answer (the
- * first failing item in the list wins, so order items by the precedence of their errors).
- * Transactions that lose a race with another transaction on the same items
- * (`TransactionConflict`, e.g. 50 creates checking the same organization) are retried with
- * jittered backoff: each then either commits or fails on a real condition.
- */
-export async function transactOrFail(
-  items: TransactItems,
-  failures: ((() => Error) | undefined)[] = [],
-): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db.send(new TransactWriteCommand({ TransactItems: items }));
-      return;
-    } catch (err) {
-      const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-      if ((err as Error).name !== 'TransactionCanceledException' || !reasons) throw err;
-      const failed = reasons.findIndex((r, i) => r.Code === 'ConditionalCheckFailed' && failures[i]);
-      if (failed >= 0) throw (failures[failed] as () => Error)();
-      const conflicted = reasons.some((r) => r.Code === 'TransactionConflict');
-      if (!conflicted || attempt >= 40) throw err;
-      await sleep(10 + Math.random() * Math.min(400, 20 * 2 ** Math.min(attempt, 5)));
-    }
-  }
-}
 
 /** Who made a change, as records name it: the person's user id, or the key's id. */
 export function actorId(caller: Caller): string {

@@ -1,9 +1,9 @@
-import { DeleteCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badRequest, conflict, type HttpError } from '../http/errors';
 import { orgIsActive } from '../identity/orgs';
 import type { Resource, ResourceType } from '../schemas/resource';
 import { db } from '../store/client';
-import { getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, updateVersioned } from '../store/table';
+import { getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, transact, updateVersioned } from '../store/table';
 
 /**
  * Resource records (repositories, databases, buckets), shared by the resources, databases,
@@ -68,27 +68,6 @@ export async function getProjectName(orgId: string, projectId: string): Promise<
   return p ? (p.name ?? p.slug ?? projectId) : undefined;
 }
 
-/**
- * Runs a transaction; when it is cancelled by a failed condition, `explain(i)` turns the first
- * failed item into the answer (other failures go to the backend error mapping).
- */
-async function transactExplained(
-  items: NonNullable<TransactWriteCommandInput['TransactItems']>,
-  explain: (index: number) => Promise<HttpError | undefined>,
-): Promise<void> {
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (err) {
-    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if ((err as Error).name === 'TransactionCanceledException' && reasons) {
-      const i = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      const answer = i >= 0 ? await explain(i) : undefined;
-      if (answer) throw answer;
-    }
-    throw err;
-  }
-}
-
 const projectExists = (orgId: string, projectId: string) => ({
   ConditionCheck: {
     TableName: TABLE(),
@@ -146,7 +125,7 @@ export async function insertResource(r: Resource, projectName?: string): Promise
   }
   for (let attempt = 0; ; attempt++) {
     let retry = false;
-    await transactExplained(items, async (i) => {
+    await transact(items, async (i) => {
       if (i === 0) return conflict(ORG_DELETING);
       if (i === 2) {
         retry = attempt < 2 && (await releaseIfStale(r, nameKey));
@@ -198,7 +177,7 @@ export async function removeResource(r: Resource): Promise<void> {
       },
     });
   }
-  await transactExplained(items, async () => undefined);
+  await transact(items, async () => undefined);
 }
 
 /**
@@ -244,7 +223,7 @@ export async function linkResource(r: Resource, projectId: string | null, projec
   }
   for (let attempt = 0; ; attempt++) {
     let retry = false;
-    await transactExplained(items, async (i) => {
+    await transact(items, async (i) => {
       if (i === 0) return conflict(RESOURCE_CHANGED);
       if (projectId && i === projectAt) return badRequest(PROJECT_NOT_FOUND);
       if (projectId && i === projectAt + 1) {

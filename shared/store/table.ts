@@ -110,25 +110,43 @@ export async function deleteMany(list: { pk: string; sk: string }[]): Promise<vo
   }
 }
 
+/** What a failed condition of a transaction item answers: a 409 message, or an error to throw. */
+export type TransactFailure = string | (() => Error) | undefined;
+
 /**
- * Writes several items in one transaction. Each `unique` put is guarded by
- * `attribute_not_exists(pk)`; when one exists the transaction is refused and the matching
- * message is answered with 409 (uniqueness without a read-then-write).
+ * Writes several items in one transaction. When an item's condition fails, the answer is the
+ * failure given for it: a string is a 409 with that message (uniqueness without a
+ * read-then-write: `putNew` items), a function makes the error to throw; `failures` may instead
+ * be one function that explains the index of the failed item. A transaction cancelled only by a
+ * conflict with another transaction is retried with backoff (nothing of it was written); anything
+ * else goes to the backend error mapping.
  */
 export async function transact(
   items: TransactWriteCommandInput['TransactItems'],
-  conflictMessages: (string | undefined)[] = [],
+  failures: TransactFailure[] | ((index: number) => Promise<Error | undefined>) = [],
 ): Promise<void> {
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (err) {
-    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if ((err as Error).name === 'TransactionCanceledException' && reasons) {
-      const i = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      const message = i >= 0 ? conflictMessages[i] : undefined;
-      if (message) throw conflict(message);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (err) {
+      const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+      if ((err as Error).name !== 'TransactionCanceledException' || !reasons) throw err;
+      const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
+      if (typeof failures === 'function') {
+        const i = reasons.findIndex((_, j) => failed(j));
+        const answer = i >= 0 ? await failures(i) : undefined;
+        if (answer) throw answer;
+      } else {
+        const i = reasons.findIndex((_, j) => failed(j) && failures[j] !== undefined);
+        const failure = failures[i];
+        if (typeof failure === 'string') throw conflict(failure);
+        if (failure) throw failure();
+      }
+      const conflicted = reasons.some((r) => r.Code === 'TransactionConflict');
+      if (!conflicted || attempt >= 40) throw err;
+      await sleep(10 + Math.random() * Math.min(400, 20 * 2 ** Math.min(attempt, 5)));
     }
-    throw err;
   }
 }
 

@@ -1,10 +1,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newDeploymentItems } from '../../shared/projects/deployments';
-import { transactOrFail } from '../../shared/projects/records';
+
 import type { Deployment, DeploymentStatus } from '../../shared/schemas/deployment';
 import { db } from '../../shared/store/client';
 import { newId } from '../../shared/store/ids';
-import { TABLE } from '../../shared/store/table';
+import { TABLE, transact } from '../../shared/store/table';
 import type { TestPlatform } from '../helpers/platform';
 import { putRecord } from '../helpers/records';
 
@@ -85,7 +85,7 @@ export async function addDeployment(
     host: `d-${clock}.localhost`,
     ...fields,
   };
-  await transactOrFail(newDeploymentItems(deployment));
+  await transact(newDeploymentItems(deployment));
   return deployment;
 }
 
