@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { version as packageVersion } from '../package.json';
+import type { ResponseDocs } from '../shared/http/responses';
 import type { Method, Route } from '../shared/http/route';
 import { type RouteGroup, routeGroups } from './route-groups';
 
@@ -18,7 +19,7 @@ export type JsonSchema = Record<string, unknown>;
  * routes that declare it get their success shapes in the document and the typed client; the
  * others are documented as `2XX` with their summary.
  */
-export type DocumentedRoute = Route & { responses?: Partial<Record<number, $ZodType>> };
+export type DocumentedRoute = Route & { responses?: Partial<Record<number, $ZodType | null>> };
 
 export interface GroupRoutes {
   group: string;
@@ -60,10 +61,14 @@ export interface Operation {
 /** Every group's routes, in the order of the route table. */
 export async function loadRouteTable(groups: RouteGroup[] = routeGroups): Promise<GroupRoutes[]> {
   return Promise.all(
-    groups.map(async (g) => ({
-      group: g.name,
-      routes: ((await import(`../functions/${g.name}/routes`)) as { routes: DocumentedRoute[] }).routes,
-    })),
+    groups.map(async (g) => {
+      const { routes } = (await import(`../functions/${g.name}/routes`)) as { routes: Route[] };
+      const { responses } = (await import(`../functions/${g.name}/responses`)) as { responses: ResponseDocs };
+      return {
+        group: g.name,
+        routes: routes.map((r): DocumentedRoute => ({ ...r, responses: responses[`${r.method} ${r.path}`] })),
+      };
+    }),
   );
 }
 
@@ -156,14 +161,18 @@ function errorResponses(route: Route): Operation['responses'] {
 const invalidExample = { error: 'Invalid request', issues: [{ path: 'name', message: 'Too small: expected …' }] };
 
 function successResponses(route: DocumentedRoute, operationId: string): Operation['responses'] {
-  const declared = Object.entries(route.responses ?? {}).filter((e): e is [string, $ZodType] => e[1] !== undefined);
+  const declared = Object.entries(route.responses ?? {}).filter(
+    (e): e is [string, $ZodType | null] => e[1] !== undefined,
+  );
   if (declared.length === 0) return { '2XX': { description: route.summary ?? 'Success.' } };
   const out: Operation['responses'] = {};
   for (const [status, schema] of declared) {
-    out[status] = {
-      description: route.summary ?? 'Success.',
-      content: { 'application/json': { schema: jsonSchemaOf(schema, `${operationId} response ${status}`) } },
-    };
+    out[status] = schema
+      ? {
+          description: route.summary ?? 'Success.',
+          content: { 'application/json': { schema: jsonSchemaOf(schema, `${operationId} response ${status}`) } },
+        }
+      : { description: route.summary ?? 'Success: no body.' };
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
+import * as z from 'zod/mini';
 import { createGateway, type LocalRoute, listen } from '../../lib/local/gateway';
 import { idpSigner } from '../../lib/local/idp';
 import type { Role, Scope } from '../../shared/auth/scopes';
@@ -102,6 +103,7 @@ export class TestPlatform {
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
     if (options.record !== false) recordCall(method, path);
+    checkDocumented(method, path, res.status, parsed, text);
     return { status: res.status, body: parsed as T, text, headers: res.headers };
   }
 
@@ -123,6 +125,29 @@ async function newOrgWith(sign: TestPlatform['sign'], kind: Organization['kind']
     token: await sign({ sub: member.userId, email, name: 'Test owner' }),
   };
   return { org, owner };
+}
+
+/**
+ * Every success answer must be the one the route's group documents (functions/<group>/responses.ts):
+ * its status listed, its body valid against the schema (or empty where it documents none).
+ */
+function checkDocumented(method: string, path: string, status: number, body: unknown, text: string): void {
+  if (status < 200 || status >= 300) return;
+  const routes = allRoutes();
+  const route = routes.match(method, path.split('?')[0] as string);
+  if (!route) return;
+  const doc = routes.responseOf(route, status);
+  const where = `${route.method} ${route.path} answered ${status}`;
+  if (doc === undefined) throw new Error(`${where}, a status its group's responses.ts does not document`);
+  if (doc === null) {
+    if (text !== '') throw new Error(`${where} with a body, where its responses.ts documents none`);
+    return;
+  }
+  const result = z.safeParse(doc, body);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+    throw new Error(`${where} with a body that does not match its responses.ts: ${issues}`);
+  }
 }
 
 /** Route coverage: each call is written down as the route it reached; teardown checks the list. */

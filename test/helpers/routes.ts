@@ -1,15 +1,26 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { $ZodType } from 'zod/v4/core';
 import { routeGroups } from '../../lib/route-groups';
+import type { ResponseDocs } from '../../shared/http/responses';
 import type { Route } from '../../shared/http/route';
 import { createRouter } from '../../shared/http/router';
 
 export interface GroupRoutes {
   group: string;
   routes: Route[];
+  /** The group's documented success responses (functions/<group>/responses.ts). */
+  responses: ResponseDocs;
 }
 
-let cache: { groups: GroupRoutes[]; match: (method: string, path: string) => Route | undefined } | undefined;
+let cache:
+  | {
+      groups: GroupRoutes[];
+      match: (method: string, path: string) => Route | undefined;
+      /** The documented schema for `status` of `route`: a schema, null (no body), or undefined (undocumented). */
+      responseOf: (route: Route, status: number) => $ZodType | null | undefined;
+    }
+  | undefined;
 
 /** Every route of every group in the route table, read from the groups' `routes.ts`. */
 export function allRoutes() {
@@ -17,7 +28,10 @@ export function allRoutes() {
     const groups = routeGroups.map((g) => ({
       group: g.name,
       routes: (require(`../../functions/${g.name}/routes`) as { routes: Route[] }).routes,
+      responses: (require(`../../functions/${g.name}/responses`) as { responses: ResponseDocs }).responses,
     }));
+    const docs = new Map<Route, Partial<Record<number, $ZodType | null>>>();
+    for (const g of groups) for (const r of g.routes) docs.set(r, g.responses[`${r.method} ${r.path}`] ?? {});
     const routers = groups.map((g) => createRouter(g.routes));
     cache = {
       groups,
@@ -28,6 +42,7 @@ export function allRoutes() {
         }
         return undefined;
       },
+      responseOf: (route, status) => docs.get(route)?.[status],
     };
   }
   return cache;

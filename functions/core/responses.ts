@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+import { ROLES, SCOPES } from '../../shared/auth/scopes';
+import type { ResponseDocs } from '../../shared/http/responses';
+
+/** Success responses of the core routes (see shared/http/responses.ts): documentation only. */
+const OrgEntry = z.object({
+  orgId: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  kind: z.enum(['platform', 'customer']),
+  role: z.nullable(z.enum(ROLES)),
+  scopes: z.array(z.enum(SCOPES)),
+});
+
+export const responses: ResponseDocs = {
+  'GET /health': { 200: z.object({ ok: z.literal(true), time: z.number() }) },
+  'GET /v1/me': {
+    200: z.object({
+      me: z.object({
+        kind: z.enum(['user', 'api_key', 'agent_key']),
+        userId: z.optional(z.string()),
+        keyId: z.optional(z.string()),
+        email: z.optional(z.nullable(z.string())),
+        name: z.optional(z.nullable(z.string())),
+        scopes: z.optional(z.array(z.enum(SCOPES))),
+        orgs: z.array(OrgEntry),
+      }),
+    }),
+  },
+  'GET /v1/locations': {
+    200: z.object({
+      locations: z.array(z.object({ id: z.string(), name: z.string(), region: z.string(), default: z.boolean() })),
+      default: z.string(),
+    }),
+  },
+};

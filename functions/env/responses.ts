@@ -1,0 +1,4 @@
+import type { ResponseDocs } from '../../shared/http/responses';
+
+/** Success responses of the env routes (see shared/http/responses.ts): documentation only. */
+export const responses: ResponseDocs = {};

@@ -1,0 +1,60 @@
+import * as z from 'zod/mini';
+import { ROLES } from '../../shared/auth/scopes';
+import type { ResponseDocs } from '../../shared/http/responses';
+
+/** Success responses of the orgs routes (see shared/http/responses.ts): documentation only. */
+const Organization = z.object({
+  orgId: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  kind: z.enum(['platform', 'customer']),
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+  version: z.number(),
+});
+
+const Member = z.object({
+  userId: z.string(),
+  role: z.enum(ROLES),
+  email: z.optional(z.string()),
+  name: z.optional(z.string()),
+  joinedAt: z.optional(z.number()),
+});
+const Team = z.object({
+  teamId: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.optional(z.string()),
+  members: z.number(),
+});
+const Invite = z.object({
+  inviteId: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  expiresAt: z.number(),
+  createdAt: z.optional(z.number()),
+});
+
+const count = z.int().check(z.minimum(0));
+
+export const responses: ResponseDocs = {
+  'GET /v1/orgs/:orgId': { 200: z.object({ org: Organization }) },
+  'PATCH /v1/orgs/:orgId': { 200: z.object({ org: Organization }) },
+  'GET /v1/orgs/:orgId/contents': {
+    200: z.object({
+      contents: z.object({
+        projects: count,
+        repositories: count,
+        databases: count,
+        buckets: count,
+        connectors: count,
+        agents: count,
+        docs: count,
+      }),
+    }),
+  },
+  'DELETE /v1/orgs/:orgId': { 204: null },
+  'GET /v1/orgs/:orgId/members': {
+    200: z.object({ members: z.array(Member), teams: z.array(Team), invites: z.optional(z.array(Invite)) }),
+  },
+};
