@@ -5,7 +5,13 @@
  * `S3_SERVER_OPTIONS` (JSON) and waits for `{ ready: true }` over IPC.
  */
 import { mkdirSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { presignedSignature } from './sigv4';
+
+/** The secret key of the local S3 server's one account (s3rver's default). */
+const SECRET = 'S3RVER';
 
 /** The part of s3rver's API used here (the package ships no types). */
 interface S3rverInstance {
@@ -47,22 +53,29 @@ async function main(): Promise<void> {
   // s3rver's filesystem store expects its folder to exist.
   mkdirSync(options.directory, { recursive: true });
   const server = new S3rver({
-    port: options.port,
-    address: options.address,
+    // s3rver listens on a private port; the public one is the signature-checking proxy.
+    port: 0,
+    address: '127.0.0.1',
     directory: options.directory,
     silent: true,
-    // Clients sign with S3RVER/S3RVER; a browser or proxy that changes the Host header must not
-    // turn a valid presigned link into SignatureDoesNotMatch locally.
+    // s3rver does not implement SigV4 checks: presigned links are checked by the proxy below,
+    // requests the platform signs itself with S3RVER/S3RVER pass.
     allowMismatchedSignatures: true,
     // Path-style only: `<bucket>.localhost` does not resolve everywhere.
     vhostBuckets: false,
     configureBuckets: options.buckets.map((name) => ({ name, configs: [PERMISSIVE_CORS] })),
   });
-  await server.run();
+  const { port: internalPort } = (await server.run()) as unknown as AddressInfo;
+  const proxy = signatureCheckingProxy(internalPort);
+  await new Promise<void>((resolve, reject) => {
+    proxy.once('error', reject);
+    proxy.listen(options.port, options.address, () => resolve());
+  });
   let closing = false;
   const close = () => {
     if (closing) return;
     closing = true;
+    proxy.close();
     server.close().then(
       () => process.exit(0),
       () => process.exit(0),
@@ -74,6 +87,39 @@ async function main(): Promise<void> {
   // The parent went away (even by SIGKILL): never outlive it and keep the port.
   process.on('disconnect', close);
   process.send?.({ ready: true });
+}
+
+const SIGNATURE_MISMATCH = `<?xml version="1.0" encoding="UTF-8"?>
+<Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match the signature you provided. Check your key and signing method.</Message></Error>`;
+
+/**
+ * In front of s3rver: a request made with a presigned link (`X-Amz-Signature` in the query) must
+ * carry exactly what the link signed (content type, length, host…), as S3 requires; otherwise
+ * 403 `SignatureDoesNotMatch`. Expiry stays s3rver's check. Everything else is passed through.
+ */
+function signatureCheckingProxy(target: number): Server {
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+    const given = url.searchParams.get('X-Amz-Signature');
+    if (given !== null && given !== presignedSignature(url.href, req.method ?? 'GET', req.headers, SECRET)) {
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end(SIGNATURE_MISMATCH);
+      req.resume();
+      return;
+    }
+    const upstream = request(
+      { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
 }
 
 main().catch((err: unknown) => {
