@@ -1,4 +1,157 @@
+import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
+import { DEPLOYMENT_STATUSES } from '../../shared/schemas/deployment';
+import { FRAMEWORKS } from '../../shared/schemas/project';
+
+const Target = z.enum(['preview', 'production']);
+const Cache = z.optional(z.enum(['hit', 'partial', 'miss', 'off']));
+
+/** Spec part A, "Deployment": the fields that are set (unset ones are left out, never null). */
+const Deployment = z.object({
+  deploymentId: z.string(),
+  orgId: z.string(),
+  projectId: z.string(),
+  location: z.string(),
+  target: Target,
+  status: z.optional(z.enum(DEPLOYMENT_STATUSES)),
+  error: z.optional(z.string()),
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+  region: z.optional(z.string()),
+  createdBy: z.optional(z.string()),
+  branch: z.optional(z.string()),
+  commitSha: z.optional(z.string()),
+  commitMessage: z.optional(z.string()),
+  commitAuthor: z.optional(z.string()),
+  host: z.optional(z.string()),
+  buildId: z.optional(z.string()),
+  buildDurationMs: z.optional(z.number()),
+  readyAt: z.optional(z.number()),
+  crons: z.optional(z.string()),
+  envHash: z.optional(z.string()),
+  previousDeploymentId: z.optional(z.string()),
+  reason: z.optional(z.string()),
+  source: z.optional(z.enum(['git', 'upload'])),
+  sourceArchive: z.optional(z.string()),
+  buildMetrics: z.optional(
+    z.object({
+      restoreMs: z.optional(z.number()),
+      installMs: z.optional(z.number()),
+      buildMs: z.optional(z.number()),
+      uploadMs: z.optional(z.number()),
+      saveMs: z.optional(z.number()),
+      depsCache: Cache,
+      nextCache: Cache,
+      packageManager: z.optional(z.string()),
+      installDir: z.optional(z.string()),
+    }),
+  ),
+});
+
+/** What create and redeploy answer: a new deployment always has its host. */
+const DeploymentRef = z.object({ deploymentId: z.string(), host: z.string(), target: Target });
+
+const BuildLogLine = z.object({ t: z.number(), m: z.string() });
+
+/** Spec part A, "Log lines": a runtime log line; `id` only on the tail route. */
+const runtimeLine = {
+  t: z.number(),
+  level: z.enum(['error', 'platform', 'warn', 'info', 'debug']),
+  requestId: z.optional(z.string()),
+  message: z.string(),
+  truncated: z.optional(z.boolean()),
+};
+const RuntimeLogLine = z.object(runtimeLine);
+const TailLogLine = z.object({ ...runtimeLine, id: z.string() });
+const noLines = z.array(RuntimeLogLine).check(z.maxLength(0));
 
 /** Success responses of the deployments routes (see shared/http/responses.ts): documentation only. */
-export const responses: ResponseDocs = {};
+export const responses: ResponseDocs = {
+  'POST /v1/orgs/:orgId/projects/:projectId/uploads': {
+    201: z.object({
+      uploadId: z.string(),
+      url: z.string(),
+      headers: z.object({ 'content-type': z.string(), 'content-length': z.string() }),
+      expiresIn: z.int(),
+    }),
+  },
+  'POST /v1/orgs/:orgId/projects/:projectId/deployments': {
+    // An existing deployment of the commit and target (no `force`).
+    200: z.object({
+      deployment: z.object({ deploymentId: z.string(), host: z.optional(z.string()), target: Target }),
+      existing: z.literal(true),
+    }),
+    201: z.object({ deployment: DeploymentRef, existing: z.literal(false) }),
+  },
+  'GET /v1/orgs/:orgId/deployments/:deploymentId/build-log': {
+    200: z.object({
+      lines: z.array(BuildLogLine),
+      cursor: z.nullable(z.string()),
+      status: z.enum(DEPLOYMENT_STATUSES),
+      error: z.nullable(z.string()),
+      done: z.boolean(),
+    }),
+  },
+  'GET /v1/orgs/:orgId/deployments/:deploymentId/runtime-logs/tail': {
+    200: z.discriminatedUnion('available', [
+      z.object({ available: z.literal(false), lines: noLines, next: z.number(), more: z.literal(false) }),
+      z.object({ available: z.literal(true), lines: z.array(TailLogLine), next: z.number(), more: z.boolean() }),
+    ]),
+  },
+  'GET /v1/orgs/:orgId/deployments': {
+    200: z.object({ deployments: z.array(Deployment), cursor: z.nullable(z.string()) }),
+  },
+  'GET /v1/orgs/:orgId/deployments/:deploymentId': {
+    200: z.object({
+      deployment: Deployment,
+      project: z.object({
+        projectId: z.string(),
+        name: z.string(),
+        slug: z.string(),
+        productionDeploymentId: z.optional(z.string()),
+        repoId: z.optional(z.string()),
+        framework: z.optional(z.enum(FRAMEWORKS)),
+        location: z.string(),
+        rootDirectory: z.optional(z.string()),
+      }),
+      productionHost: z.optional(z.string()),
+      domains: z.array(
+        z.object({
+          hostname: z.string(),
+          status: z.optional(z.enum(['error', 'active', 'pending', 'verifying'])),
+          redirectTo: z.optional(z.string()),
+        }),
+      ),
+      // null for static output, or once the function was removed.
+      function: z.nullable(
+        z.object({
+          region: z.string(),
+          name: z.string(),
+          memoryMb: z.number(),
+          timeoutSeconds: z.number(),
+          architecture: z.string(),
+          runtime: z.string(),
+        }),
+      ),
+    }),
+  },
+  'GET /v1/orgs/:orgId/deployments/:deploymentId/logs': {
+    200: z.object({ lines: z.array(z.object({ t: z.optional(z.number()), m: z.string() })) }),
+  },
+  'GET /v1/orgs/:orgId/deployments/:deploymentId/runtime-logs': {
+    200: z.discriminatedUnion('available', [
+      z.object({ available: z.literal(false), lines: noLines }),
+      z.object({
+        available: z.literal(true),
+        lines: z.array(RuntimeLogLine),
+        from: z.number(),
+        to: z.number(),
+        limited: z.boolean(),
+      }),
+    ]),
+  },
+  'POST /v1/orgs/:orgId/deployments/:deploymentId/redeploy': { 201: z.object({ deployment: DeploymentRef }) },
+  'POST /v1/orgs/:orgId/deployments/:deploymentId/promote': {
+    200: z.object({ deployment: Deployment, productionHost: z.string() }),
+  },
+};
