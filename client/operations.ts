@@ -7,21 +7,105 @@ export interface Operations {
     params: object;
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      ok: true;
+      time: number;
+    };
   };
   /** The caller: kind, id, email and name where known, organizations with role and kind, scopes */
   getMe: {
     params: object;
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      me: {
+        kind: 'user' | 'api_key' | 'agent_key';
+        userId?: string;
+        keyId?: string;
+        email?: string | null;
+        name?: string | null;
+        scopes?: (
+          | 'git:read'
+          | 'git:write'
+          | 'resources:read'
+          | 'resources:write'
+          | 'projects:read'
+          | 'projects:write'
+          | 'deployments:read'
+          | 'deployments:write'
+          | 'domains:read'
+          | 'logs:read'
+          | 'env:read'
+          | 'env:write'
+          | 'members:read'
+          | 'members:write'
+          | 'org:read'
+          | 'org:write'
+          | 'agents:read'
+          | 'agents:write'
+          | 'agents:run'
+          | 'connectors:read'
+          | 'connectors:write'
+          | 'issues:read'
+          | 'issues:write'
+          | 'calendar:read'
+          | 'calendar:write'
+          | 'contacts:read'
+          | 'contacts:write'
+        )[];
+        orgs: {
+          orgId: string;
+          slug: string;
+          name: string;
+          kind: 'platform' | 'customer';
+          role: 'owner' | 'admin' | 'developer' | 'viewer' | null;
+          scopes: (
+            | 'git:read'
+            | 'git:write'
+            | 'resources:read'
+            | 'resources:write'
+            | 'projects:read'
+            | 'projects:write'
+            | 'deployments:read'
+            | 'deployments:write'
+            | 'domains:read'
+            | 'logs:read'
+            | 'env:read'
+            | 'env:write'
+            | 'members:read'
+            | 'members:write'
+            | 'org:read'
+            | 'org:write'
+            | 'agents:read'
+            | 'agents:write'
+            | 'agents:run'
+            | 'connectors:read'
+            | 'connectors:write'
+            | 'issues:read'
+            | 'issues:write'
+            | 'calendar:read'
+            | 'calendar:write'
+            | 'contacts:read'
+            | 'contacts:write'
+          )[];
+        }[];
+      };
+    };
   };
   /** The locations projects and resources can be placed in, with the default marked */
   getLocations: {
     params: object;
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      locations: {
+        id: string;
+        name: string;
+        region: string;
+        default: boolean;
+      }[];
+      default: string;
+    };
   };
   /** The organization */
   getOrgsByOrgId: {
@@ -30,7 +114,17 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      org: {
+        orgId: string;
+        slug: string;
+        name: string;
+        kind: 'platform' | 'customer';
+        createdAt?: number;
+        updatedAt?: number;
+        version: number;
+      };
+    };
   };
   /** Renames the organization */
   patchOrgsByOrgId: {
@@ -42,7 +136,17 @@ export interface Operations {
       name: string;
       ifVersion?: number;
     };
-    response: unknown;
+    response: {
+      org: {
+        orgId: string;
+        slug: string;
+        name: string;
+        kind: 'platform' | 'customer';
+        createdAt?: number;
+        updatedAt?: number;
+        version: number;
+      };
+    };
   };
   /** Deletes an empty customer organization with its members, teams, invites and keys */
   deleteOrgsByOrgId: {
@@ -51,7 +155,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: undefined;
   };
   /** What must be removed before the organization can be deleted */
   getContents: {
@@ -60,7 +164,17 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      contents: {
+        projects: number;
+        repositories: number;
+        databases: number;
+        buckets: number;
+        connectors: number;
+        agents: number;
+        docs: number;
+      };
+    };
   };
   /** Members and teams */
   getMembers: {
@@ -69,7 +183,29 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      members: {
+        userId: string;
+        role: 'owner' | 'admin' | 'developer' | 'viewer';
+        email?: string;
+        name?: string;
+        joinedAt?: number;
+      }[];
+      teams: {
+        teamId: string;
+        slug: string;
+        name: string;
+        description?: string;
+        members: number;
+      }[];
+      invites?: {
+        inviteId: string;
+        email: string;
+        role: 'owner' | 'admin' | 'developer' | 'viewer';
+        expiresAt: number;
+        createdAt?: number;
+      }[];
+    };
   };
   /** The organization's resources, oldest first */
   getResources: {
@@ -80,7 +216,25 @@ export interface Operations {
       type?: 'repository' | 'database' | 'bucket';
     };
     body: undefined;
-    response: unknown;
+    response: {
+      resources: {
+        resourceId: string;
+        type: 'repository' | 'database' | 'bucket';
+        name: string;
+        status?: 'error' | 'active' | 'creating' | 'deleting';
+        error?: string;
+        description?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region: string;
+        orgId: string;
+        createdBy: string;
+        projectId?: string;
+        location: string;
+        arn?: string;
+        physicalName: string;
+      }[];
+    };
   };
   /** Creates a database (a table */
   postResources: {
@@ -103,7 +257,25 @@ export interface Operations {
         type: 'S' | 'N' | 'B';
       } | null;
     };
-    response: unknown;
+    response: {
+      resource: {
+        resourceId: string;
+        type: 'repository' | 'database' | 'bucket';
+        name: string;
+        status?: 'error' | 'active' | 'creating' | 'deleting';
+        error?: string;
+        description?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region: string;
+        orgId: string;
+        createdBy: string;
+        projectId?: string;
+        location: string;
+        arn?: string;
+        physicalName: string;
+      };
+    };
   };
   /** Links a database or bucket to a project (`projectId`), or unlinks it (`null`) */
   patchResourcesByTypeAndResourceId: {
@@ -116,7 +288,25 @@ export interface Operations {
     body: {
       projectId: string | null;
     };
-    response: unknown;
+    response: {
+      resource: {
+        resourceId: string;
+        type: 'repository' | 'database' | 'bucket';
+        name: string;
+        status?: 'error' | 'active' | 'creating' | 'deleting';
+        error?: string;
+        description?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region: string;
+        orgId: string;
+        createdBy: string;
+        projectId?: string;
+        location: string;
+        arn?: string;
+        physicalName: string;
+      };
+    };
   };
   /** Deletes the resource and its table or bucket */
   deleteResourcesByTypeAndResourceId: {
@@ -127,7 +317,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: undefined;
   };
   /** The databases, oldest first, each with a summary of its table, or `table: null` with `error` `missing` (no table) or `unavailable` (the table store did not answer) */
   getDatabases: {
@@ -136,7 +326,60 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      databases: (
+        | {
+            resourceId: string;
+            type: 'repository' | 'database' | 'bucket';
+            name: string;
+            status?: 'error' | 'active' | 'creating' | 'deleting';
+            error?: string;
+            description?: string;
+            createdAt?: number;
+            updatedAt?: number;
+            region: string;
+            orgId: string;
+            createdBy: string;
+            projectId?: string;
+            location: string;
+            arn?: string;
+            physicalName: string;
+            table: {
+              status: string;
+              itemCount: number;
+              sizeBytes: number;
+              partitionKey: {
+                name: string;
+                type: 'S' | 'N' | 'B';
+              };
+              sortKey?: {
+                name: string;
+                type: 'S' | 'N' | 'B';
+              };
+              indexCount: number;
+              deletionProtection: boolean;
+            };
+          }
+        | {
+            resourceId: string;
+            type: 'repository' | 'database' | 'bucket';
+            name: string;
+            status?: 'error' | 'active' | 'creating' | 'deleting';
+            error: 'missing' | 'unavailable';
+            description?: string;
+            createdAt?: number;
+            updatedAt?: number;
+            region: string;
+            orgId: string;
+            createdBy: string;
+            projectId?: string;
+            location: string;
+            arn?: string;
+            physicalName: string;
+            table: null;
+          }
+      )[];
+    };
   };
   /** The database and its table description */
   getDatabasesByResourceId: {
@@ -146,7 +389,63 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      database: {
+        resourceId: string;
+        type: 'repository' | 'database' | 'bucket';
+        name: string;
+        status?: 'error' | 'active' | 'creating' | 'deleting';
+        error?: string;
+        description?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region: string;
+        orgId: string;
+        createdBy: string;
+        projectId?: string;
+        location: string;
+        arn?: string;
+        physicalName: string;
+      };
+      table: {
+        name: string;
+        status: string;
+        partitionKey: {
+          name: string;
+          type: 'S' | 'N' | 'B';
+        };
+        sortKey?: {
+          name: string;
+          type: 'S' | 'N' | 'B';
+        };
+        indexes: {
+          name: string;
+          kind: 'local' | 'global';
+          partitionKey: {
+            name: string;
+            type: 'S' | 'N' | 'B';
+          };
+          sortKey?: {
+            name: string;
+            type: 'S' | 'N' | 'B';
+          };
+          projection: {
+            type: 'ALL' | 'KEYS_ONLY' | 'INCLUDE';
+            attributes?: string[];
+          };
+          status?: string;
+          backfilling?: boolean;
+          itemCount?: number;
+          sizeBytes?: number;
+        }[];
+        itemCount: number;
+        sizeBytes: number;
+        billingMode: 'PAY_PER_REQUEST' | 'PROVISIONED';
+        tableClass: 'STANDARD' | 'STANDARD_INFREQUENT_ACCESS';
+        deletionProtection: boolean;
+        createdAt?: number;
+      } | null;
+    };
   };
   /** Deletes the database and its table (the same deletion as DELETE .../resources/database/:resourceId) */
   deleteDatabasesByResourceId: {
@@ -156,7 +455,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: undefined;
   };
   /** One page of a scan of the table or an index, with optional filters and projection */
   postDatabasesScan: {
@@ -178,7 +477,47 @@ export interface Operations {
       match?: 'all' | 'any';
       projection?: string[];
     };
-    response: unknown;
+    response: {
+      items: {
+        [key: string]:
+          | {
+              S: string;
+            }
+          | {
+              N: string;
+            }
+          | {
+              B: string;
+            }
+          | {
+              BOOL: boolean;
+            }
+          | {
+              NULL: true;
+            }
+          | {
+              M: {
+                [key: string]: unknown;
+              };
+            }
+          | {
+              L: unknown[];
+            }
+          | {
+              SS: string[];
+            }
+          | {
+              NS: string[];
+            }
+          | {
+              BS: string[];
+            };
+      }[];
+      count: number;
+      scanned: number;
+      cursor?: string;
+      consumed?: number;
+    };
   };
   /** One page of a query on the table or an index: one partition, an optional sort key condition */
   postDatabasesQuery: {
@@ -207,7 +546,47 @@ export interface Operations {
       };
       forward?: boolean;
     };
-    response: unknown;
+    response: {
+      items: {
+        [key: string]:
+          | {
+              S: string;
+            }
+          | {
+              N: string;
+            }
+          | {
+              B: string;
+            }
+          | {
+              BOOL: boolean;
+            }
+          | {
+              NULL: true;
+            }
+          | {
+              M: {
+                [key: string]: unknown;
+              };
+            }
+          | {
+              L: unknown[];
+            }
+          | {
+              SS: string[];
+            }
+          | {
+              NS: string[];
+            }
+          | {
+              BS: string[];
+            };
+      }[];
+      count: number;
+      scanned: number;
+      cursor?: string;
+      consumed?: number;
+    };
   };
   /** One item, read strongly consistent */
   postDatabasesItemsGet: {
@@ -221,7 +600,43 @@ export interface Operations {
         [key: string]: unknown;
       };
     };
-    response: unknown;
+    response: {
+      item: {
+        [key: string]:
+          | {
+              S: string;
+            }
+          | {
+              N: string;
+            }
+          | {
+              B: string;
+            }
+          | {
+              BOOL: boolean;
+            }
+          | {
+              NULL: true;
+            }
+          | {
+              M: {
+                [key: string]: unknown;
+              };
+            }
+          | {
+              L: unknown[];
+            }
+          | {
+              SS: string[];
+            }
+          | {
+              NS: string[];
+            }
+          | {
+              BS: string[];
+            };
+      };
+    };
   };
   /** Writes an item */
   putDatabasesItems: {
@@ -238,7 +653,43 @@ export interface Operations {
         [key: string]: unknown;
       };
     };
-    response: unknown;
+    response: {
+      item: {
+        [key: string]:
+          | {
+              S: string;
+            }
+          | {
+              N: string;
+            }
+          | {
+              B: string;
+            }
+          | {
+              BOOL: boolean;
+            }
+          | {
+              NULL: true;
+            }
+          | {
+              M: {
+                [key: string]: unknown;
+              };
+            }
+          | {
+              L: unknown[];
+            }
+          | {
+              SS: string[];
+            }
+          | {
+              NS: string[];
+            }
+          | {
+              BS: string[];
+            };
+      };
+    };
   };
   /** Deletes one item by its key */
   postDatabasesItemsDelete: {
@@ -252,7 +703,7 @@ export interface Operations {
         [key: string]: unknown;
       };
     };
-    response: unknown;
+    response: undefined;
   };
   /** Adds a global secondary index */
   postDatabasesIndexes: {
@@ -276,7 +727,46 @@ export interface Operations {
         attributes?: string[];
       };
     };
-    response: unknown;
+    response: {
+      table: {
+        name: string;
+        status: string;
+        partitionKey: {
+          name: string;
+          type: 'S' | 'N' | 'B';
+        };
+        sortKey?: {
+          name: string;
+          type: 'S' | 'N' | 'B';
+        };
+        indexes: {
+          name: string;
+          kind: 'local' | 'global';
+          partitionKey: {
+            name: string;
+            type: 'S' | 'N' | 'B';
+          };
+          sortKey?: {
+            name: string;
+            type: 'S' | 'N' | 'B';
+          };
+          projection: {
+            type: 'ALL' | 'KEYS_ONLY' | 'INCLUDE';
+            attributes?: string[];
+          };
+          status?: string;
+          backfilling?: boolean;
+          itemCount?: number;
+          sizeBytes?: number;
+        }[];
+        itemCount: number;
+        sizeBytes: number;
+        billingMode: 'PAY_PER_REQUEST' | 'PROVISIONED';
+        tableClass: 'STANDARD' | 'STANDARD_INFREQUENT_ACCESS';
+        deletionProtection: boolean;
+        createdAt?: number;
+      };
+    };
   };
   /** Removes a global secondary index */
   deleteDatabasesIndexesByIndexName: {
@@ -287,7 +777,46 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      table: {
+        name: string;
+        status: string;
+        partitionKey: {
+          name: string;
+          type: 'S' | 'N' | 'B';
+        };
+        sortKey?: {
+          name: string;
+          type: 'S' | 'N' | 'B';
+        };
+        indexes: {
+          name: string;
+          kind: 'local' | 'global';
+          partitionKey: {
+            name: string;
+            type: 'S' | 'N' | 'B';
+          };
+          sortKey?: {
+            name: string;
+            type: 'S' | 'N' | 'B';
+          };
+          projection: {
+            type: 'ALL' | 'KEYS_ONLY' | 'INCLUDE';
+            attributes?: string[];
+          };
+          status?: string;
+          backfilling?: boolean;
+          itemCount?: number;
+          sizeBytes?: number;
+        }[];
+        itemCount: number;
+        sizeBytes: number;
+        billingMode: 'PAY_PER_REQUEST' | 'PROVISIONED';
+        tableClass: 'STANDARD' | 'STANDARD_INFREQUENT_ACCESS';
+        deletionProtection: boolean;
+        createdAt?: number;
+      };
+    };
   };
   /** Items and bytes of the table and its indexes, and provisioned capacity, as DynamoDB describes them */
   getDatabasesMetrics: {
@@ -297,7 +826,27 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      metrics: {
+        itemCount: number;
+        sizeBytes: number;
+        averageItemBytes: number;
+        indexes: {
+          name: string;
+          status: string;
+          itemCount: number;
+          sizeBytes: number;
+        }[];
+        billingMode: 'PAY_PER_REQUEST' | 'PROVISIONED';
+        capacity: {
+          read: number;
+          write: number;
+        } | null;
+        source: 'DescribeTable';
+        refreshedEvery: '6 hours';
+        at: number;
+      };
+    };
   };
   /** Deletion protection, point-in-time recovery, time to live, table class, billing mode and capacity, tags */
   getDatabasesSettings: {
@@ -307,7 +856,32 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      settings: {
+        deletionProtection: boolean;
+        pointInTimeRecovery: {
+          enabled: boolean;
+          supported: boolean;
+        };
+        ttl: {
+          attribute: string | null;
+          enabled: boolean;
+          status: 'ENABLING' | 'DISABLING' | 'ENABLED' | 'DISABLED';
+          supported: boolean;
+        };
+        tableClass: 'STANDARD' | 'STANDARD_INFREQUENT_ACCESS';
+        billingMode: 'PAY_PER_REQUEST' | 'PROVISIONED';
+        capacity: {
+          read: number;
+          write: number;
+        } | null;
+        tags: {
+          [key: string]: string;
+        };
+        unsupported: ('pointInTimeRecovery' | 'tableClass' | 'tags')[];
+        notes: string[];
+      };
+    };
   };
   /** Changes settings */
   patchDatabasesSettings: {
@@ -330,7 +904,34 @@ export interface Operations {
         write: number;
       };
     };
-    response: unknown;
+    response: {
+      settings: {
+        deletionProtection: boolean;
+        pointInTimeRecovery: {
+          enabled: boolean;
+          supported: boolean;
+        };
+        ttl: {
+          attribute: string | null;
+          enabled: boolean;
+          status: 'ENABLING' | 'DISABLING' | 'ENABLED' | 'DISABLED';
+          supported: boolean;
+        };
+        tableClass: 'STANDARD' | 'STANDARD_INFREQUENT_ACCESS';
+        billingMode: 'PAY_PER_REQUEST' | 'PROVISIONED';
+        capacity: {
+          read: number;
+          write: number;
+        } | null;
+        tags: {
+          [key: string]: string;
+        };
+        unsupported: ('pointInTimeRecovery' | 'tableClass' | 'tags')[];
+        notes: string[];
+      };
+      applied: ('deletionProtection' | 'billingMode' | 'capacity' | 'tableClass' | 'ttl' | 'pointInTimeRecovery')[];
+      skipped: ('deletionProtection' | 'billingMode' | 'capacity' | 'tableClass' | 'ttl' | 'pointInTimeRecovery')[];
+    };
   };
   /** Sets (`"key": "value"`) and removes (`"key": null`) tags */
   patchDatabasesTags: {
@@ -344,7 +945,13 @@ export interface Operations {
         [key: string]: string | null;
       };
     };
-    response: unknown;
+    response: {
+      tags: {
+        [key: string]: string;
+      };
+      applied: boolean;
+      notes: string[];
+    };
   };
   /** The organization's buckets, each with its latest daily usage (null until measured) */
   getStorage: {
@@ -353,7 +960,30 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      buckets: {
+        resourceId: string;
+        type: 'repository' | 'database' | 'bucket';
+        name: string;
+        status?: 'error' | 'active' | 'creating' | 'deleting';
+        error?: string;
+        description?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region: string;
+        orgId: string;
+        createdBy: string;
+        projectId?: string;
+        location: string;
+        arn?: string;
+        physicalName: string;
+        usage: {
+          sizeBytes?: number;
+          objects?: number;
+          at?: number;
+        } | null;
+      }[];
+    };
   };
   /** A bucket with its versioning status (null when unknown) and latest daily usage */
   getStorageByResourceId: {
@@ -363,7 +993,31 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      bucket: {
+        resourceId: string;
+        type: 'repository' | 'database' | 'bucket';
+        name: string;
+        status?: 'error' | 'active' | 'creating' | 'deleting';
+        error?: string;
+        description?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region: string;
+        orgId: string;
+        createdBy: string;
+        projectId?: string;
+        location: string;
+        arn?: string;
+        physicalName: string;
+      };
+      versioning: 'Enabled' | 'Suspended' | 'Disabled' | null;
+      usage: {
+        sizeBytes?: number;
+        objects?: number;
+        at?: number;
+      } | null;
+    };
   };
   /** Deletes a bucket without files, its old file versions (in batches: 409 `Still removing …` means call again) and its record */
   deleteStorageByResourceId: {
@@ -373,7 +1027,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: undefined;
   };
   /** One page of a folder: its sub-folders and files */
   getStorageObjects: {
@@ -387,7 +1041,33 @@ export interface Operations {
       limit?: number;
     };
     body: undefined;
-    response: unknown;
+    response: {
+      prefix: string;
+      folders: string[];
+      files: {
+        key: string;
+        size: number;
+        lastModified?: number;
+        etag?: string;
+        storageClass:
+          | 'STANDARD'
+          | 'STANDARD_IA'
+          | 'ONEZONE_IA'
+          | 'INTELLIGENT_TIERING'
+          | 'REDUCED_REDUNDANCY'
+          | 'DEEP_ARCHIVE'
+          | 'ARCHIVE'
+          | 'ARCHIVE_IR'
+          | 'EXPRESS_ONEZONE'
+          | 'OUTPOSTS'
+          | 'SNOW'
+          | 'CLOUD_BACKUP_LOW_COST_WARM'
+          | 'CLOUD_BACKUP_WARM'
+          | 'FS_ONTAP'
+          | 'FS_OPENZFS';
+      }[];
+      cursor: string | null;
+    };
   };
   /** A file's metadata */
   getStorageObject: {
@@ -399,7 +1079,39 @@ export interface Operations {
       key: string;
     };
     body: undefined;
-    response: unknown;
+    response: {
+      object: {
+        key: string;
+        size: number;
+        contentType?: string;
+        lastModified?: number;
+        etag?: string;
+        storageClass:
+          | 'STANDARD'
+          | 'STANDARD_IA'
+          | 'ONEZONE_IA'
+          | 'INTELLIGENT_TIERING'
+          | 'REDUCED_REDUNDANCY'
+          | 'DEEP_ARCHIVE'
+          | 'ARCHIVE'
+          | 'ARCHIVE_IR'
+          | 'EXPRESS_ONEZONE'
+          | 'OUTPOSTS'
+          | 'SNOW'
+          | 'CLOUD_BACKUP_LOW_COST_WARM'
+          | 'CLOUD_BACKUP_WARM'
+          | 'FS_ONTAP'
+          | 'FS_OPENZFS';
+        versionId?: string;
+        cacheControl?: string;
+        contentEncoding?: string;
+        contentDisposition?: string;
+        encryption?: 'AES256' | 'cloud:backup' | 'cloud:fs' | 'cloud:kms' | 'cloud:kms:dsse';
+        metadata: {
+          [key: string]: string;
+        };
+      };
+    };
   };
   /** A presigned GET link to the file, valid five minutes */
   getStorageDownload: {
@@ -411,7 +1123,10 @@ export interface Operations {
       key: string;
     };
     body: undefined;
-    response: unknown;
+    response: {
+      url: string;
+      expiresIn: number;
+    };
   };
   /** Presigned PUT links, valid 15 minutes, one per file (up to 1,000), each bound to the declared content type and size: send exactly those as Content-Type and Content-Length */
   postStorageUploads: {
@@ -427,7 +1142,14 @@ export interface Operations {
         size: number;
       }[];
     };
-    response: unknown;
+    response: {
+      uploads: {
+        key: string;
+        url: string;
+        contentType: string;
+      }[];
+      expiresIn: number;
+    };
   };
   /** Creates an empty folder `<prefix><name>/` */
   postStorageFolders: {
@@ -440,7 +1162,9 @@ export interface Operations {
       prefix?: string;
       name: string;
     };
-    response: unknown;
+    response: {
+      key: string;
+    };
   };
   /** Deletes files (up to 1,000 keys) and folders with their contents, at most 1,000 files of the folders per call: `done: false` means call again with the same body */
   postStorageObjectsDelete: {
@@ -453,7 +1177,10 @@ export interface Operations {
       keys?: string[];
       prefixes?: string[];
     };
-    response: unknown;
+    response: {
+      deleted: number;
+      done: boolean;
+    };
   };
   /** Versioning, the customer's CORS rules, the platform's upload rule, lifecycle rules, public access */
   getStorageSettings: {
@@ -463,7 +1190,34 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      versioning: 'Enabled' | 'Suspended' | 'Disabled';
+      cors: {
+        ID?: string;
+        AllowedHeaders?: string[];
+        AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
+        AllowedOrigins?: string[];
+        ExposeHeaders?: string[];
+        MaxAgeSeconds?: number;
+      }[];
+      cloudCors: {
+        ID?: string;
+        AllowedHeaders?: string[];
+        AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
+        AllowedOrigins?: string[];
+        ExposeHeaders?: string[];
+        MaxAgeSeconds?: number;
+      };
+      lifecycle: {
+        id: string;
+        prefix: string;
+        enabled: boolean;
+        expirationDays?: number;
+        noncurrentDays?: number;
+        other: boolean;
+      }[];
+      publicAccessBlocked: boolean;
+    };
   };
   /** Replaces the bucket's CORS rules (up to 99) */
   putStorageCors: {
@@ -482,7 +1236,16 @@ export interface Operations {
         MaxAgeSeconds?: number;
       }[];
     };
-    response: unknown;
+    response: {
+      cors: {
+        ID?: string;
+        AllowedHeaders?: string[];
+        AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
+        AllowedOrigins?: string[];
+        ExposeHeaders?: string[];
+        MaxAgeSeconds?: number;
+      }[];
+    };
   };
   /** Turns versioning on (`enabled: true`) or suspends it */
   putStorageVersioning: {
@@ -494,7 +1257,9 @@ export interface Operations {
     body: {
       enabled: boolean;
     };
-    response: unknown;
+    response: {
+      versioning: 'Enabled' | 'Suspended';
+    };
   };
   /** Adds a rule deleting files under a prefix a number of days after they are written */
   postStorageLifecycle: {
@@ -508,7 +1273,24 @@ export interface Operations {
       days: number;
       noncurrentDays?: number;
     };
-    response: unknown;
+    response: {
+      rule: {
+        id: string;
+        prefix: string;
+        enabled: boolean;
+        expirationDays?: number;
+        noncurrentDays?: number;
+        other: boolean;
+      };
+      lifecycle: {
+        id: string;
+        prefix: string;
+        enabled: boolean;
+        expirationDays?: number;
+        noncurrentDays?: number;
+        other: boolean;
+      }[];
+    };
   };
   /** Removes a lifecycle rule */
   deleteStorageLifecycleByRuleId: {
@@ -519,7 +1301,16 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      lifecycle: {
+        id: string;
+        prefix: string;
+        enabled: boolean;
+        expirationDays?: number;
+        noncurrentDays?: number;
+        other: boolean;
+      }[];
+    };
   };
   /** Projects, by name */
   getProjects: {
@@ -530,7 +1321,114 @@ export interface Operations {
       include?: 'summary';
     };
     body: undefined;
-    response: unknown;
+    response: {
+      projects: {
+        projectId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        repoId?: string;
+        productionBranch: string;
+        framework: 'nextjs' | 'static' | 'node';
+        rootDirectory: string;
+        buildCommand?: string;
+        installCommand?: string;
+        outputDirectory?: string;
+        location: string;
+        productionDeploymentId?: string;
+        version: number;
+        status?: 'deleting' | 'transferring';
+        latest?: {
+          deploymentId: string;
+          orgId: string;
+          projectId: string;
+          location: string;
+          target: 'preview' | 'production';
+          status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+          error?: string;
+          createdAt?: number;
+          updatedAt?: number;
+          region?: string;
+          createdBy?: string;
+          branch?: string;
+          commitSha?: string;
+          commitMessage?: string;
+          commitAuthor?: string;
+          host?: string;
+          buildId?: string;
+          buildDurationMs?: number;
+          readyAt?: number;
+          crons?: string;
+          envHash?: string;
+          previousDeploymentId?: string;
+          reason?: string;
+          source?: 'git' | 'upload';
+          sourceArchive?: string;
+          buildMetrics?: {
+            restoreMs?: number;
+            installMs?: number;
+            buildMs?: number;
+            uploadMs?: number;
+            saveMs?: number;
+            depsCache?: 'hit' | 'partial' | 'miss' | 'off';
+            nextCache?: 'hit' | 'partial' | 'miss' | 'off';
+            packageManager?: string;
+            installDir?: string;
+          };
+        };
+        production?: {
+          deploymentId: string;
+          orgId: string;
+          projectId: string;
+          location: string;
+          target: 'preview' | 'production';
+          status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+          error?: string;
+          createdAt?: number;
+          updatedAt?: number;
+          region?: string;
+          createdBy?: string;
+          branch?: string;
+          commitSha?: string;
+          commitMessage?: string;
+          commitAuthor?: string;
+          host?: string;
+          buildId?: string;
+          buildDurationMs?: number;
+          readyAt?: number;
+          crons?: string;
+          envHash?: string;
+          previousDeploymentId?: string;
+          reason?: string;
+          source?: 'git' | 'upload';
+          sourceArchive?: string;
+          buildMetrics?: {
+            restoreMs?: number;
+            installMs?: number;
+            buildMs?: number;
+            uploadMs?: number;
+            saveMs?: number;
+            depsCache?: 'hit' | 'partial' | 'miss' | 'off';
+            nextCache?: 'hit' | 'partial' | 'miss' | 'off';
+            packageManager?: string;
+            installDir?: string;
+          };
+        };
+        productionHost?: string;
+        repo?: {
+          resourceId: string;
+          name: string;
+        };
+        domains?: {
+          hostname: string;
+          status?: 'error' | 'active' | 'pending' | 'verifying';
+          redirectTo?: string;
+        }[];
+      }[];
+    };
   };
   /** Creates a project */
   postProjects: {
@@ -546,7 +1444,29 @@ export interface Operations {
       rootDirectory?: string;
       location?: string;
     };
-    response: unknown;
+    response: {
+      project: {
+        projectId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        repoId?: string;
+        productionBranch: string;
+        framework: 'nextjs' | 'static' | 'node';
+        rootDirectory: string;
+        buildCommand?: string;
+        installCommand?: string;
+        outputDirectory?: string;
+        location: string;
+        productionDeploymentId?: string;
+        version: number;
+        status?: 'deleting' | 'transferring';
+      };
+      deployment: null;
+    };
   };
   /** The project with its 10 most recent deployments, production deployment and host, repository, domains and function configuration */
   getProjectsByProjectId: {
@@ -556,7 +1476,131 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      project: {
+        projectId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        repoId?: string;
+        productionBranch: string;
+        framework: 'nextjs' | 'static' | 'node';
+        rootDirectory: string;
+        buildCommand?: string;
+        installCommand?: string;
+        outputDirectory?: string;
+        location: string;
+        productionDeploymentId?: string;
+        version: number;
+        status?: 'deleting' | 'transferring';
+      };
+      productionHost?: string;
+      deployments: {
+        deploymentId: string;
+        orgId: string;
+        projectId: string;
+        location: string;
+        target: 'preview' | 'production';
+        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+        error?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region?: string;
+        createdBy?: string;
+        branch?: string;
+        commitSha?: string;
+        commitMessage?: string;
+        commitAuthor?: string;
+        host?: string;
+        buildId?: string;
+        buildDurationMs?: number;
+        readyAt?: number;
+        crons?: string;
+        envHash?: string;
+        previousDeploymentId?: string;
+        reason?: string;
+        source?: 'git' | 'upload';
+        sourceArchive?: string;
+        buildMetrics?: {
+          restoreMs?: number;
+          installMs?: number;
+          buildMs?: number;
+          uploadMs?: number;
+          saveMs?: number;
+          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
+          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
+          packageManager?: string;
+          installDir?: string;
+        };
+      }[];
+      production?: {
+        deploymentId: string;
+        orgId: string;
+        projectId: string;
+        location: string;
+        target: 'preview' | 'production';
+        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+        error?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region?: string;
+        createdBy?: string;
+        branch?: string;
+        commitSha?: string;
+        commitMessage?: string;
+        commitAuthor?: string;
+        host?: string;
+        buildId?: string;
+        buildDurationMs?: number;
+        readyAt?: number;
+        crons?: string;
+        envHash?: string;
+        previousDeploymentId?: string;
+        reason?: string;
+        source?: 'git' | 'upload';
+        sourceArchive?: string;
+        buildMetrics?: {
+          restoreMs?: number;
+          installMs?: number;
+          buildMs?: number;
+          uploadMs?: number;
+          saveMs?: number;
+          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
+          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
+          packageManager?: string;
+          installDir?: string;
+        };
+      };
+      repo?: {
+        resourceId: string;
+        name: string;
+      };
+      domains: {
+        hostname: string;
+        orgId: string;
+        projectId: string;
+        status?: 'error' | 'active' | 'pending' | 'verifying';
+        message?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        tenantId?: string;
+        certificateArn?: string;
+        records?: string;
+        zone?: string;
+        dnsProvider?: string;
+        checkedAt?: number;
+        redirectTo?: string;
+      }[];
+      functionConfig: {
+        memoryMb: 1024;
+        timeoutSeconds: 30;
+        architecture: 'arm64';
+        runtime: 'nodejs22.x';
+      };
+    };
   };
   /** Changes project settings */
   patchProjectsByProjectId: {
@@ -578,7 +1622,29 @@ export interface Operations {
       location?: string;
       ifVersion?: number;
     };
-    response: unknown;
+    response: {
+      project: {
+        projectId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        repoId?: string;
+        productionBranch: string;
+        framework: 'nextjs' | 'static' | 'node';
+        rootDirectory: string;
+        buildCommand?: string;
+        installCommand?: string;
+        outputDirectory?: string;
+        location: string;
+        productionDeploymentId?: string;
+        version: number;
+        status?: 'deleting' | 'transferring';
+      };
+      deployment?: null;
+    };
   };
   /** Deletes the project with its domains, crons, server functions, routes, deployment records and variables */
   deleteProjectsByProjectId: {
@@ -588,7 +1654,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: undefined;
   };
   /** Moves the project, with its deployments, domains, variables (re-encrypted) and crons, to another organization the caller administers */
   postProjectsTransfer: {
@@ -600,7 +1666,32 @@ export interface Operations {
     body: {
       orgId: string;
     };
-    response: unknown;
+    response: {
+      project: {
+        projectId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        repoId?: string;
+        productionBranch: string;
+        framework: 'nextjs' | 'static' | 'node';
+        rootDirectory: string;
+        buildCommand?: string;
+        installCommand?: string;
+        outputDirectory?: string;
+        location: string;
+        productionDeploymentId?: string;
+        version: number;
+        status?: 'deleting' | 'transferring';
+      };
+      org: {
+        orgId: string;
+        slug: string;
+      };
+    };
   };
   /** The variables, sorted by key */
   getProjectsEnv: {
@@ -610,7 +1701,19 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      vars: {
+        key: string;
+        orgId: string;
+        projectId: string;
+        value: string | null;
+        targets: ('production' | 'preview' | 'development')[];
+        sensitive: boolean;
+        updatedBy: string;
+        createdAt: number;
+        updatedAt: number;
+      }[];
+    };
   };
   /** Creates or replaces up to 200 variables with the same targets and sensitivity */
   postProjectsEnv: {
@@ -627,7 +1730,11 @@ export interface Operations {
       targets: ('production' | 'preview' | 'development')[];
       sensitive?: boolean;
     };
-    response: unknown;
+    response: {
+      keys: string[];
+      targets: ('production' | 'preview' | 'development')[];
+      sensitive: boolean;
+    };
   };
   /** Creates or replaces one variable */
   putProjectsEnvByKey: {
@@ -642,7 +1749,11 @@ export interface Operations {
       targets: ('production' | 'preview' | 'development')[];
       sensitive?: boolean;
     };
-    response: unknown;
+    response: {
+      key: string;
+      targets: ('production' | 'preview' | 'development')[];
+      sensitive: boolean;
+    };
   };
   /** Deletes one variable (204 also when it did not exist) */
   deleteProjectsEnvByKey: {
@@ -653,7 +1764,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: undefined;
   };
   /** A presigned PUT link (15 minutes) for one source archive (gzipped tar, at most 250 MB), sent with exactly the returned headers */
   postProjectsUploads: {
@@ -665,7 +1776,15 @@ export interface Operations {
     body: {
       size: number;
     };
-    response: unknown;
+    response: {
+      uploadId: string;
+      url: string;
+      headers: {
+        'content-type': string;
+        'content-length': string;
+      };
+      expiresIn: number;
+    };
   };
   /** Starts a deployment of a commit of the linked repository (git) or of an uploaded archive (upload) */
   postProjectsDeployments: {
@@ -691,7 +1810,23 @@ export interface Operations {
         machine?: string;
       };
     };
-    response: unknown;
+    response:
+      | {
+          deployment: {
+            deploymentId: string;
+            host?: string;
+            target: 'preview' | 'production';
+          };
+          existing: true;
+        }
+      | {
+          deployment: {
+            deploymentId: string;
+            host: string;
+            target: 'preview' | 'production';
+          };
+          existing: false;
+        };
   };
   /** The build log from the cursor on */
   getDeploymentsBuildLog: {
@@ -703,7 +1838,16 @@ export interface Operations {
       cursor?: string;
     };
     body: undefined;
-    response: unknown;
+    response: {
+      lines: {
+        t: number;
+        m: string;
+      }[];
+      cursor: string | null;
+      status: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+      error: string | null;
+      done: boolean;
+    };
   };
   /** Server-function log lines since `since` (epoch ms, at most one hour back, default the last minute), oldest first, each with an id */
   getDeploymentsRuntimeLogsTail: {
@@ -716,7 +1860,32 @@ export interface Operations {
       q?: string;
     };
     body: undefined;
-    response: unknown;
+    response:
+      | {
+          available: false;
+          lines: {
+            t: number;
+            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
+            requestId?: string;
+            message: string;
+            truncated?: boolean;
+          }[];
+          next: number;
+          more: false;
+        }
+      | {
+          available: true;
+          lines: {
+            t: number;
+            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
+            requestId?: string;
+            message: string;
+            truncated?: boolean;
+            id: string;
+          }[];
+          next: number;
+          more: boolean;
+        };
   };
   /** Deployments, newest first, filtered by project, target, status and branch */
   getDeployments: {
@@ -732,7 +1901,47 @@ export interface Operations {
       limit?: number;
     };
     body: undefined;
-    response: unknown;
+    response: {
+      deployments: {
+        deploymentId: string;
+        orgId: string;
+        projectId: string;
+        location: string;
+        target: 'preview' | 'production';
+        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+        error?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region?: string;
+        createdBy?: string;
+        branch?: string;
+        commitSha?: string;
+        commitMessage?: string;
+        commitAuthor?: string;
+        host?: string;
+        buildId?: string;
+        buildDurationMs?: number;
+        readyAt?: number;
+        crons?: string;
+        envHash?: string;
+        previousDeploymentId?: string;
+        reason?: string;
+        source?: 'git' | 'upload';
+        sourceArchive?: string;
+        buildMetrics?: {
+          restoreMs?: number;
+          installMs?: number;
+          buildMs?: number;
+          uploadMs?: number;
+          saveMs?: number;
+          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
+          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
+          packageManager?: string;
+          installDir?: string;
+        };
+      }[];
+      cursor: string | null;
+    };
   };
   /** The deployment with its project's summary, production host, domains and server function */
   getDeploymentsByDeploymentId: {
@@ -742,7 +1951,70 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      deployment: {
+        deploymentId: string;
+        orgId: string;
+        projectId: string;
+        location: string;
+        target: 'preview' | 'production';
+        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+        error?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region?: string;
+        createdBy?: string;
+        branch?: string;
+        commitSha?: string;
+        commitMessage?: string;
+        commitAuthor?: string;
+        host?: string;
+        buildId?: string;
+        buildDurationMs?: number;
+        readyAt?: number;
+        crons?: string;
+        envHash?: string;
+        previousDeploymentId?: string;
+        reason?: string;
+        source?: 'git' | 'upload';
+        sourceArchive?: string;
+        buildMetrics?: {
+          restoreMs?: number;
+          installMs?: number;
+          buildMs?: number;
+          uploadMs?: number;
+          saveMs?: number;
+          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
+          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
+          packageManager?: string;
+          installDir?: string;
+        };
+      };
+      project: {
+        projectId: string;
+        name: string;
+        slug: string;
+        productionDeploymentId?: string;
+        repoId?: string;
+        framework?: 'nextjs' | 'static' | 'node';
+        location: string;
+        rootDirectory?: string;
+      };
+      productionHost?: string;
+      domains: {
+        hostname: string;
+        status?: 'error' | 'active' | 'pending' | 'verifying';
+        redirectTo?: string;
+      }[];
+      function: {
+        region: string;
+        name: string;
+        memoryMb: number;
+        timeoutSeconds: number;
+        architecture: string;
+        runtime: string;
+      } | null;
+    };
   };
   /** The build output from the first step (up to 5,000 lines) */
   getDeploymentsLogs: {
@@ -752,7 +2024,12 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      lines: {
+        t?: number;
+        m: string;
+      }[];
+    };
   };
   /** The server function's logs of the last hour, newest first */
   getDeploymentsRuntimeLogs: {
@@ -764,7 +2041,30 @@ export interface Operations {
       q?: string;
     };
     body: undefined;
-    response: unknown;
+    response:
+      | {
+          available: false;
+          lines: {
+            t: number;
+            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
+            requestId?: string;
+            message: string;
+            truncated?: boolean;
+          }[];
+        }
+      | {
+          available: true;
+          lines: {
+            t: number;
+            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
+            requestId?: string;
+            message: string;
+            truncated?: boolean;
+          }[];
+          from: number;
+          to: number;
+          limited: boolean;
+        };
   };
   /** Builds the same source again as a new deployment of the same target */
   postDeploymentsRedeploy: {
@@ -774,7 +2074,13 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      deployment: {
+        deploymentId: string;
+        host: string;
+        target: 'preview' | 'production';
+      };
+    };
   };
   /** Makes a ready deployment the production deployment, without a rebuild */
   postDeploymentsPromote: {
@@ -784,7 +2090,47 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: unknown;
+    response: {
+      deployment: {
+        deploymentId: string;
+        orgId: string;
+        projectId: string;
+        location: string;
+        target: 'preview' | 'production';
+        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+        error?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region?: string;
+        createdBy?: string;
+        branch?: string;
+        commitSha?: string;
+        commitMessage?: string;
+        commitAuthor?: string;
+        host?: string;
+        buildId?: string;
+        buildDurationMs?: number;
+        readyAt?: number;
+        crons?: string;
+        envHash?: string;
+        previousDeploymentId?: string;
+        reason?: string;
+        source?: 'git' | 'upload';
+        sourceArchive?: string;
+        buildMetrics?: {
+          restoreMs?: number;
+          installMs?: number;
+          buildMs?: number;
+          uploadMs?: number;
+          saveMs?: number;
+          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
+          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
+          packageManager?: string;
+          installDir?: string;
+        };
+      };
+      productionHost: string;
+    };
   };
 }
 

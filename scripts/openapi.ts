@@ -116,8 +116,16 @@ export function clientSource(doc: OpenApiDocument): string {
       if (names.has(q.name) || q.name === 'body') throw new Error(`${operation.operationId}: ${q.name} is ambiguous`);
     }
     const body = operation.requestBody?.content['application/json'].schema;
-    const ok = Object.entries(operation.responses).find(([status]) => /^2/.test(status))?.[1];
-    const response = ok?.content?.['application/json']?.schema as JsonSchema | undefined;
+    // Every documented success answer: a route answering 200 or 201 (say) returns either shape;
+    // one that answers only 204 returns nothing (the client gives undefined).
+    const successes = Object.entries(operation.responses).filter(([status]) => /^2/.test(status));
+    const shapes = successes.flatMap(([, r]) => {
+      const schema = r.content?.['application/json']?.schema as JsonSchema | undefined;
+      return schema ? [schema] : [];
+    });
+    const noBody = successes.length > 0 && successes.every(([status, r]) => status !== '2XX' && !r.content);
+    const response: JsonSchema | undefined =
+      shapes.length > 1 ? { anyOf: shapes } : shapes.length === 1 ? shapes[0] : noBody ? { not: {} } : undefined;
     const i = '    ';
     types.push(
       [
@@ -126,7 +134,7 @@ export function clientSource(doc: OpenApiDocument): string {
         `    params: ${paramsType(pathParams, i)};`,
         `    query: ${paramsType(query, i)};`,
         `    body: ${body ? tsType(body, i) : 'undefined'};`,
-        `    response: ${response ? tsType(response, i) : 'unknown'};`,
+        `    response: ${response?.not ? 'undefined' : response ? tsType(response, i) : 'unknown'};`,
         '  };',
       ].join('\n'),
     );

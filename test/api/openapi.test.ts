@@ -132,7 +132,7 @@ describe('each operation', () => {
 
   it('lists the errors the route declares and the ones the stack answers, with examples', () => {
     const create = byId('postProjects').responses;
-    expect(Object.keys(create).sort()).toEqual(['2XX', '400', '401', '403', '404', '409']);
+    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409']);
     expect(create['409']?.description).toBe('`A project with this slug exists.`');
     expect(Object.keys(create['400']?.content?.['application/json']?.examples as object)).toEqual([
       'Invalid request',
@@ -143,19 +143,29 @@ describe('each operation', () => {
     expect(create['403']?.description).toBe('`Missing scope projects:write`');
     expect(create['404']?.description).toBe('`Organization not found`');
     // Public and token routes: no 403/404 from the stack.
-    expect(Object.keys(byId('getHealth').responses)).toEqual(['2XX']);
-    expect(Object.keys(byId('getMe').responses).sort()).toEqual(['2XX', '401']);
+    expect(Object.keys(byId('getHealth').responses)).toEqual(['200']);
+    expect(Object.keys(byId('getMe').responses).sort()).toEqual(['200', '401']);
     const promote = byId('postDeploymentsPromote').responses;
     expect(promote['409']?.description).toContain('Only ready deployments can be promoted.');
     expect(promote['502']?.description).toBe("`Couldn't update production routing. Try again.`");
   });
 
-  it('describes success with the summary when the route declares no response schema', () => {
-    const op = byId('getProjectsEnv');
-    expect(op.summary).toBe('The variables, sorted by key');
-    expect(op.responses['2XX']).toEqual({
-      description: 'The variables, sorted by key; values of sensitive variables are null, always.',
-    });
+  it("documents every route's success answers with their shapes (functions/<group>/responses.ts)", () => {
+    const undocumented = operationsOf(doc)
+      .filter(({ operation }) => {
+        const successes = Object.entries(operation.responses).filter(([status]) => /^2/.test(status));
+        return (
+          successes.length === 0 ||
+          successes.some(([status, r]) => status === '2XX' || (status !== '204' && !r.content))
+        );
+      })
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(undocumented).toEqual([]);
+    const env = byId('getProjectsEnv').responses['200']?.content?.['application/json']?.schema as {
+      properties: Record<string, unknown>;
+    };
+    expect(Object.keys(env.properties)).toEqual(['vars']);
+    expect(byId('deleteOrgsByOrgId').responses['204']).toEqual({ description: expect.any(String) });
   });
 });
 
