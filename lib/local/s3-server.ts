@@ -6,8 +6,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { presignedSignature } from './sigv4';
 
 /** The secret key of the local S3 server's one account (s3rver's default). */
