@@ -4,6 +4,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
+import { dynamo as handlersDynamo } from '../../shared/store/client';
 import type { TestPlatform } from '../helpers/platform';
 
 /** The run's DynamoDB Local, for arranging and checking tables beside the API. */
@@ -64,4 +65,32 @@ export async function indexGone(table: string, name: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`index ${name} of ${table} was not removed`);
+}
+
+/**
+ * Runs `fn` while DescribeTable reports index `index` of `table` as still building (CREATING,
+ * backfilling), as AWS does for minutes on a large table. DynamoDB Local builds a test index in
+ * about a second, too fast to race against, so the description is held at the AWS SDK's boundary
+ * (the handlers run in this process and share the client): the routes' own code runs unchanged.
+ */
+export async function whileIndexBuilds(table: string, index: string, fn: () => Promise<void>): Promise<void> {
+  const name = `hold-${table}-${index}`;
+  handlersDynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      const described = (out.output as { Table?: { TableName?: string; GlobalSecondaryIndexes?: any[] } }).Table;
+      if (context.commandName === 'DescribeTableCommand' && described?.TableName === table) {
+        for (const g of described.GlobalSecondaryIndexes ?? []) {
+          if (g.IndexName === index) Object.assign(g, { IndexStatus: 'CREATING', Backfilling: true });
+        }
+      }
+      return out;
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    await fn();
+  } finally {
+    handlersDynamo.middlewareStack.remove(name);
+  }
 }

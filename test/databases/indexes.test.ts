@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TestPlatform } from '../helpers/platform';
 import { someId } from '../helpers/records';
-import { type Db, indexesActive, indexGone, newDatabase, seed } from './helpers';
+import { type Db, indexesActive, indexGone, newDatabase, seed, whileIndexBuilds } from './helpers';
 
 /**
  * Global secondary indexes: added while the table holds data (202, `UPDATING` while it
@@ -55,13 +55,15 @@ describe('POST .../databases/:resourceId/indexes', () => {
 
     // While the index builds, the database can't be deleted nor the index removed.
     const busy = { error: 'Wait for index byTeam to finish building, then try again.' };
-    const del = await p.delete(db.path);
-    expect(del.status).toBe(409);
-    expect(del.body).toEqual(busy);
-    const remove = await p.delete(`${db.path}/indexes/byTeam`);
-    expect(remove.status).toBe(409);
-    expect(remove.body).toEqual(busy);
-    expect((await p.get(db.path)).body.database.status).toBe('active');
+    await whileIndexBuilds(db.physicalName, 'byTeam', async () => {
+      const del = await p.delete(db.path);
+      expect(del.status).toBe(409);
+      expect(del.body).toEqual(busy);
+      const remove = await p.delete(`${db.path}/indexes/byTeam`);
+      expect(remove.status).toBe(409);
+      expect(remove.body).toEqual(busy);
+      expect((await p.get(db.path)).body.database.status).toBe('active');
+    });
 
     await indexesActive(db.physicalName);
     const table = (await p.get(db.path)).body.table;
