@@ -1,31 +1,11 @@
 import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
-import { RESOURCE_TYPES } from '../../shared/schemas/resource';
+import { ResourceDoc } from '../../shared/schemas/docs';
 import { BILLING_MODES, TABLE_CLASSES } from './settings';
 
 /** Success responses of the databases routes (see shared/http/responses.ts): documentation only. */
 
 const count = z.int().check(z.minimum(0));
-
-/** Spec part A, "Resource record", as toResource answers it (no `version`, `keys` or `tags`). */
-const Resource = z.object({
-  resourceId: z.string(),
-  type: z.enum(RESOURCE_TYPES),
-  name: z.string(),
-  status: z.optional(z.enum(['error', 'active', 'creating', 'deleting'])),
-  /** Why provisioning failed, when `status` is `error`. */
-  error: z.optional(z.string()),
-  description: z.optional(z.string()),
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-  region: z.string(),
-  orgId: z.string(),
-  createdBy: z.string(),
-  projectId: z.optional(z.string()),
-  location: z.string(),
-  arn: z.optional(z.string()),
-  physicalName: z.string(),
-});
 
 const KeyAttribute = z.object({ name: z.string(), type: z.enum(['S', 'N', 'B']) });
 const BillingMode = z.enum(BILLING_MODES);
@@ -76,8 +56,8 @@ const TableSummary = z.object({
 
 /** A database of the list: with its table's summary, or `table: null` and why (`error` replaces the cause). */
 const DatabaseEntry = z.union([
-  z.extend(Resource, { table: TableSummary }),
-  z.extend(Resource, { table: z.null(), error: z.enum(['missing', 'unavailable']) }),
+  z.extend(ResourceDoc, { table: TableSummary }),
+  z.extend(ResourceDoc, { table: z.null(), error: z.enum(['missing', 'unavailable']) }),
 ]);
 
 /**
@@ -156,7 +136,7 @@ const SettingName = z.enum([
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/databases': { 200: z.object({ databases: z.array(DatabaseEntry) }) },
   'GET /v1/orgs/:orgId/databases/:resourceId': {
-    200: z.object({ database: Resource, table: z.nullable(TableDescription) }),
+    200: z.object({ database: ResourceDoc, table: z.nullable(TableDescription) }),
   },
   'POST /v1/orgs/:orgId/databases/:resourceId/scan': { 200: Page },
   'POST /v1/orgs/:orgId/databases/:resourceId/query': { 200: Page },

@@ -1,52 +1,11 @@
 import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
 import { DEPLOYMENT_STATUSES } from '../../shared/schemas/deployment';
+import { DeploymentDoc } from '../../shared/schemas/docs';
 import { FRAMEWORKS } from '../../shared/schemas/project';
 
 const Target = z.enum(['preview', 'production']);
-const Cache = z.optional(z.enum(['hit', 'partial', 'miss', 'off']));
-
-/** Spec part A, "Deployment": the fields that are set (unset ones are left out, never null). */
-const Deployment = z.object({
-  deploymentId: z.string(),
-  orgId: z.string(),
-  projectId: z.string(),
-  location: z.string(),
-  target: Target,
-  status: z.optional(z.enum(DEPLOYMENT_STATUSES)),
-  error: z.optional(z.string()),
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-  region: z.optional(z.string()),
-  createdBy: z.optional(z.string()),
-  branch: z.optional(z.string()),
-  commitSha: z.optional(z.string()),
-  commitMessage: z.optional(z.string()),
-  commitAuthor: z.optional(z.string()),
-  host: z.optional(z.string()),
-  buildId: z.optional(z.string()),
-  buildDurationMs: z.optional(z.number()),
-  readyAt: z.optional(z.number()),
-  crons: z.optional(z.string()),
-  envHash: z.optional(z.string()),
-  previousDeploymentId: z.optional(z.string()),
-  reason: z.optional(z.string()),
-  source: z.optional(z.enum(['git', 'upload'])),
-  sourceArchive: z.optional(z.string()),
-  buildMetrics: z.optional(
-    z.object({
-      restoreMs: z.optional(z.number()),
-      installMs: z.optional(z.number()),
-      buildMs: z.optional(z.number()),
-      uploadMs: z.optional(z.number()),
-      saveMs: z.optional(z.number()),
-      depsCache: Cache,
-      nextCache: Cache,
-      packageManager: z.optional(z.string()),
-      installDir: z.optional(z.string()),
-    }),
-  ),
-});
+const _Cache = z.optional(z.enum(['hit', 'partial', 'miss', 'off']));
 
 /** What create and redeploy answer: a new deployment always has its host. */
 const DeploymentRef = z.object({ deploymentId: z.string(), host: z.string(), target: Target });
@@ -99,11 +58,11 @@ export const responses: ResponseDocs = {
     ]),
   },
   'GET /v1/orgs/:orgId/deployments': {
-    200: z.object({ deployments: z.array(Deployment), cursor: z.nullable(z.string()) }),
+    200: z.object({ deployments: z.array(DeploymentDoc), cursor: z.nullable(z.string()) }),
   },
   'GET /v1/orgs/:orgId/deployments/:deploymentId': {
     200: z.object({
-      deployment: Deployment,
+      deployment: DeploymentDoc,
       project: z.object({
         projectId: z.string(),
         name: z.string(),
@@ -152,6 +111,6 @@ export const responses: ResponseDocs = {
   },
   'POST /v1/orgs/:orgId/deployments/:deploymentId/redeploy': { 201: z.object({ deployment: DeploymentRef }) },
   'POST /v1/orgs/:orgId/deployments/:deploymentId/promote': {
-    200: z.object({ deployment: Deployment, productionHost: z.string() }),
+    200: z.object({ deployment: DeploymentDoc, productionHost: z.string() }),
   },
 };

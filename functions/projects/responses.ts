@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
-import { DEPLOYMENT_STATUSES } from '../../shared/schemas/deployment';
+import { DeploymentDoc } from '../../shared/schemas/docs';
 import { FRAMEWORKS } from '../../shared/schemas/project';
 
 /** Success responses of the projects routes (see shared/http/responses.ts): documentation only. */
@@ -30,50 +30,6 @@ const Project = z.object({
   productionDeploymentId: z.optional(z.string()),
   version: z.int().check(z.minimum(1)),
   status: z.optional(z.enum(['deleting', 'transferring'])),
-});
-
-const CacheUse = z.enum(['hit', 'partial', 'miss', 'off']);
-
-/** Spec part A, "Deployment". */
-const Deployment = z.object({
-  deploymentId: z.string(),
-  orgId: z.string(),
-  projectId: z.string(),
-  location: z.string(),
-  target: z.enum(['preview', 'production']),
-  status: z.optional(z.enum(DEPLOYMENT_STATUSES)),
-  error: z.optional(z.string()),
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-  region: z.optional(z.string()),
-  createdBy: z.optional(z.string()),
-  branch: z.optional(z.string()),
-  commitSha: z.optional(z.string()),
-  commitMessage: z.optional(z.string()),
-  commitAuthor: z.optional(z.string()),
-  host: z.optional(z.string()),
-  buildId: z.optional(z.string()),
-  buildDurationMs: z.optional(z.number()),
-  readyAt: z.optional(z.number()),
-  crons: z.optional(z.string()),
-  envHash: z.optional(z.string()),
-  previousDeploymentId: z.optional(z.string()),
-  reason: z.optional(z.string()),
-  source: z.optional(z.enum(['git', 'upload'])),
-  sourceArchive: z.optional(z.string()),
-  buildMetrics: z.optional(
-    z.object({
-      restoreMs: z.optional(z.number()),
-      installMs: z.optional(z.number()),
-      buildMs: z.optional(z.number()),
-      uploadMs: z.optional(z.number()),
-      saveMs: z.optional(z.number()),
-      depsCache: z.optional(CacheUse),
-      nextCache: z.optional(CacheUse),
-      packageManager: z.optional(z.string()),
-      installDir: z.optional(z.string()),
-    }),
-  ),
 });
 
 const DomainStatus = z.enum(['error', 'active', 'pending', 'verifying']);
@@ -111,8 +67,8 @@ const Repo = z.object({ resourceId: z.string(), name: z.string() });
  * and `latest`, `production`, `productionHost` and `repo` where there are any.
  */
 const ProjectListEntry = z.extend(Project, {
-  latest: z.optional(Deployment),
-  production: z.optional(Deployment),
+  latest: z.optional(DeploymentDoc),
+  production: z.optional(DeploymentDoc),
   productionHost: z.optional(z.string()),
   repo: z.optional(Repo),
   domains: z.optional(z.array(DomainSummary)),
@@ -133,8 +89,8 @@ export const responses: ResponseDocs = {
     200: z.object({
       project: Project,
       productionHost: z.optional(z.string()),
-      deployments: z.array(Deployment),
-      production: z.optional(Deployment),
+      deployments: z.array(DeploymentDoc),
+      production: z.optional(DeploymentDoc),
       repo: z.optional(Repo),
       domains: z.array(Domain),
       functionConfig: FunctionConfig,

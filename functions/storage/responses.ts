@@ -1,27 +1,8 @@
 import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
+import { ResourceDoc } from '../../shared/schemas/docs';
 
 /** Success responses of the storage routes (see shared/http/responses.ts): documentation only. */
-
-/** Spec part A, "Resource record" (as toResource answers it: no `version`). */
-const Resource = z.object({
-  resourceId: z.string(),
-  type: z.enum(['repository', 'database', 'bucket']),
-  name: z.string(),
-  status: z.optional(z.enum(['error', 'active', 'creating', 'deleting'])),
-  /** Why provisioning failed, when `status` is `error`. */
-  error: z.optional(z.string()),
-  description: z.optional(z.string()),
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-  region: z.string(),
-  orgId: z.string(),
-  createdBy: z.string(),
-  projectId: z.optional(z.string()),
-  location: z.string(),
-  arn: z.optional(z.string()),
-  physicalName: z.string(),
-});
 
 /** Spec part A, "Bucket usage": the latest daily figures, null until the daily job measured them. */
 const Usage = z.nullable(
@@ -102,10 +83,10 @@ const ExpiresIn = z.int().check(z.minimum(1));
 
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/storage': {
-    200: z.object({ buckets: z.array(z.extend(Resource, { usage: Usage })) }),
+    200: z.object({ buckets: z.array(z.extend(ResourceDoc, { usage: Usage })) }),
   },
   'GET /v1/orgs/:orgId/storage/:resourceId': {
-    200: z.object({ bucket: Resource, versioning: z.nullable(Versioning), usage: Usage }),
+    200: z.object({ bucket: ResourceDoc, versioning: z.nullable(Versioning), usage: Usage }),
   },
   'GET /v1/orgs/:orgId/storage/:resourceId/objects': {
     200: z.object({

@@ -1,0 +1,72 @@
+import * as z from 'zod/mini';
+import { DEPLOYMENT_STATUSES } from './deployment';
+import { RESOURCE_TYPES } from './resource';
+
+/**
+ * Documentation schemas of records that several groups answer (functions/<group>/responses.ts).
+ * Only those documentation files import this: it stays out of the Lambda bundles.
+ */
+
+const Cache = z.optional(z.enum(['hit', 'partial', 'miss', 'off']));
+
+/** Spec part A, "Deployment": the fields that are set (unset ones are left out, never null). */
+export const DeploymentDoc = z.object({
+  deploymentId: z.string(),
+  orgId: z.string(),
+  projectId: z.string(),
+  location: z.string(),
+  target: z.enum(['preview', 'production']),
+  status: z.optional(z.enum(DEPLOYMENT_STATUSES)),
+  error: z.optional(z.string()),
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+  region: z.optional(z.string()),
+  createdBy: z.optional(z.string()),
+  branch: z.optional(z.string()),
+  commitSha: z.optional(z.string()),
+  commitMessage: z.optional(z.string()),
+  commitAuthor: z.optional(z.string()),
+  host: z.optional(z.string()),
+  buildId: z.optional(z.string()),
+  buildDurationMs: z.optional(z.number()),
+  readyAt: z.optional(z.number()),
+  crons: z.optional(z.string()),
+  envHash: z.optional(z.string()),
+  previousDeploymentId: z.optional(z.string()),
+  reason: z.optional(z.string()),
+  source: z.optional(z.enum(['git', 'upload'])),
+  sourceArchive: z.optional(z.string()),
+  buildMetrics: z.optional(
+    z.object({
+      restoreMs: z.optional(z.number()),
+      installMs: z.optional(z.number()),
+      buildMs: z.optional(z.number()),
+      uploadMs: z.optional(z.number()),
+      saveMs: z.optional(z.number()),
+      depsCache: Cache,
+      nextCache: Cache,
+      packageManager: z.optional(z.string()),
+      installDir: z.optional(z.string()),
+    }),
+  ),
+});
+
+/** Spec part A, "Resource record", as toResource answers it (no `version`, `keys` or `tags`). */
+export const ResourceDoc = z.object({
+  resourceId: z.string(),
+  type: z.enum(RESOURCE_TYPES),
+  name: z.string(),
+  status: z.optional(z.enum(['error', 'active', 'creating', 'deleting'])),
+  /** Why provisioning failed, when `status` is `error`. */
+  error: z.optional(z.string()),
+  description: z.optional(z.string()),
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+  region: z.string(),
+  orgId: z.string(),
+  createdBy: z.string(),
+  projectId: z.optional(z.string()),
+  location: z.string(),
+  arn: z.optional(z.string()),
+  physicalName: z.string(),
+});
