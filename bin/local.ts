@@ -148,6 +148,9 @@ async function main(): Promise<void> {
   const { startEdge } = await import('../lib/local/edge');
   const edge = await startEdge({ port: edgePort, host: HOST, maintenance: true });
   stoppers.push(edge.close);
+  // Scheduled jobs (on AWS: EventBridge rules): the daily bucket usage figures.
+  const { startSchedules } = await import('../lib/local/schedules');
+  stoppers.push(await startSchedules());
 
   const previous = readLocalInfo(dataDir);
   const seedFrom = Date.now();

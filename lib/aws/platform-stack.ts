@@ -8,6 +8,7 @@ import { PlatformDeployments } from './deployments';
 import { grantNeeds } from './grants';
 import { GroupFunction } from './group-function';
 import { AgentJobs } from './jobs';
+import { StorageUsage } from './storage-usage';
 
 export interface PlatformStackProps extends StackProps {
   /** The identity provider whose JWKS verifies people's tokens. */
@@ -41,6 +42,8 @@ export class PlatformStack extends Stack {
   readonly http: PlatformApi;
   /** Deployment builds (CodeBuild), their events worker, the server functions' role. */
   readonly deployments: PlatformDeployments;
+  /** The daily bucket usage job. */
+  readonly storageUsage: StorageUsage;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps) {
     super(scope, id, props);
@@ -65,6 +68,7 @@ export class PlatformStack extends Stack {
       environment,
       webAdapterLayerArn: props.webAdapterLayerArn,
     });
+    this.storageUsage = new StorageUsage(this, 'StorageUsage', { data: this.data, projectRoot, environment });
     this.functions = groups.map(
       (group) => new GroupFunction(this, pascal(group.name), { group, projectRoot, environment }),
     );

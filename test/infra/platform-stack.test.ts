@@ -93,8 +93,8 @@ describe('synthesis', () => {
 
 describe('functions', () => {
   test('exactly one function per route group, and no helper functions', () => {
-    // Plus the deployment workers (build events, retention sweep): see 'deployments' below.
-    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + 2);
+    // Plus the workers: build events, retention sweep (see 'deployments'), bucket usage (see 'storage usage').
+    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + 3);
     expect(stack.functions.map((f) => f.group.name)).toEqual(routeGroups.map((g) => g.name));
   });
 
@@ -181,9 +181,11 @@ describe('HTTP API', () => {
 
   test('API Gateway may invoke each function only through its own routes', () => {
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Resources);
-    const workers = [stack.deployments.events.fn, stack.deployments.retention.fn].map(logicalId);
+    const workers = [stack.deployments.events.fn, stack.deployments.retention.fn, stack.storageUsage.worker.fn].map(
+      logicalId,
+    );
     for (const p of permissions) {
-      // The deployment workers are invoked by their EventBridge rules only (see 'deployments').
+      // The workers are invoked by their EventBridge rules only (see 'deployments', 'storage usage').
       if (workers.some((w) => JSON.stringify(p.Properties.FunctionName).includes(w))) continue;
       expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
       expect(JSON.stringify(p.Properties.SourceArn)).toContain(logicalId(stack.http.api));
@@ -468,6 +470,29 @@ describe('every need, wired', () => {
       );
       expect(actions.filter((a) => a === '*' || a.endsWith(':*'))).toEqual([]);
     }
+  });
+});
+
+describe('storage usage', () => {
+  test('a daily rule runs the bucket usage worker, which may list buckets, read metrics and write the table', () => {
+    const worker = logicalId(stack.storageUsage.worker.fn);
+    const rules = Object.values(template.findResources('AWS::Events::Rule') as Resources).filter((r) =>
+      JSON.stringify(r.Properties.Targets).includes(worker),
+    );
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.Properties.ScheduleExpression).toBe('cron(0 6 * * ? *)');
+    const permission = Object.values(template.findResources('AWS::Lambda::Permission') as Resources).find((p) =>
+      JSON.stringify(p.Properties.FunctionName).includes(worker),
+    );
+    expect(permission?.Properties.Principal).toBe('events.amazonaws.com');
+    const policies = JSON.stringify(
+      Object.values(template.findResources('AWS::IAM::Policy') as Resources).filter((p) =>
+        JSON.stringify(p.Properties.Roles).includes(logicalId(stack.storageUsage.worker.role)),
+      ),
+    );
+    expect(policies).toContain('cloudwatch:GetMetricData');
+    expect(policies).toContain('s3:ListAllMyBuckets');
+    expect(policies).toContain('dynamodb:PutItem');
   });
 });
 

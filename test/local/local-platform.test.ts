@@ -284,6 +284,24 @@ describe('the local platform (npm start, npm run local)', () => {
 
   it('stops on SIGINT (exit 0, DynamoDB port free) and keeps its data for the next start', async () => {
     const before = info;
+    // A bucket with one file, for the usage job that runs at the next start.
+    const created = await fetch(`${info.baseUrl}/v1/orgs/${info.orgs.customer.orgId}/resources`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${info.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'bucket', name: 'usage-check' }),
+    });
+    expect(created.status).toBe(201);
+    const bucket = ((await created.json()) as { resource: { resourceId: string; physicalName: string } }).resource;
+    const s3 = new S3Client({
+      endpoint: info.endpoints.s3,
+      region: info.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    await s3.send(new PutObjectCommand({ Bucket: bucket.physicalName, Key: 'a.txt', Body: 'hello' }));
+    s3.destroy();
+    const bucketPath = `/v1/orgs/${info.orgs.customer.orgId}/storage/${bucket.resourceId}`;
+    expect((await call(info, bucketPath, info.apiKey)).body.usage).toBeNull();
     const stopped = await stopPlatform(running);
     expect(stopped).toEqual({ code: 0, signal: null });
     expect(await isFree(ports[2] as number)).toBe(true);
@@ -301,6 +319,13 @@ describe('the local platform (npm start, npm run local)', () => {
     expect((await call(info, `/v1/orgs/${info.orgs.customer.orgId}/members`, before.apiKey)).status).toBe(200);
     // The token of the first start still verifies: the identity provider kept its key.
     expect((await call(info, '/v1/me', before.owner.token)).status).toBe(200);
+    // The daily bucket usage job ran at start (bounded wait: it runs beside the gateway).
+    let usage: { objects?: number; sizeBytes?: number } | null = null;
+    for (let i = 0; i < 100 && !usage; i++) {
+      usage = (await call(info, bucketPath, info.apiKey)).body.usage;
+      if (!usage) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(usage).toMatchObject({ objects: 1, sizeBytes: 5 });
     const beta = await cli(env, [
       'member',
       'add',
