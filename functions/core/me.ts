@@ -21,7 +21,12 @@ interface OrgEntry {
  */
 export async function describeCaller(caller: Caller) {
   if (caller.kind === 'user') {
-    const [user, memberships] = await Promise.all([getUser(caller.userId), membershipsOf(caller.userId)]);
+    // The token usually carries email and name: the user record is read only when it does not.
+    const known = caller.email !== undefined && caller.name !== undefined;
+    const [user, memberships] = await Promise.all([
+      known ? undefined : getUser(caller.userId),
+      membershipsOf(caller.userId),
+    ]);
     const orgs = await getMany<Organization>(memberships.map((m) => keys.org(m.orgId)));
     const entries: OrgEntry[] = [];
     memberships.forEach((m, i) => {

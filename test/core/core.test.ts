@@ -50,6 +50,13 @@ describe('GET /v1/me', () => {
     expect(viewerOrg.scopes).toContain('projects:read');
   });
 
+  it('reads email and name from the user record when the token carries none', async () => {
+    const bare = await p.sign({ sub: p.owner.userId });
+    const res = await p.get('/v1/me', { token: bare });
+    expect(res.status).toBe(200);
+    expect(res.body.me).toMatchObject({ userId: p.owner.userId, email: p.owner.email, name: 'Test owner' });
+  });
+
   it('describes an API key with its own organization and scopes', async () => {
     const key = await p.apiKey(['org:read', 'projects:read']);
     const res = await p.get('/v1/me', { token: key });
