@@ -5,13 +5,12 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { buildspec } from '../../shared/builds/buildspec';
-import { bundleOptions } from '../bundle';
 import type { PlatformData } from './data';
+import { PlatformFunction, type PlatformFunctionProps } from './group-function';
 
 /** Deployed server functions are named `<prefix><deploymentId>`: every grant on them is by this prefix. */
 export const FUNCTION_PREFIX = 'plt-fn-';
@@ -272,62 +271,12 @@ export function nagArn(arn: string): string {
   return arn.replace(/\$\{Token\[AWS\.(\w+)\.\d+\]\}/g, (_, name: string) => `<AWS::${name}>`);
 }
 
-export interface WorkerFunctionProps {
-  entry: string;
-  projectRoot: string;
-  description: string;
-  environment: Record<string, string>;
-  timeout: Duration;
-}
-
 /**
- * A non-HTTP platform function (functions/workers/*.ts), bundled and configured like the route
- * groups' (lib/aws/group-function.ts): its own role and its own log group.
+ * A non-HTTP platform function (functions/workers/*.ts), built like the route groups'
+ * (lib/aws/group-function.ts): its own role and its own log group.
  */
-export class WorkerFunction extends Construct {
-  readonly fn: NodejsFunction;
-  readonly role: iam.Role;
-  readonly logGroup: logs.LogGroup;
-
-  constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
-    super(scope, id);
-    this.logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: logs.RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    this.role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: props.description,
-    });
-    this.logGroup.grantWrite(this.role);
-    this.fn = new NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
-      projectRoot: props.projectRoot,
-      depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
-      runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: 1024,
-      timeout: props.timeout,
-      role: this.role,
-      logGroup: this.logGroup,
-      description: props.description,
-      environment: { ...props.environment, PLATFORM_TARGET: 'aws' },
-      bundling: {
-        format: OutputFormat.ESM,
-        mainFields: [...bundleOptions.mainFields],
-        minify: bundleOptions.minify,
-        target: bundleOptions.target,
-        sourceMap: bundleOptions.sourcemap,
-        banner: bundleOptions.banner.js,
-        esbuildArgs: { '--legal-comments': bundleOptions.legalComments },
-        externalModules: [],
-        forceDockerBundling: false,
-      },
-    });
-    Validations.of(this.fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason: 'nodejs22.x is the runtime the spec requires (bundles target node22); move on deliberately, not by lint.',
-    });
+export class WorkerFunction extends PlatformFunction {
+  constructor(scope: Construct, id: string, props: Omit<PlatformFunctionProps, 'roleDescription'>) {
+    super(scope, id, { ...props, roleDescription: props.description });
   }
 }

@@ -8,54 +8,55 @@ import { Construct } from 'constructs';
 import { bundleOptions } from '../bundle';
 import { entryOf, type RouteGroup } from '../route-groups';
 
-export interface GroupFunctionProps {
-  group: RouteGroup;
+export interface PlatformFunctionProps {
+  /** The handler file (`export const handler`). */
+  entry: string;
   /** The repository root: entries, the lock file and the esbuild install are found from here. */
   projectRoot: string;
+  description: string;
+  /** What the role is for (IAM's role description). */
+  roleDescription: string;
   environment: Record<string, string>;
+  timeout: Duration;
 }
 
 /**
- * One route group's Lambda function: its own role (which can write only to its own log group,
+ * A platform Lambda function (a route group's or a worker's): nodejs22.x on arm64, 1024 MB,
+ * bundled with the same esbuild options as `npm run build` and the bench (lib/bundle.ts), so what
+ * is measured is what is deployed; its own role (which can write only to its own log group,
  * instead of AWSLambdaBasicExecutionRole's `logs:*` on every group) and its own log group with a
  * retention, created here rather than by a log-retention custom resource.
  */
-export class GroupFunction extends Construct {
-  readonly group: RouteGroup;
+export class PlatformFunction extends Construct {
   readonly fn: NodejsFunction;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
-  constructor(scope: Construct, id: string, props: GroupFunctionProps) {
+  constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
     super(scope, id);
-    const { group, projectRoot } = props;
-    this.group = group;
-
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.RETAIN,
     });
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Route group ${group.name}`,
+      description: props.roleDescription,
     });
     this.logGroup.grantWrite(this.role);
 
     this.fn = new NodejsFunction(this, 'Function', {
-      entry: path.join(projectRoot, entryOf(group)),
+      entry: props.entry,
       handler: 'handler',
-      projectRoot,
-      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+      projectRoot: props.projectRoot,
+      depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 1024,
-      timeout: Duration.seconds(30),
+      timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
-      description: `Route group ${group.name}: ${group.prefixes.join(' ')}`,
-      environment: props.environment,
-      // The same esbuild options as `npm run build` and the bench (lib/bundle.ts), so what is
-      // measured is what is deployed.
+      description: props.description,
+      environment: { ...props.environment, PLATFORM_TARGET: 'aws' },
       bundling: {
         format: OutputFormat.ESM,
         mainFields: [...bundleOptions.mainFields],
@@ -76,5 +77,29 @@ export class GroupFunction extends Construct {
       id: 'AwsSolutions-L1',
       reason: 'nodejs22.x is the runtime the spec requires (bundles target node22); move on deliberately, not by lint.',
     });
+  }
+}
+
+export interface GroupFunctionProps {
+  group: RouteGroup;
+  projectRoot: string;
+  environment: Record<string, string>;
+}
+
+/** One route group's function (lib/route-groups.ts): 30 s, as the spec's API functions. */
+export class GroupFunction extends PlatformFunction {
+  readonly group: RouteGroup;
+
+  constructor(scope: Construct, id: string, props: GroupFunctionProps) {
+    const { group, projectRoot } = props;
+    super(scope, id, {
+      entry: path.join(projectRoot, entryOf(group)),
+      projectRoot,
+      description: `Route group ${group.name}: ${group.prefixes.join(' ')}`,
+      roleDescription: `Route group ${group.name}`,
+      environment: props.environment,
+      timeout: Duration.seconds(30),
+    });
+    this.group = group;
   }
 }

@@ -10,6 +10,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { platformTable } from '../platform-table';
+import { ownChild } from './child';
 
 const JAVA_MISSING = `Java was not found, and DynamoDB Local needs it.
 Install a Java runtime (17 or newer), then run this again:
@@ -68,10 +69,7 @@ export async function startDynamoLocal(options: { port: number; dbPath?: string 
   child.stderr?.on('data', (d: Buffer) => {
     output += d.toString();
   });
-  const kill = () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
+  const { kill, stop } = ownChild(child);
   const endpoint = `http://127.0.0.1:${options.port}`;
   const client = new DynamoDBClient({
     endpoint,
@@ -96,15 +94,7 @@ export async function startDynamoLocal(options: { port: number; dbPath?: string 
   return {
     endpoint,
     process: child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        process.removeListener('exit', kill);
-        // Killed by a signal (Ctrl-C reaches it from the terminal too): exitCode stays null.
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(kill, 3000).unref();
-      }),
+    stop,
   };
 }
 

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ownChild } from './child';
 import { type DynamoLocal, startDynamoLocal } from './dynamodb';
 import { createIdpServer } from './idp';
 import { type LocalSqs, startSqs } from './sqs';
@@ -135,18 +136,7 @@ export function startS3(options: { port: number; directory: string; buckets: str
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      process.removeListener('exit', kill);
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(kill, 3000).unref();
-    });
+  const { kill, stop, release } = ownChild(child);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       kill();
@@ -161,7 +151,7 @@ export function startS3(options: { port: number; directory: string; buckets: str
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      process.removeListener('exit', kill);
+      release();
       reject(new Error(`The S3 server exited while starting (${signal ?? code}).`));
     });
     child.once('error', (err) => {

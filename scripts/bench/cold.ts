@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
+import { jsonFromChild } from './child';
 
 /**
  * Cold init: the time a fresh Node process takes to import a bundle (module evaluation, SDK
@@ -40,30 +40,10 @@ function coldEnv(module: string): NodeJS.ProcessEnv {
 
 /** One fresh process importing `module`; resolves with the import time in ms. */
 export function importTime(module: string, timeoutMs = 20_000): Promise<ImportTime> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', RUNNER], {
-      env: coldEnv(module),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      try {
-        if (code !== 0) throw new Error(`exit ${code}`);
-        resolve(JSON.parse(out) as ImportTime);
-      } catch (e) {
-        reject(new Error(`importing ${module} failed (${(e as Error).message}): ${err.slice(-1000)}`));
-      }
-    });
+  return jsonFromChild<ImportTime>(['--input-type=module', '-e', RUNNER], {
+    env: coldEnv(module),
+    timeoutMs,
+    what: `importing ${module}`,
   });
 }
 

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../shared/net/free-port';
 import { tarOfDir } from '../../test/fixtures/tar';
 import type { BenchPlatform } from './platform';
-import { freePort, median, ms, percentile } from './stats';
+import { median, ms, percentile } from './stats';
 
 /**
  * Deployment figures on the local platform, the way a person meets them:

@@ -7,7 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoLocal, ensurePlatformTable, startDynamoLocal } from '../../lib/local/dynamodb';
 import { listen } from '../../lib/local/gateway';
 import { createIdpServer, idpSigner } from '../../lib/local/idp';
-import { freePort } from './stats';
+import { freePort } from '../../shared/net/free-port';
 
 /**
  * The local platform for the bench, as the tests stand it up: DynamoDB Local in memory on a free

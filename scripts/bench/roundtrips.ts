@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import { ROOT } from '../build';
+import { jsonFromChild } from './child';
 import { expectOk, httpClient } from './http';
 import type { BenchPlatform } from './platform';
 import { startCountingProxy, wavesOf } from './proxy';
@@ -48,31 +48,11 @@ const cases = (input: Input): { route: string; path: string; caller: RoundTrip['
 /** Runs in the parent: spawns this file under tsx and parses what it prints. */
 export function countRoundTrips(platform: BenchPlatform, timeoutMs = 60_000): Promise<RoundTrip[]> {
   const input: Input = { orgId: platform.orgId, jwt: platform.jwt, apiKey: platform.apiKey };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', __filename], {
-      cwd: ROOT,
-      env: { ...process.env, ...platform.env, BENCH_ROUNDTRIPS: JSON.stringify(input) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      try {
-        if (code !== 0) throw new Error(`exit ${code}`);
-        resolve(JSON.parse(out) as RoundTrip[]);
-      } catch (e) {
-        reject(new Error(`counting round trips failed (${(e as Error).message}): ${err.slice(-2000)}`));
-      }
-    });
+  return jsonFromChild<RoundTrip[]>(['--import', 'tsx', __filename], {
+    cwd: ROOT,
+    env: { ...process.env, ...platform.env, BENCH_ROUNDTRIPS: JSON.stringify(input) },
+    timeoutMs,
+    what: 'counting round trips',
   });
 }
 

@@ -1,5 +1,3 @@
-import { createServer } from 'node:net';
-
 /** Nearest-rank percentile of a sample (p in 0..100). */
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -13,15 +11,3 @@ export const median = (values: number[]) => percentile(values, 50);
 export const ms = (value: number, digits = 2) => `${value.toFixed(digits)} ms`;
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 export const verdict = (value: number, goal: number) => (value <= goal ? 'met' : '**missed**');
-
-/** A port the OS just handed out on loopback (closed again before it is returned). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}

@@ -2,10 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { localPaths } from '../deployments/paths';
+import { freePort } from '../net/free-port';
 import { FUNCTION_CONFIG } from '../schemas/deployment';
 import { type DeployFunctionInput, functionInfo, type RuntimeLogLine, type RuntimePort } from './index';
 
@@ -144,17 +145,6 @@ function killGroup(child: ChildProcess): void {
   } catch {
     child.kill('SIGKILL');
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -3,7 +3,7 @@ import { ApiError, type Client, createClient, type Input, urlOf } from '../../cl
 import { operations } from '../../client/operations';
 import { loadRouteTable, openApiDocument, operationsOf } from '../../lib/openapi';
 import { CLIENT_FILE, clientSource, formatTs } from '../../scripts/openapi';
-import { freePort } from '../helpers/global-setup';
+import { freePort } from '../../shared/net/free-port';
 import { TestPlatform } from '../helpers/platform';
 
 let p: TestPlatform;

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -8,17 +7,7 @@ import { ensurePlatformTable, startDynamoLocal } from '../../lib/local/dynamodb'
 import { listen } from '../../lib/local/gateway';
 import { createIdpServer } from '../../lib/local/idp';
 import { startS3 } from '../../lib/local/services';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../shared/net/free-port';
 
 /**
  * Once per `npm test`: DynamoDB Local in memory with the platform table, and the local identity
