@@ -21,7 +21,8 @@ const MAX_READS = 8;
 /**
  * `GET .../deployments`, newest first: the organization's deployments (its partition, `DPL#`
  * sort keys, read backwards), or one project's (gsi1). `target`, `status` and `branch` filter.
- * The cursor is the key of the last deployment answered, signed for this organization and list.
+ * The cursor is the key of the last deployment answered, signed for this organization and list;
+ * null on the last page: one deployment beyond the page is looked for before a cursor is given.
  */
 export async function listDeployments(orgId: string, q: ListQuery) {
   if (q.projectId) await requireProject(orgId, q.projectId);
@@ -51,9 +52,15 @@ export async function listDeployments(orgId: string, q: ListQuery) {
   const pk = q.projectId ? `PRJ#${q.projectId}` : keys.org(orgId).pk;
   if (q.projectId) values[':org'] = orgId;
 
+  const keyOf = (item: DeploymentRecord) =>
+    q.projectId ? { pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk } : { pk: item.pk, sk: item.sk };
+  const filtered = filters.length > (q.projectId ? 1 : 0);
+  // One deployment beyond the page is looked for: found, the cursor points after the page's last;
+  // not found, the page is the last and its cursor is null (never a cursor to an empty page).
   const found: DeploymentRecord[] = [];
-  let last: Record<string, unknown> | undefined;
-  for (let reads = 0; reads < MAX_READS && found.length < q.limit; reads++) {
+  let more = false;
+  let reads = 0;
+  for (; reads < MAX_READS && !more; reads++) {
     const out = await db.send(
       new QueryCommand({
         TableName: TABLE(),
@@ -63,28 +70,23 @@ export async function listDeployments(orgId: string, q: ListQuery) {
         ExpressionAttributeValues: { ':pk': pk, ':d': 'DPL#', ...values },
         ScanIndexForward: false,
         ExclusiveStartKey: start,
-        // Without filters one read is the page; with them, read ahead.
-        Limit: filters.length > (q.projectId ? 1 : 0) ? Math.max(q.limit * 2, 50) : q.limit - found.length,
+        // Without filters one read is the page and the one after it; with them, read ahead.
+        Limit: filtered ? Math.max(q.limit * 2, 50) : q.limit + 1 - found.length,
       }),
     );
-    const items = (out.Items ?? []) as DeploymentRecord[];
-    for (const item of items) {
-      if (found.length >= q.limit) break;
+    for (const item of (out.Items ?? []) as DeploymentRecord[]) {
+      if (found.length === q.limit) {
+        more = true;
+        break;
+      }
       found.push(item);
-      last = q.projectId
-        ? { pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }
-        : { pk: item.pk, sk: item.sk };
-    }
-    if (found.length >= q.limit) {
-      // The page is full: more may follow unless this read was the end and nothing is left in it.
-      const lastItem = items[items.length - 1];
-      const usedAll = lastItem && found[found.length - 1] === lastItem;
-      if (usedAll && !out.LastEvaluatedKey) last = undefined;
-      break;
     }
     start = out.LastEvaluatedKey;
-    last = start;
     if (!start) break;
   }
-  return { deployments: found.map(toApiDeployment), cursor: encodeCursor(scope, last) };
+  // Out of reads (filters that match rarely): a short page; the cursor reads on after what was
+  // read (a filtered read answers matches only, so every one of them is on this page).
+  const last = found[found.length - 1];
+  const cursorKey = more && last ? keyOf(last) : reads === MAX_READS && !more ? start : undefined;
+  return { deployments: found.map(toApiDeployment), cursor: encodeCursor(scope, cursorKey) };
 }
