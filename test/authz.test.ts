@@ -1,5 +1,7 @@
-import { generateKeyPair, SignJWT } from 'jose';
+import { generateKeyPair, importJWK, SignJWT } from 'jose';
+import { loadOrCreateIdpKey } from '../lib/local/idp';
 import { SCOPES } from '../shared/auth/scopes';
+import { config } from '../shared/config';
 import type { Route } from '../shared/http/route';
 import { createKey } from '../shared/identity/keys';
 import type { Person } from './helpers/platform';
@@ -18,6 +20,15 @@ beforeAll(async () => {
   p = await TestPlatform.start();
   const stranger = await generateKeyPair('RS256');
   const device = await createKey({ orgId: p.org.orgId, kind: 'device', scopes: [], deviceId: 'dev_matrix' });
+  // Signed with the identity provider's own key: only the claims below make them wrong.
+  const idpKey = await loadOrCreateIdpKey(process.env.IDP_KEY_FILE as string);
+  const idpPrivateKey = await importJWK(idpKey.privateJwk, 'RS256');
+  const byTheIdp = () =>
+    new SignJWT({ email: p.owner.email })
+      .setProtectedHeader({ alg: 'RS256', kid: idpKey.kid })
+      .setSubject(p.owner.userId)
+      .setIssuer(process.env.AUTH_URL as string)
+      .setIssuedAt();
   tokens = {
     malformed: 'not-a-token',
     'unknown API key': 'app_api_0000000000000000000000000000000000000000000',
@@ -30,6 +41,12 @@ beforeAll(async () => {
       .setExpirationTime('1h')
       .sign(stranger.privateKey),
     'device token outside /v1/agent': device.secret,
+    'token without an expiry': await byTheIdp().setAudience(config.authAudience).sign(idpPrivateKey),
+    'token for another audience': await byTheIdp()
+      .setAudience('another-api')
+      .setExpirationTime('1h')
+      .sign(idpPrivateKey),
+    'token without an audience': await byTheIdp().setExpirationTime('1h').sign(idpPrivateKey),
   };
   otherTenant = (await p.newOrg()).owner;
 });
@@ -65,6 +82,9 @@ describe.each(cases)('$group: $name', ({ route }) => {
     'unknown API key',
     'expired token',
     'token signed by another key',
+    'token without an expiry',
+    'token for another audience',
+    'token without an audience',
     ...(route.access === 'device' ? [] : ['device token outside /v1/agent']),
   ])('refuses a %s with 401 Unauthorized', async (kind) => {
     const res = await p.call(route.method, path(), { token: tokens[kind] as string, record: false });

@@ -2,11 +2,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import { config } from '../../shared/config';
 
 /**
  * The local identity provider: an RS256 signing key kept in a file, its JWKS served over HTTP,
  * and tokens signed with it. The API verifies these tokens exactly as it verifies the real
- * provider's: against `AUTH_URL/.well-known/jwks.json`, issuer `AUTH_URL`.
+ * provider's: against `AUTH_URL/.well-known/jwks.json`, issuer `AUTH_URL`, audience
+ * `AUTH_AUDIENCE` (`platform-api` unless set), and an expiry.
  */
 export interface LocalIdp {
   authUrl: string;
@@ -34,8 +36,15 @@ export async function loadOrCreateIdpKey(file: string): Promise<KeyFile> {
   return key;
 }
 
-/** A signer for tokens of `authUrl`, with the key in `file` (used by the local CLI and tests). */
-export async function idpSigner(file: string, authUrl: string): Promise<LocalIdp['sign']> {
+/**
+ * A signer for tokens of `authUrl` for `audience`, with the key in `file` (used by the local CLI
+ * and tests). The audience defaults to the one the API verifies in this process.
+ */
+export async function idpSigner(
+  file: string,
+  authUrl: string,
+  audience: string = config.authAudience,
+): Promise<LocalIdp['sign']> {
   const key = await loadOrCreateIdpKey(file);
   const privateKey = await importJWK(key.privateJwk, 'RS256');
   return (claims, ttlSeconds = 12 * 3600) => {
@@ -43,6 +52,7 @@ export async function idpSigner(file: string, authUrl: string): Promise<LocalIdp
       .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer(authUrl)
+      .setAudience(audience)
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds);
     return jwt.sign(privateKey);

@@ -32,6 +32,8 @@ async function verifyJwt(token: string): Promise<Caller> {
       issuer: config.authUrl,
       audience: config.authAudience,
       algorithms: ['RS256', 'ES256', 'EdDSA'],
+      // A token without an expiry would be valid forever: refused, as one without an audience is.
+      requiredClaims: ['exp', 'aud'],
     });
     if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized();
     const caller: Caller = {
@@ -40,10 +42,8 @@ async function verifyJwt(token: string): Promise<Caller> {
       email: typeof payload.email === 'string' ? payload.email : undefined,
       name: typeof payload.name === 'string' ? payload.name : undefined,
     };
-    if (typeof payload.exp === 'number') {
-      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
-      verified.set(token, { caller, expiresAt: payload.exp * 1000 });
-    }
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { caller, expiresAt: (payload.exp as number) * 1000 });
     return caller;
   } catch (err) {
     if (err instanceof joseErrors.JOSEError) throw unauthorized();
