@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { MAX_ARCHIVE_BYTES, UPLOAD_ID } from '../../shared/deployments/sources';
 import { notFound } from '../../shared/http/errors';
+import { QueryInt, queryInt } from '../../shared/http/query';
 import { created, ok, route } from '../../shared/http/route';
 import { actorId, isId } from '../../shared/projects/records';
 import { DEPLOYMENT_STATUSES } from '../../shared/schemas/deployment';
@@ -26,7 +27,6 @@ const projectIdOf = (params: { projectId: string }) => {
 const Target = z.enum(['production', 'preview']);
 const Branch = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
 const Q = z.optional(z.string().check(z.trim(), z.maxLength(200)));
-const Integer = z.coerce.number().check(z.refine(Number.isInteger, 'Expected an integer'));
 
 export const routes = [
   route({
@@ -49,7 +49,7 @@ export const routes = [
       'Starts a deployment of a commit of the linked repository (git) or of an uploaded archive (upload). ' +
       'A building or ready deployment of the same commit and target is answered instead (200, existing: true) ' +
       'unless force. Queued deployments of the same branch and target are canceled. Deploying the archive the ' +
-      "target's ready deployment was built from, with the same variables, is skipped.",
+      "target's ready deployment was built from (same content), with the same variables, is skipped.",
     params: ProjectParams,
     body: z.object({
       source: z.enum(['git', 'upload']),
@@ -99,7 +99,7 @@ export const routes = [
       'Server-function log lines since `since` (epoch ms, at most one hour back, default the last minute), oldest ' +
       'first, each with an id. Poll from `next`, re-reading a few seconds and skipping ids already seen.',
     params: DeploymentParams,
-    query: z.object({ since: z.optional(Integer.check(z.minimum(0))), q: Q }),
+    query: z.object({ since: z.optional(QueryInt), q: Q }),
     errors: { 404: [M.deploymentNotFound, ORG_NOT_FOUND] },
     run: async ({ org, params, query }) =>
       ok(await tailRuntimeLogs(org.orgId, params.deploymentId, query.since, query.q)),
@@ -115,7 +115,7 @@ export const routes = [
       status: z.optional(z.enum(DEPLOYMENT_STATUSES)),
       branch: z.optional(Branch),
       cursor: z.optional(z.string().check(z.minLength(1))),
-      limit: z._default(Integer.check(z.minimum(1), z.maximum(100)), 50),
+      limit: queryInt(1, 100, 50),
     }),
     errors: {
       400: ['Invalid page cursor. Run the request again.'],

@@ -101,12 +101,12 @@ describe('each operation', () => {
     ]);
     const list = byId('getDeployments');
     const limit = list.parameters?.find((q) => q.name === 'limit');
-    // A coerced number with a default: optional as sent, its bounds kept.
+    // A whole number with a default (shared/http/query.ts): optional as sent, its bounds kept.
     expect(limit).toEqual({
       name: 'limit',
       in: 'query',
       required: false,
-      schema: { type: 'number', minimum: 1, maximum: 100, default: 50 },
+      schema: { type: 'integer', minimum: 1, maximum: 100 },
     });
     expect(list.parameters?.find((q) => q.name === 'target')?.schema).toEqual({
       type: 'string',
