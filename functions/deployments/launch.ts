@@ -1,15 +1,17 @@
 import { type BuildSource, builds } from '../../shared/builds';
 import { config, findLocation } from '../../shared/config';
+import { type DeploymentEnv, deploymentEnv } from '../../shared/deployments/env';
 import { deploymentHost } from '../../shared/deployments/hosts';
+import { sealLogMask } from '../../shared/deployments/log-mask';
 import { queuedFor, routeItem, setFields, transition } from '../../shared/deployments/records';
 import { expiryMarker } from '../../shared/deployments/retention';
 import { HttpError } from '../../shared/http/errors';
 import { log } from '../../shared/http/log';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { newDeploymentItems } from '../../shared/projects/deployments';
-import { envHash, resolveEnv } from '../../shared/projects/env';
+import { envHash } from '../../shared/projects/env';
 import { PROJECT_NOT_FOUND } from '../../shared/projects/records';
-import type { Deployment, DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
+import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
 import type { ProjectRecord } from '../../shared/schemas/project';
 import { newId } from '../../shared/store/ids';
 import { putNew, transact } from '../../shared/store/table';
@@ -26,6 +28,12 @@ export interface LaunchInput {
   commitAuthor?: string;
   previousDeploymentId?: string;
   reason?: string;
+  meta?: DeploymentMeta;
+  /** The environment, when the caller has read it already (deploymentEnv of the target). */
+  env?: DeploymentEnv;
+  /** An uploaded archive's size and SHA-256, when known (what a later `skipped` compares). */
+  sourceSize?: number;
+  sourceHash?: string;
   /**
    * `skipped`: the record is written as skipped (nothing to build; `previousDeploymentId` keeps
    * serving at its host) and no build starts.
@@ -35,7 +43,8 @@ export interface LaunchInput {
 
 /**
  * Creates a deployment and starts its build: supersedes queued deployments of the same project,
- * branch and target (`canceled`), resolves the target's variables (their hash is kept), writes
+ * branch and target (`canceled`), resolves the deployment's variables (the project's and its
+ * linked resources'; their hash is kept, the sensitive values sealed for log masking), writes
  * the record with its host route in one transaction (the organization and the project must be
  * active), and hands the job to the builds port. A build that can't be started leaves the
  * deployment in `error` and answers 502.
@@ -48,8 +57,8 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
   const host = deploymentHost(project.slug, deploymentId);
   const skipped = input.skip !== undefined;
 
-  const env = skipped ? {} : await resolveEnv(orgId, projectId, target);
-  const deployment: Deployment = {
+  const env = skipped ? undefined : (input.env ?? (await deploymentEnv(orgId, projectId, target)));
+  const deployment: Omit<DeploymentRecord, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'version'> = {
     deploymentId,
     orgId,
     projectId,
@@ -65,11 +74,15 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     commitMessage: input.commitMessage,
     commitAuthor: input.commitAuthor,
     host,
-    envHash: skipped ? undefined : envHash(env),
+    envHash: env && envHash(env.vars),
     previousDeploymentId: input.skip?.previousDeploymentId ?? input.previousDeploymentId,
     reason: input.skip?.reason ?? input.reason,
     source: input.source.kind,
     sourceArchive: input.source.kind === 'upload' ? input.source.key : undefined,
+    meta: input.meta,
+    logMask: env && (await sealLogMask(deploymentId, env.sensitive)),
+    sourceSize: input.sourceSize,
+    sourceHash: input.sourceHash,
   };
   await transact(
     [
@@ -81,7 +94,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     [() => new HttpError(404, 'Organization not found'), undefined, () => new HttpError(404, PROJECT_NOT_FOUND)],
   );
   const record = { ...deployment } as DeploymentRecord;
-  if (skipped) return record;
+  if (!env) return record;
 
   await supersede(project, input.branch, target, deploymentId);
   const port = await builds();
@@ -99,7 +112,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
         outputDirectory: project.outputDirectory,
       },
       source: input.source,
-      env,
+      env: env.vars,
     });
     await setFields(orgId, deploymentId, { buildId });
     record.buildId = buildId;

@@ -1,9 +1,9 @@
 import { lastErrorLine } from '../../shared/builds/aws';
+import { deploymentEnv } from '../../shared/deployments/env';
 import { completeDeployment, failDeployment } from '../../shared/deployments/finish';
 import { transition } from '../../shared/deployments/records';
 import { artifactsBucket } from '../../shared/deployments/sources';
 import { describeError, log } from '../../shared/http/log';
-import { resolveEnv } from '../../shared/projects/env';
 import { runtime } from '../../shared/runtime';
 import type { BuildMetrics, DeploymentTarget } from '../../shared/schemas/deployment';
 import { storage } from '../../shared/storage';
@@ -89,14 +89,14 @@ export async function handler(event: BuildStateChange): Promise<void> {
     const manifest = await readManifest(deploymentId);
     let fn: Awaited<ReturnType<Awaited<ReturnType<typeof runtime>>['deploy']>> | undefined;
     if (manifest.kind === 'server') {
-      const env = await resolveEnv(orgId, projectId, target);
+      const { vars } = await deploymentEnv(orgId, projectId, target);
       fn = await (await runtime()).deploy({
         deploymentId,
         orgId,
         projectId,
         code: { bucket: artifactsBucket(), key: `artifacts/${deploymentId}/function.zip` },
         entry: manifest.entry ?? 'server.js',
-        env: { ...env, PLATFORM_ENV: target, PLATFORM_DEPLOYMENT_ID: deploymentId },
+        env: { ...vars, PLATFORM_ENV: target, PLATFORM_DEPLOYMENT_ID: deploymentId },
       });
     }
     await completeDeployment({

@@ -40,17 +40,30 @@ export function toEnvVar(record: EnvRecord, value: string | null): EnvVar {
   };
 }
 
+/** A variable as a deployment gets it: its name, decrypted value and whether it is sensitive. */
+export interface ResolvedVar {
+  key: string;
+  value: string;
+  sensitive: boolean;
+}
+
 /**
- * The decrypted variables a deployment of `target` sees. Throws SecretDecryptError when a stored
- * value does not decrypt for this project (a build must not start with a variable missing).
+ * The decrypted variables of `target`, with their sensitivity (the deployments group masks the
+ * sensitive values in logs). Throws SecretDecryptError when a stored value does not decrypt for
+ * this project (a build must not start with a variable missing).
  */
-export async function resolveEnv(orgId: string, projectId: string, target: EnvTarget): Promise<Record<string, string>> {
+export async function resolveVars(orgId: string, projectId: string, target: EnvTarget): Promise<ResolvedVar[]> {
   const records = (await listEnvRecords(orgId, projectId, true)).filter((r) => r.targets.includes(target));
   const values = await secrets().decrypt(
     envContext(orgId, projectId),
     records.map((r) => r.secret),
   );
-  return Object.fromEntries(records.map((r, i) => [r.key, values[i] as string]));
+  return records.map((r, i) => ({ key: r.key, value: values[i] as string, sensitive: r.sensitive !== false }));
+}
+
+/** The decrypted variables a deployment of `target` sees, by name (see resolveVars). */
+export async function resolveEnv(orgId: string, projectId: string, target: EnvTarget): Promise<Record<string, string>> {
+  return Object.fromEntries((await resolveVars(orgId, projectId, target)).map((v) => [v.key, v.value]));
 }
 
 /**
