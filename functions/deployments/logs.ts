@@ -1,6 +1,7 @@
 import { builds } from '../../shared/builds';
+import { deploymentMasker, type Masker } from '../../shared/deployments/log-mask';
 import { type FunctionRecord, functionKey } from '../../shared/deployments/records';
-import { runtime } from '../../shared/runtime';
+import { type RuntimeLogLine, runtime } from '../../shared/runtime';
 import { isInProgress } from '../../shared/schemas/deployment';
 import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
 import { getItem } from '../../shared/store/table';
@@ -15,6 +16,9 @@ const HOUR = 3_600_000;
 const RUNTIME_LINES = 1_000;
 const TAIL_LINES = 500;
 
+/** The build log cuts long lines and ends them with `…`: a value may be cut there too. */
+const maskBuildLine = (mask: Masker, m: string) => (m.endsWith('…') ? `${mask(m.slice(0, -1), true)}…` : mask(m));
+
 /**
  * `GET .../build-log`: the build log from the cursor on. `done` once the deployment has finished
  * and every line was read; until then the cursor (signed, bound to the deployment) reads on.
@@ -25,11 +29,14 @@ export async function buildLogPage(orgId: string, deploymentId: string, cursor: 
   const scope = `${orgId}:build-log:${deploymentId}`;
   const position = decodeCursor<{ p: string }>(scope, cursor)?.p;
   const d = await requireDeployment(orgId, deploymentId, true);
-  const { lines, position: next } = await (await builds()).readLog(d, position, PAGE_LINES);
+  const [{ lines, position: next }, mask] = await Promise.all([
+    (await builds()).readLog(d, position, PAGE_LINES),
+    deploymentMasker(d),
+  ]);
   const finished = !isInProgress(d.status);
   const done = finished && lines.length < PAGE_LINES;
   return {
-    lines,
+    lines: lines.map((l) => ({ ...l, m: maskBuildLine(mask, l.m) })),
     cursor: done ? null : encodeCursor(scope, { p: next }),
     status: d.status,
     error: d.error ?? null,
@@ -49,7 +56,8 @@ export async function buildLogLines(orgId: string, deploymentId: string) {
     if (page.lines.length === 0 || page.position === position) break;
     position = page.position;
   }
-  return { lines };
+  const mask = await deploymentMasker(d);
+  return { lines: lines.map((l) => ({ ...l, m: maskBuildLine(mask, l.m) })) };
 }
 
 async function hasFunction(orgId: string, projectId: string, deploymentId: string) {
@@ -58,20 +66,31 @@ async function hasFunction(orgId: string, projectId: string, deploymentId: strin
   return fn !== undefined;
 }
 
+/**
+ * Masks each line's message. With a filter, a line is kept only when its masked message still
+ * matches: the backend matched the unmasked text, and a search must not tell whether a line
+ * holds a sensitive value (searching for a guess, one character more at a time).
+ */
+function maskLines(lines: RuntimeLogLine[], mask: Masker, q: string | undefined): RuntimeLogLine[] {
+  if (!mask.active) return lines;
+  const needle = q?.toLowerCase();
+  return lines
+    .map((l) => ({ ...l, message: mask(l.message, l.truncated) }))
+    .filter((l) => !needle || l.message.toLowerCase().includes(needle));
+}
+
 /** `GET .../runtime-logs`: the server function's last hour, newest first. */
 export async function runtimeLogs(orgId: string, deploymentId: string, q: string | undefined) {
   const d = await requireDeployment(orgId, deploymentId);
   if (!(await hasFunction(orgId, d.projectId, deploymentId))) return { available: false, lines: [] };
   const to = Date.now();
   const from = to - HOUR;
-  const { lines, more } = await (await runtime()).logs(deploymentId, {
-    from,
-    to,
-    q: q || undefined,
-    limit: RUNTIME_LINES,
-    order: 'desc',
-  });
-  return { available: true, lines: lines.map(({ id: _id, ...line }) => line), from, to, limited: more };
+  const [{ lines, more }, mask] = await Promise.all([
+    (await runtime()).logs(deploymentId, { from, to, q: q || undefined, limit: RUNTIME_LINES, order: 'desc' }),
+    deploymentMasker(d),
+  ]);
+  const shown = maskLines(lines, mask, q || undefined).map(({ id: _id, ...line }) => line);
+  return { available: true, lines: shown, from, to, limited: more };
 }
 
 /**
@@ -87,13 +106,11 @@ export async function tailRuntimeLogs(orgId: string, deploymentId: string, since
   }
   const to = Date.now();
   const from = Math.max(to - HOUR, since ?? to - 60_000);
-  const { lines, more } = await (await runtime()).logs(deploymentId, {
-    from,
-    to,
-    q: q || undefined,
-    limit: TAIL_LINES,
-    order: 'asc',
-  });
+  const [{ lines, more }, mask] = await Promise.all([
+    (await runtime()).logs(deploymentId, { from, to, q: q || undefined, limit: TAIL_LINES, order: 'asc' }),
+    deploymentMasker(d),
+  ]);
+  // From the lines read, before any is left out by the filter.
   const next = more && lines.length > 0 ? (lines[lines.length - 1] as { t: number }).t : to;
-  return { available: true, lines, next, more };
+  return { available: true, lines: maskLines(lines, mask, q || undefined), next, more };
 }

@@ -30,6 +30,19 @@ export interface BuildMetrics {
   installDir?: string;
 }
 
+/**
+ * Where an uploaded source came from, as the command line reports it (`meta` of the create
+ * route): the local branch and commit (`commit` may be short), whether the work tree had
+ * uncommitted changes, and the machine's name. Kept as sent and shown with the deployment
+ * (beyond spec part A's Deployment fields); a redeploy keeps it, as it builds the same source.
+ */
+export interface DeploymentMeta {
+  branch?: string;
+  commit?: string;
+  dirty?: boolean;
+  machine?: string;
+}
+
 /** The deployment as the API answers it. */
 export interface Deployment {
   deploymentId: string;
@@ -59,6 +72,7 @@ export interface Deployment {
   source?: 'git' | 'upload';
   sourceArchive?: string;
   buildMetrics?: BuildMetrics;
+  meta?: DeploymentMeta;
 }
 
 /**
@@ -72,6 +86,14 @@ export type DeploymentRecord = Deployment & {
   gsi1pk: string;
   gsi1sk: string;
   version?: number;
+  /**
+   * The sensitive values the deployment was launched with, sealed for it by the secrets port
+   * (shared/deployments/log-mask.ts): the log routes mask them. Never answered.
+   */
+  logMask?: string;
+  /** The uploaded archive's size in bytes, and its SHA-256 (hex) once computed: what `skipped` compares. */
+  sourceSize?: number;
+  sourceHash?: string;
 };
 
 /** Spec part A: function configuration constants (reported, not settable). */
