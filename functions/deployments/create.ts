@@ -1,12 +1,14 @@
-import { existingForCommit, latestReady } from '../../shared/deployments/records';
+import { deploymentEnv } from '../../shared/deployments/env';
+import { existingForCommit } from '../../shared/deployments/records';
 import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from '../../shared/deployments/sources';
 import { badRequest, conflict, HttpError, notFound } from '../../shared/http/errors';
-import { envHash, resolveEnv } from '../../shared/projects/env';
+import { envHash } from '../../shared/projects/env';
 import { assertActive, requireProject } from '../../shared/projects/records';
 import { getResource } from '../../shared/resources/records';
-import type { DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
+import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
 import { launch } from './launch';
 import { M } from './messages';
+import { unchangedSince } from './unchanged';
 
 export interface CreateBody {
   source: 'git' | 'upload';
@@ -16,7 +18,7 @@ export interface CreateBody {
   target?: DeploymentTarget;
   force: boolean;
   manifest?: Record<string, unknown>;
-  meta?: { branch?: string; commit?: string; dirty?: boolean; machine?: string };
+  meta?: DeploymentMeta;
 }
 
 export type CreateResult =
@@ -35,9 +37,10 @@ export const skipReasonForCommit = (message: string | undefined) =>
  *   deployment of the same commit and target that is building or ready is answered instead
  *   (200, `existing: true`).
  * - `upload`: needs `uploadId` and `target` (400); the archive must have been uploaded with the
- *   link (409) and be at most 250 MB (413). Unless `force`, deploying the very archive the
- *   target's newest ready deployment was built from, with the same variables, builds nothing:
- *   the new deployment is `skipped` and points at that one (`previousDeploymentId`).
+ *   link (409) and be at most 250 MB (413). Unless `force`, deploying an archive with the same
+ *   content as the one the target's newest ready deployment was built from, with the same
+ *   variables, builds nothing: the new deployment is `skipped` and points at that one
+ *   (`previousDeploymentId`). `meta` (where the source came from) is kept on the deployment.
  */
 export async function createDeployment(orgId: string, projectId: string, createdBy: string, body: CreateBody) {
   const project = await requireProject(orgId, projectId);
@@ -61,6 +64,7 @@ export async function createDeployment(orgId: string, projectId: string, created
       createdBy,
       branch: body.branch,
       commitSha: body.commitSha,
+      meta: body.meta,
       source: { kind: 'git', repoId: project.repoId, commitSha: body.commitSha, branch: body.branch },
     });
     return { existing: false, deployment } satisfies CreateResult;
@@ -73,30 +77,39 @@ export async function createDeployment(orgId: string, projectId: string, created
   if (head.size > MAX_ARCHIVE_BYTES) throw new HttpError(413, M.tooLarge);
   const branch = body.branch ?? body.meta?.branch;
   const commitSha = body.commitSha ?? (body.meta?.commit?.length === 40 ? body.meta.commit : undefined);
+  const env = await deploymentEnv(orgId, projectId, body.target);
   const common = {
     project,
     target: body.target,
     createdBy,
     branch,
     commitSha,
+    meta: body.meta,
+    env,
+    sourceSize: head.size,
     source: { kind: 'upload' as const, bucket: artifactsBucket(), key },
   };
+  // Content, not key: the command line uploads an unchanged folder again under a new upload id.
+  let sourceHash: string | undefined;
   if (!body.force) {
-    const current = await latestReady(projectId, body.target);
-    if (
-      current?.sourceArchive === key &&
-      current.envHash === envHash(await resolveEnv(orgId, projectId, body.target))
-    ) {
+    const same = await unchangedSince(orgId, projectId, body.target, {
+      key,
+      size: head.size,
+      envHash: envHash(env.vars),
+    });
+    sourceHash = same.sourceHash;
+    if (same.current) {
       const deployment = await launch({
         ...common,
+        sourceHash,
         skip: {
-          previousDeploymentId: current.deploymentId,
-          reason: `Nothing changed since ${current.deploymentId}: same archive, same variables.`,
+          previousDeploymentId: same.current.deploymentId,
+          reason: `Nothing changed since ${same.current.deploymentId}: same archive, same variables.`,
         },
       });
       return { existing: false, deployment } satisfies CreateResult;
     }
   }
-  const deployment = await launch(common);
+  const deployment = await launch({ ...common, sourceHash });
   return { existing: false, deployment } satisfies CreateResult;
 }

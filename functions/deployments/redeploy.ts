@@ -25,6 +25,7 @@ export async function redeploy(orgId: string, deploymentId: string, createdBy: s
     commitSha: d.commitSha,
     commitMessage: d.commitMessage,
     commitAuthor: d.commitAuthor,
+    meta: d.meta,
     previousDeploymentId: d.deploymentId,
     reason: `Redeploy of ${d.deploymentId}.`,
   };
@@ -32,7 +33,12 @@ export async function redeploy(orgId: string, deploymentId: string, createdBy: s
     const key = d.sourceArchive;
     const tooOld = (d.createdAt ?? 0) < Date.now() - sourceRetentionDays() * 86_400_000;
     if (!key || tooOld || !(await headSource(key))) throw conflict(M.uploadExpired);
-    return launch({ ...common, source: { kind: 'upload', bucket: artifactsBucket(), key } });
+    return launch({
+      ...common,
+      source: { kind: 'upload', bucket: artifactsBucket(), key },
+      sourceSize: d.sourceSize,
+      sourceHash: d.sourceHash,
+    });
   }
   if (!d.commitSha) throw conflict(M.noCommit);
   if (!project.repoId) throw conflict(M.linkRepo);

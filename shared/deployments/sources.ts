@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { storage } from '../storage';
 
 /** Spec part A, "Limits": a source archive is a gzipped tar of at most 250 MB. */
@@ -34,6 +35,21 @@ export async function headSource(key: string): Promise<{ size: number; lastModif
     if (name === 'NotFound' || name === 'NoSuchKey' || status === 404) return undefined;
     throw err;
   }
+}
+
+/**
+ * The archive's SHA-256 (hex), read through a short presigned GET (the API's own bucket, streamed:
+ * never held whole), or undefined when it is gone. What tells an unchanged archive from another:
+ * every upload has its own key, so equal keys never meet.
+ */
+export async function sourceDigest(key: string): Promise<string | undefined> {
+  const url = await storage.presignGet({ name: artifactsBucket() }, key, { expiresIn: 300 });
+  const res = await fetch(url);
+  if (res.status === 404) return undefined;
+  if (!res.ok || !res.body) throw new Error(`Reading the source archive answered ${res.status}.`);
+  const hash = createHash('sha256');
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+  return hash.digest('hex');
 }
 
 /** A presigned PUT bound to the archive's content type and exact length. */

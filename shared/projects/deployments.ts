@@ -18,10 +18,40 @@ export const deploymentKeys = {
 /** The number of deployments the project route answers ("most recent"). */
 export const RECENT_DEPLOYMENTS = 10;
 
-export const toDeployment = (record: DeploymentRecord): Deployment => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, version: _v, ...rest } = record;
-  return rest;
-};
+/**
+ * A deployment as every group answers it: exactly the fields of spec part A "Deployment" that are
+ * set, and `meta`. Picked one by one: bookkeeping on the record (keys, version, the sealed log
+ * mask, the archive's size and hash) never reaches an answer.
+ */
+export const toDeployment = (r: DeploymentRecord): Deployment => ({
+  deploymentId: r.deploymentId,
+  orgId: r.orgId,
+  projectId: r.projectId,
+  location: r.location,
+  target: r.target,
+  status: r.status,
+  error: r.error,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+  region: r.region,
+  createdBy: r.createdBy,
+  branch: r.branch,
+  commitSha: r.commitSha,
+  commitMessage: r.commitMessage,
+  commitAuthor: r.commitAuthor,
+  host: r.host,
+  buildId: r.buildId,
+  buildDurationMs: r.buildDurationMs,
+  readyAt: r.readyAt,
+  crons: r.crons,
+  envHash: r.envHash,
+  previousDeploymentId: r.previousDeploymentId,
+  reason: r.reason,
+  source: r.source,
+  sourceArchive: r.sourceArchive,
+  buildMetrics: r.buildMetrics,
+  meta: r.meta,
+});
 
 export function getDeployment(orgId: string, deploymentId: string, consistent = false) {
   return getItem<DeploymentRecord>(deploymentKeys.deployment(orgId, deploymentId), consistent);
@@ -90,7 +120,7 @@ export async function deploymentInProgress(projectId: string): Promise<Deploymen
  * the project being active (no deployment starts while a delete or transfer runs).
  * The deployments group adds its own items (e.g. `orgIsActive`) beside these.
  */
-export function newDeploymentItems(deployment: Deployment) {
+export function newDeploymentItems(deployment: Omit<DeploymentRecord, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'version'>) {
   const { orgId, projectId, deploymentId } = deployment;
   const record: DeploymentRecord = {
     ...deployment,

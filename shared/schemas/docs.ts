@@ -49,6 +49,15 @@ export const DeploymentDoc = z.object({
       installDir: z.optional(z.string()),
     }),
   ),
+  // Beyond the spec's fields: where an uploaded source came from, as the command line sent it.
+  meta: z.optional(
+    z.object({
+      branch: z.optional(z.string()),
+      commit: z.optional(z.string()),
+      dirty: z.optional(z.boolean()),
+      machine: z.optional(z.string()),
+    }),
+  ),
 });
 
 /** Spec part A, "Resource record", as toResource answers it (no `version`, `keys` or `tags`). */

@@ -166,6 +166,33 @@ describe('POST .../projects/:projectId/deployments', () => {
     }
   });
 
+  it('meta (dirty, machine, a short commit) is kept on the deployment and shown; redeploy keeps it', async () => {
+    const { projectId } = await newProject(p, 'static');
+    const meta = { branch: 'feature/x', commit: 'abc1234', dirty: true, machine: 'dev-laptop.local' };
+    const d = await deploy(p, projectId, staticArchive, 'preview', { meta });
+    const read = await waitFinal(p, d.deploymentId);
+    expect(read.deployment).toMatchObject({ status: 'ready', meta, branch: 'feature/x' });
+    // A commit shorter than 40 characters names no commitSha.
+    expect(read.deployment.commitSha).toBeUndefined();
+    const list = await p.get(`${orgPath()}/deployments?projectId=${projectId}`);
+    expect(list.body.deployments[0]).toMatchObject({ deploymentId: d.deploymentId, meta });
+    const project = await p.get(`${orgPath()}/projects/${projectId}`);
+    expect(project.body.deployments[0]).toMatchObject({ deploymentId: d.deploymentId, meta });
+    const summary = await p.get(`${orgPath()}/projects?include=summary`);
+    const mine = summary.body.projects.find((x: { projectId: string }) => x.projectId === projectId);
+    expect(mine.latest).toMatchObject({ deploymentId: d.deploymentId, meta });
+    // Bookkeeping never reaches an answer: keys, version, the sealed log mask, the archive's size.
+    for (const shown of [read.deployment, list.body.deployments[0], project.body.deployments[0], mine.latest]) {
+      for (const field of ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'version', 'logMask', 'sourceSize', 'sourceHash']) {
+        expect(shown).not.toHaveProperty(field);
+      }
+    }
+    const again = await p.post(`${orgPath()}/deployments/${d.deploymentId}/redeploy`);
+    expect(again.status).toBe(201);
+    const redeployed = await waitFinal(p, again.body.deployment.deploymentId);
+    expect(redeployed.deployment).toMatchObject({ status: 'ready', meta });
+  });
+
   it('404 Project not found', async () => {
     const res = await p.post(`${orgPath()}/projects/${unknownProject()}/deployments`, { source: 'upload' });
     expect(res.status).toBe(404);
@@ -379,6 +406,11 @@ describe('GET .../deployments (list)', () => {
       'limit=101',
       'limit=abc',
       'limit=1.5',
+      // Decimal digits only: Number() would read these as 16, 100, 0 and 5.
+      'limit=0x10',
+      'limit=1e2',
+      'limit=%20',
+      'limit=%2B5',
       'status=done',
       'target=dev',
       'branch=',
@@ -444,10 +476,13 @@ describe('GET .../deployments/:deploymentId and its logs', () => {
   it('runtime-logs/tail validates since', async () => {
     const { projectId } = await newProject(p, 'static');
     const id = await fakeDeployment(projectId, {});
-    for (const since of ['-1', 'soon', '1.5']) {
+    for (const since of ['-1', 'soon', '1.5', '0x10', '1e2', '%20', '']) {
       const res = await p.get(`${orgPath()}/deployments/${id}/runtime-logs/tail?since=${since}`);
       expect(res.status).toBe(400);
+      expect(res.body.error).toBe('Invalid request');
     }
+    const ok = await p.get(`${orgPath()}/deployments/${id}/runtime-logs/tail?since=0100`);
+    expect(ok.status).toBe(200);
     const q = await p.get(`${orgPath()}/deployments/${id}/runtime-logs?q=${'x'.repeat(201)}`);
     expect(q.status).toBe(400);
   });
