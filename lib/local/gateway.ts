@@ -4,10 +4,24 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { groupFor, type RouteGroup, routeGroups } from '../route-groups';
 
-type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+export type LambdaHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
-/** API Gateway's payload limit. */
-const MAX_BODY = 10 * 1024 * 1024;
+/**
+ * AWS's limits for a Lambda-backed route, held here so that tests meet what AWS would answer.
+ * API Gateway reads at most 10 MiB of a body; Lambda takes an event of at most 6 MiB as JSON
+ * (a binary body travels base64, a third larger; a text body JSON-escaped) and returns a result
+ * of at most 6 MiB + 100 bytes as JSON, the figures Lambda's own errors name.
+ */
+export const AWS_LIMITS = { body: 10 * 1024 * 1024, event: 6 * 1024 * 1024, result: 6 * 1024 * 1024 + 100 };
+
+/**
+ * After a 413 the rest of the body is read and dropped, so the client, still sending, gets to read
+ * the answer (closing at once would reset the connection under it); beyond this much it is cut.
+ */
+const MAX_DRAIN = 64 * 1024 * 1024;
 
 const TEXT_TYPES = /^(text\/|application\/(json|x-www-form-urlencoded|xml|javascript)|[^;]*\+json|[^;]*\+xml)/i;
 
@@ -25,20 +39,51 @@ function loadHandler(group: RouteGroup): Promise<LambdaHandler> {
   return h;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The request body, or `undefined` as soon as it is known to pass API Gateway's limit. */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = Number(req.headers['content-length']) > AWS_LIMITS.body;
+    if (over) resolve(undefined);
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(Object.assign(new Error('too large'), { status: 413 }));
-        req.destroy();
+      if (over) {
+        if (size > AWS_LIMITS.body + MAX_DRAIN) req.socket.destroy();
+      } else if (size > AWS_LIMITS.body) {
+        over = true;
+        chunks.length = 0;
+        resolve(undefined);
       } else chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * The request's URL. A path is always taken as a path (`//x` is not a host, as API Gateway sees
+ * it); `undefined` when even that does not parse.
+ */
+function requestUrl(req: IncomingMessage): URL | undefined {
+  const raw = req.url ?? '/';
+  try {
+    return raw.startsWith('/') ? new URL(`http://local${raw}`) : new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A path segment decoded; one that is not valid percent-encoding is handed over as it came
+ * (API Gateway does the same with the raw path, and the handler answers 400).
+ */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** The route key API Gateway would report, e.g. `ANY /v1/orgs/{orgId}/{proxy+}`. */
@@ -54,10 +99,10 @@ function routeKeyOf(group: RouteGroup, path: string): { routeKey: string; pathPa
   const segs = prefix.split('/').filter(Boolean);
   const params: Record<string, string> = {};
   segs.forEach((s, i) => {
-    if (s.startsWith('{')) params[s.slice(1, -1)] = decodeURIComponent(parts[i] as string);
+    if (s.startsWith('{')) params[s.slice(1, -1)] = decodeSegment(parts[i] as string);
   });
   const rest = parts.slice(segs.length);
-  if (rest.length > 0) params.proxy = rest.map(decodeURIComponent).join('/');
+  if (rest.length > 0) params.proxy = rest.map(decodeSegment).join('/');
   return {
     routeKey: `ANY ${prefix}${rest.length > 0 ? '/{proxy+}' : ''}`,
     pathParameters: Object.keys(params).length ? params : undefined,
@@ -66,14 +111,17 @@ function routeKeyOf(group: RouteGroup, path: string): { routeKey: string; pathPa
 
 /** Turns a Node request into the API Gateway HTTP API (payload 2.0) event the Lambda would get. */
 export function toEvent(req: IncomingMessage, body: Buffer, group: RouteGroup): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://local');
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === 'cookie') continue;
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
-  }
-  const query: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const url = requestUrl(req) ?? new URL('http://local/');
+  // Built from entries, so that a name such as `__proto__` stays an ordinary key, as in the JSON
+  // event API Gateway hands the function.
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(req.headers)
+      .filter(([name, value]) => value !== undefined && name !== 'cookie')
+      .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : (value as string)]),
+  );
+  const joined = new Map<string, string>();
+  for (const [k, v] of url.searchParams) joined.set(k, joined.has(k) ? `${joined.get(k)},${v}` : v);
+  const query: Record<string, string> = Object.fromEntries(joined);
   const cookies = req.headers.cookie
     ?.split(';')
     .map((c) => c.trim())
@@ -165,29 +213,58 @@ function sendError(res: ServerResponse, status: number, error: string): void {
   });
 }
 
+/** An answer of API Gateway itself (not of the API), in its words and shape. */
+function sendGatewayAnswer(res: ServerResponse, status: number, message: string): void {
+  send(res, { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) });
+}
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/** Invokes the handler as Lambda would: an event or a result over Lambda's limit never passes. */
+async function invoke(
+  res: ServerResponse,
+  handler: LambdaHandler,
+  event: APIGatewayProxyEventV2,
+  group: RouteGroup,
+): Promise<void> {
+  if (jsonBytes(event) > AWS_LIMITS.event) return sendGatewayAnswer(res, 413, 'Request Too Long');
+  const result = await handler(event, contextFor(group, event.requestContext.requestId));
+  if (jsonBytes(result) > AWS_LIMITS.result) {
+    process.stderr.write(
+      `${JSON.stringify({ level: 'error', message: 'response payload over the Lambda limit', group: group.name, requestId: event.requestContext.requestId })}\n`,
+    );
+    return sendGatewayAnswer(res, 500, 'Internal Server Error');
+  }
+  send(res, result);
+}
+
 /**
  * The local gateway: HTTP → API Gateway v2 event → the route group's handler, picked with the
- * same prefixes and precedence as API Gateway (lib/route-groups.ts).
+ * same prefixes and precedence as API Gateway (lib/route-groups.ts), within AWS's payload limits.
+ * `load`: the handler of a group (tests mount their own groups with it).
  */
-export function createGateway(options: { extra?: LocalRoute[]; groups?: RouteGroup[] } = {}): Server {
+export function createGateway(
+  options: { extra?: LocalRoute[]; groups?: RouteGroup[]; load?: (group: RouteGroup) => Promise<LambdaHandler> } = {},
+): Server {
   const groups = options.groups ?? routeGroups;
+  const load = options.load ?? loadHandler;
   return createServer((req, res) => {
     void (async () => {
       try {
         for (const extra of options.extra ?? []) if (await extra(req, res)) return;
-        const url = new URL(req.url ?? '/', 'http://local');
+        const url = requestUrl(req);
+        if (!url) return sendGatewayAnswer(res, 400, 'Bad Request');
         const group = groupFor(url.pathname, groups);
         if (!group) return sendError(res, 404, 'Not found');
-        let body: Buffer;
-        try {
-          body = await readBody(req);
-        } catch (err) {
-          return sendError(res, (err as { status?: number }).status ?? 400, 'Request too large');
+        const body = await readBody(req);
+        if (!body) {
+          return send(res, {
+            statusCode: 413,
+            headers: { 'content-type': 'text/plain; charset=utf-8' },
+            body: `HTTP content length exceeded ${AWS_LIMITS.body} bytes.`,
+          });
         }
-        const event = toEvent(req, body, group);
-        const handler = await loadHandler(group);
-        const result = await handler(event, contextFor(group, event.requestContext.requestId));
-        send(res, result);
+        await invoke(res, await load(group), toEvent(req, body, group), group);
       } catch (err) {
         process.stderr.write(`${JSON.stringify({ level: 'error', message: 'gateway failure', error: String(err) })}\n`);
         if (!res.headersSent) sendError(res, 500, 'Internal error');

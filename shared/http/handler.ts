@@ -6,7 +6,8 @@ import type { $ZodType } from 'zod/v4/core';
 import { authenticate } from '../auth/authenticate';
 import type { Caller, OrgAccess } from '../auth/caller';
 import { isBackendError, toHttpError } from './backend-errors';
-import { HttpError, type Issue, invalidRequest, notFound } from './errors';
+import { parseJsonBody } from './body';
+import { badRequest, HttpError, type Issue, invalidRequest, notFound } from './errors';
 import { describeError, log } from './log';
 import type { Reply, Route, RouteContext } from './route';
 import { createRouter } from './router';
@@ -28,6 +29,7 @@ type Ctx = Context & { api: State };
 type Request = middy.Request<Event, Result, Error, Ctx>;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+export const MALFORMED_PATH = 'Malformed path: invalid percent-encoding.';
 
 export function reply(r: Reply): Result {
   if (r.status === 204 || r.body === undefined) return { statusCode: r.status, headers: { ...r.headers } };
@@ -43,13 +45,17 @@ export function reply(r: Reply): Result {
   return { statusCode: r.status, headers: { ...JSON_HEADERS, ...r.headers }, body: JSON.stringify(r.body) };
 }
 
-/** 1. The route: unknown path → 404 `Not found`; known path, other method → 405 with `Allow`. */
+/**
+ * 1. The route: unknown path → 404 `Not found`; known path, other method → 405 with `Allow`;
+ * a path that is not valid percent-encoding → 400 (API Gateway hands it over as it came).
+ */
 const matchRoute = (routes: Route[]): MiddlewareObj<Event, Result, Error, Ctx> => {
   const match = createRouter(routes);
   return {
     before: (request: Request) => {
       request.context.api = { params: {} };
       const m = match(request.event.requestContext.http.method, request.event.rawPath);
+      if (m.kind === 'malformed') throw badRequest(MALFORMED_PATH);
       if (m.kind === 'none') throw notFound();
       if (m.kind === 'method') throw new HttpError(405, 'Method not allowed', {}, { allow: m.allow.join(', ') });
       request.context.api.route = m.route;
@@ -96,7 +102,7 @@ function parse(schema: $ZodType | undefined, value: unknown, base: string, issue
   return undefined;
 }
 
-/** 3. JSON body (malformed → 400) and zod validation of params, query and body. */
+/** 3. JSON body (malformed, too deep or with `__proto__` → 400) and zod validation of params, query and body. */
 const validate = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   before: (request: Request) => {
     const state = request.context.api;
@@ -104,12 +110,7 @@ const validate = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
     const { event } = request;
     let body: unknown;
     if (event.body !== undefined && event.body !== '') {
-      const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new HttpError(400, 'The request body is not valid JSON.');
-      }
+      body = parseJsonBody(event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body);
     }
     if (route.body && body === undefined) body = {};
     const issues: Issue[] = [];

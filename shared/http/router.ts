@@ -3,7 +3,9 @@ import type { Route } from './route';
 export type Match =
   | { kind: 'found'; route: Route; params: Record<string, string> }
   | { kind: 'method'; allow: string[] }
-  | { kind: 'none' };
+  | { kind: 'none' }
+  /** A segment is not valid percent-encoded UTF-8 (`%zz`, `%E0%A4%A`): no route can be told. */
+  | { kind: 'malformed' };
 
 function matchPath(route: Route, parts: string[]): Record<string, string> | undefined {
   if (route.segments.length !== parts.length) return undefined;
@@ -35,7 +37,7 @@ export function createRouter(routes: Route[]) {
         .filter((p, i, all) => p !== '' || (i > 0 && i < all.length - 1))
         .map((p) => decodeURIComponent(p));
     } catch {
-      return { kind: 'none' };
+      return { kind: 'malformed' };
     }
     const allow = new Set<string>();
     let best: { route: Route; params: Record<string, string> } | undefined;
