@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { Cli } from '../cli/helpers';
 import { makeTar } from '../fixtures/tar';
 import { TestPlatform } from '../helpers/platform';
@@ -25,7 +26,9 @@ afterAll(async () => {
 });
 
 const orgPath = () => `/v1/orgs/${p.org.orgId}`;
-const site = (text: string) => makeTar([{ path: 'index.html', content: `<h1>${text}</h1>` }]);
+/** A one-page site, gzipped without compression: its size depends on its length only. */
+const site = (text: string) =>
+  gzipSync(gunzipSync(makeTar([{ path: 'index.html', content: `<h1>${text}</h1>` }])), { level: 0 });
 
 async function deployed(projectId: string, archive: Buffer, target: 'preview' | 'production' = 'preview', extra = {}) {
   const d = await deploy(p, projectId, archive, target, extra);
@@ -55,14 +58,11 @@ describe('an unchanged archive, uploaded again, is skipped', () => {
   });
 
   it('another archive of the same size builds; uploaded again, it is skipped in turn', async () => {
-    // Compressed sizes vary with the content: the first of these of the very same size.
-    const changed = Array.from({ length: 500 }, (_, i) => site(`version ${i.toString(36).padStart(3, '0')}`)).find(
-      (a) => a.length === archive.length,
-    ) as Buffer;
+    const changed = site('version two');
     expect(changed.length).toBe(archive.length);
     const built = await deployed(projectId, changed);
     expect(built.read.deployment.status).toBe('ready');
-    expect((await edgeFetch(env.edge, built.host, '/')).text).toMatch(/version [0-9a-z]{3}/);
+    expect((await edgeFetch(env.edge, built.host, '/')).text).toContain('version two');
     const again = await deployed(projectId, Buffer.from(changed));
     expect(again.read.deployment).toMatchObject({ status: 'skipped', previousDeploymentId: built.deploymentId });
   });
