@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { MAX_BODY_DEPTH, PROTO_NAME, TOO_DEEP } from '../../shared/http/body';
+import { MAX_BODY_DEPTH, NOT_TEXT, PROTO_NAME, TOO_DEEP } from '../../shared/http/body';
 import { MALFORMED_PATH } from '../../shared/http/handler';
 import { newDatabase } from '../databases/helpers';
 import { TestPlatform } from '../helpers/platform';
@@ -88,6 +88,25 @@ describe('a JSON body', () => {
     expect(settings.body.settings.tags).not.toHaveProperty('team');
     const read = await p.post(`${db.path}/items/get`, { key: { pk: 'a', sk: 'b' } });
     expect(read.status).toBe(404);
+  });
+
+  it('with a lone surrogate in a text or a name is 400 naming where, never a crash encoding it', async () => {
+    const bucket = await p.post(`/v1/orgs/${p.org.orgId}/resources`, { type: 'bucket', name: `lone-${Date.now()}` });
+    const path = `/v1/orgs/${p.org.orgId}/storage/${bucket.body.resource.resourceId}`;
+    const folder = await p.post(`${path}/folders`, undefined, { rawBody: '{"prefix":"docs/","name":"a\\ud800"}' });
+    expect([folder.status, folder.body]).toEqual([
+      400,
+      { error: 'Invalid request', issues: [{ path: 'name', message: NOT_TEXT }] },
+    ]);
+    const upload = await p.post(`${path}/uploads`, undefined, {
+      rawBody: '{"files":[{"key":"\\udc00x","contentType":"text/plain","size":1}]}',
+    });
+    expect([upload.status, upload.body.issues]).toEqual([400, [{ path: 'files.0.key', message: NOT_TEXT }]]);
+    const name = await p.post(`${path}/folders`, undefined, { rawBody: '{"name":"ok","\\ud800":1}' });
+    expect([name.status, name.body.issues]).toEqual([400, [{ path: '\ud800', message: NOT_TEXT }]]);
+    // A pair is text: the folder is made.
+    const pair = await p.post(`${path}/folders`, { prefix: 'docs/', name: 'rocket \ud83d\ude80' });
+    expect(pair.status).toBe(201);
   });
 
   it('keeps constructor and prototype as ordinary names', async () => {
