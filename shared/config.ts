@@ -1,17 +1,13 @@
+import { audienceOf } from './auth/audience';
+
 /** Configuration from the environment, read once. Nothing here does I/O. */
 const env = process.env;
-
-/**
- * The audience access tokens must name when `AUTH_AUDIENCE` is not set: the local identity
- * provider issues it, so `npm start`, the local command line and the tests agree without setting it.
- */
-export const DEFAULT_AUTH_AUDIENCE = 'platform-api';
 
 export const config = {
   tableName: env.TABLE_NAME ?? 'platform',
   authUrl: (env.AUTH_URL ?? 'http://localhost:3001').replace(/\/$/, ''),
   /** The audience every access token must name (`aud`): a token meant for another API is refused. */
-  authAudience: env.AUTH_AUDIENCE || DEFAULT_AUTH_AUDIENCE,
+  authAudience: audienceOf(env),
   region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-central-1',
   /** `local` on the one-machine platform, `aws` when deployed. */
   target: (env.PLATFORM_TARGET === 'local' ? 'local' : 'aws') as 'local' | 'aws',

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
-import { config } from '../../shared/config';
+import { audienceOf } from '../../shared/auth/audience';
 
 /**
  * The local identity provider: an RS256 signing key kept in a file, its JWKS served over HTTP,
@@ -38,12 +38,12 @@ export async function loadOrCreateIdpKey(file: string): Promise<KeyFile> {
 
 /**
  * A signer for tokens of `authUrl` for `audience`, with the key in `file` (used by the local CLI
- * and tests). The audience defaults to the one the API verifies in this process.
+ * and tests). The audience defaults to the one the API verifies with this environment.
  */
 export async function idpSigner(
   file: string,
   authUrl: string,
-  audience: string = config.authAudience,
+  audience: string = audienceOf(process.env),
 ): Promise<LocalIdp['sign']> {
   const key = await loadOrCreateIdpKey(file);
   const privateKey = await importJWK(key.privateJwk, 'RS256');
