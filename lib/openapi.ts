@@ -28,7 +28,13 @@ export interface GroupRoutes {
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    contact: Contact;
+    license: License;
+  };
   servers: { url: string; description?: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Partial<Record<Lowercase<Method>, Operation>>>;
@@ -42,7 +48,21 @@ export interface Parameter {
   name: string;
   in: 'path' | 'query';
   required: boolean;
+  description: string;
   schema: JsonSchema;
+}
+
+export interface Contact {
+  name: string;
+  url?: string;
+  email?: string;
+}
+
+/** OpenAPI 3.1: `identifier` is an SPDX expression. */
+export interface License {
+  name: string;
+  identifier?: string;
+  url?: string;
 }
 
 export interface Operation {
@@ -130,6 +150,34 @@ function stackErrors(route: Route): Record<number, string[]> {
 }
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
+const GATEWAY_ERROR_REF = { $ref: '#/components/schemas/GatewayError' };
+
+/**
+ * What API Gateway answers for any route by itself, in its own shape (`{ message }`), before a
+ * function runs: 429 when the stage's throttling limit is reached (lib/aws/api.ts). The local
+ * gateway does not throttle.
+ */
+const GATEWAY_ERRORS: Record<number, { message: string; why: string }> = {
+  429: { message: 'Too Many Requests', why: "API Gateway's throttling, on AWS: retry later" },
+};
+
+/** The gateway's answers added to a route's own (both shapes where a status has both). */
+function withGatewayErrors(out: Operation['responses']): Operation['responses'] {
+  for (const [status, { message, why }] of Object.entries(GATEWAY_ERRORS)) {
+    const own = out[status];
+    const examples = (own?.content?.['application/json']?.examples ?? {}) as Record<string, unknown>;
+    out[status] = {
+      description: [own?.description, `\`${message}\` (${why})`].filter(Boolean).join('; '),
+      content: {
+        'application/json': {
+          schema: own ? { anyOf: [ERROR_REF, GATEWAY_ERROR_REF] } : GATEWAY_ERROR_REF,
+          examples: { ...examples, [message]: { value: { message } } },
+        },
+      },
+    };
+  }
+  return out;
+}
 
 function errorResponses(route: Route): Operation['responses'] {
   const merged = new Map<number, Set<string>>();
@@ -155,7 +203,7 @@ function errorResponses(route: Route): Operation['responses'] {
       },
     };
   }
-  return out;
+  return withGatewayErrors(out);
 }
 
 const invalidExample = { error: 'Invalid request', issues: [{ path: 'name', message: 'Too small: expected …' }] };
@@ -188,8 +236,59 @@ function objectProperties(
   };
 }
 
+/** The summary's first sentence or clause, for the one-line list of a reference page. */
+const firstSentence = (text: string) => (/^(.+?)[.;](\s|$)/.exec(text)?.[1] ?? text).trim();
+
+/**
+ * What a parameter name means, wherever a route uses it: `in:name` for a name whose meaning
+ * depends on where it is, else the name alone. A schema's own description (zod `.meta`) wins;
+ * a name in neither gets one from its route's summary (parameterDescription).
+ */
+const PARAMETERS: Record<string, string> = {
+  orgId: 'The organization: its id (`org_…`).',
+  'path:projectId': 'The project: its id (`prj_…`).',
+  'query:projectId': 'Only those of this project (`prj_…`).',
+  deploymentId: 'The deployment: its id (`dpl_…`).',
+  resourceId: 'The resource (database or bucket): its id (`res_…`).',
+  'path:type': 'The kind of resource: `database` or `bucket`.',
+  'query:type': 'Only resources of this kind.',
+  'path:key': "The variable's name.",
+  'query:key': "The file's key (its path in the bucket).",
+  indexName: 'The global secondary index: its name.',
+  ruleId: 'The lifecycle rule: its id.',
+  cursor: 'Where the previous page ended: its `cursor`. Without it, the first page.',
+  limit: 'At most this many items in the page.',
+  prefix: 'The folder: a key prefix ending in `/`, or empty for the top.',
+  include: '`summary`: each item with its summary too.',
+  since: 'From this time on (epoch milliseconds).',
+  q: 'Only what contains this text.',
+  target: 'Only this target.',
+  status: 'Only deployments in this status.',
+  branch: 'Only deployments of this git branch.',
+};
+
+export function parameterDescription(
+  name: string,
+  where: Parameter['in'],
+  schema: JsonSchema,
+  summary: string,
+): string {
+  if (typeof schema.description === 'string' && schema.description) return schema.description;
+  const known = PARAMETERS[`${where}:${name}`] ?? PARAMETERS[name];
+  if (known) return known;
+  return `${where === 'path' ? 'Path' : 'Query'} parameter \`${name}\` of: ${firstSentence(summary)}.`;
+}
+
 function parametersOf(route: Route, operationId: string): Parameter[] {
   const out: Parameter[] = [];
+  const summary = route.summary ?? `${route.method} ${route.path}`;
+  const param = (name: string, where: Parameter['in'], required: boolean, schema: JsonSchema): Parameter => ({
+    name,
+    in: where,
+    required,
+    description: parameterDescription(name, where, schema, summary),
+    schema,
+  });
   const names = route.segments.filter((s) => s.startsWith(':')).map((s) => s.slice(1));
   const params = route.params
     ? objectProperties(jsonSchemaOf(route.params, operationId), `${operationId} params`)
@@ -197,21 +296,16 @@ function parametersOf(route: Route, operationId: string): Parameter[] {
   for (const name of Object.keys(params?.properties ?? {})) {
     if (!names.includes(name)) throw new Error(`${operationId}: params schema names ${name}, which is not in the path`);
   }
-  for (const name of names) {
-    out.push({ name, in: 'path', required: true, schema: params?.properties[name] ?? { type: 'string' } });
-  }
+  for (const name of names) out.push(param(name, 'path', true, params?.properties[name] ?? { type: 'string' }));
   if (route.query) {
     const query = objectProperties(jsonSchemaOf(route.query, operationId), `${operationId} query`);
     for (const [name, schema] of Object.entries(query.properties)) {
       if (names.includes(name)) throw new Error(`${operationId}: query parameter ${name} is also a path parameter`);
-      out.push({ name, in: 'query', required: query.required.includes(name), schema });
+      out.push(param(name, 'query', query.required.includes(name), schema));
     }
   }
   return out;
 }
-
-/** The summary's first sentence or clause, for the one-line list of a reference page. */
-const firstSentence = (text: string) => (/^(.+?)[.;](\s|$)/.exec(text)?.[1] ?? text).trim();
 
 function describeAccess(route: Route): { security: Operation['security']; text: string } {
   if (route.access === 'public') return { security: [], text: 'No token needed.' };
@@ -254,6 +348,10 @@ export interface DocumentOptions {
   serverUrl?: string;
   version?: string;
   groups?: RouteGroup[];
+  /** Who answers questions about the API; the platform team by default. */
+  contact?: Contact;
+  /** The API's terms: proprietary by default (the package is private and names no license). */
+  license?: License;
 }
 
 /** The document for `table` (the routes of each group of `groups`, see loadRouteTable). */
@@ -285,8 +383,12 @@ export function openApiDocument(table: GroupRoutes[], options: DocumentOptions =
         "`Authorization: Bearer <token>`: a person's access token, an `app_api_…` API key or, on `/v1/agent/*`, " +
         'an `app_dev_…` device token. Errors are `{ "error": message }`; validation failures are 400 ' +
         '`{ "error": "Invalid request", "issues": [{ path, message }] }`. Generated from the route table.',
+      contact: options.contact ?? { name: 'The platform team' },
+      license: options.license ?? { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: options.serverUrl ?? 'http://localhost:3000', description: 'The API' }],
+    // Relative by default: the API at the address the document is served from (the local gateway
+    // serves it with its own address; a deployed API's address is known only after deploying).
+    servers: [{ url: options.serverUrl ?? '/', description: 'The API' }],
     tags: table.map(({ group }) => ({
       name: group,
       description: `Route group \`${group}\`: ${(groups.find((g) => g.name === group)?.prefixes ?? [])
@@ -318,6 +420,12 @@ export function openApiDocument(table: GroupRoutes[], options: DocumentOptions =
             },
           },
           required: ['error'],
+        },
+        GatewayError: {
+          type: 'object',
+          description: "An answer of API Gateway itself, before the API's functions run.",
+          properties: { message: { type: 'string', description: "API Gateway's words." } },
+          required: ['message'],
         },
       },
     },

@@ -30,6 +30,8 @@ afterAll(async () => {
 });
 
 const key = (method: string, path: string) => `${method} ${path}`;
+const ORG = 'The organization: its id (`org_…`).';
+const PROJECT = 'The project: its id (`prj_…`).';
 /** A concrete path for a templated one: `{orgId}` → `orgId-1`. */
 const sample = (path: string) => path.replace(/\{([^}]+)\}/g, '$1-1');
 
@@ -62,13 +64,23 @@ describe('the document and the route table', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('is OpenAPI 3.1 with the bearer scheme and the error schema', () => {
+  it('is OpenAPI 3.1 with the bearer scheme and the error schemas', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.schemas.Error).toMatchObject({ required: ['error'] });
+    expect(doc.components.schemas.GatewayError).toMatchObject({ required: ['message'] });
     // Every $ref points at something the document has.
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
-    for (const ref of new Set(refs)) expect(ref).toBe('"$ref":"#/components/schemas/Error"');
+    expect([...new Set(refs)].sort()).toEqual([
+      '"$ref":"#/components/schemas/Error"',
+      '"$ref":"#/components/schemas/GatewayError"',
+    ]);
+  });
+
+  it('names a contact and a license, and its server relative to where it is served', () => {
+    expect(doc.info.contact).toEqual({ name: 'The platform team' });
+    expect(doc.info.license).toEqual({ name: 'Proprietary', identifier: 'LicenseRef-Proprietary' });
+    expect(doc.servers).toEqual([{ url: '/', description: 'The API' }]);
   });
 });
 
@@ -95,9 +107,15 @@ describe('each operation', () => {
   it('has its path parameters and query from the zod schemas', () => {
     const put = byId('putProjectsEnvByKey');
     expect(put.parameters).toEqual([
-      { name: 'orgId', in: 'path', required: true, schema: { type: 'string' } },
-      { name: 'projectId', in: 'path', required: true, schema: { type: 'string' } },
-      { name: 'key', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 256 } },
+      { name: 'orgId', in: 'path', required: true, description: ORG, schema: { type: 'string' } },
+      { name: 'projectId', in: 'path', required: true, description: PROJECT, schema: { type: 'string' } },
+      {
+        name: 'key',
+        in: 'path',
+        required: true,
+        description: "The variable's name.",
+        schema: { type: 'string', minLength: 1, maxLength: 256 },
+      },
     ]);
     const list = byId('getDeployments');
     const limit = list.parameters?.find((q) => q.name === 'limit');
@@ -106,6 +124,7 @@ describe('each operation', () => {
       name: 'limit',
       in: 'query',
       required: false,
+      description: 'At most this many items in the page.',
       schema: { type: 'integer', minimum: 1, maximum: 100 },
     });
     expect(list.parameters?.find((q) => q.name === 'target')?.schema).toEqual({
@@ -114,8 +133,18 @@ describe('each operation', () => {
     });
     // Routes without a params schema still name their path parameters.
     expect(byId('getOrgsByOrgId').parameters).toEqual([
-      { name: 'orgId', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'orgId', in: 'path', required: true, description: ORG, schema: { type: 'string' } },
     ]);
+  });
+
+  it('describes every parameter: by its name, by where it is when that changes its meaning', () => {
+    const undescribed = operationsOf(doc).flatMap(({ operation }) =>
+      (operation.parameters ?? []).filter((p) => !p.description).map((p) => `${operation.operationId} ${p.name}`),
+    );
+    expect(undescribed).toEqual([]);
+    const list = byId('getDeployments').parameters ?? [];
+    expect(list.find((p) => p.name === 'projectId')?.description).toBe('Only those of this project (`prj_…`).');
+    expect(byId('getProjectsByProjectId').parameters?.find((p) => p.name === 'projectId')?.description).toBe(PROJECT);
   });
 
   it('has its request body as the client sends it (defaults optional)', () => {
@@ -132,7 +161,7 @@ describe('each operation', () => {
 
   it('lists the errors the route declares and the ones the stack answers, with examples', () => {
     const create = byId('postProjects').responses;
-    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409']);
+    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409', '429']);
     expect(create['409']?.description).toBe('`A project with this slug exists.`');
     expect(Object.keys(create['400']?.content?.['application/json']?.examples as object)).toEqual([
       'Invalid request',
@@ -143,11 +172,33 @@ describe('each operation', () => {
     expect(create['403']?.description).toBe('`Missing scope projects:write`');
     expect(create['404']?.description).toBe('`Organization not found`');
     // Public and token routes: no 403/404 from the stack.
-    expect(Object.keys(byId('getHealth').responses)).toEqual(['200']);
-    expect(Object.keys(byId('getMe').responses).sort()).toEqual(['200', '401']);
+    expect(Object.keys(byId('getHealth').responses)).toEqual(['200', '429']);
+    expect(Object.keys(byId('getMe').responses).sort()).toEqual(['200', '401', '429']);
     const promote = byId('postDeploymentsPromote').responses;
     expect(promote['409']?.description).toContain('Only ready deployments can be promoted.');
     expect(promote['502']?.description).toBe("`Couldn't update production routing. Try again.`");
+  });
+
+  it("lists API Gateway's own 429 (throttling) on every route, in its shape, beside a route's own 429", () => {
+    const without = operationsOf(doc).filter(({ operation }) => !operation.responses['429']);
+    expect(without).toEqual([]);
+    expect(byId('getHealth').responses['429']).toEqual({
+      description: "`Too Many Requests` (API Gateway's throttling, on AWS: retry later)",
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/GatewayError' },
+          examples: { 'Too Many Requests': { value: { message: 'Too Many Requests' } } },
+        },
+      },
+    });
+    const scan = byId('postDatabasesScan').responses['429']?.content?.['application/json'] as Record<string, any>;
+    expect(scan.schema).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/GatewayError' }],
+    });
+    expect(Object.keys(scan.examples)).toEqual([
+      'The backend is throttling requests. Try again in a moment.',
+      'Too Many Requests',
+    ]);
   });
 
   it("documents every route's success answers with their shapes (functions/<group>/responses.ts)", () => {
@@ -208,6 +259,26 @@ describe('the generator', () => {
           },
         },
       },
+    });
+  });
+
+  it("describes a parameter by its schema's description first, else the table, else from the route's summary", () => {
+    const r = route({
+      method: 'GET',
+      path: '/v1/orgs/:orgId/things/:thingId',
+      access: 'token',
+      summary: 'One thing, with its parts. Slow.',
+      params: z.object({ orgId: z.string(), thingId: z.string().check(z.meta({ description: 'The thing.' })) }),
+      query: z.object({ colour: z.optional(z.string()), cursor: z.optional(z.string()) }),
+      run,
+    });
+    const d = openApiDocument([{ group: 'core', routes: [r] }]);
+    const params = d.paths['/v1/orgs/{orgId}/things/{thingId}']?.get?.parameters ?? [];
+    expect(Object.fromEntries(params.map((p) => [p.name, p.description]))).toEqual({
+      orgId: ORG,
+      thingId: 'The thing.',
+      colour: 'Query parameter `colour` of: One thing, with its parts.',
+      cursor: 'Where the previous page ended: its `cursor`. Without it, the first page.',
     });
   });
 
