@@ -1,15 +1,15 @@
-import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { docsRoutes } from '../../lib/local/docs';
 import { routeGroups } from '../../lib/route-groups';
 import { TestPlatform } from '../helpers/platform';
+import { chromiumPath } from './chromium';
 
 /**
  * The reference page at GET /docs, in headless Chromium: it loads from this origin only (no CDN),
- * lists the route groups, and shows a route's request schema. Chromium is Debian's package; the
- * test fails (never skips) without it.
+ * lists the route groups, and shows a route's request schema. Chromium is Debian's package when
+ * installed, else the one in the npm package @sparticuz/chromium (./chromium.ts); the test fails
+ * (never skips) without either.
  */
-const CHROMIUM = '/usr/bin/chromium';
 
 let p: TestPlatform;
 let browser: Browser;
@@ -18,12 +18,10 @@ const requests: string[] = [];
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\`.`);
-  }
+  const executablePath = await chromiumPath();
   p = await TestPlatform.start({ extra: docsRoutes() });
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     args: [
       '--no-sandbox',
       '--disable-gpu',
