@@ -66,6 +66,14 @@ export async function requireProject(s: Session, ref: string | undefined): Promi
   return project;
 }
 
+const LOOPBACK_URL = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i;
+
+/** What to do when the API did not answer at all: a platform on this machine is most likely stopped. */
+export const unreachableHint = (baseUrl: string | undefined) =>
+  baseUrl && LOOPBACK_URL.test(baseUrl)
+    ? 'Is the local platform running? Start it with npm start (in the platform folder), then try again.'
+    : 'Check the address (platform login --url <base URL>) and the network.';
+
 /** A deployment host as a link: the local edge answers plain HTTP, hosted ones HTTPS. */
 export const linkOf = (host: string) =>
   /(^|\.)localhost(:\d+)?$|^127\.0\.0\.1(:\d+)?$/.test(host) ? `http://${host}` : `https://${host}`;

@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import type { Deployment } from '../shared/schemas/deployment';
-import type { Project } from '../shared/schemas/project';
+import type { Framework, Project } from '../shared/schemas/project';
 import { CliError, count, findProject, linkOf, type Session, UsageError } from './context';
 import { sourceMeta } from './git';
 import { streamBuildLog } from './logs';
@@ -12,7 +12,7 @@ export interface DeployOptions {
   project?: string;
   prod: boolean;
   force: boolean;
-  framework?: string;
+  framework?: Framework;
 }
 
 interface Upload {
@@ -45,7 +45,14 @@ async function projectFor(s: Session, folder: string, options: DeployOptions): P
   const ref = options.project ?? s.io.env.PLATFORM_PROJECT ?? slugOf(folder);
   if (!ref) throw new UsageError(`Name the project: --project <slug> (${basename(folder)} is not a valid slug).`);
   const found = await findProject(s, ref);
-  if (found) return found;
+  if (found) {
+    if (options.framework && options.framework !== found.framework) {
+      s.io.stderr(
+        `${found.slug} stays ${found.framework ?? 'as it is'}: --framework applies when deploy creates the project.\n`,
+      );
+    }
+    return found;
+  }
   const framework = options.framework ?? detectFramework(folder);
   const project = await createProject(s, ref, { framework });
   s.io.stdout(`Created project ${project.slug} (${project.projectId}), framework ${project.framework}.\n`);
@@ -61,8 +68,9 @@ async function projectFor(s: Session, folder: string, options: DeployOptions): P
 export async function deploy(s: Session, folderArg: string | undefined, options: DeployOptions): Promise<number> {
   const folder = resolve(s.io.cwd, folderArg ?? '.');
   const orgId = s.config.orgId;
-  const project = await projectFor(s, folder, options);
+  // The folder first: a missing, empty or wholly ignored one must not leave a new project behind.
   const packed = await packFolder(folder);
+  const project = await projectFor(s, folder, options);
   for (const skipped of packed.skipped) {
     s.io.stderr(`Left out ${skipped}: archives carry plain files and folders only.\n`);
   }

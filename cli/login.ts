@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createClient } from '../client';
+import { ApiError, createClient } from '../client';
 import { configFile, removeConfig, writeConfig } from './config';
-import { CliError, type Io, USER_AGENT, UsageError } from './context';
+import { CliError, type Io, USER_AGENT, UsageError, unreachableHint } from './context';
 
 interface Me {
   kind: 'user' | 'api' | 'agent';
@@ -51,7 +51,11 @@ export async function login(io: Io, options: LoginOptions): Promise<number> {
   if (!/^https?:\/\//.test(url)) throw new UsageError(`${url} is not an http(s) address.`);
   const baseUrl = url.replace(/\/+$/, '');
   const api = createClient({ baseUrl, token, fetch: io.fetch, userAgent: USER_AGENT });
-  const me = (await api.getMe()) as { me: Me };
+  const me = (await api.getMe().catch((err: unknown) => {
+    // No answer at all: say what to do rather than only the socket's error code.
+    if (err instanceof ApiError && err.status === 0) throw new CliError(`${err.message}\n${unreachableHint(baseUrl)}`);
+    throw err;
+  })) as { me: Me };
   const orgs = me.me.orgs;
   let chosen: Me['orgs'][number] | undefined;
   if (org) {

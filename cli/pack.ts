@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { create } from 'tar';
@@ -58,7 +58,9 @@ export interface Listing {
 
 export function listFolder(folder: string): Listing {
   const root = resolve(folder);
-  if (!existsSync(root) || !lstatSync(root).isDirectory()) throw new PackError(`${folder} is not a folder.`);
+  if (!existsSync(root)) throw new PackError(`${folder} does not exist.`);
+  // The folder itself may be a link to one; what is inside is read without following links.
+  if (!statSync(root).isDirectory()) throw new PackError(`${folder} is not a folder.`);
   const stack: Rules[] = [{ base: root, rules: ignore().add(ALWAYS_IGNORED) }];
   const top = workTreeOf(root);
   if (top) {

@@ -1,7 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Framework, Project } from '../shared/schemas/project';
-import { linkOf, listProjects, type Session, table } from './context';
+import { FRAMEWORKS, type Framework, type Project } from '../shared/schemas/project';
+import { linkOf, listProjects, type Session, table, UsageError } from './context';
+
+/** `--framework`, checked before any request: a value the API would refuse is a usage mistake. */
+export function parseFramework(value: string | undefined): Framework | undefined {
+  if (value === undefined) return undefined;
+  if (!(FRAMEWORKS as readonly string[]).includes(value)) {
+    throw new UsageError(`Unknown framework ${value}: use ${FRAMEWORKS.join(', ')}.`);
+  }
+  return value as Framework;
+}
 
 export async function projectsList(s: Session, json: boolean): Promise<number> {
   const projects = await listProjects(s, true);
@@ -25,7 +34,7 @@ export async function projectsList(s: Session, json: boolean): Promise<number> {
 
 export interface CreateOptions {
   name?: string;
-  framework?: string;
+  framework?: Framework;
   location?: string;
 }
 
@@ -35,7 +44,7 @@ export async function createProject(s: Session, slug: string, options: CreateOpt
     body: {
       name: options.name ?? slug,
       slug,
-      framework: options.framework as Framework | undefined,
+      framework: options.framework,
       location: options.location,
     },
   })) as { project: Project };

@@ -1,39 +1,19 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '../client';
-import { CliError, type Io, requireProject, session, UsageError } from './context';
+import { readConfig } from './config';
+import { CliError, type Io, requireProject, session, UsageError, unreachableHint } from './context';
 import { deploy, promote } from './deploy';
 import { envList, envPull, envRemove, envSet, parseTargets } from './env';
+import { helpOf, requiredArguments, topicOf } from './help';
 import { login, logout } from './login';
 import { logs } from './logs';
 import { PackError } from './pack';
-import { projectsCreate, projectsList } from './projects';
-
-export const USAGE = `Usage: platform <command> [options]
-
-  login [--url URL] [--token TOKEN|-] [--org ORG] [--local]
-                                  check and store the API address, a token or API key, the organization
-  logout                          forget them
-  projects list [--json]          the organization's projects
-  projects create <slug> [--name N] [--framework static|node|nextjs] [--location L]
-  env ls --project P [--json]     a project's variables (sensitive values are never shown)
-  env set <KEY> [VALUE] --project P [--target production,preview,development] [--plain]
-                                  without VALUE, the value is read from stdin
-  env rm <KEY> --project P
-  env pull --project P [--file .env] [--target development]
-  deploy [folder] [--project P] [--prod] [--force] [--framework F]
-                                  pack, upload and build the folder (default: the current one), following the
-                                  build log; the project is created from the folder's name when there is none
-  logs <deploymentId> [--follow] [--runtime]
-                                  the build log (--runtime: the server function's logs)
-  promote <deploymentId>          make a ready deployment the production one
-
-The config file is $XDG_CONFIG_HOME/platform/config.json (default ~/.config); PLATFORM_URL, PLATFORM_TOKEN,
-PLATFORM_ORG and PLATFORM_PROJECT override it.
-`;
+import { parseFramework, projectsCreate, projectsList } from './projects';
 
 type Spec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
 
-function parse(args: string[], options: Spec, positionals: [min: number, max: number]) {
+/** The command line of `topic` (its words taken off), checked against its options and arguments. */
+function parse(topic: string, args: string[], options: Spec, positionals: [min: number, max: number]) {
   let parsed: ReturnType<typeof parseArgs<{ options: Spec; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
@@ -41,24 +21,36 @@ function parse(args: string[], options: Spec, positionals: [min: number, max: nu
     throw new UsageError((err as Error).message);
   }
   const [min, max] = positionals;
-  if (parsed.positionals.length < min) throw new UsageError('Missing argument.');
+  if (parsed.positionals.length < min) {
+    const missing = requiredArguments(topic)[parsed.positionals.length] ?? 'an argument';
+    throw new UsageError(`${topic} needs ${missing}.`);
+  }
   if (parsed.positionals.length > max) throw new UsageError(`Unexpected argument ${parsed.positionals[max]}.`);
   return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
 
 const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
 
+/** `--help` or `-h` among a command line's options (not after `--`, where it would be an argument). */
+function asksHelp(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
 async function dispatch(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'help') {
+    io.stdout(helpOf(topicOf(rest)));
+    return 0;
+  }
+  if (command === undefined || asksHelp(argv)) {
+    io.stdout(helpOf(topicOf(argv)));
+    return 0;
+  }
   switch (command) {
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      io.stdout(USAGE);
-      return 0;
     case 'login': {
       const { values } = parse(
+        'login',
         rest,
         { url: { type: 'string' }, token: { type: 'string' }, org: { type: 'string' }, local: { type: 'boolean' } },
         [0, 0],
@@ -71,32 +63,35 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       });
     }
     case 'logout':
-      parse(rest, {}, [0, 0]);
+      parse('logout', rest, {}, [0, 0]);
       return logout(io);
     case 'projects': {
       const [sub, ...args] = rest;
       if (sub === 'list' || sub === 'ls') {
-        const { values } = parse(args, { json: { type: 'boolean' } }, [0, 0]);
+        const { values } = parse('projects list', args, { json: { type: 'boolean' } }, [0, 0]);
         return projectsList(session(io), values.json === true);
       }
       if (sub === 'create') {
         const { values, positionals } = parse(
+          'projects create',
           args,
           { name: { type: 'string' }, framework: { type: 'string' }, location: { type: 'string' } },
           [1, 1],
         );
+        const framework = parseFramework(str(values.framework));
         return projectsCreate(session(io), positionals[0] as string, {
           name: str(values.name),
-          framework: str(values.framework),
+          framework,
           location: str(values.location),
         });
       }
-      throw new UsageError('Use: projects list | projects create <slug>');
+      throw new UsageError(sub === undefined ? 'Name a projects command.' : `Unknown projects command ${sub}.`);
     }
     case 'env':
       return env(rest, io);
     case 'deploy': {
       const { values, positionals } = parse(
+        'deploy',
         rest,
         {
           project: { type: 'string' },
@@ -106,15 +101,17 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
         },
         [0, 1],
       );
+      const framework = parseFramework(str(values.framework));
       return deploy(session(io), positionals[0], {
         project: str(values.project),
         prod: values.prod === true,
         force: values.force === true,
-        framework: str(values.framework),
+        framework,
       });
     }
     case 'logs': {
       const { values, positionals } = parse(
+        'logs',
         rest,
         { follow: { type: 'boolean', short: 'f' }, runtime: { type: 'boolean' } },
         [1, 1],
@@ -125,7 +122,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       });
     }
     case 'promote': {
-      const { positionals } = parse(rest, {}, [1, 1]);
+      const { positionals } = parse('promote', rest, {}, [1, 1]);
       return promote(session(io), positionals[0] as string);
     }
     default:
@@ -139,12 +136,13 @@ async function env(rest: string[], io: Io): Promise<number> {
   switch (sub) {
     case 'ls':
     case 'list': {
-      const { values } = parse(args, { project, json: { type: 'boolean' } }, [0, 0]);
+      const { values } = parse('env ls', args, { project, json: { type: 'boolean' } }, [0, 0]);
       const s = session(io);
       return envList(s, await requireProject(s, str(values.project)), values.json === true);
     }
     case 'set': {
       const { values, positionals } = parse(
+        'env set',
         args,
         { project, target: { type: 'string' }, plain: { type: 'boolean' } },
         [1, 2],
@@ -158,19 +156,33 @@ async function env(rest: string[], io: Io): Promise<number> {
     }
     case 'rm':
     case 'remove': {
-      const { values, positionals } = parse(args, { project }, [1, 1]);
+      const { values, positionals } = parse('env rm', args, { project }, [1, 1]);
       const s = session(io);
       return envRemove(s, await requireProject(s, str(values.project)), positionals[0] as string);
     }
     case 'pull': {
-      const { values } = parse(args, { project, file: { type: 'string' }, target: { type: 'string' } }, [0, 0]);
+      const { values } = parse(
+        'env pull',
+        args,
+        { project, file: { type: 'string' }, target: { type: 'string' } },
+        [0, 0],
+      );
       const [target, ...more] = parseTargets(str(values.target) ?? 'development');
       if (!target || more.length > 0) throw new UsageError('env pull takes one --target.');
       const s = session(io);
       return envPull(s, await requireProject(s, str(values.project)), str(values.file) ?? '.env', target);
     }
     default:
-      throw new UsageError('Use: env ls | env set <KEY> [VALUE] | env rm <KEY> | env pull');
+      throw new UsageError(sub === undefined ? 'Name an env command.' : `Unknown env command ${sub}.`);
+  }
+}
+
+/** The API address in the config, if it can be read (for a hint only). */
+function configuredUrl(io: Io): string | undefined {
+  try {
+    return readConfig(io.env).baseUrl;
+  } catch {
+    return undefined;
   }
 }
 
@@ -183,12 +195,17 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return await dispatch(argv, io);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`Error: ${err.message}\n\n${USAGE}`);
+      io.stderr(`Error: ${err.message}\n\n${helpOf(topicOf(argv))}`);
       return 2;
     }
     if (err instanceof ApiError) {
       const issues = err.issues.map((i) => `\n  ${i.path ? `${i.path}: ` : ''}${i.message}`).join('');
-      const hint = err.status === 401 ? '\nLog in again: platform login' : '';
+      const hint =
+        err.status === 401
+          ? '\nLog in again: platform login'
+          : err.status === 0
+            ? `\n${unreachableHint(configuredUrl(io))}`
+            : '';
       io.stderr(`Error: ${err.message}${issues}${hint}\n`);
       return 1;
     }

@@ -28,7 +28,7 @@ describe('login', () => {
     const res = await cli.run(['login', '--token', apiKey]);
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^Error: Give the API address: --url <base URL>/);
-    expect(res.stderr).toContain('Usage: platform <command>');
+    expect(res.stderr).toContain('Usage: platform login [--url URL]');
   });
 
   it('commands before login say how to log in', async () => {
@@ -96,17 +96,23 @@ describe('projects', () => {
       stdout: '',
       stderr: 'Error: A project with this slug exists.\n',
     });
-    const bad = await cli.run(['projects', 'create', 'Not A Slug', '--framework', 'rails']);
+    const bad = await cli.run(['projects', 'create', 'Not A Slug', '--name', 'x'.repeat(65)]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^Error: Invalid request\n {2}slug: Use 2-40 lowercase letters.*\n {2}framework: /);
+    expect(bad.stderr).toMatch(/^Error: Invalid request\n {2}name: .*\n {2}slug: Use 2-40 lowercase letters/);
     expect(bad.stderr).not.toMatch(/\bat \S+ \(/);
   });
 
-  it('usage mistakes exit 2 with the usage', async () => {
-    for (const argv of [['projects'], ['projects', 'create'], ['projects', 'list', '--nope'], ['frobnicate']]) {
-      const res = await cli.run(argv);
+  it('usage mistakes exit 2 with the usage of the command', async () => {
+    for (const [argv, usage] of [
+      [['projects'], 'projects <list|create>'],
+      [['projects', 'create'], 'projects create <slug>'],
+      [['projects', 'list', '--nope'], 'projects list [--json]'],
+      [['frobnicate'], '<command>'],
+    ] as const) {
+      const res = await cli.run([...argv]);
       expect(res.code).toBe(2);
-      expect(res.stderr).toMatch(/^Error: .+\n\nUsage: platform <command>/);
+      expect(res.stderr).toMatch(/^Error: .+\n\nUsage: platform /);
+      expect(res.stderr).toContain(`\n\nUsage: platform ${usage}`);
     }
     expect((await cli.run(['help'])).stdout).toContain('deploy [folder]');
   });

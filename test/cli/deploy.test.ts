@@ -119,10 +119,11 @@ describe('deploy [folder]', () => {
     expect(again).toEqual({ code: 1, stdout: '', stderr: 'Error: This is already the production deployment.\n' });
   });
 
-  it('deploys to the existing project by --project; --prod goes to the production host', async () => {
-    const same = await cli.run(['deploy', site, '--project', 'cli-site']);
+  it('deploys to the existing project by --project (its framework kept); --prod goes to the production host', async () => {
+    const same = await cli.run(['deploy', site, '--project', 'cli-site', '--framework', 'node']);
     expect(same.code).toBe(0);
     expect(same.stdout).not.toContain('Created project');
+    expect(same.stderr).toContain('cli-site stays static: --framework applies when deploy creates the project.\n');
     expect(same.stdout).toMatch(/^Packed 5 files/);
 
     writeFileSync(join(site, 'index.html'), '<h1>Hello again</h1>');
@@ -183,7 +184,45 @@ describe('a failing build', () => {
     expect(read.deployment.branch).toBeUndefined();
     expect(read.deployment.commitSha).toBeUndefined();
     const missing = await cli.run(['deploy', join(folder, 'nope'), '--project', 'plain-site']);
-    expect(missing).toMatchObject({ code: 1, stderr: `Error: ${join(folder, 'nope')} is not a folder.\n` });
+    expect(missing).toMatchObject({ code: 1, stderr: `Error: ${join(folder, 'nope')} does not exist.\n` });
+  });
+
+  it('checks the folder before it creates a project: missing, a file, empty, every file ignored', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'platform-cli-folders-'));
+    writeFileSync(join(root, 'file-site'), 'not a folder');
+    mkdirSync(join(root, 'empty-site'));
+    mkdirSync(join(root, 'ignored-site', 'node_modules'), { recursive: true });
+    writeFileSync(join(root, 'ignored-site', '.env'), 'A=1');
+    writeFileSync(join(root, 'ignored-site', 'node_modules', 'x.js'), '');
+    const cases = {
+      'missing-site': 'does not exist.',
+      'file-site': 'is not a folder.',
+      'empty-site': ': every file is ignored or it is empty.',
+      'ignored-site': ': every file is ignored or it is empty.',
+    };
+    for (const [name, message] of Object.entries(cases)) {
+      const res = await cli.run(['deploy', join(root, name)]);
+      expect({ name, code: res.code, stdout: res.stdout }).toEqual({ name, code: 1, stdout: '' });
+      expect(res.stderr).toMatch(/^Error: .+\n$/);
+      expect(res.stderr).toContain(message);
+    }
+    const api = createClient({ baseUrl: p.baseUrl, token: p.owner.token });
+    const { projects } = (await api.getProjects({ orgId: p.org.orgId })) as { projects: { slug: string }[] };
+    expect(projects.map((x) => x.slug).filter((slug) => slug in cases)).toEqual([]);
+  });
+
+  it('an unknown --framework is a usage mistake for an existing project too: nothing is deployed', async () => {
+    const api = createClient({ baseUrl: p.baseUrl, token: p.owner.token });
+    const count = async () =>
+      ((await api.getDeployments({ orgId: p.org.orgId, limit: 100 })) as { deployments: unknown[] }).deployments.length;
+    const before = await count();
+    const res = await cli.run(['deploy', site, '--project', 'cli-site', '--framework', 'rails']);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(
+      /^Error: Unknown framework rails: use nextjs, static, node\.\n\nUsage: platform deploy /,
+    );
+    expect(await count()).toBe(before);
   });
 
   it('logs and promote of an unknown deployment print the API message', async () => {

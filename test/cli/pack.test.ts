@@ -84,12 +84,18 @@ describe('the archive of a folder', () => {
     ]);
   });
 
-  it('refuses an empty folder and what is not a folder', async () => {
+  it('refuses an empty folder, a missing one and what is not a folder; follows a link to a folder', async () => {
     const root = tree({ 'node_modules/x.js': '' });
     await expect(packFolder(root)).rejects.toThrow(
       `Nothing to deploy in ${root}: every file is ignored or it is empty.`,
     );
-    await expect(packFolder(join(root, 'nope'))).rejects.toThrow('is not a folder.');
+    await expect(packFolder(join(root, 'nope'))).rejects.toThrow(`${join(root, 'nope')} does not exist.`);
+    const file = join(root, 'node_modules', 'x.js');
+    await expect(packFolder(file)).rejects.toThrow(`${file} is not a folder.`);
+    const site = tree({ 'index.html': 'hi' });
+    const link = join(root, 'site-link');
+    symlinkSync(site, link);
+    expect((await packFolder(link)).entries).toEqual(['index.html']);
   });
 });
 

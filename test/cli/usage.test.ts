@@ -1,0 +1,147 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COMMANDS } from '../../cli/help';
+import { freePort } from '../../shared/net/free-port';
+import { Cli } from './helpers';
+
+/**
+ * The command line before it reaches a platform: each command's usage (`--help`, `-h`,
+ * `help <command>`), usage mistakes (exit 2, with the usage of the command they were made in),
+ * and a platform that does not answer. Nothing listens at the addresses used here, so a command
+ * that sent a request would fail with exit 1 instead.
+ */
+let cli: Cli;
+let deadUrl: string;
+
+beforeAll(async () => {
+  cli = new Cli();
+  deadUrl = `http://127.0.0.1:${await freePort()}`;
+  Object.assign(cli.env, { PLATFORM_URL: deadUrl, PLATFORM_TOKEN: 'app_api_x', PLATFORM_ORG: 'org_x' });
+});
+
+const usageOf = (command: string) => `Usage: platform ${COMMANDS[command]?.usage}\n`;
+
+describe('--help', () => {
+  it('every command prints its own usage on stdout and exits 0: --help, -h, help <command>', async () => {
+    for (const command of Object.keys(COMMANDS)) {
+      const words = command.split(' ');
+      for (const argv of [
+        [...words, '--help'],
+        [...words, '-h'],
+        ['help', ...words],
+      ]) {
+        const res = await cli.run(argv);
+        expect({ argv, code: res.code, stderr: res.stderr }).toEqual({ argv, code: 0, stderr: '' });
+        expect(res.stdout.startsWith(usageOf(command))).toBe(true);
+      }
+    }
+  });
+
+  it('also among other options and arguments, before any check of them', async () => {
+    const res = await cli.run(['deploy', 'no-such-folder', '--framework', 'rails', '--help']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain(usageOf('deploy'));
+    expect(res.stdout).toContain('--framework applies when\ndeploy creates the project');
+  });
+
+  it('a group lists its commands; no command, the overview', async () => {
+    const env = await cli.run(['env', '--help']);
+    expect(env.code).toBe(0);
+    expect(env.stdout).toMatch(/^Usage: platform env <ls\|set\|rm\|pull> \[options\]\n\n {2}env ls --project P/);
+    const all = await cli.run(['--help']);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/^Usage: platform <command> \[options\]\n/);
+    for (const { usage } of Object.values(COMMANDS)) expect(all.stdout).toContain(`  ${usage}`);
+    expect((await cli.run([])).stdout).toBe(all.stdout);
+  });
+
+  it('after --, --help is an argument', async () => {
+    const res = await cli.run(['promote', '--', '--help']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/^Error: Couldn't reach /);
+  });
+});
+
+describe('usage mistakes: exit 2, the usage of the command', () => {
+  it('promote, logs, env set, projects create without their argument', async () => {
+    for (const [argv, missing] of [
+      [['promote'], 'promote needs <deploymentId>.'],
+      [['logs', '--follow'], 'logs needs <deploymentId>.'],
+      [['env', 'set', '--project', 'p'], 'env set needs <KEY>.'],
+      [['projects', 'create'], 'projects create needs <slug>.'],
+    ] as const) {
+      const res = await cli.run([...argv]);
+      const command = missing.slice(0, missing.indexOf(' needs'));
+      expect({ code: res.code, stdout: res.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(res.stderr.startsWith(`Error: ${missing}\n\n${usageOf(command)}`)).toBe(true);
+    }
+  });
+
+  it('an unknown --framework, before any request (deploy and projects create)', async () => {
+    const folder = join(cli.cwd, 'site');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'index.html'), '<p>hi</p>');
+    const deploy = await cli.run(['deploy', folder, '--framework', 'rails']);
+    expect(deploy.code).toBe(2);
+    expect(
+      deploy.stderr.startsWith(`Error: Unknown framework rails: use nextjs, static, node.\n\n${usageOf('deploy')}`),
+    ).toBe(true);
+    const create = await cli.run(['projects', 'create', 'web', '--framework', 'Static']);
+    expect(create.code).toBe(2);
+    expect(create.stderr.startsWith('Error: Unknown framework Static: use nextjs, static, node.\n\n')).toBe(true);
+  });
+
+  it('an unknown subcommand shows its group; an unknown command, the overview', async () => {
+    const sub = await cli.run(['env', 'show']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toMatch(/^Error: Unknown env command show\.\n\nUsage: platform env <ls\|set\|rm\|pull>/);
+    const none = await cli.run(['frobnicate']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^Error: Unknown command frobnicate\.\n\nUsage: platform <command>/);
+  });
+});
+
+describe('a platform that does not answer', () => {
+  const hint = 'Is the local platform running? Start it with npm start (in the platform folder), then try again.';
+
+  it('login --local to a stopped platform says to run npm start', async () => {
+    const here = new Cli();
+    mkdirSync(join(here.cwd, '.data'));
+    writeFileSync(
+      join(here.cwd, '.data', 'local.json'),
+      JSON.stringify({ baseUrl: deadUrl, apiKey: 'app_api_x', orgs: { customer: { orgId: 'org_x' } } }),
+    );
+    const res = await here.run(['login', '--local']);
+    expect(res).toEqual({ code: 1, stdout: '', stderr: `Error: Couldn't reach ${deadUrl}: ECONNREFUSED\n${hint}\n` });
+  });
+
+  it('login --url to a local address, and any command once logged in, say the same', async () => {
+    const other = new Cli();
+    const login = await other.run(['login', '--url', deadUrl, '--token', 'app_api_x']);
+    expect(login).toEqual({ code: 1, stdout: '', stderr: `Error: Couldn't reach ${deadUrl}: ECONNREFUSED\n${hint}\n` });
+    const list = await cli.run(['projects', 'list']);
+    expect(list).toEqual({ code: 1, stdout: '', stderr: `Error: Couldn't reach ${deadUrl}: ECONNREFUSED\n${hint}\n` });
+  });
+});
+
+describe('the platform command itself (spawned)', () => {
+  const bin = join(__dirname, '..', '..', 'cli', 'bin.cjs');
+  const spawn = (...argv: string[]) =>
+    spawnSync(process.execPath, [bin, ...argv], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: cli.configHome, XDG_CONFIG_HOME: cli.configHome },
+      timeout: 50_000,
+    });
+
+  it('exits 0 with a command usage, 2 with a usage mistake', () => {
+    const help = spawn('deploy', '--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout.startsWith(usageOf('deploy'))).toBe(true);
+    const promote = spawn('promote');
+    expect(promote.status).toBe(2);
+    expect(promote.stdout).toBe('');
+    expect(promote.stderr).toContain(`Error: promote needs <deploymentId>.\n\n${usageOf('promote')}`);
+  });
+});
