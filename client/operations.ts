@@ -1378,6 +1378,12 @@ export interface Operations {
             packageManager?: string;
             installDir?: string;
           };
+          meta?: {
+            branch?: string;
+            commit?: string;
+            dirty?: boolean;
+            machine?: string;
+          };
         };
         production?: {
           deploymentId: string;
@@ -1415,6 +1421,12 @@ export interface Operations {
             nextCache?: 'hit' | 'partial' | 'miss' | 'off';
             packageManager?: string;
             installDir?: string;
+          };
+          meta?: {
+            branch?: string;
+            commit?: string;
+            dirty?: boolean;
+            machine?: string;
           };
         };
         productionHost?: string;
@@ -1535,6 +1547,12 @@ export interface Operations {
           packageManager?: string;
           installDir?: string;
         };
+        meta?: {
+          branch?: string;
+          commit?: string;
+          dirty?: boolean;
+          machine?: string;
+        };
       }[];
       production?: {
         deploymentId: string;
@@ -1572,6 +1590,12 @@ export interface Operations {
           nextCache?: 'hit' | 'partial' | 'miss' | 'off';
           packageManager?: string;
           installDir?: string;
+        };
+        meta?: {
+          branch?: string;
+          commit?: string;
+          dirty?: boolean;
+          machine?: string;
         };
       };
       repo?: {
@@ -1939,6 +1963,12 @@ export interface Operations {
           packageManager?: string;
           installDir?: string;
         };
+        meta?: {
+          branch?: string;
+          commit?: string;
+          dirty?: boolean;
+          machine?: string;
+        };
       }[];
       cursor: string | null;
     };
@@ -1988,6 +2018,12 @@ export interface Operations {
           nextCache?: 'hit' | 'partial' | 'miss' | 'off';
           packageManager?: string;
           installDir?: string;
+        };
+        meta?: {
+          branch?: string;
+          commit?: string;
+          dirty?: boolean;
+          machine?: string;
         };
       };
       project: {
@@ -2127,6 +2163,12 @@ export interface Operations {
           nextCache?: 'hit' | 'partial' | 'miss' | 'off';
           packageManager?: string;
           installDir?: string;
+        };
+        meta?: {
+          branch?: string;
+          commit?: string;
+          dirty?: boolean;
+          machine?: string;
         };
       };
       productionHost: string;
