@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { queryInt } from '../../shared/http/query';
 import { created, noContent, ok, route } from '../../shared/http/route';
 import { FILES_ADDED, NOT_EMPTY, STILL_REMOVING } from '../../shared/storage/delete-bucket';
 import { BUCKET_NOT_FOUND, deleteBucket, describeBucket, listBuckets, loadBucket } from './buckets';
@@ -21,8 +22,17 @@ const BUCKETS = '/v1/orgs/:orgId/storage';
 const BUCKET = `${BUCKETS}/:resourceId`;
 
 const Params = z.object({ orgId: z.string(), resourceId: z.string() });
-const Key = z.string().check(z.minLength(1), z.maxLength(1024));
-const Path = z._default(z.string().check(z.maxLength(1024)), '');
+/**
+ * Keys and folder paths stay inside their bucket: no `.` or `..` segment, no leading `/`, no NUL
+ * or other control character (a relative key reached other buckets through the local S3 server).
+ */
+const UNSAFE_KEY = "Keys and folder paths can't start with /, contain . or .. segments, or control characters.";
+const safeKey = (value: string) =>
+  !value.startsWith('/') &&
+  !/[\u0000-\u001f\u007f]/.test(value) &&
+  !value.split('/').some((s) => s === '.' || s === '..');
+const Key = z.string().check(z.minLength(1), z.maxLength(1024), z.refine(safeKey, UNSAFE_KEY));
+const Path = z._default(z.string().check(z.maxLength(1024), z.refine(safeKey, UNSAFE_KEY)), '');
 const Days = z.int().check(z.minimum(1), z.maximum(3650));
 /** `type/subtype`, optionally with parameters (`text/plain; charset=utf-8`), or empty. */
 const TOKEN = "[A-Za-z0-9][A-Za-z0-9!#$&^_.+'-]*";
@@ -67,7 +77,7 @@ export const routes = [
     query: z.object({
       prefix: Path,
       cursor: z.optional(z.string().check(z.maxLength(2048))),
-      limit: z._default(z.pipe(z.coerce.number(), z.int().check(z.minimum(1))), 100),
+      limit: queryInt(1, Number.MAX_SAFE_INTEGER, 100),
     }),
     errors: { 400: [FOLDER_PATH, 'Invalid page cursor. Run the request again.'], ...notFound },
     run: async ({ org, params, query }) =>
@@ -124,7 +134,10 @@ export const routes = [
     scope: 'resources:write',
     summary: 'Creates an empty folder `<prefix><name>/`.',
     params: Params,
-    body: z.object({ prefix: Path, name: z.string().check(z.minLength(1), z.maxLength(255)) }),
+    body: z.object({
+      prefix: Path,
+      name: z.string().check(z.minLength(1), z.maxLength(255), z.refine(safeKey, UNSAFE_KEY)),
+    }),
     errors: { 400: [FOLDER_PATH, FOLDER_NAME], ...notFound },
     run: async ({ org, params, body }) =>
       created(await createFolder(await loadBucket(org.orgId, params.resourceId), body.prefix, body.name)),
@@ -139,7 +152,17 @@ export const routes = [
     params: Params,
     body: z.object({
       keys: z._default(z.array(Key).check(z.maxLength(1000)), []),
-      prefixes: z._default(z.array(z.string().check(z.maxLength(1024))).check(z.maxLength(100)), []),
+      prefixes: z._default(
+        z
+          .array(
+            z.string().check(
+              z.maxLength(1024),
+              z.refine((v) => v === '/' || safeKey(v), UNSAFE_KEY),
+            ),
+          )
+          .check(z.maxLength(100)),
+        [],
+      ),
     }),
     errors: { 400: [NOTHING, WHOLE_BUCKET, FOLDER_PATH], ...notFound, 409: ["Couldn't delete ... file...: ..."] },
     run: async ({ org, params, body }) =>

@@ -19,7 +19,21 @@ interface S3rverInstance {
   close(): Promise<unknown>;
 }
 type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
-const S3rver = createRequire(__filename)('s3rver') as S3rverClass;
+const requireHere = createRequire(__filename);
+
+/**
+ * s3rver reads request XML (DeleteObjects keys, CORS rules) with fast-xml-parser's default of
+ * turning values into numbers and booleans: a key `0x10` became 16 and deleted another object,
+ * and `9` or `true` broke the request. S3 keeps every value as text, so the parser s3rver loads
+ * (the same module instance) is told to as well.
+ */
+const xmlParser = createRequire(requireHere.resolve('s3rver'))('fast-xml-parser') as {
+  parse: (xml: string, options?: Record<string, unknown>) => unknown;
+};
+const parseXml = xmlParser.parse.bind(xmlParser);
+xmlParser.parse = (xml, options) => parseXml(xml, { ...options, parseNodeValue: false, parseAttributeValue: false });
+
+const S3rver = requireHere('s3rver') as S3rverClass;
 
 interface Options {
   port: number;

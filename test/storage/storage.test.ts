@@ -527,3 +527,70 @@ describe('bucket delete', () => {
     expect(await storage.bucketExists(del.ref.name)).toBe(false);
   });
 });
+
+describe('keys stay inside their bucket', () => {
+  const unsafe = ['../x', 'a/../b', './a', 'a/./b', '/a', 'a\u0000b', 'a\nb'];
+
+  it('refuses . and .. segments, a leading / and control characters on every route taking a key or path', async () => {
+    for (const key of unsafe) {
+      const folder = `${key}/`;
+      const calls = [
+        p.get(`${base}/objects?prefix=${encodeURIComponent(folder)}`),
+        p.get(`${base}/object?${q(key)}`),
+        p.get(`${base}/download?${q(key)}`),
+        p.post(`${base}/uploads`, { files: [{ key, contentType: '', size: 1 }] }),
+        p.post(`${base}/folders`, { prefix: folder, name: 'x' }),
+        p.post(`${base}/folders`, { name: key }),
+        p.post(`${base}/objects/delete`, { keys: [key] }),
+        p.post(`${base}/objects/delete`, { prefixes: [folder] }),
+        p.post(`${base}/lifecycle`, { prefix: folder, days: 1 }),
+      ];
+      for (const res of await Promise.all(calls)) {
+        expect([key, res.status, res.body.error]).toEqual([key, 400, 'Invalid request']);
+        expect(res.body.issues[0].message).toBe(
+          "Keys and folder paths can't start with /, contain . or .. segments, or control characters.",
+        );
+      }
+    }
+  });
+
+  it('never reaches another bucket through a relative key', async () => {
+    const other = await newBucket(p.org.orgId, p.owner.userId);
+    await putFiles(other.ref.name, ['keep.txt']);
+    const escape = `../${other.ref.name}/keep.txt`;
+    expect((await p.post(`${base}/objects/delete`, { keys: [escape] })).status).toBe(400);
+    expect(
+      (await p.post(`${base}/uploads`, { files: [{ key: `../${other.ref.name}/new.txt`, contentType: '', size: 1 }] }))
+        .status,
+    ).toBe(400);
+    expect((await p.post(`${base}/folders`, { prefix: `../${other.ref.name}/`, name: 'made' })).status).toBe(400);
+    const keys = (await storage.listKeys(other.ref, '', 100)).keys.map((k) => k.key);
+    expect(keys).toEqual(['keep.txt']);
+  });
+
+  it('keeps keys that look like numbers or booleans as text: a delete removes exactly those files', async () => {
+    const keys = ['9', '0x10', 'true', '16', '1e2'];
+    const fresh = await newBucket(p.org.orgId, p.owner.userId);
+    await putFiles(fresh.ref.name, keys);
+    const b = `/v1/orgs/${p.org.orgId}/storage/${fresh.resource.resourceId}`;
+    const res = await p.post(`${b}/objects/delete`, { keys: ['9', '0x10', 'true'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ deleted: 3, done: true });
+    expect((await storage.listKeys(fresh.ref, '', 100)).keys.map((k) => k.key).sort()).toEqual(['16', '1e2']);
+  });
+
+  it('keeps a CORS origin that looks like a boolean as text', async () => {
+    const rule = { AllowedOrigins: ['true'], AllowedMethods: ['GET'] };
+    expect((await p.put(`${base}/cors`, { rules: [rule] })).status).toBe(200);
+    const settings = await p.get(`${base}/settings`);
+    expect(JSON.stringify(settings.body)).toContain('"AllowedOrigins":["true"]');
+    expect((await p.put(`${base}/cors`, { rules: [] })).status).toBe(200);
+  });
+
+  it('takes decimal digits only for limit', async () => {
+    for (const limit of ['0x10', '1e2', '%20', '1.5']) {
+      expect((await p.get(`${base}/objects?limit=${limit}`)).status).toBe(400);
+    }
+    expect((await p.get(`${base}/objects?limit=5`)).status).toBe(200);
+  });
+});
