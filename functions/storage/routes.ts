@@ -29,7 +29,7 @@ const Params = z.object({ orgId: z.string(), resourceId: z.string() });
 const UNSAFE_KEY = "Keys and folder paths can't start with /, contain . or .. segments, or control characters.";
 const safeKey = (value: string) =>
   !value.startsWith('/') &&
-  !/[\u0000-\u001f\u007f]/.test(value) &&
+  ![...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f) &&
   !value.split('/').some((s) => s === '.' || s === '..');
 const Key = z.string().check(z.minLength(1), z.maxLength(1024), z.refine(safeKey, UNSAFE_KEY));
 const Path = z._default(z.string().check(z.maxLength(1024), z.refine(safeKey, UNSAFE_KEY)), '');
