@@ -7,7 +7,9 @@ import * as ts from 'typescript';
  * `import()` and `require()` of string literals):
  * - a route group (`functions/<group>`) never imports another group;
  * - `shared/` never imports `functions/` or `lib/`;
- * - nothing in `functions/` or `shared/` imports `lib/local/`.
+ * - nothing in `functions/` or `shared/` imports `lib/local/`;
+ * - the ground floor (`shared/ground/`: errors, logging) imports nothing of the project, and the
+ *   floors below HTTP (`shared/store/`, the workers) reach errors and logging there, never in `shared/http/`.
  */
 
 const root = resolve(__dirname, '..');
@@ -70,6 +72,21 @@ const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] 
     files: [...functions, ...shared],
     rule: (_from, to) => (to.startsWith('lib/local') ? 'the local platform stays out of what AWS runs' : undefined),
     bad: ['functions/deployments/create.ts', 'lib/local/edge'],
+  },
+  {
+    name: 'the ground floor stands on nothing of the project',
+    files: shared.filter((f) => f.startsWith('shared/ground/')),
+    rule: (from, to) => (!to.startsWith(dirname(from)) ? 'the ground floor imports an upper floor' : undefined),
+    bad: ['shared/ground/errors.ts', 'shared/http/handler'],
+  },
+  {
+    name: 'the store and the workers never import shared/http/',
+    files: [
+      ...shared.filter((f) => f.startsWith('shared/store/')),
+      ...functions.filter((f) => groupOf(f) === 'workers'),
+    ],
+    rule: (_from, to) => (to.startsWith('shared/http/') ? 'errors and logging are on the ground floor' : undefined),
+    bad: ['shared/store/table.ts', 'shared/http/errors'],
   },
 ];
 

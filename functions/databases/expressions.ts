@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { valueIn } from '../../shared/databases/attributes';
-import { badRequest } from '../../shared/http/errors';
+import { badRequest } from '../../shared/ground/errors';
 import type { KeyAttribute, KeySchema } from '../../shared/schemas/resource';
 
 export const FILTER_OPS = [

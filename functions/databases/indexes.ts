@@ -1,7 +1,7 @@
 import { type AttributeDefinition, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { customerDynamo } from '../../shared/databases/client';
 import { billingModeOf, indexBusyMessage, type TableOut, tableOut } from '../../shared/databases/tables';
-import { badRequest, conflict, notFound } from '../../shared/http/errors';
+import { badRequest, conflict, notFound } from '../../shared/ground/errors';
 import type { KeyAttribute } from '../../shared/schemas/resource';
 import { type Database, describe, forget, onMissingTable } from './load';
 

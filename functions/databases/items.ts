@@ -18,7 +18,7 @@ import {
   sameValue,
 } from '../../shared/databases/attributes';
 import { customerDynamo } from '../../shared/databases/client';
-import { conflict, HttpError, notFound } from '../../shared/http/errors';
+import { conflict, HttpError, notFound } from '../../shared/ground/errors';
 import { type Database, onMissingTable } from './load';
 
 export const ITEM_NOT_FOUND = 'Item not found';

@@ -1,7 +1,7 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { itemIn, itemOut, type JsonItem, type SdkItem } from '../../shared/databases/attributes';
 import { customerDynamo } from '../../shared/databases/client';
-import { badRequest } from '../../shared/http/errors';
+import { badRequest } from '../../shared/ground/errors';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/store/cursor';
 import {
   type Filter,

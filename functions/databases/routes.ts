@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isWellFormed } from '../../shared/databases/attributes';
 import { PROTECTED } from '../../shared/databases/tables';
-import { HttpError } from '../../shared/http/errors';
+import { HttpError } from '../../shared/ground/errors';
 import { accepted, created, noContent, ok, route } from '../../shared/http/route';
 import { deleteDatabaseTable, deleteResource } from '../../shared/resources/delete';
 import { KeyAttributeSchema } from '../../shared/schemas/resource';

@@ -8,7 +8,7 @@ import {
 import { type Capability, isUnknownOperation, NOTES, supports } from '../../shared/databases/capabilities';
 import { customerDynamo } from '../../shared/databases/client';
 import { billingModeOf, type SdkTable, tableClassOf } from '../../shared/databases/tables';
-import { badRequest } from '../../shared/http/errors';
+import { badRequest } from '../../shared/ground/errors';
 import { type Database, describe, onMissingTable } from './load';
 
 export const TABLE_CLASSES = ['STANDARD', 'STANDARD_INFREQUENT_ACCESS'] as const;

@@ -1,7 +1,7 @@
 import { TagResourceCommand, UntagResourceCommand } from '@aws-sdk/client-dynamodb';
 import { isUnknownOperation, NOTES, supports } from '../../shared/databases/capabilities';
 import { customerDynamo } from '../../shared/databases/client';
-import { badRequest } from '../../shared/http/errors';
+import { badRequest } from '../../shared/ground/errors';
 import { updateResource } from '../../shared/resources/records';
 import { type Database, describe } from './load';
 

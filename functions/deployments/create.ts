@@ -1,7 +1,7 @@
 import { deploymentEnv } from '../../shared/deployments/env';
 import { existingForCommit } from '../../shared/deployments/records';
 import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from '../../shared/deployments/sources';
-import { badRequest, conflict, HttpError, notFound } from '../../shared/http/errors';
+import { badRequest, conflict, HttpError, notFound } from '../../shared/ground/errors';
 import { envHash } from '../../shared/projects/env';
 import { assertActive, requireProject } from '../../shared/projects/records';
 import { getResource } from '../../shared/resources/records';

@@ -1,7 +1,7 @@
 import { ensureProductionRoute } from '../../shared/deployments/finish';
 import { type FunctionRecord, functionKey, setProduction } from '../../shared/deployments/records';
-import { conflict, HttpError, notFound } from '../../shared/http/errors';
-import { log } from '../../shared/http/log';
+import { conflict, HttpError, notFound } from '../../shared/ground/errors';
+import { log } from '../../shared/ground/log';
 import { productionHostOf } from '../../shared/projects/hosts';
 import { getProject } from '../../shared/projects/records';
 import { runtime } from '../../shared/runtime';

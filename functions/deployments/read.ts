@@ -1,5 +1,5 @@
 import { type FunctionRecord, functionKey } from '../../shared/deployments/records';
-import { notFound } from '../../shared/http/errors';
+import { notFound } from '../../shared/ground/errors';
 import { getDeployment } from '../../shared/projects/deployments';
 import { productionHostOf } from '../../shared/projects/hosts';
 import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/projects/records';

@@ -1,5 +1,5 @@
 import { artifactsBucket, headSource, sourceRetentionDays } from '../../shared/deployments/sources';
-import { conflict } from '../../shared/http/errors';
+import { conflict } from '../../shared/ground/errors';
 import { assertActive, requireProject } from '../../shared/projects/records';
 import { isInProgress } from '../../shared/schemas/deployment';
 import { launch } from './launch';

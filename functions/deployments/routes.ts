@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { MAX_ARCHIVE_BYTES, UPLOAD_ID } from '../../shared/deployments/sources';
-import { notFound } from '../../shared/http/errors';
+import { notFound } from '../../shared/ground/errors';
 import { QueryInt, queryInt } from '../../shared/http/query';
 import { created, ok, route } from '../../shared/http/route';
 import { actorId, isId } from '../../shared/projects/records';

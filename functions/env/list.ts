@@ -1,4 +1,4 @@
-import { log } from '../../shared/http/log';
+import { log } from '../../shared/ground/log';
 import { envContext, listEnvRecords, toEnvVar } from '../../shared/projects/env';
 import { requireProject } from '../../shared/projects/records';
 import type { EnvRecord, EnvVar } from '../../shared/schemas/env';

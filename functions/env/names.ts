@@ -1,4 +1,4 @@
-import { badRequest } from '../../shared/http/errors';
+import { badRequest } from '../../shared/ground/errors';
 import { isReservedName, isValidName } from '../../shared/schemas/env';
 
 export const NAME_RULE = 'Use letters, numbers and underscores, not starting with a number.';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { notFound } from '../../shared/http/errors';
+import { notFound } from '../../shared/ground/errors';
 import { noContent, ok, route } from '../../shared/http/route';
 import { isId, PROJECT_DELETING, PROJECT_NOT_FOUND, PROJECT_TRANSFERRING } from '../../shared/projects/records';
 import { ENV_TARGETS, MAX_BULK_VARS, MAX_KEY_LENGTH, MAX_VALUE_LENGTH } from '../../shared/schemas/env';

@@ -1,6 +1,6 @@
 import type { Caller } from '../../shared/auth/caller';
-import { badRequest, conflict, HttpError, notFound } from '../../shared/http/errors';
-import { describeError, log } from '../../shared/http/log';
+import { badRequest, conflict, HttpError, notFound } from '../../shared/ground/errors';
+import { describeError, log } from '../../shared/ground/log';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { envContext } from '../../shared/projects/env';
 import { actorId, assertActive, projectIsActive, projectKeys, requireProject } from '../../shared/projects/records';

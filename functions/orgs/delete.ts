@@ -1,4 +1,4 @@
-import { conflict, HttpError } from '../../shared/http/errors';
+import { conflict, HttpError } from '../../shared/ground/errors';
 import type { Organization } from '../../shared/schemas/org';
 import { deleteMany, type Item, keys, queryAll, updateVersioned } from '../../shared/store/table';
 import { countContents, describeRemaining } from './contents';

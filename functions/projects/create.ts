@@ -1,5 +1,5 @@
 import type { Caller } from '../../shared/auth/caller';
-import { HttpError, notFound } from '../../shared/http/errors';
+import { HttpError, notFound } from '../../shared/ground/errors';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { actorId, projectKeys } from '../../shared/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/schemas/project';

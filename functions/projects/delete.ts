@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conflict, HttpError } from '../../shared/http/errors';
-import { describeError, log } from '../../shared/http/log';
+import { conflict, HttpError } from '../../shared/ground/errors';
+import { describeError, log } from '../../shared/ground/log';
 import { deploymentInProgress, projectDeploymentKeys } from '../../shared/projects/deployments';
 import {
   getProject,

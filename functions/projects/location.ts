@@ -1,5 +1,5 @@
 import { defaultLocation, findLocation } from '../../shared/config';
-import { badRequest } from '../../shared/http/errors';
+import { badRequest } from '../../shared/ground/errors';
 
 /** A location of the registry (the registry's default when none is given), or 400. */
 export function checkLocation(location: string | undefined): string {

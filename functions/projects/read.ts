@@ -1,4 +1,4 @@
-import { notFound } from '../../shared/http/errors';
+import { notFound } from '../../shared/ground/errors';
 import { deploymentKeys, recentDeployments, toDeployment } from '../../shared/projects/deployments';
 import { productionHostOf } from '../../shared/projects/hosts';
 import { getProject, PROJECT_NOT_FOUND, projectKeys } from '../../shared/projects/records';

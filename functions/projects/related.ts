@@ -1,4 +1,4 @@
-import { badRequest } from '../../shared/http/errors';
+import { badRequest } from '../../shared/ground/errors';
 import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/projects/records';
 import { type Item, keys, queryAll, TABLE } from '../../shared/store/table';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { notFound } from '../../shared/http/errors';
+import { notFound } from '../../shared/ground/errors';
 import { created, noContent, ok, route } from '../../shared/http/route';
 import {
   PROJECT_DELETING as DELETING,

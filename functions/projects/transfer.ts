@@ -2,7 +2,7 @@ import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamo
 import { accessOrg } from '../../shared/auth/authenticate';
 import type { Caller } from '../../shared/auth/caller';
 import { removeProjectFunctions } from '../../shared/deployments/functions';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/http/errors';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/ground/errors';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { deploymentInProgress, projectDeploymentKeys } from '../../shared/projects/deployments';
 import { envContext, listEnvRecords } from '../../shared/projects/env';

@@ -1,4 +1,4 @@
-import { conflict, HttpError } from '../../shared/http/errors';
+import { conflict, HttpError } from '../../shared/ground/errors';
 import { assertActive, projectKeys, requireProject } from '../../shared/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/schemas/project';
 import { putNew, TABLE, transact } from '../../shared/store/table';

@@ -1,5 +1,5 @@
 import type { Scope } from '../../shared/auth/scopes';
-import { badRequest, forbidden } from '../../shared/http/errors';
+import { badRequest, forbidden } from '../../shared/ground/errors';
 import { RESOURCE_TYPES, type ResourceType } from '../../shared/schemas/resource';
 
 /**

@@ -1,8 +1,8 @@
 import type { Caller } from '../../shared/auth/caller';
 import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX, defaultLocation, findLocation } from '../../shared/config';
 import { createTable, waitForTable } from '../../shared/databases/tables';
-import { badRequest, HttpError } from '../../shared/http/errors';
-import { log } from '../../shared/http/log';
+import { badRequest, HttpError } from '../../shared/ground/errors';
+import { log } from '../../shared/ground/log';
 import { getProjectName, insertResource, PROJECT_NOT_FOUND, updateResource } from '../../shared/resources/records';
 import type { Organization } from '../../shared/schemas/org';
 import type { KeyAttribute, KeySchema, Resource, ResourceType } from '../../shared/schemas/resource';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { badRequest, HttpError, notFound } from '../../shared/http/errors';
+import { badRequest, HttpError, notFound } from '../../shared/ground/errors';
 import { created, noContent, ok, route } from '../../shared/http/route';
 import { deleteDatabaseTable, deleteResource } from '../../shared/resources/delete';
 import {

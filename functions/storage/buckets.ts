@@ -1,4 +1,4 @@
-import { notFound } from '../../shared/http/errors';
+import { notFound } from '../../shared/ground/errors';
 import { getResource, listResources, removeResource } from '../../shared/resources/records';
 import { type Resource, toResource } from '../../shared/schemas/resource';
 import {

@@ -1,4 +1,4 @@
-import { badRequest } from '../../shared/http/errors';
+import { badRequest } from '../../shared/ground/errors';
 import { type DeleteOutcome, deleteFailure, storage } from '../../shared/storage';
 import type { Bucket } from './buckets';
 import { assertFolderPath } from './objects';

@@ -1,5 +1,5 @@
 import type { LifecycleRule as S3LifecycleRule } from '@aws-sdk/client-s3';
-import { conflict, notFound } from '../../shared/http/errors';
+import { conflict, notFound } from '../../shared/ground/errors';
 import { storage } from '../../shared/storage';
 import { newId } from '../../shared/store/ids';
 import type { Bucket } from './buckets';

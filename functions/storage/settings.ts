@@ -1,5 +1,5 @@
 import type { LifecycleRule as S3LifecycleRule } from '@aws-sdk/client-s3';
-import { badRequest } from '../../shared/http/errors';
+import { badRequest } from '../../shared/ground/errors';
 import { type CorsRule, RESERVED_CORS_ID, splitCors, storage, uploadCorsRule } from '../../shared/storage';
 import type { Bucket } from './buckets';
 

@@ -3,7 +3,7 @@ import { deploymentEnv } from '../../shared/deployments/env';
 import { completeDeployment, failDeployment } from '../../shared/deployments/finish';
 import { transition } from '../../shared/deployments/records';
 import { artifactsBucket } from '../../shared/deployments/sources';
-import { describeError, log } from '../../shared/http/log';
+import { describeError, log } from '../../shared/ground/log';
 import { runtime } from '../../shared/runtime';
 import type { BuildMetrics, DeploymentTarget } from '../../shared/schemas/deployment';
 import { storage } from '../../shared/storage';

@@ -1,5 +1,5 @@
 import { sweepExpired } from '../../shared/deployments/retention';
-import { log } from '../../shared/http/log';
+import { log } from '../../shared/ground/log';
 
 /**
  * The hourly retention sweep (an EventBridge schedule on AWS; the local edge runs it itself):

@@ -1,5 +1,5 @@
 import { CUSTOMER_BUCKET_PREFIX, config } from '../../shared/config';
-import { describeError, log } from '../../shared/http/log';
+import { describeError, log } from '../../shared/ground/log';
 import { type BucketRef, computeUsage, storage } from '../../shared/storage';
 import { storeBucketMetrics } from '../../shared/storage/metrics-aws';
 

@@ -1,4 +1,4 @@
-import { describeError, log } from '../../shared/http/log';
+import { describeError, log } from '../../shared/ground/log';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import { config } from '../config';
-import { notFound, unauthorized } from '../http/errors';
+import { notFound, unauthorized } from '../ground/errors';
 import { hashSecret, KEY_PREFIX, usableKey } from '../identity/keys';
 import type { KeyRecord, Member, Organization } from '../schemas/org';
 import { getItem, getMany, keys } from '../store/table';

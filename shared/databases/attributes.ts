@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { badRequest, type Issue, invalidRequest } from '../http/errors';
+import { badRequest, type Issue, invalidRequest } from '../ground/errors';
 import type { KeyAttribute, KeySchema } from '../schemas/resource';
 
 /**

@@ -7,7 +7,7 @@ import {
   type LocalSecondaryIndexDescription,
   type TableDescription as SdkTable,
 } from '@aws-sdk/client-dynamodb';
-import { conflict } from '../http/errors';
+import { conflict } from '../ground/errors';
 import type { KeyAttribute, KeySchema } from '../schemas/resource';
 import { sleep } from '../store/table';
 import { customerDynamo } from './client';

@@ -1,4 +1,4 @@
-import { log } from '../http/log';
+import { log } from '../ground/log';
 import { resolveVars } from '../projects/env';
 import type { DeploymentRecord } from '../schemas/deployment';
 import { secrets } from '../secrets';

@@ -1,4 +1,4 @@
-import { HttpError } from './errors';
+import { HttpError } from '../ground/errors';
 
 /**
  * Spec part A, "Errors" §5: how a DynamoDB or S3 failure reaches the caller. The one table for

@@ -1,4 +1,4 @@
-import { HttpError, type Issue, invalidRequest } from './errors';
+import { HttpError, type Issue, invalidRequest } from '../ground/errors';
 
 export const NOT_JSON = 'The request body is not valid JSON.';
 

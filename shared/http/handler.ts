@@ -7,8 +7,8 @@ import { authenticate } from '../auth/authenticate';
 import type { Caller, OrgAccess } from '../auth/caller';
 import { isBackendError, toHttpError } from './backend-errors';
 import { parseJsonBody } from './body';
-import { badRequest, HttpError, type Issue, invalidRequest, notFound } from './errors';
-import { describeError, log } from './log';
+import { badRequest, HttpError, type Issue, invalidRequest, notFound } from '../ground/errors';
+import { describeError, log } from '../ground/log';
 import type { Reply, Route, RouteContext } from './route';
 import { createRouter } from './router';
 

@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/caller';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../ground/errors';
 import type { ProjectRecord } from '../schemas/project';
 import { getItem, keys, TABLE } from '../store/table';
 

@@ -1,5 +1,5 @@
 import { DeleteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict, type HttpError } from '../http/errors';
+import { badRequest, conflict, type HttpError } from '../ground/errors';
 import { orgIsActive } from '../identity/orgs';
 import type { Resource, ResourceType } from '../schemas/resource';
 import { db } from '../store/client';

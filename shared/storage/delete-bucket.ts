@@ -1,4 +1,4 @@
-import { conflict } from '../http/errors';
+import { conflict } from '../ground/errors';
 import type { BucketRef, DeleteOutcome, StoragePort } from './index';
 import { deleteBucketRecords, getBucketConfig, setBucketFields } from './records';
 import { errorName } from './s3';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../ground/errors';
 
 export const INVALID_CURSOR = 'Invalid page cursor. Run the request again.';
 

@@ -10,7 +10,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { conflict } from '../http/errors';
+import { conflict } from '../ground/errors';
 import { db } from './client';
 
 /**
