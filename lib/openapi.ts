@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { version as packageVersion } from '../package.json';
+import { ORG_NOT_FOUND } from '../shared/ground/messages';
+import { NOT_JSON, TOO_DEEP } from '../shared/http/body';
+import { MALFORMED_PATH } from '../shared/http/handler';
 import type { ResponseDocs } from '../shared/http/responses';
 import type { Method, Route } from '../shared/http/route';
 import { type RouteGroup, routeGroups } from './route-groups';
@@ -131,9 +134,6 @@ export function jsonSchemaOf(schema: $ZodType, where: string): JsonSchema {
   return json;
 }
 
-const ORG_NOT_FOUND = 'Organization not found';
-const NOT_JSON = 'The request body is not valid JSON.';
-
 /** The errors the middy stack answers by itself, by what the route is (shared/http/handler.ts). */
 function stackErrors(route: Route): Record<number, string[]> {
   const out: Record<number, string[]> = {};
@@ -142,7 +142,9 @@ function stackErrors(route: Route): Record<number, string[]> {
     out[status].push(message);
   };
   if (route.params || route.query || route.body) add(400, 'Invalid request');
+  if (route.path.includes(':')) add(400, MALFORMED_PATH);
   if (route.body) add(400, NOT_JSON);
+  if (route.body) add(400, TOO_DEEP);
   if (route.access !== 'public') add(401, 'Unauthorized');
   if (route.orgScoped && route.access === 'scope' && route.scope) add(403, `Missing scope ${route.scope}`);
   if (route.orgScoped) add(404, ORG_NOT_FOUND);

@@ -7,6 +7,7 @@ import { queuedFor, routeItem, setFields, transition } from '../../shared/deploy
 import { expiryMarker } from '../../shared/deployments/retention';
 import { HttpError } from '../../shared/ground/errors';
 import { log } from '../../shared/ground/log';
+import { ORG_NOT_FOUND } from '../../shared/ground/messages';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { newDeploymentItems } from '../../shared/projects/deployments';
 import { envHash } from '../../shared/projects/env';
@@ -91,7 +92,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
       putNew(routeItem(orgId, projectId, host, { deploymentId }, now) as never),
       putNew(expiryMarker(deploymentId, projectId, now) as never),
     ],
-    [() => new HttpError(404, 'Organization not found'), undefined, () => new HttpError(404, PROJECT_NOT_FOUND)],
+    [() => new HttpError(404, ORG_NOT_FOUND), undefined, () => new HttpError(404, PROJECT_NOT_FOUND)],
   );
   const record = { ...deployment } as DeploymentRecord;
   if (!env) return record;

@@ -15,8 +15,6 @@ import { redeploy } from './redeploy';
 import { createUpload } from './uploads';
 import { deploymentRef } from './view';
 
-const ORG_NOT_FOUND = 'Organization not found';
-
 const ProjectParams = z.object({ orgId: z.string(), projectId: z.string() });
 const DeploymentParams = z.object({ orgId: z.string(), deploymentId: z.string() });
 const projectIdOf = (params: { projectId: string }) => {
@@ -38,7 +36,7 @@ export const routes = [
       'the returned headers; then create a deployment with its uploadId.',
     params: ProjectParams,
     body: z.object({ size: z.int().check(z.minimum(1), z.maximum(MAX_ARCHIVE_BYTES)) }),
-    errors: { 404: [M.projectNotFound, ORG_NOT_FOUND] },
+    errors: { 404: [M.projectNotFound] },
     run: async ({ org, params, body }) => created(await createUpload(org.orgId, projectIdOf(params), body.size)),
   }),
   route({
@@ -70,7 +68,7 @@ export const routes = [
     }),
     errors: {
       400: [M.gitNeeds, M.uploadNeeds],
-      404: [M.projectNotFound, M.notFound, M.commitNotFound, ORG_NOT_FOUND],
+      404: [M.projectNotFound, M.notFound, M.commitNotFound],
       409: [M.linkRepo, M.uploadMissing],
       413: [M.tooLarge],
       502: [M.startFailed],
@@ -88,7 +86,7 @@ export const routes = [
     summary: 'The build log from the cursor on; poll with the returned cursor until done.',
     params: DeploymentParams,
     query: z.object({ cursor: z.optional(z.string().check(z.maxLength(2048))) }),
-    errors: { 400: ['Invalid page cursor. Run the request again.'], 404: [M.deploymentNotFound, ORG_NOT_FOUND] },
+    errors: { 400: ['Invalid page cursor. Run the request again.'], 404: [M.deploymentNotFound] },
     run: async ({ org, params, query }) => ok(await buildLogPage(org.orgId, params.deploymentId, query.cursor)),
   }),
   route({
@@ -100,7 +98,7 @@ export const routes = [
       'first, each with an id. Poll from `next`, re-reading a few seconds and skipping ids already seen.',
     params: DeploymentParams,
     query: z.object({ since: z.optional(QueryInt), q: Q }),
-    errors: { 404: [M.deploymentNotFound, ORG_NOT_FOUND] },
+    errors: { 404: [M.deploymentNotFound] },
     run: async ({ org, params, query }) =>
       ok(await tailRuntimeLogs(org.orgId, params.deploymentId, query.since, query.q)),
   }),
@@ -119,7 +117,7 @@ export const routes = [
     }),
     errors: {
       400: ['Invalid page cursor. Run the request again.'],
-      404: [M.projectNotFound, M.notFound, M.commitNotFound, ORG_NOT_FOUND],
+      404: [M.projectNotFound, M.notFound, M.commitNotFound],
     },
     run: async ({ org, query }) => {
       if (query.projectId !== undefined && !isId('prj_', query.projectId)) throw notFound(M.projectNotFound);
@@ -133,7 +131,7 @@ export const routes = [
     allowed: ['domains:read'],
     summary: "The deployment with its project's summary, production host, domains and server function.",
     params: DeploymentParams,
-    errors: { 404: [M.deploymentNotFound, M.projectNotFound, M.notFound, M.commitNotFound, ORG_NOT_FOUND] },
+    errors: { 404: [M.deploymentNotFound, M.projectNotFound, M.notFound, M.commitNotFound] },
     run: async ({ org, params }) => ok(await readDeployment(org.orgId, params.deploymentId)),
   }),
   route({
@@ -142,7 +140,7 @@ export const routes = [
     scope: 'logs:read',
     summary: 'The build output from the first step (up to 5,000 lines).',
     params: DeploymentParams,
-    errors: { 404: [M.deploymentNotFound, ORG_NOT_FOUND] },
+    errors: { 404: [M.deploymentNotFound] },
     run: async ({ org, params }) => ok(await buildLogLines(org.orgId, params.deploymentId)),
   }),
   route({
@@ -152,7 +150,7 @@ export const routes = [
     summary: "The server function's logs of the last hour, newest first; available: false without a server function.",
     params: DeploymentParams,
     query: z.object({ q: Q }),
-    errors: { 404: [M.deploymentNotFound, ORG_NOT_FOUND] },
+    errors: { 404: [M.deploymentNotFound] },
     run: async ({ org, params, query }) => ok(await runtimeLogs(org.orgId, params.deploymentId, query.q)),
   }),
   route({
@@ -162,7 +160,7 @@ export const routes = [
     summary: 'Builds the same source again as a new deployment of the same target.',
     params: DeploymentParams,
     errors: {
-      404: [M.deploymentNotFound, M.projectNotFound, ORG_NOT_FOUND],
+      404: [M.deploymentNotFound, M.projectNotFound],
       409: [M.inProgress, M.uploadExpired, M.noCommit, M.linkRepo],
       502: [M.startFailed],
     },
@@ -176,7 +174,7 @@ export const routes = [
     summary: 'Makes a ready deployment the production deployment, without a rebuild.',
     params: DeploymentParams,
     errors: {
-      404: [M.deploymentNotFound, M.projectNotFound, ORG_NOT_FOUND],
+      404: [M.deploymentNotFound, M.projectNotFound],
       409: [M.expired, M.notReady, M.alreadyProduction, M.functionRemoved],
       502: [M.routingFailed],
     },

@@ -7,8 +7,6 @@ import { listVars } from './list';
 import { NAME_RULE } from './names';
 import { deleteOne, ENTER_NEW_VALUE, ENTER_VALUE, NOT_ALL_SAVED, putOne, upsertMany } from './write';
 
-const ORG_NOT_FOUND = 'Organization not found';
-
 const ProjectParams = z.object({ orgId: z.string(), projectId: z.string() });
 const VarParams = z.object({
   orgId: z.string(),
@@ -30,7 +28,7 @@ export const routes = [
     scope: 'env:read',
     summary: 'The variables, sorted by key; values of sensitive variables are null, always.',
     params: ProjectParams,
-    errors: { 404: [PROJECT_NOT_FOUND, ORG_NOT_FOUND] },
+    errors: { 404: [PROJECT_NOT_FOUND] },
     run: async ({ org, params }) => ok({ vars: await listVars(org.orgId, projectIdOf(params)) }),
   }),
   route({
@@ -50,7 +48,7 @@ export const routes = [
     }),
     errors: {
       400: [`Invalid names: .... ${NAME_RULE}`, 'Reserved by the platform: ....'],
-      404: [PROJECT_NOT_FOUND, ORG_NOT_FOUND],
+      404: [PROJECT_NOT_FOUND],
       409: [PROJECT_DELETING, PROJECT_TRANSFERRING],
       503: [NOT_ALL_SAVED],
     },
@@ -69,7 +67,7 @@ export const routes = [
     }),
     errors: {
       400: [NAME_RULE, '... is reserved by the platform.', ENTER_VALUE, ENTER_NEW_VALUE],
-      404: [PROJECT_NOT_FOUND, ORG_NOT_FOUND],
+      404: [PROJECT_NOT_FOUND],
       409: [PROJECT_DELETING, PROJECT_TRANSFERRING],
     },
     run: async ({ org, caller, params, body }) =>
@@ -82,7 +80,7 @@ export const routes = [
     summary: 'Deletes one variable (204 also when it did not exist). Running deployments keep their value.',
     params: VarParams,
     errors: {
-      404: [PROJECT_NOT_FOUND, ORG_NOT_FOUND],
+      404: [PROJECT_NOT_FOUND],
       409: [PROJECT_DELETING, PROJECT_TRANSFERRING],
     },
     run: async ({ org, params }) => {

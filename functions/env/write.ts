@@ -1,6 +1,7 @@
 import type { Caller } from '../../shared/auth/caller';
 import { badRequest, conflict, HttpError, notFound } from '../../shared/ground/errors';
 import { describeError, log } from '../../shared/ground/log';
+import { ORG_NOT_FOUND } from '../../shared/ground/messages';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { envContext } from '../../shared/projects/env';
 import { actorId, assertActive, projectIsActive, projectKeys, requireProject } from '../../shared/projects/records';
@@ -138,7 +139,7 @@ export async function upsertMany(orgId: string, projectId: string, caller: Calle
     try {
       await transact(
         [orgIsActive(orgId), projectIsActive(orgId, projectId), ...items],
-        [() => notFound('Organization not found'), () => new ProjectGone()],
+        [() => notFound(ORG_NOT_FOUND), () => new ProjectGone()],
       );
       written += items.length;
     } catch (err) {
@@ -175,7 +176,7 @@ export async function putOne(orgId: string, projectId: string, key: string, call
   assertActive(await requireProject(orgId, projectId));
   const targets = dedupe(input.targets);
   const fields = { targets, sensitive: input.sensitive, updatedBy: actorId(caller) };
-  const failures = [() => notFound('Organization not found'), () => new ProjectGone()];
+  const failures = [() => notFound(ORG_NOT_FOUND), () => new ProjectGone()];
 
   for (let attempt = 0; ; attempt++) {
     let item: ReturnType<typeof setVar>;

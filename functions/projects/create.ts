@@ -1,5 +1,6 @@
 import type { Caller } from '../../shared/auth/caller';
 import { HttpError, notFound } from '../../shared/ground/errors';
+import { ORG_NOT_FOUND } from '../../shared/ground/messages';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { actorId, projectKeys } from '../../shared/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/schemas/project';
@@ -54,7 +55,7 @@ export async function createProject(orgId: string, caller: Caller, input: NewPro
     putNew({ ...project }),
   ];
   await transact(items, [
-    () => notFound('Organization not found'),
+    () => notFound(ORG_NOT_FOUND),
     ...(repoCheck ? [() => new HttpError(400, REPO_NOT_FOUND)] : []),
     () => new HttpError(409, SLUG_TAKEN),
   ]);

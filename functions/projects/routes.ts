@@ -15,7 +15,6 @@ import { REPO_NOT_FOUND } from './related';
 import { ALREADY_HERE, transferProject, UNLINK_STORAGE } from './transfer';
 import { PROJECT_CHANGED, updateProject } from './update';
 
-const ORG_NOT_FOUND = 'Organization not found';
 const UNKNOWN_LOCATION = 'Unknown location: ...';
 
 /** `:projectId` of any shape; one that is not a project id is 404 without a read. */
@@ -37,7 +36,6 @@ export const routes = [
     summary:
       'Projects, by name. include=summary adds latest and production deployments, productionHost, repo and domains.',
     query: z.object({ include: z.optional(z.enum(['summary'])) }),
-    errors: { 404: [ORG_NOT_FOUND] },
     run: async ({ org, query }) => ok({ projects: await listProjects(org.orgId, query.include === 'summary') }),
   }),
   route({
@@ -57,7 +55,6 @@ export const routes = [
     }),
     errors: {
       400: [REPO_NOT_FOUND, UNKNOWN_LOCATION],
-      404: [ORG_NOT_FOUND],
       409: [SLUG_TAKEN],
     },
     run: async ({ org, caller, body }) =>
@@ -72,7 +69,7 @@ export const routes = [
       'The project with its 10 most recent deployments, production deployment and host, repository, domains ' +
       'and function configuration.',
     params: ProjectParams,
-    errors: { 404: [PROJECT_NOT_FOUND, ORG_NOT_FOUND] },
+    errors: { 404: [PROJECT_NOT_FOUND] },
     run: async ({ org, params }) => ok(await readProject(org.orgId, projectIdOf(params))),
   }),
   route({
@@ -98,7 +95,7 @@ export const routes = [
     }),
     errors: {
       400: [REPO_NOT_FOUND, UNKNOWN_LOCATION],
-      404: [PROJECT_NOT_FOUND, ORG_NOT_FOUND],
+      404: [PROJECT_NOT_FOUND],
       409: [SLUG_TAKEN, PROJECT_CHANGED, DELETING, TRANSFERRING],
     },
     run: async ({ org, params, body }) => {
@@ -118,7 +115,7 @@ export const routes = [
     errors: {
       400: [ALREADY_HERE],
       403: ['Missing scope org:write'],
-      404: [PROJECT_NOT_FOUND, ORG_NOT_FOUND],
+      404: [PROJECT_NOT_FOUND],
       409: [
         UNLINK_STORAGE,
         WAIT_FOR_DEPLOYMENT,
@@ -141,7 +138,7 @@ export const routes = [
       'variables; unlinks storage; keeps the repository. After a 502, delete again to finish.',
     params: ProjectParams,
     errors: {
-      404: [PROJECT_NOT_FOUND, ORG_NOT_FOUND],
+      404: [PROJECT_NOT_FOUND],
       409: [WAIT_FOR_DEPLOYMENT, TRANSFERRING],
       502: [NOT_ALL_REMOVED],
     },

@@ -3,6 +3,7 @@ import { accessOrg } from '../../shared/auth/authenticate';
 import type { Caller } from '../../shared/auth/caller';
 import { removeProjectFunctions } from '../../shared/deployments/functions';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/ground/errors';
+import { ORG_NOT_FOUND } from '../../shared/ground/messages';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { deploymentInProgress, projectDeploymentKeys } from '../../shared/projects/deployments';
 import { envContext, listEnvRecords } from '../../shared/projects/env';
@@ -24,7 +25,6 @@ import { domainsOf, linkedStorage } from './related';
 
 export const ALREADY_HERE = 'The project is already in this organization.';
 export const UNLINK_STORAGE = "Unlink this project's databases and buckets first. They stay in this organization.";
-const ORG_NOT_FOUND = 'Organization not found';
 const slugTaken = (target: Organization) => `${target.name} already has a project with this slug. Rename it first.`;
 
 /**

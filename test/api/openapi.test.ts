@@ -165,7 +165,9 @@ describe('each operation', () => {
     expect(create['409']?.description).toBe('`A project with this slug exists.`');
     expect(Object.keys(create['400']?.content?.['application/json']?.examples as object)).toEqual([
       'Invalid request',
+      'Malformed path: invalid percent-encoding.',
       'The request body is not valid JSON.',
+      'The request body is nested more than 100 levels deep.',
       'Repository not found in this organization.',
       'Unknown location: ...',
     ]);
