@@ -1,6 +1,8 @@
+import { PROJECT_NOT_FOUND } from '../../shared/projects/records';
+
 /** The deployments group's error messages, exactly as spec part A words them. */
 export const M = {
-  projectNotFound: 'Project not found',
+  projectNotFound: PROJECT_NOT_FOUND,
   deploymentNotFound: 'Deployment not found',
   notFound: 'Not found',
   commitNotFound: 'Commit not found',

@@ -3,6 +3,7 @@ import { MAX_ARCHIVE_BYTES, UPLOAD_ID } from '../../shared/deployments/sources';
 import { notFound } from '../../shared/ground/errors';
 import { QueryInt, queryInt } from '../../shared/http/query';
 import { created, ok, route } from '../../shared/http/route';
+import { ProjectParams, projectIdOf } from '../../shared/projects/params';
 import { actorId, isId } from '../../shared/projects/records';
 import { DEPLOYMENT_STATUSES } from '../../shared/schemas/deployment';
 import { createDeployment } from './create';
@@ -15,13 +16,7 @@ import { redeploy } from './redeploy';
 import { createUpload } from './uploads';
 import { deploymentRef } from './view';
 
-const ProjectParams = z.object({ orgId: z.string(), projectId: z.string() });
 const DeploymentParams = z.object({ orgId: z.string(), deploymentId: z.string() });
-const projectIdOf = (params: { projectId: string }) => {
-  if (!isId('prj_', params.projectId)) throw notFound(M.projectNotFound);
-  return params.projectId;
-};
-
 const Target = z.enum(['production', 'preview']);
 const Branch = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
 const Q = z.optional(z.string().check(z.trim(), z.maxLength(200)));

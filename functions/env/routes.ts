@@ -1,23 +1,13 @@
 import * as z from 'zod/mini';
-import { notFound } from '../../shared/ground/errors';
 import { noContent, ok, route } from '../../shared/http/route';
-import { isId, PROJECT_DELETING, PROJECT_NOT_FOUND, PROJECT_TRANSFERRING } from '../../shared/projects/records';
+import { ProjectParams, projectIdOf } from '../../shared/projects/params';
+import { PROJECT_DELETING, PROJECT_NOT_FOUND, PROJECT_TRANSFERRING } from '../../shared/projects/records';
 import { ENV_TARGETS, MAX_BULK_VARS, MAX_KEY_LENGTH, MAX_VALUE_LENGTH } from '../../shared/schemas/env';
 import { listVars } from './list';
 import { NAME_RULE } from './names';
 import { deleteOne, ENTER_NEW_VALUE, ENTER_VALUE, NOT_ALL_SAVED, putOne, upsertMany } from './write';
 
-const ProjectParams = z.object({ orgId: z.string(), projectId: z.string() });
-const VarParams = z.object({
-  orgId: z.string(),
-  projectId: z.string(),
-  key: z.string().check(z.minLength(1), z.maxLength(MAX_KEY_LENGTH)),
-});
-const projectIdOf = (params: { projectId: string }) => {
-  if (!isId('prj_', params.projectId)) throw notFound(PROJECT_NOT_FOUND);
-  return params.projectId;
-};
-
+const VarParams = z.extend(ProjectParams, { key: z.string().check(z.minLength(1), z.maxLength(MAX_KEY_LENGTH)) });
 const Targets = z.array(z.enum(ENV_TARGETS)).check(z.minLength(1));
 const Value = z.string().check(z.maxLength(MAX_VALUE_LENGTH));
 

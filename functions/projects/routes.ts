@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
-import { notFound } from '../../shared/ground/errors';
 import { created, noContent, ok, route } from '../../shared/http/route';
+import { ProjectParams, projectIdOf } from '../../shared/projects/params';
 import {
   PROJECT_DELETING as DELETING,
-  isId,
   PROJECT_NOT_FOUND,
   PROJECT_TRANSFERRING as TRANSFERRING,
 } from '../../shared/projects/records';
@@ -18,12 +17,6 @@ import { PROJECT_CHANGED, updateProject } from './update';
 const UNKNOWN_LOCATION = 'Unknown location: ...';
 
 /** `:projectId` of any shape; one that is not a project id is 404 without a read. */
-const ProjectParams = z.object({ orgId: z.string(), projectId: z.string() });
-const projectIdOf = (params: { projectId: string }) => {
-  if (!isId('prj_', params.projectId)) throw notFound(PROJECT_NOT_FOUND);
-  return params.projectId;
-};
-
 /** Build settings: text, or null (or empty) to go back to the framework's default. */
 const Setting = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));
 
