@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { deploymentKeys } from '../../shared/projects/deployments';
 import { requireProject } from '../../shared/projects/records';
 import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from '../../shared/schemas/deployment';
 import { db } from '../../shared/store/client';
@@ -49,7 +50,7 @@ export async function listDeployments(orgId: string, q: ListQuery) {
   const keyCondition = q.projectId
     ? { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :d)' }
     : { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :d)' };
-  const pk = q.projectId ? `PRJ#${q.projectId}` : keys.org(orgId).pk;
+  const pk = q.projectId ? deploymentKeys.byProject(q.projectId).gsi1pk : keys.org(orgId).pk;
   if (q.projectId) values[':org'] = orgId;
 
   const keyOf = (item: DeploymentRecord) =>

@@ -42,14 +42,16 @@ export async function listProjects(orgId: string, summary: boolean) {
     if (item) found.set(item.sk, item);
   });
   const deployment = (id: string | undefined) => {
-    const d = id ? (found.get(`DPL#${id}`) as DeploymentRecord | undefined) : undefined;
+    const d = id ? (found.get(deploymentKeys.deployment(orgId, id).sk) as DeploymentRecord | undefined) : undefined;
     return d ? toDeployment(d) : undefined;
   };
   const byProject = new Map<string, DomainRecord[]>();
   for (const d of domains) byProject.set(d.projectId, [...(byProject.get(d.projectId) ?? []), d]);
 
   return projects.map((p) => {
-    const repo = p.repoId ? (found.get(`RES#repository#${p.repoId}`) as ResourceRecord | undefined) : undefined;
+    const repo = p.repoId
+      ? (found.get(projectKeys.resource(orgId, 'repository', p.repoId).sk) as ResourceRecord | undefined)
+      : undefined;
     const production = deployment(p.productionDeploymentId);
     return {
       ...toProject(p),

@@ -1,5 +1,5 @@
 import { QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deploymentKeys } from '../projects/deployments';
+import { byProjectValues, deploymentKeys } from '../projects/deployments';
 import { projectKeys, projectPrefixes } from '../projects/records';
 import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from '../schemas/deployment';
 import { db } from '../store/client';
@@ -106,7 +106,7 @@ async function* projectDeployments(
         KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
         FilterExpression: filter.FilterExpression,
         ExpressionAttributeNames: filter.ExpressionAttributeNames,
-        ExpressionAttributeValues: { ':p': `PRJ#${projectId}`, ':d': 'DPL#', ...filter.values },
+        ExpressionAttributeValues: { ...byProjectValues(projectId), ...filter.values },
         ScanIndexForward: false,
         ExclusiveStartKey: start,
       }),

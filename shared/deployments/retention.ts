@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { deploymentKeys } from '../projects/deployments';
 import { getProject } from '../projects/records';
 import { type DeploymentRecord, isInProgress } from '../schemas/deployment';
 import { storage } from '../storage';
@@ -59,7 +60,10 @@ async function findDeployment(projectId: string, deploymentId: string): Promise<
       TableName: TABLE(),
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :p AND gsi1sk = :d',
-      ExpressionAttributeValues: { ':p': `PRJ#${projectId}`, ':d': `DPL#${deploymentId}` },
+      ExpressionAttributeValues: {
+        ':p': deploymentKeys.byProject(projectId).gsi1pk,
+        ':d': `${deploymentKeys.byProject(projectId).gsi1sk}${deploymentId}`,
+      },
     }),
   );
   return out.Items?.[0] as DeploymentRecord | undefined;

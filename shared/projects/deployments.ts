@@ -15,6 +15,12 @@ export const deploymentKeys = {
   byProject: (projectId: string) => ({ gsi1pk: `PRJ#${projectId}`, gsi1sk: 'DPL#' }),
 };
 
+/** `:p` and `:d` of a query over one project's deployments (`gsi1pk = :p AND begins_with(gsi1sk, :d)`). */
+export const byProjectValues = (projectId: string) => {
+  const { gsi1pk, gsi1sk } = deploymentKeys.byProject(projectId);
+  return { ':p': gsi1pk, ':d': gsi1sk };
+};
+
 /** The number of deployments the project route answers ("most recent"). */
 export const RECENT_DEPLOYMENTS = 10;
 
@@ -64,7 +70,7 @@ export async function recentDeployments(projectId: string, limit = RECENT_DEPLOY
       TableName: TABLE(),
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
-      ExpressionAttributeValues: { ':p': `PRJ#${projectId}`, ':d': 'DPL#' },
+      ExpressionAttributeValues: byProjectValues(projectId),
       ScanIndexForward: false,
       Limit: limit,
     }),
@@ -77,7 +83,7 @@ export function projectDeploymentKeys(projectId: string): Promise<{ pk: string; 
   return queryAll({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
-    ExpressionAttributeValues: { ':p': `PRJ#${projectId}`, ':d': 'DPL#' },
+    ExpressionAttributeValues: byProjectValues(projectId),
     ProjectionExpression: 'pk, sk, orgId',
   });
 }
@@ -97,8 +103,7 @@ export async function deploymentInProgress(projectId: string): Promise<Deploymen
         FilterExpression: '#status IN (:s0, :s1, :s2)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
-          ':p': `PRJ#${projectId}`,
-          ':d': 'DPL#',
+          ...byProjectValues(projectId),
           ':s0': IN_PROGRESS[0],
           ':s1': IN_PROGRESS[1],
           ':s2': IN_PROGRESS[2],
@@ -125,8 +130,8 @@ export function newDeploymentItems(deployment: Omit<DeploymentRecord, 'pk' | 'sk
   const record: DeploymentRecord = {
     ...deployment,
     ...deploymentKeys.deployment(orgId, deploymentId),
-    gsi1pk: `PRJ#${projectId}`,
-    gsi1sk: `DPL#${deploymentId}`,
+    gsi1pk: deploymentKeys.byProject(projectId).gsi1pk,
+    gsi1sk: `${deploymentKeys.byProject(projectId).gsi1sk}${deploymentId}`,
     version: 1,
   };
   return [

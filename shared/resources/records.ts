@@ -1,6 +1,7 @@
 import { DeleteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badRequest, conflict, type HttpError } from '../ground/errors';
 import { orgIsActive } from '../identity/orgs';
+import { projectKeys } from '../projects/records';
 import type { Resource, ResourceType } from '../schemas/resource';
 import { db } from '../store/client';
 import { getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, transact, updateVersioned } from '../store/table';
@@ -14,10 +15,8 @@ import { getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, transact, update
  *   reach the project's deployments as `DATABASE_TABLE` and `BUCKET_NAME`, see links.ts).
  * Both are written in the same transaction as the record, so uniqueness never depends on a read.
  */
-export const resourceKey = (orgId: string, type: ResourceType, resourceId: string) => ({
-  pk: keys.org(orgId).pk,
-  sk: `RES#${type}#${resourceId}`,
-});
+export const resourceKey = (orgId: string, type: ResourceType, resourceId: string) =>
+  projectKeys.resource(orgId, type, resourceId);
 
 export const resourceNameKey = (orgId: string, type: ResourceType, name: string) => ({
   pk: keys.org(orgId).pk,
@@ -28,9 +27,6 @@ export const projectLinkKey = (orgId: string, projectId: string, type: ResourceT
   pk: keys.org(orgId).pk,
   sk: `LINK#${projectId}#${type}`,
 });
-
-/** The project record (written by the projects group) that a resource may link to. */
-export const projectKey = (orgId: string, projectId: string) => ({ pk: keys.org(orgId).pk, sk: `PRJ#${projectId}` });
 
 export const PROJECT_NOT_FOUND = 'Project not found in this organization.';
 export const ORG_DELETING = 'This organization is being deleted.';
@@ -64,14 +60,14 @@ export async function listResources(orgId: string, type?: ResourceType): Promise
 
 /** The project's name for messages (undefined: no such project in this organization). */
 export async function getProjectName(orgId: string, projectId: string): Promise<string | undefined> {
-  const p = await getItem<{ name?: string; slug?: string }>(projectKey(orgId, projectId), true);
+  const p = await getItem<{ name?: string; slug?: string }>(projectKeys.project(orgId, projectId), true);
   return p ? (p.name ?? p.slug ?? projectId) : undefined;
 }
 
 const projectExists = (orgId: string, projectId: string) => ({
   ConditionCheck: {
     TableName: TABLE(),
-    Key: projectKey(orgId, projectId),
+    Key: projectKeys.project(orgId, projectId),
     ConditionExpression: 'attribute_exists(pk)',
   },
 });
