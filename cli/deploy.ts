@@ -8,7 +8,7 @@ import { packFolder } from './pack';
 import { Progress } from './progress';
 import { createProject, detectFramework } from './projects';
 
-export interface DeployOptions {
+interface DeployOptions {
   project?: string;
   prod: boolean;
   force: boolean;
@@ -30,7 +30,7 @@ const kb = (bytes: number) =>
   bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
 
 /** The folder's name as a project slug (2-40 lowercase letters, digits, hyphens), if it makes one. */
-export function slugOf(folder: string): string | undefined {
+function slugOf(folder: string): string | undefined {
   const slug = basename(folder)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -37,7 +37,7 @@ export async function envList(s: Session, project: Project, json: boolean): Prom
   return 0;
 }
 
-export interface SetOptions {
+interface SetOptions {
   targets: EnvTarget[];
   /** Readable back (`env ls`, `env pull`); variables are sensitive unless said otherwise. */
   plain: boolean;
@@ -70,7 +70,7 @@ export async function envRemove(s: Session, project: Project, key: string): Prom
 }
 
 /** A dotenv value: double-quoted, with what would end or bend the quotes escaped. */
-export const dotenvValue = (value: string) =>
+const dotenvValue = (value: string) =>
   `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}"`;
 
 /**

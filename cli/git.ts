@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 
 /** What a deployment records about where its source came from (`meta` of the create route). */
-export interface SourceMeta {
+interface SourceMeta {
   branch?: string;
   commit?: string;
   dirty?: boolean;

@@ -92,7 +92,7 @@ function line(key: string): string {
   return usage.length < WIDTH ? `  ${usage.padEnd(WIDTH)}${text}` : `  ${usage}\n${indent}${text}`;
 }
 
-export const USAGE = `Usage: platform <command> [options]
+const USAGE = `Usage: platform <command> [options]
 
 ${Object.keys(COMMANDS).map(line).join('\n')}
 

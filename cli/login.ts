@@ -11,7 +11,7 @@ interface Me {
   orgs: { orgId: string; slug: string; name: string; kind: 'platform' | 'customer'; role: string | null }[];
 }
 
-export interface LoginOptions {
+interface LoginOptions {
   url?: string;
   token?: string;
   org?: string;

@@ -20,7 +20,7 @@ interface RuntimeLine {
 const FINAL = new Set(['ready', 'error', 'canceled', 'expired', 'skipped']);
 const DEFAULT_POLL_MS = 1000;
 
-export interface FollowResult {
+interface FollowResult {
   status: string;
   error: string | null;
   done: boolean;

@@ -11,10 +11,10 @@ import { create } from 'tar';
  * `env pull` writes: variables reach builds from the platform, not from the archive).
  */
 
-export const ALWAYS_IGNORED = ['.git', 'node_modules', '.env', '.env.local', '.env.*.local'];
+const ALWAYS_IGNORED = ['.git', 'node_modules', '.env', '.env.local', '.env.*.local'];
 
 /** The platform's limit for one source archive. */
-export const MAX_ARCHIVE_BYTES = 262_144_000;
+const MAX_ARCHIVE_BYTES = 262_144_000;
 
 interface Rules {
   /** The folder the rules belong to (absolute). */
@@ -48,7 +48,7 @@ function ignored(stack: Rules[], full: string, isDir: boolean): boolean {
   return result;
 }
 
-export interface Listing {
+interface Listing {
   /** Paths relative to the folder, `/`-separated, folders ending in `/`, parents before children. */
   entries: string[];
   files: number;

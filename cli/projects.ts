@@ -32,7 +32,7 @@ export async function projectsList(s: Session, json: boolean): Promise<number> {
   return 0;
 }
 
-export interface CreateOptions {
+interface CreateOptions {
   name?: string;
   framework?: Framework;
   location?: string;

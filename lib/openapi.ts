@@ -22,9 +22,9 @@ export type JsonSchema = Record<string, unknown>;
  * routes that declare it get their success shapes in the document and the typed client; the
  * others are documented as `2XX` with their summary.
  */
-export type DocumentedRoute = Route & { responses?: Partial<Record<number, $ZodType | null>> };
+type DocumentedRoute = Route & { responses?: Partial<Record<number, $ZodType | null>> };
 
-export interface GroupRoutes {
+interface GroupRoutes {
   group: string;
   routes: DocumentedRoute[];
 }
@@ -269,12 +269,7 @@ const PARAMETERS: Record<string, string> = {
   branch: 'Only deployments of this git branch.',
 };
 
-export function parameterDescription(
-  name: string,
-  where: Parameter['in'],
-  schema: JsonSchema,
-  summary: string,
-): string {
+function parameterDescription(name: string, where: Parameter['in'], schema: JsonSchema, summary: string): string {
   if (typeof schema.description === 'string' && schema.description) return schema.description;
   const known = PARAMETERS[`${where}:${name}`] ?? PARAMETERS[name];
   if (known) return known;
@@ -345,7 +340,7 @@ function operationOf(group: string, route: DocumentedRoute): Operation {
   return op;
 }
 
-export interface DocumentOptions {
+interface DocumentOptions {
   /** The API's base address; the local gateway serves the document with its own. */
   serverUrl?: string;
   version?: string;

@@ -10,7 +10,7 @@ import { launch } from './launch';
 import { M } from './messages';
 import { unchangedSince } from './unchanged';
 
-export interface CreateBody {
+interface CreateBody {
   source: 'git' | 'upload';
   branch?: string;
   commitSha?: string;
@@ -21,14 +21,9 @@ export interface CreateBody {
   meta?: DeploymentMeta;
 }
 
-export type CreateResult =
+type CreateResult =
   | { existing: true; deployment: DeploymentRecord }
   | { existing: false; deployment: DeploymentRecord };
-
-/** Commit messages that ask for no deployment, as CI systems read them. */
-const SKIP_MARKERS = /\[(skip ci|ci skip|skip deploy|deploy skip|no ci)\]/i;
-export const skipReasonForCommit = (message: string | undefined) =>
-  message && SKIP_MARKERS.test(message) ? 'The commit message asks to skip the deployment.' : undefined;
 
 /**
  * `POST .../projects/:projectId/deployments`.

@@ -18,7 +18,7 @@ import { newId } from '../../shared/store/ids';
 import { putNew, transact } from '../../shared/store/table';
 import { M } from './messages';
 
-export interface LaunchInput {
+interface LaunchInput {
   project: ProjectRecord;
   target: DeploymentTarget;
   createdBy: string;

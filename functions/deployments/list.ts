@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
 import { keys, TABLE } from '../../shared/store/table';
 import { toApiDeployment } from './view';
 
-export interface ListQuery {
+interface ListQuery {
   projectId?: string;
   target?: DeploymentTarget;
   status?: DeploymentStatus;

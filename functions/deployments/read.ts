@@ -52,7 +52,7 @@ export async function readDeployment(orgId: string, deploymentId: string) {
   };
 }
 
-export const projectSummary = (p: ProjectRecord) => ({
+const projectSummary = (p: ProjectRecord) => ({
   projectId: p.projectId,
   name: p.name,
   slug: p.slug,

@@ -2,7 +2,7 @@ import { latestReady, setFields } from '../../shared/deployments/records';
 import { headSource, sourceDigest } from '../../shared/deployments/sources';
 import type { DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
 
-export interface UploadedSource {
+interface UploadedSource {
   key: string;
   size: number;
   /** envHash of the variables the new deployment would get. */

@@ -93,7 +93,7 @@ function setVar(
 const MAX_VARS_PER_TRANSACTION = 98;
 const MAX_TRANSACTION_BYTES = 3_000_000;
 
-export interface BulkInput {
+interface BulkInput {
   vars: { key: string; value: string }[];
   targets: EnvTarget[];
   sensitive: boolean;
@@ -160,7 +160,7 @@ export async function upsertMany(orgId: string, projectId: string, caller: Calle
   return { keys: names, targets, sensitive: input.sensitive };
 }
 
-export interface PutInput {
+interface PutInput {
   value?: string;
   targets: EnvTarget[];
   sensitive: boolean;

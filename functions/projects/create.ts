@@ -11,7 +11,7 @@ import { REPO_NOT_FOUND, repoExists } from './related';
 
 export const SLUG_TAKEN = 'A project with this slug exists.';
 
-export interface NewProject {
+interface NewProject {
   name: string;
   slug: string;
   repoId?: string;

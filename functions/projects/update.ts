@@ -8,7 +8,7 @@ import { REPO_NOT_FOUND, repoExists } from './related';
 
 export const PROJECT_CHANGED = 'The project changed since it was read. Reload and try again.';
 
-export interface ProjectChanges {
+interface ProjectChanges {
   name?: string;
   slug?: string;
   framework?: Framework;

@@ -9,7 +9,7 @@ import type { KeyAttribute, KeySchema, Resource, ResourceType } from '../../shar
 import { newId } from '../../shared/store/ids';
 import { provisionBucket } from './buckets';
 
-export interface CreateInput {
+interface CreateInput {
   type: ResourceType;
   name: string;
   projectId?: string;
@@ -25,7 +25,7 @@ export const ONLY_LINKABLE = 'Only databases and buckets can be linked.';
 export const PROVISIONING_FAILED = 'Provisioning failed.';
 
 /** Databases default to `pk` and `sk`, both strings; `sortKey: null` means a partition key only. */
-export function keysFor(input: Pick<CreateInput, 'partitionKey' | 'sortKey'>): KeySchema {
+function keysFor(input: Pick<CreateInput, 'partitionKey' | 'sortKey'>): KeySchema {
   const partitionKey = input.partitionKey ?? { name: 'pk', type: 'S' };
   const sortKey = input.sortKey === undefined ? { name: 'sk', type: 'S' as const } : input.sortKey;
   if (sortKey && sortKey.name === partitionKey.name) throw badRequest(SAME_KEYS);
@@ -37,7 +37,7 @@ export function keysFor(input: Pick<CreateInput, 'partitionKey' | 'sortKey'>): K
  * `cust-res_…`, buckets `plt-res-…` (S3: lowercase, no underscores, at most 63 characters). The
  * prefixes are what the functions' IAM grants are scoped to.
  */
-export function physicalNameOf(type: ResourceType, resourceId: string): string {
+function physicalNameOf(type: ResourceType, resourceId: string): string {
   const id = resourceId.toLowerCase();
   if (type === 'database') return `${CUSTOMER_TABLE_PREFIX}${id}`;
   if (type === 'bucket') return `${CUSTOMER_BUCKET_PREFIX}${id.replace(/_/g, '-')}`;

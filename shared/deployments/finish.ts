@@ -7,7 +7,7 @@ import { db } from '../store/client';
 import { TABLE } from '../store/table';
 import { type FunctionRecord, functionKey, routeItem, setProduction, transition } from './records';
 
-export interface FinishedBuild {
+interface FinishedBuild {
   orgId: string;
   projectId: string;
   deploymentId: string;

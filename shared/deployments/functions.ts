@@ -13,7 +13,7 @@ import type { FunctionRecord } from './records';
 import { artifactsBucket } from './sources';
 
 /** The project's server-function records (`FN#<projectId>#…`), strongly consistent. */
-export function projectFunctions(orgId: string, projectId: string): Promise<FunctionRecord[]> {
+function projectFunctions(orgId: string, projectId: string): Promise<FunctionRecord[]> {
   return queryAll<FunctionRecord>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': projectPrefixes.serverFunction(projectId) },

@@ -16,8 +16,8 @@ import { secrets } from '../secrets';
  *   URL-encoded, and base64 (standard and URL-safe, with or without padding).
  * - A line cut short (`truncated`) also loses a value's beginning at its end.
  */
-export const MIN_MASKED_LENGTH = 4;
-export const MASK = '***';
+const MIN_MASKED_LENGTH = 4;
+const MASK = '***';
 
 /** What a record keeps at most (characters of values): the deployment record stays far below 400 KB. */
 const MAX_SEALED_CHARS = 192 * 1024;
@@ -25,7 +25,7 @@ const MAX_SEALED_CHARS = 192 * 1024;
 const maskContext = (deploymentId: string) => ({ purpose: 'log-mask', deploymentId });
 
 /** The values to mask: each line of each value, long enough, without repeats, longest first. */
-export function maskedValues(values: readonly string[]): string[] {
+function maskedValues(values: readonly string[]): string[] {
   const found = new Set<string>();
   for (const value of values) {
     for (const line of value.split(/\r?\n/)) if (line.length >= MIN_MASKED_LENGTH) found.add(line);
@@ -77,7 +77,7 @@ function formsOf(value: string): string[] {
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The masker of a list of values (no values: the identity). */
-export function maskerOf(values: readonly string[]): Masker {
+function maskerOf(values: readonly string[]): Masker {
   const lines = maskedValues(values);
   const forms = [...new Set(lines.flatMap(formsOf))].sort((a, b) => b.length - a.length);
   if (forms.length === 0) return Object.assign((text: string) => text, { active: false });
@@ -115,7 +115,7 @@ const opened = new Map<string, { sealed: string; masker: Masker }>();
 const MAX_OPENED = 64;
 
 /** The masker of a deployment's sealed `logMask`. */
-export async function openLogMask(deploymentId: string, sealed: string): Promise<Masker> {
+async function openLogMask(deploymentId: string, sealed: string): Promise<Masker> {
   const hit = opened.get(deploymentId);
   if (hit?.sealed === sealed) return hit.masker;
   const [json] = await secrets().decrypt(maskContext(deploymentId), [sealed]);

@@ -12,7 +12,7 @@ import { normalizeHost } from './hosts';
  * lookups for the create rules, edge routes and server-function records.
  */
 
-export type DeploymentFields = Partial<Omit<DeploymentRecord, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'version'>>;
+type DeploymentFields = Partial<Omit<DeploymentRecord, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'version'>>;
 
 /**
  * Moves a deployment to `to` only while its status is one of `from` (a canceled deployment is
@@ -185,7 +185,7 @@ export interface RouteRecord {
   createdAt: number;
 }
 
-export const hostKey = (host: string) => `HOST#${normalizeHost(host)}`;
+const hostKey = (host: string) => `HOST#${normalizeHost(host)}`;
 
 export function routeItem(
   orgId: string,

@@ -25,11 +25,11 @@ import { artifactsBucket } from './sources';
  */
 const DAY = 86_400_000;
 const days = (v: string | undefined, d: number) => (v && Number(v) > 0 ? Number(v) : d);
-export const deploymentRetentionDays = () => days(process.env.DEPLOYMENT_RETENTION_DAYS, 30);
+const deploymentRetentionDays = () => days(process.env.DEPLOYMENT_RETENTION_DAYS, 30);
 
 const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 
-export interface ExpiryMarker {
+interface ExpiryMarker {
   pk: string;
   sk: string;
   deploymentId: string;
@@ -92,7 +92,7 @@ async function removeOutput(deploymentId: string): Promise<void> {
  * Expires one deployment now (unless it is production or still in progress, when false is
  * answered): status `expired` first, so nothing promotes it while its function goes.
  */
-export async function expireDeployment(d: DeploymentRecord): Promise<boolean> {
+async function expireDeployment(d: DeploymentRecord): Promise<boolean> {
   if (isInProgress(d.status) || d.status === 'expired') return false;
   const project = await getProject(d.orgId, d.projectId, true);
   if (project?.productionDeploymentId === d.deploymentId) return false;

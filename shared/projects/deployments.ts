@@ -22,7 +22,7 @@ export const byProjectValues = (projectId: string) => {
 };
 
 /** The number of deployments the project route answers ("most recent"). */
-export const RECENT_DEPLOYMENTS = 10;
+const RECENT_DEPLOYMENTS = 10;
 
 /**
  * A deployment as every group answers it: exactly the fields of spec part A "Deployment" that are

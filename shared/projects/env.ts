@@ -41,7 +41,7 @@ export function toEnvVar(record: EnvRecord, value: string | null): EnvVar {
 }
 
 /** A variable as a deployment gets it: its name, decrypted value and whether it is sensitive. */
-export interface ResolvedVar {
+interface ResolvedVar {
   key: string;
   value: string;
   sensitive: boolean;

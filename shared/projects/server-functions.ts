@@ -9,12 +9,12 @@ import { projectPrefixes } from './records';
  * the function records (`FN#<projectId>#…`); the deployments group adds the removal of the
  * deployed functions themselves (Lambda, or the local runtime's processes) in front of it.
  */
-export interface ServerFunctionRemover {
+interface ServerFunctionRemover {
   name: string;
   remove(project: Pick<ProjectRecord, 'orgId' | 'projectId'>): Promise<void>;
 }
 
-export const serverFunctionRemovers: ServerFunctionRemover[] = [
+const serverFunctionRemovers: ServerFunctionRemover[] = [
   // The deployments group: stops and deletes the functions themselves (Lambda, local processes).
   { name: 'deployed functions', remove: removeProjectFunctions },
   { name: 'deployment outputs', remove: removeProjectOutputs },

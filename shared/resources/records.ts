@@ -18,7 +18,7 @@ import { getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, transact, update
 export const resourceKey = (orgId: string, type: ResourceType, resourceId: string) =>
   projectKeys.resource(orgId, type, resourceId);
 
-export const resourceNameKey = (orgId: string, type: ResourceType, name: string) => ({
+const resourceNameKey = (orgId: string, type: ResourceType, name: string) => ({
   pk: keys.org(orgId).pk,
   sk: `RESNAME#${type}#${name}`,
 });
@@ -29,13 +29,12 @@ export const projectLinkKey = (orgId: string, projectId: string, type: ResourceT
 });
 
 export const PROJECT_NOT_FOUND = 'Project not found in this organization.';
-export const ORG_DELETING = 'This organization is being deleted.';
-export const RESOURCE_CHANGED = 'This resource changed since it was read. Reload and try again.';
+const ORG_DELETING = 'This organization is being deleted.';
+const RESOURCE_CHANGED = 'This resource changed since it was read. Reload and try again.';
 
 const article = (type: ResourceType) => (type === 'repository' ? 'a repository' : `a ${type}`);
-export const nameTaken = (type: ResourceType, name: string) =>
-  `This organization already uses ${name} for ${article(type)}.`;
-export const linkTaken = (project: string, other: string, type: ResourceType) =>
+const nameTaken = (type: ResourceType, name: string) => `This organization already uses ${name} for ${article(type)}.`;
+const linkTaken = (project: string, other: string, type: ResourceType) =>
   `${project} already uses ${other} for its ${type}.`;
 
 interface LinkItem {

@@ -31,7 +31,7 @@ export const MAX_KEY_LENGTH = 256;
 export const MAX_VALUE_LENGTH = 65_536;
 
 /** Letters, digits and underscores, not starting with a digit. */
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * THE names reserved by the platform, in one place. Prefixes end with `*`. Matched without

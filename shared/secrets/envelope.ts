@@ -52,11 +52,11 @@ export function open(key: Buffer, sealed: Buffer, aad: Buffer): Buffer {
 }
 
 /** The stored form: `v1.<wrapped data key>.<sealed value>`, base64url parts. */
-export function formatEnvelope(wrappedKey: Buffer, sealed: Buffer): string {
+function formatEnvelope(wrappedKey: Buffer, sealed: Buffer): string {
   return `${VERSION}.${wrappedKey.toString('base64url')}.${sealed.toString('base64url')}`;
 }
 
-export function parseEnvelope(envelope: string): { wrappedKey: string; sealed: Buffer } {
+function parseEnvelope(envelope: string): { wrappedKey: string; sealed: Buffer } {
   const [version, wrappedKey, sealed, extra] = envelope.split('.');
   if (version !== VERSION || !wrappedKey || sealed === undefined || extra !== undefined) throw new SecretDecryptError();
   return { wrappedKey, sealed: Buffer.from(sealed, 'base64url') };

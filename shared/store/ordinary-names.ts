@@ -16,7 +16,7 @@ const isPlain = (v: unknown): v is Record<string, unknown> => {
 };
 
 /** `value` with every nested map that has its own `constructor` key as a Map; untouched when none has. */
-export function ordinaryNames(value: unknown, container = false): unknown {
+function ordinaryNames(value: unknown, container = false): unknown {
   if (Array.isArray(value)) {
     const out = value.map((v) => ordinaryNames(v, container));
     return out.some((v, i) => v !== value[i]) ? out : value;

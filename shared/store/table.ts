@@ -111,7 +111,7 @@ export async function deleteMany(list: { pk: string; sk: string }[]): Promise<vo
 }
 
 /** What a failed condition of a transaction item answers: a 409 message, or an error to throw. */
-export type TransactFailure = string | (() => Error) | undefined;
+type TransactFailure = string | (() => Error) | undefined;
 
 /**
  * Writes several items in one transaction. When an item's condition fails, the answer is the
