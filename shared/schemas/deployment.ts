@@ -1,3 +1,6 @@
+import type { output } from 'zod/v4/core';
+import type { DeploymentDoc } from './docs';
+
 /** Spec part A, "Deployment" and "States and transitions". */
 export const DEPLOYMENT_STATUSES = [
   'queued',
@@ -16,19 +19,10 @@ export const IN_PROGRESS: readonly DeploymentStatus[] = ['queued', 'building', '
 export const isInProgress = (status: DeploymentStatus | undefined) =>
   status !== undefined && IN_PROGRESS.includes(status);
 
-export type DeploymentTarget = 'preview' | 'production';
+export type DeploymentTarget = Deployment['target'];
 
-export interface BuildMetrics {
-  restoreMs?: number;
-  installMs?: number;
-  buildMs?: number;
-  uploadMs?: number;
-  saveMs?: number;
-  depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-  nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-  packageManager?: string;
-  installDir?: string;
-}
+/** How the build went (spec part A, `buildMetrics`). */
+export type BuildMetrics = NonNullable<Deployment['buildMetrics']>;
 
 /**
  * Where an uploaded source came from, as the command line reports it (`meta` of the create
@@ -36,44 +30,10 @@ export interface BuildMetrics {
  * uncommitted changes, and the machine's name. Kept as sent and shown with the deployment
  * (beyond spec part A's Deployment fields); a redeploy keeps it, as it builds the same source.
  */
-export interface DeploymentMeta {
-  branch?: string;
-  commit?: string;
-  dirty?: boolean;
-  machine?: string;
-}
+export type DeploymentMeta = NonNullable<Deployment['meta']>;
 
-/** The deployment as the API answers it. */
-export interface Deployment {
-  deploymentId: string;
-  orgId: string;
-  projectId: string;
-  location: string;
-  target: DeploymentTarget;
-  status?: DeploymentStatus;
-  error?: string;
-  createdAt?: number;
-  updatedAt?: number;
-  region?: string;
-  createdBy?: string;
-  branch?: string;
-  commitSha?: string;
-  commitMessage?: string;
-  commitAuthor?: string;
-  host?: string;
-  buildId?: string;
-  buildDurationMs?: number;
-  readyAt?: number;
-  crons?: string;
-  /** `envHash(resolveEnv(...))` of shared/projects/env.ts at the time the build started. */
-  envHash?: string;
-  previousDeploymentId?: string;
-  reason?: string;
-  source?: 'git' | 'upload';
-  sourceArchive?: string;
-  buildMetrics?: BuildMetrics;
-  meta?: DeploymentMeta;
-}
+/** The deployment as the API answers it: the type of its documented schema (shared/schemas/docs.ts). */
+export type Deployment = output<typeof DeploymentDoc>;
 
 /**
  * The stored record (shared/projects/deployments.ts): pk `ORG#<orgId>`, sk `DPL#<deploymentId>`,

@@ -3,8 +3,9 @@ import { DEPLOYMENT_STATUSES } from './deployment';
 import { RESOURCE_TYPES } from './resource';
 
 /**
- * Documentation schemas of records that several groups answer (functions/<group>/responses.ts).
- * Only those documentation files import this: it stays out of the Lambda bundles.
+ * Documentation schemas of records that several groups answer (functions/<group>/responses.ts),
+ * and the source of their types (`Deployment`, `Resource`: type-only imports). Only documentation
+ * files import its values: it stays out of the Lambda bundles.
  */
 
 const Cache = z.optional(z.enum(['hit', 'partial', 'miss', 'off']));
@@ -31,6 +32,7 @@ export const DeploymentDoc = z.object({
   buildDurationMs: z.optional(z.number()),
   readyAt: z.optional(z.number()),
   crons: z.optional(z.string()),
+  /** `envHash(resolveEnv(...))` of shared/projects/env.ts at the time the build started. */
   envHash: z.optional(z.string()),
   previousDeploymentId: z.optional(z.string()),
   reason: z.optional(z.string()),

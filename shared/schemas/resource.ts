@@ -1,14 +1,12 @@
 import * as z from 'zod/mini';
+import type { output } from 'zod/v4/core';
+import type { ResourceDoc } from './docs';
 
 /** Spec part A, "Resource record (repository, database or bucket)" (+ `version`). */
 export const RESOURCE_TYPES = ['repository', 'database', 'bucket'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** A key attribute of a database table or index: spec "partitionKey"/"sortKey" {name, type}. */
-export interface KeyAttribute {
-  name: string;
-  type: 'S' | 'N' | 'B';
-}
 
 /** A key attribute in a request: starts with a letter or underscore, then letters, digits, `_ . -`; up to 255. */
 export const KeyAttributeSchema = z.object({
@@ -22,6 +20,7 @@ export const KeyAttributeSchema = z.object({
     ),
   type: z.enum(['S', 'N', 'B']),
 });
+export type KeyAttribute = output<typeof KeyAttributeSchema>;
 
 /** A database table's primary key (kept on the record: the data routes need it on every call). */
 export interface KeySchema {
@@ -29,30 +28,14 @@ export interface KeySchema {
   sortKey?: KeyAttribute;
 }
 
-export interface Resource {
-  resourceId: string;
-  type: ResourceType;
-  name: string;
-  status?: 'error' | 'active' | 'creating' | 'deleting';
-  /** Why provisioning failed, when `status` is `error`. */
-  error?: string;
-  description?: string;
-  createdAt?: number;
-  updatedAt?: number;
-  region: string;
-  orgId: string;
-  createdBy: string;
-  projectId?: string;
-  location: string;
-  arn?: string;
-  /** The backing table's or bucket's name: unique across the platform. */
-  physicalName: string;
+/** The stored record: the answered fields (their documented schema, shared/schemas/docs.ts) and the kept ones. */
+export type Resource = output<typeof ResourceDoc> & {
   /** Databases: the table's primary key, fixed at creation. */
   keys?: KeySchema;
   /** Tags the owner set (PATCH .../tags); the record is their source of truth. */
   tags?: Record<string, string>;
   version: number;
-}
+};
 
 /** The resource as the API answers it. */
 export function toResource(r: Resource) {
