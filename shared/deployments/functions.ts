@@ -1,16 +1,11 @@
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { artifacts } from '../artifacts';
 import { projectDeploymentKeys } from '../projects/deployments';
 import { projectPrefixes } from '../projects/records';
 import { runtime } from '../runtime';
-import { storage } from '../storage';
 import { db } from '../store/client';
 import { keys, queryAll, TABLE } from '../store/table';
-import { localPaths } from './paths';
 import type { FunctionRecord } from './records';
-import { artifactsBucket } from './sources';
 
 /** The project's server-function records (`FN#<projectId>#…`), strongly consistent. */
 function projectFunctions(orgId: string, projectId: string): Promise<FunctionRecord[]> {
@@ -61,22 +56,7 @@ export async function removeProjectOutputs(project: { orgId: string; projectId: 
   const ids = (await projectDeploymentKeys(project.projectId))
     .filter((d) => d.orgId === undefined || d.orgId === project.orgId)
     .map((d) => d.sk.replace(/^DPL#/, ''));
-  if (config.target === 'local') {
-    for (const id of ids) await rm(localPaths.deployment(id), { recursive: true, force: true });
-    await rm(join(localPaths.depsCache(project.projectId), '..'), { recursive: true, force: true });
-    return;
-  }
-  const bucket = { name: artifactsBucket() };
-  for (const prefix of [...ids.map((id) => `artifacts/${id}/`), `cache/${project.projectId}/`]) {
-    for (let token: string | undefined, round = 0; round < 100; round++) {
-      const page = await storage.listKeys(bucket, prefix, 1000, token);
-      if (page.keys.length > 0)
-        await storage.deleteKeys(
-          bucket,
-          page.keys.map((k) => k.key),
-        );
-      token = page.nextToken;
-      if (!page.truncated || !token) break;
-    }
-  }
+  const port = await artifacts();
+  for (const id of ids) await port.removeDeployment(id);
+  await port.removeCache(project.projectId);
 }

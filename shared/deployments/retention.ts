@@ -1,16 +1,12 @@
-import { rm } from 'node:fs/promises';
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { artifacts } from '../artifacts';
 import { deploymentKeys } from '../projects/deployments';
 import { getProject } from '../projects/records';
 import { type DeploymentRecord, isInProgress } from '../schemas/deployment';
-import { storage } from '../storage';
 import { db } from '../store/client';
 import { TABLE } from '../store/table';
 import { removeFunction } from './functions';
-import { localPaths } from './paths';
 import { functionKey, transition } from './records';
-import { artifactsBucket } from './sources';
 
 /**
  * Deployment retention. A deployment that is not its project's current production deployment
@@ -69,25 +65,6 @@ async function findDeployment(projectId: string, deploymentId: string): Promise<
   return out.Items?.[0] as DeploymentRecord | undefined;
 }
 
-/** Deletes a deployment's output: the local folder's static files, or its artifacts in S3. */
-async function removeOutput(deploymentId: string): Promise<void> {
-  if (config.target === 'local') {
-    await rm(localPaths.static(deploymentId), { recursive: true, force: true });
-    return;
-  }
-  const bucket = { name: artifactsBucket() };
-  for (let token: string | undefined, round = 0; round < 100; round++) {
-    const page = await storage.listKeys(bucket, `artifacts/${deploymentId}/`, 1000, token);
-    if (page.keys.length > 0)
-      await storage.deleteKeys(
-        bucket,
-        page.keys.map((k) => k.key),
-      );
-    token = page.nextToken;
-    if (!page.truncated || !token) break;
-  }
-}
-
 /**
  * Expires one deployment now (unless it is production or still in progress, when false is
  * answered): status `expired` first, so nothing promotes it while its function goes.
@@ -102,7 +79,7 @@ async function expireDeployment(d: DeploymentRecord): Promise<boolean> {
   });
   if (!expired) return false;
   await removeFunction({ ...functionKey(d.orgId, d.projectId, d.deploymentId), deploymentId: d.deploymentId });
-  await removeOutput(d.deploymentId);
+  await (await artifacts()).removeOutput(d.deploymentId);
   return true;
 }
 

@@ -1,0 +1,19 @@
+import { config } from '../config';
+import { awsArtifacts } from './aws';
+import type { ArtifactsPort } from './port';
+
+export type { ArtifactsPort } from './port';
+
+let adapter: Promise<ArtifactsPort> | undefined;
+
+// As in shared/builds: the local adapter (file system) stays out of the Lambda bundles.
+const LOCAL_ADAPTER = './local';
+
+/** The adapter for PLATFORM_TARGET, made on first use. */
+export function artifacts(): Promise<ArtifactsPort> {
+  adapter ??=
+    config.target === 'local'
+      ? (import(LOCAL_ADAPTER) as Promise<{ localArtifacts: () => ArtifactsPort }>).then((m) => m.localArtifacts())
+      : Promise.resolve(awsArtifacts());
+  return adapter;
+}
