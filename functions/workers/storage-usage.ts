@@ -1,27 +1,27 @@
-import { CUSTOMER_BUCKET_PREFIX, config } from '../../shared/config';
+import { CUSTOMER_BUCKET_PREFIX } from '../../shared/config';
 import { describeError, log } from '../../shared/ground/log';
-import { type BucketRef, computeUsage, storage } from '../../shared/storage';
-import { storeBucketMetrics } from '../../shared/storage/metrics-aws';
+import { metrics } from '../../shared/metrics';
+import { type BucketRef, storage } from '../../shared/storage';
+import { setBucketFields } from '../../shared/storage/records';
 
 /**
  * The daily bucket usage job (a schedule, not an HTTP route): keeps every customer bucket's latest
- * figures as its `usage`. On AWS they come from S3's daily storage metrics in CloudWatch; the
- * local S3 server has none, so there the job counts each bucket's files and bytes. Until it has
+ * figures as its `usage`, from the metrics port (S3's daily storage metrics on AWS; counted
+ * files and bytes on the local S3 server), and keeps them on the bucket's record. Until it has
  * run once (on AWS: until S3 has reported a bucket), the storage routes answer `usage: null`.
  * `buckets` (names) limits a run to those buckets.
  */
-const measure: (bucket: BucketRef) => Promise<unknown> =
-  config.target === 'aws' ? (b) => storeBucketMetrics(b) : (b) => computeUsage(b);
-
 export async function handler(event: { buckets?: string[] } = {}): Promise<{ measured: number; failed: number }> {
   const all = await storage.listBuckets(CUSTOMER_BUCKET_PREFIX);
   const wanted = event.buckets ? new Set(event.buckets) : undefined;
   const buckets: BucketRef[] = wanted ? all.filter((b) => wanted.has(b.name)) : all;
+  const port = await metrics();
   let measured = 0;
   let failed = 0;
   for (const bucket of buckets) {
     try {
-      await measure(bucket);
+      const usage = await port.bucketUsage(bucket);
+      if (usage) await setBucketFields(bucket.name, { usage });
       measured++;
     } catch (err) {
       // One bucket (deleted meanwhile, say) does not stop the others.

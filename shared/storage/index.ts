@@ -3,8 +3,6 @@ import { config } from '../config';
 import { awsStorage } from './aws';
 import { purgeAndDeleteBucket } from './delete-bucket';
 import { localStorage } from './local';
-import type { Usage } from './records';
-import { measureUsage } from './usage';
 
 /**
  * The object-storage port (S3 on AWS; the local S3 server plus a small settings shim on one
@@ -139,9 +137,6 @@ export const storage: StoragePort = config.target === 'local' ? localStorage : a
  * .../storage/:resourceId` and `DELETE .../resources/bucket/:resourceId` answer them as they are).
  */
 export const deleteBucketAndVersions = (bucket: BucketRef): Promise<void> => purgeAndDeleteBucket(storage, bucket);
-
-/** Counts the bucket's files and bytes and keeps them as its latest usage (the daily job). */
-export const computeUsage = (bucket: BucketRef, now?: number): Promise<Usage> => measureUsage(storage, bucket, now);
 
 export { RESERVED_CORS_ID, splitCors, uploadCorsRule } from './cors';
 export { deleteFailure } from './delete-bucket';

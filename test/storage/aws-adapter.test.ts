@@ -19,9 +19,9 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import { awsMetrics } from '../../shared/metrics/aws';
 import { awsStorage } from '../../shared/storage/aws';
 import { purgeAndDeleteBucket } from '../../shared/storage/delete-bucket';
-import { storeBucketMetrics } from '../../shared/storage/metrics-aws';
 import { getBucketConfig } from '../../shared/storage/records';
 
 /**
@@ -234,7 +234,7 @@ describe('usage from S3 storage metrics', () => {
   afterAll(() => cw.restore());
   beforeEach(() => cw.reset());
 
-  it('keeps the latest daily figures: size over every storage class, object count', async () => {
+  it('answers the latest daily figures: size over every storage class, object count', async () => {
     const day = Date.UTC(2026, 0, 2);
     cw.on(GetMetricDataCommand).resolves({
       MetricDataResults: [
@@ -243,12 +243,13 @@ describe('usage from S3 storage metrics', () => {
       ],
     });
     const name = `plt-metrics-${Date.now()}`;
-    expect(await storeBucketMetrics({ name, region: 'eu-west-1' }, day + 3600000)).toEqual({
+    expect(await awsMetrics().bucketUsage({ name, region: 'eu-west-1' }, day + 3600000)).toEqual({
       sizeBytes: 2048,
       objects: 3,
       at: day,
     });
-    expect((await getBucketConfig(name))?.usage).toEqual({ sizeBytes: 2048, objects: 3, at: day });
+    // An adapter answers figures; the usage worker keeps them (test/storage/storage.test.ts).
+    expect(await getBucketConfig(name)).toBeUndefined();
     const input = cw.commandCalls(GetMetricDataCommand)[0]?.args[0].input;
     expect(input?.MetricDataQueries?.[0]?.Expression).toContain(`BucketName="${name}"`);
     expect(input?.MetricDataQueries?.[1]?.MetricStat?.Metric?.Dimensions).toContainEqual({
@@ -257,10 +258,10 @@ describe('usage from S3 storage metrics', () => {
     });
   });
 
-  it('keeps nothing while S3 has reported no figures', async () => {
+  it('answers nothing while S3 has reported no figures', async () => {
     cw.on(GetMetricDataCommand).resolves({ MetricDataResults: [{ Id: 'size', Values: [] }, { Id: 'objects' }] });
     const name = `plt-metrics-new-${Date.now()}`;
-    expect(await storeBucketMetrics({ name })).toBeUndefined();
+    expect(await awsMetrics().bucketUsage({ name })).toBeUndefined();
     expect(await getBucketConfig(name)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { handler as usageJob } from '../../functions/workers/storage-usage';
-import { computeUsage, storage } from '../../shared/storage';
+import { metrics } from '../../shared/metrics';
+import { storage } from '../../shared/storage';
 import { putLegalHold } from '../../shared/storage/local';
 import { TestPlatform } from '../helpers/platform';
 import { newBucket, putFiles, s3 } from './helpers';
@@ -505,7 +506,7 @@ describe('usage', () => {
     const list = await p.get(`/v1/orgs/${p.org.orgId}/storage`);
     const listed = list.body.buckets.find((b: { resourceId: string }) => b.resourceId === ub.resource.resourceId);
     expect(listed.usage).toEqual(after.body.usage);
-    expect(await computeUsage(ub.ref, 42)).toEqual({ sizeBytes: 12, objects: 3, at: 42 });
+    expect(await (await metrics()).bucketUsage(ub.ref, 42)).toEqual({ sizeBytes: 12, objects: 3, at: 42 });
   });
 });
 

@@ -1,12 +1,12 @@
 import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { config } from '../config';
-import type { BucketRef } from './index';
-import { setBucketFields, type Usage } from './records';
+import type { BucketRef, Usage } from '../storage';
+import type { MetricsPort } from './port';
 
 /**
  * A bucket's usage on AWS, from S3's daily storage metrics in CloudWatch (reported once a day in
- * the bucket's region): the size summed over every storage class, and the object count. Imported
- * by the usage worker only, so the storage function's bundle carries no CloudWatch client.
+ * the bucket's region): the size summed over every storage class, and the object count. Loaded
+ * on first use by the usage worker only, so no route's bundle carries a CloudWatch client.
  */
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -21,7 +21,7 @@ function clientFor(region: string): CloudWatchClient {
 }
 
 /** The latest daily figures, or undefined while S3 has reported none (a bucket younger than a day). */
-export async function readBucketMetrics(bucket: BucketRef, now = Date.now()): Promise<Usage | undefined> {
+async function readBucketMetrics(bucket: BucketRef, now = Date.now()): Promise<Usage | undefined> {
   const name = bucket.name;
   const search = `{AWS/S3,BucketName,StorageType} MetricName="BucketSizeBytes" BucketName="${name}"`;
   const sizes = `SEARCH('${search}', 'Average', 86400)`;
@@ -71,9 +71,6 @@ export async function readBucketMetrics(bucket: BucketRef, now = Date.now()): Pr
   };
 }
 
-/** Reads the bucket's metrics and keeps them as its latest usage; undefined when none exist yet. */
-export async function storeBucketMetrics(bucket: BucketRef, now = Date.now()): Promise<Usage | undefined> {
-  const usage = await readBucketMetrics(bucket, now);
-  if (usage) await setBucketFields(bucket.name, { usage });
-  return usage;
+export function awsMetrics(): MetricsPort {
+  return { bucketUsage: readBucketMetrics };
 }
