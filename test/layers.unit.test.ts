@@ -8,6 +8,7 @@ import * as ts from 'typescript';
  * - a route group (`functions/<group>`) never imports another group;
  * - `shared/` never imports `functions/` or `lib/`;
  * - nothing in `functions/` or `shared/` imports `lib/local/`;
+ * - `config.target` is read only in a port's index.ts;
  * - the ground floor (`shared/ground/`: errors, logging) imports nothing of the project, and the
  *   floors below HTTP (`shared/store/`, the workers) reach errors and logging there, never in `shared/http/`.
  */
@@ -89,6 +90,21 @@ const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] 
     bad: ['shared/store/table.ts', 'shared/http/errors'],
   },
 ];
+
+/** A target switch belongs in a port's index.ts (the one place that picks an adapter), nowhere else. */
+const switchesTarget = (file: string, text: string) =>
+  /\bconfig\.target\b/.test(text) && !/^shared\/[^/]+\/index\.ts$/.test(file) && file !== 'shared/config.ts';
+
+describe('no config.target switch outside a port’s index.ts', () => {
+  test('holds over functions/ and shared/', () => {
+    const found = [...functions, ...shared].filter((f) => switchesTarget(f, readFileSync(join(root, f), 'utf8')));
+    expect(found).toEqual([]);
+  });
+  test('catches a violation, and lets a port pick its adapter', () => {
+    expect(switchesTarget('functions/workers/usage.ts', "config.target === 'aws'")).toBe(true);
+    expect(switchesTarget('shared/storage/index.ts', "config.target === 'local'")).toBe(false);
+  });
+});
 
 describe.each(rules)('$name', ({ files, rule, bad }) => {
   test('holds over the import graph', () => {

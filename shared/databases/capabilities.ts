@@ -1,18 +1,12 @@
-import { config } from '../config';
+import { type Capability, tables } from '../tables';
+
+export type { Capability } from '../tables';
 
 /**
- * What the table store of this platform can do beyond the data plane. DynamoDB Local (the one
- * machine's engine) has no point-in-time recovery, no table classes and no tagging; the routes
- * say so in their answers instead of failing. On AWS everything is supported. An engine that
- * still answers `UnknownOperationException` is treated as lacking the feature too.
+ * What the table store of this platform can do beyond the data plane (the tables port). An engine
+ * that still answers `UnknownOperationException` is treated as lacking the feature too.
  */
-export type Capability = 'pointInTimeRecovery' | 'tableClass' | 'tags';
-
-const local = config.target === 'local';
-
-const LOCAL_LACKS: ReadonlySet<Capability> = new Set(['pointInTimeRecovery', 'tableClass', 'tags']);
-
-export const supports = (c: Capability): boolean => !(local && LOCAL_LACKS.has(c));
+export const supports = (c: Capability): boolean => tables().supports(c);
 
 export const NOTES: Record<Capability, string> = {
   pointInTimeRecovery: 'Point-in-time recovery is not available on the local table store; it works on AWS.',

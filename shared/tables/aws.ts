@@ -1,0 +1,4 @@
+import type { TablesPort } from './port';
+
+/** DynamoDB: every capability the databases group offers. */
+export const awsTables = (): TablesPort => ({ supports: () => true });
