@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, relative, resolve } from 'node:path';
+import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { abortAllBuilds, recoverInterruptedBuilds } from '../../shared/builds/local';
 import { normalizeHost } from '../../shared/deployments/hosts';
 import { localPaths } from '../../shared/deployments/paths';
@@ -88,7 +88,21 @@ export async function resolveHost(host: string): Promise<DeploymentRecord | unde
   return undefined;
 }
 
-/** A file of the static output for a URL path: exact, folder index, `.html`; or undefined. */
+/** True when `path`, links resolved, is inside `root` (links resolved too). */
+function resolvesInside(root: string, path: string): boolean {
+  try {
+    const rel = relative(realpathSync(root), realpathSync(path));
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A file of the static output for a URL path: exact, folder index, `.html`; or undefined. A file
+ * reached through a symbolic link that leaves the output is not there (publishing refuses links;
+ * this holds for output written any other way).
+ */
 function staticFile(root: string, urlPath: string): string | undefined {
   let path: string;
   try {
@@ -103,7 +117,7 @@ function staticFile(root: string, urlPath: string): string | undefined {
   const candidates = [full, join(full, 'index.html')];
   if (!extname(full)) candidates.push(`${full}.html`);
   for (const c of candidates) {
-    if (existsSync(c) && statSync(c).isFile()) return c;
+    if (existsSync(c) && statSync(c).isFile() && resolvesInside(root, c)) return c;
   }
   return undefined;
 }

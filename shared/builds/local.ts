@@ -6,6 +6,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { completeDeployment, failDeployment } from '../deployments/finish';
 import { localPaths } from '../deployments/paths';
 import { transition } from '../deployments/records';
+import { firstLink, handOver, tenantDir } from '../deployments/sandbox';
 import { runtime } from '../runtime';
 import type { BuildMetrics, DeploymentRecord } from '../schemas/deployment';
 import { IN_PROGRESS } from '../schemas/deployment';
@@ -102,11 +103,15 @@ function inside(root: string, rel: string): string | undefined {
   return full;
 }
 
-/** The environment of install and build steps: the project's variables, never the platform's. */
-function stepEnv(job: BuildJob): Record<string, string> {
+/**
+ * The environment of install and build steps: an allow-list (PATH, a HOME of the build's own,
+ * locale, npm's quiet settings), the project's variables and the platform's few; never the
+ * platform's own environment.
+ */
+function stepEnv(job: BuildJob, home: string): Record<string, string> {
   const base: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/tmp',
+    HOME: home,
     LANG: process.env.LANG ?? 'C.UTF-8',
     TZ: 'UTC',
     CI: '1',
@@ -135,6 +140,7 @@ async function runBuild({ job, abort }: Active): Promise<void> {
   }
   try {
     await rm(work, { recursive: true, force: true });
+    await tenantDir('builds', deploymentId, job.projectId);
     const src = join(work, 'src');
     await fetchSource(job, src, log, deadline, abort.signal);
 
@@ -150,7 +156,9 @@ async function runBuild({ job, abort }: Active): Promise<void> {
     metrics.packageManager = plan.packageManager;
     if (plan.installCommand) metrics.installDir = job.settings.rootDirectory ?? '.';
 
-    const env = stepEnv(job);
+    const env = stepEnv(job, work);
+    // Restored dependencies and the unpacked source become the project's user's before its code runs.
+    const handOverSource = () => handOver(work, job.projectId);
     const step = async (name: string, command: string) => {
       log.line(`Running "${command}"`);
       const remaining = deadline - Date.now();
@@ -158,6 +166,7 @@ async function runBuild({ job, abort }: Active): Promise<void> {
       const result = await runStep({
         command,
         cwd: appDir,
+        projectId: job.projectId,
         env,
         timeoutMs: remaining,
         signal: abort.signal,
@@ -173,7 +182,8 @@ async function runBuild({ job, abort }: Active): Promise<void> {
       return result.ms;
     };
 
-    if (plan.installCommand) await install(job, plan, appDir, metrics, log, step);
+    if (plan.installCommand) await install(job, plan, appDir, metrics, log, step, handOverSource);
+    else await handOverSource();
     if (plan.buildCommand) metrics.buildMs = await step('build', plan.buildCommand);
 
     if (!(await transition(orgId, deploymentId, ['building'], 'deploying'))) return;
@@ -230,9 +240,11 @@ async function install(
   metrics: BuildMetrics,
   log: BuildLogWriter,
   step: (name: string, command: string) => Promise<number>,
+  handOverSource: () => Promise<void>,
 ): Promise<void> {
   const command = plan.installCommand as string;
   if (!plan.lockFile) {
+    await handOverSource();
     log.line('No lock file: the dependency cache is off.');
     metrics.installMs = await step('install', command);
     return;
@@ -240,6 +252,7 @@ async function install(
   const key = await depsCacheKey(appDir, plan.lockFile, command);
   const restoreStarted = Date.now();
   if (await restoreDeps(job.projectId, key, appDir)) {
+    await handOverSource();
     metrics.restoreMs = Date.now() - restoreStarted;
     metrics.depsCache = 'hit';
     metrics.installMs = 0;
@@ -249,6 +262,7 @@ async function install(
     return;
   }
   metrics.depsCache = 'miss';
+  await handOverSource();
   log.line(`No cached dependencies for this ${plan.lockFile}.`);
   metrics.installMs = await step('install', command);
   const saveStarted = Date.now();
@@ -265,10 +279,17 @@ async function publishOutput(job: BuildJob, plan: BuildPlan, appDir: string) {
     if (!out || !existsSync(out) || !statSync(out).isDirectory()) {
       throw new BuildError(`The output directory "${plan.output.directory}" wasn't found after the build.`);
     }
+    // The edge serves these files as the platform: a link would serve whatever it points to.
+    const link = await firstLink(out);
+    if (link) {
+      throw new BuildError(
+        `The output directory has a symbolic link (${join(plan.output.directory, link)}): links are not published. Copy the file instead.`,
+      );
+    }
     const target = localPaths.static(deploymentId);
     await rm(target, { recursive: true, force: true });
     await mkdir(join(target, '..'), { recursive: true });
-    await rename(out, target);
+    await moveFolder(out, target);
     return undefined;
   }
   let entry = plan.output.entry;
@@ -308,6 +329,17 @@ async function nextEntry(appDir: string, standalone: string): Promise<string> {
     "process.argv.push('start', '-p', process.env.PORT, '-H', '127.0.0.1');\nrequire('./node_modules/next/dist/bin/next');\n",
   );
   return launcher;
+}
+
+/** Moves a folder, copying it where the tenant folder is on another file system than DATA_DIR. */
+async function moveFolder(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    await cp(from, to, { recursive: true, verbatimSymlinks: true });
+    await rm(from, { recursive: true, force: true });
+  }
 }
 
 async function removeOutputs(deploymentId: string): Promise<void> {

@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { spawnTenant } from '../deployments/sandbox';
 
 export interface StepResult {
   code: number | null;
@@ -23,14 +24,16 @@ function killGroup(child: ChildProcess): void {
 }
 
 /**
- * Runs one build step (`/bin/sh -c command`) in its own process group, with exactly the
- * environment given (never the platform's own), streaming every output line to `onLine`. At
- * `timeoutMs`, or when `signal` aborts, the whole group is killed. Steps never outlive the
- * platform process: they are killed when it exits.
+ * Runs one build step (`/bin/sh -c command`) as tenant code (shared/deployments/sandbox.ts: the
+ * project's own user, its own process group, on a leash), with exactly the environment given
+ * (never the platform's own), streaming every output line to `onLine`. At `timeoutMs`, or when
+ * `signal` aborts, the whole group is killed. Steps never outlive the platform process: they are
+ * killed when it exits, and end by themselves when it is killed.
  */
 export function runStep(options: {
   command: string;
   cwd: string;
+  projectId: string;
   env: Record<string, string>;
   timeoutMs: number;
   onLine: (line: string, stream: 'stdout' | 'stderr') => void;
@@ -44,11 +47,10 @@ export function runStep(options: {
   }
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', options.command], {
+    const child = spawnTenant('/bin/sh', ['-c', options.command], {
       cwd: options.cwd,
       env: options.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      projectId: options.projectId,
     });
     running.add(child);
     let timedOut = false;

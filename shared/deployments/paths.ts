@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /**
@@ -7,21 +8,33 @@ import { join, resolve } from 'node:path';
  * | path | what |
  * |---|---|
  * | `deployments/<id>/build.log` | the build log, one JSON line `{t, m}` per line |
- * | `deployments/<id>/work/` | the unpacked source while it builds (removed afterwards) |
  * | `deployments/<id>/static/` | the static output the edge serves |
- * | `deployments/<id>/function/` | the server function: `app/`, `function.json`, `runtime.log` |
+ * | `deployments/<id>/function/` | the server function's `function.json` (its variables) and `runtime.log` |
  * | `cache/<projectId>/deps/<key>/` | the dependency cache of a project, one folder per lock file |
+ *
+ * Tenant code never runs inside `DATA_DIR` (private to the platform): its folders are under the
+ * tenant root (`TENANT_DIR`, else `<tmp>/platform-tenants`), one per deployment, each closed to
+ * every other tenant (shared/deployments/sandbox.ts):
+ *
+ * | path | what |
+ * |---|---|
+ * | `builds/<id>/` | the build's home; `src/` the unpacked source while it builds (removed afterwards) |
+ * | `functions/<id>/app/` | the server function's app, its working folder while it runs |
  */
 export function dataDir(): string {
   return resolve(process.env.DATA_DIR ?? '.data');
 }
+
+/** Where tenant code's folders live (outside DATA_DIR). */
+export const tenantRoot = () => process.env.TENANT_DIR ?? join(tmpdir(), 'platform-tenants');
 
 const dir = (deploymentId: string) => join(dataDir(), 'deployments', assertSafeId(deploymentId));
 
 export const localPaths = {
   deployment: dir,
   buildLog: (deploymentId: string) => join(dir(deploymentId), 'build.log'),
-  work: (deploymentId: string) => join(dir(deploymentId), 'work'),
+  work: (deploymentId: string) => join(tenantRoot(), 'builds', assertSafeId(deploymentId)),
+  app: (deploymentId: string) => join(tenantRoot(), 'functions', assertSafeId(deploymentId), 'app'),
   static: (deploymentId: string) => join(dir(deploymentId), 'static'),
   function: (deploymentId: string) => join(dir(deploymentId), 'function'),
   depsCache: (projectId: string) => join(dataDir(), 'cache', assertSafeId(projectId), 'deps'),

@@ -1,19 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { localPaths } from '../deployments/paths';
+import { spawnTenant, tenantDir } from '../deployments/sandbox';
 import { freePort } from '../net/free-port';
 import { FUNCTION_CONFIG } from '../schemas/deployment';
 import { type DeployFunctionInput, functionInfo, type RuntimeLogLine, type RuntimePort } from './index';
 
 /**
- * Server functions on one machine. A function is a folder, `deployments/<id>/function/`:
- * `app/` (the built app), `function.json` (entry and the variables it was deployed with, readable
- * by its owner only) and `runtime.log` (one JSON line per log line). It runs as a child process,
+ * Server functions on one machine. A function is its app, in a tenant folder outside DATA_DIR
+ * (`functions/<id>/app/`, the project's user's: shared/deployments/sandbox.ts), and a folder of
+ * the platform's, `deployments/<id>/function/`: `function.json` (entry and the variables it was
+ * deployed with, which only the platform reads and hands to this function's process alone) and
+ * `runtime.log` (one JSON line per log line). It runs as tenant code (its own user and process
+ * group, on a leash that ends it when the platform dies),
  * started by the local edge on the first request (as a cold start), listening on `PORT`, with
  * `--max-old-space-size` at the function memory; it is stopped when idle, when the function is
  * removed, and when the platform exits (never orphaned).
@@ -21,6 +25,7 @@ import { type DeployFunctionInput, functionInfo, type RuntimeLogLine, type Runti
 
 interface FunctionFile {
   name: string;
+  projectId?: string;
   entry: string;
   env: Record<string, string>;
   createdAt: number;
@@ -48,7 +53,12 @@ const MAX_MESSAGE = 8_000;
 
 const files = (deploymentId: string) => {
   const dir = localPaths.function(deploymentId);
-  return { dir, app: join(dir, 'app'), config: join(dir, 'function.json'), log: join(dir, 'runtime.log') };
+  return {
+    dir,
+    app: localPaths.app(deploymentId),
+    config: join(dir, 'function.json'),
+    log: join(dir, 'runtime.log'),
+  };
 };
 
 // Runtime log ---------------------------------------------------------------------------------
@@ -173,10 +183,11 @@ async function waitListening(child: ChildProcess, port: number, deadline: number
   }
 }
 
-/** The environment a function sees: its variables, the platform's few, never the platform's own secrets. */
-function functionEnv(fn: FunctionFile, port: number): Record<string, string> {
+/** The environment a function sees: an allow-list, its variables, the platform's few; never the platform's own. */
+function functionEnv(fn: FunctionFile, port: number, home: string): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: home,
     LANG: process.env.LANG ?? 'C.UTF-8',
     TZ: 'UTC',
     ...fn.env,
@@ -202,11 +213,10 @@ function start(deploymentId: string): Running {
   running.ready = (async () => {
     const port = await freePort();
     running.port = port;
-    const child = spawn(process.execPath, [`--max-old-space-size=${FUNCTION_CONFIG.memoryMb}`, fn.entry], {
+    const child = spawnTenant(process.execPath, [`--max-old-space-size=${FUNCTION_CONFIG.memoryMb}`, fn.entry], {
       cwd: f.app,
-      env: functionEnv(fn, port),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: functionEnv(fn, port, dirname(f.app)),
+      projectId: fn.projectId ?? deploymentId,
     });
     running.child = child;
     for (const stream of ['stdout', 'stderr'] as const) {
@@ -293,10 +303,18 @@ export function localRuntime(): RuntimePort {
       const f = files(input.deploymentId);
       stopFunction(input.deploymentId);
       await rm(f.dir, { recursive: true, force: true });
+      await rm(dirname(f.app), { recursive: true, force: true });
       await mkdir(f.dir, { recursive: true, mode: 0o700 });
+      await tenantDir('functions', input.deploymentId, input.projectId);
       await rename(input.code.dir, f.app);
       const info = functionInfo(input.deploymentId);
-      const fn: FunctionFile = { name: info.name, entry: input.entry, env: input.env, createdAt: Date.now() };
+      const fn: FunctionFile = {
+        name: info.name,
+        projectId: input.projectId,
+        entry: input.entry,
+        env: input.env,
+        createdAt: Date.now(),
+      };
       // The variables are the function's configuration, as Lambda keeps them: owner-only here.
       await writeFile(f.config, JSON.stringify(fn), { mode: 0o600 });
       return info;
@@ -304,7 +322,9 @@ export function localRuntime(): RuntimePort {
     exists: async (deploymentId) => hasFunction(deploymentId),
     async remove(deploymentId) {
       stopFunction(deploymentId);
-      await rm(files(deploymentId).dir, { recursive: true, force: true });
+      const f = files(deploymentId);
+      await rm(f.dir, { recursive: true, force: true });
+      await rm(dirname(f.app), { recursive: true, force: true });
     },
     async logs(deploymentId, query) {
       const needle = query.q?.toLowerCase();
