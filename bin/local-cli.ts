@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { type LocalInfo, readLocalInfo } from '../lib/local/services';
+import { engineCredentials, type LocalInfo, readLocalInfo } from '../lib/local/services';
 
 const USAGE = `Usage: npm run local -- <command>
 
@@ -78,13 +78,14 @@ async function connect(): Promise<LocalInfo> {
   if (port && new URL(info.baseUrl).port !== port) {
     process.stderr.write(`warning: the platform of ${dataDir} runs on ${info.baseUrl}, not on PORT ${port}.\n`);
   }
+  const credentials = engineCredentials(dataDir);
   const env = process.env;
   delete env.AWS_SESSION_TOKEN;
   delete env.AWS_PROFILE;
   Object.assign(env, {
     AWS_REGION: info.region,
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: info.endpoints.dynamodb,
     AWS_ENDPOINT_URL_S3: info.endpoints.s3,
     AWS_ENDPOINT_URL_SQS: info.endpoints.sqs,

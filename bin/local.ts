@@ -15,6 +15,7 @@ import {
   assertPortsFree,
   BUCKETS,
   closeServer,
+  engineCredentials,
   ensureSecretFile,
   HOST,
   type LocalInfo,
@@ -90,7 +91,9 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
 
   await assertPortsFree(ports);
-  const services: LocalServices = await startServices({ dataDir, ports, region, authUrl });
+  // The key pair every engine checks (DATA_DIR/keys/engines-secret), never the engines' defaults.
+  const credentials = engineCredentials(dataDir);
+  const services: LocalServices = await startServices({ dataDir, ports, region, authUrl, credentials });
   const servicesAt = Date.now();
   stoppers.push(services.stop);
   watch('DynamoDB Local', services.dynamo.process);
@@ -99,7 +102,7 @@ async function main(): Promise<void> {
   const dynamoClient = new DynamoDBClient({
     endpoint: services.dynamo.endpoint,
     region,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials,
   });
   await ensurePlatformTable(dynamoClient, tableName);
   const tableAt = Date.now();
@@ -109,13 +112,13 @@ async function main(): Promise<void> {
   // The signing key and the cursor secret live here: for this user only.
   chmodSync(dirname(idpKeyFile), 0o700);
   // The environment the handlers read (shared/config.ts and the ports' adapters), before they load.
-  // One key pair for every service: s3rver insists on S3RVER, the others accept anything.
+  // One key pair for every engine, the one they check.
   delete env.AWS_SESSION_TOKEN;
   delete env.AWS_PROFILE;
   Object.assign(env, {
     AWS_REGION: region,
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: services.dynamo.endpoint,
     AWS_ENDPOINT_URL_S3: services.s3.endpoint,
     AWS_ENDPOINT_URL_SQS: services.sqs.endpoint,
@@ -203,7 +206,7 @@ async function main(): Promise<void> {
     `  edge       ${edgeUrl}  (deployments at <name>.localhost:${edgePort})`,
     `  identity   ${authUrl}`,
     `  dynamodb   ${services.dynamo.endpoint}  (table ${tableName})`,
-    `  s3         ${services.s3.endpoint}  (bucket ${BUCKETS.artifacts}, path-style, keys S3RVER/S3RVER)`,
+    `  s3         ${services.s3.endpoint}  (bucket ${BUCKETS.artifacts}, path-style, signed with DATA_DIR/keys/engines-secret)`,
     `  sqs        ${services.sqs.endpoint}  (queue ${services.sqs.queueUrls.agentJobs})`,
     `  orgs       ${info.orgs.platform.slug} ${info.orgs.platform.orgId}, ${info.orgs.customer.slug} ${info.orgs.customer.orgId}`,
     `  owner      ${info.owner.email} ${info.owner.userId}`,

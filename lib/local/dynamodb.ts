@@ -9,8 +9,11 @@ import {
   ListTablesCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { freePort } from '../../shared/net/free-port';
 import { platformTable } from '../platform-table';
 import { ownChild } from './child';
+import { signedProxy } from './signed-proxy';
+import type { EngineCredentials } from './sigv4';
 
 const JAVA_MISSING = `Java was not found, and DynamoDB Local needs it.
 Install a Java runtime (17 or newer), then run this again:
@@ -41,10 +44,17 @@ export interface DynamoLocal {
 }
 
 /**
- * Starts DynamoDB Local (`java -jar`) on `port`: in memory, or persisted under `dbPath`. The child
- * is killed when this process exits, so no orphan keeps the port.
+ * Starts DynamoDB Local (`java -jar`): in memory, or persisted under `dbPath`. The engine checks no
+ * signature, so it listens on a private port and `port` is a proxy that passes only requests
+ * signed with `credentials` (lib/local/signed-proxy.ts). The child is killed when this process
+ * exits, so no orphan keeps the port.
  */
-export async function startDynamoLocal(options: { port: number; dbPath?: string }): Promise<DynamoLocal> {
+export async function startDynamoLocal(options: {
+  port: number;
+  dbPath?: string;
+  credentials: EngineCredentials;
+}): Promise<DynamoLocal> {
+  const enginePort = await freePort();
   if (spawnSync('java', ['-version'], { stdio: 'ignore' }).error) throw new JavaMissingError();
   const dir = jarDir();
   const args = [
@@ -53,7 +63,7 @@ export async function startDynamoLocal(options: { port: number; dbPath?: string 
     '-jar',
     join(dir, 'DynamoDBLocal.jar'),
     '-port',
-    String(options.port),
+    String(enginePort),
     '-disableTelemetry',
     '-sharedDb',
   ];
@@ -69,13 +79,20 @@ export async function startDynamoLocal(options: { port: number; dbPath?: string 
   child.stderr?.on('data', (d: Buffer) => {
     output += d.toString();
   });
-  const { kill, stop } = ownChild(child);
-  const endpoint = `http://127.0.0.1:${options.port}`;
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  const owned = ownChild(child);
+  const { kill } = owned;
+  const proxy = signedProxy('dynamodb', { host: '127.0.0.1', port: enginePort }, options.credentials);
+  await new Promise<void>((resolve, reject) => {
+    proxy.once('error', reject);
+    proxy.listen(options.port, '127.0.0.1', () => resolve());
   });
+  const stop = async () => {
+    proxy.close();
+    proxy.closeAllConnections();
+    await owned.stop();
+  };
+  const endpoint = `http://127.0.0.1:${options.port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: options.credentials });
   const started = Date.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${output.slice(-2000)}`);
@@ -85,6 +102,7 @@ export async function startDynamoLocal(options: { port: number; dbPath?: string 
     } catch {
       if (Date.now() - started > 30_000) {
         kill();
+        proxy.close();
         throw new Error(`DynamoDB Local did not answer within 30 s: ${output.slice(-2000)}`);
       }
       await new Promise((r) => setTimeout(r, 100));

@@ -5,18 +5,22 @@
  * `S3_SERVER_OPTIONS` (JSON) and waits for `{ ready: true }` over IPC.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import { presignedSignature } from './sigv4';
-
-/** The secret key of the local S3 server's one account (s3rver's default). */
-const SECRET = 'S3RVER';
+import { type AuthFailure, type EngineCredentials, presignedSignature, verifyHeaderSignature } from './sigv4';
 
 /** The part of s3rver's API used here (the package ships no types). */
 interface S3rverInstance {
-  run(): Promise<unknown>;
-  close(): Promise<unknown>;
+  configureBuckets(): Promise<unknown>;
+  callback(): (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** s3rver's one account: the platform's key pair replaces its published default (S3RVER/S3RVER). */
+interface S3rverAccounts {
+  DUMMY_ACCOUNT: {
+    createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+    revokeAccessKey(accessKeyId: string): void;
+  };
 }
 type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 const requireHere = createRequire(__filename);
@@ -34,12 +38,14 @@ const parseXml = xmlParser.parse.bind(xmlParser);
 xmlParser.parse = (xml, options) => parseXml(xml, { ...options, parseNodeValue: false, parseAttributeValue: false });
 
 const S3rver = requireHere('s3rver') as S3rverClass;
+const accounts = createRequire(requireHere.resolve('s3rver'))('./models/account') as S3rverAccounts;
 
 interface Options {
   port: number;
   address: string;
   directory: string;
   buckets: string[];
+  credentials: EngineCredentials;
 }
 
 /**
@@ -66,21 +72,21 @@ async function main(): Promise<void> {
   const options = JSON.parse(process.env.S3_SERVER_OPTIONS ?? '{}') as Options;
   // s3rver's filesystem store expects its folder to exist.
   mkdirSync(options.directory, { recursive: true });
+  accounts.DUMMY_ACCOUNT.createKeyPair(options.credentials.accessKeyId, options.credentials.secretAccessKey);
+  accounts.DUMMY_ACCOUNT.revokeAccessKey('S3RVER');
   const server = new S3rver({
-    // s3rver listens on a private port; the public one is the signature-checking proxy.
-    port: 0,
-    address: '127.0.0.1',
     directory: options.directory,
     silent: true,
-    // s3rver does not implement SigV4 checks: presigned links are checked by the proxy below,
-    // requests the platform signs itself with S3RVER/S3RVER pass.
+    // s3rver does not implement SigV4 checks: the gate below does, before a request reaches it.
     allowMismatchedSignatures: true,
     // Path-style only: `<bucket>.localhost` does not resolve everywhere.
     vhostBuckets: false,
     configureBuckets: options.buckets.map((name) => ({ name, configs: [PERMISSIVE_CORS] })),
   });
-  const { port: internalPort } = (await server.run()) as unknown as AddressInfo;
-  const proxy = signatureCheckingProxy(internalPort);
+  // s3rver never listens: its handler is called in this process, behind the gate, so nothing
+  // reaches it unsigned (no private port to find).
+  await server.configureBuckets();
+  const proxy = signatureGate(server.callback(), options.credentials);
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);
     proxy.listen(options.port, options.address, () => resolve());
@@ -89,11 +95,8 @@ async function main(): Promise<void> {
   const close = () => {
     if (closing) return;
     closing = true;
-    proxy.close();
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(0),
-    );
+    proxy.close(() => process.exit(0));
+    proxy.closeAllConnections();
     setTimeout(() => process.exit(0), 2000).unref();
   };
   process.on('SIGINT', close);
@@ -103,36 +106,52 @@ async function main(): Promise<void> {
   process.send?.({ ready: true });
 }
 
-const SIGNATURE_MISMATCH = `<?xml version="1.0" encoding="UTF-8"?>
-<Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match the signature you provided. Check your key and signing method.</Message></Error>`;
+const REFUSALS: Record<AuthFailure, [string, string]> = {
+  missing: ['AccessDenied', 'Access Denied'],
+  'unknown-key': ['InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.'],
+  mismatch: [
+    'SignatureDoesNotMatch',
+    'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+  ],
+  skewed: ['RequestTimeTooSkewed', 'The difference between the request time and the current time is too large.'],
+};
+
+function refuse(res: ServerResponse, failure: AuthFailure): void {
+  const [code, message] = REFUSALS[failure];
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+  res.writeHead(403, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
 
 /**
- * In front of s3rver: a request made with a presigned link (`X-Amz-Signature` in the query) must
- * carry exactly what the link signed (content type, length, host…), as S3 requires; otherwise
- * 403 `SignatureDoesNotMatch`. Expiry stays s3rver's check. Everything else is passed through.
+ * In front of s3rver, as S3 authenticates: a request signed in its `Authorization` header must be
+ * signed with the platform's key pair (SigV4); a request made with a presigned link
+ * (`X-Amz-Signature`) must carry exactly what the link signed (content type, length, host…), with
+ * the platform's key id (expiry stays s3rver's check); a CORS preflight (OPTIONS) needs neither, as
+ * on S3. Anything else is 403 in S3's words.
  */
-function signatureCheckingProxy(target: number): Server {
+function signatureGate(handler: (req: IncomingMessage, res: ServerResponse) => void, credentials: EngineCredentials) {
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
     const given = url.searchParams.get('X-Amz-Signature');
-    if (given !== null && given !== presignedSignature(url.href, req.method ?? 'GET', req.headers, SECRET)) {
-      res.writeHead(403, { 'content-type': 'application/xml' });
-      res.end(SIGNATURE_MISMATCH);
+    let failure: AuthFailure | undefined;
+    if (given !== null) {
+      const keyId = (url.searchParams.get('X-Amz-Credential') ?? '').split('/')[0];
+      if (keyId !== credentials.accessKeyId) failure = 'unknown-key';
+      else if (given !== presignedSignature(url.href, req.method ?? 'GET', req.headers, credentials.secretAccessKey))
+        failure = 'mismatch';
+    } else if (req.method !== 'OPTIONS') {
+      failure = verifyHeaderSignature(
+        { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers },
+        credentials,
+      );
+    }
+    if (failure) {
+      refuse(res, failure);
       req.resume();
       return;
     }
-    const upstream = request(
-      { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
+    handler(req, res);
   });
 }
 

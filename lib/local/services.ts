@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { ownChild } from './child';
 import { type DynamoLocal, startDynamoLocal } from './dynamodb';
 import { createIdpServer } from './idp';
+import type { EngineCredentials } from './sigv4';
 import { type LocalSqs, startSqs } from './sqs';
 
 /**
@@ -99,6 +100,23 @@ export function ensureSecretFile(file: string): string {
   return value;
 }
 
+/**
+ * The key pair the platform signs its requests to the local engines with (DynamoDB Local, the S3
+ * server, the SQS endpoint; each refuses any other): generated once per `DATA_DIR` and kept with
+ * the keys. The key id is derived from the secret, so one file holds both.
+ */
+export function engineCredentials(dataDir: string): EngineCredentials {
+  return credentialsFrom(ensureSecretFile(join(dataDir, 'keys', 'engines-secret')));
+}
+
+/** Fresh credentials kept nowhere (tests). */
+export const newEngineCredentials = (): EngineCredentials => credentialsFrom(randomBytes(32).toString('base64url'));
+
+const credentialsFrom = (secretAccessKey: string): EngineCredentials => ({
+  accessKeyId: `LOCAL${createHash('sha256').update(secretAccessKey).digest('hex').slice(0, 15).toUpperCase()}`,
+  secretAccessKey,
+});
+
 /** Writes a file only its owner reads (tokens and keys inside). */
 export function writePrivateJson(file: string, value: unknown): void {
   mkdirSync(dirname(file), { recursive: true });
@@ -116,7 +134,12 @@ export interface LocalS3 {
  * Starts s3rver in its own Node process (see `s3-server.ts` for why), persisted under
  * `directory`, with `buckets` created and open to CORS. Resolves once it listens.
  */
-export function startS3(options: { port: number; directory: string; buckets: string[] }): Promise<LocalS3> {
+export function startS3(options: {
+  port: number;
+  directory: string;
+  buckets: string[];
+  credentials: EngineCredentials;
+}): Promise<LocalS3> {
   mkdirSync(options.directory, { recursive: true });
   const require = createRequire(__filename);
   const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -131,6 +154,7 @@ export function startS3(options: { port: number; directory: string; buckets: str
           address: HOST,
           directory: options.directory,
           buckets: options.buckets,
+          credentials: options.credentials,
         }),
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -191,8 +215,9 @@ export async function startServices(options: {
   ports: LocalPorts;
   region: string;
   authUrl: string;
+  credentials: EngineCredentials;
 }): Promise<LocalServices> {
-  const { dataDir, ports } = options;
+  const { dataDir, ports, credentials } = options;
   const idpServer = async () => {
     const server = await createIdpServer(join(dataDir, 'keys', 'idp.json'), () => options.authUrl);
     await listenOn(server, ports.idp);
@@ -205,9 +230,12 @@ export async function startServices(options: {
       startMs[name] = Date.now() - from;
     });
   const results = await Promise.allSettled([
-    timed('dynamodb', startDynamoLocal({ port: ports.dynamodb, dbPath: join(dataDir, 'dynamodb') })),
-    timed('s3', startS3({ port: ports.s3, directory: join(dataDir, 's3'), buckets: Object.values(BUCKETS) })),
-    timed('sqs', startSqs({ port: ports.sqs, host: HOST, region: options.region })),
+    timed('dynamodb', startDynamoLocal({ port: ports.dynamodb, dbPath: join(dataDir, 'dynamodb'), credentials })),
+    timed(
+      's3',
+      startS3({ port: ports.s3, directory: join(dataDir, 's3'), buckets: Object.values(BUCKETS), credentials }),
+    ),
+    timed('sqs', startSqs({ port: ports.sqs, host: HOST, region: options.region, credentials })),
     timed('idp', idpServer()),
   ] as const);
   const [dynamo, s3, sqs, idp] = results;

@@ -1,4 +1,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { freePort } from '../../shared/net/free-port';
+import { signedProxy } from './signed-proxy';
+import type { EngineCredentials } from './sigv4';
 
 /** The platform's queues, as the CDK stack names their roles. */
 export const QUEUES = {
@@ -24,18 +27,31 @@ export interface LocalSqs {
  * Queue URLs take the host of the CreateQueue request, so they name this endpoint and resolve;
  * clients still set `endpoint` (AWS_ENDPOINT_URL_SQS) as fauxqs expects.
  */
-export async function startSqs(options: { port: number; host?: string; region: string }): Promise<LocalSqs> {
+export async function startSqs(options: {
+  port: number;
+  host?: string;
+  region: string;
+  credentials: EngineCredentials;
+}): Promise<LocalSqs> {
   // fauxqs ships ES modules only: a dynamic import loads it from this CommonJS package.
   const { buildApp } = await import('fauxqs');
   const app = buildApp({ logger: false, defaultRegion: options.region });
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ port: options.port, host });
-  const endpoint = `http://${host}:${options.port}`;
-  const client = new SQSClient({
-    endpoint,
-    region: options.region,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  // fauxqs checks no signature: it listens on a private port behind a proxy that does.
+  const enginePort = await freePort();
+  await app.listen({ port: enginePort, host });
+  const proxy = signedProxy('sqs', { host, port: enginePort }, options.credentials);
+  await new Promise<void>((resolve, reject) => {
+    proxy.once('error', reject);
+    proxy.listen(options.port, host, () => resolve());
   });
+  const close = async () => {
+    proxy.close();
+    proxy.closeAllConnections();
+    await app.close();
+  };
+  const endpoint = `http://${host}:${options.port}`;
+  const client = new SQSClient({ endpoint, region: options.region, credentials: options.credentials });
   try {
     const dlq = await client.send(
       new CreateQueueCommand({ QueueName: QUEUES.agentJobsDlq, Attributes: { MessageRetentionPeriod: '1209600' } }),
@@ -57,10 +73,10 @@ export async function startSqs(options: { port: number; host?: string; region: s
     return {
       endpoint,
       queueUrls: { agentJobs: jobs.QueueUrl as string, agentJobsDlq: dlq.QueueUrl as string },
-      stop: () => app.close(),
+      stop: close,
     };
   } catch (err) {
-    await app.close();
+    await close();
     throw err;
   } finally {
     client.destroy();

@@ -116,7 +116,6 @@ export async function benchDatabaseQuery(
   const direct = new DynamoDBClient({
     endpoint: platform.dynamoEndpoint,
     region: platform.env.AWS_REGION,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   let dbPath: string | undefined;
   try {

@@ -7,6 +7,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoLocal, ensurePlatformTable, startDynamoLocal } from '../../lib/local/dynamodb';
 import { listen } from '../../lib/local/gateway';
 import { createIdpServer, idpSigner } from '../../lib/local/idp';
+import { newEngineCredentials } from '../../lib/local/services';
+import type { EngineCredentials } from '../../lib/local/sigv4';
 import { freePort } from '../../shared/net/free-port';
 
 /**
@@ -29,11 +31,16 @@ export interface BenchPlatform {
 }
 
 /** The environment every handler of the bench runs with (the tests set the same). */
-export function platformEnv(dynamoEndpoint: string, authUrl: string, keyFile: string): Record<string, string> {
+export function platformEnv(
+  dynamoEndpoint: string,
+  authUrl: string,
+  keyFile: string,
+  credentials: EngineCredentials,
+): Record<string, string> {
   return {
     AWS_REGION: 'eu-central-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     TABLE_NAME: 'platform-bench',
@@ -52,7 +59,8 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
     for (const s of stops.reverse()) await s();
   };
   try {
-    const dynamo: DynamoLocal = await startDynamoLocal({ port: await freePort() });
+    const credentials = newEngineCredentials();
+    const dynamo: DynamoLocal = await startDynamoLocal({ port: await freePort(), credentials });
     stops.push(() => dynamo.stop());
     const keyFile = join(dir, 'idp-key.json');
     let authUrl = '';
@@ -63,7 +71,7 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
       idp.close();
     });
 
-    const env = platformEnv(dynamo.endpoint, authUrl, keyFile);
+    const env = platformEnv(dynamo.endpoint, authUrl, keyFile, credentials);
     Object.assign(process.env, env);
     const admin = new DynamoDBClient({ endpoint: dynamo.endpoint });
     await ensurePlatformTable(admin, env.TABLE_NAME as string);

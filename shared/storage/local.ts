@@ -16,8 +16,8 @@ import { type BucketConfig, bucketConfigKey, deleteBucketRecords, getBucketConfi
 import { S3_CLIENT_DEFAULTS, s3Operations, toFileEntry } from './s3';
 
 /**
- * The local S3 server (s3rver): path-style, its one access key is S3RVER, and it checks the
- * expiry of presigned links but not their signatures. It has no versioning, lifecycle or public
+ * The local S3 server (s3rver behind a SigV4 gate, lib/local/s3-server.ts): path-style, signed with
+ * the platform's engine credentials (from the environment, as every AWS client here). It has no versioning, lifecycle or public
  * access block, so this adapter keeps those settings itself, in the bucket's record of the
  * platform table (records.ts), and answers as S3 would:
  * - versioning: the status is kept; a file deleted through the API while versioning is on leaves
@@ -43,7 +43,6 @@ function clientFor(): S3Client {
     region: config.region,
     endpoint: process.env.AWS_ENDPOINT_URL_S3,
     forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
   });
   return client;
 }

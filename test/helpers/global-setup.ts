@@ -6,7 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensurePlatformTable, startDynamoLocal } from '../../lib/local/dynamodb';
 import { listen } from '../../lib/local/gateway';
 import { createIdpServer } from '../../lib/local/idp';
-import { startS3 } from '../../lib/local/services';
+import { newEngineCredentials, startS3 } from '../../lib/local/services';
 import { freePort } from '../../shared/net/free-port';
 
 /**
@@ -15,13 +15,15 @@ import { freePort } from '../../shared/net/free-port';
  */
 export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'platform-test-'));
-  const dynamo = await startDynamoLocal({ port: await freePort() });
+  // The engines answer only requests signed with this run's key pair, as on `npm start`.
+  const credentials = newEngineCredentials();
+  const dynamo = await startDynamoLocal({ port: await freePort(), credentials });
   // The local S3 server in its own process (see lib/local/s3-server.ts); buckets are made by tests.
-  const s3 = await startS3({ port: await freePort(), directory: join(dir, 's3'), buckets: [] });
+  const s3 = await startS3({ port: await freePort(), directory: join(dir, 's3'), buckets: [], credentials });
   const env: Record<string, string> = {
     AWS_REGION: 'eu-central-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     S3_FORCE_PATH_STYLE: 'true',

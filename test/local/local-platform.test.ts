@@ -8,9 +8,16 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { LocalInfo } from '../../lib/local/services';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteMessageCommand,
+  ListQueuesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { engineCredentials, type LocalInfo } from '../../lib/local/services';
 
 const ROOT = resolve(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -255,12 +262,79 @@ describe('the local platform (npm start, npm run local)', () => {
     expect(badScope.stderr).toContain('Unknown scope: nope:read');
   }, 60_000);
 
+  it("answers only requests signed with this DATA_DIR's key pair, never the engines' published defaults", async () => {
+    const mine = engineCredentials(dataDir);
+    expect(mine.accessKeyId).toMatch(/^LOCAL[0-9A-F]{15}$/);
+    expect(statSync(join(dataDir, 'keys', 'engines-secret')).mode & 0o777).toBe(0o600);
+    const defaults = [
+      { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      { accessKeyId: 'local', secretAccessKey: 'local' },
+      { accessKeyId: mine.accessKeyId, secretAccessKey: 'not-the-secret' },
+    ];
+    const calls = (credentials: { accessKeyId: string; secretAccessKey: string }) => {
+      const common = { region: info.region, credentials, maxAttempts: 1 };
+      const dynamo = new DynamoDBClient({ ...common, endpoint: info.endpoints.dynamodb });
+      const s3 = new S3Client({ ...common, endpoint: info.endpoints.s3, forcePathStyle: true });
+      const sqs = new SQSClient({ ...common, endpoint: info.endpoints.sqs });
+      const outcome = (p: Promise<unknown>) =>
+        p.then(
+          () => 'answered',
+          (err: Error) => err.name,
+        );
+      return Promise.all([
+        outcome(dynamo.send(new ListTablesCommand({}))),
+        outcome(s3.send(new ListBucketsCommand({}))),
+        outcome(sqs.send(new ListQueuesCommand({}))),
+      ]).finally(() => {
+        for (const c of [dynamo, s3, sqs]) c.destroy();
+      });
+    };
+    expect(await calls(mine)).toEqual(['answered', 'answered', 'answered']);
+    expect(await calls(defaults[0] as (typeof defaults)[0])).toEqual([
+      'UnrecognizedClientException',
+      'InvalidAccessKeyId',
+      'InvalidClientTokenId',
+    ]);
+    expect(await calls(defaults[1] as (typeof defaults)[0])).toEqual([
+      'UnrecognizedClientException',
+      'InvalidAccessKeyId',
+      'InvalidClientTokenId',
+    ]);
+    expect(await calls(defaults[2] as (typeof defaults)[0])).toEqual([
+      'InvalidSignatureException',
+      'SignatureDoesNotMatch',
+      'SignatureDoesNotMatch',
+    ]);
+    // No signature at all: each engine's refusal, never its data.
+    const unsigned = await Promise.all(
+      [info.endpoints.dynamodb, info.endpoints.s3, info.endpoints.sqs].map(async (endpoint, i) => {
+        const res = await fetch(endpoint, {
+          method: i === 1 ? 'GET' : 'POST',
+          headers:
+            i === 1
+              ? {}
+              : {
+                  'x-amz-target': i === 0 ? 'DynamoDB_20120810.ListTables' : 'AmazonSQS.ListQueues',
+                  'content-type': 'application/x-amz-json-1.0',
+                },
+          body: i === 1 ? undefined : '{}',
+        });
+        return [res.status, (await res.text()).match(/MissingAuthentication\w*|AccessDenied/)?.[0]];
+      }),
+    );
+    expect(unsigned).toEqual([
+      [400, 'MissingAuthenticationTokenException'],
+      [403, 'AccessDenied'],
+      [403, 'MissingAuthenticationToken'],
+    ]);
+  });
+
   it('S3: a PutObject/GetObject round trip on the artifacts bucket', async () => {
     const s3 = new S3Client({
       endpoint: info.endpoints.s3,
       region: info.region,
       forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      credentials: engineCredentials(dataDir),
     });
     await s3.send(new PutObjectCommand({ Bucket: info.buckets.artifacts, Key: 'test/hello.txt', Body: 'hello' }));
     const got = await s3.send(new GetObjectCommand({ Bucket: info.buckets.artifacts, Key: 'test/hello.txt' }));
@@ -272,7 +346,7 @@ describe('the local platform (npm start, npm run local)', () => {
     const sqs = new SQSClient({
       endpoint: info.endpoints.sqs,
       region: info.region,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: engineCredentials(dataDir),
     });
     const QueueUrl = info.queues.agentJobs;
     await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ job: 1 }) }));
@@ -296,7 +370,7 @@ describe('the local platform (npm start, npm run local)', () => {
       endpoint: info.endpoints.s3,
       region: info.region,
       forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      credentials: engineCredentials(dataDir),
     });
     await s3.send(new PutObjectCommand({ Bucket: bucket.physicalName, Key: 'a.txt', Body: 'hello' }));
     s3.destroy();

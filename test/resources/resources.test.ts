@@ -12,7 +12,6 @@ const s3 = new S3Client({
   region: 'eu-central-1',
   endpoint: process.env.AWS_ENDPOINT_URL_S3,
   forcePathStyle: true,
-  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
 });
 
 let n = 0;

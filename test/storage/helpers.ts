@@ -38,7 +38,6 @@ export const s3 = new S3Client({
   region: 'eu-central-1',
   endpoint: process.env.AWS_ENDPOINT_URL_S3,
   forcePathStyle: true,
-  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
 });
 
 export async function putFiles(bucket: string, keys: string[], body = 'x', concurrency = 24): Promise<void> {
