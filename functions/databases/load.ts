@@ -1,6 +1,6 @@
 import { describeTable, keySchemaOf, type SdkTable } from '../../shared/databases/tables';
-import { toHttpError } from '../../shared/http/backend-errors';
 import { type HttpError, notFound } from '../../shared/ground/errors';
+import { toHttpError } from '../../shared/http/backend-errors';
 import { getResource } from '../../shared/resources/records';
 import { refreshStatus } from '../../shared/resources/status';
 import type { KeySchema, Resource } from '../../shared/schemas/resource';

@@ -1,5 +1,5 @@
-import { isBackendError, toHttpError } from '../../shared/http/backend-errors';
 import { badRequest, HttpError } from '../../shared/ground/errors';
+import { isBackendError, toHttpError } from '../../shared/http/backend-errors';
 import { storage } from '../../shared/storage';
 import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
 import type { Bucket } from './buckets';

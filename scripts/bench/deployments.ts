@@ -170,7 +170,10 @@ export async function benchDeployments(
     const { startS3 } = await import('../../lib/local/services');
     const env = process.env;
     if (!env.AWS_ENDPOINT_URL_S3) {
-      const credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '' };
+      const credentials = {
+        accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
+        secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
+      };
       const s3 = await startS3({ port: await freePort(), directory: join(dataDir, 's3'), buckets: [], credentials });
       stops.push(s3.stop);
       Object.assign(env, { AWS_ENDPOINT_URL_S3: s3.endpoint, S3_FORCE_PATH_STYLE: 'true' });

@@ -5,10 +5,10 @@ import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { authenticate } from '../auth/authenticate';
 import type { Caller, OrgAccess } from '../auth/caller';
-import { isBackendError, toHttpError } from './backend-errors';
-import { parseJsonBody } from './body';
 import { badRequest, HttpError, type Issue, invalidRequest, notFound } from '../ground/errors';
 import { describeError, log } from '../ground/log';
+import { isBackendError, toHttpError } from './backend-errors';
+import { parseJsonBody } from './body';
 import type { Reply, Route, RouteContext } from './route';
 import { createRouter } from './router';
 
