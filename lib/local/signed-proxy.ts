@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import { type AuthFailure, type EngineCredentials, verifyHeaderSignature } from './sigv4';
 
 /**
@@ -35,15 +35,24 @@ const REFUSALS: Record<'dynamodb' | 'sqs', { status: number; errors: Record<Auth
 /** The largest request body forwarded (DynamoDB's own limit is 16 MB). */
 const MAX_BODY = 16 * 1024 * 1024;
 
+/** An engine answering a request in this process (no port of its own to find). */
+export type InProcess = (request: {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}) => Promise<{ status: number; headers: Record<string, string | string[] | number | undefined>; body: Buffer }>;
+
 /**
  * A proxy in front of a local engine that does not check signatures (DynamoDB Local, the SQS
  * stand-in): a request reaches the engine only when it is signed with the platform's credentials
- * (SigV4, lib/local/sigv4.ts); any other gets the service's own refusal. The engine listens on a
- * private port; this proxy's port is the endpoint the platform is given.
+ * (SigV4, lib/local/sigv4.ts); any other gets the service's own refusal. The engine answers in
+ * this process (the SQS stand-in), or on a private port (DynamoDB Local, a Java process); this
+ * proxy's port is the endpoint the platform is given.
  */
 export function signedProxy(
   service: 'dynamodb' | 'sqs',
-  target: { host: string; port: number },
+  target: { host: string; port: number } | InProcess,
   credentials: EngineCredentials,
 ): Server {
   const refusal = REFUSALS[service];
@@ -73,6 +82,20 @@ export function signedProxy(
           'x-amzn-errortype': type,
         });
         res.end(text);
+        return;
+      }
+      if (typeof target === 'function') {
+        const sent = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
+        target(sent).then(
+          (answer) => {
+            res.writeHead(answer.status, answer.headers);
+            res.end(answer.body);
+          },
+          () => {
+            if (!res.headersSent) res.writeHead(502);
+            res.end();
+          },
+        );
         return;
       }
       const upstream = request(

@@ -1,5 +1,4 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { freePort } from '../../shared/net/free-port';
 import { signedProxy } from './signed-proxy';
 import type { EngineCredentials } from './sigv4';
 
@@ -37,10 +36,22 @@ export async function startSqs(options: {
   const { buildApp } = await import('fauxqs');
   const app = buildApp({ logger: false, defaultRegion: options.region });
   const host = options.host ?? '127.0.0.1';
-  // fauxqs checks no signature: it listens on a private port behind a proxy that does.
-  const enginePort = await freePort();
-  await app.listen({ port: enginePort, host });
-  const proxy = signedProxy('sqs', { host, port: enginePort }, options.credentials);
+  // fauxqs checks no signature and never listens: the signing proxy hands it each request it
+  // passes, in this process (Fastify's inject).
+  await app.ready();
+  const proxy = signedProxy(
+    'sqs',
+    async (sent) => {
+      const answer = await app.inject({
+        method: sent.method as 'POST',
+        url: sent.url,
+        headers: sent.headers,
+        payload: sent.body,
+      });
+      return { status: answer.statusCode, headers: answer.headers, body: answer.rawPayload };
+    },
+    options.credentials,
+  );
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);
     proxy.listen(options.port, host, () => resolve());
