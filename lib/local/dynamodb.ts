@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   CreateTableCommand,
@@ -44,18 +45,56 @@ export interface DynamoLocal {
 }
 
 /**
+ * Run as `node -e` inside a network namespace of its own (`unshare --net`): brings its loopback up,
+ * starts DynamoDB Local there (argv: the socket path, the engine's port, java's arguments), and passes
+ * connections from a Unix socket (in a folder only the platform can open) to it. Nothing outside
+ * the namespace reaches the engine but through that socket. It ends with java, and takes java with
+ * it on SIGTERM or when the platform's pipe (stdin) closes.
+ */
+const NAMESPACE_BRIDGE = `
+const { spawn, spawnSync } = require('node:child_process');
+const net = require('node:net');
+const [socketPath, port, ...javaArgs] = process.argv.slice(1);
+const up = spawnSync('ip', ['link', 'set', 'lo', 'up']);
+if (up.status !== 0) { process.stderr.write('could not bring up loopback\\n'); process.exit(1); }
+const java = spawn('java', javaArgs, { stdio: ['ignore', 'inherit', 'inherit'] });
+const end = () => { java.kill('SIGKILL'); process.exit(0); };
+java.on('exit', (code) => process.exit(code ?? 1));
+process.on('SIGTERM', end);
+process.stdin.on('end', end);
+process.stdin.on('close', end);
+process.stdin.resume();
+net.createServer((c) => {
+  const e = net.connect(Number(port), '127.0.0.1');
+  c.pipe(e).pipe(c);
+  c.on('error', () => e.destroy());
+  e.on('error', () => c.destroy());
+}).listen(socketPath);
+`;
+const ENGINE_PORT = 8000;
+
+/** True when DynamoDB Local can run in a network namespace of its own (root, unshare and ip). */
+const namespaces = () =>
+  process.getuid?.() === 0 &&
+  spawnSync('unshare', ['--net', 'true'], { stdio: 'ignore' }).status === 0 &&
+  spawnSync('ip', ['-V'], { stdio: 'ignore' }).status === 0;
+
+/**
  * Starts DynamoDB Local (`java -jar`): in memory, or persisted under `dbPath`. The engine checks no
- * signature, so it listens on a private port and `port` is a proxy that passes only requests
- * signed with `credentials` (lib/local/signed-proxy.ts). The child is killed when this process
- * exits, so no orphan keeps the port.
+ * signature, so `port` is a proxy that passes only requests signed with `credentials`
+ * (lib/local/signed-proxy.ts), and the engine itself is out of reach: as root, in a network
+ * namespace of its own behind a Unix socket only the platform can open (tenant code can't find it
+ * on loopback); otherwise on a private port. The child is killed when this process exits, so no
+ * orphan keeps the port.
  */
 export async function startDynamoLocal(options: {
   port: number;
   dbPath?: string;
   credentials: EngineCredentials;
 }): Promise<DynamoLocal> {
-  const enginePort = await freePort();
   if (spawnSync('java', ['-version'], { stdio: 'ignore' }).error) throw new JavaMissingError();
+  const isolated = namespaces();
+  const enginePort = isolated ? ENGINE_PORT : await freePort();
   const dir = jarDir();
   const args = [
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
@@ -71,7 +110,17 @@ export async function startDynamoLocal(options: {
     mkdirSync(options.dbPath, { recursive: true });
     args.push('-dbPath', options.dbPath);
   } else args.push('-inMemory');
-  const child = spawn('java', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const socketDir = isolated ? mkdtempSync(join(tmpdir(), 'platform-dynamodb-')) : undefined;
+  const socketPath = socketDir ? join(socketDir, 'engine.sock') : undefined;
+  const child = socketPath
+    ? spawn(
+        'unshare',
+        ['--net', '--', process.execPath, '-e', NAMESPACE_BRIDGE, socketPath, String(ENGINE_PORT), ...args],
+        { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] },
+      )
+    : spawn('java', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The bridge's lifeline: it never carries data, and must not keep this process alive.
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   let output = '';
   child.stdout?.on('data', (d: Buffer) => {
     output += d.toString();
@@ -81,7 +130,11 @@ export async function startDynamoLocal(options: {
   });
   const owned = ownChild(child);
   const { kill } = owned;
-  const proxy = signedProxy('dynamodb', { host: '127.0.0.1', port: enginePort }, options.credentials);
+  const proxy = signedProxy(
+    'dynamodb',
+    socketPath ? { socketPath } : { host: '127.0.0.1', port: enginePort },
+    options.credentials,
+  );
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);
     proxy.listen(options.port, '127.0.0.1', () => resolve());
@@ -90,6 +143,7 @@ export async function startDynamoLocal(options: {
     proxy.close();
     proxy.closeAllConnections();
     await owned.stop();
+    if (socketDir) rmSync(socketDir, { recursive: true, force: true });
   };
   const endpoint = `http://127.0.0.1:${options.port}`;
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: options.credentials });

@@ -52,7 +52,7 @@ export type InProcess = (request: {
  */
 export function signedProxy(
   service: 'dynamodb' | 'sqs',
-  target: { host: string; port: number } | InProcess,
+  target: { host: string; port: number } | { socketPath: string } | InProcess,
   credentials: EngineCredentials,
 ): Server {
   const refusal = REFUSALS[service];
@@ -99,7 +99,7 @@ export function signedProxy(
         return;
       }
       const upstream = request(
-        { host: target.host, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        { ...target, method: req.method, path: req.url, headers: req.headers },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);

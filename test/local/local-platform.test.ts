@@ -3,7 +3,7 @@
  * its own data directory and ports (not the DynamoDB Local of the test run), used over HTTP, S3,
  * SQS and the local CLI, stopped with SIGINT, and started again on the same data.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -322,6 +322,9 @@ describe('the local platform (npm start, npm run local)', () => {
         return [res.status, (await res.text()).match(/MissingAuthentication\w*|AccessDenied/)?.[0]];
       }),
     );
+    // As root, DynamoDB Local has no port on this machine's network at all (its own namespace,
+    // reached through a Unix socket only the platform opens): nothing can skip the proxy.
+    if (process.getuid?.() === 0) expect(execFileSync('ss', ['-ltnp'], { encoding: 'utf8' })).not.toContain('"java"');
     expect(unsigned).toEqual([
       [400, 'MissingAuthenticationTokenException'],
       [403, 'AccessDenied'],
