@@ -15,6 +15,8 @@ export function platformApp(props?: AppProps): { app: App; stack: PlatformStack 
   const stack = new PlatformStack(app, settings.stage ? `PlatformStack-${settings.stage}` : 'PlatformStack', {
     description: `Developer platform API${settings.stage ? ` (${settings.stage})` : ''}`,
     ...settings,
+    // Checked by the stack: no synth without it.
+    authAudience: settings.authAudience ?? '',
   });
 
   // cdk-nag 3 is a policy-validation plugin: an unacknowledged finding fails the synth.

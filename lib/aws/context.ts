@@ -2,10 +2,10 @@ import type { Node } from 'constructs';
 import type { PlatformStackProps } from './platform-stack';
 
 /** The settings of a deployment, as given with `cdk -c key=value`, in cdk.json, or the environment. */
-export type PlatformSettings = Pick<
-  PlatformStackProps,
-  'authUrl' | 'stage' | 'authAudience' | 'corsOrigins' | 'locations' | 'defaultLocation'
->;
+export type PlatformSettings = Omit<
+  Pick<PlatformStackProps, 'authUrl' | 'stage' | 'authAudience' | 'corsOrigins' | 'locations' | 'defaultLocation'>,
+  'authAudience'
+> & { authAudience: string | undefined };
 
 /**
  * Reads the deployment's settings from CDK context. `-c` gives strings, cdk.json gives JSON
@@ -37,7 +37,7 @@ export function platformSettings(node: Node, env: NodeJS.ProcessEnv = process.en
   return {
     authUrl: text('authUrl') ?? env.AUTH_URL ?? 'https://auth.example.com',
     stage: text('stage'),
-    authAudience: text('authAudience'),
+    authAudience: text('authAudience') ?? env.AUTH_AUDIENCE,
     corsOrigins: list('corsOrigins'),
     locations,
     defaultLocation: text('defaultLocation'),

@@ -15,8 +15,11 @@ export interface PlatformStackProps extends StackProps {
   authUrl: string;
   /** `STAGE` of the functions; default `dev`, as in shared/config. */
   stage?: string;
-  /** Optional audience the identity provider puts in access tokens. */
-  authAudience?: string;
+  /**
+   * The audience the identity provider puts in access tokens (`aud`): every function checks it
+   * (AUTH_AUDIENCE). Required: a function without it would accept any audience's default.
+   */
+  authAudience: string;
   /** Origins the API answers CORS preflights for. */
   corsOrigins?: string[];
   /** The location registry as JSON (`LOCATIONS`); the functions' default when unset. */
@@ -47,6 +50,11 @@ export class PlatformStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PlatformStackProps) {
     super(scope, id, props);
+    if (!props.authAudience?.trim()) {
+      throw new Error(
+        'The stack needs the audience of its access tokens: cdk synth -c authAudience=<aud> (or AUTH_AUDIENCE).',
+      );
+    }
     const groups = props.groups ?? routeGroups;
     const projectRoot = props.projectRoot ?? path.resolve(__dirname, '..', '..');
 
@@ -58,7 +66,7 @@ export class PlatformStack extends Stack {
       AUTH_URL: props.authUrl,
       PLATFORM_TARGET: 'aws',
       STAGE: props.stage ?? 'dev',
-      ...(props.authAudience ? { AUTH_AUDIENCE: props.authAudience } : {}),
+      AUTH_AUDIENCE: props.authAudience,
       ...(props.locations ? { LOCATIONS: props.locations } : {}),
       ...(props.defaultLocation ? { DEFAULT_LOCATION: props.defaultLocation } : {}),
     };

@@ -1,6 +1,7 @@
 import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { config } from '../config';
 import type { BuildJob, BuildsPort } from './index';
 
 /**
@@ -26,6 +27,37 @@ const required = (name: string) => {
 export const logStreamOf = (buildId: string) => buildId.slice(buildId.indexOf(':') + 1);
 
 export const envObjectKey = (deploymentId: string) => `builds/${deploymentId}/env.json`;
+
+const partitionOf = (region: string) =>
+  region.startsWith('cn-') ? 'aws-cn' : region.startsWith('us-gov-') ? 'aws-us-gov' : 'aws';
+
+/**
+ * The session policy of one build (shared/builds/buildspec.ts assumes the build-data role with
+ * it): what the role allows, narrowed to this project's sources and cache and this deployment's
+ * variables and artifacts. An IAM session's rights are the intersection of both.
+ */
+export function buildSessionPolicy(bucket: string, region: string, projectId: string, deploymentId: string) {
+  const arn = `arn:${partitionOf(region)}:s3:::${bucket}`;
+  const objects = (...prefixes: string[]) => prefixes.map((p) => `${arn}/${p}*`);
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      { Effect: 'Allow', Action: ['s3:GetObject'], Resource: objects(`sources/${projectId}/`, `cache/${projectId}/`) },
+      { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: objects(`builds/${deploymentId}/`) },
+      {
+        Effect: 'Allow',
+        Action: ['s3:PutObject'],
+        Resource: objects(`artifacts/${deploymentId}/`, `cache/${projectId}/`),
+      },
+      {
+        Effect: 'Allow',
+        Action: ['s3:ListBucket'],
+        Resource: [arn],
+        Condition: { StringLike: { 's3:prefix': [`artifacts/${deploymentId}/*`, `cache/${projectId}/*`] } },
+      },
+    ],
+  };
+}
 
 export function awsBuilds(): BuildsPort {
   codebuild ??= new CodeBuildClient({});
@@ -59,6 +91,9 @@ export function awsBuilds(): BuildsPort {
         OUTPUT_DIRECTORY: job.settings.outputDirectory,
         SOURCE_KEY: job.source.key,
         ENV_KEY: envObjectKey(job.deploymentId),
+        SESSION_POLICY: JSON.stringify(
+          buildSessionPolicy(bucket(), config.region, job.projectId, job.deploymentId),
+        ),
       };
       const out = await cb.send(
         new StartBuildCommand({

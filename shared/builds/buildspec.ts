@@ -9,7 +9,13 @@
  *    `run.sh` for the Lambda Web Adapter), and `manifest.json` with the kind, entry and metrics,
  *    which the build-events worker reads when the build succeeds.
  * Install and build run as an unprivileged user, without the build's AWS credentials, with only
- * the project's variables: a tenant's build can't reach the platform's bucket.
+ * the project's variables: a tenant's build can't reach the platform's bucket. The build's own
+ * credentials are scoped to this build before anything else runs: the project's role can only
+ * assume the build-data role, with a session policy naming this build's prefixes
+ * (`SESSION_POLICY`, shared/builds/aws.ts), so even code that escaped the unprivileged user
+ * reaches `sources/<projectId>/`, `builds/<deploymentId>/`, `artifacts/<deploymentId>/` and
+ * `cache/<projectId>/` and nothing else. Uploads never follow links, and a link in static output
+ * is refused, as on one machine.
  * The job arrives as environment variables (shared/builds/aws.ts); failures print `Error: …`
  * as the last line, which the worker turns into the deployment's `error`.
  */
@@ -70,7 +76,7 @@ if (install) {
     const key = crypto.createHash('sha256').update(fs.readFileSync(path.join(app, lock[0]))).update('\0' + install + '\0' + process.versions.node.split('.')[0]).digest('hex').slice(0, 32);
     const object = 's3://' + B + '/cache/' + E.PROJECT_ID + '/' + key + '.tgz';
     const t = Date.now();
-    const hit = cp.spawnSync('aws', ['s3', 'cp', object, TMP + '/deps.tgz', '--only-show-errors'], { stdio: 'ignore' }).status === 0;
+    const hit = cp.spawnSync('aws', ['s3', 'cp', object, TMP + '/deps.tgz', '--only-show-errors', '--no-follow-symlinks'], { stdio: 'ignore' }).status === 0;
     if (hit) {
       cp.execFileSync('tar', ['-xzf', TMP + '/deps.tgz', '-C', app, '--no-same-owner']);
       cp.execSync('chown -R builder ' + JSON.stringify(app));
@@ -83,7 +89,7 @@ if (install) {
       if (fs.existsSync(path.join(app, 'node_modules'))) {
         const s = Date.now();
         cp.execFileSync('tar', ['-czf', TMP + '/deps.tgz', '-C', app, 'node_modules']);
-        aws(['s3', 'cp', TMP + '/deps.tgz', object, '--only-show-errors']);
+        aws(['s3', 'cp', TMP + '/deps.tgz', object, '--only-show-errors', '--no-follow-symlinks']);
         metrics.saveMs = Date.now() - s;
       }
     }
@@ -98,7 +104,11 @@ const prefix = 's3://' + B + '/artifacts/' + ID + '/';
 if (output.kind === 'static') {
   const out = inside(app, output.directory);
   if (!out || !fs.existsSync(out)) fail('The output directory "' + output.directory + '" wasn\'t found after the build.');
-  aws(['s3', 'sync', out, prefix + 'static/', '--only-show-errors', '--exclude', 'node_modules/*']);
+  const links = [];
+  const walk = (dir) => { for (const e of fs.readdirSync(dir, { withFileTypes: true })) { const f = path.join(dir, e.name); if (e.isSymbolicLink()) links.push(path.relative(out, f)); else if (e.isDirectory()) walk(f); } };
+  walk(out);
+  if (links.length) fail('The output directory has a symbolic link (' + path.join(output.directory, links[0]) + '): links are not published. Copy the file instead.');
+  aws(['s3', 'sync', out, prefix + 'static/', '--only-show-errors', '--no-follow-symlinks', '--exclude', 'node_modules/*']);
 } else {
   let entry = output.entry;
   if (framework === 'nextjs' && !fs.existsSync(path.join(app, entry))) {
@@ -109,12 +119,12 @@ if (output.kind === 'static') {
   if (!fs.existsSync(path.join(app, entry))) fail('The server entry "' + entry + '" wasn\'t found after the build.');
   fs.writeFileSync(path.join(app, 'run.sh'), '#!/bin/bash\nexec node "$PLATFORM_ENTRY"\n', { mode: 0o755 });
   cp.execFileSync('zip', ['-qr', '-y', TMP + '/function.zip', '.'], { cwd: app });
-  aws(['s3', 'cp', TMP + '/function.zip', prefix + 'function.zip', '--only-show-errors']);
+  aws(['s3', 'cp', TMP + '/function.zip', prefix + 'function.zip', '--only-show-errors', '--no-follow-symlinks']);
   output.entry = entry;
 }
 metrics.uploadMs = Date.now() - u;
 fs.writeFileSync(TMP + '/manifest.json', JSON.stringify({ kind: output.kind, entry: output.entry, metrics }));
-aws(['s3', 'cp', TMP + '/manifest.json', prefix + 'manifest.json', '--only-show-errors']);
+aws(['s3', 'cp', TMP + '/manifest.json', prefix + 'manifest.json', '--only-show-errors', '--no-follow-symlinks']);
 console.log('Build completed. Going live.');
 `;
 
@@ -126,23 +136,38 @@ const REFUSE_ESCAPE =
   "if tar -tzf /tmp/source.tgz | grep -qE '(^/|(^|/)[.][.](/|$))'; then " +
   'echo "Error: The archive has a path outside its folder. Every entry must stay inside the archive\'s folder."; exit 1; fi';
 
+/**
+ * This build's credentials: the build-data role, narrowed by the session policy to this build's
+ * prefixes. Every later command (the same shell) uses them; the project's own role is not used
+ * again. No credentials, no build.
+ */
+const ASSUME_BUILD_ROLE =
+  'read -r AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN <<< "$(aws sts assume-role ' +
+  '--role-arn "$BUILD_DATA_ROLE_ARN" --role-session-name "$DEPLOYMENT_ID" --policy "$SESSION_POLICY" ' +
+  "--query 'Credentials.[AccessKeyId,SecretAccessKey,SessionToken]' --output text)\" && " +
+  '[ -n "$AWS_SESSION_TOKEN" ] || { echo "Error: The build could not get its credentials. Redeploy to try again."; exit 1; }';
+
 export const buildspec = {
   version: '0.2',
   env: { shell: 'bash' },
   phases: {
     install: {
       'runtime-versions': { nodejs: '22' },
-      commands: ['id builder >/dev/null 2>&1 || useradd -m builder'],
+      commands: [
+        'id builder >/dev/null 2>&1 || useradd -m builder',
+        ASSUME_BUILD_ROLE,
+        'export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN',
+      ],
     },
     pre_build: {
       commands: [
         'echo "Downloading the source archive."',
-        'aws s3 cp "s3://$ARTIFACTS_BUCKET/$SOURCE_KEY" /tmp/source.tgz --only-show-errors',
+        'aws s3 cp "s3://$ARTIFACTS_BUCKET/$SOURCE_KEY" /tmp/source.tgz --only-show-errors --no-follow-symlinks',
         'gzip -t /tmp/source.tgz || { echo "Error: The source archive isn\'t a valid gzipped tar file."; exit 1; }',
         REFUSE_SPECIAL,
         REFUSE_ESCAPE,
         'mkdir -p /tmp/src && tar -xzf /tmp/source.tgz -C /tmp/src --no-same-owner --no-same-permissions',
-        'aws s3 cp "s3://$ARTIFACTS_BUCKET/$ENV_KEY" /tmp/env.json --only-show-errors',
+        'aws s3 cp "s3://$ARTIFACTS_BUCKET/$ENV_KEY" /tmp/env.json --only-show-errors --no-follow-symlinks',
         'aws s3 rm "s3://$ARTIFACTS_BUCKET/$ENV_KEY" --only-show-errors',
       ],
     },

@@ -57,7 +57,35 @@ describe('builds port, AWS adapter (CodeBuild)', () => {
     expect(JSON.parse(put?.Body as string)).toEqual(job.env);
     const start = codebuild.commandCalls(StartBuildCommand)[0]?.args[0].input;
     expect(start).toMatchObject({ projectName: 'platform-builds', idempotencyToken: job.deploymentId });
-    const vars = Object.fromEntries((start?.environmentVariablesOverride ?? []).map((v) => [v.name, v.value]));
+    const { SESSION_POLICY, ...vars } = Object.fromEntries(
+      (start?.environmentVariablesOverride ?? []).map((v) => [v.name, v.value]),
+    );
+    // The build's credentials are narrowed to this project's sources and cache and this deployment's
+    // variables and artifacts: nothing of another project or deployment.
+    const policy = JSON.parse(SESSION_POLICY as string) as {
+      Statement: { Action: string[]; Resource: string[]; Condition?: unknown }[];
+    };
+    const arn = 'arn:aws:s3:::artifacts';
+    expect(policy.Statement).toEqual([
+      { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [`${arn}/sources/prj_1/*`, `${arn}/cache/prj_1/*`] },
+      {
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:DeleteObject'],
+        Resource: [`${arn}/builds/${job.deploymentId}/*`],
+      },
+      {
+        Effect: 'Allow',
+        Action: ['s3:PutObject'],
+        Resource: [`${arn}/artifacts/${job.deploymentId}/*`, `${arn}/cache/prj_1/*`],
+      },
+      {
+        Effect: 'Allow',
+        Action: ['s3:ListBucket'],
+        Resource: [arn],
+        Condition: { StringLike: { 's3:prefix': [`artifacts/${job.deploymentId}/*`, 'cache/prj_1/*'] } },
+      },
+    ]);
+    expect((SESSION_POLICY as string).length).toBeLessThan(2048);
     expect(vars).toEqual({
       DEPLOYMENT_ID: job.deploymentId,
       ORG_ID: 'org_1',

@@ -144,3 +144,32 @@ it('a build command gets the variables; its failure is the last Error: line', ()
   });
   expect(outside.out.trim().split('\n').pop()).toBe('Error: The root directory "../.." isn\'t in the source.');
 });
+
+it('a link in the static output is refused, as on one machine; uploads never follow links', () => {
+  const linked = build(makeTar([{ path: 'index.html', content: 'x' }]), {
+    FRAMEWORK: 'static',
+    BUILD_COMMAND: 'mkdir -p out && cp index.html out/ && ln -s /etc out/etc',
+    OUTPUT_DIRECTORY: 'out',
+  });
+  expect(linked.code).toBe(1);
+  expect(linked.out.trim().split('\n').pop()).toBe(
+    'Error: The output directory has a symbolic link (out/etc): links are not published. Copy the file instead.',
+  );
+  expect(existsSync(join(linked.artifacts, 'static'))).toBe(false);
+  const phaseCommands = Object.values(buildspec.phases).flatMap((phase) => phase.commands as string[]);
+  const s3Commands = [
+    ...BUILD_SCRIPT.matchAll(/\['s3', '(cp|sync)'[^\]]*\]/g),
+    ...phaseCommands.flatMap((c) => [...c.matchAll(/aws s3 (cp|sync) .*/g)]),
+  ];
+  expect(s3Commands.length).toBeGreaterThanOrEqual(5);
+  for (const [command] of s3Commands) expect(command).toContain('--no-follow-symlinks');
+});
+
+it("assumes the build-data role with this build's session policy before anything reads data", () => {
+  const install = buildspec.phases.install.commands.join('\n');
+  expect(install).toContain('aws sts assume-role --role-arn "$BUILD_DATA_ROLE_ARN"');
+  expect(install).toContain('--policy "$SESSION_POLICY"');
+  expect(install).toContain('export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN');
+  // Fails closed: no session token, no build.
+  expect(install).toContain('[ -n "$AWS_SESSION_TOKEN" ] || { echo "Error: The build could not get its credentials.');
+});

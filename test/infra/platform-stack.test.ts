@@ -52,7 +52,9 @@ let synthError: unknown;
 
 beforeAll(() => {
   // authUrl given, so AUTH_URL of the environment (set by the global setup) does not leak in.
-  ({ app, stack } = platformApp({ context: { ...flags, authUrl: 'https://auth.example.com' } }));
+  ({ app, stack } = platformApp({
+    context: { ...flags, authUrl: 'https://auth.example.com', authAudience: 'platform-api' },
+  }));
   try {
     template = Template.fromStack(stack);
     // The assembly of that synthesis (cached); Annotations.fromStack would synthesize all over again.
@@ -393,7 +395,11 @@ describe('every need, wired', () => {
 
   beforeAll(() => {
     allApp = new App({ context: { ...flags, ...noBundling }, builtinCloudFormationValidation: false });
-    all = new PlatformStack(allApp, 'AllNeeds', { authUrl: 'https://auth.example.com', groups });
+    all = new PlatformStack(allApp, 'AllNeeds', {
+      authUrl: 'https://auth.example.com',
+      authAudience: 'platform-api',
+      groups,
+    });
     t = Template.fromStack(all);
   });
 
@@ -458,7 +464,7 @@ describe('every need, wired', () => {
       'logs:PutLogEvents',
     ]);
     const env = t.toJSON().Resources[logicalId(orgs.fn)].Properties.Environment.Variables;
-    expect(Object.keys(env).sort()).toEqual(['AUTH_URL', 'PLATFORM_TARGET', 'STAGE', 'TABLE_NAME']);
+    expect(Object.keys(env).sort()).toEqual(['AUTH_AUDIENCE', 'AUTH_URL', 'PLATFORM_TARGET', 'STAGE', 'TABLE_NAME']);
   });
 
   test('no statement has a wildcard action on a whole service', () => {
@@ -514,8 +520,25 @@ describe('deployments', () => {
     expect(spec).toContain('runuser');
   });
 
-  test('the build role reads sources and writes artifacts and caches, by prefix, nothing else', () => {
-    const role = logicalId(stack.deployments.project.role as unknown as Construct);
+  test("the build project's role reaches no data: it can only assume the build-data role, which each build narrows", () => {
+    const projectRole = logicalId(stack.deployments.project.role as unknown as Construct);
+    const dataRole = logicalId(stack.deployments.buildDataRole);
+    const own = statementsOf(template, projectRole);
+    expect(own.flatMap((s) => s.actions).filter((a) => a.startsWith('s3:'))).toEqual([]);
+    expect(own.filter((s) => s.actions.includes('sts:AssumeRole'))).toEqual([
+      expect.objectContaining({ actions: ['sts:AssumeRole'], resource: expect.stringContaining(dataRole) }),
+    ]);
+    // Only the project's role may assume it, for an hour at most (a build is 15 minutes).
+    const trust = template.toJSON().Resources[dataRole].Properties;
+    expect(JSON.stringify(trust.AssumeRolePolicyDocument)).toContain(projectRole);
+    expect(trust.MaxSessionDuration).toBe(3600);
+    const vars = template.toJSON().Resources[logicalId(stack.deployments.project)].Properties.Environment
+      .EnvironmentVariables as { Name: string }[];
+    expect(vars.map((v) => v.Name)).toContain('BUILD_DATA_ROLE_ARN');
+  });
+
+  test('the build-data role reads sources and writes artifacts and caches, by prefix, nothing else', () => {
+    const role = logicalId(stack.deployments.buildDataRole);
     const s3 = statementsOf(template, role).filter((s) => s.actions.some((a) => a.startsWith('s3:')));
     const bucket = logicalId(stack.data.artifactsBucket);
     const on = (prefix: string) => s3.filter((s) => s.resource.includes(bucket) && s.resource.includes(`/${prefix}/*`));
@@ -633,6 +656,14 @@ describe('settings', () => {
     });
   });
 
+  test('the stack refuses to synthesize without the audience of its tokens', () => {
+    expect(() => platformApp({ context: { ...flags, ...noBundling } })).toThrow(
+      'The stack needs the audience of its access tokens: cdk synth -c authAudience=<aud> (or AUTH_AUDIENCE).',
+    );
+    expect(settingsOf({}, { AUTH_AUDIENCE: 'from-env' }).authAudience).toBe('from-env');
+    expect(settingsOf({ authAudience: 'ctx' }, { AUTH_AUDIENCE: 'from-env' }).authAudience).toBe('ctx');
+  });
+
   test('authUrl from context, else AUTH_URL', () => {
     expect(settingsOf({}, { AUTH_URL: 'https://id.example.org' }).authUrl).toBe('https://id.example.org');
     expect(settingsOf({ authUrl: 'https://ctx.example.org' }, { AUTH_URL: 'https://id.example.org' }).authUrl).toBe(
@@ -660,6 +691,7 @@ describe('settings', () => {
         ...flags,
         ...noBundling,
         stage: 'prod',
+        authAudience: 'platform-prod',
         corsOrigins: 'https://app.example.com',
         defaultLocation: 'dub',
       },
@@ -668,7 +700,9 @@ describe('settings', () => {
     expect(staged.stackName).toBe('PlatformStack-prod');
     const t = Template.fromStack(staged);
     t.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ STAGE: 'prod', DEFAULT_LOCATION: 'dub' }) },
+      Environment: {
+        Variables: Match.objectLike({ STAGE: 'prod', DEFAULT_LOCATION: 'dub', AUTH_AUDIENCE: 'platform-prod' }),
+      },
     });
     t.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com'] }),

@@ -35,6 +35,7 @@ describe('the synthesized stack', () => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new PlatformStack(app, 'ProjectsEnv', {
     authUrl: 'https://auth.example.com',
+    authAudience: 'platform-api',
     groups: routeGroups.filter((g) => names.includes(g.name)),
   });
   const template = Template.fromStack(stack);
