@@ -1,19 +1,51 @@
 import { TagResourceCommand, UntagResourceCommand } from '@aws-sdk/client-dynamodb';
 import { isUnknownOperation, NOTES, supports } from '../../shared/databases/capabilities';
 import { customerDynamo } from '../../shared/databases/client';
-import { badRequest } from '../../shared/ground/errors';
-import { updateResource } from '../../shared/resources/records';
+import { badRequest, HttpError } from '../../shared/ground/errors';
+import { getResource, updateResource } from '../../shared/resources/records';
+import type { Resource } from '../../shared/schemas/resource';
 import { type Database, describe } from './load';
 
 export const MAX_TAGS = 50;
 export const RESERVED_TAG = 'Tags starting with aws: or platform: are reserved.';
 export const TOO_MANY_TAGS = `A database can have ${MAX_TAGS} tags.`;
 
+/** The record's tags with `change` merged in (400 past the limit). */
+function merged(current: Record<string, string> | undefined, change: Record<string, string | null>) {
+  const tags: Record<string, string> = { ...current };
+  for (const [k, v] of Object.entries(change)) {
+    if (v === null) delete tags[k];
+    else tags[k] = v;
+  }
+  if (Object.keys(tags).length > MAX_TAGS) throw badRequest(TOO_MANY_TAGS);
+  return tags;
+}
+
+/**
+ * Writes the merged tags to the record, guarded by its version: a change made meanwhile by another
+ * request is read again and this change merged into it (a few times), so concurrent changes of
+ * different tags all land.
+ */
+async function storeTags(db: Database, change: Record<string, string | null>): Promise<Resource> {
+  let current: Resource = db;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await updateResource(current, { tags: merged(current.tags, change) });
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 409) || attempt >= 8) throw err;
+      const fresh = await getResource(db.orgId, 'database', db.resourceId);
+      if (!fresh) throw err;
+      current = fresh;
+    }
+  }
+}
+
 /**
  * Sets (`value`) and removes (`null`) tags of a database. The database record holds the tags (so
  * they survive on a table store without tagging, and the settings route reads them without a
- * backend call); they are applied to the table where the store supports tags, and `applied`
- * says whether they were. The platform's own tags (`platform:…`) can't be changed.
+ * backend call): it is written first, then the change is applied to the table where the store
+ * supports tags, and `applied` says whether it was. The platform's own tags (`platform:…`) can't
+ * be changed.
  */
 export async function changeTags(
   db: Database,
@@ -21,12 +53,8 @@ export async function changeTags(
 ): Promise<{ tags: Record<string, string>; applied: boolean; notes: string[] }> {
   const names = Object.keys(change);
   if (names.some((k) => /^(aws|platform):/i.test(k))) throw badRequest(RESERVED_TAG);
-  const tags: Record<string, string> = { ...db.tags };
-  for (const [k, v] of Object.entries(change)) {
-    if (v === null) delete tags[k];
-    else tags[k] = v;
-  }
-  if (Object.keys(tags).length > MAX_TAGS) throw badRequest(TOO_MANY_TAGS);
+  merged(db.tags, change);
+  const updated = await storeTags(db, change);
 
   let applied = false;
   if (supports('tags')) {
@@ -46,6 +74,5 @@ export async function changeTags(
       if (!isUnknownOperation(err)) throw err;
     }
   }
-  const updated = await updateResource(db, { tags });
   return { tags: updated.tags ?? {}, applied, notes: applied ? [] : [NOTES.tags] };
 }

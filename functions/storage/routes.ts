@@ -4,7 +4,7 @@ import { created, noContent, ok, route } from '../../shared/http/route';
 import { FILES_ADDED, NOT_EMPTY, STILL_REMOVING } from '../../shared/storage/delete-bucket';
 import { BUCKET_NOT_FOUND, deleteBucket, describeBucket, listBuckets, loadBucket } from './buckets';
 import { deleteObjects, NOTHING, WHOLE_BUCKET } from './delete-objects';
-import { addLifecycleRule, deleteLifecycleRule, RULE_NOT_FOUND, TOO_MANY_RULES } from './lifecycle';
+import { addLifecycleRule, deleteLifecycleRule, RULE_NOT_FOUND, SETTINGS_BUSY, TOO_MANY_RULES } from './lifecycle';
 import {
   createFolder,
   downloadLink,
@@ -206,7 +206,7 @@ export const routes = [
     summary: 'Adds a rule deleting files under a prefix a number of days after they are written.',
     params: Params,
     body: z.object({ prefix: Path, days: Days, noncurrentDays: z.optional(Days) }),
-    errors: { ...notFound, 409: [TOO_MANY_RULES] },
+    errors: { ...notFound, 409: [TOO_MANY_RULES, SETTINGS_BUSY] },
     run: async ({ org, params, body }) =>
       created(await addLifecycleRule(await loadBucket(org.orgId, params.resourceId), body)),
   }),
@@ -216,7 +216,7 @@ export const routes = [
     scope: 'resources:write',
     summary: 'Removes a lifecycle rule.',
     params: z.object({ orgId: z.string(), resourceId: z.string(), ruleId: z.string() }),
-    errors: { 404: [BUCKET_NOT_FOUND, RULE_NOT_FOUND] },
+    errors: { 404: [BUCKET_NOT_FOUND, RULE_NOT_FOUND], 409: [SETTINGS_BUSY] },
     run: async ({ org, params }) =>
       ok(await deleteLifecycleRule(await loadBucket(org.orgId, params.resourceId), params.ruleId)),
   }),

@@ -333,6 +333,16 @@ describe('PATCH .../databases/:resourceId/tags', () => {
     expect((await p.get(`${db.path}/settings`)).body.settings.tags).toEqual({ team: 'shop', owner: 'ana@example.com' });
   });
 
+  it('loses no tag to concurrent changes: every 200 is a stored tag', async () => {
+    const db = await newDatabase(p);
+    const changes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => p.patch(`${db.path}/tags`, { tags: { [`k${i}`]: `v${i}` } })),
+    );
+    expect(changes.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const stored = (await p.get(`${db.path}/settings`)).body.settings.tags;
+    expect(stored).toEqual(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, `v${i}`])));
+  });
+
   it('refuses reserved tags and more than 50 tags with 400', async () => {
     const db = await newDatabase(p);
     for (const key of ['aws:created', 'platform:org', 'AWS:x']) {

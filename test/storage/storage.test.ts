@@ -483,6 +483,26 @@ describe('lifecycle', () => {
     }
   });
 
+  it('loses no rule to concurrent adds and deletes: every 201 is a stored rule', async () => {
+    const own = await newBucket(p.org.orgId);
+    const base = `/v1/orgs/${p.org.orgId}/storage/${own.resource.resourceId}`;
+    const adds = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => p.post(`${base}/lifecycle`, { prefix: `race-${i}/`, days: 1 + i })),
+    );
+    expect(adds.map((r) => r.status)).toEqual(Array(10).fill(201));
+    const stored = (await p.get(`${base}/settings`)).body.lifecycle.map((r: { id: string }) => r.id).sort();
+    expect(stored).toEqual(adds.map((r) => r.body.rule.id).sort());
+    const deletes = await Promise.all(adds.slice(0, 5).map((r) => p.delete(`${base}/lifecycle/${r.body.rule.id}`)));
+    expect(deletes.map((r) => r.status)).toEqual(Array(5).fill(200));
+    const left = (await p.get(`${base}/settings`)).body.lifecycle.map((r: { id: string }) => r.id).sort();
+    expect(left).toEqual(
+      adds
+        .slice(5)
+        .map((r) => r.body.rule.id)
+        .sort(),
+    );
+  });
+
   it('allows 50 rules per bucket', async () => {
     const have = (await p.get(`${lcBase}/settings`)).body.lifecycle.length;
     for (let i = have; i < 50; i++) {

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { HttpError } from '../ground/errors';
+import { db } from './client';
+import { sleep, TABLE } from './table';
+
+/**
+ * One writer at a time for a read-modify-write on a system that has no conditional write of its
+ * own (S3 bucket settings replace the whole configuration): `fn` runs while this request holds the
+ * lease `name`, a record of the platform table (`LEASE#<name>`). Others wait for it (briefly, with
+ * jitter) and answer 409 `busy` if it is not free in time; a lease of a holder that died expires
+ * after `ttlMs`, so nothing stays locked.
+ */
+export async function withLease<T>(
+  name: string,
+  busy: string,
+  fn: () => Promise<T>,
+  options: { ttlMs?: number; waitMs?: number } = {},
+): Promise<T> {
+  const ttlMs = options.ttlMs ?? 30_000;
+  const deadline = Date.now() + (options.waitMs ?? 10_000);
+  const key = { pk: `LEASE#${name}`, sk: 'LEASE' };
+  const holder = randomUUID();
+  for (let attempt = 0; ; attempt++) {
+    const now = Date.now();
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: TABLE(),
+          Item: { ...key, holder, until: now + ttlMs, ttl: Math.ceil((now + ttlMs) / 1000) + 3600 },
+          ConditionExpression: 'attribute_not_exists(pk) OR #until < :now',
+          ExpressionAttributeNames: { '#until': 'until' },
+          ExpressionAttributeValues: { ':now': now },
+        }),
+      );
+      break;
+    } catch (err) {
+      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+      if (Date.now() > deadline) throw new HttpError(409, busy);
+      await sleep(10 + Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5)));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await db
+      .send(
+        new DeleteCommand({
+          TableName: TABLE(),
+          Key: key,
+          ConditionExpression: 'holder = :me',
+          ExpressionAttributeValues: { ':me': holder },
+        }),
+      )
+      .catch(() => undefined);
+  }
+}
