@@ -1,7 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { completeDeployment, failDeployment } from '../deployments/finish';
 import { localPaths } from '../deployments/paths';
@@ -228,8 +229,18 @@ async function fetchSource(job: BuildJob, dest: string, log: BuildLogWriter, dea
   });
   if (res.status === 404) throw new BuildError("The source archive wasn't found. Upload it again.");
   if (!res.ok || !res.body) throw new BuildError(`Downloading the source archive failed (HTTP ${res.status}).`);
+  // To a file first, then unpacked: a slow unpack (tens of thousands of files) must not hold the
+  // download's connection open until the server gives up on it.
+  const archive = join(dest, '..', 'source.tgz');
+  await pipeline(Readable.fromWeb(res.body as never), createWriteStream(archive, { mode: 0o600 })).catch(
+    (err: Error) => {
+      throw new BuildError(`Downloading the source archive failed (${err.message}). Redeploy to try again.`);
+    },
+  );
   const started = Date.now();
-  const { entries, bytes } = await extractArchive(Readable.fromWeb(res.body as never), dest);
+  const { entries, bytes } = await extractArchive(createReadStream(archive), dest).finally(() =>
+    rm(archive, { force: true }),
+  );
   log.line(`Unpacked ${entries} files and folders (${Math.ceil(bytes / 1024)} KB) in ${Date.now() - started} ms.`);
 }
 
