@@ -91,9 +91,7 @@ export function awsBuilds(): BuildsPort {
         OUTPUT_DIRECTORY: job.settings.outputDirectory,
         SOURCE_KEY: job.source.key,
         ENV_KEY: envObjectKey(job.deploymentId),
-        SESSION_POLICY: JSON.stringify(
-          buildSessionPolicy(bucket(), config.region, job.projectId, job.deploymentId),
-        ),
+        SESSION_POLICY: JSON.stringify(buildSessionPolicy(bucket(), config.region, job.projectId, job.deploymentId)),
       };
       const out = await cb.send(
         new StartBuildCommand({

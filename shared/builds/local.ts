@@ -7,7 +7,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { completeDeployment, failDeployment } from '../deployments/finish';
 import { localPaths } from '../deployments/paths';
 import { transition } from '../deployments/records';
-import { firstLink, handOver, tenantDir } from '../deployments/sandbox';
+import { firstLink, handOver, machineNetworkEnv, tenantDir } from '../deployments/sandbox';
 import { runtime } from '../runtime';
 import type { BuildMetrics, DeploymentRecord } from '../schemas/deployment';
 import { IN_PROGRESS } from '../schemas/deployment';
@@ -18,6 +18,7 @@ import { BuildLogWriter, readBuildLog } from './build-log';
 import { depsCacheKey, restoreDeps, saveDeps } from './deps-cache';
 import { ArchiveError, extractArchive } from './extract';
 import type { BuildJob, BuildsPort } from './index';
+import { toolBin } from './package-managers';
 import { type BuildPlan, NEXT_START_ENTRY, PlanError, planBuild } from './plan';
 import { runStep } from './steps';
 
@@ -105,12 +106,13 @@ function inside(root: string, rel: string): string | undefined {
 }
 
 /**
- * The environment of install and build steps: an allow-list (PATH, a HOME of the build's own,
- * locale, npm's quiet settings), the project's variables and the platform's few; never the
- * platform's own environment.
+ * The environment of install and build steps: an allow-list (the machine's proxies and trusted
+ * certificate authorities, PATH, a HOME of the build's own, locale, npm's quiet settings), the
+ * project's variables and the platform's few; never the platform's own environment.
  */
 function stepEnv(job: BuildJob, home: string): Record<string, string> {
   const base: Record<string, string> = {
+    ...machineNetworkEnv(),
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
     LANG: process.env.LANG ?? 'C.UTF-8',
@@ -150,14 +152,23 @@ async function runBuild({ job, abort }: Active): Promise<void> {
       throw new BuildError(`The root directory "${job.settings.rootDirectory}" isn't in the source.`);
     }
     const plan = planBuild(appDir, job.settings);
+    const manager = plan.tool ? `${plan.tool.manager} ${plan.tool.version}` : plan.packageManager;
     log.line(
-      `Framework ${plan.framework}${plan.packageManager ? `, package manager ${plan.packageManager}` : ''}` +
+      `Framework ${plan.framework}${manager ? `, package manager ${manager}` : ''}` +
         `${plan.lockFile ? ` (${plan.lockFile})` : ''}.`,
     );
     metrics.packageManager = plan.packageManager;
     if (plan.installCommand) metrics.installDir = job.settings.rootDirectory ?? '.';
 
     const env = stepEnv(job, work);
+    if (plan.tool) {
+      const from = plan.tool.source === 'packageManager' ? 'packageManager in package.json' : 'the default';
+      log.line(`Using ${plan.tool.manager} ${plan.tool.version} (${from}) from the npm registry.`);
+      const bin = await toolBin(plan.tool).catch((err: Error) => {
+        throw new BuildError(err.message);
+      });
+      Object.assign(env, plan.tool.env, { PATH: `${bin}:${env.PATH}` });
+    }
     // Restored dependencies and the unpacked source become the project's user's before its code runs.
     const handOverSource = () => handOver(work, job.projectId);
     const step = async (name: string, command: string) => {
@@ -260,7 +271,9 @@ async function install(
     metrics.installMs = await step('install', command);
     return;
   }
-  const key = await depsCacheKey(appDir, plan.lockFile, command);
+  // The lock file actually used, the command and the manager's version (another version may lay
+  // node_modules out differently).
+  const key = await depsCacheKey(appDir, plan.lockFile, `${command}\0${plan.tool?.version ?? ''}`);
   const restoreStarted = Date.now();
   if (await restoreDeps(job.projectId, key, appDir)) {
     await handOverSource();

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Framework } from '../schemas/project';
+import { type ManagerTool, managerTool } from './package-managers';
 
 /** The project settings a build reads (spec part A, "Project"). */
 export interface BuildSettings {
@@ -26,6 +27,8 @@ export const LOCK_FILES: { file: string; manager: PackageManager; install: strin
 export interface BuildPlan {
   framework: Framework;
   packageManager?: PackageManager;
+  /** yarn, pnpm or bun: the version installed with, from the npm registry (package-managers.ts). */
+  tool?: ManagerTool;
   /** The lock file that keys the dependency cache (relative to the app folder). */
   lockFile?: string;
   /** Undefined: nothing to install (no package.json, or a static site without a build). */
@@ -40,6 +43,7 @@ export interface BuildPlan {
 
 interface PackageJson {
   main?: string;
+  packageManager?: string;
   scripts?: Record<string, string>;
 }
 
@@ -65,7 +69,8 @@ export class PlanError extends Error {
  *   the server function: `node <main of package.json>`, else `server.js`, `index.js`, … .
  * - `nextjs`: install, `next build` (the `build` script), then `.next/standalone/server.js` when
  *   the app sets `output: 'standalone'`, else `next start`.
- * The package manager comes from the lock file (npm without one).
+ * The package manager comes from the lock file (npm without one), its version from
+ * `packageManager` in package.json when that names the same manager.
  */
 export function planBuild(appDir: string, settings: BuildSettings): BuildPlan {
   const framework = settings.framework ?? 'nextjs';
@@ -73,7 +78,10 @@ export function planBuild(appDir: string, settings: BuildSettings): BuildPlan {
   const lock = LOCK_FILES.find((l) => existsSync(join(appDir, l.file)));
   const packageManager: PackageManager | undefined = pkg ? (lock?.manager ?? 'npm') : undefined;
   const run = (script: string) => `${packageManager ?? 'npm'} run ${script}`;
-  const defaultInstall = lock?.install ?? 'npm install --no-audit --no-fund';
+  const tool = packageManager ? managerTool(appDir, packageManager, lock?.file, pkg?.packageManager) : undefined;
+  // Yarn 2+ spells a frozen install `--immutable`.
+  const berry = tool?.npmPackage === '@yarnpkg/cli-dist';
+  const defaultInstall = berry ? 'yarn install --immutable' : (lock?.install ?? 'npm install --no-audit --no-fund');
   const custom = (s: string | undefined) => (s && s.trim() !== '' ? s.trim() : undefined);
   const buildCommand = custom(settings.buildCommand);
   const installCommand = custom(settings.installCommand);
@@ -85,6 +93,7 @@ export function planBuild(appDir: string, settings: BuildSettings): BuildPlan {
     return {
       framework,
       packageManager: install ? packageManager : undefined,
+      tool: install ? tool : undefined,
       lockFile: install ? lock?.file : undefined,
       installCommand: install,
       buildCommand,
@@ -102,6 +111,7 @@ export function planBuild(appDir: string, settings: BuildSettings): BuildPlan {
     return {
       framework,
       packageManager,
+      tool,
       lockFile: lock?.file,
       installCommand: install,
       buildCommand: buildCommand ?? (pkg?.scripts?.build ? run('build') : undefined),
@@ -113,6 +123,7 @@ export function planBuild(appDir: string, settings: BuildSettings): BuildPlan {
   return {
     framework,
     packageManager,
+    tool,
     lockFile: lock?.file,
     installCommand: install,
     buildCommand: buildCommand ?? (pkg?.scripts?.build ? run('build') : 'npx --no-install next build'),

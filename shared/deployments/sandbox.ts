@@ -71,6 +71,27 @@ export async function handOver(path: string, projectId: string): Promise<void> {
   await walk(path);
 }
 
+/**
+ * How this machine reaches the network (its proxies and the certificate authorities it trusts, as
+ * paths to world-readable bundles): passed to tenant code as they are, so installs and apps reach
+ * registries and APIs as the platform itself does. No secret is among them.
+ */
+const MACHINE_NETWORK = [
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+];
+
+export function machineNetworkEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return Object.fromEntries(MACHINE_NETWORK.flatMap((name) => (env[name] ? [[name, env[name] as string]] : [])));
+}
+
 /** The first symbolic link under `dir` (a path relative to it), or undefined. */
 export async function firstLink(dir: string): Promise<string | undefined> {
   const stack = [dir];

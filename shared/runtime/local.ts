@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { localPaths } from '../deployments/paths';
-import { spawnTenant, tenantDir } from '../deployments/sandbox';
+import { machineNetworkEnv, spawnTenant, tenantDir } from '../deployments/sandbox';
 import { freePort } from '../net/free-port';
 import { FUNCTION_CONFIG } from '../schemas/deployment';
 import { type DeployFunctionInput, functionInfo, type RuntimeLogLine, type RuntimePort } from './index';
@@ -186,6 +186,7 @@ async function waitListening(child: ChildProcess, port: number, deadline: number
 /** The environment a function sees: an allow-list, its variables, the platform's few; never the platform's own. */
 function functionEnv(fn: FunctionFile, port: number, home: string): Record<string, string> {
   return {
+    ...machineNetworkEnv(),
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
     LANG: process.env.LANG ?? 'C.UTF-8',
