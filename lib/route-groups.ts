@@ -1,3 +1,5 @@
+import type { Need } from '../shared/needs';
+
 /**
  * THE table of route groups: each group is one Lambda function (`functions/<name>/handler.ts`)
  * that serves the path prefixes listed here. API Gateway gets `ANY <prefix>` and
@@ -10,23 +12,14 @@ export interface RouteGroup {
   /** API Gateway style: `{param}` segments. */
   prefixes: string[];
   /**
-   * The outside systems the function reaches, for least-privilege grants: the platform table,
-   * the cursor-signing secret, the KMS key, the platform's artifacts bucket, the agent queue,
-   * customer databases (tables named `cust-*`) and customer buckets (named `plt-*`).
+   * The outside systems the function reaches, for least-privilege grants (lib/aws/grants.ts) and
+   * the environment each brings (shared/needs.ts): the platform table, the cursor-signing secret,
+   * the KMS key, the platform's artifacts bucket, the agent queue, customer databases (tables
+   * named `cust-*`), customer buckets (named `plt-*`), deployment builds (start, stop, read their
+   * logs), deployed server functions (`plt-fn-*`: read, delete, read their logs). Workers
+   * (lib/workers.ts) use the same vocabulary.
    */
-  needs: (
-    | 'table'
-    | 'cursorSecret'
-    | 'kms'
-    | 'buckets'
-    | 'queue'
-    | 'customerTables'
-    | 'customerBuckets'
-    // Deployment builds: start and stop CodeBuild builds, read their logs.
-    | 'builds'
-    // Deployed server functions (`plt-fn-*`): read, delete, and read their logs.
-    | 'functions'
-  )[];
+  needs: Need[];
   /** The catch-all group: API Gateway's `$default` route goes here. */
   fallback?: boolean;
 }

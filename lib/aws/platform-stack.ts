@@ -2,13 +2,14 @@ import * as path from 'node:path';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { type RouteGroup, routeGroups } from '../route-groups';
+import { type Worker, workers } from '../workers';
 import { PlatformApi } from './api';
 import { PlatformData } from './data';
 import { PlatformDeployments } from './deployments';
 import { grantNeeds } from './grants';
 import { GroupFunction } from './group-function';
 import { AgentJobs } from './jobs';
-import { StorageUsage } from './storage-usage';
+import { addWorkers, type WorkerFunction } from './workers';
 
 export interface PlatformStackProps extends StackProps {
   /** The identity provider whose JWKS verifies people's tokens. */
@@ -27,6 +28,8 @@ export interface PlatformStackProps extends StackProps {
   defaultLocation?: string;
   /** The route-group table; tests pass their own to exercise every `needs` value. */
   groups?: RouteGroup[];
+  /** The worker table; tests pass their own to exercise every trigger. */
+  workers?: Worker[];
   /** Repository root, where `functions/<group>/handler.ts` and the lock file are. */
   projectRoot?: string;
   /** The Lambda Web Adapter layer of deployed server functions (default: AWS's public arm64 layer). */
@@ -43,10 +46,10 @@ export class PlatformStack extends Stack {
   readonly data: PlatformData;
   readonly jobs: AgentJobs;
   readonly http: PlatformApi;
-  /** Deployment builds (CodeBuild), their events worker, the server functions' role. */
+  /** Deployment builds (CodeBuild), the server functions' role. */
   readonly deployments: PlatformDeployments;
-  /** The daily bucket usage job. */
-  readonly storageUsage: StorageUsage;
+  /** One function per worker of lib/workers.ts, with its trigger, in the table's order. */
+  readonly workers: WorkerFunction[];
 
   constructor(scope: Construct, id: string, props: PlatformStackProps) {
     super(scope, id, props);
@@ -76,11 +79,11 @@ export class PlatformStack extends Stack {
       environment,
       webAdapterLayerArn: props.webAdapterLayerArn,
     });
-    this.storageUsage = new StorageUsage(this, 'StorageUsage', { data: this.data, projectRoot, environment });
     this.functions = groups.map(
       (group) => new GroupFunction(this, pascal(group.name), { group, projectRoot, environment }),
     );
-    for (const f of this.functions) grantNeeds(f, this);
+    for (const f of this.functions) grantNeeds(f, f.group.needs, this);
+    this.workers = addWorkers(this, props.workers ?? workers, { projectRoot, environment, platform: this });
 
     this.http = new PlatformApi(this, 'Api', {
       functions: this.functions,

@@ -27,6 +27,14 @@ const CLIENT_OF: Record<Need, Client[]> = {
   cursorSecret: [],
   builds: ['codebuild', 'logs'],
   functions: ['lambda', 'logs'],
+  // Workers' needs (lib/workers.ts); bucket metrics also read CloudWatch, which no group needs.
+  secretsDecrypt: ['kms'],
+  artifactsRead: ['s3'],
+  artifactsExpire: ['s3'],
+  bucketMetrics: ['s3'],
+  buildLogs: ['logs'],
+  serverFunctions: ['lambda'],
+  functionsDelete: ['lambda'],
 };
 
 /** Each client as a bare handler uses it: created once, one call per invocation. */

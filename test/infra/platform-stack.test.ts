@@ -31,6 +31,13 @@ const fnOf = (stack: PlatformStack, name: string) => {
   return f;
 };
 
+/** The function of a worker of lib/workers.ts. */
+const workerOf = (stack: PlatformStack, name: string) => {
+  const w = stack.workers.find((x) => x.worker.name === name);
+  if (!w) throw new Error(`no function for worker ${name}`);
+  return w;
+};
+
 /** Each statement of each IAM policy attached to `roleId`, actions as a list. */
 function statementsOf(template: Template, roleId: string) {
   const policies = Object.values(template.findResources('AWS::IAM::Policy') as Resources).filter((p) =>
@@ -183,9 +190,7 @@ describe('HTTP API', () => {
 
   test('API Gateway may invoke each function only through its own routes', () => {
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Resources);
-    const workers = [stack.deployments.events.fn, stack.deployments.retention.fn, stack.storageUsage.worker.fn].map(
-      logicalId,
-    );
+    const workers = stack.workers.map((w) => logicalId(w.fn));
     for (const p of permissions) {
       // The workers are invoked by their EventBridge rules only (see 'deployments', 'storage usage').
       if (workers.some((w) => JSON.stringify(p.Properties.FunctionName).includes(w))) continue;
@@ -481,7 +486,7 @@ describe('every need, wired', () => {
 
 describe('storage usage', () => {
   test('a daily rule runs the bucket usage worker, which may list buckets, read metrics and write the table', () => {
-    const worker = logicalId(stack.storageUsage.worker.fn);
+    const worker = logicalId(workerOf(stack, 'storage-usage').fn);
     const rules = Object.values(template.findResources('AWS::Events::Rule') as Resources).filter((r) =>
       JSON.stringify(r.Properties.Targets).includes(worker),
     );
@@ -493,7 +498,7 @@ describe('storage usage', () => {
     expect(permission?.Properties.Principal).toBe('events.amazonaws.com');
     const policies = JSON.stringify(
       Object.values(template.findResources('AWS::IAM::Policy') as Resources).filter((p) =>
-        JSON.stringify(p.Properties.Roles).includes(logicalId(stack.storageUsage.worker.role)),
+        JSON.stringify(p.Properties.Roles).includes(logicalId(workerOf(stack, 'storage-usage').role)),
       ),
     );
     expect(policies).toContain('cloudwatch:GetMetricData');
@@ -561,22 +566,22 @@ describe('deployments', () => {
       },
       Targets: [
         Match.objectLike({
-          Arn: { 'Fn::GetAtt': [logicalId(stack.deployments.events.fn), 'Arn'] },
+          Arn: { 'Fn::GetAtt': [logicalId(workerOf(stack, 'build-events').fn), 'Arn'] },
           RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 8 }),
         }),
       ],
     });
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 hour)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack.deployments.retention.fn), 'Arn'] } })],
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(workerOf(stack, 'build-retention').fn), 'Arn'] } })],
     });
-    for (const worker of [stack.deployments.events, stack.deployments.retention]) {
+    for (const worker of [workerOf(stack, 'build-events'), workerOf(stack, 'build-retention')]) {
       expect(fnResource(worker.fn).Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
     }
   });
 
   test('the worker creates server functions by name prefix and passes only their role', () => {
-    const statements = statementsOf(template, logicalId(stack.deployments.events.role));
+    const statements = statementsOf(template, logicalId(workerOf(stack, 'build-events').role));
     const lambda = statements.filter((s) =>
       s.actions.some((a) => a.startsWith('lambda:') && a !== 'lambda:GetLayerVersion'),
     );
@@ -591,7 +596,7 @@ describe('deployments', () => {
         resource: JSON.stringify({ 'Fn::GetAtt': [logicalId(stack.deployments.functionRole), 'Arn'] }),
       },
     ]);
-    const env = fnResource(stack.deployments.events.fn).Properties.Environment.Variables;
+    const env = fnResource(workerOf(stack, 'build-events').fn).Properties.Environment.Variables;
     expect(env).toMatchObject({
       FUNCTION_PREFIX: 'plt-fn-',
       FUNCTION_ROLE_ARN: { 'Fn::GetAtt': [logicalId(stack.deployments.functionRole), 'Arn'] },

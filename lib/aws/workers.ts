@@ -1,0 +1,125 @@
+import * as path from 'node:path';
+import { Duration, type Stack } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { type Worker, type WorkerTrigger, workerEntry } from '../workers';
+import { type Grantable, grantNeeds } from './grants';
+import { PlatformFunction } from './group-function';
+
+/**
+ * Where the workers wired by hand before the table lived in the construct tree. They keep their
+ * place, so their logical ids (and their retained log groups) stay what they were; every other
+ * worker lives at `Workers/<Name>`.
+ */
+const formerPlaces: Record<string, [scope: string, id: string]> = {
+  'build-events': ['DeploymentBuilds', 'BuildEvents'],
+  'build-retention': ['DeploymentBuilds', 'Retention'],
+  'storage-usage': ['StorageUsage', 'Worker'],
+};
+
+/** One worker's function (lib/workers.ts), with what starts it. */
+export class WorkerFunction extends PlatformFunction {
+  readonly worker: Worker;
+  /** The EventBridge rule of a schedule or event worker. */
+  readonly rule?: events.Rule;
+  /** The queue of a queue worker, and where its failures end up. */
+  readonly queue?: sqs.Queue;
+  readonly deadLetterQueue?: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
+    const { worker } = props;
+    super(scope, id, {
+      entry: path.join(props.projectRoot, workerEntry(worker)),
+      projectRoot: props.projectRoot,
+      description: worker.description,
+      roleDescription: worker.description,
+      environment: props.environment,
+      timeout: Duration.minutes(worker.timeoutMinutes),
+    });
+    this.worker = worker;
+    grantNeeds(this, worker.needs, props.platform);
+    const trigger = worker.trigger;
+    if (trigger.kind === 'queue') {
+      [this.queue, this.deadLetterQueue] = queueOf(this, trigger);
+      this.fn.addEventSource(
+        new SqsEventSource(this.queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }),
+      );
+    } else {
+      this.rule = new events.Rule(this, 'Trigger', {
+        description: `${trigger.kind === 'event' ? 'Events' : 'Schedule'} of the ${worker.name} worker`,
+        ...ruleOf(trigger, props.platform),
+        targets: [
+          new targets.LambdaFunction(this.fn, {
+            retryAttempts: trigger.retries,
+            ...(trigger.kind === 'event' ? { maxEventAge: Duration.hours(trigger.maxAgeHours) } : {}),
+          }),
+        ],
+      });
+    }
+  }
+}
+
+export interface WorkerFunctionProps {
+  worker: Worker;
+  projectRoot: string;
+  /** The environment every platform function gets (table, auth, stage …); needs add theirs. */
+  environment: Record<string, string>;
+  platform: Grantable;
+}
+
+/** The schedule or event pattern of a rule. */
+function ruleOf(
+  trigger: Exclude<WorkerTrigger, { kind: 'queue' }>,
+  platform: Grantable,
+): Pick<events.RuleProps, 'schedule' | 'eventPattern'> {
+  if (trigger.kind === 'event') {
+    const of = { buildProject: platform.deployments.project.projectName }[trigger.of];
+    return {
+      eventPattern: { source: [trigger.source], detailType: [trigger.detailType], detail: { 'project-name': [of] } },
+    };
+  }
+  return {
+    schedule:
+      trigger.every === 'hour'
+        ? events.Schedule.rate(Duration.hours(1))
+        : events.Schedule.cron({ minute: '0', hour: String(trigger.atHourUtc) }),
+  };
+}
+
+/**
+ * A queue worker's own queue and dead-letter queue. A message stays invisible for six times the
+ * function's timeout while a batch runs (Lambda's advice, so a slow run is not delivered twice).
+ */
+function queueOf(f: WorkerFunction, trigger: Extract<WorkerTrigger, { kind: 'queue' }>): [sqs.Queue, sqs.Queue] {
+  const deadLetterQueue = new sqs.Queue(f, 'DeadLetters', {
+    enforceSSL: true,
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    retentionPeriod: Duration.days(trigger.deadLetter.retentionDays),
+  });
+  const queue = new sqs.Queue(f, 'Queue', {
+    enforceSSL: true,
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    visibilityTimeout: Duration.minutes(Math.min(6 * f.worker.timeoutMinutes, 12 * 60)),
+    deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: trigger.deadLetter.maxReceives },
+  });
+  return [queue, deadLetterQueue];
+}
+
+/** Every worker of `workers`, each with its trigger and the grants of its needs: one loop. */
+export function addWorkers(stack: Stack, workers: Worker[], props: Omit<WorkerFunctionProps, 'worker'>) {
+  return workers.map((worker) => {
+    const [scopeId, id] = formerPlaces[worker.name] ?? ['Workers', pascal(worker.name)];
+    const scope = stack.node.tryFindChild(scopeId) ?? new Construct(stack, scopeId);
+    return new WorkerFunction(scope, id, { ...props, worker });
+  });
+}
+
+export const pascal = (name: string) =>
+  name
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]?.toUpperCase() + w.slice(1))
+    .join('');

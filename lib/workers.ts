@@ -1,0 +1,96 @@
+import type { Need } from '../shared/needs';
+
+/**
+ * THE table of background work: each worker is one function (`functions/workers/<name>.ts`,
+ * `export const handler`) started by its trigger, with the grants and environment of its `needs`
+ * (the route groups' vocabulary, shared/needs.ts). Read by the CDK stack (lib/aws/workers.ts: one
+ * function, trigger and grants per row) and the local platform (lib/local/workers.ts: timers,
+ * delivered events, polled queues). Adding a worker is one row here plus its file.
+ */
+export interface Worker {
+  /** Its file: `functions/workers/<name>.ts`. */
+  name: string;
+  /** What it does, for the function's description and its role's. */
+  description: string;
+  trigger: WorkerTrigger;
+  needs: Need[];
+  /** The longest one run may take (Lambda's timeout). */
+  timeoutMinutes: number;
+}
+
+export type WorkerTrigger = ScheduleTrigger | EventTrigger | QueueTrigger;
+
+/** A timer: every hour, or every day at a UTC hour (EventBridge Scheduler's rate and cron). */
+export type ScheduleTrigger = { kind: 'schedule'; retries: number } & (
+  | { every: 'hour' }
+  | { every: 'day'; atHourUtc: number }
+);
+
+/**
+ * Events of a platform system, by EventBridge pattern (`source`, `detail-type`). `of` names
+ * whose events: `buildProject` narrows them to the platform's own build project on AWS; locally
+ * the engine that stands in for that system delivers them (lib/local/workers.ts `deliverEvent`).
+ * Delivery is at least once: a handler must take a repeat or a late event in its stride.
+ */
+export interface EventTrigger {
+  kind: 'event';
+  source: string;
+  detailType: string;
+  of: 'buildProject';
+  /** EventBridge's retries of a failed delivery, within `maxAgeHours` of the event. */
+  retries: number;
+  maxAgeHours: number;
+}
+
+/**
+ * A queue of its own, named `queue`, read `batchSize` messages at a time; a message received
+ * `deadLetter.maxReceives` times without success moves to the queue's dead-letter queue, kept
+ * `deadLetter.retentionDays`. The handler answers SQS's partial batch response
+ * (`batchItemFailures`), so one bad message does not retry the whole batch.
+ */
+export interface QueueTrigger {
+  kind: 'queue';
+  queue: string;
+  batchSize: number;
+  deadLetter: { maxReceives: number; retentionDays: number };
+}
+
+export const workers: Worker[] = [
+  {
+    name: 'build-events',
+    description: 'Moves deployments as their builds go; creates server functions',
+    trigger: {
+      kind: 'event',
+      source: 'aws.codebuild',
+      detailType: 'CodeBuild Build State Change',
+      of: 'buildProject',
+      retries: 8,
+      maxAgeHours: 2,
+    },
+    // Records; the target's variables (decrypt); the build's manifest; the server function; the
+    // build's log (its last error line).
+    needs: ['table', 'secretsDecrypt', 'artifactsRead', 'serverFunctions', 'buildLogs'],
+    timeoutMinutes: 3,
+  },
+  {
+    name: 'build-retention',
+    description: 'Expires deployments past their retention',
+    trigger: { kind: 'schedule', every: 'hour', retries: 2 },
+    // Records; the expired deployments' outputs and server functions.
+    needs: ['table', 'artifactsExpire', 'functionsDelete'],
+    timeoutMinutes: 5,
+  },
+  {
+    name: 'storage-usage',
+    description: 'Keeps the daily usage figures of customer buckets',
+    // A few hours after S3 publishes the day's storage metrics.
+    trigger: { kind: 'schedule', every: 'day', atHourUtc: 6, retries: 2 },
+    needs: ['table', 'bucketMetrics'],
+    timeoutMinutes: 10,
+  },
+];
+
+export const workerEntry = (worker: Pick<Worker, 'name'>) => `functions/workers/${worker.name}.ts`;
+
+/** A schedule's period, for timers. */
+export const scheduleMs = (trigger: ScheduleTrigger) => (trigger.every === 'hour' ? 3_600_000 : 86_400_000);

@@ -1,0 +1,69 @@
+/**
+ * The environment contract. A function (a route group's, lib/route-groups.ts, or a worker's,
+ * lib/workers.ts) lists the outside systems it reaches as its `needs`; each need brings the
+ * variables named here, declared once: the CDK grants set them (lib/aws/grants.ts), the local
+ * platform sets them (bin/local.ts), and the code reads them by these names. A variable missing
+ * where its need is declared stops the start with its name (`assertNeedsEnv`): the stack's
+ * synthesis on AWS, the local platform's start.
+ *
+ * `aws` and `local` differ where the two targets differ in kind, not in name: the secrets key
+ * is KMS on AWS and a master key on one machine; builds are CodeBuild's or the local builder's.
+ */
+export const NEED_ENV = {
+  // The platform table.
+  table: { aws: ['TABLE_NAME'], local: ['TABLE_NAME'] },
+  // The key that signs page cursors.
+  cursorSecret: { aws: ['CURSOR_SECRET'], local: ['CURSOR_SECRET'] },
+  // Envelope encryption of secrets: encrypt, decrypt, new data keys.
+  kms: { aws: ['SECRETS_KEY_ID'], local: ['LOCAL_SECRETS_KEY'] },
+  // Decrypting secrets only (a build's variables when its server function is created).
+  secretsDecrypt: { aws: ['SECRETS_KEY_ID'], local: ['LOCAL_SECRETS_KEY'] },
+  // The platform's artifacts bucket: read and write.
+  buckets: { aws: ['ARTIFACTS_BUCKET'], local: ['ARTIFACTS_BUCKET'] },
+  // Build outputs (`artifacts/` of the artifacts bucket): read.
+  artifactsRead: { aws: ['ARTIFACTS_BUCKET'], local: ['ARTIFACTS_BUCKET'] },
+  // Build outputs: read and delete (retention).
+  artifactsExpire: { aws: ['ARTIFACTS_BUCKET'], local: ['ARTIFACTS_BUCKET'] },
+  // The agent job queue: send and consume.
+  queue: { aws: ['AGENT_JOBS_QUEUE_URL'], local: ['AGENT_JOBS_QUEUE_URL'] },
+  // Customer databases (`cust-*`) and buckets (`plt-*`): known by prefix, no variable.
+  customerTables: { aws: [], local: [] },
+  customerBuckets: { aws: [], local: [] },
+  // Bucket usage figures: list the account's buckets, read their storage metrics.
+  bucketMetrics: { aws: [], local: [] },
+  // Deployment builds: start and stop them, read their logs.
+  builds: { aws: ['BUILD_PROJECT', 'BUILD_LOG_GROUP'], local: [] },
+  // Build logs: read only.
+  buildLogs: { aws: ['BUILD_LOG_GROUP'], local: [] },
+  // Deployed server functions: read, delete, read their logs.
+  functions: { aws: ['FUNCTION_PREFIX'], local: [] },
+  // Deployed server functions: create them (with their role and the web adapter layer) and delete them.
+  serverFunctions: { aws: ['FUNCTION_PREFIX', 'FUNCTION_ROLE_ARN', 'WEB_ADAPTER_LAYER_ARN'], local: [] },
+  // Deployed server functions: delete only (retention).
+  functionsDelete: { aws: ['FUNCTION_PREFIX'], local: [] },
+} as const satisfies Record<string, { aws: readonly string[]; local: readonly string[] }>;
+
+export type Need = keyof typeof NEED_ENV;
+export type Target = 'aws' | 'local';
+
+/** The variables `needs` bring on `target`, each once. */
+export const envOfNeeds = (needs: readonly Need[], target: Target): string[] => [
+  ...new Set(needs.flatMap((need) => NEED_ENV[need][target])),
+];
+
+/** What `needs` ask for that `env` lacks (unset or empty). */
+export const missingEnv = (needs: readonly Need[], target: Target, env: Record<string, unknown>): string[] =>
+  envOfNeeds(needs, target).filter((name) => !env[name]);
+
+/** Refuses to start `what` without a variable its needs declare, naming the variable. */
+export function assertNeedsEnv(
+  what: string,
+  needs: readonly Need[],
+  target: Target,
+  env: Record<string, unknown>,
+): void {
+  const missing = missingEnv(needs, target, env);
+  if (missing.length > 0) {
+    throw new Error(`${what} cannot start: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set.`);
+  }
+}
