@@ -37,8 +37,8 @@ export const NEED_ENV = {
   buildLogs: { aws: ['BUILD_LOG_GROUP'], local: [] },
   // Deployed server functions: read, delete, read their logs.
   functions: { aws: ['FUNCTION_PREFIX'], local: [] },
-  // Deployed server functions: create them (with their role and the web adapter layer) and delete them.
-  serverFunctions: { aws: ['FUNCTION_PREFIX', 'FUNCTION_ROLE_ARN', 'WEB_ADAPTER_LAYER_ARN'], local: [] },
+  // Deployed server functions: create them (each with its own role, under the boundary) and delete them.
+  serverFunctions: { aws: ['FUNCTION_PREFIX', 'FUNCTION_BOUNDARY_ARN', 'WEB_ADAPTER_LAYER_ARN'], local: [] },
   // Deployed server functions: delete only (retention).
   functionsDelete: { aws: ['FUNCTION_PREFIX'], local: [] },
 } as const satisfies Record<string, { aws: readonly string[]; local: readonly string[] }>;

@@ -6,7 +6,10 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { buildspec } from '../../shared/builds/buildspec';
+import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/config';
+import { BUCKET_ACTIONS, OBJECT_ACTIONS, TABLE_ACTIONS } from '../../shared/runtime/function-role';
 import type { PlatformData } from './data';
+import type { PlatformFunction } from './group-function';
 import { ack, nagArn, ref } from './nag';
 
 /** Deployed server functions are named `<prefix><deploymentId>`: every grant on them is by this prefix. */
@@ -32,7 +35,8 @@ export interface PlatformDeploymentsProps {
  *   own: each build downloads its archive) with its log group and key; its role reaches no data
  *   but can assume the build-data role, which each build does with a session policy naming its
  *   own prefixes (read sources and cache, read and delete its variables, write its artifacts);
- * - the role of deployed server functions (logs of `/aws/lambda/plt-fn-*` only);
+ * - the permissions boundary of deployed server functions' roles (one role per function, made
+ *   with it at runtime: its own log group, its project's linked table and bucket);
  * - lifecycle rules: source archives kept 30 days, one-build variables 1 day.
  */
 export class PlatformDeployments extends Construct {
@@ -41,7 +45,8 @@ export class PlatformDeployments extends Construct {
   readonly project: codebuild.Project;
   /** What builds assume for their data, narrowed per build to its own prefixes. */
   readonly buildDataRole: iam.Role;
-  readonly functionRole: iam.Role;
+  /** The permissions boundary every server function's role is created under. */
+  readonly functionBoundary: iam.ManagedPolicy;
   readonly webAdapterLayerArn: string;
 
   constructor(scope: Construct, id: string, props: PlatformDeploymentsProps) {
@@ -134,28 +139,88 @@ export class PlatformDeployments extends Construct {
       'Action::kms:ReEncrypt*': keyGrant,
     });
 
-    this.functionRole = new iam.Role(this, 'ServerFunctionRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Deployed server functions: their own logs only',
+    // Each server function gets a role of its own at deploy time (shared/runtime/aws.ts): its log
+    // group, its project's linked table and bucket. The platform may create such roles only under
+    // this boundary, so none can reach more than server-function logs and customer data.
+    const functionLogs = this.functionLogsArn();
+    const tables = stack.formatArn({
+      service: 'dynamodb',
+      region: '*',
+      resource: 'table',
+      resourceName: `${CUSTOMER_TABLE_PREFIX}*`,
     });
-    const functionLogs = stack.formatArn({
-      service: 'logs',
-      resource: 'log-group',
-      resourceName: `/aws/lambda/${FUNCTION_PREFIX}*`,
-      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    const buckets = `arn:${Aws.PARTITION}:s3:::${CUSTOMER_BUCKET_PREFIX}*`;
+    const ownBuckets = { StringEquals: { 's3:ResourceAccount': Aws.ACCOUNT_ID } };
+    this.functionBoundary = new iam.ManagedPolicy(this, 'ServerFunctionBoundary', {
+      description: 'The most any server function role may do (a permissions boundary, required on their creation)',
+      statements: [
+        new iam.PolicyStatement({ actions: ['logs:CreateLogGroup'], resources: [functionLogs] }),
+        new iam.PolicyStatement({
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [`${functionLogs}:*`],
+        }),
+        new iam.PolicyStatement({ actions: TABLE_ACTIONS, resources: [tables, `${tables}/index/*`] }),
+        new iam.PolicyStatement({ actions: BUCKET_ACTIONS, resources: [buckets], conditions: ownBuckets }),
+        new iam.PolicyStatement({ actions: OBJECT_ACTIONS, resources: [`${buckets}/*`], conditions: ownBuckets }),
+      ],
     });
-    this.functionRole.addToPolicy(
+    const boundaryReason =
+      'A permissions boundary: it caps the roles the platform creates at runtime, one per server function, each ' +
+      'of which names its own log group and its own linked table and bucket; those are known here only by prefix.';
+    ack(this.functionBoundary, {
+      ...Object.fromEntries(
+        [functionLogs, `${functionLogs}:*`, tables, `${tables}/index/*`, buckets, `${buckets}/*`].map((arn) => [
+          `Resource::${nagArn(arn)}`,
+          boundaryReason,
+        ]),
+      ),
+    });
+  }
+
+  /** The roles of server functions, named like them (`plt-fn-<deploymentId>`). */
+  functionRolesArn(): string {
+    return Arn.format(
+      { service: 'iam', region: '', resource: 'role', resourceName: `${FUNCTION_PREFIX}*` },
+      Stack.of(this),
+    );
+  }
+
+  /**
+   * Creating server functions' roles: only under the boundary (IAM refuses CreateRole and
+   * PutRolePolicy without it), only by the name prefix, passed to Lambda only. Never granted:
+   * changing or removing a boundary, attaching managed policies.
+   */
+  grantFunctionRoles(f: PlatformFunction): void {
+    const roles = this.functionRolesArn();
+    const bounded = { StringEquals: { 'iam:PermissionsBoundary': this.functionBoundary.managedPolicyArn } };
+    f.fn.addToRolePolicy(
       new iam.PolicyStatement({
-        actions: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [functionLogs, `${functionLogs}:*`],
+        actions: ['iam:CreateRole', 'iam:PutRolePolicy'],
+        resources: [roles],
+        conditions: bounded,
       }),
     );
-    const fnLogsReason =
-      `One role for every deployed function; each writes the log group Lambda names after it ` +
-      `(/aws/lambda/${FUNCTION_PREFIX}<deploymentId>), created at runtime.`;
-    ack(this.functionRole, {
-      [`Resource::${nagArn(functionLogs)}`]: fnLogsReason,
-      [`Resource::${nagArn(functionLogs)}:*`]: fnLogsReason,
+    f.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [roles],
+        conditions: { StringEquals: { 'iam:PassedToService': 'lambda.amazonaws.com' } },
+      }),
+    );
+    f.fn.addEnvironment('FUNCTION_BOUNDARY_ARN', this.functionBoundary.managedPolicyArn);
+    this.grantFunctionRoleRemoval(f);
+  }
+
+  /** Removing server functions' roles with their functions (by the name prefix). */
+  grantFunctionRoleRemoval(f: PlatformFunction): void {
+    f.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['iam:DeleteRolePolicy', 'iam:DeleteRole'],
+        resources: [this.functionRolesArn()],
+      }),
+    );
+    ack(f, {
+      [`Resource::${nagArn(this.functionRolesArn())}`]: `Each server function's role is created with it at runtime, so roles are known only by the name prefix ${FUNCTION_PREFIX}.`,
     });
   }
 

@@ -251,25 +251,29 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], { data, 
       f.fn.addEnvironment('BUILD_LOG_GROUP', deployments.buildLogs.logGroupName);
     },
 
-    // Creating server functions (build-events): each with the one server-function role and the web
-    // adapter layer; retried deliveries find the function they created (GetFunction).
+    // Creating server functions (build-events): each with a role of its own, made under the
+    // server-function boundary, and the web adapter layer; retried deliveries find the function
+    // they created (GetFunction).
     serverFunctions: () => {
       serverFunctions(['lambda:CreateFunction', 'lambda:GetFunction', 'lambda:DeleteFunction', 'lambda:TagResource']);
-      deployments.functionRole.grantPassRole(f.role);
+      deployments.grantFunctionRoles(f);
       f.fn.addToRolePolicy(
         new iam.PolicyStatement({ actions: ['lambda:GetLayerVersion'], resources: [deployments.webAdapterLayerArn] }),
       );
-      f.fn.addEnvironment('FUNCTION_ROLE_ARN', deployments.functionRole.roleArn);
       f.fn.addEnvironment('WEB_ADAPTER_LAYER_ARN', deployments.webAdapterLayerArn);
     },
 
     // Removing expired deployments' server functions (retention).
-    functionsDelete: () => serverFunctions(['lambda:DeleteFunction']),
+    functionsDelete: () => {
+      serverFunctions(['lambda:DeleteFunction']);
+      deployments.grantFunctionRoleRemoval(f);
+    },
 
     // Deployed server functions: whether one exists, remove it, read its logs. Created only by
     // the build-events worker.
     functions: () => {
       deployments.grantFunctions(f.fn, ['lambda:GetFunction', 'lambda:DeleteFunction']);
+      deployments.grantFunctionRoleRemoval(f);
       const logGroups = deployments.functionLogsArn();
       f.fn.addToRolePolicy(
         new iam.PolicyStatement({ actions: ['logs:FilterLogEvents'], resources: [logGroups, `${logGroups}:*`] }),

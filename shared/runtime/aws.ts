@@ -10,7 +10,11 @@ import {
   LambdaClient,
   waitUntilFunctionActiveV2,
 } from '@aws-sdk/client-lambda';
+import { config } from '../config';
+import { linkedVariables } from '../resources/links';
 import { FUNCTION_CONFIG } from '../schemas/deployment';
+import { arnParts, FUNCTION_POLICY, functionPolicy, LAMBDA_TRUST } from './function-role';
+import { type Iam, IamError, iamClient } from './iam';
 import { type DeployFunctionInput, functionInfo, functionName, type RuntimeLogLine, type RuntimePort } from './index';
 
 /**
@@ -20,6 +24,12 @@ import { type DeployFunctionInput, functionInfo, functionName, type RuntimeLogLi
  * (`WEB_ADAPTER_LAYER_ARN`) turns invocations into HTTP requests to it. The function's
  * configuration freezes its variables, so promote only moves the project's production pointer.
  * Its logs are its CloudWatch log group.
+ *
+ * Each function runs with a role of its own, named like it and made with it (function-role.ts):
+ * it writes its own log group, and reaches the project's linked table and bucket, read from the
+ * project's links (never from its variables, which the project sets), and nothing else. The
+ * role is created under the stack's permissions boundary (`FUNCTION_BOUNDARY_ARN`) and removed
+ * with the function.
  */
 
 let lambda: LambdaClient | undefined;
@@ -28,6 +38,35 @@ const lambdaClient = () => (lambda ??= new LambdaClient({}));
 const logsClient = () => (logs ??= new CloudWatchLogsClient({}));
 
 const isNotFound = (err: unknown) => (err as Error).name === 'ResourceNotFoundException';
+const iamIs = (err: unknown, code: string) => err instanceof IamError && err.code === code;
+/** A new role is not assumable by Lambda for a few seconds (IAM is eventually consistent). */
+const roleNotReady = (err: unknown) =>
+  (err as Error).name === 'InvalidParameterValueException' && /cannot be assumed/i.test((err as Error).message);
+
+export interface AwsRuntimeOptions {
+  /** How long to wait between tries while a new role propagates, and how many tries. */
+  roleWait?: { ms: number; tries: number };
+}
+
+/** The role of `name`, with its policy: created once, its policy rewritten on a retried deploy. */
+async function ensureRole(iam: Iam, name: string, boundaryArn: string, policy: object): Promise<void> {
+  try {
+    await iam.createRole({ name, trustPolicy: LAMBDA_TRUST, boundaryArn, description: `Server function ${name}` });
+  } catch (err) {
+    if (!iamIs(err, 'EntityAlreadyExists')) throw err;
+  }
+  await iam.putRolePolicy(name, FUNCTION_POLICY, policy);
+}
+
+async function removeRole(iam: Iam, name: string): Promise<void> {
+  for (const step of [() => iam.deleteRolePolicy(name, FUNCTION_POLICY), () => iam.deleteRole(name)]) {
+    try {
+      await step();
+    } catch (err) {
+      if (!iamIs(err, 'NoSuchEntity')) throw err;
+    }
+  }
+}
 
 /** `2024-01-01T00:00:00.000Z\t<request id>\tINFO\tmessage`: the Node runtime's line format. */
 const RUNTIME_LINE = /^\S+\t([0-9a-f-]{36})\t(ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\t([\s\S]*)$/;
@@ -54,42 +93,62 @@ export function parseLambdaLine(t: number, raw: string, id: string): RuntimeLogL
   return { t, id, level: 'info', message };
 }
 
-export function awsRuntime(): RuntimePort {
+export function awsRuntime(options: AwsRuntimeOptions = {}): RuntimePort {
+  const roleWait = options.roleWait ?? { ms: 3000, tries: 20 };
+  const iam = () => iamClient(config.region, () => lambdaClient().config.credentials());
   return {
     async deploy(input: DeployFunctionInput) {
-      if (!('bucket' in input.code)) throw new Error('The AWS runtime deploys zips from S3');
+      const code = input.code;
+      if (!('bucket' in code)) throw new Error('The AWS runtime deploys zips from S3');
       const name = functionName(input.deploymentId);
-      const role = process.env.FUNCTION_ROLE_ARN;
-      if (!role) throw new Error('FUNCTION_ROLE_ARN is not set');
+      const boundary = process.env.FUNCTION_BOUNDARY_ARN;
+      if (!boundary) throw new Error('FUNCTION_BOUNDARY_ARN is not set');
+      const { partition, account } = arnParts(boundary);
+      const linked = await linkedVariables(input.orgId, input.projectId);
+      const policy = functionPolicy({
+        partition,
+        account,
+        region: config.region,
+        functionName: name,
+        table: linked.DATABASE_TABLE
+          ? { name: linked.DATABASE_TABLE, region: linked.DATABASE_REGION ?? config.region }
+          : undefined,
+        bucket: linked.BUCKET_NAME,
+      });
+      await ensureRole(iam(), name, boundary, policy);
       const layer = process.env.WEB_ADAPTER_LAYER_ARN;
-      try {
-        await lambdaClient().send(
-          new CreateFunctionCommand({
-            FunctionName: name,
-            Role: role,
-            Runtime: FUNCTION_CONFIG.runtime,
-            Architectures: [FUNCTION_CONFIG.architecture],
-            MemorySize: FUNCTION_CONFIG.memoryMb,
-            Timeout: FUNCTION_CONFIG.timeoutSeconds,
-            Handler: 'run.sh',
-            Code: { S3Bucket: input.code.bucket, S3Key: input.code.key },
-            Layers: layer ? [layer] : undefined,
-            Environment: {
-              Variables: {
-                ...input.env,
-                AWS_LAMBDA_EXEC_WRAPPER: '/opt/bootstrap',
-                AWS_LWA_PORT: '8080',
-                PORT: '8080',
-                PLATFORM_ENTRY: input.entry,
-              },
-            },
-            Tags: { 'platform:org': input.orgId, 'platform:project': input.projectId },
-            Description: `Deployment ${input.deploymentId}`,
-          }),
-        );
-      } catch (err) {
-        // A retried worker finds the function it created before.
-        if ((err as Error).name !== 'ResourceConflictException') throw err;
+      const create = new CreateFunctionCommand({
+        FunctionName: name,
+        Role: `arn:${partition}:iam::${account}:role/${name}`,
+        Runtime: FUNCTION_CONFIG.runtime,
+        Architectures: [FUNCTION_CONFIG.architecture],
+        MemorySize: FUNCTION_CONFIG.memoryMb,
+        Timeout: FUNCTION_CONFIG.timeoutSeconds,
+        Handler: 'run.sh',
+        Code: { S3Bucket: code.bucket, S3Key: code.key },
+        Layers: layer ? [layer] : undefined,
+        Environment: {
+          Variables: {
+            ...input.env,
+            AWS_LAMBDA_EXEC_WRAPPER: '/opt/bootstrap',
+            AWS_LWA_PORT: '8080',
+            PORT: '8080',
+            PLATFORM_ENTRY: input.entry,
+          },
+        },
+        Tags: { 'platform:org': input.orgId, 'platform:project': input.projectId },
+        Description: `Deployment ${input.deploymentId}`,
+      });
+      for (let tries = 1; ; tries++) {
+        try {
+          await lambdaClient().send(create);
+          break;
+        } catch (err) {
+          // A retried worker finds the function it created before.
+          if ((err as Error).name === 'ResourceConflictException') break;
+          if (!roleNotReady(err) || tries >= roleWait.tries) throw err;
+          await new Promise((done) => setTimeout(done, roleWait.ms));
+        }
       }
       await waitUntilFunctionActiveV2({ client: lambdaClient(), maxWaitTime: 120 }, { FunctionName: name });
       return functionInfo(input.deploymentId);
@@ -109,6 +168,8 @@ export function awsRuntime(): RuntimePort {
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
+      // Then its role (a static deployment never had one: nothing to delete is fine).
+      await removeRole(iam(), functionName(deploymentId));
     },
     async logs(deploymentId, query) {
       const needle = query.q?.toLowerCase();

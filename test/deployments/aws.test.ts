@@ -1,6 +1,6 @@
 import { CloudWatchLogsClient, FilterLogEventsCommand, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
-import { CreateFunctionCommand, DeleteFunctionCommand, GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler as buildEvents } from '../../functions/workers/build-events';
@@ -36,13 +36,10 @@ const job: BuildJob = {
 beforeEach(() => {
   process.env.BUILD_PROJECT = 'platform-builds';
   process.env.BUILD_LOG_GROUP = '/platform/builds';
-  process.env.FUNCTION_ROLE_ARN = 'arn:aws:iam::123456789012:role/fn';
-  process.env.WEB_ADAPTER_LAYER_ARN = 'arn:aws:lambda:eu-central-1:753240598075:layer:LambdaAdapterLayerArm64:25';
 });
 afterEach(() => {
   for (const m of [codebuild, s3, cwl, lambda]) m.reset();
-  for (const k of ['BUILD_PROJECT', 'BUILD_LOG_GROUP', 'FUNCTION_ROLE_ARN', 'WEB_ADAPTER_LAYER_ARN'])
-    delete process.env[k];
+  for (const k of ['BUILD_PROJECT', 'BUILD_LOG_GROUP']) delete process.env[k];
 });
 
 describe('builds port, AWS adapter (CodeBuild)', () => {
@@ -157,56 +154,7 @@ describe('builds port, AWS adapter (CodeBuild)', () => {
 });
 
 describe('runtime port, AWS adapter (Lambda)', () => {
-  it('deploy creates the function with the fixed configuration, the adapter layer and frozen variables', async () => {
-    lambda.on(CreateFunctionCommand).resolves({});
-    lambda.on(GetFunctionCommand).resolves({ Configuration: { State: 'Active', LastUpdateStatus: 'Successful' } });
-    const info = await awsRuntime().deploy({
-      deploymentId: job.deploymentId,
-      orgId: 'org_1',
-      projectId: 'prj_1',
-      code: { bucket: 'artifacts', key: `artifacts/${job.deploymentId}/function.zip` },
-      entry: 'server.js',
-      env: { GREETING: 'hi' },
-    });
-    expect(info).toEqual({
-      region: expect.any(String),
-      name: `plt-fn-${job.deploymentId}`,
-      memoryMb: 1024,
-      timeoutSeconds: 30,
-      architecture: 'arm64',
-      runtime: 'nodejs22.x',
-    });
-    expect(lambda.commandCalls(CreateFunctionCommand)[0]?.args[0].input).toMatchObject({
-      FunctionName: `plt-fn-${job.deploymentId}`,
-      Role: 'arn:aws:iam::123456789012:role/fn',
-      Runtime: 'nodejs22.x',
-      Architectures: ['arm64'],
-      MemorySize: 1024,
-      Timeout: 30,
-      Handler: 'run.sh',
-      Code: { S3Bucket: 'artifacts', S3Key: `artifacts/${job.deploymentId}/function.zip` },
-      Layers: [process.env.WEB_ADAPTER_LAYER_ARN],
-      Environment: {
-        Variables: {
-          GREETING: 'hi',
-          AWS_LAMBDA_EXEC_WRAPPER: '/opt/bootstrap',
-          PORT: '8080',
-          PLATFORM_ENTRY: 'server.js',
-        },
-      },
-    });
-  });
-
-  it('exists and remove: a missing function is not an error', async () => {
-    const missing = Object.assign(new Error('gone'), { name: 'ResourceNotFoundException' });
-    lambda.on(GetFunctionCommand).resolvesOnce({}).rejectsOnce(missing);
-    lambda.on(DeleteFunctionCommand).rejects(missing);
-    expect(await awsRuntime().exists('dpl_1')).toBe(true);
-    expect(await awsRuntime().exists('dpl_1')).toBe(false);
-    await awsRuntime().remove('dpl_1');
-    expect(lambda.commandCalls(DeleteFunctionCommand)[0]?.args[0].input).toEqual({ FunctionName: 'plt-fn-dpl_1' });
-  });
-
+  // deploy, exists and remove (a role per function): aws-function-roles.test.ts.
   it('logs: levels and request ids from the runtime format, filtered, newest first', async () => {
     const id = '8f5f1b9e-1111-4a4a-9b9b-123456789abc';
     cwl.on(FilterLogEventsCommand).resolves({
