@@ -133,11 +133,16 @@ async function main(): Promise<void> {
     IDP_KEY_FILE: idpKeyFile,
     ARTIFACTS_BUCKET: BUCKETS.artifacts,
     APPS_DOMAIN: `localhost:${edgePort}`,
-    AGENT_QUEUE_URL: services.sqs.queueUrls.agentJobs,
+    // The names shared/needs.ts declares (the `queue` need), as on AWS.
+    AGENT_JOBS_QUEUE_URL: services.sqs.queueUrls.agentJobs,
     AGENT_DLQ_URL: services.sqs.queueUrls.agentJobsDlq,
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
   } satisfies Record<string, string>);
 
+  // Every variable the route groups' needs declare (shared/needs.ts) is set, or the start stops naming it.
+  const { assertNeedsEnv } = await import('../shared/needs');
+  const needs = routeGroups.flatMap((g) => g.needs);
+  assertNeedsEnv('The local platform', needs, 'local', env);
   const [{ createGateway, listen }, { seedLocalPlatform }, { idpSigner }, { docsRoutes }] = await Promise.all([
     import('../lib/local/gateway'),
     import('../lib/local/seed'),
@@ -151,9 +156,9 @@ async function main(): Promise<void> {
   const { startEdge } = await import('../lib/local/edge');
   const edge = await startEdge({ port: edgePort, host: HOST, maintenance: true });
   stoppers.push(edge.close);
-  // Scheduled jobs (on AWS: EventBridge rules): the daily bucket usage figures.
-  const { startSchedules } = await import('../lib/local/schedules');
-  stoppers.push(await startSchedules());
+  // The workers of lib/workers.ts (on AWS: their EventBridge rules and queues): timers, events, queues.
+  const { startWorkers } = await import('../lib/local/workers');
+  stoppers.push((await startWorkers()).stop);
 
   const previous = readLocalInfo(dataDir);
   const seedFrom = Date.now();

@@ -110,6 +110,9 @@ function queueOf(f: WorkerFunction, trigger: Extract<WorkerTrigger, { kind: 'que
 
 /** Every worker of `workers`, each with its trigger and the grants of its needs: one loop. */
 export function addWorkers(stack: Stack, workers: Worker[], props: Omit<WorkerFunctionProps, 'worker'>) {
+  const names = workers.map((w) => w.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice) throw new Error(`The worker table lists ${twice} twice.`);
   return workers.map((worker) => {
     const [scopeId, id] = formerPlaces[worker.name] ?? ['Workers', pascal(worker.name)];
     const scope = stack.node.tryFindChild(scopeId) ?? new Construct(stack, scopeId);

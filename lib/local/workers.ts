@@ -1,0 +1,185 @@
+import { join } from 'node:path';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { onPlatformEvents, type PlatformEvent } from '../../shared/events/bus';
+import { describeError, log } from '../../shared/ground/log';
+import { assertNeedsEnv } from '../../shared/needs';
+import {
+  type EventTrigger,
+  type QueueTrigger,
+  scheduleMs,
+  workers as table,
+  type Worker,
+  workerEntry,
+} from '../workers';
+
+/**
+ * The local worker runner: the same table as on AWS (lib/workers.ts), each row started the local
+ * way. A schedule runs at start and then on a timer; an event row gets the platform events a local
+ * engine publishes (shared/events/bus.ts, or `deliverEvent`) that match its source and detail type,
+ * as its EventBridge rule would; a queue row reads its own queue on the local SQS endpoint
+ * (`AWS_ENDPOINT_URL_SQS`), with its dead-letter queue and redrive. A worker whose needs' variables
+ * are missing stops the start, naming them.
+ */
+export interface LocalWorkers {
+  /** Each row and how it is started here: what the table-driven test holds against the table. */
+  started: { name: string; kind: Worker['trigger']['kind'] }[];
+  /** Delivers an event to the matching event workers; resolves when they are done. */
+  deliverEvent(event: PlatformEvent): Promise<void>;
+  stop(): Promise<void>;
+}
+
+type Handler = (event: unknown) => Promise<unknown>;
+
+const ROOT = join(__dirname, '..', '..');
+
+export async function startWorkers(
+  options: { workers?: Worker[]; env?: NodeJS.ProcessEnv; runSchedulesAtStart?: boolean } = {},
+): Promise<LocalWorkers> {
+  const rows = options.workers ?? table;
+  const env = options.env ?? process.env;
+  for (const w of rows) assertNeedsEnv(`The ${w.name} worker`, w.needs, 'local', env);
+  const handlers = new Map<string, Handler>();
+  for (const w of rows) {
+    const mod = (await import(join(ROOT, workerEntry(w)))) as { handler?: Handler };
+    if (typeof mod.handler !== 'function') throw new Error(`${workerEntry(w)} exports no handler.`);
+    handlers.set(w.name, mod.handler);
+  }
+  const handlerOf = (w: Worker) => handlers.get(w.name) as Handler;
+  const stops: (() => void | Promise<void>)[] = [];
+
+  for (const w of rows) {
+    const trigger = w.trigger;
+    if (trigger.kind !== 'schedule') continue;
+    const run = () =>
+      void handlerOf(w)({}).catch((err: unknown) =>
+        log.warn('a scheduled worker failed', { worker: w.name, error: describeError(err) }),
+      );
+    if (options.runSchedulesAtStart ?? true) run();
+    const timer = setInterval(run, scheduleMs(trigger));
+    timer.unref();
+    stops.push(() => clearInterval(timer));
+  }
+
+  const eventRows = rows.filter((w): w is Worker & { trigger: EventTrigger } => w.trigger.kind === 'event');
+  const deliverEvent = async (event: PlatformEvent) => {
+    const matching = eventRows.filter(
+      (w) => w.trigger.source === event.source && w.trigger.detailType === event['detail-type'],
+    );
+    await Promise.all(matching.map((w) => deliverWithRetries(w, handlerOf(w), event)));
+  };
+  stops.push(onPlatformEvents(deliverEvent));
+
+  for (const w of rows) {
+    if (w.trigger.kind === 'queue') stops.push(await pollQueue(w, w.trigger, handlerOf(w), env.AWS_ENDPOINT_URL_SQS));
+  }
+
+  return {
+    started: rows.map((w) => ({ name: w.name, kind: w.trigger.kind })),
+    deliverEvent,
+    stop: async () => {
+      for (const stop of stops) await stop();
+    },
+  };
+}
+
+/** As EventBridge: a failed delivery is tried again, `retries` times, then given up (and reported). */
+async function deliverWithRetries(w: Worker & { trigger: EventTrigger }, handler: Handler, event: PlatformEvent) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await handler(event);
+      return;
+    } catch (err) {
+      log.warn('an event worker failed', { worker: w.name, attempt, error: describeError(err) });
+      if (attempt >= w.trigger.retries) throw err;
+    }
+  }
+}
+
+/**
+ * Reads a queue row's own queue (created with its dead-letter queue, as on AWS) `batchSize`
+ * messages at a time and hands them over as SQS's Lambda event; what the handler does not list in
+ * `batchItemFailures` is deleted, the rest comes back after its visibility timeout until the
+ * redrive moves it. Returns the stop.
+ */
+async function pollQueue(
+  w: Worker,
+  trigger: QueueTrigger,
+  handler: Handler,
+  endpoint: string | undefined,
+): Promise<() => Promise<void>> {
+  if (!endpoint) throw new Error(`The ${w.name} worker cannot start: AWS_ENDPOINT_URL_SQS is not set.`);
+  const sqs = new SQSClient({ endpoint });
+  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${trigger.queue}-dlq` }));
+  const dlqArn = (
+    await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))
+  ).Attributes?.QueueArn;
+  const { QueueUrl: queueUrl } = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: trigger.queue,
+      Attributes: {
+        VisibilityTimeout: String(Math.min(6 * w.timeoutMinutes * 60, 43_200)),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: trigger.deadLetter.maxReceives }),
+      },
+    }),
+  );
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: Math.min(trigger.batchSize, 10),
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+          }),
+        );
+        if (Messages.length > 0) await runBatch(w, handler, queueUrl as string, Messages, sqs);
+      } catch (err) {
+        if (running) log.warn('reading a worker queue failed', { worker: w.name, error: describeError(err) });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    sqs.destroy();
+  };
+}
+
+async function runBatch(w: Worker, handler: Handler, queueUrl: string, messages: Message[], sqs: SQSClient) {
+  const records = messages.map((m) => ({
+    messageId: m.MessageId,
+    receiptHandle: m.ReceiptHandle,
+    body: m.Body,
+    attributes: m.Attributes ?? {},
+    messageAttributes: m.MessageAttributes ?? {},
+    eventSource: 'aws:sqs',
+  }));
+  let failed: Set<string>;
+  try {
+    const answer = (await handler({ Records: records })) as
+      | { batchItemFailures?: { itemIdentifier: string }[] }
+      | undefined;
+    failed = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+  } catch (err) {
+    log.warn('a queue worker failed', { worker: w.name, error: describeError(err) });
+    return;
+  }
+  const done = messages.filter((m) => !failed.has(m.MessageId as string));
+  if (done.length === 0) return;
+  await sqs.send(
+    new DeleteMessageBatchCommand({
+      QueueUrl: queueUrl,
+      Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+    }),
+  );
+}

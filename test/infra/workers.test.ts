@@ -1,0 +1,187 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { PlatformStack } from '../../lib/aws/platform-stack';
+import { type Worker, workerEntry, workers } from '../../lib/workers';
+import { envOfNeeds, type Need } from '../../shared/needs';
+
+/**
+ * The worker table on AWS (lib/aws/workers.ts): every row becomes one function with its trigger
+ * (a schedule or event rule, or its own queue with a dead-letter queue), the grants of its needs
+ * and nothing else, and the environment its needs declare (shared/needs.ts).
+ */
+const root = path.resolve(__dirname, '..', '..');
+const flags = (JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
+  .context;
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+
+const logicalId = (construct: Construct) => Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
+
+/** A stack of `table` without bundling (the platform-stack test bundles the real one). */
+function synth(table: Worker[]) {
+  const app = new App({ context: { ...flags, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
+  const stack = new PlatformStack(app, 'Workers', {
+    authUrl: 'https://auth.example.com',
+    authAudience: 'platform-api',
+    workers: table,
+  });
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+const workerOf = (stack: PlatformStack, name: string) => {
+  const w = stack.workers.find((x) => x.worker.name === name);
+  if (!w) throw new Error(`no function for worker ${name}`);
+  return w;
+};
+
+function statementsOf(template: Template, roleId: string) {
+  const policies = Object.values(template.findResources('AWS::IAM::Policy') as Resources).filter((p) =>
+    JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`),
+  );
+  return policies.flatMap((p) =>
+    (p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement.map(
+      (s) => ({ actions: ([] as string[]).concat(s.Action), resource: JSON.stringify(s.Resource) }),
+    ),
+  );
+}
+
+/** A queue worker, on an existing worker's entry (the stack checks the file is there), alone in its table. */
+const queueRow: Worker = {
+  name: 'build-retention',
+  description: 'A queue worker',
+  trigger: { kind: 'queue', queue: 'probe-jobs', batchSize: 7, deadLetter: { maxReceives: 4, retentionDays: 14 } },
+  needs: ['table'],
+  timeoutMinutes: 2,
+};
+
+describe('the worker table', () => {
+  const { stack, template } = synth(workers);
+
+  test.each(workers.map((w) => [w.name, w]))('%s: its entry exists and exports a handler', (_, w) => {
+    const file = path.join(root, workerEntry(w as Worker));
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toMatch(/export (async )?(function|const) handler\b/);
+  });
+
+  test('one function per row, in the order of the table, and no other worker', () => {
+    expect(stack.workers.map((w) => w.worker.name)).toEqual(workers.map((w) => w.name));
+    const groups = stack.functions.length;
+    template.resourceCountIs('AWS::Lambda::Function', groups + workers.length);
+  });
+
+  test.each(workers.map((w) => [w.name, w]))('%s: its trigger, and only it, may invoke it', (_, row) => {
+    const w = workerOf(stack, (row as Worker).name);
+    const trigger = w.worker.trigger;
+    const fn = template.toJSON().Resources[logicalId(w.fn)];
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: w.worker.timeoutMinutes * 60,
+      Description: w.worker.description,
+    });
+    if (trigger.kind === 'queue') return; // See 'a queue row'.
+    const rules = Object.values(template.findResources('AWS::Events::Rule') as Resources).filter((r) =>
+      JSON.stringify(r.Properties.Targets).includes(`"${logicalId(w.fn)}"`),
+    );
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]?.Properties as Record<string, unknown>;
+    if (trigger.kind === 'schedule') {
+      expect(rule.ScheduleExpression).toBe(
+        trigger.every === 'hour' ? 'rate(1 hour)' : `cron(0 ${trigger.atHourUtc} * * ? *)`,
+      );
+    } else {
+      expect(rule.EventPattern).toEqual({
+        source: [trigger.source],
+        'detail-type': [trigger.detailType],
+        detail: { 'project-name': [{ Ref: logicalId(stack.deployments.project) }] },
+      });
+    }
+    const targets = rule.Targets as { Arn: unknown; RetryPolicy: { MaximumRetryAttempts: number } }[];
+    expect(targets.map((t) => [t.Arn, t.RetryPolicy.MaximumRetryAttempts])).toEqual([
+      [{ 'Fn::GetAtt': [logicalId(w.fn), 'Arn'] }, trigger.retries],
+    ]);
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Resources).filter((p) =>
+      JSON.stringify(p.Properties.FunctionName).includes(logicalId(w.fn)),
+    );
+    expect(permissions.map((p) => p.Properties.Principal)).toEqual(['events.amazonaws.com']);
+  });
+
+  test.each(workers.map((w) => [w.name, w]))('%s: the grants of its needs, nothing else', (_, row) => {
+    const w = workerOf(stack, (row as Worker).name);
+    const needs = (need: Need) => w.worker.needs.includes(need);
+    const statements = statementsOf(template, logicalId(w.role));
+    const actions = statements.flatMap((s) => s.actions);
+    const touches = (construct: Construct) => statements.some((s) => s.resource.includes(`"${logicalId(construct)}"`));
+    expect(touches(stack.data.table)).toBe(needs('table'));
+    expect(touches(stack.data.artifactsBucket)).toBe(needs('artifactsRead') || needs('artifactsExpire'));
+    expect(actions.includes('s3:DeleteObject*')).toBe(needs('artifactsExpire'));
+    expect(actions.includes('s3:PutObject')).toBe(false);
+    // Decrypt only, on the secrets key (the table's grant has its own key).
+    const onSecretsKey = statements.filter((s) => s.resource.includes(`"${logicalId(stack.data.secretsKey)}"`));
+    expect(onSecretsKey.flatMap((s) => s.actions)).toEqual(needs('secretsDecrypt') ? ['kms:Decrypt'] : []);
+    expect(actions.includes('lambda:CreateFunction')).toBe(needs('serverFunctions'));
+    expect(actions.includes('iam:PassRole')).toBe(needs('serverFunctions'));
+    expect(actions.includes('lambda:DeleteFunction')).toBe(needs('serverFunctions') || needs('functionsDelete'));
+    expect(actions.includes('logs:GetLogEvents')).toBe(needs('buildLogs'));
+    expect(actions.includes('cloudwatch:GetMetricData')).toBe(needs('bucketMetrics'));
+    expect(actions.some((a) => a.startsWith('codebuild:') || a.startsWith('sqs:'))).toBe(false);
+  });
+
+  test.each(workers.map((w) => [w.name, w]))('%s: exactly the environment its needs declare', (_, row) => {
+    const w = workerOf(stack, (row as Worker).name);
+    const env = template.toJSON().Resources[logicalId(w.fn)].Properties.Environment.Variables;
+    const base = ['AUTH_AUDIENCE', 'AUTH_URL', 'PLATFORM_TARGET', 'STAGE', 'TABLE_NAME'];
+    expect(Object.keys(env).sort()).toEqual([...new Set([...base, ...envOfNeeds(w.worker.needs, 'aws')])].sort());
+  });
+});
+
+describe('a queue row', () => {
+  const { app, stack, template } = synth([queueRow]);
+  const w = stack.workers[0];
+
+  test('its own queue, redriving to its dead-letter queue; read in batches with partial failures', () => {
+    if (!w?.queue || !w.deadLetterQueue) throw new Error('no queue');
+    const resources = template.toJSON().Resources;
+    expect(resources[logicalId(w.queue)].Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      // Six times the function's timeout.
+      VisibilityTimeout: 6 * queueRow.timeoutMinutes * 60,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(w.deadLetterQueue), 'Arn'] },
+        maxReceiveCount: 4,
+      },
+    });
+    expect(resources[logicalId(w.deadLetterQueue)].Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 86_400,
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(w.fn) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(w.queue), 'Arn'] },
+      BatchSize: 7,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const rules = JSON.stringify(template.findResources('AWS::Events::Rule'));
+    expect(rules).not.toContain(`"${logicalId(w.fn)}"`);
+  });
+
+  test('it consumes its own queue only', () => {
+    if (!w?.queue) throw new Error('no queue');
+    const sqs = statementsOf(template, logicalId(w.role)).filter((s) => s.actions.some((a) => a.startsWith('sqs:')));
+    expect(sqs.length).toBeGreaterThan(0);
+    for (const s of sqs) {
+      expect(s.resource).toContain(logicalId(w.queue));
+      expect(s.actions).not.toContain('sqs:SendMessage');
+    }
+  });
+
+  test('cdk-nag stays clean', () => {
+    const report = new AwsSolutionsChecks().validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath)}`)).toEqual(
+      [],
+    );
+  });
+});
