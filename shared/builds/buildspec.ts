@@ -157,6 +157,9 @@ export const buildspec = {
         'id builder >/dev/null 2>&1 || useradd -m builder',
         ASSUME_BUILD_ROLE,
         'export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN',
+        // Nothing later in this shell falls back to the project's role when the scoped credentials
+        // are missing or expire: the container credentials' address is forgotten.
+        'unset AWS_CONTAINER_CREDENTIALS_RELATIVE_URI AWS_CONTAINER_CREDENTIALS_FULL_URI AWS_CONTAINER_AUTHORIZATION_TOKEN',
       ],
     },
     pre_build: {

@@ -170,6 +170,8 @@ it("assumes the build-data role with this build's session policy before anything
   expect(install).toContain('aws sts assume-role --role-arn "$BUILD_DATA_ROLE_ARN"');
   expect(install).toContain('--policy "$SESSION_POLICY"');
   expect(install).toContain('export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN');
+  // The project's own role can't be fallen back on by anything the build runs later.
+  expect(install).toContain('unset AWS_CONTAINER_CREDENTIALS_RELATIVE_URI AWS_CONTAINER_CREDENTIALS_FULL_URI');
   // Fails closed: no session token, no build.
   expect(install).toContain('[ -n "$AWS_SESSION_TOKEN" ] || { echo "Error: The build could not get its credentials.');
 });
