@@ -146,7 +146,11 @@ export function awsRuntime(options: AwsRuntimeOptions = {}): RuntimePort {
         } catch (err) {
           // A retried worker finds the function it created before.
           if ((err as Error).name === 'ResourceConflictException') break;
-          if (!roleNotReady(err) || tries >= roleWait.tries) throw err;
+          if (!roleNotReady(err) || tries >= roleWait.tries) {
+            // No function, no role: a failed deployment leaves nothing behind.
+            await removeRole(iam(), name).catch(() => undefined);
+            throw err;
+          }
           await new Promise((done) => setTimeout(done, roleWait.ms));
         }
       }

@@ -92,22 +92,25 @@ export interface Iam {
   deleteRole(role: string): Promise<void>;
 }
 
-export function iamClient(region: string, credentials: () => Promise<Credentials>): Iam {
+export function iamClient(region: string, credentials: () => Promise<Credentials>, retry = { ms: 200, tries: 5 }): Iam {
   const endpoint = iamEndpoint(region);
   async function call(action: string, params: Record<string, string>): Promise<string> {
     const url = new URL(endpoint.url);
     const body = formBody(action, params);
-    const headers = signedHeaders(url, body, endpoint.region, await credentials(), new Date());
-    const res = await fetch(url, { method: 'POST', headers, body });
-    const text = await res.text();
-    if (!res.ok) {
-      throw new IamError(
+    // IAM's write calls are throttled at a low rate: a busy retention sweep backs off and retries.
+    for (let attempt = 1; ; attempt++) {
+      const headers = signedHeaders(url, body, endpoint.region, await credentials(), new Date());
+      const res = await fetch(url, { method: 'POST', headers, body });
+      const text = await res.text();
+      if (res.ok) return text;
+      const err = new IamError(
         tag(text, 'Code') ?? 'IamError',
         tag(text, 'Message') ?? `IAM ${action}: ${res.status}`,
         res.status,
       );
+      if (!(err.code === 'Throttling' || res.status >= 500) || attempt >= retry.tries) throw err;
+      await new Promise((done) => setTimeout(done, retry.ms * 2 ** (attempt - 1)));
     }
-    return text;
   }
   return {
     async createRole({ name, trustPolicy, boundaryArn, description }) {

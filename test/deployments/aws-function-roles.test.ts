@@ -23,6 +23,8 @@ interface IamCall {
 }
 const calls: IamCall[] = [];
 const roles = new Map<string, { policy?: string }>();
+/** The next calls IAM throttles, as it does a busy account's writes. */
+let throttled = 0;
 let iam: Server;
 
 const xmlError = (code: string, status: number) => ({
@@ -69,7 +71,11 @@ beforeAll(async () => {
         { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? '' },
       );
       const call = Object.fromEntries(new URLSearchParams(body.toString())) as IamCall;
-      const out = refused ? xmlError('SignatureDoesNotMatch', 403) : answer(call);
+      const out = refused
+        ? xmlError('SignatureDoesNotMatch', 403)
+        : throttled-- > 0
+          ? xmlError('Throttling', 400)
+          : answer(call);
       if (!refused) calls.push(call);
       res.writeHead(out.status, { 'content-type': 'text/xml' }).end(out.body);
     });
@@ -88,6 +94,7 @@ beforeEach(() => {
   lambda.on(GetFunctionCommand).resolves({ Configuration: { State: 'Active', LastUpdateStatus: 'Successful' } });
   calls.length = 0;
   roles.clear();
+  throttled = 0;
 });
 afterEach(() => {
   lambda.reset();
@@ -221,6 +228,21 @@ describe('runtime port, AWS adapter: a role per server function', () => {
     lambda.on(CreateFunctionCommand).rejects(Object.assign(new Error('exists'), { name: 'ResourceConflictException' }));
     await awsRuntime().deploy(job);
     expect(calls.map((c) => c.Action)).toEqual(['CreateRole', 'PutRolePolicy', 'CreateRole', 'PutRolePolicy']);
+  });
+
+  it('IAM throttling is waited out; a function Lambda refuses leaves no role behind', async () => {
+    lambda.on(CreateFunctionCommand).resolves({});
+    throttled = 2;
+    const first = input(await project());
+    await awsRuntime().deploy(first);
+    expect(roles.has(`plt-fn-${first.deploymentId}`)).toBe(true);
+    const refused = Object.assign(new Error('Unzipped size must be smaller than 262144000 bytes'), {
+      name: 'InvalidParameterValueException',
+    });
+    lambda.on(CreateFunctionCommand).rejects(refused);
+    const second = input(await project());
+    await expect(awsRuntime().deploy(second)).rejects.toThrow('Unzipped size must be smaller');
+    expect(roles.has(`plt-fn-${second.deploymentId}`)).toBe(false);
   });
 
   it('without the boundary nothing is created', async () => {
