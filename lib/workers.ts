@@ -21,7 +21,7 @@ export interface Worker {
 export type WorkerTrigger = ScheduleTrigger | EventTrigger | QueueTrigger;
 
 /** A timer: every hour, or every day at a UTC hour (EventBridge Scheduler's rate and cron). */
-export type ScheduleTrigger = { kind: 'schedule'; retries: number } & (
+type ScheduleTrigger = { kind: 'schedule'; retries: number } & (
   | { every: 'hour' }
   | { every: 'day'; atHourUtc: number }
 );

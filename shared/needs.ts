@@ -44,7 +44,7 @@ export const NEED_ENV = {
 } as const satisfies Record<string, { aws: readonly string[]; local: readonly string[] }>;
 
 export type Need = keyof typeof NEED_ENV;
-export type Target = 'aws' | 'local';
+type Target = 'aws' | 'local';
 
 /** The variables `needs` bring on `target`, each once. */
 export const envOfNeeds = (needs: readonly Need[], target: Target): string[] => [
@@ -52,7 +52,7 @@ export const envOfNeeds = (needs: readonly Need[], target: Target): string[] => 
 ];
 
 /** What `needs` ask for that `env` lacks (unset or empty). */
-export const missingEnv = (needs: readonly Need[], target: Target, env: Record<string, unknown>): string[] =>
+const missingEnv = (needs: readonly Need[], target: Target, env: Record<string, unknown>): string[] =>
   envOfNeeds(needs, target).filter((name) => !env[name]);
 
 /** Refuses to start `what` without a variable its needs declare, naming the variable. */

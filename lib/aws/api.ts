@@ -1,10 +1,11 @@
-import { Stack, Validations } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { GroupFunction } from './group-function';
+import { acknowledge } from './nag';
 
 export interface PlatformApiProps {
   /** One function per route group, in the order of the route-group table. */
@@ -80,11 +81,11 @@ export class PlatformApi extends Construct {
       },
     });
 
-    Validations.of(this.api).acknowledge({
-      id: 'AwsSolutions-APIG4',
-      reason:
-        'Authorization is done in the functions (JWTs from the identity provider, API keys, agent keys and ' +
+    acknowledge(
+      this.api,
+      'AwsSolutions-APIG4',
+      'Authorization is done in the functions (JWTs from the identity provider, API keys, agent keys and ' +
         'device tokens, per the spec), not by an API Gateway authorizer; GET /health is public by design.',
-    });
+    );
   }
 }

@@ -1,10 +1,11 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { platformTable } from '../platform-table';
+import { acknowledge } from './nag';
 
 /**
  * Where the platform keeps its own data: the platform table, the artifacts bucket (with its
@@ -67,10 +68,11 @@ export class PlatformData extends Construct {
       lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(7), expiration: Duration.days(365) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    Validations.of(this.logBucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason: 'This is the access-log bucket itself; logging its own access would log into itself.',
-    });
+    acknowledge(
+      this.logBucket,
+      'AwsSolutions-S1',
+      'This is the access-log bucket itself; logging its own access would log into itself.',
+    );
 
     // S3-managed keys: presigned uploads and downloads then need no KMS permission per caller,
     // and objects are still encrypted at rest.
@@ -93,11 +95,11 @@ export class PlatformData extends Construct {
       description: 'HMAC key of the opaque page cursors',
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
     });
-    Validations.of(this.cursorSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'The cursor HMAC key is read into function environments at deploy time, so a rotation would not reach ' +
+    acknowledge(
+      this.cursorSecret,
+      'AwsSolutions-SMG4',
+      'The cursor HMAC key is read into function environments at deploy time, so a rotation would not reach ' +
         'running functions; rotate it by redeploying with a new secret value (it only invalidates open page cursors).',
-    });
+    );
   }
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { bundleOptions } from '../bundle';
 import { entryOf, type RouteGroup } from '../route-groups';
+import { acknowledge } from './nag';
 
 export interface PlatformFunctionProps {
   /** The handler file (`export const handler`). */
@@ -73,10 +74,11 @@ export class PlatformFunction extends Construct {
       },
     });
 
-    Validations.of(this.fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason: 'nodejs22.x is the runtime the spec requires (bundles target node22); move on deliberately, not by lint.',
-    });
+    acknowledge(
+      this.fn,
+      'AwsSolutions-L1',
+      'nodejs22.x is the runtime the spec requires (bundles target node22); move on deliberately, not by lint.',
+    );
   }
 }
 

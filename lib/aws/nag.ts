@@ -7,11 +7,14 @@ import type { Construct } from 'constructs';
  * never stack-wide, each with its reason.
  */
 
+/** Acknowledges the cdk-nag rule `rule` (`AwsSolutions-S1` …) on `scope` and what it holds, with its reason. */
+export function acknowledge(scope: Construct, rule: string, reason: string): void {
+  Validations.of(scope).acknowledge({ id: rule, reason });
+}
+
 /** Acknowledges cdk-nag IAM5 (wildcard) findings, `finding` → reason, on `scope` and what it holds. */
 export function ack(scope: Construct, findings: Record<string, string>): void {
-  for (const [finding, reason] of Object.entries(findings)) {
-    Validations.of(scope).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
-  }
+  for (const [finding, reason] of Object.entries(findings)) acknowledge(scope, `AwsSolutions-IAM5[${finding}]`, reason);
 }
 
 /** How cdk-nag writes a reference to `construct`'s attribute in a finding: `<LogicalId.Arn>`. */

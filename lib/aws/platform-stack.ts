@@ -9,7 +9,7 @@ import { PlatformDeployments } from './deployments';
 import { grantNeeds } from './grants';
 import { GroupFunction } from './group-function';
 import { AgentJobs } from './jobs';
-import { addWorkers, type WorkerFunction } from './workers';
+import { addWorkers, pascal, type WorkerFunction } from './workers';
 
 export interface PlatformStackProps extends StackProps {
   /** The identity provider whose JWKS verifies people's tokens. */
@@ -97,10 +97,3 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'BuildProjectName', { value: this.deployments.project.projectName });
   }
 }
-
-const pascal = (name: string) =>
-  name
-    .split(/[^a-zA-Z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w[0]?.toUpperCase() + w.slice(1))
-    .join('');

@@ -62,7 +62,7 @@ export class WorkerFunction extends PlatformFunction {
   }
 }
 
-export interface WorkerFunctionProps {
+interface WorkerFunctionProps {
   worker: Worker;
   projectRoot: string;
   /** The environment every platform function gets (table, auth, stage …); needs add theirs. */
@@ -120,6 +120,7 @@ export function addWorkers(stack: Stack, workers: Worker[], props: Omit<WorkerFu
   });
 }
 
+/** `build-events` → `BuildEvents`: construct ids from table names. */
 export const pascal = (name: string) =>
   name
     .split(/[^a-zA-Z0-9]+/)
