@@ -5,7 +5,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type Worker, type WorkerTrigger, workerEntry } from '../workers';
+import { type EventTrigger, type Worker, type WorkerTrigger, workerEntry } from '../workers';
 import { type Grantable, grantNeeds } from './grants';
 import { PlatformFunction } from './group-function';
 
@@ -76,10 +76,11 @@ function ruleOf(
   platform: Grantable,
 ): Pick<events.RuleProps, 'schedule' | 'eventPattern'> {
   if (trigger.kind === 'event') {
-    const of = { buildProject: platform.deployments.project.projectName }[trigger.of];
-    return {
-      eventPattern: { source: [trigger.source], detailType: [trigger.detailType], detail: { 'project-name': [of] } },
+    // Whose events: the detail that names the platform's own resource.
+    const of: Record<EventTrigger['of'], Record<string, string[]>> = {
+      buildProject: { 'project-name': [platform.deployments.project.projectName] },
     };
+    return { eventPattern: { source: [trigger.source], detailType: [trigger.detailType], detail: of[trigger.of] } };
   }
   return {
     schedule:

@@ -10,6 +10,7 @@ import { platformSettings } from '../../lib/aws/context';
 import { PlatformStack } from '../../lib/aws/platform-stack';
 import { platformTable } from '../../lib/platform-table';
 import { type RouteGroup, routeGroups } from '../../lib/route-groups';
+import { workers } from '../../lib/workers';
 
 const root = path.resolve(__dirname, '..', '..');
 /** The feature flags of cdk.json, so the tests see the template `cdk synth` makes. */
@@ -102,8 +103,8 @@ describe('synthesis', () => {
 
 describe('functions', () => {
   test('exactly one function per route group, and no helper functions', () => {
-    // Plus the workers: build events, retention sweep (see 'deployments'), bucket usage (see 'storage usage').
-    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + 3);
+    // Plus one per worker of lib/workers.ts (test/infra/workers.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length);
     expect(stack.functions.map((f) => f.group.name)).toEqual(routeGroups.map((g) => g.name));
   });
 
@@ -546,7 +547,7 @@ describe('deployments', () => {
     const role = logicalId(stack.deployments.buildDataRole);
     const s3 = statementsOf(template, role).filter((s) => s.actions.some((a) => a.startsWith('s3:')));
     const bucket = logicalId(stack.data.artifactsBucket);
-    const on = (prefix: string) => s3.filter((s) => s.resource.includes(bucket) && s.resource.includes(`/${prefix}/*`));
+    const on = (prefix: string) => s3.filter((s) => s.resource.includes(bucket) && s.resource.includes(`/${prefix}/`));
     expect(on('sources').flatMap((s) => s.actions)).toEqual(['s3:GetObject']);
     expect(on('artifacts').flatMap((s) => s.actions)).toEqual(['s3:PutObject']);
     expect(
