@@ -2,8 +2,9 @@ import { sweepExpired } from '../../shared/deployments/retention';
 import { log } from '../../shared/ground/log';
 
 /**
- * The hourly retention sweep (an EventBridge schedule on AWS; the local edge runs it itself):
- * deployments whose expiry day has come become `expired` (shared/deployments/retention.ts).
+ * The hourly retention sweep (its row in lib/workers.ts: an EventBridge schedule on AWS, a timer
+ * of the local worker runner): deployments whose expiry day has come become `expired`
+ * (shared/deployments/retention.ts).
  */
 export async function handler(): Promise<{ expired: number; postponed: number }> {
   const { expired, postponed } = await sweepExpired();
