@@ -5,6 +5,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { PlatformStack } from '../../lib/aws/platform-stack';
+import { WorkerFunction } from '../../lib/aws/workers';
 import { type Worker, workerEntry, workers } from '../../lib/workers';
 import { envOfNeeds, type Need } from '../../shared/needs';
 
@@ -183,5 +184,16 @@ describe('a queue row', () => {
     expect(report.violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath)}`)).toEqual(
       [],
     );
+  });
+});
+
+describe('the environment contract on AWS', () => {
+  test('a function without a variable its needs declare stops the synthesis, naming it', () => {
+    const { stack } = synth([]);
+    const worker: Worker = { ...queueRow, name: 'storage-usage', needs: ['table', 'bucketMetrics'] };
+    // TABLE_NAME comes with the environment every function gets: here there is none.
+    expect(
+      () => new WorkerFunction(stack, 'Probe', { worker, projectRoot: root, environment: {}, platform: stack }),
+    ).toThrow('Workers/Probe cannot start: TABLE_NAME is not set.');
   });
 });
