@@ -141,9 +141,16 @@ const REFUSE_ESCAPE =
  * prefixes. Every later command (the same shell) uses them; the project's own role is not used
  * again. No credentials, no build.
  */
+/**
+ * The tags of a build's data session: the build-data role's own policy names only the prefixes of
+ * the project and deployment they say (lib/aws/deployments.ts), whatever the session policy.
+ */
+export const BUILD_TAGS = { project: 'projectId', deployment: 'deploymentId' } as const;
+
 const ASSUME_BUILD_ROLE =
   'read -r AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN <<< "$(aws sts assume-role ' +
   '--role-arn "$BUILD_DATA_ROLE_ARN" --role-session-name "$DEPLOYMENT_ID" --policy "$SESSION_POLICY" ' +
+  `--tags Key=${BUILD_TAGS.project},Value="$PROJECT_ID" Key=${BUILD_TAGS.deployment},Value="$DEPLOYMENT_ID" ` +
   "--query 'Credentials.[AccessKeyId,SecretAccessKey,SessionToken]' --output text)\" && " +
   '[ -n "$AWS_SESSION_TOKEN" ] || { echo "Error: The build could not get its credentials. Redeploy to try again."; exit 1; }';
 

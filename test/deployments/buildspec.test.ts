@@ -169,6 +169,8 @@ it("assumes the build-data role with this build's session policy before anything
   const install = buildspec.phases.install.commands.join('\n');
   expect(install).toContain('aws sts assume-role --role-arn "$BUILD_DATA_ROLE_ARN"');
   expect(install).toContain('--policy "$SESSION_POLICY"');
+  // Its session is tagged with its project and deployment: the role's own policy names only theirs.
+  expect(install).toContain('--tags Key=projectId,Value="$PROJECT_ID" Key=deploymentId,Value="$DEPLOYMENT_ID"');
   expect(install).toContain('export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN');
   // The project's own role can't be fallen back on by anything the build runs later.
   expect(install).toContain('unset AWS_CONTAINER_CREDENTIALS_RELATIVE_URI AWS_CONTAINER_CREDENTIALS_FULL_URI');

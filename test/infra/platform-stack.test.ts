@@ -532,7 +532,11 @@ describe('deployments', () => {
     const own = statementsOf(template, projectRole);
     expect(own.flatMap((s) => s.actions).filter((a) => a.startsWith('s3:'))).toEqual([]);
     expect(own.filter((s) => s.actions.includes('sts:AssumeRole'))).toEqual([
-      expect.objectContaining({ actions: ['sts:AssumeRole'], resource: expect.stringContaining(dataRole) }),
+      // Tagging the session with its project and deployment (test/infra/build-credentials.test.ts).
+      expect.objectContaining({
+        actions: ['sts:AssumeRole', 'sts:TagSession'],
+        resource: expect.stringContaining(dataRole),
+      }),
     ]);
     // Only the project's role may assume it, for an hour at most (a build is 15 minutes).
     const trust = template.toJSON().Resources[dataRole].Properties;
