@@ -7,7 +7,6 @@ import { abortAllBuilds, recoverInterruptedBuilds } from '../../shared/builds/lo
 import { normalizeHost } from '../../shared/deployments/hosts';
 import { localPaths } from '../../shared/deployments/paths';
 import { type RouteRecord, routesForHost } from '../../shared/deployments/records';
-import { sweepExpired } from '../../shared/deployments/retention';
 import { getDeployment } from '../../shared/projects/deployments';
 import { productionHostOf } from '../../shared/projects/hosts';
 import { getProject } from '../../shared/projects/records';
@@ -236,7 +235,7 @@ export interface Edge {
 /**
  * Starts the edge on `port` (0: any free port) of loopback. With `maintenance` (the local
  * platform, not tests: they share one table), it also ends the builds a previous run left
- * unfinished, runs the retention sweep now and hourly, and stops running builds when it closes.
+ * unfinished and stops running builds when it closes (the retention sweep is a worker: lib/workers.ts).
  */
 export async function startEdge(options: { port: number; host?: string; maintenance?: boolean }): Promise<Edge> {
   const server = createServer((req, res) => {
@@ -251,22 +250,16 @@ export async function startEdge(options: { port: number; host?: string; maintena
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolvePromise());
   });
   const port = (server.address() as AddressInfo).port;
-  let sweeper: NodeJS.Timeout | undefined;
   if (options.maintenance) {
     const report = (what: string) => (err: unknown) =>
       process.stderr.write(`${JSON.stringify({ level: 'warn', message: what, error: String(err) })}\n`);
     await recoverInterruptedBuilds().catch(report('recovering interrupted builds failed'));
-    const sweep = () => void sweepExpired().catch(report('the retention sweep failed'));
-    sweep();
-    sweeper = setInterval(sweep, SWEEP_EVERY_MS);
-    sweeper.unref();
   }
   return {
     server,
     port,
     close: () =>
       new Promise<void>((resolveClose) => {
-        if (sweeper) clearInterval(sweeper);
         if (options.maintenance) abortAllBuilds();
         stopAllFunctions();
         server.closeAllConnections();
@@ -274,5 +267,3 @@ export async function startEdge(options: { port: number; host?: string; maintena
       }),
   };
 }
-
-const SWEEP_EVERY_MS = 60 * 60_000;
