@@ -98,13 +98,10 @@ export function signedProxy(
         );
         return;
       }
-      const upstream = request(
-        { ...target, method: req.method, path: req.url, headers: req.headers },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        },
-      );
+      const upstream = request({ ...target, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
       upstream.on('error', () => {
         if (!res.headersSent) res.writeHead(502);
         res.end();
