@@ -147,6 +147,7 @@ function stackErrors(route: Route): Record<number, string[]> {
   if (route.body) add(400, TOO_DEEP);
   if (route.access !== 'public') add(401, 'Unauthorized');
   if (route.orgScoped && route.access === 'scope' && route.scope) add(403, `Missing scope ${route.scope}`);
+  if (route.roles) add(403, route.roles.refusal);
   if (route.orgScoped) add(404, ORG_NOT_FOUND);
   return out;
 }

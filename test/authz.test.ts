@@ -1,6 +1,7 @@
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { loadOrCreateIdpKey } from '../lib/local/idp';
-import { SCOPES } from '../shared/auth/scopes';
+import { ROLE_SCOPES } from '../shared/auth/roles';
+import { ROLES, SCOPES } from '../shared/auth/scopes';
 import { config } from '../shared/config';
 import type { Route } from '../shared/http/route';
 import { createKey } from '../shared/identity/keys';
@@ -107,6 +108,22 @@ describe.each(cases)('$group: $name', ({ route }) => {
       const res = await p.call(route.method, path(), { token: key, record: false });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: `Missing scope ${route.scope}` });
+    });
+  }
+
+  const roles = route.roles;
+  if (roles) {
+    // Callers that pass the scope check: the other roles that hold the scope, and a key with every scope.
+    const others = ROLES.filter(
+      (r) => !roles.allow.includes(r) && (!route.scope || ROLE_SCOPES[r].includes(route.scope)),
+    );
+    it(`refuses every caller but ${roles.allow.join(' or ')} (keys too) with 403 ${roles.refusal}`, async () => {
+      const callers = [...(await Promise.all(others.map(async (r) => (await p.person(r)).token))), await p.apiKey()];
+      for (const token of callers) {
+        const res = await p.call(route.method, path(), { token, record: false });
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({ error: roles.refusal });
+      }
     });
   }
 });

@@ -51,14 +51,14 @@ export const routes = [
     path: '/v1/orgs/:orgId',
     scope: 'org:write',
     summary: 'Deletes an empty customer organization with its members, teams, invites and keys. Owners only.',
+    roles: { allow: ['owner'], refusal: 'Only owners can delete an organization.' },
     errors: {
       400: ["The platform organization can't be deleted."],
-      403: ['Only owners can delete an organization.'],
       404: [NOT_FOUND],
       409: ['Remove its ... first.'],
     },
-    run: async ({ org, role }) => {
-      await deleteOrganization(org, role);
+    run: async ({ org }) => {
+      await deleteOrganization(org);
       return noContent();
     },
   }),

@@ -83,6 +83,9 @@ const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
         const pass = [route.scope, ...(route.allowed ?? [])].some((s) => access.scopes.has(s));
         if (!pass) throw new HttpError(403, `Missing scope ${route.scope}`);
       }
+      if (route.roles && !(access.role && route.roles.allow.includes(access.role))) {
+        throw new HttpError(403, route.roles.refusal);
+      }
     }
   },
 });

@@ -42,6 +42,12 @@ export interface RouteSpec<PS, QS, BS> {
   scope?: Scope;
   /** Extra scopes that also pass. */
   allowed?: Scope[];
+  /**
+   * Only callers with one of these roles in the path's organization pass (after the scope check);
+   * others, keys included (they have no role), get 403 `refusal`. Declared here, never checked
+   * inside a handler.
+   */
+  roles?: { allow: Role[]; refusal: string };
   /** One line for the reference. */
   summary?: string;
   params?: PS;
