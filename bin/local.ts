@@ -7,8 +7,7 @@
  * when they are imported, so it is set first.
  */
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensurePlatformTable, JavaMissingError } from '../lib/local/dynamodb';
 import {
@@ -23,6 +22,7 @@ import {
   LocalSetupError,
   localInfoFile,
   portsFromEnv,
+  privateDataDir,
   readLocalInfo,
   startServices,
   writePrivateJson,
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
 
   await assertPortsFree(ports);
+  privateDataDir(dataDir);
   // The key pair every engine checks (DATA_DIR/keys/engines-secret), never the engines' defaults.
   const credentials = engineCredentials(dataDir);
   const services: LocalServices = await startServices({ dataDir, ports, region, authUrl, credentials });
@@ -109,8 +110,6 @@ async function main(): Promise<void> {
   dynamoClient.destroy();
 
   const idpKeyFile = resolve(dataDir, 'keys', 'idp.json');
-  // The signing key and the cursor secret live here: for this user only.
-  chmodSync(dirname(idpKeyFile), 0o700);
   // The environment the handlers read (shared/config.ts and the ports' adapters), before they load.
   // One key pair for every engine, the one they check.
   delete env.AWS_SESSION_TOKEN;

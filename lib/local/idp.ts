@@ -31,7 +31,8 @@ export async function loadOrCreateIdpKey(file: string): Promise<KeyFile> {
     privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' },
     publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' },
   };
-  mkdirSync(dirname(file), { recursive: true });
+  // The private key's folder is for this user alone, as DATA_DIR/keys is.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, JSON.stringify(key), { mode: 0o600 });
   return key;
 }

@@ -101,6 +101,18 @@ export function ensureSecretFile(file: string): string {
 }
 
 /**
+ * `DATA_DIR` and its `keys/` for this user alone (0700), made so before anything is written there,
+ * also when an earlier start or a person left them open: the engines' data, the deployments'
+ * variables and every key live there.
+ */
+export function privateDataDir(dataDir: string): void {
+  for (const dir of [dataDir, join(dataDir, 'keys')]) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  }
+}
+
+/**
  * The key pair the platform signs its requests to the local engines with (DynamoDB Local, the S3
  * server, the SQS endpoint; each refuses any other): generated once per `DATA_DIR` and kept with
  * the keys. The key id is derived from the secret, so one file holds both.

@@ -4,7 +4,7 @@
  * SQS and the local CLI, stopped with SIGINT, and started again on the same data.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -138,6 +138,8 @@ describe('the local platform (npm start, npm run local)', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'platform-local-'));
+    // A DATA_DIR left open by an earlier start or by hand (as `mkdir .data` makes it).
+    chmodSync(dataDir, 0o755);
     ports = await freePorts(5);
     env = childEnv(dataDir, ports);
     running = await startPlatform(env);
@@ -168,6 +170,9 @@ describe('the local platform (npm start, npm run local)', () => {
     });
     expect(statSync(join(dataDir, 'local.json')).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, 'keys', 'cursor-secret')).mode & 0o777).toBe(0o600);
+    // DATA_DIR and its keys are this user's alone from the start, whatever mode they had.
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dataDir, 'keys')).mode & 0o777).toBe(0o700);
   });
 
   it('serves the API: /health, /v1/me with the owner token, members with the API key', async () => {
