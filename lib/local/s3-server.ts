@@ -116,19 +116,32 @@ const REFUSALS: Record<AuthFailure, [string, string]> = {
   skewed: ['RequestTimeTooSkewed', 'The difference between the request time and the current time is too large.'],
 };
 
-function refuse(res: ServerResponse, failure: AuthFailure): void {
-  const [code, message] = REFUSALS[failure];
-  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+const NOT_SIGNED: [string, string] = [
+  'AccessDenied',
+  'There were headers present in the request which were not signed',
+];
+
+function refuse(res: ServerResponse, [code, message]: [string, string], detail = ''): void {
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message>${detail}</Error>`;
   res.writeHead(403, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * The `x-amz-` headers of a presigned request that its link did not sign. S3 refuses them: an
+ * upload link must not become a CopyObject (`x-amz-copy-source`) from a bucket its holder can't read.
+ */
+function unsignedAmzHeaders(req: IncomingMessage, url: URL): string[] {
+  const signed = new Set((url.searchParams.get('X-Amz-SignedHeaders') ?? '').toLowerCase().split(';'));
+  return Object.keys(req.headers).filter((h) => h.startsWith('x-amz-') && !signed.has(h));
 }
 
 /**
  * In front of s3rver, as S3 authenticates: a request signed in its `Authorization` header must be
  * signed with the platform's key pair (SigV4); a request made with a presigned link
  * (`X-Amz-Signature`) must carry exactly what the link signed (content type, length, host…), with
- * the platform's key id (expiry stays s3rver's check); a CORS preflight (OPTIONS) needs neither, as
- * on S3. Anything else is 403 in S3's words.
+ * the platform's key id, and no `x-amz-` header the link did not sign (expiry stays s3rver's
+ * check); a CORS preflight (OPTIONS) needs neither, as on S3. Anything else is 403 in S3's words.
  */
 function signatureGate(handler: (req: IncomingMessage, res: ServerResponse) => void, credentials: EngineCredentials) {
   return createServer((req, res) => {
@@ -146,8 +159,10 @@ function signatureGate(handler: (req: IncomingMessage, res: ServerResponse) => v
         credentials,
       );
     }
-    if (failure) {
-      refuse(res, failure);
+    const unsigned = given !== null && !failure ? unsignedAmzHeaders(req, url) : [];
+    if (failure || unsigned.length > 0) {
+      if (failure) refuse(res, REFUSALS[failure]);
+      else refuse(res, NOT_SIGNED, `<HeadersNotSigned>${unsigned.join(', ')}</HeadersNotSigned>`);
       req.resume();
       return;
     }
