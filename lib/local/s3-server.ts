@@ -7,7 +7,13 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { type AuthFailure, type EngineCredentials, presignedSignature, verifyHeaderSignature } from './sigv4';
+import {
+  type AuthFailure,
+  type EngineCredentials,
+  presignedSignature,
+  sameSignature,
+  verifyHeaderSignature,
+} from './sigv4';
 
 /** The part of s3rver's API used here (the package ships no types). */
 interface S3rverInstance {
@@ -151,7 +157,12 @@ function signatureGate(handler: (req: IncomingMessage, res: ServerResponse) => v
     if (given !== null) {
       const keyId = (url.searchParams.get('X-Amz-Credential') ?? '').split('/')[0];
       if (keyId !== credentials.accessKeyId) failure = 'unknown-key';
-      else if (given !== presignedSignature(url.href, req.method ?? 'GET', req.headers, credentials.secretAccessKey))
+      else if (
+        !sameSignature(
+          given,
+          presignedSignature(url.href, req.method ?? 'GET', req.headers, credentials.secretAccessKey),
+        )
+      )
         failure = 'mismatch';
     } else if (req.method !== 'OPTIONS') {
       failure = verifyHeaderSignature(
