@@ -22,6 +22,7 @@ const markerOther = `other-${randomBytes(8).toString('hex')}`;
 const markerOwn = `own-${randomBytes(8).toString('hex')}`;
 
 interface Report {
+  requests: Record<string, string>;
   uid: number;
   reads: Record<string, string>;
   lists: Record<string, string>;
@@ -59,6 +60,16 @@ beforeAll(async () => {
     ],
     list: [dataDir(), join(tenantRoot(), 'functions'), join(tenantRoot(), 'builds')],
     platformVars: PLATFORM_VARS,
+    // The engines, unsigned: each answers its refusal, never data.
+    requests: [
+      {
+        url: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+        method: 'POST',
+        headers: { 'x-amz-target': 'DynamoDB_20120810.ListTables', 'content-type': 'application/x-amz-json-1.0' },
+        body: '{}',
+      },
+      { url: `${process.env.AWS_ENDPOINT_URL_S3}/`, method: 'GET' },
+    ],
     ownVar: 'MARKER',
     foreignMarkerReversed: [...markerOther].reverse().join(''),
   };
@@ -70,6 +81,7 @@ afterAll(async () => {
 
 function expectIsolated(report: Report) {
   expect(report.platformVars).toEqual([]);
+  expect(Object.values(report.requests)).toEqual(['400 MissingAuthenticationTokenException', '403 AccessDenied']);
   expect(report.foreignMarkerSeen).toBe(false);
   if (!isolating()) return;
   expect(report.uid).toBeGreaterThanOrEqual(200_000);
