@@ -1,7 +1,16 @@
 import { join } from 'node:path';
 import { tarOfDir } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
-import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, upload, waitFinal } from './helpers';
+import type { TestPlatform } from '../helpers/platform';
+import {
+  type Deployments,
+  deploy,
+  edgeFetch,
+  followBuildLog,
+  newProject,
+  upload,
+  waitFinal,
+  withDeployments,
+} from './helpers';
 
 /**
  * The whole flow a person follows, for real: upload a folder through the presigned link, create
@@ -10,17 +19,13 @@ import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, upload
  * its dependencies from the cache.
  */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 const staticArchive = tarOfDir(join(__dirname, '..', 'fixtures', 'static-site'));
 const nodeArchive = tarOfDir(join(__dirname, '..', 'fixtures', 'node-server'));
 
-beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
-});
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
 });
 
 const orgPath = () => `/v1/orgs/${p.org.orgId}`;

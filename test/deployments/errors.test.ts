@@ -13,24 +13,20 @@ import { db } from '../../shared/store/client';
 import { newId } from '../../shared/store/ids';
 import { TABLE } from '../../shared/store/table';
 import { tarOfDir } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
+import type { TestPlatform } from '../helpers/platform';
 import { putRecord } from '../helpers/records';
-import { deploy, edgeFetch, newProject, startDeployments, upload, waitFinal } from './helpers';
+import { type Deployments, deploy, edgeFetch, newProject, upload, waitFinal, withDeployments } from './helpers';
 
 /** Every error the spec lists for the deployments routes, through the gateway. */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 const staticArchive = tarOfDir(join(__dirname, '..', 'fixtures', 'static-site'));
 const nodeArchive = tarOfDir(join(__dirname, '..', 'fixtures', 'node-server'));
 const SHA = 'a'.repeat(40);
 
-beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
-});
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
 });
 
 const orgPath = () => `/v1/orgs/${p.org.orgId}`;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Edge, startEdge } from '../../lib/local/edge';
 import { buildsIdle } from '../../shared/builds/local';
 import { storage } from '../../shared/storage';
-import type { TestPlatform } from '../helpers/platform';
+import { TestPlatform } from '../helpers/platform';
 
 let counter = 0;
 
@@ -31,6 +31,26 @@ export async function startDeployments(): Promise<{ edge: Edge; dataDir: string;
       await edge.close();
     },
   };
+}
+
+export type Deployments = Awaited<ReturnType<typeof startDeployments>>;
+
+/**
+ * A test file's platform and deployments environment: started before its tests (handed to
+ * `ready`), closed after them.
+ */
+export function withDeployments(ready: (p: TestPlatform, env: Deployments) => void): void {
+  let p: TestPlatform | undefined;
+  let env: Deployments | undefined;
+  beforeAll(async () => {
+    p = await TestPlatform.start();
+    env = await startDeployments();
+    ready(p, env);
+  });
+  afterAll(async () => {
+    await env?.close();
+    await p?.close();
+  });
 }
 
 /** A project through the projects routes; `settings` are PATCHed after creation. */

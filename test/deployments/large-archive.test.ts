@@ -1,21 +1,19 @@
 import { makeTar, type TarEntry } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
-import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, waitFinal } from './helpers';
+import type { TestPlatform } from '../helpers/platform';
+import { type Deployments, deploy, edgeFetch, followBuildLog, newProject, waitFinal, withDeployments } from './helpers';
 
 /**
  * A site of 60,000 files (a documentation site, say) builds: the archive is downloaded to a file,
  * then unpacked, and every file is served. Over the entry limit, the build says so in its own words.
  */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 
-beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
 });
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
+afterAll(() => {
   delete process.env.BUILD_MAX_ENTRIES;
 });
 

@@ -1,6 +1,6 @@
 import { makeTar } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
-import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, waitFinal } from './helpers';
+import type { TestPlatform } from '../helpers/platform';
+import { type Deployments, deploy, edgeFetch, followBuildLog, newProject, waitFinal, withDeployments } from './helpers';
 
 /**
  * A project's linked database and bucket reach its deployments: `DATABASE_TABLE`,
@@ -9,15 +9,11 @@ import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, waitFi
  * deployment is launched, so unlinking takes effect at the next deployment.
  */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 
-beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
-});
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
 });
 
 const orgPath = () => `/v1/orgs/${p.org.orgId}`;

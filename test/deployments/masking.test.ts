@@ -3,9 +3,9 @@ import { dirname } from 'node:path';
 import { localPaths } from '../../shared/deployments/paths';
 import { newId } from '../../shared/store/ids';
 import { makeTar } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
+import type { TestPlatform } from '../helpers/platform';
 import { putRecord } from '../helpers/records';
-import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, waitFinal } from './helpers';
+import { type Deployments, deploy, edgeFetch, followBuildLog, newProject, waitFinal, withDeployments } from './helpers';
 
 /**
  * Sensitive values never leave the API in a log line: a build command and a server that print
@@ -14,15 +14,11 @@ import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, waitFi
  * `env:read` guards.
  */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 
-beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
-});
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
 });
 
 const orgPath = () => `/v1/orgs/${p.org.orgId}`;

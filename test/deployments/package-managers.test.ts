@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { DEFAULT_VERSIONS } from '../../shared/builds/package-managers';
 import { localPaths } from '../../shared/deployments/paths';
 import { tarOfDir } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
-import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, waitFinal } from './helpers';
+import type { TestPlatform } from '../helpers/platform';
+import { type Deployments, deploy, edgeFetch, followBuildLog, newProject, waitFinal, withDeployments } from './helpers';
 
 /**
  * Projects locked with yarn (1 and 4), pnpm or bun build on one machine: the package manager comes
@@ -13,15 +13,11 @@ import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, waitFi
  * file actually used. The fixtures' lock files were written by the managers themselves.
  */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 
-beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
-});
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
 });
 
 const cases = [

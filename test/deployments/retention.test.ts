@@ -1,26 +1,22 @@
 import { join } from 'node:path';
 import { sweepExpired } from '../../shared/deployments/retention';
 import { tarOfDir } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
-import { deploy, edgeFetch, newProject, startDeployments, waitFinal } from './helpers';
+import type { TestPlatform } from '../helpers/platform';
+import { type Deployments, deploy, edgeFetch, newProject, waitFinal, withDeployments } from './helpers';
 
 /**
  * `expired`: deployments that are not their project's production deployment expire 30 days after
  * they were created (DEPLOYMENT_RETENTION_DAYS); the sweep finds them by their expiry markers.
  */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 const staticArchive = tarOfDir(join(__dirname, '..', 'fixtures', 'static-site'));
 const nodeArchive = tarOfDir(join(__dirname, '..', 'fixtures', 'node-server'));
 const DAY = 86_400_000;
 
-beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
-});
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
 });
 
 const orgPath = () => `/v1/orgs/${p.org.orgId}`;

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Cli } from '../cli/helpers';
 import { makeTar } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
-import { deploy, edgeFetch, newProject, startDeployments, waitFinal } from './helpers';
+import type { TestPlatform } from '../helpers/platform';
+import { type Deployments, deploy, edgeFetch, newProject, waitFinal, withDeployments } from './helpers';
 
 /**
  * Deploying an unchanged folder is `skipped`: every upload has its own upload id (and key), so
@@ -14,15 +14,11 @@ import { deploy, edgeFetch, newProject, startDeployments, waitFinal } from './he
  * built from, with the same variables. Through the API and through the command line.
  */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 
-beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
-});
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
 });
 
 const orgPath = () => `/v1/orgs/${p.org.orgId}`;

@@ -1,25 +1,21 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { localPaths } from '../../shared/deployments/paths';
-import { deploy, edgeFetch, newProject, startDeployments, waitFinal } from '../deployments/helpers';
+import { type Deployments, deploy, edgeFetch, newProject, waitFinal, withDeployments } from '../deployments/helpers';
 import { makeTar } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
+import type { TestPlatform } from '../helpers/platform';
 
 /**
  * Symbolic links never serve what they point to: a build whose output has a link is refused at
  * publishing, and the edge never follows a link out of a deployment's output, however it got there.
  */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 const site = makeTar([{ path: 'index.html', content: '<h1>home</h1>' }]);
 
-beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
-});
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
 });
 
 it('publishing refuses a build output with a symbolic link', async () => {

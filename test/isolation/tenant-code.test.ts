@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { dataDir, localPaths, tenantRoot } from '../../shared/deployments/paths';
 import { isolating } from '../../shared/deployments/sandbox';
-import { deploy, edgeFetch, newProject, startDeployments, waitFinal } from '../deployments/helpers';
+import { type Deployments, deploy, edgeFetch, newProject, waitFinal, withDeployments } from '../deployments/helpers';
 import { tarOfDir } from '../fixtures/tar';
-import { TestPlatform } from '../helpers/platform';
+import type { TestPlatform } from '../helpers/platform';
 
 /**
  * Tenant code against the platform's machine: a real node app (test/fixtures/isolation-probe)
@@ -15,7 +15,7 @@ import { TestPlatform } from '../helpers/platform';
  * environment and folder rules hold.
  */
 let p: TestPlatform;
-let env: Awaited<ReturnType<typeof startDeployments>>;
+let env: Deployments;
 const probe = tarOfDir(join(__dirname, '..', 'fixtures', 'isolation-probe'));
 const PLATFORM_VARS = ['CURSOR_SECRET', 'LOCAL_SECRETS_KEY', 'AWS_SECRET_ACCESS_KEY', 'IDP_KEY_FILE', 'TABLE_NAME'];
 const markerOther = `other-${randomBytes(8).toString('hex')}`;
@@ -43,9 +43,12 @@ async function setVar(projectId: string, key: string, value: string) {
   expect(res.status).toBe(200);
 }
 
+withDeployments((platform, deployments) => {
+  p = platform;
+  env = deployments;
+});
+
 beforeAll(async () => {
-  p = await TestPlatform.start();
-  env = await startDeployments();
   // Another tenant's running server function, with a variable of its own.
   const { projectId: otherProject } = await newProject(p, 'node');
   await setVar(otherProject, 'MARKER', markerOther);
@@ -74,10 +77,6 @@ beforeAll(async () => {
     foreignMarkerReversed: [...markerOther].reverse().join(''),
   };
 }, 120_000);
-afterAll(async () => {
-  await env?.close();
-  await p?.close();
-});
 
 function expectIsolated(report: Report) {
   expect(report.platformVars).toEqual([]);
