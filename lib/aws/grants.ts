@@ -3,6 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/config';
 import { assertNeedsEnv, type Need } from '../../shared/needs';
+import { TABLE_ACTIONS } from '../../shared/runtime/function-role';
 import type { PlatformData } from './data';
 import { FUNCTION_PREFIX, type PlatformDeployments } from './deployments';
 import type { PlatformFunction } from './group-function';
@@ -31,15 +32,8 @@ const customerTableActions = [
   'dynamodb:TagResource',
   'dynamodb:UntagResource',
   'dynamodb:ListTagsOfResource',
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:Query',
-  'dynamodb:Scan',
+  // The item reads and writes a deployed function may make on its linked table, and the routes too.
+  ...TABLE_ACTIONS.filter((action) => action !== 'dynamodb:DescribeTable'),
 ];
 
 /**
