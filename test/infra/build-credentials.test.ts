@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { Construct } from 'constructs';
 import { PlatformStack } from '../../lib/aws/platform-stack';
+import { flags, logicalId, type Resources } from './helpers';
 
 /**
  * A build's credentials on AWS (lib/aws/deployments.ts, shared/builds/buildspec.ts): the build
@@ -12,9 +11,6 @@ import { PlatformStack } from '../../lib/aws/platform-stack';
  * session policy of each build narrows the same way (test/deployments/aws.test.ts), so a session
  * assumed without it still can't reach the whole bucket.
  */
-const root = path.resolve(__dirname, '..', '..');
-const flags = (JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
-  .context;
 
 interface Statement {
   Action: string | string[];
@@ -22,11 +18,9 @@ interface Statement {
   Principal?: unknown;
   Condition?: Record<string, Record<string, unknown>>;
 }
-type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
 
 let stack: PlatformStack;
 let resources: Resources;
-const logicalId = (c: Construct) => Stack.of(c).getLogicalId(c.node.defaultChild as CfnElement);
 const actions = (s: Statement) => ([] as string[]).concat(s.Action);
 /** IAM's policy variable of a session tag, as the policy holds it. */
 const tag = (key: string) => `$${'{'}aws:PrincipalTag/${key}}`;

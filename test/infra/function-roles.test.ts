@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { Construct } from 'constructs';
 import { PlatformStack } from '../../lib/aws/platform-stack';
 import { functionPolicy } from '../../shared/runtime/function-role';
+import { flags, logicalId, type Resources } from './helpers';
 
 /**
  * Server functions on AWS run with a role of their own, made with them at deploy time
@@ -12,9 +10,6 @@ import { functionPolicy } from '../../shared/runtime/function-role';
  * created under, and the grants that let the platform create, pass and delete those roles, by
  * their name prefix and only under that boundary. No role is shared between server functions.
  */
-const root = path.resolve(__dirname, '..', '..');
-const flags = (JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
-  .context;
 
 interface Statement {
   Effect: string;
@@ -22,11 +17,9 @@ interface Statement {
   Resource: unknown;
   Condition?: Record<string, Record<string, unknown>>;
 }
-type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
 
 let stack: PlatformStack;
 let resources: Resources;
-const logicalId = (c: Construct) => Stack.of(c).getLogicalId(c.node.defaultChild as CfnElement);
 const actions = (s: Statement) => ([] as string[]).concat(s.Action);
 
 beforeAll(() => {

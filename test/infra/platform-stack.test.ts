@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { App, type CfnElement, Stack, Token } from 'aws-cdk-lib';
+import { App, Token } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -11,20 +11,7 @@ import { PlatformStack } from '../../lib/aws/platform-stack';
 import { platformTable } from '../../lib/platform-table';
 import { type RouteGroup, routeGroups } from '../../lib/route-groups';
 import { workers } from '../../lib/workers';
-
-const root = path.resolve(__dirname, '..', '..');
-/** The feature flags of cdk.json, so the tests see the template `cdk synth` makes. */
-const flags = (JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
-  .context;
-/**
- * Skips esbuild; used, with CDK's built-in template validation off (~5 s), for the extra stacks,
- * where neither matters: the main stack gets both.
- */
-const noBundling = { 'aws:cdk:bundling-stacks': [] };
-
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }>;
-
-const logicalId = (construct: Construct) => Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
+import { flags, logicalId, noBundling, type Resources, statementsOf } from './helpers';
 
 const fnOf = (stack: PlatformStack, name: string) => {
   const f = stack.functions.find((x) => x.group.name === name);
@@ -40,16 +27,6 @@ const workerOf = (stack: PlatformStack, name: string) => {
 };
 
 /** Each statement of each IAM policy attached to `roleId`, actions as a list. */
-function statementsOf(template: Template, roleId: string) {
-  const policies = Object.values(template.findResources('AWS::IAM::Policy') as Resources).filter((p) =>
-    JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`),
-  );
-  return policies.flatMap((p) =>
-    (p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement.map(
-      (s) => ({ actions: ([] as string[]).concat(s.Action), resource: JSON.stringify(s.Resource) }),
-    ),
-  );
-}
 
 // Synthesized once, with real bundling and the checks of bin/platform.ts: shared by the tests below.
 let app: App;

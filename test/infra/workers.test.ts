@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -8,18 +8,13 @@ import { PlatformStack } from '../../lib/aws/platform-stack';
 import { WorkerFunction } from '../../lib/aws/workers';
 import { type Worker, workerEntry, workers } from '../../lib/workers';
 import { envOfNeeds, type Need } from '../../shared/needs';
+import { flags, logicalId, type Resources, root, statementsOf } from './helpers';
 
 /**
  * The worker table on AWS (lib/aws/workers.ts): every row becomes one function with its trigger
  * (a schedule or event rule, or its own queue with a dead-letter queue), the grants of its needs
  * and nothing else, and the environment its needs declare (shared/needs.ts).
  */
-const root = path.resolve(__dirname, '..', '..');
-const flags = (JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
-  .context;
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
-
-const logicalId = (construct: Construct) => Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
 
 /** A stack of `table` without bundling (the platform-stack test bundles the real one). */
 function synth(table: Worker[]) {
@@ -37,17 +32,6 @@ const workerOf = (stack: PlatformStack, name: string) => {
   if (!w) throw new Error(`no function for worker ${name}`);
   return w;
 };
-
-function statementsOf(template: Template, roleId: string) {
-  const policies = Object.values(template.findResources('AWS::IAM::Policy') as Resources).filter((p) =>
-    JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`),
-  );
-  return policies.flatMap((p) =>
-    (p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement.map(
-      (s) => ({ actions: ([] as string[]).concat(s.Action), resource: JSON.stringify(s.Resource) }),
-    ),
-  );
-}
 
 /** A queue worker, on an existing worker's entry (the stack checks the file is there), alone in its table. */
 const queueRow: Worker = {
