@@ -152,12 +152,13 @@ async function main(): Promise<void> {
   const gateway = createGateway({ extra: docsRoutes() });
   await listen(gateway, ports.api, HOST);
   stoppers.push(() => closeServer(gateway));
+  // The workers of lib/workers.ts (on AWS: their EventBridge rules and queues): timers, events, queues.
+  // Before the edge: the builds it finds interrupted are ended through the build-events worker.
+  const { startWorkers } = await import('../lib/local/workers');
+  stoppers.push((await startWorkers()).stop);
   const { startEdge } = await import('../lib/local/edge');
   const edge = await startEdge({ port: edgePort, host: HOST, maintenance: true });
   stoppers.push(edge.close);
-  // The workers of lib/workers.ts (on AWS: their EventBridge rules and queues): timers, events, queues.
-  const { startWorkers } = await import('../lib/local/workers');
-  stoppers.push((await startWorkers()).stop);
 
   const previous = readLocalInfo(dataDir);
   const seedFrom = Date.now();

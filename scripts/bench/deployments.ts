@@ -181,16 +181,22 @@ export async function benchDeployments(
     env.LOCAL_SECRETS_KEY ??= randomBytes(32).toString('base64');
     env.DATA_DIR = join(dataDir, 'data');
     env.ARTIFACTS_BUCKET = `bench-artifacts-${randomBytes(4).toString('hex')}`;
-    const [{ storage }, { startEdge }, { createGateway, listen }, { buildsIdle }] = await Promise.all([
-      import('../../shared/storage'),
-      import('../../lib/local/edge'),
-      import('../../lib/local/gateway'),
-      import('../../shared/builds/local'),
-    ]);
+    const [{ storage }, { startEdge }, { createGateway, listen }, { buildsIdle }, { startWorkers }, { workers }] =
+      await Promise.all([
+        import('../../shared/storage'),
+        import('../../lib/local/edge'),
+        import('../../lib/local/gateway'),
+        import('../../shared/builds/local'),
+        import('../../lib/local/workers'),
+        import('../../lib/workers'),
+      ]);
     await storage.createBucket(env.ARTIFACTS_BUCKET);
     const edge = await startEdge({ port: 0 });
+    // A build's end reaches the build-events worker, as on `npm start`.
+    const running = await startWorkers({ workers: workers.filter((w) => w.trigger.kind === 'event') });
     stops.push(async () => {
       await buildsIdle();
+      await running.stop();
       await edge.close();
     });
     env.APPS_DOMAIN = `localhost:${edge.port}`;

@@ -2,7 +2,8 @@ import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloud
 import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
-import type { BuildJob, BuildsPort } from './index';
+import { deploymentVars } from './events';
+import type { BuildJob, BuildsPort } from './port';
 
 /**
  * Builds on AWS: one CodeBuild build per deployment, in the stack's build project
@@ -80,10 +81,7 @@ export function awsBuilds(): BuildsPort {
         }),
       );
       const vars: Record<string, string | undefined> = {
-        DEPLOYMENT_ID: job.deploymentId,
-        ORG_ID: job.orgId,
-        PROJECT_ID: job.projectId,
-        DEPLOYMENT_TARGET: job.target,
+        ...deploymentVars(job),
         FRAMEWORK: job.settings.framework ?? 'nextjs',
         ROOT_DIRECTORY: job.settings.rootDirectory ?? '.',
         INSTALL_COMMAND: job.settings.installCommand,
@@ -135,6 +133,7 @@ export function awsBuilds(): BuildsPort {
         throw err;
       }
     },
+    failureReason: lastErrorLine,
   };
 }
 
@@ -142,7 +141,7 @@ export function awsBuilds(): BuildsPort {
  * The reason a failed build gives: its last `Error: …` line (the buildspec prints one before it
  * exits), read from the end of its log.
  */
-export async function lastErrorLine(buildId: string): Promise<string | undefined> {
+async function lastErrorLine(buildId: string): Promise<string | undefined> {
   logs ??= new CloudWatchLogsClient({});
   try {
     const out = await logs.send(

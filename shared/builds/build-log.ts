@@ -47,6 +47,16 @@ export class BuildLogWriter {
     this.stream.write(text);
   }
 
+  /**
+   * The build's reason for failing, `Error: <message>`: its last line, written even past the
+   * size limit, since the worker reads the deployment's error from it (`lastErrorLine`).
+   */
+  error(message: string): void {
+    if (this.closed) return;
+    const m = `Error: ${message}`.slice(0, MAX_LINE);
+    this.stream.write(`${JSON.stringify({ t: Date.now(), m })}\n`);
+  }
+
   /** Flushes and closes (idempotent); later lines are dropped. */
   close(): Promise<void> {
     this.closed ??= new Promise((resolve) => this.stream.end(() => resolve()));
@@ -95,6 +105,38 @@ export async function readBuildLog(
       carry = Buffer.from(data);
     }
     return { lines, next };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The tail a failure's reason is looked for in: its last lines, well past one line's limit. */
+const TAIL_BYTES = 64 * 1024;
+
+/** The message of the log's last `Error: …` line (the build's reason for failing), if any. */
+export async function lastErrorLine(deploymentId: string): Promise<string | undefined> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(localPaths.buildLog(deploymentId), 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const { size } = await handle.stat();
+    const from = Math.max(0, size - TAIL_BYTES);
+    const buffer = Buffer.alloc(size - from);
+    await handle.read(buffer, 0, buffer.length, from);
+    const lines = buffer.toString('utf8').split('\n').reverse();
+    for (const raw of lines) {
+      let line: BuildLogLine;
+      try {
+        line = JSON.parse(raw) as BuildLogLine;
+      } catch {
+        continue;
+      }
+      if (typeof line.m === 'string' && line.m.startsWith('Error: ')) return line.m.slice('Error: '.length);
+    }
+    return undefined;
   } finally {
     await handle.close();
   }

@@ -4,40 +4,48 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { completeDeployment, failDeployment } from '../deployments/finish';
+import type { BuildManifest } from '../artifacts/port';
 import { localPaths } from '../deployments/paths';
-import { transition } from '../deployments/records';
 import { firstLink, handOver, machineNetworkEnv, tenantDir } from '../deployments/sandbox';
-import { runtime } from '../runtime';
+import { publishEvent } from '../events/bus';
+import { describeError, log as platformLog } from '../ground/log';
 import type { BuildMetrics, DeploymentRecord } from '../schemas/deployment';
 import { IN_PROGRESS } from '../schemas/deployment';
 import { storage } from '../storage';
 import { db } from '../store/client';
 import { TABLE } from '../store/table';
-import { BuildLogWriter, readBuildLog } from './build-log';
+import { BuildLogWriter, lastErrorLine, readBuildLog } from './build-log';
 import { depsCacheKey, restoreDeps, saveDeps } from './deps-cache';
+import { type BuildOf, type BuildStatus, buildStateChange } from './events';
 import { ArchiveError, extractArchive } from './extract';
-import type { BuildJob, BuildsPort } from './index';
 import { toolBin } from './package-managers';
 import { type BuildPlan, NEXT_START_ENTRY, PlanError, planBuild } from './plan';
+import type { BuildJob, BuildsPort } from './port';
 import { runStep } from './steps';
 
 /**
- * Builds on one machine. `start` queues the job and returns; a small scheduler runs at most
- * `BUILD_CONCURRENCY` builds (default 2) and one per project at a time (the project's dependency
- * cache is never written by two builds). A build:
- * 1. `queued → building` (a canceled deployment is skipped here);
+ * Builds on one machine, standing in for CodeBuild. `start` queues the job and returns; a small
+ * scheduler runs at most `BUILD_CONCURRENCY` builds (default 2) and one per project at a time (the
+ * project's dependency cache is never written by two builds). A build:
+ * 1. says `IN_PROGRESS`;
  * 2. downloads the archive with a presigned GET and unpacks it safely (extract.ts);
  * 3. plans the build (plan.ts), restores or installs dependencies (cache keyed by the lock file),
  *    runs the build command, each a child process with what is left of the time limit;
- * 4. `building → deploying`: moves the static output or the server function into place;
- * 5. `deploying → ready` (finish.ts), or `error` with a message at the first failure.
+ * 4. puts its output where the artifacts port finds it (the static files, or the server's folder
+ *    staged for the runtime) with its `manifest.json`;
+ * 5. says `SUCCEEDED`, or `FAILED`/`TIMED_OUT`/`STOPPED` after an `Error: …` line in its log.
+ * It says so as CodeBuild does, with a "Build State Change" event (shared/builds/events.ts) that
+ * the `build-events` worker handles: the builder never moves a deployment record itself.
  * Every line of output goes to the build log.
  */
 
 export class BuildError extends Error {
   override name = 'BuildError';
 }
+/** The build ran out of time (CodeBuild's TIMED_OUT). */
+class TimedOut extends BuildError {}
+/** The build was stopped: canceled, superseded or the platform stopping (CodeBuild's STOPPED). */
+class Stopped extends BuildError {}
 
 interface Active {
   job: BuildJob;
@@ -71,11 +79,7 @@ function pump(): void {
     state.busyProjects.add(job.projectId);
     void runBuild(active)
       // A failure outside the build's own handling (its log can't be opened, say) still ends it.
-      .catch((err: Error) =>
-        failDeployment(job.orgId, job.deploymentId, `The build failed unexpectedly: ${err.message}`).catch(
-          () => undefined,
-        ),
-      )
+      .catch((err: Error) => endWithError(job, `The build failed unexpectedly: ${err.message}`, Date.now()))
       .finally(() => {
         state.active.delete(job.deploymentId);
         state.busyProjects.delete(job.projectId);
@@ -128,19 +132,42 @@ function stepEnv(job: BuildJob, home: string): Record<string, string> {
 /** What the platform tells builds and functions (names under the reserved `PLATFORM_` prefix). */
 const platformVars = (job: BuildJob) => ({ PLATFORM_ENV: job.target, PLATFORM_DEPLOYMENT_ID: job.deploymentId });
 
+/** Tells the worker what became of the build, as CodeBuild's event would; a failure to is logged. */
+async function report(of: BuildOf, status: BuildStatus, startedAt: number): Promise<void> {
+  await publishEvent(buildStateChange(of, buildIdOf(of.deploymentId), status, startedAt)).catch((err: unknown) =>
+    platformLog.error('a build event was not handled', {
+      deploymentId: of.deploymentId,
+      status,
+      error: describeError(err),
+    }),
+  );
+}
+
+/** Ends a build that failed outside its own handling: the reason as its log's last line, then FAILED. */
+async function endWithError(of: BuildOf, message: string, startedAt: number): Promise<void> {
+  try {
+    const log = await BuildLogWriter.open(of.deploymentId);
+    log.error(message);
+    await log.close();
+  } catch {
+    // The worker then gives the generic reason.
+  }
+  await report(of, 'FAILED', startedAt);
+}
+
+async function writeManifest(deploymentId: string, manifest: BuildManifest): Promise<void> {
+  await writeFile(localPaths.manifest(deploymentId), JSON.stringify(manifest), { mode: 0o600 });
+}
+
 async function runBuild({ job, abort }: Active): Promise<void> {
-  const { orgId, deploymentId } = job;
+  const { deploymentId } = job;
   const log = await BuildLogWriter.open(deploymentId);
   const startedAt = Date.now();
   const deadline = startedAt + buildTimeoutMs();
   const metrics: BuildMetrics = { depsCache: 'off' };
   const work = localPaths.work(deploymentId);
-  const building = await transition(orgId, deploymentId, ['queued'], 'building');
-  if (!building) {
-    log.line('The deployment was canceled before its build started.');
-    await log.close();
-    return;
-  }
+  let status: BuildStatus = 'FAILED';
+  await report(job, 'IN_PROGRESS', startedAt);
   try {
     await rm(work, { recursive: true, force: true });
     await tenantDir('builds', deploymentId, job.projectId);
@@ -174,7 +201,7 @@ async function runBuild({ job, abort }: Active): Promise<void> {
     const step = async (name: string, command: string) => {
       log.line(`Running "${command}"`);
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new BuildError(timeLimitMessage());
+      if (remaining <= 0) throw new TimedOut(timeLimitMessage());
       const result = await runStep({
         command,
         cwd: appDir,
@@ -184,8 +211,8 @@ async function runBuild({ job, abort }: Active): Promise<void> {
         signal: abort.signal,
         onLine: (line) => log.line(line),
       });
-      if (result.canceled) throw new BuildError('The build was canceled.');
-      if (result.timedOut) throw new BuildError(timeLimitMessage());
+      if (result.canceled) throw new Stopped('The build was canceled.');
+      if (result.timedOut) throw new TimedOut(timeLimitMessage());
       if (result.code !== 0) {
         throw new BuildError(
           `The ${name} step "${command}" failed with ${result.signal ?? `exit code ${result.code}`}.`,
@@ -198,33 +225,28 @@ async function runBuild({ job, abort }: Active): Promise<void> {
     else await handOverSource();
     if (plan.buildCommand) metrics.buildMs = await step('build', plan.buildCommand);
 
-    if (!(await transition(orgId, deploymentId, ['building'], 'deploying'))) return;
-    log.line('Deploying the output.');
+    log.line('Uploading the output.');
     const uploadStarted = Date.now();
-    const fn = await publishOutput(job, plan, appDir);
+    const output = await publishOutput(job, plan, appDir);
     metrics.uploadMs = Date.now() - uploadStarted;
+    await writeManifest(deploymentId, { ...output, metrics });
     log.line(`Build completed in ${((Date.now() - startedAt) / 1000).toFixed(1)} s. Going live.`);
-    // Every line is written and the sources are gone before the status says the build is over.
-    await log.close();
-    await rm(work, { recursive: true, force: true });
-    if (!(await completeDeployment({ ...job, startedAt, buildMetrics: metrics, fn }))) {
-      await removeOutputs(deploymentId);
-    }
+    status = 'SUCCEEDED';
   } catch (err) {
     const known = err instanceof BuildError || err instanceof ArchiveError || err instanceof PlanError;
     const message = known ? (err as Error).message : `The build failed unexpectedly: ${(err as Error).message}`;
-    log.line(`Error: ${message}`);
-    await log.close();
-    await rm(work, { recursive: true, force: true }).catch(() => undefined);
-    await removeOutputs(deploymentId);
-    await failDeployment(orgId, deploymentId, message, {
-      buildMetrics: metrics,
-      buildDurationMs: Date.now() - startedAt,
-    });
+    status = err instanceof Stopped ? 'STOPPED' : err instanceof TimedOut ? 'TIMED_OUT' : 'FAILED';
+    log.error(message);
+    await removeOutputs(deploymentId).catch(() => undefined);
+    // What was measured before the failure, for the deployment's record.
+    await writeManifest(deploymentId, { metrics }).catch(() => undefined);
   } finally {
-    await rm(work, { recursive: true, force: true }).catch(() => undefined);
+    // Every line is written before the status says the build is over.
     await log.close();
   }
+  await report(job, status, startedAt);
+  // After the worker took the staged server folder (or gave up on it).
+  await rm(work, { recursive: true, force: true }).catch(() => undefined);
 }
 
 const timeLimitMessage = () => `The build exceeded its time limit of ${Math.round(buildTimeoutMs() / 1000)} s.`;
@@ -295,8 +317,11 @@ async function install(
   log.line(`Saved dependencies to the cache in ${metrics.saveMs} ms.`);
 }
 
-/** Static output → `static/`; a server → the local runtime (the app folder moves there). */
-async function publishOutput(job: BuildJob, plan: BuildPlan, appDir: string) {
+/**
+ * Static output → `static/`; a server → its app folder staged for the runtime (the worker hands it
+ * over, as it hands CodeBuild's `function.zip` to Lambda). Answers the manifest's kind and entry.
+ */
+async function publishOutput(job: BuildJob, plan: BuildPlan, appDir: string): Promise<BuildManifest> {
   const { deploymentId } = job;
   if (plan.output.kind === 'static') {
     const out = inside(appDir, plan.output.directory);
@@ -314,21 +339,15 @@ async function publishOutput(job: BuildJob, plan: BuildPlan, appDir: string) {
     await rm(target, { recursive: true, force: true });
     await mkdir(join(target, '..'), { recursive: true });
     await moveFolder(out, target);
-    return undefined;
+    return { kind: 'static' };
   }
   let entry = plan.output.entry;
   if (plan.framework === 'nextjs') entry = await nextEntry(appDir, entry);
   const entryFile = inside(appDir, entry);
   if (!entryFile || !existsSync(entryFile))
     throw new BuildError(`The server entry "${entry}" wasn't found after the build.`);
-  return (await runtime()).deploy({
-    deploymentId,
-    orgId: job.orgId,
-    projectId: job.projectId,
-    code: { dir: appDir },
-    entry,
-    env: { ...job.env, ...platformVars(job) },
-  });
+  await moveFolder(appDir, localPaths.stagedFunction(deploymentId));
+  return { kind: 'server', entry };
 }
 
 /**
@@ -368,12 +387,13 @@ async function moveFolder(from: string, to: string): Promise<void> {
 
 async function removeOutputs(deploymentId: string): Promise<void> {
   await rm(localPaths.static(deploymentId), { recursive: true, force: true });
-  await (await runtime()).remove(deploymentId);
+  await rm(localPaths.stagedFunction(deploymentId), { recursive: true, force: true });
 }
 
 /**
  * Deployments left `queued`, `building` or `deploying` by a platform that stopped mid-build
- * (their build is gone with it) end in `error`, so the project can be deleted or built again.
+ * (their build is gone with it) are told FAILED, with the reason in their log, so the worker ends
+ * them in `error` and the project can be deleted or built again.
  */
 export async function recoverInterruptedBuilds(): Promise<number> {
   let start: Record<string, unknown> | undefined;
@@ -391,15 +411,12 @@ export async function recoverInterruptedBuilds(): Promise<number> {
     for (const item of (out.Items ?? []) as DeploymentRecord[]) {
       if (state.active.has(item.deploymentId) || state.queue.some((j) => j.deploymentId === item.deploymentId))
         continue;
-      if (
-        await failDeployment(
-          item.orgId,
-          item.deploymentId,
-          'The local platform stopped during this build. Redeploy it.',
-        )
-      ) {
-        recovered++;
-      }
+      await endWithError(
+        item,
+        'The local platform stopped during this build. Redeploy it.',
+        item.createdAt ?? Date.now(),
+      );
+      recovered++;
     }
     start = out.LastEvaluatedKey;
   } while (start);
@@ -429,5 +446,6 @@ export function localBuilds(): BuildsPort {
       const { lines, next } = await readBuildLog(deployment.deploymentId, Number.isFinite(offset) ? offset : 0, limit);
       return { lines, position: String(next) };
     },
+    failureReason: async (buildId) => lastErrorLine(deploymentOfBuild(buildId)),
   };
 }

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
  * | path | what |
  * |---|---|
  * | `deployments/<id>/build.log` | the build log, one JSON line `{t, m}` per line |
+ * | `deployments/<id>/manifest.json` | what the build left (static or server, its entry, its figures) |
  * | `deployments/<id>/static/` | the static output the edge serves |
  * | `deployments/<id>/function/` | the server function's `function.json` (its variables) and `runtime.log` |
  * | `cache/<projectId>/deps/<key>/` | the dependency cache of a project, one folder per lock file |
@@ -19,6 +20,7 @@ import { join, resolve } from 'node:path';
  * | path | what |
  * |---|---|
  * | `builds/<id>/` | the build's home; `src/` the unpacked source while it builds (removed afterwards) |
+ * | `builds/<id>/function/` | a built server, staged until the runtime moves it to `functions/<id>/app/` |
  * | `functions/<id>/app/` | the server function's app, its working folder while it runs |
  */
 export function dataDir(): string {
@@ -33,7 +35,9 @@ const dir = (deploymentId: string) => join(dataDir(), 'deployments', assertSafeI
 export const localPaths = {
   deployment: dir,
   buildLog: (deploymentId: string) => join(dir(deploymentId), 'build.log'),
+  manifest: (deploymentId: string) => join(dir(deploymentId), 'manifest.json'),
   work: (deploymentId: string) => join(tenantRoot(), 'builds', assertSafeId(deploymentId)),
+  stagedFunction: (deploymentId: string) => join(tenantRoot(), 'builds', assertSafeId(deploymentId), 'function'),
   app: (deploymentId: string) => join(tenantRoot(), 'functions', assertSafeId(deploymentId), 'app'),
   static: (deploymentId: string) => join(dir(deploymentId), 'static'),
   function: (deploymentId: string) => join(dir(deploymentId), 'function'),

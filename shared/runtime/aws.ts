@@ -15,7 +15,8 @@ import { linkedVariables } from '../resources/links';
 import { FUNCTION_CONFIG } from '../schemas/deployment';
 import { arnParts, FUNCTION_POLICY, functionPolicy, LAMBDA_TRUST } from './function-role';
 import { type Iam, IamError, iamClient } from './iam';
-import { type DeployFunctionInput, functionInfo, functionName, type RuntimeLogLine, type RuntimePort } from './index';
+import { functionInfo, functionName } from './index';
+import type { DeployFunctionInput, RuntimeLogLine, RuntimePort } from './port';
 
 /**
  * Server functions on AWS: one Lambda function per deployment (`<FUNCTION_PREFIX><deploymentId>`,

@@ -9,7 +9,8 @@ import { localPaths } from '../deployments/paths';
 import { machineNetworkEnv, spawnTenant, tenantDir } from '../deployments/sandbox';
 import { freePort } from '../net/free-port';
 import { FUNCTION_CONFIG } from '../schemas/deployment';
-import { type DeployFunctionInput, functionInfo, type RuntimeLogLine, type RuntimePort } from './index';
+import { functionInfo } from './index';
+import type { DeployFunctionInput, RuntimeLogLine, RuntimePort } from './port';
 
 /**
  * Server functions on one machine. A function is its app, in a tenant folder outside DATA_DIR

@@ -3,16 +3,9 @@ import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/c
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { handler as buildEvents } from '../../functions/workers/build-events';
-import { awsBuilds, envObjectKey, lastErrorLine } from '../../shared/builds/aws';
+import { awsBuilds, envObjectKey } from '../../shared/builds/aws';
 import type { BuildJob } from '../../shared/builds/index';
-import { artifactsBucket } from '../../shared/deployments/sources';
 import { awsRuntime, parseLambdaLine } from '../../shared/runtime/aws';
-import { storage } from '../../shared/storage';
-import { newId } from '../../shared/store/ids';
-import { TestPlatform } from '../helpers/platform';
-import { putRecord } from '../helpers/records';
-import { newProject, startDeployments } from './helpers';
 
 /**
  * The AWS adapters of the builds and runtime ports, against the calls they must make
@@ -149,7 +142,7 @@ describe('builds port, AWS adapter (CodeBuild)', () => {
         { message: 'Error: The build step "npm run build" failed with exit code 1.\n' },
       ],
     });
-    expect(await lastErrorLine('p:uuid')).toBe('The build step "npm run build" failed with exit code 1.');
+    expect(await awsBuilds().failureReason('p:uuid')).toBe('The build step "npm run build" failed with exit code 1.');
   });
 });
 
@@ -181,114 +174,5 @@ describe('runtime port, AWS adapter (Lambda)', () => {
     const filtered = await awsRuntime().logs('dpl_1', { from: 0, to: 10, q: 'BOOM', limit: 10, order: 'asc' });
     expect(filtered.lines.map((l) => l.message)).toEqual(['boom']);
     expect(parseLambdaLine(1, 'REPORT RequestId: x Duration: 2 ms', 'e').level).toBe('platform');
-  });
-});
-
-describe('the build-events worker', () => {
-  let p: TestPlatform;
-  let env: Awaited<ReturnType<typeof startDeployments>>;
-  let projectId: string;
-
-  beforeAll(async () => {
-    // The worker reads its manifest from the (local) bucket for real.
-    s3.restore();
-    p = await TestPlatform.start();
-    env = await startDeployments();
-    ({ projectId } = await newProject(p, 'static'));
-  });
-  afterAll(async () => {
-    await env?.close();
-    await p?.close();
-  });
-
-  async function queued(target: 'preview' | 'production' = 'preview'): Promise<string> {
-    const deploymentId = newId('dpl_');
-    await putRecord(p.org.orgId, `DPL#${deploymentId}`, {
-      deploymentId,
-      orgId: p.org.orgId,
-      projectId,
-      location: 'fra',
-      target,
-      status: 'queued',
-      createdAt: Date.now(),
-      gsi1pk: `PRJ#${projectId}`,
-      gsi1sk: `DPL#${deploymentId}`,
-      version: 1,
-    });
-    return deploymentId;
-  }
-  const event = (deploymentId: string, status: string, target = 'preview') => ({
-    'detail-type': 'CodeBuild Build State Change',
-    detail: {
-      'build-status': status,
-      'build-id': 'arn:aws:codebuild:eu-central-1:123456789012:build/platform-builds:uuid-9',
-      'additional-information': {
-        'build-start-time': 'Nov 22, 2026 12:00:00 AM',
-        environment: {
-          'environment-variables': [
-            { name: 'DEPLOYMENT_ID', value: deploymentId },
-            { name: 'ORG_ID', value: p.org.orgId },
-            { name: 'PROJECT_ID', value: projectId },
-            { name: 'DEPLOYMENT_TARGET', value: target },
-          ],
-        },
-      },
-    },
-  });
-  const statusOf = async (id: string) => (await p.get(`/v1/orgs/${p.org.orgId}/deployments/${id}`)).body.deployment;
-
-  it('IN_PROGRESS → building; SUCCEEDED (static) → ready with the build metrics; repeats change nothing', async () => {
-    const id = await queued('production');
-    await buildEvents(event(id, 'IN_PROGRESS', 'production'));
-    expect((await statusOf(id)).status).toBe('building');
-    const manifest = { kind: 'static', metrics: { depsCache: 'off', uploadMs: 12 } };
-    const key = `artifacts/${id}/manifest.json`;
-    const body = JSON.stringify(manifest);
-    const url = await storage.presignPut({ name: artifactsBucket() }, key, {
-      contentType: 'application/json',
-      size: body.length,
-      expiresIn: 60,
-    });
-    expect((await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body })).status).toBe(
-      200,
-    );
-    await buildEvents(event(id, 'SUCCEEDED', 'production'));
-    const d = await statusOf(id);
-    expect(d.error).toBeUndefined();
-    expect(d).toMatchObject({ status: 'ready', buildMetrics: manifest.metrics, readyAt: expect.any(Number) });
-    const read = await p.get(`/v1/orgs/${p.org.orgId}/deployments/${id}`);
-    expect(read.body.project.productionDeploymentId).toBe(id);
-    await buildEvents(event(id, 'IN_PROGRESS', 'production'));
-    await buildEvents(event(id, 'FAILED', 'production'));
-    expect((await statusOf(id)).status).toBe('ready');
-  });
-
-  it("FAILED → error with the build's own reason; TIMED_OUT → the time limit; STOPPED → canceled", async () => {
-    cwl
-      .on(GetLogEventsCommand)
-      .resolves({ events: [{ message: 'Error: The root directory "web" isn\'t in the source.' }] });
-    const failed = await queued();
-    await buildEvents(event(failed, 'FAILED'));
-    expect(await statusOf(failed)).toMatchObject({
-      status: 'error',
-      error: 'The root directory "web" isn\'t in the source.',
-    });
-    const slow = await queued();
-    cwl.reset();
-    cwl.on(GetLogEventsCommand).resolves({ events: [] });
-    await buildEvents(event(slow, 'TIMED_OUT'));
-    expect(await statusOf(slow)).toMatchObject({
-      status: 'error',
-      error: 'The build exceeded its time limit of 15 minutes.',
-    });
-    const stopped = await queued();
-    await buildEvents(event(stopped, 'STOPPED'));
-    expect(await statusOf(stopped)).toMatchObject({ status: 'canceled', reason: 'The build was stopped.' });
-  });
-
-  it('SUCCEEDED without a manifest → error, said plainly', async () => {
-    const id = await queued();
-    await buildEvents(event(id, 'SUCCEEDED'));
-    expect((await statusOf(id)).error).toMatch(/^The deployment failed to go live: The build left no manifest/);
   });
 });

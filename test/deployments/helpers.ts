@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { type Edge, startEdge } from '../../lib/local/edge';
+import { startWorkers } from '../../lib/local/workers';
+import { workers } from '../../lib/workers';
 import { buildsIdle } from '../../shared/builds/local';
 import { storage } from '../../shared/storage';
 import { TestPlatform } from '../helpers/platform';
@@ -13,8 +15,12 @@ let counter = 0;
  * folder (builds and functions of this file only), and the local edge on a free port, with the
  * apps domain pointing at it so hosts read `<name>.localhost:<edge port>` as on `npm start`.
  * Environment is read at call time by the builds and the edge, so setting it here is enough.
+ * The event workers run as on `npm start` (a build's end reaches `build-events`); the scheduled
+ * ones don't: their sweeps would reach other test files' records in the shared table.
  */
-export async function startDeployments(): Promise<{ edge: Edge; dataDir: string; close: () => Promise<void> }> {
+export async function startDeployments(
+  options: { workers?: boolean } = {},
+): Promise<{ edge: Edge; dataDir: string; close: () => Promise<void> }> {
   const tag = `${process.pid.toString(36)}-${Date.now().toString(36)}-${counter++}`;
   const dataDir = join(process.env.TEST_DATA_DIR as string, `deployments-${tag}`);
   mkdirSync(dataDir, { recursive: true });
@@ -23,11 +29,15 @@ export async function startDeployments(): Promise<{ edge: Edge; dataDir: string;
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
   const edge = await startEdge({ port: 0 });
   process.env.APPS_DOMAIN = `localhost:${edge.port}`;
+  const running = await startWorkers({
+    workers: options.workers === false ? [] : workers.filter((w) => w.trigger.kind === 'event'),
+  });
   return {
     edge,
     dataDir,
     close: async () => {
       await buildsIdle();
+      await running.stop();
       await edge.close();
     },
   };
