@@ -1,4 +1,5 @@
 import { deploymentEnv } from '../../shared/deployments/env';
+import { launch } from '../../shared/deployments/launch';
 import { existingForCommit } from '../../shared/deployments/records';
 import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from '../../shared/deployments/sources';
 import { badRequest, conflict, HttpError, notFound } from '../../shared/ground/errors';
@@ -6,7 +7,6 @@ import { envHash } from '../../shared/projects/env';
 import { assertActive, requireProject } from '../../shared/projects/records';
 import { getResource } from '../../shared/resources/records';
 import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
-import { launch } from './launch';
 import { M } from './messages';
 import { unchangedSince } from './unchanged';
 

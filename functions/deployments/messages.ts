@@ -1,3 +1,4 @@
+import { START_FAILED } from '../../shared/deployments/launch';
 import { PROJECT_NOT_FOUND } from '../../shared/projects/records';
 
 /** The deployments group's error messages, exactly as spec part A words them. */
@@ -11,7 +12,7 @@ export const M = {
   linkRepo: 'Link a repository to this project first.',
   uploadMissing: "The upload wasn't found. Upload the archive first.",
   tooLarge: 'The archive is larger than 250 MB.',
-  startFailed: "Couldn't start the build. Try again.",
+  startFailed: START_FAILED,
   inProgress: 'This deployment is still in progress.',
   uploadExpired: 'This upload has expired. Deploy again from your terminal.',
   noCommit: 'This deployment has no commit to build.',

@@ -1,22 +1,24 @@
-import { type BuildSource, builds } from '../../shared/builds';
-import { config, findLocation } from '../../shared/config';
-import { type DeploymentEnv, deploymentEnv } from '../../shared/deployments/env';
-import { deploymentHost } from '../../shared/deployments/hosts';
-import { sealLogMask } from '../../shared/deployments/log-mask';
-import { queuedFor, routeItem, setFields, transition } from '../../shared/deployments/records';
-import { expiryMarker } from '../../shared/deployments/retention';
-import { HttpError } from '../../shared/ground/errors';
-import { log } from '../../shared/ground/log';
-import { ORG_NOT_FOUND } from '../../shared/ground/messages';
-import { orgIsActive } from '../../shared/identity/orgs';
-import { newDeploymentItems } from '../../shared/projects/deployments';
-import { envHash } from '../../shared/projects/env';
-import { PROJECT_NOT_FOUND } from '../../shared/projects/records';
-import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
-import type { ProjectRecord } from '../../shared/schemas/project';
-import { newId } from '../../shared/store/ids';
-import { putNew, transact } from '../../shared/store/table';
-import { M } from './messages';
+import { type BuildSource, builds } from '../builds';
+import { config, findLocation } from '../config';
+import { HttpError } from '../ground/errors';
+import { log } from '../ground/log';
+import { ORG_NOT_FOUND } from '../ground/messages';
+import { orgIsActive } from '../identity/orgs';
+import { newDeploymentItems } from '../projects/deployments';
+import { envHash } from '../projects/env';
+import { PROJECT_NOT_FOUND } from '../projects/records';
+import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from '../schemas/deployment';
+import type { ProjectRecord } from '../schemas/project';
+import { newId } from '../store/ids';
+import { putNew, transact } from '../store/table';
+import { type DeploymentEnv, deploymentEnv } from './env';
+import { deploymentHost } from './hosts';
+import { sealLogMask } from './log-mask';
+import { queuedFor, routeItem, setFields, transition } from './records';
+import { expiryMarker } from './retention';
+
+/** Spec part A: the build could not be started (the deployment is left in `error`). */
+export const START_FAILED = "Couldn't start the build. Try again.";
 
 interface LaunchInput {
   project: ProjectRecord;
@@ -119,8 +121,8 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     record.buildId = buildId;
   } catch (err) {
     log.error('build start failed', { deploymentId, error: (err as Error).message });
-    await transition(orgId, deploymentId, ['queued'], 'error', { error: M.startFailed });
-    throw new HttpError(502, M.startFailed);
+    await transition(orgId, deploymentId, ['queued'], 'error', { error: START_FAILED });
+    throw new HttpError(502, START_FAILED);
   }
   return record;
 }
