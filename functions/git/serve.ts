@@ -1,0 +1,183 @@
+import { PassThrough, Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { GitHttpRequest, GitHttpResponse } from '../../shared/git/http-backend';
+import { describeError, log } from '../../shared/ground/log';
+import { PktError } from './pkt-line';
+import { type PushRules, refusals } from './protect';
+import {
+  mergeReport,
+  type RefUpdate,
+  readPushCommands,
+  refusalReport,
+  writePushCommands,
+  ZERO_ID,
+} from './receive-pack';
+
+/** Who a git request's password names, and what it may do there. */
+export interface GitCaller {
+  /** For the reflog: the person's or key's id. */
+  user: string;
+  scopes: string[];
+}
+
+export interface GitRepo {
+  repoId: string;
+  rules: PushRules;
+}
+
+/** What the endpoint needs of the platform: the same code serves the local gateway and Lambda. */
+export interface GitEndpointDeps {
+  /** The caller a Basic password names in the organization (any key or git credential), if any. */
+  authenticate(orgId: string, password: string): Promise<GitCaller | undefined>;
+  findRepo(orgId: string, name: string): Promise<GitRepo | undefined>;
+  /** Passes the exchange on to the repository's storage (the git port's transport). */
+  transport(repoId: string, req: GitHttpRequest): Promise<GitHttpResponse>;
+  /** The repository's branches and tags (full ref names) with their commits, after a push. */
+  refs(repoId: string): Promise<Map<string, string>>;
+  /** The refs a push moved (branch pushes deploy linked projects; the refs index follows). */
+  pushed(orgId: string, repo: GitRepo, moved: RefUpdate[], caller: GitCaller): Promise<void>;
+}
+
+export interface GitRequest {
+  method: string;
+  /** The path from `/git/` on: `/git/<orgId>/<name>.git/<service>`. */
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string | undefined>;
+  body: Readable;
+}
+
+export interface GitAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable | Buffer;
+}
+
+const PATH =
+  /^\/git\/(org_[0-9a-z]{10,64})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+const REALM = 'Basic realm="Platform git", charset="UTF-8"';
+
+const text = (status: number, message: string, headers: Record<string, string> = {}): GitAnswer => ({
+  status,
+  headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache', ...headers },
+  body: Buffer.from(`${message}\n`),
+});
+
+/** The password of a Basic header: git sends `user:password`; a token as the user alone counts too. */
+export function basicPassword(header: string | undefined): string | undefined {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1] as string, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const password = colon >= 0 ? decoded.slice(colon + 1) : '';
+  return password || (colon >= 0 ? decoded.slice(0, colon) : decoded) || undefined;
+}
+
+/**
+ * Git over HTTPS (smart HTTP) at `<base>/git/<orgId>/<name>.git`: Basic auth whose password is
+ * any key or git credential of the organization with `git:read` (fetch, clone) or `git:write`
+ * (push); without one, 401 with `WWW-Authenticate` so git asks. A push's commands are read before
+ * its pack: the ones the repository's rules refuse never reach the storage and come back in git's
+ * own report (`! [remote rejected] main (…)`), the others go through.
+ */
+export async function serveGit(deps: GitEndpointDeps, req: GitRequest): Promise<GitAnswer> {
+  const m = PATH.exec(req.path);
+  if (!m) return text(404, 'Repository not found');
+  const [, orgId, name, service] = m as unknown as [string, string, string, GitHttpRequest['service']];
+  const wanted = service === 'info/refs' ? req.query.get('service') : service;
+  if (wanted !== 'git-upload-pack' && wanted !== 'git-receive-pack') {
+    return text(403, 'Only smart HTTP is served: use git 1.6.6 or newer.');
+  }
+  const method = service === 'info/refs' ? 'GET' : 'POST';
+  if (req.method !== method) return text(405, `${method} only.`, { allow: method });
+
+  const password = basicPassword(req.headers.authorization);
+  const caller = password ? await deps.authenticate(orgId, password) : undefined;
+  if (!caller)
+    return text(401, 'Sign in with a key or git credential of this organization.', { 'www-authenticate': REALM });
+  const need = wanted === 'git-receive-pack' ? 'git:write' : 'git:read';
+  if (!caller.scopes.includes(need))
+    return text(403, `This credential can't ${need === 'git:write' ? 'push' : 'fetch'}: it needs ${need}.`);
+  const repo = await deps.findRepo(orgId, name);
+  if (!repo) return text(404, 'Repository not found');
+
+  const base: GitHttpRequest = {
+    method,
+    service,
+    query: service === 'info/refs' ? `service=${wanted}` : '',
+    contentType: req.headers['content-type'],
+    contentEncoding: req.headers['content-encoding'],
+    gitProtocol: req.headers['git-protocol'],
+    user: caller.user,
+  };
+  if (service !== 'git-receive-pack') return answer(await deps.transport(repo.repoId, { ...base, body: req.body }));
+  return receivePack(deps, orgId, repo, caller, base, req.body);
+}
+
+const answer = (res: GitHttpResponse): GitAnswer => ({
+  status: res.status,
+  headers: { 'cache-control': 'no-cache', ...res.headers },
+  body: res.body,
+});
+
+async function receivePack(
+  deps: GitEndpointDeps,
+  orgId: string,
+  repo: GitRepo,
+  caller: GitCaller,
+  base: GitHttpRequest,
+  raw: Readable,
+): Promise<GitAnswer> {
+  const body = base.contentEncoding === 'gzip' ? raw.pipe(createGunzip()) : raw;
+  const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let commands: Awaited<ReturnType<typeof readPushCommands>>;
+  try {
+    commands = await readPushCommands(chunks);
+  } catch (err) {
+    if (err instanceof PktError) return text(400, `This push could not be read: ${err.message}.`);
+    throw err;
+  }
+  const refused = refusals(commands.updates, repo.rules);
+  const kept = commands.updates.filter((u) => !refused.some((r) => r.ref === u.ref));
+  const result = { 'content-type': 'application/x-git-receive-pack-result', 'cache-control': 'no-cache' };
+  if (kept.length === 0) {
+    // Nothing to pass on: the rest of the request (the pack) is read and dropped.
+    for (let next = await chunks.next(); !next.done; next = await chunks.next());
+    return { status: 200, headers: result, body: refusalReport(refused, commands.capabilities) };
+  }
+  const head = refused.length > 0 ? writePushCommands(kept, commands.capabilities) : undefined;
+  const forward = Readable.from(
+    (async function* () {
+      yield head ?? writePushCommands(commands.updates, commands.capabilities);
+      if (commands.rest.length > 0) yield commands.rest;
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+    })(),
+  );
+  const res = await deps.transport(repo.repoId, { ...base, contentEncoding: undefined, body: forward });
+  const settle = () =>
+    moved(deps, repo.repoId, kept)
+      .then((updates) => (updates.length > 0 ? deps.pushed(orgId, repo, updates, caller) : undefined))
+      .catch((err: unknown) => log.error('after a push', { repoId: repo.repoId, error: describeError(err) }));
+  if (refused.length === 0 && res.status === 200) {
+    // Streamed as git http-backend writes it (progress lines included); settled once it ends.
+    const out = new PassThrough();
+    res.body.on('end', () => void settle());
+    res.body.pipe(out);
+    return { status: res.status, headers: { ...result, ...res.headers }, body: out };
+  }
+  const parts: Buffer[] = [];
+  for await (const chunk of res.body) parts.push(chunk as Buffer);
+  if (res.status !== 200) return { status: res.status, headers: res.headers, body: Buffer.concat(parts) };
+  await settle();
+  return {
+    status: 200,
+    headers: { ...result, ...res.headers },
+    body: mergeReport(Buffer.concat(parts), refused, commands.capabilities),
+  };
+}
+
+/** The commands that took effect: each ref now where the push wanted it. */
+async function moved(deps: GitEndpointDeps, repoId: string, updates: RefUpdate[]): Promise<RefUpdate[]> {
+  const now = await deps.refs(repoId);
+  return updates.filter((u) => (u.next === ZERO_ID ? !now.has(u.ref) : now.get(u.ref) === u.next));
+}
