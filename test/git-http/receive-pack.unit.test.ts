@@ -131,3 +131,24 @@ it('takes the password of Basic auth, or a token given as the user name', () => 
   expect(basicPassword(undefined)).toBeUndefined();
   expect(basicPassword(basic(':'))).toBeUndefined();
 });
+
+describe('CodeCommit Basic credentials (as git-remote-codecommit makes them)', () => {
+  it('user is the key id (with the session token); password is the time, Z, and a SigV4 signature', async () => {
+    const { codecommitBasic } = await import('../../shared/git/http-codecommit');
+    const now = new Date('2026-11-25T04:30:00.000Z');
+    const creds = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+    const a = codecommitBasic('plt-repo', 'eu-central-1', creds, now);
+    expect(a.user).toBe('AKIDEXAMPLE');
+    expect(a.path).toBe('/v1/repos/plt-repo');
+    expect(a.password).toMatch(/^20261125T043000Z[0-9a-f]{64}$/);
+    // Signed over the repository, the region and the time: any change changes it.
+    expect(codecommitBasic('plt-other', 'eu-central-1', creds, now).password).not.toBe(a.password);
+    expect(codecommitBasic('plt-repo', 'eu-west-1', creds, now).password).not.toBe(a.password);
+    expect(codecommitBasic('plt-repo', 'eu-central-1', creds, new Date(now.getTime() + 1000)).password).not.toBe(
+      a.password,
+    );
+    expect(codecommitBasic('plt-repo', 'eu-central-1', { ...creds, sessionToken: 'TOKEN' }, now).user).toBe(
+      'AKIDEXAMPLE%TOKEN',
+    );
+  });
+});
