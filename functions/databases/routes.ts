@@ -108,7 +108,7 @@ export const routes = [
     summary:
       'The databases, oldest first, each with a summary of its table, or `table: null` with `error` ' +
       '`missing` (no table) or `unavailable` (the table store did not answer).',
-    run: async ({ org }) => ok({ databases: await listDatabases(org.orgId) }),
+    read: async ({ orgId }) => ({ databases: await listDatabases(orgId) }),
   }),
   route({
     method: 'GET',
@@ -117,7 +117,7 @@ export const routes = [
     summary: 'The database and its table description; `table` is null when the table does not exist.',
     params: Params,
     errors: { 404: [DATABASE_NOT_FOUND] },
-    run: async ({ org, params }) => ok(await getDatabase(org.orgId, params.resourceId)),
+    read: ({ orgId, params }) => getDatabase(orgId, params.resourceId),
   }),
   route({
     method: 'POST',
@@ -127,7 +127,7 @@ export const routes = [
     params: Params,
     body: z.object(page),
     errors: PAGE_ERRORS,
-    run: async ({ org, params, body }) => ok(await scanPage(await databaseFor(org.orgId, params.resourceId), body)),
+    read: async ({ orgId, params, body }) => scanPage(await databaseFor(orgId, params.resourceId), body),
   }),
   route({
     method: 'POST',
@@ -144,7 +144,7 @@ export const routes = [
       forward: z._default(z.boolean(), true),
     }),
     errors: { ...PAGE_ERRORS, 400: [...PAGE_ERRORS[400], NO_SORT_KEY, SORT_MISSING_VALUE, BEGINS_WITH_TYPES] },
-    run: async ({ org, params, body }) => ok(await queryPage(await databaseFor(org.orgId, params.resourceId), body)),
+    read: async ({ orgId, params, body }) => queryPage(await databaseFor(orgId, params.resourceId), body),
   }),
   route({
     method: 'POST',
@@ -154,8 +154,9 @@ export const routes = [
     params: Params,
     body: z.object({ key: Key }),
     errors: { 400: [KEY_ONLY], 404: [...NOT_FOUND, ITEM_NOT_FOUND], ...BACKEND },
-    run: async ({ org, params, body }) =>
-      ok({ item: await getItem(await databaseFor(org.orgId, params.resourceId), body.key) }),
+    read: async ({ orgId, params, body }) => ({
+      item: await getItem(await databaseFor(orgId, params.resourceId), body.key),
+    }),
   }),
   route({
     method: 'PUT',

@@ -65,11 +65,15 @@ export interface Authenticated {
  * DynamoDB round trips: a person's token is verified against the cached JWKS, then one BatchGet
  * reads the organization and the membership; a key is read in the same BatchGet as the
  * organization. So an organization route costs one round trip of authorization either way.
+ *
+ * `verified` is called once the credential is well formed (and a JWT's signature holds), right
+ * before that round trip: a read route starts its data call there, in parallel with it.
  */
 export async function authenticate(
   header: string | undefined,
   deviceRoute: boolean,
   orgId?: string,
+  verified?: () => void,
 ): Promise<Authenticated> {
   const match = /^Bearer ([^\s]+)$/i.exec(header?.trim() ?? '');
   const token = match?.[1];
@@ -87,9 +91,13 @@ export async function authenticate(
 
   if (!keyKind) {
     const caller = await verifyJwt(token);
+    verified?.();
     return { caller, access: orgId === undefined ? undefined : await accessOrg(caller, orgId) };
   }
 
+  // A key is `<prefix><secret>`, the secret URL-safe base64: anything else is no key, and no read.
+  if (!/^[A-Za-z0-9_-]{20,200}$/.test(token.slice(KEY_PREFIX[keyKind].length))) throw unauthorized();
+  verified?.();
   const [record, org] = await getMany<KeyRecord | Organization>(
     orgId === undefined ? [keys.keyHash(hashSecret(token))] : [keys.keyHash(hashSecret(token)), keys.org(orgId)],
   );

@@ -24,6 +24,8 @@ interface State {
   caller?: Caller;
   access?: OrgAccess;
   input?: { params: unknown; query: unknown; body: unknown };
+  /** A read route's data call, started during authorization (see `authorize`). */
+  read?: Promise<unknown>;
 }
 type Ctx = Context & { api: State };
 type Request = middy.Request<Event, Result, Error, Ctx>;
@@ -64,17 +66,31 @@ const matchRoute = (routes: Route[]): MiddlewareObj<Event, Result, Error, Ctx> =
   };
 };
 
-/** 2. Authentication, the path's organization and role, the scope check. */
+/**
+ * 2. Authentication, the path's organization and role, the scope check. A read route (`read`)
+ * starts its data call as soon as the credential is well formed and the input valid, so it runs
+ * together with authentication's round trip; what it finds waits for authorization to pass.
+ */
 const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   before: async (request: Request) => {
     const state = request.context.api;
     const route = state.route as Route;
     if (route.access === 'public') return;
     const orgId = route.orgScoped ? state.params.orgId : undefined;
+    const startRead = () => {
+      if (!route.read || orgId === undefined) return;
+      const input = validInput(request);
+      if (!input) return;
+      state.input = input;
+      state.read = route.read({ orgId, ...input });
+      // Refused callers never await it: its failure must not surface as an unhandled rejection.
+      state.read.catch(() => undefined);
+    };
     const { caller, access } = await authenticate(
       request.event.headers.authorization,
       route.access === 'device',
       orgId,
+      startRead,
     );
     state.caller = caller;
     if (access) {
@@ -105,23 +121,43 @@ function parse(schema: $ZodType | undefined, value: unknown, base: string, issue
   return undefined;
 }
 
+/** The parsed and validated params, query and body of the request; issues are collected. */
+function parseInput(request: Request, issues: Issue[]): NonNullable<State['input']> {
+  const state = request.context.api;
+  const route = state.route as Route;
+  const { event } = request;
+  let body: unknown;
+  if (event.body !== undefined && event.body !== '') {
+    body = parseJsonBody(event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body);
+  }
+  if (route.body && body === undefined) body = {};
+  const params = parse(route.params, state.params, '', issues);
+  const query = parse(route.query, { ...event.queryStringParameters }, '', issues);
+  const parsedBody = parse(route.body, body, '', issues);
+  return { params, query, body: parsedBody };
+}
+
+/** The input when it is valid, else undefined (its 400 comes later, after authorization, as always). */
+function validInput(request: Request): State['input'] {
+  const issues: Issue[] = [];
+  try {
+    const input = parseInput(request, issues);
+    return issues.length === 0 ? input : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** 3. JSON body (malformed, too deep or with `__proto__` → 400) and zod validation of params, query and body. */
 const validate = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   before: (request: Request) => {
     const state = request.context.api;
-    const route = state.route as Route;
-    const { event } = request;
-    let body: unknown;
-    if (event.body !== undefined && event.body !== '') {
-      body = parseJsonBody(event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body);
-    }
-    if (route.body && body === undefined) body = {};
+    // Already parsed when a read route started its data call with it.
+    if (state.input) return;
     const issues: Issue[] = [];
-    const params = parse(route.params, state.params, '', issues);
-    const query = parse(route.query, { ...event.queryStringParameters }, '', issues);
-    const parsedBody = parse(route.body, body, '', issues);
+    const input = parseInput(request, issues);
     if (issues.length > 0) throw invalidRequest(issues);
-    state.input = { params, query, body: parsedBody };
+    state.input = input;
   },
 });
 
@@ -182,6 +218,11 @@ export function httpHandler(routes: Route[]) {
         requestId: context.awsRequestId,
         event,
       };
+      if (route.read) {
+        // A read started during authorization, or now (routes outside an organization).
+        ctx.read = await (state.read ?? route.read({ orgId: state.params.orgId as string, ...input }));
+        if (!route.run) return reply({ status: 200, body: ctx.read });
+      }
       return reply(await (route.run as (c: typeof ctx) => Promise<Reply>)(ctx));
     });
 }

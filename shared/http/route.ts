@@ -30,6 +30,8 @@ export interface RouteContext<P, Q, B> {
   scopes: ReadonlySet<Scope>;
   requestId: string;
   event: APIGatewayProxyEventV2;
+  /** The result of the route's `read`, when it has one. */
+  read?: unknown;
 }
 
 type Out<S> = S extends $ZodType ? output<S> : Record<string, string | undefined>;
@@ -55,7 +57,22 @@ export interface RouteSpec<PS, QS, BS> {
   body?: BS;
   /** Error statuses and messages the route may answer (for the reference). */
   errors?: Record<number, string[]>;
-  run: (ctx: RouteContext<Out<PS>, Out<QS>, BS extends $ZodType ? output<BS> : undefined>) => Promise<Reply>;
+  /**
+   * A read route's data call (it changes nothing): started together with authorization, once the
+   * credential is well formed (a JWT's signature holds) and the input is valid, and answered
+   * `200` with what it resolves to, only after authorization has passed. A refused caller gets
+   * the refusal and nothing of it. With `run` too, `run` answers and finds it in `ctx.read`.
+   */
+  read?: (input: ReadInput<Out<PS>, Out<QS>, BS extends $ZodType ? output<BS> : undefined>) => Promise<unknown>;
+  run?: (ctx: RouteContext<Out<PS>, Out<QS>, BS extends $ZodType ? output<BS> : undefined>) => Promise<Reply>;
+}
+
+/** What a read route's data call knows before authorization: the path's organization and the input. */
+export interface ReadInput<P, Q, B> {
+  orgId: string;
+  params: P;
+  query: Q;
+  body: B;
 }
 
 export interface Route extends RouteSpec<$ZodType | undefined, $ZodType | undefined, $ZodType | undefined> {
@@ -73,6 +90,7 @@ export function route<
 >(spec: RouteSpec<PS, QS, BS>): Route {
   const access = spec.access ?? 'scope';
   if (access === 'scope' && !spec.scope) throw new Error(`${spec.method} ${spec.path}: a scope is required`);
+  if (!spec.run && !spec.read) throw new Error(`${spec.method} ${spec.path}: run or read is required`);
   const segments = spec.path.split('/').filter(Boolean);
   return { ...(spec as unknown as Route), access, segments, orgScoped: segments.includes(':orgId') };
 }
