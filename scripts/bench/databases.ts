@@ -1,7 +1,13 @@
 import type { Server } from 'node:http';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { type AttributeValue, BatchWriteItemCommand, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  DynamoDBClient,
+  QueryCommand,
+} from '@aws-sdk/client-dynamodb';
 import type { BenchPlatform } from './platform';
 import { median, percentile } from './stats';
 
@@ -29,8 +35,15 @@ export interface QueryPageFigures {
    * DynamoDB round trip plus the HTTP hop, which every route pays before it runs.
    */
   authFloor: QuerySeries;
+  /**
+   * The same Query and authentication's BatchGet (organization and membership) sent together
+   * with the SDK: the least a read that authorizes in parallel can take on this engine.
+   */
+  engineFloor: QuerySeries;
   /** api.median ÷ direct.median: the issue's goal. */
   ratio: number;
+  /** api.median ÷ engineFloor.median: what the route adds to the two calls it must make. */
+  ratioToFloor: number;
   /** (api.median − authFloor.median) ÷ direct.median: what the route adds on top of authentication. */
   ratioBeyondAuth: number;
 }
@@ -168,13 +181,37 @@ export async function benchDatabaseQuery(
         );
         if (out.Count !== limit) throw new Error('direct Query answered a short page');
       };
+      const { keys } = await import('../../shared/store/table');
+      const org = keys.org(platform.orgId);
+      const member = keys.member(platform.orgId, platform.userId);
+      const platformTable = platform.env.TABLE_NAME as string;
+      const engineFloor = async () => {
+        const [auth] = await Promise.all([
+          direct.send(
+            new BatchGetItemCommand({
+              RequestItems: {
+                [platformTable]: {
+                  Keys: [org, member].map((k) => ({ pk: { S: k.pk }, sk: { S: k.sk } })),
+                },
+              },
+            }),
+          ),
+          viaSdk(),
+        ]);
+        if ((auth.Responses?.[platformTable]?.length ?? 0) !== 2) throw new Error('the floor BatchGet found no member');
+      };
       const authFloor = async () => {
         const res = await http.get(`/v1/orgs/${platform.orgId}`, platform.jwt);
         if (res.status !== 200) throw new Error(`GET /v1/orgs/:orgId answered ${res.status}`);
       };
-      const calls = { api: viaApi, direct: viaSdk, authFloor };
+      const calls = { api: viaApi, direct: viaSdk, authFloor, engineFloor };
       const names = Object.keys(calls) as (keyof typeof calls)[];
-      const samples = { api: [] as number[], direct: [] as number[], authFloor: [] as number[] };
+      const samples = {
+        api: [] as number[],
+        direct: [] as number[],
+        authFloor: [] as number[],
+        engineFloor: [] as number[],
+      };
       for (let round = 0; round < warmup + runs; round++) {
         for (let i = 0; i < names.length; i++) {
           const which = names[(round + i) % names.length] as keyof typeof calls;
@@ -187,13 +224,16 @@ export async function benchDatabaseQuery(
       const api = series(samples.api);
       const sdk = series(samples.direct);
       const floor = series(samples.authFloor);
+      const both = series(samples.engineFloor);
       pages.push({
         limit,
         itemBytes,
         api,
         direct: sdk,
         authFloor: floor,
+        engineFloor: both,
         ratio: api.median / sdk.median,
+        ratioToFloor: api.median / both.median,
         ratioBeyondAuth: (api.median - floor.median) / sdk.median,
       });
     }
@@ -222,17 +262,24 @@ export function renderDatabaseQuery(r: DatabaseQueryResult): string {
   const lines = [
     `Query page through the API vs the same Query with the SDK (goal ≤ ${r.goal}×; ${r.warmup} warm-up + ${r.runs} rounds):`,
     '',
-    '| page | API median (p95) | SDK median (p95) | auth floor median | ratio | goal | ratio beyond auth |',
-    '|---|---|---|---|---|---|---|',
+    '| page | API median (p95) | SDK median (p95) | auth floor median | ratio | goal | ratio beyond auth | engine floor median | API ÷ engine floor |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...r.pages.map(
       (p) =>
         `| ${p.limit} items of ~${p.itemBytes} B | ${ms(p.api.median)} (${ms(p.api.p95)}) | ` +
         `${ms(p.direct.median)} (${ms(p.direct.p95)}) | ${ms(p.authFloor.median)} | ${p.ratio.toFixed(2)}× | ` +
-        `${p.ratio <= r.goal ? 'met' : '**missed**'} | ${p.ratioBeyondAuth.toFixed(2)}× |`,
+        `${p.ratio <= r.goal ? 'met' : '**missed**'} | ${p.ratioBeyondAuth.toFixed(2)}× | ` +
+        `${ms(p.engineFloor.median)} | ${p.ratioToFloor.toFixed(2)}× |`,
     ),
     '',
     'Auth floor: `GET /v1/orgs/:orgId` through the same gateway with the same token (the HTTP hop and the ' +
-      "authentication's DynamoDB round trip every route pays); ratio beyond auth = (API − floor) ÷ SDK.",
+      "authentication's DynamoDB round trip every route pays); ratio beyond auth = (API − floor) ÷ SDK. " +
+      "Engine floor: the route's two calls (authentication's BatchGet and the Query) sent together with the " +
+      'SDK. The route sends them together (reads authorize in parallel), but DynamoDB Local answers ' +
+      'concurrent requests largely one after the other, so on this engine two calls take about 1.6× one: ' +
+      'the 1.3× goal against a single Query is out of reach here by construction, and API ÷ engine floor ' +
+      'is what the platform itself adds. On DynamoDB, which serves the two at once, the floor is the ' +
+      'slower of the two.',
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -103,6 +103,8 @@ async function deployArchive(ctx: Ctx, projectId: string, archive: Buffer) {
     source: 'upload',
     uploadId: up.uploadId,
     target: 'preview',
+    // The same archive each run: without force it would be `skipped` (nothing changed), not built.
+    force: true,
   });
   const id = created.deployment.deploymentId as string;
   const deadline = Date.now() + DEADLINE_MS;
