@@ -1,17 +1,16 @@
 import type { Invite, Member, Team } from '../../shared/schemas/org';
-import { keys, ORG_PREFIX, queryPrefix } from '../../shared/store/table';
+import { type Item, keys, ORG_PREFIX, queryPrefix } from '../../shared/store/table';
 
 const pick = <T>(item: Record<string, unknown>, fields: (keyof T)[]): T =>
   Object.fromEntries(fields.filter((f) => item[f as string] !== undefined).map((f) => [f, item[f as string]])) as T;
 
+/** An organization's members, teams and invites: one Query (they share a sort key prefix). */
+export const readPeople = (orgId: string) => queryPrefix(keys.org(orgId).pk, ORG_PREFIX.people);
+
 /** Members, teams and, for callers who may manage members, pending invites. */
-export async function listMembers(orgId: string, withInvites: boolean) {
-  const pk = keys.org(orgId).pk;
-  const [members, teams, invites] = await Promise.all([
-    queryPrefix(pk, ORG_PREFIX.member),
-    queryPrefix(pk, ORG_PREFIX.team),
-    withInvites ? queryPrefix(pk, ORG_PREFIX.invite) : Promise.resolve([]),
-  ]);
+export function listMembers(people: Item[], withInvites: boolean) {
+  const of = (prefix: string) => people.filter((i) => i.sk.startsWith(prefix));
+  const [members, teams, invites] = [of(ORG_PREFIX.member), of(ORG_PREFIX.team), of(ORG_PREFIX.invite)];
   const now = Date.now();
   return {
     members: members.map((m) => pick<Member>(m, ['userId', 'role', 'email', 'name', 'joinedAt'])),

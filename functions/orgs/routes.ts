@@ -2,10 +2,10 @@ import * as z from 'zod/mini';
 import { noContent, ok, route } from '../../shared/http/route';
 import type { Organization } from '../../shared/schemas/org';
 import { toOrganization } from '../../shared/schemas/org';
-import { keys, updateVersioned } from '../../shared/store/table';
+import { type Item, keys, updateVersioned } from '../../shared/store/table';
 import { countContents } from './contents';
 import { deleteOrganization } from './delete';
-import { listMembers } from './members';
+import { listMembers, readPeople } from './members';
 
 const NOT_FOUND = 'Organization not found';
 
@@ -68,6 +68,8 @@ export const routes = [
     scope: 'members:read',
     summary: 'Members and teams; pending invites for callers who also hold members:write.',
     errors: { 404: [NOT_FOUND] },
-    run: async ({ org, scopes }) => ok(await listMembers(org.orgId, scopes.has('members:write'))),
+    // Read together with authorization; invites are shown only once the caller's scopes are known.
+    read: ({ orgId }) => readPeople(orgId),
+    run: async ({ read, scopes }) => ok(listMembers(read as Item[], scopes.has('members:write'))),
   }),
 ];

@@ -26,8 +26,8 @@ export const keys = {
   org: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
   orgSlug: (slug: string) => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' }),
   member: (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` }),
-  team: (orgId: string, teamId: string) => ({ pk: `ORG#${orgId}`, sk: `TEAM#${teamId}` }),
-  invite: (orgId: string, inviteId: string) => ({ pk: `ORG#${orgId}`, sk: `INVITE#${inviteId}` }),
+  team: (orgId: string, teamId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBERTEAM#${teamId}` }),
+  invite: (orgId: string, inviteId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBERINVITE#${inviteId}` }),
   /** The organization's pointer to one of its keys (deleted with the organization). */
   orgKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `KEY#${keyId}` }),
   /** A key or device token, by the SHA-256 of its secret: one GetItem authenticates. */
@@ -36,11 +36,15 @@ export const keys = {
   userEmail: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
 };
 
-/** Sort key prefixes of what an organization holds; `functions/orgs/contents.ts` counts them. */
+/**
+ * Sort key prefixes of what an organization holds; `functions/orgs/contents.ts` counts them.
+ * Members, teams and invites all start with `MEMBER` (`people`), so one Query reads them together.
+ */
 export const ORG_PREFIX = {
   member: 'MEMBER#',
-  team: 'TEAM#',
-  invite: 'INVITE#',
+  team: 'MEMBERTEAM#',
+  invite: 'MEMBERINVITE#',
+  people: 'MEMBER',
   key: 'KEY#',
   project: 'PRJ#',
   repository: 'RES#repository#',

@@ -116,3 +116,12 @@ it('writes stay sequential: the data call waits for authorization', async () => 
   const write = calls.find((c) => c.command === 'PutItemCommand');
   expect(write?.start).toBeGreaterThan(auth?.end as number);
 });
+
+it('GET /members is two round trips, sent together: authentication and one Query of members, teams and invites', async () => {
+  const res = await p.get(`/v1/orgs/${p.org.orgId}/members`, { record: false });
+  expect(res.status).toBe(200);
+  expect(res.body.members.map((m: { userId: string }) => m.userId)).toContain(p.owner.userId);
+  expect(calls.map((c) => c.command).sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
+  const [first, second] = calls as [Call, Call];
+  expect(second.start).toBeLessThan(first.end);
+});

@@ -1,3 +1,4 @@
+import { keys } from '../../shared/store/table';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord, someId } from '../helpers/records';
 
@@ -198,21 +199,21 @@ describe('GET /v1/orgs/:orgId/members', () => {
     const o = await p.newOrg();
     org = o.org.orgId;
     owner = o.owner.token;
-    await putRecord(org, 'TEAM#team_1', {
+    await putRecord(org, keys.team(org, 'team_1').sk, {
       teamId: 'team_1',
       slug: 'web',
       name: 'Web',
       description: 'Front end',
       members: 3,
     });
-    await putRecord(org, 'INVITE#inv_1', {
+    await putRecord(org, keys.invite(org, 'inv_1').sk, {
       inviteId: 'inv_1',
       email: 'new@example.com',
       role: 'developer',
       expiresAt: Date.now() + 86_400_000,
       createdAt: Date.now(),
     });
-    await putRecord(org, 'INVITE#inv_0', {
+    await putRecord(org, keys.invite(org, 'inv_0').sk, {
       inviteId: 'inv_0',
       email: 'old@example.com',
       role: 'viewer',
