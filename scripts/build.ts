@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { bundleOptions } from '../lib/bundle';
@@ -16,31 +16,56 @@ export const DIST = join(ROOT, 'dist');
 
 export interface Bundle {
   name: string;
-  /** Absolute path of the bundle. */
+  /** Absolute path of the bundle's entry (`index.mjs`; its chunks are beside it). */
   outfile: string;
   /** Absolute path of its esbuild metafile (JSON). */
   metafileFile: string;
+  /** Bytes loaded at start: the entry and the chunks it imports statically. */
   bytes: number;
+  /** Bytes of every output file, the chunks loaded on first use included. */
+  totalBytes: number;
   metafile: Metafile;
 }
 
-/** Bundles one entry file exactly as a function is bundled, and writes the metafile beside it. */
+/** Bundles one entry file exactly as a function is bundled (into `outfile`'s folder), and writes the metafile beside it. */
 export async function bundleFile(name: string, entry: string, outfile: string): Promise<Bundle> {
-  mkdirSync(dirname(outfile), { recursive: true });
+  const outdir = dirname(outfile);
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
   const result = await build({
     ...bundleOptions,
     absWorkingDir: ROOT,
     entryPoints: [entry],
-    outfile,
+    outdir,
     metafile: true,
     // Errors are reported once, by the caller, with the function's name.
     logLevel: 'silent',
   });
-  const output = result.metafile.outputs[relative(ROOT, outfile).split('\\').join('/')];
-  if (!output) throw new Error(`esbuild reported no output for ${name}`);
-  const metafileFile = join(dirname(outfile), 'meta.json');
+  const entryOut = relative(ROOT, outfile).split('\\').join('/');
+  if (!result.metafile.outputs[entryOut]) throw new Error(`esbuild reported no output for ${name}`);
+  const metafileFile = join(outdir, 'meta.json');
   writeFileSync(metafileFile, JSON.stringify(result.metafile));
-  return { name, outfile, metafileFile, bytes: output.bytes, metafile: result.metafile };
+  const bytesOf = (paths: string[]) => paths.reduce((n, p) => n + (result.metafile.outputs[p]?.bytes ?? 0), 0);
+  return {
+    name,
+    outfile,
+    metafileFile,
+    bytes: bytesOf(initialOutputs(result.metafile, entryOut)),
+    totalBytes: bytesOf(Object.keys(result.metafile.outputs)),
+    metafile: result.metafile,
+  };
+}
+
+/** The outputs loaded when `entry` is imported: it and what it imports statically, transitively. */
+export function initialOutputs(metafile: Metafile, entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path) || !metafile.outputs[path]) return;
+    seen.add(path);
+    for (const i of metafile.outputs[path].imports) if (i.kind === 'import-statement') visit(i.path);
+  };
+  visit(entry);
+  return [...seen];
 }
 
 export const outfileOf = (group: RouteGroup) => join(DIST, 'functions', group.name, 'index.mjs');
@@ -81,11 +106,13 @@ function describe(err: unknown): string {
  * project's own code), largest first: what a bundle is made of.
  */
 export function packagesOf(bundle: Bundle): { name: string; bytes: number }[] {
-  const output = Object.values(bundle.metafile.outputs)[0];
+  const entry = relative(ROOT, bundle.outfile).split('\\').join('/');
   const sizes = new Map<string, number>();
-  for (const [path, input] of Object.entries(output?.inputs ?? {})) {
-    const name = packageOf(path);
-    sizes.set(name, (sizes.get(name) ?? 0) + input.bytesInOutput);
+  for (const out of initialOutputs(bundle.metafile, entry)) {
+    for (const [path, input] of Object.entries(bundle.metafile.outputs[out]?.inputs ?? {})) {
+      const name = packageOf(path);
+      sizes.set(name, (sizes.get(name) ?? 0) + input.bytesInOutput);
+    }
   }
   return [...sizes].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
@@ -131,3 +158,31 @@ if (require.main === module) {
     process.exit(1);
   });
 }
+
+/** A local adapter (`shared/<port>/local.ts`) or anything of the local platform (`lib/local/`). */
+const LOCAL_CODE = /(^|\/)(shared\/[^/]+\/local\.ts|lib\/local\/)/;
+const SDK_CLIENT = /node_modules\/@aws-sdk\/(client-[a-z0-9-]+)\//;
+
+/**
+ * What a Lambda bundle must not hold, read from its metafile: any local adapter or local platform
+ * code, in any output file; and, in what loads at start (the entry and its static imports), any
+ * AWS SDK client but `startClients` (the others load with the first route that needs them).
+ */
+export function bundleViolations(metafile: Metafile, entry: string, startClients = ['client-dynamodb']): string[] {
+  const out: string[] = [];
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    for (const input of Object.keys(output.inputs)) if (LOCAL_CODE.test(input)) out.push(`${file} holds ${input}`);
+  }
+  const atStart = new Set<string>();
+  for (const file of initialOutputs(metafile, entry)) {
+    for (const input of Object.keys(metafile.outputs[file]?.inputs ?? {})) {
+      const client = SDK_CLIENT.exec(input)?.[1];
+      if (client && !startClients.includes(client)) atStart.add(client);
+    }
+  }
+  for (const client of atStart) out.push(`${entry} loads @aws-sdk/${client} at start`);
+  return out;
+}
+
+/** A worker's bundle, as the stack builds it (lib/aws/workers.ts). */
+export const workerOutfile = (name: string) => join(DIST, 'workers', name, 'index.mjs');

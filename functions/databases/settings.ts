@@ -61,7 +61,7 @@ async function ttlOf(db: Database) {
 
 /** Point-in-time recovery: undefined where the store lacks it. */
 async function pitrOf(db: Database): Promise<boolean | undefined> {
-  if (!supports('pointInTimeRecovery')) return undefined;
+  if (!(await supports('pointInTimeRecovery'))) return undefined;
   try {
     const out = await client(db).send(new DescribeContinuousBackupsCommand({ TableName: db.physicalName }));
     return out.ContinuousBackupsDescription?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus === 'ENABLED';
@@ -84,8 +84,8 @@ export async function readSettings(db: Database): Promise<Settings> {
   const [t, ttl, pitr] = await Promise.all([describe(db), ttlOf(db), pitrOf(db)]);
   const unsupported: Capability[] = [];
   if (pitr === undefined) unsupported.push('pointInTimeRecovery');
-  if (!supports('tableClass')) unsupported.push('tableClass');
-  if (!supports('tags')) unsupported.push('tags');
+  if (!(await supports('tableClass'))) unsupported.push('tableClass');
+  if (!(await supports('tags'))) unsupported.push('tags');
   return {
     deletionProtection: t.DeletionProtectionEnabled === true,
     pointInTimeRecovery: { enabled: pitr === true, supported: pitr !== undefined },
@@ -155,7 +155,7 @@ export async function changeSettings(
   }
 
   if (change.tableClass !== undefined) {
-    if (!supports('tableClass')) skipped.push('tableClass');
+    if (!(await supports('tableClass'))) skipped.push('tableClass');
     else {
       if (change.tableClass !== tableClassOf(t)) await update({ TableClass: change.tableClass });
       applied.push('tableClass');
@@ -181,7 +181,7 @@ export async function changeSettings(
 
   if (change.pointInTimeRecovery !== undefined) {
     let done = false;
-    if (supports('pointInTimeRecovery')) {
+    if (await supports('pointInTimeRecovery')) {
       try {
         await client(db).send(
           new UpdateContinuousBackupsCommand({

@@ -57,7 +57,7 @@ export async function changeTags(
   const updated = await storeTags(db, change);
 
   let applied = false;
-  if (supports('tags')) {
+  if (await supports('tags')) {
     const arn = db.arn ?? (await describe(db)).TableArn;
     const set = Object.entries(change).filter((e): e is [string, string] => e[1] !== null);
     const removed = names.filter((k) => change[k] === null);

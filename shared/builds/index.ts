@@ -1,6 +1,4 @@
 import { config } from '../config';
-// Static: a dynamic import() would keep every command of the adapter's SDK clients in the bundle.
-import { awsBuilds } from './aws';
 import type { BuildsPort } from './port';
 
 export type { BuildLogLine } from './build-log';
@@ -18,6 +16,6 @@ export function builds(): Promise<BuildsPort> {
   adapter ??=
     config.target === 'local'
       ? (import(LOCAL_ADAPTER) as Promise<{ localBuilds: () => BuildsPort }>).then((m) => m.localBuilds())
-      : Promise.resolve(awsBuilds());
+      : import('./aws').then((m) => m.awsBuilds());
   return adapter;
 }

@@ -1,7 +1,5 @@
 import { config } from '../config';
 import { FUNCTION_CONFIG } from '../schemas/deployment';
-// Static: a dynamic import() would keep every command of the adapter's SDK clients in the bundle.
-import { awsRuntime } from './aws';
 import type { FunctionInfo, RuntimePort } from './port';
 
 export type { DeployFunctionInput, FunctionInfo, RuntimeLogLine, RuntimePort } from './port';
@@ -24,6 +22,6 @@ export function runtime(): Promise<RuntimePort> {
   adapter ??=
     config.target === 'local'
       ? (import(LOCAL_ADAPTER) as Promise<{ localRuntime: () => RuntimePort }>).then((m) => m.localRuntime())
-      : Promise.resolve(awsRuntime());
+      : import('./aws').then((m) => m.awsRuntime());
   return adapter;
 }

@@ -1,7 +1,6 @@
 import { config } from '../config';
-import { awsSecrets } from './aws';
+import { lazyPort } from '../ground/lazy';
 import type { EncryptionContext } from './envelope';
-import { localSecrets } from './local';
 
 export type { EncryptionContext } from './envelope';
 export { SecretDecryptError } from './envelope';
@@ -26,8 +25,18 @@ export interface SecretsPort {
 
 let adapter: SecretsPort | undefined;
 
-/** The adapter for PLATFORM_TARGET, made on first use (no key is read at import time). */
+// The local adapter's path is computed: the functions' bundler leaves it out of the Lambda bundles.
+const LOCAL_ADAPTER = './local';
+
+/**
+ * The adapter for PLATFORM_TARGET, loaded on first use (no key is read at import time; KMS's
+ * client is a chunk of its own).
+ */
 export function secrets(): SecretsPort {
-  adapter ??= config.target === 'local' ? localSecrets() : awsSecrets();
+  adapter ??= lazyPort<SecretsPort>(() =>
+    config.target === 'local'
+      ? (import(LOCAL_ADAPTER) as Promise<{ localSecrets: () => SecretsPort }>).then((m) => m.localSecrets())
+      : import('./aws').then((m) => m.awsSecrets()),
+  );
   return adapter;
 }

@@ -1,7 +1,7 @@
 import { conflict } from '../ground/errors';
+import { errorName } from './errors';
 import type { BucketRef, DeleteOutcome, StoragePort } from './index';
 import { deleteBucketRecords, getBucketConfig, setBucketFields } from './records';
-import { errorName } from './s3';
 
 export const NOT_EMPTY = 'Delete every file in this bucket first.';
 export const STILL_REMOVING = 'Still removing old file versions. Try again to continue.';

@@ -1,8 +1,7 @@
 import type { LifecycleRule } from '@aws-sdk/client-s3';
 import { config } from '../config';
-import { awsStorage } from './aws';
+import { lazyPort } from '../ground/lazy';
 import { purgeAndDeleteBucket } from './delete-bucket';
-import { localStorage } from './local';
 
 /**
  * The object-storage port (S3 on AWS; the local S3 server plus a small settings shim on one
@@ -129,7 +128,15 @@ export interface CorsRule {
   MaxAgeSeconds?: number;
 }
 
-export const storage: StoragePort = config.target === 'local' ? localStorage : awsStorage;
+// The local adapter's path is computed: the functions' bundler leaves it out of the Lambda bundles.
+const LOCAL_ADAPTER = './local';
+
+/** The adapter for PLATFORM_TARGET, loaded on first use (S3's client is a chunk of its own). */
+export const storage: StoragePort = lazyPort(() =>
+  config.target === 'local'
+    ? (import(LOCAL_ADAPTER) as Promise<{ localStorage: StoragePort }>).then((m) => m.localStorage)
+    : import('./aws').then((m) => m.awsStorage),
+);
 
 /**
  * Deletes a bucket that holds no file: old versions and delete markers first, in bounded batches,

@@ -14,6 +14,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { errorName } from './errors';
 import type {
   BucketRef,
   CorsRule,
@@ -24,6 +25,8 @@ import type {
   PresignOptions,
   StoragePort,
 } from './index';
+
+export { errorName };
 
 /**
  * The S3 calls both adapters make the same way (the local S3 server speaks S3 for these).
@@ -36,7 +39,6 @@ export const S3_CLIENT_DEFAULTS: Partial<S3ClientConfig> = {
 };
 
 /** The name S3 gives an error (`NotFound`, `NoSuchKey`, `NoSuchCORSConfiguration` …). */
-export const errorName = (err: unknown) => (err as { name?: string } | undefined)?.name;
 
 /** S3's names for storage classes and encryption, as the spec names them. */
 export function storageClassOf(value: string | undefined): string {
