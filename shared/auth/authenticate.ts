@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
+import type { createRemoteJWKSet } from 'jose';
 import { config } from '../config';
 import { notFound, unauthorized } from '../ground/errors';
 import { hashSecret, KEY_PREFIX, usableKey } from '../identity/keys';
@@ -7,10 +7,17 @@ import { getItem, getMany, keys } from '../store/table';
 import type { Caller, OrgAccess } from './caller';
 import { ROLE_SCOPES } from './roles';
 
+/** jose, loaded with the first token to verify: API keys and cold starts don't pay for it. */
+let jose: Promise<typeof import('jose')> | undefined;
+const loadJose = () => {
+  jose ??= import('jose');
+  return jose;
+};
+
 /** The identity provider's JWKS, created on first use and cached across invocations. */
 let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
-const getJwks = () => {
-  jwks ??= createRemoteJWKSet(new URL(`${config.authUrl}/.well-known/jwks.json`), {
+const getJwks = (lib: typeof import('jose')) => {
+  jwks ??= lib.createRemoteJWKSet(new URL(`${config.authUrl}/.well-known/jwks.json`), {
     cacheMaxAge: 10 * 60_000,
     cooldownDuration: 30_000,
   });
@@ -27,8 +34,9 @@ const VERIFIED_MAX = 1000;
 async function verifyJwt(token: string): Promise<Caller> {
   const hit = verified.get(token);
   if (hit && hit.expiresAt > Date.now()) return hit.caller;
+  const lib = await loadJose();
   try {
-    const { payload } = await jwtVerify(token, getJwks(), {
+    const { payload } = await lib.jwtVerify(token, getJwks(lib), {
       issuer: config.authUrl,
       audience: config.authAudience,
       algorithms: ['RS256', 'ES256', 'EdDSA'],
@@ -46,7 +54,7 @@ async function verifyJwt(token: string): Promise<Caller> {
     verified.set(token, { caller, expiresAt: (payload.exp as number) * 1000 });
     return caller;
   } catch (err) {
-    if (err instanceof joseErrors.JOSEError) throw unauthorized();
+    if (err instanceof lib.errors.JOSEError) throw unauthorized();
     throw err;
   }
 }
