@@ -39,6 +39,8 @@ export const NEED_ENV = {
   functions: { aws: ['FUNCTION_PREFIX'], local: [] },
   // Deployed server functions: create them (each with its own role, under the boundary) and delete them.
   serverFunctions: { aws: ['FUNCTION_PREFIX', 'FUNCTION_BOUNDARY_ARN', 'WEB_ADAPTER_LAYER_ARN'], local: [] },
+  // Repositories: CodeCommit by name prefix on AWS; bare repositories under DATA_DIR on one machine.
+  git: { aws: ['GIT_REPO_PREFIX'], local: [] },
   // Deployed server functions: delete only (retention).
   functionsDelete: { aws: ['FUNCTION_PREFIX'], local: [] },
 } as const satisfies Record<string, { aws: readonly string[]; local: readonly string[] }>;

@@ -6,6 +6,10 @@ import { assertNeedsEnv, type Need } from '../../shared/needs';
 import { TABLE_ACTIONS } from '../../shared/runtime/function-role';
 import type { PlatformData } from './data';
 import { FUNCTION_PREFIX, type PlatformDeployments } from './deployments';
+
+/** CodeCommit repositories of the platform are named `<prefix><repoId>` (shared/git/aws.ts). */
+export const GIT_REPO_PREFIX = 'plt-repo-';
+
 import type { PlatformFunction } from './group-function';
 import type { AgentJobs } from './jobs';
 import { ack as ackOn, nagArn, ref } from './nag';
@@ -279,6 +283,38 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], { data, 
       ack(`Resource::${nagArn(deployments.functionsArn())}`, reason);
       ack(`Resource::${nagArn(logGroups)}`, reason);
       ack(`Resource::${nagArn(logGroups)}:*`, reason);
+    },
+
+    // Repositories: CodeCommit repositories by name prefix (each platform repository is one).
+    git: () => {
+      const repositories = stack.formatArn({ service: 'codecommit', resource: `${GIT_REPO_PREFIX}*` });
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: [
+            'codecommit:CreateRepository',
+            'codecommit:DeleteRepository',
+            'codecommit:GetRepository',
+            'codecommit:ListBranches',
+            'codecommit:GetBranch',
+            'codecommit:CreateBranch',
+            'codecommit:DeleteBranch',
+            'codecommit:GetCommit',
+            'codecommit:CreateCommit',
+            'codecommit:GetFile',
+            'codecommit:GetFolder',
+            'codecommit:GetBlob',
+            'codecommit:GetDifferences',
+            'codecommit:GitPull',
+            'codecommit:GitPush',
+          ],
+          resources: [repositories],
+        }),
+      );
+      f.fn.addEnvironment('GIT_REPO_PREFIX', GIT_REPO_PREFIX);
+      ack(
+        `Resource::${nagArn(repositories)}`,
+        `Repositories are created at runtime, one per platform repository: known only by the name prefix ${GIT_REPO_PREFIX}.`,
+      );
     },
   };
 

@@ -10,7 +10,7 @@ import { type Bundle, bundleFile, DIST } from '../build';
  */
 
 type Need = RouteGroup['needs'][number];
-type Client = 'dynamodb' | 's3' | 'sqs' | 'kms' | 'codebuild' | 'lambda' | 'logs';
+type Client = 'dynamodb' | 's3' | 'sqs' | 'kms' | 'codebuild' | 'lambda' | 'logs' | 'codecommit';
 
 /**
  * The SDK clients behind each need. A `Record` over every need, so a need added to the route-group
@@ -35,6 +35,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   buildLogs: ['logs'],
   serverFunctions: ['lambda'],
   functionsDelete: ['lambda'],
+  git: ['codecommit'],
 };
 
 /** Each client as a bare handler uses it: created once, one call per invocation. */
@@ -71,6 +72,11 @@ const CLIENTS: Record<Client, { imports: string[]; init: string[]; call: string 
     imports: ["import { GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';"],
     init: ['const lambda = new LambdaClient({});'],
     call: "if (event.rawQueryString === 'fn') await lambda.send(new GetFunctionCommand({ FunctionName: event.rawPath }));",
+  },
+  codecommit: {
+    imports: ["import { CodeCommitClient, GetBranchCommand } from '@aws-sdk/client-codecommit';"],
+    init: ['const codecommit = new CodeCommitClient({});'],
+    call: "if (event.rawQueryString === 'git') await codecommit.send(new GetBranchCommand({ repositoryName: 'r', branchName: event.rawPath }));",
   },
   logs: {
     imports: ["import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';"],

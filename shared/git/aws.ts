@@ -1,0 +1,273 @@
+import type { Readable } from 'node:stream';
+import {
+  CodeCommitClient,
+  CreateBranchCommand,
+  CreateCommitCommand,
+  CreateRepositoryCommand,
+  DeleteBranchCommand,
+  DeleteRepositoryCommand,
+  GetBlobCommand,
+  GetBranchCommand,
+  GetCommitCommand,
+  GetFileCommand,
+  GetFolderCommand,
+  ListBranchesCommand,
+} from '@aws-sdk/client-codecommit';
+import { config } from '../config';
+import { codecommitTransport } from './http-codecommit';
+import { isCommitId, pathProblem, refNameProblem } from './names';
+import { GitChangeError, type GitCommit, GitConflict, type GitFile, GitInputError, type GitPort } from './port';
+
+/**
+ * Repositories on AWS: one CodeCommit repository per platform repository, named
+ * `<GIT_REPO_PREFIX><repoId>` (the functions' grants are scoped to the prefix). CodeCommit's own
+ * checks are the compare-and-swap: `parentCommitId` on CreateCommit (ParentCommitIdOutdated →
+ * GitConflict), CreateBranch refusing an existing name. What CodeCommit's API lacks is said where
+ * it matters: it lists no tags (pushed tags are known to the git endpoint, not to this adapter),
+ * moves no branch to an arbitrary commit, and makes no archives.
+ */
+let client: CodeCommitClient | undefined;
+const cc = () => {
+  client ??= new CodeCommitClient({});
+  return client;
+};
+
+export const repositoryName = (repoId: string) => `${process.env.GIT_REPO_PREFIX ?? 'plt-repo-'}${repoId}`;
+
+const named = (err: unknown, ...names: string[]) => names.includes((err as Error)?.name ?? '');
+
+function toCommit(
+  id: string,
+  c: {
+    message?: string;
+    author?: { name?: string; email?: string; date?: string };
+    committer?: { date?: string };
+    parents?: string[];
+  },
+): GitCommit {
+  // CodeCommit's dates are "<epoch seconds> <zone>".
+  const epoch = (d?: string) => (d ? Number(d.split(' ')[0]) * 1000 : undefined);
+  return {
+    id,
+    message: (c.message ?? '').replace(/\n$/, ''),
+    author: { name: c.author?.name, email: c.author?.email, date: epoch(c.author?.date) },
+    committedAt: epoch(c.committer?.date) ?? null,
+    parents: c.parents ?? [],
+  };
+}
+
+function checkPath(path: string): void {
+  const problem = pathProblem(path);
+  if (problem) throw new GitInputError(`${path.slice(0, 200)}: ${problem}`);
+}
+
+export function awsGit(): GitPort {
+  const branchCommit = async (repoId: string, name: string) => {
+    try {
+      const out = await cc().send(new GetBranchCommand({ repositoryName: repositoryName(repoId), branchName: name }));
+      return out.branch?.commitId;
+    } catch (err) {
+      if (named(err, 'BranchDoesNotExistException')) return undefined;
+      throw err;
+    }
+  };
+  const getCommit = async (repoId: string, sha: string) => {
+    try {
+      const out = await cc().send(new GetCommitCommand({ repositoryName: repositoryName(repoId), commitId: sha }));
+      return out.commit ? toCommit(out.commit.commitId ?? sha, out.commit) : null;
+    } catch (err) {
+      if (named(err, 'CommitIdDoesNotExistException', 'InvalidCommitIdException')) return null;
+      throw err;
+    }
+  };
+  const content = async (read: () => Promise<{ bytes?: Uint8Array; size: number }>, maxBytes: number) => {
+    try {
+      const { bytes, size } = await read();
+      if (size > maxBytes) return { tooLarge: true as const, size };
+      return { content: Buffer.from(bytes ?? new Uint8Array()), size };
+    } catch (err) {
+      if (named(err, 'FileDoesNotExistException', 'BlobIdDoesNotExistException', 'CommitDoesNotExistException'))
+        return null;
+      if (named(err, 'FileTooLargeException')) return { tooLarge: true as const, size: maxBytes + 1 };
+      throw err;
+    }
+  };
+
+  return {
+    async create(repoId) {
+      try {
+        await cc().send(new CreateRepositoryCommand({ repositoryName: repositoryName(repoId) }));
+      } catch (err) {
+        if (!named(err, 'RepositoryNameExistsException')) throw err;
+      }
+    },
+
+    async remove(repoId) {
+      await cc().send(new DeleteRepositoryCommand({ repositoryName: repositoryName(repoId) }));
+    },
+
+    async refs(repoId) {
+      const names: string[] = [];
+      let nextToken: string | undefined;
+      do {
+        const out = await cc().send(new ListBranchesCommand({ repositoryName: repositoryName(repoId), nextToken }));
+        names.push(...(out.branches ?? []));
+        nextToken = out.nextToken;
+      } while (nextToken);
+      const branches = await Promise.all(
+        names.map(async (name) => ({ name, commit: (await branchCommit(repoId, name)) ?? '' })),
+      );
+      return { branches: branches.filter((b) => b.commit), tags: [] };
+    },
+
+    async resolve(repoId, rev) {
+      if (!refNameProblem(rev)) {
+        const commit = await branchCommit(repoId, rev);
+        if (commit) return { kind: 'branch', commit };
+      }
+      if (isCommitId(rev)) {
+        const commit = await getCommit(repoId, rev);
+        if (commit) return { kind: 'commit', commit: commit.id };
+      }
+      return null;
+    },
+
+    commitInfo: async (repoId, sha) => (isCommitId(sha) ? getCommit(repoId, sha) : null),
+
+    async log(repoId, input) {
+      // CodeCommit has no log: the first-parent chain, one GetCommit per commit (bounded by the page).
+      const out: GitCommit[] = [];
+      let at: string | undefined = input.from;
+      for (let i = 0; at && out.length < input.limit && i < input.skip + input.limit; i++) {
+        const commit = await getCommit(repoId, at);
+        if (!commit) break;
+        if (i >= input.skip) out.push(commit);
+        at = commit.parents[0];
+      }
+      return out;
+    },
+
+    async commit(repoId, input) {
+      const putFiles: {
+        filePath: string;
+        fileContent?: Uint8Array;
+        sourceFile?: { filePath: string; isMove: boolean };
+      }[] = [];
+      const deleteFiles: { filePath: string }[] = [];
+      for (const c of input.changes) {
+        checkPath(c.path);
+        if (c.action === 'put') putFiles.push({ filePath: c.path, fileContent: c.content });
+        else if (c.action === 'delete') deleteFiles.push({ filePath: c.path });
+        else {
+          checkPath(c.from);
+          putFiles.push(
+            c.content
+              ? { filePath: c.path, fileContent: c.content }
+              : { filePath: c.path, sourceFile: { filePath: c.from, isMove: true } },
+          );
+          if (c.content) deleteFiles.push({ filePath: c.from });
+        }
+      }
+      try {
+        const out = await cc().send(
+          new CreateCommitCommand({
+            repositoryName: repositoryName(repoId),
+            branchName: input.branch,
+            parentCommitId: input.parent ?? undefined,
+            authorName: input.author.name,
+            email: input.author.email,
+            commitMessage: input.message,
+            putFiles,
+            deleteFiles,
+          }),
+        );
+        return { commitId: out.commitId ?? null };
+      } catch (err) {
+        if (named(err, 'NoChangeException')) return { commitId: null };
+        if (
+          named(
+            err,
+            'ParentCommitIdOutdatedException',
+            'ParentCommitDoesNotExistException',
+            'BranchNameExistsException',
+          )
+        )
+          throw new GitConflict((err as Error).message);
+        if (named(err, 'FileDoesNotExistException', 'FolderDoesNotExistException', 'FileEntryRequiredException'))
+          throw new GitChangeError((err as Error).message);
+        throw err;
+      }
+    },
+
+    async setRef(repoId, ref, next, expected) {
+      const m = /^refs\/heads\/(.+)$/.exec(ref);
+      if (!m) throw new GitInputError('CodeCommit moves branches only: tags are pushed with git.');
+      const branchName = m[1] as string;
+      const now = await branchCommit(repoId, branchName);
+      if ((now ?? null) !== expected) throw new GitConflict(`${ref} moved`);
+      if (next === null) {
+        await cc().send(new DeleteBranchCommand({ repositoryName: repositoryName(repoId), branchName }));
+        return;
+      }
+      if (expected !== null) throw new GitInputError('CodeCommit cannot move a branch to another commit.');
+      try {
+        await cc().send(
+          new CreateBranchCommand({ repositoryName: repositoryName(repoId), branchName, commitId: next }),
+        );
+      } catch (err) {
+        if (named(err, 'BranchNameExistsException')) throw new GitConflict(`${ref} exists`);
+        throw err;
+      }
+    },
+
+    async files(repoId, commit, limit) {
+      const files: GitFile[] = [];
+      const folders = ['/'];
+      while (folders.length > 0 && files.length <= limit) {
+        const folderPath = folders.shift() as string;
+        const out = await cc().send(
+          new GetFolderCommand({ repositoryName: repositoryName(repoId), commitSpecifier: commit, folderPath }),
+        );
+        for (const f of out.files ?? []) {
+          files.push({
+            path: f.absolutePath ?? '',
+            blobId: f.blobId ?? '',
+            mode: f.fileMode === 'EXECUTABLE' ? '100755' : '100644',
+            type: 'file',
+          });
+        }
+        for (const l of out.symbolicLinks ?? []) {
+          files.push({ path: l.absolutePath ?? '', blobId: l.blobId ?? '', mode: '120000', type: 'link' });
+        }
+        for (const sub of out.subFolders ?? []) folders.push(sub.absolutePath ?? '');
+      }
+      files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      return { files: files.slice(0, limit), truncated: files.length > limit || folders.length > 0 };
+    },
+
+    readFile: (repoId, commit, path, maxBytes) => {
+      checkPath(path);
+      return content(async () => {
+        const out = await cc().send(
+          new GetFileCommand({ repositoryName: repositoryName(repoId), commitSpecifier: commit, filePath: path }),
+        );
+        return { bytes: out.fileContent, size: out.fileSize ?? out.fileContent?.length ?? 0 };
+      }, maxBytes);
+    },
+
+    readBlob: (repoId, blobId, maxBytes) =>
+      content(async () => {
+        const out = await cc().send(new GetBlobCommand({ repositoryName: repositoryName(repoId), blobId }));
+        return { bytes: out.content, size: out.content?.length ?? 0 };
+      }, maxBytes),
+
+    async archive(): Promise<Readable> {
+      throw new Error('CodeCommit makes no archives: a build of a commit gets its source from CodeBuild.');
+    },
+
+    async http(repoId, request) {
+      const credentials = await cc().config.credentials();
+      return codecommitTransport(repositoryName(repoId), config.region, credentials, request);
+    },
+  };
+}

@@ -1,0 +1,381 @@
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { assertSafeId, dataDir } from '../deployments/paths';
+import { httpBackend } from './http-backend';
+import { isCommitId, pathProblem, refNameProblem } from './names';
+import {
+  type GitChange,
+  GitChangeError,
+  type GitCommit,
+  GitConflict,
+  type GitFile,
+  type GitFileContent,
+  GitInputError,
+  type GitPort,
+} from './port';
+
+/**
+ * Repositories on one machine: bare repositories in `DATA_DIR/git/<repoId>.git`, driven by the
+ * git CLI through execFile (never a shell), with the system's and the user's git configuration
+ * ignored, no prompt, and `--end-of-options` (or a `--` before paths) wherever a caller's value
+ * follows options. Web commits are written through a temporary index (no work tree) and land with
+ * `update-ref <ref> <new> <old>`, git's own compare-and-swap.
+ */
+export const gitRoot = () => join(dataDir(), 'git');
+export const repoPath = (repoId: string) => join(gitRoot(), `${assertSafeId(repoId)}.git`);
+
+const ZERO = '0'.repeat(40);
+const MAX_BUFFER = 256 * 1024 * 1024;
+
+const gitEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: gitRoot(),
+  LANG: 'C',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_TERMINAL_PROMPT: '0',
+  ...extra,
+});
+
+class GitFailed extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number | string | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args[0]} failed (${code}): ${stderr.trim().slice(0, 500)}`);
+    this.name = 'GitFailed';
+  }
+}
+
+/** Runs git in `cwd`; resolves stdout (bytes), rejects GitFailed. */
+function git(
+  cwd: string,
+  args: string[],
+  options: { input?: Buffer | string; env?: Record<string, string> } = {},
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      ['-c', 'core.hooksPath=/dev/null', ...args],
+      { cwd, env: gitEnv(options.env), encoding: 'buffer', maxBuffer: MAX_BUFFER },
+      (err, stdout, stderr) => {
+        if (err) reject(new GitFailed(args, (err as NodeJS.ErrnoException).code ?? null, stderr.toString('utf8')));
+        else resolve(stdout);
+      },
+    );
+    // git exits without reading stdin when it needs none: a closed pipe is not an error here.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input);
+  });
+}
+
+const text = async (cwd: string, args: string[], options?: Parameters<typeof git>[2]) =>
+  (await git(cwd, args, options)).toString('utf8');
+
+function checkRef(name: string): void {
+  const problem = refNameProblem(name);
+  if (problem) throw new GitInputError(`${JSON.stringify(name.slice(0, 100))} ${problem}.`);
+}
+
+function checkPath(path: string): void {
+  const problem = pathProblem(path);
+  if (problem) throw new GitInputError(`${path.slice(0, 200)}: ${problem}`);
+}
+
+function checkFullRef(ref: string): void {
+  const m = /^refs\/(heads|tags)\/(.+)$/.exec(ref);
+  if (!m) throw new GitInputError(`${ref} is not a branch or tag`);
+  checkRef(m[2] as string);
+}
+
+function checkSha(sha: string): void {
+  if (!/^[0-9a-f]{40}$/.test(sha)) throw new GitInputError(`${sha.slice(0, 50)} is not a commit id`);
+}
+
+/**
+ * `%H %P %an %ae %at %ct` separated by US (0x1f), then the message (`%B`, anything but NUL);
+ * with `-z`, commits are separated by NUL.
+ */
+const LOG_FORMAT = ['-z', '--format=%H%x1f%P%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%B'];
+
+function parseCommits(out: string): GitCommit[] {
+  return out
+    .split('\0')
+    .filter((r) => r.length > 0)
+    .map((record) => {
+      const [id, parents, name, email, at, ct, ...message] = record.split('\x1f');
+      return {
+        id: id as string,
+        message: message.join('\x1f').replace(/\n$/, ''),
+        author: { name, email, date: Number(at) * 1000 },
+        committedAt: ct ? Number(ct) * 1000 : null,
+        parents: parents ? parents.split(' ') : [],
+      };
+    });
+}
+
+const exists = async (cwd: string, ref: string) => {
+  try {
+    return (await text(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim();
+  } catch {
+    return undefined;
+  }
+};
+
+async function readObject(cwd: string, spec: string, maxBytes: number): Promise<GitFileContent> {
+  let size: number;
+  try {
+    const info = (await text(cwd, ['cat-file', '-t', spec])).trim();
+    if (info !== 'blob') return null;
+    size = Number((await text(cwd, ['cat-file', '-s', spec])).trim());
+  } catch {
+    return null;
+  }
+  if (size > maxBytes) return { tooLarge: true, size };
+  return { content: await git(cwd, ['cat-file', 'blob', spec]), size };
+}
+
+export function localGit(): GitPort {
+  const repo = (repoId: string) => {
+    const path = repoPath(repoId);
+    if (!existsSync(path)) throw new Error(`The repository ${repoId} has no storage.`);
+    return path;
+  };
+  return {
+    async create(repoId, defaultBranch) {
+      checkRef(defaultBranch);
+      const path = repoPath(repoId);
+      if (existsSync(join(path, 'HEAD'))) return;
+      await mkdir(gitRoot(), { recursive: true, mode: 0o700 });
+      // Made beside it and renamed into place: a half-made repository is never seen.
+      const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+      await git(gitRoot(), ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, '--', temp]);
+      for (const [key, value] of [
+        ['http.receivepack', 'true'],
+        ['receive.fsckObjects', 'true'],
+        ['receive.denyNonFastForwards', 'false'],
+        ['core.logAllRefUpdates', 'true'],
+        ['gc.auto', '0'],
+      ] as const) {
+        await git(temp, ['config', key, value]);
+      }
+      await rename(temp, path).catch(async (err: NodeJS.ErrnoException) => {
+        await rm(temp, { recursive: true, force: true });
+        // Created meanwhile by a retry: that one stands.
+        if (!existsSync(join(path, 'HEAD'))) throw err;
+      });
+    },
+
+    async remove(repoId) {
+      await rm(repoPath(repoId), { recursive: true, force: true });
+    },
+
+    async refs(repoId) {
+      const out = await text(repo(repoId), [
+        'for-each-ref',
+        '--format=%(objectname) %(objecttype) %(*objectname) %(refname)',
+        'refs/heads',
+        'refs/tags',
+      ]);
+      const branches: { name: string; commit: string }[] = [];
+      const tags: { name: string; annotated: boolean; object: string; commit: string }[] = [];
+      for (const line of out.split('\n').filter(Boolean)) {
+        const [object, type, peeled, ref] = line.split(' ') as [string, string, string, string];
+        if (ref.startsWith('refs/heads/')) branches.push({ name: ref.slice(11), commit: object });
+        else if (ref.startsWith('refs/tags/')) {
+          const annotated = type === 'tag';
+          tags.push({ name: ref.slice(10), annotated, object, commit: annotated ? peeled || object : object });
+        }
+      }
+      return { branches, tags };
+    },
+
+    async resolve(repoId, rev) {
+      const cwd = repo(repoId);
+      if (!refNameProblem(rev)) {
+        const branch = await exists(cwd, `refs/heads/${rev}`);
+        if (branch) return { kind: 'branch', commit: branch };
+        const tag = await exists(cwd, `refs/tags/${rev}`);
+        if (tag) return { kind: 'tag', commit: tag };
+      }
+      if (isCommitId(rev)) {
+        const commit = await exists(cwd, rev);
+        // An abbreviation must name a commit, not a tree or blob, and one only (rev-parse fails otherwise).
+        if (commit?.startsWith(rev)) return { kind: 'commit', commit };
+      }
+      return null;
+    },
+
+    async commitInfo(repoId, sha) {
+      if (!isCommitId(sha)) return null;
+      try {
+        const out = await text(repo(repoId), ['log', '-1', ...LOG_FORMAT, '--end-of-options', `${sha}^{commit}`]);
+        return parseCommits(out)[0] ?? null;
+      } catch (err) {
+        if (err instanceof GitFailed) return null;
+        throw err;
+      }
+    },
+
+    async log(repoId, input) {
+      checkSha(input.from);
+      if (input.path !== undefined) checkPath(input.path);
+      const out = await text(repo(repoId), [
+        'log',
+        ...LOG_FORMAT,
+        `--max-count=${Math.max(1, Math.floor(input.limit))}`,
+        `--skip=${Math.max(0, Math.floor(input.skip))}`,
+        '--end-of-options',
+        input.from,
+        '--',
+        ...(input.path !== undefined ? [input.path] : []),
+      ]);
+      return parseCommits(out);
+    },
+
+    async commit(repoId, input) {
+      const cwd = repo(repoId);
+      checkRef(input.branch);
+      if (input.parent !== null) checkSha(input.parent);
+      for (const c of input.changes) {
+        checkPath(c.path);
+        if (c.action === 'move') checkPath(c.from);
+      }
+      const index = join(tmpdir(), `platform-index-${randomBytes(8).toString('hex')}`);
+      const env = { GIT_INDEX_FILE: index };
+      try {
+        if (input.parent) await git(cwd, ['read-tree', input.parent], { env });
+        const staged = new Map(
+          (await text(cwd, ['ls-files', '--stage', '-z'], { env }))
+            .split('\0')
+            .filter(Boolean)
+            .map((line) => {
+              const [meta, path] = line.split('\t') as [string, string];
+              const [mode, sha] = meta.split(' ') as [string, string];
+              return [path, { mode, sha }] as const;
+            }),
+        );
+        const lines: string[] = [];
+        const write = async (content: Buffer) =>
+          (await text(cwd, ['hash-object', '-w', '--stdin'], { input: content })).trim();
+        for (const c of input.changes) {
+          if (c.action === 'delete') {
+            if (!staged.has(c.path)) throw new GitChangeError(`${c.path}: there is no such file to delete`);
+            lines.push(`0 ${ZERO}\t${c.path}`);
+            staged.delete(c.path);
+          } else if (c.action === 'move') {
+            const from = staged.get(c.from);
+            if (!from) throw new GitChangeError(`${c.from}: there is no such file to move`);
+            const sha = c.content ? await write(c.content) : from.sha;
+            lines.push(`0 ${ZERO}\t${c.from}`, `${from.mode} ${sha}\t${c.path}`);
+            staged.delete(c.from);
+            staged.set(c.path, { mode: from.mode, sha });
+          } else {
+            const sha = await write(c.content);
+            const mode = staged.get(c.path)?.mode ?? '100644';
+            lines.push(`${mode === '120000' ? '100644' : mode} ${sha}\t${c.path}`);
+            staged.set(c.path, { mode, sha });
+          }
+        }
+        if (lines.length > 0) {
+          await git(cwd, ['update-index', '-z', '--index-info'], { env, input: `${lines.join('\0')}\0` });
+        }
+        const tree = (await text(cwd, ['write-tree'], { env })).trim();
+        if (input.parent) {
+          const before = (
+            await text(cwd, ['rev-parse', '--verify', '--end-of-options', `${input.parent}^{tree}`])
+          ).trim();
+          if (before === tree) return { commitId: null };
+        }
+        const date = `${Math.floor((input.author.date ?? Date.now()) / 1000)} +0000`;
+        const person = {
+          GIT_AUTHOR_NAME: input.author.name,
+          GIT_AUTHOR_EMAIL: input.author.email,
+          GIT_AUTHOR_DATE: date,
+          GIT_COMMITTER_NAME: input.author.name,
+          GIT_COMMITTER_EMAIL: input.author.email,
+          GIT_COMMITTER_DATE: date,
+        };
+        const commitId = (
+          await text(cwd, ['commit-tree', tree, ...(input.parent ? ['-p', input.parent] : []), '-F', '-'], {
+            env: person,
+            input: input.message,
+          })
+        ).trim();
+        await updateRef(cwd, `refs/heads/${input.branch}`, commitId, input.parent);
+        return { commitId };
+      } finally {
+        await rm(index, { force: true });
+      }
+    },
+
+    async setRef(repoId, ref, next, expected) {
+      checkFullRef(ref);
+      if (next !== null) checkSha(next);
+      if (expected !== null) checkSha(expected);
+      await updateRef(repo(repoId), ref, next, expected);
+    },
+
+    async files(repoId, commit, limit) {
+      checkSha(commit);
+      const out = await text(repo(repoId), ['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', commit]);
+      const files: GitFile[] = [];
+      let truncated = false;
+      for (const entry of out.split('\0')) {
+        if (!entry) continue;
+        const [meta, path] = entry.split('\t') as [string, string];
+        const [mode, type, blobId] = meta.split(' ') as [string, string, string];
+        if (type !== 'blob') continue;
+        if (files.length >= limit) {
+          truncated = true;
+          break;
+        }
+        files.push({ path, blobId, mode, type: mode === '120000' ? 'link' : 'file' });
+      }
+      return { files, truncated };
+    },
+
+    async readFile(repoId, commit, path, maxBytes) {
+      checkSha(commit);
+      checkPath(path);
+      return readObject(repo(repoId), `${commit}:${path}`, maxBytes);
+    },
+
+    async readBlob(repoId, blobId, maxBytes) {
+      checkSha(blobId);
+      return readObject(repo(repoId), blobId, maxBytes);
+    },
+
+    async archive(repoId, commit, format) {
+      checkSha(commit);
+      const child = spawn(
+        'git',
+        ['-c', 'core.hooksPath=/dev/null', 'archive', `--format=${format}`, '--end-of-options', commit],
+        { cwd: repo(repoId), env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      return child.stdout as Readable;
+    },
+
+    http: async (repoId, request) => httpBackend(repo(repoId), request),
+  };
+}
+
+/** `update-ref` with the old value: git refuses when the ref is elsewhere (or exists, for a create). */
+async function updateRef(cwd: string, ref: string, next: string | null, expected: string | null): Promise<void> {
+  const args = next === null ? ['update-ref', '-d', ref, expected ?? ''] : ['update-ref', ref, next, expected ?? ZERO];
+  try {
+    await git(
+      cwd,
+      args.filter((a) => a !== ''),
+    );
+  } catch (err) {
+    if (err instanceof GitFailed) throw new GitConflict(`${ref} moved: ${err.stderr.trim()}`);
+    throw err;
+  }
+}

@@ -1,0 +1,118 @@
+import type { Readable } from 'node:stream';
+import type { GitHttpRequest, GitHttpResponse } from './http-backend';
+
+export type { GitHttpRequest, GitHttpResponse } from './http-backend';
+
+/** A branch and the commit it points at. */
+export interface GitBranch {
+  name: string;
+  commit: string;
+}
+
+/** A tag: `object` is what the ref points at (a tag object when annotated), `commit` the commit it names. */
+export interface GitTag {
+  name: string;
+  annotated: boolean;
+  object: string;
+  commit: string;
+}
+
+/** Spec part B, "Commit summary" (and `parents`, which lists carry). */
+export interface GitCommit {
+  id: string;
+  message: string;
+  author: { name?: string; email?: string; date?: number };
+  committedAt: number | null;
+  parents: string[];
+}
+
+/** A person as a commit names them; `date` in epoch ms (now when absent). */
+export interface GitPerson {
+  name: string;
+  email: string;
+  date?: number;
+}
+
+/** One change of a web commit (paths are checked by the caller and again by the adapter). */
+export type GitChange =
+  | { action: 'put'; path: string; content: Buffer }
+  | { action: 'move'; from: string; path: string; content?: Buffer }
+  | { action: 'delete'; path: string };
+
+/** A file of a commit's tree. */
+export interface GitFile {
+  path: string;
+  blobId: string;
+  mode: string;
+  type: 'file' | 'link';
+}
+
+/** A file's bytes, or that it is larger than the caller wants, or (null) that there is no such file. */
+export type GitFileContent = { content: Buffer; size: number } | { tooLarge: true; size: number } | null;
+
+/** The ref moved since the caller read it (compare-and-swap failed): 409 for the routes. */
+export class GitConflict extends Error {
+  override name = 'GitConflict';
+}
+
+/** A name, path or revision that git must never see (option-like, `..`, control characters…): 400. */
+export class GitInputError extends Error {
+  override name = 'GitInputError';
+}
+
+/** A web commit's change that does not apply (moving or deleting a file that is not there): 400. */
+export class GitChangeError extends Error {
+  override name = 'GitChangeError';
+}
+
+/**
+ * The git port: repositories' storage, for the repos routes, the git endpoint and builds of
+ * commits. Repositories are known by their resource id (`res_…`), never by name, so a rename is a
+ * record change. AWS: CodeCommit. One machine: bare repositories under `DATA_DIR/git`, driven by
+ * the git CLI. Every ref update is compare-and-swap: a ref that moved since the caller read it is a
+ * GitConflict, never a lost update. The port never writes platform records.
+ */
+export interface GitPort {
+  /** Creates the repository's storage with `defaultBranch` as its HEAD; one that exists is kept. */
+  create(repoId: string, defaultBranch: string): Promise<void>;
+  /** Deletes the repository's storage; a missing one is fine. */
+  remove(repoId: string): Promise<void>;
+  /** Every branch and tag, by name. */
+  refs(repoId: string): Promise<{ branches: GitBranch[]; tags: GitTag[] }>;
+  /** A branch, tag or commit id (full, or at least 7 hex characters) to its commit; null when none. */
+  resolve(repoId: string, rev: string): Promise<{ kind: 'branch' | 'tag' | 'commit'; commit: string } | null>;
+  /** A commit's summary; null when there is no such commit. */
+  commitInfo(repoId: string, sha: string): Promise<GitCommit | null>;
+  /** Commits reachable from `from`, newest first, optionally touching `path`. */
+  log(repoId: string, input: { from: string; path?: string; skip: number; limit: number }): Promise<GitCommit[]>;
+  /**
+   * A web commit: `changes` on `parent` (null: the first commit of an empty repository), written
+   * to `branch` only if it still points at `parent` (else GitConflict). `commitId` is null when the
+   * changes leave the tree as it was (nothing is written).
+   */
+  commit(
+    repoId: string,
+    input: {
+      branch: string;
+      parent: string | null;
+      changes: GitChange[];
+      message: string;
+      author: GitPerson;
+    },
+  ): Promise<{ commitId: string | null }>;
+  /**
+   * Moves `ref` (`refs/heads/…` or `refs/tags/…`) to `next` only if it is at `expected` (null: it
+   * must not exist; `next` null deletes it). GitConflict otherwise.
+   */
+  setRef(repoId: string, ref: string, next: string | null, expected: string | null): Promise<void>;
+  /** Every file of a commit's tree, in path order, at most `limit`. */
+  files(repoId: string, commit: string, limit: number): Promise<{ files: GitFile[]; truncated: boolean }>;
+  /** A file of a commit, up to `maxBytes`. */
+  readFile(repoId: string, commit: string, path: string, maxBytes: number): Promise<GitFileContent>;
+  /** Blobs by id, up to `maxBytes` each. */
+  readBlob(repoId: string, blobId: string, maxBytes: number): Promise<GitFileContent>;
+  /** The tree of a commit as an archive. */
+  archive(repoId: string, commit: string, format: 'zip' | 'tar.gz'): Promise<Readable>;
+  /** One smart-HTTP exchange with the repository (the git endpoint, after its own checks). */
+  http(repoId: string, request: GitHttpRequest): Promise<GitHttpResponse>;
+}

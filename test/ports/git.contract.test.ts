@@ -1,0 +1,233 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { localGit, repoPath } from '../../shared/git/local';
+import { GitChangeError, GitConflict, GitInputError, type GitPort } from '../../shared/git/port';
+import { newId } from '../../shared/store/ids';
+
+/**
+ * The git port's contract, held by the local adapter on its real engine (the git CLI on bare
+ * repositories): web commits through a temporary index with compare-and-swap on the branch,
+ * refs, resolution, reads, archives and the smart-HTTP transport; hostile names and paths never
+ * reach git. (The CodeCommit adapter's calls: test/git-http/codecommit.test.ts.)
+ */
+let port: GitPort;
+const author = { name: 'Ada', email: 'ada@example.com', date: Date.UTC(2026, 10, 25) };
+
+beforeAll(() => {
+  process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'git-'));
+  port = localGit();
+});
+
+async function newRepo(): Promise<string> {
+  const repoId = newId('res_');
+  await port.create(repoId, 'main');
+  return repoId;
+}
+
+const put = (path: string, text: string) => ({ action: 'put' as const, path, content: Buffer.from(text) });
+
+it('creates an empty repository once; a second create keeps it', async () => {
+  const repoId = await newRepo();
+  await port.create(repoId, 'main');
+  expect(await port.refs(repoId)).toEqual({ branches: [], tags: [] });
+  expect(
+    execFileSync('git', ['-C', repoPath(repoId), 'symbolic-ref', 'HEAD'])
+      .toString()
+      .trim(),
+  ).toBe('refs/heads/main');
+});
+
+it('commits to an empty repository, then on its parent; an unchanged tree writes nothing', async () => {
+  const repoId = await newRepo();
+  const first = await port.commit(repoId, {
+    branch: 'main',
+    parent: null,
+    changes: [put('README.md', '# Hello\n'), put('src/a.txt', 'a')],
+    message: 'First',
+    author,
+  });
+  expect(first.commitId).toMatch(/^[0-9a-f]{40}$/);
+  const second = await port.commit(repoId, {
+    branch: 'main',
+    parent: first.commitId,
+    changes: [
+      { action: 'move', from: 'src/a.txt', path: 'src/b.txt' },
+      { action: 'delete', path: 'README.md' },
+    ],
+    message: 'Second\n\nWith a body.',
+    author,
+  });
+  const none = await port.commit(repoId, {
+    branch: 'main',
+    parent: second.commitId,
+    changes: [put('src/b.txt', 'a')],
+    message: 'Nothing',
+    author,
+  });
+  expect(none).toEqual({ commitId: null });
+  const { files } = await port.files(repoId, second.commitId as string, 100);
+  expect(files.map((f) => f.path)).toEqual(['src/b.txt']);
+  expect(await port.commitInfo(repoId, second.commitId as string)).toEqual({
+    id: second.commitId,
+    message: 'Second\n\nWith a body.',
+    author: { name: 'Ada', email: 'ada@example.com', date: author.date },
+    committedAt: author.date,
+    parents: [first.commitId],
+  });
+  expect((await port.log(repoId, { from: second.commitId as string, skip: 0, limit: 10 })).map((c) => c.id)).toEqual([
+    second.commitId,
+    first.commitId,
+  ]);
+  expect(
+    (await port.log(repoId, { from: second.commitId as string, path: 'README.md', skip: 0, limit: 10 })).map(
+      (c) => c.id,
+    ),
+  ).toEqual([second.commitId, first.commitId]);
+  // What git itself thinks of the repository.
+  execFileSync('git', ['-C', repoPath(repoId), 'fsck', '--strict']);
+});
+
+it('fifty commits on one parent: one lands, forty-nine are GitConflict', async () => {
+  const repoId = await newRepo();
+  const { commitId: base } = await port.commit(repoId, {
+    branch: 'main',
+    parent: null,
+    changes: [put('n', '0')],
+    message: 'base',
+    author,
+  });
+  const results = await Promise.allSettled(
+    Array.from({ length: 50 }, (_, i) =>
+      port.commit(repoId, {
+        branch: 'main',
+        parent: base,
+        changes: [put('n', String(i + 1))],
+        message: `c${i}`,
+        author,
+      }),
+    ),
+  );
+  expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  expect(failed).toHaveLength(49);
+  expect(failed.every((r) => r.reason instanceof GitConflict)).toBe(true);
+});
+
+it('branches and tags: compare-and-swap creates and deletes; resolution by branch, tag or commit', async () => {
+  const repoId = await newRepo();
+  const { commitId } = await port.commit(repoId, {
+    branch: 'main',
+    parent: null,
+    changes: [put('f', 'x')],
+    message: 'm',
+    author,
+  });
+  const sha = commitId as string;
+  const creates = await Promise.allSettled(
+    Array.from({ length: 20 }, () => port.setRef(repoId, 'refs/heads/feature', sha, null)),
+  );
+  expect(creates.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  await port.setRef(repoId, 'refs/tags/v1', sha, null);
+  execFileSync('git', [
+    '-C',
+    repoPath(repoId),
+    '-c',
+    'user.name=A',
+    '-c',
+    'user.email=a@b',
+    'tag',
+    '-a',
+    'v2',
+    '-m',
+    'two',
+    sha,
+  ]);
+  const refs = await port.refs(repoId);
+  expect(refs.branches).toEqual([
+    { name: 'feature', commit: sha },
+    { name: 'main', commit: sha },
+  ]);
+  expect(refs.tags).toEqual([
+    { name: 'v1', annotated: false, object: sha, commit: sha },
+    { name: 'v2', annotated: true, object: expect.not.stringMatching(sha), commit: sha },
+  ]);
+  expect(await port.resolve(repoId, 'feature')).toEqual({ kind: 'branch', commit: sha });
+  expect(await port.resolve(repoId, 'v2')).toEqual({ kind: 'tag', commit: sha });
+  expect(await port.resolve(repoId, sha.slice(0, 8))).toEqual({ kind: 'commit', commit: sha });
+  for (const rev of ['nope', '--upload-pack=touch /tmp/x', '-x', 'a..b', `${'f'.repeat(40)}`, 'HEAD@{1}']) {
+    expect(await port.resolve(repoId, rev)).toBeNull();
+  }
+  await expect(port.setRef(repoId, 'refs/heads/feature', null, 'f'.repeat(40))).rejects.toBeInstanceOf(GitConflict);
+  await port.setRef(repoId, 'refs/heads/feature', null, sha);
+  expect((await port.refs(repoId)).branches.map((b) => b.name)).toEqual(['main']);
+  for (const ref of ['refs/heads/--force', 'refs/heads/a..b', 'refs/remotes/x', 'refs/heads/a b']) {
+    await expect(port.setRef(repoId, ref, sha, null)).rejects.toBeInstanceOf(GitInputError);
+  }
+});
+
+it('hostile paths and missing files never reach git as changes', async () => {
+  const repoId = await newRepo();
+  for (const path of [
+    '/etc/passwd',
+    '../x',
+    'a/../../x',
+    '.git/config',
+    'a/.GIT/hooks/pre-receive',
+    'a\0b',
+    'a//b',
+    `${'x'.repeat(5000)}`,
+  ]) {
+    await expect(
+      port.commit(repoId, { branch: 'main', parent: null, changes: [put(path, 'x')], message: 'm', author }),
+    ).rejects.toBeInstanceOf(GitInputError);
+  }
+  await expect(
+    port.commit(repoId, {
+      branch: 'main',
+      parent: null,
+      changes: [{ action: 'delete', path: 'missing' }],
+      message: 'm',
+      author,
+    }),
+  ).rejects.toBeInstanceOf(GitChangeError);
+  expect(await port.refs(repoId)).toEqual({ branches: [], tags: [] });
+});
+
+it('reads files and blobs up to a size, lists a tree, makes archives, serves smart HTTP', async () => {
+  const repoId = await newRepo();
+  const big = Buffer.alloc(50_000, 7);
+  const { commitId } = await port.commit(repoId, {
+    branch: 'main',
+    parent: null,
+    changes: [put('a.txt', 'hello'), { action: 'put', path: 'bin/big.dat', content: big }],
+    message: 'files',
+    author,
+  });
+  const sha = commitId as string;
+  expect(await port.readFile(repoId, sha, 'a.txt', 100)).toEqual({ content: Buffer.from('hello'), size: 5 });
+  expect(await port.readFile(repoId, sha, 'bin/big.dat', 1000)).toEqual({ tooLarge: true, size: 50_000 });
+  expect(await port.readFile(repoId, sha, 'nope.txt', 1000)).toBeNull();
+  expect(await port.readFile(repoId, sha, 'bin', 1000)).toBeNull();
+  const { files, truncated } = await port.files(repoId, sha, 1);
+  expect({ files: files.map((f) => f.path), truncated }).toEqual({ files: ['a.txt'], truncated: true });
+  expect(await port.readBlob(repoId, files[0]?.blobId as string, 100)).toEqual({
+    content: Buffer.from('hello'),
+    size: 5,
+  });
+  const chunks: Buffer[] = [];
+  for await (const c of await port.archive(repoId, sha, 'tar.gz')) chunks.push(c as Buffer);
+  expect(gunzipSync(Buffer.concat(chunks)).includes(Buffer.from('hello'))).toBe(true);
+  const res = await port.http(repoId, {
+    method: 'GET',
+    service: 'info/refs',
+    query: 'service=git-upload-pack',
+    user: 'usr_test',
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toBe('application/x-git-upload-pack-advertisement');
+  let body = '';
+  for await (const c of res.body) body += c.toString();
+  expect(body).toContain(`${sha} refs/heads/main`);
+});
