@@ -9,7 +9,6 @@ import { assertSafeId, dataDir } from '../deployments/paths';
 import { httpBackend } from './http-backend';
 import { isCommitId, pathProblem, refNameProblem } from './names';
 import {
-  type GitChange,
   GitChangeError,
   type GitCommit,
   GitConflict,
