@@ -39,7 +39,8 @@ export const routeGroups: RouteGroup[] = [
   {
     name: 'resources',
     prefixes: ['/v1/orgs/{orgId}/resources'],
-    needs: ['table', 'customerTables', 'customerBuckets'],
+    // git: repositories created and deleted through /resources share the repos group's code.
+    needs: ['table', 'customerTables', 'customerBuckets', 'git'],
   },
   {
     name: 'databases',
@@ -73,6 +74,12 @@ export const routeGroups: RouteGroup[] = [
     ],
     // kms: a build gets its target's variables; buckets: upload links and source archives.
     needs: ['table', 'cursorSecret', 'kms', 'buckets', 'builds', 'functions'],
+  },
+  {
+    name: 'repos',
+    prefixes: ['/v1/orgs/{orgId}/repos', '/v1/orgs/{orgId}/git-credentials'],
+    // git: the repositories' storage; cursorSecret: commit pages.
+    needs: ['table', 'cursorSecret', 'git'],
   },
 ];
 

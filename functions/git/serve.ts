@@ -53,6 +53,14 @@ export interface GitAnswer {
   body: Readable | Buffer;
 }
 
+/**
+ * The largest push served: a Lambda request is at most 6 MB, and the function URL in front of the
+ * git function holds that too; the local gateway holds the same limit so pushes behave as on AWS.
+ */
+export const MAX_PUSH_BYTES = 6 * 1024 * 1024;
+export const PUSH_TOO_LARGE =
+  'This push is larger than 6 MB. Push fewer commits at a time (git push origin <commit>:<branch>), then the rest.';
+
 const PATH =
   /^\/git\/(org_[0-9a-z]{10,64})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 const REALM = 'Basic realm="Platform git", charset="UTF-8"';
@@ -128,7 +136,19 @@ async function receivePack(
   base: GitHttpRequest,
   raw: Readable,
 ): Promise<GitAnswer> {
-  const body = base.contentEncoding === 'gzip' ? raw.pipe(createGunzip()) : raw;
+  // Read whole, as Lambda would have it, within its limit.
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of raw) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PUSH_BYTES) {
+      raw.resume();
+      return text(413, PUSH_TOO_LARGE);
+    }
+    parts.push(chunk as Buffer);
+  }
+  const whole = Readable.from([Buffer.concat(parts)]);
+  const body = base.contentEncoding === 'gzip' ? whole.pipe(createGunzip()) : whole;
   const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let commands: Awaited<ReturnType<typeof readPushCommands>>;
   try {
@@ -165,14 +185,14 @@ async function receivePack(
     res.body.pipe(out);
     return { status: res.status, headers: { ...result, ...res.headers }, body: out };
   }
-  const parts: Buffer[] = [];
-  for await (const chunk of res.body) parts.push(chunk as Buffer);
-  if (res.status !== 200) return { status: res.status, headers: res.headers, body: Buffer.concat(parts) };
+  const answered: Buffer[] = [];
+  for await (const chunk of res.body) answered.push(chunk as Buffer);
+  if (res.status !== 200) return { status: res.status, headers: res.headers, body: Buffer.concat(answered) };
   await settle();
   return {
     status: 200,
     headers: { ...result, ...res.headers },
-    body: mergeReport(Buffer.concat(parts), refused, commands.capabilities),
+    body: mergeReport(Buffer.concat(answered), refused, commands.capabilities),
   };
 }
 

@@ -3,6 +3,7 @@ import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX, defaultLocation, findLoc
 import { createTable, waitForTable } from '../../shared/databases/tables';
 import { badRequest, HttpError } from '../../shared/ground/errors';
 import { log } from '../../shared/ground/log';
+import { createRepository } from '../../shared/repos/records';
 import { getProjectName, insertResource, PROJECT_NOT_FOUND, updateResource } from '../../shared/resources/records';
 import type { Organization } from '../../shared/schemas/org';
 import type { KeyAttribute, KeySchema, Resource, ResourceType } from '../../shared/schemas/resource';
@@ -73,8 +74,12 @@ export async function createResource(org: Organization, caller: Caller, input: C
   if (!location) throw badRequest(`Unknown location: ${locationId}`);
   if (input.type === 'repository') {
     if (input.projectId !== undefined) throw badRequest(ONLY_LINKABLE);
-    // Repositories arrive with the repositories service, through this same route.
-    throw new HttpError(501, 'Repositories are not available here yet.');
+    // The same code as POST /repos: an empty repository on the default branch `main`.
+    return createRepository(org.orgId, caller, {
+      name: input.name,
+      description: input.description,
+      location: locationId,
+    });
   }
   let projectName: string | undefined;
   if (input.projectId !== undefined) {

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { badRequest, HttpError, notFound } from '../../shared/ground/errors';
+import { badRequest, notFound } from '../../shared/ground/errors';
 import { created, noContent, ok, route } from '../../shared/http/route';
+import { deleteRepository, type RepoRecord } from '../../shared/repos/records';
 import { deleteDatabaseTable, deleteResource } from '../../shared/resources/delete';
 import {
   getProjectName,
@@ -70,9 +71,8 @@ export const routes = [
     errors: {
       400: [ONLY_DATABASES_HAVE_KEYS, SAME_KEYS, PROJECT_NOT_FOUND, 'Unknown location: ...', ONLY_LINKABLE],
       403: ['Missing scope git:write', 'Missing scope resources:write'],
-      409: [NAME_TAKEN, LINK_TAKEN, 'Repository exists.'],
-      501: ['Repositories are not available here yet.'],
-      502: [PROVISIONING_FAILED],
+      409: [NAME_TAKEN, LINK_TAKEN, 'A repository with this name already exists.'],
+      502: [PROVISIONING_FAILED, 'Could not create the repository.'],
     },
     run: async ({ org, caller, body, scopes }) => {
       requireScopeFor(scopes, body.type, 'write');
@@ -128,14 +128,17 @@ export const routes = [
         "Couldn't delete ... file...: ...",
         'Files were added while deleting. Delete them first.',
       ],
-      501: ['Deleting a repository is not available here yet.'],
     },
     run: async ({ org, params, scopes }) => {
       const type = typeOf(params.type);
       requireScopeFor(scopes, type, 'write');
       const resource = await getResource(org.orgId, type, params.resourceId);
       if (!resource) throw notFound(notFoundOf(type));
-      if (type === 'repository') throw new HttpError(501, 'Deleting a repository is not available here yet.');
+      if (type === 'repository') {
+        // The same code as DELETE /repos/:name: linked projects unlinked, storage and record removed.
+        await deleteRepository(resource as RepoRecord);
+        return noContent();
+      }
       await deleteResource(resource, type === 'database' ? deleteDatabaseTable : deleteBucketBackend);
       return noContent();
     },

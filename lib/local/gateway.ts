@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { groupFor, type RouteGroup, routeGroups } from '../route-groups';
+import { serveGitRequest } from './git';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -254,6 +255,10 @@ export function createGateway(
         for (const extra of options.extra ?? []) if (await extra(req, res)) return;
         const url = requestUrl(req);
         if (!url) return sendGatewayAnswer(res, 400, 'Bad Request');
+        // Git over HTTP beside the API (on AWS: the git function's URL), streamed both ways.
+        if (url.pathname.startsWith('/git/') && groups.some((g) => g.name === 'repos')) {
+          return await serveGitRequest(req, res, url);
+        }
         const group = groupFor(url.pathname, groups);
         if (!group) return sendError(res, 404, 'Not found');
         const body = await readBody(req);

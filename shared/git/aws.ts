@@ -168,6 +168,21 @@ export function awsGit(): GitPort {
           if (c.content) deleteFiles.push({ filePath: c.from });
         }
       }
+      if (input.create && input.parent) {
+        // CodeCommit commits onto an existing branch: the new one starts at the parent.
+        try {
+          await cc().send(
+            new CreateBranchCommand({
+              repositoryName: repositoryName(repoId),
+              branchName: input.branch,
+              commitId: input.parent,
+            }),
+          );
+        } catch (err) {
+          if (named(err, 'BranchNameExistsException')) throw new GitConflict(`${input.branch} exists`);
+          throw err;
+        }
+      }
       try {
         const out = await cc().send(
           new CreateCommitCommand({

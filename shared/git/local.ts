@@ -307,7 +307,7 @@ export function localGit(): GitPort {
             input: input.message,
           })
         ).trim();
-        await updateRef(cwd, `refs/heads/${input.branch}`, commitId, input.parent);
+        await updateRef(cwd, `refs/heads/${input.branch}`, commitId, input.create ? null : input.parent);
         return { commitId };
       } finally {
         await rm(index, { force: true });

@@ -88,7 +88,8 @@ export interface GitPort {
   /**
    * A web commit: `changes` on `parent` (null: the first commit of an empty repository), written
    * to `branch` only if it still points at `parent` (else GitConflict). `commitId` is null when the
-   * changes leave the tree as it was (nothing is written).
+   * changes leave the tree as it was (nothing is written). With `create`, `branch` is a new branch
+   * made at the commit (it must not exist: GitConflict otherwise).
    */
   commit(
     repoId: string,
@@ -98,6 +99,7 @@ export interface GitPort {
       changes: GitChange[];
       message: string;
       author: GitPerson;
+      create?: boolean;
     },
   ): Promise<{ commitId: string | null }>;
   /**

@@ -18,7 +18,7 @@ import { getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, transact, update
 export const resourceKey = (orgId: string, type: ResourceType, resourceId: string) =>
   projectKeys.resource(orgId, type, resourceId);
 
-const resourceNameKey = (orgId: string, type: ResourceType, name: string) => ({
+export const resourceNameKey = (orgId: string, type: ResourceType, name: string) => ({
   pk: keys.org(orgId).pk,
   sk: `RESNAME#${type}#${name}`,
 });
@@ -106,7 +106,11 @@ async function releaseIfStale(r: Resource, key: { pk: string; sk: string }, proj
  * Writes a new resource record with its name, and its project link when it has one, in one
  * transaction that also holds only while the organization is active.
  */
-export async function insertResource(r: Resource, projectName?: string): Promise<void> {
+export async function insertResource(
+  r: Resource,
+  projectName?: string,
+  messages: { nameTaken?: string } = {},
+): Promise<void> {
   const nameKey = resourceNameKey(r.orgId, r.type, r.name);
   const linkKey = r.projectId ? projectLinkKey(r.orgId, r.projectId, r.type) : undefined;
   const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
@@ -124,7 +128,7 @@ export async function insertResource(r: Resource, projectName?: string): Promise
       if (i === 0) return conflict(ORG_DELETING);
       if (i === 2) {
         retry = attempt < 2 && (await releaseIfStale(r, nameKey));
-        return retry ? undefined : conflict(nameTaken(r.type, r.name));
+        return retry ? undefined : conflict(messages.nameTaken ?? nameTaken(r.type, r.name));
       }
       if (i === 3) return badRequest(PROJECT_NOT_FOUND);
       if (i === 4 && r.projectId && linkKey) {

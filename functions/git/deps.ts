@@ -1,0 +1,36 @@
+import { git } from '../../shared/git';
+import { log } from '../../shared/ground/log';
+import { gitAccess } from '../../shared/repos/credentials';
+import { findRepo } from '../../shared/repos/records';
+import type { GitEndpointDeps } from './serve';
+
+/**
+ * The git endpoint's platform side, the same on both targets: passwords checked by
+ * shared/repos/credentials.ts, repositories found by name (a deleting one is gone), their push
+ * rules from the record, the exchange passed to the git port's transport.
+ */
+export const gitEndpointDeps: GitEndpointDeps = {
+  authenticate: (orgId, password) => gitAccess(orgId, password),
+  async findRepo(orgId, name) {
+    const r = await findRepo(orgId, name);
+    if (!r || r.status === 'deleting') return undefined;
+    return {
+      repoId: r.resourceId,
+      rules: {
+        defaultBranch: r.defaultBranch,
+        protectedBranch: (r.requiredApprovals ?? 0) > 0 ? r.defaultBranch : null,
+      },
+    };
+  },
+  transport: async (repoId, request) => (await git()).http(repoId, request),
+  async refs(repoId) {
+    const refs = await (await git()).refs(repoId);
+    return new Map([
+      ...refs.branches.map((b) => [`refs/heads/${b.name}`, b.commit] as const),
+      ...refs.tags.map((t) => [`refs/tags/${t.name}`, t.object] as const),
+    ]);
+  },
+  async pushed(orgId, repo, moved, caller) {
+    log.info('git push', { orgId, repoId: repo.repoId, user: caller.user, refs: moved.map((m) => m.ref) });
+  },
+};

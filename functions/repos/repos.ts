@@ -1,0 +1,246 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import * as z from 'zod/mini';
+import { git } from '../../shared/git';
+import { refNameProblem } from '../../shared/git/names';
+import { badRequest, HttpError } from '../../shared/ground/errors';
+import { created, noContent, ok, route } from '../../shared/http/route';
+import { listPeople } from '../../shared/repos/people';
+import {
+  createRepository,
+  deleteRepository,
+  findRepo,
+  M,
+  REPO_NAME,
+  type RepoRecord,
+  renameRepository,
+  requireRepo,
+} from '../../shared/repos/records';
+import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/repos/templates';
+import { listResources, updateResource } from '../../shared/resources/records';
+import { toResource } from '../../shared/schemas/resource';
+
+/** Repository names: the spec's format. */
+export const RepoName = z
+  .string()
+  .check(
+    z.regex(REPO_NAME, 'Use 3-40 lowercase letters, digits and hyphens, starting and ending with a letter or digit.'),
+  );
+export const RepoParams = z.object({ orgId: z.string(), name: z.string() });
+
+const BranchName = z.string().check(
+  z.trim(),
+  z.minLength(1),
+  z.maxLength(256),
+  z.refine((v) => !refNameProblem(v), 'Use a valid branch name (git check-ref-format).'),
+);
+
+/**
+ * `<base>/git/<orgId>/<name>.git`. The base is GIT_BASE_URL (the git function's address on AWS), else
+ * the address the request came to (one machine: the local gateway serves git beside the API).
+ */
+export function cloneUrl(r: RepoRecord, event: APIGatewayProxyEventV2): string {
+  const host = event.headers.host ?? 'localhost';
+  const proto =
+    event.headers['x-forwarded-proto'] ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
+  const base = process.env.GIT_BASE_URL ?? `${proto}://${host}`;
+  return `${base.replace(/\/$/, '')}/git/${r.orgId}/${r.name}.git`;
+}
+
+/** The branch the protection rule covers: the default one, while approvals are required. */
+export const protectedBranchOf = (r: RepoRecord) => ((r.requiredApprovals ?? 0) > 0 ? r.defaultBranch : null);
+
+/** `GET /repos/:name` and `PATCH`'s answer: the record, its refs and what is derived from them. */
+async function repoDetail(r: RepoRecord, event: APIGatewayProxyEventV2) {
+  const refs = await (await git()).refs(r.resourceId);
+  return {
+    resourceId: r.resourceId,
+    name: r.name,
+    description: r.description ?? null,
+    defaultBranch: r.defaultBranch,
+    branches: refs.branches.map((b) => b.name),
+    tags: refs.tags.map((t) => t.name),
+    initialBranch: r.defaultBranch,
+    protectedBranch: protectedBranchOf(r),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    openIssues: r.openIssues ?? 0,
+    openPulls: r.openPulls ?? 0,
+    requiredApprovals: r.requiredApprovals ?? 0,
+    cloneUrl: cloneUrl(r, event),
+    empty: refs.branches.length === 0,
+    status: r.status,
+  };
+}
+
+export const repoRoutes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos',
+    scope: 'git:read',
+    summary: "The organization's repositories, by name.",
+    read: async ({ orgId }) => {
+      const repos = (await listResources(orgId, 'repository')) as RepoRecord[];
+      return {
+        repos: repos
+          .filter((r) => r.status !== 'deleting')
+          .sort((a, b) => a.name.localeCompare(b.name))
+          .map((r) => ({
+            name: r.name,
+            resourceId: r.resourceId,
+            description: r.description ?? null,
+            defaultBranch: r.defaultBranch ?? null,
+            createdAt: r.createdAt,
+            updatedAt: r.updatedAt,
+            language: null,
+          })),
+      };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/-/available',
+    scope: 'git:read',
+    summary: 'Whether a name can be used for a new repository: `reason` is `format` or `taken` when it cannot.',
+    query: z.object({ name: z.string().check(z.minLength(1), z.maxLength(100)) }),
+    read: async ({ orgId, query }) => {
+      const reason = !REPO_NAME.test(query.name) ? 'format' : (await findRepo(orgId, query.name)) ? 'taken' : null;
+      return { name: query.name, available: reason === null, reason };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/-/people',
+    scope: 'git:read',
+    summary: 'The members who can be assigned or mentioned, each with a handle unique in the organization.',
+    read: async ({ orgId }) => ({ people: await listPeople(orgId) }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/repos',
+    scope: 'git:write',
+    summary:
+      'Creates a repository, empty unless a README, a .gitignore template or a license is asked for (then one ' +
+      'first commit holds them). After a 502, creating it again with the same name finishes it.',
+    body: z.object({
+      name: RepoName,
+      description: z.optional(z.string().check(z.trim(), z.maxLength(1000))),
+      readme: z._default(z.boolean(), false),
+      gitignore: z.optional(z.enum(GITIGNORE_TEMPLATES)),
+      license: z.optional(z.enum(LICENSES)),
+      defaultBranch: z._default(BranchName, 'main'),
+      location: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+    }),
+    errors: {
+      400: ['Unknown location: ...'],
+      409: [M.nameTaken],
+      502: [M.createFailed, M.commitFailed],
+    },
+    run: async ({ org, caller, body, event }) => {
+      const repo = await createRepository(org.orgId, caller, body);
+      const detail = await repoDetail(repo, event);
+      return created({
+        repo: {
+          ...toResource(repo),
+          defaultBranch: repo.defaultBranch,
+          empty: detail.empty,
+          cloneUrl: detail.cloneUrl,
+        },
+      });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/repos/:name/rename',
+    scope: 'git:write',
+    summary: 'Renames a repository; its clone URL changes with it.',
+    params: RepoParams,
+    body: z.object({ name: RepoName }),
+    errors: { 404: [M.repoNotFound], 409: [M.nameTaken, M.changed] },
+    run: async ({ org, params, body }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      return ok({ name: (await renameRepository(r, body.name)).name });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/repos/:name',
+    scope: 'git:write',
+    summary:
+      'Deletes a repository and its history; `confirm` must be its name. Linked projects are unlinked, their ' +
+      'deployments kept.',
+    params: RepoParams,
+    query: z.object({ confirm: z.optional(z.string()) }),
+    errors: { 400: [M.confirm], 404: [M.repoNotFound] },
+    run: async ({ org, params, query }) => {
+      const r = await findRepo(org.orgId, params.name);
+      if (!r) throw new HttpError(404, M.repoNotFound);
+      if (query.confirm !== r.name) throw badRequest(M.confirm);
+      await deleteRepository(r);
+      return noContent();
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/protection',
+    scope: 'git:read',
+    summary: 'The approvals pull requests into the default branch need; `branch` is null while none are.',
+    params: RepoParams,
+    errors: { 404: [M.repoNotFound] },
+    read: async ({ orgId, params }) => {
+      const r = await requireRepo(orgId, params.name);
+      return { requiredApprovals: r.requiredApprovals ?? 0, branch: protectedBranchOf(r) };
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/v1/orgs/:orgId/repos/:name/protection',
+    scope: 'git:write',
+    summary:
+      'Protects the default branch: it then changes only through pull requests with this many approvals ' +
+      '(0 removes the rule). The rule follows the default branch.',
+    params: RepoParams,
+    body: z.object({ requiredApprovals: z.int().check(z.minimum(0), z.maximum(10)) }),
+    errors: { 400: ['Push a branch before protecting it.'], 404: [M.repoNotFound], 409: [M.changed] },
+    run: async ({ org, params, body }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      if (body.requiredApprovals > 0 && !(await (await git()).resolve(r.resourceId, r.defaultBranch))) {
+        throw badRequest('Push a branch before protecting it.');
+      }
+      const next = (await updateResource(r, { requiredApprovals: body.requiredApprovals } as never)) as RepoRecord;
+      return ok({ requiredApprovals: next.requiredApprovals ?? 0, branch: protectedBranchOf(next) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name',
+    scope: 'git:read',
+    summary: 'A repository with its branches, tags, protection, clone URL and counts.',
+    params: RepoParams,
+    errors: { 404: [M.repoNotFound] },
+    run: async ({ org, params, event }) => ok(await repoDetail(await requireRepo(org.orgId, params.name), event)),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/v1/orgs/:orgId/repos/:name',
+    scope: 'git:write',
+    summary: 'Changes the description (null removes it) or the default branch (one that exists).',
+    params: RepoParams,
+    body: z.object({
+      description: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(1000)))),
+      defaultBranch: z.optional(BranchName),
+    }),
+    errors: { 400: ['Branch ... not found.'], 404: [M.repoNotFound], 409: [M.changed] },
+    run: async ({ org, params, body, event }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      const fields: Record<string, unknown> = {};
+      if (body.description !== undefined) fields.description = body.description ?? undefined;
+      if (body.defaultBranch !== undefined && body.defaultBranch !== r.defaultBranch) {
+        const found = await (await git()).resolve(r.resourceId, body.defaultBranch);
+        if (found?.kind !== 'branch') throw badRequest(`Branch ${body.defaultBranch} not found.`);
+        fields.defaultBranch = body.defaultBranch;
+      }
+      const next = Object.keys(fields).length > 0 ? ((await updateResource(r, fields as never)) as RepoRecord) : r;
+      return ok({ repo: await repoDetail(next, event) });
+    },
+  }),
+];

@@ -1,0 +1,131 @@
+import * as z from 'zod/mini';
+import type { ResponseDocs } from '../../shared/http/responses';
+import { ResourceDoc } from '../../shared/schemas/docs';
+
+/** Success responses of the repos routes (see shared/http/responses.ts): documentation only. */
+const nullableString = z.nullable(z.string());
+const Sha = z.string();
+
+const RepoListEntry = z.object({
+  name: z.string(),
+  resourceId: z.string(),
+  description: nullableString,
+  defaultBranch: nullableString,
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+  language: nullableString,
+});
+
+const RepoDetail = z.object({
+  resourceId: z.string(),
+  name: z.string(),
+  description: nullableString,
+  defaultBranch: z.string(),
+  branches: z.array(z.string()),
+  tags: z.array(z.string()),
+  initialBranch: z.string(),
+  protectedBranch: nullableString,
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+  openIssues: z.number(),
+  openPulls: z.number(),
+  requiredApprovals: z.number(),
+  cloneUrl: z.string(),
+  empty: z.boolean(),
+  status: z.optional(z.string()),
+});
+
+const Commit = z.object({
+  id: Sha,
+  message: z.string(),
+  author: z.object({ name: z.optional(z.string()), email: z.optional(z.string()), date: z.optional(z.number()) }),
+  committedAt: z.nullable(z.number()),
+  parents: z.array(Sha),
+});
+
+const Label = z.object({ name: z.string(), color: z.string(), description: z.optional(z.string()) });
+
+const Credential = z.object({
+  keyId: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  createdAt: z.number(),
+  expiresAt: z.nullable(z.number()),
+});
+
+const Protection = z.object({ requiredApprovals: z.number(), branch: nullableString });
+
+export const responses: ResponseDocs = {
+  'GET /v1/orgs/:orgId/repos': { 200: z.object({ repos: z.array(RepoListEntry) }) },
+  'GET /v1/orgs/:orgId/repos/-/available': {
+    200: z.object({ name: z.string(), available: z.boolean(), reason: z.nullable(z.enum(['format', 'taken'])) }),
+  },
+  'GET /v1/orgs/:orgId/repos/-/people': {
+    200: z.object({
+      people: z.array(z.object({ userId: z.string(), name: nullableString, email: z.string(), handle: z.string() })),
+    }),
+  },
+  'POST /v1/orgs/:orgId/repos': {
+    201: z.object({
+      repo: z.extend(ResourceDoc, { defaultBranch: z.string(), empty: z.boolean(), cloneUrl: z.string() }),
+    }),
+  },
+  'POST /v1/orgs/:orgId/repos/:name/rename': { 200: z.object({ name: z.string() }) },
+  'DELETE /v1/orgs/:orgId/repos/:name': { 204: null },
+  'GET /v1/orgs/:orgId/repos/:name/protection': { 200: Protection },
+  'PUT /v1/orgs/:orgId/repos/:name/protection': { 200: Protection },
+  'GET /v1/orgs/:orgId/repos/:name': { 200: RepoDetail },
+  'PATCH /v1/orgs/:orgId/repos/:name': { 200: z.object({ repo: RepoDetail }) },
+  'GET /v1/orgs/:orgId/repos/:name/branches': {
+    200: z.object({
+      defaultBranch: z.string(),
+      branches: z.array(
+        z.object({
+          name: z.string(),
+          commit: Sha,
+          isDefault: z.boolean(),
+          protected: z.boolean(),
+          openPull: z.nullable(z.number()),
+        }),
+      ),
+    }),
+  },
+  'POST /v1/orgs/:orgId/repos/:name/branches': {
+    201: z.object({ branch: z.object({ name: z.string(), commitId: Sha }) }),
+  },
+  'DELETE /v1/orgs/:orgId/repos/:name/branches': { 200: z.object({ deleted: z.string(), commitId: Sha }) },
+  'GET /v1/orgs/:orgId/repos/:name/tags': {
+    200: z.object({
+      tags: z.array(z.object({ name: z.string(), annotated: z.boolean(), object: Sha, commit: Sha })),
+    }),
+  },
+  'POST /v1/orgs/:orgId/repos/:name/contents': {
+    201: z.object({ commitId: z.optional(Sha), branch: z.string() }),
+  },
+  // The file's bytes (application/octet-stream).
+  'GET /v1/orgs/:orgId/repos/:name/contents/raw': { 200: z.string() },
+  'GET /v1/orgs/:orgId/repos/:name/contents/files': {
+    200: z.object({
+      files: z.array(z.object({ path: z.string(), blobId: Sha, mode: z.string(), type: z.enum(['file', 'link']) })),
+      truncated: z.boolean(),
+      commitId: Sha,
+    }),
+  },
+  'POST /v1/orgs/:orgId/repos/:name/contents/blobs': {
+    200: z.object({
+      blobs: z.array(z.object({ id: Sha, content: z.optional(z.string()), tooLarge: z.optional(z.literal(true)) })),
+    }),
+  },
+  'GET /v1/orgs/:orgId/repos/:name/commits': {
+    200: z.object({ commits: z.array(Commit), cursor: nullableString }),
+  },
+  'GET /v1/orgs/:orgId/repos/:name/last-commit': { 200: z.object({ commit: z.nullable(Commit) }) },
+  'GET /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ labels: z.array(Label) }) },
+  'PUT /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ label: Label }) },
+  'DELETE /v1/orgs/:orgId/repos/:name/labels': { 204: null },
+  'GET /v1/orgs/:orgId/git-credentials': { 200: z.object({ credentials: z.array(Credential) }) },
+  'POST /v1/orgs/:orgId/git-credentials': {
+    201: z.object({ credential: Credential, username: z.string(), password: z.string() }),
+  },
+  'DELETE /v1/orgs/:orgId/git-credentials/:keyId': { 204: null },
+};
