@@ -58,8 +58,13 @@ export function urlOf(path: string, input: Record<string, unknown>): string {
   });
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(input)) {
-    if (name === 'body' || used.has(name) || value === undefined) continue;
+    if (name === 'body' || name === 'query' || used.has(name) || value === undefined) continue;
     query.set(name, String(value));
+  }
+  // Query fields named like a path parameter come as `query: { … }` (see scripts/openapi.ts).
+  const nested = input.query;
+  if (nested && typeof nested === 'object') {
+    for (const [name, value] of Object.entries(nested)) if (value !== undefined) query.set(name, String(value));
   }
   const qs = query.toString();
   return qs ? `${filled}?${qs}` : filled;

@@ -2174,6 +2174,519 @@ export interface Operations {
       productionHost: string;
     };
   };
+  /** The organization's repositories, by name */
+  getRepos: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      repos: {
+        name: string;
+        resourceId: string;
+        description: string | null;
+        defaultBranch: string | null;
+        createdAt?: number;
+        updatedAt?: number;
+        language: string | null;
+      }[];
+    };
+  };
+  /** Creates a repository, empty unless a README, a .gitignore template or a license is asked for (then one first commit holds them) */
+  postRepos: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      description?: string;
+      readme?: boolean;
+      gitignore?: 'Node' | 'Next.js' | 'Python' | 'Go' | 'Rust';
+      license?: 'MIT' | 'Apache-2.0';
+      defaultBranch?: string;
+      location?: string;
+    };
+    response: {
+      repo: {
+        resourceId: string;
+        type: 'repository' | 'database' | 'bucket';
+        name: string;
+        status?: 'error' | 'active' | 'creating' | 'deleting';
+        error?: string;
+        description?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        region: string;
+        orgId: string;
+        createdBy: string;
+        projectId?: string;
+        location: string;
+        arn?: string;
+        physicalName: string;
+        defaultBranch: string;
+        empty: boolean;
+        cloneUrl: string;
+      };
+    };
+  };
+  /** Whether a name can be used for a new repository: `reason` is `format` or `taken` when it cannot */
+  getReposAvailable: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      name: string;
+    };
+    body: undefined;
+    response: {
+      name: string;
+      available: boolean;
+      reason: 'format' | 'taken' | null;
+    };
+  };
+  /** The members who can be assigned or mentioned, each with a handle unique in the organization */
+  getReposPeople: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      people: {
+        userId: string;
+        name: string | null;
+        email: string;
+        handle: string;
+      }[];
+    };
+  };
+  /** Renames a repository */
+  postReposRename: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      name: string;
+    };
+    response: {
+      name: string;
+    };
+  };
+  /** Deletes a repository and its history */
+  deleteReposByName: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      confirm?: string;
+    };
+    body: undefined;
+    response: undefined;
+  };
+  /** A repository with its branches, tags, protection, clone URL and counts */
+  getReposByName: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      resourceId: string;
+      name: string;
+      description: string | null;
+      defaultBranch: string;
+      branches: string[];
+      tags: string[];
+      initialBranch: string;
+      protectedBranch: string | null;
+      createdAt?: number;
+      updatedAt?: number;
+      openIssues: number;
+      openPulls: number;
+      requiredApprovals: number;
+      cloneUrl: string;
+      empty: boolean;
+      status?: string;
+    };
+  };
+  /** Changes the description (null removes it) or the default branch (one that exists) */
+  patchReposByName: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      description?: string | null;
+      defaultBranch?: string;
+    };
+    response: {
+      repo: {
+        resourceId: string;
+        name: string;
+        description: string | null;
+        defaultBranch: string;
+        branches: string[];
+        tags: string[];
+        initialBranch: string;
+        protectedBranch: string | null;
+        createdAt?: number;
+        updatedAt?: number;
+        openIssues: number;
+        openPulls: number;
+        requiredApprovals: number;
+        cloneUrl: string;
+        empty: boolean;
+        status?: string;
+      };
+    };
+  };
+  /** The approvals pull requests into the default branch need */
+  getReposProtection: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      requiredApprovals: number;
+      branch: string | null;
+    };
+  };
+  /** Protects the default branch: it then changes only through pull requests with this many approvals (0 removes the rule) */
+  putReposProtection: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      requiredApprovals: number;
+    };
+    response: {
+      requiredApprovals: number;
+      branch: string | null;
+    };
+  };
+  /** Branches with their commits */
+  getReposBranches: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      defaultBranch: string;
+      branches: {
+        name: string;
+        commit: string;
+        isDefault: boolean;
+        protected: boolean;
+        openPull: number | null;
+      }[];
+    };
+  };
+  /** Creates a branch from a branch, a tag or a commit */
+  postReposBranches: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      from: string;
+    };
+    response: {
+      branch: {
+        name: string;
+        commitId: string;
+      };
+    };
+  };
+  /** Deletes a branch (never the default one) */
+  deleteReposBranches: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object & {
+      query: {
+        name: string;
+      };
+    };
+    body: undefined;
+    response: {
+      deleted: string;
+      commitId: string;
+    };
+  };
+  /** Tags (pushed with git): annotated or not, the object they point at and their commit */
+  getReposTags: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      tags: {
+        name: string;
+        annotated: boolean;
+        object: string;
+        commit: string;
+      }[];
+    };
+  };
+  /** Commits file changes (put with base64 content, move, delete) on `branch`, or on a `newBranch` made from it, only if the branch is still at `parentCommitId` */
+  postReposContents: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      branch: string;
+      parentCommitId?: string;
+      message: string;
+      description?: string;
+      newBranch?: string;
+      changes: (
+        | {
+            action: 'put';
+            path: string;
+            content: string;
+          }
+        | {
+            action: 'move';
+            from: string;
+            path: string;
+            content?: string;
+          }
+        | {
+            action: 'delete';
+            path: string;
+          }
+      )[];
+    };
+    response: {
+      commitId?: string;
+      branch: string;
+    };
+  };
+  /** A file's bytes at a ref, as application/octet-stream (never rendered) */
+  getReposContentsRaw: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      ref?: string;
+      path: string;
+    };
+    body: undefined;
+    response: string;
+  };
+  /** Every file of a ref (path, blob id, mode, file or link), up to 10,000 (`truncated` past that) */
+  getReposContentsFiles: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      ref: string;
+    };
+    body: undefined;
+    response: {
+      files: {
+        path: string;
+        blobId: string;
+        mode: string;
+        type: 'file' | 'link';
+      }[];
+      truncated: boolean;
+      commitId: string;
+    };
+  };
+  /** Blobs by id, base64, in request order, as many as fit in 4 MB */
+  postReposContentsBlobs: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      ids: string[];
+    };
+    response: {
+      blobs: {
+        id: string;
+        content?: string;
+        tooLarge?: true;
+      }[];
+    };
+  };
+  /** Commits of a ref (the default branch unless given), newest first, optionally touching `path` */
+  getReposCommits: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      ref?: string;
+      path?: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      commits: {
+        id: string;
+        message: string;
+        author: {
+          name?: string;
+          email?: string;
+          date?: number;
+        };
+        committedAt: number | null;
+        parents: string[];
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** The newest commit of a ref that touched `path` (the whole tree without it) */
+  getReposLastCommit: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      ref?: string;
+      path?: string;
+    };
+    body: undefined;
+    response: {
+      commit: {
+        id: string;
+        message: string;
+        author: {
+          name?: string;
+          email?: string;
+          date?: number;
+        };
+        committedAt: number | null;
+        parents: string[];
+      } | null;
+    };
+  };
+  /** The repository's labels */
+  getReposLabels: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      labels: {
+        name: string;
+        color: string;
+        description?: string;
+      }[];
+    };
+  };
+  /** Creates or replaces a label by name */
+  putReposLabels: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      color: 'chart-1' | 'chart-2' | 'chart-3' | 'chart-4' | 'chart-5' | 'destructive' | 'primary' | 'muted-foreground';
+      description?: string;
+    };
+    response: {
+      label: {
+        name: string;
+        color: string;
+        description?: string;
+      };
+    };
+  };
+  /** Removes a label */
+  deleteReposLabels: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object & {
+      query: {
+        name: string;
+      };
+    };
+    body: undefined;
+    response: undefined;
+  };
+  /** The caller's git credentials in this organization, newest first */
+  getGitCredentials: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      credentials: {
+        keyId: string;
+        name: string;
+        scopes: string[];
+        createdAt: number;
+        expiresAt: number | null;
+      }[];
+    };
+  };
+  /** Makes a password for git over HTTPS (any user name): its git scopes as far as the caller holds them, an expiry in days (90 unless given) */
+  postGitCredentials: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      scopes: ('git:read' | 'git:write')[];
+      expiresInDays?: number;
+    };
+    response: {
+      credential: {
+        keyId: string;
+        name: string;
+        scopes: string[];
+        createdAt: number;
+        expiresAt: number | null;
+      };
+      username: string;
+      password: string;
+    };
+  };
+  /** Deletes one of your git credentials: it stops working at once */
+  deleteGitCredentialsByKeyId: {
+    params: {
+      orgId: string;
+      keyId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
 }
 
 export type OperationId = keyof Operations;
@@ -2251,4 +2764,30 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getDeploymentsRuntimeLogs: { method: 'GET', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/runtime-logs' },
   postDeploymentsRedeploy: { method: 'POST', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/redeploy' },
   postDeploymentsPromote: { method: 'POST', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/promote' },
+  getRepos: { method: 'GET', path: '/v1/orgs/{orgId}/repos' },
+  postRepos: { method: 'POST', path: '/v1/orgs/{orgId}/repos' },
+  getReposAvailable: { method: 'GET', path: '/v1/orgs/{orgId}/repos/-/available' },
+  getReposPeople: { method: 'GET', path: '/v1/orgs/{orgId}/repos/-/people' },
+  postReposRename: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/rename' },
+  deleteReposByName: { method: 'DELETE', path: '/v1/orgs/{orgId}/repos/{name}' },
+  getReposByName: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}' },
+  patchReposByName: { method: 'PATCH', path: '/v1/orgs/{orgId}/repos/{name}' },
+  getReposProtection: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/protection' },
+  putReposProtection: { method: 'PUT', path: '/v1/orgs/{orgId}/repos/{name}/protection' },
+  getReposBranches: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/branches' },
+  postReposBranches: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/branches' },
+  deleteReposBranches: { method: 'DELETE', path: '/v1/orgs/{orgId}/repos/{name}/branches' },
+  getReposTags: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/tags' },
+  postReposContents: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/contents' },
+  getReposContentsRaw: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/contents/raw' },
+  getReposContentsFiles: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/contents/files' },
+  postReposContentsBlobs: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/contents/blobs' },
+  getReposCommits: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/commits' },
+  getReposLastCommit: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/last-commit' },
+  getReposLabels: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/labels' },
+  putReposLabels: { method: 'PUT', path: '/v1/orgs/{orgId}/repos/{name}/labels' },
+  deleteReposLabels: { method: 'DELETE', path: '/v1/orgs/{orgId}/repos/{name}/labels' },
+  getGitCredentials: { method: 'GET', path: '/v1/orgs/{orgId}/git-credentials' },
+  postGitCredentials: { method: 'POST', path: '/v1/orgs/{orgId}/git-credentials' },
+  deleteGitCredentialsByKeyId: { method: 'DELETE', path: '/v1/orgs/{orgId}/git-credentials/{keyId}' },
 };

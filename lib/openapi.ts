@@ -298,7 +298,8 @@ function parametersOf(route: Route, operationId: string): Parameter[] {
   if (route.query) {
     const query = objectProperties(jsonSchemaOf(route.query, operationId), `${operationId} query`);
     for (const [name, schema] of Object.entries(query.properties)) {
-      if (names.includes(name)) throw new Error(`${operationId}: query parameter ${name} is also a path parameter`);
+      // A query parameter may share a path parameter's name (OpenAPI tells them apart by `in`): the
+      // spec's DELETE .../repos/:name/branches?name=<branch> does.
       out.push(param(name, 'query', query.required.includes(name), schema));
     }
   }

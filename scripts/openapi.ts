@@ -113,8 +113,11 @@ export function clientSource(doc: OpenApiDocument): string {
     const query = params.filter((p) => p.in === 'query');
     const names = new Set(pathParams.map((p) => p.name));
     for (const q of query) {
-      if (names.has(q.name) || q.name === 'body') throw new Error(`${operation.operationId}: ${q.name} is ambiguous`);
+      if (q.name === 'body' || q.name === 'query') throw new Error(`${operation.operationId}: ${q.name} is ambiguous`);
     }
+    // A query field named like a path parameter (`DELETE …/repos/{name}/branches?name=`) goes under `query`.
+    const nested = query.filter((q) => names.has(q.name));
+    const plain = query.filter((q) => !names.has(q.name));
     const body = operation.requestBody?.content['application/json'].schema;
     // Every documented success answer: a route answering 200 or 201 (say) returns either shape;
     // one that answers only 204 returns nothing (the client gives undefined).
@@ -132,7 +135,7 @@ export function clientSource(doc: OpenApiDocument): string {
         `  /** ${operation.summary.replace(/\*\//g, '*\\/')} */`,
         `  ${operation.operationId}: {`,
         `    params: ${paramsType(pathParams, i)};`,
-        `    query: ${paramsType(query, i)};`,
+        `    query: ${paramsType(plain, i)}${nested.length ? ` & { query: ${paramsType(nested, `${i}  `)} }` : ''};`,
         `    body: ${body ? tsType(body, i) : 'undefined'};`,
         `    response: ${response?.not ? 'undefined' : response ? tsType(response, i) : 'unknown'};`,
         '  };',

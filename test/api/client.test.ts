@@ -46,6 +46,10 @@ describe('the generated operations', () => {
       '/v1/orgs/o/deployments?limit=5',
     );
     expect(() => urlOf('/v1/orgs/{orgId}', {})).toThrow('Missing orgId');
+    // A query field named like a path parameter comes under `query`.
+    expect(
+      urlOf('/v1/orgs/{orgId}/repos/{name}/branches', { orgId: 'o', name: 'web', query: { name: 'feature/x' } }),
+    ).toBe('/v1/orgs/o/repos/web/branches?name=feature%2Fx');
   });
 });
 

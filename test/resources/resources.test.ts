@@ -222,9 +222,10 @@ describe('POST /v1/orgs/:orgId/resources', () => {
     expect((await create({ type: 'bucket', name: unique('assets'), projectId })).status).toBe(201);
   });
 
-  it('answers 501 for repositories until the repositories service arrives, and refuses to link them', async () => {
+  it('creates repositories with the repos code (an empty one), and refuses to link them', async () => {
     const res = await create({ type: 'repository', name: unique('code') });
-    expect(res.status).toBe(501);
+    expect(res.status).toBe(201);
+    expect(res.body.resource).toMatchObject({ type: 'repository', status: 'active' });
     const linked = await create({ type: 'repository', name: unique('code'), projectId: await newProject() });
     expect(linked.status).toBe(400);
     expect(linked.body).toEqual({ error: 'Only databases and buckets can be linked.' });
@@ -235,7 +236,7 @@ describe('POST /v1/orgs/:orgId/resources', () => {
     const db = await create({ type: 'database', name: unique('g') }, git);
     expect(db.status).toBe(403);
     expect(db.body).toEqual({ error: 'Missing scope resources:write' });
-    expect((await create({ type: 'repository', name: unique('g') }, git)).status).toBe(501);
+    expect((await create({ type: 'repository', name: unique('g') }, git)).status).toBe(201);
     const resources = await p.apiKey(['resources:write']);
     const repo = await create({ type: 'repository', name: unique('g') }, resources);
     expect(repo.status).toBe(403);
