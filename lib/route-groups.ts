@@ -73,7 +73,8 @@ export const routeGroups: RouteGroup[] = [
       '/v1/orgs/{orgId}/projects/{projectId}/deployments',
     ],
     // kms: a build gets its target's variables; buckets: upload links and source archives.
-    needs: ['table', 'cursorSecret', 'kms', 'buckets', 'builds', 'functions'],
+    // git: a deployment of a commit reads it (404 `Commit not found`, its message and author).
+    needs: ['table', 'cursorSecret', 'kms', 'buckets', 'builds', 'functions', 'git'],
   },
   {
     name: 'repos',

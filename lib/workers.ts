@@ -28,7 +28,8 @@ type ScheduleTrigger = { kind: 'schedule'; retries: number } & (
 
 /**
  * Events of a platform system, by EventBridge pattern (`source`, `detail-type`). `of` names
- * whose events: `buildProject` narrows them to the platform's own build project on AWS; locally
+ * whose events: `buildProject` narrows them to the platform's own build project on AWS,
+ * `repositories` to the platform's CodeCommit repositories (by name prefix); locally
  * the engine that stands in for that system delivers them (lib/local/workers.ts `deliverEvent`).
  * Delivery is at least once: a handler must take a repeat or a late event in its stride.
  */
@@ -36,7 +37,7 @@ export interface EventTrigger {
   kind: 'event';
   source: string;
   detailType: string;
-  of: 'buildProject';
+  of: 'buildProject' | 'repositories';
   /** EventBridge's retries of a failed delivery, within `maxAgeHours` of the event. */
   retries: number;
   maxAgeHours: number;
@@ -70,6 +71,22 @@ export const workers: Worker[] = [
     // Records; the target's variables (decrypt); the build's manifest; the server function; the
     // build's log (its last error line).
     needs: ['table', 'secretsDecrypt', 'artifactsRead', 'serverFunctions', 'buildLogs'],
+    timeoutMinutes: 3,
+  },
+  {
+    name: 'git-pushes',
+    description: 'Deploys pushed branches to the projects linked to their repository',
+    trigger: {
+      kind: 'event',
+      source: 'aws.codecommit',
+      detailType: 'CodeCommit Repository State Change',
+      of: 'repositories',
+      retries: 8,
+      maxAgeHours: 2,
+    },
+    // Records; the commit (git); the target's variables (decrypt) and the build started (builds,
+    // the artifacts bucket for its variables object).
+    needs: ['table', 'git', 'kms', 'buckets', 'builds'],
     timeoutMinutes: 3,
   },
   {

@@ -2,6 +2,7 @@ import { deploymentEnv } from '../../shared/deployments/env';
 import { launch } from '../../shared/deployments/launch';
 import { existingForCommit } from '../../shared/deployments/records';
 import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from '../../shared/deployments/sources';
+import { git } from '../../shared/git';
 import { badRequest, conflict, HttpError, notFound } from '../../shared/ground/errors';
 import { envHash } from '../../shared/projects/env';
 import { assertActive, requireProject } from '../../shared/projects/records';
@@ -51,16 +52,19 @@ export async function createDeployment(orgId: string, projectId: string, created
     }
     const repo = await getResource(orgId, 'repository', project.repoId);
     if (!repo || repo.status === 'deleting') throw notFound(M.notFound);
-    // Reading the commit (404 `Commit not found`, its message and author) comes with the
-    // repositories group's git port; the build of a commit goes through the same builds port.
+    // The commit as the repository has it: its full id, message and author.
+    const commit = await (await git()).commitInfo(project.repoId, body.commitSha);
+    if (!commit) throw notFound(M.commitNotFound);
     const deployment = await launch({
       project,
       target,
       createdBy,
       branch: body.branch,
-      commitSha: body.commitSha,
+      commitSha: commit.id,
+      commitMessage: commit.message.split('\n')[0],
+      commitAuthor: commit.author.name,
       meta: body.meta,
-      source: { kind: 'git', repoId: project.repoId, commitSha: body.commitSha, branch: body.branch },
+      source: { kind: 'git', repoId: project.repoId, commitSha: commit.id, branch: body.branch },
     });
     return { existing: false, deployment } satisfies CreateResult;
   }

@@ -15,6 +15,9 @@ import { ack, nagArn, ref } from './nag';
 /** Deployed server functions are named `<prefix><deploymentId>`: every grant on them is by this prefix. */
 export const FUNCTION_PREFIX = 'plt-fn-';
 
+/** CodeCommit repositories of the platform are named `<prefix><repoId>` (shared/git/events.ts). */
+export const GIT_REPO_PREFIX = 'plt-repo-';
+
 /**
  * The public Lambda Web Adapter layer (arm64) that runs a deployment's HTTP server inside Lambda.
  * Its account and version are AWS's; `webAdapterLayerArn` overrides it.
@@ -96,6 +99,9 @@ export class PlatformDeployments extends Construct {
         resources: [this.buildDataRole.roleArn],
       }),
     );
+    // Builds of commits: CodeBuild checks the commit out of the repository before any build step.
+    const repositories = stack.formatArn({ service: 'codecommit', resource: `${GIT_REPO_PREFIX}*` });
+    buildRole.addToPolicy(new iam.PolicyStatement({ actions: ['codecommit:GitPull'], resources: [repositories] }));
     this.project = new codebuild.Project(this, 'Builds', {
       role: buildRole,
       description: 'Deployment builds: one build per deployment (shared/builds/buildspec.ts)',
@@ -160,6 +166,7 @@ export class PlatformDeployments extends Construct {
         "CodeBuild's own default grant for this project's report groups.",
       'Action::kms:GenerateDataKey*': keyGrant,
       'Action::kms:ReEncrypt*': keyGrant,
+      [`Resource::${nagArn(repositories)}`]: `CodeBuild checks out commits of the platform's repositories, known only by the name prefix ${GIT_REPO_PREFIX}.`,
     });
 
     // Each server function gets a role of its own at deploy time (shared/runtime/aws.ts): its log

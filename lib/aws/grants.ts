@@ -5,10 +5,7 @@ import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/conf
 import { assertNeedsEnv, type Need } from '../../shared/needs';
 import { TABLE_ACTIONS } from '../../shared/runtime/function-role';
 import type { PlatformData } from './data';
-import { FUNCTION_PREFIX, type PlatformDeployments } from './deployments';
-
-/** CodeCommit repositories of the platform are named `<prefix><repoId>` (shared/git/aws.ts). */
-export const GIT_REPO_PREFIX = 'plt-repo-';
+import { FUNCTION_PREFIX, GIT_REPO_PREFIX, type PlatformDeployments } from './deployments';
 
 import type { PlatformFunction } from './group-function';
 import type { AgentJobs } from './jobs';

@@ -6,6 +6,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type EventTrigger, type Worker, type WorkerTrigger, workerEntry } from '../workers';
+import { GIT_REPO_PREFIX } from './deployments';
 import { type Grantable, grantNeeds } from './grants';
 import { PlatformFunction } from './group-function';
 
@@ -77,8 +78,9 @@ function ruleOf(
 ): Pick<events.RuleProps, 'schedule' | 'eventPattern'> {
   if (trigger.kind === 'event') {
     // Whose events: the detail that names the platform's own resource.
-    const of: Record<EventTrigger['of'], Record<string, string[]>> = {
+    const of: Record<EventTrigger['of'], Record<string, unknown[]>> = {
       buildProject: { 'project-name': [platform.deployments.project.projectName] },
+      repositories: { repositoryName: [{ prefix: GIT_REPO_PREFIX }] },
     };
     return { eventPattern: { source: [trigger.source], detailType: [trigger.detailType], detail: of[trigger.of] } };
   }

@@ -2,6 +2,7 @@ import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloud
 import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
+import { repositoryName } from '../git/events';
 import { deploymentVars } from './events';
 import type { BuildJob, BuildsPort } from './port';
 
@@ -69,9 +70,6 @@ export function awsBuilds(): BuildsPort {
   const bucket = () => required('ARTIFACTS_BUCKET');
   return {
     async start(job: BuildJob) {
-      if (job.source.kind !== 'upload') {
-        throw new Error('Building a commit needs the repositories port');
-      }
       await (s3 as S3Client).send(
         new PutObjectCommand({
           Bucket: bucket(),
@@ -87,7 +85,8 @@ export function awsBuilds(): BuildsPort {
         INSTALL_COMMAND: job.settings.installCommand,
         BUILD_COMMAND: job.settings.buildCommand,
         OUTPUT_DIRECTORY: job.settings.outputDirectory,
-        SOURCE_KEY: job.source.key,
+        SOURCE_KEY: job.source.kind === 'upload' ? job.source.key : undefined,
+        SOURCE_KIND: job.source.kind,
         ENV_KEY: envObjectKey(job.deploymentId),
         SESSION_POLICY: JSON.stringify(buildSessionPolicy(bucket(), config.region, job.projectId, job.deploymentId)),
       };
@@ -96,6 +95,14 @@ export function awsBuilds(): BuildsPort {
           projectName: required('BUILD_PROJECT'),
           // Retries of the same start never start two builds.
           idempotencyToken: job.deploymentId,
+          // A commit: CodeBuild checks it out of the repository's CodeCommit repository itself.
+          ...(job.source.kind === 'git'
+            ? {
+                sourceTypeOverride: 'CODECOMMIT' as const,
+                sourceLocationOverride: `https://git-codecommit.${config.region}.amazonaws.com/v1/repos/${repositoryName(job.source.repoId)}`,
+                sourceVersion: job.source.commitSha,
+              }
+            : {}),
           environmentVariablesOverride: Object.entries(vars)
             .filter(([, v]) => v !== undefined && v !== '')
             .map(([name, value]) => ({ name, value: value as string, type: 'PLAINTEXT' })),

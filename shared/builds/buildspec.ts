@@ -171,12 +171,18 @@ export const buildspec = {
     },
     pre_build: {
       commands: [
-        'echo "Downloading the source archive."',
-        'aws s3 cp "s3://$ARTIFACTS_BUCKET/$SOURCE_KEY" /tmp/source.tgz --only-show-errors --no-follow-symlinks',
-        'gzip -t /tmp/source.tgz || { echo "Error: The source archive isn\'t a valid gzipped tar file."; exit 1; }',
-        REFUSE_SPECIAL,
-        REFUSE_ESCAPE,
-        'mkdir -p /tmp/src && tar -xzf /tmp/source.tgz -C /tmp/src --no-same-owner --no-same-permissions',
+        // A commit (SOURCE_KIND=git): CodeBuild checked the repository out at the commit; its work
+        // tree, without .git, is the source. Else the uploaded archive, checked before it is unpacked.
+        'if [ "$SOURCE_KIND" = git ]; then echo "Using the commit $SOURCE_VERSION."; mkdir -p /tmp/src && tar -C "$CODEBUILD_SRC_DIR" --exclude=./.git -cf - . | tar -C /tmp/src -xf - --no-same-owner --no-same-permissions; else ' +
+          [
+            'echo "Downloading the source archive."',
+            'aws s3 cp "s3://$ARTIFACTS_BUCKET/$SOURCE_KEY" /tmp/source.tgz --only-show-errors --no-follow-symlinks',
+            'gzip -t /tmp/source.tgz || { echo "Error: The source archive isn\'t a valid gzipped tar file."; exit 1; }',
+            REFUSE_SPECIAL,
+            REFUSE_ESCAPE,
+            'mkdir -p /tmp/src && tar -xzf /tmp/source.tgz -C /tmp/src --no-same-owner --no-same-permissions',
+          ].join('; ') +
+          '; fi',
         'aws s3 cp "s3://$ARTIFACTS_BUCKET/$ENV_KEY" /tmp/env.json --only-show-errors --no-follow-symlinks',
         'aws s3 rm "s3://$ARTIFACTS_BUCKET/$ENV_KEY" --only-show-errors',
       ],

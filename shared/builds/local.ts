@@ -8,6 +8,7 @@ import type { BuildManifest } from '../artifacts/port';
 import { localPaths } from '../deployments/paths';
 import { firstLink, handOver, machineNetworkEnv, tenantDir } from '../deployments/sandbox';
 import { publishEvent } from '../events/bus';
+import { git } from '../git';
 import { describeError, log as platformLog } from '../ground/log';
 import type { BuildMetrics, DeploymentRecord } from '../schemas/deployment';
 import { IN_PROGRESS } from '../schemas/deployment';
@@ -252,8 +253,13 @@ async function runBuild({ job, abort }: Active): Promise<void> {
 const timeLimitMessage = () => `The build exceeded its time limit of ${Math.round(buildTimeoutMs() / 1000)} s.`;
 
 async function fetchSource(job: BuildJob, dest: string, log: BuildLogWriter, deadline: number, signal: AbortSignal) {
-  if (job.source.kind !== 'upload') {
-    throw new BuildError("Building a commit isn't available on this platform yet: deploy an uploaded archive.");
+  if (job.source.kind === 'git') {
+    // The commit's tree as git archives it, unpacked by the same careful extractor as uploads.
+    log.line(`Checking out ${job.source.commitSha.slice(0, 12)} (${job.source.branch}).`);
+    const stream = await (await git()).archive(job.source.repoId, job.source.commitSha, 'tar.gz');
+    const { entries, bytes } = await extractArchive(stream, dest);
+    log.line(`Unpacked ${entries} files and folders (${Math.ceil(bytes / 1024)} KB).`);
+    return;
   }
   log.line('Downloading the source archive.');
   const url = await storage.presignGet({ name: job.source.bucket }, job.source.key, { expiresIn: 300 });

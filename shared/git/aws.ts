@@ -14,6 +14,7 @@ import {
   ListBranchesCommand,
 } from '@aws-sdk/client-codecommit';
 import { config } from '../config';
+import { repositoryName } from './events';
 import { codecommitTransport } from './http-codecommit';
 import { isCommitId, pathProblem, refNameProblem } from './names';
 import { GitChangeError, type GitCommit, GitConflict, type GitFile, GitInputError, type GitPort } from './port';
@@ -31,8 +32,6 @@ const cc = () => {
   client ??= new CodeCommitClient({});
   return client;
 };
-
-export const repositoryName = (repoId: string) => `${process.env.GIT_REPO_PREFIX ?? 'plt-repo-'}${repoId}`;
 
 const named = (err: unknown, ...names: string[]) => names.includes((err as Error)?.name ?? '');
 

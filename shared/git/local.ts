@@ -4,8 +4,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { assertSafeId, dataDir } from '../deployments/paths';
+import { publishEvent } from '../events/bus';
+import { describeError, log } from '../ground/log';
+import { refChange } from './events';
 import { httpBackend } from './http-backend';
 import { isCommitId, pathProblem, refNameProblem } from './names';
 import {
@@ -138,6 +141,20 @@ async function readObject(cwd: string, spec: string, maxBytes: number): Promise<
   }
   if (size > maxBytes) return { tooLarge: true, size };
   return { content: await git(cwd, ['cat-file', 'blob', spec]), size };
+}
+
+/** Every branch and tag with the object it points at. */
+async function refMap(cwd: string): Promise<Map<string, string>> {
+  const out = await text(cwd, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads', 'refs/tags']);
+  return new Map(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const [object, ref] = l.split(' ') as [string, string];
+        return [ref, object] as const;
+      }),
+  );
 }
 
 export function localGit(): GitPort {
@@ -307,7 +324,7 @@ export function localGit(): GitPort {
             input: input.message,
           })
         ).trim();
-        await updateRef(cwd, `refs/heads/${input.branch}`, commitId, input.create ? null : input.parent);
+        await updateRef(repoId, cwd, `refs/heads/${input.branch}`, commitId, input.create ? null : input.parent);
         return { commitId };
       } finally {
         await rm(index, { force: true });
@@ -318,7 +335,7 @@ export function localGit(): GitPort {
       checkFullRef(ref);
       if (next !== null) checkSha(next);
       if (expected !== null) checkSha(expected);
-      await updateRef(repo(repoId), ref, next, expected);
+      await updateRef(repoId, repo(repoId), ref, next, expected);
     },
 
     async files(repoId, commit, limit) {
@@ -356,17 +373,59 @@ export function localGit(): GitPort {
       const child = spawn(
         'git',
         ['-c', 'core.hooksPath=/dev/null', 'archive', `--format=${format}`, '--end-of-options', commit],
-        { cwd: repo(repoId), env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] },
+        { cwd: repo(repoId), env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
       );
-      return child.stdout as Readable;
+      // The archive as it is written; a git failure ends it with git's own words, not a short file.
+      const out = new PassThrough();
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (d: string) => {
+        stderr = (stderr + d).slice(-1000);
+      });
+      child.stdout.pipe(out, { end: false });
+      child.once('close', (code) => {
+        if (code === 0) out.end();
+        else out.destroy(new Error(`git archive failed (${code}): ${stderr.trim()}`));
+      });
+      child.once('error', (err) => out.destroy(err));
+      return out;
     },
 
-    http: async (repoId, request) => httpBackend(repo(repoId), request),
+    async http(repoId, request) {
+      const cwd = repo(repoId);
+      if (request.service !== 'git-receive-pack') return httpBackend(cwd, request);
+      // A push: what it moved is told once git has answered (as CodeCommit tells it).
+      const before = await refMap(cwd);
+      const res = await httpBackend(cwd, request);
+      res.body.once('end', () => {
+        void refMap(cwd).then((after) => {
+          for (const ref of new Set([...before.keys(), ...after.keys()])) {
+            const old = before.get(ref) ?? null;
+            const next = after.get(ref) ?? null;
+            if (old !== next) announce(repoId, ref, old, next);
+          }
+        });
+      });
+      return res;
+    },
   };
 }
 
+/** Tells the platform a ref moved, as CodeCommit would (EventBridge there, the bus here); never awaited. */
+function announce(repoId: string, ref: string, old: string | null, next: string | null): void {
+  void publishEvent(refChange(repoId, ref, old, next)).catch((err: unknown) =>
+    log.error('a repository event was not handled', { repoId, ref, error: describeError(err) }),
+  );
+}
+
 /** `update-ref` with the old value: git refuses when the ref is elsewhere (or exists, for a create). */
-async function updateRef(cwd: string, ref: string, next: string | null, expected: string | null): Promise<void> {
+async function updateRef(
+  repoId: string,
+  cwd: string,
+  ref: string,
+  next: string | null,
+  expected: string | null,
+): Promise<void> {
   const args = next === null ? ['update-ref', '-d', ref, expected ?? ''] : ['update-ref', ref, next, expected ?? ZERO];
   try {
     await git(
@@ -377,4 +436,5 @@ async function updateRef(cwd: string, ref: string, next: string | null, expected
     if (err instanceof GitFailed) throw new GitConflict(`${ref} moved: ${err.stderr.trim()}`);
     throw err;
   }
+  announce(repoId, ref, expected, next);
 }

@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../auth/caller';
 import { defaultLocation, findLocation } from '../config';
 import { git } from '../git';
@@ -46,6 +46,19 @@ export const REPO_NAME = /^[a-z0-9][a-z0-9-]{1,38}[a-z0-9]$/;
 const ABANDONED_AFTER_MS = 5 * 60_000;
 
 const nameKey = (orgId: string, name: string) => resourceNameKey(orgId, 'repository', name);
+
+/**
+ * A repository's organization by its id: CodeCommit's events name a repository only (by its
+ * physical name, `<prefix><repoId>`), so the worker that deploys pushes finds the rest from here.
+ */
+const repoOrgKey = (repoId: string) => ({ pk: `REPOID#${repoId}`, sk: 'REPO' });
+
+/** The repository of an id, wherever it is. */
+export async function repoById(repoId: string): Promise<RepoRecord | undefined> {
+  const held = await getItem<{ orgId: string }>(repoOrgKey(repoId));
+  if (!held) return undefined;
+  return (await getResource(held.orgId, 'repository', repoId)) as RepoRecord | undefined;
+}
 
 /** The repository named `name` in the organization, or undefined (deleting ones included). */
 export async function findRepo(orgId: string, name: string): Promise<RepoRecord | undefined> {
@@ -120,6 +133,7 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
     record = existing;
   }
 
+  await db.send(new PutCommand({ TableName: TABLE(), Item: { ...repoOrgKey(record.resourceId), orgId } }));
   const port = await git();
   try {
     await port.create(record.resourceId, record.defaultBranch);
@@ -157,7 +171,7 @@ function firstFiles(record: RepoRecord, input: CreateRepoInput, caller: Caller):
 }
 
 /** The projects of the organization linked to the repository. */
-async function linkedProjects(orgId: string, repoId: string): Promise<{ projectId: string }[]> {
+export async function linkedProjects(orgId: string, repoId: string): Promise<{ projectId: string }[]> {
   const out: { projectId: string }[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -203,6 +217,7 @@ export async function deleteRepository(r: RepoRecord): Promise<void> {
   }
   await (await git()).remove(r.resourceId);
   await removeResource(marked);
+  await db.send(new DeleteCommand({ TableName: TABLE(), Key: repoOrgKey(r.resourceId) }));
 }
 
 /**

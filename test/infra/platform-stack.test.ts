@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App, Token } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -120,9 +120,13 @@ describe('functions', () => {
       const hash = String(code.S3Key).replace(/\.zip$/, '');
       const file = path.join(assembly.directory, `asset.${hash}`, 'index.mjs');
       expect(existsSync(file)).toBe(true);
-      const js = readFileSync(file, 'utf8');
-      expect(js.startsWith("import{createRequire as __cr}from'module';")).toBe(true);
-      // Minified: long lines, not one statement a line.
+      expect(readFileSync(file, 'utf8').startsWith("import{createRequire as __cr}from'module';")).toBe(true);
+      // Code splitting: the entry and its chunks, each minified (long lines, not one statement a line).
+      const chunks = readdirSync(path.join(assembly.directory, `asset.${hash}`, 'chunks'));
+      expect(chunks.length).toBeGreaterThan(0);
+      const js = [file, ...chunks.map((c) => path.join(assembly.directory, `asset.${hash}`, 'chunks', c))]
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n');
       expect(js.length / js.split('\n').length).toBeGreaterThan(1000);
     }
   });

@@ -4,6 +4,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { GIT_REPO_PREFIX } from '../../lib/aws/deployments';
 import { PlatformStack } from '../../lib/aws/platform-stack';
 import { WorkerFunction } from '../../lib/aws/workers';
 import { type Worker, workerEntry, workers } from '../../lib/workers';
@@ -81,7 +82,10 @@ describe('the worker table', () => {
       expect(rule.EventPattern).toEqual({
         source: [trigger.source],
         'detail-type': [trigger.detailType],
-        detail: { 'project-name': [{ Ref: logicalId(stack.deployments.project) }] },
+        detail:
+          trigger.of === 'buildProject'
+            ? { 'project-name': [{ Ref: logicalId(stack.deployments.project) }] }
+            : { repositoryName: [{ prefix: GIT_REPO_PREFIX }] },
       });
     }
     const targets = rule.Targets as { Arn: unknown; RetryPolicy: { MaximumRetryAttempts: number } }[];
@@ -101,18 +105,24 @@ describe('the worker table', () => {
     const actions = statements.flatMap((s) => s.actions);
     const touches = (construct: Construct) => statements.some((s) => s.resource.includes(`"${logicalId(construct)}"`));
     expect(touches(stack.data.table)).toBe(needs('table'));
-    expect(touches(stack.data.artifactsBucket)).toBe(needs('artifactsRead') || needs('artifactsExpire'));
-    expect(actions.includes('s3:DeleteObject*')).toBe(needs('artifactsExpire'));
-    expect(actions.includes('s3:PutObject')).toBe(false);
-    // Decrypt only, on the secrets key (the table's grant has its own key).
+    expect(touches(stack.data.artifactsBucket)).toBe(
+      needs('artifactsRead') || needs('artifactsExpire') || needs('buckets'),
+    );
+    expect(actions.includes('s3:DeleteObject*')).toBe(needs('artifactsExpire') || needs('buckets'));
+    expect(actions.some((a) => a.startsWith('s3:PutObject'))).toBe(needs('buckets'));
+    // On the secrets key (the table's grant has its own key): decrypt only, unless the worker seals too.
     const onSecretsKey = statements.filter((s) => s.resource.includes(`"${logicalId(stack.data.secretsKey)}"`));
-    expect(onSecretsKey.flatMap((s) => s.actions)).toEqual(needs('secretsDecrypt') ? ['kms:Decrypt'] : []);
+    const keyActions = onSecretsKey.flatMap((s) => s.actions);
+    if (needs('kms')) expect(keyActions).toContain('kms:Decrypt');
+    else expect(keyActions).toEqual(needs('secretsDecrypt') ? ['kms:Decrypt'] : []);
+    expect(actions.some((a) => a.startsWith('codecommit:'))).toBe(needs('git'));
     expect(actions.includes('lambda:CreateFunction')).toBe(needs('serverFunctions'));
     expect(actions.includes('iam:PassRole')).toBe(needs('serverFunctions'));
     expect(actions.includes('lambda:DeleteFunction')).toBe(needs('serverFunctions') || needs('functionsDelete'));
-    expect(actions.includes('logs:GetLogEvents')).toBe(needs('buildLogs'));
+    expect(actions.includes('logs:GetLogEvents')).toBe(needs('buildLogs') || needs('builds'));
     expect(actions.includes('cloudwatch:GetMetricData')).toBe(needs('bucketMetrics'));
-    expect(actions.some((a) => a.startsWith('codebuild:') || a.startsWith('sqs:'))).toBe(false);
+    expect(actions.some((a) => a.startsWith('codebuild:'))).toBe(needs('builds'));
+    expect(actions.some((a) => a.startsWith('sqs:'))).toBe(false);
   });
 
   test.each(workers.map((w) => [w.name, w]))('%s: exactly the environment its needs declare', (_, row) => {

@@ -1,0 +1,56 @@
+import { launch } from '../../shared/deployments/launch';
+import { existingForCommit } from '../../shared/deployments/records';
+import { git } from '../../shared/git';
+import { type RefChange, repoIdOf } from '../../shared/git/events';
+import { describeError, log } from '../../shared/ground/log';
+import { getProject } from '../../shared/projects/records';
+import { linkedProjects, repoById } from '../../shared/repos/records';
+
+/** A commit message that asks for no deployment (GitHub Actions' and Vercel's convention). */
+const SKIP = /\[(skip ci|ci skip|skip deploy)\]/i;
+
+/**
+ * The git-pushes worker: a branch that moved (a push, a web commit, a merge: CodeCommit's
+ * "Repository State Change" on AWS, the local git engine's same event here) deploys its new
+ * commit for every project linked to the repository: the project's production branch (`main`
+ * unless set) to production, any other branch to a preview. `[skip ci]` in the message skips it;
+ * deleted branches and tags deploy nothing. Events come at least once: a commit already building
+ * or ready for that target is not deployed twice.
+ */
+export async function handler(event: RefChange): Promise<void> {
+  const d = event.detail;
+  if (d.referenceType !== 'branch' || !d.commitId || !d.referenceName) return;
+  if (d.event !== 'referenceCreated' && d.event !== 'referenceUpdated') return;
+  const repoId = repoIdOf(d.repositoryName);
+  const repo = repoId ? await repoById(repoId) : undefined;
+  if (!repo || repo.status === 'deleting') return;
+  const commit = await (await git()).commitInfo(repo.resourceId, d.commitId);
+  if (!commit) return;
+  if (SKIP.test(commit.message)) {
+    log.info('push not deployed: [skip ci]', { repoId: repo.resourceId, commit: commit.id });
+    return;
+  }
+  const branch = d.referenceName;
+  for (const { projectId } of await linkedProjects(repo.orgId, repo.resourceId)) {
+    const project = await getProject(repo.orgId, projectId, true);
+    if (!project || project.repoId !== repo.resourceId) continue;
+    if (project.status === 'deleting' || project.status === 'transferring') continue;
+    const target = branch === (project.productionBranch ?? 'main') ? 'production' : 'preview';
+    if (await existingForCommit(projectId, commit.id, target)) continue;
+    try {
+      await launch({
+        project,
+        target,
+        createdBy: `git:${repo.resourceId}`,
+        branch,
+        commitSha: commit.id,
+        commitMessage: commit.message.split('\n')[0],
+        commitAuthor: commit.author.name,
+        source: { kind: 'git', repoId: repo.resourceId, commitSha: commit.id, branch },
+      });
+    } catch (err) {
+      // One project's failure (a 502 starting its build) does not keep the others from deploying.
+      log.error('deploying a push failed', { projectId, commit: commit.id, error: describeError(err) });
+    }
+  }
+}
