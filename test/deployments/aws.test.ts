@@ -85,19 +85,29 @@ describe('builds port, AWS adapter (CodeBuild)', () => {
       ROOT_DIRECTORY: 'app',
       BUILD_COMMAND: 'npm run build',
       SOURCE_KEY: 'sources/prj_1/up_x.tar.gz',
+      SOURCE_KIND: 'upload',
       ENV_KEY: envObjectKey(job.deploymentId),
     });
     expect(JSON.stringify(start)).not.toContain('s3cr3t');
   });
 
-  it('start refuses a commit until the repositories port exists (the route answers 502)', async () => {
-    await expect(
-      awsBuilds().start({
-        ...job,
-        source: { kind: 'git', repoId: 'res_1', commitSha: 'a'.repeat(40), branch: 'main' },
-      }),
-    ).rejects.toThrow('repositories port');
-    expect(codebuild.commandCalls(StartBuildCommand)).toHaveLength(0);
+  it('start of a commit: CodeBuild checks it out of its CodeCommit repository', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    codebuild.on(StartBuildCommand).resolves({ build: { id: 'platform-builds:git-1' } });
+    process.env.ARTIFACTS_BUCKET = 'artifacts';
+    const sha = 'a'.repeat(40);
+    await awsBuilds().start({ ...job, source: { kind: 'git', repoId: 'res_1', commitSha: sha, branch: 'main' } });
+    const start = codebuild.commandCalls(StartBuildCommand)[0]?.args[0].input;
+    expect(start).toMatchObject({
+      sourceTypeOverride: 'CODECOMMIT',
+      sourceLocationOverride: expect.stringMatching(
+        /^https:\/\/git-codecommit\.[a-z0-9-]+\.amazonaws\.com\/v1\/repos\/plt-repo-res_1$/,
+      ),
+      sourceVersion: sha,
+    });
+    const vars = Object.fromEntries((start?.environmentVariablesOverride ?? []).map((v) => [v.name, v.value]));
+    expect(vars.SOURCE_KIND).toBe('git');
+    expect(vars.SOURCE_KEY).toBeUndefined();
   });
 
   it('cancel stops the build; a build that already ended is fine', async () => {

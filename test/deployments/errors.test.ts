@@ -54,6 +54,15 @@ async function fakeDeployment(projectId: string, fields: Record<string, unknown>
 }
 
 /** A repository resource record, as the resources group writes it. */
+/** A real repository (the repos routes, the local git port) with one commit: its id and that commit. */
+async function realRepository(): Promise<{ repoId: string; sha: string }> {
+  const name = `repo-${newId('res_').slice(-8)}`;
+  const res = await p.post(`${orgPath()}/repos`, { name, readme: true });
+  if (res.status !== 201) throw new Error(`repo: ${res.status} ${res.text}`);
+  const branches = await p.get(`${orgPath()}/repos/${name}/branches`);
+  return { repoId: res.body.repo.resourceId, sha: branches.body.branches[0].commit };
+}
+
 async function fakeRepository(): Promise<string> {
   const resourceId = newId('res_');
   await putRecord(p.org.orgId, `RES#repository#${resourceId}`, {
@@ -207,16 +216,16 @@ describe('POST .../projects/:projectId/deployments', () => {
   });
 
   it('git: an existing building or ready deployment of the commit and target is answered (200, existing)', async () => {
-    const repoId = await fakeRepository();
+    const { repoId, sha } = await realRepository();
     const { projectId } = await newProject(p, 'static', { repoId });
     const existing = await fakeDeployment(projectId, {
       source: 'git',
       branch: 'main',
-      commitSha: SHA,
+      commitSha: sha,
       target: 'production',
       host: 'existing.localhost',
     });
-    const body = { source: 'git', branch: 'main', commitSha: SHA };
+    const body = { source: 'git', branch: 'main', commitSha: sha };
     const res = await p.post(`${orgPath()}/projects/${projectId}/deployments`, body);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -227,31 +236,36 @@ describe('POST .../projects/:projectId/deployments', () => {
     const preview = await p.post(`${orgPath()}/projects/${projectId}/deployments`, { ...body, target: 'preview' });
     expect(preview.status).toBe(201);
     expect(preview.body.existing).toBe(false);
-    // force builds it again.
+    // force builds it again, from the commit.
     const forced = await p.post(`${orgPath()}/projects/${projectId}/deployments`, { ...body, force: true });
     expect(forced.status).toBe(201);
     expect(forced.body).toMatchObject({ existing: false, deployment: { target: 'production' } });
-    // Building a commit arrives with the repositories group: until then the build says so.
     const built = await waitFinal(p, forced.body.deployment.deploymentId);
-    expect(built.deployment).toMatchObject({ status: 'error', source: 'git', commitSha: SHA, branch: 'main' });
-    expect(built.deployment.error).toContain('Building a commit');
+    expect(built.deployment).toMatchObject({ status: 'ready', source: 'git', commitSha: sha, branch: 'main' });
   });
 
-  it('git: the production branch deploys to production, others to preview', async () => {
-    const repoId = await fakeRepository();
+  it('git: the production branch deploys to production, others to preview; an unknown commit is 404', async () => {
+    const { repoId, sha } = await realRepository();
     const { projectId } = await newProject(p, 'static', { repoId, productionBranch: 'release' });
     const prod = await p.post(`${orgPath()}/projects/${projectId}/deployments`, {
       source: 'git',
       branch: 'release',
-      commitSha: 'b'.repeat(40),
+      commitSha: sha,
     });
     expect(prod.body.deployment.target).toBe('production');
     const other = await p.post(`${orgPath()}/projects/${projectId}/deployments`, {
       source: 'git',
       branch: 'main',
-      commitSha: 'c'.repeat(40),
+      commitSha: sha,
     });
     expect(other.body.deployment.target).toBe('preview');
+    const unknown = await p.post(`${orgPath()}/projects/${projectId}/deployments`, {
+      source: 'git',
+      branch: 'main',
+      commitSha: 'c'.repeat(40),
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'Commit not found' });
     await waitFinal(p, prod.body.deployment.deploymentId);
     await waitFinal(p, other.body.deployment.deploymentId);
   });
