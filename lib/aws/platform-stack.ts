@@ -6,6 +6,7 @@ import { type Worker, workers } from '../workers';
 import { PlatformApi } from './api';
 import { PlatformData } from './data';
 import { PlatformDeployments } from './deployments';
+import { GitFunction } from './git';
 import { grantNeeds } from './grants';
 import { GroupFunction } from './group-function';
 import { AgentJobs } from './jobs';
@@ -48,6 +49,8 @@ export class PlatformStack extends Stack {
   readonly http: PlatformApi;
   /** Deployment builds (CodeBuild), the server functions' role. */
   readonly deployments: PlatformDeployments;
+  /** Git over HTTPS (functions/git), when the repos group is in the table. */
+  readonly git: GitFunction | undefined;
   /** One function per worker of lib/workers.ts, with its trigger, in the table's order. */
   readonly workers: WorkerFunction[];
 
@@ -79,8 +82,18 @@ export class PlatformStack extends Stack {
       environment,
       webAdapterLayerArn: props.webAdapterLayerArn,
     });
+    // Git over HTTPS, when the repositories are served: its URL is the base of clone URLs.
+    this.git = groups.some((g) => g.name === 'repos')
+      ? new GitFunction(this, 'Git', { projectRoot, environment, platform: this })
+      : undefined;
+    const withGit = this.git ? { ...environment, GIT_BASE_URL: this.git.url.url } : environment;
     this.functions = groups.map(
-      (group) => new GroupFunction(this, pascal(group.name), { group, projectRoot, environment }),
+      (group) =>
+        new GroupFunction(this, pascal(group.name), {
+          group,
+          projectRoot,
+          environment: group.needs.includes('git') ? withGit : environment,
+        }),
     );
     for (const f of this.functions) grantNeeds(f, f.group.needs, this);
     this.workers = addWorkers(this, props.workers ?? workers, { projectRoot, environment, platform: this });
@@ -95,5 +108,6 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'ArtifactsBucketName', { value: this.data.artifactsBucket.bucketName });
     new CfnOutput(this, 'QueueUrl', { value: this.jobs.queue.queueUrl });
     new CfnOutput(this, 'BuildProjectName', { value: this.deployments.project.projectName });
+    if (this.git) new CfnOutput(this, 'GitUrl', { value: this.git.url.url });
   }
 }

@@ -1,8 +1,8 @@
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { routeGroups } from '../../lib/route-groups';
 import { workerEntry, workers } from '../../lib/workers';
-import { buildAll, bundleFile, bundleViolations, ROOT, workerOutfile } from '../../scripts/build';
+import { buildAll, bundleFile, bundleViolations, DIST, ROOT, workerOutfile } from '../../scripts/build';
 
 /**
  * The Lambda bundles, read from esbuild's metafile as `npm run build` and the stack make them:
@@ -28,6 +28,11 @@ it('workers: no local code anywhere', async () => {
     const local = bundleViolations(b.metafile, entryOfBundle(b.outfile)).filter((v) => !v.includes('at start'));
     expect({ [w.name]: local }).toEqual({ [w.name]: [] });
   }
+}, 120_000);
+
+it('the git function: no local code anywhere, only DynamoDB at start', async () => {
+  const b = await bundleFile('git', 'functions/git/handler.ts', join(DIST, 'git', 'index.mjs'));
+  expect(bundleViolations(b.metafile, entryOfBundle(b.outfile))).toEqual([]);
 }, 120_000);
 
 it('the check catches a local adapter in a chunk and a second SDK client at start', () => {

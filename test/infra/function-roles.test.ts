@@ -56,7 +56,9 @@ test('no role is shared by server functions: none is in the stack, each is made 
   const lambdaRoles = Object.entries(resources).filter(
     ([, r]) => r.Type === 'AWS::IAM::Role' && JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('lambda'),
   );
-  const platformRoles = new Set([...stack.functions, ...stack.workers].map((f) => logicalId(f.role)));
+  const platformRoles = new Set(
+    [...stack.functions, ...stack.workers, ...(stack.git ? [stack.git] : [])].map((f) => logicalId(f.role)),
+  );
   // Every Lambda role of the stack belongs to a platform function (or CDK's own custom resources).
   for (const [id] of lambdaRoles)
     expect(platformRoles.has(id) || /CustomResource|LogRetention|AWS679/.test(id)).toBe(true);

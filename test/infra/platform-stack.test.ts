@@ -80,8 +80,8 @@ describe('synthesis', () => {
 
 describe('functions', () => {
   test('exactly one function per route group, and no helper functions', () => {
-    // Plus one per worker of lib/workers.ts (test/infra/workers.test.ts).
-    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length);
+    // Plus one per worker of lib/workers.ts (test/infra/workers.test.ts), and the git function.
+    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length + 1);
     expect(stack.functions.map((f) => f.group.name)).toEqual(routeGroups.map((g) => g.name));
   });
 
@@ -170,12 +170,45 @@ describe('HTTP API', () => {
     expect(routes.size).toBe(2 * prefixes + 1);
   });
 
+  test('git over HTTPS: one function behind a streaming function URL, CodeCommit by prefix, clone URLs from it', () => {
+    const git = stack.git;
+    expect(git).toBeDefined();
+    const url = Object.values(template.findResources('AWS::Lambda::Url') as Resources);
+    expect(url).toHaveLength(1);
+    expect(url[0]?.Properties).toMatchObject({
+      AuthType: 'NONE',
+      InvokeMode: 'RESPONSE_STREAM',
+      TargetFunctionArn: { 'Fn::GetAtt': [logicalId(git?.fn as never), 'Arn'] },
+    });
+    const statements = JSON.stringify(template.toJSON().Resources[logicalId(git?.role as never)]);
+    const policies = Object.values(template.findResources('AWS::IAM::Policy') as Resources).filter((p) =>
+      JSON.stringify(p.Properties.Roles).includes(logicalId(git?.role as never)),
+    );
+    const text = JSON.stringify(policies);
+    expect(text).toContain('codecommit:GitPush');
+    expect(text).toContain(':plt-repo-*');
+    expect(text).not.toContain('s3:');
+    expect(statements).toContain('lambda.amazonaws.com');
+    const repos = stack.functions.find((f) => f.group.name === 'repos');
+    const env = template.toJSON().Resources[logicalId(repos?.fn as never)].Properties.Environment.Variables;
+    expect(env.GIT_BASE_URL).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Git.*Url/), 'FunctionUrl'] });
+  });
+
   test('API Gateway may invoke each function only through its own routes', () => {
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Resources);
     const workers = stack.workers.map((w) => logicalId(w.fn));
     for (const p of permissions) {
       // The workers are invoked by their EventBridge rules only (see 'deployments', 'storage usage').
       if (workers.some((w) => JSON.stringify(p.Properties.FunctionName).includes(w))) continue;
+      // The git function is invoked through its function URL only (the next test).
+      if (JSON.stringify(p.Properties.FunctionName).includes(logicalId(stack.git?.fn as never))) {
+        // (Function URLs need lambda:InvokeFunction too, held to calls through the URL.)
+        expect(['lambda:InvokeFunctionUrl', 'lambda:InvokeFunction']).toContain(p.Properties.Action);
+        if (p.Properties.Action === 'lambda:InvokeFunction') {
+          expect(JSON.stringify(p.Properties)).toContain('InvokedViaFunctionUrl');
+        }
+        continue;
+      }
       expect(p.Properties.Principal).toBe('apigateway.amazonaws.com');
       expect(JSON.stringify(p.Properties.SourceArn)).toContain(logicalId(stack.http.api));
     }

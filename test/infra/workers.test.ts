@@ -55,7 +55,8 @@ describe('the worker table', () => {
   test('one function per row, in the order of the table, and no other worker', () => {
     expect(stack.workers.map((w) => w.worker.name)).toEqual(workers.map((w) => w.name));
     const groups = stack.functions.length;
-    template.resourceCountIs('AWS::Lambda::Function', groups + workers.length);
+    // And the git function (test/infra/platform-stack.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', groups + workers.length + (stack.git ? 1 : 0));
   });
 
   test.each(workers.map((w) => [w.name, w]))('%s: its trigger, and only it, may invoke it', (_, row) => {
