@@ -64,7 +64,7 @@ export function awsGit(): GitPort {
   const branchCommit = async (repoId: string, name: string) => {
     try {
       const out = await cc().send(new GetBranchCommand({ repositoryName: repositoryName(repoId), branchName: name }));
-      return out.branch?.commitId;
+      return out?.branch?.commitId;
     } catch (err) {
       if (named(err, 'BranchDoesNotExistException')) return undefined;
       throw err;

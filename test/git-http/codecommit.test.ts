@@ -1,0 +1,125 @@
+import {
+  CodeCommitClient,
+  CreateBranchCommand,
+  CreateCommitCommand,
+  CreateRepositoryCommand,
+  DeleteBranchCommand,
+  GetBranchCommand,
+  GetCommitCommand,
+  GetFileCommand,
+  ListBranchesCommand,
+} from '@aws-sdk/client-codecommit';
+import { mockClient } from 'aws-sdk-client-mock';
+import { awsGit } from '../../shared/git/aws';
+import { GitChangeError, GitConflict, GitInputError } from '../../shared/git/port';
+
+/**
+ * The git port's AWS adapter against the CodeCommit calls it must make (aws-sdk-client-mock):
+ * names by prefix, CodeCommit's own compare-and-swap mapped to GitConflict, its refusals to the
+ * port's errors, its dates to epoch ms.
+ */
+const cc = mockClient(CodeCommitClient);
+afterEach(() => cc.reset());
+const err = (name: string) => Object.assign(new Error(name), { name });
+const sha = (c: string) => c.repeat(40);
+
+it('creates a repository by prefixed name; an existing one is kept', async () => {
+  cc.on(CreateRepositoryCommand).resolvesOnce({}).rejectsOnce(err('RepositoryNameExistsException'));
+  await awsGit().create('res_1', 'main');
+  await awsGit().create('res_1', 'main');
+  expect(cc.commandCalls(CreateRepositoryCommand).map((c) => c.args[0].input.repositoryName)).toEqual([
+    'plt-repo-res_1',
+    'plt-repo-res_1',
+  ]);
+});
+
+it('refs: every branch with its commit; resolve by branch or commit', async () => {
+  cc.on(ListBranchesCommand)
+    .resolvesOnce({ branches: ['main'], nextToken: 't' })
+    .resolvesOnce({ branches: ['dev'] });
+  cc.on(GetBranchCommand, { branchName: 'main' }).resolves({ branch: { commitId: sha('a') } });
+  cc.on(GetBranchCommand, { branchName: 'dev' }).resolves({ branch: { commitId: sha('b') } });
+  expect(await awsGit().refs('res_1')).toEqual({
+    branches: [
+      { name: 'main', commit: sha('a') },
+      { name: 'dev', commit: sha('b') },
+    ],
+    tags: [],
+  });
+  cc.on(GetCommitCommand).resolves({
+    commit: {
+      commitId: sha('c'),
+      message: 'Hello\n',
+      author: { name: 'Ada', email: 'ada@example.com', date: '1795584000 +0000' },
+      committer: { date: '1795584060 +0000' },
+      parents: [sha('a')],
+    },
+  });
+  expect(await awsGit().resolve('res_1', 'main')).toEqual({ kind: 'branch', commit: sha('a') });
+  expect(await awsGit().resolve('res_1', sha('c'))).toEqual({ kind: 'commit', commit: sha('c') });
+  expect(await awsGit().commitInfo('res_1', sha('c'))).toEqual({
+    id: sha('c'),
+    message: 'Hello',
+    author: { name: 'Ada', email: 'ada@example.com', date: 1795584000000 },
+    committedAt: 1795584060000,
+    parents: [sha('a')],
+  });
+});
+
+it('commits with CodeCommit compare-and-swap: an outdated parent is GitConflict, no change is null', async () => {
+  cc.on(CreateCommitCommand)
+    .resolvesOnce({ commitId: sha('d') })
+    .rejectsOnce(err('ParentCommitIdOutdatedException'))
+    .rejectsOnce(err('NoChangeException'))
+    .rejectsOnce(err('FileDoesNotExistException'));
+  const input = {
+    branch: 'main',
+    parent: sha('a'),
+    changes: [
+      { action: 'put' as const, path: 'a.txt', content: Buffer.from('a') },
+      { action: 'move' as const, from: 'b.txt', path: 'c.txt' },
+      { action: 'delete' as const, path: 'd.txt' },
+    ],
+    message: 'm',
+    author: { name: 'Ada', email: 'ada@example.com' },
+  };
+  expect(await awsGit().commit('res_1', input)).toEqual({ commitId: sha('d') });
+  expect(cc.commandCalls(CreateCommitCommand)[0]?.args[0].input).toMatchObject({
+    repositoryName: 'plt-repo-res_1',
+    branchName: 'main',
+    parentCommitId: sha('a'),
+    putFiles: [
+      { filePath: 'a.txt', fileContent: Buffer.from('a') },
+      { filePath: 'c.txt', sourceFile: { filePath: 'b.txt', isMove: true } },
+    ],
+    deleteFiles: [{ filePath: 'd.txt' }],
+  });
+  await expect(awsGit().commit('res_1', input)).rejects.toBeInstanceOf(GitConflict);
+  expect(await awsGit().commit('res_1', input)).toEqual({ commitId: null });
+  await expect(awsGit().commit('res_1', input)).rejects.toBeInstanceOf(GitChangeError);
+  await expect(
+    awsGit().commit('res_1', { ...input, changes: [{ action: 'put', path: '../x', content: Buffer.from('') }] }),
+  ).rejects.toBeInstanceOf(GitInputError);
+});
+
+it('branch create and delete check the expected commit first', async () => {
+  cc.on(GetBranchCommand).rejects(err('BranchDoesNotExistException'));
+  cc.on(CreateBranchCommand).resolvesOnce({}).rejectsOnce(err('BranchNameExistsException'));
+  await awsGit().setRef('res_1', 'refs/heads/feature', sha('a'), null);
+  await expect(awsGit().setRef('res_1', 'refs/heads/feature', sha('a'), null)).rejects.toBeInstanceOf(GitConflict);
+  await expect(awsGit().setRef('res_1', 'refs/heads/feature', null, sha('a'))).rejects.toBeInstanceOf(GitConflict);
+  cc.on(GetBranchCommand).resolves({ branch: { commitId: sha('a') } });
+  cc.on(DeleteBranchCommand).resolves({});
+  await awsGit().setRef('res_1', 'refs/heads/feature', null, sha('a'));
+  expect(cc.commandCalls(DeleteBranchCommand)).toHaveLength(1);
+  await expect(awsGit().setRef('res_1', 'refs/tags/v1', sha('a'), null)).rejects.toBeInstanceOf(GitInputError);
+});
+
+it('reads a file up to a size; a missing one is null', async () => {
+  cc.on(GetFileCommand, { filePath: 'a.txt' }).resolves({ fileContent: Buffer.from('hello'), fileSize: 5 });
+  cc.on(GetFileCommand, { filePath: 'big.bin' }).resolves({ fileContent: Buffer.alloc(10), fileSize: 10 });
+  cc.on(GetFileCommand, { filePath: 'nope' }).rejects(err('FileDoesNotExistException'));
+  expect(await awsGit().readFile('res_1', sha('a'), 'a.txt', 100)).toEqual({ content: Buffer.from('hello'), size: 5 });
+  expect(await awsGit().readFile('res_1', sha('a'), 'big.bin', 5)).toEqual({ tooLarge: true, size: 10 });
+  expect(await awsGit().readFile('res_1', sha('a'), 'nope', 5)).toBeNull();
+});
