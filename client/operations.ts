@@ -2637,6 +2637,143 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
+  /** A folder of a ref (the default branch unless given): folders first, then files, by name */
+  getReposTree: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      ref?: string;
+      path?: string;
+    };
+    body: undefined;
+    response: {
+      ref: string;
+      commitId: string;
+      path: string;
+      entries: {
+        name: string;
+        path: string;
+        type: 'file' | 'dir' | 'link' | 'submodule';
+        mode: string;
+        id: string;
+        size: number | null;
+      }[];
+    };
+  };
+  /** A file of a ref with its content: UTF-8 text, or base64 for anything else */
+  getReposBlob: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      ref?: string;
+      path: string;
+    };
+    body: undefined;
+    response: {
+      path: string;
+      commitId: string;
+      size: number;
+      encoding?: 'utf-8' | 'base64';
+      content?: string;
+      tooLarge?: true;
+    };
+  };
+  /** A commit with the files it changed against its first parent (hunks in the spec's shape */
+  getReposCommitsBySha: {
+    params: {
+      orgId: string;
+      name: string;
+      sha: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      commit: {
+        id: string;
+        message: string;
+        author: {
+          name?: string;
+          email?: string;
+          date?: number;
+        };
+        committedAt: number | null;
+        parents: string[];
+      };
+      files: {
+        path: string;
+        change: 'deleted' | 'added' | 'modified';
+        additions: number;
+        deletions: number;
+        binary?: boolean;
+        collapsed?: boolean;
+        hunks: {
+          oldStart: number;
+          oldLines: number;
+          newStart: number;
+          newLines: number;
+          lines: string[];
+        }[];
+      }[];
+      truncated: boolean;
+    };
+  };
+  /** How far each named branch (up to 20) is ahead of and behind the default branch */
+  getReposBranchesDivergence: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object & {
+      query: {
+        name?: string;
+      };
+    };
+    body: undefined;
+    response: {
+      base: string;
+      divergence: {
+        [key: string]: {
+          ahead: number;
+          behind: number;
+          exact: boolean;
+        } | null;
+      };
+    };
+  };
+  /** The last commit of each entry of a folder (up to 100 entries */
+  getReposLastCommits: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      ref?: string;
+      path?: string;
+    };
+    body: undefined;
+    response: {
+      commitId: string;
+      path: string;
+      commits: {
+        [key: string]: {
+          id: string;
+          message: string;
+          author: {
+            name?: string;
+            email?: string;
+            date?: number;
+          };
+          committedAt: number | null;
+          parents: string[];
+        } | null;
+      };
+      truncated: boolean;
+    };
+  };
   /** The caller's git credentials in this organization, newest first */
   getGitCredentials: {
     params: {
@@ -2787,6 +2924,11 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getReposLabels: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/labels' },
   putReposLabels: { method: 'PUT', path: '/v1/orgs/{orgId}/repos/{name}/labels' },
   deleteReposLabels: { method: 'DELETE', path: '/v1/orgs/{orgId}/repos/{name}/labels' },
+  getReposTree: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/tree' },
+  getReposBlob: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/blob' },
+  getReposCommitsBySha: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/commits/{sha}' },
+  getReposBranchesDivergence: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/branches/divergence' },
+  getReposLastCommits: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/last-commits' },
   getGitCredentials: { method: 'GET', path: '/v1/orgs/{orgId}/git-credentials' },
   postGitCredentials: { method: 'POST', path: '/v1/orgs/{orgId}/git-credentials' },
   deleteGitCredentialsByKeyId: { method: 'DELETE', path: '/v1/orgs/{orgId}/git-credentials/{keyId}' },

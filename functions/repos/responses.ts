@@ -55,7 +55,67 @@ const Credential = z.object({
 
 const Protection = z.object({ requiredApprovals: z.number(), branch: nullableString });
 
+const ChangedFile = z.object({
+  path: z.string(),
+  change: z.enum(['deleted', 'added', 'modified']),
+  additions: z.number(),
+  deletions: z.number(),
+  binary: z.optional(z.boolean()),
+  collapsed: z.optional(z.boolean()),
+  hunks: z.array(
+    z.object({
+      oldStart: z.number(),
+      oldLines: z.number(),
+      newStart: z.number(),
+      newLines: z.number(),
+      lines: z.array(z.string()),
+    }),
+  ),
+});
+
+const TreeEntry = z.object({
+  name: z.string(),
+  path: z.string(),
+  type: z.enum(['file', 'dir', 'link', 'submodule']),
+  mode: z.string(),
+  id: z.string(),
+  size: z.nullable(z.number()),
+});
+
 export const responses: ResponseDocs = {
+  'GET /v1/orgs/:orgId/repos/:name/tree': {
+    200: z.object({ ref: z.string(), commitId: Sha, path: z.string(), entries: z.array(TreeEntry) }),
+  },
+  'GET /v1/orgs/:orgId/repos/:name/blob': {
+    200: z.object({
+      path: z.string(),
+      commitId: Sha,
+      size: z.number(),
+      encoding: z.optional(z.enum(['utf-8', 'base64'])),
+      content: z.optional(z.string()),
+      tooLarge: z.optional(z.literal(true)),
+    }),
+  },
+  'GET /v1/orgs/:orgId/repos/:name/commits/:sha': {
+    200: z.object({ commit: Commit, files: z.array(ChangedFile), truncated: z.boolean() }),
+  },
+  'GET /v1/orgs/:orgId/repos/:name/branches/divergence': {
+    200: z.object({
+      base: z.string(),
+      divergence: z.record(
+        z.string(),
+        z.nullable(z.object({ ahead: z.number(), behind: z.number(), exact: z.boolean() })),
+      ),
+    }),
+  },
+  'GET /v1/orgs/:orgId/repos/:name/last-commits': {
+    200: z.object({
+      commitId: Sha,
+      path: z.string(),
+      commits: z.record(z.string(), z.nullable(Commit)),
+      truncated: z.boolean(),
+    }),
+  },
   'GET /v1/orgs/:orgId/repos': { 200: z.object({ repos: z.array(RepoListEntry) }) },
   'GET /v1/orgs/:orgId/repos/-/available': {
     200: z.object({ name: z.string(), available: z.boolean(), reason: z.nullable(z.enum(['format', 'taken'])) }),

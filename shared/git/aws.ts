@@ -9,6 +9,7 @@ import {
   GetBlobCommand,
   GetBranchCommand,
   GetCommitCommand,
+  GetDifferencesCommand,
   GetFileCommand,
   GetFolderCommand,
   ListBranchesCommand,
@@ -17,7 +18,16 @@ import { config } from '../config';
 import { repositoryName } from './events';
 import { codecommitTransport } from './http-codecommit';
 import { isCommitId, pathProblem, refNameProblem } from './names';
-import { GitChangeError, type GitCommit, GitConflict, type GitFile, GitInputError, type GitPort } from './port';
+import {
+  type GitChangedFile,
+  GitChangeError,
+  type GitCommit,
+  GitConflict,
+  type GitFile,
+  GitInputError,
+  type GitPort,
+  type GitTreeEntry,
+} from './port';
 
 /**
  * Repositories on AWS: one CodeCommit repository per platform repository, named
@@ -274,6 +284,105 @@ export function awsGit(): GitPort {
         const out = await cc().send(new GetBlobCommand({ repositoryName: repositoryName(repoId), blobId }));
         return { bytes: out.content, size: out.content?.length ?? 0 };
       }, maxBytes),
+
+    async tree(repoId, commit, path) {
+      try {
+        const out = await cc().send(
+          new GetFolderCommand({
+            repositoryName: repositoryName(repoId),
+            commitSpecifier: commit,
+            folderPath: path ? `/${path}` : '/',
+          }),
+        );
+        const entry = (
+          type: GitTreeEntry['type'],
+          e: {
+            absolutePath?: string;
+            relativePath?: string;
+            blobId?: string;
+            treeId?: string;
+            commitId?: string;
+            fileMode?: string;
+          },
+        ): GitTreeEntry => ({
+          name: e.relativePath ?? '',
+          path: (e.absolutePath ?? '').replace(/^\//, ''),
+          type,
+          mode:
+            type === 'dir'
+              ? '040000'
+              : type === 'link'
+                ? '120000'
+                : type === 'submodule'
+                  ? '160000'
+                  : e.fileMode === 'EXECUTABLE'
+                    ? '100755'
+                    : '100644',
+          id: e.blobId ?? e.treeId ?? e.commitId ?? '',
+          size: null,
+        });
+        return [
+          ...(out.subFolders ?? []).map((f) => entry('dir', f)),
+          ...(out.files ?? []).map((f) => entry('file', f)),
+          ...(out.symbolicLinks ?? []).map((f) => entry('link', f)),
+          ...(out.subModules ?? []).map((f) => entry('submodule', f)),
+        ].sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name));
+      } catch (err) {
+        if (named(err, 'FolderDoesNotExistException', 'CommitDoesNotExistException')) return null;
+        throw err;
+      }
+    },
+
+    async diff(repoId, base, head, limits) {
+      // CodeCommit lists what changed, not how: every file comes collapsed (no hunks).
+      const files: GitChangedFile[] = [];
+      let nextToken: string | undefined;
+      do {
+        const out = await cc().send(
+          new GetDifferencesCommand({
+            repositoryName: repositoryName(repoId),
+            beforeCommitSpecifier: base ?? undefined,
+            afterCommitSpecifier: head,
+            NextToken: nextToken,
+          }),
+        );
+        for (const d of out.differences ?? []) {
+          files.push({
+            path: d.afterBlob?.path ?? d.beforeBlob?.path ?? '',
+            change: d.changeType === 'A' ? 'added' : d.changeType === 'D' ? 'deleted' : 'modified',
+            additions: 0,
+            deletions: 0,
+            collapsed: true,
+            hunks: [],
+          });
+        }
+        nextToken = out.NextToken;
+      } while (nextToken && files.length <= limits.maxFiles);
+      return {
+        files: files.slice(0, limits.maxFiles),
+        truncated: files.length > limits.maxFiles || Boolean(nextToken),
+      };
+    },
+
+    async divergence(repoId, base, head, cap) {
+      // No API counts it: both histories are walked (GetCommit per commit) up to `cap` commits in all.
+      const seen = new Map<string, number>();
+      const queues: string[][] = [[base], [head]];
+      let walked = 0;
+      while ((queues[0]?.length || queues[1]?.length) && walked < cap * 2) {
+        for (const side of [0, 1]) {
+          const id = queues[side]?.shift();
+          if (!id) continue;
+          seen.set(id, (seen.get(id) ?? 0) | (side === 0 ? 1 : 2));
+          walked++;
+          const c = await getCommit(repoId, id);
+          for (const parent of c?.parents ?? []) queues[side]?.push(parent);
+        }
+      }
+      const only = (mask: number) => [...seen.values()].filter((m) => m === mask).length;
+      const exact = !(queues[0]?.length || queues[1]?.length);
+      return { behind: only(1), ahead: only(2), exact };
+    },
 
     async archive(): Promise<Readable> {
       throw new Error('CodeCommit makes no archives: a build of a commit gets its source from CodeBuild.');

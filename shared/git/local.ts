@@ -12,6 +12,7 @@ import { refChange } from './events';
 import { httpBackend } from './http-backend';
 import { isCommitId, pathProblem, refNameProblem } from './names';
 import {
+  type GitChangedFile,
   GitChangeError,
   type GitCommit,
   GitConflict,
@@ -19,6 +20,7 @@ import {
   type GitFileContent,
   GitInputError,
   type GitPort,
+  type GitTreeEntry,
 } from './port';
 
 /**
@@ -141,6 +143,29 @@ async function readObject(cwd: string, spec: string, maxBytes: number): Promise<
   }
   if (size > maxBytes) return { tooLarge: true, size };
   return { content: await git(cwd, ['cat-file', 'blob', spec]), size };
+}
+
+/** git's empty tree: the base of a root commit's changes. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** The hunks of one file's unified diff. */
+function parseHunks(patch: string): GitChangedFile['hunks'] {
+  const hunks: GitChangedFile['hunks'] = [];
+  let current: GitChangedFile['hunks'][number] | undefined;
+  for (const line of patch.split('\n')) {
+    const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (m) {
+      current = {
+        oldStart: Number(m[1]),
+        oldLines: m[2] === undefined ? 1 : Number(m[2]),
+        newStart: Number(m[3]),
+        newLines: m[4] === undefined ? 1 : Number(m[4]),
+        lines: [],
+      };
+      hunks.push(current);
+    } else if (current && /^[ +\-\\]/.test(line)) current.lines.push(line);
+  }
+  return hunks;
 }
 
 /** Every branch and tag with the object it points at. */
@@ -366,6 +391,117 @@ export function localGit(): GitPort {
     async readBlob(repoId, blobId, maxBytes) {
       checkSha(blobId);
       return readObject(repo(repoId), blobId, maxBytes);
+    },
+
+    async tree(repoId, commit, path) {
+      checkSha(commit);
+      if (path !== '') checkPath(path);
+      let out: string;
+      try {
+        out = await text(repo(repoId), [
+          'ls-tree',
+          '-z',
+          '-l',
+          '--end-of-options',
+          path ? `${commit}:${path}` : commit,
+        ]);
+      } catch (err) {
+        if (err instanceof GitFailed) return null;
+        throw err;
+      }
+      const entries = out
+        .split('\0')
+        .filter(Boolean)
+        .map((entry) => {
+          const [meta, name] = entry.split('\t') as [string, string];
+          const [mode, kind, id, size] = meta.split(/\s+/) as [string, string, string, string];
+          const type: GitTreeEntry['type'] =
+            kind === 'tree' ? 'dir' : kind === 'commit' ? 'submodule' : mode === '120000' ? 'link' : 'file';
+          return {
+            name,
+            path: path ? `${path}/${name}` : name,
+            type,
+            mode,
+            id,
+            size: size === '-' ? null : Number(size),
+          };
+        });
+      // Folders first, then files, each by name (as repository browsers list them).
+      return entries.sort(
+        (a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name),
+      );
+    },
+
+    async diff(repoId, base, head, limits) {
+      checkSha(head);
+      if (base !== null) checkSha(base);
+      const cwd = repo(repoId);
+      const from = base ?? EMPTY_TREE;
+      const stats = (await text(cwd, ['diff', '--numstat', '-z', '--no-renames', '--end-of-options', from, head]))
+        .split('\0')
+        .filter(Boolean);
+      const status = (await text(cwd, ['diff', '--name-status', '-z', '--no-renames', '--end-of-options', from, head]))
+        .split('\0')
+        .filter(Boolean);
+      const changes = new Map<string, GitChangedFile['change']>();
+      for (let i = 0; i + 1 < status.length; i += 2) {
+        const code = status[i] as string;
+        changes.set(status[i + 1] as string, code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified');
+      }
+      const files: GitChangedFile[] = [];
+      let lines = 0;
+      for (const stat of stats.slice(0, limits.maxFiles)) {
+        const [added, deleted, path] = stat.split('\t') as [string, string, string];
+        const binary = added === '-';
+        const file: GitChangedFile = {
+          path,
+          change: changes.get(path) ?? 'modified',
+          additions: binary ? 0 : Number(added),
+          deletions: binary ? 0 : Number(deleted),
+          ...(binary ? { binary: true } : {}),
+          hunks: [],
+        };
+        const size = file.additions + file.deletions;
+        if (!binary && lines + size <= limits.maxLines) {
+          lines += size;
+          file.hunks = parseHunks(
+            await text(cwd, [
+              'diff',
+              '--no-color',
+              '--no-ext-diff',
+              '-U3',
+              '--no-renames',
+              '--end-of-options',
+              from,
+              head,
+              '--',
+              path,
+            ]),
+          );
+        } else if (!binary) file.collapsed = true;
+        files.push(file);
+      }
+      return { files, truncated: stats.length > limits.maxFiles };
+    },
+
+    async divergence(repoId, base, head, cap) {
+      checkSha(base);
+      checkSha(head);
+      const out = await text(repo(repoId), [
+        'rev-list',
+        '--left-right',
+        `--max-count=${cap + 1}`,
+        '--end-of-options',
+        `${base}...${head}`,
+      ]);
+      const marks = out.split('\n').filter(Boolean);
+      const exact = marks.length <= cap;
+      const counted = marks.slice(0, cap);
+      return {
+        behind: counted.filter((m) => m.startsWith('<')).length,
+        ahead: counted.filter((m) => m.startsWith('>')).length,
+        exact,
+      };
     },
 
     async archive(repoId, commit, format) {

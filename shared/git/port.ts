@@ -47,6 +47,29 @@ export interface GitFile {
   type: 'file' | 'link';
 }
 
+/** An entry of a folder of a commit's tree. */
+export interface GitTreeEntry {
+  name: string;
+  path: string;
+  type: 'file' | 'dir' | 'link' | 'submodule';
+  mode: string;
+  /** The blob (file, link) or tree (dir) id; a submodule's commit. */
+  id: string;
+  size: number | null;
+}
+
+/** Spec part B, "Changed file". */
+export interface GitChangedFile {
+  path: string;
+  change: 'deleted' | 'added' | 'modified';
+  additions: number;
+  deletions: number;
+  binary?: boolean;
+  /** Its hunks were left out (too large, or more files than the answer holds). */
+  collapsed?: boolean;
+  hunks: { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] }[];
+}
+
 /** A file's bytes, or that it is larger than the caller wants, or (null) that there is no such file. */
 export type GitFileContent = { content: Buffer; size: number } | { tooLarge: true; size: number } | null;
 
@@ -113,6 +136,25 @@ export interface GitPort {
   readFile(repoId: string, commit: string, path: string, maxBytes: number): Promise<GitFileContent>;
   /** Blobs by id, up to `maxBytes` each. */
   readBlob(repoId: string, blobId: string, maxBytes: number): Promise<GitFileContent>;
+  /** The entries of a folder (`''`: the root) of a commit; null when there is no such folder. */
+  tree(repoId: string, commit: string, path: string): Promise<GitTreeEntry[] | null>;
+  /**
+   * What changed from `base` (null: nothing, for a root commit) to `head`: at most `maxFiles`
+   * files (`truncated` past them), hunks of at most `maxLines` lines in all (later files collapsed).
+   */
+  diff(
+    repoId: string,
+    base: string | null,
+    head: string,
+    limits: { maxFiles: number; maxLines: number },
+  ): Promise<{ files: GitChangedFile[]; truncated: boolean }>;
+  /** Commits `head` has that `base` lacks (ahead) and the reverse (behind), counting up to `cap` in all. */
+  divergence(
+    repoId: string,
+    base: string,
+    head: string,
+    cap: number,
+  ): Promise<{ ahead: number; behind: number; exact: boolean }>;
   /** The tree of a commit as an archive. */
   archive(repoId: string, commit: string, format: 'zip' | 'tar.gz'): Promise<Readable>;
   /** One smart-HTTP exchange with the repository (the git endpoint, after its own checks). */

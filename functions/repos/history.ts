@@ -1,0 +1,165 @@
+import * as z from 'zod/mini';
+import { git } from '../../shared/git';
+import { pathProblem } from '../../shared/git/names';
+import { notFound } from '../../shared/ground/errors';
+import { route } from '../../shared/http/route';
+import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
+import { RepoParams } from './repos';
+
+const NOT_FOUND = 'Not found';
+const COMMIT_NOT_FOUND = 'Commit not found';
+const REF_NOT_FOUND = 'Branch or tag not found';
+
+/** What `blob` shows inline; larger files are read with `contents/raw` (up to 4 MB) or cloned. */
+export const MAX_BLOB_BYTES = 1024 * 1024;
+/** A commit's changes as answered: files, then lines of hunks in all (later files collapsed). */
+const MAX_DIFF_FILES = 300;
+const MAX_DIFF_LINES = 5000;
+/** Branches compared with the default one at once, and commits counted per comparison. */
+const MAX_DIVERGENCE_NAMES = 20;
+const DIVERGENCE_CAP = 1000;
+/** Entries of a folder given their last commit at once. */
+const MAX_LAST_COMMITS = 100;
+
+const Ref = z.optional(z.string().check(z.minLength(1), z.maxLength(256)));
+const Path = z.optional(z.string().check(z.maxLength(4096)));
+
+async function commitAt(r: RepoRecord, ref: string | undefined): Promise<string> {
+  const found = await (await git()).resolve(r.resourceId, ref ?? r.defaultBranch);
+  if (!found) throw notFound(ref ? REF_NOT_FOUND : NOT_FOUND);
+  return found.commit;
+}
+
+/** A folder path as the query gives it: no leading or trailing slash; `''` is the root. */
+function folder(path: string | undefined): string {
+  const p = (path ?? '').replace(/^\/+|\/+$/g, '');
+  if (p && pathProblem(p)) throw notFound(NOT_FOUND);
+  return p;
+}
+
+/** UTF-8 text without NUL is shown as text; anything else as base64. */
+function encode(content: Buffer): { encoding: 'utf-8' | 'base64'; content: string } {
+  const text = content.toString('utf8');
+  return !content.includes(0) && Buffer.from(text, 'utf8').equals(content)
+    ? { encoding: 'utf-8', content: text }
+    : { encoding: 'base64', content: content.toString('base64') };
+}
+
+export const historyRoutes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/tree',
+    scope: 'git:read',
+    summary: 'A folder of a ref (the default branch unless given): folders first, then files, by name.',
+    params: RepoParams,
+    query: z.object({ ref: Ref, path: Path }),
+    errors: { 404: [M.repoNotFound, NOT_FOUND, REF_NOT_FOUND] },
+    read: async ({ orgId, params, query }) => {
+      const r = await requireRepo(orgId, params.name);
+      const path = folder(query.path);
+      const commitId = await commitAt(r, query.ref);
+      const entries = await (await git()).tree(r.resourceId, commitId, path);
+      if (!entries) throw notFound(NOT_FOUND);
+      return { ref: query.ref ?? r.defaultBranch, commitId, path, entries };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/blob',
+    scope: 'git:read',
+    summary:
+      'A file of a ref with its content: UTF-8 text, or base64 for anything else; `tooLarge` past 1 MB (read it with contents/raw or clone).',
+    params: RepoParams,
+    query: z.object({ ref: Ref, path: z.string().check(z.minLength(1), z.maxLength(4096)) }),
+    errors: { 404: [M.repoNotFound, NOT_FOUND, REF_NOT_FOUND] },
+    read: async ({ orgId, params, query }) => {
+      const r = await requireRepo(orgId, params.name);
+      if (pathProblem(query.path)) throw notFound(NOT_FOUND);
+      const commitId = await commitAt(r, query.ref);
+      const file = await (await git()).readFile(r.resourceId, commitId, query.path, MAX_BLOB_BYTES);
+      if (!file) throw notFound(NOT_FOUND);
+      if ('tooLarge' in file) return { path: query.path, commitId, size: file.size, tooLarge: true };
+      return { path: query.path, commitId, size: file.size, ...encode(file.content) };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/commits/:sha',
+    scope: 'git:read',
+    summary:
+      "A commit with the files it changed against its first parent (hunks in the spec's shape; up to 300 files " +
+      'and 5,000 lines of hunks, later files collapsed, `truncated` past 300 files).',
+    params: z.object({ orgId: z.string(), name: z.string(), sha: z.string() }),
+    errors: { 404: [M.repoNotFound, COMMIT_NOT_FOUND] },
+    read: async ({ orgId, params }) => {
+      const r = await requireRepo(orgId, params.name);
+      const port = await git();
+      const commit = await port.commitInfo(r.resourceId, params.sha);
+      if (!commit) throw notFound(COMMIT_NOT_FOUND);
+      const { files, truncated } = await port.diff(r.resourceId, commit.parents[0] ?? null, commit.id, {
+        maxFiles: MAX_DIFF_FILES,
+        maxLines: MAX_DIFF_LINES,
+      });
+      return { commit, files, truncated };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/branches/divergence',
+    scope: 'git:read',
+    summary:
+      'How far each named branch (up to 20) is ahead of and behind the default branch; null for a branch that ' +
+      'does not exist; `exact: false` when the count stopped at 1,000 commits.',
+    params: RepoParams,
+    // `name` repeated: API Gateway (and the local gateway) join the values with commas.
+    query: z.object({ name: z.optional(z.string().check(z.maxLength(21 * 257))) }),
+    errors: { 400: ['Compare up to 20 branches at once.'], 404: [M.repoNotFound, NOT_FOUND, COMMIT_NOT_FOUND] },
+    run: async ({ org, params, query }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      const names = [...new Set((query.name ?? '').split(',').filter(Boolean))];
+      if (names.length > MAX_DIVERGENCE_NAMES) {
+        return { status: 400, body: { error: 'Compare up to 20 branches at once.' } };
+      }
+      const port = await git();
+      const { branches } = await port.refs(r.resourceId);
+      const base = branches.find((b) => b.name === r.defaultBranch);
+      if (!base) throw notFound(NOT_FOUND);
+      const divergence: Record<string, { ahead: number; behind: number; exact: boolean } | null> = {};
+      for (const name of names) {
+        const branch = branches.find((b) => b.name === name);
+        divergence[name] = branch
+          ? await port.divergence(r.resourceId, base.commit, branch.commit, DIVERGENCE_CAP)
+          : null;
+      }
+      return { status: 200, body: { base: r.defaultBranch, divergence } };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/last-commits',
+    scope: 'git:read',
+    summary:
+      'The last commit of each entry of a folder (up to 100 entries; `truncated` past them), as repository ' +
+      'browsers show beside each name.',
+    params: RepoParams,
+    query: z.object({ ref: Ref, path: Path }),
+    errors: { 404: [M.repoNotFound, NOT_FOUND, REF_NOT_FOUND] },
+    read: async ({ orgId, params, query }) => {
+      const r = await requireRepo(orgId, params.name);
+      const path = folder(query.path);
+      const port = await git();
+      const from = await commitAt(r, query.ref);
+      const entries = await port.tree(r.resourceId, from, path);
+      if (!entries) throw notFound(NOT_FOUND);
+      const shown = entries.slice(0, MAX_LAST_COMMITS);
+      const commits: Record<string, Awaited<ReturnType<typeof port.commitInfo>>> = {};
+      await Promise.all(
+        shown.map(async (e) => {
+          const [last] = await port.log(r.resourceId, { from, path: e.path, skip: 0, limit: 1 });
+          commits[e.name] = last ?? null;
+        }),
+      );
+      return { commitId: from, path, commits, truncated: entries.length > shown.length };
+    },
+  }),
+];
