@@ -2637,6 +2637,96 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
+  /** Compares head with base as a pull request would: their merge base, how far apart they are, the commits and files head brings (up to 250 commits and 300 files), the merge strategies that would succeed now and the conflicts a merge would meet */
+  getReposCompare: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      base: string;
+      head: string;
+    };
+    body: undefined;
+    response: {
+      mergeBase: string | null;
+      status: 'identical' | 'ahead' | 'behind' | 'diverged';
+      aheadBy: number;
+      behindBy: number;
+      exact: boolean;
+      commits: {
+        id: string;
+        message: string;
+        author: {
+          name?: string;
+          email?: string;
+          date?: number;
+        };
+        committedAt: number | null;
+        parents: string[];
+      }[];
+      commitsTruncated: boolean;
+      files: {
+        path: string;
+        change: 'deleted' | 'added' | 'modified';
+        additions: number;
+        deletions: number;
+        binary?: boolean;
+        collapsed?: boolean;
+        hunks: {
+          oldStart: number;
+          oldLines: number;
+          newStart: number;
+          newLines: number;
+          lines: string[];
+        }[];
+      }[];
+      total: number;
+      truncated: boolean;
+      mergeOptions: ('fast-forward' | 'squash' | 'three-way')[];
+      conflicts: {
+        path: string;
+        conflicts: number;
+        binary: boolean;
+        kind: 'type' | 'content' | 'mode';
+      }[];
+      base: {
+        ref: string;
+        commitId: string;
+      };
+      head: {
+        ref: string;
+        commitId: string;
+      };
+      pull: number | null;
+    };
+  };
+  /** Activity of a ref (the default branch unless given) over the last 52 weeks: commits per week (weeks start Monday, UTC) and the ten authors with the most commits */
+  getReposInsights: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      ref?: string;
+    };
+    body: undefined;
+    response: {
+      ref: string;
+      commitId: string | null;
+      weeks: {
+        weekStart: number;
+        commits: number;
+      }[];
+      contributors: {
+        name: string | null;
+        email: string | null;
+        commits: number;
+      }[];
+      totalCommits: number;
+      truncated: boolean;
+    };
+  };
   /** A folder of a ref (the default branch unless given): folders first, then files, by name */
   getReposTree: {
     params: {
@@ -2924,6 +3014,8 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getReposLabels: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/labels' },
   putReposLabels: { method: 'PUT', path: '/v1/orgs/{orgId}/repos/{name}/labels' },
   deleteReposLabels: { method: 'DELETE', path: '/v1/orgs/{orgId}/repos/{name}/labels' },
+  getReposCompare: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/compare' },
+  getReposInsights: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/insights' },
   getReposTree: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/tree' },
   getReposBlob: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/blob' },
   getReposCommitsBySha: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/commits/{sha}' },

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { git } from '../../shared/git';
+import { GitTooFar, git } from '../../shared/git';
 import { pathProblem } from '../../shared/git/names';
-import { notFound } from '../../shared/ground/errors';
+import { badRequest, notFound } from '../../shared/ground/errors';
 import { route } from '../../shared/http/route';
 import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
 import { RepoParams } from './repos';
@@ -45,7 +45,128 @@ function encode(content: Buffer): { encoding: 'utf-8' | 'base64'; content: strin
     : { encoding: 'base64', content: content.toString('base64') };
 }
 
+/** One threshold for both adapters: beyond this many commits apart, branches are not compared. */
+export const TOO_FAR_COMMITS = 10_000;
+const TOO_FAR = 'These branches are too far apart to compare.';
+const MAX_COMPARE_COMMITS = 250;
+/** Insights read at most this many commits of the last 52 weeks. */
+const MAX_INSIGHT_COMMITS = 10_000;
+const WEEK = 7 * 86_400_000;
+
+/** The Monday 00:00 UTC that starts the week of `t`. */
+const weekStart = (t: number) => {
+  const d = new Date(t);
+  const day = (d.getUTCDay() + 6) % 7;
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - day);
+};
+
 export const historyRoutes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/compare',
+    scope: 'git:read',
+    summary:
+      'Compares head with base as a pull request would: their merge base, how far apart they are, the commits ' +
+      'and files head brings (up to 250 commits and 300 files), the merge strategies that would succeed now ' +
+      'and the conflicts a merge would meet.',
+    params: RepoParams,
+    query: z.object({
+      base: z.string().check(z.minLength(1), z.maxLength(256)),
+      head: z.string().check(z.minLength(1), z.maxLength(256)),
+    }),
+    errors: {
+      400: [TOO_FAR],
+      404: [M.repoNotFound, NOT_FOUND, REF_NOT_FOUND, 'Branch or commit not found.', COMMIT_NOT_FOUND],
+    },
+    read: async ({ orgId, params, query }) => {
+      const r = await requireRepo(orgId, params.name);
+      const port = await git();
+      const base = await port.resolve(r.resourceId, query.base);
+      if (!base) throw notFound(REF_NOT_FOUND);
+      const head = await port.resolve(r.resourceId, query.head);
+      if (!head) throw notFound('Branch or commit not found.');
+      const apart = await port.divergence(r.resourceId, base.commit, head.commit, TOO_FAR_COMMITS);
+      if (!apart.exact) throw badRequest(TOO_FAR);
+      let merge: Awaited<ReturnType<typeof port.mergeOptions>>;
+      try {
+        merge = await port.mergeOptions(r.resourceId, base.commit, head.commit);
+      } catch (err) {
+        if (err instanceof GitTooFar) throw badRequest(TOO_FAR);
+        throw err;
+      }
+      const commits = await port.commitsBetween(r.resourceId, base.commit, head.commit, MAX_COMPARE_COMMITS);
+      const diff = await port.diff(r.resourceId, merge.mergeBase, head.commit, {
+        maxFiles: MAX_DIFF_FILES,
+        maxLines: MAX_DIFF_LINES,
+      });
+      const status =
+        base.commit === head.commit
+          ? 'identical'
+          : apart.behind === 0
+            ? 'ahead'
+            : apart.ahead === 0
+              ? 'behind'
+              : 'diverged';
+      return {
+        mergeBase: merge.mergeBase,
+        status,
+        aheadBy: apart.ahead,
+        behindBy: apart.behind,
+        exact: apart.exact,
+        commits,
+        commitsTruncated: apart.ahead > commits.length,
+        files: diff.files,
+        total: diff.files.length,
+        truncated: diff.truncated,
+        mergeOptions: merge.options,
+        conflicts: merge.conflicts,
+        base: { ref: query.base, commitId: base.commit },
+        head: { ref: query.head, commitId: head.commit },
+        pull: null,
+      };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/insights',
+    scope: 'git:read',
+    summary:
+      'Activity of a ref (the default branch unless given) over the last 52 weeks: commits per week (weeks start ' +
+      'Monday, UTC) and the ten authors with the most commits.',
+    params: RepoParams,
+    query: z.object({ ref: Ref }),
+    errors: { 404: [M.repoNotFound, NOT_FOUND, REF_NOT_FOUND] },
+    read: async ({ orgId, params, query }) => {
+      const r = await requireRepo(orgId, params.name);
+      const port = await git();
+      const empty = (await port.refs(r.resourceId)).branches.length === 0;
+      const first = weekStart(Date.now()) - 51 * WEEK;
+      const weeks = Array.from({ length: 52 }, (_, i) => ({ weekStart: first + i * WEEK, commits: 0 }));
+      if (empty && !query.ref)
+        return { ref: r.defaultBranch, commitId: null, weeks, contributors: [], totalCommits: 0, truncated: false };
+      const from = await commitAt(r, query.ref);
+      const commits = await port.log(r.resourceId, { from, skip: 0, limit: MAX_INSIGHT_COMMITS + 1 });
+      const recent = commits.slice(0, MAX_INSIGHT_COMMITS).filter((c) => (c.author.date ?? 0) >= first);
+      const authors = new Map<string, { name: string | null; email: string | null; commits: number }>();
+      for (const c of recent) {
+        const week = weeks[Math.floor(((c.author.date ?? 0) - first) / WEEK)];
+        if (week) week.commits++;
+        const key = (c.author.email ?? c.author.name ?? '').toLowerCase();
+        const a = authors.get(key) ?? { name: c.author.name ?? null, email: c.author.email ?? null, commits: 0 };
+        a.commits++;
+        authors.set(key, a);
+      }
+      const contributors = [...authors.values()].sort((a, b) => b.commits - a.commits).slice(0, 10);
+      return {
+        ref: query.ref ?? r.defaultBranch,
+        commitId: from,
+        weeks,
+        contributors,
+        totalCommits: recent.length,
+        truncated: commits.length > MAX_INSIGHT_COMMITS,
+      };
+    },
+  }),
   route({
     method: 'GET',
     path: '/v1/orgs/:orgId/repos/:name/tree',

@@ -83,6 +83,42 @@ const TreeEntry = z.object({
 });
 
 export const responses: ResponseDocs = {
+  'GET /v1/orgs/:orgId/repos/:name/compare': {
+    200: z.object({
+      mergeBase: nullableString,
+      status: z.enum(['identical', 'ahead', 'behind', 'diverged']),
+      aheadBy: z.number(),
+      behindBy: z.number(),
+      exact: z.boolean(),
+      commits: z.array(Commit),
+      commitsTruncated: z.boolean(),
+      files: z.array(ChangedFile),
+      total: z.number(),
+      truncated: z.boolean(),
+      mergeOptions: z.array(z.enum(['fast-forward', 'squash', 'three-way'])),
+      conflicts: z.array(
+        z.object({
+          path: z.string(),
+          conflicts: z.number(),
+          binary: z.boolean(),
+          kind: z.enum(['type', 'content', 'mode']),
+        }),
+      ),
+      base: z.object({ ref: z.string(), commitId: Sha }),
+      head: z.object({ ref: z.string(), commitId: Sha }),
+      pull: z.nullable(z.number()),
+    }),
+  },
+  'GET /v1/orgs/:orgId/repos/:name/insights': {
+    200: z.object({
+      ref: z.string(),
+      commitId: nullableString,
+      weeks: z.array(z.object({ weekStart: z.number(), commits: z.number() })),
+      contributors: z.array(z.object({ name: nullableString, email: nullableString, commits: z.number() })),
+      totalCommits: z.number(),
+      truncated: z.boolean(),
+    }),
+  },
   'GET /v1/orgs/:orgId/repos/:name/tree': {
     200: z.object({ ref: z.string(), commitId: Sha, path: z.string(), entries: z.array(TreeEntry) }),
   },

@@ -12,6 +12,8 @@ import {
   GetDifferencesCommand,
   GetFileCommand,
   GetFolderCommand,
+  GetMergeConflictsCommand,
+  GetMergeOptionsCommand,
   ListBranchesCommand,
 } from '@aws-sdk/client-codecommit';
 import { config } from '../config';
@@ -23,10 +25,13 @@ import {
   GitChangeError,
   type GitCommit,
   GitConflict,
+  type GitConflictEntry,
   type GitFile,
   GitInputError,
   type GitPort,
+  GitTooFar,
   type GitTreeEntry,
+  type MergeStrategy,
 } from './port';
 
 /**
@@ -382,6 +387,57 @@ export function awsGit(): GitPort {
       const only = (mask: number) => [...seen.values()].filter((m) => m === mask).length;
       const exact = !(queues[0]?.length || queues[1]?.length);
       return { behind: only(1), ahead: only(2), exact };
+    },
+
+    async mergeOptions(repoId, base, head) {
+      try {
+        const out = await cc().send(
+          new GetMergeOptionsCommand({
+            repositoryName: repositoryName(repoId),
+            sourceCommitSpecifier: head,
+            destinationCommitSpecifier: base,
+          }),
+        );
+        const names: Record<string, MergeStrategy> = {
+          FAST_FORWARD_MERGE: 'fast-forward',
+          SQUASH_MERGE: 'squash',
+          THREE_WAY_MERGE: 'three-way',
+        };
+        const options = (out.mergeOptions ?? []).flatMap((o) => (names[o] ? [names[o]] : []));
+        let conflicts: GitConflictEntry[] = [];
+        if (!options.includes('three-way')) {
+          const c = await cc().send(
+            new GetMergeConflictsCommand({
+              repositoryName: repositoryName(repoId),
+              sourceCommitSpecifier: head,
+              destinationCommitSpecifier: base,
+              mergeOption: 'THREE_WAY_MERGE',
+            }),
+          );
+          conflicts = (c.conflictMetadataList ?? []).map((m) => ({
+            path: m.filePath ?? '',
+            conflicts: m.numberOfConflicts ?? 1,
+            binary: false,
+            kind: m.objectTypeConflict ? 'type' : m.fileModeConflict ? 'mode' : 'content',
+          }));
+        }
+        return { mergeBase: out.baseCommitId ?? null, options, conflicts };
+      } catch (err) {
+        if (named(err, 'TipsDivergenceExceededException')) throw new GitTooFar((err as Error).message);
+        throw err;
+      }
+    },
+
+    async commitsBetween(repoId, base, head, limit) {
+      // The first-parent chain from head down to base (CodeCommit has no range log).
+      const out: GitCommit[] = [];
+      for (let at: string | undefined = head; at && at !== base && out.length < limit; ) {
+        const c = await getCommit(repoId, at);
+        if (!c) break;
+        out.push(c);
+        at = c.parents[0];
+      }
+      return out;
     },
 
     async archive(): Promise<Readable> {

@@ -2,7 +2,7 @@ import { config } from '../config';
 import type { GitPort } from './port';
 
 export type { GitChange, GitCommit, GitFile, GitPerson, GitPort, GitTag } from './port';
-export { GitChangeError, GitConflict, GitInputError } from './port';
+export { GitChangeError, GitConflict, GitInputError, GitTooFar } from './port';
 
 let adapter: Promise<GitPort> | undefined;
 

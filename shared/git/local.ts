@@ -16,11 +16,13 @@ import {
   GitChangeError,
   type GitCommit,
   GitConflict,
+  type GitConflictEntry,
   type GitFile,
   type GitFileContent,
   GitInputError,
   type GitPort,
   type GitTreeEntry,
+  type MergeStrategy,
 } from './port';
 
 /**
@@ -166,6 +168,41 @@ function parseHunks(patch: string): GitChangedFile['hunks'] {
     } else if (current && /^[ +\-\\]/.test(line)) current.lines.push(line);
   }
   return hunks;
+}
+
+/** The conflicts a merge of `head` into `base` would meet (none: it merges cleanly). */
+async function mergeTreeConflicts(cwd: string, base: string, head: string): Promise<GitConflictEntry[]> {
+  try {
+    await git(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', base, head]);
+    return [];
+  } catch (err) {
+    if (!(err instanceof GitFailed) || err.code !== 1) throw err;
+  }
+  // Conflicted: the stages of each conflicted path tell what kind of conflict it is.
+  const out = await new Promise<string>((resolve) => {
+    execFile(
+      'git',
+      ['-c', 'core.hooksPath=/dev/null', 'merge-tree', '--write-tree', '-z', '--no-messages', base, head],
+      { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER },
+      (_err, stdout) => resolve(String(stdout)),
+    );
+  });
+  const [, ...stages] = out.split('\0');
+  const byPath = new Map<string, { modes: Set<string>; count: number }>();
+  for (const entry of stages) {
+    const m = /^(\d{6}) ([0-9a-f]{40}) (\d)\t(.+)$/.exec(entry);
+    if (!m) continue;
+    const at = byPath.get(m[4] as string) ?? { modes: new Set<string>(), count: 0 };
+    at.modes.add(m[1] as string);
+    at.count++;
+    byPath.set(m[4] as string, at);
+  }
+  return [...byPath].map(([path, { modes }]) => ({
+    path,
+    conflicts: 1,
+    binary: false,
+    kind: modes.has('120000') || modes.has('160000') ? 'type' : modes.size > 1 ? 'mode' : 'content',
+  }));
 }
 
 /** Every branch and tag with the object it points at. */
@@ -502,6 +539,39 @@ export function localGit(): GitPort {
         ahead: counted.filter((m) => m.startsWith('>')).length,
         exact,
       };
+    },
+
+    async mergeOptions(repoId, base, head) {
+      checkSha(base);
+      checkSha(head);
+      const cwd = repo(repoId);
+      let mergeBase: string | null;
+      try {
+        mergeBase = (await text(cwd, ['merge-base', '--end-of-options', base, head])).trim() || null;
+      } catch {
+        mergeBase = null;
+      }
+      if (!mergeBase) return { mergeBase: null, options: [], conflicts: [] };
+      if (mergeBase === head) return { mergeBase, options: [], conflicts: [] };
+      const options: MergeStrategy[] = mergeBase === base ? ['fast-forward'] : [];
+      // git merge-tree --write-tree (git 2.38+): exit 1 with the conflicted paths, without touching refs.
+      const conflicts = await mergeTreeConflicts(cwd, base, head);
+      if (conflicts.length === 0) options.push('squash', 'three-way');
+      return { mergeBase, options, conflicts };
+    },
+
+    async commitsBetween(repoId, base, head, limit) {
+      checkSha(base);
+      checkSha(head);
+      const out = await text(repo(repoId), [
+        'log',
+        ...LOG_FORMAT,
+        `--max-count=${Math.max(1, Math.floor(limit))}`,
+        '--end-of-options',
+        `${base}..${head}`,
+        '--',
+      ]);
+      return parseCommits(out);
     },
 
     async archive(repoId, commit, format) {

@@ -70,6 +70,17 @@ export interface GitChangedFile {
   hunks: { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] }[];
 }
 
+/** Spec part B, "Conflict entry". */
+export interface GitConflictEntry {
+  path: string;
+  conflicts: number;
+  binary: boolean;
+  kind: 'type' | 'content' | 'mode';
+}
+
+/** Spec part B, "Merge options". */
+export type MergeStrategy = 'fast-forward' | 'squash' | 'three-way';
+
 /** A file's bytes, or that it is larger than the caller wants, or (null) that there is no such file. */
 export type GitFileContent = { content: Buffer; size: number } | { tooLarge: true; size: number } | null;
 
@@ -81,6 +92,11 @@ export class GitConflict extends Error {
 /** A name, path or revision that git must never see (option-like, `..`, control characters…): 400. */
 export class GitInputError extends Error {
   override name = 'GitInputError';
+}
+
+/** Two commits too far apart for the backend to compare or merge (CodeCommit's TipsDivergenceExceeded): 400. */
+export class GitTooFar extends Error {
+  override name = 'GitTooFar';
 }
 
 /** A web commit's change that does not apply (moving or deleting a file that is not there): 400. */
@@ -155,6 +171,17 @@ export interface GitPort {
     head: string,
     cap: number,
   ): Promise<{ ahead: number; behind: number; exact: boolean }>;
+  /**
+   * Merging `head` into `base` now: their merge base (null: unrelated histories), the strategies
+   * that would succeed, and the conflicts a merge would meet.
+   */
+  mergeOptions(
+    repoId: string,
+    base: string,
+    head: string,
+  ): Promise<{ mergeBase: string | null; options: MergeStrategy[]; conflicts: GitConflictEntry[] }>;
+  /** Commits reachable from `head` but not from `base`, newest first, at most `limit`. */
+  commitsBetween(repoId: string, base: string, head: string, limit: number): Promise<GitCommit[]>;
   /** The tree of a commit as an archive. */
   archive(repoId: string, commit: string, format: 'zip' | 'tar.gz'): Promise<Readable>;
   /** One smart-HTTP exchange with the repository (the git endpoint, after its own checks). */

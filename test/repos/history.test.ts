@@ -132,3 +132,94 @@ it('last-commits: the last commit of each entry of a folder', async () => {
   expect(Object.keys(src.body.commits).sort()).toEqual(['app.js', 'lib']);
   expect((await p.get(`${base}/last-commits?path=nope`)).status).toBe(404);
 });
+
+describe('compare', () => {
+  it('head ahead of base: the commits and files it brings, every strategy possible', async () => {
+    await p.post(`${base}/branches`, { name: 'ahead', from: 'main' });
+    const main = (await p.get(`${base}/branches`)).body.branches.find(
+      (b: { name: string }) => b.name === 'main',
+    ).commit;
+    const c = await p.post(`${base}/contents`, {
+      branch: 'ahead',
+      parentCommitId: main,
+      message: 'Ahead',
+      changes: [{ action: 'put', path: 'ahead.txt', content: b64('a\n') }],
+    });
+    const res = await p.get(`${base}/compare?base=main&head=ahead`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      mergeBase: main,
+      status: 'ahead',
+      aheadBy: 1,
+      behindBy: 0,
+      exact: true,
+      commitsTruncated: false,
+      total: 1,
+      truncated: false,
+      mergeOptions: ['fast-forward', 'squash', 'three-way'],
+      conflicts: [],
+      base: { ref: 'main', commitId: main },
+      head: { ref: 'ahead', commitId: c.body.commitId },
+      pull: null,
+    });
+    expect(res.body.commits.map((x: { message: string }) => x.message)).toEqual(['Ahead']);
+    expect(res.body.files).toEqual([
+      {
+        path: 'ahead.txt',
+        change: 'added',
+        additions: 1,
+        deletions: 0,
+        hunks: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: ['+a'] }],
+      },
+    ]);
+    const same = await p.get(`${base}/compare?base=main&head=main`);
+    expect(same.body).toMatchObject({ status: 'identical', aheadBy: 0, behindBy: 0, mergeOptions: [], files: [] });
+  });
+
+  it('diverged branches that touch the same lines: the conflict, and no strategy', async () => {
+    const main = (await p.get(`${base}/branches`)).body.branches.find(
+      (b: { name: string }) => b.name === 'main',
+    ).commit;
+    for (const [branch, text] of [
+      ['left', 'left\n'],
+      ['right', 'right\n'],
+    ]) {
+      await p.post(`${base}/contents`, {
+        branch: 'main',
+        parentCommitId: main,
+        newBranch: branch,
+        message: branch,
+        changes: [{ action: 'put', path: 'src/app.js', content: b64(text as string) }],
+      });
+    }
+    const res = await p.get(`${base}/compare?base=left&head=right`);
+    expect(res.body).toMatchObject({
+      status: 'diverged',
+      aheadBy: 1,
+      behindBy: 1,
+      mergeOptions: [],
+      conflicts: [{ path: 'src/app.js', conflicts: 1, binary: false, kind: 'content' }],
+    });
+  });
+
+  it('404 for an unknown base or head', async () => {
+    const noBase = await p.get(`${base}/compare?base=nope&head=main`);
+    expect(noBase.status).toBe(404);
+    expect(noBase.body).toEqual({ error: 'Branch or tag not found' });
+    const noHead = await p.get(`${base}/compare?base=main&head=nope`);
+    expect(noHead.status).toBe(404);
+    expect(noHead.body).toEqual({ error: 'Branch or commit not found.' });
+    expect((await p.get(`${base}/compare?base=main`)).status).toBe(400);
+  });
+});
+
+it('insights: 52 weeks of commits and the authors with the most', async () => {
+  const res = await p.get(`${base}/insights`);
+  expect(res.status).toBe(200);
+  expect(res.body.weeks).toHaveLength(52);
+  expect(res.body.weeks.reduce((n: number, w: { commits: number }) => n + w.commits, 0)).toBe(res.body.totalCommits);
+  expect(res.body.totalCommits).toBeGreaterThanOrEqual(2);
+  expect(res.body.contributors[0]).toMatchObject({ name: 'Test owner', commits: res.body.totalCommits });
+  expect(new Date(res.body.weeks[0].weekStart).getUTCDay()).toBe(1);
+  expect((await p.get(`${base}/insights?ref=nope`)).status).toBe(404);
+});
