@@ -5,6 +5,7 @@ import { bareName, buildBare } from './bench/bare';
 import { coldPair } from './bench/cold';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
 import { benchDeployments, renderDeployments } from './bench/deployments';
+import { benchGit, renderGit } from './bench/git';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { type Figures, type FunctionFigures, renderReport, writeBlock } from './bench/report';
 import { countRoundTrips } from './bench/roundtrips';
@@ -86,6 +87,11 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'deployments')) {
     say('deployments: upload to ready of the static fixture, cached vs uncached install');
     sections.push(`**Deployments**\n\n${renderDeployments(await benchDeployments(platform))}`);
+  }
+  // Git over HTTP (scripts/bench/git.ts): clone and push through the platform vs git's own transport.
+  if (routeGroups.some((g) => g.name === 'repos')) {
+    say('git: clone of a 2,000-commit fixture and a 1 MB push, through the platform and directly');
+    sections.push(`**Git over HTTP**\n\n${renderGit(await benchGit(platform))}`);
   }
   await platform.stop();
   platform = undefined;

@@ -99,14 +99,17 @@ export async function serveGit(deps: GitEndpointDeps, req: GitRequest): Promise<
   const method = service === 'info/refs' ? 'GET' : 'POST';
   if (req.method !== method) return text(405, `${method} only.`, { allow: method });
 
+  const signIn = () =>
+    text(401, 'Sign in with a key or git credential of this organization.', { 'www-authenticate': REALM });
   const password = basicPassword(req.headers.authorization);
-  const caller = password ? await deps.authenticate(orgId, password) : undefined;
-  if (!caller)
-    return text(401, 'Sign in with a key or git credential of this organization.', { 'www-authenticate': REALM });
+  if (!password) return signIn();
+  // The repository is read together with the password; nothing of it is said until the caller is known.
+  const [caller, repo] = await Promise.all([deps.authenticate(orgId, password), deps.findRepo(orgId, name)]);
+  if (!caller) return signIn();
   const need = wanted === 'git-receive-pack' ? 'git:write' : 'git:read';
-  if (!caller.scopes.includes(need))
+  if (!caller.scopes.includes(need)) {
     return text(403, `This credential can't ${need === 'git:write' ? 'push' : 'fetch'}: it needs ${need}.`);
-  const repo = await deps.findRepo(orgId, name);
+  }
   if (!repo) return text(404, 'Repository not found');
 
   const base: GitHttpRequest = {

@@ -1,0 +1,157 @@
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { BenchPlatform } from './platform';
+import { median } from './stats';
+
+/**
+ * Git over HTTP through the platform (local gateway → git endpoint → git http-backend) against
+ * git's own transport on the same bare repository (`git clone --no-local`, which packs as a server
+ * does): a clone of a fixture of about 2,000 commits and 20 MB, and a push of 1 MB. Goal ≤ 1.5×.
+ */
+export const GIT_RATIO_GOAL = 1.5;
+
+export interface GitFigures {
+  commits: number;
+  bytes: number;
+  runs: number;
+  clone: { platform: number; direct: number };
+  push: { platform: number; direct: number };
+}
+
+const gitEnv = (home: string) => ({
+  PATH: process.env.PATH,
+  HOME: home,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_AUTHOR_NAME: 'Bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.com',
+  GIT_COMMITTER_NAME: 'Bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.com',
+});
+
+function git(cwd: string, home: string, args: string[], input?: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env: gitEnv(home), stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err = (err + String(d)).slice(-2000);
+    });
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args[0]}: ${err}`))));
+    child.stdin.end(input);
+  });
+}
+
+/** `commits` commits, each changing one of 200 files of ~10 KB of random data (incompressible: ~20 MB). */
+function fixtureStream(commits: number): Buffer {
+  const parts: Buffer[] = [];
+  const t = Math.floor(Date.now() / 1000) - commits * 60;
+  for (let i = 0; i < commits; i++) {
+    const data = randomBytes(10 * 1024);
+    const message = `Commit ${i}`;
+    parts.push(
+      Buffer.from(
+        `commit refs/heads/main\ncommitter Bench <bench@example.com> ${t + i * 60} +0000\ndata ${message.length}\n${message}\n` +
+          `${i > 0 ? '' : ''}M 100644 inline f${i % 200}.bin\ndata ${data.length}\n`,
+      ),
+      data,
+      Buffer.from('\n'),
+    );
+  }
+  return Buffer.concat(parts);
+}
+
+const time = async (f: () => Promise<void>) => {
+  const t0 = performance.now();
+  await f();
+  return performance.now() - t0;
+};
+
+export async function benchGit(platform: BenchPlatform, options: { commits?: number; runs?: number } = {}) {
+  const commits = options.commits ?? 2000;
+  const runs = options.runs ?? 3;
+  const dir = mkdtempSync(join(tmpdir(), 'platform-bench-git-'));
+  process.env.DATA_DIR = join(dir, 'data');
+  mkdirSync(process.env.DATA_DIR, { recursive: true });
+  const home = join(dir, 'home');
+  mkdirSync(home);
+  const { createGateway, listen } = await import('../../lib/local/gateway');
+  const gateway = createGateway();
+  const port = await listen(gateway, 0);
+  try {
+    const name = `bench-${randomBytes(3).toString('hex')}`;
+    const res = await fetch(`http://127.0.0.1:${port}/v1/orgs/${platform.orgId}/repos`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${platform.jwt}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    if (res.status !== 201) throw new Error(`creating the bench repository: ${res.status} ${await res.text()}`);
+    const repo = (await res.json()) as { repo: { resourceId: string; cloneUrl: string } };
+    const url = repo.repo.cloneUrl.replace('://', `://git:${platform.apiKey}@`);
+    const { repoPath } = await import('../../shared/git/local');
+    const bare = repoPath(repo.repo.resourceId);
+
+    // The fixture, written straight into the platform's repository (fast-import), then a copy to push from.
+    await git(bare, home, ['fast-import', '--quiet'], fixtureStream(commits));
+    const size = await new Promise<number>((resolve) =>
+      execFile('du', ['-sb', bare], (_e, out) => resolve(Number(String(out).split('\t')[0]) || 0)),
+    );
+    const figures = {
+      clone: { platform: [] as number[], direct: [] as number[] },
+      push: { platform: [] as number[], direct: [] as number[] },
+    };
+    for (let i = 0; i < runs; i++) {
+      const a = join(dir, `clone-a-${i}`);
+      const b = join(dir, `clone-b-${i}`);
+      figures.clone.platform.push(await time(() => git(dir, home, ['clone', '-q', url, a])));
+      figures.clone.direct.push(await time(() => git(dir, home, ['clone', '-q', '--no-local', bare, b])));
+      // A 1 MB commit pushed both ways: to the platform, and to a bare copy through git's own transport.
+      const target = join(dir, `target-${i}.git`);
+      await git(dir, home, ['clone', '-q', '--bare', '--no-local', bare, target]);
+      for (const [clone, remote, series] of [
+        [a, url, figures.push.platform],
+        [b, target, figures.push.direct],
+      ] as const) {
+        writeFileSync(join(clone, `push-${i}.bin`), randomBytes(1024 * 1024));
+        await git(clone, home, ['add', '.']);
+        await git(clone, home, ['commit', '-q', '-m', `push ${i}`]);
+        series.push(await time(() => git(clone, home, ['push', '-q', remote, `HEAD:refs/heads/push-${i}`])));
+      }
+      rmSync(a, { recursive: true, force: true });
+      rmSync(b, { recursive: true, force: true });
+      rmSync(target, { recursive: true, force: true });
+    }
+    return {
+      commits,
+      bytes: size,
+      runs,
+      clone: { platform: median(figures.clone.platform), direct: median(figures.clone.direct) },
+      push: { platform: median(figures.push.platform), direct: median(figures.push.direct) },
+    } satisfies GitFigures;
+  } finally {
+    gateway.closeAllConnections();
+    gateway.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function renderGit(g: GitFigures): string {
+  const ms = (v: number) => `${v.toFixed(0)} ms`;
+  const row = (what: string, s: { platform: number; direct: number }) => {
+    const r = s.platform / s.direct;
+    return `| ${what} | ${ms(s.platform)} | ${ms(s.direct)} | ${r.toFixed(2)}× | ${r <= GIT_RATIO_GOAL ? 'met' : '**missed**'} |`;
+  };
+  return [
+    `A fixture of ${g.commits} commits (${(g.bytes / 1024 / 1024).toFixed(1)} MB on disk), median of ${g.runs} runs ` +
+      `(goal ≤ ${GIT_RATIO_GOAL}×):`,
+    '',
+    '| operation | through the platform | git --no-local | ratio | goal |',
+    '|---|--:|--:|--:|---|',
+    row('clone', g.clone),
+    row('push of 1 MB', g.push),
+    '',
+  ].join('\n');
+}
