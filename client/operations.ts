@@ -2463,13 +2463,15 @@ export interface Operations {
         | {
             action: 'put';
             path: string;
-            content: string;
+            content?: string;
+            uploadId?: string;
           }
         | {
             action: 'move';
             from: string;
             path: string;
             content?: string;
+            uploadId?: string;
           }
         | {
             action: 'delete';
@@ -2480,6 +2482,31 @@ export interface Operations {
     response: {
       commitId?: string;
       branch: string;
+    };
+  };
+  /** Presigned PUTs for files of a web commit (1-100 files, 4 MB in all, as web commits): PUT each file to its `url` with exactly its `headers` within 15 minutes, then commit with `uploadId` instead of `content` */
+  postReposContentsUploads: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      files: {
+        path: string;
+        size: number;
+      }[];
+    };
+    response: {
+      uploads: {
+        path: string;
+        uploadId: string;
+        url: string;
+        headers: {
+          [key: string]: string;
+        };
+        expiresIn: number;
+      }[];
     };
   };
   /** A file's bytes at a ref, as application/octet-stream (never rendered) */
@@ -3006,6 +3033,7 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   deleteReposBranches: { method: 'DELETE', path: '/v1/orgs/{orgId}/repos/{name}/branches' },
   getReposTags: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/tags' },
   postReposContents: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/contents' },
+  postReposContentsUploads: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/contents/uploads' },
   getReposContentsRaw: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/contents/raw' },
   getReposContentsFiles: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/contents/files' },
   postReposContentsBlobs: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/contents/blobs' },

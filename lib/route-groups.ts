@@ -79,8 +79,8 @@ export const routeGroups: RouteGroup[] = [
   {
     name: 'repos',
     prefixes: ['/v1/orgs/{orgId}/repos', '/v1/orgs/{orgId}/git-credentials'],
-    // git: the repositories' storage; cursorSecret: commit pages.
-    needs: ['table', 'cursorSecret', 'git'],
+    // git: the repositories' storage; cursorSecret: commit pages; buckets: files uploaded for web commits.
+    needs: ['table', 'cursorSecret', 'git', 'buckets'],
   },
 ];
 

@@ -7,6 +7,7 @@ import { queryInt } from '../../shared/http/query';
 import { created, ok, route } from '../../shared/http/route';
 import { deleteLabel, LABEL_COLORS, listLabels, TOO_MANY_LABELS, upsertLabel } from '../../shared/repos/labels';
 import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
+import { createUploads, readUpload, removeUploads } from '../../shared/repos/uploads';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/store/cursor';
 import { protectedBranchOf, RepoParams } from './repos';
 
@@ -42,26 +43,52 @@ const personOf = (c: Caller) =>
     ? { name: c.name ?? c.email ?? c.userId, email: c.email ?? `${c.userId}@users.noreply.platform.local` }
     : { name: `Key ${c.keyId}`, email: `${c.keyId}@keys.noreply.platform.local` };
 
-/** The change variants of a web commit (`content` is base64). */
+/** The change variants of a web commit: `content` is base64, or `uploadId` names a file of contents/uploads. */
 const Change = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('put'), path: z.string(), content: z.string() }),
-  z.object({ action: z.literal('move'), from: z.string(), path: z.string(), content: z.optional(z.string()) }),
+  z.object({
+    action: z.literal('put'),
+    path: z.string(),
+    content: z.optional(z.string()),
+    uploadId: z.optional(z.string()),
+  }),
+  z.object({
+    action: z.literal('move'),
+    from: z.string(),
+    path: z.string(),
+    content: z.optional(z.string()),
+    uploadId: z.optional(z.string()),
+  }),
   z.object({ action: z.literal('delete'), path: z.string() }),
 ]);
 type ChangeInput = z.infer<typeof Change>;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** The changes as the port takes them: every spec 400 and the 413, before anything is written. */
-function toChanges(changes: ChangeInput[]): GitChange[] {
+/**
+ * The changes as the port takes them: every spec 400 and the 413, before anything is written.
+ * `uploaded` reads a file of contents/uploads.
+ */
+async function toChanges(
+  changes: ChangeInput[],
+  uploaded: (path: string, uploadId: string, maxBytes: number) => Promise<Buffer>,
+): Promise<GitChange[]> {
   const seen = new Set<string>();
   let bytes = 0;
-  const decode = (path: string, content: string) => {
-    if (content.length % 4 !== 0 || !BASE64.test(content)) throw badRequest(`${path}: content is not valid base64`);
-    const buf = Buffer.from(content, 'base64');
+  const count = (path: string, buf: Buffer) => {
     bytes += buf.length;
     if (bytes > MAX_CONTENT_BYTES) throw new HttpError(413, TOO_BIG_COMMIT);
     return buf;
+  };
+  const decode = (path: string, content: string) => {
+    if (content.length % 4 !== 0 || !BASE64.test(content)) throw badRequest(`${path}: content is not valid base64`);
+    return count(path, Buffer.from(content, 'base64'));
+  };
+  const body = async (c: { path: string; content?: string; uploadId?: string }) => {
+    if (c.content !== undefined && c.uploadId !== undefined) {
+      throw badRequest(`${c.path}: give content or uploadId, not both`);
+    }
+    if (c.uploadId !== undefined) return count(c.path, await uploaded(c.path, c.uploadId, MAX_CONTENT_BYTES - bytes));
+    return c.content !== undefined ? decode(c.path, c.content) : undefined;
   };
   const claim = (path: string) => {
     const problem = pathProblem(path);
@@ -69,18 +96,23 @@ function toChanges(changes: ChangeInput[]): GitChange[] {
     if (seen.has(path)) throw badRequest(`${path} is changed more than once.`);
     seen.add(path);
   };
-  return changes.map((c) => {
+  for (const c of changes) {
     claim(c.path);
-    if (c.action === 'delete') return { action: 'delete', path: c.path };
-    if (c.action === 'put') return { action: 'put', path: c.path, content: decode(c.path, c.content) };
-    claim(c.from);
-    return {
-      action: 'move',
-      from: c.from,
-      path: c.path,
-      ...(c.content !== undefined ? { content: decode(c.path, c.content) } : {}),
-    };
-  });
+    if (c.action === 'move') claim(c.from);
+  }
+  const out: GitChange[] = [];
+  for (const c of changes) {
+    if (c.action === 'delete') out.push({ action: 'delete', path: c.path });
+    else if (c.action === 'put') {
+      const content = await body(c);
+      if (!content) throw badRequest(`${c.path}: content or uploadId is required`);
+      out.push({ action: 'put', path: c.path, content });
+    } else {
+      const content = await body(c);
+      out.push({ action: 'move', from: c.from, path: c.path, ...(content ? { content } : {}) });
+    }
+  }
+  return out;
 }
 
 export const contentRoutes = [
@@ -200,8 +232,10 @@ export const contentRoutes = [
       413: [TOO_BIG_COMMIT],
     },
     run: async ({ org, params, body, caller }) => {
-      const changes = toChanges(body.changes);
       const r = await requireRepo(org.orgId, params.name);
+      const changes = await toChanges(body.changes, (path, uploadId, max) =>
+        readUpload(r.resourceId, path, uploadId, max),
+      );
       const port = await git();
       const refs = await port.refs(r.resourceId);
       const head = refs.branches.find((b) => b.name === body.branch);
@@ -232,6 +266,8 @@ export const contentRoutes = [
         if (!commitId && body.newBranch && head) {
           await port.setRef(r.resourceId, `refs/heads/${body.newBranch}`, body.parentCommitId as string, null);
         }
+        const uploads = body.changes.flatMap((c) => ('uploadId' in c && c.uploadId ? [c.uploadId] : []));
+        await removeUploads(r.resourceId, uploads).catch(() => undefined);
         return created({ ...(commitId ? { commitId } : {}), branch: target });
       } catch (err) {
         if (err instanceof GitConflict) {
@@ -240,6 +276,35 @@ export const contentRoutes = [
         if (err instanceof GitChangeError || err instanceof GitInputError) throw badRequest(err.message);
         throw err;
       }
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/repos/:name/contents/uploads',
+    scope: 'git:write',
+    summary:
+      'Presigned PUTs for files of a web commit (1-100 files, 4 MB in all, as web commits): PUT each file to ' +
+      'its `url` with exactly its `headers` within 15 minutes, then commit with `uploadId` instead of `content`.',
+    params: RepoParams,
+    body: z.object({
+      files: z
+        .array(
+          z.object({
+            path: z.string().check(z.minLength(1), z.maxLength(4096)),
+            size: z.int().check(z.minimum(0), z.maximum(MAX_CONTENT_BYTES)),
+          }),
+        )
+        .check(z.minLength(1), z.maxLength(100)),
+    }),
+    errors: { 400: ['...: ...'], 404: [M.repoNotFound], 413: [TOO_BIG_COMMIT] },
+    run: async ({ org, params, body }) => {
+      for (const f of body.files) {
+        const problem = pathProblem(f.path);
+        if (problem) throw badRequest(`${f.path.slice(0, 300)}: ${problem}`);
+      }
+      if (body.files.reduce((n, f) => n + f.size, 0) > MAX_CONTENT_BYTES) throw new HttpError(413, TOO_BIG_COMMIT);
+      const r = await requireRepo(org.orgId, params.name);
+      return created({ uploads: await createUploads(r.resourceId, body.files) });
     },
   }),
   route({

@@ -200,6 +200,19 @@ export const responses: ResponseDocs = {
   },
   // The file's bytes (application/octet-stream).
   'GET /v1/orgs/:orgId/repos/:name/contents/raw': { 200: z.string() },
+  'POST /v1/orgs/:orgId/repos/:name/contents/uploads': {
+    201: z.object({
+      uploads: z.array(
+        z.object({
+          path: z.string(),
+          uploadId: z.string(),
+          url: z.string(),
+          headers: z.record(z.string(), z.string()),
+          expiresIn: z.number(),
+        }),
+      ),
+    }),
+  },
   'GET /v1/orgs/:orgId/repos/:name/contents/files': {
     200: z.object({
       files: z.array(z.object({ path: z.string(), blobId: Sha, mode: z.string(), type: z.enum(['file', 'link']) })),

@@ -87,6 +87,8 @@ export class PlatformData extends Construct {
         { abortIncompleteMultipartUploadAfter: Duration.days(7) },
         // Versioning protects against an overwrite or delete by mistake, not forever.
         { noncurrentVersionExpiration: Duration.days(30) },
+        // Files uploaded for a web commit that never came (shared/repos/uploads.ts).
+        { prefix: 'repo-uploads/', expiration: Duration.days(1) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { localGit } from '../../shared/git/local';
+import { storage } from '../../shared/storage';
 import { TestPlatform } from '../helpers/platform';
 
 /**
@@ -15,6 +16,9 @@ const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
 beforeAll(async () => {
   process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'contents-'));
+  // The platform's artifacts bucket of this file, where uploads for web commits go.
+  process.env.ARTIFACTS_BUCKET = `repo-uploads-${Date.now().toString(36)}`;
+  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
   p = await TestPlatform.start();
 });
 afterAll(() => p.close());
@@ -264,6 +268,61 @@ describe('web commits', () => {
     expect((await p.get(`${base}/contents/files?ref=main`)).body.files.map((f: { path: string }) => f.path)).toEqual([
       'README.md',
     ]);
+  });
+});
+
+describe('uploads for web commits', () => {
+  it('PUTs files to presigned links, then commits them by uploadId (removed once committed)', async () => {
+    const { base, head } = await newRepo();
+    const bytes = Buffer.from([0, 1, 2, 3, 254, 255]);
+    const res = await p.post(`${base}/contents/uploads`, { files: [{ path: 'bin/data.bin', size: bytes.length }] });
+    expect(res.status).toBe(201);
+    const [upload] = res.body.uploads;
+    expect(upload).toMatchObject({ path: 'bin/data.bin', uploadId: expect.stringMatching(/^rup_/) });
+    const put = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: bytes });
+    expect(put.status).toBe(200);
+    const commit = await p.post(`${base}/contents`, {
+      branch: 'main',
+      parentCommitId: head,
+      message: 'Binary by upload',
+      changes: [{ action: 'put', path: 'bin/data.bin', uploadId: upload.uploadId }],
+    });
+    expect(commit.status).toBe(201);
+    const blob = await p.get(`${base}/blob?path=bin/data.bin`);
+    expect(Buffer.from(blob.body.content, 'base64')).toEqual(bytes);
+    // Used once: the upload is gone.
+    const again = await p.post(`${base}/contents`, {
+      branch: 'main',
+      parentCommitId: commit.body.commitId,
+      message: 'Again',
+      changes: [{ action: 'put', path: 'copy.bin', uploadId: upload.uploadId }],
+    });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toMatch(/^copy\.bin: the upload rup_\w+ wasn't found/);
+  });
+
+  it('holds the web-commit limits and refuses hostile paths', async () => {
+    const { base } = await newRepo();
+    const big = await p.post(`${base}/contents/uploads`, {
+      files: [
+        { path: 'a.bin', size: 3 * 1024 * 1024 },
+        { path: 'b.bin', size: 2 * 1024 * 1024 },
+      ],
+    });
+    expect(big.status).toBe(413);
+    expect(big.body).toEqual({
+      error: 'Web commits can change up to 100 files and 4 MB of content. Push larger changes with git.',
+    });
+    const hostile = await p.post(`${base}/contents/uploads`, { files: [{ path: '../x', size: 1 }] });
+    expect(hostile.status).toBe(400);
+    const many = Array.from({ length: 101 }, (_, i) => ({ path: `f${i}`, size: 1 }));
+    expect((await p.post(`${base}/contents/uploads`, { files: many })).status).toBe(400);
+    const both = await p.post(`${base}/contents`, {
+      branch: 'main',
+      message: 'm',
+      changes: [{ action: 'put', path: 'x', content: 'eA==', uploadId: 'rup_0000000000' }],
+    });
+    expect(both.status).toBe(400);
   });
 });
 
