@@ -74,20 +74,20 @@ async function toChanges(
 ): Promise<GitChange[]> {
   const seen = new Set<string>();
   let bytes = 0;
-  const count = (path: string, buf: Buffer) => {
+  const count = (buf: Buffer) => {
     bytes += buf.length;
     if (bytes > MAX_CONTENT_BYTES) throw new HttpError(413, TOO_BIG_COMMIT);
     return buf;
   };
   const decode = (path: string, content: string) => {
     if (content.length % 4 !== 0 || !BASE64.test(content)) throw badRequest(`${path}: content is not valid base64`);
-    return count(path, Buffer.from(content, 'base64'));
+    return count(Buffer.from(content, 'base64'));
   };
   const body = async (c: { path: string; content?: string; uploadId?: string }) => {
     if (c.content !== undefined && c.uploadId !== undefined) {
       throw badRequest(`${c.path}: give content or uploadId, not both`);
     }
-    if (c.uploadId !== undefined) return count(c.path, await uploaded(c.path, c.uploadId, MAX_CONTENT_BYTES - bytes));
+    if (c.uploadId !== undefined) return count(await uploaded(c.path, c.uploadId, MAX_CONTENT_BYTES - bytes));
     return c.content !== undefined ? decode(c.path, c.content) : undefined;
   };
   const claim = (path: string) => {
