@@ -15,7 +15,7 @@ import {
   renameRepository,
   requireRepo,
 } from '../../shared/repos/records';
-import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/repos/templates';
+import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/repos/template-names';
 import { listResources, updateResource } from '../../shared/resources/records';
 import { toResource } from '../../shared/schemas/resource';
 

@@ -17,7 +17,7 @@ import type { Resource } from '../schemas/resource';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
 import { getItem, keys, TABLE, transact } from '../store/table';
-import { GITIGNORE, type GitignoreTemplate, type License, licenseText, readmeText } from './templates';
+import type { GitignoreTemplate, License } from './template-names';
 
 /** A repository: a resource record (`type: repository`) and what its routes keep on it. */
 export type RepoRecord = Resource & {
@@ -142,7 +142,7 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
     await updateResource(record, { status: 'error', error: M.createFailed }).catch(() => undefined);
     throw new HttpError(502, M.createFailed);
   }
-  const files = firstFiles(record, input, caller);
+  const files = await firstFiles(record, input, caller);
   if (files.length > 0 && (await port.refs(record.resourceId)).branches.length === 0) {
     try {
       await port.commit(record.resourceId, {
@@ -162,7 +162,10 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
   return (await updateResource(fresh, { status: 'active', error: undefined })) as RepoRecord;
 }
 
-function firstFiles(record: RepoRecord, input: CreateRepoInput, caller: Caller): [string, string][] {
+/** The first commit's files; their texts (a license is 11 KB) load only when asked for. */
+async function firstFiles(record: RepoRecord, input: CreateRepoInput, caller: Caller): Promise<[string, string][]> {
+  if (!input.readme && !input.gitignore && !input.license) return [];
+  const { GITIGNORE, licenseText, readmeText } = await import('./templates');
   const files: [string, string][] = [];
   if (input.readme) files.push(['README.md', readmeText(record.name, record.description)]);
   if (input.gitignore) files.push(['.gitignore', GITIGNORE[input.gitignore]]);

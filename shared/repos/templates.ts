@@ -3,10 +3,7 @@
  * The Apache License 2.0 is its official text (https://www.apache.org/licenses/LICENSE-2.0.txt) and
  * the MIT License the OSI's (https://opensource.org/license/mit); `{year}` and `{owner}` are filled in.
  */
-export const GITIGNORE_TEMPLATES = ['Node', 'Next.js', 'Python', 'Go', 'Rust'] as const;
-export type GitignoreTemplate = (typeof GITIGNORE_TEMPLATES)[number];
-export const LICENSES = ['MIT', 'Apache-2.0'] as const;
-export type License = (typeof LICENSES)[number];
+import type { GitignoreTemplate, License } from './template-names';
 
 export const GITIGNORE: Record<GitignoreTemplate, string> = {
   Node: '# Dependencies\nnode_modules/\n\n# Logs\nnpm-debug.log*\nyarn-debug.log*\nyarn-error.log*\npnpm-debug.log*\n*.log\n\n# Build output\ndist/\nbuild/\ncoverage/\n\n# Environment\n.env\n.env.*\n!.env.example\n\n# Editors and systems\n.DS_Store\n.idea/\n.vscode/\n',
