@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { handler as gitPushes } from '../../functions/workers/git-pushes';
 import { refChange } from '../../shared/git/events';
 import { type Deployments, edgeFetch, waitFinal, withDeployments } from '../deployments/helpers';
 import type { TestPlatform } from '../helpers/platform';
+import { gitCli } from './git-cli';
 
 /**
  * Deployments of commits: a push to a linked project's production branch is built from the
@@ -24,28 +24,7 @@ withDeployments((platform, deployments) => {
   home = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'push-home-'));
 });
 
-function git(cwd: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_AUTHOR_NAME: 'Grace',
-          GIT_AUTHOR_EMAIL: 'grace@example.com',
-          GIT_COMMITTER_NAME: 'Grace',
-          GIT_COMMITTER_EMAIL: 'grace@example.com',
-        },
-      },
-      (err, stdout, stderr) => (err ? reject(new Error(`git ${args[0]}: ${stderr}`)) : resolve(`${stdout}${stderr}`)),
-    );
-  });
-}
+const git = gitCli(() => home).ok;
 
 /** A repository linked to a new static project; answers what the tests need of both. */
 async function linkedProject() {

@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deleteMany, keys } from '../../shared/store/table';
 import { TestPlatform } from '../helpers/platform';
+import { gitCli } from './git-cli';
 
 /**
  * Git over HTTPS with the real git CLI against the local platform: clone, push, tags, web commits
@@ -23,42 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-interface Run {
-  code: number;
-  out: string;
-}
-
-/** git in `cwd`, never asking anything, with no configuration but its own. */
-function run(cwd: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_AUTHOR_NAME: 'Grace',
-          GIT_AUTHOR_EMAIL: 'grace@example.com',
-          GIT_COMMITTER_NAME: 'Grace',
-          GIT_COMMITTER_EMAIL: 'grace@example.com',
-        },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
-    );
-  });
-}
-
-async function ok(cwd: string, args: string[]): Promise<string> {
-  const r = await run(cwd, args);
-  if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.out}`);
-  return r.out;
-}
+const { run, ok } = gitCli(() => home);
 
 /** The clone URL with a password in it. */
 const authed = (url: string, password: string) => url.replace('://', `://git:${password}@`);
