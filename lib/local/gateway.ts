@@ -221,6 +221,14 @@ function sendGatewayAnswer(res: ServerResponse, status: number, message: string)
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
+/**
+ * Room for everything of an event or a result but its body (API Gateway's headers are at most
+ * 10 KB): a body whose JSON (at most 6 bytes per character) fits in the limit less this can't take
+ * the whole past it, so it isn't measured.
+ */
+const ENVELOPE_BYTES = 64 * 1024;
+const mayPass = (body: string | undefined, limit: number) => (body?.length ?? 0) * 6 > limit - ENVELOPE_BYTES;
+
 /** Invokes the handler as Lambda would: an event or a result over Lambda's limit never passes. */
 async function invoke(
   res: ServerResponse,
@@ -228,9 +236,11 @@ async function invoke(
   event: APIGatewayProxyEventV2,
   group: RouteGroup,
 ): Promise<void> {
-  if (jsonBytes(event) > AWS_LIMITS.event) return sendGatewayAnswer(res, 413, 'Request Too Long');
+  if (mayPass(event.body, AWS_LIMITS.event) && jsonBytes(event) > AWS_LIMITS.event) {
+    return sendGatewayAnswer(res, 413, 'Request Too Long');
+  }
   const result = await handler(event, contextFor(group, event.requestContext.requestId));
-  if (jsonBytes(result) > AWS_LIMITS.result) {
+  if (mayPass(result.body, AWS_LIMITS.result) && jsonBytes(result) > AWS_LIMITS.result) {
     process.stderr.write(
       `${JSON.stringify({ level: 'error', message: 'response payload over the Lambda limit', group: group.name, requestId: event.requestContext.requestId })}\n`,
     );
