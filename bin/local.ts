@@ -109,6 +109,10 @@ async function main(): Promise<void> {
   const tableAt = Date.now();
   dynamoClient.destroy();
 
+  // The queues of the queue workers (lib/workers.ts), made before anything sends to them.
+  const { createWorkerQueues } = await import('../lib/local/sqs');
+  const workerQueues = await createWorkerQueues({ endpoint: services.sqs.endpoint, region, credentials });
+
   const idpKeyFile = resolve(dataDir, 'keys', 'idp.json');
   // The environment the handlers read (shared/config.ts and the ports' adapters), before they load.
   // One key pair for every engine, the one they check.
@@ -135,6 +139,8 @@ async function main(): Promise<void> {
     // The names shared/needs.ts declares (the `queue` need), as on AWS.
     AGENT_JOBS_QUEUE_URL: services.sqs.queueUrls.agentJobs,
     AGENT_DLQ_URL: services.sqs.queueUrls.agentJobsDlq,
+    // The queue workers' queues (the `repoArchives` need …).
+    REPO_ARCHIVES_QUEUE_URL: workerQueues.REPO_ARCHIVES_QUEUE_URL ?? '',
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
   } satisfies Record<string, string>);
 

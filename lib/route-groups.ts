@@ -79,8 +79,9 @@ export const routeGroups: RouteGroup[] = [
   {
     name: 'repos',
     prefixes: ['/v1/orgs/{orgId}/repos', '/v1/orgs/{orgId}/git-credentials'],
-    // git: the repositories' storage; cursorSecret: commit pages; buckets: files uploaded for web commits.
-    needs: ['table', 'cursorSecret', 'git', 'buckets'],
+    // git: the repositories' storage; cursorSecret: commit pages; buckets: files uploaded for web
+    // commits, archives; repoArchives: archives queued for their worker.
+    needs: ['table', 'cursorSecret', 'git', 'buckets', 'repoArchives'],
   },
 ];
 

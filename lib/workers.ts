@@ -90,6 +90,16 @@ export const workers: Worker[] = [
     timeoutMinutes: 3,
   },
   {
+    name: 'repo-archives',
+    description: 'Makes zip and tar.gz archives of repository commits',
+    // One archive at a time (a big repository takes the function's disk and minutes); a message
+    // that keeps failing (git or S3 unreachable) is kept two weeks for a person to look at.
+    trigger: { kind: 'queue', queue: 'repo-archives', batchSize: 1, deadLetter: { maxReceives: 3, retentionDays: 14 } },
+    // Records (the archive's state); the commit's tree (git); the archive written (buckets).
+    needs: ['table', 'git', 'buckets'],
+    timeoutMinutes: 10,
+  },
+  {
     name: 'build-retention',
     description: 'Expires deployments past their retention',
     trigger: { kind: 'schedule', every: 'hour', retries: 2 },

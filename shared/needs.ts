@@ -26,6 +26,8 @@ export const NEED_ENV = {
   artifactsExpire: { aws: ['ARTIFACTS_BUCKET'], local: ['ARTIFACTS_BUCKET'] },
   // The agent job queue: send and consume.
   queue: { aws: ['AGENT_JOBS_QUEUE_URL'], local: ['AGENT_JOBS_QUEUE_URL'] },
+  // Repository archives: send to the repo-archives worker's queue (lib/workers.ts).
+  repoArchives: { aws: ['REPO_ARCHIVES_QUEUE_URL'], local: ['REPO_ARCHIVES_QUEUE_URL'] },
   // Customer databases (`cust-*`) and buckets (`plt-*`): known by prefix, no variable.
   customerTables: { aws: [], local: [] },
   customerBuckets: { aws: [], local: [] },

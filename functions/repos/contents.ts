@@ -5,6 +5,7 @@ import { isCommitId, pathProblem, refNameProblem } from '../../shared/git/names'
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/ground/errors';
 import { queryInt } from '../../shared/http/query';
 import { created, ok, route } from '../../shared/http/route';
+import { ARCHIVE_TOO_LARGE, requestArchive } from '../../shared/repos/archives';
 import { deleteLabel, LABEL_COLORS, listLabels, TOO_MANY_LABELS, upsertLabel } from '../../shared/repos/labels';
 import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
 import { createUploads, readUpload, removeUploads } from '../../shared/repos/uploads';
@@ -29,6 +30,8 @@ const MAX_FILES = 10_000;
 
 const Ref = z.string().check(z.minLength(1), z.maxLength(256));
 const Sha = z.string().check(z.regex(/^[0-9a-f]{40}$/, 'Use a 40-character lowercase hex commit id.'));
+/** How soon to ask again for an archive being made. */
+const ARCHIVE_RETRY = { 'retry-after': '2' };
 const protectedMessage = (branch: string) => `${branch} is protected. Commit to a new branch and open a pull request.`;
 
 /** A branch, tag or commit of the repository: 404 `Branch or tag not found` when it names none. */
@@ -305,6 +308,29 @@ export const contentRoutes = [
       if (body.files.reduce((n, f) => n + f.size, 0) > MAX_CONTENT_BYTES) throw new HttpError(413, TOO_BIG_COMMIT);
       const r = await requireRepo(org.orgId, params.name);
       return created({ uploads: await createUploads(r.resourceId, body.files) });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/repos/:name/contents/archive',
+    scope: 'git:read',
+    summary:
+      'An archive of a branch, tag or commit (default: the default branch), `zip` (default) or `tar.gz`, as ' +
+      '`git archive` makes it. `202` with `Retry-After` while it is made: ask again; then `200` with a link valid ' +
+      '5 minutes. A commit is archived once; later requests get a new link to the same archive.',
+    params: RepoParams,
+    body: z.object({ ref: z.optional(Ref), format: z.optional(z.enum(['zip', 'tar.gz'])) }),
+    errors: { 404: [M.repoNotFound, REF_NOT_FOUND], 422: [ARCHIVE_TOO_LARGE] },
+    run: async ({ org, params, body }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      const commitId = await commitOf(r, body.ref ?? r.defaultBranch);
+      const format = body.format ?? 'zip';
+      const state = await requestArchive(r, commitId, format);
+      if (state.status === 'failed') throw new HttpError(422, state.error);
+      if (state.status === 'building') {
+        return { status: 202, body: { archive: { status: 'building', commitId, format } }, headers: ARCHIVE_RETRY };
+      }
+      return ok({ archive: { ...state, commitId, format } });
     },
   }),
   route({

@@ -89,6 +89,8 @@ export class PlatformData extends Construct {
         { noncurrentVersionExpiration: Duration.days(30) },
         // Files uploaded for a web commit that never came (shared/repos/uploads.ts).
         { prefix: 'repo-uploads/', expiration: Duration.days(1) },
+        // Archives of commits (shared/repos/archives.ts: their records answer for 12 hours).
+        { prefix: 'repo-archives/', expiration: Duration.days(1) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -1,8 +1,10 @@
 import { Aws, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/config';
 import { assertNeedsEnv, type Need } from '../../shared/needs';
+import { queueUrlVariable } from '../../shared/queue/port';
 import { TABLE_ACTIONS } from '../../shared/runtime/function-role';
 import type { PlatformData } from './data';
 import { FUNCTION_PREFIX, GIT_REPO_PREFIX, type PlatformDeployments } from './deployments';
@@ -15,6 +17,8 @@ export interface Grantable {
   data: PlatformData;
   jobs: AgentJobs;
   deployments: PlatformDeployments;
+  /** The queue of the queue worker reading `queue` (lib/workers.ts); the synthesis stops without one. */
+  workerQueue(queue: string): sqs.IQueue;
 }
 
 /**
@@ -83,7 +87,8 @@ const customerObjectActions = [
  * resource needs a wildcard, the cdk-nag finding is acknowledged here, on this function only,
  * with its reason.
  */
-export function grantNeeds(f: PlatformFunction, needs: readonly Need[], { data, jobs, deployments }: Grantable): void {
+export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform: Grantable): void {
+  const { data, jobs, deployments } = platform;
   const stack = Stack.of(f);
   const ack = (finding: string, reason: string) => ackOn(f, { [finding]: reason });
   /** The artifacts bucket's build outputs (`artifacts/`), read, and deleted too for retention. */
@@ -159,6 +164,13 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], { data, 
       jobs.queue.grantSendMessages(f.fn);
       jobs.queue.grantConsumeMessages(f.fn);
       f.fn.addEnvironment('AGENT_JOBS_QUEUE_URL', jobs.queue.queueUrl);
+    },
+
+    // Send only, to the one worker queue (its worker consumes it).
+    repoArchives: () => {
+      const archives = platform.workerQueue('repo-archives');
+      archives.grantSendMessages(f.fn);
+      f.fn.addEnvironment(queueUrlVariable('repo-archives'), archives.queueUrl);
     },
 
     // Neither call has resource-level permissions: ListBuckets lists names only; GetMetricData

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type RouteGroup, routeGroups } from '../route-groups';
 import { type Worker, workers } from '../workers';
@@ -54,6 +55,14 @@ export class PlatformStack extends Stack {
   /** One function per worker of lib/workers.ts, with its trigger, in the table's order. */
   readonly workers: WorkerFunction[];
 
+  /** The queue of the queue worker reading `queue`: what a group sending to it is granted. */
+  workerQueue(queue: string): sqs.IQueue {
+    const found = this.workers?.find((w) => w.worker.trigger.kind === 'queue' && w.worker.trigger.queue === queue);
+    if (!found?.queue)
+      throw new Error(`No worker of the table reads the queue ${queue}: add its row to lib/workers.ts.`);
+    return found.queue;
+  }
+
   constructor(scope: Construct, id: string, props: PlatformStackProps) {
     super(scope, id, props);
     if (!props.authAudience?.trim()) {
@@ -95,8 +104,9 @@ export class PlatformStack extends Stack {
           environment: group.needs.includes('git') ? withGit : environment,
         }),
     );
-    for (const f of this.functions) grantNeeds(f, f.group.needs, this);
+    // Workers first: a group that sends to a worker's queue is granted that queue.
     this.workers = addWorkers(this, props.workers ?? workers, { projectRoot, environment, platform: this });
+    for (const f of this.functions) grantNeeds(f, f.group.needs, this);
 
     this.http = new PlatformApi(this, 'Api', {
       functions: this.functions,

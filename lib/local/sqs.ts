@@ -1,4 +1,6 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { queueUrlVariable } from '../../shared/queue/port';
+import { type QueueTrigger, workers as table, type Worker } from '../workers';
 import { signedProxy } from './signed-proxy';
 import type { EngineCredentials } from './sigv4';
 
@@ -91,5 +93,50 @@ export async function startSqs(options: {
     throw err;
   } finally {
     client.destroy();
+  }
+}
+
+/**
+ * A queue row's queue and its dead-letter queue, as the CDK stack makes them (lib/aws/workers.ts);
+ * one that exists is kept (same attributes). Answers the queue's URL.
+ */
+export async function ensureQueue(sqs: SQSClient, w: Worker, trigger: QueueTrigger): Promise<string> {
+  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${trigger.queue}-dlq` }));
+  const dlqArn = (
+    await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))
+  ).Attributes?.QueueArn;
+  const { QueueUrl } = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: trigger.queue,
+      Attributes: {
+        VisibilityTimeout: String(Math.min(6 * w.timeoutMinutes * 60, 43_200)),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: trigger.deadLetter.maxReceives }),
+      },
+    }),
+  );
+  return QueueUrl as string;
+}
+
+/**
+ * The queues of the table's queue rows, made before anything sends to them: the URLs by the
+ * variable their senders read (shared/queue: `repo-archives` → `REPO_ARCHIVES_QUEUE_URL`), for the
+ * local platform's environment, as the CDK stack sets them on AWS.
+ */
+export async function createWorkerQueues(options: {
+  endpoint: string;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  workers?: Worker[];
+}): Promise<Record<string, string>> {
+  const sqs = new SQSClient({ endpoint: options.endpoint, region: options.region, credentials: options.credentials });
+  try {
+    const urls: Record<string, string> = {};
+    for (const w of options.workers ?? table) {
+      if (w.trigger.kind !== 'queue') continue;
+      urls[queueUrlVariable(w.trigger.queue)] = await ensureQueue(sqs, w, w.trigger);
+    }
+    return urls;
+  } finally {
+    sqs.destroy();
   }
 }

@@ -1,12 +1,5 @@
 import { join } from 'node:path';
-import {
-  CreateQueueCommand,
-  DeleteMessageBatchCommand,
-  GetQueueAttributesCommand,
-  type Message,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { onPlatformEvents, type PlatformEvent } from '../../shared/events/bus';
 import { describeError, log } from '../../shared/ground/log';
 import { assertNeedsEnv } from '../../shared/needs';
@@ -18,6 +11,7 @@ import {
   type Worker,
   workerEntry,
 } from '../workers';
+import { ensureQueue } from './sqs';
 
 /**
  * The local worker runner: the same table as on AWS (lib/workers.ts), each row started the local
@@ -116,19 +110,7 @@ async function pollQueue(
 ): Promise<() => Promise<void>> {
   if (!endpoint) throw new Error(`The ${w.name} worker cannot start: AWS_ENDPOINT_URL_SQS is not set.`);
   const sqs = new SQSClient({ endpoint });
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${trigger.queue}-dlq` }));
-  const dlqArn = (
-    await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))
-  ).Attributes?.QueueArn;
-  const { QueueUrl: queueUrl } = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: trigger.queue,
-      Attributes: {
-        VisibilityTimeout: String(Math.min(6 * w.timeoutMinutes * 60, 43_200)),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: trigger.deadLetter.maxReceives }),
-      },
-    }),
-  );
+  const queueUrl = await ensureQueue(sqs, w, trigger);
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -141,7 +123,7 @@ async function pollQueue(
             MessageSystemAttributeNames: ['ApproximateReceiveCount'],
           }),
         );
-        if (Messages.length > 0) await runBatch(w, handler, queueUrl as string, Messages, sqs);
+        if (Messages.length > 0) await runBatch(w, handler, queueUrl, Messages, sqs);
       } catch (err) {
         if (running) log.warn('reading a worker queue failed', { worker: w.name, error: describeError(err) });
         await new Promise((resolve) => setTimeout(resolve, 1000));

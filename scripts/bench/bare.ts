@@ -23,6 +23,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   buckets: ['s3'],
   customerBuckets: ['s3'],
   queue: ['sqs'],
+  repoArchives: ['sqs'],
   kms: ['kms'],
   cursorSecret: [],
   builds: ['codebuild', 'logs'],

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import {
   CodeCommitClient,
   CreateBranchCommand,
@@ -17,10 +16,12 @@ import {
   ListBranchesCommand,
 } from '@aws-sdk/client-codecommit';
 import { config } from '../config';
+import { writeArchive } from './archive-writer';
 import { repositoryName } from './events';
 import { codecommitTransport } from './http-codecommit';
 import { isCommitId, pathProblem, refNameProblem } from './names';
 import {
+  GitArchiveError,
   type GitChangedFile,
   GitChangeError,
   type GitCommit,
@@ -40,8 +41,12 @@ import {
  * checks are the compare-and-swap: `parentCommitId` on CreateCommit (ParentCommitIdOutdated →
  * GitConflict), CreateBranch refusing an existing name. What CodeCommit's API lacks is said where
  * it matters: it lists no tags (pushed tags are known to the git endpoint, not to this adapter),
- * moves no branch to an arbitrary commit, and makes no archives.
+ * moves no branch to an arbitrary commit, and makes no archives (they are written here, from the
+ * tree's blobs: at most MAX_ARCHIVE_FILES files, ARCHIVE_READS GetBlob calls at a time).
  */
+const MAX_ARCHIVE_FILES = 10_000;
+const ARCHIVE_READS = 8;
+
 let client: CodeCommitClient | undefined;
 const cc = () => {
   client ??= new CodeCommitClient({});
@@ -440,8 +445,44 @@ export function awsGit(): GitPort {
       return out;
     },
 
-    async archive(): Promise<Readable> {
-      throw new Error('CodeCommit makes no archives: a build of a commit gets its source from CodeBuild.');
+    async archive(repoId, commit, format) {
+      // CodeCommit makes no archives: the tree's files, one GetBlob each, written here.
+      const [{ files, truncated }, info] = await Promise.all([
+        this.files(repoId, commit, MAX_ARCHIVE_FILES),
+        getCommit(repoId, commit),
+      ]);
+      if (!info) throw new GitArchiveError("That commit doesn't exist.");
+      if (truncated) {
+        throw new GitArchiveError(`The commit has more than ${MAX_ARCHIVE_FILES} files. Clone the repository instead.`);
+      }
+      const name = repositoryName(repoId);
+      const blob = async (f: GitFile) => {
+        try {
+          const out = await cc().send(new GetBlobCommand({ repositoryName: name, blobId: f.blobId }));
+          return { path: f.path.replace(/^\/+/, ''), mode: f.mode, data: out.content ?? new Uint8Array() };
+        } catch (err) {
+          if (named(err, 'FileTooLargeException')) {
+            throw new GitArchiveError(`${f.path} is too large for an archive here. Clone the repository instead.`);
+          }
+          throw err;
+        }
+      };
+      // In tree order, ARCHIVE_READS blobs asked ahead of the one written.
+      // A read failing ahead of its turn is handled then (never an unhandled rejection meanwhile).
+      const read = (f: GitFile) => {
+        const p = blob(f);
+        p.catch(() => undefined);
+        return p;
+      };
+      async function* entries() {
+        const ahead = files.slice(0, ARCHIVE_READS).map(read);
+        for (let i = 0; i < files.length; i++) {
+          const next = files[i + ARCHIVE_READS];
+          if (next) ahead.push(read(next));
+          yield await (ahead.shift() as ReturnType<typeof blob>);
+        }
+      }
+      return writeArchive(format, entries(), new Date(info.committedAt ?? Date.now()));
     },
 
     async http(repoId, request) {

@@ -105,6 +105,14 @@ export class GitChangeError extends Error {
 }
 
 /**
+ * An archive that can't be made, whatever the retries: its reason is for the person who asked
+ * (a file CodeCommit won't hand out, too many files, over the size limit).
+ */
+export class GitArchiveError extends Error {
+  override name = 'GitArchiveError';
+}
+
+/**
  * The git port: repositories' storage, for the repos routes, the git endpoint and builds of
  * commits. Repositories are known by their resource id (`res_…`), never by name, so a rename is a
  * record change. AWS: CodeCommit. One machine: bare repositories under `DATA_DIR/git`, driven by
@@ -182,7 +190,7 @@ export interface GitPort {
   ): Promise<{ mergeBase: string | null; options: MergeStrategy[]; conflicts: GitConflictEntry[] }>;
   /** Commits reachable from `head` but not from `base`, newest first, at most `limit`. */
   commitsBetween(repoId: string, base: string, head: string, limit: number): Promise<GitCommit[]>;
-  /** The tree of a commit as an archive. */
+  /** The tree of a commit as an archive, written as it is read (GitArchiveError: it can't be made). */
   archive(repoId: string, commit: string, format: 'zip' | 'tar.gz'): Promise<Readable>;
   /** One smart-HTTP exchange with the repository (the git endpoint, after its own checks). */
   http(repoId: string, request: GitHttpRequest): Promise<GitHttpResponse>;

@@ -1,0 +1,17 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { QueuePort } from './port';
+
+let client: SQSClient | undefined;
+
+/**
+ * SQS. On one machine the same calls reach the local SQS engine (`AWS_ENDPOINT_URL_SQS`, which the
+ * SDK reads itself), so this adapter serves both targets.
+ */
+export const sqsQueue: QueuePort = {
+  async send(urlVariable, message) {
+    const url = process.env[urlVariable];
+    if (!url) throw new Error(`${urlVariable} is not set.`);
+    client ??= new SQSClient({});
+    await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
+  },
+};

@@ -1,0 +1,15 @@
+/**
+ * The queue port: work handed to a queue worker (lib/workers.ts, `trigger.kind: 'queue'`). A
+ * message goes to the worker's own queue, whose URL its need declares (shared/needs.ts), and is
+ * delivered at least once: the worker must take a repeat in its stride.
+ */
+export interface QueuePort {
+  /** Sends one message (JSON) to the queue whose URL is in the environment variable `urlVariable`. */
+  send(urlVariable: QueueUrlVariable, message: object): Promise<void>;
+}
+
+/** The variables that hold worker queues' URLs (shared/needs.ts declares which need brings which). */
+export type QueueUrlVariable = 'REPO_ARCHIVES_QUEUE_URL';
+
+/** The variable of a queue worker's queue URL: `repo-archives` → `REPO_ARCHIVES_QUEUE_URL`. */
+export const queueUrlVariable = (queue: string): string => `${queue.toUpperCase().replace(/-/g, '_')}_QUEUE_URL`;
