@@ -2509,6 +2509,36 @@ export interface Operations {
       }[];
     };
   };
+  /** An archive of a branch, tag or commit (default: the default branch), `zip` (default) or `tar.gz`, as `git archive` makes it */
+  postReposContentsArchive: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      ref?: string;
+      format?: 'zip' | 'tar.gz';
+    };
+    response:
+      | {
+          archive: {
+            status: 'ready';
+            commitId: string;
+            format: 'zip' | 'tar.gz';
+            size: number;
+            url: string;
+            expiresIn: number;
+          };
+        }
+      | {
+          archive: {
+            status: 'building';
+            commitId: string;
+            format: 'zip' | 'tar.gz';
+          };
+        };
+  };
   /** A file's bytes at a ref, as application/octet-stream (never rendered) */
   getReposContentsRaw: {
     params: {
@@ -3034,6 +3064,7 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getReposTags: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/tags' },
   postReposContents: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/contents' },
   postReposContentsUploads: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/contents/uploads' },
+  postReposContentsArchive: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/contents/archive' },
   getReposContentsRaw: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/contents/raw' },
   getReposContentsFiles: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/contents/files' },
   postReposContentsBlobs: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/contents/blobs' },

@@ -198,6 +198,21 @@ export const responses: ResponseDocs = {
   'POST /v1/orgs/:orgId/repos/:name/contents': {
     201: z.object({ commitId: z.optional(Sha), branch: z.string() }),
   },
+  'POST /v1/orgs/:orgId/repos/:name/contents/archive': {
+    200: z.object({
+      archive: z.object({
+        status: z.literal('ready'),
+        commitId: z.string(),
+        format: z.enum(['zip', 'tar.gz']),
+        size: z.number(),
+        url: z.string(),
+        expiresIn: z.number(),
+      }),
+    }),
+    202: z.object({
+      archive: z.object({ status: z.literal('building'), commitId: z.string(), format: z.enum(['zip', 'tar.gz']) }),
+    }),
+  },
   // The file's bytes (application/octet-stream).
   'GET /v1/orgs/:orgId/repos/:name/contents/raw': { 200: z.string() },
   'POST /v1/orgs/:orgId/repos/:name/contents/uploads': {

@@ -11,7 +11,9 @@ export const sqsQueue: QueuePort = {
   async send(urlVariable, message) {
     const url = process.env[urlVariable];
     if (!url) throw new Error(`${urlVariable} is not set.`);
-    client ??= new SQSClient({});
+    // The client's endpoint, not the URL's host: the local engine's queue URLs name a host that
+    // need not resolve; on AWS both are the region's SQS endpoint.
+    client ??= new SQSClient({ useQueueUrlAsEndpoint: false });
     await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
   },
 };

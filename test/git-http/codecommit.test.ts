@@ -1,17 +1,21 @@
+import { buffer } from 'node:stream/consumers';
 import {
   CodeCommitClient,
   CreateBranchCommand,
   CreateCommitCommand,
   CreateRepositoryCommand,
   DeleteBranchCommand,
+  GetBlobCommand,
   GetBranchCommand,
   GetCommitCommand,
   GetFileCommand,
+  GetFolderCommand,
   ListBranchesCommand,
 } from '@aws-sdk/client-codecommit';
 import { mockClient } from 'aws-sdk-client-mock';
+import { unzipSync } from 'fflate';
 import { awsGit } from '../../shared/git/aws';
-import { GitChangeError, GitConflict, GitInputError } from '../../shared/git/port';
+import { GitArchiveError, GitChangeError, GitConflict, GitInputError } from '../../shared/git/port';
 
 /**
  * The git port's AWS adapter against the CodeCommit calls it must make (aws-sdk-client-mock):
@@ -122,4 +126,50 @@ it('reads a file up to a size; a missing one is null', async () => {
   expect(await awsGit().readFile('res_1', sha('a'), 'a.txt', 100)).toEqual({ content: Buffer.from('hello'), size: 5 });
   expect(await awsGit().readFile('res_1', sha('a'), 'big.bin', 5)).toEqual({ tooLarge: true, size: 10 });
   expect(await awsGit().readFile('res_1', sha('a'), 'nope', 5)).toBeNull();
+});
+
+describe('archives: CodeCommit makes none, so the adapter writes one from the tree', () => {
+  const commit = { commitId: sha('c'), committer: { date: '1767225600 +0000' }, author: {}, parents: [] };
+  const tree = () => {
+    cc.on(GetCommitCommand).resolves({ commit });
+    cc.on(GetFolderCommand, { folderPath: '/' }).resolves({
+      files: [{ absolutePath: 'README.md', blobId: 'b1', fileMode: 'NORMAL' }],
+      subFolders: [{ absolutePath: 'bin' }],
+    });
+    cc.on(GetFolderCommand, { folderPath: 'bin' }).resolves({
+      files: [{ absolutePath: 'bin/run', blobId: 'b2', fileMode: 'EXECUTABLE' }],
+    });
+  };
+
+  it('every file of the commit, read blob by blob, in a zip', async () => {
+    tree();
+    cc.on(GetBlobCommand, { blobId: 'b1' }).resolves({ content: Buffer.from('# Hi\n') });
+    cc.on(GetBlobCommand, { blobId: 'b2' }).resolves({ content: Buffer.from('#!/bin/sh\n') });
+    const zip = await buffer(await awsGit().archive('res_1', sha('c'), 'zip'));
+    const files = unzipSync(new Uint8Array(zip));
+    expect(Object.keys(files).sort()).toEqual(['README.md', 'bin/run']);
+    expect(Buffer.from(files['README.md'] as Uint8Array).toString()).toBe('# Hi\n');
+    expect(cc.commandCalls(GetBlobCommand).map((c) => c.args[0].input)).toEqual([
+      { repositoryName: 'plt-repo-res_1', blobId: 'b1' },
+      { repositoryName: 'plt-repo-res_1', blobId: 'b2' },
+    ]);
+  });
+
+  it('a file CodeCommit will not hand out is a GitArchiveError naming it, not a short archive', async () => {
+    tree();
+    cc.on(GetBlobCommand, { blobId: 'b1' }).resolves({ content: Buffer.from('# Hi\n') });
+    cc.on(GetBlobCommand, { blobId: 'b2' }).rejects(err('FileTooLargeException'));
+    const archive = await awsGit().archive('res_1', sha('c'), 'tar.gz');
+    await expect(buffer(archive)).rejects.toThrow(GitArchiveError);
+    const again = await awsGit().archive('res_1', sha('c'), 'zip');
+    await expect(buffer(again)).rejects.toThrow(
+      'bin/run is too large for an archive here. Clone the repository instead.',
+    );
+  });
+
+  it('a commit that does not exist is a GitArchiveError', async () => {
+    tree();
+    cc.on(GetCommitCommand).rejects(err('CommitIdDoesNotExistException'));
+    await expect(awsGit().archive('res_1', sha('d'), 'zip')).rejects.toThrow(GitArchiveError);
+  });
 });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App, Token } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -404,6 +405,7 @@ describe('every need, wired', () => {
         'customerBuckets',
         'builds',
         'functions',
+        'repoArchives',
       ],
       fallback: true,
     },
@@ -448,6 +450,34 @@ describe('every need, wired', () => {
       ARTIFACTS_BUCKET: { Ref: logicalId(all.data.artifactsBucket) },
       AGENT_JOBS_QUEUE_URL: { Ref: logicalId(all.jobs.queue) },
     });
+  });
+
+  test("a group that hands work to a queue worker may send to that worker's queue, and only send", () => {
+    const core = fnOf(all, 'core');
+    const archives = all.workerQueue('repo-archives');
+    const onQueue = statementsOf(t, logicalId(core.role)).filter((s) =>
+      s.resource.includes(logicalId(archives as sqs.Queue)),
+    );
+    expect(onQueue.flatMap((s) => s.actions).sort()).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+    const env = t.toJSON().Resources[logicalId(core.fn)].Properties.Environment.Variables;
+    expect(env.REPO_ARCHIVES_QUEUE_URL).toEqual({ Ref: logicalId(archives as sqs.Queue) });
+  });
+
+  test('a group sending to a queue no worker reads stops the synthesis, naming the queue', () => {
+    const app = new App({ context: { ...flags, ...noBundling }, builtinCloudFormationValidation: false });
+    expect(
+      () =>
+        new PlatformStack(app, 'NoArchiveWorker', {
+          authUrl: 'https://auth.example.com',
+          authAudience: 'platform-api',
+          groups,
+          workers: [],
+        }),
+    ).toThrow('No worker of the table reads the queue repo-archives: add its row to lib/workers.ts.');
   });
 
   test('customer tables and buckets: by name prefix, buckets of this account only, no ACLs', () => {

@@ -24,6 +24,8 @@ function synth(table: Worker[]) {
     authUrl: 'https://auth.example.com',
     authAudience: 'platform-api',
     workers: table,
+    // No route group: one sending to a worker's queue needs that worker in `table`.
+    groups: [],
   });
   return { app, stack, template: Template.fromStack(stack) };
 }
@@ -123,7 +125,13 @@ describe('the worker table', () => {
     expect(actions.includes('logs:GetLogEvents')).toBe(needs('buildLogs') || needs('builds'));
     expect(actions.includes('cloudwatch:GetMetricData')).toBe(needs('bucketMetrics'));
     expect(actions.some((a) => a.startsWith('codebuild:'))).toBe(needs('builds'));
-    expect(actions.some((a) => a.startsWith('sqs:'))).toBe(false);
+    // SQS: a queue worker consumes its own queue (its event source's grant), nothing else.
+    const onOtherQueues = statements.filter(
+      (s) => s.actions.some((a) => a.startsWith('sqs:')) && !(w.queue && s.resource.includes(logicalId(w.queue))),
+    );
+    expect(onOtherQueues).toEqual([]);
+    expect(actions.includes('sqs:ReceiveMessage')).toBe(w.worker.trigger.kind === 'queue');
+    expect(actions.includes('sqs:SendMessage')).toBe(false);
   });
 
   test.each(workers.map((w) => [w.name, w]))('%s: exactly the environment its needs declare', (_, row) => {

@@ -1,10 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement } from 'aws-cdk-lib';
@@ -17,6 +12,7 @@ import { db } from '../../shared/store/client';
 import { newId } from '../../shared/store/ids';
 import { TABLE } from '../../shared/store/table';
 import { putRecord } from '../helpers/records';
+import { startTestSqs } from '../helpers/sqs';
 
 /**
  * The local worker runner (lib/local/workers.ts) reads the same table as the AWS loop: every row
@@ -37,6 +33,8 @@ function awsWorkers(table: Worker[]) {
     authUrl: 'https://auth.example.com',
     authAudience: 'platform-api',
     workers: table,
+    // No route group: one sending to a worker's queue needs that worker in `table`.
+    groups: [],
   });
   const template = Template.fromStack(stack);
   const resources = Object.values(template.toJSON().Resources as Record<string, Resource>);
@@ -61,6 +59,15 @@ function awsWorkers(table: Worker[]) {
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
 let running: LocalWorkers | undefined;
+let sqs: { endpoint: string; stop: () => Promise<void> } | undefined;
+// The table has a queue worker: every start reads its queue on a local SQS endpoint.
+beforeAll(async () => {
+  sqs = await startTestSqs();
+  env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
+});
+afterAll(async () => {
+  await sqs?.stop();
+});
 afterEach(async () => {
   await running?.stop();
   running = undefined;
@@ -75,28 +82,8 @@ describe('one table, both targets', () => {
   });
 
   describe('a row added to the table is all it takes', () => {
-    let sqs: { endpoint: string; child: ChildProcess };
-    beforeAll(async () => {
-      // In a process of its own: fauxqs ships ES modules only (test/fixtures/workers/sqs.ts).
-      const child = spawn(
-        process.execPath,
-        [require.resolve('tsx/cli'), join(__dirname, '..', 'fixtures', 'workers', 'sqs.ts')],
-        {
-          stdio: ['pipe', 'pipe', 'inherit'],
-        },
-      );
-      const [line] = (await once(createInterface({ input: child.stdout as Readable }), 'line')) as [string];
-      sqs = { endpoint: (JSON.parse(line) as { endpoint: string }).endpoint, child };
-    });
-    afterAll(async () => {
-      if (!sqs) return;
-      const exited = once(sqs.child, 'exit');
-      sqs.child.stdin?.end();
-      await exited;
-    });
-
     test('a queue worker: its queue is read on the local SQS endpoint and its messages handled', async () => {
-      // An existing worker's entry under a queue trigger: the table has no queue worker yet.
+      // An existing worker's entry under a queue trigger of its own.
       const row: Worker = {
         name: 'storage-usage',
         description: 'Bucket usage on demand',
@@ -110,9 +97,9 @@ describe('one table, both targets', () => {
         timeoutMinutes: 1,
       };
       expect(awsWorkers([row])).toEqual([{ name: row.name, kind: 'queue' }]);
-      running = await startWorkers({ workers: [row], env: { ...env, AWS_ENDPOINT_URL_SQS: sqs.endpoint } });
+      running = await startWorkers({ workers: [row], env });
       expect(running.started).toEqual([{ name: row.name, kind: 'queue' }]);
-      const client = new SQSClient({ endpoint: sqs.endpoint });
+      const client = new SQSClient({ endpoint: env.AWS_ENDPOINT_URL_SQS });
       try {
         const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: 'usage-requests' }));
         const dlq = await client.send(new GetQueueUrlCommand({ QueueName: 'usage-requests-dlq' }));
