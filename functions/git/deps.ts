@@ -1,13 +1,15 @@
-import { git } from '../../shared/git';
 import { log } from '../../shared/ground/log';
 import { gitAccess } from '../../shared/repos/credentials';
 import { findRepo } from '../../shared/repos/records';
+import { indexTagMoves, repoGit } from '../../shared/repos/tags';
+import { ZERO_ID } from './receive-pack';
 import type { GitEndpointDeps } from './serve';
 
 /**
  * The git endpoint's platform side, the same on both targets: passwords checked by
  * shared/repos/credentials.ts, repositories found by name (a deleting one is gone), their push
- * rules from the record, the exchange passed to the git port's transport.
+ * rules from the record, the exchange passed to the git port's transport; tags a push moved go
+ * into the tags index (shared/repos/tags.ts).
  */
 export const gitEndpointDeps: GitEndpointDeps = {
   authenticate: (orgId, password) => gitAccess(orgId, password),
@@ -22,9 +24,9 @@ export const gitEndpointDeps: GitEndpointDeps = {
       },
     };
   },
-  transport: async (repoId, request) => (await git()).http(repoId, request),
+  transport: async (repoId, request) => (await repoGit()).http(repoId, request),
   async refs(repoId) {
-    const refs = await (await git()).refs(repoId);
+    const refs = await (await repoGit()).refs(repoId);
     return new Map([
       ...refs.branches.map((b) => [`refs/heads/${b.name}`, b.commit] as const),
       ...refs.tags.map((t) => [`refs/tags/${t.name}`, t.object] as const),
@@ -32,5 +34,10 @@ export const gitEndpointDeps: GitEndpointDeps = {
   },
   async pushed(orgId, repo, moved, caller) {
     log.info('git push', { orgId, repoId: repo.repoId, user: caller.user, refs: moved.map((m) => m.ref) });
+    const tags = moved.filter((m) => m.ref.startsWith('refs/tags/'));
+    await indexTagMoves(
+      repo.repoId,
+      tags.map((m) => ({ name: m.ref.slice('refs/tags/'.length), next: m.next === ZERO_ID ? null : m.next })),
+    );
   },
 };

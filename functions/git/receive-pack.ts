@@ -120,3 +120,33 @@ export function mergeReport(answer: Buffer, refused: Refusal[], capabilities: st
   const merged = Buffer.concat([...lines.map((l) => pkt(l.payload)), ...refusedLines(refused), FLUSH]);
   return sideband ? Buffer.concat([...others, sideBand(1, merged), FLUSH]) : merged;
 }
+
+/**
+ * What the backend's report says of each ref (`ok <ref>` or `ng <ref> <reason>`), side-band or
+ * not; undefined when the answer holds no report (git asked for none, or it was cut short).
+ */
+export function reportedRefs(answer: Buffer, capabilities: string[]): Map<string, boolean> | undefined {
+  if (!wantsReport(capabilities)) return undefined;
+  let inner = answer;
+  try {
+    if (capabilities.includes('side-band-64k') || capabilities.includes('side-band')) {
+      const parts: Buffer[] = [];
+      for (const p of readPkts(answer).pkts)
+        if (p.kind === 'data' && p.payload[0] === 1) parts.push(p.payload.subarray(1));
+      inner = Buffer.concat(parts);
+    }
+    const lines = readPkts(inner)
+      .pkts.filter((p): p is Extract<Pkt, { kind: 'data' }> => p.kind === 'data')
+      .map((p) => p.payload.toString('utf8').replace(/\n$/, ''));
+    if (!lines[0]?.startsWith('unpack ')) return undefined;
+    const refs = new Map<string, boolean>();
+    for (const line of lines.slice(1)) {
+      const m = /^(ok|ng) (\S+)/.exec(line);
+      if (m) refs.set(m[2] as string, m[1] === 'ok');
+    }
+    return refs;
+  } catch (err) {
+    if (err instanceof PktError) return undefined;
+    throw err;
+  }
+}

@@ -9,6 +9,7 @@ import {
   type RefUpdate,
   readPushCommands,
   refusalReport,
+  reportedRefs,
   writePushCommands,
   ZERO_ID,
 } from './receive-pack';
@@ -177,21 +178,33 @@ async function receivePack(
     })(),
   );
   const res = await deps.transport(repo.repoId, { ...base, contentEncoding: undefined, body: forward });
-  const settle = () =>
-    moved(deps, repo.repoId, kept)
+  const settle = (answer: Buffer | undefined) =>
+    moved(deps, repo.repoId, kept, answer && reportedRefs(answer, commands.capabilities))
       .then((updates) => (updates.length > 0 ? deps.pushed(orgId, repo, updates, caller) : undefined))
       .catch((err: unknown) => log.error('after a push', { repoId: repo.repoId, error: describeError(err) }));
   if (refused.length === 0 && res.status === 200) {
-    // Streamed as git http-backend writes it (progress lines included); settled once it ends.
+    // Streamed as git http-backend writes it (progress lines included), by its report (kept while
+    // the answer is small, as answers to pushes are). The answer ends once what the push moved is
+    // settled: git reports done after the platform knows, and on Lambda nothing runs after the
+    // response.
     const out = new PassThrough();
-    res.body.on('end', () => void settle());
-    res.body.pipe(out);
+    const copy: Buffer[] = [];
+    let copied = 0;
+    res.body.on('data', (chunk: Buffer) => {
+      copied += chunk.length;
+      if (copied <= MAX_REPORT_BYTES) copy.push(chunk);
+    });
+    res.body.on('end', () => {
+      void settle(copied <= MAX_REPORT_BYTES ? Buffer.concat(copy) : undefined).finally(() => out.end());
+    });
+    res.body.on('error', (err) => out.destroy(err));
+    res.body.pipe(out, { end: false });
     return { status: res.status, headers: { ...result, ...res.headers }, body: out };
   }
   const answered: Buffer[] = [];
   for await (const chunk of res.body) answered.push(chunk as Buffer);
   if (res.status !== 200) return { status: res.status, headers: res.headers, body: Buffer.concat(answered) };
-  await settle();
+  await settle(Buffer.concat(answered));
   return {
     status: 200,
     headers: { ...result, ...res.headers },
@@ -199,8 +212,20 @@ async function receivePack(
   };
 }
 
-/** The commands that took effect: each ref now where the push wanted it. */
-async function moved(deps: GitEndpointDeps, repoId: string, updates: RefUpdate[]): Promise<RefUpdate[]> {
+/** The most of a push's answer kept to read its report (progress lines come before it). */
+const MAX_REPORT_BYTES = 1024 * 1024;
+
+/**
+ * The commands that took effect: those git's own report says `ok`; without a report, each ref
+ * now where the push wanted it (tags too where the storage lists none: CodeCommit).
+ */
+async function moved(
+  deps: GitEndpointDeps,
+  repoId: string,
+  updates: RefUpdate[],
+  report: Map<string, boolean> | undefined,
+): Promise<RefUpdate[]> {
+  if (report) return updates.filter((u) => report.get(u.ref) === true);
   const now = await deps.refs(repoId);
   return updates.filter((u) => (u.next === ZERO_ID ? !now.has(u.ref) : now.get(u.ref) === u.next));
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Caller } from '../../shared/auth/caller';
-import { type GitChange, GitChangeError, GitConflict, GitInputError, git } from '../../shared/git';
+import { type GitChange, GitChangeError, GitConflict, GitInputError } from '../../shared/git';
 import { isCommitId, pathProblem, refNameProblem } from '../../shared/git/names';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/ground/errors';
 import { queryInt } from '../../shared/http/query';
@@ -8,6 +8,7 @@ import { created, ok, route } from '../../shared/http/route';
 import { ARCHIVE_TOO_LARGE, requestArchive } from '../../shared/repos/archives';
 import { deleteLabel, LABEL_COLORS, listLabels, TOO_MANY_LABELS, upsertLabel } from '../../shared/repos/labels';
 import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
+import { repoGit } from '../../shared/repos/tags';
 import { createUploads, readUpload, removeUploads } from '../../shared/repos/uploads';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/store/cursor';
 import { protectedBranchOf, RepoParams } from './repos';
@@ -36,7 +37,7 @@ const protectedMessage = (branch: string) => `${branch} is protected. Commit to 
 
 /** A branch, tag or commit of the repository: 404 `Branch or tag not found` when it names none. */
 async function commitOf(r: RepoRecord, ref: string): Promise<string> {
-  const found = await (await git()).resolve(r.resourceId, ref);
+  const found = await (await repoGit()).resolve(r.resourceId, ref);
   if (!found) throw notFound(REF_NOT_FOUND);
   return found.commit;
 }
@@ -128,7 +129,7 @@ export const contentRoutes = [
     errors: { 404: [M.repoNotFound] },
     read: async ({ orgId, params }) => {
       const r = await requireRepo(orgId, params.name);
-      const { branches } = await (await git()).refs(r.resourceId);
+      const { branches } = await (await repoGit()).refs(r.resourceId);
       const guarded = protectedBranchOf(r);
       return {
         defaultBranch: r.defaultBranch,
@@ -161,7 +162,7 @@ export const contentRoutes = [
       const problem = refNameProblem(body.name);
       if (problem) throw badRequest(`Branch name ${problem}.`);
       const r = await requireRepo(org.orgId, params.name);
-      const port = await git();
+      const port = await repoGit();
       const refs = await port.refs(r.resourceId);
       if (refs.tags.some((t) => t.name === body.name)) throw conflict(TAG_EXISTS);
       if (refs.branches.some((b) => b.name === body.name)) throw conflict(BRANCH_EXISTS);
@@ -187,7 +188,7 @@ export const contentRoutes = [
     run: async ({ org, params, query }) => {
       const r = await requireRepo(org.orgId, params.name);
       if (query.name === r.defaultBranch) throw badRequest(DEFAULT_BRANCH);
-      const port = await git();
+      const port = await repoGit();
       const branch = (await port.refs(r.resourceId)).branches.find((b) => b.name === query.name);
       if (!branch) throw notFound(BRANCH_GONE);
       try {
@@ -208,7 +209,7 @@ export const contentRoutes = [
     errors: { 404: [M.repoNotFound] },
     read: async ({ orgId, params }) => {
       const r = await requireRepo(orgId, params.name);
-      return { tags: (await (await git()).refs(r.resourceId)).tags };
+      return { tags: (await (await repoGit()).refs(r.resourceId)).tags };
     },
   }),
   route({
@@ -239,7 +240,7 @@ export const contentRoutes = [
       const changes = await toChanges(body.changes, (path, uploadId, max) =>
         readUpload(r.resourceId, path, uploadId, max),
       );
-      const port = await git();
+      const port = await repoGit();
       const refs = await port.refs(r.resourceId);
       const head = refs.branches.find((b) => b.name === body.branch);
       const empty = refs.branches.length === 0;
@@ -345,9 +346,9 @@ export const contentRoutes = [
     run: async ({ org, params, query }) => {
       const r = await requireRepo(org.orgId, params.name);
       if (pathProblem(query.path)) throw notFound(NOT_FOUND);
-      const found = await (await git()).resolve(r.resourceId, query.ref ?? r.defaultBranch);
+      const found = await (await repoGit()).resolve(r.resourceId, query.ref ?? r.defaultBranch);
       if (!found) throw notFound(NOT_FOUND);
-      const file = await (await git()).readFile(r.resourceId, found.commit, query.path, MAX_CONTENT_BYTES);
+      const file = await (await repoGit()).readFile(r.resourceId, found.commit, query.path, MAX_CONTENT_BYTES);
       if (!file) throw notFound(NOT_FOUND);
       if ('tooLarge' in file) throw new HttpError(413, TOO_LARGE_FILE);
       return {
@@ -373,7 +374,7 @@ export const contentRoutes = [
     read: async ({ orgId, params, query }) => {
       const r = await requireRepo(orgId, params.name);
       const commitId = await commitOf(r, query.ref);
-      const { files, truncated } = await (await git()).files(r.resourceId, commitId, MAX_FILES);
+      const { files, truncated } = await (await repoGit()).files(r.resourceId, commitId, MAX_FILES);
       return { files, truncated, commitId };
     },
   }),
@@ -389,7 +390,7 @@ export const contentRoutes = [
     errors: { 404: [M.repoNotFound] },
     read: async ({ orgId, params, body }) => {
       const r = await requireRepo(orgId, params.name);
-      const port = await git();
+      const port = await repoGit();
       const blobs: ({ id: string; content: string } | { id: string; tooLarge: true })[] = [];
       let room = MAX_CONTENT_BYTES;
       for (const id of body.ids) {
@@ -425,11 +426,11 @@ export const contentRoutes = [
       const at = query.cursor ? decodeCursor<{ from: string; skip: number }>(scope, query.cursor) : undefined;
       if (query.cursor && !at) throw badRequest(INVALID_CURSOR);
       if (query.path && pathProblem(query.path)) return { commits: [], cursor: null };
-      const empty = (await (await git()).refs(r.resourceId)).branches.length === 0;
+      const empty = (await (await repoGit()).refs(r.resourceId)).branches.length === 0;
       if (empty && !at) return { commits: [], cursor: null };
       const from = at?.from ?? (await commitOf(r, query.ref ?? r.defaultBranch));
       const skip = at?.skip ?? 0;
-      const page = await (await git()).log(r.resourceId, { from, path: query.path, skip, limit: query.limit + 1 });
+      const page = await (await repoGit()).log(r.resourceId, { from, path: query.path, skip, limit: query.limit + 1 });
       const more = page.length > query.limit;
       return {
         commits: page.slice(0, query.limit),
@@ -449,7 +450,7 @@ export const contentRoutes = [
       const r = await requireRepo(orgId, params.name);
       if (query.path && pathProblem(query.path)) return { commit: null };
       const from = await commitOf(r, query.ref ?? r.defaultBranch);
-      const [commit] = await (await git()).log(r.resourceId, { from, path: query.path, skip: 0, limit: 1 });
+      const [commit] = await (await repoGit()).log(r.resourceId, { from, path: query.path, skip: 0, limit: 1 });
       return { commit: commit ?? null };
     },
   }),

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
-import { GitTooFar, git } from '../../shared/git';
+import { GitTooFar } from '../../shared/git';
 import { pathProblem } from '../../shared/git/names';
 import { badRequest, notFound } from '../../shared/ground/errors';
 import { route } from '../../shared/http/route';
 import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
+import { repoGit } from '../../shared/repos/tags';
 import { RepoParams } from './repos';
 
 const NOT_FOUND = 'Not found';
@@ -25,7 +26,7 @@ const Ref = z.optional(z.string().check(z.minLength(1), z.maxLength(256)));
 const Path = z.optional(z.string().check(z.maxLength(4096)));
 
 async function commitAt(r: RepoRecord, ref: string | undefined): Promise<string> {
-  const found = await (await git()).resolve(r.resourceId, ref ?? r.defaultBranch);
+  const found = await (await repoGit()).resolve(r.resourceId, ref ?? r.defaultBranch);
   if (!found) throw notFound(ref ? REF_NOT_FOUND : NOT_FOUND);
   return found.commit;
 }
@@ -80,7 +81,7 @@ export const historyRoutes = [
     },
     read: async ({ orgId, params, query }) => {
       const r = await requireRepo(orgId, params.name);
-      const port = await git();
+      const port = await repoGit();
       const base = await port.resolve(r.resourceId, query.base);
       if (!base) throw notFound(REF_NOT_FOUND);
       const head = await port.resolve(r.resourceId, query.head);
@@ -138,7 +139,7 @@ export const historyRoutes = [
     errors: { 404: [M.repoNotFound, NOT_FOUND, REF_NOT_FOUND] },
     read: async ({ orgId, params, query }) => {
       const r = await requireRepo(orgId, params.name);
-      const port = await git();
+      const port = await repoGit();
       const empty = (await port.refs(r.resourceId)).branches.length === 0;
       const first = weekStart(Date.now()) - 51 * WEEK;
       const weeks = Array.from({ length: 52 }, (_, i) => ({ weekStart: first + i * WEEK, commits: 0 }));
@@ -179,7 +180,7 @@ export const historyRoutes = [
       const r = await requireRepo(orgId, params.name);
       const path = folder(query.path);
       const commitId = await commitAt(r, query.ref);
-      const entries = await (await git()).tree(r.resourceId, commitId, path);
+      const entries = await (await repoGit()).tree(r.resourceId, commitId, path);
       if (!entries) throw notFound(NOT_FOUND);
       return { ref: query.ref ?? r.defaultBranch, commitId, path, entries };
     },
@@ -197,7 +198,7 @@ export const historyRoutes = [
       const r = await requireRepo(orgId, params.name);
       if (pathProblem(query.path)) throw notFound(NOT_FOUND);
       const commitId = await commitAt(r, query.ref);
-      const file = await (await git()).readFile(r.resourceId, commitId, query.path, MAX_BLOB_BYTES);
+      const file = await (await repoGit()).readFile(r.resourceId, commitId, query.path, MAX_BLOB_BYTES);
       if (!file) throw notFound(NOT_FOUND);
       if ('tooLarge' in file) return { path: query.path, commitId, size: file.size, tooLarge: true };
       return { path: query.path, commitId, size: file.size, ...encode(file.content) };
@@ -214,7 +215,7 @@ export const historyRoutes = [
     errors: { 404: [M.repoNotFound, COMMIT_NOT_FOUND] },
     read: async ({ orgId, params }) => {
       const r = await requireRepo(orgId, params.name);
-      const port = await git();
+      const port = await repoGit();
       const commit = await port.commitInfo(r.resourceId, params.sha);
       if (!commit) throw notFound(COMMIT_NOT_FOUND);
       const { files, truncated } = await port.diff(r.resourceId, commit.parents[0] ?? null, commit.id, {
@@ -241,7 +242,7 @@ export const historyRoutes = [
       if (names.length > MAX_DIVERGENCE_NAMES) {
         return { status: 400, body: { error: 'Compare up to 20 branches at once.' } };
       }
-      const port = await git();
+      const port = await repoGit();
       const { branches } = await port.refs(r.resourceId);
       const base = branches.find((b) => b.name === r.defaultBranch);
       if (!base) throw notFound(NOT_FOUND);
@@ -268,7 +269,7 @@ export const historyRoutes = [
     read: async ({ orgId, params, query }) => {
       const r = await requireRepo(orgId, params.name);
       const path = folder(query.path);
-      const port = await git();
+      const port = await repoGit();
       const from = await commitAt(r, query.ref);
       const entries = await port.tree(r.resourceId, from, path);
       if (!entries) throw notFound(NOT_FOUND);

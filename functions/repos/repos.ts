@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { git } from '../../shared/git';
 import { refNameProblem } from '../../shared/git/names';
 import { badRequest, HttpError } from '../../shared/ground/errors';
 import { created, noContent, ok, route } from '../../shared/http/route';
@@ -15,6 +14,7 @@ import {
   renameRepository,
   requireRepo,
 } from '../../shared/repos/records';
+import { repoGit } from '../../shared/repos/tags';
 import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/repos/template-names';
 import { listResources, updateResource } from '../../shared/resources/records';
 import { toResource } from '../../shared/schemas/resource';
@@ -51,7 +51,7 @@ export const protectedBranchOf = (r: RepoRecord) => ((r.requiredApprovals ?? 0) 
 
 /** `GET /repos/:name` and `PATCH`'s answer: the record, its refs and what is derived from them. */
 async function repoDetail(r: RepoRecord, event: APIGatewayProxyEventV2) {
-  const refs = await (await git()).refs(r.resourceId);
+  const refs = await (await repoGit()).refs(r.resourceId);
   return {
     resourceId: r.resourceId,
     name: r.name,
@@ -203,7 +203,7 @@ export const repoRoutes = [
     errors: { 400: ['Push a branch before protecting it.'], 404: [M.repoNotFound], 409: [M.changed] },
     run: async ({ org, params, body }) => {
       const r = await requireRepo(org.orgId, params.name);
-      if (body.requiredApprovals > 0 && !(await (await git()).resolve(r.resourceId, r.defaultBranch))) {
+      if (body.requiredApprovals > 0 && !(await (await repoGit()).resolve(r.resourceId, r.defaultBranch))) {
         throw badRequest('Push a branch before protecting it.');
       }
       const next = (await updateResource(r, { requiredApprovals: body.requiredApprovals } as never)) as RepoRecord;
@@ -235,7 +235,7 @@ export const repoRoutes = [
       const fields: Record<string, unknown> = {};
       if (body.description !== undefined) fields.description = body.description ?? undefined;
       if (body.defaultBranch !== undefined && body.defaultBranch !== r.defaultBranch) {
-        const found = await (await git()).resolve(r.resourceId, body.defaultBranch);
+        const found = await (await repoGit()).resolve(r.resourceId, body.defaultBranch);
         if (found?.kind !== 'branch') throw badRequest(`Branch ${body.defaultBranch} not found.`);
         fields.defaultBranch = body.defaultBranch;
       }

@@ -5,6 +5,7 @@ import { type RefChange, repoIdOf } from '../../shared/git/events';
 import { describeError, log } from '../../shared/ground/log';
 import { getProject } from '../../shared/projects/records';
 import { linkedProjects, repoById } from '../../shared/repos/records';
+import { indexTagMoves } from '../../shared/repos/tags';
 
 /** A commit message that asks for no deployment (GitHub Actions' and Vercel's convention). */
 const SKIP = /\[(skip ci|ci skip|skip deploy)\]/i;
@@ -14,15 +15,25 @@ const SKIP = /\[(skip ci|ci skip|skip deploy)\]/i;
  * "Repository State Change" on AWS, the local git engine's same event here) deploys its new
  * commit for every project linked to the repository: the project's production branch (`main`
  * unless set) to production, any other branch to a preview. `[skip ci]` in the message skips it;
- * deleted branches and tags deploy nothing. Events come at least once: a commit already building
+ * deleted branches and tags deploy nothing; a tag's event updates the tags index
+ * (shared/repos/tags.ts). Events come at least once: a commit already building
  * or ready for that target is not deployed twice.
  */
 export async function handler(event: RefChange): Promise<void> {
   const d = event.detail;
+  const repoIdOfEvent = repoIdOf(d.repositoryName);
+  if (d.referenceType === 'tag' && d.referenceName && repoIdOfEvent) {
+    // The tags index follows the storage (CodeCommit's API lists no tags).
+    const deleted = d.event === 'referenceDeleted';
+    if (!deleted && !d.commitId) return;
+    await indexTagMoves(repoIdOfEvent, [
+      { name: d.referenceName, next: deleted ? null : (d.commitId as string), commit: d.commitId },
+    ]);
+    return;
+  }
   if (d.referenceType !== 'branch' || !d.commitId || !d.referenceName) return;
   if (d.event !== 'referenceCreated' && d.event !== 'referenceUpdated') return;
-  const repoId = repoIdOf(d.repositoryName);
-  const repo = repoId ? await repoById(repoId) : undefined;
+  const repo = repoIdOfEvent ? await repoById(repoIdOfEvent) : undefined;
   if (!repo || repo.status === 'deleting') return;
   const commit = await (await git()).commitInfo(repo.resourceId, d.commitId);
   if (!commit) return;

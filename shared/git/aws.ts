@@ -40,7 +40,7 @@ import {
  * `<GIT_REPO_PREFIX><repoId>` (the functions' grants are scoped to the prefix). CodeCommit's own
  * checks are the compare-and-swap: `parentCommitId` on CreateCommit (ParentCommitIdOutdated →
  * GitConflict), CreateBranch refusing an existing name. What CodeCommit's API lacks is said where
- * it matters: it lists no tags (pushed tags are known to the git endpoint, not to this adapter),
+ * it matters: it lists and resolves no tags (`listsTags: false`: the platform's tags index, shared/repos/tags.ts, does),
  * moves no branch to an arbitrary commit, and makes no archives (they are written here, from the
  * tree's blobs: at most MAX_ARCHIVE_FILES files, ARCHIVE_READS GetBlob calls at a time).
  */
@@ -113,6 +113,8 @@ export function awsGit(): GitPort {
   };
 
   return {
+    // Its API lists no tags and resolves none (shared/repos/tags.ts keeps an index).
+    listsTags: false,
     async create(repoId) {
       try {
         await cc().send(new CreateRepositoryCommand({ repositoryName: repositoryName(repoId) }));

@@ -226,6 +226,7 @@ export function localGit(): GitPort {
     return path;
   };
   return {
+    listsTags: true,
     async create(repoId, defaultBranch) {
       checkRef(defaultBranch);
       const path = repoPath(repoId);

@@ -120,6 +120,11 @@ export class GitArchiveError extends Error {
  * GitConflict, never a lost update. The port never writes platform records.
  */
 export interface GitPort {
+  /**
+   * Whether `refs` lists tags and `resolve` finds them. CodeCommit's API does neither: the
+   * platform keeps a tags index for it (shared/repos/tags.ts).
+   */
+  readonly listsTags: boolean;
   /** Creates the repository's storage with `defaultBranch` as its HEAD; one that exists is kept. */
   create(repoId: string, defaultBranch: string): Promise<void>;
   /** Deletes the repository's storage; a missing one is fine. */

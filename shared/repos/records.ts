@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../auth/caller';
 import { defaultLocation, findLocation } from '../config';
 import { git } from '../git';
@@ -17,6 +17,7 @@ import type { Resource } from '../schemas/resource';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
 import { getItem, keys, TABLE, transact } from '../store/table';
+import { removeRepoIndex } from './tags';
 import type { GitignoreTemplate, License } from './template-names';
 
 /** A repository: a resource record (`type: repository`) and what its routes keep on it. */
@@ -220,7 +221,8 @@ export async function deleteRepository(r: RepoRecord): Promise<void> {
   }
   await (await git()).remove(r.resourceId);
   await removeResource(marked);
-  await db.send(new DeleteCommand({ TableName: TABLE(), Key: repoOrgKey(r.resourceId) }));
+  // The id's own items: its organization (repoOrgKey), the tags index, archive records.
+  await removeRepoIndex(r.resourceId);
 }
 
 /**

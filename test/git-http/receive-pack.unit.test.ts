@@ -5,6 +5,7 @@ import {
   mergeReport,
   readPushCommands,
   refusalReport,
+  reportedRefs,
   writePushCommands,
   ZERO_ID,
 } from '../../functions/git/receive-pack';
@@ -151,4 +152,23 @@ describe('CodeCommit Basic credentials (as git-remote-codecommit makes them)', (
       'AKIDEXAMPLE%TOKEN',
     );
   });
+});
+
+it("reads the backend's report: ok and ng per ref, inside side-band or not; none without report-status", () => {
+  const inner = Buffer.concat([
+    pkt('unpack ok\n'),
+    pkt('ok refs/heads/main\n'),
+    pkt('ng refs/tags/v1 failed to update ref\n'),
+    FLUSH,
+  ]);
+  const expected = new Map([
+    ['refs/heads/main', true],
+    ['refs/tags/v1', false],
+  ]);
+  expect(reportedRefs(inner, ['report-status'])).toEqual(expected);
+  const banded = Buffer.concat([sideBand(2, Buffer.from('Resolving deltas\n')), sideBand(1, inner), FLUSH]);
+  expect(reportedRefs(banded, ['report-status', 'side-band-64k'])).toEqual(expected);
+  expect(reportedRefs(inner, [])).toBeUndefined();
+  // Cut short before the report: no report, so the endpoint checks the refs instead.
+  expect(reportedRefs(Buffer.from('00'), ['report-status'])).toBeUndefined();
 });
