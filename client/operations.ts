@@ -2971,6 +2971,185 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
+  /** Issues, newest first: `state` (default open), `label`, `author` and `assignee` (a member id or handle) */
+  getReposIssues: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      state?: 'open' | 'closed';
+      cursor?: string;
+      label?: string;
+      author?: string;
+      assignee?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      issues: {
+        number: number;
+        orgId: string;
+        repoId: string;
+        title: string;
+        body?: string;
+        state?: 'open' | 'closed';
+        labels?: string[];
+        assignees?: string[];
+        comments?: number;
+        createdAt?: number;
+        updatedAt?: number;
+        closedAt?: number;
+        closedBy?: string;
+        closedByPull?: number;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** Opens an issue under the next number of the repository (shared with pull requests) */
+  postReposIssues: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      title: string;
+      body?: string;
+      labels?: string[];
+      assignees?: string[];
+    };
+    response: {
+      issue: {
+        number: number;
+        orgId: string;
+        repoId: string;
+        title: string;
+        body?: string;
+        state?: 'open' | 'closed';
+        labels?: string[];
+        assignees?: string[];
+        comments?: number;
+        createdAt?: number;
+        updatedAt?: number;
+        closedAt?: number;
+        closedBy?: string;
+        closedByPull?: number;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+      };
+    };
+  };
+  /** An issue and its comments, oldest first */
+  getReposIssuesByNumber: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      issue: {
+        number: number;
+        orgId: string;
+        repoId: string;
+        title: string;
+        body?: string;
+        state?: 'open' | 'closed';
+        labels?: string[];
+        assignees?: string[];
+        comments?: number;
+        createdAt?: number;
+        updatedAt?: number;
+        closedAt?: number;
+        closedBy?: string;
+        closedByPull?: number;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+      };
+      comments: {
+        commentId: string;
+        number: number;
+        orgId: string;
+        repoId: string;
+        body: string;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+        createdAt?: number;
+        updatedAt?: number;
+      }[];
+    };
+  };
+  /** Changes an issue (its author, or members with git:write): `state` closed sets `closedAt` and `closedBy`, open clears them */
+  patchReposIssuesByNumber: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: {
+      title?: string;
+      body?: string;
+      labels?: string[];
+      assignees?: string[];
+      state?: 'open' | 'closed';
+    };
+    response: {
+      issue: {
+        number: number;
+        orgId: string;
+        repoId: string;
+        title: string;
+        body?: string;
+        state?: 'open' | 'closed';
+        labels?: string[];
+        assignees?: string[];
+        comments?: number;
+        createdAt?: number;
+        updatedAt?: number;
+        closedAt?: number;
+        closedBy?: string;
+        closedByPull?: number;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+      };
+    };
+  };
+  /** Adds a comment to an issue (the issue's `comments` goes up in the same write) */
+  postReposIssuesComments: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: {
+      body: string;
+    };
+    response: {
+      comment: {
+        commentId: string;
+        number: number;
+        orgId: string;
+        repoId: string;
+        body: string;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+        createdAt?: number;
+        updatedAt?: number;
+      };
+    };
+  };
 }
 
 export type OperationId = keyof Operations;
@@ -3083,4 +3262,9 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getGitCredentials: { method: 'GET', path: '/v1/orgs/{orgId}/git-credentials' },
   postGitCredentials: { method: 'POST', path: '/v1/orgs/{orgId}/git-credentials' },
   deleteGitCredentialsByKeyId: { method: 'DELETE', path: '/v1/orgs/{orgId}/git-credentials/{keyId}' },
+  getReposIssues: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/issues' },
+  postReposIssues: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/issues' },
+  getReposIssuesByNumber: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/issues/{number}' },
+  patchReposIssuesByNumber: { method: 'PATCH', path: '/v1/orgs/{orgId}/repos/{name}/issues/{number}' },
+  postReposIssuesComments: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/issues/{number}/comments' },
 };

@@ -83,6 +83,12 @@ export const routeGroups: RouteGroup[] = [
     // commits, archives; repoArchives: archives queued for their worker.
     needs: ['table', 'cursorSecret', 'git', 'buckets', 'repoArchives'],
   },
+  {
+    // Issues of a repository: its records only (the longer prefix wins over repos').
+    name: 'repo-issues',
+    prefixes: ['/v1/orgs/{orgId}/repos/{name}/issues'],
+    needs: ['table', 'cursorSecret'],
+  },
 ];
 
 export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.ts`;

@@ -170,6 +170,26 @@ export async function updateVersioned<T = Item>(
   fields: Record<string, unknown>,
   staleMessage = 'This record changed since it was read. Reload and try again.',
 ): Promise<T> {
+  try {
+    const out = await db.send(
+      new UpdateCommand({ ...versionedUpdate(key, expected, fields), ReturnValues: 'ALL_NEW' }),
+    );
+    return out.Attributes as T;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') throw conflict(staleMessage);
+    throw err;
+  }
+}
+
+/**
+ * The update of updateVersioned (fields set, `undefined` ones removed, `version` incremented, on
+ * the condition that the record exists and, with `expected`, is at that version), for a transaction.
+ */
+export function versionedUpdate(
+  key: { pk: string; sk: string },
+  expected: number | undefined,
+  fields: Record<string, unknown>,
+) {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':one': 1 };
   if (expected !== undefined) values[':expected'] = expected;
@@ -183,24 +203,15 @@ export async function updateVersioned<T = Item>(
       sets.push(`#f${i} = :v${i}`);
     }
   });
-  try {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: key,
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression:
-          expected === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes as T;
-  } catch (err) {
-    if ((err as Error).name === 'ConditionalCheckFailedException') throw conflict(staleMessage);
-    throw err;
-  }
+  return {
+    TableName: TABLE(),
+    Key: key,
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression:
+      expected === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
 }
 
 /** Strips the table's own attributes from a record before it is answered. */

@@ -27,6 +27,8 @@ beforeAll(async () => {
     slug: `events-${Date.now().toString(36)}`,
   });
   expect(project.status).toBe(201);
+  // The repository the repo-issues sample names.
+  expect((await p.post(`/v1/orgs/${p.org.orgId}/repos`, { name: 'site' })).status).toBe(201);
   vars = { TOKEN: p.owner.token, ORG_ID: p.org.orgId, PROJECT_ID: project.body.project.projectId };
 });
 afterAll(async () => {

@@ -1,0 +1,253 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { forbidden, notFound } from '../../shared/ground/errors';
+import { queryInt } from '../../shared/http/query';
+import { created, ok, route } from '../../shared/http/route';
+import {
+  actorOf,
+  addComment,
+  authorOf,
+  COMMENT_PREFIX,
+  type CommentRecord,
+  createNumbered,
+  getNumbered,
+  type IssueRecord,
+  memberIds,
+  NUMBER_PREFIX,
+  numberKey,
+  personId,
+  updateIssue,
+} from '../../shared/repos/issues';
+import { requireRepo } from '../../shared/repos/records';
+import { db } from '../../shared/store/client';
+import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
+import { publicFields, queryPrefix, TABLE } from '../../shared/store/table';
+
+const M = {
+  notMember: 'Assignees must be members of this organization.',
+  issueNotFound: 'Issue not found',
+  createFailed: 'Could not create the issue. Try again.',
+  onlyAuthor: 'Only the author or members with git:write can change this issue.',
+  changed: 'The issue changed. Reload and try again.',
+  commentFailed: 'Could not add the comment. Try again.',
+} as const;
+
+const Params = z.object({ orgId: z.string(), name: z.string() });
+const NumberParams = z.object({ orgId: z.string(), name: z.string(), number: z.string() });
+
+const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
+const Body = z.string().check(z.maxLength(65_536));
+const Labels = z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(50))).check(z.maxLength(10));
+const Assignees = z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.maxLength(10));
+
+/** `:number` as the positive integer it must be: anything else names nothing (404 `Not found`). */
+function numberOf(raw: string): number {
+  if (!/^[1-9][0-9]{0,9}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
+
+/** The issue of a number: 404 `Issue not found` when it is none, or a pull request. */
+async function requireIssue(repoId: string, number: number, consistent = false): Promise<IssueRecord> {
+  const found = await getNumbered<IssueRecord>(repoId, number, consistent);
+  if (found?.kind !== 'issue') throw notFound(M.issueNotFound);
+  return found;
+}
+
+/** An issue as the API shows it (its storage fields left out). */
+function shown(i: IssueRecord) {
+  const { kind: _kind, version: _version, ...issue } = publicFields(i as IssueRecord & Record<string, unknown>);
+  return issue;
+}
+
+/** How many items a page reads at a time while filtering (a page holds at most `limit`). */
+const READ_BATCH = 100;
+
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/issues',
+    scope: 'git:read',
+    summary:
+      'Issues, newest first: `state` (default open), `label`, `author` and `assignee` (a member id or handle); ' +
+      'pages of `limit` (default 30) with a signed `cursor`.',
+    params: Params,
+    query: z.object({
+      state: z._default(z.enum(['open', 'closed']), 'open'),
+      cursor: z.optional(z.string()),
+      label: z.optional(z.string().check(z.maxLength(50))),
+      author: z.optional(z.string().check(z.maxLength(64))),
+      assignee: z.optional(z.string().check(z.maxLength(64))),
+      limit: queryInt(1, 100, 30),
+    }),
+    errors: { 400: ['Invalid page cursor. Run the request again.'] },
+    run: async ({ org, params, query }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      const scope = `${org.orgId}:${r.resourceId}:issues`;
+      const [author, assignee] = await Promise.all([
+        personId(org.orgId, query.author),
+        personId(org.orgId, query.assignee),
+      ]);
+      const filters = ['kind = :kind', '#state = :state'];
+      const values: Record<string, unknown> = {
+        ':pk': numberKey(r.resourceId, 0).pk,
+        ':prefix': NUMBER_PREFIX,
+        ':kind': 'issue',
+        ':state': query.state,
+      };
+      if (query.label !== undefined) {
+        filters.push('contains(labels, :label)');
+        values[':label'] = query.label.trim();
+      }
+      if (author !== undefined) {
+        filters.push('authorId = :author');
+        values[':author'] = author;
+      }
+      if (assignee !== undefined) {
+        filters.push('contains(assignees, :assignee)');
+        values[':assignee'] = assignee;
+      }
+      // Filtered reads until the page is full: its cursor is the key of its last issue when more may follow.
+      const issues: IssueRecord[] = [];
+      let start = decodeCursor(scope, query.cursor);
+      let next: Record<string, unknown> | undefined;
+      while (issues.length < query.limit) {
+        const out = await db.send(
+          new QueryCommand({
+            TableName: TABLE(),
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            FilterExpression: filters.join(' AND '),
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: values,
+            ScanIndexForward: false,
+            Limit: READ_BATCH,
+            ExclusiveStartKey: start,
+          }),
+        );
+        const items = (out.Items ?? []) as (IssueRecord & { pk: string; sk: string })[];
+        const room = query.limit - issues.length;
+        issues.push(...items.slice(0, room));
+        const lastTaken = items[Math.min(room, items.length) - 1];
+        if (items.length > room || (issues.length === query.limit && out.LastEvaluatedKey)) {
+          next = lastTaken && { pk: lastTaken.pk, sk: lastTaken.sk };
+          break;
+        }
+        start = out.LastEvaluatedKey;
+        if (!start) break;
+      }
+      return ok({ issues: issues.map(shown), cursor: encodeCursor(scope, next) });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/repos/:name/issues',
+    scope: 'git:read',
+    summary: 'Opens an issue under the next number of the repository (shared with pull requests).',
+    params: Params,
+    body: z.object({
+      title: Title,
+      body: z._default(Body, ''),
+      labels: z._default(Labels, []),
+      assignees: z._default(Assignees, []),
+    }),
+    errors: { 400: [M.notMember], 409: [M.createFailed] },
+    run: async ({ org, params, body, caller }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      const assignees = await memberIds(org.orgId, body.assignees, M.notMember);
+      const now = Date.now();
+      const issue = await createNumbered<IssueRecord>(
+        r,
+        (number) => ({
+          kind: 'issue',
+          number,
+          orgId: org.orgId,
+          repoId: r.resourceId,
+          title: body.title,
+          body: body.body,
+          state: 'open',
+          labels: [...new Set(body.labels)],
+          assignees,
+          comments: 0,
+          ...authorOf(caller),
+          createdAt: now,
+          updatedAt: now,
+          version: 1,
+        }),
+        M.createFailed,
+      );
+      return created({ issue: shown(issue) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/repos/:name/issues/:number',
+    scope: 'git:read',
+    summary: 'An issue and its comments, oldest first.',
+    params: NumberParams,
+    errors: { 404: ['Not found', M.issueNotFound] },
+    run: async ({ org, params }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      const number = numberOf(params.number);
+      const [issue, comments] = await Promise.all([
+        requireIssue(r.resourceId, number),
+        queryPrefix<CommentRecord>(numberKey(r.resourceId, number).pk, COMMENT_PREFIX(number)),
+      ]);
+      return ok({
+        issue: shown(issue),
+        comments: comments.map((c) => publicFields(c as CommentRecord & Record<string, unknown>)),
+      });
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/v1/orgs/:orgId/repos/:name/issues/:number',
+    scope: 'git:read',
+    summary:
+      'Changes an issue (its author, or members with git:write): `state` closed sets `closedAt` and `closedBy`, ' +
+      'open clears them. Written only if the issue is as it was read (else 409).',
+    params: NumberParams,
+    body: z.object({
+      title: z.optional(Title),
+      body: z.optional(Body),
+      labels: z.optional(Labels),
+      assignees: z.optional(Assignees),
+      state: z.optional(z.enum(['open', 'closed'])),
+    }),
+    errors: { 400: [M.notMember], 403: [M.onlyAuthor], 404: ['Not found', M.issueNotFound], 409: [M.changed] },
+    run: async ({ org, params, body, caller, scopes }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      const number = numberOf(params.number);
+      const issue = await requireIssue(r.resourceId, number, true);
+      if (issue.authorId !== actorOf(caller) && !scopes.has('git:write')) throw forbidden(M.onlyAuthor);
+      const now = Date.now();
+      const fields: Record<string, unknown> = { updatedAt: now };
+      if (body.title !== undefined) fields.title = body.title;
+      if (body.body !== undefined) fields.body = body.body;
+      if (body.labels !== undefined) fields.labels = [...new Set(body.labels)];
+      if (body.assignees !== undefined) fields.assignees = await memberIds(org.orgId, body.assignees, M.notMember);
+      const state = body.state !== undefined && body.state !== issue.state ? body.state : undefined;
+      if (state === 'closed') Object.assign(fields, { state, closedAt: now, closedBy: actorOf(caller) });
+      if (state === 'open')
+        Object.assign(fields, { state, closedAt: undefined, closedBy: undefined, closedByPull: undefined });
+      const updated = await updateIssue(org.orgId, r.resourceId, issue, fields, state, M.changed);
+      return ok({ issue: shown(updated) });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/repos/:name/issues/:number/comments',
+    scope: 'git:read',
+    summary: "Adds a comment to an issue (the issue's `comments` goes up in the same write).",
+    params: NumberParams,
+    body: z.object({ body: z.string().check(z.trim(), z.minLength(1), z.maxLength(65_536)) }),
+    errors: { 404: ['Not found', M.issueNotFound], 409: [M.commentFailed] },
+    run: async ({ org, params, body, caller }) => {
+      const r = await requireRepo(org.orgId, params.name);
+      const number = numberOf(params.number);
+      const comment = await addComment(r, number, 'issue', authorOf(caller), body.body, {
+        notFound: () => notFound(M.issueNotFound),
+        failure: M.commentFailed,
+      });
+      return created({ comment });
+    },
+  }),
+];

@@ -1,0 +1,257 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Caller } from '../auth/caller';
+import { badRequest, conflict } from '../ground/errors';
+import { resourceKey } from '../resources/records';
+import { db } from '../store/client';
+import { newId } from '../store/ids';
+import { getItem, TABLE, transact, versionedUpdate } from '../store/table';
+import { listPeople } from './people';
+
+/**
+ * Repository issues and their comments (the repo-issues group; pull requests share the numbers).
+ * Kept beside the repository's id, so they go with it (shared/repos/tags.ts `removeRepoIndex`):
+ * an issue or a pull request is `NUM#<number>` (its `kind` says which), a comment
+ * `CMT#<number>#<commentId>`.
+ *
+ * Numbers: one sequence per repository, `lastNumber` on the repository record. A create takes the
+ * next one with an atomic ADD, then puts its item only if that number is free, in one transaction
+ * with the repository's open count; so parallel creates never wait on each other and never share
+ * a number. A number whose put fails (the counter behind older items) is skipped for the next; a
+ * create that finds NUMBER_TRIES taken in a row answers the spec's 409. A number is never reused:
+ * a crash between the two steps leaves a gap, never a duplicate.
+ */
+export type ThreadKind = 'issue' | 'pull';
+
+export interface Author {
+  authorId: string;
+  authorEmail?: string;
+  authorName?: string;
+}
+
+export interface IssueRecord extends Author {
+  kind: 'issue';
+  number: number;
+  orgId: string;
+  repoId: string;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  labels: string[];
+  assignees: string[];
+  comments: number;
+  createdAt: number;
+  updatedAt: number;
+  closedAt?: number;
+  closedBy?: string;
+  closedByPull?: number;
+  version: number;
+}
+
+export interface CommentRecord extends Author {
+  commentId: string;
+  number: number;
+  orgId: string;
+  repoId: string;
+  body: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const NUMBER_TRIES = 3;
+const pad = (n: number) => String(n).padStart(10, '0');
+export const numberKey = (repoId: string, number: number) => ({ pk: `REPOID#${repoId}`, sk: `NUM#${pad(number)}` });
+const commentKey = (repoId: string, number: number, commentId: string) => ({
+  pk: `REPOID#${repoId}`,
+  sk: `CMT#${pad(number)}#${commentId}`,
+});
+export const NUMBER_PREFIX = 'NUM#';
+export const COMMENT_PREFIX = (number: number) => `CMT#${pad(number)}#`;
+
+/** Who wrote something: a person by id, email and name; a key by its id. */
+export function authorOf(caller: Caller): Author {
+  if (caller.kind === 'user') {
+    return {
+      authorId: caller.userId,
+      ...(caller.email ? { authorEmail: caller.email } : {}),
+      ...(caller.name ? { authorName: caller.name } : {}),
+    };
+  }
+  return { authorId: caller.keyId, authorName: `Key ${caller.keyId}` };
+}
+
+/** The caller's id as records name who did something (`closedBy`). */
+export const actorOf = (caller: Caller) => (caller.kind === 'user' ? caller.userId : caller.keyId);
+
+/**
+ * Assignees as members' ids: each given as a member's id or handle (`-/people`); 400 `message`
+ * when one names nobody of the organization. Duplicates are kept once, in the order given.
+ */
+export async function memberIds(orgId: string, given: string[], message: string): Promise<string[]> {
+  if (given.length === 0) return [];
+  const people = await listPeople(orgId);
+  const ids = given.map((g) => people.find((p) => p.userId === g || p.handle === g.replace(/^@/, ''))?.userId);
+  if (ids.some((id) => id === undefined)) throw badRequest(message);
+  return [...new Set(ids as string[])];
+}
+
+/** A member handle or id to the member's id (filters by `author`, `assignee`); as given when none. */
+export async function personId(orgId: string, given: string | undefined): Promise<string | undefined> {
+  if (given === undefined) return undefined;
+  const people = await listPeople(orgId);
+  return people.find((p) => p.userId === given || p.handle === given.replace(/^@/, ''))?.userId ?? given;
+}
+
+/**
+ * Creates the item of a new issue or pull request under the repository's next number: `item`
+ * gets `number`; the repository's open count of its kind goes up in the same transaction. 409
+ * `failure` when NUMBER_TRIES numbers in a row were taken.
+ */
+export async function createNumbered<T extends { kind: ThreadKind }>(
+  repo: { orgId: string; resourceId: string },
+  item: (number: number) => T,
+  failure: string,
+): Promise<T & { number: number }> {
+  const counter = item(0).kind === 'issue' ? 'openIssues' : 'openPulls';
+  for (let attempt = 0; attempt < NUMBER_TRIES; attempt++) {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: resourceKey(repo.orgId, 'repository', repo.resourceId),
+        UpdateExpression: 'ADD lastNumber :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const number = Number(out.Attributes?.lastNumber);
+    const made = { ...item(number), number };
+    const taken = await transact(
+      [
+        {
+          Put: {
+            TableName: TABLE(),
+            Item: { ...numberKey(repo.resourceId, number), ...made },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName: TABLE(),
+            Key: resourceKey(repo.orgId, 'repository', repo.resourceId),
+            UpdateExpression: 'ADD #open :one',
+            ExpressionAttributeNames: { '#open': counter },
+            ExpressionAttributeValues: { ':one': 1 },
+          },
+        },
+      ],
+      [() => TAKEN, undefined],
+    ).then(
+      () => false,
+      (err: unknown) => {
+        if (err === TAKEN) return true;
+        throw err;
+      },
+    );
+    if (!taken) return made;
+  }
+  throw conflict(failure);
+}
+const TAKEN = new Error('number taken');
+
+/** The issue or pull request of a number; undefined when there is none. */
+export async function getNumbered<T extends { kind: ThreadKind }>(
+  repoId: string,
+  number: number,
+  consistent = false,
+): Promise<T | undefined> {
+  return getItem<T>(numberKey(repoId, number), consistent);
+}
+
+/**
+ * Adds a comment to an issue or pull request of `kind`, bumping its `comments` in the same
+ * transaction; 404 `notFound` when the number is not one of that kind; 409 `failure` when the
+ * transaction keeps losing to other writes (past transact's own retries).
+ */
+export async function addComment(
+  repo: { orgId: string; resourceId: string },
+  number: number,
+  kind: ThreadKind,
+  author: Author,
+  body: string,
+  errors: { notFound: () => Error; failure: string },
+): Promise<CommentRecord> {
+  const now = Date.now();
+  const comment: CommentRecord = {
+    commentId: newId('cmt_'),
+    number,
+    orgId: repo.orgId,
+    repoId: repo.resourceId,
+    body,
+    ...author,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await transact(
+      [
+        {
+          Update: {
+            TableName: TABLE(),
+            Key: numberKey(repo.resourceId, number),
+            UpdateExpression: 'ADD comments :one SET updatedAt = :now',
+            ConditionExpression: 'kind = :kind',
+            ExpressionAttributeValues: { ':one': 1, ':now': now, ':kind': kind },
+          },
+        },
+        {
+          Put: { TableName: TABLE(), Item: { ...commentKey(repo.resourceId, number, comment.commentId), ...comment } },
+        },
+      ],
+      [errors.notFound, undefined],
+    );
+  } catch (err) {
+    // Still losing to other writes after the transaction's own retries.
+    if ((err as Error).name === 'TransactionCanceledException') throw conflict(errors.failure);
+    throw err;
+  }
+  return comment;
+}
+
+/**
+ * Writes `fields` on an issue only if it is still at the version read (409 `stale` otherwise); a
+ * state change moves the repository's open count in the same transaction. Answers the issue as
+ * written (`undefined` fields removed).
+ */
+export async function updateIssue(
+  orgId: string,
+  repoId: string,
+  issue: IssueRecord,
+  fields: Record<string, unknown>,
+  state: 'open' | 'closed' | undefined,
+  stale: string,
+): Promise<IssueRecord> {
+  await transact(
+    [
+      { Update: versionedUpdate(numberKey(repoId, issue.number), issue.version, fields) },
+      ...(state
+        ? [
+            {
+              Update: {
+                TableName: TABLE(),
+                Key: resourceKey(orgId, 'repository', repoId),
+                UpdateExpression: 'ADD openIssues :delta',
+                ExpressionAttributeValues: { ':delta': state === 'open' ? 1 : -1 },
+              },
+            },
+          ]
+        : []),
+    ],
+    [stale],
+  );
+  const written: Record<string, unknown> = { ...issue, version: issue.version + 1 };
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) delete written[name];
+    else written[name] = value;
+  }
+  return written as unknown as IssueRecord;
+}
