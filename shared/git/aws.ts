@@ -14,6 +14,9 @@ import {
   GetMergeConflictsCommand,
   GetMergeOptionsCommand,
   ListBranchesCommand,
+  MergeBranchesByFastForwardCommand,
+  MergeBranchesBySquashCommand,
+  MergeBranchesByThreeWayCommand,
 } from '@aws-sdk/client-codecommit';
 import { config } from '../config';
 import { writeArchive } from './archive-writer';
@@ -431,6 +434,35 @@ export function awsGit(): GitPort {
         return { mergeBase: out.baseCommitId ?? null, options, conflicts };
       } catch (err) {
         if (named(err, 'TipsDivergenceExceededException')) throw new GitTooFar((err as Error).message);
+        throw err;
+      }
+    },
+
+    async merge(repoId, input) {
+      // CodeCommit merges on its side; the target is checked first, and a target that moves during
+      // the call is its ConcurrentReferenceUpdateException: GitConflict either way.
+      if ((await branchCommit(repoId, input.target)) !== input.targetCommit) {
+        throw new GitConflict(`${input.target} moved`);
+      }
+      const common = {
+        repositoryName: repositoryName(repoId),
+        sourceCommitSpecifier: input.source,
+        destinationCommitSpecifier: input.targetCommit,
+        targetBranch: input.target,
+      };
+      const person = { authorName: input.author.name, email: input.author.email, commitMessage: input.message };
+      try {
+        const out =
+          input.strategy === 'fast-forward'
+            ? await cc().send(new MergeBranchesByFastForwardCommand(common))
+            : input.strategy === 'squash'
+              ? await cc().send(new MergeBranchesBySquashCommand({ ...common, ...person }))
+              : await cc().send(new MergeBranchesByThreeWayCommand({ ...common, ...person }));
+        return { commitId: out.commitId ?? '' };
+      } catch (err) {
+        if (named(err, 'ManualMergeRequiredException')) throw new GitChangeError('The branches conflict.');
+        if (named(err, 'TipsDivergenceExceededException')) throw new GitTooFar((err as Error).message);
+        if (named(err, 'ConcurrentReferenceUpdateException')) throw new GitConflict(`${input.target} moved`);
         throw err;
       }
     },

@@ -20,6 +20,7 @@ import {
   type GitFile,
   type GitFileContent,
   GitInputError,
+  type GitPerson,
   type GitPort,
   type GitTreeEntry,
   type MergeStrategy,
@@ -559,6 +560,49 @@ export function localGit(): GitPort {
       const conflicts = await mergeTreeConflicts(cwd, base, head);
       if (conflicts.length === 0) options.push('squash', 'three-way');
       return { mergeBase, options, conflicts };
+    },
+
+    async merge(repoId, input) {
+      const cwd = repo(repoId);
+      checkRef(input.target);
+      checkSha(input.targetCommit);
+      checkSha(input.source);
+      const ref = `refs/heads/${input.target}`;
+      if (input.strategy === 'fast-forward') {
+        const ancestor = await git(cwd, ['merge-base', '--is-ancestor', input.targetCommit, input.source]).then(
+          () => true,
+          () => false,
+        );
+        if (!ancestor) throw new GitChangeError(`${input.target} can't be fast-forwarded to ${input.source}.`);
+        await updateRef(repoId, cwd, ref, input.source, input.targetCommit);
+        return { commitId: input.source };
+      }
+      let tree: string;
+      try {
+        tree = (
+          await text(cwd, ['merge-tree', '--write-tree', '--no-messages', input.targetCommit, input.source])
+        ).split('\n')[0] as string;
+      } catch (err) {
+        if (err instanceof GitFailed && err.code === 1) throw new GitChangeError('The branches conflict.');
+        throw err;
+      }
+      const parents = input.strategy === 'three-way' ? [input.targetCommit, input.source] : [input.targetCommit];
+      const when = (p: GitPerson) => `${Math.floor((p.date ?? Date.now()) / 1000)} +0000`;
+      const commitId = (
+        await text(cwd, ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'], {
+          env: {
+            GIT_AUTHOR_NAME: input.author.name,
+            GIT_AUTHOR_EMAIL: input.author.email,
+            GIT_AUTHOR_DATE: when(input.author),
+            GIT_COMMITTER_NAME: input.committer.name,
+            GIT_COMMITTER_EMAIL: input.committer.email,
+            GIT_COMMITTER_DATE: when(input.committer),
+          },
+          input: input.message,
+        })
+      ).trim();
+      await updateRef(repoId, cwd, ref, commitId, input.targetCommit);
+      return { commitId };
     },
 
     async commitsBetween(repoId, base, head, limit) {

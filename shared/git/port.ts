@@ -193,6 +193,24 @@ export interface GitPort {
     base: string,
     head: string,
   ): Promise<{ mergeBase: string | null; options: MergeStrategy[]; conflicts: GitConflictEntry[] }>;
+  /**
+   * Merges the commit `source` into the branch `target`, only while the branch is at
+   * `targetCommit` (GitConflict otherwise): `fast-forward` moves it to `source` (which must descend
+   * from it), `squash` writes one commit of the merged tree on it, `three-way` a commit with both
+   * parents. GitChangeError when the strategy can't merge them without conflicts.
+   */
+  merge(
+    repoId: string,
+    input: {
+      target: string;
+      targetCommit: string;
+      source: string;
+      strategy: MergeStrategy;
+      message: string;
+      author: GitPerson;
+      committer: GitPerson;
+    },
+  ): Promise<{ commitId: string }>;
   /** Commits reachable from `head` but not from `base`, newest first, at most `limit`. */
   commitsBetween(repoId: string, base: string, head: string, limit: number): Promise<GitCommit[]>;
   /** The tree of a commit as an archive, written as it is read (GitArchiveError: it can't be made). */

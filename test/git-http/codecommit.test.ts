@@ -11,6 +11,9 @@ import {
   GetFileCommand,
   GetFolderCommand,
   ListBranchesCommand,
+  MergeBranchesByFastForwardCommand,
+  MergeBranchesBySquashCommand,
+  MergeBranchesByThreeWayCommand,
 } from '@aws-sdk/client-codecommit';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unzipSync } from 'fflate';
@@ -171,5 +174,45 @@ describe('archives: CodeCommit makes none, so the adapter writes one from the tr
     tree();
     cc.on(GetCommitCommand).rejects(err('CommitIdDoesNotExistException'));
     await expect(awsGit().archive('res_1', sha('d'), 'zip')).rejects.toThrow(GitArchiveError);
+  });
+});
+
+describe('merges: CodeCommit merges on its side, after the target is checked', () => {
+  const input = {
+    target: 'main',
+    targetCommit: sha('a'),
+    source: sha('b'),
+    message: 'Feature (#1)',
+    author: { name: 'Ada', email: 'ada@example.com' },
+    committer: { name: 'Grace', email: 'grace@example.com' },
+  };
+
+  it('each strategy is its MergeBranchesBy* call on the commit read', async () => {
+    cc.on(GetBranchCommand).resolves({ branch: { commitId: sha('a') } });
+    cc.on(MergeBranchesBySquashCommand).resolves({ commitId: sha('c') });
+    cc.on(MergeBranchesByFastForwardCommand).resolves({ commitId: sha('b') });
+    expect(await awsGit().merge('res_1', { ...input, strategy: 'squash' })).toEqual({ commitId: sha('c') });
+    expect(cc.commandCalls(MergeBranchesBySquashCommand)[0]?.args[0].input).toEqual({
+      repositoryName: 'plt-repo-res_1',
+      sourceCommitSpecifier: sha('b'),
+      destinationCommitSpecifier: sha('a'),
+      targetBranch: 'main',
+      authorName: 'Ada',
+      email: 'ada@example.com',
+      commitMessage: 'Feature (#1)',
+    });
+    expect(await awsGit().merge('res_1', { ...input, strategy: 'fast-forward' })).toEqual({ commitId: sha('b') });
+  });
+
+  it('a moved target is GitConflict before any merge; CodeCommit refusals map to the port errors', async () => {
+    cc.on(GetBranchCommand).resolvesOnce({ branch: { commitId: sha('f') } });
+    await expect(awsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitConflict);
+    expect(cc.commandCalls(MergeBranchesByThreeWayCommand)).toHaveLength(0);
+    cc.on(GetBranchCommand).resolves({ branch: { commitId: sha('a') } });
+    cc.on(MergeBranchesByThreeWayCommand)
+      .rejectsOnce(err('ManualMergeRequiredException'))
+      .rejectsOnce(err('ConcurrentReferenceUpdateException'));
+    await expect(awsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitChangeError);
+    await expect(awsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitConflict);
   });
 });

@@ -195,6 +195,16 @@ describe('HTTP API', () => {
     expect(env.GIT_BASE_URL).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Git.*Url/), 'FunctionUrl'] });
   });
 
+  test('a function that needs git may make every CodeCommit call the git port makes', () => {
+    // The calls of the adapter, read from its source: a call added there without its grant fails here.
+    const source = readFileSync(path.join(__dirname, '..', '..', 'shared', 'git', 'aws.ts'), 'utf8');
+    const calls = [...source.matchAll(/new (\w+)Command\(/g)].map((m) => `codecommit:${m[1]}`);
+    expect(calls.length).toBeGreaterThan(10);
+    const repos = stack.functions.find((f) => f.group.name === 'repos');
+    const actions = statementsOf(template, logicalId(repos?.role as never)).flatMap((s) => s.actions);
+    expect([...new Set(calls)].filter((c) => !actions.includes(c))).toEqual([]);
+  });
+
   test('API Gateway may invoke each function only through its own routes', () => {
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Resources);
     const workers = stack.workers.map((w) => logicalId(w.fn));

@@ -231,3 +231,161 @@ it('reads files and blobs up to a size, lists a tree, makes archives, serves sma
   for await (const c of res.body) body += c.toString();
   expect(body).toContain(`${sha} refs/heads/main`);
 });
+
+describe('merges', () => {
+  const committer = { name: 'Grace', email: 'grace@example.com', date: Date.UTC(2026, 10, 26) };
+  /** main with one commit, and a feature branch one commit ahead; main optionally moved on too. */
+  async function branches(mainMoves: boolean) {
+    const repoId = await newRepo();
+    const base = (
+      await port.commit(repoId, {
+        branch: 'main',
+        parent: null,
+        changes: [put('a.txt', 'a\n')],
+        message: 'Base',
+        author,
+      })
+    ).commitId as string;
+    await port.setRef(repoId, 'refs/heads/feature', base, null);
+    const feature = (
+      await port.commit(repoId, {
+        branch: 'feature',
+        parent: base,
+        changes: [put('b.txt', 'b\n')],
+        message: 'Feature',
+        author,
+      })
+    ).commitId as string;
+    const main = mainMoves
+      ? ((
+          await port.commit(repoId, {
+            branch: 'main',
+            parent: base,
+            changes: [put('c.txt', 'c\n')],
+            message: 'Main',
+            author,
+          })
+        ).commitId as string)
+      : base;
+    return { repoId, base, feature, main };
+  }
+  const parents = (repoId: string, sha: string) =>
+    execFileSync('git', ['-C', repoPath(repoId), 'log', '-1', '--format=%P|%an|%cn|%s', sha])
+      .toString()
+      .trim();
+
+  it('fast-forward moves the target to the source; refused once the target moved on', async () => {
+    const ff = await branches(false);
+    const done = await port.merge(ff.repoId, {
+      target: 'main',
+      targetCommit: ff.main,
+      source: ff.feature,
+      strategy: 'fast-forward',
+      message: '',
+      author,
+      committer,
+    });
+    expect(done.commitId).toBe(ff.feature);
+    expect((await port.resolve(ff.repoId, 'main'))?.commit).toBe(ff.feature);
+    const moved = await branches(true);
+    await expect(
+      port.merge(moved.repoId, {
+        target: 'main',
+        targetCommit: moved.main,
+        source: moved.feature,
+        strategy: 'fast-forward',
+        message: '',
+        author,
+        committer,
+      }),
+    ).rejects.toThrow(GitChangeError);
+  });
+
+  it('squash writes one commit on the target (author and committer kept apart); three-way has both parents', async () => {
+    const s = await branches(true);
+    const squashed = await port.merge(s.repoId, {
+      target: 'main',
+      targetCommit: s.main,
+      source: s.feature,
+      strategy: 'squash',
+      message: 'Feature (#1)',
+      author,
+      committer,
+    });
+    expect(parents(s.repoId, squashed.commitId)).toBe(`${s.main}|Ada|Grace|Feature (#1)`);
+    expect((await port.files(s.repoId, squashed.commitId, 10)).files.map((f) => f.path)).toEqual([
+      'a.txt',
+      'b.txt',
+      'c.txt',
+    ]);
+    const t = await branches(true);
+    const merged = await port.merge(t.repoId, {
+      target: 'main',
+      targetCommit: t.main,
+      source: t.feature,
+      strategy: 'three-way',
+      message: 'Merge pull request #1 from feature',
+      author,
+      committer,
+    });
+    expect(parents(t.repoId, merged.commitId)).toBe(
+      `${t.main} ${t.feature}|Ada|Grace|Merge pull request #1 from feature`,
+    );
+  });
+
+  it('a target that is not where the caller read it is GitConflict; conflicting changes are GitChangeError', async () => {
+    const s = await branches(true);
+    await expect(
+      port.merge(s.repoId, {
+        target: 'main',
+        targetCommit: s.base,
+        source: s.feature,
+        strategy: 'three-way',
+        message: 'x',
+        author,
+        committer,
+      }),
+    ).rejects.toThrow(GitConflict);
+    const repoId = await newRepo();
+    const base = (
+      await port.commit(repoId, {
+        branch: 'main',
+        parent: null,
+        changes: [put('a.txt', 'a\n')],
+        message: 'Base',
+        author,
+      })
+    ).commitId as string;
+    await port.setRef(repoId, 'refs/heads/other', base, null);
+    const ours = (
+      await port.commit(repoId, {
+        branch: 'main',
+        parent: base,
+        changes: [put('a.txt', 'ours\n')],
+        message: 'Ours',
+        author,
+      })
+    ).commitId as string;
+    const theirs = (
+      await port.commit(repoId, {
+        branch: 'other',
+        parent: base,
+        changes: [put('a.txt', 'theirs\n')],
+        message: 'Theirs',
+        author,
+      })
+    ).commitId as string;
+    await expect(
+      port.merge(repoId, {
+        target: 'main',
+        targetCommit: ours,
+        source: theirs,
+        strategy: 'squash',
+        message: 'x',
+        author,
+        committer,
+      }),
+    ).rejects.toThrow(GitChangeError);
+    expect((await port.resolve(repoId, 'main'))?.commit).toBe(ours);
+  });
+});
