@@ -3150,6 +3150,400 @@ export interface Operations {
       };
     };
   };
+  /** Pull requests, newest first (`state` open, closed or merged */
+  getReposPulls: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: {
+      state?: 'open' | 'closed' | 'merged';
+      cursor?: string;
+      label?: string;
+      author?: string;
+      assignee?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      pulls: {
+        number: number;
+        pullRequestId: string;
+        orgId: string;
+        repoId: string;
+        title: string;
+        state?: 'open' | 'closed' | 'merged';
+        sourceBranch: string;
+        targetBranch: string;
+        labels?: string[];
+        assignees?: string[];
+        comments?: number;
+        createdAt?: number;
+        updatedAt?: number;
+        closedAt?: number;
+        closedBy?: string;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+        mergeCommitId?: string;
+        previousPullRequestIds?: string[];
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** Opens a pull request from `source` into `target` under the next number */
+  postReposPulls: {
+    params: {
+      orgId: string;
+      name: string;
+    };
+    query: object;
+    body: {
+      title: string;
+      description?: string;
+      source: string;
+      target: string;
+      labels?: string[];
+      assignees?: string[];
+    };
+    response: {
+      pull: {
+        number: number;
+        pullRequestId: string;
+        orgId: string;
+        repoId: string;
+        title: string;
+        state?: 'open' | 'closed' | 'merged';
+        sourceBranch: string;
+        targetBranch: string;
+        labels?: string[];
+        assignees?: string[];
+        comments?: number;
+        createdAt?: number;
+        updatedAt?: number;
+        closedAt?: number;
+        closedBy?: string;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+        mergeCommitId?: string;
+        previousPullRequestIds?: string[];
+      };
+    };
+  };
+  /** A pull request in detail (merge base, heads, revision), the strategies that would merge it now, its conflicts and its comments */
+  getReposPullsByNumber: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      pull: {
+        number: number;
+        pullRequestId: string;
+        orgId: string;
+        repoId: string;
+        title: string;
+        state?: 'open' | 'closed' | 'merged';
+        sourceBranch: string;
+        targetBranch: string;
+        labels?: string[];
+        assignees?: string[];
+        comments?: number;
+        createdAt?: number;
+        updatedAt?: number;
+        closedAt?: number;
+        closedBy?: string;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+        mergeCommitId: string | null;
+        previousPullRequestIds?: string[];
+        description: string;
+        base: string | null;
+        head: string | null;
+        revisionId: string | null;
+        sourceBranchExists: boolean | null;
+      };
+      mergeOptions: ('fast-forward' | 'squash' | 'three-way')[];
+      conflicts: {
+        path: string;
+        conflicts: number;
+        binary: boolean;
+        kind: 'type' | 'content' | 'mode';
+      }[];
+      comments: {
+        commentId: string;
+        number: number;
+        orgId: string;
+        repoId: string;
+        body: string;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+        createdAt?: number;
+        updatedAt?: number;
+      }[];
+    };
+  };
+  /** Changes the title, description, labels or assignees (its author, or members with git:write) */
+  patchReposPullsByNumber: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: {
+      title?: string;
+      description?: string;
+      labels?: string[];
+      assignees?: string[];
+    };
+    response: {
+      pull: {
+        number: number;
+        pullRequestId: string;
+        orgId: string;
+        repoId: string;
+        title: string;
+        state?: 'open' | 'closed' | 'merged';
+        sourceBranch: string;
+        targetBranch: string;
+        labels?: string[];
+        assignees?: string[];
+        comments?: number;
+        createdAt?: number;
+        updatedAt?: number;
+        closedAt?: number;
+        closedBy?: string;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+        mergeCommitId?: string;
+        previousPullRequestIds?: string[];
+      };
+    };
+  };
+  /** The commits the source brings (newest first, 250 at most: `truncated` past them) */
+  getReposPullsCommits: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      commits: {
+        id: string;
+        message: string;
+        author: {
+          name?: string;
+          email?: string;
+          date?: number;
+        };
+        committedAt: number | null;
+        parents: string[];
+      }[];
+      truncated: boolean;
+    };
+  };
+  /** The files the source changes since the merge base, with unified hunks (binary files and files of more than 1,000 changed lines `collapsed` */
+  getReposPullsFiles: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      files: {
+        path: string;
+        change: 'deleted' | 'added' | 'modified';
+        additions: number;
+        deletions: number;
+        binary?: boolean;
+        collapsed?: boolean;
+        hunks: {
+          oldStart: number;
+          oldLines: number;
+          newStart: number;
+          newLines: number;
+          lines: string[];
+        }[];
+      }[];
+      total: number;
+      truncated: boolean;
+      base: string | null;
+      head: string;
+    };
+  };
+  /** The review of the current revision: approvals that count (by others than the author, of this revision), what branch protection requires, and the review threads (`outdated` once their line changed) */
+  getReposPullsReview: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      revisionId: string | null;
+      base: string | null;
+      head: string | null;
+      approvals: {
+        id: string;
+        name: string;
+        email: string | null;
+      }[];
+      required: number;
+      rules: {
+        name: string;
+        required: number;
+        fromTemplate: boolean;
+        satisfied: boolean;
+      }[];
+      approved: boolean;
+      overridden: boolean;
+      viewerApproved: boolean;
+      threads: {
+        id: string;
+        path: string | null;
+        line: number | null;
+        side: 'old' | 'new';
+        beforeCommitId: string;
+        afterCommitId: string | null;
+        outdated: boolean;
+        comments: {
+          id: string;
+          body: string;
+          author: {
+            id: string | null;
+            name: string;
+            email: string | null;
+          };
+          createdAt: number;
+          updatedAt: number | null;
+          deleted: boolean;
+        }[];
+      }[];
+    };
+  };
+  /** A review comment: a new thread on `line` of `path` (`side` old or new) of the diff between `base` and `head` (default: the merge base and the source head), or a reply with `inReplyTo` (a thread or comment id) */
+  postReposPullsReviewComments: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: {
+      body: string;
+      inReplyTo?: string;
+      path?: string;
+      line?: number;
+      side?: 'old' | 'new';
+      base?: string;
+      head?: string;
+    };
+    response: {
+      comment: {
+        id: string;
+      };
+    };
+  };
+  /** Approves (or, `approve: false`, withdraws) the revision `revisionId` (from the pull request or its review) */
+  postReposPullsApproval: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: {
+      approve: boolean;
+      revisionId?: string;
+    };
+    response: {
+      approved: boolean;
+    };
+  };
+  /** Merges with `strategy` (fast-forward, squash: one commit `<title> (#N)` by the author, three-way: a merge commit) */
+  postReposPullsMerge: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: {
+      strategy: 'squash' | 'fast-forward' | 'three-way';
+      message?: string;
+      sourceCommitId?: string;
+    };
+    response: {
+      merged: true;
+      mergeCommitId: string | null;
+      closedIssues: number[];
+    };
+  };
+  /** Closes a pull request without merging (its author, or members with git:write) */
+  postReposPullsClose: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      state: 'open' | 'closed' | 'merged';
+    };
+  };
+  /** Reopens a closed pull request as a new one under the same number (approvals start over) */
+  postReposPullsReopen: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      state: 'open' | 'closed' | 'merged';
+    };
+  };
+  /** Adds a comment to a pull request (its `comments` goes up in the same write) */
+  postReposPullsComments: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: {
+      body: string;
+    };
+    response: {
+      comment: {
+        commentId: string;
+        number: number;
+        orgId: string;
+        repoId: string;
+        body: string;
+        authorId: string;
+        authorEmail?: string;
+        authorName?: string;
+        createdAt?: number;
+        updatedAt?: number;
+      };
+    };
+  };
 }
 
 export type OperationId = keyof Operations;
@@ -3267,4 +3661,20 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getReposIssuesByNumber: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/issues/{number}' },
   patchReposIssuesByNumber: { method: 'PATCH', path: '/v1/orgs/{orgId}/repos/{name}/issues/{number}' },
   postReposIssuesComments: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/issues/{number}/comments' },
+  getReposPulls: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls' },
+  postReposPulls: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls' },
+  getReposPullsByNumber: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}' },
+  patchReposPullsByNumber: { method: 'PATCH', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}' },
+  getReposPullsCommits: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/commits' },
+  getReposPullsFiles: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/files' },
+  getReposPullsReview: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/review' },
+  postReposPullsReviewComments: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/review/comments',
+  },
+  postReposPullsApproval: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/approval' },
+  postReposPullsMerge: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/merge' },
+  postReposPullsClose: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/close' },
+  postReposPullsReopen: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/reopen' },
+  postReposPullsComments: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/comments' },
 };

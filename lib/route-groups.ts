@@ -89,6 +89,12 @@ export const routeGroups: RouteGroup[] = [
     prefixes: ['/v1/orgs/{orgId}/repos/{name}/issues'],
     needs: ['table', 'cursorSecret'],
   },
+  {
+    // Pull requests: their records, and the repository's storage to compare and merge branches.
+    name: 'pulls',
+    prefixes: ['/v1/orgs/{orgId}/repos/{name}/pulls'],
+    needs: ['table', 'cursorSecret', 'git'],
+  },
 ];
 
 export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.ts`;

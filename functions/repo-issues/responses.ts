@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
+import { CommentDoc } from '../../shared/repos/thread-schemas';
 
 /** Success responses of the repo-issues routes (see shared/http/responses.ts): documentation only. */
 const Issue = z.object({
@@ -22,25 +23,12 @@ const Issue = z.object({
   authorName: z.optional(z.string()),
 });
 
-const Comment = z.object({
-  commentId: z.string(),
-  number: z.number(),
-  orgId: z.string(),
-  repoId: z.string(),
-  body: z.string(),
-  authorId: z.string(),
-  authorEmail: z.optional(z.string()),
-  authorName: z.optional(z.string()),
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-});
-
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/repos/:name/issues': {
     200: z.object({ issues: z.array(Issue), cursor: z.nullable(z.string()) }),
   },
   'POST /v1/orgs/:orgId/repos/:name/issues': { 201: z.object({ issue: Issue }) },
-  'GET /v1/orgs/:orgId/repos/:name/issues/:number': { 200: z.object({ issue: Issue, comments: z.array(Comment) }) },
+  'GET /v1/orgs/:orgId/repos/:name/issues/:number': { 200: z.object({ issue: Issue, comments: z.array(CommentDoc) }) },
   'PATCH /v1/orgs/:orgId/repos/:name/issues/:number': { 200: z.object({ issue: Issue }) },
-  'POST /v1/orgs/:orgId/repos/:name/issues/:number/comments': { 201: z.object({ comment: Comment }) },
+  'POST /v1/orgs/:orgId/repos/:name/issues/:number/comments': { 201: z.object({ comment: CommentDoc }) },
 };

@@ -1,7 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { forbidden, notFound } from '../../shared/ground/errors';
-import { queryInt } from '../../shared/http/query';
 import { created, ok, route } from '../../shared/http/route';
 import {
   actorOf,
@@ -12,16 +10,22 @@ import {
   createNumbered,
   getNumbered,
   type IssueRecord,
+  listNumbered,
   memberIds,
-  NUMBER_PREFIX,
   numberKey,
-  personId,
   updateIssue,
 } from '../../shared/repos/issues';
 import { requireRepo } from '../../shared/repos/records';
-import { db } from '../../shared/store/client';
-import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
-import { publicFields, queryPrefix, TABLE } from '../../shared/store/table';
+import {
+  Assignees,
+  CommentBody,
+  Labels,
+  listQuery,
+  NumberPath,
+  numberOf,
+  RepoPath,
+} from '../../shared/repos/thread-schemas';
+import { publicFields, queryPrefix } from '../../shared/store/table';
 
 const M = {
   notMember: 'Assignees must be members of this organization.',
@@ -32,19 +36,8 @@ const M = {
   commentFailed: 'Could not add the comment. Try again.',
 } as const;
 
-const Params = z.object({ orgId: z.string(), name: z.string() });
-const NumberParams = z.object({ orgId: z.string(), name: z.string(), number: z.string() });
-
 const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
 const Body = z.string().check(z.maxLength(65_536));
-const Labels = z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(50))).check(z.maxLength(10));
-const Assignees = z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.maxLength(10));
-
-/** `:number` as the positive integer it must be: anything else names nothing (404 `Not found`). */
-function numberOf(raw: string): number {
-  if (!/^[1-9][0-9]{0,9}$/.test(raw)) throw notFound();
-  return Number(raw);
-}
 
 /** The issue of a number: 404 `Issue not found` when it is none, or a pull request. */
 async function requireIssue(repoId: string, number: number, consistent = false): Promise<IssueRecord> {
@@ -59,9 +52,6 @@ function shown(i: IssueRecord) {
   return issue;
 }
 
-/** How many items a page reads at a time while filtering (a page holds at most `limit`). */
-const READ_BATCH = 100;
-
 export const routes = [
   route({
     method: 'GET',
@@ -70,71 +60,13 @@ export const routes = [
     summary:
       'Issues, newest first: `state` (default open), `label`, `author` and `assignee` (a member id or handle); ' +
       'pages of `limit` (default 30) with a signed `cursor`.',
-    params: Params,
-    query: z.object({
-      state: z._default(z.enum(['open', 'closed']), 'open'),
-      cursor: z.optional(z.string()),
-      label: z.optional(z.string().check(z.maxLength(50))),
-      author: z.optional(z.string().check(z.maxLength(64))),
-      assignee: z.optional(z.string().check(z.maxLength(64))),
-      limit: queryInt(1, 100, 30),
-    }),
+    params: RepoPath,
+    query: listQuery(['open', 'closed']),
     errors: { 400: ['Invalid page cursor. Run the request again.'] },
     run: async ({ org, params, query }) => {
       const r = await requireRepo(org.orgId, params.name);
-      const scope = `${org.orgId}:${r.resourceId}:issues`;
-      const [author, assignee] = await Promise.all([
-        personId(org.orgId, query.author),
-        personId(org.orgId, query.assignee),
-      ]);
-      const filters = ['kind = :kind', '#state = :state'];
-      const values: Record<string, unknown> = {
-        ':pk': numberKey(r.resourceId, 0).pk,
-        ':prefix': NUMBER_PREFIX,
-        ':kind': 'issue',
-        ':state': query.state,
-      };
-      if (query.label !== undefined) {
-        filters.push('contains(labels, :label)');
-        values[':label'] = query.label.trim();
-      }
-      if (author !== undefined) {
-        filters.push('authorId = :author');
-        values[':author'] = author;
-      }
-      if (assignee !== undefined) {
-        filters.push('contains(assignees, :assignee)');
-        values[':assignee'] = assignee;
-      }
-      // Filtered reads until the page is full: its cursor is the key of its last issue when more may follow.
-      const issues: IssueRecord[] = [];
-      let start = decodeCursor(scope, query.cursor);
-      let next: Record<string, unknown> | undefined;
-      while (issues.length < query.limit) {
-        const out = await db.send(
-          new QueryCommand({
-            TableName: TABLE(),
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            FilterExpression: filters.join(' AND '),
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: values,
-            ScanIndexForward: false,
-            Limit: READ_BATCH,
-            ExclusiveStartKey: start,
-          }),
-        );
-        const items = (out.Items ?? []) as (IssueRecord & { pk: string; sk: string })[];
-        const room = query.limit - issues.length;
-        issues.push(...items.slice(0, room));
-        const lastTaken = items[Math.min(room, items.length) - 1];
-        if (items.length > room || (issues.length === query.limit && out.LastEvaluatedKey)) {
-          next = lastTaken && { pk: lastTaken.pk, sk: lastTaken.sk };
-          break;
-        }
-        start = out.LastEvaluatedKey;
-        if (!start) break;
-      }
-      return ok({ issues: issues.map(shown), cursor: encodeCursor(scope, next) });
+      const page = await listNumbered<IssueRecord>(r, 'issue', query);
+      return ok({ issues: page.items.map(shown), cursor: page.cursor });
     },
   }),
   route({
@@ -142,7 +74,7 @@ export const routes = [
     path: '/v1/orgs/:orgId/repos/:name/issues',
     scope: 'git:read',
     summary: 'Opens an issue under the next number of the repository (shared with pull requests).',
-    params: Params,
+    params: RepoPath,
     body: z.object({
       title: Title,
       body: z._default(Body, ''),
@@ -182,7 +114,7 @@ export const routes = [
     path: '/v1/orgs/:orgId/repos/:name/issues/:number',
     scope: 'git:read',
     summary: 'An issue and its comments, oldest first.',
-    params: NumberParams,
+    params: NumberPath,
     errors: { 404: ['Not found', M.issueNotFound] },
     run: async ({ org, params }) => {
       const r = await requireRepo(org.orgId, params.name);
@@ -204,7 +136,7 @@ export const routes = [
     summary:
       'Changes an issue (its author, or members with git:write): `state` closed sets `closedAt` and `closedBy`, ' +
       'open clears them. Written only if the issue is as it was read (else 409).',
-    params: NumberParams,
+    params: NumberPath,
     body: z.object({
       title: z.optional(Title),
       body: z.optional(Body),
@@ -237,8 +169,8 @@ export const routes = [
     path: '/v1/orgs/:orgId/repos/:name/issues/:number/comments',
     scope: 'git:read',
     summary: "Adds a comment to an issue (the issue's `comments` goes up in the same write).",
-    params: NumberParams,
-    body: z.object({ body: z.string().check(z.trim(), z.minLength(1), z.maxLength(65_536)) }),
+    params: NumberPath,
+    body: CommentBody,
     errors: { 404: ['Not found', M.issueNotFound], 409: [M.commentFailed] },
     run: async ({ org, params, body, caller }) => {
       const r = await requireRepo(org.orgId, params.name);

@@ -179,31 +179,61 @@ async function mergeTreeConflicts(cwd: string, base: string, head: string): Prom
   } catch (err) {
     if (!(err instanceof GitFailed) || err.code !== 1) throw err;
   }
-  // Conflicted: the stages of each conflicted path tell what kind of conflict it is.
+  // Conflicted: git's own messages say what kind each conflict is (-z: `<count> NUL <paths…> NUL
+  // <type> NUL <message> NUL` after the stages and an empty entry); the merged tree holds the markers.
   const out = await new Promise<string>((resolve) => {
     execFile(
       'git',
-      ['-c', 'core.hooksPath=/dev/null', 'merge-tree', '--write-tree', '-z', '--no-messages', base, head],
+      ['-c', 'core.hooksPath=/dev/null', 'merge-tree', '--write-tree', '-z', base, head],
       { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER },
       (_err, stdout) => resolve(String(stdout)),
     );
   });
-  const [, ...stages] = out.split('\0');
-  const byPath = new Map<string, { modes: Set<string>; count: number }>();
-  for (const entry of stages) {
-    const m = /^(\d{6}) ([0-9a-f]{40}) (\d)\t(.+)$/.exec(entry);
-    if (!m) continue;
-    const at = byPath.get(m[4] as string) ?? { modes: new Set<string>(), count: 0 };
-    at.modes.add(m[1] as string);
-    at.count++;
-    byPath.set(m[4] as string, at);
+  const fields = out.split('\0');
+  const tree = fields[0] as string;
+  const modes = new Map<string, Set<string>>();
+  let i = 1;
+  for (; i < fields.length && fields[i] !== ''; i++) {
+    const m = /^(\d{6}) [0-9a-f]{40} \d\t(.+)$/.exec(fields[i] as string);
+    if (m) modes.set(m[2] as string, (modes.get(m[2] as string) ?? new Set()).add(m[1] as string));
   }
-  return [...byPath].map(([path, { modes }]) => ({
-    path,
-    conflicts: 1,
-    binary: false,
-    kind: modes.has('120000') || modes.has('160000') ? 'type' : modes.size > 1 ? 'mode' : 'content',
-  }));
+  const messages: { paths: string[]; type: string }[] = [];
+  for (i++; i < fields.length; ) {
+    const count = Number(fields[i]);
+    if (!Number.isInteger(count) || count < 1) break;
+    messages.push({ paths: fields.slice(i + 1, i + 1 + count), type: fields[i + 1 + count] ?? '' });
+    i += count + 3;
+  }
+  // git records a displaced side as `<path>~<side>`: its conflicts are the path's.
+  const alias = new Map<string, string>();
+  for (const m of messages) {
+    if (m.paths.length < 2) continue;
+    const [original, ...displaced] = [...m.paths].sort((a, b) => a.length - b.length) as [string, ...string[]];
+    for (const d of displaced) if (d.startsWith(`${original}~`)) alias.set(d, original);
+  }
+  const found = new Map<string, GitConflictEntry>();
+  for (const { paths, type } of messages) {
+    if (!type.startsWith('CONFLICT')) continue;
+    const path = alias.get(paths[0] as string) ?? (paths[0] as string);
+    const entry = found.get(path) ?? { path, conflicts: 1, binary: false, kind: 'content' as const };
+    if (type === 'CONFLICT (binary)') entry.binary = true;
+    else if (type === 'CONFLICT (file/directory)') entry.kind = 'type';
+    else if (type === 'CONFLICT (distinct modes)' || type === 'CONFLICT (distinct types)') {
+      const both = paths.flatMap((p) => [...(modes.get(p) ?? [])]);
+      entry.kind = both.every((m) => m === '100644' || m === '100755') ? 'mode' : 'type';
+    }
+    found.set(path, entry);
+  }
+  // Content conflicts of text files: as many as the merged file has conflict markers.
+  await Promise.all(
+    [...found.values()]
+      .filter((e) => e.kind === 'content' && !e.binary)
+      .map(async (e) => {
+        const merged = await text(cwd, ['cat-file', 'blob', `${tree}:${e.path}`]).catch(() => '');
+        e.conflicts = Math.max(1, merged.split('\n').filter((l) => l.startsWith('<<<<<<< ')).length);
+      }),
+  );
+  return [...found.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 /** Every branch and tag with the object it points at. */

@@ -1,8 +1,9 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../auth/caller';
 import { badRequest, conflict } from '../ground/errors';
 import { resourceKey } from '../resources/records';
 import { db } from '../store/client';
+import { decodeCursor, encodeCursor } from '../store/cursor';
 import { newId } from '../store/ids';
 import { getItem, TABLE, transact, versionedUpdate } from '../store/table';
 import { listPeople } from './people';
@@ -101,17 +102,28 @@ export async function personId(orgId: string, given: string | undefined): Promis
   return people.find((p) => p.userId === given || p.handle === given.replace(/^@/, ''))?.userId ?? given;
 }
 
+/** More of a create's transaction: items written with the new one, and what their failed conditions mean. */
+export interface NumberedExtras {
+  items: (number: number) => NonNullable<Parameters<typeof transact>[0]>;
+  /** The error for the failed condition of `items`' `index`-th item. */
+  explain: (index: number) => Promise<Error>;
+  /** The most open items of this kind the repository may have, and the 409 past it. */
+  openCap?: { max: number; message: string };
+}
+
 /**
  * Creates the item of a new issue or pull request under the repository's next number: `item`
- * gets `number`; the repository's open count of its kind goes up in the same transaction. 409
- * `failure` when NUMBER_TRIES numbers in a row were taken.
+ * gets `number`; the repository's open count of its kind goes up in the same transaction (with
+ * `extras`: its cap and more items). 409 `failure` when NUMBER_TRIES numbers in a row were taken.
  */
 export async function createNumbered<T extends { kind: ThreadKind }>(
   repo: { orgId: string; resourceId: string },
   item: (number: number) => T,
   failure: string,
+  extras?: NumberedExtras,
 ): Promise<T & { number: number }> {
   const counter = item(0).kind === 'issue' ? 'openIssues' : 'openPulls';
+  const cap = extras?.openCap;
   for (let attempt = 0; attempt < NUMBER_TRIES; attempt++) {
     const out = await db.send(
       new UpdateCommand({
@@ -139,12 +151,18 @@ export async function createNumbered<T extends { kind: ThreadKind }>(
             TableName: TABLE(),
             Key: resourceKey(repo.orgId, 'repository', repo.resourceId),
             UpdateExpression: 'ADD #open :one',
+            ...(cap ? { ConditionExpression: 'attribute_not_exists(#open) OR #open < :max' } : {}),
             ExpressionAttributeNames: { '#open': counter },
-            ExpressionAttributeValues: { ':one': 1 },
+            ExpressionAttributeValues: { ':one': 1, ...(cap ? { ':max': cap.max } : {}) },
           },
         },
+        ...(extras?.items(number) ?? []),
       ],
-      [() => TAKEN, undefined],
+      async (index) => {
+        if (index === 0) return TAKEN;
+        if (index === 1) return conflict(cap?.message ?? failure);
+        return extras ? extras.explain(index - 2) : undefined;
+      },
     ).then(
       () => false,
       (err: unknown) => {
@@ -254,4 +272,72 @@ export async function updateIssue(
     else written[name] = value;
   }
   return written as unknown as IssueRecord;
+}
+
+/** How many items a list reads at a time while filtering (a page holds at most its `limit`). */
+const READ_BATCH = 100;
+
+/**
+ * A page of the repository's issues or pull requests, newest first, with `state` and the
+ * optional filters (`author` and `assignee` a member's id or handle); the cursor is signed for
+ * this repository and kind, and resumes after the page's last item.
+ */
+export async function listNumbered<T extends { kind: ThreadKind }>(
+  repo: { orgId: string; resourceId: string },
+  kind: ThreadKind,
+  query: { state: string; cursor?: string; label?: string; author?: string; assignee?: string; limit: number },
+): Promise<{ items: T[]; cursor: string | null }> {
+  const scope = `${repo.orgId}:${repo.resourceId}:${kind}s`;
+  const [author, assignee] = await Promise.all([
+    personId(repo.orgId, query.author),
+    personId(repo.orgId, query.assignee),
+  ]);
+  const filters = ['kind = :kind', '#state = :state'];
+  const values: Record<string, unknown> = {
+    ':pk': numberKey(repo.resourceId, 0).pk,
+    ':prefix': NUMBER_PREFIX,
+    ':kind': kind,
+    ':state': query.state,
+  };
+  if (query.label !== undefined) {
+    filters.push('contains(labels, :label)');
+    values[':label'] = query.label.trim();
+  }
+  if (author !== undefined) {
+    filters.push('authorId = :author');
+    values[':author'] = author;
+  }
+  if (assignee !== undefined) {
+    filters.push('contains(assignees, :assignee)');
+    values[':assignee'] = assignee;
+  }
+  // Filtered reads until the page is full: its cursor is the key of its last item when more may follow.
+  const items: T[] = [];
+  let start = decodeCursor(scope, query.cursor);
+  let next: Record<string, unknown> | undefined;
+  while (items.length < query.limit) {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: TABLE(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: filters.join(' AND '),
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        Limit: READ_BATCH,
+        ExclusiveStartKey: start,
+      }),
+    );
+    const read = (out.Items ?? []) as (T & { pk: string; sk: string })[];
+    const room = query.limit - items.length;
+    items.push(...read.slice(0, room));
+    const lastTaken = read[Math.min(room, read.length) - 1];
+    if (read.length > room || (items.length === query.limit && out.LastEvaluatedKey)) {
+      next = lastTaken && { pk: lastTaken.pk, sk: lastTaken.sk };
+      break;
+    }
+    start = out.LastEvaluatedKey;
+    if (!start) break;
+  }
+  return { items, cursor: encodeCursor(scope, next) };
 }

@@ -1,0 +1,473 @@
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { resourceKey } from '../../shared/resources/records';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
+import { type Person, TestPlatform } from '../helpers/platform';
+import { gitCli } from '../repos/git-cli';
+
+/**
+ * Pull requests on the local platform with the git CLI and three people: open, comment on a line,
+ * approve as another person (never one's own), push again (the old approval stops counting, the old
+ * revision is refused), merge with each strategy (parents checked in a fresh clone), close issues by
+ * keywords; conflicts; settling of pull requests finished outside; reopen; races; every error.
+ */
+let p: TestPlatform;
+let developer: Person;
+let viewer: Person;
+let key: string;
+let home: string;
+let n = 0;
+const unique = (base = 'pr') => `${base}-${Date.now().toString(36)}-${(n++).toString(36)}`;
+const repos = () => `/v1/orgs/${p.org.orgId}/repos`;
+
+beforeAll(async () => {
+  process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'pulls-'));
+  home = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'pulls-home-'));
+  p = await TestPlatform.start();
+  developer = await p.person('developer');
+  viewer = await p.person('viewer');
+  key = await p.apiKey(['git:read', 'git:write']);
+});
+afterAll(() => p.close());
+
+const { ok, run } = gitCli(() => home);
+
+/** A repository with a README on main, cloned; `feature` pushed with one commit changing `app.txt`. */
+async function setup() {
+  const name = unique();
+  const res = await p.post(repos(), { name, readme: true });
+  expect(res.status).toBe(201);
+  const url = (res.body.repo.cloneUrl as string).replace('://', `://git:${key}@`);
+  const dir = join(mkdtempSync(join(home, 'w-')), 'repo');
+  await ok(home, ['clone', '-q', url, dir]);
+  writeFileSync(join(dir, 'app.txt'), 'one\ntwo\nthree\n');
+  await ok(dir, ['add', '.']);
+  await ok(dir, ['commit', '-q', '-m', 'Add app']);
+  await ok(dir, ['push', '-q', 'origin', 'main']);
+  await ok(dir, ['checkout', '-q', '-b', 'feature']);
+  writeFileSync(join(dir, 'app.txt'), 'one\nTWO\nthree\n');
+  await ok(dir, ['commit', '-q', '-am', 'Shout two']);
+  await ok(dir, ['push', '-q', 'origin', 'feature']);
+  return { name, url, dir, base: `${repos()}/${name}`, pulls: `${repos()}/${name}/pulls` };
+}
+
+const commitIn = async (dir: string, file: string, content: string, message: string) => {
+  writeFileSync(join(dir, file), content);
+  await ok(dir, ['add', '.']);
+  await ok(dir, ['commit', '-q', '-m', message]);
+};
+
+/** Twenty lines; with a side, lines 2 and 18 name it (two conflicts apart when both sides differ). */
+const lines = (side: string) =>
+  Array.from({ length: 20 }, (_, i) => (side && (i === 1 || i === 17) ? `line ${i} ${side}` : `line ${i}`));
+
+/** Parents of the tip of `branch` in a fresh clone. */
+async function parentsOf(url: string, branch: string): Promise<string[]> {
+  const dir = join(mkdtempSync(join(home, 'fresh-')), 'c');
+  await ok(home, ['clone', '-q', '--branch', branch, url, dir]);
+  return (await ok(dir, ['log', '-1', '--format=%P'])).trim().split(' ');
+}
+
+describe('review and merge', () => {
+  it('open, comment on a line, approve as another person, push again, approve again, squash-merge closing an issue', async () => {
+    const { base, pulls, dir, url } = await setup();
+    const issue = await p.post(`${base}/issues`, { title: 'Two is too quiet' });
+    expect(issue.body.issue.number).toBe(1);
+    expect((await p.put(`${base}/protection`, { requiredApprovals: 1 })).status).toBe(200);
+
+    const opened = await p.post(pulls, { title: 'Louder', description: 'Fixes #1', source: 'feature', target: 'main' });
+    expect(opened.status).toBe(201);
+    expect(opened.body.pull).toMatchObject({
+      number: 2,
+      state: 'open',
+      sourceBranch: 'feature',
+      targetBranch: 'main',
+      authorId: p.owner.userId,
+    });
+    const head = (await ok(dir, ['rev-parse', 'HEAD'])).trim();
+    const detail = await p.get(`${pulls}/2`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.pull).toMatchObject({
+      head,
+      sourceBranchExists: true,
+      description: 'Fixes #1',
+      mergeCommitId: null,
+    });
+    expect(detail.body.mergeOptions).toEqual(['fast-forward', 'squash', 'three-way']);
+    expect(detail.body.conflicts).toEqual([]);
+    const revision = detail.body.pull.revisionId as string;
+
+    const files = await p.get(`${pulls}/2/files`);
+    expect(files.body).toMatchObject({
+      total: 1,
+      truncated: false,
+      head,
+      files: [{ path: 'app.txt', change: 'modified', additions: 1, deletions: 1 }],
+    });
+    const commits = await p.get(`${pulls}/2/commits`);
+    expect(commits.body.commits.map((c: { message: string }) => c.message)).toEqual(['Shout two']);
+
+    const thread = await p.post(
+      `${pulls}/2/review/comments`,
+      { body: 'Why shout?', path: 'app.txt', line: 2 },
+      { token: developer.token },
+    );
+    expect(thread.status).toBe(201);
+    const reply = await p.post(`${pulls}/2/review/comments`, { body: 'Because.', inReplyTo: thread.body.comment.id });
+    expect(reply.status).toBe(201);
+    expect((await p.post(`${pulls}/2/review/comments`, { body: 'Where?' })).body).toEqual({
+      error: 'Choose a line to comment on.',
+    });
+
+    const own = await p.post(`${pulls}/2/approval`, { approve: true, revisionId: revision });
+    expect(own.status).toBe(403);
+    expect(own.body).toEqual({ error: "You can't approve your own pull request." });
+    const needs = await p.post(`${pulls}/2/merge`, { strategy: 'squash' });
+    expect(needs.status).toBe(409);
+    expect(needs.body).toEqual({ error: 'This pull request needs more approvals before it can be merged.' });
+    expect(
+      (await p.post(`${pulls}/2/approval`, { approve: true, revisionId: revision }, { token: developer.token })).body,
+    ).toEqual({ approved: true });
+    let review = await p.get(`${pulls}/2/review`, { token: developer.token });
+    expect(review.body).toMatchObject({
+      revisionId: revision,
+      approvals: [{ id: developer.userId }],
+      required: 1,
+      rules: [{ name: 'Branch protection', required: 1, fromTemplate: true, satisfied: true }],
+      approved: true,
+      overridden: false,
+      viewerApproved: true,
+    });
+    expect(review.body.threads).toHaveLength(1);
+    expect(review.body.threads[0]).toMatchObject({ path: 'app.txt', line: 2, side: 'new', outdated: false });
+    expect(review.body.threads[0].comments.map((c: { body: string }) => c.body)).toEqual(['Why shout?', 'Because.']);
+
+    // A new push: a new revision; the approval of the old one no longer counts, and the old revision is refused.
+    await commitIn(dir, 'app.txt', 'one\nTWO!\nthree\n', 'Shout louder');
+    await ok(dir, ['push', '-q', 'origin', 'feature']);
+    review = await p.get(`${pulls}/2/review`);
+    expect(review.body.revisionId).not.toBe(revision);
+    expect(review.body).toMatchObject({ approvals: [], approved: false });
+    expect(review.body.threads[0].outdated).toBe(true);
+    const stale = await p.post(
+      `${pulls}/2/approval`,
+      { approve: true, revisionId: revision },
+      { token: developer.token },
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body).toEqual({ error: 'New commits were pushed. Review the latest changes, then approve.' });
+    await p.post(
+      `${pulls}/2/approval`,
+      { approve: true, revisionId: review.body.revisionId },
+      { token: developer.token },
+    );
+
+    const oldHead = await p.post(`${pulls}/2/merge`, { strategy: 'squash', sourceCommitId: head });
+    expect(oldHead.body).toEqual({ error: 'The source branch changed. Reload and try again.' });
+    const merged = await p.post(`${pulls}/2/merge`, { strategy: 'squash' }, { token: developer.token });
+    expect(merged.status).toBe(200);
+    expect(merged.body).toEqual({
+      merged: true,
+      mergeCommitId: expect.stringMatching(/^[0-9a-f]{40}$/),
+      closedIssues: [1],
+    });
+    const closedIssue = (await p.get(`${base}/issues/1`)).body.issue;
+    expect(closedIssue).toMatchObject({ state: 'closed', closedByPull: 2, closedBy: developer.userId });
+    const parents = await parentsOf(url, 'main');
+    expect(parents).toHaveLength(1);
+    const fresh = join(mkdtempSync(join(home, 'msg-')), 'c');
+    await ok(home, ['clone', '-q', url, fresh]);
+    expect((await ok(fresh, ['log', '-1', '--format=%s|%an|%cn'])).trim()).toBe(
+      `Louder (#2)|Test owner|Test developer`,
+    );
+    expect((await p.get(`${pulls}/2`)).body.pull).toMatchObject({
+      state: 'merged',
+      mergeCommitId: merged.body.mergeCommitId,
+    });
+    const again = await p.post(`${pulls}/2/merge`, { strategy: 'squash' });
+    expect(again.body).toEqual({ error: 'This pull request is already closed.' });
+    expect((await p.post(`${pulls}/2/reopen`)).body).toEqual({ error: "Merged pull requests can't be reopened." });
+    expect((await p.post(`${pulls}/2/approval`, { approve: true }, { token: developer.token })).body).toEqual({
+      error: 'This pull request is closed.',
+    });
+  });
+
+  it('fast-forward moves main to the source head; three-way makes a commit with both parents', async () => {
+    const ff = await setup();
+    await p.post(ff.pulls, { title: 'FF', source: 'feature', target: 'main' });
+    const head = (await ok(ff.dir, ['rev-parse', 'HEAD'])).trim();
+    const done = await p.post(`${ff.pulls}/1/merge`, { strategy: 'fast-forward' });
+    expect(done.body).toEqual({ merged: true, mergeCommitId: head, closedIssues: [] });
+
+    const tw = await setup();
+    // main moves on: fast-forward is no longer possible, a three-way merge is.
+    await ok(tw.dir, ['checkout', '-q', 'main']);
+    await commitIn(tw.dir, 'other.txt', 'x\n', 'Other');
+    await ok(tw.dir, ['push', '-q', 'origin', 'main']);
+    const mainHead = (await ok(tw.dir, ['rev-parse', 'HEAD'])).trim();
+    const featureHead = (await ok(tw.dir, ['rev-parse', 'feature'])).trim();
+    await p.post(tw.pulls, { title: 'TW', source: 'feature', target: 'main' });
+    expect((await p.get(`${tw.pulls}/1`)).body.mergeOptions).toEqual(['squash', 'three-way']);
+    const refused = await p.post(`${tw.pulls}/1/merge`, { strategy: 'fast-forward' });
+    expect(refused.body).toEqual({ error: "This pull request can't be merged automatically with that strategy." });
+    const merged = await p.post(`${tw.pulls}/1/merge`, { strategy: 'three-way' });
+    expect(merged.status).toBe(200);
+    expect(await parentsOf(tw.url, 'main')).toEqual([mainHead, featureHead]);
+  });
+
+  it('10 merges of one pull request at once: one 200, the others 409', async () => {
+    const { pulls } = await setup();
+    await p.post(pulls, { title: 'Once', source: 'feature', target: 'main' });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => p.post(`${pulls}/1/merge`, { strategy: 'three-way' })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      expect(a.status).toBe(409);
+      expect([
+        'This pull request is already closed.',
+        'The target branch changed. Try again.',
+        'The pull request changed. Reload and try again.',
+      ]).toContain(a.body.error);
+    }
+  });
+});
+
+describe('two merges into one target at once', () => {
+  it('lose no commit: one lands, the other is told the target changed, and lands when tried again', async () => {
+    const { dir, pulls, url } = await setup();
+    await ok(dir, ['checkout', '-q', 'main']);
+    await ok(dir, ['checkout', '-q', '-b', 'other']);
+    await commitIn(dir, 'other.txt', 'other\n', 'Other');
+    await ok(dir, ['push', '-q', 'origin', 'other']);
+    const heads = [(await ok(dir, ['rev-parse', 'feature'])).trim(), (await ok(dir, ['rev-parse', 'other'])).trim()];
+    await p.post(pulls, { title: 'Feature', source: 'feature', target: 'main' });
+    await p.post(pulls, { title: 'Other', source: 'other', target: 'main' });
+    const answers = await Promise.all([1, 2].map((n) => p.post(`${pulls}/${n}/merge`, { strategy: 'three-way' })));
+    expect(answers.some((a) => a.status === 200)).toBe(true);
+    for (const [i, a] of answers.entries()) {
+      if (a.status === 200) continue;
+      expect(a.body).toEqual({ error: 'The target branch changed. Try again.' });
+      expect((await p.post(`${pulls}/${i + 1}/merge`, { strategy: 'three-way' })).status).toBe(200);
+    }
+    const fresh = join(mkdtempSync(join(home, 'both-')), 'c');
+    await ok(home, ['clone', '-q', url, fresh]);
+    for (const head of heads) expect((await run(fresh, ['merge-base', '--is-ancestor', head, 'HEAD'])).code).toBe(0);
+  });
+});
+
+describe('create', () => {
+  it('every create error of the spec; one open pull request per pair of branches, even 20 at once', async () => {
+    const { pulls } = await setup();
+    const same = await p.post(pulls, { title: 'x', source: 'main', target: 'main' });
+    expect(same.body).toEqual({ error: 'Choose two different branches.' });
+    const missing = await p.post(pulls, { title: 'x', source: 'nope', target: 'main' });
+    expect(missing.body).toEqual({ error: 'Branch not found.' });
+    const stranger = await p.post(pulls, { title: 'x', source: 'feature', target: 'main', assignees: ['usr_nobody'] });
+    expect(stranger.body).toEqual({ error: 'Assignees must be members of this organization.' });
+    expect(
+      (await p.post(pulls, { title: 'x', source: 'feature', target: 'main' }, { token: viewer.token })).status,
+    ).toBe(403);
+    expect((await p.post(pulls, { title: 'x'.repeat(151), source: 'feature', target: 'main' })).status).toBe(400);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => p.post(pulls, { title: 'Race', source: 'feature', target: 'main' })),
+    );
+    const won = answers.filter((a) => a.status === 201);
+    expect(won).toHaveLength(1);
+    const number = won[0]?.body.pull.number;
+    for (const a of answers.filter((x) => x.status !== 201)) {
+      expect(a.status).toBe(409);
+      expect(a.body).toEqual({ error: `Pull request #${number} is already open for these branches.` });
+    }
+    const listed = await p.get(pulls);
+    expect(listed.body.pulls.map((x: { number: number }) => x.number)).toEqual([number]);
+  });
+
+  it('edits by the author or git:write; comments; the other kind of number is 404', async () => {
+    const { base, pulls } = await setup();
+    await p.post(`${base}/issues`, { title: 'An issue' });
+    await p.post(pulls, { title: 'Mine', source: 'feature', target: 'main' });
+    const refused = await p.patch(`${pulls}/2`, { title: 'x' }, { token: viewer.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'Only the author or members with git:write can edit this pull request.' });
+    const edited = await p.patch(`${pulls}/2`, { title: 'Mine, edited', labels: ['ui'] }, { token: developer.token });
+    expect(edited.body.pull).toMatchObject({ title: 'Mine, edited', labels: ['ui'] });
+    const comment = await p.post(`${pulls}/2/comments`, { body: 'Looks good' }, { token: viewer.token });
+    expect(comment.status).toBe(201);
+    expect(comment.body.comment).toMatchObject({ number: 2, body: 'Looks good', authorId: viewer.userId });
+    expect((await p.get(`${pulls}/2`)).body.comments).toHaveLength(1);
+    expect((await p.get(`${pulls}/1`)).body).toEqual({ error: 'Pull request not found' });
+    expect((await p.get(`${base}/issues/2`)).body).toEqual({ error: 'Issue not found' });
+    expect((await p.get(`${pulls}/abc`)).body).toEqual({ error: 'Not found' });
+    expect((await p.get(`${repos()}/nope-${unique()}/pulls`)).body).toEqual({ error: 'Repository not found' });
+    const closed = await p.post(`${pulls}/2/close`, undefined, { token: viewer.token });
+    expect(closed.body).toEqual({ error: 'Only the author or members with git:write can close this pull request.' });
+  });
+});
+
+describe('limits', () => {
+  it('the open cap, the approvals cap, and a comment on no changes', async () => {
+    const { base, pulls } = await setup();
+    const repoId = (await p.get(base)).body.resourceId as string;
+    const setOpen = (count: number) =>
+      db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: resourceKey(p.org.orgId, 'repository', repoId),
+          UpdateExpression: 'SET openPulls = :n',
+          ExpressionAttributeValues: { ':n': count },
+        }),
+      );
+    await setOpen(1000);
+    const capped = await p.post(pulls, { title: 'One too many', source: 'feature', target: 'main' });
+    expect(capped.status).toBe(409);
+    expect(capped.body).toEqual({ error: 'Too many open pull requests in this repository.' });
+    await setOpen(0);
+    expect((await p.post(pulls, { title: 'Fits', source: 'feature', target: 'main' })).status).toBe(201);
+    const number = (await p.get(pulls)).body.pulls[0].number as number;
+    const revision = (await p.get(`${pulls}/${number}`)).body.pull.revisionId;
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        db.send(
+          new PutCommand({
+            TableName: TABLE(),
+            Item: {
+              pk: `REPOID#${repoId}`,
+              sk: `APPROVAL#${String(number).padStart(10, '0')}#usr_${i}`,
+              userId: `usr_${i}`,
+              name: `Reviewer ${i}`,
+              email: null,
+              revisionId: revision,
+              at: Date.now(),
+            },
+          }),
+        ),
+      ),
+    );
+    const full = await p.post(
+      `${pulls}/${number}/approval`,
+      { approve: true, revisionId: revision },
+      { token: developer.token },
+    );
+    expect(full.status).toBe(409);
+    expect(full.body).toEqual({ error: 'This pull request has the maximum number of approvals.' });
+    const head = (await p.get(`${pulls}/${number}`)).body.pull.head;
+    const nothing = await p.post(`${pulls}/${number}/review/comments`, {
+      body: 'x',
+      path: 'app.txt',
+      line: 1,
+      base: head,
+      head,
+    });
+    expect(nothing.status).toBe(409);
+    expect(nothing.body).toEqual({ error: 'This pull request has no changes to comment on.' });
+  });
+});
+
+describe('conflicts, settling, reopen', () => {
+  it('a one-line conflict is listed with its kind; no strategy merges it', async () => {
+    const { dir, pulls } = await setup();
+    await ok(dir, ['checkout', '-q', 'main']);
+    await commitIn(dir, 'app.txt', 'one\ntwo-main\nthree\n', 'Main edit');
+    await ok(dir, ['push', '-q', 'origin', 'main']);
+    await p.post(pulls, { title: 'Conflicted', source: 'feature', target: 'main' });
+    const detail = await p.get(`${pulls}/1`);
+    expect(detail.body.mergeOptions).toEqual([]);
+    expect(detail.body.conflicts).toEqual([{ path: 'app.txt', conflicts: 1, binary: false, kind: 'content' }]);
+    expect((await p.post(`${pulls}/1/merge`, { strategy: 'three-way' })).body).toEqual({
+      error: "This pull request can't be merged automatically with that strategy.",
+    });
+  });
+
+  it('conflicts of every kind: content (counted), binary, a file against a folder, a file against a link', async () => {
+    const { dir, pulls } = await setup();
+    await ok(dir, ['checkout', '-q', 'main']);
+    await commitIn(dir, 'two.txt', `${lines('').join('\n')}\n`, 'Two');
+    writeFileSync(join(dir, 'img.bin'), Buffer.from([0, 1, 2, 3]));
+    writeFileSync(join(dir, 'spot'), 'a file\n');
+    writeFileSync(join(dir, 'link'), 'a file\n');
+    await ok(dir, ['add', '.']);
+    await ok(dir, ['commit', '-q', '-m', 'Base files']);
+    await ok(dir, ['push', '-q', 'origin', 'main']);
+    await ok(dir, ['checkout', '-q', '-b', 'side']);
+    writeFileSync(join(dir, 'two.txt'), `${lines('side').join('\n')}\n`);
+    writeFileSync(join(dir, 'img.bin'), Buffer.from([0, 9, 9, 9]));
+    await ok(dir, ['rm', '-q', 'spot']);
+    mkdirSync(join(dir, 'spot'));
+    await commitIn(dir, 'spot/inside.txt', 'now a folder\n', 'Side');
+    await ok(dir, ['rm', '-q', 'link']);
+    symlinkSync('two.txt', join(dir, 'link'));
+    await ok(dir, ['add', 'link']);
+    await ok(dir, ['commit', '-q', '-m', 'link is a link']);
+    await ok(dir, ['push', '-q', 'origin', 'side']);
+    await ok(dir, ['checkout', '-q', 'main']);
+    writeFileSync(join(dir, 'two.txt'), `${lines('main').join('\n')}\n`);
+    writeFileSync(join(dir, 'img.bin'), Buffer.from([0, 7, 7, 7]));
+    writeFileSync(join(dir, 'spot'), 'a changed file\n');
+    writeFileSync(join(dir, 'link'), 'a changed file\n');
+    await ok(dir, ['commit', '-q', '-am', 'Main']);
+    await ok(dir, ['push', '-q', 'origin', 'main']);
+    await p.post(pulls, { title: 'Every kind', source: 'side', target: 'main' });
+    const detail = await p.get(`${pulls}/1`);
+    expect(detail.body.mergeOptions).toEqual([]);
+    expect(detail.body.conflicts).toEqual([
+      { path: 'img.bin', conflicts: 1, binary: true, kind: 'content' },
+      { path: 'link', conflicts: 1, binary: false, kind: 'type' },
+      { path: 'spot', conflicts: 1, binary: false, kind: 'type' },
+      { path: 'two.txt', conflicts: 2, binary: false, kind: 'content' },
+    ]);
+  });
+
+  it('listing open pull requests settles those finished outside; reopen checks the branches', async () => {
+    const { dir, pulls } = await setup();
+    await ok(dir, ['checkout', '-q', '-b', 'gone']);
+    await commitIn(dir, 'g.txt', 'g\n', 'Gone soon');
+    await ok(dir, ['push', '-q', 'origin', 'gone']);
+    await p.post(pulls, { title: 'Deleted source', source: 'gone', target: 'main' });
+    await p.post(pulls, { title: 'Merged by push', source: 'feature', target: 'main' });
+    await ok(dir, ['push', '-q', 'origin', '--delete', 'gone']);
+    await ok(dir, ['push', '-q', 'origin', 'feature:main']);
+    expect((await p.get(pulls)).body.pulls).toEqual([]);
+    expect((await p.get(`${pulls}?state=closed`)).body.pulls.map((x: { number: number }) => x.number)).toEqual([1]);
+    expect((await p.get(`${pulls}?state=merged`)).body.pulls.map((x: { number: number }) => x.number)).toEqual([2]);
+    const gone = await p.post(`${pulls}/1/reopen`);
+    expect(gone.status).toBe(409);
+    expect(gone.body).toEqual({ error: 'The branch gone or main no longer exists. Push it again to reopen.' });
+  });
+
+  it('close then reopen: a new pull request id under the same number, approvals start over', async () => {
+    const { pulls } = await setup();
+    await p.post(pulls, { title: 'Again', source: 'feature', target: 'main' });
+    const first = (await p.get(`${pulls}/1`)).body.pull;
+    await p.post(`${pulls}/1/approval`, { approve: true, revisionId: first.revisionId }, { token: developer.token });
+    expect((await p.post(`${pulls}/1/close`)).body).toEqual({ state: 'closed' });
+    expect((await p.get(`${pulls}/1`)).body.pull.revisionId).toBeNull();
+    // Another pull request takes the pair meanwhile: reopening names it.
+    const other = await p.post(pulls, { title: 'Other', source: 'feature', target: 'main' });
+    const taken = await p.post(`${pulls}/1/reopen`);
+    expect(taken.body).toEqual({
+      error: `Pull request #${other.body.pull.number} is already open for these branches.`,
+    });
+    await p.post(`${pulls}/${other.body.pull.number}/close`);
+    expect((await p.post(`${pulls}/1/reopen`)).body).toEqual({ state: 'open' });
+    const reopened = (await p.get(`${pulls}/1`)).body.pull;
+    expect(reopened.pullRequestId).not.toBe(first.pullRequestId);
+    expect(reopened.previousPullRequestIds).toEqual([first.pullRequestId]);
+    expect(reopened.revisionId).not.toBe(first.revisionId);
+    expect((await p.get(`${pulls}/1/review`)).body.approvals).toEqual([]);
+  });
+
+  it('reopen refuses branches at the same commit', async () => {
+    const { dir, pulls } = await setup();
+    await p.post(pulls, { title: 'Same', source: 'feature', target: 'main' });
+    await p.post(`${pulls}/1/close`);
+    await ok(dir, ['push', '-q', 'origin', 'feature:main']);
+    expect((await p.post(`${pulls}/1/reopen`)).body).toEqual({
+      error: 'The branches point at the same commit; there is nothing to merge.',
+    });
+    const r = await run(dir, ['status']);
+    expect(r.code).toBe(0);
+  });
+});
