@@ -7,6 +7,7 @@ import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
 import { benchDeployments, renderDeployments } from './bench/deployments';
 import { benchGit, renderGit } from './bench/git';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
+import { benchPulls, renderPulls } from './bench/pulls';
 import { type Figures, type FunctionFigures, renderReport, writeBlock } from './bench/report';
 import { countRoundTrips } from './bench/roundtrips';
 import { measureWarm } from './bench/warm';
@@ -92,6 +93,11 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'repos')) {
     say('git: clone of a 2,000-commit fixture and a 1 MB push, through the platform and directly');
     sections.push(`**Git over HTTP**\n\n${renderGit(await benchGit(platform))}`);
+  }
+  // Pull requests (scripts/bench/pulls.ts): a merge and a files page through the API vs git itself.
+  if (routeGroups.some((g) => g.name === 'pulls')) {
+    say('pull requests: a three-way merge and a files page, through the API and with git');
+    sections.push(`**Pull requests**\n\n${renderPulls(await benchPulls(platform))}`);
   }
   await platform.stop();
   platform = undefined;

@@ -301,15 +301,17 @@ export const routes = [
       const { pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
-      const merge = await mergeState(port, pull, heads.target, heads.source, () => badRequest(PM.tooFar));
-      const diff = await port.diff(pull.repoId, merge.mergeBase, heads.source, {
+      const base = await port.mergeBase(pull.repoId, heads.target, heads.source).catch((err: unknown) => {
+        throw err instanceof GitTooFar ? badRequest(PM.tooFar) : err;
+      });
+      const diff = await port.diff(pull.repoId, base, heads.source, {
         maxFiles: MAX_FILES,
         maxLines: 50_000,
       });
       const files = diff.files.map((f) =>
         f.binary || f.additions + f.deletions > COLLAPSE_LINES ? { ...f, collapsed: true, hunks: [] } : f,
       );
-      return ok({ files, total: files.length, truncated: diff.truncated, base: merge.mergeBase, head: heads.source });
+      return ok({ files, total: files.length, truncated: diff.truncated, base, head: heads.source });
     },
   }),
   route({

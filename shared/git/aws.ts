@@ -399,6 +399,23 @@ export function awsGit(): GitPort {
       return { behind: only(1), ahead: only(2), exact };
     },
 
+    async mergeBase(repoId, base, head) {
+      // CodeCommit has no merge-base call: GetMergeOptions answers it (baseCommitId).
+      try {
+        const out = await cc().send(
+          new GetMergeOptionsCommand({
+            repositoryName: repositoryName(repoId),
+            sourceCommitSpecifier: head,
+            destinationCommitSpecifier: base,
+          }),
+        );
+        return out.baseCommitId ?? null;
+      } catch (err) {
+        if (named(err, 'TipsDivergenceExceededException')) throw new GitTooFar((err as Error).message);
+        throw err;
+      }
+    },
+
     async mergeOptions(repoId, base, head) {
       try {
         const out = await cc().send(

@@ -506,48 +506,46 @@ export function localGit(): GitPort {
       if (base !== null) checkSha(base);
       const cwd = repo(repoId);
       const from = base ?? EMPTY_TREE;
-      const stats = (await text(cwd, ['diff', '--numstat', '-z', '--no-renames', '--end-of-options', from, head]))
-        .split('\0')
-        .filter(Boolean);
-      const status = (await text(cwd, ['diff', '--name-status', '-z', '--no-renames', '--end-of-options', from, head]))
-        .split('\0')
-        .filter(Boolean);
+      const range = ['--no-renames', '--end-of-options', from, head];
+      const patchArgs = ['diff', '--no-color', '--no-ext-diff', '-U3', ...range];
+      const [numstat, nameStatus] = await Promise.all([
+        text(cwd, ['diff', '--numstat', '-z', ...range]),
+        text(cwd, ['diff', '--name-status', '-z', ...range]),
+      ]);
+      const stats = numstat.split('\0').filter(Boolean);
+      const status = nameStatus.split('\0').filter(Boolean);
       const changes = new Map<string, GitChangedFile['change']>();
       for (let i = 0; i + 1 < status.length; i += 2) {
         const code = status[i] as string;
         changes.set(status[i + 1] as string, code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified');
       }
+      const changed = stats.map((stat) => {
+        const [added, deleted, path] = stat.split('\t') as [string, string, string];
+        return { path, binary: added === '-', additions: Number(added) || 0, deletions: Number(deleted) || 0 };
+      });
+      // Within the line budget, one patch of the whole diff, cut at each `diff --git` (git writes the
+      // files in the order numstat lists them); past it, a patch per file that still fits.
+      const total = changed.reduce((n, f) => n + f.additions + f.deletions, 0);
+      const whole =
+        total <= limits.maxLines && changed.length <= limits.maxFiles
+          ? (await text(cwd, patchArgs)).split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '))
+          : undefined;
       const files: GitChangedFile[] = [];
       let lines = 0;
-      for (const stat of stats.slice(0, limits.maxFiles)) {
-        const [added, deleted, path] = stat.split('\t') as [string, string, string];
-        const binary = added === '-';
+      for (const [index, f] of changed.slice(0, limits.maxFiles).entries()) {
         const file: GitChangedFile = {
-          path,
-          change: changes.get(path) ?? 'modified',
-          additions: binary ? 0 : Number(added),
-          deletions: binary ? 0 : Number(deleted),
-          ...(binary ? { binary: true } : {}),
+          path: f.path,
+          change: changes.get(f.path) ?? 'modified',
+          additions: f.additions,
+          deletions: f.deletions,
+          ...(f.binary ? { binary: true } : {}),
           hunks: [],
         };
-        const size = file.additions + file.deletions;
-        if (!binary && lines + size <= limits.maxLines) {
+        const size = f.additions + f.deletions;
+        if (!f.binary && lines + size <= limits.maxLines) {
           lines += size;
-          file.hunks = parseHunks(
-            await text(cwd, [
-              'diff',
-              '--no-color',
-              '--no-ext-diff',
-              '-U3',
-              '--no-renames',
-              '--end-of-options',
-              from,
-              head,
-              '--',
-              path,
-            ]),
-          );
-        } else if (!binary) file.collapsed = true;
+          file.hunks = parseHunks(whole ? (whole[index] ?? '') : await text(cwd, [...patchArgs, '--', f.path]));
+        } else if (!f.binary) file.collapsed = true;
         files.push(file);
       }
       return { files, truncated: stats.length > limits.maxFiles };
@@ -571,6 +569,12 @@ export function localGit(): GitPort {
         ahead: counted.filter((m) => m.startsWith('>')).length,
         exact,
       };
+    },
+
+    async mergeBase(repoId, base, head) {
+      checkSha(base);
+      checkSha(head);
+      return (await text(repo(repoId), ['merge-base', '--end-of-options', base, head]).catch(() => '')).trim() || null;
     },
 
     async mergeOptions(repoId, base, head) {

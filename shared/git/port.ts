@@ -184,6 +184,8 @@ export interface GitPort {
     head: string,
     cap: number,
   ): Promise<{ ahead: number; behind: number; exact: boolean }>;
+  /** The merge base of two commits; null for unrelated histories. */
+  mergeBase(repoId: string, base: string, head: string): Promise<string | null>;
   /**
    * Merging `head` into `base` now: their merge base (null: unrelated histories), the strategies
    * that would succeed, and the conflicts a merge would meet.

@@ -10,6 +10,7 @@ import {
   GetCommitCommand,
   GetFileCommand,
   GetFolderCommand,
+  GetMergeOptionsCommand,
   ListBranchesCommand,
   MergeBranchesByFastForwardCommand,
   MergeBranchesBySquashCommand,
@@ -18,7 +19,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { unzipSync } from 'fflate';
 import { awsGit } from '../../shared/git/aws';
-import { GitArchiveError, GitChangeError, GitConflict, GitInputError } from '../../shared/git/port';
+import { GitArchiveError, GitChangeError, GitConflict, GitInputError, GitTooFar } from '../../shared/git/port';
 
 /**
  * The git port's AWS adapter against the CodeCommit calls it must make (aws-sdk-client-mock):
@@ -215,4 +216,17 @@ describe('merges: CodeCommit merges on its side, after the target is checked', (
     await expect(awsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitChangeError);
     await expect(awsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitConflict);
   });
+});
+
+it('merge base: GetMergeOptions answers it (CodeCommit has no merge-base call); too far apart is GitTooFar', async () => {
+  cc.on(GetMergeOptionsCommand)
+    .resolvesOnce({ baseCommitId: sha('e'), mergeOptions: [] })
+    .rejectsOnce(err('TipsDivergenceExceededException'));
+  expect(await awsGit().mergeBase('res_1', sha('a'), sha('b'))).toBe(sha('e'));
+  expect(cc.commandCalls(GetMergeOptionsCommand)[0]?.args[0].input).toEqual({
+    repositoryName: 'plt-repo-res_1',
+    sourceCommitSpecifier: sha('b'),
+    destinationCommitSpecifier: sha('a'),
+  });
+  await expect(awsGit().mergeBase('res_1', sha('a'), sha('b'))).rejects.toThrow(GitTooFar);
 });

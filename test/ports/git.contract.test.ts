@@ -389,3 +389,46 @@ describe('merges', () => {
     expect((await port.resolve(repoId, 'main'))?.commit).toBe(ours);
   });
 });
+
+it('diff: one patch cut per file gives each file its own hunks, binary files none', async () => {
+  const repoId = await newRepo();
+  const base = (
+    await port.commit(repoId, {
+      branch: 'main',
+      parent: null,
+      changes: [put('a.txt', 'a\n'), put('z.txt', 'z\n')],
+      message: 'Base',
+      author,
+    })
+  ).commitId as string;
+  const head = (
+    await port.commit(repoId, {
+      branch: 'main',
+      parent: base,
+      changes: [
+        put('a.txt', 'a\nA\n'),
+        { action: 'put', path: 'b.bin', content: Buffer.from([0, 1, 2]) },
+        put('m.txt', 'm1\nm2\n'),
+        { action: 'delete', path: 'z.txt' },
+      ],
+      message: 'Head',
+      author,
+    })
+  ).commitId as string;
+  const whole = await port.diff(repoId, base, head, { maxFiles: 300, maxLines: 1000 });
+  expect(whole.files.map((f) => [f.path, f.change, f.additions, f.deletions, f.binary ?? false])).toEqual([
+    ['a.txt', 'modified', 1, 0, false],
+    ['b.bin', 'added', 0, 0, true],
+    ['m.txt', 'added', 2, 0, false],
+    ['z.txt', 'deleted', 0, 1, false],
+  ]);
+  expect(whole.files.map((f) => f.hunks.flatMap((h) => h.lines))).toEqual([[' a', '+A'], [], ['+m1', '+m2'], ['-z']]);
+  // Past the line budget, file by file: the same hunks for the files that fit, the rest collapsed.
+  const budget = await port.diff(repoId, base, head, { maxFiles: 300, maxLines: 3 });
+  expect(budget.files.map((f) => (f.collapsed ? 'collapsed' : f.hunks.flatMap((h) => h.lines)))).toEqual([
+    [' a', '+A'],
+    [],
+    ['+m1', '+m2'],
+    'collapsed',
+  ]);
+});
