@@ -195,6 +195,14 @@ describe('HTTP API', () => {
     expect(env.GIT_BASE_URL).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Git.*Url/), 'FunctionUrl'] });
   });
 
+  test("no function of the stack gets the guarded fetch's test allowlist", () => {
+    // shared/net/guarded-fetch.ts lets tests reach loopback hosts named in UNSAFE_TEST_ALLOW_HOSTS.
+    expect(JSON.stringify(template.toJSON())).not.toContain('UNSAFE_TEST_ALLOW_HOSTS');
+    expect(readFileSync(path.join(__dirname, '..', '..', 'bin', 'local.ts'), 'utf8')).not.toContain(
+      'UNSAFE_TEST_ALLOW_HOSTS',
+    );
+  });
+
   test('a function that needs git may make every CodeCommit call the git port makes', () => {
     // The calls of the adapter, read from its source: a call added there without its grant fails here.
     const source = readFileSync(path.join(__dirname, '..', '..', 'shared', 'git', 'aws.ts'), 'utf8');

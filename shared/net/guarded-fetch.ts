@@ -1,0 +1,245 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { IncomingHttpHeaders } from 'node:http';
+import { request } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/**
+ * THE way the platform fetches a URL a tenant gave (job callbacks, connector servers, webhooks):
+ * nothing of the platform, of the cloud's metadata or of a private network can be reached through
+ * it. Checked twice: the URL when it is saved (`checkPublicUrl`, with its DNS answer), and the
+ * address at connect time (`guardedFetch` connects only to an address it has just checked, so a
+ * name that re-resolves elsewhere, DNS rebinding, reaches nothing).
+ *
+ * - `https` on port 443 only, no user name or password in the URL;
+ * - no `localhost`, `*.localhost`, single-label names, `.local`, `.internal`;
+ * - every A and AAAA answer unicast and public: loopback, private, CGNAT, link-local (the metadata
+ *   service at 169.254.169.254), documentation, benchmarking, multicast and reserved ranges are
+ *   refused, IPv6 ULA and link-local too, and IPv4 inside IPv6 (mapped, NAT64, 6to4, Teredo) is
+ *   refused or judged as the IPv4 it carries;
+ * - no redirect is followed (a 3xx is the answer), 10 s for the whole exchange, the body capped.
+ */
+export class UnsafeUrlError extends Error {
+  override name = 'UnsafeUrlError';
+}
+
+const blocked = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  blocked.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const) {
+  blocked.addSubnet(net, bits, 'ipv6');
+}
+
+/** The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`) or IPv4-compatible IPv6 address. */
+function embeddedIpv4(address: string): string | undefined {
+  const lower = address.toLowerCase();
+  const dotted = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (dotted) return dotted[1];
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (hex) {
+    const hi = Number.parseInt(hex[1] as string, 16);
+    const lo = Number.parseInt(hex[2] as string, 16);
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return undefined;
+}
+
+/** Whether an IP address is unicast and public (IPv4 carried in IPv6 judged as itself). */
+export function isPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (family === 4) return !blocked.check(address, 'ipv4');
+  const inner = embeddedIpv4(address);
+  if (inner) return !blocked.check(inner, 'ipv4');
+  return !blocked.check(address, 'ipv6');
+}
+
+/** The name rules of a URL's host (no DNS): why it is refused, or undefined. */
+function hostProblem(host: string): string | undefined {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  const literal = name.startsWith('[') ? name.slice(1, -1) : name;
+  if (isIP(literal)) return isPublicAddress(literal) ? undefined : 'it is not a public address';
+  if (name === 'localhost' || name.endsWith('.localhost')) return 'it names this machine';
+  if (!name.includes('.')) return 'it is a single-label name';
+  if (name.endsWith('.local') || name.endsWith('.internal')) return 'it names a private network';
+  return undefined;
+}
+
+/**
+ * Hosts a test may reach on loopback (`host` or `host:port`), from `UNSAFE_TEST_ALLOW_HOSTS`:
+ * set only by tests, never by the stack (test/infra holds it) nor by `npm start`.
+ */
+const testAllowed = (host: string) =>
+  (process.env.UNSAFE_TEST_ALLOW_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean)
+    .some((h) => h === host.toLowerCase());
+
+/** The URL if it may be fetched (syntax and names only); UnsafeUrlError with the reason otherwise. */
+export function checkUrlSyntax(raw: string, what = 'The URL'): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UnsafeUrlError(`${what} is not a valid URL.`);
+  }
+  const testHost = testAllowed(url.hostname) || testAllowed(url.host);
+  if (url.protocol !== 'https:') throw new UnsafeUrlError(`${what} must use https.`);
+  if (url.port !== '' && url.port !== '443' && !testHost) throw new UnsafeUrlError(`${what} must use port 443.`);
+  if (url.username || url.password) throw new UnsafeUrlError(`${what} must not hold a user name or password.`);
+  const problem = testHost ? undefined : hostProblem(url.hostname);
+  if (problem) throw new UnsafeUrlError(`${what} can't be reached from the platform: ${problem}.`);
+  return url;
+}
+
+export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
+const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+/** Every address `host` resolves to, each public (a literal is its own answer); UnsafeUrlError otherwise. */
+async function publicAddresses(host: string, resolver: Resolver): Promise<{ address: string; family: number }[]> {
+  const literal = host.startsWith('[') ? host.slice(1, -1) : host;
+  if (isIP(literal)) return [{ address: literal, family: isIP(literal) }];
+  let answers: { address: string; family: number }[];
+  try {
+    answers = await resolver(host);
+  } catch {
+    throw new UnsafeUrlError(`${host} does not resolve.`);
+  }
+  if (answers.length === 0) throw new UnsafeUrlError(`${host} does not resolve.`);
+  const allowed = testAllowed(host);
+  if (!allowed && answers.some((a) => !isPublicAddress(a.address))) {
+    throw new UnsafeUrlError(`${host} resolves to an address the platform does not reach.`);
+  }
+  return answers;
+}
+
+/** A URL as it is saved: its syntax, names and today's DNS answer (checked again at each fetch). */
+export async function checkPublicUrl(raw: string, options: { what?: string; resolver?: Resolver } = {}): Promise<URL> {
+  const url = checkUrlSyntax(raw, options.what);
+  await publicAddresses(url.hostname, options.resolver ?? systemResolver);
+  return url;
+}
+
+export interface GuardedResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The body went past `maxBytes`: the rest was not read. */
+  truncated: boolean;
+}
+
+export interface GuardedInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** For the whole exchange, connect to last byte; default 10 s. */
+  timeoutMs?: number;
+  /** The most of the body kept; default 64 KB. */
+  maxBytes?: number;
+}
+
+/**
+ * Fetches a tenant's URL: checked as `checkPublicUrl` checks it, then connected only to an address
+ * resolved and checked at connect time. Redirects are answers, never followed. UnsafeUrlError when
+ * the URL or its address is refused; other errors (timeouts, TLS, resets) as Node reports them.
+ */
+export async function guardedFetch(
+  raw: string,
+  init: GuardedInit = {},
+  options: { resolver?: Resolver; ca?: string | Buffer } = {},
+): Promise<GuardedResponse> {
+  const url = checkUrlSyntax(raw);
+  const resolver = options.resolver ?? systemResolver;
+  const timeoutMs = init.timeoutMs ?? 10_000;
+  const maxBytes = init.maxBytes ?? 64 * 1024;
+  // The socket connects to what this returns: the check and the connection can't disagree.
+  // Node asks for every address (`all`, to try them in turn) or for one.
+  const lookup = ((hostname: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    publicAddresses(hostname, resolver).then(
+      (answers) => {
+        const first = answers[0] as { address: string; family: number };
+        if (opts.all) callback(null, answers);
+        else callback(null, first.address, first.family);
+      },
+      (err: Error) => callback(err),
+    );
+  }) as unknown as LookupFunction;
+  return new Promise<GuardedResponse>((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+        servername: isIP(url.hostname) ? undefined : url.hostname,
+        port: url.port || 443,
+        path: `${url.pathname}${url.search}`,
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        lookup,
+        agent: false,
+        ...(options.ca ? { ca: options.ca } : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let truncated = false;
+        res.on('data', (chunk: Buffer) => {
+          if (truncated) return;
+          if (size + chunk.length > maxBytes) {
+            chunks.push(chunk.subarray(0, maxBytes - size));
+            size = maxBytes;
+            truncated = true;
+            // Enough: the rest is never read.
+            res.destroy();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), truncated });
+            return;
+          }
+          chunks.push(chunk);
+          size += chunk.length;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), truncated }),
+        );
+        res.on('error', (err) => {
+          if (!truncated) reject(err);
+        });
+      },
+    );
+    const timer = setTimeout(() => req.destroy(new Error(`No answer within ${timeoutMs} ms.`)), timeoutMs);
+    req.on('close', () => clearTimeout(timer));
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      // The lookup's refusal (UnsafeUrlError) comes out of the socket as itself.
+      reject(err);
+    });
+    req.end(init.body);
+  });
+}
