@@ -3544,6 +3544,141 @@ export interface Operations {
       };
     };
   };
+  /** The organization's devices, their pending network requests and the latest jobs */
+  getAgents: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      devices: {
+        deviceId: string;
+        orgId: string;
+        userId: string;
+        name: string;
+        ownerName: string | null;
+        status?: 'active' | 'revoked';
+        version?: string;
+        platform?: string;
+        features?: string[];
+        capabilities: ('http' | 'browser' | 'exec')[];
+        networkMode?: 'allowlist' | 'full';
+        hosts?: string[];
+        lastSeenAt?: number;
+        createdAt?: number;
+        updatedAt?: number;
+      }[];
+      requests: {
+        orgId: string;
+        deviceId: string;
+        host: string;
+        status?: 'pending' | 'approved' | 'denied';
+        reason?: string;
+        createdAt?: number;
+        updatedAt?: number;
+      }[];
+      jobs: unknown[];
+    };
+  };
+  /** Answers a device login (the user code the agent program shows): approved, the device becomes the caller's in this organization (http only, allowlist, no hosts) */
+  postAgentsLogin: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      userCode: string;
+      approve?: boolean;
+    };
+    response: {
+      ok: true;
+    };
+  };
+  /** Changes a device's name, capabilities, network mode or allowed hosts */
+  patchAgentsDevicesByDeviceId: {
+    params: {
+      orgId: string;
+      deviceId: string;
+    };
+    query: object;
+    body: {
+      networkMode?: 'allowlist' | 'full';
+      hosts?: string[];
+      name?: string;
+      capabilities?: ('http' | 'browser' | 'exec')[];
+    };
+    response: {
+      ok: true;
+    };
+  };
+  /** Revokes a device and its token at once: its next call is 401 */
+  deleteAgentsDevicesByDeviceId: {
+    params: {
+      orgId: string;
+      deviceId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Decides a device's network request: `approve` adds the host to its allowlist */
+  postAgentsRequestsByDeviceIdAndHostAndDecision: {
+    params: {
+      orgId: string;
+      deviceId: string;
+      host: string;
+      decision: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      ok: true;
+    };
+  };
+  /** Starts a device login (RFC 8628): the device shows `userCode` for a person to approve (`POST /v1/orgs/:orgId/agents/login`) and asks `login/token` every `interval` seconds */
+  postAgentLogin: {
+    params: object;
+    query: object;
+    body: {
+      name?: string;
+      platform?: string;
+      version?: string;
+    };
+    response: {
+      deviceCode: string;
+      userCode: string;
+      verificationUri: string;
+      verificationUriComplete: string;
+      interval: number;
+      expiresIn: number;
+    };
+  };
+  /** The device token of an approved login, once: until then 400 `authorization_pending` (`slow_down` when asked more often than every 5 s), `access_denied` or `expired_token` */
+  postAgentLoginToken: {
+    params: object;
+    query: object;
+    body: {
+      deviceCode: string;
+    };
+    response: {
+      token: string;
+      deviceId: string;
+      orgId: string;
+    };
+  };
+  /** Asks for a host the device's allowlist lacks (one pending request per host, refreshed when asked again) */
+  postAgentNetworkRequests: {
+    params: object;
+    query: object;
+    body: {
+      host: string;
+      reason?: string;
+    };
+    response: {
+      ok: true;
+    };
+  };
 }
 
 export type OperationId = keyof Operations;
@@ -3677,4 +3812,15 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postReposPullsClose: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/close' },
   postReposPullsReopen: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/reopen' },
   postReposPullsComments: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/comments' },
+  getAgents: { method: 'GET', path: '/v1/orgs/{orgId}/agents' },
+  postAgentsLogin: { method: 'POST', path: '/v1/orgs/{orgId}/agents/login' },
+  patchAgentsDevicesByDeviceId: { method: 'PATCH', path: '/v1/orgs/{orgId}/agents/devices/{deviceId}' },
+  deleteAgentsDevicesByDeviceId: { method: 'DELETE', path: '/v1/orgs/{orgId}/agents/devices/{deviceId}' },
+  postAgentsRequestsByDeviceIdAndHostAndDecision: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/agents/requests/{deviceId}/{host}/{decision}',
+  },
+  postAgentLogin: { method: 'POST', path: '/v1/agent/login' },
+  postAgentLoginToken: { method: 'POST', path: '/v1/agent/login/token' },
+  postAgentNetworkRequests: { method: 'POST', path: '/v1/agent/network-requests' },
 };

@@ -95,6 +95,18 @@ export const routeGroups: RouteGroup[] = [
     prefixes: ['/v1/orgs/{orgId}/repos/{name}/pulls'],
     needs: ['table', 'cursorSecret', 'git'],
   },
+  {
+    // Self-hosted agents as the organization manages them: devices, device logins, network requests.
+    name: 'agents',
+    prefixes: ['/v1/orgs/{orgId}/agents'],
+    needs: ['table'],
+  },
+  {
+    // The agent program's own endpoints: device login (no token), then device tokens only.
+    name: 'agent-device',
+    prefixes: ['/v1/agent'],
+    needs: ['table'],
+  },
 ];
 
 export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.ts`;

@@ -65,9 +65,10 @@ describe.each(cases)('$group: $name', ({ route }) => {
   const path = () => `/${fill(route, p.org.orgId)}`;
 
   if (route.access === 'public') {
-    it('answers without a token', async () => {
+    it('answers without a token (a body it needs may still be missing: 400, never 401)', async () => {
       const res = await p.call(route.method, path(), { token: null, record: false });
-      expect(res.status).toBeLessThan(400);
+      expect(res.status).not.toBe(401);
+      expect(res.status).toBeLessThan(500);
     });
     return;
   }

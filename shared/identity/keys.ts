@@ -9,23 +9,35 @@ export const KEY_PREFIX = { api: 'app_api_', agent: 'app_agent_', device: 'app_d
 
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
-/**
- * Creates an API key, a platform agent key or a device token. The secret is returned once and
- * stored only as its SHA-256. Agent keys exist in the platform organization only.
- */
-export async function createKey(input: {
+interface KeyInput {
   orgId: string;
   kind: KeyRecord['kind'];
   scopes: Scope[];
   name?: string;
   deviceId?: string;
   expiresAt?: number;
-}): Promise<{ key: KeyRecord; secret: string }> {
+}
+
+/**
+ * Creates an API key, a platform agent key or a device token. The secret is returned once and
+ * stored only as its SHA-256. Agent keys exist in the platform organization only.
+ */
+export async function createKey(input: KeyInput): Promise<{ key: KeyRecord; secret: string }> {
   const org = await getOrg(input.orgId);
   if (!org) throw new Error(`Organization ${input.orgId} not found`);
   if (input.kind === 'agent' && org.kind !== 'platform') {
     throw new Error('Platform agent keys belong to the platform organization only.');
   }
+  const { key, secret, items } = keyItems(input);
+  await transact(items);
+  return { key, secret };
+}
+
+/**
+ * A new key's record, its secret (shown once) and the two items that store it (by hash, and under
+ * its organization), for a transaction of the caller's (createKey, a device login's token).
+ */
+export function keyItems(input: KeyInput) {
   const secret = newSecret(KEY_PREFIX[input.kind]);
   const hash = hashSecret(secret);
   const key: KeyRecord = {
@@ -38,11 +50,14 @@ export async function createKey(input: {
     createdAt: Date.now(),
     expiresAt: input.expiresAt,
   };
-  await transact([
-    putNew({ ...keys.keyHash(hash), ...key }),
-    putNew({ ...keys.orgKey(input.orgId, key.keyId), ...key, hash }),
-  ]);
-  return { key, secret };
+  return {
+    key,
+    secret,
+    items: [
+      putNew({ ...keys.keyHash(hash), ...key }),
+      putNew({ ...keys.orgKey(input.orgId, key.keyId), ...key, hash }),
+    ],
+  };
 }
 
 /** The stored key for a presented secret, or undefined (unknown, revoked or expired). */

@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
+import { type Person, TestPlatform } from '../helpers/platform';
+
+/**
+ * Agent devices: the device login (RFC 8628) from start to token, answered by a person of the
+ * organization; devices listed, changed (new capabilities and full network access by the owner
+ * only) and revoked (the token stops at once); network requests filed by the device and decided.
+ */
+let p: TestPlatform;
+let admin: Person;
+let viewer: Person;
+const agents = () => `/v1/orgs/${p.org.orgId}/agents`;
+
+beforeAll(async () => {
+  p = await TestPlatform.start();
+  admin = await p.person('admin');
+  viewer = await p.person('viewer');
+});
+afterAll(() => p.close());
+
+const loginKey = (deviceCode: string) => ({
+  pk: `DEVLOGIN#${createHash('sha256').update(deviceCode).digest('hex')}`,
+  sk: 'LOGIN',
+});
+
+/** RFC 8628 lets the device ask every `interval` seconds: the tests move the last ask back instead of waiting. */
+async function forgetLastPoll(deviceCode: string) {
+  await db.send(
+    new UpdateCommand({ TableName: TABLE(), Key: loginKey(deviceCode), UpdateExpression: 'REMOVE lastPollAt' }),
+  );
+}
+
+/** A device approved by `by` (the owner by default): its id and token. */
+async function loggedInDevice(by: Person = p.owner, name = 'laptop') {
+  const start = await p.post('/v1/agent/login', { name, platform: 'linux-x64', version: '1.0.0' }, { token: null });
+  await p.post(`${agents()}/login`, { userCode: start.body.userCode }, { token: by.token });
+  const token = await p.post('/v1/agent/login/token', { deviceCode: start.body.deviceCode }, { token: null });
+  expect(token.status).toBe(200);
+  return token.body as { token: string; deviceId: string; orgId: string };
+}
+
+describe('device login', () => {
+  it('pending, slow down, approved by a person, the token once; the device is the approver’s', async () => {
+    const start = await p.post('/v1/agent/login', { name: 'build box' }, { token: null });
+    expect(start.status).toBe(200);
+    expect(start.body).toEqual({
+      deviceCode: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      userCode: expect.stringMatching(/^[B-DF-HJ-NP-TV-XZ]{4}-[B-DF-HJ-NP-TV-XZ]{4}$/),
+      verificationUri: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/device$/),
+      verificationUriComplete: expect.stringContaining(`?code=${start.body.userCode}`),
+      interval: 5,
+      expiresIn: 900,
+    });
+    const ask = () => p.post('/v1/agent/login/token', { deviceCode: start.body.deviceCode }, { token: null });
+    expect((await ask()).body).toEqual({ error: 'authorization_pending' });
+    expect((await ask()).body).toEqual({ error: 'slow_down' });
+    // A key can't answer; a viewer has no agents:write; the owner-to-be types the code loosely.
+    const byKey = await p.post(`${agents()}/login`, { userCode: start.body.userCode }, { token: await p.apiKey() });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body).toEqual({ error: 'Only people can approve a device.' });
+    expect((await p.post(`${agents()}/login`, { userCode: start.body.userCode }, { token: viewer.token })).status).toBe(
+      403,
+    );
+    const typed = start.body.userCode.toLowerCase().replace('-', ' ');
+    expect((await p.post(`${agents()}/login`, { userCode: typed }, { token: admin.token })).body).toEqual({ ok: true });
+    const again = await p.post(`${agents()}/login`, { userCode: start.body.userCode }, { token: admin.token });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: 'That code was already used.' });
+    await forgetLastPoll(start.body.deviceCode);
+    const issued = await ask();
+    expect(issued.status).toBe(200);
+    expect(issued.body).toEqual({
+      token: expect.stringMatching(/^app_dev_/),
+      deviceId: expect.stringMatching(/^dev_/),
+      orgId: p.org.orgId,
+    });
+    expect((await ask()).body).toEqual({ error: 'expired_token' });
+    const listed = await p.get(agents());
+    expect(listed.body.devices).toContainEqual({
+      deviceId: issued.body.deviceId,
+      orgId: p.org.orgId,
+      userId: admin.userId,
+      name: 'build box',
+      ownerName: 'Test admin',
+      status: 'active',
+      capabilities: ['http'],
+      networkMode: 'allowlist',
+      hosts: [],
+      createdAt: expect.any(Number),
+      updatedAt: expect.any(Number),
+    });
+  });
+
+  it('denied is access_denied; unknown codes are 404 and expired_token; a token is for device routes only', async () => {
+    const start = await p.post('/v1/agent/login', {}, { token: null });
+    await p.post(`${agents()}/login`, { userCode: start.body.userCode, approve: false });
+    expect(
+      (await p.post('/v1/agent/login/token', { deviceCode: start.body.deviceCode }, { token: null })).body,
+    ).toEqual({
+      error: 'access_denied',
+    });
+    const unknown = await p.post(`${agents()}/login`, { userCode: 'BBBB-BBBB' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'That code is unknown or expired. Start the login on the device again.' });
+    expect((await p.post('/v1/agent/login/token', { deviceCode: 'nope' }, { token: null })).body).toEqual({
+      error: 'expired_token',
+    });
+    expect((await p.post('/v1/agent/login/token', {}, { token: null })).status).toBe(400);
+    const device = await loggedInDevice();
+    expect((await p.get(agents(), { token: device.token })).status).toBe(401);
+    // Fifteen minutes on, a login is over, approved or not.
+    const late = await p.post('/v1/agent/login', {}, { token: null });
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: loginKey(late.body.deviceCode),
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': Date.now() - 1 },
+      }),
+    );
+    expect((await p.post('/v1/agent/login/token', { deviceCode: late.body.deviceCode }, { token: null })).body).toEqual(
+      {
+        error: 'expired_token',
+      },
+    );
+  });
+});
+
+describe('devices', () => {
+  it('the owner adds capabilities and full network access; others may narrow, not widen', async () => {
+    const device = await loggedInDevice(admin);
+    const path = `${agents()}/devices/${device.deviceId}`;
+    const widen = await p.patch(path, { capabilities: ['http', 'exec'] });
+    expect(widen.status).toBe(403);
+    expect(widen.body).toEqual({ error: "Only the device's owner can add capabilities or allow full network access." });
+    expect((await p.patch(path, { networkMode: 'full' })).status).toBe(403);
+    expect((await p.patch(path, { name: 'renamed', hosts: ['api.example.com', '*.example.org'] })).body).toEqual({
+      ok: true,
+    });
+    expect(
+      (await p.patch(path, { capabilities: ['http', 'exec'], networkMode: 'full' }, { token: admin.token })).status,
+    ).toBe(200);
+    const shown = (await p.get(agents())).body.devices.find(
+      (d: { deviceId: string }) => d.deviceId === device.deviceId,
+    );
+    expect(shown).toMatchObject({
+      name: 'renamed',
+      capabilities: ['http', 'exec'],
+      networkMode: 'full',
+      hosts: ['api.example.com', '*.example.org'],
+    });
+    for (const body of [
+      { hosts: ['localhost'] },
+      { hosts: ['UPPER.example.com'] },
+      { capabilities: [] },
+      { name: '' },
+    ]) {
+      expect((await p.patch(path, body, { token: admin.token })).status).toBe(400);
+    }
+    expect((await p.patch(`${agents()}/devices/dev_nope`, { name: 'x' })).body).toEqual({ error: 'Device not found' });
+  });
+
+  it('revoking a device stops its token at once', async () => {
+    const device = await loggedInDevice();
+    const call = () => p.post('/v1/agent/network-requests', { host: 'api.example.com' }, { token: device.token });
+    expect((await call()).status).toBe(200);
+    expect((await p.delete(`${agents()}/devices/${device.deviceId}`)).status).toBe(204);
+    expect((await call()).status).toBe(401);
+    const shown = (await p.get(agents())).body.devices.find(
+      (d: { deviceId: string }) => d.deviceId === device.deviceId,
+    );
+    expect(shown.status).toBe('revoked');
+    expect((await p.patch(`${agents()}/devices/${device.deviceId}`, { name: 'x' })).status).toBe(404);
+    expect((await p.delete(`${agents()}/devices/dev_nope`)).body).toEqual({ error: 'Device not found' });
+  });
+});
+
+describe('network requests', () => {
+  it('one pending request per device and host, refreshed; approve adds the host, anything else denies', async () => {
+    const device = await loggedInDevice();
+    const file = (host: string, reason?: string) =>
+      p.post('/v1/agent/network-requests', { host, reason }, { token: device.token });
+    await file('API.Example.com', 'fetch the data');
+    await file('api.example.com', 'again');
+    await file('cdn.example.net');
+    const pending = (await p.get(agents())).body.requests.filter(
+      (r: { deviceId: string }) => r.deviceId === device.deviceId,
+    );
+    expect(pending.map((r: { host: string; reason?: string }) => [r.host, r.reason])).toEqual([
+      ['api.example.com', 'again'],
+      ['cdn.example.net', undefined],
+    ]);
+    const lastSeen = (await p.get(agents())).body.devices.find(
+      (d: { deviceId: string }) => d.deviceId === device.deviceId,
+    ).lastSeenAt;
+    expect(lastSeen).toEqual(expect.any(Number));
+    expect((await p.post(`${agents()}/requests/${device.deviceId}/api.example.com/approve`)).body).toEqual({
+      ok: true,
+    });
+    expect((await p.post(`${agents()}/requests/${device.deviceId}/cdn.example.net/no`)).body).toEqual({ ok: true });
+    const after = await p.get(agents());
+    expect(after.body.requests.filter((r: { deviceId: string }) => r.deviceId === device.deviceId)).toEqual([]);
+    expect(after.body.devices.find((d: { deviceId: string }) => d.deviceId === device.deviceId).hosts).toEqual([
+      'api.example.com',
+    ]);
+    const missing = await p.post(`${agents()}/requests/${device.deviceId}/other.example.com/approve`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'Request not found' });
+    expect((await file('x')).status).toBe(400);
+    expect((await p.post('/v1/agent/network-requests', { host: 'api.example.com' })).status).toBe(401);
+  });
+});
