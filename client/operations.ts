@@ -3578,7 +3578,121 @@ export interface Operations {
         createdAt?: number;
         updatedAt?: number;
       }[];
-      jobs: unknown[];
+      jobs: {
+        jobId: string;
+        orgId: string;
+        type: 'http.batch' | 'exec' | 'browser.batch';
+        status: string;
+        createdBy: string;
+        expiresAt: number;
+        label?: string;
+        hosts?: string[];
+        input?: unknown;
+        error?: string;
+        deviceId?: string;
+        cancelRequestedAt?: number;
+        canceledBy?: string;
+        heartbeatAt?: number;
+        queueTtl?: number;
+        callbackUrl?: string;
+        claimedAt?: number;
+        completedAt?: number;
+        updatedAt?: number;
+        createdAt?: number;
+        waiting?: {
+          reason: 'no_devices' | 'offline' | 'blocked';
+          devices?: unknown[];
+        } | null;
+      }[];
+    };
+  };
+  /** Queues a job for a device of the organization: `http.batch` `{ requests: [{ method, url, headers?, body?, timeoutMs? }] }` (1-100), `exec` `{ command: [argv…], cwd?, env?, timeoutMs? }` (also needs agents:write), `browser.batch` `{ pages: [{ url, waitFor?, screenshot?, text? }] }` (1-20) */
+  postAgentsJobs: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      type: 'http.batch' | 'exec' | 'browser.batch';
+      label?: string;
+      input: unknown;
+      hosts?: string[];
+      callbackUrl?: string;
+      ttlSeconds?: number;
+    };
+    response: {
+      jobId: string;
+      expiresAt: number;
+    };
+  };
+  /** A job, and a 5-minute link to its results once done */
+  getAgentsJobsByJobId: {
+    params: {
+      orgId: string;
+      jobId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      job: {
+        jobId: string;
+        orgId: string;
+        type: 'http.batch' | 'exec' | 'browser.batch';
+        status: string;
+        createdBy: string;
+        expiresAt: number;
+        label?: string;
+        hosts?: string[];
+        input?: unknown;
+        error?: string;
+        deviceId?: string;
+        cancelRequestedAt?: number;
+        canceledBy?: string;
+        heartbeatAt?: number;
+        queueTtl?: number;
+        callbackUrl?: string;
+        claimedAt?: number;
+        completedAt?: number;
+        updatedAt?: number;
+        createdAt?: number;
+        waiting?: {
+          reason: 'no_devices' | 'offline' | 'blocked';
+          devices?: unknown[];
+        } | null;
+      };
+      resultsUrl: string | null;
+    };
+  };
+  /** Cancels a job: a queued one at once, a running one once its device stops (`canceling`) */
+  postAgentsJobsCancel: {
+    params: {
+      orgId: string;
+      jobId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      status: 'canceled' | 'canceling';
+    };
+  };
+  /** For a queued job a device can't run: files its network requests for the hosts it lacks (the owner approves them) and says what else is missing */
+  postAgentsJobsRequestAccess: {
+    params: {
+      orgId: string;
+      jobId: string;
+    };
+    query: object;
+    body: {
+      deviceId: string;
+    };
+    response: {
+      requested: string[];
+      notified: boolean;
+      missing?: {
+        capability?: 'http' | 'browser' | 'exec';
+        hosts?: string[];
+        network?: 'allowlist';
+      };
     };
   };
   /** Answers a device login (the user code the agent program shows): approved, the device becomes the caller's in this organization (http only, allowlist, no hosts) */
@@ -3634,6 +3748,70 @@ export interface Operations {
     body: undefined;
     response: {
       ok: true;
+    };
+  };
+  /** Marks the device seen, answers its policy and claims the oldest queued job it may run (its type's capability, hosts within the allowlist), with a results link */
+  postAgentPoll: {
+    params: object;
+    query: object;
+    body: {
+      version?: string;
+      platform?: string;
+    };
+    response: {
+      policy: {
+        capabilities: ('http' | 'browser' | 'exec')[];
+        networkMode?: 'allowlist' | 'full';
+        hosts?: string[];
+      };
+      job: {
+        jobId: string;
+        type: 'http.batch' | 'exec' | 'browser.batch';
+        label?: string;
+        hosts?: string[];
+        input: unknown;
+        uploadUrl: string;
+      } | null;
+      nextPollMs: number;
+    };
+  };
+  /** Keeps a running job alive (every 30 s */
+  postAgentJobsHeartbeat: {
+    params: {
+      jobId: string;
+    };
+    query: object;
+    body: {
+      progress?: string;
+    };
+    response: {
+      ok: true;
+      cancel: boolean;
+    };
+  };
+  /** Ends a job the device ran: `done` or `failed` (while canceling: `canceled`) */
+  postAgentJobsComplete: {
+    params: {
+      jobId: string;
+    };
+    query: object;
+    body: {
+      status: 'done' | 'failed';
+      error?: string;
+    };
+    response: {
+      ok: true;
+    };
+  };
+  /** A fresh results link (PUT, JSON, 15 minutes, 100 MB at most) for a job still running */
+  postAgentJobsUploadUrl: {
+    params: {
+      jobId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      uploadUrl: string;
     };
   };
   /** Starts a device login (RFC 8628): the device shows `userCode` for a person to approve (`POST /v1/orgs/:orgId/agents/login`) and asks `login/token` every `interval` seconds */
@@ -3813,6 +3991,10 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postReposPullsReopen: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/reopen' },
   postReposPullsComments: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/comments' },
   getAgents: { method: 'GET', path: '/v1/orgs/{orgId}/agents' },
+  postAgentsJobs: { method: 'POST', path: '/v1/orgs/{orgId}/agents/jobs' },
+  getAgentsJobsByJobId: { method: 'GET', path: '/v1/orgs/{orgId}/agents/jobs/{jobId}' },
+  postAgentsJobsCancel: { method: 'POST', path: '/v1/orgs/{orgId}/agents/jobs/{jobId}/cancel' },
+  postAgentsJobsRequestAccess: { method: 'POST', path: '/v1/orgs/{orgId}/agents/jobs/{jobId}/request-access' },
   postAgentsLogin: { method: 'POST', path: '/v1/orgs/{orgId}/agents/login' },
   patchAgentsDevicesByDeviceId: { method: 'PATCH', path: '/v1/orgs/{orgId}/agents/devices/{deviceId}' },
   deleteAgentsDevicesByDeviceId: { method: 'DELETE', path: '/v1/orgs/{orgId}/agents/devices/{deviceId}' },
@@ -3820,6 +4002,10 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
     method: 'POST',
     path: '/v1/orgs/{orgId}/agents/requests/{deviceId}/{host}/{decision}',
   },
+  postAgentPoll: { method: 'POST', path: '/v1/agent/poll' },
+  postAgentJobsHeartbeat: { method: 'POST', path: '/v1/agent/jobs/{jobId}/heartbeat' },
+  postAgentJobsComplete: { method: 'POST', path: '/v1/agent/jobs/{jobId}/complete' },
+  postAgentJobsUploadUrl: { method: 'POST', path: '/v1/agent/jobs/{jobId}/upload-url' },
   postAgentLogin: { method: 'POST', path: '/v1/agent/login' },
   postAgentLoginToken: { method: 'POST', path: '/v1/agent/login/token' },
   postAgentNetworkRequests: { method: 'POST', path: '/v1/agent/network-requests' },

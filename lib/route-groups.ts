@@ -96,16 +96,18 @@ export const routeGroups: RouteGroup[] = [
     needs: ['table', 'cursorSecret', 'git'],
   },
   {
-    // Self-hosted agents as the organization manages them: devices, device logins, network requests.
+    // Self-hosted agents as the organization manages them: devices, device logins, network
+    // requests, jobs (buckets: links to their results).
     name: 'agents',
     prefixes: ['/v1/orgs/{orgId}/agents'],
-    needs: ['table'],
+    needs: ['table', 'buckets'],
   },
   {
-    // The agent program's own endpoints: device login (no token), then device tokens only.
+    // The agent program's own endpoints: device login (no token), then device tokens only
+    // (buckets: the jobs' results links).
     name: 'agent-device',
     prefixes: ['/v1/agent'],
-    needs: ['table'],
+    needs: ['table', 'buckets'],
   },
 ];
 

@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
-import { fileRequest, LOGIN_INTERVAL, loginToken, startLogin } from '../../shared/agents/devices';
+import {
+  fileRequest,
+  LOGIN_INTERVAL,
+  loginToken,
+  markSeen,
+  requireDevice,
+  startLogin,
+} from '../../shared/agents/devices';
+import { claimNext, completeJob, heartbeat, JM, resultsLink, uploadUrl } from '../../shared/agents/jobs';
+import type { Caller } from '../../shared/auth/caller';
 import { HttpError } from '../../shared/ground/errors';
 import { ok, route } from '../../shared/http/route';
 
@@ -11,7 +20,82 @@ function verificationUri(headers: Record<string, string | undefined>): string {
   return `${proto}://${host}/device`;
 }
 
+const JobPath = z.object({ jobId: z.string() });
+
+/** The calling device (a revoked one has no working token: 401 before this). */
+async function deviceOf(caller: Caller) {
+  if (caller.kind !== 'device') throw new HttpError(401, 'Unauthorized');
+  const device = await requireDevice(caller.orgId, caller.deviceId);
+  if (device.status !== 'active') throw new HttpError(401, 'Unauthorized');
+  return device;
+}
+
+/** How long a device waits before its next poll: soon after work, a few seconds when idle, with jitter. */
+const nextPoll = (busy: boolean) => (busy ? 1000 : 5000) + Math.floor(Math.random() * 1000);
+
 export const routes = [
+  route({
+    method: 'POST',
+    path: '/v1/agent/poll',
+    access: 'device',
+    summary:
+      "Marks the device seen, answers its policy and claims the oldest queued job it may run (its type's " +
+      'capability, hosts within the allowlist), with a results link; `nextPollMs` says when to ask again.',
+    body: z.object({
+      version: z.optional(z.string().check(z.maxLength(32))),
+      platform: z.optional(z.string().check(z.maxLength(64))),
+    }),
+    run: async ({ body, caller }) => {
+      const device = await deviceOf(caller);
+      const [job] = await Promise.all([claimNext(device), markSeen(device, body)]);
+      return ok({
+        policy: { capabilities: device.capabilities, networkMode: device.networkMode, hosts: device.hosts },
+        job: job
+          ? {
+              jobId: job.jobId,
+              type: job.type,
+              ...(job.label ? { label: job.label } : {}),
+              hosts: job.hosts,
+              input: job.input,
+              uploadUrl: await resultsLink(job),
+            }
+          : null,
+        nextPollMs: nextPoll(job !== undefined),
+      });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/agent/jobs/:jobId/heartbeat',
+    access: 'device',
+    summary: 'Keeps a running job alive (every 30 s; after 2 minutes without one it fails); `cancel` says stop.',
+    params: JobPath,
+    body: z.object({ progress: z.optional(z.string().check(z.maxLength(500))) }),
+    errors: { 404: [JM.notFound] },
+    run: async ({ params, caller }) => ok(await heartbeat(await deviceOf(caller), params.jobId)),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/agent/jobs/:jobId/complete',
+    access: 'device',
+    summary: 'Ends a job the device ran: `done` or `failed` (while canceling: `canceled`); a repeat changes nothing.',
+    params: JobPath,
+    body: z.object({ status: z.enum(['done', 'failed']), error: z.optional(z.string().check(z.maxLength(2000))) }),
+    errors: { 404: [JM.notFound] },
+    run: async ({ params, body, caller }) => {
+      await completeJob(await deviceOf(caller), params.jobId, body);
+      return ok({ ok: true });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/agent/jobs/:jobId/upload-url',
+    access: 'device',
+    summary: 'A fresh results link (PUT, JSON, 15 minutes, 100 MB at most) for a job still running.',
+    params: JobPath,
+    errors: { 404: [JM.notFound] },
+    run: async ({ params, caller }) => ok({ uploadUrl: await uploadUrl(await deviceOf(caller), params.jobId) }),
+  }),
   route({
     method: 'POST',
     path: '/v1/agent/login',
@@ -55,8 +139,8 @@ export const routes = [
       reason: z.optional(z.string().check(z.maxLength(500))),
     }),
     run: async ({ body, caller }) => {
-      if (caller.kind !== 'device') throw new HttpError(401, 'Unauthorized');
-      await fileRequest(caller.orgId, caller.deviceId, body.host, body.reason);
+      const device = await deviceOf(caller);
+      await fileRequest(device.orgId, device.deviceId, body.host, body.reason, true);
       return ok({ ok: true });
     },
   }),

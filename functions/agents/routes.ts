@@ -5,6 +5,7 @@ import {
   type DeviceRecord,
   DM,
   decideRequest,
+  fileRequest,
   listDevices,
   listRequests,
   MAX_HOSTS,
@@ -12,12 +13,29 @@ import {
   revokeDevice,
   updateDevice,
 } from '../../shared/agents/devices';
-import { forbidden, notFound } from '../../shared/ground/errors';
-import { noContent, ok, route } from '../../shared/http/route';
+import {
+  cancelJob,
+  checkInput,
+  createJob,
+  DEFAULT_TTL_SECONDS,
+  JM,
+  type JobRecord,
+  missingFor,
+  recentJobs,
+  requireJob,
+  resultsUrl,
+  waitingOf,
+} from '../../shared/agents/jobs';
+import { callerId } from '../../shared/auth/caller';
+import { badRequest, conflict, forbidden, notFound } from '../../shared/ground/errors';
+import { created, noContent, ok, route } from '../../shared/http/route';
+import { checkPublicUrl, UnsafeUrlError } from '../../shared/net/guarded-fetch';
 import { publicFields } from '../../shared/store/table';
 
 const OrgPath = z.object({ orgId: z.string() });
 const DevicePath = z.object({ orgId: z.string(), deviceId: z.string() });
+const JobPath = z.object({ orgId: z.string(), jobId: z.string() });
+const CALLBACK = 'callbackUrl must be a public https URL.';
 
 /** A hostname of at least two labels, optionally `*.` for its subdomains. */
 const Host = z.string().check(
@@ -33,6 +51,12 @@ const shown = (d: DeviceRecord) => {
   return device;
 };
 
+/** A job as the API shows it (its results key left out: results come by `resultsUrl`). */
+const shownJob = (j: JobRecord) => {
+  const { resultKey: _r, ...job } = publicFields(j as JobRecord & Record<string, unknown>);
+  return job;
+};
+
 export const routes = [
   route({
     method: 'GET',
@@ -41,15 +65,115 @@ export const routes = [
     summary: "The organization's devices, their pending network requests and the latest jobs.",
     params: OrgPath,
     run: async ({ org }) => {
-      const [devices, requests] = await Promise.all([listDevices(org.orgId), listRequests(org.orgId)]);
+      const [devices, requests, jobs] = await Promise.all([
+        listDevices(org.orgId),
+        listRequests(org.orgId),
+        recentJobs(org.orgId, 50),
+      ]);
       return ok({
         devices: devices.map(shown),
         requests: requests
           .filter((r) => r.status === 'pending')
           .map((r) => publicFields(r as typeof r & Record<string, unknown>)),
-        // Jobs are not built yet: no job can exist.
-        jobs: [],
+        jobs: jobs.map((j) => ({ ...shownJob(j), waiting: waitingOf(j, devices) })),
       });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/agents/jobs',
+    scope: 'agents:run',
+    summary:
+      'Queues a job for a device of the organization: `http.batch` `{ requests: [{ method, url, headers?, body?, ' +
+      'timeoutMs? }] }` (1-100), `exec` `{ command: [argv…], cwd?, env?, timeoutMs? }` (also needs agents:write), ' +
+      '`browser.batch` `{ pages: [{ url, waitFor?, screenshot?, text? }] }` (1-20). URL hosts join `hosts`.',
+    params: OrgPath,
+    body: z.object({
+      type: z.enum(['http.batch', 'exec', 'browser.batch']),
+      label: z.optional(z.string().check(z.maxLength(120))),
+      input: z.unknown(),
+      hosts: z._default(z.array(Host).check(z.maxLength(50)), []),
+      callbackUrl: z.optional(z.string().check(z.maxLength(2048))),
+      ttlSeconds: z.optional(z.number()),
+    }),
+    errors: {
+      400: ['Invalid browser.batch input. ...', CALLBACK, JM.ttl],
+      403: ['Missing scope agents:write'],
+      413: [JM.tooLarge],
+    },
+    run: async ({ org, body, caller, scopes }) => {
+      if (body.type === 'exec' && !scopes.has('agents:write')) throw forbidden('Missing scope agents:write');
+      const ttl = body.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+      if (!Number.isInteger(ttl) || ttl < 60 || ttl > 604_800) throw badRequest(JM.ttl);
+      if (body.callbackUrl !== undefined) {
+        try {
+          await checkPublicUrl(body.callbackUrl, { what: 'callbackUrl' });
+        } catch (err) {
+          if (err instanceof UnsafeUrlError) throw badRequest(CALLBACK);
+          throw err;
+        }
+      }
+      const { input, hosts } = checkInput(body.type, body.input);
+      const now = Date.now();
+      const job = await createJob({
+        orgId: org.orgId,
+        type: body.type,
+        createdBy: callerId(caller),
+        expiresAt: now + ttl * 1000,
+        ...(body.label ? { label: body.label } : {}),
+        hosts: [...new Set([...body.hosts, ...hosts])],
+        input,
+        ...(body.callbackUrl ? { callbackUrl: body.callbackUrl } : {}),
+        createdAt: now,
+        queueTtl: ttl,
+      });
+      return created({ jobId: job.jobId, expiresAt: job.expiresAt });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/agents/jobs/:jobId',
+    scope: 'agents:read',
+    summary: 'A job, and a 5-minute link to its results once done.',
+    params: JobPath,
+    errors: { 404: [JM.notFound] },
+    run: async ({ org, params }) => {
+      const job = await requireJob(org.orgId, params.jobId);
+      return ok({ job: shownJob(job), resultsUrl: await resultsUrl(job) });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/agents/jobs/:jobId/cancel',
+    scope: 'agents:run',
+    summary: 'Cancels a job: a queued one at once, a running one once its device stops (`canceling`).',
+    params: JobPath,
+    errors: { 404: [JM.notFound], 409: [JM.finished] },
+    run: async ({ org, params, caller }) => {
+      const job = await requireJob(org.orgId, params.jobId);
+      return ok({ status: await cancelJob(job, callerId(caller)) });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/agents/jobs/:jobId/request-access',
+    scope: 'agents:run',
+    summary:
+      "For a queued job a device can't run: files its network requests for the hosts it lacks (the owner " +
+      'approves them) and says what else is missing. Nothing changes until approved.',
+    params: JobPath,
+    body: z.object({ deviceId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+    errors: { 404: [JM.notFound, DM.deviceNotFound], 409: [JM.onlyQueued] },
+    run: async ({ org, params, body }) => {
+      const job = await requireJob(org.orgId, params.jobId);
+      const device = await requireDevice(org.orgId, body.deviceId);
+      if (device.status !== 'active') throw notFound(DM.deviceNotFound);
+      if (job.status !== 'queued') throw conflict(JM.onlyQueued);
+      const missing = missingFor(device, job);
+      const requested = missing.hosts ?? [];
+      for (const host of requested) await fileRequest(org.orgId, device.deviceId, host, `Job ${job.jobId}`, false);
+      const others = { ...missing, ...(missing.hosts ? { network: 'allowlist' as const } : {}) };
+      return ok({ requested, notified: false, ...(Object.keys(others).length > 0 ? { missing: others } : {}) });
     },
   }),
   route({

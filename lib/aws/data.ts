@@ -91,6 +91,8 @@ export class PlatformData extends Construct {
         { prefix: 'repo-uploads/', expiration: Duration.days(1) },
         // Archives of commits (shared/repos/archives.ts: their records answer for 12 hours).
         { prefix: 'repo-archives/', expiration: Duration.days(1) },
+        // Results of agent jobs (shared/agents/jobs.ts), linked from the job for a month.
+        { prefix: 'agent-results/', expiration: Duration.days(30) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });

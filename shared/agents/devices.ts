@@ -293,8 +293,17 @@ export async function revokeDevice(device: DeviceRecord): Promise<void> {
   ]);
 }
 
-/** Files (or refreshes) the device's one pending request for a host; marks the device seen. */
-export async function fileRequest(orgId: string, deviceId: string, host: string, reason?: string): Promise<void> {
+/**
+ * Files (or refreshes) the device's one pending request for a host. `bySelf`: the device asked
+ * (it is marked seen); otherwise a job's `request-access` asked for it.
+ */
+export async function fileRequest(
+  orgId: string,
+  deviceId: string,
+  host: string,
+  reason: string | undefined,
+  bySelf: boolean,
+): Promise<void> {
   const now = Date.now();
   const existing = await getItem<NetworkRequest>(requestKey(orgId, deviceId, host), true);
   const request: NetworkRequest = {
@@ -312,9 +321,9 @@ export async function fileRequest(orgId: string, deviceId: string, host: string,
       Update: {
         TableName: TABLE(),
         Key: deviceKey(orgId, deviceId),
-        UpdateExpression: 'SET lastSeenAt = :now',
+        UpdateExpression: bySelf ? 'SET lastSeenAt = :now' : 'SET updatedAt = updatedAt',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': now },
+        ...(bySelf ? { ExpressionAttributeValues: { ':now': now } } : {}),
       },
     },
   ]);
@@ -353,4 +362,28 @@ export async function decideRequest(orgId: string, deviceId: string, host: strin
     ],
     [() => notFound(DM.requestNotFound), DM.changed],
   );
+}
+
+/** A device's poll marks it seen, with the program's version and platform when it tells them. */
+export async function markSeen(device: DeviceRecord, seen: { version?: string; platform?: string }): Promise<void> {
+  const now = Date.now();
+  await transact([
+    {
+      Update: {
+        TableName: TABLE(),
+        Key: deviceKey(device.orgId, device.deviceId),
+        UpdateExpression: `SET lastSeenAt = :now${seen.version ? ', #version = :version' : ''}${seen.platform ? ', #platform = :platform' : ''}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: {
+          ...(seen.version ? { '#version': 'version' } : {}),
+          ...(seen.platform ? { '#platform': 'platform' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ':now': now,
+          ...(seen.version ? { ':version': seen.version } : {}),
+          ...(seen.platform ? { ':platform': seen.platform } : {}),
+        },
+      },
+    },
+  ]);
 }

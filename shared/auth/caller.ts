@@ -14,3 +14,6 @@ export interface OrgAccess {
   role?: Role;
   scopes: ReadonlySet<Scope>;
 }
+
+/** The caller's id as records name who did something (`createdBy`, `closedBy`): a person's or a key's. */
+export const callerId = (caller: Caller) => (caller.kind === 'user' ? caller.userId : caller.keyId);

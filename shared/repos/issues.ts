@@ -81,7 +81,7 @@ export function authorOf(caller: Caller): Author {
 }
 
 /** The caller's id as records name who did something (`closedBy`). */
-export const actorOf = (caller: Caller) => (caller.kind === 'user' ? caller.userId : caller.keyId);
+export { callerId as actorOf } from '../auth/caller';
 
 /**
  * Assignees as members' ids: each given as a member's id or handle (`-/people`); 400 `message`

@@ -37,11 +37,14 @@ export interface StoragePort {
 
   /** A presigned GET, valid `expiresIn` seconds; `filename` makes browsers save it under that name. */
   presignGet(bucket: BucketRef, key: string, options: PresignOptions & { filename?: string }): Promise<string>;
-  /** A presigned PUT bound to the content type and the size (both are signed headers). */
+  /**
+   * A presigned PUT bound to the content type and, when given, the size (signed headers). Without
+   * a size any length is accepted: the caller checks what arrived (HeadObject).
+   */
   presignPut(
     bucket: BucketRef,
     key: string,
-    options: PresignOptions & { contentType: string; size: number },
+    options: PresignOptions & { contentType: string; size?: number },
   ): Promise<string>;
 
   getVersioning(bucket: BucketRef): Promise<Versioning>;

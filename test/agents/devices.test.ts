@@ -1,8 +1,10 @@
-import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/store/client';
 import { TABLE } from '../../shared/store/table';
 import { type Person, TestPlatform } from '../helpers/platform';
+import { forgetLastPoll, loggedInDevice as login, loginKey } from './helpers';
+
+const loggedInDevice = (by?: Person, name?: string) => login(p, by, name);
 
 /**
  * Agent devices: the device login (RFC 8628) from start to token, answered by a person of the
@@ -20,27 +22,6 @@ beforeAll(async () => {
   viewer = await p.person('viewer');
 });
 afterAll(() => p.close());
-
-const loginKey = (deviceCode: string) => ({
-  pk: `DEVLOGIN#${createHash('sha256').update(deviceCode).digest('hex')}`,
-  sk: 'LOGIN',
-});
-
-/** RFC 8628 lets the device ask every `interval` seconds: the tests move the last ask back instead of waiting. */
-async function forgetLastPoll(deviceCode: string) {
-  await db.send(
-    new UpdateCommand({ TableName: TABLE(), Key: loginKey(deviceCode), UpdateExpression: 'REMOVE lastPollAt' }),
-  );
-}
-
-/** A device approved by `by` (the owner by default): its id and token. */
-async function loggedInDevice(by: Person = p.owner, name = 'laptop') {
-  const start = await p.post('/v1/agent/login', { name, platform: 'linux-x64', version: '1.0.0' }, { token: null });
-  await p.post(`${agents()}/login`, { userCode: start.body.userCode }, { token: by.token });
-  const token = await p.post('/v1/agent/login/token', { deviceCode: start.body.deviceCode }, { token: null });
-  expect(token.status).toBe(200);
-  return token.body as { token: string; deviceId: string; orgId: string };
-}
 
 describe('device login', () => {
   it('pending, slow down, approved by a person, the token once; the device is the approver’s', async () => {

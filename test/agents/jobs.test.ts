@@ -1,0 +1,284 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { storage } from '../../shared/storage';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
+import { TestPlatform } from '../helpers/platform';
+import { loggedInDevice } from './helpers';
+
+/**
+ * Agent jobs: created with the spec's exact refusals, claimed by the oldest-first poll of a device
+ * that may run them (capability and allowlist; one claim however many polls), kept alive by
+ * heartbeats, canceled, completed with results behind a 5-minute link, expired and failed when the
+ * device stops, as their record is read.
+ */
+let p: TestPlatform;
+const agents = () => `/v1/orgs/${p.org.orgId}/agents`;
+const httpJob = (host = 'api.example.com', extra: Record<string, unknown> = {}) => ({
+  type: 'http.batch',
+  label: 'fetch',
+  input: { requests: [{ method: 'GET', url: `https://${host}/v1/items` }] },
+  ...extra,
+});
+
+beforeAll(async () => {
+  process.env.ARTIFACTS_BUCKET = `agent-results-${Date.now().toString(36)}`;
+  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  p = await TestPlatform.start();
+});
+afterAll(() => p.close());
+
+/** A device allowed `hosts` (through network requests approved by the owner). */
+async function deviceFor(hosts: string[]) {
+  const device = await loggedInDevice(p);
+  for (const host of hosts) {
+    await p.post('/v1/agent/network-requests', { host }, { token: device.token });
+    await p.post(`${agents()}/requests/${device.deviceId}/${host}/approve`);
+  }
+  return device;
+}
+
+const poll = (token: string) => p.post('/v1/agent/poll', { version: '1.2.3', platform: 'linux-x64' }, { token });
+const setJob = (jobId: string, expression: string, values: Record<string, unknown>) =>
+  db.send(
+    new UpdateCommand({
+      TableName: TABLE(),
+      Key: { pk: `ORG#${p.org.orgId}`, sk: `JOB#${jobId}` },
+      UpdateExpression: expression,
+      ExpressionAttributeValues: values,
+    }),
+  );
+
+describe('create', () => {
+  it('queues a job with its hosts; every refusal of the spec', async () => {
+    const made = await p.post(`${agents()}/jobs`, httpJob('api.example.com', { hosts: ['cdn.example.com'] }));
+    expect(made.status).toBe(201);
+    expect(made.body).toEqual({ jobId: expect.stringMatching(/^job_/), expiresAt: expect.any(Number) });
+    const got = await p.get(`${agents()}/jobs/${made.body.jobId}`);
+    expect(got.body).toMatchObject({
+      job: {
+        status: 'queued',
+        type: 'http.batch',
+        label: 'fetch',
+        hosts: ['cdn.example.com', 'api.example.com'],
+        createdBy: p.owner.userId,
+      },
+      resultsUrl: null,
+    });
+    const refusals: [Record<string, unknown>, number, string][] = [
+      [httpJob('a.example.com', { ttlSeconds: 59 }), 400, 'ttlSeconds must be between 60 and 604800.'],
+      [httpJob('a.example.com', { ttlSeconds: 604_801 }), 400, 'ttlSeconds must be between 60 and 604800.'],
+      [
+        httpJob('a.example.com', { callbackUrl: 'http://hooks.example.com/x' }),
+        400,
+        'callbackUrl must be a public https URL.',
+      ],
+      [
+        httpJob('a.example.com', { callbackUrl: 'https://localhost/x' }),
+        400,
+        'callbackUrl must be a public https URL.',
+      ],
+      [
+        httpJob('a.example.com', { callbackUrl: 'https://169.254.169.254/' }),
+        400,
+        'callbackUrl must be a public https URL.',
+      ],
+      [{ type: 'browser.batch', input: { pages: [] } }, 400, 'Invalid browser.batch input. pages:'],
+      [
+        { type: 'http.batch', input: { requests: [{ url: 'ftp://x.example.com/' }] } },
+        400,
+        'Invalid http.batch input. requests.0.url:',
+      ],
+      [{ type: 'http.batch' }, 400, 'Invalid request'],
+      [{ type: 'exec', input: { command: 'ls -la' } }, 400, 'Invalid exec input. command:'],
+    ];
+    for (const [body, status, message] of refusals) {
+      const res = await p.post(`${agents()}/jobs`, body);
+      expect([res.status, res.body.error]).toEqual([status, expect.stringContaining(message)]);
+    }
+    const big = await p.post(`${agents()}/jobs`, {
+      type: 'http.batch',
+      input: { requests: [{ url: 'https://a.example.com/', body: 'x'.repeat(300 * 1024) }] },
+    });
+    expect(big.status).toBe(413);
+    expect(big.body).toEqual({ error: 'Job input too large (300 KB max).' });
+    const runOnly = await p.apiKey(['agents:run', 'agents:read']);
+    const exec = await p.post(`${agents()}/jobs`, { type: 'exec', input: { command: ['ls'] } }, { token: runOnly });
+    expect(exec.status).toBe(403);
+    expect((await p.post(`${agents()}/jobs`, httpJob(), { token: runOnly })).status).toBe(201);
+  });
+});
+
+describe('claim, run, complete', () => {
+  it('a device claims only what it may run, oldest first, with a results link; results come back by link', async () => {
+    const device = await deviceFor(['claims.example.com']);
+    const other = await p.post(`${agents()}/jobs`, httpJob('elsewhere.example.com'));
+    const first = await p.post(`${agents()}/jobs`, httpJob('claims.example.com'));
+    const second = await p.post(`${agents()}/jobs`, httpJob('claims.example.com'));
+    await p.post(`${agents()}/jobs`, { type: 'exec', input: { command: ['true'] } });
+    const got = await poll(device.token);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({
+      policy: { capabilities: ['http'], networkMode: 'allowlist', hosts: ['claims.example.com'] },
+      job: {
+        jobId: first.body.jobId,
+        type: 'http.batch',
+        hosts: ['claims.example.com'],
+        uploadUrl: expect.any(String),
+      },
+      nextPollMs: expect.any(Number),
+    });
+    expect(got.body.job.input).toEqual({ requests: [{ method: 'GET', url: 'https://claims.example.com/v1/items' }] });
+    const running = (await p.get(`${agents()}/jobs/${first.body.jobId}`)).body.job;
+    expect(running).toMatchObject({ status: 'running', deviceId: device.deviceId, claimedAt: expect.any(Number) });
+    expect(
+      (await p.post(`/v1/agent/jobs/${first.body.jobId}/heartbeat`, { progress: 'half' }, { token: device.token }))
+        .body,
+    ).toEqual({
+      ok: true,
+      cancel: false,
+    });
+    const put = await fetch(got.body.job.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ responses: [{ status: 200 }] }),
+    });
+    expect(put.status).toBe(200);
+    expect(
+      (await p.post(`/v1/agent/jobs/${first.body.jobId}/complete`, { status: 'done' }, { token: device.token })).body,
+    ).toEqual({ ok: true });
+    const done = await p.get(`${agents()}/jobs/${first.body.jobId}`);
+    expect(done.body.job).toMatchObject({ status: 'done', completedAt: expect.any(Number) });
+    expect(await (await fetch(done.body.resultsUrl)).json()).toEqual({ responses: [{ status: 200 }] });
+    // A repeat changes nothing; the next poll gets the next job; the others wait for a device that may run them.
+    await p.post(
+      `/v1/agent/jobs/${first.body.jobId}/complete`,
+      { status: 'failed', error: 'late' },
+      { token: device.token },
+    );
+    expect((await p.get(`${agents()}/jobs/${first.body.jobId}`)).body.job.status).toBe('done');
+    expect((await poll(device.token)).body.job.jobId).toBe(second.body.jobId);
+    expect((await poll(device.token)).body.job).toBeNull();
+    expect((await p.get(`${agents()}/jobs/${other.body.jobId}`)).body.job.status).toBe('queued');
+    const seen = (await p.get(agents())).body.devices.find((d: { deviceId: string }) => d.deviceId === device.deviceId);
+    expect(seen).toMatchObject({ version: '1.2.3', platform: 'linux-x64', lastSeenAt: expect.any(Number) });
+  });
+
+  it('20 polls at one job from five devices: one claim', async () => {
+    const devices = await Promise.all(Array.from({ length: 5 }, () => deviceFor(['race.example.com'])));
+    const job = await p.post(`${agents()}/jobs`, httpJob('race.example.com'));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => poll((devices[i % 5] as { token: string }).token)),
+    );
+    const claims = answers.filter((a) => a.body.job?.jobId === job.body.jobId);
+    expect(claims).toHaveLength(1);
+  });
+
+  it("another device's job is 404 to it; results links only while running", async () => {
+    const a = await deviceFor(['mine.example.com']);
+    const b = await deviceFor([]);
+    const job = await p.post(`${agents()}/jobs`, httpJob('mine.example.com'));
+    expect((await poll(a.token)).body.job.jobId).toBe(job.body.jobId);
+    for (const action of ['heartbeat', 'upload-url', 'complete']) {
+      const res = await p.post(`/v1/agent/jobs/${job.body.jobId}/${action}`, { status: 'done' }, { token: b.token });
+      expect([action, res.status, res.body]).toEqual([action, 404, { error: 'Job not found' }]);
+    }
+    expect((await p.post(`/v1/agent/jobs/${job.body.jobId}/upload-url`, {}, { token: a.token })).body).toEqual({
+      uploadUrl: expect.any(String),
+    });
+    await p.post(`/v1/agent/jobs/${job.body.jobId}/complete`, { status: 'failed', error: 'boom' }, { token: a.token });
+    expect((await p.get(`${agents()}/jobs/${job.body.jobId}`)).body).toMatchObject({
+      job: { status: 'failed', error: 'boom' },
+      resultsUrl: null,
+    });
+    expect((await p.post(`/v1/agent/jobs/${job.body.jobId}/upload-url`, {}, { token: a.token })).status).toBe(404);
+  });
+});
+
+describe('cancel, expiry, a stopped device', () => {
+  it('queued: canceled at once; running: canceling until the device stops; finished: 409', async () => {
+    const device = await deviceFor(['cancel.example.com']);
+    const queued = await p.post(`${agents()}/jobs`, httpJob('nobody.example.com'));
+    expect((await p.post(`${agents()}/jobs/${queued.body.jobId}/cancel`)).body).toEqual({ status: 'canceled' });
+    const again = await p.post(`${agents()}/jobs/${queued.body.jobId}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: 'This job already finished.' });
+    const job = await p.post(`${agents()}/jobs`, httpJob('cancel.example.com'));
+    expect((await poll(device.token)).body.job.jobId).toBe(job.body.jobId);
+    expect((await p.post(`${agents()}/jobs/${job.body.jobId}/cancel`)).body).toEqual({ status: 'canceling' });
+    expect((await p.post(`/v1/agent/jobs/${job.body.jobId}/heartbeat`, {}, { token: device.token })).body).toEqual({
+      ok: true,
+      cancel: true,
+    });
+    await p.post(`/v1/agent/jobs/${job.body.jobId}/complete`, { status: 'done' }, { token: device.token });
+    expect((await p.get(`${agents()}/jobs/${job.body.jobId}`)).body.job).toMatchObject({
+      status: 'canceled',
+      canceledBy: p.owner.userId,
+    });
+    expect((await p.post(`${agents()}/jobs/job_nope/cancel`)).body).toEqual({ error: 'Job not found' });
+  });
+
+  it('a queued job past its time is expired and never claimed; a running one whose device went quiet fails', async () => {
+    const device = await deviceFor(['late.example.com']);
+    const stale = await p.post(`${agents()}/jobs`, httpJob('late.example.com', { ttlSeconds: 60 }));
+    await setJob(stale.body.jobId, 'SET expiresAt = :past', { ':past': Date.now() - 1 });
+    expect((await poll(device.token)).body.job).toBeNull();
+    expect((await p.get(`${agents()}/jobs/${stale.body.jobId}`)).body.job.status).toBe('expired');
+    const quiet = await p.post(`${agents()}/jobs`, httpJob('late.example.com'));
+    expect((await poll(device.token)).body.job.jobId).toBe(quiet.body.jobId);
+    await setJob(quiet.body.jobId, 'SET heartbeatAt = :then', { ':then': Date.now() - 3 * 60_000 });
+    expect((await p.get(`${agents()}/jobs/${quiet.body.jobId}`)).body.job).toMatchObject({
+      status: 'failed',
+      error: 'The device stopped reporting.',
+    });
+    const listed = (await p.get(agents())).body.jobs as { jobId: string; status: string }[];
+    expect(listed.find((j) => j.jobId === quiet.body.jobId)?.status).toBe('failed');
+  });
+});
+
+describe('waiting and request-access', () => {
+  it('lists say why a queued job waits; request-access files the hosts a device lacks', async () => {
+    // A fresh organization: no device yet.
+    const { org, owner } = await p.newOrg();
+    const path = `/v1/orgs/${org.orgId}/agents`;
+    const as = { token: owner.token };
+    const job = await p.post(`${path}/jobs`, httpJob('wait.example.com'), as);
+    const waiting = async () =>
+      ((await p.get(path, as)).body.jobs as { jobId: string; waiting: unknown }[]).find(
+        (j) => j.jobId === job.body.jobId,
+      )?.waiting;
+    expect(await waiting()).toEqual({ reason: 'no_devices' });
+    const device = await loggedInDeviceOf(org.orgId, owner.token);
+    expect(await waiting()).toEqual({
+      reason: 'blocked',
+      devices: [
+        { deviceId: device.deviceId, name: 'laptop', online: false, hosts: ['wait.example.com'], network: 'allowlist' },
+      ],
+    });
+    const asked = await p.post(`${path}/jobs/${job.body.jobId}/request-access`, { deviceId: device.deviceId }, as);
+    expect(asked.body).toEqual({
+      requested: ['wait.example.com'],
+      notified: false,
+      missing: { hosts: ['wait.example.com'], network: 'allowlist' },
+    });
+    expect((await p.get(path, as)).body.requests.map((r: { host: string }) => r.host)).toEqual(['wait.example.com']);
+    await p.post(`${path}/requests/${device.deviceId}/wait.example.com/approve`, undefined, as);
+    // Capable now, but never seen polling: offline.
+    expect(await waiting()).toEqual({ reason: 'offline', devices: [{ deviceId: device.deviceId, name: 'laptop' }] });
+    expect((await p.post(`${path}/jobs/${job.body.jobId}/request-access`, { deviceId: 'dev_nope' }, as)).body).toEqual({
+      error: 'Device not found',
+    });
+    expect((await poll(device.token)).body.job.jobId).toBe(job.body.jobId);
+    expect(await waiting()).toBeNull();
+    const late = await p.post(`${path}/jobs/${job.body.jobId}/request-access`, { deviceId: device.deviceId }, as);
+    expect(late.status).toBe(409);
+    expect(late.body).toEqual({ error: 'Only queued jobs wait for access.' });
+  });
+});
+
+/** A device of another organization, approved by its owner. */
+async function loggedInDeviceOf(orgId: string, ownerToken: string) {
+  const start = await p.post('/v1/agent/login', { name: 'laptop' }, { token: null });
+  await p.post(`/v1/orgs/${orgId}/agents/login`, { userCode: start.body.userCode }, { token: ownerToken });
+  const token = await p.post('/v1/agent/login/token', { deviceCode: start.body.deviceCode }, { token: null });
+  return token.body as { token: string; deviceId: string };
+}
