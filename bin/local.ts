@@ -141,6 +141,7 @@ async function main(): Promise<void> {
     AGENT_DLQ_URL: services.sqs.queueUrls.agentJobsDlq,
     // The queue workers' queues (the `repoArchives` need …).
     REPO_ARCHIVES_QUEUE_URL: workerQueues.REPO_ARCHIVES_QUEUE_URL ?? '',
+    AGENT_CALLBACKS_QUEUE_URL: workerQueues.AGENT_CALLBACKS_QUEUE_URL ?? '',
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
   } satisfies Record<string, string>);
 

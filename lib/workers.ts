@@ -100,6 +100,21 @@ export const workers: Worker[] = [
     timeoutMinutes: 10,
   },
   {
+    name: 'agent-callbacks',
+    description: "Calls agent jobs' callback URLs when they end",
+    // Tries are counted in the message (5, with growing delays, each a new message); a message the
+    // handler throws on (an outage of the platform's own) goes to the dead-letter queue.
+    trigger: {
+      kind: 'queue',
+      queue: 'agent-callbacks',
+      batchSize: 10,
+      deadLetter: { maxReceives: 3, retentionDays: 14 },
+    },
+    // Records (the job); the next try queued again (agentCallbacks).
+    needs: ['table', 'agentCallbacks'],
+    timeoutMinutes: 2,
+  },
+  {
     name: 'build-retention',
     description: 'Expires deployments past their retention',
     trigger: { kind: 'schedule', every: 'hour', retries: 2 },

@@ -28,6 +28,8 @@ export const NEED_ENV = {
   queue: { aws: ['AGENT_JOBS_QUEUE_URL'], local: ['AGENT_JOBS_QUEUE_URL'] },
   // Repository archives: send to the repo-archives worker's queue (lib/workers.ts).
   repoArchives: { aws: ['REPO_ARCHIVES_QUEUE_URL'], local: ['REPO_ARCHIVES_QUEUE_URL'] },
+  // Agent job callbacks: send to the agent-callbacks worker's queue.
+  agentCallbacks: { aws: ['AGENT_CALLBACKS_QUEUE_URL'], local: ['AGENT_CALLBACKS_QUEUE_URL'] },
   // Customer databases (`cust-*`) and buckets (`plt-*`): known by prefix, no variable.
   customerTables: { aws: [], local: [] },
   customerBuckets: { aws: [], local: [] },

@@ -19,6 +19,8 @@ export interface Grantable {
   deployments: PlatformDeployments;
   /** The queue of the queue worker reading `queue` (lib/workers.ts); the synthesis stops without one. */
   workerQueue(queue: string): sqs.IQueue;
+  /** Made known by each queue worker as it is built, before any grant asks for it. */
+  registerWorkerQueue(queue: string, q: sqs.IQueue): void;
 }
 
 /**
@@ -112,6 +114,13 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
     );
   };
 
+  /** Sending to a queue worker's queue, named by its URL variable. */
+  const sendTo = (queue: string) => {
+    const q = platform.workerQueue(queue);
+    q.grantSendMessages(f.fn);
+    f.fn.addEnvironment(queueUrlVariable(queue), q.queueUrl);
+  };
+
   const grants: Record<Need, () => void> = {
     table: () => {
       data.table.grantReadWriteData(f.fn);
@@ -167,11 +176,8 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
     },
 
     // Send only, to the one worker queue (its worker consumes it).
-    repoArchives: () => {
-      const archives = platform.workerQueue('repo-archives');
-      archives.grantSendMessages(f.fn);
-      f.fn.addEnvironment(queueUrlVariable('repo-archives'), archives.queueUrl);
-    },
+    repoArchives: () => sendTo('repo-archives'),
+    agentCallbacks: () => sendTo('agent-callbacks'),
 
     // Neither call has resource-level permissions: ListBuckets lists names only; GetMetricData
     // reads the S3 namespace's daily storage figures.

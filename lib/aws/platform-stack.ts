@@ -55,12 +55,17 @@ export class PlatformStack extends Stack {
   /** One function per worker of lib/workers.ts, with its trigger, in the table's order. */
   readonly workers: WorkerFunction[];
 
-  /** The queue of the queue worker reading `queue`: what a group sending to it is granted. */
+  private readonly workerQueues = new Map<string, sqs.IQueue>();
+
+  /** The queue of the queue worker reading `queue`: what a function sending to it is granted. */
   workerQueue(queue: string): sqs.IQueue {
-    const found = this.workers?.find((w) => w.worker.trigger.kind === 'queue' && w.worker.trigger.queue === queue);
-    if (!found?.queue)
-      throw new Error(`No worker of the table reads the queue ${queue}: add its row to lib/workers.ts.`);
-    return found.queue;
+    const found = this.workerQueues.get(queue);
+    if (!found) throw new Error(`No worker of the table reads the queue ${queue}: add its row to lib/workers.ts.`);
+    return found;
+  }
+
+  registerWorkerQueue(queue: string, q: sqs.IQueue): void {
+    this.workerQueues.set(queue, q);
   }
 
   constructor(scope: Construct, id: string, props: PlatformStackProps) {

@@ -41,12 +41,16 @@ export class WorkerFunction extends PlatformFunction {
       timeout: Duration.minutes(worker.timeoutMinutes),
     });
     this.worker = worker;
-    grantNeeds(this, worker.needs, props.platform);
     const trigger = worker.trigger;
+    // A queue worker's queue exists before the grants: a worker may send to its own (the next try).
     if (trigger.kind === 'queue') {
       [this.queue, this.deadLetterQueue] = queueOf(this, trigger);
+      props.platform.registerWorkerQueue(trigger.queue, this.queue);
+    }
+    grantNeeds(this, worker.needs, props.platform);
+    if (trigger.kind === 'queue') {
       this.fn.addEventSource(
-        new SqsEventSource(this.queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }),
+        new SqsEventSource(this.queue as sqs.Queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }),
       );
     } else {
       this.rule = new events.Rule(this, 'Trigger', {

@@ -24,6 +24,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   customerBuckets: ['s3'],
   queue: ['sqs'],
   repoArchives: ['sqs'],
+  agentCallbacks: ['sqs'],
   kms: ['kms'],
   cursorSecret: [],
   builds: ['codebuild', 'logs'],

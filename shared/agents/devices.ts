@@ -374,10 +374,15 @@ export async function markSeen(device: DeviceRecord, seen: { version?: string; p
         Key: deviceKey(device.orgId, device.deviceId),
         UpdateExpression: `SET lastSeenAt = :now${seen.version ? ', #version = :version' : ''}${seen.platform ? ', #platform = :platform' : ''}`,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: {
-          ...(seen.version ? { '#version': 'version' } : {}),
-          ...(seen.platform ? { '#platform': 'platform' } : {}),
-        },
+        // DynamoDB refuses an empty name map: present only when a name is used.
+        ...(seen.version || seen.platform
+          ? {
+              ExpressionAttributeNames: {
+                ...(seen.version ? { '#version': 'version' } : {}),
+                ...(seen.platform ? { '#platform': 'platform' } : {}),
+              },
+            }
+          : {}),
         ExpressionAttributeValues: {
           ':now': now,
           ...(seen.version ? { ':version': seen.version } : {}),

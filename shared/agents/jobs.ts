@@ -2,6 +2,9 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { artifactsBucket } from '../deployments/sources';
 import { badRequest, conflict, HttpError, notFound } from '../ground/errors';
+import { log } from '../ground/log';
+import { guardedFetch, UnsafeUrlError } from '../net/guarded-fetch';
+import { queue } from '../queue';
 import { storage } from '../storage';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
@@ -191,11 +194,74 @@ async function move(job: JobRecord, from: JobStatus[], set: Partial<JobRecord>):
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return out.Attributes as JobRecord;
+    const moved = out.Attributes as JobRecord;
+    if (moved.callbackUrl && isFinal(moved.status) && !isFinal(job.status)) await queueCallback(moved, 0);
+    return moved;
   } catch (err) {
     if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
     throw err;
   }
+}
+
+/** What the callbacks worker is sent: a job that ended, and how many tries were made. */
+export interface CallbackMessage {
+  orgId: string;
+  jobId: string;
+  attempt: number;
+}
+
+/** Tries of a callback, and the wait before each after the first (seconds). */
+export const CALLBACK_TRIES = 5;
+const callbackDelay = (attempt: number) => Number(process.env.AGENT_CALLBACK_DELAY_SECONDS ?? 10) * 3 ** (attempt - 1);
+
+/**
+ * Queues a job's callback: once per end (only the transition that ended the job sends it), the
+ * next try after a growing delay.
+ */
+export async function queueCallback(job: Pick<JobRecord, 'orgId' | 'jobId'>, attempt: number): Promise<void> {
+  const message: CallbackMessage = { orgId: job.orgId, jobId: job.jobId, attempt };
+  await queue.send('AGENT_CALLBACKS_QUEUE_URL', message, attempt > 0 ? { delaySeconds: callbackDelay(attempt) } : {});
+}
+
+/**
+ * One try of a job's callback: `{ jobId, orgId, status, error?, completedAt }` (no links) POSTed
+ * through the guarded fetch (10 s, no redirects, the reply capped). A 2xx answer is the end; any
+ * other, or no answer, queues the next try until CALLBACK_TRIES; a URL the guard refuses now is
+ * given up at once. Answers what happened.
+ */
+export async function deliverCallback(message: CallbackMessage): Promise<'delivered' | 'retry' | 'given up' | 'none'> {
+  const job = await getItem<JobRecord>(jobKey(message.orgId, message.jobId), true);
+  if (!job?.callbackUrl || !isFinal(job.status)) return 'none';
+  const body = JSON.stringify({
+    jobId: job.jobId,
+    orgId: job.orgId,
+    status: job.status,
+    ...(job.error ? { error: job.error } : {}),
+    completedAt: job.completedAt ?? job.updatedAt,
+  });
+  let failure: string;
+  try {
+    const res = await guardedFetch(job.callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'platform-callbacks' },
+      body,
+      maxBytes: 4096,
+    });
+    if (res.status >= 200 && res.status < 300) return 'delivered';
+    failure = `HTTP ${res.status}`;
+  } catch (err) {
+    if (err instanceof UnsafeUrlError) {
+      log.warn('a job callback was refused by the guard', { jobId: job.jobId, reason: err.message });
+      return 'given up';
+    }
+    failure = (err as Error).message;
+  }
+  if (message.attempt + 1 >= CALLBACK_TRIES) {
+    log.warn('a job callback was given up', { jobId: job.jobId, tries: CALLBACK_TRIES, failure });
+    return 'given up';
+  }
+  await queueCallback(job, message.attempt + 1);
+  return 'retry';
 }
 
 /** Expiry and a stopped device, settled as the job is read. */

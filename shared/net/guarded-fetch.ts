@@ -1,4 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
@@ -122,6 +123,15 @@ export function checkUrlSyntax(raw: string, what = 'The URL'): URL {
   return url;
 }
 
+/**
+ * The certificate of a test's loopback receiver, from `UNSAFE_TEST_CA_FILE` (with the hosts of
+ * UNSAFE_TEST_ALLOW_HOSTS): set only by tests, never by the stack nor by `npm start`.
+ */
+const testCa = () => {
+  const file = process.env.UNSAFE_TEST_CA_FILE;
+  return file ? readFileSync(file) : undefined;
+};
+
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
 const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
@@ -205,7 +215,7 @@ export async function guardedFetch(
         headers: init.headers,
         lookup,
         agent: false,
-        ...(options.ca ? { ca: options.ca } : {}),
+        ...(options.ca ? { ca: options.ca } : testCa() ? { ca: testCa() } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -8,12 +8,20 @@ let client: SQSClient | undefined;
  * SDK reads itself), so this adapter serves both targets.
  */
 export const sqsQueue: QueuePort = {
-  async send(urlVariable, message) {
+  async send(urlVariable, message, options) {
     const url = process.env[urlVariable];
     if (!url) throw new Error(`${urlVariable} is not set.`);
     // The client's endpoint, not the URL's host: the local engine's queue URLs name a host that
     // need not resolve; on AWS both are the region's SQS endpoint.
     client ??= new SQSClient({ useQueueUrlAsEndpoint: false });
-    await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
+    await client.send(
+      new SendMessageCommand({
+        QueueUrl: url,
+        MessageBody: JSON.stringify(message),
+        ...(options?.delaySeconds
+          ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) }
+          : {}),
+      }),
+    );
   },
 };

@@ -197,10 +197,10 @@ describe('HTTP API', () => {
 
   test("no function of the stack gets the guarded fetch's test allowlist", () => {
     // shared/net/guarded-fetch.ts lets tests reach loopback hosts named in UNSAFE_TEST_ALLOW_HOSTS.
-    expect(JSON.stringify(template.toJSON())).not.toContain('UNSAFE_TEST_ALLOW_HOSTS');
-    expect(readFileSync(path.join(__dirname, '..', '..', 'bin', 'local.ts'), 'utf8')).not.toContain(
-      'UNSAFE_TEST_ALLOW_HOSTS',
-    );
+    for (const name of ['UNSAFE_TEST_ALLOW_HOSTS', 'UNSAFE_TEST_CA_FILE']) {
+      expect(JSON.stringify(template.toJSON())).not.toContain(name);
+      expect(readFileSync(path.join(__dirname, '..', '..', 'bin', 'local.ts'), 'utf8')).not.toContain(name);
+    }
   });
 
   test('a function that needs git may make every CodeCommit call the git port makes', () => {

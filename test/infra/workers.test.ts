@@ -125,13 +125,14 @@ describe('the worker table', () => {
     expect(actions.includes('logs:GetLogEvents')).toBe(needs('buildLogs') || needs('builds'));
     expect(actions.includes('cloudwatch:GetMetricData')).toBe(needs('bucketMetrics'));
     expect(actions.some((a) => a.startsWith('codebuild:'))).toBe(needs('builds'));
-    // SQS: a queue worker consumes its own queue (its event source's grant), nothing else.
+    // SQS: a queue worker consumes its own queue (its event source's grant); sends only where a need says.
     const onOtherQueues = statements.filter(
       (s) => s.actions.some((a) => a.startsWith('sqs:')) && !(w.queue && s.resource.includes(logicalId(w.queue))),
     );
     expect(onOtherQueues).toEqual([]);
     expect(actions.includes('sqs:ReceiveMessage')).toBe(w.worker.trigger.kind === 'queue');
-    expect(actions.includes('sqs:SendMessage')).toBe(false);
+    // Sending: only to a queue worker's queue its needs name (the agent-callbacks worker's next try).
+    expect(actions.includes('sqs:SendMessage')).toBe(needs('agentCallbacks') || needs('repoArchives'));
   });
 
   test.each(workers.map((w) => [w.name, w]))('%s: exactly the environment its needs declare', (_, row) => {

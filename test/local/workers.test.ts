@@ -5,6 +5,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PlatformStack } from '../../lib/aws/platform-stack';
+import { createWorkerQueues } from '../../lib/local/sqs';
 import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
 import { type Worker, workers } from '../../lib/workers';
 import { publishEvent } from '../../shared/events/bus';
@@ -64,6 +65,18 @@ let sqs: { endpoint: string; stop: () => Promise<void> } | undefined;
 beforeAll(async () => {
   sqs = await startTestSqs();
   env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
+  // The queues senders name (the needs' variables), as npm start makes them.
+  Object.assign(
+    env,
+    await createWorkerQueues({
+      endpoint: sqs.endpoint,
+      region: env.AWS_REGION as string,
+      credentials: {
+        accessKeyId: env.AWS_ACCESS_KEY_ID as string,
+        secretAccessKey: env.AWS_SECRET_ACCESS_KEY as string,
+      },
+    }),
+  );
 });
 afterAll(async () => {
   await sqs?.stop();
