@@ -2,12 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createWorkerQueues } from '../../lib/local/sqs';
-import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
-import { workers } from '../../lib/workers';
 import { storage } from '../../shared/storage';
 import { TestPlatform } from '../helpers/platform';
-import { startTestSqs } from '../helpers/sqs';
+import { startQueueWorker } from '../helpers/sqs';
 import { loggedInDevice } from './helpers';
 
 /**
@@ -18,8 +15,7 @@ import { loggedInDevice } from './helpers';
  */
 const tls = join(__dirname, '..', 'fixtures', 'tls');
 let p: TestPlatform;
-let sqs: { endpoint: string; stop: () => Promise<void> };
-let running: LocalWorkers;
+let worker: { stop: () => Promise<void> } | undefined;
 let receiver: Server;
 let port: number;
 const received: { path: string; body: Record<string, unknown> }[] = [];
@@ -51,28 +47,12 @@ beforeAll(async () => {
     UNSAFE_TEST_CA_FILE: join(tls, 'receiver.crt'),
     AGENT_CALLBACK_DELAY_SECONDS: '1',
   });
-  sqs = await startTestSqs();
-  process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-  const row = workers.filter((w) => w.name === 'agent-callbacks');
-  Object.assign(
-    process.env,
-    await createWorkerQueues({
-      endpoint: sqs.endpoint,
-      region: process.env.AWS_REGION as string,
-      credentials: {
-        accessKeyId: process.env.AWS_ACCESS_KEY_ID as string,
-        secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY as string,
-      },
-      workers: row,
-    }),
-  );
-  running = await startWorkers({ workers: row });
+  worker = await startQueueWorker('agent-callbacks');
   p = await TestPlatform.start();
 });
 afterAll(async () => {
   await p.close();
-  await running?.stop();
-  await sqs?.stop();
+  await worker?.stop();
   receiver.closeAllConnections();
   receiver.close();
   for (const name of ['UNSAFE_TEST_ALLOW_HOSTS', 'UNSAFE_TEST_CA_FILE', 'AGENT_CALLBACK_DELAY_SECONDS'])

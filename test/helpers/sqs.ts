@@ -27,3 +27,37 @@ export async function startTestSqs(): Promise<{ endpoint: string; stop: () => Pr
     },
   };
 }
+
+/**
+ * One queue worker of lib/workers.ts running for a test file: the local SQS endpoint, the worker's
+ * queue made and its URL in the environment (as `npm start` sets it), the worker reading it.
+ */
+export async function startQueueWorker(name: string): Promise<{ stop: () => Promise<void> }> {
+  const [{ createWorkerQueues }, { startWorkers }, { workers }] = await Promise.all([
+    import('../../lib/local/sqs'),
+    import('../../lib/local/workers'),
+    import('../../lib/workers'),
+  ]);
+  const sqs = await startTestSqs();
+  process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
+  const rows = workers.filter((w) => w.name === name);
+  Object.assign(
+    process.env,
+    await createWorkerQueues({
+      endpoint: sqs.endpoint,
+      region: process.env.AWS_REGION as string,
+      credentials: {
+        accessKeyId: process.env.AWS_ACCESS_KEY_ID as string,
+        secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY as string,
+      },
+      workers: rows,
+    }),
+  );
+  const running = await startWorkers({ workers: rows });
+  return {
+    stop: async () => {
+      await running.stop();
+      await sqs.stop();
+    },
+  };
+}

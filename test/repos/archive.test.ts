@@ -3,16 +3,13 @@ import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unzipSync } from 'fflate';
 import { x as extract } from 'tar';
-import { createWorkerQueues } from '../../lib/local/sqs';
-import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
-import { workers } from '../../lib/workers';
 import { localGit } from '../../shared/git/local';
 import { ARCHIVE_TOO_LARGE } from '../../shared/repos/archives';
 import { storage } from '../../shared/storage';
 import { db } from '../../shared/store/client';
 import { TABLE } from '../../shared/store/table';
 import { TestPlatform } from '../helpers/platform';
-import { startTestSqs } from '../helpers/sqs';
+import { startQueueWorker } from '../helpers/sqs';
 
 /**
  * `POST …/contents/archive`: 202 while the repo-archives worker makes the archive (the route queues
@@ -21,8 +18,7 @@ import { startTestSqs } from '../helpers/sqs';
  * error of the route.
  */
 let p: TestPlatform;
-let sqs: { endpoint: string; stop: () => Promise<void> };
-let running: LocalWorkers;
+let worker: { stop: () => Promise<void> } | undefined;
 let n = 0;
 const unique = (base = 'arc') => `${base}-${Date.now().toString(36)}-${(n++).toString(36)}`;
 const repos = () => `/v1/orgs/${p.org.orgId}/repos`;
@@ -32,26 +28,12 @@ beforeAll(async () => {
   process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'archive-'));
   process.env.ARTIFACTS_BUCKET = `repo-archives-${Date.now().toString(36)}`;
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
-  sqs = await startTestSqs();
-  process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-  const row = workers.filter((w) => w.name === 'repo-archives');
-  const urls = await createWorkerQueues({
-    endpoint: sqs.endpoint,
-    region: process.env.AWS_REGION as string,
-    credentials: {
-      accessKeyId: process.env.AWS_ACCESS_KEY_ID as string,
-      secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY as string,
-    },
-    workers: row,
-  });
-  Object.assign(process.env, urls);
-  running = await startWorkers({ workers: row });
+  worker = await startQueueWorker('repo-archives');
   p = await TestPlatform.start();
 });
 afterAll(async () => {
   await p.close();
-  await running?.stop();
-  await sqs?.stop();
+  await worker?.stop();
 });
 
 /** A repository with a README, an executable script and a tag `v1` on its second commit. */
