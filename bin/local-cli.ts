@@ -17,6 +17,7 @@ const USAGE = `Usage: npm run local -- <command>
   member add --org ORG --email E --role owner|admin|developer|viewer
   token --email E
   key create --org ORG --scopes a,b [--agent] [--name N]
+  agent approve CODE [--org ORG]   (the agent program's device login, as the local owner)
 
 ORG is an organization id (org_…) or slug. --scopes takes scope names, or "all".
 Works on the platform started by "npm start" with the same DATA_DIR (default .data).`;
@@ -46,18 +47,24 @@ const COMMANDS: Record<string, Options> = {
   'member add': { org: str, email: str, role: str },
   token: { email: str },
   'key create': { org: str, scopes: str, agent: { type: 'boolean' }, name: str },
+  'agent approve': { org: str },
 };
 
 function parse(argv: string[]): { command: string; values: Record<string, string | boolean | undefined> } {
   const words: string[] = [];
   while (argv.length > 0 && !argv[0]?.startsWith('-')) words.push(argv.shift() as string);
   if (words.length === 0 && (argv.includes('--help') || argv.includes('-h'))) throw new CliError(USAGE, 2);
+  // `agent approve CODE`: the code is the third word.
+  const code = words[0] === 'agent' && words[1] === 'approve' ? words.splice(2).join('') : undefined;
   const command = words.join(' ');
   const options = COMMANDS[command];
   if (!options) throw usage(command ? `Unknown command "${command}".` : 'No command given.');
   try {
     const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
-    return { command, values: values as Record<string, string | boolean | undefined> };
+    return {
+      command,
+      values: { ...(values as Record<string, string | boolean | undefined>), ...(code ? { code } : {}) },
+    };
   } catch (err) {
     throw usage((err as Error).message);
   }
@@ -147,6 +154,14 @@ async function run(command: string, values: Record<string, string | boolean | un
     const token = await sign({ sub: user.userId, email: user.email, name: user.name }, TOKEN_TTL_SECONDS);
     const expiresAt = (Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS) * 1000;
     return { token, userId: user.userId, email: user.email, expiresAt };
+  }
+  if (command === 'agent approve') {
+    const code = required(values, 'code');
+    const info = await connect();
+    const org = typeof values.org === 'string' ? await findOrg(values.org) : { orgId: info.orgs.customer.orgId };
+    const { answerLogin } = await import('../shared/agents/devices');
+    await answerLogin(org.orgId, { userId: info.owner.userId, name: 'Local owner' }, code, true);
+    return { approved: true, orgId: org.orgId, userId: info.owner.userId };
   }
   // key create
   const ref = required(values, 'org');

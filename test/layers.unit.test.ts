@@ -89,6 +89,12 @@ const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] 
     rule: (_from, to) => (to.startsWith('shared/http/') ? 'errors and logging are on the ground floor' : undefined),
     bad: ['shared/store/table.ts', 'shared/http/errors'],
   },
+  {
+    name: 'the agent program stands alone (it runs on a device, against the API only)',
+    files: sources('agent'),
+    rule: (_from, to) => (!to.startsWith('agent/') ? 'the agent program imports platform code' : undefined),
+    bad: ['agent/main.ts', 'shared/agents/jobs'],
+  },
 ];
 
 /** A target switch belongs in a port's index.ts (the one place that picks an adapter), nowhere else. */

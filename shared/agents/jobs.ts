@@ -20,7 +20,7 @@ import type { Capability, DeviceRecord } from './devices';
  * neither choose by capability nor keep the order, so none is in the claiming path.
  *
  * Expiry and a stopped device are settled where jobs are read (poll, get, the list): a queued job
- * past `expiresAt` is `expired`; a running one whose device sent nothing for HEARTBEAT_LIMIT_MS is
+ * past `expiresAt` is `expired`; a running one whose device sent nothing for two minutes is
  * `failed` with `The device stopped reporting.`.
  */
 export type JobType = 'http.batch' | 'exec' | 'browser.batch';
@@ -63,7 +63,8 @@ export const JM = {
 export const MAX_INPUT_BYTES = 300 * 1024;
 export const MAX_RESULT_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_TTL_SECONDS = 3600;
-export const HEARTBEAT_LIMIT_MS = 2 * 60_000;
+/** How long a running job may go without a heartbeat (AGENT_HEARTBEAT_LIMIT_MS shortens it for tests). */
+const heartbeatLimitMs = () => Number(process.env.AGENT_HEARTBEAT_LIMIT_MS ?? 2 * 60_000);
 export const UPLOAD_LINK_SECONDS = 15 * 60;
 const FINAL: JobStatus[] = ['canceled', 'done', 'failed', 'expired'];
 export const isFinal = (s: JobStatus) => FINAL.includes(s);
@@ -269,7 +270,7 @@ async function settle(job: JobRecord, now = Date.now()): Promise<JobRecord> {
   if (job.status === 'queued' && job.expiresAt <= now) {
     return (await move(job, ['queued'], { status: 'expired', updatedAt: now, completedAt: now })) ?? reread(job);
   }
-  if ((job.status === 'running' || job.status === 'canceling') && now - (job.heartbeatAt ?? 0) > HEARTBEAT_LIMIT_MS) {
+  if ((job.status === 'running' || job.status === 'canceling') && now - (job.heartbeatAt ?? 0) > heartbeatLimitMs()) {
     const ended =
       job.status === 'canceling' ? { status: 'canceled' as const } : { status: 'failed' as const, error: JM.stopped };
     return (await move(job, ['running', 'canceling'], { ...ended, updatedAt: now, completedAt: now })) ?? reread(job);

@@ -267,6 +267,29 @@ describe('the local platform (npm start, npm run local)', () => {
     expect(badScope.stderr).toContain('Unknown scope: nope:read');
   }, 60_000);
 
+  it('local CLI: agent approve answers the device login of the agent program, as the local owner', async () => {
+    const info = readInfo(dataDir);
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${info.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const start = await post('/v1/agent/login', { name: 'laptop' });
+    const approved = await cli(env, ['agent', 'approve', start.body.userCode.toLowerCase()]);
+    expect(approved.code).toBe(0);
+    expect(JSON.parse(approved.stdout)).toEqual({
+      approved: true,
+      orgId: info.orgs.customer.orgId,
+      userId: info.owner.userId,
+    });
+    const token = await post('/v1/agent/login/token', { deviceCode: start.body.deviceCode });
+    expect(token.body).toMatchObject({ token: expect.stringMatching(/^app_dev_/), orgId: info.orgs.customer.orgId });
+    expect((await cli(env, ['agent', 'approve', 'BBBB-BBBB'])).code).toBe(1);
+  });
+
   it("answers only requests signed with this DATA_DIR's key pair, never the engines' published defaults", async () => {
     const mine = engineCredentials(dataDir);
     expect(mine.accessKeyId).toMatch(/^LOCAL[0-9A-F]{15}$/);

@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { storage } from '../../shared/storage';
+import { TestPlatform } from '../helpers/platform';
+
+/**
+ * The agent program (`npm run agent`) as a child process against the local platform: its device
+ * login approved through the API; an `http.batch` to a test server at `echo.localhost` waits
+ * `blocked`, gets its host through request-access and approval, then runs and leaves its answers
+ * behind `resultsUrl`; `exec` waits for a device with `exec`, runs `sleep 30` and is canceled
+ * within a heartbeat; a killed program's job fails; a revoked device's program stops.
+ */
+let p: TestPlatform;
+let config: string;
+let echo: Server;
+let echoPort: number;
+const children: ChildProcess[] = [];
+const agents = () => `/v1/orgs/${p.org.orgId}/agents`;
+
+beforeAll(async () => {
+  process.env.ARTIFACTS_BUCKET = `agent-program-${Date.now().toString(36)}`;
+  process.env.AGENT_HEARTBEAT_LIMIT_MS = '1500';
+  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  config = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'agent-config-'));
+  echo = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ path: req.url, host: req.headers.host }));
+  });
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  echoPort = (echo.address() as AddressInfo).port;
+  p = await TestPlatform.start();
+});
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  delete process.env.AGENT_HEARTBEAT_LIMIT_MS;
+  echo.close();
+  await p.close();
+});
+
+/** The program with `args`, its output collected line by line. */
+function program(args: string[]) {
+  // One process (tsx as a loader, not its CLI, which runs the program in a child): a kill reaches it.
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsx, join(__dirname, '..', '..', 'agent', 'main.ts'), ...args], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: config,
+      XDG_CONFIG_HOME: config,
+      PLATFORM_URL: p.baseUrl,
+      AGENT_LOGIN_POLL_MS: '200',
+      AGENT_POLL_MS: '200',
+      AGENT_HEARTBEAT_MS: '300',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  child.stderr?.on('data', (d) => {
+    out += d;
+  });
+  return { child, output: () => out };
+}
+
+async function until<T>(check: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
+  for (const start = Date.now(); ; ) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - start > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const job = async (jobId: string) => (await p.get(`${agents()}/jobs/${jobId}`)).body;
+const waitingOf = async (jobId: string) =>
+  ((await p.get(agents())).body.jobs as { jobId: string; waiting: unknown }[]).find((j) => j.jobId === jobId)?.waiting;
+
+let deviceId: string;
+
+it('logs in through the device login: a person approves the code, the token is kept for this user only', async () => {
+  const login = program(['login', '--name', 'ci box']);
+  const code = await until(() => /code: ([A-Z]{4}-[A-Z]{4})/.exec(login.output())?.[1]);
+  expect(login.output()).toContain(`npm run local -- agent approve ${code}`);
+  expect((await p.post(`${agents()}/login`, { userCode: code })).body).toEqual({ ok: true });
+  const [exit] = (await once(login.child, 'exit')) as [number];
+  expect(exit).toBe(0);
+  const file = join(config, 'platform', 'agent.json');
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { token: string; deviceId: string; baseUrl: string };
+  expect(saved).toMatchObject({ token: expect.stringMatching(/^app_dev_/), baseUrl: p.baseUrl });
+  deviceId = saved.deviceId;
+  const device = (await p.get(agents())).body.devices.find((d: { deviceId: string }) => d.deviceId === deviceId);
+  expect(device).toMatchObject({ name: 'ci box', userId: p.owner.userId, capabilities: ['http'] });
+});
+
+it('http.batch: blocked, access requested and approved, run at echo.localhost, answers behind resultsUrl', async () => {
+  const runner = program(['run', '--allow-exec']);
+  await until(() => runner.output().includes('polling'));
+  const made = await p.post(`${agents()}/jobs`, {
+    type: 'http.batch',
+    input: { requests: [{ url: `http://echo.localhost:${echoPort}/hello?x=1` }] },
+  });
+  expect(await until(() => waitingOf(made.body.jobId))).toMatchObject({
+    reason: 'blocked',
+    devices: [{ deviceId, online: true, hosts: ['echo.localhost'] }],
+  });
+  const asked = await p.post(`${agents()}/jobs/${made.body.jobId}/request-access`, { deviceId });
+  expect(asked.body.requested).toEqual(['echo.localhost']);
+  await p.post(`${agents()}/requests/${deviceId}/echo.localhost/approve`);
+  const done = await until(async () => {
+    const got = await job(made.body.jobId);
+    return got.job.status === 'done' ? got : undefined;
+  });
+  const results = (await (await fetch(done.resultsUrl)).json()) as { responses: { status: number; body: string }[] };
+  expect(results.responses[0]?.status).toBe(200);
+  expect(JSON.parse(results.responses[0]?.body as string)).toEqual({
+    path: '/hello?x=1',
+    host: `echo.localhost:${echoPort}`,
+  });
+
+  // exec: waits for a device with exec; the owner adds it; `sleep 30` runs and is canceled within a heartbeat.
+  const sleeper = await p.post(`${agents()}/jobs`, { type: 'exec', input: { command: ['sleep', '30'] } });
+  expect(await until(() => waitingOf(sleeper.body.jobId))).toMatchObject({
+    reason: 'blocked',
+    devices: [{ deviceId, capability: 'exec' }],
+  });
+  expect((await p.patch(`${agents()}/devices/${deviceId}`, { capabilities: ['http', 'exec'] })).status).toBe(200);
+  await until(async () => ((await job(sleeper.body.jobId)).job.status === 'running' ? true : undefined));
+  expect((await p.post(`${agents()}/jobs/${sleeper.body.jobId}/cancel`)).body).toEqual({ status: 'canceling' });
+  const canceledAt = Date.now();
+  await until(async () => ((await job(sleeper.body.jobId)).job.status === 'canceled' ? true : undefined), 5000);
+  expect(Date.now() - canceledAt).toBeLessThan(5000);
+  runner.child.kill('SIGTERM');
+  await once(runner.child, 'exit');
+});
+
+it('a program killed mid-job: the job fails; a revoked device: the program stops', async () => {
+  const runner = program(['run', '--allow-exec']);
+  await until(() => runner.output().includes('polling'));
+  const made = await p.post(`${agents()}/jobs`, { type: 'exec', input: { command: ['sleep', '30'] } });
+  await until(async () => ((await job(made.body.jobId)).job.status === 'running' ? true : undefined));
+  runner.child.kill('SIGKILL');
+  const failed = await until(async () => {
+    const got = await job(made.body.jobId);
+    return got.job.status === 'failed' ? got.job : undefined;
+  });
+  expect(failed.error).toBe('The device stopped reporting.');
+
+  const again = program(['run']);
+  await until(() => again.output().includes('polling'));
+  expect((await p.delete(`${agents()}/devices/${deviceId}`)).status).toBe(204);
+  const [exit] = (await once(again.child, 'exit')) as [number];
+  expect(exit).toBe(1);
+  expect(again.output()).toContain('the device was revoked');
+});
