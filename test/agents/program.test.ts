@@ -43,14 +43,14 @@ afterAll(async () => {
 });
 
 /** The program with `args`, its output collected line by line. */
-function program(args: string[]) {
+function program(args: string[], home = config) {
   // One process (tsx as a loader, not its CLI, which runs the program in a child): a kill reaches it.
   const tsx = pathToFileURL(require.resolve('tsx')).href;
   const child = spawn(process.execPath, ['--import', tsx, join(__dirname, '..', '..', 'agent', 'main.ts'), ...args], {
     env: {
       PATH: process.env.PATH,
-      HOME: config,
-      XDG_CONFIG_HOME: config,
+      HOME: home,
+      XDG_CONFIG_HOME: home,
       PLATFORM_URL: p.baseUrl,
       AGENT_LOGIN_POLL_MS: '200',
       AGENT_POLL_MS: '200',
@@ -139,6 +139,38 @@ it('http.batch: blocked, access requested and approved, run at echo.localhost, a
   expect(Date.now() - canceledAt).toBeLessThan(5000);
   runner.child.kill('SIGTERM');
   await once(runner.child, 'exit');
+});
+
+it('five programs and 100 jobs: each job claimed once, all done', async () => {
+  // Five more devices of the owner, each logged in through its own program and allowed echo.localhost.
+  const runners = [];
+  for (let i = 0; i < 5; i++) {
+    const home = mkdtempSync(join(process.env.TEST_DATA_DIR as string, `agent-${i}-`));
+    const login = program(['login', '--name', `racer ${i}`], home);
+    const code = await until(() => /code: ([A-Z]{4}-[A-Z]{4})/.exec(login.output())?.[1]);
+    await p.post(`${agents()}/login`, { userCode: code });
+    await once(login.child, 'exit');
+    const saved = JSON.parse(readFileSync(join(home, 'platform', 'agent.json'), 'utf8')) as { deviceId: string };
+    await p.patch(`${agents()}/devices/${saved.deviceId}`, { hosts: ['echo.localhost'] });
+    runners.push(program(['run'], home));
+  }
+  const jobs = await Promise.all(
+    Array.from({ length: 100 }, (_, i) =>
+      p.post(`${agents()}/jobs`, {
+        type: 'http.batch',
+        input: { requests: [{ url: `http://echo.localhost:${echoPort}/job/${i}` }] },
+      }),
+    ),
+  );
+  const ids = jobs.map((j) => j.body.jobId as string);
+  const finished = await until(async () => {
+    const all = await Promise.all(ids.map(job));
+    return all.every((j) => j.job.status === 'done') ? all : undefined;
+  }, 60_000);
+  const served = runners.flatMap((r) => [...r.output().matchAll(/job (job_\S+) done/g)].map((m) => m[1]));
+  expect(served.sort()).toEqual([...ids].sort());
+  expect(new Set(finished.map((j) => j.job.deviceId)).size).toBeGreaterThan(1);
+  for (const r of runners) r.child.kill('SIGTERM');
 });
 
 it('a program killed mid-job: the job fails; a revoked device: the program stops', async () => {
