@@ -1,6 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { routeGroups } from '../lib/route-groups';
+import { benchAgents, renderAgents } from './bench/agents';
 import { bareName, buildBare } from './bench/bare';
 import { coldPair } from './bench/cold';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
@@ -98,6 +99,11 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'pulls')) {
     say('pull requests: a three-way merge and a files page, through the API and with git');
     sections.push(`**Pull requests**\n\n${renderPulls(await benchPulls(platform))}`);
+  }
+  // Agents (scripts/bench/agents.ts): the poll that claims vs its bare Query and UpdateItem.
+  if (routeGroups.some((g) => g.name === 'agent-device')) {
+    say('agents: a poll that claims a job, through the API and bare');
+    sections.push(`**Agents**\n\n${renderAgents(await benchAgents(platform))}`);
   }
   await platform.stop();
   platform = undefined;

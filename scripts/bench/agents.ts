@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { BenchPlatform } from './platform';
+import { median } from './stats';
+
+/**
+ * The poll that claims a job (`POST /v1/agent/poll` through the local gateway: the device token
+ * checked, the device read, the queued index read, the claim written, the device marked seen, a
+ * results link signed) against the two calls the claim itself needs, made bare with a document
+ * client: the Query of the queued index and the conditional UpdateItem. One fresh job per round.
+ */
+export interface AgentFigures {
+  runs: number;
+  poll: { api: number; bare: number };
+}
+
+export async function benchAgents(platform: BenchPlatform, options: { runs?: number } = {}): Promise<AgentFigures> {
+  const runs = options.runs ?? 50;
+  process.env.ARTIFACTS_BUCKET ??= 'platform-bench-artifacts';
+  const { createGateway, listen } = await import('../../lib/local/gateway');
+  const { startLogin, answerLogin, loginToken } = await import('../../shared/agents/devices');
+  const { createJob } = await import('../../shared/agents/jobs');
+  const gateway = createGateway();
+  const port = await listen(gateway, 0);
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: platform.dynamoEndpoint }));
+  try {
+    const login = await startLogin({ name: 'bench' });
+    await answerLogin(platform.orgId, { userId: platform.userId, name: 'Bench' }, login.userCode, true);
+    const device = await loginToken(login.deviceCode);
+    if (!('token' in device)) throw new Error(`bench device login: ${device.error}`);
+    const newJob = (orgId: string) =>
+      createJob({
+        orgId,
+        type: 'http.batch',
+        createdBy: platform.userId,
+        expiresAt: Date.now() + 3_600_000,
+        hosts: [],
+        input: { requests: [{ method: 'GET', url: 'http://bench.localhost/' }] },
+        createdAt: Date.now(),
+      });
+    // The bare calls claim jobs of an organization no device polls, so the two series never meet.
+    const bareOrg = `org_bench${randomBytes(6).toString('hex')}`;
+    const table = process.env.TABLE_NAME as string;
+    const api: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < runs + 5; i++) {
+      await newJob(platform.orgId);
+      const t0 = performance.now();
+      const res = await fetch(`http://127.0.0.1:${port}/v1/agent/poll`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${device.token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const body = (await res.json()) as { job: unknown };
+      const t1 = performance.now();
+      if (!body.job) throw new Error('the bench poll claimed nothing');
+
+      const bareJob = await newJob(bareOrg);
+      const t2 = performance.now();
+      const queued = await client.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :q',
+          ExpressionAttributeValues: { ':q': `JOBQ#${bareOrg}` },
+          Limit: 50,
+        }),
+      );
+      const first = queued.Items?.[0] as { pk: string; sk: string } | undefined;
+      await client.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: first?.pk ?? `ORG#${bareOrg}`, sk: first?.sk ?? `JOB#${bareJob.jobId}` },
+          UpdateExpression: 'SET #s = :running REMOVE gsi1pk, gsi1sk',
+          ConditionExpression: '#s = :queued',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued' },
+        }),
+      );
+      const t3 = performance.now();
+      if (i >= 5) {
+        api.push(t1 - t0);
+        bare.push(t3 - t2);
+      }
+    }
+    return { runs, poll: { api: median(api), bare: median(bare) } };
+  } finally {
+    client.destroy();
+    gateway.closeAllConnections();
+    gateway.close();
+  }
+}
+
+export function renderAgents(f: AgentFigures): string {
+  return [
+    `A poll that claims a job through the local gateway vs the Query and conditional UpdateItem of the claim made bare, ` +
+      `median of ${f.runs} rounds (one fresh job each):`,
+    '',
+    '| operation | through the API | bare calls | ratio |',
+    '|---|--:|--:|--:|',
+    `| poll that claims | ${f.poll.api.toFixed(2)} ms | ${f.poll.bare.toFixed(2)} ms | ${(f.poll.api / f.poll.bare).toFixed(2)}× |`,
+    '',
+  ].join('\n');
+}
