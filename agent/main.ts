@@ -112,7 +112,8 @@ async function run(args: string[]): Promise<number> {
     const { policy, job, nextPollMs } = polled.body;
     if (job) await serve(job, policy, allowExec, call);
     if (once && job) return 0;
-    await sleep(Number(process.env.AGENT_POLL_MS ?? nextPollMs));
+    // After a job, ask again at once: there may be more.
+    if (!job) await sleep(Number(process.env.AGENT_POLL_MS ?? nextPollMs));
   }
   return 0;
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { conflict, notFound } from '../ground/errors';
 import { keyItems } from '../identity/keys';
 import { newId } from '../store/ids';
-import { getItem, keys, putNew, queryPrefix, TABLE, transact } from '../store/table';
+import { fieldUpdate, getItem, keys, putNew, queryPrefix, TABLE, transact } from '../store/table';
 
 /**
  * Self-hosted agent devices (the agents and agent-device groups): the device login that makes
@@ -242,13 +242,10 @@ export async function requireDevice(orgId: string, deviceId: string, consistent 
 
 /** Writes `fields` on a device as it was read (409 otherwise). */
 export async function updateDevice(device: DeviceRecord, fields: Partial<DeviceRecord>): Promise<void> {
-  const names: Record<string, string> = { '#rev': 'rev' };
-  const values: Record<string, unknown> = { ':rev': device.rev, ':one': 1 };
-  const sets = ['#rev = #rev + :one'];
-  Object.entries(fields).forEach(([name, value], i) => {
-    names[`#f${i}`] = name;
-    values[`:v${i}`] = value;
-    sets.push(`#f${i} = :v${i}`);
+  const update = fieldUpdate(fields, {
+    sets: ['#rev = #rev + :one'],
+    names: { '#rev': 'rev' },
+    values: { ':rev': device.rev, ':one': 1 },
   });
   await transact(
     [
@@ -256,10 +253,8 @@ export async function updateDevice(device: DeviceRecord, fields: Partial<DeviceR
         Update: {
           TableName: TABLE(),
           Key: deviceKey(device.orgId, device.deviceId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          ...update,
           ConditionExpression: '#rev = :rev',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
         },
       },
     ],

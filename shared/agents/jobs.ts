@@ -8,7 +8,7 @@ import { queue } from '../queue';
 import { storage } from '../storage';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
-import { getItem, putNew, TABLE, transact } from '../store/table';
+import { fieldUpdate, getItem, putNew, TABLE, transact } from '../store/table';
 import type { Capability, DeviceRecord } from './devices';
 
 /**
@@ -167,31 +167,19 @@ export async function recentJobs(orgId: string, limit: number): Promise<JobRecor
  * longer in `from`.
  */
 async function move(job: JobRecord, from: JobStatus[], set: Partial<JobRecord>): Promise<JobRecord | undefined> {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  const removes: string[] = [];
-  Object.entries(set).forEach(([name, value], i) => {
-    names[`#f${i}`] = name;
-    if (value === undefined) removes.push(`#f${i}`);
-    else {
-      values[`:v${i}`] = value;
-      sets.push(`#f${i} = :v${i}`);
-    }
-  });
-  if (from.includes('queued') && set.status !== 'queued') removes.push('gsi1pk', 'gsi1sk');
-  from.forEach((s, i) => {
-    values[`:from${i}`] = s;
+  const update = fieldUpdate(set, {
+    names: { '#status': 'status' },
+    values: Object.fromEntries(from.map((status, i) => [`:from${i}`, status])),
+    // Leaving `queued` leaves the queued index too.
+    removes: from.includes('queued') && set.status !== 'queued' ? ['gsi1pk', 'gsi1sk'] : [],
   });
   try {
     const out = await db.send(
       new UpdateCommand({
         TableName: TABLE(),
         Key: jobKey(job.orgId, job.jobId),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ...update,
         ConditionExpression: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -3,7 +3,7 @@ import { byProjectValues, deploymentKeys } from '../projects/deployments';
 import { projectKeys, projectPrefixes } from '../projects/records';
 import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from '../schemas/deployment';
 import { db } from '../store/client';
-import { keys, TABLE } from '../store/table';
+import { fieldUpdate, keys, TABLE } from '../store/table';
 import { normalizeHost } from './hosts';
 
 /**
@@ -26,32 +26,32 @@ export async function transition(
   to: DeploymentStatus,
   fields: DeploymentFields = {},
 ): Promise<DeploymentRecord | undefined> {
-  const names: Record<string, string> = { '#status': 'status', '#updatedAt': 'updatedAt', '#version': 'version' };
-  const values: Record<string, unknown> = { ':to': to, ':now': Date.now(), ':one': 1 };
-  const sets = ['#status = :to', '#updatedAt = :now', '#version = if_not_exists(#version, :zero) + :one'];
-  values[':zero'] = 0;
-  const removes: string[] = [];
-  Object.entries(fields).forEach(([name, value], i) => {
-    if (name === 'status' || name === 'updatedAt') return;
-    names[`#f${i}`] = name;
-    if (value === undefined) removes.push(`#f${i}`);
-    else {
-      values[`:f${i}`] = value;
-      sets.push(`#f${i} = :f${i}`);
-    }
-  });
-  from.forEach((s, i) => {
-    values[`:s${i}`] = s;
+  const {
+    status: _status,
+    updatedAt: _updatedAt,
+    ...rest
+  } = fields as DeploymentFields & {
+    status?: unknown;
+    updatedAt?: unknown;
+  };
+  const update = fieldUpdate(rest, {
+    sets: ['#status = :to', '#updatedAt = :now', '#version = if_not_exists(#version, :zero) + :one'],
+    names: { '#status': 'status', '#updatedAt': 'updatedAt', '#version': 'version' },
+    values: {
+      ':to': to,
+      ':now': Date.now(),
+      ':one': 1,
+      ':zero': 0,
+      ...Object.fromEntries(from.map((status, i) => [`:s${i}`, status])),
+    },
   });
   try {
     const out = await db.send(
       new UpdateCommand({
         TableName: TABLE(),
         Key: deploymentKeys.deployment(orgId, deploymentId),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ...update,
         ConditionExpression: `attribute_exists(pk) AND #status IN (${from.map((_, i) => `:s${i}`).join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     );

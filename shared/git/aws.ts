@@ -102,6 +102,15 @@ export function awsGit(): GitPort {
       throw err;
     }
   };
+  /** Merging `head` into `base`: CodeCommit's options, and their merge base. */
+  const getMergeOptions = (repoId: string, base: string, head: string) =>
+    cc().send(
+      new GetMergeOptionsCommand({
+        repositoryName: repositoryName(repoId),
+        sourceCommitSpecifier: head,
+        destinationCommitSpecifier: base,
+      }),
+    );
   const content = async (read: () => Promise<{ bytes?: Uint8Array; size: number }>, maxBytes: number) => {
     try {
       const { bytes, size } = await read();
@@ -402,14 +411,7 @@ export function awsGit(): GitPort {
     async mergeBase(repoId, base, head) {
       // CodeCommit has no merge-base call: GetMergeOptions answers it (baseCommitId).
       try {
-        const out = await cc().send(
-          new GetMergeOptionsCommand({
-            repositoryName: repositoryName(repoId),
-            sourceCommitSpecifier: head,
-            destinationCommitSpecifier: base,
-          }),
-        );
-        return out.baseCommitId ?? null;
+        return (await getMergeOptions(repoId, base, head)).baseCommitId ?? null;
       } catch (err) {
         if (named(err, 'TipsDivergenceExceededException')) throw new GitTooFar((err as Error).message);
         throw err;
@@ -418,13 +420,7 @@ export function awsGit(): GitPort {
 
     async mergeOptions(repoId, base, head) {
       try {
-        const out = await cc().send(
-          new GetMergeOptionsCommand({
-            repositoryName: repositoryName(repoId),
-            sourceCommitSpecifier: head,
-            destinationCommitSpecifier: base,
-          }),
-        );
+        const out = await getMergeOptions(repoId, base, head);
         const names: Record<string, MergeStrategy> = {
           FAST_FORWARD_MERGE: 'fast-forward',
           SQUASH_MERGE: 'squash',

@@ -190,25 +190,45 @@ export function versionedUpdate(
   expected: number | undefined,
   fields: Record<string, unknown>,
 ) {
-  const names: Record<string, string> = { '#version': 'version' };
-  const values: Record<string, unknown> = { ':one': 1 };
-  if (expected !== undefined) values[':expected'] = expected;
-  const sets: string[] = ['#version = #version + :one'];
-  const removes: string[] = [];
+  const update = fieldUpdate(fields, {
+    sets: ['#version = #version + :one'],
+    names: { '#version': 'version' },
+    values: { ':one': 1 },
+  });
+  if (expected !== undefined) update.ExpressionAttributeValues[':expected'] = expected;
+  return {
+    TableName: TABLE(),
+    Key: key,
+    ...update,
+    ConditionExpression:
+      expected === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
+  };
+}
+
+/**
+ * An update expression that sets `fields` (an `undefined` value removes the attribute), after the
+ * `base` sets, names and values a caller writes itself, with `removes` removed too. Names and
+ * values are `#f<i>` and `:f<i>`.
+ */
+export function fieldUpdate(
+  fields: Record<string, unknown>,
+  base: { sets?: string[]; names?: Record<string, string>; values?: Record<string, unknown>; removes?: string[] } = {},
+) {
+  const names: Record<string, string> = { ...base.names };
+  const values: Record<string, unknown> = { ...base.values };
+  const sets = [...(base.sets ?? [])];
+  const removes = [...(base.removes ?? [])];
   Object.entries(fields).forEach(([name, value], i) => {
     names[`#f${i}`] = name;
     if (value === undefined) removes.push(`#f${i}`);
     else {
-      values[`:v${i}`] = value;
-      sets.push(`#f${i} = :v${i}`);
+      values[`:f${i}`] = value;
+      sets.push(`#f${i} = :f${i}`);
     }
   });
   return {
-    TableName: TABLE(),
-    Key: key,
-    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-    ConditionExpression:
-      expected === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
+    UpdateExpression:
+      `${sets.length ? `SET ${sets.join(', ')}` : ''}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`.trim(),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
