@@ -142,6 +142,7 @@ async function main(): Promise<void> {
     // The queue workers' queues (the `repoArchives` need …).
     REPO_ARCHIVES_QUEUE_URL: workerQueues.REPO_ARCHIVES_QUEUE_URL ?? '',
     AGENT_CALLBACKS_QUEUE_URL: workerQueues.AGENT_CALLBACKS_QUEUE_URL ?? '',
+    AGENT_CHECKS_QUEUE_URL: workerQueues.AGENT_CHECKS_QUEUE_URL ?? '',
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
   } satisfies Record<string, string>);
 

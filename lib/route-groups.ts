@@ -100,15 +100,15 @@ export const routeGroups: RouteGroup[] = [
     // requests, jobs (buckets: links to their results).
     name: 'agents',
     prefixes: ['/v1/orgs/{orgId}/agents'],
-    // agentCallbacks: a job ended by cancel or expiry calls its callback.
-    needs: ['table', 'buckets', 'agentCallbacks'],
+    // agentCallbacks: a job ended by cancel or expiry calls its callback; agentChecks: its expiry check.
+    needs: ['table', 'buckets', 'agentCallbacks', 'agentChecks'],
   },
   {
     // The agent program's own endpoints: device login (no token), then device tokens only
     // (buckets: the jobs' results links).
     name: 'agent-device',
     prefixes: ['/v1/agent'],
-    needs: ['table', 'buckets', 'agentCallbacks'],
+    needs: ['table', 'buckets', 'agentCallbacks', 'agentChecks'],
   },
 ];
 

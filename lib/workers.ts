@@ -115,6 +115,14 @@ export const workers: Worker[] = [
     timeoutMinutes: 2,
   },
   {
+    name: 'agent-checks',
+    description: 'Ends agent jobs that expired or whose device stopped, read or not',
+    trigger: { kind: 'queue', queue: 'agent-checks', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    // Records (the job); its callback (agentCallbacks) and its next check (agentChecks).
+    needs: ['table', 'agentCallbacks', 'agentChecks'],
+    timeoutMinutes: 1,
+  },
+  {
     name: 'build-retention',
     description: 'Expires deployments past their retention',
     trigger: { kind: 'schedule', every: 'hour', retries: 2 },

@@ -30,6 +30,8 @@ export const NEED_ENV = {
   repoArchives: { aws: ['REPO_ARCHIVES_QUEUE_URL'], local: ['REPO_ARCHIVES_QUEUE_URL'] },
   // Agent job callbacks: send to the agent-callbacks worker's queue.
   agentCallbacks: { aws: ['AGENT_CALLBACKS_QUEUE_URL'], local: ['AGENT_CALLBACKS_QUEUE_URL'] },
+  // Agent job checks (expiry, a device gone quiet): send to the agent-checks worker's queue.
+  agentChecks: { aws: ['AGENT_CHECKS_QUEUE_URL'], local: ['AGENT_CHECKS_QUEUE_URL'] },
   // Customer databases (`cust-*`) and buckets (`plt-*`): known by prefix, no variable.
   customerTables: { aws: [], local: [] },
   customerBuckets: { aws: [], local: [] },

@@ -178,6 +178,7 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
     // Send only, to the one worker queue (its worker consumes it).
     repoArchives: () => sendTo('repo-archives'),
     agentCallbacks: () => sendTo('agent-callbacks'),
+    agentChecks: () => sendTo('agent-checks'),
 
     // Neither call has resource-level permissions: ListBuckets lists names only; GetMetricData
     // reads the S3 namespace's daily storage figures.

@@ -25,6 +25,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   queue: ['sqs'],
   repoArchives: ['sqs'],
   agentCallbacks: ['sqs'],
+  agentChecks: ['sqs'],
   kms: ['kms'],
   cursorSecret: [],
   builds: ['codebuild', 'logs'],

@@ -138,7 +138,41 @@ export async function createJob(job: Omit<JobRecord, 'jobId' | 'status' | 'updat
   const record: JobRecord = { ...job, jobId, status: 'queued', updatedAt: job.createdAt };
   if (Buffer.byteLength(JSON.stringify(record.input)) > MAX_INPUT_BYTES) throw new HttpError(413, JM.tooLarge);
   await transact([putNew({ ...jobKey(job.orgId, jobId), ...record, ...queuedIndex(job.orgId, job.createdAt, jobId) })]);
+  await queueCheck(record);
   return record;
+}
+
+/**
+ * Jobs nobody reads still end on time: the agent-checks worker reads a job when it could have
+ * expired (queued) or its device could have stopped (running), settles it as a read would (so its
+ * callback goes), and checks again later while it is not over. SQS delays at most 15 minutes, so a
+ * long wait is a chain of checks.
+ */
+export async function queueCheck(job: Pick<JobRecord, 'orgId' | 'jobId' | 'status' | 'expiresAt'>, now = Date.now()) {
+  if (isFinal(job.status)) return;
+  const override = process.env.AGENT_CHECK_DELAY_SECONDS;
+  const seconds =
+    override !== undefined
+      ? Number(override)
+      : job.status === 'queued'
+        ? Math.ceil((job.expiresAt - now) / 1000) + 1
+        : Math.ceil(heartbeatLimitMs() / 1000) + 10;
+  await queue.send(
+    'AGENT_CHECKS_QUEUE_URL',
+    { orgId: job.orgId, jobId: job.jobId },
+    {
+      delaySeconds: Math.min(900, Math.max(1, seconds)),
+    },
+  );
+}
+
+/** One check (the worker): the job read and settled; another check queued while it is not over. */
+export async function checkJob(message: { orgId: string; jobId: string }): Promise<JobStatus | undefined> {
+  const held = await getItem<JobRecord>(jobKey(message.orgId, message.jobId), true);
+  if (!held) return undefined;
+  const job = await settle(held);
+  await queueCheck(job);
+  return job.status;
 }
 
 export async function requireJob(orgId: string, jobId: string): Promise<JobRecord> {
@@ -339,7 +373,10 @@ export async function claimNext(device: DeviceRecord, now = Date.now()): Promise
         heartbeatAt: now,
         updatedAt: now,
       });
-      if (claimed) return claimed;
+      if (claimed) {
+        await queueCheck(claimed, now);
+        return claimed;
+      }
     }
     start = out.LastEvaluatedKey;
   } while (start);

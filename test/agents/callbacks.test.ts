@@ -47,7 +47,7 @@ beforeAll(async () => {
     UNSAFE_TEST_CA_FILE: join(tls, 'receiver.crt'),
     AGENT_CALLBACK_DELAY_SECONDS: '1',
   });
-  worker = await startQueueWorker('agent-callbacks');
+  worker = await startQueueWorker('agent-callbacks', 'agent-checks');
   p = await TestPlatform.start();
 });
 afterAll(async () => {
@@ -108,4 +108,33 @@ it('a failing receiver is tried again, with a growing delay, until it answers', 
   expect(calls).toHaveLength(3);
   for (const c of calls)
     expect(c.body).toEqual({ jobId, orgId: p.org.orgId, status: 'canceled', completedAt: expect.any(Number) });
+});
+
+it('a job nobody reads still ends: its device went quiet, the agent-checks worker fails it and the callback goes', async () => {
+  process.env.AGENT_HEARTBEAT_LIMIT_MS = '500';
+  process.env.AGENT_CHECK_DELAY_SECONDS = '1';
+  try {
+    const device = await loggedInDevice(p);
+    await p.post('/v1/agent/network-requests', { host: 'quiet.example.com' }, { token: device.token });
+    await p.post(`${agents()}/requests/${device.deviceId}/quiet.example.com/approve`);
+    const jobId = await jobWithCallback('/quiet', 'quiet.example.com');
+    expect((await p.post('/v1/agent/poll', {}, { token: device.token })).body.job.jobId).toBe(jobId);
+    // No heartbeat, no complete, and nobody reads the job: only the check ends it.
+    await until(() => callsTo('/quiet').length > 0);
+    expect(callsTo('/quiet')).toEqual([
+      {
+        path: '/quiet',
+        body: {
+          jobId,
+          orgId: p.org.orgId,
+          status: 'failed',
+          error: 'The device stopped reporting.',
+          completedAt: expect.any(Number),
+        },
+      },
+    ]);
+  } finally {
+    delete process.env.AGENT_HEARTBEAT_LIMIT_MS;
+    delete process.env.AGENT_CHECK_DELAY_SECONDS;
+  }
 });

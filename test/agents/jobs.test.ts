@@ -3,6 +3,7 @@ import { storage } from '../../shared/storage';
 import { db } from '../../shared/store/client';
 import { TABLE } from '../../shared/store/table';
 import { TestPlatform } from '../helpers/platform';
+import { startQueueWorker } from '../helpers/sqs';
 import { loggedInDevice } from './helpers';
 
 /**
@@ -12,6 +13,7 @@ import { loggedInDevice } from './helpers';
  * device stops, as their record is read.
  */
 let p: TestPlatform;
+let worker: { stop: () => Promise<void> } | undefined;
 const agents = () => `/v1/orgs/${p.org.orgId}/agents`;
 const httpJob = (host = 'api.example.com', extra: Record<string, unknown> = {}) => ({
   type: 'http.batch',
@@ -23,9 +25,14 @@ const httpJob = (host = 'api.example.com', extra: Record<string, unknown> = {}) 
 beforeAll(async () => {
   process.env.ARTIFACTS_BUCKET = `agent-results-${Date.now().toString(36)}`;
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  // Jobs queue their expiry and heartbeat checks for the agent-checks worker.
+  worker = await startQueueWorker('agent-checks');
   p = await TestPlatform.start();
 });
-afterAll(() => p.close());
+afterAll(async () => {
+  await p.close();
+  await worker?.stop();
+});
 
 /** A device allowed `hosts` (through network requests approved by the owner). */
 async function deviceFor(hosts: string[]) {

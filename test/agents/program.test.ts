@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { storage } from '../../shared/storage';
 import { TestPlatform } from '../helpers/platform';
+import { startQueueWorker } from '../helpers/sqs';
 
 /**
  * The agent program (`npm run agent`) as a child process against the local platform: its device
@@ -16,6 +17,7 @@ import { TestPlatform } from '../helpers/platform';
  * within a heartbeat; a killed program's job fails; a revoked device's program stops.
  */
 let p: TestPlatform;
+let worker: { stop: () => Promise<void> } | undefined;
 let config: string;
 let echo: Server;
 let echoPort: number;
@@ -33,6 +35,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
   echoPort = (echo.address() as AddressInfo).port;
+  // Jobs queue their expiry and heartbeat checks for the agent-checks worker.
+  worker = await startQueueWorker('agent-checks');
   p = await TestPlatform.start();
 });
 afterAll(async () => {
@@ -40,6 +44,7 @@ afterAll(async () => {
   delete process.env.AGENT_HEARTBEAT_LIMIT_MS;
   echo.close();
   await p.close();
+  await worker?.stop();
 });
 
 /** The program with `args`, its output collected line by line. */

@@ -29,10 +29,11 @@ export async function startTestSqs(): Promise<{ endpoint: string; stop: () => Pr
 }
 
 /**
- * One queue worker of lib/workers.ts running for a test file: the local SQS endpoint, the worker's
- * queue made and its URL in the environment (as `npm start` sets it), the worker reading it.
+ * Queue workers of lib/workers.ts running for a test file: the local SQS endpoint, every queue
+ * worker's queue made and its URL in the environment (as `npm start` sets them: a worker may send
+ * to another's), the named workers reading theirs.
  */
-export async function startQueueWorker(name: string): Promise<{ stop: () => Promise<void> }> {
+export async function startQueueWorker(...names: string[]): Promise<{ stop: () => Promise<void> }> {
   const [{ createWorkerQueues }, { startWorkers }, { workers }] = await Promise.all([
     import('../../lib/local/sqs'),
     import('../../lib/local/workers'),
@@ -40,7 +41,7 @@ export async function startQueueWorker(name: string): Promise<{ stop: () => Prom
   ]);
   const sqs = await startTestSqs();
   process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-  const rows = workers.filter((w) => w.name === name);
+  const rows = workers.filter((w) => names.includes(w.name));
   Object.assign(
     process.env,
     await createWorkerQueues({
@@ -50,7 +51,6 @@ export async function startQueueWorker(name: string): Promise<{ stop: () => Prom
         accessKeyId: process.env.AWS_ACCESS_KEY_ID as string,
         secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY as string,
       },
-      workers: rows,
     }),
   );
   const running = await startWorkers({ workers: rows });
