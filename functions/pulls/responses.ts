@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
-import { CommentDoc } from '../../shared/repos/thread-schemas';
+import { ChangedFileDoc, CommentDoc, CommitDoc, ConflictDoc } from '../../shared/schemas/docs';
 
 /** Success responses of the pulls routes (see shared/http/responses.ts): documentation only. */
 const nullableString = z.nullable(z.string());
@@ -39,38 +39,6 @@ const PullDetail = z.object({
   sourceBranchExists: z.nullable(z.boolean()),
 });
 
-const Conflict = z.object({
-  path: z.string(),
-  conflicts: z.number(),
-  binary: z.boolean(),
-  kind: z.enum(['type', 'content', 'mode']),
-});
-
-const Hunk = z.object({
-  oldStart: z.number(),
-  oldLines: z.number(),
-  newStart: z.number(),
-  newLines: z.number(),
-  lines: z.array(z.string()),
-});
-const ChangedFile = z.object({
-  path: z.string(),
-  change: z.enum(['deleted', 'added', 'modified']),
-  additions: z.number(),
-  deletions: z.number(),
-  binary: z.optional(z.boolean()),
-  collapsed: z.optional(z.boolean()),
-  hunks: z.array(Hunk),
-});
-
-const Commit = z.object({
-  id: z.string(),
-  message: z.string(),
-  author: z.object({ name: z.optional(z.string()), email: z.optional(z.string()), date: z.optional(z.number()) }),
-  committedAt: z.nullable(z.number()),
-  parents: z.array(z.string()),
-});
-
 const Thread = z.object({
   id: z.string(),
   path: nullableString,
@@ -100,17 +68,17 @@ export const responses: ResponseDocs = {
     200: z.object({
       pull: PullDetail,
       mergeOptions: z.array(Strategy),
-      conflicts: z.array(Conflict),
+      conflicts: z.array(ConflictDoc),
       comments: z.array(CommentDoc),
     }),
   },
   'PATCH /v1/orgs/:orgId/repos/:name/pulls/:number': { 200: z.object({ pull: Pull }) },
   'GET /v1/orgs/:orgId/repos/:name/pulls/:number/commits': {
-    200: z.object({ commits: z.array(Commit), truncated: z.boolean() }),
+    200: z.object({ commits: z.array(CommitDoc), truncated: z.boolean() }),
   },
   'GET /v1/orgs/:orgId/repos/:name/pulls/:number/files': {
     200: z.object({
-      files: z.array(ChangedFile),
+      files: z.array(ChangedFileDoc),
       total: z.number(),
       truncated: z.boolean(),
       base: nullableString,

@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
-import type { Caller } from '../../shared/auth/caller';
+import { type Caller, callerId } from '../../shared/auth/caller';
 import { GitChangeError, GitConflict, type GitPort, GitTooFar } from '../../shared/git';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/ground/errors';
 import { created, ok, route } from '../../shared/http/route';
 import {
-  actorOf,
   addComment,
   authorOf,
   COMMENT_PREFIX,
@@ -14,6 +13,7 @@ import {
   listNumbered,
   memberIds,
   numberKey,
+  requireNumbered,
   updateIssue,
 } from '../../shared/repos/issues';
 import {
@@ -59,11 +59,8 @@ const MAX_FILES = 300;
 /** A file with more changed lines than this is shown collapsed. */
 const COLLAPSE_LINES = 1000;
 
-async function requirePull(repoId: string, number: number, consistent = false): Promise<PullRecord> {
-  const found = await getNumbered<PullRecord>(repoId, number, consistent);
-  if (found?.kind !== 'pull') throw notFound(PM.notFound);
-  return found;
-}
+const requirePull = (repoId: string, number: number, consistent = false) =>
+  requireNumbered<PullRecord>(repoId, number, 'pull', PM.notFound, consistent);
 
 /** The repository and the pull request of a route's path. */
 async function pullOf(orgId: string, params: { name: string; number: string }, consistent = false) {
@@ -73,7 +70,7 @@ async function pullOf(orgId: string, params: { name: string; number: string }, c
 }
 
 const isAuthorOr = (pull: PullRecord, caller: Caller, scopes: ReadonlySet<string>) =>
-  pull.authorId === actorOf(caller) || scopes.has('git:write');
+  pull.authorId === callerId(caller) || scopes.has('git:write');
 
 /** A pull request as lists show it. */
 function shown(p: PullRecord) {
@@ -106,9 +103,9 @@ async function requireHeads(port: GitPort, pull: PullRecord) {
 }
 
 /** Merge options of the pull request now: 400 `too far apart` when the storage won't compare them. */
-async function mergeState(port: GitPort, pull: PullRecord, target: string, source: string, tooFar: () => Error) {
+async function mergeState(port: GitPort, repoId: string, target: string, source: string, tooFar: () => Error) {
   try {
-    return await port.mergeOptions(pull.repoId, target, source);
+    return await port.mergeOptions(repoId, target, source);
   } catch (err) {
     if (err instanceof GitTooFar) throw tooFar();
     throw err;
@@ -185,9 +182,7 @@ export const routes = [
         port.resolve(r.resourceId, body.target),
       ]);
       if (source?.kind !== 'branch' || target?.kind !== 'branch') throw badRequest(PM.branchNotFound);
-      await mergeState(port, { repoId: r.resourceId } as PullRecord, target.commit, source.commit, () =>
-        badRequest(PM.divergedCreate),
-      );
+      await mergeState(port, r.resourceId, target.commit, source.commit, () => badRequest(PM.divergedCreate));
       const now = Date.now();
       const pull = await createPull(r, (number) => ({
         kind: 'pull',
@@ -231,7 +226,7 @@ export const routes = [
       if (open && !heads.target) throw notFound(PM.refNotFound);
       const merge =
         open && heads.source && heads.target
-          ? await mergeState(port, pull, heads.target, heads.source, () => badRequest(PM.tooFar))
+          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PM.tooFar))
           : undefined;
       return ok({
         pull: {
@@ -329,7 +324,7 @@ export const routes = [
       const heads = await headsOf(port, pull);
       const merge =
         heads.source && heads.target
-          ? await mergeState(port, pull, heads.target, heads.source, () => badRequest(PM.tooFar))
+          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PM.tooFar))
           : undefined;
       const revisionId = pull.state === 'open' && heads.source ? revisionOf(pull, heads.source) : null;
       const [review, threads] = await Promise.all([
@@ -348,7 +343,7 @@ export const routes = [
           : [],
         approved: review.approved,
         overridden: false,
-        viewerApproved: review.approvals.some((a) => a.userId === actorOf(caller)),
+        viewerApproved: review.approvals.some((a) => a.userId === callerId(caller)),
         threads: threads.map((t) => ({
           id: t.id,
           path: t.path,
@@ -398,7 +393,7 @@ export const routes = [
       if (body.path === undefined || body.line === undefined) throw badRequest(PM.chooseLine);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
-      const merge = await mergeState(port, pull, heads.target, heads.source, () => badRequest(PM.tooFar));
+      const merge = await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PM.tooFar));
       const base = body.base ?? merge.mergeBase;
       const head = body.head ?? heads.source;
       if (!base || base === head) throw conflict(PM.noChanges);
@@ -422,7 +417,7 @@ export const routes = [
     errors: { 403: [PM.ownApproval], 404: NOT_FOUND, 409: [PM.closed, PM.staleRevision, PM.maxApprovals] },
     run: async ({ org, params, body, caller }) => {
       const { pull } = await pullOf(org.orgId, params, true);
-      const who = actorOf(caller);
+      const who = callerId(caller);
       if (pull.authorId === who) throw forbidden(PM.ownApproval);
       if (pull.state !== 'open') throw conflict(PM.closed);
       const port = await repoGit();
@@ -465,7 +460,7 @@ export const routes = [
       if (body.sourceCommitId !== undefined && body.sourceCommitId !== heads.source) {
         throw conflict(PM.sourceChanged);
       }
-      const merge = await mergeState(port, pull, heads.target, heads.source, () => conflict(PM.divergedMerge));
+      const merge = await mergeState(port, pull.repoId, heads.target, heads.source, () => conflict(PM.divergedMerge));
       const review = await reviewState(r, pull, revisionOf(pull, heads.source));
       if (!review.approved) throw conflict(PM.needsApprovals);
       if (!merge.options.includes(body.strategy)) throw conflict(PM.strategy);
@@ -494,7 +489,7 @@ export const routes = [
         if (err instanceof GitTooFar) throw conflict(PM.divergedMerge);
         throw err;
       }
-      await finishPull(pull, 'merged', { mergeCommitId: commitId, closedAt: Date.now(), closedBy: actorOf(caller) });
+      await finishPull(pull, 'merged', { mergeCommitId: commitId, closedAt: Date.now(), closedBy: callerId(caller) });
       const closedIssues = closing
         ? await closeIssues(r, pull, [pull.title, pull.description, ...brought.map((c) => c.message)], caller)
         : [];
@@ -512,7 +507,7 @@ export const routes = [
       const { pull } = await pullOf(org.orgId, params, true);
       if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PM.onlyAuthorClose);
       if (pull.state !== 'open') return ok({ state: pull.state });
-      const closed = await finishPull(pull, 'closed', { closedAt: Date.now(), closedBy: actorOf(caller) });
+      const closed = await finishPull(pull, 'closed', { closedAt: Date.now(), closedBy: callerId(caller) });
       return ok({ state: closed.state });
     },
   }),
@@ -603,7 +598,7 @@ async function closeIssues(r: RepoRecord, pull: PullRecord, texts: string[], cal
         r.orgId,
         r.resourceId,
         issue,
-        { state: 'closed', closedAt: now, closedBy: actorOf(caller), closedByPull: pull.number, updatedAt: now },
+        { state: 'closed', closedAt: now, closedBy: callerId(caller), closedByPull: pull.number, updatedAt: now },
         'closed',
         'The issue changed.',
       );

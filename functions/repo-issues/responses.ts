@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
-import { CommentDoc } from '../../shared/repos/thread-schemas';
+import { CommentDoc } from '../../shared/schemas/docs';
 
 /** Success responses of the repo-issues routes (see shared/http/responses.ts): documentation only. */
 const Issue = z.object({

@@ -1,18 +1,18 @@
 import * as z from 'zod/mini';
+import { callerId } from '../../shared/auth/caller';
 import { forbidden, notFound } from '../../shared/ground/errors';
 import { created, ok, route } from '../../shared/http/route';
 import {
-  actorOf,
   addComment,
   authorOf,
   COMMENT_PREFIX,
   type CommentRecord,
   createNumbered,
-  getNumbered,
   type IssueRecord,
   listNumbered,
   memberIds,
   numberKey,
+  requireNumbered,
   updateIssue,
 } from '../../shared/repos/issues';
 import { requireRepo } from '../../shared/repos/records';
@@ -40,11 +40,8 @@ const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
 const Body = z.string().check(z.maxLength(65_536));
 
 /** The issue of a number: 404 `Issue not found` when it is none, or a pull request. */
-async function requireIssue(repoId: string, number: number, consistent = false): Promise<IssueRecord> {
-  const found = await getNumbered<IssueRecord>(repoId, number, consistent);
-  if (found?.kind !== 'issue') throw notFound(M.issueNotFound);
-  return found;
-}
+const requireIssue = (repoId: string, number: number, consistent = false) =>
+  requireNumbered<IssueRecord>(repoId, number, 'issue', M.issueNotFound, consistent);
 
 /** An issue as the API shows it (its storage fields left out). */
 function shown(i: IssueRecord) {
@@ -149,7 +146,7 @@ export const routes = [
       const r = await requireRepo(org.orgId, params.name);
       const number = numberOf(params.number);
       const issue = await requireIssue(r.resourceId, number, true);
-      if (issue.authorId !== actorOf(caller) && !scopes.has('git:write')) throw forbidden(M.onlyAuthor);
+      if (issue.authorId !== callerId(caller) && !scopes.has('git:write')) throw forbidden(M.onlyAuthor);
       const now = Date.now();
       const fields: Record<string, unknown> = { updatedAt: now };
       if (body.title !== undefined) fields.title = body.title;
@@ -157,7 +154,7 @@ export const routes = [
       if (body.labels !== undefined) fields.labels = [...new Set(body.labels)];
       if (body.assignees !== undefined) fields.assignees = await memberIds(org.orgId, body.assignees, M.notMember);
       const state = body.state !== undefined && body.state !== issue.state ? body.state : undefined;
-      if (state === 'closed') Object.assign(fields, { state, closedAt: now, closedBy: actorOf(caller) });
+      if (state === 'closed') Object.assign(fields, { state, closedAt: now, closedBy: callerId(caller) });
       if (state === 'open')
         Object.assign(fields, { state, closedAt: undefined, closedBy: undefined, closedByPull: undefined });
       const updated = await updateIssue(org.orgId, r.resourceId, issue, fields, state, M.changed);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
-import { ResourceDoc } from '../../shared/schemas/docs';
+import { ChangedFileDoc, CommitDoc, ConflictDoc, ResourceDoc } from '../../shared/schemas/docs';
 
 /** Success responses of the repos routes (see shared/http/responses.ts): documentation only. */
 const nullableString = z.nullable(z.string());
@@ -35,14 +35,6 @@ const RepoDetail = z.object({
   status: z.optional(z.string()),
 });
 
-const Commit = z.object({
-  id: Sha,
-  message: z.string(),
-  author: z.object({ name: z.optional(z.string()), email: z.optional(z.string()), date: z.optional(z.number()) }),
-  committedAt: z.nullable(z.number()),
-  parents: z.array(Sha),
-});
-
 const Label = z.object({ name: z.string(), color: z.string(), description: z.optional(z.string()) });
 
 const Credential = z.object({
@@ -54,24 +46,6 @@ const Credential = z.object({
 });
 
 const Protection = z.object({ requiredApprovals: z.number(), branch: nullableString });
-
-const ChangedFile = z.object({
-  path: z.string(),
-  change: z.enum(['deleted', 'added', 'modified']),
-  additions: z.number(),
-  deletions: z.number(),
-  binary: z.optional(z.boolean()),
-  collapsed: z.optional(z.boolean()),
-  hunks: z.array(
-    z.object({
-      oldStart: z.number(),
-      oldLines: z.number(),
-      newStart: z.number(),
-      newLines: z.number(),
-      lines: z.array(z.string()),
-    }),
-  ),
-});
 
 const TreeEntry = z.object({
   name: z.string(),
@@ -90,20 +64,13 @@ export const responses: ResponseDocs = {
       aheadBy: z.number(),
       behindBy: z.number(),
       exact: z.boolean(),
-      commits: z.array(Commit),
+      commits: z.array(CommitDoc),
       commitsTruncated: z.boolean(),
-      files: z.array(ChangedFile),
+      files: z.array(ChangedFileDoc),
       total: z.number(),
       truncated: z.boolean(),
       mergeOptions: z.array(z.enum(['fast-forward', 'squash', 'three-way'])),
-      conflicts: z.array(
-        z.object({
-          path: z.string(),
-          conflicts: z.number(),
-          binary: z.boolean(),
-          kind: z.enum(['type', 'content', 'mode']),
-        }),
-      ),
+      conflicts: z.array(ConflictDoc),
       base: z.object({ ref: z.string(), commitId: Sha }),
       head: z.object({ ref: z.string(), commitId: Sha }),
       pull: z.nullable(z.number()),
@@ -133,7 +100,7 @@ export const responses: ResponseDocs = {
     }),
   },
   'GET /v1/orgs/:orgId/repos/:name/commits/:sha': {
-    200: z.object({ commit: Commit, files: z.array(ChangedFile), truncated: z.boolean() }),
+    200: z.object({ commit: CommitDoc, files: z.array(ChangedFileDoc), truncated: z.boolean() }),
   },
   'GET /v1/orgs/:orgId/repos/:name/branches/divergence': {
     200: z.object({
@@ -148,7 +115,7 @@ export const responses: ResponseDocs = {
     200: z.object({
       commitId: Sha,
       path: z.string(),
-      commits: z.record(z.string(), z.nullable(Commit)),
+      commits: z.record(z.string(), z.nullable(CommitDoc)),
       truncated: z.boolean(),
     }),
   },
@@ -241,9 +208,9 @@ export const responses: ResponseDocs = {
     }),
   },
   'GET /v1/orgs/:orgId/repos/:name/commits': {
-    200: z.object({ commits: z.array(Commit), cursor: nullableString }),
+    200: z.object({ commits: z.array(CommitDoc), cursor: nullableString }),
   },
-  'GET /v1/orgs/:orgId/repos/:name/last-commit': { 200: z.object({ commit: z.nullable(Commit) }) },
+  'GET /v1/orgs/:orgId/repos/:name/last-commit': { 200: z.object({ commit: z.nullable(CommitDoc) }) },
   'GET /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ labels: z.array(Label) }) },
   'PUT /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ label: Label }) },
   'DELETE /v1/orgs/:orgId/repos/:name/labels': { 204: null },

@@ -312,15 +312,24 @@ export async function fileRequest(
   };
   await transact([
     { Put: { TableName: TABLE(), Item: { ...requestKey(orgId, deviceId, host), ...request } } },
-    {
-      Update: {
-        TableName: TABLE(),
-        Key: deviceKey(orgId, deviceId),
-        UpdateExpression: bySelf ? 'SET lastSeenAt = :now' : 'SET updatedAt = updatedAt',
-        ConditionExpression: 'attribute_exists(pk)',
-        ...(bySelf ? { ExpressionAttributeValues: { ':now': now } } : {}),
-      },
-    },
+    // The device must exist; asking for itself, it is marked seen too.
+    bySelf
+      ? {
+          Update: {
+            TableName: TABLE(),
+            Key: deviceKey(orgId, deviceId),
+            UpdateExpression: 'SET lastSeenAt = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':now': now },
+          },
+        }
+      : {
+          ConditionCheck: {
+            TableName: TABLE(),
+            Key: deviceKey(orgId, deviceId),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
   ]);
 }
 

@@ -1,12 +1,12 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../auth/caller';
-import { badRequest, conflict } from '../ground/errors';
+import { badRequest, conflict, notFound } from '../ground/errors';
 import { resourceKey } from '../resources/records';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { newId } from '../store/ids';
 import { getItem, TABLE, transact, versionedUpdate } from '../store/table';
-import { listPeople } from './people';
+import { listPeople, type Person } from './people';
 
 /**
  * Repository issues and their comments (the repo-issues group; pull requests share the numbers).
@@ -80,9 +80,6 @@ export function authorOf(caller: Caller): Author {
   return { authorId: caller.keyId, authorName: `Key ${caller.keyId}` };
 }
 
-/** The caller's id as records name who did something (`closedBy`). */
-export { callerId as actorOf } from '../auth/caller';
-
 /**
  * Assignees as members' ids: each given as a member's id or handle (`-/people`); 400 `message`
  * when one names nobody of the organization. Duplicates are kept once, in the order given.
@@ -90,17 +87,18 @@ export { callerId as actorOf } from '../auth/caller';
 export async function memberIds(orgId: string, given: string[], message: string): Promise<string[]> {
   if (given.length === 0) return [];
   const people = await listPeople(orgId);
-  const ids = given.map((g) => people.find((p) => p.userId === g || p.handle === g.replace(/^@/, ''))?.userId);
+  const ids = given.map((g) => memberOf(people, g));
   if (ids.some((id) => id === undefined)) throw badRequest(message);
   return [...new Set(ids as string[])];
 }
 
-/** A member handle or id to the member's id (filters by `author`, `assignee`); as given when none. */
-export async function personId(orgId: string, given: string | undefined): Promise<string | undefined> {
-  if (given === undefined) return undefined;
-  const people = await listPeople(orgId);
-  return people.find((p) => p.userId === given || p.handle === given.replace(/^@/, ''))?.userId ?? given;
-}
+/** The member a handle (`@` optional) or id names, by id; undefined when none. */
+const memberOf = (people: Person[], given: string) =>
+  people.find((p) => p.userId === given || p.handle === given.replace(/^@/, ''))?.userId;
+
+/** A list filter's person (`author`, `assignee`): the member's id, or the value as given (it matches nobody). */
+const personIdIn = (people: Person[], given: string | undefined) =>
+  given === undefined ? undefined : (memberOf(people, given) ?? given);
 
 /** More of a create's transaction: items written with the new one, and what their failed conditions mean. */
 export interface NumberedExtras {
@@ -175,6 +173,19 @@ export async function createNumbered<T extends { kind: ThreadKind }>(
   throw conflict(failure);
 }
 const TAKEN = new Error('number taken');
+
+/** The item of a number when it is of `kind`: 404 `message` otherwise (the other kind, or none). */
+export async function requireNumbered<T extends { kind: ThreadKind }>(
+  repoId: string,
+  number: number,
+  kind: T['kind'],
+  message: string,
+  consistent = false,
+): Promise<T> {
+  const found = await getNumbered<T>(repoId, number, consistent);
+  if (found?.kind !== kind) throw notFound(message);
+  return found;
+}
 
 /** The issue or pull request of a number; undefined when there is none. */
 export async function getNumbered<T extends { kind: ThreadKind }>(
@@ -288,10 +299,9 @@ export async function listNumbered<T extends { kind: ThreadKind }>(
   query: { state: string; cursor?: string; label?: string; author?: string; assignee?: string; limit: number },
 ): Promise<{ items: T[]; cursor: string | null }> {
   const scope = `${repo.orgId}:${repo.resourceId}:${kind}s`;
-  const [author, assignee] = await Promise.all([
-    personId(repo.orgId, query.author),
-    personId(repo.orgId, query.assignee),
-  ]);
+  const people = query.author !== undefined || query.assignee !== undefined ? await listPeople(repo.orgId) : [];
+  const author = personIdIn(people, query.author);
+  const assignee = personIdIn(people, query.assignee);
   const filters = ['kind = :kind', '#state = :state'];
   const values: Record<string, unknown> = {
     ':pk': numberKey(repo.resourceId, 0).pk,

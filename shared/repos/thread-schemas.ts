@@ -4,8 +4,7 @@ import { queryInt } from '../http/query';
 
 /**
  * What the issue and pull request routes share (repo-issues and pulls): their path parameters,
- * the `:number` rule, list queries, labels, assignees, comment bodies, and the comment's documented
- * shape.
+ * the `:number` rule, list queries, labels, assignees and comment bodies.
  */
 export const RepoPath = z.object({ orgId: z.string(), name: z.string() });
 export const NumberPath = z.object({ orgId: z.string(), name: z.string(), number: z.string() });
@@ -30,17 +29,3 @@ export const listQuery = <S extends readonly [string, ...string[]]>(states: S) =
     assignee: z.optional(z.string().check(z.maxLength(64))),
     limit: queryInt(1, 100, 30),
   });
-
-/** An issue or pull request comment, as answered (documentation). */
-export const CommentDoc = z.object({
-  commentId: z.string(),
-  number: z.number(),
-  orgId: z.string(),
-  repoId: z.string(),
-  body: z.string(),
-  authorId: z.string(),
-  authorEmail: z.optional(z.string()),
-  authorName: z.optional(z.string()),
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-});

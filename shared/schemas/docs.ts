@@ -81,3 +81,53 @@ export const ResourceDoc = z.object({
   arn: z.optional(z.string()),
   physicalName: z.string(),
 });
+
+/** Spec part B, "Commit summary" (with `parents`, as lists carry them). */
+export const CommitDoc = z.object({
+  id: z.string(),
+  message: z.string(),
+  author: z.object({ name: z.optional(z.string()), email: z.optional(z.string()), date: z.optional(z.number()) }),
+  committedAt: z.nullable(z.number()),
+  parents: z.array(z.string()),
+});
+
+/** Spec part B, "Changed file", with its unified hunks. */
+export const ChangedFileDoc = z.object({
+  path: z.string(),
+  change: z.enum(['deleted', 'added', 'modified']),
+  additions: z.number(),
+  deletions: z.number(),
+  binary: z.optional(z.boolean()),
+  collapsed: z.optional(z.boolean()),
+  hunks: z.array(
+    z.object({
+      oldStart: z.number(),
+      oldLines: z.number(),
+      newStart: z.number(),
+      newLines: z.number(),
+      lines: z.array(z.string()),
+    }),
+  ),
+});
+
+/** Spec part B, "Conflict entry". */
+export const ConflictDoc = z.object({
+  path: z.string(),
+  conflicts: z.number(),
+  binary: z.boolean(),
+  kind: z.enum(['type', 'content', 'mode']),
+});
+
+/** Spec part B, "Issue/pull-request comment". */
+export const CommentDoc = z.object({
+  commentId: z.string(),
+  number: z.number(),
+  orgId: z.string(),
+  repoId: z.string(),
+  body: z.string(),
+  authorId: z.string(),
+  authorEmail: z.optional(z.string()),
+  authorName: z.optional(z.string()),
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+});
