@@ -143,6 +143,10 @@ async function main(): Promise<void> {
     REPO_ARCHIVES_QUEUE_URL: workerQueues.REPO_ARCHIVES_QUEUE_URL ?? '',
     AGENT_CALLBACKS_QUEUE_URL: workerQueues.AGENT_CALLBACKS_QUEUE_URL ?? '',
     AGENT_CHECKS_QUEUE_URL: workerQueues.AGENT_CHECKS_QUEUE_URL ?? '',
+    NOTIFY_QUEUE_URL: workerQueues.NOTIFY_QUEUE_URL ?? '',
+    // Mail, texts and calls the platform sends land here (.eml, .sms.json, .voice.json).
+    MAIL_FROM: env.MAIL_FROM ?? 'notifications@localhost',
+    OUTBOX_DIR: resolve(dataDir, 'outbox'),
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
   } satisfies Record<string, string>);
 
@@ -164,6 +168,10 @@ async function main(): Promise<void> {
   // Before the edge: the builds it finds interrupted are ended through the build-events worker.
   const { startWorkers } = await import('../lib/local/workers');
   stoppers.push((await startWorkers()).stop);
+  // Timers of the notify worker (shared/scheduler): due records moved to its queue every second.
+  const { startTimers } = await import('../lib/local/timers');
+  const timers = startTimers();
+  stoppers.push(async () => timers.stop());
   const { startEdge } = await import('../lib/local/edge');
   const edge = await startEdge({ port: edgePort, host: HOST, maintenance: true });
   stoppers.push(edge.close);

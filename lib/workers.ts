@@ -70,7 +70,8 @@ export const workers: Worker[] = [
     },
     // Records; the target's variables (decrypt); the build's manifest; the server function; the
     // build's log (its last error line).
-    needs: ['table', 'secretsDecrypt', 'artifactsRead', 'serverFunctions', 'buildLogs'],
+    // notify: deployment.ready and deployment.failed.
+    needs: ['table', 'secretsDecrypt', 'artifactsRead', 'serverFunctions', 'buildLogs', 'notify'],
     timeoutMinutes: 3,
   },
   {
@@ -86,7 +87,8 @@ export const workers: Worker[] = [
     },
     // Records; the commit (git); the target's variables (decrypt) and the build started (builds,
     // the artifacts bucket for its variables object).
-    needs: ['table', 'git', 'kms', 'buckets', 'builds'],
+    // notify: a deployment that fails to start.
+    needs: ['table', 'git', 'kms', 'buckets', 'builds', 'notify'],
     timeoutMinutes: 3,
   },
   {
@@ -119,8 +121,19 @@ export const workers: Worker[] = [
     description: 'Ends agent jobs that expired or whose device stopped, read or not',
     trigger: { kind: 'queue', queue: 'agent-checks', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
     // Records (the job); its callback (agentCallbacks) and its next check (agentChecks).
-    needs: ['table', 'agentCallbacks', 'agentChecks'],
+    // notify: agent.job_failed for a job whose device stopped.
+    needs: ['table', 'agentCallbacks', 'agentChecks', 'notify'],
     timeoutMinutes: 1,
+  },
+  {
+    name: 'notify',
+    description: 'Delivers notification events and their escalation steps',
+    // Events (raised by routes and workers) and timers of later steps (shared/scheduler) in one
+    // queue; every write is conditional, so a repeat sends nothing twice.
+    trigger: { kind: 'queue', queue: 'notify', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    // Records (protocols, notices, people); the next steps' timers; mail, texts and calls.
+    needs: ['table', 'scheduler', 'mail', 'phone'],
+    timeoutMinutes: 2,
   },
   {
     name: 'build-retention',

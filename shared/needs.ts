@@ -32,6 +32,18 @@ export const NEED_ENV = {
   agentCallbacks: { aws: ['AGENT_CALLBACKS_QUEUE_URL'], local: ['AGENT_CALLBACKS_QUEUE_URL'] },
   // Agent job checks (expiry, a device gone quiet): send to the agent-checks worker's queue.
   agentChecks: { aws: ['AGENT_CHECKS_QUEUE_URL'], local: ['AGENT_CHECKS_QUEUE_URL'] },
+  // Notification events: send to the notify worker's queue (lib/workers.ts).
+  notify: { aws: ['NOTIFY_QUEUE_URL'], local: ['NOTIFY_QUEUE_URL'] },
+  // Timers into the notify queue (shared/scheduler): SQS delays up to 15 minutes, one-time
+  // EventBridge Scheduler schedules beyond; locally due records moved by the local platform.
+  scheduler: {
+    aws: ['NOTIFY_QUEUE_URL', 'NOTIFY_QUEUE_ARN', 'SCHEDULE_GROUP', 'SCHEDULER_ROLE_ARN', 'SCHEDULE_DLQ_ARN'],
+    local: ['NOTIFY_QUEUE_URL'],
+  },
+  // Sending mail (shared/mail): SES from MAIL_FROM's identity; locally `.eml` files in OUTBOX_DIR.
+  mail: { aws: ['MAIL_FROM'], local: ['MAIL_FROM', 'OUTBOX_DIR'] },
+  // Texts and calls (shared/phone): End User Messaging (PHONE_ORIGINATION optional); locally OUTBOX_DIR.
+  phone: { aws: [], local: ['OUTBOX_DIR'] },
   // Customer databases (`cust-*`) and buckets (`plt-*`): known by prefix, no variable.
   customerTables: { aws: [], local: [] },
   customerBuckets: { aws: [], local: [] },

@@ -12,6 +12,7 @@ import {
   listNumbered,
   memberIds,
   numberKey,
+  raiseIssueEvents,
   requireNumbered,
   updateIssue,
 } from '../../shared/repos/issues';
@@ -103,6 +104,10 @@ export const routes = [
         }),
         M.createFailed,
       );
+      await raiseIssueEvents({ orgId: org.orgId, name: r.name }, issue, callerId(caller), {
+        assigned: assignees,
+        text: body.body,
+      });
       return created({ issue: shown(issue) });
     },
   }),
@@ -158,6 +163,10 @@ export const routes = [
       if (state === 'open')
         Object.assign(fields, { state, closedAt: undefined, closedBy: undefined, closedByPull: undefined });
       const updated = await updateIssue(org.orgId, r.resourceId, issue, fields, state, M.changed);
+      await raiseIssueEvents({ orgId: org.orgId, name: r.name }, updated, callerId(caller), {
+        assigned: ((fields.assignees as string[] | undefined) ?? []).filter((id) => !issue.assignees.includes(id)),
+        text: body.body,
+      });
       return ok({ issue: shown(updated) });
     },
   }),
@@ -176,6 +185,8 @@ export const routes = [
         notFound: () => notFound(M.issueNotFound),
         failure: M.commentFailed,
       });
+      const issue = await requireIssue(r.resourceId, number);
+      await raiseIssueEvents({ orgId: org.orgId, name: r.name }, issue, callerId(caller), { text: body.body });
       return created({ comment });
     },
   }),

@@ -3,7 +3,17 @@ import type { PlatformStackProps } from './platform-stack';
 
 /** The settings of a deployment, as given with `cdk -c key=value`, in cdk.json, or the environment. */
 export type PlatformSettings = Omit<
-  Pick<PlatformStackProps, 'authUrl' | 'stage' | 'authAudience' | 'corsOrigins' | 'locations' | 'defaultLocation'>,
+  Pick<
+    PlatformStackProps,
+    | 'authUrl'
+    | 'stage'
+    | 'authAudience'
+    | 'corsOrigins'
+    | 'locations'
+    | 'defaultLocation'
+    | 'mailFrom'
+    | 'phoneOrigination'
+  >,
   'authAudience'
 > & { authAudience: string | undefined };
 
@@ -41,5 +51,7 @@ export function platformSettings(node: Node, env: NodeJS.ProcessEnv = process.en
     corsOrigins: list('corsOrigins'),
     locations,
     defaultLocation: text('defaultLocation'),
+    mailFrom: text('mailFrom') ?? env.MAIL_FROM,
+    phoneOrigination: text('phoneOrigination') ?? env.PHONE_ORIGINATION,
   };
 }

@@ -12,6 +12,7 @@ import { FUNCTION_PREFIX, GIT_REPO_PREFIX, type PlatformDeployments } from './de
 import type { PlatformFunction } from './group-function';
 import type { AgentJobs } from './jobs';
 import { ack as ackOn, nagArn, ref } from './nag';
+import { NotifyTimers } from './timers';
 
 export interface Grantable {
   data: PlatformData;
@@ -21,6 +22,10 @@ export interface Grantable {
   workerQueue(queue: string): sqs.IQueue;
   /** Made known by each queue worker as it is built, before any grant asks for it. */
   registerWorkerQueue(queue: string, q: sqs.IQueue): void;
+  /** The sender of the platform's mail: a verified SES identity (the address or its domain). */
+  mailFrom: string;
+  /** The origination number of texts and calls, if the account has one set up. */
+  phoneOrigination?: string;
 }
 
 /**
@@ -179,6 +184,65 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
     repoArchives: () => sendTo('repo-archives'),
     agentCallbacks: () => sendTo('agent-callbacks'),
     agentChecks: () => sendTo('agent-checks'),
+    notify: () => sendTo('notify'),
+
+    // Short timers are delayed messages to the notify queue; longer ones schedules in the group
+    // of NotifyTimers, passed its role (to the scheduler service only).
+    scheduler: () => {
+      sendTo('notify');
+      const queue = platform.workerQueue('notify');
+      const timers = NotifyTimers.of(stack, queue as sqs.Queue);
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'],
+          resources: [timers.schedulesArn()],
+        }),
+      );
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['iam:PassRole'],
+          resources: [timers.role.roleArn],
+          conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+        }),
+      );
+      f.fn.addEnvironment('NOTIFY_QUEUE_ARN', queue.queueArn);
+      f.fn.addEnvironment('SCHEDULE_GROUP', timers.group.name as string);
+      f.fn.addEnvironment('SCHEDULER_ROLE_ARN', timers.role.roleArn);
+      f.fn.addEnvironment('SCHEDULE_DLQ_ARN', timers.deadLetters.queueArn);
+      ack(
+        `Resource::${nagArn(timers.schedulesArn())}`,
+        'One-time schedules are named per notice at runtime, within the notify timers group only.',
+      );
+    },
+
+    // SES from the platform's sender only: its address and its domain as identities.
+    mail: () => {
+      const domain = platform.mailFrom.split('@')[1] ?? platform.mailFrom;
+      const identity = (name: string) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: name });
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['ses:SendEmail'],
+          resources: [identity(domain), identity(platform.mailFrom)],
+          conditions: { StringEquals: { 'ses:FromAddress': platform.mailFrom } },
+        }),
+      );
+      f.fn.addEnvironment('MAIL_FROM', platform.mailFrom);
+    },
+
+    // Texts and calls: the destination is a person's number, known only at runtime.
+    phone: () => {
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['sms-voice:SendTextMessage', 'sms-voice:SendVoiceMessage'],
+          resources: ['*'],
+        }),
+      );
+      if (platform.phoneOrigination) f.fn.addEnvironment('PHONE_ORIGINATION', platform.phoneOrigination);
+      ack(
+        'Resource::*',
+        "End User Messaging's send actions name the origination identity, chosen at runtime from the account's.",
+      );
+    },
 
     // Neither call has resource-level permissions: ListBuckets lists names only; GetMetricData
     // reads the S3 namespace's daily storage figures.

@@ -36,6 +36,13 @@ export interface PlatformStackProps extends StackProps {
   projectRoot?: string;
   /** The Lambda Web Adapter layer of deployed server functions (default: AWS's public arm64 layer). */
   webAdapterLayerArn?: string;
+  /**
+   * The sender of the platform's mail (notifications): an SES identity verified in the account
+   * (`cdk deploy -c mailFrom=…`). Default `notifications@example.com`, which sends nothing.
+   */
+  mailFrom?: string;
+  /** The origination number of texts and calls (End User Messaging); none: the account's default for texts. */
+  phoneOrigination?: string;
 }
 
 /**
@@ -56,6 +63,8 @@ export class PlatformStack extends Stack {
   readonly workers: WorkerFunction[];
 
   private readonly workerQueues = new Map<string, sqs.IQueue>();
+  readonly mailFrom: string;
+  readonly phoneOrigination: string | undefined;
 
   /** The queue of the queue worker reading `queue`: what a function sending to it is granted. */
   workerQueue(queue: string): sqs.IQueue {
@@ -76,6 +85,8 @@ export class PlatformStack extends Stack {
       );
     }
     const groups = props.groups ?? routeGroups;
+    this.mailFrom = props.mailFrom ?? 'notifications@example.com';
+    this.phoneOrigination = props.phoneOrigination;
     const projectRoot = props.projectRoot ?? path.resolve(__dirname, '..', '..');
 
     this.data = new PlatformData(this, 'Data');

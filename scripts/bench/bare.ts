@@ -10,7 +10,18 @@ import { type Bundle, bundleFile, DIST } from '../build';
  */
 
 type Need = RouteGroup['needs'][number];
-type Client = 'dynamodb' | 's3' | 'sqs' | 'kms' | 'codebuild' | 'lambda' | 'logs' | 'codecommit';
+type Client =
+  | 'dynamodb'
+  | 's3'
+  | 'sqs'
+  | 'kms'
+  | 'codebuild'
+  | 'lambda'
+  | 'logs'
+  | 'codecommit'
+  | 'scheduler'
+  | 'sesv2'
+  | 'sms';
 
 /**
  * The SDK clients behind each need. A `Record` over every need, so a need added to the route-group
@@ -26,6 +37,10 @@ const CLIENT_OF: Record<Need, Client[]> = {
   repoArchives: ['sqs'],
   agentCallbacks: ['sqs'],
   agentChecks: ['sqs'],
+  notify: ['sqs'],
+  scheduler: ['sqs', 'scheduler'],
+  mail: ['sesv2'],
+  phone: ['sms'],
   kms: ['kms'],
   cursorSecret: [],
   builds: ['codebuild', 'logs'],
@@ -80,6 +95,23 @@ const CLIENTS: Record<Client, { imports: string[]; init: string[]; call: string 
     imports: ["import { CodeCommitClient, GetBranchCommand } from '@aws-sdk/client-codecommit';"],
     init: ['const codecommit = new CodeCommitClient({});'],
     call: "if (event.rawQueryString === 'git') await codecommit.send(new GetBranchCommand({ repositoryName: 'r', branchName: event.rawPath }));",
+  },
+  scheduler: {
+    imports: ["import { DeleteScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';"],
+    init: ['const scheduler = new SchedulerClient({});'],
+    call: "if (event.rawQueryString === 'timer') await scheduler.send(new DeleteScheduleCommand({ Name: event.rawPath }));",
+  },
+  sesv2: {
+    imports: ["import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';"],
+    init: ['const ses = new SESv2Client({});'],
+    call: "if (event.rawQueryString === 'mail') await ses.send(new SendEmailCommand({ FromEmailAddress: event.rawPath }));",
+  },
+  sms: {
+    imports: [
+      "import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';",
+    ],
+    init: ['const sms = new PinpointSMSVoiceV2Client({});'],
+    call: "if (event.rawQueryString === 'sms') await sms.send(new SendTextMessageCommand({ DestinationPhoneNumber: event.rawPath }));",
   },
   logs: {
     imports: ["import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';"],

@@ -4,6 +4,7 @@ import { artifactsBucket } from '../deployments/sources';
 import { badRequest, conflict, HttpError, notFound } from '../ground/errors';
 import { log } from '../ground/log';
 import { guardedFetch, UnsafeUrlError } from '../net/guarded-fetch';
+import { peopleOf, raiseEvent } from '../notify/raise';
 import { queue } from '../queue';
 import { storage } from '../storage';
 import { db } from '../store/client';
@@ -218,12 +219,38 @@ async function move(job: JobRecord, from: JobStatus[], set: Partial<JobRecord>):
       }),
     );
     const moved = out.Attributes as JobRecord;
-    if (moved.callbackUrl && isFinal(moved.status) && !isFinal(job.status)) await queueCallback(moved, 0);
+    if (isFinal(moved.status) && !isFinal(job.status)) {
+      if (moved.callbackUrl) await queueCallback(moved, 0);
+      if (moved.status === 'done' || moved.status === 'failed') await raiseJobEvent(moved);
+    }
     return moved;
   } catch (err) {
     if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
     throw err;
   }
+}
+
+/**
+ * `agent.job_done` or `agent.job_failed`, raised by the one move that ended the job: about its
+ * device (protocols attached to it), matched by `type`, `deviceId`, `label`; for its creator.
+ */
+function raiseJobEvent(job: JobRecord): Promise<void> {
+  const done = job.status === 'done';
+  const name = job.label ? `"${job.label}"` : job.jobId;
+  return raiseEvent({
+    kind: done ? 'agent.job_done' : 'agent.job_failed',
+    orgId: job.orgId,
+    resources: job.deviceId ? [{ type: 'agent', id: job.deviceId }] : [],
+    attributes: {
+      jobId: job.jobId,
+      type: job.type,
+      ...(job.deviceId ? { deviceId: job.deviceId } : {}),
+      ...(job.label ? { label: job.label } : {}),
+    },
+    people: peopleOf(job.createdBy),
+    title: done ? `Agent job ${name} is done` : `Agent job ${name} failed`,
+    ...(job.error ? { body: job.error } : {}),
+  });
 }
 
 /** What the callbacks worker is sent: a job that ended, and how many tries were made. */

@@ -1,4 +1,5 @@
 import { QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { peopleOf, raiseEvent } from '../notify/raise';
 import { byProjectValues, deploymentKeys } from '../projects/deployments';
 import { projectKeys, projectPrefixes } from '../projects/records';
 import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from '../schemas/deployment';
@@ -55,11 +56,39 @@ export async function transition(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return out.Attributes as DeploymentRecord;
+    const moved = out.Attributes as DeploymentRecord;
+    if (to === 'ready' || to === 'error') await raiseDeploymentEvent(moved);
+    return moved;
   } catch (err) {
     if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
     throw err;
   }
+}
+
+/**
+ * `deployment.ready` or `deployment.failed`, raised by the one transition that ended the build:
+ * about its project (protocols attached to it), matched by `target`, `projectId`, `branch`; for
+ * its creator when a person made it.
+ */
+function raiseDeploymentEvent(d: DeploymentRecord): Promise<void> {
+  const ready = d.status === 'ready';
+  return raiseEvent({
+    kind: ready ? 'deployment.ready' : 'deployment.failed',
+    orgId: d.orgId,
+    resources: [{ type: 'project', id: d.projectId }],
+    attributes: {
+      projectId: d.projectId,
+      deploymentId: d.deploymentId,
+      target: d.target,
+      ...(d.branch ? { branch: d.branch } : {}),
+    },
+    people: peopleOf(d.createdBy),
+    title: ready
+      ? `Deployment ${d.deploymentId} (${d.target}) is ready`
+      : `Deployment ${d.deploymentId} (${d.target}) failed`,
+    ...(d.error ? { body: d.error } : {}),
+    ...(d.host ? { url: `https://${d.host}` } : {}),
+  });
 }
 
 /** Sets fields without changing the status (the build id, metrics), if the record still exists. */

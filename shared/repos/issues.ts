@@ -1,6 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../auth/caller';
 import { badRequest, conflict, notFound } from '../ground/errors';
+import { raiseEvent } from '../notify/raise';
 import { resourceKey } from '../resources/records';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
@@ -350,4 +351,41 @@ export async function listNumbered<T extends { kind: ThreadKind }>(
     if (!start) break;
   }
   return { items, cursor: encodeCursor(scope, next) };
+}
+
+/** Members named `@handle` in `text` (an email address's `@` names nobody). */
+export function mentionedIn(text: string, people: Person[]): string[] {
+  const handles = new Set(
+    [...text.matchAll(/(?:^|[^\w@.])@([a-z0-9][a-z0-9-]*)/gi)].map((m) => (m[1] as string).toLowerCase()),
+  );
+  return people.filter((p) => handles.has(p.handle)).map((p) => p.userId);
+}
+
+/**
+ * `issue.assigned` for the issue's new assignees and `issue.mentioned` for the members a new text
+ * names by `@handle`, never for the person who did it. About the organization (repositories take
+ * no protocols of their own), matched by `repo` and `number`.
+ */
+export async function raiseIssueEvents(
+  repo: { orgId: string; name: string },
+  issue: Pick<IssueRecord, 'number' | 'title'>,
+  by: string,
+  change: { assigned?: string[]; text?: string },
+): Promise<void> {
+  const base = {
+    orgId: repo.orgId,
+    resources: [],
+    attributes: { repo: repo.name, number: String(issue.number) },
+    title: `#${issue.number} in ${repo.name}: ${issue.title}`,
+  };
+  const assigned = (change.assigned ?? []).filter((id) => id !== by);
+  const mentioned = change.text
+    ? mentionedIn(change.text, await listPeople(repo.orgId)).filter((id) => id !== by && !assigned.includes(id))
+    : [];
+  await Promise.all([
+    assigned.length > 0 ? raiseEvent({ ...base, kind: 'issue.assigned', people: assigned }) : undefined,
+    mentioned.length > 0
+      ? raiseEvent({ ...base, kind: 'issue.mentioned', people: mentioned, body: (change.text as string).slice(0, 500) })
+      : undefined,
+  ]);
 }

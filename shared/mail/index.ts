@@ -1,0 +1,20 @@
+import { config } from '../config';
+import { lazyPort } from '../ground/lazy';
+import type { MailPort } from './port';
+
+export type { MailMessage, MailPort } from './port';
+
+let adapter: MailPort | undefined;
+
+// Computed: the functions' bundler leaves the local adapter out of the Lambda bundles.
+const LOCAL_ADAPTER = './local';
+
+/** SES (v2 SendEmail) on AWS; on one machine each message is an `.eml` file in `OUTBOX_DIR`. */
+export function mail(): MailPort {
+  adapter ??= lazyPort<MailPort>(() =>
+    config.target === 'local'
+      ? (import(LOCAL_ADAPTER) as Promise<{ localMail: MailPort }>).then((m) => m.localMail)
+      : import('./aws').then((m) => m.sesMail),
+  );
+  return adapter;
+}

@@ -1,0 +1,40 @@
+import {
+  PinpointSMSVoiceV2Client,
+  SendTextMessageCommand,
+  SendVoiceMessageCommand,
+} from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import type { PhonePort } from './port';
+
+let client: PinpointSMSVoiceV2Client | undefined;
+
+/**
+ * End User Messaging: texts from `PHONE_ORIGINATION` when set (else the account's default), calls
+ * from it (a call needs one: without it, a call is an error the caller falls back from).
+ */
+export const awsPhone: PhonePort = {
+  async text(to, body) {
+    client ??= new PinpointSMSVoiceV2Client({});
+    const origin = process.env.PHONE_ORIGINATION;
+    await client.send(
+      new SendTextMessageCommand({
+        DestinationPhoneNumber: to,
+        MessageBody: body,
+        MessageType: 'TRANSACTIONAL',
+        ...(origin ? { OriginationIdentity: origin } : {}),
+      }),
+    );
+  },
+  async call(to, message) {
+    const origin = process.env.PHONE_ORIGINATION;
+    if (!origin) throw new Error('PHONE_ORIGINATION is not set: voice calls need an origination number.');
+    client ??= new PinpointSMSVoiceV2Client({});
+    await client.send(
+      new SendVoiceMessageCommand({
+        DestinationPhoneNumber: to,
+        OriginationIdentity: origin,
+        MessageBody: message,
+        MessageBodyTextType: 'TEXT',
+      }),
+    );
+  },
+};
