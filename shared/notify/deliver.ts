@@ -149,7 +149,7 @@ export async function runStep(
   if (settings && !notice.overrideQuietHours) {
     const until = quietUntil(settings.quietHours, now);
     if (until !== undefined) {
-      await scheduler().schedule(stepTimer(noticeId, n), until, stepMessage(userId, noticeId, n));
+      await scheduler().schedule(stepTimer(noticeId, n), until, stepMessage(userId, noticeId, n, until));
       return 'held';
     }
   }
@@ -175,20 +175,18 @@ export async function runStep(
   if (outward.length > 0) await send(notice, outward, settings?.phone ?? null);
   const next = n + 1;
   if (notice.steps[next]) {
-    await scheduler().schedule(
-      stepTimer(noticeId, next),
-      Math.max(now, stepDue(notice, next)),
-      stepMessage(userId, noticeId, next),
-    );
+    const due = Math.max(now, stepDue(notice, next));
+    await scheduler().schedule(stepTimer(noticeId, next), due, stepMessage(userId, noticeId, next, due));
   }
   return 'sent';
 }
 
-const stepMessage = (userId: string, noticeId: string, step: number): NotifyMessage => ({
+const stepMessage = (userId: string, noticeId: string, step: number, at: number): NotifyMessage => ({
   type: 'step',
   userId,
   noticeId,
   step,
+  at,
 });
 
 /**
@@ -218,5 +216,5 @@ async function send(notice: NoticeRecord, channels: Channel[], number: string | 
 /** The notify worker's work for one message. */
 export async function handleNotifyMessage(message: NotifyMessage, now = Date.now()): Promise<void> {
   if (message.type === 'event') await deliverEvent(message.event, now);
-  else await runStep(message.userId, message.noticeId, message.step, now);
+  else await runStep(message.userId, message.noticeId, message.step, Math.max(now, message.at ?? 0));
 }

@@ -3,10 +3,14 @@ import { queue } from '../queue';
 import { newId } from '../store/ids';
 import type { NotifyEvent } from './kinds';
 
-/** The notify worker's messages: an event to deliver, or a later step of a notice (a timer). */
+/**
+ * The notify worker's messages: an event to deliver, or a later step of a notice (a timer, with
+ * the time it was due: the step is judged as of then at the earliest, so a timer that fires a
+ * little early, or a test's clock, is not held by quiet hours that have ended).
+ */
 export type NotifyMessage =
   | { type: 'event'; event: NotifyEvent }
-  | { type: 'step'; userId: string; noticeId: string; step: number };
+  | { type: 'step'; userId: string; noticeId: string; step: number; at?: number };
 
 /**
  * Raises a notification event: one message to the notify worker (lib/workers.ts), which finds the

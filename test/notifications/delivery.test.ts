@@ -1,0 +1,359 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { moveDueTimers } from '../../lib/local/timers';
+import { failDeployment } from '../../shared/deployments/finish';
+import { handleNotifyMessage, stepTimer } from '../../shared/notify/deliver';
+import { listPeople } from '../../shared/repos/people';
+import { scheduler } from '../../shared/scheduler';
+import { TIMER_PK } from '../../shared/scheduler/local';
+import { getItem } from '../../shared/store/table';
+import { type Person, TestPlatform } from '../helpers/platform';
+import { startQueueWorker } from '../helpers/sqs';
+import { addDeployment, createProject } from '../projects/fixtures';
+
+/**
+ * Delivery (spec part B, "Events"; issue: Delivery, Timers): events raised by the platform's own
+ * writes reach the notify worker; the protocols attached to the resource, else the organization's,
+ * decide who gets which steps; email, texts and calls land in the local outbox in order; an ack
+ * stops the rest; a step runs once however often its timer fires; quiet hours hold and override.
+ * Timers are moved by `moveDueTimers` with the test's own clock.
+ */
+let p: TestPlatform;
+let worker: { stop: () => Promise<void> } | undefined;
+let outbox: string;
+let n = 0;
+const unique = (base = 'ntf') => `${base}-${Date.now().toString(36)}-${(n++).toString(36)}`;
+const MINUTE = 60_000;
+
+beforeAll(async () => {
+  outbox = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'outbox-'));
+  process.env.OUTBOX_DIR = outbox;
+  process.env.MAIL_FROM = 'notifications@localhost';
+  worker = await startQueueWorker('notify');
+  p = await TestPlatform.start();
+});
+afterAll(async () => {
+  await p.close();
+  await worker?.stop();
+});
+
+async function until<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** What the outbox holds for `to` (an email address or a phone number), in the order sent. */
+function sentTo(to: string): { kind: string; text: string }[] {
+  return readdirSync(outbox)
+    .sort()
+    .map((f) => ({ f, text: readFileSync(join(outbox, f), 'utf8') }))
+    .filter(({ text }) => text.includes(to))
+    .map(({ f, text }) => ({ kind: f.endsWith('.eml') ? 'email' : f.endsWith('.sms.json') ? 'sms' : 'voice', text }));
+}
+
+const notices = (person: Person, query = '') => p.get(`/v1/me/notifications${query}`, { token: person.token });
+
+async function noticeOf(person: Person, event: string) {
+  return until(async () => {
+    const res = await notices(person);
+    return res.body.notices?.find((x: { event: string }) => x.event === event);
+  });
+}
+
+/** A repository and an issue assigned to `assignee`, raising issue.assigned. */
+async function assignIssue(assignee: Person, orgId = p.org.orgId, token?: string) {
+  const name = unique('repo');
+  expect((await p.post(`/v1/orgs/${orgId}/repos`, { name }, { token })).status).toBe(201);
+  const res = await p.post(
+    `/v1/orgs/${orgId}/repos/${name}/issues`,
+    { title: 'Pager test', assignees: [assignee.userId] },
+    { token },
+  );
+  expect(res.status).toBe(201);
+  return name;
+}
+
+/** A fresh organization with one developer and a protocol of `rules` (attached nowhere: organization-wide). */
+async function orgWithProtocol(rules: unknown[]) {
+  const { org, owner } = await p.newOrg();
+  const dev = await p.person('developer', org.orgId);
+  const made = await p.post(`/v1/orgs/${org.orgId}/notify/protocols`, { name: 'Pager', rules }, { token: owner.token });
+  expect(made.status).toBe(201);
+  return { org, owner, dev, protocol: made.body.protocol };
+}
+
+const escalation = (extra: Record<string, unknown> = {}) => ({
+  events: ['issue.assigned'],
+  steps: [
+    { afterMinutes: 0, channels: ['inapp', 'email'] },
+    { afterMinutes: 5, channels: ['sms'] },
+    { afterMinutes: 15, channels: ['voice'] },
+  ],
+  ...extra,
+});
+
+describe('notices', () => {
+  it('an assignee gets one in-app notice when no protocol applies; the actor none; keys get 403', async () => {
+    const dev = await p.person('developer');
+    await assignIssue(dev);
+    const notice = await noticeOf(dev, 'issue.assigned');
+    expect(notice).toEqual({
+      noticeId: expect.stringMatching(/^ntc_/),
+      orgId: p.org.orgId,
+      event: 'issue.assigned',
+      title: expect.stringContaining('Pager test'),
+      read: false,
+      requireAck: false,
+      createdAt: expect.any(Number),
+    });
+    expect(
+      (await notices(p.owner)).body.notices.filter((x: { event: string }) => x.event === 'issue.assigned'),
+    ).toEqual([]);
+    const key = await p.apiKey();
+    for (const [method, path, body] of [
+      ['GET', '/v1/me/notifications', undefined],
+      ['POST', '/v1/me/notifications/read', { noticeIds: [notice.noticeId] }],
+      ['POST', `/v1/me/notifications/${notice.noticeId}/ack`, undefined],
+      ['GET', '/v1/me/notifications/settings', undefined],
+      ['PUT', '/v1/me/notifications/settings', { phone: null, quietHours: null }],
+    ] as const) {
+      const res = await p.call(method, path, { token: key, body });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: 'Notifications belong to people.' });
+    }
+  });
+
+  it('a @handle in a comment raises issue.mentioned for that member', async () => {
+    const { org, owner } = await p.newOrg();
+    const mira = await p.person('developer', org.orgId);
+    const handle = (await listPeople(org.orgId)).find((x) => x.userId === mira.userId)?.handle as string;
+    const name = unique('repo');
+    await p.post(`/v1/orgs/${org.orgId}/repos`, { name }, { token: owner.token });
+    await p.post(`/v1/orgs/${org.orgId}/repos/${name}/issues`, { title: 'Help' }, { token: owner.token });
+    const comment = await p.post(
+      `/v1/orgs/${org.orgId}/repos/${name}/issues/1/comments`,
+      { body: `@${handle} can you look? (mail me at someone@example.com)` },
+      { token: owner.token },
+    );
+    expect(comment.status).toBe(201);
+    const notice = await noticeOf(mira, 'issue.mentioned');
+    expect(notice).toMatchObject({ event: 'issue.mentioned', body: expect.stringContaining('can you look') });
+  });
+
+  it('pages newest first with a signed cursor; marks read (others’ ids passed over)', async () => {
+    const dev = await p.person('developer');
+    await assignIssue(dev);
+    await assignIssue(dev);
+    await until(async () => ((await notices(dev)).body.notices.length >= 2 ? true : undefined));
+    const first = await notices(dev, '?limit=1');
+    expect(first.body.notices).toHaveLength(1);
+    expect(typeof first.body.cursor).toBe('string');
+    const second = await notices(dev, `?limit=1&cursor=${encodeURIComponent(first.body.cursor)}`);
+    expect(second.body.notices[0].createdAt).toBeLessThanOrEqual(first.body.notices[0].createdAt);
+    expect(second.body.notices[0].noticeId).not.toBe(first.body.notices[0].noticeId);
+    const bad = await notices(dev, '?cursor=forged.cursor');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'Invalid page cursor. Run the request again.' });
+    expect((await notices(dev, '?limit=101')).status).toBe(400);
+
+    const id = first.body.notices[0].noticeId;
+    // The owner can't mark the developer's notice.
+    expect((await p.post('/v1/me/notifications/read', { noticeIds: [id] })).body).toEqual({ ok: true });
+    expect((await notices(dev, '?limit=1')).body.notices[0].read).toBe(false);
+    const read = await p.post('/v1/me/notifications/read', { noticeIds: [id, 'ntc_nothing'] }, { token: dev.token });
+    expect(read.body).toEqual({ ok: true });
+    expect((await notices(dev, '?limit=1')).body.notices[0].read).toBe(true);
+    expect((await p.post('/v1/me/notifications/read', { noticeIds: [] }, { token: dev.token })).status).toBe(400);
+  });
+
+  it('acks once: 20 parallel acks answer one true; another person’s notice is 404', async () => {
+    const dev = await p.person('developer');
+    await assignIssue(dev);
+    const notice = await noticeOf(dev, 'issue.assigned');
+    const other = await p.post(`/v1/me/notifications/${notice.noticeId}/ack`);
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual({ error: 'Notice not found' });
+    const acks = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        p.post(`/v1/me/notifications/${notice.noticeId}/ack`, undefined, { token: dev.token }),
+      ),
+    );
+    expect(acks.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(acks.filter((r) => r.body.acked === true)).toHaveLength(1);
+    expect(acks.filter((r) => r.body.acked === false)).toHaveLength(19);
+    const after = (await notices(dev)).body.notices.find((x: { noticeId: string }) => x.noticeId === notice.noticeId);
+    expect(after).toMatchObject({ ackedAt: expect.any(Number), read: true });
+  });
+
+  it('settings: phone in E.164 and quiet hours in a known zone, or 400', async () => {
+    const dev = await p.person('developer');
+    expect((await p.get('/v1/me/notifications/settings', { token: dev.token })).body).toEqual({
+      settings: { phone: null, quietHours: null },
+    });
+    const set = { phone: '+4915112345678', quietHours: { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin' } };
+    expect((await p.put('/v1/me/notifications/settings', set, { token: dev.token })).body).toEqual({ settings: set });
+    expect((await p.get('/v1/me/notifications/settings', { token: dev.token })).body).toEqual({ settings: set });
+    for (const bad of [
+      { ...set, phone: '015112345678' },
+      { ...set, quietHours: { ...set.quietHours, timeZone: 'Mars/Olympus' } },
+      { ...set, quietHours: { ...set.quietHours, start: '25:00' } },
+    ]) {
+      expect((await p.put('/v1/me/notifications/settings', bad, { token: dev.token })).status).toBe(400);
+    }
+  });
+});
+
+describe('escalation', () => {
+  it('sends email, text and call in order as the clock moves; a repeated step sends nothing', async () => {
+    const { org, owner, dev } = await orgWithProtocol([escalation()]);
+    const phone = `+4915${String(Date.now()).slice(-9)}`;
+    await p.put('/v1/me/notifications/settings', { phone, quietHours: null }, { token: dev.token });
+    const start = Date.now();
+    await assignIssue(dev, org.orgId, owner.token);
+    const notice = await noticeOf(dev, 'issue.assigned');
+    expect(notice.requireAck).toBe(true);
+    await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
+    expect(sentTo(phone)).toEqual([]);
+
+    await moveDueTimers(start + 4 * MINUTE);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sentTo(phone)).toEqual([]);
+    await moveDueTimers(start + 6 * MINUTE);
+    await until(async () => (sentTo(phone).length === 1 ? true : undefined));
+    expect(sentTo(phone)[0]?.kind).toBe('sms');
+
+    // The timer of step 1 again (SQS redelivery, a late timer): nothing more is sent.
+    await handleNotifyMessage({ type: 'step', userId: dev.userId, noticeId: notice.noticeId, step: 1 });
+    expect(sentTo(phone)).toHaveLength(1);
+
+    await moveDueTimers(start + 16 * MINUTE);
+    await until(async () => (sentTo(phone).length === 2 ? true : undefined));
+    expect(sentTo(phone).map((x) => x.kind)).toEqual(['sms', 'voice']);
+    expect(sentTo(dev.email).map((x) => x.kind)).toEqual(['email']);
+    expect(sentTo(dev.email)[0]?.text).toContain('Subject: #1 in');
+  });
+
+  it('an ack stops the later steps', async () => {
+    const { org, owner, dev } = await orgWithProtocol([escalation()]);
+    const phone = `+4916${String(Date.now()).slice(-9)}`;
+    await p.put('/v1/me/notifications/settings', { phone, quietHours: null }, { token: dev.token });
+    const start = Date.now();
+    await assignIssue(dev, org.orgId, owner.token);
+    const notice = await noticeOf(dev, 'issue.assigned');
+    await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
+    const ack = await p.post(`/v1/me/notifications/${notice.noticeId}/ack`, undefined, { token: dev.token });
+    expect(ack.body).toEqual({ acked: true });
+    // The timer may already be on its way: running it sends nothing.
+    await handleNotifyMessage({ type: 'step', userId: dev.userId, noticeId: notice.noticeId, step: 1 });
+    await moveDueTimers(start + 30 * MINUTE);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sentTo(phone)).toEqual([]);
+  });
+
+  it('without a phone number, texts and calls go by email', async () => {
+    const { org, owner, dev } = await orgWithProtocol([
+      escalation({ steps: [{ afterMinutes: 0, channels: ['sms'] }] }),
+    ]);
+    await assignIssue(dev, org.orgId, owner.token);
+    await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
+    expect(sentTo(dev.email)[0]?.kind).toBe('email');
+  });
+
+  it('roles pick the recipients: owners and admins, not the assignee', async () => {
+    const { org, owner, dev } = await orgWithProtocol([escalation({ roles: ['owner'] })]);
+    await assignIssue(dev, org.orgId, owner.token);
+    await noticeOf(owner, 'issue.assigned');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await notices(dev)).body.notices).toEqual([]);
+  });
+
+  it('quiet hours hold all but in-app until they end; a rule may override them', async () => {
+    const now = new Date();
+    const hhmm = (d: Date) =>
+      `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    const quietHours = {
+      start: hhmm(new Date(now.getTime() - 60 * MINUTE)),
+      end: hhmm(new Date(now.getTime() + 60 * MINUTE)),
+      timeZone: 'UTC',
+    };
+    const held = await orgWithProtocol([escalation({ steps: [{ afterMinutes: 0, channels: ['inapp', 'email'] }] })]);
+    await p.put('/v1/me/notifications/settings', { phone: null, quietHours }, { token: held.dev.token });
+    await assignIssue(held.dev, held.org.orgId, held.owner.token);
+    await noticeOf(held.dev, 'issue.assigned');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sentTo(held.dev.email)).toEqual([]);
+    await moveDueTimers(now.getTime() + 62 * MINUTE);
+    await until(async () => (sentTo(held.dev.email).length === 1 ? true : undefined));
+
+    const loud = await orgWithProtocol([
+      escalation({ steps: [{ afterMinutes: 0, channels: ['email'] }], overrideQuietHours: true }),
+    ]);
+    await p.put('/v1/me/notifications/settings', { phone: null, quietHours }, { token: loud.dev.token });
+    await assignIssue(loud.dev, loud.org.orgId, loud.owner.token);
+    await until(async () => (sentTo(loud.dev.email).length === 1 ? true : undefined));
+  });
+
+  it('a failed deployment notifies its creator through the protocol attached to its project', async () => {
+    const { org, owner, dev, protocol } = await orgWithProtocol([
+      {
+        events: ['deployment.failed'],
+        match: { target: ['production'] },
+        steps: [{ afterMinutes: 0, channels: ['inapp', 'email'] }],
+      },
+    ]);
+    const project = await createProject(p, {}, org.orgId, owner.token);
+    const attached = await p.post(
+      `/v1/orgs/${org.orgId}/notify/protocols/${protocol.protocolId}/attachments`,
+      { type: 'project', id: project.projectId },
+      { token: owner.token },
+    );
+    expect(attached.status).toBe(201);
+    const d = await addDeployment(org.orgId, project.projectId, {
+      status: 'building',
+      target: 'production',
+      createdBy: dev.userId,
+    });
+    await failDeployment(org.orgId, d.deploymentId, 'The build failed: exit code 1.');
+    const notice = await noticeOf(dev, 'deployment.failed');
+    expect(notice).toMatchObject({ body: 'The build failed: exit code 1.', requireAck: false });
+    await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
+    expect(sentTo(dev.email)[0]?.text).toContain('The build failed: exit code 1.');
+  });
+
+  it('timers are records until they are due: kept across restarts, moved once, cancellable', async () => {
+    const { org, owner, dev } = await orgWithProtocol([
+      escalation({
+        steps: [
+          { afterMinutes: 0, channels: ['inapp'] },
+          { afterMinutes: 60, channels: ['email'] },
+        ],
+      }),
+    ]);
+    const start = Date.now();
+    await assignIssue(dev, org.orgId, owner.token);
+    const notice = await noticeOf(dev, 'issue.assigned');
+    const timer = await until(async () =>
+      getItem<{ at: number; message: { step: number } }>({ pk: TIMER_PK, sk: stepTimer(notice.noticeId, 1) }, true),
+    );
+    expect(timer.message.step).toBe(1);
+    expect(timer.at).toBeGreaterThanOrEqual(start + 60 * MINUTE);
+    await moveDueTimers(start + 30 * MINUTE);
+    expect(await getItem({ pk: TIMER_PK, sk: stepTimer(notice.noticeId, 1) }, true)).toBeDefined();
+    expect(await moveDueTimers(start + 61 * MINUTE)).toBeGreaterThanOrEqual(1);
+    await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
+    expect(await getItem({ pk: TIMER_PK, sk: stepTimer(notice.noticeId, 1) }, true)).toBeUndefined();
+    await scheduler().schedule('cancelled-timer', start, {
+      type: 'step',
+      userId: dev.userId,
+      noticeId: 'ntc_x',
+      step: 0,
+    });
+    await scheduler().cancel('cancelled-timer');
+    expect(await getItem({ pk: TIMER_PK, sk: 'cancelled-timer' }, true)).toBeUndefined();
+  });
+});

@@ -1,0 +1,141 @@
+import {
+  PinpointSMSVoiceV2Client,
+  SendTextMessageCommand,
+  SendVoiceMessageCommand,
+} from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  SchedulerClient,
+  UpdateScheduleCommand,
+} from '@aws-sdk/client-scheduler';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { sesMail } from '../../shared/mail/aws';
+import { awsPhone } from '../../shared/phone/aws';
+import { atExpression, awsScheduler } from '../../shared/scheduler/aws';
+
+/**
+ * The AWS adapters of the scheduler, mail and phone ports, against the calls they must make:
+ * EventBridge Scheduler (beyond SQS's 15-minute delay), SES v2, End User Messaging.
+ */
+const schedulerMock = mockClient(SchedulerClient);
+const sqsMock = mockClient(SQSClient);
+const sesMock = mockClient(SESv2Client);
+const smsMock = mockClient(PinpointSMSVoiceV2Client);
+const saved = { ...process.env };
+
+beforeAll(() => {
+  Object.assign(process.env, {
+    NOTIFY_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/111122223333/notify',
+    NOTIFY_QUEUE_ARN: 'arn:aws:sqs:eu-central-1:111122223333:notify',
+    SCHEDULE_GROUP: 'platform-notify',
+    SCHEDULER_ROLE_ARN: 'arn:aws:iam::111122223333:role/timers',
+    SCHEDULE_DLQ_ARN: 'arn:aws:sqs:eu-central-1:111122223333:timers-dlq',
+    MAIL_FROM: 'notifications@platform.example',
+  });
+});
+afterAll(() => {
+  process.env = saved;
+  for (const m of [schedulerMock, sqsMock, sesMock, smsMock]) m.restore();
+});
+beforeEach(() => {
+  for (const m of [schedulerMock, sqsMock, sesMock, smsMock]) m.reset();
+});
+
+describe('scheduler', () => {
+  it('sends a timer within 15 minutes as a delayed SQS message', async () => {
+    sqsMock.on(SendMessageCommand).resolves({});
+    await awsScheduler.schedule('ntc_1.1', Date.now() + 5 * 60_000, { type: 'step', step: 1 });
+    const [call] = sqsMock.commandCalls(SendMessageCommand);
+    expect(call?.args[0].input).toMatchObject({
+      QueueUrl: process.env.NOTIFY_QUEUE_URL,
+      MessageBody: JSON.stringify({ type: 'step', step: 1 }),
+    });
+    expect(call?.args[0].input.DelaySeconds).toBeGreaterThanOrEqual(299);
+    expect(call?.args[0].input.DelaySeconds).toBeLessThanOrEqual(300);
+    expect(schedulerMock.commandCalls(CreateScheduleCommand)).toHaveLength(0);
+  });
+
+  it('makes a later one a one-time schedule into the notify queue, deleted after it runs', async () => {
+    schedulerMock.on(CreateScheduleCommand).resolves({});
+    const at = Date.UTC(2030, 0, 2, 3, 4, 5);
+    await awsScheduler.schedule('ntc_1.2', at, { type: 'step', step: 2 });
+    expect(schedulerMock.commandCalls(CreateScheduleCommand)[0]?.args[0].input).toEqual({
+      Name: 'ntc_1.2',
+      GroupName: 'platform-notify',
+      ScheduleExpression: 'at(2030-01-02T03:04:05)',
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: {
+        Arn: process.env.NOTIFY_QUEUE_ARN,
+        RoleArn: process.env.SCHEDULER_ROLE_ARN,
+        Input: JSON.stringify({ type: 'step', step: 2 }),
+        RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 86_400 },
+        DeadLetterConfig: { Arn: process.env.SCHEDULE_DLQ_ARN },
+      },
+    });
+    expect(atExpression(at)).toBe('at(2030-01-02T03:04:05)');
+  });
+
+  it('moves a timer scheduled again (the schedule exists) and cancels quietly', async () => {
+    schedulerMock
+      .on(CreateScheduleCommand)
+      .rejects(new ConflictException({ message: 'exists', $metadata: {} }))
+      .on(UpdateScheduleCommand)
+      .resolves({})
+      .on(DeleteScheduleCommand)
+      .rejects(new ResourceNotFoundException({ message: 'gone', $metadata: {} }));
+    await awsScheduler.schedule('ntc_1.3', Date.now() + 3_600_000, { type: 'step', step: 3 });
+    expect(schedulerMock.commandCalls(UpdateScheduleCommand)[0]?.args[0].input.Name).toBe('ntc_1.3');
+    await expect(awsScheduler.cancel('ntc_1.3')).resolves.toBeUndefined();
+    expect(schedulerMock.commandCalls(DeleteScheduleCommand)[0]?.args[0].input).toEqual({
+      Name: 'ntc_1.3',
+      GroupName: 'platform-notify',
+    });
+  });
+});
+
+describe('mail', () => {
+  it('sends through SES v2 from MAIL_FROM', async () => {
+    sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
+    const out = await sesMail.send({ to: ['ana@example.com'], subject: 'Deploy failed', text: 'Exit 1' });
+    expect(out).toEqual({ messageId: 'ses-1' });
+    expect(sesMock.commandCalls(SendEmailCommand)[0]?.args[0].input).toEqual({
+      FromEmailAddress: 'notifications@platform.example',
+      Destination: { ToAddresses: ['ana@example.com'] },
+      Content: {
+        Simple: {
+          Subject: { Data: 'Deploy failed', Charset: 'UTF-8' },
+          Body: { Text: { Data: 'Exit 1', Charset: 'UTF-8' } },
+        },
+      },
+    });
+  });
+});
+
+describe('phone', () => {
+  it('texts from the origination number when set, and calls only with one', async () => {
+    smsMock.on(SendTextMessageCommand).resolves({}).on(SendVoiceMessageCommand).resolves({});
+    delete process.env.PHONE_ORIGINATION;
+    await awsPhone.text('+4915112345678', 'Deploy failed');
+    expect(smsMock.commandCalls(SendTextMessageCommand)[0]?.args[0].input).toEqual({
+      DestinationPhoneNumber: '+4915112345678',
+      MessageBody: 'Deploy failed',
+      MessageType: 'TRANSACTIONAL',
+    });
+    await expect(awsPhone.call('+4915112345678', 'Deploy failed')).rejects.toThrow('PHONE_ORIGINATION');
+    process.env.PHONE_ORIGINATION = '+4930123456';
+    await awsPhone.call('+4915112345678', 'Deploy failed');
+    expect(smsMock.commandCalls(SendVoiceMessageCommand)[0]?.args[0].input).toEqual({
+      DestinationPhoneNumber: '+4915112345678',
+      OriginationIdentity: '+4930123456',
+      MessageBody: 'Deploy failed',
+      MessageBodyTextType: 'TEXT',
+    });
+  });
+});
