@@ -3857,6 +3857,253 @@ export interface Operations {
       ok: true;
     };
   };
+  /** The organization's connectors (credentials never shown) */
+  getConnectors: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      connectors: {
+        connectorId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        url: string;
+        transport: 'http' | 'sse';
+        authType: 'none' | 'bearer' | 'header' | 'oauth';
+        headerName?: string;
+        enabled?: boolean;
+        status?: 'ok' | 'unknown' | 'error';
+        lastError?: string;
+        lastCheckedAt?: number;
+        accessExpiresAt?: number;
+        createdBy: string;
+        createdAt?: number;
+        updatedAt?: number;
+        hasSecret: boolean;
+        toolCount: number;
+        omittedTools: number;
+        oauth?: {
+          connected: boolean;
+          server: string | null;
+          registered: boolean | null;
+        };
+      }[];
+    };
+  };
+  /** Registers a remote MCP server: `http` (Streamable HTTP) or `sse` (the older HTTP+SSE), reached through the guarded fetch (public https only) */
+  postConnectors: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      slug: string;
+      url: string;
+      authType?: 'none' | 'bearer' | 'header' | 'oauth';
+      transport?: 'http' | 'sse';
+      headerName?: string;
+      secret?: string;
+      oauthClientId?: string;
+      oauthClientSecret?: string;
+    };
+    response: {
+      connector: {
+        connectorId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        url: string;
+        transport: 'http' | 'sse';
+        authType: 'none' | 'bearer' | 'header' | 'oauth';
+        headerName?: string;
+        enabled?: boolean;
+        status?: 'ok' | 'unknown' | 'error';
+        lastError?: string;
+        lastCheckedAt?: number;
+        accessExpiresAt?: number;
+        createdBy: string;
+        createdAt?: number;
+        updatedAt?: number;
+        hasSecret: boolean;
+        toolCount: number;
+        omittedTools: number;
+        oauth?: {
+          connected: boolean;
+          server: string | null;
+          registered: boolean | null;
+        };
+      };
+    };
+  };
+  /** A connector and its cached tools, as its last good `test` listed them */
+  getConnectorsByConnectorId: {
+    params: {
+      orgId: string;
+      connectorId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      connector: {
+        connectorId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        url: string;
+        transport: 'http' | 'sse';
+        authType: 'none' | 'bearer' | 'header' | 'oauth';
+        headerName?: string;
+        enabled?: boolean;
+        status?: 'ok' | 'unknown' | 'error';
+        lastError?: string;
+        lastCheckedAt?: number;
+        accessExpiresAt?: number;
+        createdBy: string;
+        createdAt?: number;
+        updatedAt?: number;
+        hasSecret: boolean;
+        toolCount: number;
+        omittedTools: number;
+        oauth?: {
+          connected: boolean;
+          server: string | null;
+          registered: boolean | null;
+        };
+      };
+      tools: {
+        name: string;
+        exposedName: string;
+        title?: string;
+        description?: string;
+        inputSchema: {
+          [key: string]: unknown;
+        };
+      }[];
+    };
+  };
+  /** Renames, enables or disables a connector, or replaces its credential (`bearer`, `header`) */
+  patchConnectorsByConnectorId: {
+    params: {
+      orgId: string;
+      connectorId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      enabled?: boolean;
+      secret?: string;
+    };
+    response: {
+      connector: {
+        connectorId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        url: string;
+        transport: 'http' | 'sse';
+        authType: 'none' | 'bearer' | 'header' | 'oauth';
+        headerName?: string;
+        enabled?: boolean;
+        status?: 'ok' | 'unknown' | 'error';
+        lastError?: string;
+        lastCheckedAt?: number;
+        accessExpiresAt?: number;
+        createdBy: string;
+        createdAt?: number;
+        updatedAt?: number;
+        hasSecret: boolean;
+        toolCount: number;
+        omittedTools: number;
+        oauth?: {
+          connected: boolean;
+          server: string | null;
+          registered: boolean | null;
+        };
+      };
+    };
+  };
+  /** Deletes a connector with its credentials, tokens and cached tools */
+  deleteConnectorsByConnectorId: {
+    params: {
+      orgId: string;
+      connectorId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Connects and caches the tool list (up to 200 */
+  postConnectorsTest: {
+    params: {
+      orgId: string;
+      connectorId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      connector: {
+        connectorId: string;
+        orgId: string;
+        name: string;
+        slug: string;
+        url: string;
+        transport: 'http' | 'sse';
+        authType: 'none' | 'bearer' | 'header' | 'oauth';
+        headerName?: string;
+        enabled?: boolean;
+        status?: 'ok' | 'unknown' | 'error';
+        lastError?: string;
+        lastCheckedAt?: number;
+        accessExpiresAt?: number;
+        createdBy: string;
+        createdAt?: number;
+        updatedAt?: number;
+        hasSecret: boolean;
+        toolCount: number;
+        omittedTools: number;
+        oauth?: {
+          connected: boolean;
+          server: string | null;
+          registered: boolean | null;
+        };
+      };
+    };
+  };
+  /** Discovers the server's sign-in (MCP authorization), registers a client if it allows and none was given, and stores a one-time state (10 minutes, this person) with a PKCE verifier */
+  postConnectorsOauthStart: {
+    params: {
+      orgId: string;
+      connectorId: string;
+    };
+    query: object;
+    body: {
+      returnTo?: string;
+    };
+    response: {
+      url: string;
+    };
+  };
+  /** Where the sign-in returns: consumes the state (once */
+  postConnectorsOauthCallback: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      state: string;
+      code?: string;
+      error?: string;
+    };
+    response: {
+      connected: boolean;
+      returnTo: string | null;
+      connectorId: string;
+    };
+  };
 }
 
 export type OperationId = keyof Operations;
@@ -4009,4 +4256,12 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postAgentLogin: { method: 'POST', path: '/v1/agent/login' },
   postAgentLoginToken: { method: 'POST', path: '/v1/agent/login/token' },
   postAgentNetworkRequests: { method: 'POST', path: '/v1/agent/network-requests' },
+  getConnectors: { method: 'GET', path: '/v1/orgs/{orgId}/connectors' },
+  postConnectors: { method: 'POST', path: '/v1/orgs/{orgId}/connectors' },
+  getConnectorsByConnectorId: { method: 'GET', path: '/v1/orgs/{orgId}/connectors/{connectorId}' },
+  patchConnectorsByConnectorId: { method: 'PATCH', path: '/v1/orgs/{orgId}/connectors/{connectorId}' },
+  deleteConnectorsByConnectorId: { method: 'DELETE', path: '/v1/orgs/{orgId}/connectors/{connectorId}' },
+  postConnectorsTest: { method: 'POST', path: '/v1/orgs/{orgId}/connectors/{connectorId}/test' },
+  postConnectorsOauthStart: { method: 'POST', path: '/v1/orgs/{orgId}/connectors/{connectorId}/oauth/start' },
+  postConnectorsOauthCallback: { method: 'POST', path: '/v1/orgs/{orgId}/connectors/oauth/callback' },
 };

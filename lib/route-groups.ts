@@ -110,6 +110,13 @@ export const routeGroups: RouteGroup[] = [
     prefixes: ['/v1/agent'],
     needs: ['table', 'buckets', 'agentCallbacks', 'agentChecks'],
   },
+  {
+    // Connectors to remote MCP servers: their records, cached tools and OAuth sign-in (kms: secrets
+    // and tokens are envelope-encrypted per organization and connector).
+    name: 'connectors',
+    prefixes: ['/v1/orgs/{orgId}/connectors'],
+    needs: ['table', 'kms'],
+  },
 ];
 
 export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.ts`;

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
-import type { IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
@@ -135,10 +135,13 @@ const testCa = () => {
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
 const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
-/** Every address `host` resolves to, each public (a literal is its own answer); UnsafeUrlError otherwise. */
-async function publicAddresses(host: string, resolver: Resolver): Promise<{ address: string; family: number }[]> {
+/** What `host` resolves to (a literal is its own answer, marked so); UnsafeUrlError when nothing. */
+async function resolveAll(
+  host: string,
+  resolver: Resolver,
+): Promise<{ address: string; family: number }[] & { literal?: boolean }> {
   const literal = host.startsWith('[') ? host.slice(1, -1) : host;
-  if (isIP(literal)) return [{ address: literal, family: isIP(literal) }];
+  if (isIP(literal)) return Object.assign([{ address: literal, family: isIP(literal) }], { literal: true });
   let answers: { address: string; family: number }[];
   try {
     answers = await resolver(host);
@@ -146,6 +149,13 @@ async function publicAddresses(host: string, resolver: Resolver): Promise<{ addr
     throw new UnsafeUrlError(`${host} does not resolve.`);
   }
   if (answers.length === 0) throw new UnsafeUrlError(`${host} does not resolve.`);
+  return answers;
+}
+
+/** Every address `host` resolves to, each public (a literal is its own answer); UnsafeUrlError otherwise. */
+async function publicAddresses(host: string, resolver: Resolver): Promise<{ address: string; family: number }[]> {
+  const answers = await resolveAll(host, resolver);
+  if (answers.literal) return answers;
   const allowed = testAllowed(host);
   if (!allowed && answers.some((a) => !isPublicAddress(a.address))) {
     throw new UnsafeUrlError(`${host} resolves to an address the platform does not reach.`);
@@ -179,6 +189,23 @@ export interface GuardedInit {
 }
 
 /**
+ * The socket's lookup: it connects to what `addresses` returns, so the check and the connection
+ * can't disagree. Node asks for every address (`all`, to try them in turn) or for one.
+ */
+function lookupThrough(addresses: (host: string) => Promise<{ address: string; family: number }[]>): LookupFunction {
+  return ((hostname: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    addresses(hostname).then(
+      (answers) => {
+        const first = answers[0] as { address: string; family: number };
+        if (opts.all) callback(null, answers);
+        else callback(null, first.address, first.family);
+      },
+      (err: Error) => callback(err),
+    );
+  }) as unknown as LookupFunction;
+}
+
+/**
  * Fetches a tenant's URL: checked as `checkPublicUrl` checks it, then connected only to an address
  * resolved and checked at connect time. Redirects are answers, never followed. UnsafeUrlError when
  * the URL or its address is refused; other errors (timeouts, TLS, resets) as Node reports them.
@@ -192,18 +219,7 @@ export async function guardedFetch(
   const resolver = options.resolver ?? systemResolver;
   const timeoutMs = init.timeoutMs ?? 10_000;
   const maxBytes = init.maxBytes ?? 64 * 1024;
-  // The socket connects to what this returns: the check and the connection can't disagree.
-  // Node asks for every address (`all`, to try them in turn) or for one.
-  const lookup = ((hostname: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    publicAddresses(hostname, resolver).then(
-      (answers) => {
-        const first = answers[0] as { address: string; family: number };
-        if (opts.all) callback(null, answers);
-        else callback(null, first.address, first.family);
-      },
-      (err: Error) => callback(err),
-    );
-  }) as unknown as LookupFunction;
+  const lookup = lookupThrough((hostname) => publicAddresses(hostname, resolver));
   return new Promise<GuardedResponse>((resolve, reject) => {
     const req = request(
       {
@@ -252,4 +268,199 @@ export async function guardedFetch(
     });
     req.end(init.body);
   });
+}
+
+/** Whether a URL's host names this machine's loopback (`localhost`, `*.localhost`, 127/8, ::1). */
+function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  const literal = name.startsWith('[') ? name.slice(1, -1) : name;
+  if (isIP(literal)) return isLoopbackAddress(literal);
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+const isLoopbackAddress = (address: string) => {
+  const inner = embeddedIpv4(address) ?? address;
+  return isIP(inner) === 4 ? inner.startsWith('127.') : inner === '::1';
+};
+
+/**
+ * A URL as `checkUrlSyntax` checks it; with `loopback`, also `http` or `https` on any port of this
+ * machine's loopback (servers on the person's own machine, allowed by `npm start` alone).
+ */
+export function checkUrlSyntaxFor(raw: string, what = 'The URL', loopback = false): URL {
+  if (loopback) {
+    let url: URL | undefined;
+    try {
+      url = new URL(raw);
+    } catch {
+      // The refusal below says why.
+    }
+    if (url && isLoopbackHost(url.hostname) && (url.protocol === 'http:' || url.protocol === 'https:')) {
+      if (url.username || url.password) throw new UnsafeUrlError(`${what} must not hold a user name or password.`);
+      return url;
+    }
+  }
+  return checkUrlSyntax(raw, what);
+}
+
+/** `checkPublicUrl` with the loopback allowance of `checkUrlSyntaxFor`: a loopback name must resolve to loopback only. */
+export async function checkPublicUrlFor(
+  raw: string,
+  options: { what?: string; resolver?: Resolver; loopback?: boolean } = {},
+): Promise<URL> {
+  const url = checkUrlSyntaxFor(raw, options.what, options.loopback);
+  await addressesFor(url.hostname, options.resolver ?? systemResolver, options.loopback === true);
+  return url;
+}
+
+/** The addresses a connection may use: public ones (publicAddresses), or loopback ones for a loopback name when allowed. */
+async function addressesFor(
+  host: string,
+  resolver: Resolver,
+  loopback: boolean,
+): Promise<{ address: string; family: number }[]> {
+  if (!loopback || !isLoopbackHost(host)) return publicAddresses(host, resolver);
+  const answers = await resolveAll(host, resolver);
+  if (answers.some((a) => !isLoopbackAddress(a.address))) {
+    throw new UnsafeUrlError(`${host} resolves to an address the platform does not reach.`);
+  }
+  return answers;
+}
+
+export interface StreamingFetchOptions {
+  resolver?: Resolver;
+  ca?: string | Buffer;
+  /** Loopback `http`/`https` allowed too (checkUrlSyntaxFor): `npm start` only. */
+  loopback?: boolean;
+  /** From the request to the answer's headers; default 15 s. The body streams as long as the caller reads it. */
+  headersTimeoutMs?: number;
+  /** The most body bytes read before the stream fails; default 16 MB. */
+  maxBytes?: number;
+}
+
+/** A fetch-compatible function, as MCP's transports and OAuth helpers take one. */
+export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+const abortError = (signal: AbortSignal) =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+
+/** A request body as bytes: what `fetch` callers hand over (strings, form parameters, bytes). */
+function bodyBytes(body: RequestInit['body'], headers: Headers): Buffer | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return Buffer.from(body);
+  if (body instanceof URLSearchParams) {
+    if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
+    return Buffer.from(body.toString());
+  }
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  throw new TypeError('The guarded fetch sends string, form or byte bodies only.');
+}
+
+/**
+ * The streaming form of `guardedFetch`, fetch-compatible (a WHATWG `Response` whose body streams,
+ * for Server-Sent Events): the same URL rules and the same address check at connect time (the
+ * socket connects only to an address just checked), no redirect followed (a 3xx is the answer),
+ * a time limit until the headers, a byte cap on the body, `signal` honored.
+ */
+export function streamingGuardedFetch(options: StreamingFetchOptions = {}): FetchLike {
+  const resolver = options.resolver ?? systemResolver;
+  const loopback = options.loopback === true;
+  const headersTimeoutMs = options.headersTimeoutMs ?? 15_000;
+  const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  const lookup = lookupThrough((hostname) => addressesFor(hostname, resolver, loopback));
+  return (input, init = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const url = checkUrlSyntaxFor(String(input), 'The URL', loopback);
+      const signal = init.signal ?? undefined;
+      if (signal?.aborted) {
+        reject(abortError(signal));
+        return;
+      }
+      const headers = new Headers(init.headers);
+      const body = bodyBytes(init.body, headers);
+      const method = (init.method ?? 'GET').toUpperCase();
+      const ca = options.ca ?? testCa();
+      const send = url.protocol === 'http:' ? httpRequest : request;
+      const req = send(
+        {
+          host: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+          ...(url.protocol === 'https:' ? { servername: isIP(url.hostname) ? undefined : url.hostname } : {}),
+          port: url.port || (url.protocol === 'http:' ? 80 : 443),
+          path: `${url.pathname}${url.search}`,
+          method,
+          headers: Object.fromEntries(headers),
+          lookup,
+          agent: false,
+          ...(ca && url.protocol === 'https:' ? { ca } : {}),
+        },
+        (res) => {
+          clearTimeout(timer);
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status > 599) {
+            res.destroy();
+            reject(new Error(`Unexpected status ${status}.`));
+            return;
+          }
+          const answer = new Headers();
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+            answer.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
+          }
+          const empty = method === 'HEAD' || status === 204 || status === 205 || status === 304;
+          let size = 0;
+          let done = false;
+          const stream = empty
+            ? null
+            : new ReadableStream<Uint8Array>({
+                start(controller) {
+                  const fail = (err: Error) => {
+                    if (done) return;
+                    done = true;
+                    controller.error(err);
+                  };
+                  res.on('data', (chunk: Buffer) => {
+                    if (done) return;
+                    size += chunk.length;
+                    if (size > maxBytes) {
+                      res.destroy();
+                      fail(new Error(`The answer is larger than ${maxBytes} bytes.`));
+                      return;
+                    }
+                    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+                  });
+                  res.on('end', () => {
+                    if (done) return;
+                    done = true;
+                    controller.close();
+                  });
+                  res.on('error', fail);
+                  res.on('close', () =>
+                    fail(signal?.aborted ? abortError(signal) : new Error('The connection closed.')),
+                  );
+                },
+                cancel() {
+                  done = true;
+                  res.destroy();
+                },
+              });
+          if (empty) res.resume();
+          resolve(new Response(stream, { status, statusText: res.statusMessage ?? '', headers: answer }));
+        },
+      );
+      const timer = setTimeout(
+        () => req.destroy(new Error(`No answer within ${headersTimeoutMs} ms.`)),
+        headersTimeoutMs,
+      );
+      const onAbort = () => req.destroy(abortError(signal as AbortSignal));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('close', () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      });
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      req.end(body);
+    });
 }

@@ -1,0 +1,64 @@
+import { ConnectorError, checkTimeoutMs, listServerTools, maxTools } from './mcp';
+import { accessFor, refreshAccess } from './oauth';
+import { type ConnectorRecord, openFor, updateConnector } from './records';
+import { keepTools, toolItems } from './tools';
+
+/** The headers that carry a connector's credential (`bearer`, `header`). */
+async function credentialHeaders(c: ConnectorRecord): Promise<Record<string, string>> {
+  if (c.authType === 'none' || c.authType === 'oauth' || c.secret === undefined) return {};
+  const [secret] = await openFor(c, [c.secret]);
+  return c.authType === 'bearer'
+    ? { authorization: `Bearer ${secret}` }
+    : { [(c.headerName as string).toLowerCase()]: secret as string };
+}
+
+/** Lists the tools as the connector's credential allows; an OAuth connector refreshes its token when it expired or on a 401. */
+async function listAs(c: ConnectorRecord) {
+  const options = { max: maxTools(), timeoutMs: checkTimeoutMs() };
+  if (c.authType !== 'oauth') return listServerTools(c, await credentialHeaders(c), options);
+  let access = await accessFor(c);
+  if (!access) throw new ConnectorError('Sign in first: this connector uses OAuth (oauth/start).');
+  try {
+    return await listServerTools(c, { authorization: `Bearer ${access.token}` }, options);
+  } catch (err) {
+    if (!(err instanceof ConnectorError) || err.status !== 401 || !access.refreshable) throw err;
+    access = await refreshAccess(c);
+    return listServerTools(c, { authorization: `Bearer ${access.token}` }, options);
+  }
+}
+
+/**
+ * `test`: connects, lists the tools and caches them with the connector's new status, in one
+ * transaction. A failure keeps the last good tools and records `status: error` and `lastError`.
+ */
+export async function checkConnector(c: ConnectorRecord): Promise<void> {
+  const now = Date.now();
+  let listed: Awaited<ReturnType<typeof listAs>>;
+  try {
+    listed = await listAs(c);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await updateConnector(c, {
+      status: 'error',
+      lastError: message.slice(0, 1000),
+      lastCheckedAt: now,
+      updatedAt: now,
+    });
+    return;
+  }
+  const { tools } = keepTools(c.slug, listed.tools, maxTools());
+  const stored = toolItems(c, tools);
+  await updateConnector(
+    c,
+    {
+      status: 'ok',
+      lastError: undefined,
+      lastCheckedAt: now,
+      updatedAt: now,
+      toolCount: tools.length,
+      omittedTools: listed.total - tools.length,
+      toolParts: stored.parts,
+    },
+    stored.items,
+  );
+}
