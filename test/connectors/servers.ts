@@ -70,6 +70,10 @@ export interface SdkServerOptions {
   pageSize?: number;
   /** Whether a request may go on (a credential check); a refused one gets 401. */
   allow?: (req: IncomingMessage) => boolean;
+  /** The 401's `WWW-Authenticate` (default `Bearer`). */
+  challenge?: () => string;
+  /** Other paths of the same origin (an authorization server's): true when answered. */
+  other?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 /** A stateless Streamable HTTP server of the SDK at `/mcp`, counting the requests it answered. */
@@ -77,8 +81,14 @@ export async function startSdkServer(options: SdkServerOptions): Promise<Running
   const requests: IncomingMessage[] = [];
   const http: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     requests.push(req);
+    if (options.other && (await options.other(req, res))) return;
+    if (!(req.url ?? '').startsWith('/mcp')) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     if (options.allow && !options.allow(req)) {
-      res.writeHead(401, { 'www-authenticate': 'Bearer' });
+      res.writeHead(401, { 'www-authenticate': options.challenge?.() ?? 'Bearer' });
       res.end();
       return;
     }
