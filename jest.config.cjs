@@ -4,8 +4,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  // jose ships ES modules only: let the transform turn them into CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@middy)/)'],
+  // jose and fractional-indexing ship ES modules only: let the transform turn them into CommonJS for jest.
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@middy|fractional-indexing)/)'],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60_000,

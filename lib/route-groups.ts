@@ -117,6 +117,13 @@ export const routeGroups: RouteGroup[] = [
     prefixes: ['/v1/orgs/{orgId}/connectors'],
     needs: ['table', 'kms'],
   },
+  {
+    // Knowledge pages: the tree, favorites and the search index in the platform table; content in
+    // the artifacts bucket (`pages/<orgId>/`); cursorSecret: lists and search pages.
+    name: 'pages',
+    prefixes: ['/v1/orgs/{orgId}/pages', '/v1/orgs/{orgId}/favorites'],
+    needs: ['table', 'cursorSecret', 'buckets'],
+  },
 ];
 
 export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.ts`;

@@ -11,7 +11,8 @@ const COUNTED = [
   { field: 'connectors', prefix: ORG_PREFIX.connector, one: 'connector', many: 'connectors' },
   // Agents count while they are active: a removed device record does not hold the organization.
   { field: 'agents', prefix: ORG_PREFIX.agent, one: 'active agent', many: 'active agents', activeOnly: true },
-  { field: 'docs', prefix: ORG_PREFIX.doc, one: 'doc', many: 'docs' },
+  // Pages (shared/pages): a deleted page is hidden at once (`status: removed`) while its subtree goes.
+  { field: 'docs', prefix: ORG_PREFIX.doc, one: 'doc', many: 'docs', activeOnly: true },
 ] as const;
 
 export type Contents = Record<(typeof COUNTED)[number]['field'], number>;

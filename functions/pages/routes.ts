@@ -1,0 +1,258 @@
+import * as z from 'zod/mini';
+import type { Caller } from '../../shared/auth/caller';
+import { callerId } from '../../shared/auth/caller';
+import type { Role, Scope } from '../../shared/auth/scopes';
+import { forbidden, notFound } from '../../shared/ground/errors';
+import { queryInt } from '../../shared/http/query';
+import { created, noContent, ok, route } from '../../shared/http/route';
+import { readContent } from '../../shared/pages/content';
+import { addFavorite, isFavorite, listFavorites, removeFavorite } from '../../shared/pages/favorites';
+import { crumb, getPage, type PageRecord, PM, requireVisible, shown, summary } from '../../shared/pages/records';
+import { hidePage, sweep } from '../../shared/pages/remove';
+import { saveContent } from '../../shared/pages/save';
+import { searchPages } from '../../shared/pages/search';
+import { changePage, createPage, listChildren } from '../../shared/pages/tree';
+import { INVALID_CURSOR } from '../../shared/store/cursor';
+
+const OrgPath = z.object({ orgId: z.string() });
+const PagePath = z.object({ orgId: z.string(), pageId: z.string() });
+const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
+/** An emoji or an image URL. */
+const Icon = z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(1024)));
+const PageId = z.string().check(z.minLength(1), z.maxLength(64));
+const Markdown = z.string().check(z.maxLength(1_000_000));
+const Version = z.int().check(z.minimum(0));
+/** How long a delete removes the subtree before leaving the rest to the pages-sweep worker. */
+const SWEEP_BUDGET_MS = 5_000;
+
+/**
+ * Writes need a role above viewer, or a key with org:write (the spec names no scope of pages):
+ * the route's scope is org:read, so this is the one check the table can't say.
+ */
+function requireWriter(caller: Caller, role: Role | undefined, scopes: ReadonlySet<Scope>): string {
+  if (caller.kind === 'user') {
+    if (role === 'viewer' || role === undefined) throw forbidden(PM.viewer);
+  } else if (!scopes.has('org:write')) throw forbidden('Missing scope org:write');
+  return callerId(caller);
+}
+
+/** The content of a page as saved (a version replaced while it was read: the newer one). */
+async function contentOf(orgId: string, page: PageRecord): Promise<{ page: PageRecord; content: string }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const content = await readContent(page.contentKey);
+    if (content !== undefined) return { page, content };
+    const again = await getPage(orgId, page.pageId, true);
+    if (!again || again.status === 'removed') throw notFound(PM.pageNotFound);
+    page = again;
+  }
+  throw new Error('The content of a page could not be read.');
+}
+
+const WRITE_403 = [PM.viewer, 'Missing scope org:write'];
+
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/pages',
+    scope: 'org:read',
+    summary:
+      'One level of the tree, in order: the top-level pages, or the children of `parentId`; `hasChildren` says ' +
+      'which have more under them. Pages of `limit` (default 100) with a signed `cursor`.',
+    params: OrgPath,
+    query: z.object({
+      parentId: z.optional(PageId),
+      cursor: z.optional(z.string()),
+      limit: queryInt(1, 200, 100),
+    }),
+    errors: { 400: [INVALID_CURSOR], 404: [PM.pageNotFound] },
+    run: async ({ org, query }) => {
+      if (query.parentId) await requireVisible(org.orgId, query.parentId);
+      const page = await listChildren(org.orgId, query.parentId ?? null, query.limit, query.cursor);
+      return ok({ pages: page.pages.map(summary), cursor: page.cursor });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/pages',
+    scope: 'org:read',
+    summary:
+      'Creates a page: at the top level or under `parentId`, last among its siblings or right `before` or ' +
+      '`after` one of them; `content` is Markdown. Members above viewer, or keys with org:write.',
+    params: OrgPath,
+    body: z.object({
+      title: Title,
+      parentId: z._default(z.nullable(PageId), null),
+      icon: z._default(Icon, null),
+      content: z._default(Markdown, ''),
+      before: z.optional(PageId),
+      after: z.optional(PageId),
+    }),
+    errors: {
+      400: [PM.beforeAndAfter, PM.notSibling, PM.tooDeep],
+      403: WRITE_403,
+      404: [PM.parentNotFound],
+    },
+    run: async ({ org, caller, role, scopes, body }) => {
+      const by = requireWriter(caller, role, scopes);
+      const page = await createPage(org.orgId, by, body);
+      return created({ page: shown(page) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/pages/search',
+    scope: 'org:read',
+    summary:
+      'Pages whose title or text hold every word of `q` (the last word also as the start of a longer one), ' +
+      'best first (BM25, titles weigh twice), each with a snippet and the places of the matched words in it. ' +
+      'Pages of `limit` (default 20) with a signed `cursor`.',
+    params: OrgPath,
+    query: z.object({
+      q: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+      cursor: z.optional(z.string()),
+      limit: queryInt(1, 50, 20),
+    }),
+    errors: { 400: [INVALID_CURSOR] },
+    run: async ({ org, query }) => {
+      const found = await searchPages(org.orgId, query.q, query.limit, query.cursor);
+      return ok({
+        results: found.hits.map((h) => ({
+          page: summary(h.page),
+          score: h.score,
+          snippet: h.snippet,
+          highlights: h.highlights,
+        })),
+        cursor: found.cursor,
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/pages/:pageId',
+    scope: 'org:read',
+    summary:
+      'A page with its Markdown content, its breadcrumbs (ancestors, top level first), its first 100 children ' +
+      '(`childrenCursor` continues them on GET /pages) and whether it is one of the caller’s favorites.',
+    params: PagePath,
+    errors: { 404: [PM.pageNotFound] },
+    run: async ({ org, params, caller }) => {
+      const { page, ancestors } = await requireVisible(org.orgId, params.pageId);
+      const [read, children, favorite] = await Promise.all([
+        contentOf(org.orgId, page),
+        listChildren(org.orgId, page.pageId, 100),
+        isFavorite(org.orgId, page.pageId, callerId(caller)),
+      ]);
+      return ok({
+        page: shown(read.page),
+        content: read.content,
+        breadcrumbs: ancestors.map(crumb),
+        children: children.pages.map(summary),
+        childrenCursor: children.cursor,
+        favorite,
+      });
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/v1/orgs/:orgId/pages/:pageId',
+    scope: 'org:read',
+    summary:
+      'Renames a page, changes its icon (null removes it) or moves it: under another `parentId` (null: the top ' +
+      'level; never under itself or its descendants) and/or `before` or `after` a sibling (last when a new ' +
+      'parent is given alone). `ifVersion`: only if the page is still at that version (else 409).',
+    params: PagePath,
+    body: z.object({
+      title: z.optional(Title),
+      icon: z.optional(Icon),
+      parentId: z.optional(z.nullable(PageId)),
+      before: z.optional(PageId),
+      after: z.optional(PageId),
+      ifVersion: z.optional(Version),
+    }),
+    errors: {
+      400: [PM.underItself, PM.beforeAndAfter, PM.notSibling, PM.tooDeep],
+      403: WRITE_403,
+      404: [PM.pageNotFound, PM.parentNotFound],
+      409: [PM.changed],
+    },
+    run: async ({ org, caller, role, scopes, params, body }) => {
+      const by = requireWriter(caller, role, scopes);
+      const page = await changePage(org.orgId, params.pageId, by, body);
+      return ok({ page: shown(page) });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/pages/:pageId',
+    scope: 'org:read',
+    summary:
+      'Deletes a page and every page under it: all of them answer 404 at once; their content, search entries ' +
+      'and favorites are removed right after (a very large subtree finishes in the background).',
+    params: PagePath,
+    errors: { 403: WRITE_403, 404: [PM.pageNotFound] },
+    run: async ({ org, caller, role, scopes, params }) => {
+      requireWriter(caller, role, scopes);
+      await hidePage(org.orgId, params.pageId);
+      await sweep(org.orgId, params.pageId, Date.now() + SWEEP_BUDGET_MS);
+      return noContent();
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/v1/orgs/:orgId/pages/:pageId/content',
+    scope: 'org:read',
+    summary:
+      'Saves the Markdown content of a page (up to 1,000,000 characters). `baseVersion`: the `contentVersion` ' +
+      'the edit started from; when the content changed since, 409 with the current `contentVersion`.',
+    params: PagePath,
+    body: z.object({ content: Markdown, baseVersion: z.optional(Version) }),
+    errors: { 403: WRITE_403, 404: [PM.pageNotFound], 409: [PM.contentChanged] },
+    run: async ({ org, caller, role, scopes, params, body }) => {
+      const by = requireWriter(caller, role, scopes);
+      const updated = await saveContent(org.orgId, params.pageId, by, body.content, body.baseVersion);
+      return ok({ page: shown(updated) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/favorites',
+    scope: 'org:read',
+    summary: "The caller's favorite pages, newest first; pages of `limit` (default 50) with a signed `cursor`.",
+    params: OrgPath,
+    query: z.object({ cursor: z.optional(z.string()), limit: queryInt(1, 100, 50) }),
+    errors: { 400: [INVALID_CURSOR] },
+    run: async ({ org, caller, query }) => {
+      const found = await listFavorites(org.orgId, callerId(caller), query.limit, query.cursor);
+      return ok({
+        favorites: found.found.map((f) => ({ page: summary(f.page), favoritedAt: f.favorite.favoritedAt })),
+        cursor: found.cursor,
+      });
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/v1/orgs/:orgId/favorites/:pageId',
+    scope: 'org:read',
+    summary: 'Makes a page one of the caller’s favorites (again: no change). Viewers may keep favorites.',
+    params: PagePath,
+    errors: { 404: [PM.pageNotFound] },
+    run: async ({ org, caller, params }) => {
+      const { page } = await requireVisible(org.orgId, params.pageId);
+      const favorite = await addFavorite(org.orgId, page.pageId, callerId(caller));
+      return ok({ favorite: { page: summary(page), favoritedAt: favorite.favoritedAt } });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/favorites/:pageId',
+    scope: 'org:read',
+    summary: 'Removes a page from the caller’s favorites (not one: no change).',
+    params: PagePath,
+    errors: { 404: [PM.pageNotFound] },
+    run: async ({ org, caller, params }) => {
+      await requireVisible(org.orgId, params.pageId);
+      await removeFavorite(org.orgId, params.pageId, callerId(caller));
+      return noContent();
+    },
+  }),
+];
