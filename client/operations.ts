@@ -4104,6 +4104,290 @@ export interface Operations {
       connectorId: string;
     };
   };
+  /** One level of the tree, in order: the top-level pages, or the children of `parentId` */
+  getPages: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      parentId?: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      pages: {
+        pageId: string;
+        orgId: string;
+        parentId: string | null;
+        title: string;
+        icon: string | null;
+        hasChildren: boolean;
+        version: number;
+        contentVersion: number;
+        createdAt: number;
+        createdBy: string;
+        updatedAt: number;
+        updatedBy: string;
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** Creates a page: at the top level or under `parentId`, last among its siblings or right `before` or `after` one of them */
+  postPages: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      title: string;
+      parentId?: string | null;
+      icon?: string | null;
+      content?: string;
+      before?: string;
+      after?: string;
+    };
+    response: {
+      page: {
+        pageId: string;
+        orgId: string;
+        parentId: string | null;
+        title: string;
+        icon: string | null;
+        hasChildren: boolean;
+        version: number;
+        contentVersion: number;
+        createdAt: number;
+        createdBy: string;
+        updatedAt: number;
+        updatedBy: string;
+        contentLength: number;
+      };
+    };
+  };
+  /** Pages whose title or text hold every word of `q` (the last word also as the start of a longer one), best first (BM25, titles weigh twice), each with a snippet and the places of the matched words in it */
+  getPagesSearch: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      q: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      results: {
+        page: {
+          pageId: string;
+          orgId: string;
+          parentId: string | null;
+          title: string;
+          icon: string | null;
+          hasChildren: boolean;
+          version: number;
+          contentVersion: number;
+          createdAt: number;
+          createdBy: string;
+          updatedAt: number;
+          updatedBy: string;
+        };
+        score: number;
+        snippet: string;
+        highlights: [number, number][];
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** A page with its Markdown content, its breadcrumbs (ancestors, top level first), its first 100 children (`childrenCursor` continues them on GET /pages) and whether it is one of the caller’s favorites */
+  getPagesByPageId: {
+    params: {
+      orgId: string;
+      pageId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      page: {
+        pageId: string;
+        orgId: string;
+        parentId: string | null;
+        title: string;
+        icon: string | null;
+        hasChildren: boolean;
+        version: number;
+        contentVersion: number;
+        createdAt: number;
+        createdBy: string;
+        updatedAt: number;
+        updatedBy: string;
+        contentLength: number;
+      };
+      content: string;
+      breadcrumbs: {
+        pageId: string;
+        title: string;
+        icon: string | null;
+      }[];
+      children: {
+        pageId: string;
+        orgId: string;
+        parentId: string | null;
+        title: string;
+        icon: string | null;
+        hasChildren: boolean;
+        version: number;
+        contentVersion: number;
+        createdAt: number;
+        createdBy: string;
+        updatedAt: number;
+        updatedBy: string;
+      }[];
+      childrenCursor: string | null;
+      favorite: boolean;
+    };
+  };
+  /** Renames a page, changes its icon (null removes it) or moves it: under another `parentId` (null: the top level */
+  patchPagesByPageId: {
+    params: {
+      orgId: string;
+      pageId: string;
+    };
+    query: object;
+    body: {
+      title?: string;
+      icon?: string | null;
+      parentId?: string | null;
+      before?: string;
+      after?: string;
+      ifVersion?: number;
+    };
+    response: {
+      page: {
+        pageId: string;
+        orgId: string;
+        parentId: string | null;
+        title: string;
+        icon: string | null;
+        hasChildren: boolean;
+        version: number;
+        contentVersion: number;
+        createdAt: number;
+        createdBy: string;
+        updatedAt: number;
+        updatedBy: string;
+        contentLength: number;
+      };
+    };
+  };
+  /** Deletes a page and every page under it: all of them answer 404 at once */
+  deletePagesByPageId: {
+    params: {
+      orgId: string;
+      pageId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Saves the Markdown content of a page (up to 1,000,000 characters) */
+  putPagesContent: {
+    params: {
+      orgId: string;
+      pageId: string;
+    };
+    query: object;
+    body: {
+      content: string;
+      baseVersion?: number;
+    };
+    response: {
+      page: {
+        pageId: string;
+        orgId: string;
+        parentId: string | null;
+        title: string;
+        icon: string | null;
+        hasChildren: boolean;
+        version: number;
+        contentVersion: number;
+        createdAt: number;
+        createdBy: string;
+        updatedAt: number;
+        updatedBy: string;
+        contentLength: number;
+      };
+    };
+  };
+  /** The caller's favorite pages, newest first */
+  getFavorites: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      favorites: {
+        page: {
+          pageId: string;
+          orgId: string;
+          parentId: string | null;
+          title: string;
+          icon: string | null;
+          hasChildren: boolean;
+          version: number;
+          contentVersion: number;
+          createdAt: number;
+          createdBy: string;
+          updatedAt: number;
+          updatedBy: string;
+        };
+        favoritedAt: number;
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** Makes a page one of the caller’s favorites (again: no change) */
+  putFavoritesByPageId: {
+    params: {
+      orgId: string;
+      pageId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      favorite: {
+        page: {
+          pageId: string;
+          orgId: string;
+          parentId: string | null;
+          title: string;
+          icon: string | null;
+          hasChildren: boolean;
+          version: number;
+          contentVersion: number;
+          createdAt: number;
+          createdBy: string;
+          updatedAt: number;
+          updatedBy: string;
+        };
+        favoritedAt: number;
+      };
+    };
+  };
+  /** Removes a page from the caller’s favorites (not one: no change) */
+  deleteFavoritesByPageId: {
+    params: {
+      orgId: string;
+      pageId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
 }
 
 export type OperationId = keyof Operations;
@@ -4264,4 +4548,14 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postConnectorsTest: { method: 'POST', path: '/v1/orgs/{orgId}/connectors/{connectorId}/test' },
   postConnectorsOauthStart: { method: 'POST', path: '/v1/orgs/{orgId}/connectors/{connectorId}/oauth/start' },
   postConnectorsOauthCallback: { method: 'POST', path: '/v1/orgs/{orgId}/connectors/oauth/callback' },
+  getPages: { method: 'GET', path: '/v1/orgs/{orgId}/pages' },
+  postPages: { method: 'POST', path: '/v1/orgs/{orgId}/pages' },
+  getPagesSearch: { method: 'GET', path: '/v1/orgs/{orgId}/pages/search' },
+  getPagesByPageId: { method: 'GET', path: '/v1/orgs/{orgId}/pages/{pageId}' },
+  patchPagesByPageId: { method: 'PATCH', path: '/v1/orgs/{orgId}/pages/{pageId}' },
+  deletePagesByPageId: { method: 'DELETE', path: '/v1/orgs/{orgId}/pages/{pageId}' },
+  putPagesContent: { method: 'PUT', path: '/v1/orgs/{orgId}/pages/{pageId}/content' },
+  getFavorites: { method: 'GET', path: '/v1/orgs/{orgId}/favorites' },
+  putFavoritesByPageId: { method: 'PUT', path: '/v1/orgs/{orgId}/favorites/{pageId}' },
+  deleteFavoritesByPageId: { method: 'DELETE', path: '/v1/orgs/{orgId}/favorites/{pageId}' },
 };
