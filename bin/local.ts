@@ -148,6 +148,8 @@ async function main(): Promise<void> {
     MAIL_FROM: env.MAIL_FROM ?? 'notifications@localhost',
     OUTBOX_DIR: resolve(dataDir, 'outbox'),
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
+    // Connectors may name MCP servers on this machine (loopback http): here alone, never on AWS.
+    LOCAL_CONNECTORS_LOOPBACK: 'true',
   } satisfies Record<string, string>);
 
   // Every variable the route groups' needs declare (shared/needs.ts) is set, or the start stops naming it.
@@ -234,6 +236,7 @@ async function main(): Promise<void> {
     `  token      ${token}`,
     `  api key    ${info.apiKey}`,
     `  reference  ${baseUrl}/docs  (OpenAPI: ${baseUrl}/openapi.json)`,
+    `  connectors MCP servers on this machine allowed too (http://localhost:<port>/…, 127.0.0.1, [::1]); elsewhere public https only`,
     `Ready in ${s(Date.now() - started)} (${timing}). Details in ${localInfoFile(dataDir)}. Ctrl-C stops everything.`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

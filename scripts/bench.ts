@@ -4,6 +4,7 @@ import { routeGroups } from '../lib/route-groups';
 import { benchAgents, renderAgents } from './bench/agents';
 import { bareName, buildBare } from './bench/bare';
 import { coldPair } from './bench/cold';
+import { benchConnectors, renderConnectors } from './bench/connectors';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
 import { benchDeployments, renderDeployments } from './bench/deployments';
 import { benchGit, renderGit } from './bench/git';
@@ -104,6 +105,11 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'agent-device')) {
     say('agents: a poll that claims a job, through the API and bare');
     sections.push(`**Agents**\n\n${renderAgents(await benchAgents(platform))}`);
+  }
+  // Connectors (scripts/bench/connectors.ts): test through the API vs the MCP SDK's connect and listTools.
+  if (routeGroups.some((g) => g.name === 'connectors')) {
+    say('connectors: test of a server-everything connector, through the API and with the MCP SDK');
+    sections.push(`**Connectors**\n\n${renderConnectors(await benchConnectors(platform))}`);
   }
   await platform.stop();
   platform = undefined;

@@ -132,8 +132,8 @@ export const routes = [
     params: ConnectorPath,
     errors: { 404: [CM.notFound] },
     run: async ({ org, params }) => {
-      await checkConnector(await requireConnector(org.orgId, params.connectorId, true));
-      return ok({ connector: shownConnector(await requireConnector(org.orgId, params.connectorId, true)) });
+      const checked = await checkConnector(await requireConnector(org.orgId, params.connectorId, true));
+      return ok({ connector: shownConnector(checked) });
     },
   }),
   route({
@@ -157,13 +157,13 @@ export const routes = [
         throw badRequest(CM.noCredential);
       }
       const [secret] = body.secret !== undefined ? await sealFor(connector, [body.secret]) : [];
-      await updateConnector(connector, {
+      const updated = await updateConnector(connector, {
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
         ...(secret !== undefined ? { secret } : {}),
         updatedAt: Date.now(),
       });
-      return ok({ connector: shownConnector(await requireConnector(org.orgId, params.connectorId, true)) });
+      return ok({ connector: shownConnector(updated) });
     },
   }),
   route({

@@ -28,27 +28,28 @@ async function listAs(c: ConnectorRecord) {
 }
 
 /**
- * `test`: connects, lists the tools and caches them with the connector's new status, in one
- * transaction. A failure keeps the last good tools and records `status: error` and `lastError`.
+ * `test`: connects, lists the tools and caches them with the connector's new status (in one
+ * transaction; a list unchanged since the last `test` is not written again). A failure keeps the
+ * last good tools and records `status: error` and `lastError`. The connector as written.
  */
-export async function checkConnector(c: ConnectorRecord): Promise<void> {
+export async function checkConnector(c: ConnectorRecord): Promise<ConnectorRecord> {
   const now = Date.now();
   let listed: Awaited<ReturnType<typeof listAs>>;
   try {
     listed = await listAs(c);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    await updateConnector(c, {
+    return updateConnector(c, {
       status: 'error',
       lastError: message.slice(0, 1000),
       lastCheckedAt: now,
       updatedAt: now,
     });
-    return;
   }
   const { tools } = keepTools(c.slug, listed.tools, maxTools());
   const stored = toolItems(c, tools);
-  await updateConnector(
+  const unchanged = stored.digest === c.toolsDigest && stored.parts === c.toolParts;
+  return updateConnector(
     c,
     {
       status: 'ok',
@@ -58,7 +59,8 @@ export async function checkConnector(c: ConnectorRecord): Promise<void> {
       toolCount: tools.length,
       omittedTools: listed.total - tools.length,
       toolParts: stored.parts,
+      toolsDigest: stored.digest,
     },
-    stored.items,
+    unchanged ? [] : stored.items,
   );
 }

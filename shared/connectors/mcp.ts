@@ -1,3 +1,4 @@
+import { config } from '../config';
 import { type FetchLike, streamingGuardedFetch, UnsafeUrlError } from '../net/guarded-fetch';
 import type { ListedTool } from './tools';
 
@@ -8,8 +9,11 @@ import type { ListedTool } from './tools';
  * function's start and in its own chunk of the bundle.
  */
 
-/** `npm start` alone sets it: servers on the person's own machine (loopback `http`) may be connectors. */
-export const loopbackAllowed = () => process.env.LOCAL_CONNECTORS_LOOPBACK === 'true';
+/**
+ * `npm start` alone sets it: servers on the person's own machine (loopback `http`) may be
+ * connectors. Never on AWS, whatever the environment says.
+ */
+export const loopbackAllowed = () => config.target === 'local' && process.env.LOCAL_CONNECTORS_LOOPBACK === 'true';
 
 /** The fetch of connector traffic (guarded; loopback too where `npm start` allows it). */
 export const connectorFetch = (): FetchLike => streamingGuardedFetch({ loopback: loopbackAllowed() });

@@ -1,7 +1,9 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest, notFound } from '../ground/errors';
 import { ORG_NOT_FOUND } from '../ground/messages';
 import { orgIsActive } from '../identity/orgs';
 import { secrets } from '../secrets';
+import { db } from '../store/client';
 import { newId } from '../store/ids';
 import { fieldUpdate, getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, transact } from '../store/table';
 
@@ -35,8 +37,9 @@ export interface ConnectorRecord {
   updatedAt: number;
   toolCount: number;
   omittedTools: number;
-  /** How many `CONTOOLS#` parts hold the cached tools. */
+  /** How many `CONTOOLS#` parts hold the cached tools, and their digest (an unchanged list is not written again). */
   toolParts?: number;
+  toolsDigest?: string;
   /** Encrypted credential (`bearer`, `header`). */
   secret?: string;
   oauthClientId?: string;
@@ -148,7 +151,7 @@ export async function createConnector(orgId: string, createdBy: string, input: N
   const now = Date.now();
   const connectorId = newId('con_', now);
   const plain = [input.secret, input.oauthClientSecret].filter((v): v is string => v !== undefined);
-  const sealed = await secrets().encrypt(connectorContext(orgId, connectorId), plain);
+  const sealed = plain.length > 0 ? await secrets().encrypt(connectorContext(orgId, connectorId), plain) : [];
   const record: ConnectorRecord = {
     connectorId,
     orgId,
@@ -202,31 +205,38 @@ export async function requireConnector(orgId: string, connectorId: string, consi
   return found;
 }
 
-/** Sets fields of a connector that still exists (a removed one is 404); `undefined` removes a field. */
+/**
+ * Sets fields of a connector that still exists (a removed one is 404); `undefined` removes a
+ * field. With `extra` items (its tools, its tokens) in one transaction. The record as written.
+ */
 export async function updateConnector(
   c: ConnectorRecord,
   fields: Partial<Record<keyof ConnectorRecord, unknown>>,
   extra: { Put?: Record<string, unknown>; Delete?: Record<string, unknown> }[] = [],
-): Promise<void> {
-  const update = fieldUpdate(fields, {
-    sets: ['#version = #version + :one'],
-    names: { '#version': 'version' },
-    values: { ':one': 1 },
-  });
-  await transact(
-    [
-      {
-        Update: {
-          TableName: TABLE(),
-          Key: connectorKey(c.orgId, c.connectorId),
-          ConditionExpression: 'attribute_exists(pk)',
-          ...update,
-        },
-      },
-      ...(extra as never[]),
-    ],
-    [() => notFound(CM.notFound)],
-  );
+): Promise<ConnectorRecord> {
+  const update = {
+    TableName: TABLE(),
+    Key: connectorKey(c.orgId, c.connectorId),
+    ConditionExpression: 'attribute_exists(pk)',
+    ...fieldUpdate(fields, {
+      sets: ['#version = #version + :one'],
+      names: { '#version': 'version' },
+      values: { ':one': 1 },
+    }),
+  };
+  if (extra.length === 0) {
+    try {
+      const out = await db.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+      return out.Attributes as ConnectorRecord;
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') throw notFound(CM.notFound);
+      throw err;
+    }
+  }
+  await transact([{ Update: update }, ...(extra as never[])], [() => notFound(CM.notFound)]);
+  const written: Record<string, unknown> = { ...c, ...fields, version: c.version + 1 };
+  for (const [name, value] of Object.entries(fields)) if (value === undefined) delete written[name];
+  return written as unknown as ConnectorRecord;
 }
 
 /** Encrypts a connector's new credential. */

@@ -82,7 +82,11 @@ export function toolItems(c: ConnectorRecord, tools: Tool[]) {
   for (let n = parts.length; n < (c.toolParts ?? 0); n++) {
     stale.push({ Delete: { TableName: TABLE(), Key: toolPartKey(c.orgId, c.connectorId, n) } });
   }
-  return { items: [...writes, ...stale], parts: parts.length };
+  return {
+    items: [...writes, ...stale],
+    parts: parts.length,
+    digest: createHash('sha256').update(packed).digest('base64url'),
+  };
 }
 
 /** A connector's cached tools (none before its first good `test`). */

@@ -91,7 +91,7 @@ test('a real exchange through the test allowlist: a fetch Response, bodies of ea
   const form = await fetch(new URL(`${base}/echo`), { method: 'POST', body: new URLSearchParams({ a: 'b c' }) });
   expect(await form.json()).toMatchObject({ body: 'a=b+c', type: 'application/x-www-form-urlencoded;charset=UTF-8' });
   const bytes = await fetch(`${base}/echo`, { method: 'PUT', body: new TextEncoder().encode('hi') });
-  expect((await bytes.json()).body).toBe('hi');
+  expect(((await bytes.json()) as { body: string }).body).toBe('hi');
   expect(json.headers.get('set-cookie')).toBe('a=1, b=2');
   const empty = await fetch(`${base}/empty`);
   expect([empty.status, empty.body]).toEqual([204, null]);
