@@ -3,6 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { acknowledge } from './nag';
 
 /**
  * The notify worker's long timers (shared/scheduler/aws.ts): one-time EventBridge Scheduler
@@ -28,6 +29,11 @@ export class NotifyTimers extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       retentionPeriod: Duration.days(14),
     });
+    acknowledge(
+      this.deadLetters,
+      'AwsSolutions-SQS3',
+      "It is the dead-letter queue of the schedules' deliveries (EventBridge Scheduler's DeadLetterConfig).",
+    );
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },

@@ -42,12 +42,12 @@ export class WorkerFunction extends PlatformFunction {
     });
     this.worker = worker;
     const trigger = worker.trigger;
-    // A queue worker's queue exists before the grants: a worker may send to its own (the next try).
+    // Every queue worker's queue exists before any grant (addWorkers grants once all are built): a
+    // worker may send to its own queue (the next try) or to one of a later row.
     if (trigger.kind === 'queue') {
       [this.queue, this.deadLetterQueue] = queueOf(this, trigger);
       props.platform.registerWorkerQueue(trigger.queue, this.queue);
     }
-    grantNeeds(this, worker.needs, props.platform);
     if (trigger.kind === 'queue') {
       this.fn.addEventSource(
         new SqsEventSource(this.queue as sqs.Queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }),
@@ -120,11 +120,13 @@ export function addWorkers(stack: Stack, workers: Worker[], props: Omit<WorkerFu
   const names = workers.map((w) => w.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new Error(`The worker table lists ${twice} twice.`);
-  return workers.map((worker) => {
+  const made = workers.map((worker) => {
     const [scopeId, id] = formerPlaces[worker.name] ?? ['Workers', pascal(worker.name)];
     const scope = stack.node.tryFindChild(scopeId) ?? new Construct(stack, scopeId);
     return new WorkerFunction(scope, id, { ...props, worker });
   });
+  for (const w of made) grantNeeds(w, w.worker.needs, props.platform);
+  return made;
 }
 
 /** `build-events` → `BuildEvents`: construct ids from table names. */

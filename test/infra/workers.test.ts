@@ -6,7 +6,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { GIT_REPO_PREFIX } from '../../lib/aws/deployments';
 import { PlatformStack } from '../../lib/aws/platform-stack';
-import { WorkerFunction } from '../../lib/aws/workers';
+import { addWorkers } from '../../lib/aws/workers';
 import { type Worker, workerEntry, workers } from '../../lib/workers';
 import { envOfNeeds, type Need } from '../../shared/needs';
 import { flags, logicalId, type Resources, root, statementsOf } from './helpers';
@@ -120,7 +120,8 @@ describe('the worker table', () => {
     else expect(keyActions).toEqual(needs('secretsDecrypt') ? ['kms:Decrypt'] : []);
     expect(actions.some((a) => a.startsWith('codecommit:'))).toBe(needs('git'));
     expect(actions.includes('lambda:CreateFunction')).toBe(needs('serverFunctions'));
-    expect(actions.includes('iam:PassRole')).toBe(needs('serverFunctions'));
+    // Passing a role: server functions' roles to Lambda, or the timers' role to the scheduler.
+    expect(actions.includes('iam:PassRole')).toBe(needs('serverFunctions') || needs('scheduler'));
     expect(actions.includes('lambda:DeleteFunction')).toBe(needs('serverFunctions') || needs('functionsDelete'));
     expect(actions.includes('logs:GetLogEvents')).toBe(needs('buildLogs') || needs('builds'));
     expect(actions.includes('cloudwatch:GetMetricData')).toBe(needs('bucketMetrics'));
@@ -129,10 +130,19 @@ describe('the worker table', () => {
     const onOtherQueues = statements.filter(
       (s) => s.actions.some((a) => a.startsWith('sqs:')) && !(w.queue && s.resource.includes(logicalId(w.queue))),
     );
-    expect(onOtherQueues).toEqual([]);
+    // Other queues: sending only, and only where a need names a queue worker's queue.
+    const sends = ['repoArchives', 'agentCallbacks', 'agentChecks', 'notify', 'scheduler'].some((n) =>
+      needs(n as Need),
+    );
+    for (const st of onOtherQueues) {
+      expect(
+        st.actions.filter((a) => !['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'].includes(a)),
+      ).toEqual([]);
+    }
+    if (!sends) expect(onOtherQueues).toEqual([]);
     expect(actions.includes('sqs:ReceiveMessage')).toBe(w.worker.trigger.kind === 'queue');
     // Sending: only to a queue worker's queue its needs name (the agent-callbacks worker's next try).
-    expect(actions.includes('sqs:SendMessage')).toBe(needs('agentCallbacks') || needs('repoArchives'));
+    expect(actions.includes('sqs:SendMessage')).toBe(sends);
   });
 
   test.each(workers.map((w) => [w.name, w]))('%s: exactly the environment its needs declare', (_, row) => {
@@ -196,8 +206,8 @@ describe('the environment contract on AWS', () => {
     const { stack } = synth([]);
     const worker: Worker = { ...queueRow, name: 'storage-usage', needs: ['table', 'bucketMetrics'] };
     // TABLE_NAME comes with the environment every function gets: here there is none.
-    expect(
-      () => new WorkerFunction(stack, 'Probe', { worker, projectRoot: root, environment: {}, platform: stack }),
-    ).toThrow('Workers/Probe cannot start: TABLE_NAME is not set.');
+    expect(() => addWorkers(stack, [worker], { projectRoot: root, environment: {}, platform: stack })).toThrow(
+      /Workers\/StorageUsage\/Worker cannot start: TABLE_NAME is not set\./,
+    );
   });
 });
