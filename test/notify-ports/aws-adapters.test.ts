@@ -85,11 +85,11 @@ describe('scheduler', () => {
   it('moves a timer scheduled again (the schedule exists) and cancels quietly', async () => {
     schedulerMock
       .on(CreateScheduleCommand)
-      .rejects(new ConflictException({ message: 'exists', $metadata: {} }))
+      .rejects(new ConflictException({ Message: 'exists', message: 'exists', $metadata: {} }))
       .on(UpdateScheduleCommand)
       .resolves({})
       .on(DeleteScheduleCommand)
-      .rejects(new ResourceNotFoundException({ message: 'gone', $metadata: {} }));
+      .rejects(new ResourceNotFoundException({ Message: 'gone', message: 'gone', $metadata: {} }));
     await awsScheduler.schedule('ntc_1.3', Date.now() + 3_600_000, { type: 'step', step: 3 });
     expect(schedulerMock.commandCalls(UpdateScheduleCommand)[0]?.args[0].input.Name).toBe('ntc_1.3');
     await expect(awsScheduler.cancel('ntc_1.3')).resolves.toBeUndefined();
