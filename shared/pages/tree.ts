@@ -20,56 +20,67 @@ export interface Placement {
   after?: string;
 }
 
-/** Up to `limit` siblings under `parentId` from `sk` on, in order or backwards. */
-async function siblings(orgId: string, parentId: string | null, from: { gt?: string; lt?: string }, limit: number) {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: TABLE(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: `gsi1pk = :pk${from.gt ? ' AND gsi1sk > :k' : from.lt ? ' AND gsi1sk < :k' : ''}`,
-      ExpressionAttributeValues: {
-        ':pk': listPk(orgId, parentId),
-        ...(from.gt || from.lt ? { ':k': from.gt ?? from.lt } : {}),
-      },
-      ScanIndexForward: from.gt !== undefined,
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []) as PageRecord[];
+/**
+ * One level of the tree as placing a page reads it, nearest first. `before` and `after` take a
+ * GSI1 sort key (`<rank>#<pageId>`), so the model test (test/pages/order.test.ts) can stand an
+ * array in for the table.
+ */
+export interface Siblings {
+  /** The rank of `pageId` when it is one of these siblings; undefined otherwise. */
+  rankOf(pageId: string): Promise<string | undefined>;
+  /** Up to two siblings whose sort key is above `sk`, in order. */
+  above(sk: string): Promise<{ pageId: string; rank: string }[]>;
+  /** Up to two siblings whose sort key is below `sk` (or the last two, without one), backwards. */
+  below(sk?: string): Promise<{ pageId: string; rank: string }[]>;
+}
+
+/** The children of `parentId` in the table (GSI1). */
+function tableSiblings(orgId: string, parentId: string | null): Siblings {
+  const query = async (cmp: '>' | '<' | undefined, sk?: string) => {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: TABLE(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: `gsi1pk = :pk${cmp && sk !== undefined ? ` AND gsi1sk ${cmp} :k` : ''}`,
+        ExpressionAttributeValues: { ':pk': listPk(orgId, parentId), ...(cmp && sk !== undefined ? { ':k': sk } : {}) },
+        ScanIndexForward: cmp === '>',
+        Limit: 2,
+      }),
+    );
+    return (out.Items ?? []) as PageRecord[];
+  };
+  return {
+    rankOf: async (pageId) => {
+      const found = await requireVisible(orgId, pageId, true).catch(() => undefined);
+      return found && found.page.parentId === parentId ? found.page.rank : undefined;
+    },
+    above: (sk) => query('>', sk),
+    below: (sk) => query(sk === undefined ? undefined : '<', sk),
+  };
 }
 
 /**
- * The rank of a page placed under `parentId`: right before or after a sibling, else last.
- * `self` (a page being moved) is never its own neighbour. Ranks compare byte-wise (`<`), as
- * DynamoDB orders them; equal ranks (two writers placing at once) are ordered by page id.
+ * The rank of a page placed among `siblings`: right before or after one of them, else last.
+ * `self` (a page being moved) is never its own neighbour. Ranks compare byte-wise, as DynamoDB
+ * orders the sort keys (never by locale); equal ranks (two writers placing at once) are ordered
+ * by page id, and a page placed next to them goes past all of them.
  */
-export async function rankFor(
-  orgId: string,
-  parentId: string | null,
-  placement: Placement,
-  self?: string,
-): Promise<string> {
+export async function placeRank(siblings: Siblings, placement: Placement, self?: string): Promise<string> {
   if (placement.before && placement.after) throw badRequest(PM.beforeAndAfter);
   const anchorId = placement.before ?? placement.after;
-  const others = (items: PageRecord[]) => items.find((p) => p.pageId !== self);
-  if (!anchorId) {
-    const last = others(await siblings(orgId, parentId, {}, 2));
-    return generateKeyBetween(last?.rank ?? null, null);
-  }
-  if (anchorId === self) throw badRequest(PM.notSibling);
-  const anchor = await requireVisible(orgId, anchorId, true, PM.notSibling).catch(() => {
-    throw badRequest(PM.notSibling);
-  });
-  if (anchor.page.parentId !== parentId) throw badRequest(PM.notSibling);
-  const rank = anchor.page.rank;
+  const other = (items: { pageId: string; rank: string }[]) => items.find((p) => p.pageId !== self);
+  if (!anchorId) return generateKeyBetween(other(await siblings.below())?.rank ?? null, null);
+  const rank = anchorId === self ? undefined : await siblings.rankOf(anchorId);
+  if (rank === undefined) throw badRequest(PM.notSibling);
   if (placement.after) {
     // Past every sibling of the same rank: `#~` sorts after `#pg_…`, before longer ranks.
-    const next = others(await siblings(orgId, parentId, { gt: `${rank}#~` }, 2));
-    return generateKeyBetween(rank, next?.rank ?? null);
+    return generateKeyBetween(rank, other(await siblings.above(`${rank}#~`))?.rank ?? null);
   }
-  const prev = others(await siblings(orgId, parentId, { lt: `${rank}#` }, 2));
-  return generateKeyBetween(prev?.rank ?? null, rank);
+  return generateKeyBetween(other(await siblings.below(`${rank}#`))?.rank ?? null, rank);
 }
+
+const rankFor = (orgId: string, parentId: string | null, placement: Placement, self?: string) =>
+  placeRank(tableSiblings(orgId, parentId), placement, self);
 
 /** A parent that exists and is visible, with its ancestors: 404 `Parent page not found`. */
 async function requireParent(orgId: string, parentId: string) {
