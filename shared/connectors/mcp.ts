@@ -1,4 +1,3 @@
-import { config } from '../config';
 import { type FetchLike, streamingGuardedFetch, UnsafeUrlError } from '../net/guarded-fetch';
 import type { ListedTool } from './tools';
 
@@ -10,10 +9,10 @@ import type { ListedTool } from './tools';
  */
 
 /**
- * `npm start` alone sets it: servers on the person's own machine (loopback `http`) may be
- * connectors. Never on AWS, whatever the environment says.
+ * `npm start` alone sets it (bin/local.ts): servers on the person's own machine (loopback `http`)
+ * may be connectors. The stack never sets it.
  */
-export const loopbackAllowed = () => config.target === 'local' && process.env.LOCAL_CONNECTORS_LOOPBACK === 'true';
+export const loopbackAllowed = () => process.env.LOCAL_CONNECTORS_LOOPBACK === 'true';
 
 /** The fetch of connector traffic (guarded; loopback too where `npm start` allows it). */
 export const connectorFetch = (): FetchLike => streamingGuardedFetch({ loopback: loopbackAllowed() });
@@ -76,17 +75,12 @@ export async function listServerTools(
   headers: Record<string, string>,
   options: { max: number; timeoutMs: number; fetch?: FetchLike },
 ): Promise<{ tools: ListedTool[]; total: number }> {
-  const [{ Client }, transportOf] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
+  const { sdk } = await import('./sdk');
+  const { Client } = sdk.client;
+  const transportOf = (url: URL, fetch: FetchLike) =>
     server.transport === 'http'
-      ? import('@modelcontextprotocol/sdk/client/streamableHttp.js').then(
-          (m) => (url: URL, fetch: FetchLike) =>
-            new m.StreamableHTTPClientTransport(url, { fetch, requestInit: { headers } }),
-        )
-      : import('@modelcontextprotocol/sdk/client/sse.js').then(
-          (m) => (url: URL, fetch: FetchLike) => new m.SSEClientTransport(url, { fetch, requestInit: { headers } }),
-        ),
-  ]);
+      ? new sdk.streamableHttp.StreamableHTTPClientTransport(url, { fetch, requestInit: { headers } })
+      : new sdk.sse.SSEClientTransport(url, { fetch, requestInit: { headers } });
   const fetch = options.fetch ?? connectorFetch();
   const client = new Client({ name: 'platform-connectors', version: '1.0.0' });
   const deadline = Date.now() + options.timeoutMs;

@@ -71,7 +71,7 @@ const clientKey = (orgId: string, issuer: string) => ({
 });
 const clientContext = (orgId: string, issuer: string) => ({ purpose: 'connector-client', orgId, issuer });
 
-const sdkAuth = () => import('@modelcontextprotocol/sdk/client/auth.js');
+const sdkAuth = async () => (await import('./sdk')).sdk.auth;
 
 /** The first request of a client without a token, for the server's challenge (`WWW-Authenticate`). */
 async function challenge(c: ConnectorRecord, fetch: ReturnType<typeof connectorFetch>) {
