@@ -33,6 +33,9 @@ export default async function globalSetup(): Promise<void> {
     PLATFORM_TARGET: 'local',
     IDP_KEY_FILE: join(dir, 'idp-key.json'),
     TEST_DATA_DIR: dir,
+    // As `npm start` sets them: mail, texts and calls land in an outbox folder.
+    MAIL_FROM: 'notifications@localhost',
+    OUTBOX_DIR: join(dir, 'outbox'),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
