@@ -10,7 +10,7 @@ import { frequencies, markdownText } from './text';
  * The search index of an organization's pages, in the platform table:
  *
  * - a posting per word and page, `PGIDX#<orgId>` / `<word> <pageId>`, with how often the word is
- *   in the title (`t`) and the text (`b`) and the two lengths (`tl`, `bl`, in words): a query reads
+ *   in the title (`t`) and the text (`b`) and the two lengths (`tl`, `bl`, in distinct words): a query reads
  *   the postings of its words (and of the words its last word begins), never the pages;
  * - the organization's totals, `ORG#<orgId>` / `PGSTATS`: pages indexed and the summed title and
  *   text lengths (BM25's average lengths).
@@ -57,16 +57,17 @@ interface Analyzed {
 export function analyze(title: string, markdown: string): Analyzed {
   const t = frequencies(title);
   const b = frequencies(markdownText(markdown), MAX_TERMS);
-  const tl = approxLength(t.length);
-  const bl = approxLength(b.length);
+  // A field's length is its number of distinct words, as MiniSearch measures it.
+  const tl = approxLength(t.counts.size);
+  const bl = approxLength(b.counts.size);
   const postings = new Map<string, Omit<Posting, 'pageId'>>();
   for (const [term, n] of t.counts) postings.set(term, { t: n, b: 0, tl, bl });
   for (const [term, n] of b.counts) {
     const seen = postings.get(term);
     if (seen) seen.b = n;
-    else if (postings.size < MAX_TERMS + t.counts.size) postings.set(term, { t: 0, b: n, tl, bl });
+    else postings.set(term, { t: 0, b: n, tl, bl });
   }
-  return { postings, titleLength: t.length, bodyLength: b.length };
+  return { postings, titleLength: t.counts.size, bodyLength: b.counts.size };
 }
 
 const EMPTY: Analyzed = { postings: new Map(), titleLength: 0, bodyLength: 0 };

@@ -69,15 +69,13 @@ export function words(text: string): Word[] {
   return found;
 }
 
-/** How often each word occurs, and how many words there are. */
-export function frequencies(text: string, maxDistinct = Number.POSITIVE_INFINITY) {
+/** How often each word occurs (the first `maxDistinct` words met, at most). */
+export function frequencies(text: string, maxDistinct = Number.POSITIVE_INFINITY): { counts: Map<string, number> } {
   const counts = new Map<string, number>();
-  let length = 0;
   for (const w of words(text)) {
-    length++;
     const seen = counts.get(w.term);
     if (seen !== undefined) counts.set(w.term, seen + 1);
     else if (counts.size < maxDistinct) counts.set(w.term, 1);
   }
-  return { counts, length };
+  return { counts };
 }
