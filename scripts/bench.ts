@@ -8,6 +8,7 @@ import { benchConnectors, renderConnectors } from './bench/connectors';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
 import { benchDeployments, renderDeployments } from './bench/deployments';
 import { benchGit, renderGit } from './bench/git';
+import { benchNotifications, renderNotifications } from './bench/notifications';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { benchPulls, renderPulls } from './bench/pulls';
 import { type Figures, type FunctionFigures, renderReport, writeBlock } from './bench/report';
@@ -110,6 +111,11 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'connectors')) {
     say('connectors: test of a server-everything connector, through the API and with the MCP SDK');
     sections.push(`**Connectors**\n\n${renderConnectors(await benchConnectors(platform))}`);
+  }
+  // Notifications (scripts/bench/notifications.ts): a page of notices vs GET org; local timer lateness.
+  if (routeGroups.some((g) => g.name === 'notifications')) {
+    say('notifications: a page of notices vs GET /v1/orgs/:orgId, and the local scheduler lateness');
+    sections.push(`**Notifications**\n\n${renderNotifications(await benchNotifications(platform))}`);
   }
   await platform.stop();
   platform = undefined;
