@@ -6,7 +6,9 @@ import { handleNotifyMessage, stepTimer } from '../../shared/notify/deliver';
 import { listPeople } from '../../shared/repos/people';
 import { scheduler } from '../../shared/scheduler';
 import { TIMER_PK } from '../../shared/scheduler/local';
+import { storage } from '../../shared/storage';
 import { getItem } from '../../shared/store/table';
+import { loggedInDevice } from '../agents/helpers';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
 import { addDeployment, createProject } from '../projects/fixtures';
@@ -323,6 +325,31 @@ describe('escalation', () => {
     expect(notice).toMatchObject({ body: 'The build failed: exit code 1.', requireAck: false });
     await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
     expect(sentTo(dev.email)[0]?.text).toContain('The build failed: exit code 1.');
+  });
+
+  it("an agent job that fails notifies its creator, with the device's error", async () => {
+    process.env.ARTIFACTS_BUCKET ??= `notify-results-${Date.now().toString(36)}`;
+    await storage.createBucket(process.env.ARTIFACTS_BUCKET).catch(() => undefined);
+    const device = await loggedInDevice(p);
+    const agents = `/v1/orgs/${p.org.orgId}/agents`;
+    await p.post('/v1/agent/network-requests', { host: 'jobs.example.com' }, { token: device.token });
+    await p.post(`${agents}/requests/${device.deviceId}/jobs.example.com/approve`);
+    const job = await p.post(`${agents}/jobs`, {
+      type: 'http.batch',
+      label: 'nightly',
+      input: { requests: [{ method: 'GET', url: 'https://jobs.example.com/v1' }] },
+    });
+    expect(job.status).toBe(201);
+    const claimed = await p.post('/v1/agent/poll', {}, { token: device.token });
+    expect(claimed.body.job.jobId).toBe(job.body.jobId);
+    const done = await p.post(
+      `/v1/agent/jobs/${job.body.jobId}/complete`,
+      { status: 'failed', error: 'jobs.example.com answered 503' },
+      { token: device.token },
+    );
+    expect(done.status).toBe(200);
+    const notice = await noticeOf(p.owner, 'agent.job_failed');
+    expect(notice).toMatchObject({ title: 'Agent job "nightly" failed', body: 'jobs.example.com answered 503' });
   });
 
   it('timers are records until they are due: kept across restarts, moved once, cancellable', async () => {
