@@ -1,7 +1,7 @@
 import { ConnectorError, checkTimeoutMs, listServerTools, maxTools } from './mcp';
 import { accessFor, refreshAccess } from './oauth';
 import { type ConnectorRecord, openFor, updateConnector } from './records';
-import { keepTools, toolItems } from './tools';
+import { keepTools, TOO_LARGE, toolItems } from './tools';
 
 /** The headers that carry a connector's credential (`bearer`, `header`). */
 async function credentialHeaders(c: ConnectorRecord): Promise<Record<string, string>> {
@@ -34,20 +34,18 @@ async function listAs(c: ConnectorRecord) {
  */
 export async function checkConnector(c: ConnectorRecord): Promise<ConnectorRecord> {
   const now = Date.now();
+  // The last good tools stay: only the status, the error and the time change.
+  const failed = (message: string) =>
+    updateConnector(c, { status: 'error', lastError: message.slice(0, 1000), lastCheckedAt: now, updatedAt: now });
   let listed: Awaited<ReturnType<typeof listAs>>;
   try {
     listed = await listAs(c);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    return updateConnector(c, {
-      status: 'error',
-      lastError: message.slice(0, 1000),
-      lastCheckedAt: now,
-      updatedAt: now,
-    });
+    return failed(err instanceof Error ? err.message : String(err));
   }
   const { tools } = keepTools(c.slug, listed.tools, maxTools());
   const stored = toolItems(c, tools);
+  if (!stored) return failed(TOO_LARGE);
   const unchanged = stored.digest === c.toolsDigest && stored.parts === c.toolParts;
   return updateConnector(
     c,

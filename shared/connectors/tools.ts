@@ -66,13 +66,18 @@ export function keepTools(
 
 /** Under DynamoDB's 400 KB per item, with room for the keys. */
 const PART_BYTES = 350_000;
+/** What one transaction (4 MB) takes with the connector's update beside the parts. */
+export const MAX_PACKED_BYTES = 3_000_000;
+export const TOO_LARGE = 'The tool list is too large to keep (over 3 MB compressed). The last good tools stay.';
 
 /**
  * The items that hold a connector's tools (gzip'd JSON cut in parts) and the deletes of parts an
- * earlier, longer list left, for the transaction that also updates the connector.
+ * earlier, longer list left, for the transaction that also updates the connector; undefined when
+ * the list would not fit one transaction.
  */
 export function toolItems(c: ConnectorRecord, tools: Tool[]) {
   const packed = gzipSync(Buffer.from(JSON.stringify(tools)));
+  if (packed.length > MAX_PACKED_BYTES) return undefined;
   const parts: Buffer[] = [];
   for (let at = 0; at < packed.length; at += PART_BYTES) parts.push(packed.subarray(at, at + PART_BYTES));
   const writes = parts.map((data, n) => ({

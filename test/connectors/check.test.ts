@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
 import { TestPlatform } from '../helpers/platform';
 import { type Running, startEverything, startSdkServer } from './servers';
 
@@ -237,6 +241,46 @@ describe('credentials and tool rules (an SDK server)', () => {
       expect(byName.a_b).toBe('__a_b');
     } finally {
       await reordered.stop();
+    }
+  });
+
+  it('a long list is kept in parts and read back whole; one too large to keep fails and keeps the last; fewer parts later', async () => {
+    // Hex descriptions compress to about half: 120 tools of 10 KB take two parts of 350 KB.
+    const sizes = { now: 10_000 };
+    const text = new Map<string, string>();
+    const describe = (name: string) => {
+      const key = `${name}:${sizes.now}`;
+      if (!text.has(key)) text.set(key, randomBytes(sizes.now / 2).toString('hex'));
+      return text.get(key) as string;
+    };
+    const options = { tools: Array.from({ length: 120 }, (_, i) => `t${i}`), describe };
+    const server = await startSdkServer(options);
+    const part = async (orgId: string, id: string, i: number) =>
+      (await db.send(new GetCommand({ TableName: TABLE(), Key: { pk: `ORG#${orgId}`, sk: `CONTOOLS#${id}#${i}` } })))
+        .Item;
+    try {
+      const c = await connector({ url: server.url });
+      expect((await test_(c.connectorId)).body.connector).toMatchObject({ status: 'ok', toolCount: 120 });
+      expect(await part(p.org.orgId, c.connectorId, 1)).toBeDefined();
+      const read = (await p.get(`${base()}/${c.connectorId}`)).body.tools as { name: string; description: string }[];
+      expect(read.map((t) => t.description)).toEqual(options.tools.map(describe));
+      // 200 tools of 40 KB: about 4 MB compressed, over what one transaction takes.
+      sizes.now = 40_000;
+      options.tools = Array.from({ length: 200 }, (_, i) => `t${i}`);
+      const tooLarge = await test_(c.connectorId);
+      expect(tooLarge.body.connector).toMatchObject({
+        status: 'error',
+        toolCount: 120,
+        lastError: 'The tool list is too large to keep (over 3 MB compressed). The last good tools stay.',
+      });
+      expect((await p.get(`${base()}/${c.connectorId}`)).body.tools).toEqual(read);
+      // A short list again: one part, the second one gone.
+      options.tools = ['only'];
+      expect((await test_(c.connectorId)).body.connector).toMatchObject({ status: 'ok', toolCount: 1 });
+      expect(await part(p.org.orgId, c.connectorId, 1)).toBeUndefined();
+      expect((await p.get(`${base()}/${c.connectorId}`)).body.tools).toHaveLength(1);
+    } finally {
+      await server.stop();
     }
   });
 });

@@ -64,8 +64,10 @@ export async function startEverything(mode: 'streamableHttp' | 'sse', port?: num
 }
 
 export interface SdkServerOptions {
-  /** Tool names, listed in this order. */
+  /** Tool names, listed in this order (read at each listing: a test may change them). */
   tools: string[];
+  /** Each tool's description (default `The <name> tool`). */
+  describe?: (name: string) => string;
   /** Tools per `tools/list` page (all on one page by default). */
   pageSize?: number;
   /** Whether a request may go on (a credential check); a refused one gets 401. */
@@ -100,7 +102,7 @@ export async function startSdkServer(options: SdkServerOptions): Promise<Running
       return {
         tools: page.map((name) => ({
           name,
-          description: `The ${name} tool`,
+          description: options.describe?.(name) ?? `The ${name} tool`,
           inputSchema: { type: 'object' as const, properties: { q: { type: 'string' } } },
         })),
         ...(from + size < options.tools.length ? { nextCursor: String(from + size) } : {}),
