@@ -151,6 +151,15 @@ export const workers: Worker[] = [
     needs: ['table', 'bucketMetrics'],
     timeoutMinutes: 10,
   },
+  {
+    name: 'pages-sweep',
+    description: 'Finishes removing deleted page subtrees',
+    // A delete hides its subtree at once and removes what its budget allows; this finishes the rest.
+    trigger: { kind: 'schedule', every: 'hour', retries: 2 },
+    // Records (pages, search postings, favorites); the pages' content in the artifacts bucket.
+    needs: ['table', 'buckets'],
+    timeoutMinutes: 10,
+  },
 ];
 
 export const workerEntry = (worker: Pick<Worker, 'name'>) => `functions/workers/${worker.name}.ts`;

@@ -50,7 +50,7 @@ export async function sweep(orgId: string, pageId: string, deadline: number): Pr
 
 /** The markers of subtrees not yet removed, oldest first. */
 export const pendingSweeps = () =>
-  queryAll<{ orgId: string; pageId: string }>({
+  queryAll<{ orgId: string; pageId: string; at: number }>({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': SWEEP_PK },
   });

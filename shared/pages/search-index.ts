@@ -54,9 +54,9 @@ interface Analyzed {
 }
 
 /** The postings of a title and Markdown content. */
-export function analyze(title: string, markdown: string): Analyzed {
+export async function analyze(title: string, markdown: string): Promise<Analyzed> {
   const t = frequencies(title);
-  const b = frequencies(markdownText(markdown), MAX_TERMS);
+  const b = frequencies(await markdownText(markdown), MAX_TERMS);
   // A field's length is its number of distinct words, as MiniSearch measures it.
   const tl = approxLength(t.counts.size);
   const bl = approxLength(b.counts.size);

@@ -119,7 +119,7 @@ export async function searchPages(
     slice.map(async ([, score], i) => {
       const page = pages[i];
       if (!page || page.status === 'removed') return undefined;
-      const text = markdownText((await readContent(page.contentKey)) ?? '');
+      const text = await markdownText((await readContent(page.contentKey)) ?? '');
       return { page, score, ...snippetOf(text, matched) };
     }),
   );

@@ -1,11 +1,16 @@
-import MarkdownIt from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
 
 /**
  * The words of a page, as the search index and its queries see them: the text of the Markdown
  * (markdown-it's tokens: prose, code, image descriptions; never link targets or markup), cut into
  * words by `Intl.Segmenter`, lower-cased, accents folded (`Café` → `cafe`).
  */
-const md = new MarkdownIt({ html: false, linkify: false });
+let parser: Promise<InstanceType<typeof MarkdownIt>> | undefined;
+/** markdown-it loads with the first page read as text (a chunk of its own: reads never load it). */
+const md = () => {
+  parser ??= import('markdown-it').then(({ default: Parser }) => new Parser({ html: false, linkify: false }));
+  return parser;
+};
 const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
 
 /** Words longer than this are not indexed (base64, hashes): no one searches for them. */
@@ -22,10 +27,10 @@ export interface Word {
 export const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** The readable text of Markdown: one line per block, inline markup dropped. */
-export function markdownText(markdown: string): string {
+export async function markdownText(markdown: string): Promise<string> {
   if (markdown === '') return '';
   const out: string[] = [];
-  for (const token of md.parse(markdown, {})) {
+  for (const token of (await md()).parse(markdown, {})) {
     if (token.type === 'inline') {
       let line = '';
       for (const child of token.children ?? []) {

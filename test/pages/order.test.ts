@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { listSk } from '../../shared/pages/records';
 import { placeRank, type Siblings } from '../../shared/pages/tree';
-import { storage } from '../../shared/storage';
-import { TestPlatform } from '../helpers/platform';
+import type { TestPlatform } from '../helpers/platform';
+import { pagesPlatform } from './platform';
 
 /**
  * Sibling order by fractional index, against an array model: 1,000 random moves through the very
@@ -111,10 +109,7 @@ describe('placing pages (the ordering function against an array model)', () => {
 describe('moves through the API', () => {
   let p: TestPlatform;
   beforeAll(async () => {
-    process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'pages-order-'));
-    process.env.ARTIFACTS_BUCKET = `pages-order-${Date.now().toString(36)}`;
-    await storage.createBucket(process.env.ARTIFACTS_BUCKET);
-    p = await TestPlatform.start();
+    p = await pagesPlatform('pages-order');
   });
   afterAll(() => p.close());
 

@@ -1,7 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { handler as sweepWorker } from '../../functions/workers/pages-sweep';
+import { getPage } from '../../shared/pages/records';
+import { hidePage, pendingSweeps, SWEEP_PK, sweep } from '../../shared/pages/remove';
 import { storage } from '../../shared/storage';
-import { type Person, TestPlatform } from '../helpers/platform';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
+import type { Person, TestPlatform } from '../helpers/platform';
+import { pagesPlatform } from './platform';
 
 /**
  * Knowledge pages: the tree (one level at a time, by position), creates and moves with their
@@ -14,10 +19,7 @@ const pages = () => `/v1/orgs/${p.org.orgId}/pages`;
 const favorites = () => `/v1/orgs/${p.org.orgId}/favorites`;
 
 beforeAll(async () => {
-  process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'pages-'));
-  process.env.ARTIFACTS_BUCKET = `pages-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
-  p = await TestPlatform.start();
+  p = await pagesPlatform('pages');
   viewer = await p.person('viewer');
   developer = await p.person('developer');
 });
@@ -296,6 +298,35 @@ describe('delete', () => {
     // Nothing can be created under it any more.
     const under = await p.post(pages(), { title: 'Late', parentId: kids[1]?.pageId });
     expect(under.status).toBe(404);
+  });
+
+  it('removes a subtree in steps that are safe to repeat; the worker finishes what a request left', async () => {
+    const root = await create({ title: 'Big tree', content: 'big tree words' });
+    const ids = [root.pageId];
+    for (let i = 0; i < 3; i++) {
+      const kid = await create({ title: `Branch ${i}`, parentId: root.pageId, content: `branch ${i}` });
+      ids.push(kid.pageId, (await create({ title: `Leaf ${i}`, parentId: kid.pageId })).pageId);
+    }
+    await hidePage(p.org.orgId, root.pageId);
+    // A request whose budget is spent leaves it all hidden, and its marker.
+    expect(await sweep(p.org.orgId, root.pageId, Date.now() - 1)).toBe(false);
+    for (const id of ids) expect((await p.get(`${pages()}/${id}`)).status).toBe(404);
+    const marker = (await pendingSweeps()).find((m) => m.pageId === root.pageId);
+    expect(marker).toMatchObject({ orgId: p.org.orgId });
+    // The hourly worker takes markers older than a minute.
+    await db.send(
+      new PutCommand({
+        TableName: TABLE(),
+        Item: { ...marker, pk: SWEEP_PK, sk: `${p.org.orgId}#${root.pageId}`, at: 1 },
+      }),
+    );
+    const out = await sweepWorker();
+    expect(out.swept).toBeGreaterThanOrEqual(1);
+    for (const id of ids) expect(await getPage(p.org.orgId, id, true)).toBeUndefined();
+    expect((await pendingSweeps()).some((m) => m.pageId === root.pageId)).toBe(false);
+    expect((await p.get(`${pages()}/search?q=branch`)).body.results).toEqual([]);
+    // Again: nothing left to do, nothing fails.
+    expect(await sweep(p.org.orgId, root.pageId, Date.now() + 5_000)).toBe(true);
   });
 
   it('a parent that loses its last child has no children', async () => {

@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { markdownText, words } from '../../shared/pages/text';
-import { storage } from '../../shared/storage';
-import { TestPlatform } from '../helpers/platform';
+import type { TestPlatform } from '../helpers/platform';
+import { pagesPlatform } from './platform';
 
 /**
  * Search over pages: the index kept by diff through creates, saves, renames and deletes gives the
@@ -14,10 +12,7 @@ let p: TestPlatform;
 const pages = () => `/v1/orgs/${p.org.orgId}/pages`;
 
 beforeAll(async () => {
-  process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'pages-search-'));
-  process.env.ARTIFACTS_BUCKET = `pages-search-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
-  p = await TestPlatform.start();
+  p = await pagesPlatform('pages-search');
 });
 afterAll(() => p.close());
 
@@ -137,7 +132,11 @@ describe('the index against MiniSearch over the same pages', () => {
         combineWith: 'AND',
       },
     });
-    mini.addAll([...docs].map(([id, d]) => ({ id, title: d.title, text: markdownText(d.content) })));
+    mini.addAll(
+      await Promise.all(
+        [...docs].map(async ([id, d]) => ({ id, title: d.title, text: await markdownText(d.content) })),
+      ),
+    );
 
     const queries = [...new Set(VOCABULARY.map((w) => words(w)[0]?.term as string))];
     queries.push('dep', 'pip', 'cach', 'UBERSICHT', 'Cafe');
