@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   // jose and fractional-indexing ship ES modules only: let the transform turn them into CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@middy|fractional-indexing)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@middy|fractional-indexing|openid-client|oauth4webapi)/)'],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60_000,

@@ -44,6 +44,8 @@ export const NEED_ENV = {
   mail: { aws: ['MAIL_FROM'], local: ['MAIL_FROM', 'OUTBOX_DIR'] },
   // Texts and calls (shared/phone): End User Messaging (PHONE_ORIGINATION optional); locally OUTBOX_DIR.
   phone: { aws: [], local: ['OUTBOX_DIR'] },
+  // Sign-in clients: app clients of the Cognito user pool (`-`: none set up); locally the identity provider's.
+  signin: { aws: ['COGNITO_USER_POOL_ID'], local: [] },
   // Customer databases (`cust-*`) and buckets (`plt-*`): known by prefix, no variable.
   customerTables: { aws: [], local: [] },
   customerBuckets: { aws: [], local: [] },

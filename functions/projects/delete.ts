@@ -1,7 +1,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { domainsOfProject, removeDomain } from '../../shared/domains/records';
 import { conflict, HttpError } from '../../shared/ground/errors';
 import { describeError, log } from '../../shared/ground/log';
+import { hostOfLabel, hostsOfProject, releaseHosts } from '../../shared/hosts/registry';
 import { deploymentInProgress, projectDeploymentKeys } from '../../shared/projects/deployments';
+import { productionLabelOf } from '../../shared/projects/hosts';
 import {
   getProject,
   PROJECT_TRANSFERRING,
@@ -11,9 +14,10 @@ import {
 } from '../../shared/projects/records';
 import { removeServerFunctions } from '../../shared/projects/server-functions';
 import type { ProjectRecord } from '../../shared/schemas/project';
+import { forgetProjectClients } from '../../shared/signin/clients';
 import { db } from '../../shared/store/client';
 import { deleteMany, keys, queryAll, TABLE, transact, updateVersioned } from '../../shared/store/table';
-import { domainsOf, linkedStorage, type ResourceRecord } from './related';
+import { linkedStorage, type ResourceRecord } from './related';
 
 export const WAIT_FOR_DEPLOYMENT = 'Wait for the deployment in progress to finish.';
 export const NOT_ALL_REMOVED = "Couldn't remove all of the project's resources. Try again.";
@@ -78,7 +82,29 @@ const steps: { name: string; run: (p: ProjectRecord) => Promise<void> }[] = [
       for (const resource of await linkedStorage(p.orgId, p.projectId)) await unlink(resource, p.projectId);
     },
   },
-  { name: 'domains', run: async (p) => deleteMany(await domainsOf(p.orgId, p.projectId, true)) },
+  // Each with the records the platform wrote for it and its host in the registry.
+  {
+    name: 'domains',
+    run: async (p) => {
+      for (const domain of await domainsOfProject(p.orgId, p.projectId)) await removeDomain(domain);
+    },
+  },
+  // The production host and the deployments' hosts leave the registry (the routes name the latter).
+  {
+    name: 'hosts',
+    run: async (p) => {
+      const routes = await keysWithPrefix(p.orgId, projectPrefixes.route(p.projectId));
+      const held = await hostsOfProject(p.projectId);
+      await releaseHosts(
+        [
+          hostOfLabel(productionLabelOf(p)),
+          ...routes.map((r) => r.sk.slice(projectPrefixes.route(p.projectId).length)),
+          ...held.map((h) => h.host),
+        ],
+        p.projectId,
+      );
+    },
+  },
   { name: 'crons', run: async (p) => deleteMany(await keysWithPrefix(p.orgId, projectPrefixes.cron(p.projectId))) },
   { name: 'server functions', run: (p) => removeServerFunctions(p) },
   { name: 'routes', run: async (p) => deleteMany(await keysWithPrefix(p.orgId, projectPrefixes.route(p.projectId))) },
@@ -87,6 +113,7 @@ const steps: { name: string; run: (p: ProjectRecord) => Promise<void> }[] = [
     run: async (p) => deleteMany((await projectDeploymentKeys(p.projectId)).filter((d) => d.orgId === p.orgId)),
   },
   { name: 'variables', run: async (p) => deleteMany(await keysWithPrefix(p.orgId, projectPrefixes.env(p.projectId))) },
+  { name: 'sign-in clients', run: (p) => forgetProjectClients(p.projectId) },
 ];
 
 /** Marks the project `deleting`; a concurrent delete that marked it first is joined, not refused. */

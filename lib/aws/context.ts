@@ -13,6 +13,7 @@ export type PlatformSettings = Omit<
     | 'defaultLocation'
     | 'mailFrom'
     | 'phoneOrigination'
+    | 'cognitoUserPoolId'
   >,
   'authAudience'
 > & { authAudience: string | undefined };
@@ -53,5 +54,6 @@ export function platformSettings(node: Node, env: NodeJS.ProcessEnv = process.en
     defaultLocation: text('defaultLocation'),
     mailFrom: text('mailFrom') ?? env.MAIL_FROM,
     phoneOrigination: text('phoneOrigination') ?? env.PHONE_ORIGINATION,
+    cognitoUserPoolId: text('cognitoUserPoolId') ?? env.COGNITO_USER_POOL_ID,
   };
 }

@@ -26,6 +26,8 @@ export interface Grantable {
   mailFrom: string;
   /** The origination number of texts and calls, if the account has one set up. */
   phoneOrigination?: string;
+  /** The Cognito user pool whose app clients are the projects' sign-in clients, if there is one. */
+  cognitoUserPoolId?: string;
 }
 
 /**
@@ -227,6 +229,26 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
         }),
       );
       f.fn.addEnvironment('MAIL_FROM', platform.mailFrom);
+    },
+
+    // App clients of the one user pool; without a pool, nothing (the routes answer 409).
+    signin: () => {
+      const poolId = platform.cognitoUserPoolId;
+      f.fn.addEnvironment('COGNITO_USER_POOL_ID', poolId ?? '-');
+      if (!poolId) return;
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: [
+            'cognito-idp:CreateUserPoolClient',
+            'cognito-idp:UpdateUserPoolClient',
+            'cognito-idp:DeleteUserPoolClient',
+            'cognito-idp:AddUserPoolClientSecret',
+            'cognito-idp:DeleteUserPoolClientSecret',
+            'cognito-idp:ListUserPoolClientSecrets',
+          ],
+          resources: [stack.formatArn({ service: 'cognito-idp', resource: 'userpool', resourceName: poolId })],
+        }),
+      );
     },
 
     // Texts and calls: the destination is a person's number, known only at runtime.

@@ -43,6 +43,11 @@ export interface PlatformStackProps extends StackProps {
   mailFrom?: string;
   /** The origination number of texts and calls (End User Messaging); none: the account's default for texts. */
   phoneOrigination?: string;
+  /**
+   * The Cognito user pool that projects' users sign in to: its app clients are the sign-in clients
+   * of the API. None: those routes answer 409 until one is set.
+   */
+  cognitoUserPoolId?: string;
 }
 
 /**
@@ -65,6 +70,7 @@ export class PlatformStack extends Stack {
   private readonly workerQueues = new Map<string, sqs.IQueue>();
   readonly mailFrom: string;
   readonly phoneOrigination: string | undefined;
+  readonly cognitoUserPoolId: string | undefined;
 
   /** The queue of the queue worker reading `queue`: what a function sending to it is granted. */
   workerQueue(queue: string): sqs.IQueue {
@@ -87,6 +93,7 @@ export class PlatformStack extends Stack {
     const groups = props.groups ?? routeGroups;
     this.mailFrom = props.mailFrom ?? 'notifications@example.com';
     this.phoneOrigination = props.phoneOrigination;
+    this.cognitoUserPoolId = props.cognitoUserPoolId;
     const projectRoot = props.projectRoot ?? path.resolve(__dirname, '..', '..');
 
     this.data = new PlatformData(this, 'Data');

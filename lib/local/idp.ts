@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import { audienceOf } from '../../shared/auth/audience';
+import { type ClientsModule, handleOAuth, oauthMetadata } from './idp-oauth';
 
 /**
  * The local identity provider: an RS256 signing key kept in a file, its JWKS served over HTTP,
@@ -60,11 +61,26 @@ export async function idpSigner(
   };
 }
 
-/** Serves the JWKS and a minimal OpenID discovery document. */
-export async function createIdpServer(file: string, authUrlOf: () => string): Promise<Server> {
+/**
+ * Serves the JWKS, OpenID discovery and the code flow of projects' sign-in clients (./idp-oauth.ts).
+ * The clients' store loads with the first sign-in, once the platform's variables are set (its
+ * configuration is read at import); a caller that can't import later hands it in.
+ */
+export async function createIdpServer(
+  file: string,
+  authUrlOf: () => string,
+  loadClients: () => Promise<ClientsModule> = () => import('../../shared/signin/clients'),
+): Promise<Server> {
   const key = await loadOrCreateIdpKey(file);
-  return createServer((req, res) => {
+  return createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://local').pathname;
+    try {
+      if (await handleOAuth(req, res, key, authUrlOf(), loadClients)) return;
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'server_error', error_description: (err as Error).message }));
+      return;
+    }
     const json = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -76,6 +92,7 @@ export async function createIdpServer(file: string, authUrlOf: () => string): Pr
         issuer,
         jwks_uri: `${issuer}/.well-known/jwks.json`,
         id_token_signing_alg_values_supported: ['RS256'],
+        ...oauthMetadata(issuer),
       });
     }
     json(404, { error: 'Not found' });

@@ -21,7 +21,8 @@ type Client =
   | 'codecommit'
   | 'scheduler'
   | 'sesv2'
-  | 'sms';
+  | 'sms'
+  | 'cognito';
 
 /**
  * The SDK clients behind each need. A `Record` over every need, so a need added to the route-group
@@ -41,6 +42,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   scheduler: ['sqs', 'scheduler'],
   mail: ['sesv2'],
   phone: ['sms'],
+  signin: ['cognito'],
   kms: ['kms'],
   cursorSecret: [],
   builds: ['codebuild', 'logs'],
@@ -112,6 +114,13 @@ const CLIENTS: Record<Client, { imports: string[]; init: string[]; call: string 
     ],
     init: ['const sms = new PinpointSMSVoiceV2Client({});'],
     call: "if (event.rawQueryString === 'sms') await sms.send(new SendTextMessageCommand({ DestinationPhoneNumber: event.rawPath }));",
+  },
+  cognito: {
+    imports: [
+      "import { CognitoIdentityProviderClient, DescribeUserPoolClientCommand } from '@aws-sdk/client-cognito-identity-provider';",
+    ],
+    init: ['const cognito = new CognitoIdentityProviderClient({});'],
+    call: "if (event.rawQueryString === 'client') await cognito.send(new DescribeUserPoolClientCommand({ UserPoolId: 'p', ClientId: event.rawPath }));",
   },
   logs: {
     imports: ["import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';"],

@@ -1,3 +1,5 @@
+// First, alone: the environment shared/config reads at import.
+import './static-env';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +10,8 @@ import { listen } from '../../lib/local/gateway';
 import { createIdpServer } from '../../lib/local/idp';
 import { newEngineCredentials, startS3 } from '../../lib/local/services';
 import { freePort } from '../../shared/net/free-port';
+import * as signinClients from '../../shared/signin/clients';
+import { STATIC_ENV } from './static-env';
 
 /**
  * Once per `npm test`: DynamoDB Local in memory with the platform table, and the local identity
@@ -21,16 +25,14 @@ export default async function globalSetup(): Promise<void> {
   // The local S3 server in its own process (see lib/local/s3-server.ts); buckets are made by tests.
   const s3 = await startS3({ port: await freePort(), directory: join(dir, 's3'), buckets: [], credentials });
   const env: Record<string, string> = {
-    AWS_REGION: 'eu-central-1',
+    ...STATIC_ENV,
     AWS_ACCESS_KEY_ID: credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     S3_FORCE_PATH_STYLE: 'true',
-    TABLE_NAME: 'platform-test',
     CURSOR_SECRET: randomBytes(32).toString('base64url'),
     LOCAL_SECRETS_KEY: randomBytes(32).toString('base64'),
-    PLATFORM_TARGET: 'local',
     IDP_KEY_FILE: join(dir, 'idp-key.json'),
     TEST_DATA_DIR: dir,
     // As `npm start` sets them: mail, texts and calls land in an outbox folder.
@@ -45,7 +47,12 @@ export default async function globalSetup(): Promise<void> {
   client.destroy();
 
   let authUrl = '';
-  const idp = await createIdpServer(env.IDP_KEY_FILE as string, () => authUrl);
+  // Jest's global setup imports nothing later: the sign-in clients' store is handed in.
+  const idp = await createIdpServer(
+    env.IDP_KEY_FILE as string,
+    () => authUrl,
+    async () => signinClients,
+  );
   const port = await listen(idp, 0);
   authUrl = `http://127.0.0.1:${port}`;
   process.env.AUTH_URL = authUrl;
