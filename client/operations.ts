@@ -4104,6 +4104,633 @@ export interface Operations {
       connectorId: string;
     };
   };
+  /** The project's sign-in clients, oldest first (secrets by id and date, never their values) */
+  getProjectsOauthClients: {
+    params: {
+      orgId: string;
+      projectId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      clients: {
+        clientId: string;
+        projectId: string;
+        name: string;
+        type: 'web' | 'spa' | 'native';
+        redirectUris: string[];
+        allowedOrigins: string[];
+        scopes: ('openid' | 'profile' | 'email')[];
+        secrets: {
+          secretId: string;
+          createdAt: number;
+          expiresAt?: number;
+        }[];
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      }[];
+    };
+  };
+  /** An OAuth client for the project's own users to sign in with the platform's identity provider (code flow with PKCE) */
+  postProjectsOauthClients: {
+    params: {
+      orgId: string;
+      projectId: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      type: 'web' | 'spa' | 'native';
+      redirectUris: string[];
+      allowedOrigins?: string[];
+      scopes?: ('openid' | 'profile' | 'email')[];
+    };
+    response: {
+      client: {
+        clientId: string;
+        projectId: string;
+        name: string;
+        type: 'web' | 'spa' | 'native';
+        redirectUris: string[];
+        allowedOrigins: string[];
+        scopes: ('openid' | 'profile' | 'email')[];
+        secrets: {
+          secretId: string;
+          createdAt: number;
+          expiresAt?: number;
+        }[];
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+      clientSecret?: string;
+    };
+  };
+  /** Changes a client (its type stays) */
+  patchProjectsOauthClientsByClientId: {
+    params: {
+      orgId: string;
+      projectId: string;
+      clientId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      type?: string;
+      redirectUris?: string[];
+      allowedOrigins?: string[];
+      scopes?: ('openid' | 'profile' | 'email')[];
+      ifVersion?: number;
+    };
+    response: {
+      client: {
+        clientId: string;
+        projectId: string;
+        name: string;
+        type: 'web' | 'spa' | 'native';
+        redirectUris: string[];
+        allowedOrigins: string[];
+        scopes: ('openid' | 'profile' | 'email')[];
+        secrets: {
+          secretId: string;
+          createdAt: number;
+          expiresAt?: number;
+        }[];
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+    };
+  };
+  /** Deletes a client: its users get no more tokens from it, refresh tokens included */
+  deleteProjectsOauthClientsByClientId: {
+    params: {
+      orgId: string;
+      projectId: string;
+      clientId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Rotates a web client's secret: a new one (in the answer, once) beside the current, which keeps working for 7 days */
+  postProjectsOauthClientsSecret: {
+    params: {
+      orgId: string;
+      projectId: string;
+      clientId: string;
+    };
+    query: object;
+    body: {
+      revokePrevious?: boolean;
+    };
+    response:
+      | {
+          client: {
+            clientId: string;
+            projectId: string;
+            name: string;
+            type: 'web' | 'spa' | 'native';
+            redirectUris: string[];
+            allowedOrigins: string[];
+            scopes: ('openid' | 'profile' | 'email')[];
+            secrets: {
+              secretId: string;
+              createdAt: number;
+              expiresAt?: number;
+            }[];
+            createdBy: string;
+            createdAt: number;
+            updatedAt: number;
+            version: number;
+          };
+        }
+      | {
+          client: {
+            clientId: string;
+            projectId: string;
+            name: string;
+            type: 'web' | 'spa' | 'native';
+            redirectUris: string[];
+            allowedOrigins: string[];
+            scopes: ('openid' | 'profile' | 'email')[];
+            secrets: {
+              secretId: string;
+              createdAt: number;
+              expiresAt?: number;
+            }[];
+            createdBy: string;
+            createdAt: number;
+            updatedAt: number;
+            version: number;
+          };
+          clientSecret: string;
+        };
+  };
+  /** The caller's notices, newest first, across organizations */
+  getMeNotifications: {
+    params: object;
+    query: {
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      notices: {
+        noticeId: string;
+        orgId?: string;
+        event: string;
+        title: string;
+        body?: string;
+        url?: string;
+        read?: boolean;
+        requireAck?: boolean;
+        ackedAt?: number;
+        createdAt?: number;
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** Marks notices read */
+  postMeNotificationsRead: {
+    params: object;
+    query: object;
+    body: {
+      noticeIds: string[];
+    };
+    response: {
+      ok: true;
+    };
+  };
+  /** Acknowledges a notice: its later escalation steps are not sent */
+  postMeNotificationsAck: {
+    params: {
+      noticeId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      acked: boolean;
+    };
+  };
+  /** The caller's phone number for texts and calls, and quiet hours (none by default) */
+  getMeNotificationsSettings: {
+    params: object;
+    query: object;
+    body: undefined;
+    response: {
+      settings: {
+        phone: string | null;
+        quietHours: {
+          start: string;
+          end: string;
+          timeZone: string;
+        } | null;
+      };
+    };
+  };
+  /** Replaces the settings: `phone` (E.164, or null: texts and calls go by email), `quietHours` ({ start, end, timeZone }, or null): during them only in-app notices arrive, the rest wait for their end */
+  putMeNotificationsSettings: {
+    params: object;
+    query: object;
+    body: {
+      phone: string | null;
+      quietHours: {
+        start: string;
+        end: string;
+        timeZone: string;
+      } | null;
+    };
+    response: {
+      settings: {
+        phone: string | null;
+        quietHours: {
+          start: string;
+          end: string;
+          timeZone: string;
+        } | null;
+      };
+    };
+  };
+  /** The protocol templates a protocol can be made from (`{ template }`) */
+  getNotifyProtocolsTemplates: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      templates: {
+        id: string;
+        name: string;
+        description: string;
+        rules: {
+          events: (
+            | 'issue.sla_breached'
+            | 'deployment.ready'
+            | 'deployment.failed'
+            | 'account.new_sign_in'
+            | 'domain.verified'
+            | 'domain.failed'
+            | 'issue.assigned'
+            | 'issue.mentioned'
+            | 'calendar.invite_unanswered'
+            | 'calendar.meeting_soon'
+            | 'mail.vip'
+            | 'agent.job_done'
+            | 'agent.job_failed'
+            | 'ops.alarm'
+          )[];
+          match?: {
+            [key: string]: string[];
+          };
+          steps: {
+            afterMinutes: number;
+            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
+          }[];
+          beforeEvent?: boolean;
+          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
+          userIds?: string[];
+          overrideQuietHours?: boolean;
+        }[];
+      }[];
+    };
+  };
+  /** The organization's notification protocols, oldest first */
+  getNotifyProtocols: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      protocols: {
+        protocolId: string;
+        orgId: string;
+        name: string;
+        description?: string;
+        enabled: boolean;
+        createdBy: string;
+        createdAt?: number;
+        updatedAt?: number;
+        version?: number;
+        rules: {
+          events: (
+            | 'issue.sla_breached'
+            | 'deployment.ready'
+            | 'deployment.failed'
+            | 'account.new_sign_in'
+            | 'domain.verified'
+            | 'domain.failed'
+            | 'issue.assigned'
+            | 'issue.mentioned'
+            | 'calendar.invite_unanswered'
+            | 'calendar.meeting_soon'
+            | 'mail.vip'
+            | 'agent.job_done'
+            | 'agent.job_failed'
+            | 'ops.alarm'
+          )[];
+          match?: {
+            [key: string]: string[];
+          };
+          steps: {
+            afterMinutes: number;
+            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
+          }[];
+          beforeEvent?: boolean;
+          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
+          userIds?: string[];
+          overrideQuietHours?: boolean;
+        }[];
+        attachments: {
+          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
+          resourceId: string;
+          resourceLabel?: string;
+        }[];
+      }[];
+    };
+  };
+  /** Creates a protocol: `{ template }` copies a template, else `{ name, description?, enabled?, rules }` */
+  postNotifyProtocols: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body:
+      | {
+          template: string;
+        }
+      | {
+          name: string;
+          description?: string;
+          enabled?: boolean;
+          rules: {
+            events: (
+              | 'issue.sla_breached'
+              | 'deployment.ready'
+              | 'deployment.failed'
+              | 'account.new_sign_in'
+              | 'domain.verified'
+              | 'domain.failed'
+              | 'issue.assigned'
+              | 'issue.mentioned'
+              | 'calendar.invite_unanswered'
+              | 'calendar.meeting_soon'
+              | 'mail.vip'
+              | 'agent.job_done'
+              | 'agent.job_failed'
+              | 'ops.alarm'
+            )[];
+            match?: {
+              [key: string]: string[];
+            };
+            steps: {
+              afterMinutes: number;
+              channels: ('inapp' | 'email' | 'sms' | 'voice')[];
+            }[];
+            beforeEvent?: boolean;
+            roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
+            userIds?: string[];
+            overrideQuietHours?: boolean;
+          }[];
+        };
+    response: {
+      protocol: {
+        protocolId: string;
+        orgId: string;
+        name: string;
+        description?: string;
+        enabled: boolean;
+        createdBy: string;
+        createdAt?: number;
+        updatedAt?: number;
+        version?: number;
+        rules: {
+          events: (
+            | 'issue.sla_breached'
+            | 'deployment.ready'
+            | 'deployment.failed'
+            | 'account.new_sign_in'
+            | 'domain.verified'
+            | 'domain.failed'
+            | 'issue.assigned'
+            | 'issue.mentioned'
+            | 'calendar.invite_unanswered'
+            | 'calendar.meeting_soon'
+            | 'mail.vip'
+            | 'agent.job_done'
+            | 'agent.job_failed'
+            | 'ops.alarm'
+          )[];
+          match?: {
+            [key: string]: string[];
+          };
+          steps: {
+            afterMinutes: number;
+            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
+          }[];
+          beforeEvent?: boolean;
+          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
+          userIds?: string[];
+          overrideQuietHours?: boolean;
+        }[];
+        attachments: {
+          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
+          resourceId: string;
+          resourceLabel?: string;
+        }[];
+      };
+    };
+  };
+  /** A protocol with its rules and attachments */
+  getNotifyProtocolsByProtocolId: {
+    params: {
+      orgId: string;
+      protocolId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      protocol: {
+        protocolId: string;
+        orgId: string;
+        name: string;
+        description?: string;
+        enabled: boolean;
+        createdBy: string;
+        createdAt?: number;
+        updatedAt?: number;
+        version?: number;
+        rules: {
+          events: (
+            | 'issue.sla_breached'
+            | 'deployment.ready'
+            | 'deployment.failed'
+            | 'account.new_sign_in'
+            | 'domain.verified'
+            | 'domain.failed'
+            | 'issue.assigned'
+            | 'issue.mentioned'
+            | 'calendar.invite_unanswered'
+            | 'calendar.meeting_soon'
+            | 'mail.vip'
+            | 'agent.job_done'
+            | 'agent.job_failed'
+            | 'ops.alarm'
+          )[];
+          match?: {
+            [key: string]: string[];
+          };
+          steps: {
+            afterMinutes: number;
+            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
+          }[];
+          beforeEvent?: boolean;
+          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
+          userIds?: string[];
+          overrideQuietHours?: boolean;
+        }[];
+        attachments: {
+          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
+          resourceId: string;
+          resourceLabel?: string;
+        }[];
+      };
+    };
+  };
+  /** Replaces a protocol (attachments stay) */
+  putNotifyProtocolsByProtocolId: {
+    params: {
+      orgId: string;
+      protocolId: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      description?: string;
+      enabled?: boolean;
+      rules: {
+        events: (
+          | 'issue.sla_breached'
+          | 'deployment.ready'
+          | 'deployment.failed'
+          | 'account.new_sign_in'
+          | 'domain.verified'
+          | 'domain.failed'
+          | 'issue.assigned'
+          | 'issue.mentioned'
+          | 'calendar.invite_unanswered'
+          | 'calendar.meeting_soon'
+          | 'mail.vip'
+          | 'agent.job_done'
+          | 'agent.job_failed'
+          | 'ops.alarm'
+        )[];
+        match?: {
+          [key: string]: string[];
+        };
+        steps: {
+          afterMinutes: number;
+          channels: ('inapp' | 'email' | 'sms' | 'voice')[];
+        }[];
+        beforeEvent?: boolean;
+        roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
+        userIds?: string[];
+        overrideQuietHours?: boolean;
+      }[];
+      ifVersion?: number;
+    };
+    response: {
+      protocol: {
+        protocolId: string;
+        orgId: string;
+        name: string;
+        description?: string;
+        enabled: boolean;
+        createdBy: string;
+        createdAt?: number;
+        updatedAt?: number;
+        version?: number;
+        rules: {
+          events: (
+            | 'issue.sla_breached'
+            | 'deployment.ready'
+            | 'deployment.failed'
+            | 'account.new_sign_in'
+            | 'domain.verified'
+            | 'domain.failed'
+            | 'issue.assigned'
+            | 'issue.mentioned'
+            | 'calendar.invite_unanswered'
+            | 'calendar.meeting_soon'
+            | 'mail.vip'
+            | 'agent.job_done'
+            | 'agent.job_failed'
+            | 'ops.alarm'
+          )[];
+          match?: {
+            [key: string]: string[];
+          };
+          steps: {
+            afterMinutes: number;
+            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
+          }[];
+          beforeEvent?: boolean;
+          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
+          userIds?: string[];
+          overrideQuietHours?: boolean;
+        }[];
+        attachments: {
+          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
+          resourceId: string;
+          resourceLabel?: string;
+        }[];
+      };
+    };
+  };
+  /** Deletes a protocol and its attachments */
+  deleteNotifyProtocolsByProtocolId: {
+    params: {
+      orgId: string;
+      protocolId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Attaches a resource: its events follow this protocol (and not the organization-wide ones) */
+  postNotifyProtocolsAttachments: {
+    params: {
+      orgId: string;
+      protocolId: string;
+    };
+    query: object;
+    body: {
+      type: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
+      id: string;
+      label?: string;
+    };
+    response: {
+      ok: true;
+    };
+  };
+  /** Detaches a resource */
+  deleteNotifyProtocolsAttachmentsByResourceTypeAndTargetId: {
+    params: {
+      orgId: string;
+      protocolId: string;
+      resourceType: string;
+      targetId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
   /** One level of the tree, in order: the top-level pages, or the children of `parentId` */
   getPages: {
     params: {
@@ -4548,6 +5175,39 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postConnectorsTest: { method: 'POST', path: '/v1/orgs/{orgId}/connectors/{connectorId}/test' },
   postConnectorsOauthStart: { method: 'POST', path: '/v1/orgs/{orgId}/connectors/{connectorId}/oauth/start' },
   postConnectorsOauthCallback: { method: 'POST', path: '/v1/orgs/{orgId}/connectors/oauth/callback' },
+  getProjectsOauthClients: { method: 'GET', path: '/v1/orgs/{orgId}/projects/{projectId}/oauth-clients' },
+  postProjectsOauthClients: { method: 'POST', path: '/v1/orgs/{orgId}/projects/{projectId}/oauth-clients' },
+  patchProjectsOauthClientsByClientId: {
+    method: 'PATCH',
+    path: '/v1/orgs/{orgId}/projects/{projectId}/oauth-clients/{clientId}',
+  },
+  deleteProjectsOauthClientsByClientId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/projects/{projectId}/oauth-clients/{clientId}',
+  },
+  postProjectsOauthClientsSecret: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/projects/{projectId}/oauth-clients/{clientId}/secret',
+  },
+  getMeNotifications: { method: 'GET', path: '/v1/me/notifications' },
+  postMeNotificationsRead: { method: 'POST', path: '/v1/me/notifications/read' },
+  postMeNotificationsAck: { method: 'POST', path: '/v1/me/notifications/{noticeId}/ack' },
+  getMeNotificationsSettings: { method: 'GET', path: '/v1/me/notifications/settings' },
+  putMeNotificationsSettings: { method: 'PUT', path: '/v1/me/notifications/settings' },
+  getNotifyProtocolsTemplates: { method: 'GET', path: '/v1/orgs/{orgId}/notify/protocols/templates' },
+  getNotifyProtocols: { method: 'GET', path: '/v1/orgs/{orgId}/notify/protocols' },
+  postNotifyProtocols: { method: 'POST', path: '/v1/orgs/{orgId}/notify/protocols' },
+  getNotifyProtocolsByProtocolId: { method: 'GET', path: '/v1/orgs/{orgId}/notify/protocols/{protocolId}' },
+  putNotifyProtocolsByProtocolId: { method: 'PUT', path: '/v1/orgs/{orgId}/notify/protocols/{protocolId}' },
+  deleteNotifyProtocolsByProtocolId: { method: 'DELETE', path: '/v1/orgs/{orgId}/notify/protocols/{protocolId}' },
+  postNotifyProtocolsAttachments: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/notify/protocols/{protocolId}/attachments',
+  },
+  deleteNotifyProtocolsAttachmentsByResourceTypeAndTargetId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/notify/protocols/{protocolId}/attachments/{resourceType}/{targetId}',
+  },
   getPages: { method: 'GET', path: '/v1/orgs/{orgId}/pages' },
   postPages: { method: 'POST', path: '/v1/orgs/{orgId}/pages' },
   getPagesSearch: { method: 'GET', path: '/v1/orgs/{orgId}/pages/search' },

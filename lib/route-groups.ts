@@ -58,7 +58,8 @@ export const routeGroups: RouteGroup[] = [
     // kms: a transfer re-encrypts the project's variables for the target organization.
     // buckets: a delete removes the project's build outputs and cache from the artifacts bucket.
     // functions: delete and transfer stop and remove the project's server functions.
-    needs: ['table', 'kms', 'buckets', 'functions'],
+    // signin: a delete removes the project's sign-in clients.
+    needs: ['table', 'kms', 'buckets', 'functions', 'signin'],
   },
   {
     name: 'env',
@@ -74,7 +75,8 @@ export const routeGroups: RouteGroup[] = [
     ],
     // kms: a build gets its target's variables; buckets: upload links and source archives.
     // git: a deployment of a commit reads it (404 `Commit not found`, its message and author).
-    needs: ['table', 'cursorSecret', 'kms', 'buckets', 'builds', 'functions', 'git'],
+    // notify: a deployment that fails to start raises deployment.failed.
+    needs: ['table', 'cursorSecret', 'kms', 'buckets', 'builds', 'functions', 'git', 'notify'],
   },
   {
     name: 'repos',
@@ -87,7 +89,8 @@ export const routeGroups: RouteGroup[] = [
     // Issues of a repository: its records only (the longer prefix wins over repos').
     name: 'repo-issues',
     prefixes: ['/v1/orgs/{orgId}/repos/{name}/issues'],
-    needs: ['table', 'cursorSecret'],
+    // notify: new assignees raise issue.assigned, @handles in a body issue.mentioned.
+    needs: ['table', 'cursorSecret', 'notify'],
   },
   {
     // Pull requests: their records, and the repository's storage to compare and merge branches.
@@ -100,15 +103,17 @@ export const routeGroups: RouteGroup[] = [
     // requests, jobs (buckets: links to their results).
     name: 'agents',
     prefixes: ['/v1/orgs/{orgId}/agents'],
-    // agentCallbacks: a job ended by cancel or expiry calls its callback; agentChecks: its expiry check.
-    needs: ['table', 'buckets', 'agentCallbacks', 'agentChecks'],
+    // agentCallbacks: a job ended by cancel or expiry calls its callback; agentChecks: its expiry check;
+    // notify: a job that ends raises agent.job_done or agent.job_failed.
+    needs: ['table', 'buckets', 'agentCallbacks', 'agentChecks', 'notify'],
   },
   {
     // The agent program's own endpoints: device login (no token), then device tokens only
     // (buckets: the jobs' results links).
     name: 'agent-device',
     prefixes: ['/v1/agent'],
-    needs: ['table', 'buckets', 'agentCallbacks', 'agentChecks'],
+    // notify: a job that ends raises agent.job_done or agent.job_failed.
+    needs: ['table', 'buckets', 'agentCallbacks', 'agentChecks', 'notify'],
   },
   {
     // Connectors to remote MCP servers: their records, cached tools and OAuth sign-in (kms: secrets
@@ -116,6 +121,20 @@ export const routeGroups: RouteGroup[] = [
     name: 'connectors',
     prefixes: ['/v1/orgs/{orgId}/connectors'],
     needs: ['table', 'kms'],
+  },
+  {
+    // OAuth clients of a project's own users (Cognito app clients on AWS; the local identity
+    // provider's on one machine): longer than the projects prefix.
+    name: 'signin-clients',
+    prefixes: ['/v1/orgs/{orgId}/projects/{projectId}/oauth-clients'],
+    needs: ['table', 'signin'],
+  },
+  {
+    // A person's notices and settings (longer than core's /v1/me), and an organization's protocols.
+    name: 'notifications',
+    prefixes: ['/v1/me/notifications', '/v1/orgs/{orgId}/notify'],
+    // scheduler: an acknowledgement cancels the timers of the steps not sent.
+    needs: ['table', 'cursorSecret', 'scheduler'],
   },
   {
     // Knowledge pages: the tree, favorites and the search index in the platform table; content in
