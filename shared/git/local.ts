@@ -192,10 +192,15 @@ async function mergeTreeConflicts(cwd: string, base: string, head: string): Prom
   const fields = out.split('\0');
   const tree = fields[0] as string;
   const modes = new Map<string, Set<string>>();
+  // Each side's blob (stages 2 and 3): the same blob under two modes is a conflict of modes alone.
+  const blobs = new Map<string, Set<string>>();
   let i = 1;
   for (; i < fields.length && fields[i] !== ''; i++) {
-    const m = /^(\d{6}) [0-9a-f]{40} \d\t(.+)$/.exec(fields[i] as string);
-    if (m) modes.set(m[2] as string, (modes.get(m[2] as string) ?? new Set()).add(m[1] as string));
+    const m = /^(\d{6}) ([0-9a-f]{40}) (\d)\t(.+)$/.exec(fields[i] as string);
+    if (!m) continue;
+    const path = m[4] as string;
+    modes.set(path, (modes.get(path) ?? new Set()).add(m[1] as string));
+    if (m[3] !== '1') blobs.set(path, (blobs.get(path) ?? new Set()).add(m[2] as string));
   }
   const messages: { paths: string[]; type: string }[] = [];
   for (i++; i < fields.length; ) {
@@ -221,6 +226,13 @@ async function mergeTreeConflicts(cwd: string, base: string, head: string): Prom
     else if (type === 'CONFLICT (distinct modes)' || type === 'CONFLICT (distinct types)') {
       const both = paths.flatMap((p) => [...(modes.get(p) ?? [])]);
       entry.kind = both.every((m) => m === '100644' || m === '100755') ? 'mode' : 'type';
+    } else if (
+      (type === 'CONFLICT (add/add)' || type === 'CONFLICT (contents)') &&
+      blobs.get(path)?.size === 1 &&
+      (modes.get(path)?.size ?? 0) > 1
+    ) {
+      // Both sides hold the same content, one executable and one not.
+      entry.kind = 'mode';
     }
     found.set(path, entry);
   }

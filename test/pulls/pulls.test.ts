@@ -381,7 +381,7 @@ describe('conflicts, settling, reopen', () => {
     });
   });
 
-  it('conflicts of every kind: content (counted), binary, a file against a folder, a file against a link', async () => {
+  it('conflicts of every kind: content (counted), binary, a file against a folder, a file against a link, modes', async () => {
     const { dir, pulls } = await setup();
     await ok(dir, ['checkout', '-q', 'main']);
     await commitIn(dir, 'two.txt', `${lines('').join('\n')}\n`, 'Two');
@@ -401,12 +401,18 @@ describe('conflicts, settling, reopen', () => {
     symlinkSync('two.txt', join(dir, 'link'));
     await ok(dir, ['add', 'link']);
     await ok(dir, ['commit', '-q', '-m', 'link is a link']);
+    // The same new file on both sides, executable on this one only.
+    writeFileSync(join(dir, 'run.sh'), 'echo hi\n', { mode: 0o755 });
+    await ok(dir, ['add', 'run.sh']);
+    await ok(dir, ['commit', '-q', '-m', 'run.sh, executable']);
     await ok(dir, ['push', '-q', 'origin', 'side']);
     await ok(dir, ['checkout', '-q', 'main']);
     writeFileSync(join(dir, 'two.txt'), `${lines('main').join('\n')}\n`);
     writeFileSync(join(dir, 'img.bin'), Buffer.from([0, 7, 7, 7]));
     writeFileSync(join(dir, 'spot'), 'a changed file\n');
     writeFileSync(join(dir, 'link'), 'a changed file\n');
+    writeFileSync(join(dir, 'run.sh'), 'echo hi\n', { mode: 0o644 });
+    await ok(dir, ['add', 'run.sh']);
     await ok(dir, ['commit', '-q', '-am', 'Main']);
     await ok(dir, ['push', '-q', 'origin', 'main']);
     await p.post(pulls, { title: 'Every kind', source: 'side', target: 'main' });
@@ -415,6 +421,7 @@ describe('conflicts, settling, reopen', () => {
     expect(detail.body.conflicts).toEqual([
       { path: 'img.bin', conflicts: 1, binary: true, kind: 'content' },
       { path: 'link', conflicts: 1, binary: false, kind: 'type' },
+      { path: 'run.sh', conflicts: 1, binary: false, kind: 'mode' },
       { path: 'spot', conflicts: 1, binary: false, kind: 'type' },
       { path: 'two.txt', conflicts: 2, binary: false, kind: 'content' },
     ]);
