@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, platform as osPlatform } from 'node:os';
 import { dirname, join } from 'node:path';
+import { runBrowserBatch } from './browser';
 import { platformCall, send } from './net';
 import { type Outcome, type Policy, runExec, runHttpBatch } from './runners';
 
@@ -10,7 +11,7 @@ import { type Outcome, type Policy, runExec, runHttpBatch } from './runners';
  * agents serve jobs. `login` is the device login (RFC 8628): it shows a code for a person of the
  * organization to approve, then keeps the device token in `$XDG_CONFIG_HOME/platform/agent.json`
  * (mode 0600). `run` polls, runs the job it is given (`http.batch`; `exec` only with
- * `--allow-exec`; `browser.batch` needs a browser this program does not ship), heartbeats, stops on
+ * `--allow-exec`; `browser.batch` in a Chromium it finds, AGENT_CHROMIUM or the system's), heartbeats, stops on
  * cancel, uploads the results and completes; hosts its allowlist refused become network requests.
  */
 const VERSION = '0.1.0';
@@ -136,13 +137,12 @@ async function serve(job: PolledJob, policy: Policy, allowExec: boolean, call: C
   try {
     if (job.type === 'http.batch') {
       outcome = await runHttpBatch(job.input as Parameters<typeof runHttpBatch>[0], policy, abort.signal);
-    } else if (job.type === 'exec' && allowExec) {
+    } else if (job.type === 'browser.batch') {
+      outcome = await runBrowserBatch(job.input as Parameters<typeof runBrowserBatch>[0], policy, abort.signal);
+    } else if (allowExec) {
       outcome = await runExec(job.input as Parameters<typeof runExec>[0], abort.signal);
     } else {
-      const why =
-        job.type === 'exec'
-          ? 'exec is not allowed on this device: start it with --allow-exec.'
-          : 'No browser on this device.';
+      const why = 'exec is not allowed on this device: start it with --allow-exec.';
       outcome = { status: 'failed', error: why, results: null, refusedHosts: [] };
     }
   } finally {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { storage } from '../../shared/storage';
+import { chromiumPath } from '../api/chromium';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
 
@@ -21,6 +22,7 @@ let worker: { stop: () => Promise<void> } | undefined;
 let config: string;
 let echo: Server;
 let echoPort: number;
+let chromium: string;
 const children: ChildProcess[] = [];
 const agents = () => `/v1/orgs/${p.org.orgId}/agents`;
 
@@ -29,7 +31,16 @@ beforeAll(async () => {
   process.env.AGENT_HEARTBEAT_LIMIT_MS = '1500';
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
   config = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'agent-config-'));
+  chromium = await chromiumPath();
   echo = createServer((req, res) => {
+    if (req.url === '/page') {
+      res.setHeader('content-type', 'text/html');
+      // The image is on a host the device may not reach: the browser is stopped before it asks.
+      res.end(
+        `<!doctype html><title>Echo page</title><h1>Hello from echo</h1><img src="http://blocked.localhost:${echoPort}/x.png">`,
+      );
+      return;
+    }
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ path: req.url, host: req.headers.host }));
   });
@@ -60,6 +71,7 @@ function program(args: string[], home = config) {
       AGENT_LOGIN_POLL_MS: '200',
       AGENT_POLL_MS: '200',
       AGENT_HEARTBEAT_MS: '300',
+      AGENT_CHROMIUM: chromium,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -145,6 +157,37 @@ it('http.batch: blocked, access requested and approved, run at echo.localhost, a
   runner.child.kill('SIGTERM');
   await once(runner.child, 'exit');
 });
+
+it('browser.batch: a page in Chromium with its title, text and screenshot; a host outside the allowlist is stopped and requested', async () => {
+  expect((await p.patch(`${agents()}/devices/${deviceId}`, { capabilities: ['http', 'exec', 'browser'] })).status).toBe(
+    200,
+  );
+  const runner = program(['run']);
+  await until(() => runner.output().includes('polling'));
+  const made = await p.post(`${agents()}/jobs`, {
+    type: 'browser.batch',
+    input: { pages: [{ url: `http://echo.localhost:${echoPort}/page`, text: true, screenshot: true, waitFor: 'h1' }] },
+  });
+  expect(made.status).toBe(201);
+  const done = await until(async () => {
+    const got = await job(made.body.jobId);
+    return got.job.status === 'done' ? got : undefined;
+  }, 60_000);
+  const results = (await (await fetch(done.resultsUrl)).json()) as {
+    pages: { status: number; title: string; text: string; screenshot: string; blockedHosts?: string[] }[];
+  };
+  expect(results.pages[0]).toMatchObject({ status: 200, title: 'Echo page', blockedHosts: ['blocked.localhost'] });
+  expect(results.pages[0]?.text).toContain('Hello from echo');
+  expect(
+    Buffer.from(results.pages[0]?.screenshot as string, 'base64')
+      .subarray(1, 4)
+      .toString(),
+  ).toBe('PNG');
+  const requests = (await p.get(agents())).body.requests as { deviceId: string; host: string }[];
+  expect(requests).toContainEqual(expect.objectContaining({ deviceId, host: 'blocked.localhost' }));
+  runner.child.kill('SIGTERM');
+  await once(runner.child, 'exit');
+}, 90_000);
 
 it('five programs and 100 jobs: each job claimed once, all done', async () => {
   // Five more devices of the owner, each logged in through its own program and allowed echo.localhost.
