@@ -9,6 +9,7 @@ import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
 import { benchDeployments, renderDeployments } from './bench/deployments';
 import { benchGit, renderGit } from './bench/git';
 import { benchNotifications, renderNotifications } from './bench/notifications';
+import { benchPages, renderPages } from './bench/pages';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { benchPulls, renderPulls } from './bench/pulls';
 import { type Figures, type FunctionFigures, renderReport, writeBlock } from './bench/report';
@@ -116,6 +117,11 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'notifications')) {
     say('notifications: a page of notices vs GET /v1/orgs/:orgId, and the local scheduler lateness');
     sections.push(`**Notifications**\n\n${renderNotifications(await benchNotifications(platform))}`);
+  }
+  // Pages (scripts/bench/pages.ts): search page 1 over 10,000 pages vs over 100.
+  if (routeGroups.some((g) => g.name === 'pages')) {
+    say('pages: search page 1 over 10,000 pages vs over 100');
+    sections.push(`**Pages**\n\n${renderPages(await benchPages(platform))}`);
   }
   await platform.stop();
   platform = undefined;

@@ -73,7 +73,7 @@ export async function analyze(title: string, markdown: string): Promise<Analyzed
 const EMPTY: Analyzed = { postings: new Map(), titleLength: 0, bodyLength: 0 };
 
 /** Puts and deletes in batches of 25, retrying unprocessed ones. */
-async function writeAll(requests: Record<string, unknown>[]): Promise<void> {
+export async function writeAll(requests: Record<string, unknown>[]): Promise<void> {
   for (let i = 0; i < requests.length; i += 25) {
     let pending: Record<string, unknown>[] | undefined = requests.slice(i, i + 25);
     for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {

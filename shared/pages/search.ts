@@ -21,6 +21,8 @@ const PREFIX_WEIGHT = 0.375;
 /** Postings read for the words a prefix expands to, at most. */
 const MAX_PREFIX_POSTINGS = 5_000;
 const MAX_WORDS = 10;
+/** The last code point: every key that starts with a string sorts at or below the string and this. */
+const LAST = '\u{10FFFF}';
 
 const bm25 = (tf: number, df: number, n: number, len: number, avg: number) =>
   Math.log(1 + (n - df + 0.5) / (df + 0.5)) *
@@ -31,13 +33,16 @@ type Found = Posting & { term: string };
 /** The postings of a word (or of every word it begins, up to a cap). */
 async function postings(orgId: string, word: string, prefix: boolean): Promise<Found[]> {
   const found: Found[] = [];
+  const from = prefix ? word : `${word} `;
   let start: Record<string, unknown> | undefined;
   do {
     const out = await db.send(
       new QueryCommand({
         TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :w)',
-        ExpressionAttributeValues: { ':pk': indexPk(orgId), ':w': prefix ? word : `${word} ` },
+        // BETWEEN rather than begins_with: the same range on DynamoDB, but DynamoDB Local reads the
+        // whole partition for begins_with (17 ms vs 2 ms over 10,000 pages' postings).
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': indexPk(orgId), ':from': from, ':to': `${from}${LAST}` },
         ExclusiveStartKey: start,
       }),
     );

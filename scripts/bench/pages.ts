@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { freePort } from '../../shared/net/free-port';
+import type { IndexedState, PageRecord } from '../../shared/pages/records';
+import { type BenchPlatform, startBenchPlatform } from './platform';
+import { median, ms, ratio } from './stats';
+
+/**
+ * Search page 1 (`GET …/pages/search`, 20 results with snippets, through the local gateway) over
+ * an organization of 10,000 pages against one of 100. Both are seeded through the store directly
+ * (page records, their postings as the index writes them, the index totals), with the content
+ * objects of the pages a query can answer. Two queries: a word in 20 pages of either organization
+ * (its postings do not grow with the organization: the cost should not either), and a word in a
+ * fifth of the pages (its postings grow 100 times: read whole, then ranked).
+ */
+export interface PagesFigures {
+  runs: number;
+  sizes: [number, number];
+  rare: { small: number; large: number };
+  /** The rare word's postings read bare (one Query of a document client): the engine's own share. */
+  bare: { small: number; large: number };
+  common: { small: number; large: number };
+  seedMs: number;
+}
+
+const RARE = 'zephyr';
+const COMMON = 'common';
+const FILLER = Array.from({ length: 2_000 }, (_, i) => `w${i.toString(36)}`);
+
+export async function benchPages(platform: BenchPlatform, options: { runs?: number } = {}): Promise<PagesFigures> {
+  const runs = options.runs ?? 30;
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-pages-'));
+  const stops: (() => Promise<void> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
+  try {
+    const env = process.env;
+    // An S3 server of its own, unless one answers at AWS_ENDPOINT_URL_S3. One that an earlier
+    // figure started and stopped is started again on its port: the storage client keeps its endpoint.
+    const answers = async (url: string) =>
+      fetch(url).then(
+        () => true,
+        () => false,
+      );
+    if (!env.AWS_ENDPOINT_URL_S3 || !(await answers(env.AWS_ENDPOINT_URL_S3))) {
+      const { startS3 } = await import('../../lib/local/services');
+      const credentials = {
+        accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
+        secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
+      };
+      const port = env.AWS_ENDPOINT_URL_S3 ? Number(new URL(env.AWS_ENDPOINT_URL_S3).port) : await freePort();
+      const s3 = await startS3({ port, directory: join(dataDir, 's3'), buckets: [], credentials });
+      stops.push(s3.stop);
+      Object.assign(env, { AWS_ENDPOINT_URL_S3: s3.endpoint, S3_FORCE_PATH_STYLE: 'true' });
+    }
+    env.ARTIFACTS_BUCKET = `bench-pages-${randomBytes(4).toString('hex')}`;
+    const [{ storage }, { createGateway, listen }, { createOrg, addMember }] = await Promise.all([
+      import('../../shared/storage'),
+      import('../../lib/local/gateway'),
+      import('../../shared/identity/orgs'),
+    ]);
+    await storage.createBucket(env.ARTIFACTS_BUCKET);
+    const gateway = createGateway();
+    const port = await listen(gateway, 0);
+    stops.push(() => {
+      gateway.closeAllConnections();
+      gateway.close();
+    });
+    // The owner of the bench organization owns the large one too: the same token reads both.
+    const large = await createOrg({ slug: 'bench-pages', name: 'Bench pages', kind: 'customer' });
+    await addMember(large.orgId, 'owner@bench.example', 'owner', 'Bench owner');
+    const t0 = performance.now();
+    await seed(platform.orgId, 100, platform.userId);
+    await seed(large.orgId, 10_000, platform.userId);
+    const seedMs = performance.now() - t0;
+
+    const search = async (orgId: string, q: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/orgs/${orgId}/pages/search?q=${q}&limit=20`, {
+        headers: { authorization: `Bearer ${platform.jwt}` },
+      });
+      const body = (await res.json()) as { results?: unknown[] };
+      if (res.status !== 200 || body.results?.length !== 20)
+        throw new Error(`bench search answered ${res.status} with ${JSON.stringify(body).slice(0, 300)}`);
+    };
+    const timed = async (orgId: string, q: string) => {
+      const t = performance.now();
+      await search(orgId, q);
+      return performance.now() - t;
+    };
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: platform.dynamoEndpoint }));
+    stops.push(() => client.destroy());
+    const bare = async (orgId: string) => {
+      const t = performance.now();
+      const out = await client.send(
+        new QueryCommand({
+          TableName: env.TABLE_NAME,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': `PGIDX#${orgId}`, ':from': RARE, ':to': `${RARE}\u{10FFFF}` },
+        }),
+      );
+      if (out.Items?.length !== 20) throw new Error('bench postings: not the 20 seeded');
+      return performance.now() - t;
+    };
+    const bareSmall: number[] = [];
+    const bareLarge: number[] = [];
+    const series = {
+      rareSmall: [] as number[],
+      rareLarge: [] as number[],
+      commonSmall: [] as number[],
+      commonLarge: [] as number[],
+    };
+    for (let i = 0; i < runs + 3; i++) {
+      const round = [
+        await timed(platform.orgId, RARE),
+        await timed(large.orgId, RARE),
+        await timed(platform.orgId, COMMON),
+        await timed(large.orgId, COMMON),
+      ];
+      const b = [await bare(platform.orgId), await bare(large.orgId)];
+      if (i < 3) continue;
+      bareSmall.push(b[0] as number);
+      bareLarge.push(b[1] as number);
+      series.rareSmall.push(round[0] as number);
+      series.rareLarge.push(round[1] as number);
+      series.commonSmall.push(round[2] as number);
+      series.commonLarge.push(round[3] as number);
+    }
+    return {
+      runs,
+      sizes: [100, 10_000],
+      rare: { small: median(series.rareSmall), large: median(series.rareLarge) },
+      bare: { small: median(bareSmall), large: median(bareLarge) },
+      common: { small: median(series.commonSmall), large: median(series.commonLarge) },
+      seedMs,
+    };
+  } finally {
+    for (const s of stops.reverse()) await s();
+  }
+}
+
+/**
+ * `count` top-level pages of `orgId`, written as the routes would leave them: the record, its
+ * postings (shared/pages/search-index.ts `analyze`) and the totals; content objects only for the
+ * pages a bench query answers (the others are never read).
+ */
+async function seed(orgId: string, count: number, by: string): Promise<void> {
+  const [{ analyze, indexPk, statsKey, writeAll }, { listPk, listSk, pageKey }, { writeContent }, { newId }] =
+    await Promise.all([
+      import('../../shared/pages/search-index'),
+      import('../../shared/pages/records'),
+      import('../../shared/pages/content'),
+      import('../../shared/store/ids'),
+    ]);
+  const { generateNKeysBetween } = await import('fractional-indexing');
+  const ranks = generateNKeysBetween(null, null, count);
+  let state = count;
+  const rnd = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+  const word = () => FILLER[Math.floor(rnd() * FILLER.length)] as string;
+  const items: Record<string, unknown>[] = [];
+  const pages: PageRecord[] = [];
+  const contents: Promise<void>[] = [];
+  const totals = { docs: 0, titleLength: 0, bodyLength: 0 };
+  const now = Date.now();
+  for (let i = 0; i < count; i++) {
+    const pageId = newId('pg_');
+    const extra = [i % 5 === 0 ? COMMON : '', i < 20 ? RARE : ''].filter(Boolean);
+    const title = `${word()} ${word()}`;
+    const content = [word(), word(), ...extra, word(), word()].join(' ');
+    const analyzed = await analyze(title, content);
+    const rank = ranks[i] as string;
+    const indexed: IndexedState = {
+      title,
+      contentKey: null,
+      titleLength: analyzed.titleLength,
+      bodyLength: analyzed.bodyLength,
+    };
+    const page: PageRecord = {
+      pageId,
+      orgId,
+      parentId: null,
+      title,
+      icon: null,
+      rank,
+      children: 0,
+      version: 1,
+      contentVersion: 1,
+      contentLength: content.length,
+      createdAt: now,
+      createdBy: by,
+      updatedAt: now,
+      updatedBy: by,
+      indexed,
+    };
+    if (extra.length > 0) {
+      contents.push(
+        writeContent(orgId, pageId, content).then((key) => {
+          page.contentKey = key;
+          indexed.contentKey = key;
+        }),
+      );
+    }
+    // The record is written once its content object is (it names the object's key).
+    pages.push(page);
+    for (const [term, p] of analyzed.postings)
+      items.push({ pk: indexPk(orgId), sk: `${term} ${pageId}`, pageId, ...p });
+    totals.docs++;
+    totals.titleLength += analyzed.titleLength;
+    totals.bodyLength += analyzed.bodyLength;
+    if (contents.length >= 32) await Promise.all(contents.splice(0));
+  }
+  await Promise.all(contents);
+  for (const page of pages) {
+    items.push({
+      ...pageKey(orgId, page.pageId),
+      gsi1pk: listPk(orgId, null),
+      gsi1sk: listSk(page.rank, page.pageId),
+      ...page,
+    });
+  }
+  items.push({ ...statsKey(orgId), ...totals });
+  const requests = items.map((Item) => ({ PutRequest: { Item } }));
+  const chunk = Math.ceil(requests.length / 8);
+  await Promise.all(Array.from({ length: 8 }, (_, k) => writeAll(requests.slice(k * chunk, (k + 1) * chunk))));
+}
+
+export function renderPages(f: PagesFigures): string {
+  const row = (name: string, x: { small: number; large: number }) =>
+    `| ${name} | ${ms(x.small)} | ${ms(x.large)} | ${ratio(x.large, x.small)} |`;
+  return [
+    `Search page 1 (20 results with snippets) through the local gateway, over ${f.sizes[1].toLocaleString('en')} pages ` +
+      `vs over ${f.sizes[0]}, median of ${f.runs} rounds (seeded through the store in ${(f.seedMs / 1000).toFixed(1)} s):`,
+    '',
+    `| query | ${f.sizes[0]} pages | ${f.sizes[1].toLocaleString('en')} pages | ratio |`,
+    '|---|--:|--:|--:|',
+    row(`a word in 20 pages of each (\`${RARE}\`)`, f.rare),
+    row(`the same word's postings, one bare Query`, f.bare),
+    row(`a word in a fifth of the pages (\`${COMMON}\`)`, f.common),
+    '',
+  ].join('\n');
+}
+
+if (require.main === module) {
+  // `npx tsx scripts/bench/pages.ts`: this figure alone. Exits explicitly (SDK sockets stay open).
+  (async () => {
+    const platform = await startBenchPlatform();
+    try {
+      process.stdout.write(renderPages(await benchPages(platform)));
+    } finally {
+      await platform.stop();
+    }
+  })()
+    .then(() => process.exit(0))
+    .catch((err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    });
+}
