@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BenchPlatform } from './platform';
-import { median } from './stats';
+import { median, percentile } from './stats';
 
 /**
  * The poll that claims a job (`POST /v1/agent/poll` through the local gateway: the device token
@@ -14,6 +14,8 @@ import { median } from './stats';
 export interface AgentFigures {
   runs: number;
   poll: { api: number; bare: number };
+  /** Create to done of a one-request http.batch through the agent program, and the request made directly. */
+  program: { runs: number; pollMs: number; createToDone: number; p95: number; direct: number };
 }
 
 export async function benchAgents(platform: BenchPlatform, options: { runs?: number } = {}): Promise<AgentFigures> {
@@ -96,13 +98,88 @@ export async function benchAgents(platform: BenchPlatform, options: { runs?: num
         bare.push(t3 - t2);
       }
     }
-    return { runs, poll: { api: median(api), bare: median(bare) } };
+    const program = await createToDone(platform, port, device.token, device.deviceId);
+    return { runs, poll: { api: median(api), bare: median(bare) }, program };
   } finally {
     client.destroy();
     gateway.closeAllConnections();
     gateway.close();
     await sqs.stop();
   }
+}
+
+/**
+ * The agent program (agent/main.ts, as `npm run agent -- run` starts it) serving one-request
+ * `http.batch` jobs to a loopback server at `echo.localhost`: from `POST …/agents/jobs` to the job
+ * read `done` (the program's poll interval, its claim, the request, the results' upload, complete),
+ * against the same request made directly.
+ */
+async function createToDone(platform: BenchPlatform, port: number, token: string, deviceId: string) {
+  const runs = 20;
+  const pollMs = 100;
+  const { createServer } = await import('node:http');
+  const { spawn } = await import('node:child_process');
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const { fileRequest, decideRequest } = await import('../../shared/agents/devices');
+  const echo = createServer((req, res) => res.end(JSON.stringify({ path: req.url })));
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  const echoPort = (echo.address() as { port: number }).port;
+  await fileRequest(platform.orgId, deviceId, 'echo.localhost', 'bench', false);
+  await decideRequest(platform.orgId, deviceId, 'echo.localhost', true);
+  const home = mkdtempSync(join(tmpdir(), 'bench-agent-'));
+  mkdirSync(join(home, 'platform'), { recursive: true });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  writeFileSync(
+    join(home, 'platform', 'agent.json'),
+    JSON.stringify({ baseUrl, token, deviceId, orgId: platform.orgId }),
+    { mode: 0o600 },
+  );
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsx, join(__dirname, '..', '..', 'agent', 'main.ts'), 'run'], {
+    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, AGENT_POLL_MS: String(pollMs) },
+    stdio: 'ignore',
+  });
+  const headers = { authorization: `Bearer ${platform.jwt}`, 'content-type': 'application/json' };
+  const times: number[] = [];
+  const direct: number[] = [];
+  try {
+    for (let i = 0; i < runs + 3; i++) {
+      const url = `http://echo.localhost:${echoPort}/job/${i}`;
+      const t0 = performance.now();
+      const made = (await (
+        await fetch(`${baseUrl}/v1/orgs/${platform.orgId}/agents/jobs`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ type: 'http.batch', input: { requests: [{ url }] } }),
+        })
+      ).json()) as { jobId: string };
+      for (;;) {
+        const got = (await (
+          await fetch(`${baseUrl}/v1/orgs/${platform.orgId}/agents/jobs/${made.jobId}`, { headers })
+        ).json()) as { job: { status: string } };
+        if (got.job.status === 'done') break;
+        if (got.job.status !== 'queued' && got.job.status !== 'running') throw new Error(`bench job ${got.job.status}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const t1 = performance.now();
+      const t2 = performance.now();
+      await (await fetch(`http://127.0.0.1:${echoPort}/job/${i}`)).text();
+      const t3 = performance.now();
+      // The first rounds start the program's runtime (its first poll, the first TLS-free connects).
+      if (i >= 3) {
+        times.push(t1 - t0);
+        direct.push(t3 - t2);
+      }
+    }
+  } finally {
+    child.kill('SIGTERM');
+    echo.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+  return { runs, pollMs, createToDone: median(times), p95: percentile(times, 95), direct: median(direct) };
 }
 
 export function renderAgents(f: AgentFigures): string {
@@ -113,6 +190,12 @@ export function renderAgents(f: AgentFigures): string {
     '| operation | through the API | bare calls | ratio |',
     '|---|--:|--:|--:|',
     `| poll that claims | ${f.poll.api.toFixed(2)} ms | ${f.poll.bare.toFixed(2)} ms | ${(f.poll.api / f.poll.bare).toFixed(2)}× |`,
+    '',
+    `Create to done of a one-request \`http.batch\` through the agent program (polling every ${f.program.pollMs} ms ` +
+      `when idle; \`npm run agent\` polls as the server's \`nextPollMs\` says), median of ${f.program.runs}, ` +
+      `reported beside the same request made directly: ${f.program.createToDone.toFixed(1)} ms ` +
+      `(p95 ${f.program.p95.toFixed(1)} ms) vs ${f.program.direct.toFixed(2)} ms. The difference is the queue: ` +
+      'the wait for the next poll, the claim, the results uploaded by link, complete, and the read that sees it.',
     '',
   ].join('\n');
 }
