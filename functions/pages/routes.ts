@@ -3,6 +3,7 @@ import type { Caller } from '../../shared/auth/caller';
 import { callerId } from '../../shared/auth/caller';
 import type { Role, Scope } from '../../shared/auth/scopes';
 import { forbidden, notFound } from '../../shared/ground/errors';
+import { describeError, log } from '../../shared/ground/log';
 import { queryInt } from '../../shared/http/query';
 import { created, noContent, ok, route } from '../../shared/http/route';
 import { readContent } from '../../shared/pages/content';
@@ -193,7 +194,10 @@ export const routes = [
     run: async ({ org, caller, role, scopes, params }) => {
       requireWriter(caller, role, scopes);
       await hidePage(org.orgId, params.pageId);
-      await sweep(org.orgId, params.pageId, Date.now() + SWEEP_BUDGET_MS);
+      // Hidden is deleted for every reader: a sweep that fails here is finished by the worker.
+      await sweep(org.orgId, params.pageId, Date.now() + SWEEP_BUDGET_MS).catch((err: unknown) =>
+        log.warn('pages sweep stopped', { orgId: org.orgId, pageId: params.pageId, ...describeError(err) }),
+      );
       return noContent();
     },
   }),

@@ -2,7 +2,7 @@ import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { getItem, getMany, TABLE } from '../store/table';
-import { type PageRecord, pageKey } from './records';
+import { hidingIn, type PageRecord, pageKey, visibleOnly } from './records';
 
 /**
  * A person's (or a key's) favorite pages: one item per page and caller under the page
@@ -45,7 +45,7 @@ export const removeFavorite = async (orgId: string, pageId: string, by: string) 
 export const isFavorite = async (orgId: string, pageId: string, by: string) =>
   (await getItem(favoriteKey(orgId, pageId, by))) !== undefined;
 
-/** The caller's favorites, newest first, with their pages (pages hidden meanwhile left out). */
+/** The caller's favorites, newest first, with their pages (pages hidden meanwhile, or under a hidden one, left out). */
 export async function listFavorites(orgId: string, by: string, limit: number, cursor?: string) {
   const scope = `${orgId}:favorites:${by}`;
   const out = await db.send(
@@ -60,10 +60,22 @@ export async function listFavorites(orgId: string, by: string, limit: number, cu
     }),
   );
   const favorites = (out.Items ?? []) as FavoriteRecord[];
-  const pages = await getMany<PageRecord>(favorites.map((f) => pageKey(orgId, f.pageId)));
+  const [pages, hiding] = await Promise.all([
+    getMany<PageRecord>(favorites.map((f) => pageKey(orgId, f.pageId))),
+    hidingIn(orgId),
+  ]);
+  const visible = new Set(
+    (
+      await visibleOnly(
+        orgId,
+        pages.filter((p): p is PageRecord => p !== undefined),
+        hiding,
+      )
+    ).map((p) => p.pageId),
+  );
   const found = favorites.flatMap((f, i) => {
     const page = pages[i];
-    return page && page.status !== 'removed' ? [{ favorite: f, page }] : [];
+    return page && visible.has(page.pageId) ? [{ favorite: f, page }] : [];
   });
   return { found, cursor: encodeCursor(scope, out.LastEvaluatedKey) };
 }

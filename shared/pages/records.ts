@@ -1,4 +1,6 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../ground/errors';
+import { db } from '../store/client';
 import { getItem, TABLE } from '../store/table';
 
 /**
@@ -140,3 +142,42 @@ export const shown = (p: PageRecord) => ({ ...summary(p), contentLength: p.conte
 
 /** An ancestor as breadcrumbs show it. */
 export const crumb = (p: PageRecord) => ({ pageId: p.pageId, title: p.title, icon: p.icon });
+
+/** Markers of hidden subtrees not yet removed (shared/pages/remove.ts), across organizations. */
+export const SWEEP_PK = 'PAGESWEEP';
+export const sweepKey = (orgId: string, pageId: string) => ({ pk: SWEEP_PK, sk: `${orgId}#${pageId}` });
+
+/**
+ * Whether `orgId` has a hidden subtree not yet removed: while it has, lists that don't walk up
+ * (search, favorites) check their pages' ancestors.
+ */
+export async function hidingIn(orgId: string): Promise<boolean> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :org)',
+      ExpressionAttributeValues: { ':pk': SWEEP_PK, ':org': `${orgId}#` },
+      Limit: 1,
+    }),
+  );
+  return (out.Items ?? []).length > 0;
+}
+
+/** Of `pages`, those a reader sees (none under a hidden page): their ancestors read only while `orgId` hides some. */
+export async function visibleOnly<T extends { pageId: string; status?: string }>(
+  orgId: string,
+  pages: T[],
+  hiding: boolean,
+): Promise<T[]> {
+  const shown = pages.filter((p) => p.status !== 'removed');
+  if (!hiding) return shown;
+  const seen = await Promise.all(
+    shown.map((p) =>
+      requireVisible(orgId, p.pageId).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return shown.filter((_, i) => seen[i]);
+}

@@ -1,9 +1,10 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { notFound } from '../ground/errors';
 import { db } from '../store/client';
 import { deleteMany, getItem, queryAll, TABLE, transact } from '../store/table';
 import { removeAllContent } from './content';
 import { favoritesPk } from './favorites';
-import { leaveParent, listPk, type PageRecord, pageKey, requireVisible } from './records';
+import { leaveParent, listPk, type PageRecord, PM, pageKey, requireVisible, SWEEP_PK, sweepKey } from './records';
 import { reindex } from './search-index';
 
 /**
@@ -16,8 +17,6 @@ import { reindex } from './search-index';
  * gone. What a budget leaves (a very large subtree, a failure) is finished by the `pages-sweep`
  * worker (lib/workers.ts), which runs the same sweep for each marker.
  */
-export const SWEEP_PK = 'PAGESWEEP';
-const sweepKey = (orgId: string, pageId: string) => ({ pk: SWEEP_PK, sk: `${orgId}#${pageId}` });
 
 export async function hidePage(orgId: string, pageId: string): Promise<void> {
   const { page } = await requireVisible(orgId, pageId, true);
@@ -36,8 +35,8 @@ export async function hidePage(orgId: string, pageId: string): Promise<void> {
       ...leaveParent(orgId, page.parentId),
       { Put: { TableName: TABLE(), Item: { ...sweepKey(orgId, pageId), orgId, pageId, at: Date.now() } } },
     ],
-    // Hidden or moved meanwhile: the page is gone for this caller either way, or changed.
-    ['Page not found', 'Page not found'],
+    // Hidden meanwhile (or its parent gone): the page is gone for this caller either way.
+    [() => notFound(PM.pageNotFound), () => notFound(PM.pageNotFound)],
   );
 }
 

@@ -4,7 +4,7 @@ import { db } from '../store/client';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../store/cursor';
 import { getMany, TABLE } from '../store/table';
 import { readContent } from './content';
-import { type PageRecord, pageKey } from './records';
+import { hidingIn, type PageRecord, pageKey, visibleOnly } from './records';
 import { indexPk, indexStats, type Posting, type Stats } from './search-index';
 import { markdownText, words } from './text';
 
@@ -98,8 +98,9 @@ export async function searchPages(
   const offset = from?.o ?? 0;
   const query = [...new Set(words(q).map((w) => w.term))].slice(0, MAX_WORDS);
   if (query.length === 0) return { hits: [], cursor: null };
-  const [stats, ...perWord] = await Promise.all([
+  const [stats, hiding, ...perWord] = await Promise.all([
     indexStats(orgId),
+    hidingIn(orgId),
     ...query.map((w, i) => postings(orgId, w, i === query.length - 1)),
   ]);
   let total: Map<string, number> | undefined;
@@ -117,13 +118,23 @@ export async function searchPages(
   });
   const ranked = [...(total ?? new Map<string, number>())].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const slice = ranked.slice(offset, offset + limit);
-  const pages = await getMany<PageRecord>(slice.map(([pageId]) => pageKey(orgId, pageId)));
+  const found = await getMany<PageRecord>(slice.map(([pageId]) => pageKey(orgId, pageId)));
+  const visible = new Set(
+    (
+      await visibleOnly(
+        orgId,
+        found.filter((p): p is PageRecord => p !== undefined),
+        hiding as boolean,
+      )
+    ).map((p) => p.pageId),
+  );
+  const pages = found.map((p) => (p && visible.has(p.pageId) ? p : undefined));
   const matched = (term: string) =>
     query.slice(0, -1).includes(term) || term.startsWith(query[query.length - 1] as string);
   const hits = await Promise.all(
     slice.map(async ([, score], i) => {
       const page = pages[i];
-      if (!page || page.status === 'removed') return undefined;
+      if (!page) return undefined;
       const text = await markdownText((await readContent(page.contentKey)) ?? '');
       return { page, score, ...snippetOf(text, matched) };
     }),

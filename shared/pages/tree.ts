@@ -5,7 +5,7 @@ import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { newId } from '../store/ids';
 import { putNew, TABLE, transact } from '../store/table';
-import { writeContent } from './content';
+import { removeContent, writeContent } from './content';
 import { leaveParent, listPk, listSk, MAX_DEPTH, type PageRecord, PM, pageKey, requireVisible } from './records';
 import { reindex } from './search-index';
 
@@ -160,7 +160,11 @@ export async function createPage(orgId: string, by: string, input: NewPage): Pro
       ...(parent ? parentChecks(orgId, parent.page, parent.ancestors) : []),
     ],
     async (i) => (i === 0 ? undefined : notFound(PM.parentNotFound)),
-  );
+  ).catch(async (err: unknown) => {
+    // Nothing names the content written for it: it goes too.
+    if (contentKey) await removeContent([contentKey]);
+    throw err;
+  });
   await reindex(orgId, pageId);
   return page;
 }

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as sweepWorker } from '../../functions/workers/pages-sweep';
-import { getPage } from '../../shared/pages/records';
-import { hidePage, pendingSweeps, SWEEP_PK, sweep } from '../../shared/pages/remove';
+import { getPage, SWEEP_PK } from '../../shared/pages/records';
+import { hidePage, pendingSweeps, sweep } from '../../shared/pages/remove';
 import { storage } from '../../shared/storage';
 import { db } from '../../shared/store/client';
 import { TABLE } from '../../shared/store/table';
@@ -307,10 +307,17 @@ describe('delete', () => {
       const kid = await create({ title: `Branch ${i}`, parentId: root.pageId, content: `branch ${i}` });
       ids.push(kid.pageId, (await create({ title: `Leaf ${i}`, parentId: kid.pageId })).pageId);
     }
+    const leaf = ids[ids.length - 1] as string;
+    expect((await p.put(`${favorites()}/${leaf}`)).status).toBe(200);
+    expect((await p.get(`${pages()}/search?q=branch`)).body.results).toHaveLength(3);
     await hidePage(p.org.orgId, root.pageId);
     // A request whose budget is spent leaves it all hidden, and its marker.
     expect(await sweep(p.org.orgId, root.pageId, Date.now() - 1)).toBe(false);
     for (const id of ids) expect((await p.get(`${pages()}/${id}`)).status).toBe(404);
+    // Search and favorites, which don't walk up, check ancestors while something is hidden.
+    expect((await p.get(`${pages()}/search?q=branch`)).body.results).toEqual([]);
+    const favs = (await p.get(favorites())).body.favorites as { page: { pageId: string } }[];
+    expect(favs.map((f) => f.page.pageId)).not.toContain(leaf);
     const marker = (await pendingSweeps()).find((m) => m.pageId === root.pageId);
     expect(marker).toMatchObject({ orgId: p.org.orgId });
     // The hourly worker takes markers older than a minute.
