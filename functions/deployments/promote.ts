@@ -37,6 +37,6 @@ export async function promote(orgId: string, deploymentId: string) {
   }
   // The pointer moved under us (another promote, a production build finishing): try again.
   if (!switched) throw new HttpError(502, M.routingFailed);
-  const host = productionHostOf({ slug: project.slug, productionDeploymentId: d.deploymentId });
+  const host = productionHostOf({ ...project, productionDeploymentId: d.deploymentId });
   return { deployment: toApiDeployment(d), productionHost: host };
 }

@@ -1,6 +1,7 @@
 import type { Caller } from '../../shared/auth/caller';
 import { HttpError, notFound } from '../../shared/ground/errors';
 import { ORG_NOT_FOUND } from '../../shared/ground/messages';
+import { HostTaken, hostEntry, hostOfLabel, productionLabels, reserveHost } from '../../shared/hosts/registry';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { actorId, projectKeys } from '../../shared/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/schemas/project';
@@ -22,10 +23,33 @@ interface NewProject {
 
 /**
  * Creates a project. One transaction: the organization is active, the repository (if any) is in
- * it, the slug is free (its own record, `attribute_not_exists`), the project is written. So 50
- * parallel creates of one slug give exactly one project; the others are told the slug exists.
+ * it, the slug is free (its own record, `attribute_not_exists`), the production host is reserved
+ * in the global host registry, the project is written. So 50 parallel creates of one slug give
+ * exactly one project; the others are told the slug exists. A production host another project
+ * holds (another organization's `web`, a deployment host) is not an error: the next label is
+ * tried (`<slug>-<org slug>`, then a random suffix), in a transaction of its own.
  */
-export async function createProject(orgId: string, caller: Caller, input: NewProject): Promise<ProjectRecord> {
+export async function createProject(
+  org: { orgId: string; slug: string },
+  caller: Caller,
+  input: NewProject,
+): Promise<ProjectRecord> {
+  for (const productionLabel of productionLabels(input.slug, org.slug)) {
+    try {
+      return await createWithLabel(org.orgId, caller, input, productionLabel);
+    } catch (err) {
+      if (!(err instanceof HostTaken)) throw err;
+    }
+  }
+  throw new HttpError(409, SLUG_TAKEN);
+}
+
+async function createWithLabel(
+  orgId: string,
+  caller: Caller,
+  input: NewProject,
+  productionLabel: string,
+): Promise<ProjectRecord> {
   const location = checkLocation(input.location);
   const repoCheck = input.repoId === undefined ? undefined : repoExists(orgId, input.repoId);
   const now = Date.now();
@@ -47,17 +71,22 @@ export async function createProject(orgId: string, caller: Caller, input: NewPro
     location,
     version: 1,
     status: 'active',
+    productionLabel,
   };
+  const host = hostOfLabel(productionLabel);
   const items = [
     orgIsActive(orgId),
     ...(repoCheck ? [repoCheck] : []),
     putNew({ ...projectKeys.slug(orgId, input.slug), projectId }),
     putNew({ ...project }),
+    reserveHost(hostEntry(host, 'production', { orgId, projectId }, now)),
   ];
   await transact(items, [
     () => notFound(ORG_NOT_FOUND),
     ...(repoCheck ? [() => new HttpError(400, REPO_NOT_FOUND)] : []),
     () => new HttpError(409, SLUG_TAKEN),
+    undefined,
+    () => new HostTaken(host),
   ]);
   return project;
 }

@@ -51,7 +51,7 @@ export const routes = [
       409: [SLUG_TAKEN],
     },
     run: async ({ org, caller, body }) =>
-      created({ project: toProject(await createProject(org.orgId, caller, body)), deployment: null }),
+      created({ project: toProject(await createProject(org, caller, body)), deployment: null }),
   }),
   route({
     method: 'GET',
@@ -92,7 +92,7 @@ export const routes = [
       409: [SLUG_TAKEN, PROJECT_CHANGED, DELETING, TRANSFERRING],
     },
     run: async ({ org, params, body }) => {
-      const { project, linked } = await updateProject(org.orgId, projectIdOf(params), body);
+      const { project, linked } = await updateProject(org, projectIdOf(params), body);
       return ok(linked ? { project: toProject(project), deployment: null } : { project: toProject(project) });
     },
   }),

@@ -4,9 +4,11 @@ import type { Caller } from '../../shared/auth/caller';
 import { removeProjectFunctions } from '../../shared/deployments/functions';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/ground/errors';
 import { ORG_NOT_FOUND } from '../../shared/ground/messages';
+import { hostOfLabel, hostsOfProject, moveHosts } from '../../shared/hosts/registry';
 import { orgIsActive } from '../../shared/identity/orgs';
 import { deploymentInProgress, projectDeploymentKeys } from '../../shared/projects/deployments';
 import { envContext, listEnvRecords } from '../../shared/projects/env';
+import { productionLabelOf } from '../../shared/projects/hosts';
 import {
   isId,
   PROJECT_DELETING,
@@ -74,6 +76,7 @@ export async function transferProject(
   await removeProjectFunctions(moving);
   await moveEnv(moving, target.org.orgId);
   await moveRecords(moving, target.org.orgId);
+  await moveProjectHosts(moving, target.org.orgId);
   const moved = await finish(moving, target.org.orgId);
   return { project: moved, org: target.org };
 }
@@ -252,6 +255,26 @@ async function moveRecords(project: ProjectRecord, targetOrgId: string): Promise
     withPrefix(orgId, projectPrefixes.route(projectId)),
   ]);
   await runMoves(groups.flat().map((item) => ({ from: { pk: item.pk, sk: item.sk }, to: rehome(item, targetOrgId) })));
+}
+
+/** The registry's items of the project's hosts name the target (the hosts themselves stay). */
+async function moveProjectHosts(project: ProjectRecord, targetOrgId: string): Promise<void> {
+  const { projectId } = project;
+  const [routes, domains, held] = await Promise.all([
+    withPrefix(targetOrgId, projectPrefixes.route(projectId)),
+    domainsOf(targetOrgId, projectId, true),
+    hostsOfProject(projectId),
+  ]);
+  await moveHosts(
+    [
+      hostOfLabel(productionLabelOf(project)),
+      ...routes.map((r) => String(r.host)),
+      ...domains.map((d) => String(d.hostname)),
+      ...held.map((h) => h.host),
+    ],
+    projectId,
+    targetOrgId,
+  );
 }
 
 /** The project record moves last: its slug here goes, the repository is disconnected. */

@@ -1,4 +1,13 @@
 import { conflict, HttpError } from '../../shared/ground/errors';
+import {
+  HostTaken,
+  hostEntry,
+  hostOfLabel,
+  productionLabels,
+  releaseHost,
+  reserveHost,
+} from '../../shared/hosts/registry';
+import { productionLabelOf } from '../../shared/projects/hosts';
 import { assertActive, projectKeys, requireProject } from '../../shared/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/schemas/project';
 import { putNew, TABLE, transact } from '../../shared/store/table';
@@ -46,17 +55,18 @@ class Stale extends Error {}
  * Answers the project and whether a repository was linked by this change.
  */
 export async function updateProject(
-  orgId: string,
+  org: { orgId: string; slug: string },
   projectId: string,
   changes: ProjectChanges,
 ): Promise<{ project: ProjectRecord; linked: boolean }> {
+  const { orgId } = org;
   if (changes.location !== undefined) checkLocation(changes.location);
   for (let attempt = 0; ; attempt++) {
     const current = await requireProject(orgId, projectId, true);
     assertActive(current);
     if (changes.ifVersion !== undefined && changes.ifVersion !== current.version) throw conflict(PROJECT_CHANGED);
     try {
-      return await apply(current, changes);
+      return await applyWithHost(current, changes, org.slug);
     } catch (err) {
       if (!(err instanceof Stale)) throw err;
       if (changes.ifVersion !== undefined || attempt >= 4) throw conflict(PROJECT_CHANGED);
@@ -64,7 +74,24 @@ export async function updateProject(
   }
 }
 
-async function apply(current: ProjectRecord, changes: ProjectChanges) {
+/**
+ * A new slug brings a new production host (its label reserved, the old one released, in the
+ * update's transaction): the next label is tried when another project holds one.
+ */
+async function applyWithHost(current: ProjectRecord, changes: ProjectChanges, orgSlug: string) {
+  const slug = changes.slug;
+  if (slug === undefined || slug === current.slug) return apply(current, changes);
+  for (const label of productionLabels(slug, orgSlug)) {
+    try {
+      return await apply(current, changes, label);
+    } catch (err) {
+      if (!(err instanceof HostTaken)) throw err;
+    }
+  }
+  throw new HttpError(409, SLUG_TAKEN);
+}
+
+async function apply(current: ProjectRecord, changes: ProjectChanges, productionLabel?: string) {
   const { orgId, projectId } = current;
   const set: Record<string, unknown> = {};
   const remove: string[] = [];
@@ -76,6 +103,8 @@ async function apply(current: ProjectRecord, changes: ProjectChanges) {
     } else if (value !== current[field]) set[field] = value;
   }
   if (Object.keys(set).length === 0 && remove.length === 0) return { project: current, linked: false };
+  const newHost = typeof set.slug === 'string' && productionLabel ? hostOfLabel(productionLabel) : undefined;
+  if (newHost) set.productionLabel = productionLabel;
 
   set.updatedAt = Date.now();
   const names: Record<string, string> = { '#version': 'version', '#status': 'status' };
@@ -110,6 +139,13 @@ async function apply(current: ProjectRecord, changes: ProjectChanges) {
         ExpressionAttributeValues: { ':id': projectId },
       },
     });
+    failures.push(() => new Stale());
+  }
+  if (newHost && productionLabel !== productionLabelOf(current)) {
+    const oldHost = hostOfLabel(productionLabelOf(current));
+    items.push(reserveHost(hostEntry(newHost, 'production', { orgId, projectId })));
+    failures.push(() => new HostTaken(newHost));
+    items.push(releaseHost(oldHost, projectId));
     failures.push(() => new Stale());
   }
   items.push({

@@ -4,12 +4,8 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { abortAllBuilds, recoverInterruptedBuilds } from '../../shared/builds/local';
-import { normalizeHost } from '../../shared/deployments/hosts';
 import { localPaths } from '../../shared/deployments/paths';
-import { type RouteRecord, routesForHost } from '../../shared/deployments/records';
-import { getDeployment } from '../../shared/projects/deployments';
-import { productionHostOf } from '../../shared/projects/hosts';
-import { getProject } from '../../shared/projects/records';
+import { resolveHostTarget } from '../../shared/hosts/resolve';
 import { acquireFunction, appendRuntimeLog, hasFunction, stopAllFunctions } from '../../shared/runtime/local';
 import type { DeploymentRecord } from '../../shared/schemas/deployment';
 import { FUNCTION_CONFIG } from '../../shared/schemas/deployment';
@@ -59,32 +55,13 @@ function page(res: ServerResponse, status: number, title: string, detail: string
   res.end(body);
 }
 
-const orgOf = (route: RouteRecord) => route.pk.replace(/^ORG#/, '');
-
 /**
- * The deployment that answers `host`: a deployment route names it; the production route names
- * the project, whose production pointer says which (the project's current slug must still make
- * this host). A `skipped` deployment answers with the one it points at. Oldest claim first.
+ * The deployment that answers `host`, read from the host registry (shared/hosts/resolve.ts), or a
+ * redirect (a custom domain with `redirectTo`).
  */
 export async function resolveHost(host: string): Promise<DeploymentRecord | undefined> {
-  const name = normalizeHost(host);
-  for (const route of await routesForHost(name)) {
-    const orgId = orgOf(route);
-    let deploymentId = route.deploymentId;
-    if (route.production) {
-      const project = await getProject(orgId, route.projectId);
-      const current = project && productionHostOf(project);
-      if (!current || normalizeHost(current) !== name) continue;
-      deploymentId = project.productionDeploymentId;
-    }
-    if (!deploymentId) continue;
-    let d = await getDeployment(orgId, deploymentId);
-    for (let hops = 0; d?.status === 'skipped' && d.previousDeploymentId && hops < 5; hops++) {
-      d = await getDeployment(orgId, d.previousDeploymentId);
-    }
-    if (d) return d;
-  }
-  return undefined;
+  const target = await resolveHostTarget(host);
+  return target && 'deployment' in target ? target.deployment : undefined;
 }
 
 /** True when `path`, links resolved, is inside `root` (links resolved too). */
@@ -211,10 +188,22 @@ const STATUS_PAGES: Partial<Record<NonNullable<DeploymentRecord['status']>, [num
   expired: [410, 'Deployment expired', 'This deployment has expired. Redeploy it to bring it back.'],
 };
 
+/** `:<port>` of a Host header (the local edge's port), or nothing. */
+const portOf = (host: string) => /:\d+$/.exec(host)?.[0] ?? '';
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = randomUUID();
   const host = req.headers.host ?? '';
-  const d = await resolveHost(host);
+  const target = await resolveHostTarget(host);
+  if (target && 'redirect' in target) {
+    // A custom domain that redirects: 308 keeps the method and body, the path and query kept.
+    res.writeHead(308, {
+      location: `http://${target.redirect}${portOf(host)}${req.url ?? '/'}`,
+      'x-request-id': requestId,
+    });
+    return void res.end();
+  }
+  const d = target?.deployment;
   if (!d)
     return page(res, 404, 'Deployment not found', `Nothing is deployed at ${host.replace(/[<>&"]/g, '')}.`, requestId);
   const status = STATUS_PAGES[d.status ?? 'queued'];

@@ -3,6 +3,7 @@ import { config, findLocation } from '../config';
 import { HttpError } from '../ground/errors';
 import { log } from '../ground/log';
 import { ORG_NOT_FOUND } from '../ground/messages';
+import { HOST_IN_USE, hostEntry, reserveHost } from '../hosts/registry';
 import { orgIsActive } from '../identity/orgs';
 import { newDeploymentItems } from '../projects/deployments';
 import { envHash } from '../projects/env';
@@ -87,14 +88,22 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     sourceSize: input.sourceSize,
     sourceHash: input.sourceHash,
   };
+  // The deployment's host is reserved in the global registry with the record (shared/hosts).
+  const items = [
+    orgIsActive(orgId),
+    ...newDeploymentItems(deployment),
+    putNew(routeItem(orgId, projectId, host, { deploymentId }, now) as never),
+    putNew(expiryMarker(deploymentId, projectId, now) as never),
+  ];
+  const failures: (string | (() => Error) | undefined)[] = [
+    () => new HttpError(404, ORG_NOT_FOUND),
+    undefined,
+    () => new HttpError(404, PROJECT_NOT_FOUND),
+  ];
+  failures[items.length] = HOST_IN_USE(host);
   await transact(
-    [
-      orgIsActive(orgId),
-      ...newDeploymentItems(deployment),
-      putNew(routeItem(orgId, projectId, host, { deploymentId }, now) as never),
-      putNew(expiryMarker(deploymentId, projectId, now) as never),
-    ],
-    [() => new HttpError(404, ORG_NOT_FOUND), undefined, () => new HttpError(404, PROJECT_NOT_FOUND)],
+    [...items, reserveHost(hostEntry(host, 'deployment', { orgId, projectId, deploymentId }, now))],
+    failures,
   );
   const record = { ...deployment } as DeploymentRecord;
   if (!env) return record;

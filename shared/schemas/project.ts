@@ -49,10 +49,12 @@ export interface ProjectRecord extends Omit<Project, 'status'> {
   latestDeploymentId?: string;
   /** While `transferring`: the organization the project is moving to. */
   transferTo?: string;
+  /** The label of its production host, reserved in the host registry (shared/hosts/registry.ts). */
+  productionLabel?: string;
 }
 
 /** The project as the API answers it. */
 export function toProject(record: ProjectRecord): Project {
-  const { pk: _pk, sk: _sk, status, latestDeploymentId: _l, transferTo: _t, ...rest } = record;
+  const { pk: _pk, sk: _sk, status, latestDeploymentId: _l, transferTo: _t, productionLabel: _h, ...rest } = record;
   return status === 'active' ? rest : { ...rest, status };
 }

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { getDomain } from 'tldts';
+import { normalizeHost } from '../deployments/hosts';
+import type { DnsRecord } from '../dns/port';
+import { badRequest } from '../ground/errors';
+import { describeError, log } from '../ground/log';
+import { releaseHosts } from '../hosts/registry';
+import { appsDomain } from '../projects/hosts';
+import { DOMAIN_PREFIX } from '../projects/records';
+import { db } from '../store/client';
+import { getItem, keys, queryAll, TABLE } from '../store/table';
+import { connectedProvider } from './provider';
+
+/**
+ * A custom domain of a project: `DOM#<hostname>` in the organization's partition (it moves and
+ * goes with the project, shared/projects/records.ts), its host held in the global registry
+ * (shared/hosts/registry.ts). Spec part A's Domain record, plus what the platform keeps to
+ * check and undo it: the ownership token, the records it wrote through the provider, the end of
+ * its checks.
+ */
+export type DomainStatus = 'pending' | 'verifying' | 'active' | 'error';
+
+export interface DomainRecord {
+  pk: string;
+  sk: string;
+  hostname: string;
+  orgId: string;
+  projectId: string;
+  status: DomainStatus;
+  message?: string;
+  createdAt: number;
+  updatedAt: number;
+  createdBy: string;
+  /** The records to create, one a line, in zone-file form. */
+  records: string;
+  zone: string;
+  dnsProvider?: string;
+  checkedAt?: number;
+  redirectTo?: string;
+  tenantId?: string;
+  certificateArn?: string;
+  version: number;
+  /** The ownership token (the TXT record's value). */
+  token: string;
+  /** The re-checks stop then (72 hours after the add): the domain ends in `error`. */
+  checksUntil: number;
+  /** When the next re-check is due: a check message for another time is a stale repeat. */
+  nextCheckAt?: number;
+  /** What the platform wrote through the connected provider (removed with the domain). */
+  written?: { kind: string; zone: string; records: DnsRecord[] };
+}
+
+export const DM = {
+  notFound: 'Domain not found',
+  tooLong: 'A hostname has at most 253 characters.',
+  labelTooLong: 'Each label of a hostname has at most 63 characters.',
+  twoLabels: 'A hostname has two labels at least, like example.com.',
+  wildcard: 'Wildcard hostnames are not supported. Add each hostname.',
+  ipLiteral: 'An IP address is not a hostname.',
+  invalid: 'Letters, digits and hyphens only, like shop.example.com.',
+  appsDomain: (apps: string) => `Hostnames under ${apps} belong to the platform.`,
+  tooMany: 'A project has at most 50 domains.',
+  connectFirst: 'Connect a DNS provider first.',
+  providerLacksZone: (zone: string) => `The connected DNS provider does not hold the zone ${zone}.`,
+  redirectUnknown: 'redirectTo must be another domain of the same project.',
+  redirectChain: 'redirectTo must name a domain that does not redirect itself.',
+  redirectedTo: 'Other domains redirect to this one: change them first.',
+  changed: 'The domain changed since it was read. Reload and try again.',
+} as const;
+
+export const MAX_PER_PROJECT = 50;
+/** The re-checks of an unverified domain: every 5 minutes, for 72 hours. */
+export const CHECK_EVERY_MS = 5 * 60_000;
+export const CHECK_FOR_MS = 72 * 3_600_000;
+
+export const domainKey = (orgId: string, hostname: string) => ({
+  pk: keys.org(orgId).pk,
+  sk: `${DOMAIN_PREFIX}${hostname}`,
+});
+
+export function getDomainRecord(orgId: string, hostname: string, consistent = false) {
+  return getItem<DomainRecord>(domainKey(orgId, hostname), consistent);
+}
+
+/** The apps domain without its port: hostnames under it are the platform's own. */
+const platformDomain = () => normalizeHost(appsDomain());
+
+/**
+ * A hostname as the platform keeps it: trimmed, lowercased, without a trailing dot, punycoded; or
+ * 400 with what is wrong. At most 253 characters, labels of 1-63 letters, digits and hyphens (not
+ * at either end), two labels at least, no wildcard, no IP literal, nothing under the apps domain.
+ */
+export function normalizeHostname(input: string): string {
+  const raw = input.trim().replace(/\.$/, '');
+  if (raw.includes('*')) throw badRequest(DM.wildcard);
+  if (isIP(raw) || isIP(raw.replace(/^\[|\]$/g, ''))) throw badRequest(DM.ipLiteral);
+  if (raw.length > 253) throw badRequest(DM.tooLong);
+  const ascii = domainToASCII(raw.toLowerCase());
+  if (!ascii) throw badRequest(DM.invalid);
+  if (ascii.length > 253) throw badRequest(DM.tooLong);
+  const labels = ascii.split('.');
+  if (labels.some((l) => l.length > 63)) throw badRequest(DM.labelTooLong);
+  if (labels.length < 2) throw badRequest(DM.twoLabels);
+  if (labels.some((l) => !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(l))) throw badRequest(DM.invalid);
+  if (/^\d+$/.test(labels[labels.length - 1] as string)) throw badRequest(DM.ipLiteral);
+  const apps = platformDomain();
+  if (ascii === apps || ascii.endsWith(`.${apps}`)) throw badRequest(DM.appsDomain(apps));
+  return ascii;
+}
+
+/** The registrable domain (public suffix list): the zone that holds the hostname's records. */
+export function zoneOf(hostname: string): string {
+  return getDomain(hostname, { allowPrivateDomains: false }) ?? hostname;
+}
+
+/** Where domains point: `ROUTING_TARGET`, else `cname.<apps domain>` (locally `cname.localhost`, loopback). */
+export const routingTarget = () => process.env.ROUTING_TARGET ?? `cname.${platformDomain()}`;
+
+export const newToken = () => randomBytes(16).toString('hex');
+
+/** The TXT record that proves ownership. */
+export const ownershipRecord = (hostname: string, token: string): DnsRecord => ({
+  name: `_platform-verify.${hostname}`,
+  type: 'TXT',
+  value: `platform-verify=${token}`,
+});
+
+/** The routing record: a CNAME, or an ALIAS (flattening) at the zone's apex, where a CNAME can't be. */
+export const routingRecord = (hostname: string, zone: string): DnsRecord => ({
+  name: hostname,
+  type: hostname === zone ? 'ALIAS' : 'CNAME',
+  value: routingTarget(),
+});
+
+export const recordsOf = (hostname: string, zone: string, token: string) => [
+  routingRecord(hostname, zone),
+  ownershipRecord(hostname, token),
+];
+
+/** The records as text, one a line in zone-file form (the Domain record's `records`). */
+export const recordsText = (records: DnsRecord[]) =>
+  records
+    .map((r) => `${r.name}. 300 IN ${r.type} ${r.type === 'TXT' ? JSON.stringify(r.value) : `${r.value}.`}`)
+    .join('\n');
+
+/** The project's domains (consistent: deletes and transfers read them). */
+export function domainsOfProject(orgId: string, projectId: string): Promise<DomainRecord[]> {
+  return queryAll<DomainRecord>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    FilterExpression: 'projectId = :project',
+    ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': DOMAIN_PREFIX, ':project': projectId },
+    ConsistentRead: true,
+  });
+}
+
+/**
+ * Removes a domain: the records the platform wrote through the connected provider (when it wrote
+ * any and the same kind is still connected; a provider that refuses is logged, the domain goes
+ * anyway), the record, then its host in the registry. Each step can run again.
+ */
+export async function removeDomain(domain: DomainRecord): Promise<void> {
+  if (domain.written) {
+    try {
+      const connected = await connectedProvider(domain.orgId);
+      if (connected?.record.kind === domain.written.kind) {
+        await connected.provider.remove(domain.written.zone, domain.written.records);
+      }
+    } catch (err) {
+      log.warn('domain records not removed from the provider', {
+        hostname: domain.hostname,
+        error: describeError(err),
+      });
+    }
+  }
+  await db.send(new DeleteCommand({ TableName: TABLE(), Key: { pk: domain.pk, sk: domain.sk } }));
+  await releaseHosts([domain.hostname], domain.projectId);
+}

@@ -1,0 +1,76 @@
+import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { RouteRecord } from '../deployments/records';
+import type { DomainRecord } from '../domains/records';
+import type { Organization } from '../schemas/org';
+import type { ProjectRecord } from '../schemas/project';
+import { db } from '../store/client';
+import { getItem, keys, TABLE } from '../store/table';
+import { type HostEntry, hostEntry, hostOfLabel, productionLabels, reserveHost } from './registry';
+
+/**
+ * Hosts made before the registry, reserved once, oldest first (`npm start` runs it at each start;
+ * what is reserved already is left as it is): each project's production host (`<slug>` if free,
+ * else `<slug>-<org slug>`, else a suffix, then kept on the project), deployment hosts (their
+ * routes) and custom domains. A host an older one holds stays with it. `orgIds`: those
+ * organizations' only. Answers how many it reserved.
+ */
+export async function reserveExistingHosts(orgIds?: string[]): Promise<number> {
+  const only = orgIds && new Set(orgIds.map((id) => keys.org(id).pk));
+  const found: (ProjectRecord | RouteRecord | DomainRecord)[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new ScanCommand({
+        TableName: TABLE(),
+        FilterExpression:
+          'begins_with(pk, :org) AND (begins_with(sk, :prj) OR begins_with(sk, :route) OR begins_with(sk, :dom))',
+        ExpressionAttributeValues: { ':org': 'ORG#', ':prj': 'PRJ#', ':route': 'ROUTE#', ':dom': 'DOM#' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...((out.Items ?? []) as never[]).filter((i: { pk: string }) => !only || only.has(i.pk)));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  found.sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
+  let reserved = 0;
+  const reserve = async (entry: HostEntry) => {
+    try {
+      await db.send(new PutCommand(reserveHost(entry).Put));
+      reserved++;
+      return true;
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+      throw err;
+    }
+  };
+  for (const item of found) {
+    const orgId = item.pk.replace(/^ORG#/, '');
+    if (item.sk.startsWith('PRJ#')) {
+      const project = item as ProjectRecord;
+      if (project.productionLabel || project.status !== 'active') continue;
+      const org = await getItem<Organization>(keys.org(orgId));
+      for (const label of productionLabels(project.slug, org?.slug ?? orgId)) {
+        const owner = { orgId, projectId: project.projectId };
+        if (!(await reserve(hostEntry(hostOfLabel(label), 'production', owner, project.createdAt)))) continue;
+        await db.send(
+          new UpdateCommand({
+            TableName: TABLE(),
+            Key: { pk: project.pk, sk: project.sk },
+            UpdateExpression: 'SET productionLabel = :l',
+            ExpressionAttributeValues: { ':l': label },
+          }),
+        );
+        break;
+      }
+    } else if (item.sk.startsWith('ROUTE#')) {
+      const route = item as RouteRecord;
+      if (!route.deploymentId) continue;
+      const owner = { orgId, projectId: route.projectId, deploymentId: route.deploymentId };
+      await reserve(hostEntry(route.host, 'deployment', owner, route.createdAt));
+    } else {
+      const domain = item as DomainRecord;
+      await reserve(hostEntry(domain.hostname, 'domain', { orgId, projectId: domain.projectId }, domain.createdAt));
+    }
+  }
+  return reserved;
+}
