@@ -106,6 +106,17 @@ describe('create, read, list', () => {
     expect(notSibling.body).toEqual({ error: 'before and after name a page under the same parent.' });
   });
 
+  it('nests pages at most 50 levels deep', async () => {
+    let parentId: string | undefined;
+    for (let depth = 1; depth <= 50; depth++) parentId = (await create({ title: `Level ${depth}`, parentId })).pageId;
+    const deeper = await p.post(pages(), { title: 'Level 51', parentId });
+    expect(deeper.status).toBe(400);
+    expect(deeper.body).toEqual({ error: 'Pages nest at most 50 levels deep.' });
+    const got = await p.get(`${pages()}/${parentId}`);
+    expect(got.body.breadcrumbs).toHaveLength(49);
+    expect(got.body.breadcrumbs[0].title).toBe('Level 1');
+  });
+
   it('answers 404 for unknown pages and parents, 400 for invalid bodies', async () => {
     const unknown = 'pg_0000000000aaaaaaaaaaaaaaaa';
     for (const path of [`${pages()}/${unknown}`, `${pages()}/nonsense`, `${pages()}?parentId=${unknown}`]) {
@@ -334,6 +345,18 @@ describe('delete', () => {
     expect((await p.get(`${pages()}/search?q=branch`)).body.results).toEqual([]);
     // Again: nothing left to do, nothing fails.
     expect(await sweep(p.org.orgId, root.pageId, Date.now() + 5_000)).toBe(true);
+  });
+
+  it('holds an organization delete until its pages are deleted', async () => {
+    const { org, owner } = await p.newOrg();
+    const page = await p.post(`/v1/orgs/${org.orgId}/pages`, { title: 'Keeps it' }, { token: owner.token });
+    expect(page.status).toBe(201);
+    const refused = await p.delete(`/v1/orgs/${org.orgId}`, { token: owner.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: 'Remove its 1 doc first.' });
+    const gone = await p.delete(`/v1/orgs/${org.orgId}/pages/${page.body.page.pageId}`, { token: owner.token });
+    expect(gone.status).toBe(204);
+    expect((await p.delete(`/v1/orgs/${org.orgId}`, { token: owner.token })).status).toBe(204);
   });
 
   it('a parent that loses its last child has no children', async () => {
