@@ -1,6 +1,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { checkJob } from '../../shared/agents/jobs';
-import { describeError, log } from '../../shared/ground/log';
+import { eachMessage } from '../../shared/queue/batch';
+
+const isCheck = (x: unknown): x is { orgId: string; jobId: string } => {
+  const m = x as { orgId?: unknown; jobId?: unknown } | null;
+  return typeof m?.orgId === 'string' && typeof m.jobId === 'string';
+};
 
 /**
  * The agent-checks worker: each message names a job to read when it could have expired or its
@@ -8,27 +13,10 @@ import { describeError, log } from '../../shared/ground/log';
  * would (its callback goes then) and queues the next check while it is not over. A message that
  * names no job is dropped; a failure of the platform's own is retried by SQS.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  await Promise.all(
-    event.Records.map(async (record) => {
-      let message: { orgId?: unknown; jobId?: unknown } | undefined;
-      try {
-        message = JSON.parse(record.body);
-      } catch {
-        message = undefined;
-      }
-      if (typeof message?.orgId !== 'string' || typeof message.jobId !== 'string') {
-        log.error('a job check that names no job was dropped', { messageId: record.messageId });
-        return;
-      }
-      try {
-        await checkJob({ orgId: message.orgId, jobId: message.jobId });
-      } catch (err) {
-        log.warn('a job check failed', { jobId: message.jobId, error: describeError(err) });
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures };
-}
+export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  eachMessage(event, {
+    what: 'an agent job check',
+    is: isCheck,
+    handle: (m) => checkJob({ orgId: m.orgId, jobId: m.jobId }),
+    describe: (m) => ({ jobId: m.jobId }),
+  });

@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { describeError, log } from '../../shared/ground/log';
 import { handleNotifyMessage } from '../../shared/notify/deliver';
 import type { NotifyMessage } from '../../shared/notify/raise';
+import { eachMessage } from '../../shared/queue/batch';
 
 const isMessage = (m: unknown): m is NotifyMessage => {
   const x = m as Partial<NotifyMessage> | undefined;
@@ -19,27 +19,10 @@ const isMessage = (m: unknown): m is NotifyMessage => {
  * once; shared/notify/deliver.ts writes conditionally, so a repeat sends nothing twice. A message
  * of no known shape is dropped with a log line; a failure of the platform's own is retried by SQS.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  await Promise.all(
-    event.Records.map(async (record) => {
-      let message: unknown;
-      try {
-        message = JSON.parse(record.body);
-      } catch {
-        message = undefined;
-      }
-      if (!isMessage(message)) {
-        log.error('a notify message of no known shape was dropped', { messageId: record.messageId });
-        return;
-      }
-      try {
-        await handleNotifyMessage(message);
-      } catch (err) {
-        log.warn('a notify message failed', { type: message.type, error: describeError(err) });
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures };
-}
+export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  eachMessage(event, {
+    what: 'a notify message',
+    is: isMessage,
+    handle: (message) => handleNotifyMessage(message),
+    describe: (m) => ({ type: m.type }),
+  });

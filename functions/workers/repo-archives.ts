@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { describeError, log } from '../../shared/ground/log';
+import { eachMessage } from '../../shared/queue/batch';
 import { type ArchiveJob, buildArchive } from '../../shared/repos/archives';
 
 const isJob = (x: unknown): x is ArchiveJob => {
@@ -19,25 +19,12 @@ const isJob = (x: unknown): x is ArchiveJob => {
  * job that fails for a passing reason is reported in `batchItemFailures`, so SQS delivers it again
  * (then to the dead-letter queue).
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    let job: unknown;
-    try {
-      job = JSON.parse(record.body);
-    } catch {
-      job = undefined;
-    }
-    if (!isJob(job)) {
-      log.error('an archive message that is no job was dropped', { messageId: record.messageId });
-      continue;
-    }
-    try {
-      await buildArchive(job);
-    } catch (err) {
-      log.warn('an archive failed; it will be tried again', { repoId: job.repoId, error: describeError(err) });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures };
-}
+export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  eachMessage(event, {
+    what: 'a repository archive',
+    is: isJob,
+    handle: buildArchive,
+    describe: (job) => ({ repoId: job.repoId }),
+    // One archive at a time: a big repository takes the function's disk and minutes.
+    oneAtATime: true,
+  });

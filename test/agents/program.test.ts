@@ -163,31 +163,46 @@ it('browser.batch: a page in Chromium with its title, text and screenshot; a hos
     200,
   );
   const runner = program(['run']);
-  await until(() => runner.output().includes('polling'));
-  const made = await p.post(`${agents()}/jobs`, {
-    type: 'browser.batch',
-    input: { pages: [{ url: `http://echo.localhost:${echoPort}/page`, text: true, screenshot: true, waitFor: 'h1' }] },
-  });
-  expect(made.status).toBe(201);
-  const done = await until(async () => {
-    const got = await job(made.body.jobId);
-    return got.job.status === 'done' ? got : undefined;
-  }, 60_000);
-  const results = (await (await fetch(done.resultsUrl)).json()) as {
-    pages: { status: number; title: string; text: string; screenshot: string; blockedHosts?: string[] }[];
-  };
-  expect(results.pages[0]).toMatchObject({ status: 200, title: 'Echo page', blockedHosts: ['blocked.localhost'] });
-  expect(results.pages[0]?.text).toContain('Hello from echo');
-  expect(
-    Buffer.from(results.pages[0]?.screenshot as string, 'base64')
-      .subarray(1, 4)
-      .toString(),
-  ).toBe('PNG');
-  const requests = (await p.get(agents())).body.requests as { deviceId: string; host: string }[];
-  expect(requests).toContainEqual(expect.objectContaining({ deviceId, host: 'blocked.localhost' }));
-  runner.child.kill('SIGTERM');
-  await once(runner.child, 'exit');
-}, 90_000);
+  try {
+    await until(() => runner.output().includes('polling'));
+    const made = await p.post(`${agents()}/jobs`, {
+      type: 'browser.batch',
+      input: {
+        pages: [{ url: `http://echo.localhost:${echoPort}/page`, text: true, screenshot: true, waitFor: 'h1' }],
+      },
+    });
+    expect(made.status).toBe(201);
+    const ended = await until(async () => {
+      const got = await job(made.body.jobId);
+      return ['done', 'failed'].includes(got.job.status) ? got : undefined;
+    }, 80_000);
+    // The program's own account of the job, when it did not end done.
+    expect({
+      status: ended.job.status,
+      error: ended.job.error,
+      output: ended.job.status === 'done' ? '' : runner.output(),
+    }).toEqual({
+      status: 'done',
+      error: undefined,
+      output: '',
+    });
+    const results = (await (await fetch(ended.resultsUrl)).json()) as {
+      pages: { status: number; title: string; text: string; screenshot: string; blockedHosts?: string[] }[];
+    };
+    expect(results.pages[0]).toMatchObject({ status: 200, title: 'Echo page', blockedHosts: ['blocked.localhost'] });
+    expect(results.pages[0]?.text).toContain('Hello from echo');
+    expect(
+      Buffer.from(results.pages[0]?.screenshot as string, 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
+    const requests = (await p.get(agents())).body.requests as { deviceId: string; host: string }[];
+    expect(requests).toContainEqual(expect.objectContaining({ deviceId, host: 'blocked.localhost' }));
+  } finally {
+    runner.child.kill('SIGTERM');
+    await once(runner.child, 'exit');
+  }
+}, 120_000);
 
 it('five programs and 100 jobs: each job claimed once, all done', async () => {
   // Five more devices of the owner, each logged in through its own program and allowed echo.localhost.

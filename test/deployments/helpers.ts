@@ -7,6 +7,7 @@ import { workers } from '../../lib/workers';
 import { buildsIdle } from '../../shared/builds/local';
 import { storage } from '../../shared/storage';
 import { TestPlatform } from '../helpers/platform';
+import { startQueueWorker } from '../helpers/sqs';
 
 let counter = 0;
 
@@ -29,6 +30,8 @@ export async function startDeployments(
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
   const edge = await startEdge({ port: 0 });
   process.env.APPS_DOMAIN = `localhost:${edge.port}`;
+  // The workers' queues (none of their readers): build-events raises deployment events to notify's.
+  const queues = options.workers === false ? undefined : await startQueueWorker();
   const running = await startWorkers({
     workers: options.workers === false ? [] : workers.filter((w) => w.trigger.kind === 'event'),
   });
@@ -38,6 +41,7 @@ export async function startDeployments(
     close: async () => {
       await buildsIdle();
       await running.stop();
+      await queues?.stop();
       await edge.close();
     },
   };
