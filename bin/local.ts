@@ -86,6 +86,8 @@ async function main(): Promise<void> {
   const baseUrl = `http://localhost:${ports.api}`;
   // The local edge serves deployments at `<name>.localhost:<edge port>` (lib/local/edge.ts).
   const edgePort = Number(env.EDGE_PORT ?? ports.api + 5);
+  // The local SMTP server (lib/local/smtp.ts): TCP on the DNS server's number (UDP).
+  const smtpPort = Number(env.SMTP_PORT ?? ports.api + 6);
   const edgeUrl = `http://localhost:${edgePort}`;
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
@@ -147,6 +149,8 @@ async function main(): Promise<void> {
     // Mail, texts and calls the platform sends land here (.eml, .sms.json, .voice.json).
     MAIL_FROM: env.MAIL_FROM ?? 'notifications@localhost',
     OUTBOX_DIR: resolve(dataDir, 'outbox'),
+    // Mailboxes' sends go over SMTP to the local SMTP server (the `mailSend` need).
+    SMTP_PORT: String(smtpPort),
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
     // Connectors may name MCP servers on this machine (loopback http): here alone, never on AWS.
     LOCAL_CONNECTORS_LOOPBACK: 'true',

@@ -5219,3 +5219,354 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   putFavoritesByPageId: { method: 'PUT', path: '/v1/orgs/{orgId}/favorites/{pageId}' },
   deleteFavoritesByPageId: { method: 'DELETE', path: '/v1/orgs/{orgId}/favorites/{pageId}' },
 };
+  /** The organization's mail domains: status (pending, verified, failed) and the records to publish */
+  getMailDomains: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      domains: {
+        domain: string;
+        status: 'pending' | 'verified' | 'failed';
+        receiving: boolean;
+        catchAll: string | null;
+        createdAt: number;
+        checkedAt: number | null;
+        verifiedAt: number | null;
+        version: number;
+        records: {
+          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
+          type: 'TXT' | 'CNAME' | 'MX';
+          name: string;
+          value: string;
+          found: boolean | null;
+        }[];
+      }[];
+    };
+  };
+  /** Adds a domain for mail: the records to publish (ownership TXT, DKIM, SPF, DMARC, MX) */
+  postMailDomains: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      domain: string;
+    };
+    response: {
+      domain: {
+        domain: string;
+        status: 'pending' | 'verified' | 'failed';
+        receiving: boolean;
+        catchAll: string | null;
+        createdAt: number;
+        checkedAt: number | null;
+        verifiedAt: number | null;
+        version: number;
+        records: {
+          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
+          type: 'TXT' | 'CNAME' | 'MX';
+          name: string;
+          value: string;
+          found: boolean | null;
+        }[];
+      };
+    };
+  };
+  /** Checks the domain's ownership record now */
+  postMailDomainsVerify: {
+    params: {
+      orgId: string;
+      domain: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      domain: {
+        domain: string;
+        status: 'pending' | 'verified' | 'failed';
+        receiving: boolean;
+        catchAll: string | null;
+        createdAt: number;
+        checkedAt: number | null;
+        verifiedAt: number | null;
+        version: number;
+        records: {
+          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
+          type: 'TXT' | 'CNAME' | 'MX';
+          name: string;
+          value: string;
+          found: boolean | null;
+        }[];
+      };
+    };
+  };
+  /** Receiving on or off */
+  patchMailDomainsByDomain: {
+    params: {
+      orgId: string;
+      domain: string;
+    };
+    query: object;
+    body: {
+      receiving?: boolean;
+      catchAll?: string | null;
+      ifVersion?: number;
+    };
+    response: {
+      domain: {
+        domain: string;
+        status: 'pending' | 'verified' | 'failed';
+        receiving: boolean;
+        catchAll: string | null;
+        createdAt: number;
+        checkedAt: number | null;
+        verifiedAt: number | null;
+        version: number;
+        records: {
+          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
+          type: 'TXT' | 'CNAME' | 'MX';
+          name: string;
+          value: string;
+          found: boolean | null;
+        }[];
+      };
+    };
+  };
+  /** Removes the domain */
+  deleteMailDomainsByDomain: {
+    params: {
+      orgId: string;
+      domain: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** The organization's members, each with the mailboxes they belong to */
+  getMailMembers: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      members: {
+        userId: string;
+        email: string | null;
+        name: string | null;
+        role: string;
+        mailboxes: {
+          mailboxId: string;
+          address: string;
+        }[];
+      }[];
+    };
+  };
+  /** Every mailbox of the organization, with its members and aliases */
+  getMailAdminMailboxes: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      mailboxes: {
+        mailboxId: string;
+        address: string;
+        name: string;
+        kind: 'personal' | 'shared';
+        members: string[];
+        aliases: string[];
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      }[];
+    };
+  };
+  /** Creates a mailbox: an address on one of the organization's domains, unique with aliases platform-wide */
+  postMailAdminMailboxes: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      address: string;
+      name: string;
+      members?: string[];
+      kind?: 'personal' | 'shared';
+    };
+    response: {
+      mailbox: {
+        mailboxId: string;
+        address: string;
+        name: string;
+        kind: 'personal' | 'shared';
+        members: string[];
+        aliases: string[];
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+    };
+  };
+  /** Renames a mailbox or replaces its members (`ifVersion`: 409 when it changed) */
+  patchMailAdminMailboxesByMailboxId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      members?: string[];
+      ifVersion?: number;
+    };
+    response: {
+      mailbox: {
+        mailboxId: string;
+        address: string;
+        name: string;
+        kind: 'personal' | 'shared';
+        members: string[];
+        aliases: string[];
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+    };
+  };
+  /** Deletes a mailbox: its addresses, messages and attachments, in steps safe to repeat */
+  deleteMailAdminMailboxesByMailboxId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Adds an alias: another address of the organization's domains reaching the mailbox */
+  postMailAdminMailboxesAliases: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      address: string;
+    };
+    response: {
+      mailbox: {
+        mailboxId: string;
+        address: string;
+        name: string;
+        kind: 'personal' | 'shared';
+        members: string[];
+        aliases: string[];
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+    };
+  };
+  /** Removes an alias */
+  deleteMailAdminAliasesByAddress: {
+    params: {
+      orgId: string;
+      address: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Per mailbox: bytes and messages held, sent and received this month, sent today against the daily quota */
+  getMailUsage: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      mailboxes: {
+        mailboxId: string;
+        address: string;
+        bytes: number;
+        messages: number;
+        sentThisMonth: number;
+        receivedThisMonth: number;
+        sentToday: number;
+        dailyQuota: number;
+      }[];
+    };
+  };
+  /** The caller's mailboxes, each with its unread INBOX threads */
+  getMailMailboxes: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      mailboxes: {
+        mailboxId: string;
+        address: string;
+        name: string;
+        kind: 'personal' | 'shared';
+        members: string[];
+        aliases: string[];
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+        settings: {
+          displayName: string | null;
+          signature: string | null;
+          vacation: {
+            enabled: boolean;
+            subject: string;
+            text: string;
+            startsAt: number | null;
+            endsAt: number | null;
+          } | null;
+          vipSenders: string[];
+        };
+        unread: number;
+      }[];
+    };
+  };
+  /** Sending limits: message size (25 MB), recipients per message (100), the daily quota, sent today and when the count resets (UTC midnight) */
+  getMailMailboxesLimits: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      limits: {
+        maxMessageBytes: number;
+        maxRecipients: number;
+        dailyQuota: number;
+        sentToday: number;
+        remainingToday: number;
+        resetsAt: number;
+      };
+    };
+  };
+  getMailDomains: { method: 'GET', path: '/v1/orgs/{orgId}/mail/domains' },
+  postMailDomains: { method: 'POST', path: '/v1/orgs/{orgId}/mail/domains' },
+  postMailDomainsVerify: { method: 'POST', path: '/v1/orgs/{orgId}/mail/domains/{domain}/verify' },
+  patchMailDomainsByDomain: { method: 'PATCH', path: '/v1/orgs/{orgId}/mail/domains/{domain}' },
+  deleteMailDomainsByDomain: { method: 'DELETE', path: '/v1/orgs/{orgId}/mail/domains/{domain}' },
+  getMailMembers: { method: 'GET', path: '/v1/orgs/{orgId}/mail/members' },
+  getMailAdminMailboxes: { method: 'GET', path: '/v1/orgs/{orgId}/mail/admin/mailboxes' },
+  postMailAdminMailboxes: { method: 'POST', path: '/v1/orgs/{orgId}/mail/admin/mailboxes' },
+  patchMailAdminMailboxesByMailboxId: { method: 'PATCH', path: '/v1/orgs/{orgId}/mail/admin/mailboxes/{mailboxId}' },
+  deleteMailAdminMailboxesByMailboxId: { method: 'DELETE', path: '/v1/orgs/{orgId}/mail/admin/mailboxes/{mailboxId}' },
+  postMailAdminMailboxesAliases: { method: 'POST', path: '/v1/orgs/{orgId}/mail/admin/mailboxes/{mailboxId}/aliases' },
+  deleteMailAdminAliasesByAddress: { method: 'DELETE', path: '/v1/orgs/{orgId}/mail/admin/aliases/{address}' },
+  getMailUsage: { method: 'GET', path: '/v1/orgs/{orgId}/mail/usage' },
+  getMailMailboxes: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes' },
+  getMailMailboxesLimits: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/limits' },

@@ -48,6 +48,9 @@ export const NEED_ENV = {
   signin: { aws: ['COGNITO_USER_POOL_ID'], local: [] },
   // Customer databases (`cust-*`) and buckets (`plt-*`): known by prefix, no variable.
   customerTables: { aws: [], local: [] },
+  // Mailboxes' mail (shared/mail sendRaw, domain identities, the suppression list): SES identities of
+  // organizations' domains; locally the SMTP server of `npm start` (SMTP_PORT).
+  mailSend: { aws: [], local: ['SMTP_PORT'] },
   customerBuckets: { aws: [], local: [] },
   // Bucket usage figures: list the account's buckets, read their storage metrics.
   bucketMetrics: { aws: [], local: [] },

@@ -243,6 +243,30 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
             'cognito-idp:UpdateUserPoolClient',
             'cognito-idp:DeleteUserPoolClient',
             'cognito-idp:AddUserPoolClientSecret',
+    // Mailboxes' mail: raw sends from any identity of the account (organizations' domains are added
+    // at runtime), those identities made and removed, the suppression list read.
+    mailSend: () => {
+      const identities = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: [
+            'ses:SendEmail',
+            'ses:SendRawEmail',
+            'ses:CreateEmailIdentity',
+            'ses:GetEmailIdentity',
+            'ses:DeleteEmailIdentity',
+          ],
+          resources: [identities],
+        }),
+      );
+      f.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetSuppressedDestination'], resources: ['*'] }));
+      ack(
+        `Resource::${nagArn(identities)}`,
+        "Organizations' mail domains become SES identities at runtime: known only as identities of this account.",
+      );
+      ack('Resource::*', "SES's account-level suppression list has no resource-level permission.");
+    },
+
             'cognito-idp:DeleteUserPoolClientSecret',
             'cognito-idp:ListUserPoolClientSecrets',
           ],

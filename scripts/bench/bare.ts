@@ -45,6 +45,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   signin: ['cognito'],
   kms: ['kms'],
   cursorSecret: [],
+  mailSend: ['sesv2'],
   builds: ['codebuild', 'logs'],
   functions: ['lambda', 'logs'],
   // Workers' needs (lib/workers.ts); bucket metrics also read CloudWatch, which no group needs.

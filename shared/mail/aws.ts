@@ -1,13 +1,27 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import {
+  CreateEmailIdentityCommand,
+  DeleteEmailIdentityCommand,
+  GetEmailIdentityCommand,
+  GetSuppressedDestinationCommand,
+  SESv2Client,
+  SendEmailCommand,
+} from '@aws-sdk/client-sesv2';
 import { type MailPort, mailFrom } from './port';
 
 let client: SESv2Client | undefined;
+const ses = () => {
+  client ??= new SESv2Client({});
+  return client;
+};
+const named = (err: unknown, name: string) => (err as Error).name === name;
 
-/** SES v2: the sender (`MAIL_FROM`) must be a verified identity of the account. */
+/**
+ * SES v2. The platform's own sender (`MAIL_FROM`) and organizations' domains are identities of the
+ * account (domains with Easy DKIM); in SES's sandbox only verified recipients receive.
+ */
 export const sesMail: MailPort = {
   async send(message) {
-    client ??= new SESv2Client({});
-    const out = await client.send(
+    const out = await ses().send(
       new SendEmailCommand({
         FromEmailAddress: message.from ?? mailFrom(),
         Destination: { ToAddresses: message.to },
@@ -23,5 +37,52 @@ export const sesMail: MailPort = {
       }),
     );
     return { messageId: out.MessageId ?? '' };
+  },
+
+  async sendRaw(message) {
+    const out = await ses().send(
+      new SendEmailCommand({
+        FromEmailAddress: message.from,
+        Destination: { ToAddresses: message.to },
+        Content: { Raw: { Data: message.raw } },
+      }),
+    );
+    return { messageId: out.MessageId ?? '', rejected: [] };
+  },
+
+  async createDomain(domain) {
+    try {
+      const out = await ses().send(new CreateEmailIdentityCommand({ EmailIdentity: domain }));
+      return { dkimTokens: out.DkimAttributes?.Tokens ?? [] };
+    } catch (err) {
+      if (!named(err, 'AlreadyExistsException')) throw err;
+      const out = await ses().send(new GetEmailIdentityCommand({ EmailIdentity: domain }));
+      return { dkimTokens: out.DkimAttributes?.Tokens ?? [] };
+    }
+  },
+
+  async deleteDomain(domain) {
+    try {
+      await ses().send(new DeleteEmailIdentityCommand({ EmailIdentity: domain }));
+    } catch (err) {
+      if (!named(err, 'NotFoundException')) throw err;
+    }
+  },
+
+  async suppressed(addresses) {
+    const found = await Promise.all(
+      addresses.map((a) =>
+        ses()
+          .send(new GetSuppressedDestinationCommand({ EmailAddress: a }))
+          .then(
+            () => a,
+            (err) => {
+              if (named(err, 'NotFoundException')) return undefined;
+              throw err;
+            },
+          ),
+      ),
+    );
+    return new Set(found.filter((a): a is string => a !== undefined));
   },
 };

@@ -1,13 +1,31 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createTransport, type Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { outboxFile } from '../ground/outbox';
-import { type MailPort, mailFrom } from './port';
+import { type MailPort, mailFrom, simulated } from './port';
+
+let transport: Transporter | undefined;
+let transportPort: string | undefined;
+
+/** nodemailer's SMTP transport to the local SMTP server (`SMTP_PORT`, read at each send: tests start their own). */
+function smtp(): Transporter {
+  const port = process.env.SMTP_PORT;
+  if (!port) throw new Error('SMTP_PORT is not set.');
+  if (!transport || transportPort !== port) {
+    transport?.close();
+    transport = createTransport({ host: '127.0.0.1', port: Number(port), secure: false, ignoreTLS: true });
+    transportPort = port;
+  }
+  return transport;
+}
 
 /**
- * One machine: each message is written as an `.eml` file (RFC 5322, as a mail client opens it) to
- * `OUTBOX_DIR`, named so that a listing is in the order they were sent.
+ * One machine: the platform's own messages are written as `.eml` files (RFC 5322, as a mail
+ * client opens them) to `OUTBOX_DIR`, named so that a listing is in the order they were sent.
+ * Mailboxes' messages go over SMTP to the local SMTP server (lib/local/smtp.ts), which writes them
+ * there too and delivers the platform's own addresses.
  */
 export const localMail: MailPort = {
   async send(message) {
@@ -26,5 +44,23 @@ export const localMail: MailPort = {
     await mkdir(join(file, '..'), { recursive: true });
     await writeFile(file, raw);
     return { messageId };
+  },
+
+  async sendRaw(message) {
+    const info = await smtp().sendMail({ envelope: { from: message.from, to: message.to }, raw: message.raw });
+    const rejected = ((info.rejected ?? []) as (string | { address: string })[]).map((r) =>
+      typeof r === 'string' ? r : r.address,
+    );
+    return { messageId: info.messageId, rejected };
+  },
+
+  async createDomain() {
+    return { dkimTokens: [0, 1, 2].map(() => randomBytes(16).toString('hex')) };
+  },
+
+  async deleteDomain() {},
+
+  async suppressed(addresses) {
+    return new Set(addresses.filter((a) => simulated(a) === 'suppressionlist'));
   },
 };

@@ -1,4 +1,8 @@
-/** The mail port: messages the platform sends (SES on AWS, an outbox folder of `.eml` files locally). */
+/**
+ * The mail port: messages the platform sends (SES on AWS; locally an outbox folder of `.eml` files
+ * and the local SMTP server), the sending identities of organizations' domains, and the account's
+ * suppression list.
+ */
 export interface MailMessage {
   /** Default: `MAIL_FROM`. */
   from?: string;
@@ -8,9 +12,28 @@ export interface MailMessage {
   html?: string;
 }
 
+/** A message built by the caller (RFC 5322 bytes), sent to the envelope's recipients. */
+export interface RawMail {
+  from: string;
+  /** Envelope recipients (To, Cc and Bcc together). */
+  to: string[];
+  raw: Buffer;
+}
+
 export interface MailPort {
-  /** Sends one message; answers the id the mail system gave it. */
+  /** Sends one message of the platform's own (notifications); answers the id the mail system gave it. */
   send(message: MailMessage): Promise<{ messageId: string }>;
+  /**
+   * Sends a message as built; `rejected` are recipients the mail system refused at once (locally
+   * the SMTP server's 550 answers); a message refused for every recipient throws.
+   */
+  sendRaw(message: RawMail): Promise<{ messageId: string; rejected: string[] }>;
+  /** Makes `domain` a sending identity (SES Easy DKIM): answers its three DKIM tokens. */
+  createDomain(domain: string): Promise<{ dkimTokens: string[] }>;
+  /** Removes the domain's sending identity (none: nothing to do). */
+  deleteDomain(domain: string): Promise<void>;
+  /** Those of `addresses` on the account's suppression list (bounces, complaints). */
+  suppressed(addresses: string[]): Promise<Set<string>>;
 }
 
 /** The sender of the platform's own messages (`MAIL_FROM`). */
@@ -19,3 +42,11 @@ export function mailFrom(): string {
   if (!from) throw new Error('MAIL_FROM is not set.');
   return from;
 }
+
+/** SES's mailbox simulator: what each address does (SES answers so on AWS; locally the SMTP server). */
+export const SIMULATOR_DOMAIN = 'simulator.amazonses.com';
+export const simulated = (address: string) => {
+  const [local, domain] = address.toLowerCase().split('@');
+  if (domain !== SIMULATOR_DOMAIN) return undefined;
+  return (local?.split('+')[0] ?? '') as 'success' | 'bounce' | 'ooto' | 'complaint' | 'suppressionlist' | string;
+};

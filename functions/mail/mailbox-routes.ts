@@ -1,0 +1,46 @@
+import { forbidden } from '../../shared/ground/errors';
+import { ok, route } from '../../shared/http/route';
+import { shownMailbox } from '../../shared/mailboxes/admin';
+import { unreadCounts } from '../../shared/mailboxes/labels';
+import { listMailboxes, MM, memberMailbox } from '../../shared/mailboxes/records';
+import { limitsOf } from '../../shared/mailboxes/usage';
+import { MailboxPath, OrgPath } from './schemas';
+
+/** The refusals every route of one mailbox may answer. */
+export const memberErrors = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound] };
+
+/** A mailbox's own routes serve its members (people); `org:read` lets every member role in. */
+export const scope = 'org:read' as const;
+
+export const mailboxRoutes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes',
+    scope,
+    summary: "The caller's mailboxes, each with its unread INBOX threads.",
+    params: OrgPath,
+    errors: { 403: [MM.membersOnly] },
+    run: async ({ org, caller }) => {
+      if (caller.kind !== 'user') throw forbidden(MM.membersOnly);
+      const mine = (await listMailboxes(org.orgId)).filter((m) => m.members.includes(caller.userId));
+      const unread = await unreadCounts(mine.map((m) => m.mailboxId));
+      return ok({
+        mailboxes: mine.map((m, i) => ({ ...shownMailbox(m), settings: m.settings, unread: unread[i] ?? 0 })),
+      });
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/limits',
+    scope,
+    summary:
+      'Sending limits: message size (25 MB), recipients per message (100), the daily quota, sent today and when the count resets (UTC midnight).',
+    params: MailboxPath,
+    errors: memberErrors,
+    run: async ({ org, caller, params }) => {
+      const mailbox = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ limits: await limitsOf(mailbox.mailboxId) });
+    },
+  }),
+];

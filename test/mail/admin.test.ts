@@ -1,0 +1,230 @@
+import { setLocalRecord } from '../../shared/dns/local';
+import { MM } from '../../shared/mailboxes/records';
+import { type MailWorld, mailboxFor, startMailWorld, unique } from './helpers';
+
+/**
+ * Mail administration (issue 17, Domains and Admin): domains with the records to publish, verified
+ * by DNS lookups (`.test` at once), one organization per domain; mailboxes and aliases unique
+ * platform-wide; membership decides who reaches a mailbox.
+ */
+let w: MailWorld;
+beforeAll(async () => {
+  w = await startMailWorld();
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+const base = () => `/v1/orgs/${w.p.org.orgId}/mail`;
+
+describe('domains', () => {
+  test('a .test domain verifies at once and lists its records; one organization holds a domain', async () => {
+    const domain = `${unique('acme')}.test`;
+    const res = await w.p.post(`${base()}/domains`, { domain: domain.toUpperCase() });
+    expect(res.status).toBe(201);
+    expect(res.body.domain).toMatchObject({ domain, status: 'verified', receiving: true, catchAll: null });
+    const purposes = res.body.domain.records.map((r: { purpose: string }) => r.purpose);
+    expect(purposes).toEqual(['verification', 'dkim', 'dkim', 'dkim', 'spf', 'dmarc', 'mx']);
+    expect(res.body.domain.records[4]).toMatchObject({
+      type: 'TXT',
+      name: domain,
+      value: 'v=spf1 include:amazonses.com ~all',
+    });
+
+    expect((await w.p.post(`${base()}/domains`, { domain })).body).toEqual({ error: MM.domainExists });
+    const other = await w.p.newOrg();
+    const taken = await w.p.post(`/v1/orgs/${other.org.orgId}/mail/domains`, { domain }, { token: other.owner.token });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toEqual({ error: MM.domainTaken });
+
+    const list = await w.p.get(`${base()}/domains`);
+    expect(list.status).toBe(200);
+    expect(list.body.domains.map((d: { domain: string }) => d.domain)).toContain(domain);
+    expect((await w.p.post(`${base()}/domains`, { domain: 'not a domain' })).status).toBe(400);
+  });
+
+  test('another domain stays pending until its TXT record is published, then verifies', async () => {
+    const domain = `${unique('corp')}.org`;
+    const res = await w.p.post(`${base()}/domains`, { domain });
+    expect(res.body.domain.status).toBe('pending');
+    const txt = res.body.domain.records[0];
+    expect(txt.name).toBe(`_platform-mail.${domain}`);
+
+    const early = await w.p.post(`${base()}/domains/${domain}/verify`);
+    expect(early.status).toBe(200);
+    expect(early.body.domain).toMatchObject({ status: 'pending', verifiedAt: null });
+    expect(early.body.domain.checkedAt).toEqual(expect.any(Number));
+
+    await setLocalRecord(domain, { name: txt.name, type: 'TXT', value: txt.value });
+    const late = await w.p.post(`${base()}/domains/${domain}/verify`);
+    expect(late.body.domain.status).toBe('verified');
+    expect(late.body.domain.records[0].found).toBe(true);
+
+    expect((await w.p.post(`${base()}/domains/nope-${unique()}.org/verify`)).body).toEqual({
+      error: MM.domainNotFound,
+    });
+  });
+
+  test('PATCH sets receiving and a catch-all mailbox of the organization; DELETE keeps its mailboxes', async () => {
+    const box = await mailboxFor(w.p, [w.p.owner.userId]);
+    const path = `${base()}/domains/${box.domain}`;
+    const patched = await w.p.patch(path, { receiving: false, catchAll: box.mailboxId });
+    expect(patched.status).toBe(200);
+    expect(patched.body.domain).toMatchObject({ receiving: false, catchAll: box.mailboxId, version: 2 });
+    expect((await w.p.patch(path, { catchAll: 'mbx_nope' })).body).toEqual({ error: MM.catchAllNotFound });
+    const stale = await w.p.patch(path, { receiving: true, ifVersion: 1 });
+    expect(stale.status).toBe(409);
+    expect((await w.p.patch(`${base()}/domains/gone-${unique()}.test`, { receiving: true })).status).toBe(404);
+
+    expect((await w.p.delete(path)).status).toBe(204);
+    expect((await w.p.delete(path)).body).toEqual({ error: MM.domainNotFound });
+    const boxes = await w.p.get(`${base()}/admin/mailboxes`);
+    expect(boxes.body.mailboxes.map((m: { mailboxId: string }) => m.mailboxId)).toContain(box.mailboxId);
+  });
+});
+
+describe('mailboxes and aliases', () => {
+  test('a mailbox on an organization domain, members by id or email, unique addresses', async () => {
+    const dev = await w.p.person('developer');
+    const domain = `${unique('team')}.test`;
+    await w.p.post(`${base()}/domains`, { domain });
+    const address = `sales-${unique()}@${domain}`;
+    const res = await w.p.post(`${base()}/admin/mailboxes`, {
+      address: address.toUpperCase(),
+      name: ' Sales ',
+      members: [w.p.owner.userId, dev.email],
+      kind: 'shared',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.mailbox).toMatchObject({
+      address,
+      name: 'Sales',
+      kind: 'shared',
+      members: [w.p.owner.userId, dev.userId],
+      aliases: [],
+      version: 1,
+    });
+    expect(res.body.mailbox.mailboxId).toMatch(/^mbx_/);
+
+    const again = await w.p.post(`${base()}/admin/mailboxes`, { address, name: 'Again' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: MM.addressTaken });
+    const outside = await w.p.post(`${base()}/admin/mailboxes`, { address: `x@${unique()}.test`, name: 'X' });
+    expect(outside.body).toEqual({ error: MM.notOrgDomain });
+    const stranger = await w.p.post(`${base()}/admin/mailboxes`, {
+      address: `y-${unique()}@${domain}`,
+      name: 'Y',
+      members: ['nobody@example.com'],
+    });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body).toEqual({ error: MM.memberNotFound('nobody@example.com') });
+
+    const members = await w.p.get(`${base()}/members`);
+    expect(members.status).toBe(200);
+    const devRow = members.body.members.find((m: { userId: string }) => m.userId === dev.userId);
+    expect(devRow.mailboxes).toEqual([{ mailboxId: res.body.mailbox.mailboxId, address }]);
+  });
+
+  test('PATCH renames and replaces members with ifVersion; aliases are unique and removable', async () => {
+    const box = await mailboxFor(w.p, [w.p.owner.userId]);
+    const path = `${base()}/admin/mailboxes/${box.mailboxId}`;
+    const viewer = await w.p.person('viewer');
+    const renamed = await w.p.patch(path, { name: 'Renamed', members: [viewer.userId], ifVersion: 1 });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.mailbox).toMatchObject({ name: 'Renamed', members: [viewer.userId], version: 2 });
+    const stale = await w.p.patch(path, { name: 'Stale', ifVersion: 1 });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toEqual({ error: MM.stale });
+    expect((await w.p.patch(`${base()}/admin/mailboxes/mbx_nope`, { name: 'N' })).body).toEqual({
+      error: MM.mailboxNotFound,
+    });
+    const unknownMember = await w.p.patch(path, { members: ['usr_nobody'] });
+    expect(unknownMember.body).toEqual({ error: MM.memberNotFound('usr_nobody') });
+
+    const alias = `hello-${unique()}@${box.domain}`;
+    const added = await w.p.post(`${path}/aliases`, { address: alias });
+    expect(added.status).toBe(201);
+    expect(added.body.mailbox.aliases).toEqual([alias]);
+    expect((await w.p.post(`${path}/aliases`, { address: box.address })).body).toEqual({ error: MM.addressTaken });
+    expect((await w.p.post(`${path}/aliases`, { address: `a@${unique()}.test` })).body).toEqual({
+      error: MM.notOrgDomain,
+    });
+    expect(
+      (await w.p.post(`${base()}/admin/mailboxes/mbx_nope/aliases`, { address: `b-${unique()}@${box.domain}` })).status,
+    ).toBe(404);
+
+    expect((await w.p.delete(`${base()}/admin/aliases/${alias}`)).status).toBe(204);
+    expect((await w.p.delete(`${base()}/admin/aliases/${alias}`)).body).toEqual({ error: MM.aliasNotFound });
+    // A mailbox's own address is not an alias.
+    expect((await w.p.delete(`${base()}/admin/aliases/${box.address}`)).status).toBe(404);
+    const list = await w.p.get(`${base()}/admin/mailboxes`);
+    expect(list.body.mailboxes.find((m: { mailboxId: string }) => m.mailboxId === box.mailboxId).aliases).toEqual([]);
+  });
+
+  test('DELETE removes the mailbox and frees its addresses; a second DELETE is 404', async () => {
+    const box = await mailboxFor(w.p, [w.p.owner.userId]);
+    const alias = `old-${unique()}@${box.domain}`;
+    await w.p.post(`${base()}/admin/mailboxes/${box.mailboxId}/aliases`, { address: alias });
+    expect((await w.p.delete(`${base()}/admin/mailboxes/${box.mailboxId}`)).status).toBe(204);
+    expect((await w.p.delete(`${base()}/admin/mailboxes/${box.mailboxId}`)).body).toEqual({
+      error: MM.mailboxNotFound,
+    });
+    expect((await w.p.get(`${base()}/mailboxes/${box.mailboxId}/limits`)).status).toBe(404);
+    const reused = await w.p.post(`${base()}/admin/mailboxes`, { address: alias, name: 'Reused' });
+    expect(reused.status).toBe(201);
+  });
+});
+
+describe('who reaches a mailbox', () => {
+  test("members see their mailboxes and limits; others, keys and unknown mailboxes don't", async () => {
+    const member = await w.p.person('viewer');
+    const outsider = await w.p.person('developer');
+    const box = await mailboxFor(w.p, [member.userId]);
+    const mine = await w.p.get(`${base()}/mailboxes`, { token: member.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.mailboxes).toEqual([
+      expect.objectContaining({ mailboxId: box.mailboxId, address: box.address, unread: 0 }),
+    ]);
+    expect((await w.p.get(`${base()}/mailboxes`, { token: outsider.token })).body.mailboxes).toEqual([]);
+
+    const limits = await w.p.get(`${base()}/mailboxes/${box.mailboxId}/limits`, { token: member.token });
+    expect(limits.status).toBe(200);
+    expect(limits.body.limits).toMatchObject({
+      maxMessageBytes: 25 * 1024 * 1024,
+      maxRecipients: 100,
+      sentToday: 0,
+    });
+    expect(limits.body.limits.resetsAt % 86_400_000).toBe(0);
+
+    const refused = await w.p.get(`${base()}/mailboxes/${box.mailboxId}/limits`, { token: outsider.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: MM.membersOnly });
+    const key = await w.p.apiKey();
+    expect((await w.p.get(`${base()}/mailboxes/${box.mailboxId}/limits`, { token: key })).body).toEqual({
+      error: MM.membersOnly,
+    });
+    expect((await w.p.get(`${base()}/mailboxes`, { token: key })).body).toEqual({ error: MM.membersOnly });
+    expect((await w.p.get(`${base()}/mailboxes/mbx_nope/limits`, { token: member.token })).body).toEqual({
+      error: MM.mailboxNotFound,
+    });
+    // Administration is owners', admins' and org:write keys'.
+    expect((await w.p.get(`${base()}/admin/mailboxes`, { token: outsider.token })).status).toBe(403);
+    expect((await w.p.get(`${base()}/admin/mailboxes`, { token: key })).status).toBe(200);
+  });
+
+  test('usage per mailbox', async () => {
+    const box = await mailboxFor(w.p, [w.p.owner.userId]);
+    const res = await w.p.get(`${base()}/usage`);
+    expect(res.status).toBe(200);
+    expect(res.body.mailboxes.find((m: { mailboxId: string }) => m.mailboxId === box.mailboxId)).toEqual({
+      mailboxId: box.mailboxId,
+      address: box.address,
+      bytes: 0,
+      messages: 0,
+      sentThisMonth: 0,
+      receivedThisMonth: 0,
+      sentToday: 0,
+      dailyQuota: 500,
+    });
+  });
+});
