@@ -225,8 +225,7 @@ async function seed(orgId: string, count: number, by: string): Promise<void> {
   }
   items.push({ ...statsKey(orgId), ...totals });
   const requests = items.map((Item) => ({ PutRequest: { Item } }));
-  const chunk = Math.ceil(requests.length / 8);
-  await Promise.all(Array.from({ length: 8 }, (_, k) => writeAll(requests.slice(k * chunk, (k + 1) * chunk))));
+  await writeAll(requests, 8);
 }
 
 export function renderPages(f: PagesFigures): string {

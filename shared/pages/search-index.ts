@@ -72,17 +72,23 @@ export async function analyze(title: string, markdown: string): Promise<Analyzed
 
 const EMPTY: Analyzed = { postings: new Map(), titleLength: 0, bodyLength: 0 };
 
-/** Puts and deletes in batches of 25, retrying unprocessed ones. */
-export async function writeAll(requests: Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < requests.length; i += 25) {
-    let pending: Record<string, unknown>[] | undefined = requests.slice(i, i + 25);
-    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      if (attempt > 0) await sleep(20 * 2 ** attempt);
-      const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE()]: pending } }));
-      pending = out.UnprocessedItems?.[TABLE()] as Record<string, unknown>[] | undefined;
+/** Puts and deletes in batches of 25 (`lanes` at a time), retrying unprocessed ones. */
+export async function writeAll(requests: Record<string, unknown>[], lanes = 4): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
+  let next = 0;
+  const lane = async () => {
+    for (let batch = batches[next++]; batch; batch = batches[next++]) {
+      let pending: Record<string, unknown>[] | undefined = batch;
+      for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
+        if (attempt > 0) await sleep(20 * 2 ** attempt);
+        const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE()]: pending } }));
+        pending = out.UnprocessedItems?.[TABLE()] as Record<string, unknown>[] | undefined;
+      }
+      if (pending && pending.length > 0) throw new Error('BatchWrite left index items unprocessed');
     }
-    if (pending && pending.length > 0) throw new Error('BatchWrite left index items unprocessed');
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, batches.length) }, lane));
 }
 
 /** The page's content as it was when indexed: '' when its object is gone (nothing to diff). */
