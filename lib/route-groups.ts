@@ -143,6 +143,14 @@ export const routeGroups: RouteGroup[] = [
     prefixes: ['/v1/orgs/{orgId}/pages', '/v1/orgs/{orgId}/favorites'],
     needs: ['table', 'cursorSecret', 'buckets'],
   },
+  {
+    // Mail: domains, mailboxes, threads, labels, drafts (records in the platform table, messages and
+    // attachments in the artifacts bucket under `mail/<mailboxId>/`; domain checks look up DNS_SERVERS); mail:
+    // sending (SES, or the local SMTP server) and domain identities; notify: mail.vip.
+    name: 'mail',
+    prefixes: ['/v1/orgs/{orgId}/mail'],
+    needs: ['table', 'cursorSecret', 'buckets', 'mail', 'mailSend', 'notify'],
+  },
 ];
 
 export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.ts`;
@@ -158,14 +166,6 @@ export function groupFor(path: string, groups: RouteGroup[] = routeGroups): Rout
   const parts = segmentsOf(path);
   let best: { group: RouteGroup; score: number[] } | undefined;
   for (const group of groups) {
-  {
-    // Mail: domains, mailboxes, threads, labels, drafts (records in the platform table, messages and
-    // attachments in the artifacts bucket under `mail/<mailboxId>/`; domain checks look up DNS_SERVERS); mail:
-    // sending (SES, or the local SMTP server) and domain identities; notify: mail.vip.
-    name: 'mail',
-    prefixes: ['/v1/orgs/{orgId}/mail'],
-    needs: ['table', 'cursorSecret', 'buckets', 'mail', 'mailSend', 'notify'],
-  },
     for (const prefix of group.prefixes) {
       const segs = segmentsOf(prefix);
       if (segs.length > parts.length) continue;

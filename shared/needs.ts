@@ -42,15 +42,15 @@ export const NEED_ENV = {
   },
   // Sending mail (shared/mail): SES from MAIL_FROM's identity; locally `.eml` files in OUTBOX_DIR.
   mail: { aws: ['MAIL_FROM'], local: ['MAIL_FROM', 'OUTBOX_DIR'] },
+  // Mailboxes' mail (shared/mail sendRaw, domain identities, the suppression list): SES identities of
+  // organizations' domains; locally the SMTP server of `npm start` (SMTP_PORT).
+  mailSend: { aws: [], local: ['SMTP_PORT'] },
   // Texts and calls (shared/phone): End User Messaging (PHONE_ORIGINATION optional); locally OUTBOX_DIR.
   phone: { aws: [], local: ['OUTBOX_DIR'] },
   // Sign-in clients: app clients of the Cognito user pool (`-`: none set up); locally the identity provider's.
   signin: { aws: ['COGNITO_USER_POOL_ID'], local: [] },
   // Customer databases (`cust-*`) and buckets (`plt-*`): known by prefix, no variable.
   customerTables: { aws: [], local: [] },
-  // Mailboxes' mail (shared/mail sendRaw, domain identities, the suppression list): SES identities of
-  // organizations' domains; locally the SMTP server of `npm start` (SMTP_PORT).
-  mailSend: { aws: [], local: ['SMTP_PORT'] },
   customerBuckets: { aws: [], local: [] },
   // Bucket usage figures: list the account's buckets, read their storage metrics.
   bucketMetrics: { aws: [], local: [] },

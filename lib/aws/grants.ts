@@ -231,18 +231,6 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
       f.fn.addEnvironment('MAIL_FROM', platform.mailFrom);
     },
 
-    // App clients of the one user pool; without a pool, nothing (the routes answer 409).
-    signin: () => {
-      const poolId = platform.cognitoUserPoolId;
-      f.fn.addEnvironment('COGNITO_USER_POOL_ID', poolId ?? '-');
-      if (!poolId) return;
-      f.fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: [
-            'cognito-idp:CreateUserPoolClient',
-            'cognito-idp:UpdateUserPoolClient',
-            'cognito-idp:DeleteUserPoolClient',
-            'cognito-idp:AddUserPoolClientSecret',
     // Mailboxes' mail: raw sends from any identity of the account (organizations' domains are added
     // at runtime), those identities made and removed, the suppression list read.
     mailSend: () => {
@@ -267,6 +255,18 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
       ack('Resource::*', "SES's account-level suppression list has no resource-level permission.");
     },
 
+    // App clients of the one user pool; without a pool, nothing (the routes answer 409).
+    signin: () => {
+      const poolId = platform.cognitoUserPoolId;
+      f.fn.addEnvironment('COGNITO_USER_POOL_ID', poolId ?? '-');
+      if (!poolId) return;
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: [
+            'cognito-idp:CreateUserPoolClient',
+            'cognito-idp:UpdateUserPoolClient',
+            'cognito-idp:DeleteUserPoolClient',
+            'cognito-idp:AddUserPoolClientSecret',
             'cognito-idp:DeleteUserPoolClientSecret',
             'cognito-idp:ListUserPoolClientSecrets',
           ],

@@ -41,11 +41,11 @@ const CLIENT_OF: Record<Need, Client[]> = {
   notify: ['sqs'],
   scheduler: ['sqs', 'scheduler'],
   mail: ['sesv2'],
+  mailSend: ['sesv2'],
   phone: ['sms'],
   signin: ['cognito'],
   kms: ['kms'],
   cursorSecret: [],
-  mailSend: ['sesv2'],
   builds: ['codebuild', 'logs'],
   functions: ['lambda', 'logs'],
   // Workers' needs (lib/workers.ts); bucket metrics also read CloudWatch, which no group needs.
