@@ -72,9 +72,9 @@ export const routes = [
     summary: 'A connector and its cached tools, as its last good `test` listed them.',
     params: ConnectorPath,
     errors: { 404: [CM.notFound] },
-    run: async ({ org, params }) => {
-      const connector = await requireConnector(org.orgId, params.connectorId);
-      return ok({ connector: shownConnector(connector), tools: await readTools(connector) });
+    read: async ({ orgId, params }) => {
+      const connector = await requireConnector(orgId, params.connectorId);
+      return { connector: shownConnector(connector), tools: await readTools(connector) };
     },
   }),
   route({
