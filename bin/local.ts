@@ -86,9 +86,11 @@ async function main(): Promise<void> {
   const baseUrl = `http://localhost:${ports.api}`;
   // The local edge serves deployments at `<name>.localhost:<edge port>` (lib/local/edge.ts).
   const edgePort = Number(env.EDGE_PORT ?? ports.api + 5);
+  const edgeUrl = `http://localhost:${edgePort}`;
+  // The authoritative DNS server of custom domains' zones (lib/local/dns.ts), loopback UDP.
+  const dnsPort = Number(env.DNS_PORT ?? ports.api + 6);
   // The local SMTP server (lib/local/smtp.ts): TCP on the DNS server's number (UDP).
   const smtpPort = Number(env.SMTP_PORT ?? ports.api + 6);
-  const edgeUrl = `http://localhost:${edgePort}`;
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
 
@@ -146,6 +148,10 @@ async function main(): Promise<void> {
     AGENT_CALLBACKS_QUEUE_URL: workerQueues.AGENT_CALLBACKS_QUEUE_URL ?? '',
     AGENT_CHECKS_QUEUE_URL: workerQueues.AGENT_CHECKS_QUEUE_URL ?? '',
     NOTIFY_QUEUE_URL: workerQueues.NOTIFY_QUEUE_URL ?? '',
+    WEBHOOKS_QUEUE_URL: workerQueues.WEBHOOKS_QUEUE_URL ?? '',
+    DOMAIN_CHECKS_QUEUE_URL: workerQueues.DOMAIN_CHECKS_QUEUE_URL ?? '',
+    // Lookups of custom domains go to the local DNS server (the `dns` need).
+    DNS_SERVERS: `127.0.0.1:${dnsPort}`,
     // Mail, texts and calls the platform sends land here (.eml, .sms.json, .voice.json).
     MAIL_FROM: env.MAIL_FROM ?? 'notifications@localhost',
     OUTBOX_DIR: resolve(dataDir, 'outbox'),
@@ -160,6 +166,12 @@ async function main(): Promise<void> {
   const { assertNeedsEnv } = await import('../shared/needs');
   const needs = routeGroups.flatMap((g) => g.needs);
   assertNeedsEnv('The local platform', needs, 'local', env);
+  const { startDnsServer } = await import('../lib/local/dns');
+  const dns = await startDnsServer({ port: dnsPort, host: HOST });
+  stoppers.push(dns.close);
+  // Hosts made before the host registry are reserved in it, oldest first (once; later starts find them).
+  const { reserveExistingHosts } = await import('../shared/hosts/migrate');
+  await reserveExistingHosts();
   const [{ createGateway, listen }, { seedLocalPlatform }, { idpSigner }, { docsRoutes }] = await Promise.all([
     import('../lib/local/gateway'),
     import('../lib/local/seed'),
@@ -231,6 +243,7 @@ async function main(): Promise<void> {
     `Local platform, data in ${dataDir}${seeded.created.length ? ` (created: ${seeded.created.join(', ')})` : ''}`,
     `  api        ${baseUrl}`,
     `  edge       ${edgeUrl}  (deployments at <name>.localhost:${edgePort})`,
+    `  dns        127.0.0.1:${dnsPort} (udp; zones of custom domains: npm run local -- dns set)`,
     `  identity   ${authUrl}`,
     `  dynamodb   ${services.dynamo.endpoint}  (table ${tableName})`,
     `  s3         ${services.s3.endpoint}  (bucket ${BUCKETS.artifacts}, path-style, signed with DATA_DIR/keys/engines-secret)`,

@@ -4271,6 +4271,334 @@ export interface Operations {
           clientSecret: string;
         };
   };
+  /** The organization's webhook endpoints (their secrets never) */
+  getWebhooks: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      endpoints: {
+        endpointId: string;
+        orgId: string;
+        url: string;
+        events: (
+          | 'issue.sla_breached'
+          | 'deployment.ready'
+          | 'deployment.failed'
+          | 'account.new_sign_in'
+          | 'domain.verified'
+          | 'domain.failed'
+          | 'issue.assigned'
+          | 'issue.mentioned'
+          | 'calendar.invite_unanswered'
+          | 'calendar.meeting_soon'
+          | 'mail.vip'
+          | 'agent.job_done'
+          | 'agent.job_failed'
+          | 'ops.alarm'
+        )[];
+        description?: string;
+        enabled: boolean;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      }[];
+    };
+  };
+  /** Registers an endpoint for event kinds (those notifications raise) */
+  postWebhooks: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      url: string;
+      events: (
+        | 'issue.sla_breached'
+        | 'deployment.ready'
+        | 'deployment.failed'
+        | 'account.new_sign_in'
+        | 'domain.verified'
+        | 'domain.failed'
+        | 'issue.assigned'
+        | 'issue.mentioned'
+        | 'calendar.invite_unanswered'
+        | 'calendar.meeting_soon'
+        | 'mail.vip'
+        | 'agent.job_done'
+        | 'agent.job_failed'
+        | 'ops.alarm'
+      )[];
+      description?: string;
+      enabled?: boolean;
+    };
+    response: {
+      endpoint: {
+        endpointId: string;
+        orgId: string;
+        url: string;
+        events: (
+          | 'issue.sla_breached'
+          | 'deployment.ready'
+          | 'deployment.failed'
+          | 'account.new_sign_in'
+          | 'domain.verified'
+          | 'domain.failed'
+          | 'issue.assigned'
+          | 'issue.mentioned'
+          | 'calendar.invite_unanswered'
+          | 'calendar.meeting_soon'
+          | 'mail.vip'
+          | 'agent.job_done'
+          | 'agent.job_failed'
+          | 'ops.alarm'
+        )[];
+        description?: string;
+        enabled: boolean;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+      secret: string;
+    };
+  };
+  /** An endpoint */
+  getWebhooksByEndpointId: {
+    params: {
+      orgId: string;
+      endpointId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      endpoint: {
+        endpointId: string;
+        orgId: string;
+        url: string;
+        events: (
+          | 'issue.sla_breached'
+          | 'deployment.ready'
+          | 'deployment.failed'
+          | 'account.new_sign_in'
+          | 'domain.verified'
+          | 'domain.failed'
+          | 'issue.assigned'
+          | 'issue.mentioned'
+          | 'calendar.invite_unanswered'
+          | 'calendar.meeting_soon'
+          | 'mail.vip'
+          | 'agent.job_done'
+          | 'agent.job_failed'
+          | 'ops.alarm'
+        )[];
+        description?: string;
+        enabled: boolean;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+    };
+  };
+  /** Changes an endpoint: `url`, `events`, `description`, `enabled` */
+  patchWebhooksByEndpointId: {
+    params: {
+      orgId: string;
+      endpointId: string;
+    };
+    query: object;
+    body: {
+      url?: string;
+      events?: (
+        | 'issue.sla_breached'
+        | 'deployment.ready'
+        | 'deployment.failed'
+        | 'account.new_sign_in'
+        | 'domain.verified'
+        | 'domain.failed'
+        | 'issue.assigned'
+        | 'issue.mentioned'
+        | 'calendar.invite_unanswered'
+        | 'calendar.meeting_soon'
+        | 'mail.vip'
+        | 'agent.job_done'
+        | 'agent.job_failed'
+        | 'ops.alarm'
+      )[];
+      description?: string;
+      enabled?: boolean;
+      ifVersion?: number;
+    };
+    response: {
+      endpoint: {
+        endpointId: string;
+        orgId: string;
+        url: string;
+        events: (
+          | 'issue.sla_breached'
+          | 'deployment.ready'
+          | 'deployment.failed'
+          | 'account.new_sign_in'
+          | 'domain.verified'
+          | 'domain.failed'
+          | 'issue.assigned'
+          | 'issue.mentioned'
+          | 'calendar.invite_unanswered'
+          | 'calendar.meeting_soon'
+          | 'mail.vip'
+          | 'agent.job_done'
+          | 'agent.job_failed'
+          | 'ops.alarm'
+        )[];
+        description?: string;
+        enabled: boolean;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+    };
+  };
+  /** Removes an endpoint */
+  deleteWebhooksByEndpointId: {
+    params: {
+      orgId: string;
+      endpointId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** A new signing secret (answered once) */
+  postWebhooksSecret: {
+    params: {
+      orgId: string;
+      endpointId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      endpoint: {
+        endpointId: string;
+        orgId: string;
+        url: string;
+        events: (
+          | 'issue.sla_breached'
+          | 'deployment.ready'
+          | 'deployment.failed'
+          | 'account.new_sign_in'
+          | 'domain.verified'
+          | 'domain.failed'
+          | 'issue.assigned'
+          | 'issue.mentioned'
+          | 'calendar.invite_unanswered'
+          | 'calendar.meeting_soon'
+          | 'mail.vip'
+          | 'agent.job_done'
+          | 'agent.job_failed'
+          | 'ops.alarm'
+        )[];
+        description?: string;
+        enabled: boolean;
+        createdBy: string;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+      secret: string;
+    };
+  };
+  /** The endpoint's deliveries, newest first, with each try's status or error and time: pages of `limit` (1-100) */
+  getWebhooksDeliveries: {
+    params: {
+      orgId: string;
+      endpointId: string;
+    };
+    query: {
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      deliveries: {
+        deliveryId: string;
+        endpointId: string;
+        eventId: string;
+        kind: string;
+        status: 'pending' | 'succeeded' | 'failed';
+        attempts: {
+          at: number;
+          status?: number;
+          error?: string;
+          durationMs: number;
+        }[];
+        createdAt: number;
+        nextAttemptAt?: number;
+        payload?: unknown;
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** A delivery with the payload it sends and its tries */
+  getWebhooksDeliveriesByDeliveryId: {
+    params: {
+      orgId: string;
+      endpointId: string;
+      deliveryId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      delivery: {
+        deliveryId: string;
+        endpointId: string;
+        eventId: string;
+        kind: string;
+        status: 'pending' | 'succeeded' | 'failed';
+        attempts: {
+          at: number;
+          status?: number;
+          error?: string;
+          durationMs: number;
+        }[];
+        createdAt: number;
+        nextAttemptAt?: number;
+        payload?: unknown;
+      };
+    };
+  };
+  /** Sends a delivery again, as a new delivery of the same payload (its own `webhook-id` and tries) */
+  postWebhooksDeliveriesRedeliver: {
+    params: {
+      orgId: string;
+      endpointId: string;
+      deliveryId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      delivery: {
+        deliveryId: string;
+        endpointId: string;
+        eventId: string;
+        kind: string;
+        status: 'pending' | 'succeeded' | 'failed';
+        attempts: {
+          at: number;
+          status?: number;
+          error?: string;
+          durationMs: number;
+        }[];
+        createdAt: number;
+        nextAttemptAt?: number;
+        payload?: unknown;
+      };
+    };
+  };
   /** The caller's notices, newest first, across organizations */
   getMeNotifications: {
     params: object;
@@ -4730,6 +5058,253 @@ export interface Operations {
     query: object;
     body: undefined;
     response: undefined;
+  };
+  /** The organization's custom domains by hostname, of one project with `projectId` */
+  getDomains: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      projectId?: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      domains: {
+        hostname: string;
+        orgId: string;
+        projectId: string;
+        status: 'pending' | 'verifying' | 'active' | 'error';
+        message?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        tenantId?: string;
+        certificateArn?: string;
+        records: string;
+        zone: string;
+        dnsProvider?: string;
+        checkedAt?: number;
+        redirectTo?: string;
+        version: number;
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** Adds a custom domain to a project: `pending`, with the DNS `records` to create (routing CNAME, or ALIAS at an apex, and the TXT ownership token), its `zone`, and `dnsProvider` when the connected provider holds it */
+  postDomains: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      hostname: string;
+      projectId: string;
+      redirectTo?: string;
+    };
+    response: {
+      domain: {
+        hostname: string;
+        orgId: string;
+        projectId: string;
+        status: 'pending' | 'verifying' | 'active' | 'error';
+        message?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        tenantId?: string;
+        certificateArn?: string;
+        records: string;
+        zone: string;
+        dnsProvider?: string;
+        checkedAt?: number;
+        redirectTo?: string;
+        version: number;
+      };
+    };
+  };
+  /** Checks DNS now: with the TXT and routing records found the domain becomes `active` */
+  postDomainsVerify: {
+    params: {
+      orgId: string;
+      hostname: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      domain: {
+        hostname: string;
+        orgId: string;
+        projectId: string;
+        status: 'pending' | 'verifying' | 'active' | 'error';
+        message?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        tenantId?: string;
+        certificateArn?: string;
+        records: string;
+        zone: string;
+        dnsProvider?: string;
+        checkedAt?: number;
+        redirectTo?: string;
+        version: number;
+      };
+    };
+  };
+  /** Writes the domain's records through the organization's connected DNS provider */
+  postDomainsDnsProvider: {
+    params: {
+      orgId: string;
+      hostname: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      domain: {
+        hostname: string;
+        orgId: string;
+        projectId: string;
+        status: 'pending' | 'verifying' | 'active' | 'error';
+        message?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        tenantId?: string;
+        certificateArn?: string;
+        records: string;
+        zone: string;
+        dnsProvider?: string;
+        checkedAt?: number;
+        redirectTo?: string;
+        version: number;
+      };
+    };
+  };
+  /** Moves the domain to another project of the organization, or sets `redirectTo` (a 308 to another domain of the same project */
+  patchDomainsByHostname: {
+    params: {
+      orgId: string;
+      hostname: string;
+    };
+    query: object;
+    body: {
+      projectId?: string;
+      redirectTo?: string | null;
+      ifVersion?: number;
+    };
+    response: {
+      domain: {
+        hostname: string;
+        orgId: string;
+        projectId: string;
+        status: 'pending' | 'verifying' | 'active' | 'error';
+        message?: string;
+        createdAt?: number;
+        updatedAt?: number;
+        tenantId?: string;
+        certificateArn?: string;
+        records: string;
+        zone: string;
+        dnsProvider?: string;
+        checkedAt?: number;
+        redirectTo?: string;
+        version: number;
+      };
+    };
+  };
+  /** Removes the domain: its routing, the records the platform wrote for it, and its reservation */
+  deleteDomainsByHostname: {
+    params: {
+      orgId: string;
+      hostname: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** The organization's DNS provider: `{ provider: null | { kind, connected, zones, connectedBy } }` */
+  getIntegrationsDnsProvider: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      provider: {
+        kind: 'route53' | 'cloudflare' | 'local';
+        connected: boolean;
+        zones: string[];
+        connectedBy: string;
+      } | null;
+    };
+  };
+  /** Connects a DNS provider: `route53` with `{ roleArn, externalId }` (a role of your account the platform assumes), `cloudflare` with `{ apiToken }`, `local` on `npm start` */
+  putIntegrationsDnsProvider: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      kind: 'route53' | 'cloudflare' | 'local';
+      credentials:
+        | {
+            roleArn: string;
+            externalId: string;
+          }
+        | {
+            apiToken: string;
+          }
+        | {
+            [key: string]: unknown;
+          };
+    };
+    response: {
+      provider: {
+        kind: 'route53' | 'cloudflare' | 'local';
+        connected: boolean;
+        zones: string[];
+        connectedBy: string;
+      } | null;
+    };
+  };
+  /** Disconnects the DNS provider (records it wrote stay) */
+  deleteIntegrationsDnsProvider: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Starts a provider's OAuth sign-in: `{ url }` to open */
+  postIntegrationsDnsProviderAuthorize: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      kind: 'route53' | 'cloudflare' | 'local';
+    };
+    response: {
+      url: string;
+    };
+  };
+  /** Finishes the OAuth sign-in with the provider's `code` and `state`: the provider is connected */
+  postIntegrationsDnsProviderOauth: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      code: string;
+      state: string;
+    };
+    response: {
+      provider: {
+        kind: 'route53' | 'cloudflare' | 'local';
+        connected: boolean;
+        zones: string[];
+        connectedBy: string;
+      } | null;
+    };
   };
   /** One level of the tree, in order: the top-level pages, or the children of `parentId` */
   getPages: {
@@ -5525,6 +6100,21 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
     method: 'POST',
     path: '/v1/orgs/{orgId}/projects/{projectId}/oauth-clients/{clientId}/secret',
   },
+  getWebhooks: { method: 'GET', path: '/v1/orgs/{orgId}/webhooks' },
+  postWebhooks: { method: 'POST', path: '/v1/orgs/{orgId}/webhooks' },
+  getWebhooksByEndpointId: { method: 'GET', path: '/v1/orgs/{orgId}/webhooks/{endpointId}' },
+  patchWebhooksByEndpointId: { method: 'PATCH', path: '/v1/orgs/{orgId}/webhooks/{endpointId}' },
+  deleteWebhooksByEndpointId: { method: 'DELETE', path: '/v1/orgs/{orgId}/webhooks/{endpointId}' },
+  postWebhooksSecret: { method: 'POST', path: '/v1/orgs/{orgId}/webhooks/{endpointId}/secret' },
+  getWebhooksDeliveries: { method: 'GET', path: '/v1/orgs/{orgId}/webhooks/{endpointId}/deliveries' },
+  getWebhooksDeliveriesByDeliveryId: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/webhooks/{endpointId}/deliveries/{deliveryId}',
+  },
+  postWebhooksDeliveriesRedeliver: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/webhooks/{endpointId}/deliveries/{deliveryId}/redeliver',
+  },
   getMeNotifications: { method: 'GET', path: '/v1/me/notifications' },
   postMeNotificationsRead: { method: 'POST', path: '/v1/me/notifications/read' },
   postMeNotificationsAck: { method: 'POST', path: '/v1/me/notifications/{noticeId}/ack' },
@@ -5544,6 +6134,20 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
     method: 'DELETE',
     path: '/v1/orgs/{orgId}/notify/protocols/{protocolId}/attachments/{resourceType}/{targetId}',
   },
+  getDomains: { method: 'GET', path: '/v1/orgs/{orgId}/domains' },
+  postDomains: { method: 'POST', path: '/v1/orgs/{orgId}/domains' },
+  postDomainsVerify: { method: 'POST', path: '/v1/orgs/{orgId}/domains/{hostname}/verify' },
+  postDomainsDnsProvider: { method: 'POST', path: '/v1/orgs/{orgId}/domains/{hostname}/dns-provider' },
+  patchDomainsByHostname: { method: 'PATCH', path: '/v1/orgs/{orgId}/domains/{hostname}' },
+  deleteDomainsByHostname: { method: 'DELETE', path: '/v1/orgs/{orgId}/domains/{hostname}' },
+  getIntegrationsDnsProvider: { method: 'GET', path: '/v1/orgs/{orgId}/integrations/dns-provider' },
+  putIntegrationsDnsProvider: { method: 'PUT', path: '/v1/orgs/{orgId}/integrations/dns-provider' },
+  deleteIntegrationsDnsProvider: { method: 'DELETE', path: '/v1/orgs/{orgId}/integrations/dns-provider' },
+  postIntegrationsDnsProviderAuthorize: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/integrations/dns-provider/authorize',
+  },
+  postIntegrationsDnsProviderOauth: { method: 'POST', path: '/v1/orgs/{orgId}/integrations/dns-provider/oauth' },
   getPages: { method: 'GET', path: '/v1/orgs/{orgId}/pages' },
   postPages: { method: 'POST', path: '/v1/orgs/{orgId}/pages' },
   getPagesSearch: { method: 'GET', path: '/v1/orgs/{orgId}/pages/search' },

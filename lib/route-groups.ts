@@ -130,11 +130,26 @@ export const routeGroups: RouteGroup[] = [
     needs: ['table', 'signin'],
   },
   {
+    // Signed webhooks: endpoints, their deliveries and redeliveries (kms: the signing secrets sealed).
+    name: 'webhooks',
+    prefixes: ['/v1/orgs/{orgId}/webhooks'],
+    needs: ['table', 'kms', 'webhooks'],
+  },
+  {
     // A person's notices and settings (longer than core's /v1/me), and an organization's protocols.
     name: 'notifications',
     prefixes: ['/v1/me/notifications', '/v1/orgs/{orgId}/notify'],
     // scheduler: an acknowledgement cancels the timers of the steps not sent.
     needs: ['table', 'cursorSecret', 'scheduler'],
+  },
+  {
+    // Custom domains of projects and the organization's DNS provider: records in the platform
+    // table, hosts in the global registry (shared/hosts/registry.ts); kms: the provider's
+    // credentials; dns: lookups and provider writes; domainChecks: the re-checks; notify:
+    // domain.verified and domain.failed.
+    name: 'domains',
+    prefixes: ['/v1/orgs/{orgId}/domains', '/v1/orgs/{orgId}/integrations/dns-provider'],
+    needs: ['table', 'cursorSecret', 'kms', 'dns', 'domainChecks', 'notify'],
   },
   {
     // Knowledge pages: the tree, favorites and the search index in the platform table; content in

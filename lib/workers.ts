@@ -131,8 +131,35 @@ export const workers: Worker[] = [
     // Events (raised by routes and workers) and timers of later steps (shared/scheduler) in one
     // queue; every write is conditional, so a repeat sends nothing twice.
     trigger: { kind: 'queue', queue: 'notify', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
-    // Records (protocols, notices, people); the next steps' timers; mail, texts and calls.
-    needs: ['table', 'scheduler', 'mail', 'phone'],
+    // Records (protocols, notices, people, webhook endpoints); the next steps' timers; mail, texts
+    // and calls; each event's webhook deliveries queued (webhooks).
+    needs: ['table', 'scheduler', 'mail', 'phone', 'webhooks'],
+    timeoutMinutes: 2,
+  },
+  {
+    name: 'domain-checks',
+    description: 'Re-checks the DNS of unverified custom domains every 5 minutes for 72 hours',
+    // A delayed message per domain (SQS delays are at most 15 minutes), chained while it is pending:
+    // a domain is read only when its check is due, never in a scan of every domain. The record keeps
+    // the time of its next check, so a repeated message does nothing.
+    trigger: {
+      kind: 'queue',
+      queue: 'domain-checks',
+      batchSize: 10,
+      deadLetter: { maxReceives: 5, retentionDays: 14 },
+    },
+    // Records (the domain); DNS lookups; the next check; domain.verified and domain.failed.
+    needs: ['table', 'dns', 'domainChecks', 'notify'],
+    timeoutMinutes: 1,
+  },
+  {
+    name: 'webhooks',
+    description: 'Delivers signed webhooks, retrying for 24 hours',
+    // One try per message; the next try is a new message with its wait (chained past SQS's 15
+    // minutes), so a slow receiver holds no batch.
+    trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    // Records (endpoints, deliveries); the endpoint's secrets (decrypt); the next try (webhooks).
+    needs: ['table', 'secretsDecrypt', 'webhooks'],
     timeoutMinutes: 2,
   },
   {

@@ -34,6 +34,12 @@ export const NEED_ENV = {
   agentChecks: { aws: ['AGENT_CHECKS_QUEUE_URL'], local: ['AGENT_CHECKS_QUEUE_URL'] },
   // Notification events: send to the notify worker's queue (lib/workers.ts).
   notify: { aws: ['NOTIFY_QUEUE_URL'], local: ['NOTIFY_QUEUE_URL'] },
+  // Domain re-checks: send to the domain-checks worker's queue.
+  domainChecks: { aws: ['DOMAIN_CHECKS_QUEUE_URL'], local: ['DOMAIN_CHECKS_QUEUE_URL'] },
+  // DNS (shared/dns): lookups through DNS_SERVERS (public resolvers on AWS when unset; the local
+  // authoritative server on one machine); Route 53 of an organization through a role it lets the
+  // platform assume (STS), Cloudflare over https.
+  dns: { aws: [], local: ['DNS_SERVERS'] },
   // Timers into the notify queue (shared/scheduler): SQS delays up to 15 minutes, one-time
   // EventBridge Scheduler schedules beyond; locally due records moved by the local platform.
   scheduler: {
@@ -47,6 +53,8 @@ export const NEED_ENV = {
   mailSend: { aws: [], local: ['SMTP_PORT'] },
   // Texts and calls (shared/phone): End User Messaging (PHONE_ORIGINATION optional); locally OUTBOX_DIR.
   phone: { aws: [], local: ['OUTBOX_DIR'] },
+  // Webhook deliveries: send to the webhooks worker's queue (fan-out, retries, redeliveries).
+  webhooks: { aws: ['WEBHOOKS_QUEUE_URL'], local: ['WEBHOOKS_QUEUE_URL'] },
   // Sign-in clients: app clients of the Cognito user pool (`-`: none set up); locally the identity provider's.
   signin: { aws: ['COGNITO_USER_POOL_ID'], local: [] },
   // Customer databases (`cust-*`) and buckets (`plt-*`): known by prefix, no variable.

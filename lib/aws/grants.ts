@@ -187,6 +187,20 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
     agentCallbacks: () => sendTo('agent-callbacks'),
     agentChecks: () => sendTo('agent-checks'),
     notify: () => sendTo('notify'),
+    webhooks: () => sendTo('webhooks'),
+    domainChecks: () => sendTo('domain-checks'),
+
+    // An organization's Route 53 is reached through a role in its own account, named at runtime,
+    // which it lets the platform assume with the external ID it chose (its trust policy decides).
+    dns: () => {
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: ['sts:AssumeRole'], resources: ['arn:aws:iam::*:role/*'] }),
+      );
+      ack(
+        'Resource::arn:aws:iam::*:role/*',
+        "DNS providers: the role is the organization's, in its own account, known only when it connects Route 53.",
+      );
+    },
 
     // Short timers are delayed messages to the notify queue; longer ones schedules in the group
     // of NotifyTimers, passed its role (to the scheduler service only).

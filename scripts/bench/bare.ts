@@ -39,6 +39,10 @@ const CLIENT_OF: Record<Need, Client[]> = {
   agentCallbacks: ['sqs'],
   agentChecks: ['sqs'],
   notify: ['sqs'],
+  webhooks: ['sqs'],
+  domainChecks: ['sqs'],
+  // Lookups are UDP; a provider's client (Route 53, STS) is made on a write, not per invocation.
+  dns: [],
   scheduler: ['sqs', 'scheduler'],
   mail: ['sesv2'],
   mailSend: ['sesv2'],

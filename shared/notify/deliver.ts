@@ -7,6 +7,7 @@ import { scheduler, timerKey } from '../scheduler';
 import type { Member } from '../schemas/org';
 import { db } from '../store/client';
 import { getItem, ORG_PREFIX, queryPrefix, TABLE } from '../store/table';
+import { fanOut } from '../webhooks/deliveries';
 import type { Channel, NotifyEvent, Rule, Step } from './kinds';
 import { type NoticeRecord, noticeIdOf, noticeKey } from './notices';
 import { protocolsFor } from './protocols';
@@ -213,8 +214,8 @@ async function send(notice: NoticeRecord, channels: Channel[], number: string | 
   await Promise.all(jobs);
 }
 
-/** The notify worker's work for one message. */
+/** The notify worker's work for one message: an event goes to people and to webhook endpoints. */
 export async function handleNotifyMessage(message: NotifyMessage, now = Date.now()): Promise<void> {
-  if (message.type === 'event') await deliverEvent(message.event, now);
+  if (message.type === 'event') await Promise.all([deliverEvent(message.event, now), fanOut(message.event)]);
   else await runStep(message.userId, message.noticeId, message.step, Math.max(now, message.at ?? 0));
 }
