@@ -8,7 +8,7 @@ import { GIT_REPO_PREFIX } from '../../lib/aws/deployments';
 import { PlatformStack } from '../../lib/aws/platform-stack';
 import { addWorkers } from '../../lib/aws/workers';
 import { type Worker, workerEntry, workers } from '../../lib/workers';
-import { envOfNeeds, type Need } from '../../shared/needs';
+import { envOfNeeds, NEED_ENV, type Need } from '../../shared/needs';
 import { flags, logicalId, type Resources, root, statementsOf } from './helpers';
 
 /**
@@ -131,9 +131,8 @@ describe('the worker table', () => {
       (s) => s.actions.some((a) => a.startsWith('sqs:')) && !(w.queue && s.resource.includes(logicalId(w.queue))),
     );
     // Other queues: sending only, and only where a need names a queue worker's queue.
-    const sends = ['repoArchives', 'agentCallbacks', 'agentChecks', 'notify', 'scheduler'].some((n) =>
-      needs(n as Need),
-    );
+    // A need that brings a queue's URL (shared/needs.ts) sends to that queue.
+    const sends = w.worker.needs.some((n) => NEED_ENV[n].aws.some((v) => v.endsWith('_QUEUE_URL')));
     for (const st of onOtherQueues) {
       expect(
         st.actions.filter((a) => !['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'].includes(a)),
