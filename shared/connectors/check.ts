@@ -35,13 +35,21 @@ async function listAs(c: ConnectorRecord) {
 export async function checkConnector(c: ConnectorRecord): Promise<ConnectorRecord> {
   const now = Date.now();
   // The last good tools stay: only the status, the error and the time change.
-  const failed = (message: string) =>
-    updateConnector(c, { status: 'error', lastError: message.slice(0, 1000), lastCheckedAt: now, updatedAt: now });
+  const failed = (message: string, fields: Partial<ConnectorRecord> = {}) =>
+    updateConnector(c, {
+      status: 'error',
+      lastError: message.slice(0, 1000),
+      lastCheckedAt: now,
+      updatedAt: now,
+      ...fields,
+    });
   let listed: Awaited<ReturnType<typeof listAs>>;
   try {
     listed = await listAs(c);
   } catch (err) {
-    return failed(err instanceof Error ? err.message : String(err));
+    // A server asking for more scope: the next sign-in asks for it.
+    const stepUp = err instanceof ConnectorError ? err.stepUpScope : undefined;
+    return failed(err instanceof Error ? err.message : String(err), stepUp ? { oauthScope: stepUp } : {});
   }
   const { tools } = keepTools(c.slug, listed.tools, maxTools());
   const stored = toolItems(c, tools);

@@ -27,10 +27,18 @@ export class ConnectorError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** The scope a 403 `insufficient_scope` challenge asked for (a new sign-in with it is needed). */
+    readonly stepUpScope?: string,
   ) {
     super(message);
     this.name = 'ConnectorError';
   }
+}
+
+/** `error` and `scope` of a `WWW-Authenticate: Bearer …` challenge. */
+function challengeOf(header: string | undefined): { error?: string; scope?: string } {
+  const param = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(header ?? '')?.[1];
+  return { error: param('error'), scope: param('scope') };
 }
 
 const MAX_PAGES = 100;
@@ -44,11 +52,19 @@ function statusOf(err: unknown): number | undefined {
 }
 
 /** What a person reads in `lastError`, for an error of the exchange. */
-export function describeFailure(err: unknown, transport: 'http' | 'sse'): ConnectorError {
+export function describeFailure(err: unknown, transport: 'http' | 'sse', challenge?: string): ConnectorError {
   if (err instanceof ConnectorError) return err;
   if (err instanceof UnsafeUrlError)
     return new ConnectorError(`The platform does not reach this server: ${err.message}`);
   const status = statusOf(err);
+  const asked = challengeOf(challenge);
+  if (status === 403 && asked.error === 'insufficient_scope' && asked.scope) {
+    return new ConnectorError(
+      `The server needs more access (scope "${asked.scope}"): sign in again (oauth/start).`,
+      403,
+      asked.scope,
+    );
+  }
   if (status === 401 || status === 403) {
     return new ConnectorError(`The server refused the credentials (${status}).`, status);
   }
@@ -81,7 +97,14 @@ export async function listServerTools(
     server.transport === 'http'
       ? new sdk.streamableHttp.StreamableHTTPClientTransport(url, { fetch, requestInit: { headers } })
       : new sdk.sse.SSEClientTransport(url, { fetch, requestInit: { headers } });
-  const fetch = options.fetch ?? connectorFetch();
+  const guarded = options.fetch ?? connectorFetch();
+  // The last refusal's challenge, for what it asks (a scope to step up to).
+  let challenge: string | undefined;
+  const fetch: FetchLike = async (input, init) => {
+    const res = await guarded(input, init);
+    if (res.status === 401 || res.status === 403) challenge = res.headers.get('www-authenticate') ?? undefined;
+    return res;
+  };
   const client = new Client({ name: 'platform-connectors', version: '1.0.0' });
   const deadline = Date.now() + options.timeoutMs;
   let timer: NodeJS.Timeout | undefined;
@@ -110,7 +133,7 @@ export async function listServerTools(
   try {
     return await Promise.race([exchange(), timeout]);
   } catch (err) {
-    throw describeFailure(err, server.transport);
+    throw describeFailure(err, server.transport, challenge);
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => undefined);

@@ -216,7 +216,8 @@ export async function startSignIn(
     const issuer = typeof metadata.issuer === 'string' ? metadata.issuer : asUrl;
     const selected = await auth.selectResourceURL(c.url, {} as never, resourceMetadata);
     const resource = selected && resourceMetadata ? resourceMetadata.resource : undefined;
-    const scope = asked.scope || resourceMetadata?.scopes_supported?.join(' ') || undefined;
+    // The scope a 403 asked for (step-up), else the challenge's, else what the resource lists.
+    const scope = c.oauthScope || asked.scope || resourceMetadata?.scopes_supported?.join(' ') || undefined;
     const client = await clientFor(c, asUrl, issuer, metadata, redirectUri, scope, fetch);
     const state = randomBytes(32).toString('base64url');
     const { authorizationUrl, codeVerifier } = await auth.startAuthorization(asUrl, {

@@ -49,6 +49,8 @@ export interface ConnectorRecord {
   oauthServer?: string;
   oauthRegistered?: boolean;
   oauthConnected?: boolean;
+  /** A scope the server asked for in a 403 (`insufficient_scope`): the next sign-in asks for it. */
+  oauthScope?: string;
   version: number;
 }
 

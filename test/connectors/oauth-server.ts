@@ -24,6 +24,8 @@ export interface OAuthOptions {
   scopesSupported?: string[];
   /** Seconds an access token lasts. */
   expiresIn?: number;
+  /** A scope every access token must hold, else 403 `insufficient_scope` asking for it. */
+  requiredScope?: string;
   /** Pre-registered clients: id → secret. */
   clients?: Record<string, string | null>;
 }
@@ -34,8 +36,8 @@ export interface OAuthServer extends Running {
   /** What the token endpoint was asked, with the client authentication it saw. */
   tokenRequests: { params: URLSearchParams; basic: string | null }[];
   registrations: Record<string, unknown>[];
-  /** Valid access tokens → their expiry (ms). */
-  tokens: Map<string, number>;
+  /** Valid access tokens → their expiry (ms) and scope. */
+  tokens: Map<string, { until: number; scope: string }>;
   /** Ends every access token now (a server that revoked them). */
   revokeAll(): void;
 }
@@ -63,20 +65,20 @@ export async function startOAuthServer(options: OAuthOptions): Promise<OAuthServ
   }
   const codes = new Map<
     string,
-    { clientId: string; challenge: string; redirectUri: string; resource: string | null }
+    { clientId: string; challenge: string; redirectUri: string; resource: string | null; scope: string }
   >();
-  const refreshes = new Set<string>();
-  const tokens = new Map<string, number>();
+  const refreshes = new Map<string, string>();
+  const tokens = new Map<string, { until: number; scope: string }>();
   const authorizations: URLSearchParams[] = [];
   const tokenRequests: OAuthServer['tokenRequests'] = [];
   const registrations: Record<string, unknown>[] = [];
   let origin = '';
 
-  const issue = () => {
+  const issue = (scope: string) => {
     const access = randomBytes(16).toString('hex');
     const refresh = randomBytes(16).toString('hex');
-    tokens.set(access, Date.now() + (options.expiresIn ?? 3600) * 1000);
-    refreshes.add(refresh);
+    tokens.set(access, { until: Date.now() + (options.expiresIn ?? 3600) * 1000, scope });
+    refreshes.set(refresh, scope);
     return {
       access_token: access,
       token_type: 'Bearer',
@@ -170,6 +172,7 @@ export async function startOAuthServer(options: OAuthOptions): Promise<OAuthServ
         challenge: q.get('code_challenge') as string,
         redirectUri: redirect,
         resource: q.get('resource'),
+        scope: q.get('scope') ?? '',
       });
       const back = new URL(redirect);
       back.searchParams.set('code', code);
@@ -186,8 +189,9 @@ export async function startOAuthServer(options: OAuthOptions): Promise<OAuthServ
       if (params.get('resource') !== `${origin}/mcp`) return json(res, 400, { error: 'invalid_target' });
       if (params.get('grant_type') === 'refresh_token') {
         const refresh = params.get('refresh_token') ?? '';
-        if (!refreshes.delete(refresh)) return json(res, 400, { error: 'invalid_grant' });
-        return json(res, 200, issue());
+        const scope = refreshes.get(refresh);
+        if (scope === undefined || !refreshes.delete(refresh)) return json(res, 400, { error: 'invalid_grant' });
+        return json(res, 200, issue(scope));
       }
       const grant = codes.get(params.get('code') ?? '');
       codes.delete(params.get('code') ?? '');
@@ -197,7 +201,7 @@ export async function startOAuthServer(options: OAuthOptions): Promise<OAuthServ
         return json(res, 400, { error: 'invalid_grant' });
       }
       if (grant.redirectUri !== params.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant' });
-      return json(res, 200, issue());
+      return json(res, 200, issue(grant.scope));
     }
     return false;
   };
@@ -205,8 +209,13 @@ export async function startOAuthServer(options: OAuthOptions): Promise<OAuthServ
   const server = await startSdkServer({
     tools: ['private-search', 'private-read'],
     allow: (req) => {
-      const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-      return (tokens.get(token) ?? 0) > Date.now();
+      const held = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
+      if (!held || held.until <= Date.now()) return false;
+      const has = held.scope.split(' ');
+      if (options.requiredScope?.split(' ').some((s) => !has.includes(s))) {
+        return { status: 403, challenge: `Bearer error="insufficient_scope", scope="${options.requiredScope}"` };
+      }
+      return true;
     },
     challenge: () =>
       [

@@ -224,6 +224,31 @@ describe('tokens', () => {
   });
 });
 
+describe('step-up', () => {
+  it('a 403 asking for more scope: test says to sign in again, and the next sign-in asks for that scope', async () => {
+    const server = await serve({
+      prm: 'root',
+      asMeta: 'oauth',
+      authMethod: 'none',
+      registration: true,
+      challengeScope: 'read',
+      requiredScope: 'read write',
+    });
+    const id = await oauthConnector(server);
+    const first = await authorize(id);
+    expect(first.url.searchParams.get('scope')).toBe('read');
+    expect((await callback({ state: first.state, code: first.code })).body.connected).toBe(true);
+    expect((await p.get(`${base()}/${id}`)).body.connector).toMatchObject({
+      status: 'error',
+      lastError: 'The server needs more access (scope "read write"): sign in again (oauth/start).',
+    });
+    const second = await authorize(id);
+    expect(second.url.searchParams.get('scope')).toBe('read write');
+    expect((await callback({ state: second.state, code: second.code })).body.connected).toBe(true);
+    expect((await p.get(`${base()}/${id}`)).body.connector).toMatchObject({ status: 'ok', toolCount: 2 });
+  });
+});
+
 describe('the state', () => {
   let server: OAuthServer;
   beforeAll(async () => {

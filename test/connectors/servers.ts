@@ -71,7 +71,7 @@ export interface SdkServerOptions {
   /** Tools per `tools/list` page (all on one page by default). */
   pageSize?: number;
   /** Whether a request may go on (a credential check); a refused one gets 401. */
-  allow?: (req: IncomingMessage) => boolean;
+  allow?: (req: IncomingMessage) => boolean | { status: number; challenge: string };
   /** The 401's `WWW-Authenticate` (default `Bearer`). */
   challenge?: () => string;
   /** Other paths of the same origin (an authorization server's): true when answered. */
@@ -89,8 +89,10 @@ export async function startSdkServer(options: SdkServerOptions): Promise<Running
       res.end();
       return;
     }
-    if (options.allow && !options.allow(req)) {
-      res.writeHead(401, { 'www-authenticate': options.challenge?.() ?? 'Bearer' });
+    const allowed = options.allow?.(req) ?? true;
+    if (allowed !== true) {
+      const refusal = allowed || { status: 401, challenge: options.challenge?.() ?? 'Bearer' };
+      res.writeHead(refusal.status, { 'www-authenticate': refusal.challenge });
       res.end();
       return;
     }
