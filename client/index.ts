@@ -33,6 +33,24 @@ export interface ClientOptions {
   token?: string;
   fetch?: typeof fetch;
   userAgent?: string;
+  /**
+   * Tries after the first when there is no answer, a 429, a 5xx, or a 409 saying the same
+   * request is still in progress (default 2). A write carries one `Idempotency-Key` across its
+   * tries, so a retry never does it twice; a 429's or 503's `Retry-After` is honoured (up to 30 s).
+   */
+  retries?: number;
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const IN_PROGRESS = 'A request with this idempotency key is in progress.';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** How long to wait before try `n` (1-based): `Retry-After` when the answer says, else 0.5 s doubling. */
+function waitBefore(n: number, res: Response | undefined): number {
+  const after = res?.headers.get('retry-after');
+  const seconds = after !== null && after !== undefined ? Number(after) : Number.NaN;
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds, 30) * 1000;
+  return 500 * 2 ** (n - 1);
 }
 
 /** An answer other than 2xx (status and the API's `error`), or no answer at all (status 0). */
@@ -80,18 +98,39 @@ export async function request(
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.userAgent) headers['user-agent'] = options.userAgent;
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (WRITES.has(method)) headers['idempotency-key'] = crypto.randomUUID();
   const base = options.baseUrl.replace(/\/+$/, '');
-  let res: Response;
-  try {
-    res = await (options.fetch ?? fetch)(`${base}${pathAndQuery}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new ApiError(0, `Couldn't reach ${base}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+  const tries = 1 + Math.max(0, options.retries ?? 2);
+  for (let n = 1; ; n++) {
+    let res: Response | undefined;
+    let failure: ApiError | undefined;
+    try {
+      res = await (options.fetch ?? fetch)(`${base}${pathAndQuery}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      failure = new ApiError(0, `Couldn't reach ${base}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+    }
+    if (res) {
+      const answer = await readAnswer(res);
+      if (res.ok) return answer.parsed;
+      failure = answer.error;
+    }
+    const again =
+      failure?.status === 0 ||
+      failure?.status === 429 ||
+      (failure?.status ?? 0) >= 500 ||
+      (failure?.status === 409 && failure.message === IN_PROGRESS);
+    if (!again || n >= tries) throw failure as ApiError;
+    await sleep(waitBefore(n, res));
   }
+}
+
+/** The answer's body (JSON when it says so), and the ApiError it means when it is not 2xx. */
+async function readAnswer(res: Response): Promise<{ parsed: unknown; error?: ApiError }> {
   const text = await res.text();
   let parsed: unknown = text === '' ? undefined : text;
   if (text !== '' && (res.headers.get('content-type') ?? '').includes('json')) {
@@ -101,12 +140,10 @@ export async function request(
       // Kept as text: the status still says what happened.
     }
   }
-  if (!res.ok) {
-    const answer = parsed as { error?: unknown; issues?: { path: string; message: string }[] } | undefined;
-    const message = typeof answer?.error === 'string' ? answer.error : `HTTP ${res.status} ${res.statusText}`.trim();
-    throw new ApiError(res.status, message, Array.isArray(answer?.issues) ? answer.issues : []);
-  }
-  return parsed;
+  if (res.ok) return { parsed };
+  const answer = parsed as { error?: unknown; issues?: { path: string; message: string }[] } | undefined;
+  const message = typeof answer?.error === 'string' ? answer.error : `HTTP ${res.status} ${res.statusText}`.trim();
+  return { parsed, error: new ApiError(res.status, message, Array.isArray(answer?.issues) ? answer.issues : []) };
 }
 
 export function createClient(options: ClientOptions): Client {

@@ -4,6 +4,7 @@ import { version as packageVersion } from '../package.json';
 import { ORG_NOT_FOUND } from '../shared/ground/messages';
 import { NOT_JSON, TOO_DEEP } from '../shared/http/body';
 import { MALFORMED_PATH } from '../shared/http/handler';
+import { IM, takesKey } from '../shared/http/idempotency';
 import type { ResponseDocs } from '../shared/http/responses';
 import type { Method, Route } from '../shared/http/route';
 import { type RouteGroup, routeGroups } from './route-groups';
@@ -49,7 +50,7 @@ export interface OpenApiDocument {
 
 export interface Parameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required: boolean;
   description: string;
   schema: JsonSchema;
@@ -149,8 +150,16 @@ function stackErrors(route: Route): Record<number, string[]> {
   if (route.orgScoped && route.access === 'scope' && route.scope) add(403, `Missing scope ${route.scope}`);
   if (route.roles) add(403, route.roles.refusal);
   if (route.orgScoped) add(404, ORG_NOT_FOUND);
+  if (takesIdempotencyKey(route)) {
+    add(400, IM.tooLong);
+    add(409, IM.running);
+    add(422, IM.mismatch);
+  }
   return out;
 }
+
+/** Writes of a known caller take `Idempotency-Key` (shared/http/idempotency.ts). */
+const takesIdempotencyKey = (route: Route) => route.access !== 'public' && takesKey(route.method);
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const GATEWAY_ERROR_REF = { $ref: '#/components/schemas/GatewayError' };
@@ -302,6 +311,17 @@ function parametersOf(route: Route, operationId: string): Parameter[] {
       // spec's DELETE .../repos/:name/branches?name=<branch> does.
       out.push(param(name, 'query', query.required.includes(name), schema));
     }
+  }
+  if (takesIdempotencyKey(route)) {
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Up to 255 characters, unique per intended change: a retry with the same key, route and body within 24 ' +
+        'hours answers the first response again (`Idempotent-Replayed: true`) instead of running twice.',
+      schema: { type: 'string', maxLength: 255 },
+    });
   }
   return out;
 }

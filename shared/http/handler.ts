@@ -4,11 +4,12 @@ import { en } from 'zod/locales';
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { authenticate } from '../auth/authenticate';
-import type { Caller, OrgAccess } from '../auth/caller';
+import { type Caller, callerId, type OrgAccess } from '../auth/caller';
 import { badRequest, HttpError, type Issue, invalidRequest, notFound } from '../ground/errors';
 import { describeError, log } from '../ground/log';
 import { isBackendError, toHttpError } from './backend-errors';
 import { parseJsonBody } from './body';
+import { type Claim, claim, settle, takesKey } from './idempotency';
 import type { Reply, Route, RouteContext } from './route';
 import { createRouter } from './router';
 
@@ -26,6 +27,10 @@ interface State {
   input?: { params: unknown; query: unknown; body: unknown };
   /** A read route's data call, started during authorization (see `authorize`). */
   read?: Promise<unknown>;
+  /** The idempotency key this request claimed (see `idempotency`). */
+  idem?: Claim;
+  /** The error's answer is made (by `idempotency`, which keeps it). */
+  answered?: boolean;
 }
 type Ctx = Context & { api: State };
 type Request = middy.Request<Event, Result, Error, Ctx>;
@@ -161,31 +166,66 @@ const validate = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   },
 });
 
+/**
+ * 4. `Idempotency-Key` on a write (shared/http/idempotency.ts): claimed once the caller is known
+ * and the input valid; a repeat answers the kept response, a mismatch 422, one still running 409.
+ * The answer, error or not, is kept below 500; a 5xx lets the key go.
+ */
+const idempotency = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
+  before: async (request: Request) => {
+    const key = request.event.headers['idempotency-key'];
+    const state = request.context.api;
+    const method = request.event.requestContext.http.method;
+    if (key === undefined || !state.caller || !takesKey(method)) return;
+    const scope = `${state.params.orgId ?? '-'}#${callerId(state.caller)}`;
+    const out = await claim(scope, key, { method, path: request.event.rawPath, body: request.event.body });
+    if ('replay' in out) return out.replay;
+    state.idem = out.claim;
+  },
+  after: async (request: Request) => {
+    const claimed = request.context.api?.idem;
+    if (claimed && request.response) await settle(claimed, request.response);
+  },
+  onError: async (request: Request) => {
+    const claimed = request.context.api?.idem;
+    if (!claimed) return;
+    // Answered here (mapErrors then keeps it): the error is logged once, and kept as it is answered.
+    request.response = errorResult(request);
+    request.context.api.answered = true;
+    await settle(claimed, request.response);
+  },
+});
+
 /** Every error becomes `{ error }` with its status; anything unexpected is a logged 500. */
 const mapErrors = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   onError: (request: Request) => {
-    const err = request.error;
-    let http: HttpError;
-    if (err instanceof HttpError) http = err;
-    else if (isBackendError(err)) {
-      http = toHttpError(err);
-      log.warn('backend error', {
-        requestId: request.context.awsRequestId,
-        route: routeName(request),
-        backend: err.name,
-        status: http.status,
-      });
-    } else {
-      log.error('unhandled error', {
-        requestId: request.context.awsRequestId,
-        route: routeName(request),
-        error: describeError(err),
-      });
-      http = new HttpError(500, 'Internal error');
-    }
-    request.response = reply({ status: http.status, body: http.toJSON(), headers: http.headers });
+    if (!request.context.api?.answered) request.response = errorResult(request);
   },
 });
+
+/** The answer to the request's error (logged when it is the backend's or unexpected). */
+function errorResult(request: Request): Result {
+  const err = request.error;
+  let http: HttpError;
+  if (err instanceof HttpError) http = err;
+  else if (isBackendError(err)) {
+    http = toHttpError(err);
+    log.warn('backend error', {
+      requestId: request.context.awsRequestId,
+      route: routeName(request),
+      backend: err.name,
+      status: http.status,
+    });
+  } else {
+    log.error('unhandled error', {
+      requestId: request.context.awsRequestId,
+      route: routeName(request),
+      error: describeError(err),
+    });
+    http = new HttpError(500, 'Internal error');
+  }
+  return reply({ status: http.status, body: http.toJSON(), headers: http.headers });
+}
 
 const routeName = (request: Request) => {
   const route = request.context.api?.route;
@@ -199,6 +239,7 @@ export function httpHandler(routes: Route[]) {
     .use(matchRoute(routes))
     .use(authorize())
     .use(validate())
+    .use(idempotency())
     .handler(async (event, context) => {
       const state = context.api;
       const route = state.route as Route;

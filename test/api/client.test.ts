@@ -106,3 +106,64 @@ describe('against the local platform', () => {
     expect(err).toMatchObject({ status: 0, message: `Couldn't reach http://127.0.0.1:${port}: ECONNREFUSED` });
   });
 });
+
+describe('retries', () => {
+  /** A network of scripted answers: each call takes the next (an Error is no answer at all). */
+  function scripted(answers: (Response | Error)[]) {
+    const calls: { method: string; key: string | undefined }[] = [];
+    const fetchFn = (async (_url: string, init: RequestInit) => {
+      const headers = init.headers as Record<string, string>;
+      calls.push({ method: init.method as string, key: headers['idempotency-key'] });
+      const next = answers.shift();
+      if (!next || next instanceof Error) throw next ?? new Error('no more answers');
+      return next;
+    }) as unknown as typeof fetch;
+    return { calls, fetchFn };
+  }
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+  it('a write keeps one idempotency key across tries after no answer, a 5xx and a 409 in progress', async () => {
+    const net = scripted([
+      new TypeError('fetch failed'),
+      json(503, { error: 'Unavailable' }, { 'retry-after': '0' }),
+      json(409, { error: 'A request with this idempotency key is in progress.' }, { 'retry-after': '0' }),
+      json(201, { project: { projectId: 'prj_1' } }),
+    ]);
+    const api = createClient({ baseUrl: 'http://api.test', fetch: net.fetchFn, retries: 3 });
+    const out = await api.postProjects({ orgId: 'org_1', body: { name: 'Shop', slug: 'shop' } } as never);
+    expect(out).toEqual({ project: { projectId: 'prj_1' } });
+    expect(net.calls).toHaveLength(4);
+    expect(new Set(net.calls.map((c) => c.key)).size).toBe(1);
+    expect(net.calls[0]?.key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('honours Retry-After of a 429; gives up after its tries; never retries other 4xx; reads carry no key', async () => {
+    const slow = scripted([
+      json(429, { error: 'Too many requests. Try again in 1 seconds.' }, { 'retry-after': '1' }),
+      json(200, { me: {} }),
+    ]);
+    const started = Date.now();
+    await createClient({ baseUrl: 'http://api.test', fetch: slow.fetchFn }).getMe();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(slow.calls.map((c) => c.key)).toEqual([undefined, undefined]);
+
+    const down = scripted([json(500, { error: 'Internal error' }), json(500, { error: 'Internal error' })]);
+    await expect(
+      createClient({ baseUrl: 'http://api.test', fetch: down.fetchFn, retries: 1 }).postProjects({
+        orgId: 'org_1',
+        body: { name: 'x', slug: 'x' },
+      } as never),
+    ).rejects.toMatchObject({ status: 500, message: 'Internal error' });
+    expect(down.calls).toHaveLength(2);
+
+    const refused = scripted([json(409, { error: 'A project with this slug exists.' })]);
+    await expect(
+      createClient({ baseUrl: 'http://api.test', fetch: refused.fetchFn }).postProjects({
+        orgId: 'org_1',
+        body: { name: 'x', slug: 'x' },
+      } as never),
+    ).rejects.toBeInstanceOf(ApiError);
+    expect(refused.calls).toHaveLength(1);
+  });
+});

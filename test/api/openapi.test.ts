@@ -116,7 +116,16 @@ describe('each operation', () => {
         description: "The variable's name.",
         schema: { type: 'string', minLength: 1, maxLength: 256 },
       },
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: expect.stringContaining('Idempotent-Replayed: true'),
+        schema: { type: 'string', maxLength: 255 },
+      },
     ]);
+    // Reads take no idempotency key.
+    expect(byId('getProjects').parameters?.some((q) => q.in === 'header')).toBe(false);
     const list = byId('getDeployments');
     const limit = list.parameters?.find((q) => q.name === 'limit');
     // A whole number with a default (shared/http/query.ts): optional as sent, its bounds kept.
@@ -161,13 +170,17 @@ describe('each operation', () => {
 
   it('lists the errors the route declares and the ones the stack answers, with examples', () => {
     const create = byId('postProjects').responses;
-    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409', '429']);
-    expect(create['409']?.description).toBe('`A project with this slug exists.`');
+    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409', '422', '429']);
+    expect(create['409']?.description).toBe(
+      '`A request with this idempotency key is in progress.`; `A project with this slug exists.`',
+    );
+    expect(create['422']?.description).toBe('`This idempotency key was used with another request.`');
     expect(Object.keys(create['400']?.content?.['application/json']?.examples as object)).toEqual([
       'Invalid request',
       'Malformed path: invalid percent-encoding.',
       'The request body is not valid JSON.',
       'The request body is nested more than 100 levels deep.',
+      'Idempotency-Key is at most 255 characters.',
       'Repository not found in this organization.',
       'Unknown location: ...',
     ]);

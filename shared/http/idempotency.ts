@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { badRequest, conflict, HttpError } from '../ground/errors';
+import { describeError, log } from '../ground/log';
+import { db } from '../store/client';
+import { TABLE } from '../store/table';
+
+/**
+ * Idempotency keys as Stripe defines them: a write sent with `Idempotency-Key` runs once per
+ * organization, caller and key for 24 hours. The first request claims the key with a conditional
+ * put; a repeat with the same route and body answers the kept response with `Idempotent-Replayed:
+ * true`; another body is 422; while the first still runs, 409. A 5xx is not kept (the record goes),
+ * so a retry runs again. Records live in the platform table and expire by TTL.
+ */
+export const IM = {
+  tooLong: 'Idempotency-Key is at most 255 characters.',
+  mismatch: 'This idempotency key was used with another request.',
+  running: 'A request with this idempotency key is in progress.',
+} as const;
+
+export const MAX_KEY = 255;
+const KEEP_SECONDS = 24 * 3600;
+/** A claim older than this is taken to be a request that died (its Lambda timed out or crashed). */
+const LOCK_MS = 5 * 60_000;
+/** The most of a response kept (a DynamoDB item holds 400 KB); a larger one is answered, not kept. */
+const MAX_KEPT = 350 * 1024;
+
+type Result = APIGatewayProxyStructuredResultV2;
+
+export interface Claim {
+  pk: string;
+  sk: string;
+}
+
+interface IdemRecord {
+  status: 'running' | 'done';
+  fingerprint: string;
+  lockUntil: number;
+  response?: Result;
+}
+
+/** Which writes take the key: every POST, PUT, PATCH and DELETE. */
+export const takesKey = (method: string) =>
+  method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
+
+/**
+ * Claims `key` for this request, or answers what a repeat should: the kept response (replay), or
+ * the error of a mismatch or a request still running. `scope` names the organization and caller.
+ */
+export async function claim(
+  scope: string,
+  key: string,
+  request: { method: string; path: string; body: string | undefined },
+  now = Date.now(),
+): Promise<{ claim: Claim } | { replay: Result }> {
+  if (key.length > MAX_KEY) throw badRequest(IM.tooLong);
+  const itemKey = { pk: `IDEM#${scope}`, sk: key };
+  const fingerprint = createHash('sha256')
+    .update(`${request.method} ${request.path}\n`)
+    .update(request.body ?? '')
+    .digest('hex');
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: TABLE(),
+        Item: {
+          ...itemKey,
+          status: 'running',
+          fingerprint,
+          lockUntil: now + LOCK_MS,
+          ttl: Math.floor(now / 1000) + KEEP_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR (#status = :running AND lockUntil < :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':running': 'running', ':now': now },
+      }),
+    );
+    return { claim: itemKey };
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+  }
+  const found = (await db.send(new GetCommand({ TableName: TABLE(), Key: itemKey, ConsistentRead: true }))).Item as
+    | IdemRecord
+    | undefined;
+  // Gone meanwhile (the first failed with a 5xx): the caller may try again.
+  if (!found) throw conflict(IM.running);
+  if (found.fingerprint !== fingerprint) throw new HttpError(422, IM.mismatch);
+  if (found.status !== 'done' || !found.response) throw conflict(IM.running);
+  return {
+    replay: { ...found.response, headers: { ...found.response.headers, 'idempotent-replayed': 'true' } },
+  };
+}
+
+/** Keeps the response of a claimed request (below 500 and small enough), else lets the key go. */
+export async function settle(claimed: Claim, response: Result): Promise<void> {
+  try {
+    const size = Buffer.byteLength(response.body ?? '') + JSON.stringify(response.headers ?? {}).length;
+    if (response.statusCode === undefined || response.statusCode >= 500 || size > MAX_KEPT) {
+      await db.send(new DeleteCommand({ TableName: TABLE(), Key: claimed }));
+      if (size > MAX_KEPT) log.warn('an idempotent response too large to keep was answered, not kept', { size });
+      return;
+    }
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: claimed,
+        UpdateExpression: 'SET #status = :done, #response = :r',
+        ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
+        ExpressionAttributeValues: { ':done': 'done', ':r': response },
+      }),
+    );
+  } catch (err) {
+    // The answer still goes out; a retry then finds the key running until its lock ends.
+    log.error('idempotency_unsettled', { error: describeError(err) });
+  }
+}
