@@ -174,7 +174,8 @@ async function clientFor(
 
 /** A sign-in step that failed at the server: 400 with what went wrong. */
 function signInFailure(err: unknown): Error {
-  if ((err as { status?: number }).status) return err as Error;
+  // Our own answers (HttpError) and the platform's storage errors (AWS SDK) stay what they are.
+  if ((err as { status?: number }).status || (err as { $metadata?: unknown }).$metadata) return err as Error;
   const reason = err instanceof UnsafeUrlError ? err.message : String((err as Error)?.message ?? err).slice(0, 300);
   return badRequest(`Could not start the sign-in: ${reason}`);
 }
@@ -337,9 +338,10 @@ async function saveTokens(
 /** `oauth/callback` after the state was taken: exchanges the code for tokens and stores them. */
 export async function finishSignIn(c: ConnectorRecord, st: StateRecord, code: string): Promise<boolean> {
   const [verifier, clientSecret] = await openFor(c, [st.verifier, ...(st.clientSecret ? [st.clientSecret] : [])]);
+  const { exchangeAuthorization } = await sdkAuth();
+  let tokens: Awaited<ReturnType<typeof exchangeAuthorization>>;
   try {
-    const { exchangeAuthorization } = await sdkAuth();
-    const tokens = await exchangeAuthorization(st.asUrl, {
+    tokens = await exchangeAuthorization(st.asUrl, {
       metadata: JSON.parse(st.metadata),
       clientInformation: clientInformation(st, clientSecret, st.authMethod),
       authorizationCode: code,
@@ -348,14 +350,15 @@ export async function finishSignIn(c: ConnectorRecord, st: StateRecord, code: st
       ...(st.resource ? { resource: st.resource } : {}),
       fetchFn: connectorFetch(),
     });
-    await saveTokens(c, st, clientSecret, tokens);
-    return true;
   } catch (err) {
+    // The authorization server refused the code (or could not be reached): the connector says why.
     const reason = String((err as Error)?.message ?? err).slice(0, 500);
     const now = Date.now();
     await updateConnector(c, { status: 'error', lastError: `The sign-in failed: ${reason}`, updatedAt: now });
     return false;
   }
+  await saveTokens(c, st, clientSecret, tokens);
+  return true;
 }
 
 /** The access token to use now (refreshed first when it expired), or undefined before any sign-in. */
