@@ -8,6 +8,7 @@ import { benchConnectors, renderConnectors } from './bench/connectors';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
 import { benchDeployments, renderDeployments } from './bench/deployments';
 import { benchGit, renderGit } from './bench/git';
+import { benchIdempotency, renderIdempotency } from './bench/idempotency';
 import { benchNotifications, renderNotifications } from './bench/notifications';
 import { benchPages, renderPages } from './bench/pages';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
@@ -113,6 +114,9 @@ async function main(): Promise<void> {
     say('connectors: test of a server-everything connector, through the API and with the MCP SDK');
     sections.push(`**Connectors**\n\n${renderConnectors(await benchConnectors(platform))}`);
   }
+  // Idempotency keys (scripts/bench/idempotency.ts): a create vs its replay.
+  say('idempotency: a create with a fresh key vs the same request replayed');
+  sections.push(`**Idempotency keys**\n\n${renderIdempotency(await benchIdempotency(platform))}`);
   // Notifications (scripts/bench/notifications.ts): a page of notices vs GET org; local timer lateness.
   if (routeGroups.some((g) => g.name === 'notifications')) {
     say('notifications: a page of notices vs GET /v1/orgs/:orgId, and the local scheduler lateness');
