@@ -18,6 +18,7 @@ const USAGE = `Usage: npm run local -- <command>
   token --email E
   key create --org ORG --scopes a,b [--agent] [--name N]
   agent approve CODE [--org ORG]   (the agent program's device login, as the local owner)
+  dns set --name N --type A|CNAME|TXT|ALIAS --value V [--zone Z]   (a record of the local DNS server)
 
 ORG is an organization id (org_…) or slug. --scopes takes scope names, or "all".
 Works on the platform started by "npm start" with the same DATA_DIR (default .data).`;
@@ -48,6 +49,7 @@ const COMMANDS: Record<string, Options> = {
   token: { email: str },
   'key create': { org: str, scopes: str, agent: { type: 'boolean' }, name: str },
   'agent approve': { org: str },
+  'dns set': { name: str, type: str, value: str, zone: str },
 };
 
 function parse(argv: string[]): { command: string; values: Record<string, string | boolean | undefined> } {
@@ -154,6 +156,20 @@ async function run(command: string, values: Record<string, string | boolean | un
     const token = await sign({ sub: user.userId, email: user.email, name: user.name }, TOKEN_TTL_SECONDS);
     const expiresAt = (Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS) * 1000;
     return { token, userId: user.userId, email: user.email, expiresAt };
+  }
+  if (command === 'dns set') {
+    const name = required(values, 'name').toLowerCase().replace(/\.$/, '');
+    const type = required(values, 'type').toUpperCase();
+    const value = required(values, 'value');
+    if (!['A', 'CNAME', 'TXT', 'ALIAS'].includes(type)) throw usage('--type is A, CNAME, TXT or ALIAS.');
+    if (!name.includes('.')) throw usage('--name takes a hostname with two labels at least.');
+    await connect();
+    const { setLocalRecord } = await import('../shared/dns/local');
+    const { zoneOf } = await import('../shared/domains/hostnames');
+    const zone = typeof values.zone === 'string' ? values.zone : zoneOf(name);
+    const record = { name, type: type as 'A' | 'CNAME' | 'TXT' | 'ALIAS', value };
+    await setLocalRecord(zone, record);
+    return { zone, record };
   }
   if (command === 'agent approve') {
     const code = required(values, 'code');

@@ -36,10 +36,10 @@ export const NEED_ENV = {
   notify: { aws: ['NOTIFY_QUEUE_URL'], local: ['NOTIFY_QUEUE_URL'] },
   // Domain re-checks: send to the domain-checks worker's queue.
   domainChecks: { aws: ['DOMAIN_CHECKS_QUEUE_URL'], local: ['DOMAIN_CHECKS_QUEUE_URL'] },
-  // DNS (shared/dns): lookups through DNS_SERVERS (public resolvers on AWS when unset; the local
-  // authoritative server on one machine); Route 53 of an organization through a role it lets the
-  // platform assume (STS), Cloudflare over https.
-  dns: { aws: [], local: ['DNS_SERVERS'] },
+  // DNS (shared/dns): lookups through DNS_SERVERS, optional on both targets (unset: public
+  // resolvers; npm start sets its local authoritative server); Route 53 of an organization through
+  // a role it lets the platform assume (STS), Cloudflare over https.
+  dns: { aws: [], local: [] },
   // Timers into the notify queue (shared/scheduler): SQS delays up to 15 minutes, one-time
   // EventBridge Scheduler schedules beyond; locally due records moved by the local platform.
   scheduler: {

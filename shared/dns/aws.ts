@@ -15,16 +15,13 @@ const bare = (name: string) => name.replace(/\.$/, '').toLowerCase();
 
 /**
  * Route 53 in the organization's own account: a role it made for the platform, assumed with the
- * external ID it gave (STS), for each use. `clients` lets tests hand over mocked clients.
+ * external ID it gave (STS, the SDK's own STS client), once per adapter.
  */
-export function route53Provider(
-  credentials: { roleArn: string; externalId: string },
-  clients: { sts?: STSClient; route53?: (creds: never) => Route53Client } = {},
-): DnsProvider {
+export function route53Provider(credentials: { roleArn: string; externalId: string }): DnsProvider {
   let client: Promise<Route53Client> | undefined;
   const route53 = () => {
     client ??= (async () => {
-      const sts = clients.sts ?? new STSClient({});
+      const sts = new STSClient({});
       try {
         const out = await sts.send(
           new AssumeRoleCommand({
@@ -37,7 +34,7 @@ export function route53Provider(
         const c = out.Credentials;
         if (!c?.AccessKeyId || !c.SecretAccessKey) throw new ProviderRefused('STS gave no credentials for the role.');
         const creds = { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
-        return clients.route53 ? clients.route53(creds as never) : new Route53Client({ credentials: creds });
+        return new Route53Client({ credentials: creds });
       } catch (err) {
         client = undefined;
         if (err instanceof ProviderRefused) throw err;

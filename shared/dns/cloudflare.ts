@@ -1,5 +1,4 @@
-import { config } from '../config';
-import { type FetchLike, streamingGuardedFetch } from '../net/guarded-fetch';
+import type { FetchLike } from '../net/guarded-fetch';
 import { type DnsProvider, type DnsRecord, ProviderRefused } from './port';
 
 /** Cloudflare's API (`CLOUDFLARE_API_URL` points elsewhere: a test's stand-in). */
@@ -14,11 +13,10 @@ interface Envelope<T> {
 
 /**
  * Cloudflare with an API token (or an OAuth access token) of the organization, through the guarded
- * fetch (loopback only on one machine, for a test's stand-in). An apex CNAME is flattened by
+ * fetch it is given (shared/dns/index.ts `providerFetch`). An apex CNAME is flattened by
  * Cloudflare itself, so ALIAS is written as a CNAME.
  */
-export function cloudflareProvider(credentials: { apiToken: string }, fetchFn?: FetchLike): DnsProvider {
-  const fetch = fetchFn ?? streamingGuardedFetch({ loopback: config.target === 'local' });
+export function cloudflareProvider(credentials: { apiToken: string }, fetch: FetchLike): DnsProvider {
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${apiBase()}${path}`, {
       method,

@@ -1,4 +1,5 @@
 import { config } from '../config';
+import { type FetchLike, streamingGuardedFetch } from '../net/guarded-fetch';
 import { dnsLookup } from './lookup';
 import type { DnsLookup, DnsProvider, ProviderCredentials, ProviderKind } from './port';
 
@@ -13,6 +14,12 @@ export const lookup = (): DnsLookup => dnsLookup();
 /** Whether `kind` can be connected here: `local` only on one machine. */
 export const kindAvailable = (kind: ProviderKind) => kind !== 'local' || config.target === 'local';
 
+/**
+ * Calls to providers' APIs and sign-in servers: the guarded fetch, which allows loopback only on
+ * one machine (a stand-in of a provider in tests, or on `npm start`), never on AWS.
+ */
+export const providerFetch = (): FetchLike => streamingGuardedFetch({ loopback: config.target === 'local' });
+
 /** The adapter of a connected provider; each loads on first use. */
 export async function dnsProvider(kind: ProviderKind, credentials: ProviderCredentials): Promise<DnsProvider> {
   if (kind === 'route53') {
@@ -21,7 +28,7 @@ export async function dnsProvider(kind: ProviderKind, credentials: ProviderCrede
   }
   if (kind === 'cloudflare') {
     const { cloudflareProvider } = await import('./cloudflare');
-    return cloudflareProvider(credentials as { apiToken: string });
+    return cloudflareProvider(credentials as { apiToken: string }, providerFetch());
   }
   if (config.target !== 'local') throw new Error('The local DNS provider exists on one machine only.');
   const { localProvider } = (await import(LOCAL_ADAPTER)) as typeof import('./local');

@@ -68,16 +68,15 @@ export async function verifyDomain(d: DomainRecord, now = Date.now(), next?: num
     },
     DM.changed,
   );
-  if (status === 'active') await raiseDomainEvent(updated, 'domain.verified', now);
-  else if (status === 'error' && d.status !== 'error') await raiseDomainEvent(updated, 'domain.failed', now);
+  if (status === 'active') await raiseDomainEvent(updated, 'domain.verified');
+  else if (status === 'error' && d.status !== 'error') await raiseDomainEvent(updated, 'domain.failed');
   return updated;
 }
 
-function raiseDomainEvent(d: DomainRecord, kind: 'domain.verified' | 'domain.failed', at: number) {
+function raiseDomainEvent(d: DomainRecord, kind: 'domain.verified' | 'domain.failed') {
   return raiseEvent({
     kind,
     orgId: d.orgId,
-    at,
     resources: [{ type: 'project', id: d.projectId }],
     attributes: { hostname: d.hostname, projectId: d.projectId },
     people: peopleOf(d.createdBy),

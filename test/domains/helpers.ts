@@ -68,3 +68,14 @@ export async function reserveDeploymentHost(orgId: string, projectId: string, ho
   await db.send(new PutCommand(reserveHost(hostEntry(host, 'deployment', { orgId, projectId, deploymentId })).Put));
   return deploymentId;
 }
+
+/** What `check` answers once it answers something, polled every 100 ms for `ms`. */
+export async function until<T>(check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,46 @@
+import * as z from 'zod/mini';
+import type { ResponseDocs } from '../../shared/http/responses';
+
+/** Success responses of the domains routes (see shared/http/responses.ts): documentation only. */
+const Domain = z.object({
+  hostname: z.string(),
+  orgId: z.string(),
+  projectId: z.string(),
+  status: z.enum(['pending', 'verifying', 'active', 'error']),
+  message: z.optional(z.string()),
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+  tenantId: z.optional(z.string()),
+  certificateArn: z.optional(z.string()),
+  records: z.string(),
+  zone: z.string(),
+  dnsProvider: z.optional(z.string()),
+  checkedAt: z.optional(z.number()),
+  redirectTo: z.optional(z.string()),
+  version: z.number(),
+});
+
+const Integration = z.object({
+  provider: z.nullable(
+    z.object({
+      kind: z.enum(['route53', 'cloudflare', 'local']),
+      connected: z.boolean(),
+      zones: z.array(z.string()),
+      connectedBy: z.string(),
+    }),
+  ),
+});
+
+export const responses: ResponseDocs = {
+  'GET /v1/orgs/:orgId/domains': { 200: z.object({ domains: z.array(Domain), cursor: z.nullable(z.string()) }) },
+  'POST /v1/orgs/:orgId/domains': { 201: z.object({ domain: Domain }) },
+  'POST /v1/orgs/:orgId/domains/:hostname/verify': { 200: z.object({ domain: Domain }) },
+  'POST /v1/orgs/:orgId/domains/:hostname/dns-provider': { 200: z.object({ domain: Domain }) },
+  'PATCH /v1/orgs/:orgId/domains/:hostname': { 200: z.object({ domain: Domain }) },
+  'DELETE /v1/orgs/:orgId/domains/:hostname': { 204: null },
+  'GET /v1/orgs/:orgId/integrations/dns-provider': { 200: Integration },
+  'PUT /v1/orgs/:orgId/integrations/dns-provider': { 200: Integration },
+  'DELETE /v1/orgs/:orgId/integrations/dns-provider': { 204: null },
+  'POST /v1/orgs/:orgId/integrations/dns-provider/authorize': { 200: z.object({ url: z.string() }) },
+  'POST /v1/orgs/:orgId/integrations/dns-provider/oauth': { 200: Integration },
+};
