@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { en } from 'zod/locales';
@@ -196,6 +197,26 @@ const idempotency = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   },
 });
 
+/**
+ * 5. Conditional reads: a 200 GET with a JSON body answers an `ETag` (a hash of the body: it changes
+ * with the record's version and with anything else the answer shows), and `If-None-Match` naming it
+ * answers 304 without the body, as HTTP caches and `gh`-style clients expect.
+ */
+const conditionalReads = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
+  after: (request: Request) => {
+    const res = request.response;
+    if (request.event.requestContext.http.method !== 'GET' || !res || res.statusCode !== 200) return;
+    if (typeof res.body !== 'string' || res.isBase64Encoded || res.headers?.etag) return;
+    const etag = `"${createHash('sha256').update(res.body).digest('base64url').slice(0, 27)}"`;
+    const asked = request.event.headers['if-none-match'];
+    if (asked && (asked.trim() === '*' || asked.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
+      request.response = { statusCode: 304, headers: { etag } };
+      return;
+    }
+    request.response = { ...res, headers: { ...res.headers, etag } };
+  },
+});
+
 /** Every error becomes `{ error }` with its status; anything unexpected is a logged 500. */
 const mapErrors = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   onError: (request: Request) => {
@@ -239,6 +260,7 @@ export function httpHandler(routes: Route[]) {
     .use(matchRoute(routes))
     .use(authorize())
     .use(validate())
+    .use(conditionalReads())
     .use(idempotency())
     .handler(async (event, context) => {
       const state = context.api;

@@ -1,0 +1,41 @@
+import { TestPlatform } from '../helpers/platform';
+import { createProject } from '../projects/fixtures';
+
+/**
+ * Conditional reads (issue 21): a GET answers an ETag that changes when what it shows changes,
+ * and `If-None-Match` with it answers 304 without a body.
+ */
+let p: TestPlatform;
+beforeAll(async () => {
+  p = await TestPlatform.start();
+});
+afterAll(() => p.close());
+
+it('a record: ETag, 304 while unchanged, a new ETag after a change', async () => {
+  const project = await createProject(p);
+  const path = `/v1/orgs/${p.org.orgId}/projects/${project.projectId}`;
+  const first = await p.get(path);
+  const etag = first.headers.get('etag') as string;
+  expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  const same = await p.get(path, { headers: { 'if-none-match': etag } });
+  expect(same.status).toBe(304);
+  expect(same.text).toBe('');
+  expect(same.headers.get('etag')).toBe(etag);
+  expect((await p.get(path, { headers: { 'if-none-match': `W/${etag}, "other"` } })).status).toBe(304);
+  expect((await p.get(path, { headers: { 'if-none-match': '*' } })).status).toBe(304);
+  expect((await p.patch(path, { name: 'Renamed' })).status).toBe(200);
+  const changed = await p.get(path, { headers: { 'if-none-match': etag } });
+  expect(changed.status).toBe(200);
+  expect(changed.body.project.name).toBe('Renamed');
+  expect(changed.headers.get('etag')).not.toBe(etag);
+});
+
+it('lists too; errors and writes carry none', async () => {
+  const list = await p.get(`/v1/orgs/${p.org.orgId}/projects`);
+  const etag = list.headers.get('etag') as string;
+  expect(etag).toBeTruthy();
+  expect((await p.get(`/v1/orgs/${p.org.orgId}/projects`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  expect((await p.get(`/v1/orgs/${p.org.orgId}/projects/prj_nothing`)).headers.get('etag')).toBeNull();
+  const made = await p.post(`/v1/orgs/${p.org.orgId}/projects`, { name: 'E', slug: `e-${Date.now().toString(36)}` });
+  expect(made.headers.get('etag')).toBeNull();
+});
