@@ -253,4 +253,21 @@ describe('patch and delete', () => {
     const byKey = await p.post(base(), { name: 'K', slug: slug(), url: URL_ }, { token: key });
     expect(byKey.status).toBe(201);
   });
+
+  it('an organization holding a connector is not deleted until the connector is (its only counted record)', async () => {
+    const { org, owner } = await p.newOrg();
+    const at = `/v1/orgs/${org.orgId}/connectors`;
+    const made = await p.post(
+      at,
+      { name: 'Held', slug: 'held', url: URL_, authType: 'bearer', secret: 's' },
+      {
+        token: owner.token,
+      },
+    );
+    expect((await p.get(`/v1/orgs/${org.orgId}/contents`, { token: owner.token })).body.contents.connectors).toBe(1);
+    const refused = await p.delete(`/v1/orgs/${org.orgId}`, { token: owner.token });
+    expect([refused.status, refused.body]).toEqual([409, { error: 'Remove its 1 connector first.' }]);
+    expect((await p.delete(`${at}/${made.body.connector.connectorId}`, { token: owner.token })).status).toBe(204);
+    expect((await p.delete(`/v1/orgs/${org.orgId}`, { token: owner.token })).status).toBe(204);
+  });
 });
