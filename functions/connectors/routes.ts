@@ -106,6 +106,7 @@ export const routes = [
         CM.headerNameOnly,
         CM.oauthOnly,
         CM.clientSecretWithoutId,
+        'url must use https.',
         "url can't be reached from the platform: ...",
       ],
       409: ['Slug "..." is already in use.'],
