@@ -7,6 +7,7 @@ import { coldPair } from './bench/cold';
 import { benchConnectors, renderConnectors } from './bench/connectors';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
 import { benchDeployments, renderDeployments } from './bench/deployments';
+import { benchDomains, renderDomains } from './bench/domains';
 import { benchGit, renderGit } from './bench/git';
 import { benchIdempotency, renderIdempotency } from './bench/idempotency';
 import { benchNotifications, renderNotifications } from './bench/notifications';
@@ -126,6 +127,11 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'pages')) {
     say('pages: search page 1 over 10,000 pages vs over 100');
     sections.push(`**Pages**\n\n${renderPages(await benchPages(platform))}`);
+  }
+  // Domains (scripts/bench/domains.ts): a static page by custom domain vs deployment host vs a bare file server.
+  if (routeGroups.some((g) => g.name === 'domains')) {
+    say('domains: a static page through the edge by custom domain and by deployment host, and from a bare file server');
+    sections.push(`**Domains**\n\n${renderDomains(await benchDomains(platform))}`);
   }
   await platform.stop();
   platform = undefined;

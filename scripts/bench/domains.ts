@@ -19,6 +19,8 @@ export interface DomainsFigures {
   domain: { median: number; p95: number };
   deployment: { median: number; p95: number };
   bare: { median: number; p95: number };
+  /** One GetItem of a host's registry item (shared/hosts/registry.ts getHost), the lookup's share. */
+  registry: { median: number; p95: number };
 }
 
 const agentGet = (port: number, host: string) =>
@@ -48,15 +50,21 @@ export async function benchDomains(platform: BenchPlatform, options: { runs?: nu
   process.env.DATA_DIR = dataDir;
   const stops: (() => Promise<void> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
   try {
-    const [{ putNew, transact, keys }, { newId }, { hostEntry, reserveHost }, { newDeploymentItems }, paths, edgeMod] =
-      await Promise.all([
-        import('../../shared/store/table'),
-        import('../../shared/store/ids'),
-        import('../../shared/hosts/registry'),
-        import('../../shared/projects/deployments'),
-        import('../../shared/deployments/paths'),
-        import('../../lib/local/edge'),
-      ]);
+    const [
+      { putNew, transact, keys },
+      { newId },
+      { getHost, hostEntry, reserveHost },
+      { newDeploymentItems },
+      paths,
+      edgeMod,
+    ] = await Promise.all([
+      import('../../shared/store/table'),
+      import('../../shared/store/ids'),
+      import('../../shared/hosts/registry'),
+      import('../../shared/projects/deployments'),
+      import('../../shared/deployments/paths'),
+      import('../../lib/local/edge'),
+    ]);
     const orgId = platform.orgId;
     const projectId = newId('prj_');
     const deploymentId = newId('dpl_');
@@ -117,8 +125,15 @@ export async function benchDomains(platform: BenchPlatform, options: { runs?: nu
     stops.push(() => new Promise<void>((resolve) => bare.close(() => resolve())));
     const barePort = (bare.address() as AddressInfo).port;
 
+    const lookups: number[] = [];
+    for (let i = 0; i < runs + 30; i++) {
+      const started = performance.now();
+      await getHost(domain);
+      if (i >= 30) lookups.push(performance.now() - started);
+    }
     return {
       runs,
+      registry: { median: median(lookups), p95: percentile(lookups, 95) },
       domain: await measure(edge.port, domain, runs),
       deployment: await measure(edge.port, deploymentHost, runs),
       bare: await measure(barePort, 'bare', runs),
@@ -142,6 +157,7 @@ export function renderDomains(f: DomainsFigures): string {
     row('edge, custom domain (registry + domain record + project)', f.domain),
     row('edge, deployment host (registry)', f.deployment),
     row('bare file server', f.bare),
+    row('the registry lookup alone (one GetItem)', f.registry),
     '',
   ].join('\n');
 }

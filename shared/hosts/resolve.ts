@@ -24,12 +24,16 @@ export async function resolveHostTarget(host: string): Promise<HostTarget> {
   let deploymentId: string | undefined;
   if (entry.kind === 'deployment') deploymentId = entry.deploymentId;
   else {
+    // A custom domain's record and its project are read together (both named by the entry).
+    const [domain, project] = await Promise.all([
+      entry.kind === 'domain' ? getDomainRecord(entry.orgId, name) : undefined,
+      getProject(entry.orgId, entry.projectId),
+    ]);
     if (entry.kind === 'domain') {
-      const domain = await getDomainRecord(entry.orgId, name);
       if (domain?.status !== 'active' || domain.projectId !== entry.projectId) return undefined;
       if (domain.redirectTo) return { redirect: domain.redirectTo };
     }
-    deploymentId = (await getProject(entry.orgId, entry.projectId))?.productionDeploymentId;
+    deploymentId = project?.productionDeploymentId;
   }
   const deployment = deploymentId ? await follow(entry.orgId, deploymentId) : undefined;
   return deployment ? { deployment } : undefined;
