@@ -149,6 +149,7 @@ function stackErrors(route: Route): Record<number, string[]> {
   if (route.access !== 'public') add(401, 'Unauthorized');
   if (route.orgScoped && route.access === 'scope' && route.scope) add(403, `Missing scope ${route.scope}`);
   if (route.roles) add(403, route.roles.refusal);
+  if (route.roles?.keyScope) add(403, `Missing scope ${route.roles.keyScope}`);
   if (route.orgScoped) add(404, ORG_NOT_FOUND);
   if (takesIdempotencyKey(route)) {
     add(400, IM.tooLong);

@@ -118,13 +118,23 @@ describe.each(cases)('$group: $name', ({ route }) => {
     const others = ROLES.filter(
       (r) => !roles.allow.includes(r) && (!route.scope || ROLE_SCOPES[r].includes(route.scope)),
     );
-    it(`refuses every caller but ${roles.allow.join(' or ')} (keys too) with 403 ${roles.refusal}`, async () => {
-      const callers = [...(await Promise.all(others.map(async (r) => (await p.person(r)).token))), await p.apiKey()];
+    const keyScope = roles.keyScope;
+    it(`refuses every caller but ${roles.allow.join(' or ')}${keyScope ? '' : ' (keys too)'} with 403 ${roles.refusal}`, async () => {
+      const people = await Promise.all(others.map(async (r) => (await p.person(r)).token));
+      const callers = keyScope ? people : [...people, await p.apiKey()];
       for (const token of callers) {
         const res = await p.call(route.method, path(), { token, record: false });
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ error: roles.refusal });
       }
     });
+    if (keyScope) {
+      it(`lets keys by scope: one without ${keyScope} gets 403 Missing scope ${keyScope}`, async () => {
+        const key = await p.apiKey(SCOPES.filter((s) => s !== keyScope));
+        const res = await p.call(route.method, path(), { token: key, record: false });
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({ error: `Missing scope ${keyScope}` });
+      });
+    }
   }
 });

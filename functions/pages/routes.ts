@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import type { Caller } from '../../shared/auth/caller';
 import { callerId } from '../../shared/auth/caller';
 import type { Role, Scope } from '../../shared/auth/scopes';
-import { forbidden, notFound } from '../../shared/ground/errors';
+import { notFound } from '../../shared/ground/errors';
 import { describeError, log } from '../../shared/ground/log';
 import { queryInt } from '../../shared/http/query';
 import { created, noContent, ok, route } from '../../shared/http/route';
@@ -26,17 +25,6 @@ const Version = z.int().check(z.minimum(0));
 /** How long a delete removes the subtree before leaving the rest to the pages-sweep worker. */
 const SWEEP_BUDGET_MS = 5_000;
 
-/**
- * Writes need a role above viewer, or a key with org:write (the spec names no scope of pages):
- * the route's scope is org:read, so this is the one check the table can't say.
- */
-function requireWriter(caller: Caller, role: Role | undefined, scopes: ReadonlySet<Scope>): string {
-  if (caller.kind === 'user') {
-    if (role === 'viewer' || role === undefined) throw forbidden(PM.viewer);
-  } else if (!scopes.has('org:write')) throw forbidden('Missing scope org:write');
-  return callerId(caller);
-}
-
 /** The content of a page as saved (a version replaced while it was read: the newer one). */
 async function contentOf(orgId: string, page: PageRecord): Promise<{ page: PageRecord; content: string }> {
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -49,7 +37,12 @@ async function contentOf(orgId: string, page: PageRecord): Promise<{ page: PageR
   throw new Error('The content of a page could not be read.');
 }
 
-const WRITE_403 = [PM.viewer, 'Missing scope org:write'];
+/** People above viewer write pages; keys need org:write (the spec names no scope here). */
+const WRITERS: { allow: Role[]; refusal: string; keyScope: Scope } = {
+  allow: ['owner', 'admin', 'developer'],
+  refusal: PM.viewer,
+  keyScope: 'org:write',
+};
 
 export const routes = [
   route({
@@ -76,6 +69,7 @@ export const routes = [
     method: 'POST',
     path: '/v1/orgs/:orgId/pages',
     scope: 'org:read',
+    roles: WRITERS,
     summary:
       'Creates a page: at the top level or under `parentId`, last among its siblings or right `before` or ' +
       '`after` one of them; `content` is Markdown. Members above viewer, or keys with org:write.',
@@ -90,11 +84,11 @@ export const routes = [
     }),
     errors: {
       400: [PM.beforeAndAfter, PM.notSibling, PM.tooDeep],
-      403: WRITE_403,
+
       404: [PM.parentNotFound],
     },
-    run: async ({ org, caller, role, scopes, body }) => {
-      const by = requireWriter(caller, role, scopes);
+    run: async ({ org, caller, body }) => {
+      const by = callerId(caller);
       const page = await createPage(org.orgId, by, body);
       return created({ page: shown(page) });
     },
@@ -157,6 +151,7 @@ export const routes = [
     method: 'PATCH',
     path: '/v1/orgs/:orgId/pages/:pageId',
     scope: 'org:read',
+    roles: WRITERS,
     summary:
       'Renames a page, changes its icon (null removes it) or moves it: under another `parentId` (null: the top ' +
       'level; never under itself or its descendants) and/or `before` or `after` a sibling (last when a new ' +
@@ -172,12 +167,12 @@ export const routes = [
     }),
     errors: {
       400: [PM.underItself, PM.beforeAndAfter, PM.notSibling, PM.tooDeep],
-      403: WRITE_403,
+
       404: [PM.pageNotFound, PM.parentNotFound],
       409: [PM.changed],
     },
-    run: async ({ org, caller, role, scopes, params, body }) => {
-      const by = requireWriter(caller, role, scopes);
+    run: async ({ org, caller, params, body }) => {
+      const by = callerId(caller);
       const page = await changePage(org.orgId, params.pageId, by, body);
       return ok({ page: shown(page) });
     },
@@ -186,13 +181,13 @@ export const routes = [
     method: 'DELETE',
     path: '/v1/orgs/:orgId/pages/:pageId',
     scope: 'org:read',
+    roles: WRITERS,
     summary:
       'Deletes a page and every page under it: all of them answer 404 at once; their content, search entries ' +
       'and favorites are removed right after (a very large subtree finishes in the background).',
     params: PagePath,
-    errors: { 403: WRITE_403, 404: [PM.pageNotFound] },
-    run: async ({ org, caller, role, scopes, params }) => {
-      requireWriter(caller, role, scopes);
+    errors: { 404: [PM.pageNotFound] },
+    run: async ({ org, params }) => {
       await hidePage(org.orgId, params.pageId);
       // Hidden is deleted for every reader: a sweep that fails here is finished by the worker.
       await sweep(org.orgId, params.pageId, Date.now() + SWEEP_BUDGET_MS).catch((err: unknown) =>
@@ -205,14 +200,15 @@ export const routes = [
     method: 'PUT',
     path: '/v1/orgs/:orgId/pages/:pageId/content',
     scope: 'org:read',
+    roles: WRITERS,
     summary:
       'Saves the Markdown content of a page (up to 1,000,000 characters). `baseVersion`: the `contentVersion` ' +
       'the edit started from; when the content changed since, 409 with the current `contentVersion`.',
     params: PagePath,
     body: z.object({ content: Markdown, baseVersion: z.optional(Version) }),
-    errors: { 403: WRITE_403, 404: [PM.pageNotFound], 409: [PM.contentChanged] },
-    run: async ({ org, caller, role, scopes, params, body }) => {
-      const by = requireWriter(caller, role, scopes);
+    errors: { 404: [PM.pageNotFound], 409: [PM.contentChanged] },
+    run: async ({ org, caller, params, body }) => {
+      const by = callerId(caller);
       const updated = await saveContent(org.orgId, params.pageId, by, body.content, body.baseVersion);
       return ok({ page: shown(updated) });
     },

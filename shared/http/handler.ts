@@ -105,8 +105,11 @@ const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
         const pass = [route.scope, ...(route.allowed ?? [])].some((s) => access.scopes.has(s));
         if (!pass) throw new HttpError(403, `Missing scope ${route.scope}`);
       }
-      if (route.roles && !(access.role && route.roles.allow.includes(access.role))) {
-        throw new HttpError(403, route.roles.refusal);
+      const roles = route.roles;
+      if (roles && access.role === undefined && roles.keyScope) {
+        if (!access.scopes.has(roles.keyScope)) throw new HttpError(403, `Missing scope ${roles.keyScope}`);
+      } else if (roles && !(access.role && roles.allow.includes(access.role))) {
+        throw new HttpError(403, roles.refusal);
       }
     }
   },

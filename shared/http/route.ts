@@ -46,10 +46,11 @@ export interface RouteSpec<PS, QS, BS> {
   allowed?: Scope[];
   /**
    * Only callers with one of these roles in the path's organization pass (after the scope check);
-   * others, keys included (they have no role), get 403 `refusal`. Declared here, never checked
-   * inside a handler.
+   * others, keys included (they have no role), get 403 `refusal`. With `keyScope`, a key passes
+   * when it holds that scope too (else 403 `Missing scope <keyScope>`): people by role, keys by
+   * scope. Declared here, never checked inside a handler.
    */
-  roles?: { allow: Role[]; refusal: string };
+  roles?: { allow: Role[]; refusal: string; keyScope?: Scope };
   /** One line for the reference. */
   summary?: string;
   params?: PS;
