@@ -1,14 +1,12 @@
 import * as z from 'zod/mini';
 import { callerId } from '../../shared/auth/caller';
-import { checkConnector } from '../../shared/connectors/check';
-import { loopbackAllowed } from '../../shared/connectors/mcp';
-import { consumeState, finishSignIn, startSignIn } from '../../shared/connectors/oauth';
 import {
   CM,
   checkCredentials,
   createConnector,
   deleteConnector,
   listConnectors,
+  loopbackAllowed,
   requireConnector,
   sealFor,
   shownConnector,
@@ -18,6 +16,10 @@ import { readTools } from '../../shared/connectors/tools';
 import { badRequest, forbidden } from '../../shared/ground/errors';
 import { created, noContent, ok, route } from '../../shared/http/route';
 import { checkPublicUrlFor, UnsafeUrlError } from '../../shared/net/guarded-fetch';
+
+/** What `test` and sign-in need (the MCP client, OAuth), loaded by those routes alone. */
+const checking = () => import('../../shared/connectors/check');
+const signingIn = () => import('../../shared/connectors/oauth');
 
 const OrgPath = z.object({ orgId: z.string() });
 const ConnectorPath = z.object({ orgId: z.string(), connectorId: z.string() });
@@ -133,6 +135,7 @@ export const routes = [
     params: ConnectorPath,
     errors: { 404: [CM.notFound] },
     run: async ({ org, params }) => {
+      const { checkConnector } = await checking();
       const checked = await checkConnector(await requireConnector(org.orgId, params.connectorId, true));
       return ok({ connector: shownConnector(checked) });
     },
@@ -197,6 +200,7 @@ export const routes = [
       if (caller.kind !== 'user') throw forbidden(CM.peopleOnly);
       const connector = await requireConnector(org.orgId, params.connectorId);
       if (connector.authType !== 'oauth') throw badRequest(CM.notOauth);
+      const { startSignIn } = await signingIn();
       const url = await startSignIn(connector, caller.userId, body.returnTo, redirectUri(event.headers));
       return ok({ url });
     },
@@ -217,6 +221,7 @@ export const routes = [
     errors: { 403: [CM.peopleOnly], 404: [CM.notFound], 409: [CM.startAgain] },
     run: async ({ org, body, caller }) => {
       if (caller.kind !== 'user') throw forbidden(CM.peopleOnly);
+      const [{ consumeState, finishSignIn }, { checkConnector }] = await Promise.all([signingIn(), checking()]);
       const state = await consumeState(body.state, org.orgId, caller.userId);
       const connector = await requireConnector(org.orgId, state.connectorId, true);
       let connected = false;

@@ -1,4 +1,5 @@
 import { type FetchLike, streamingGuardedFetch, UnsafeUrlError } from '../net/guarded-fetch';
+import { loopbackAllowed } from './records';
 import type { ListedTool } from './tools';
 
 /**
@@ -7,12 +8,6 @@ import type { ListedTool } from './tools';
  * connect time. The MCP SDK is loaded on first use only (`import()`): it stays out of the
  * function's start and in its own chunk of the bundle.
  */
-
-/**
- * `npm start` alone sets it (bin/local.ts): servers on the person's own machine (loopback `http`)
- * may be connectors. The stack never sets it.
- */
-export const loopbackAllowed = () => process.env.LOCAL_CONNECTORS_LOOPBACK === 'true';
 
 /** The fetch of connector traffic (guarded; loopback too where `npm start` allows it). */
 export const connectorFetch = (): FetchLike => streamingGuardedFetch({ loopback: loopbackAllowed() });

@@ -74,6 +74,12 @@ export const CM = {
 
 export const MAX_CONNECTORS = 50;
 
+/**
+ * `npm start` alone sets it (bin/local.ts): servers on the person's own machine (loopback `http`)
+ * may be connectors. The stack never sets it.
+ */
+export const loopbackAllowed = () => process.env.LOCAL_CONNECTORS_LOOPBACK === 'true';
+
 export const connectorKey = (orgId: string, connectorId: string) => ({
   pk: keys.org(orgId).pk,
   sk: `${ORG_PREFIX.connector}${connectorId}`,
