@@ -186,6 +186,9 @@ async function main(): Promise<void> {
   // Before the edge: the builds it finds interrupted are ended through the build-events worker.
   const { startWorkers } = await import('../lib/local/workers');
   stoppers.push((await startWorkers()).stop);
+  // The local SMTP server (lib/local/smtp.ts): mailboxes' sends and outside SMTP clients' mail.
+  const { startSmtpServer } = await import('../lib/local/smtp');
+  stoppers.push((await startSmtpServer({ port: smtpPort, host: HOST })).close);
   // Timers of the notify worker (shared/scheduler): due records moved to its queue every second.
   const { startTimers } = await import('../lib/local/timers');
   const timers = startTimers();

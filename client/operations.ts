@@ -5926,6 +5926,360 @@ export interface Operations {
       };
     };
   };
+  /** The mailbox's labels: system ones (INBOX, SENT, DRAFTS, SPAM, TRASH, STARRED) then the user's, each with its threads and unread threads */
+  getMailMailboxesLabels: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      labels: {
+        labelId: string;
+        name: string;
+        type: 'system' | 'user';
+        parent: string | null;
+        total: number;
+        unread: number;
+      }[];
+    };
+  };
+  /** Creates a user label, unique case-insensitively */
+  postMailMailboxesLabels: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      name: string;
+    };
+    response: {
+      label: {
+        labelId: string;
+        name: string;
+        type: 'system' | 'user';
+        parent: string | null;
+        total: number;
+        unread: number;
+      };
+    };
+  };
+  /** Deletes a user label: taken off every thread, the mail kept */
+  deleteMailMailboxesLabelsByLabelId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      labelId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Threads of a label (default INBOX), newest first */
+  getMailMailboxesThreads: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: {
+      label?: string;
+      q?: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      threads: {
+        threadId: string;
+        subject: string;
+        snippet: string;
+        from: {
+          name: string;
+          address: string;
+        }[];
+        to: {
+          name: string;
+          address: string;
+        }[];
+        labels: string[];
+        unread: boolean;
+        lastAt: number;
+        hasAttachment: boolean;
+        messageCount: number;
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** One action on 1-500 threads (read, unread, star, unstar, archive, trash, untrash, spam, notSpam, addLabels, removeLabels */
+  postMailMailboxesThreadsActions: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      threadIds: string[];
+      action:
+        | 'read'
+        | 'unread'
+        | 'star'
+        | 'unstar'
+        | 'archive'
+        | 'trash'
+        | 'untrash'
+        | 'spam'
+        | 'notSpam'
+        | 'addLabels'
+        | 'removeLabels'
+        | 'delete';
+      labelIds?: string[];
+    };
+    response: {
+      results: {
+        threadId: string;
+        ok: boolean;
+        error?: string;
+      }[];
+    };
+  };
+  /** A thread and its messages (headers, snippet, attachment list), oldest first */
+  getMailMailboxesThreadsByThreadId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      threadId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      thread: {
+        threadId: string;
+        subject: string;
+        snippet: string;
+        from: {
+          name: string;
+          address: string;
+        }[];
+        to: {
+          name: string;
+          address: string;
+        }[];
+        labels: string[];
+        unread: boolean;
+        lastAt: number;
+        hasAttachment: boolean;
+        messageCount: number;
+      };
+      messages: {
+        messageId: string;
+        threadId: string;
+        direction: 'in' | 'out';
+        from: {
+          name: string;
+          address: string;
+        } | null;
+        to: {
+          name: string;
+          address: string;
+        }[];
+        cc: {
+          name: string;
+          address: string;
+        }[];
+        bcc: {
+          name: string;
+          address: string;
+        }[];
+        replyTo: {
+          name: string;
+          address: string;
+        }[];
+        subject: string;
+        date: number;
+        headerId: string;
+        inReplyTo: string | null;
+        references: string[];
+        snippet: string;
+        size: number;
+        attachments: {
+          index: number;
+          filename: string;
+          contentType: string;
+          size: number;
+          contentId: string | null;
+          inline: boolean;
+        }[];
+      }[];
+    };
+  };
+  /** A message's text and cleaned HTML (no scripts, handlers or forms */
+  getMailMailboxesThreadsMessagesBody: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      threadId: string;
+      messageId: string;
+    };
+    query: {
+      images?: '0' | '1';
+    };
+    body: undefined;
+    response: {
+      text: string;
+      html: string | null;
+      remoteImagesBlocked: number;
+    };
+  };
+  /** A presigned GET link (5 minutes) to one attachment, never its bytes */
+  getMailMailboxesMessagesAttachmentsByIndex: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      messageId: string;
+      index: number;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      url: string;
+      filename: string;
+      contentType: string;
+      size: number;
+      expiresAt: number;
+    };
+  };
+  /** A presigned GET link (5 minutes) to the message as received or sent (RFC 5322, `.eml`) */
+  getMailMailboxesMessagesRaw: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      messageId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      url: string;
+      size: number;
+      expiresAt: number;
+    };
+  };
+  /** Sends a message (a draft's fields, or `draftId`) from the mailbox's address or an alias: built by MailComposer, stored raw, filed in SENT, handed to the mail system */
+  postMailMailboxesSend: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      to?: string[];
+      cc?: string[];
+      bcc?: string[];
+      subject?: string;
+      text?: string;
+      html?: string | null;
+      attachments?: (
+        | {
+            uploadId: string;
+          }
+        | {
+            messageId: string;
+            index: number;
+          }
+      )[];
+      inReplyTo?: string | null;
+      from?: string;
+    };
+    response: {
+      message: {
+        messageId: string;
+        threadId: string;
+        direction: 'in' | 'out';
+        from: {
+          name: string;
+          address: string;
+        } | null;
+        to: {
+          name: string;
+          address: string;
+        }[];
+        cc: {
+          name: string;
+          address: string;
+        }[];
+        bcc: {
+          name: string;
+          address: string;
+        }[];
+        replyTo: {
+          name: string;
+          address: string;
+        }[];
+        subject: string;
+        date: number;
+        headerId: string;
+        inReplyTo: string | null;
+        references: string[];
+        snippet: string;
+        size: number;
+        attachments: {
+          index: number;
+          filename: string;
+          contentType: string;
+          size: number;
+          contentId: string | null;
+          inline: boolean;
+        }[];
+      };
+      thread: {
+        threadId: string;
+        subject: string;
+        snippet: string;
+        from: {
+          name: string;
+          address: string;
+        }[];
+        to: {
+          name: string;
+          address: string;
+        }[];
+        labels: string[];
+        unread: boolean;
+        lastAt: number;
+        hasAttachment: boolean;
+        messageCount: number;
+      };
+      rejected: string[];
+    };
+  };
+  /** A presigned PUT link (15 minutes) for one attachment, bound to its type and size */
+  postMailMailboxesUploads: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      filename: string;
+      contentType: string;
+      size: number;
+    };
+    response: {
+      upload: {
+        uploadId: string;
+        filename: string;
+        contentType: string;
+        size: number;
+        url: string;
+        method: 'PUT';
+        headers: {
+          [key: string]: string;
+        };
+        expiresAt: number;
+      };
+    };
+  };
 }
 
 export type OperationId = keyof Operations;
@@ -6173,4 +6527,33 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getMailUsage: { method: 'GET', path: '/v1/orgs/{orgId}/mail/usage' },
   getMailMailboxes: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes' },
   getMailMailboxesLimits: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/limits' },
+  getMailMailboxesLabels: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/labels' },
+  postMailMailboxesLabels: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/labels' },
+  deleteMailMailboxesLabelsByLabelId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/labels/{labelId}',
+  },
+  getMailMailboxesThreads: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/threads' },
+  postMailMailboxesThreadsActions: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/threads/actions',
+  },
+  getMailMailboxesThreadsByThreadId: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/threads/{threadId}',
+  },
+  getMailMailboxesThreadsMessagesBody: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/threads/{threadId}/messages/{messageId}/body',
+  },
+  getMailMailboxesMessagesAttachmentsByIndex: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/messages/{messageId}/attachments/{index}',
+  },
+  getMailMailboxesMessagesRaw: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/messages/{messageId}/raw',
+  },
+  postMailMailboxesSend: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/send' },
+  postMailMailboxesUploads: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/uploads' },
 };

@@ -163,6 +163,16 @@ export const workers: Worker[] = [
     timeoutMinutes: 2,
   },
   {
+    name: 'mail-inbound',
+    description: "Delivers received mail to the platform's mailboxes",
+    // Received messages as objects: the local SMTP server's, or SES's receipt rule's announced by S3.
+    trigger: { kind: 'queue', queue: 'mail-inbound', batchSize: 5, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    // Records (mailboxes, threads, messages); the received object and the mailboxes' objects
+    // (buckets); notify: mail.vip.
+    needs: ['table', 'buckets', 'notify'],
+    timeoutMinutes: 2,
+  },
+  {
     name: 'build-retention',
     description: 'Expires deployments past their retention',
     trigger: { kind: 'schedule', every: 'hour', retries: 2 },

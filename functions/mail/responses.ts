@@ -46,6 +46,55 @@ export const Settings = z.object({
   vipSenders: z.array(z.string()),
 });
 
+const Party = z.object({ name: z.string(), address: z.string() });
+const Label = z.object({
+  labelId: z.string(),
+  name: z.string(),
+  type: z.enum(['system', 'user']),
+  parent: z.nullable(z.string()),
+  total: z.number(),
+  unread: z.number(),
+});
+const ThreadSummary = z.object({
+  threadId: z.string(),
+  subject: z.string(),
+  snippet: z.string(),
+  from: z.array(Party),
+  to: z.array(Party),
+  labels: z.array(z.string()),
+  unread: z.boolean(),
+  lastAt: z.number(),
+  hasAttachment: z.boolean(),
+  messageCount: z.number(),
+});
+const Message = z.object({
+  messageId: z.string(),
+  threadId: z.string(),
+  direction: z.enum(['in', 'out']),
+  from: z.nullable(Party),
+  to: z.array(Party),
+  cc: z.array(Party),
+  bcc: z.array(Party),
+  replyTo: z.array(Party),
+  subject: z.string(),
+  date: z.number(),
+  headerId: z.string(),
+  inReplyTo: z.nullable(z.string()),
+  references: z.array(z.string()),
+  snippet: z.string(),
+  size: z.number(),
+  attachments: z.array(
+    z.object({
+      index: z.number(),
+      filename: z.string(),
+      contentType: z.string(),
+      size: z.number(),
+      contentId: z.nullable(z.string()),
+      inline: z.boolean(),
+    }),
+  ),
+});
+
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/mail/domains': { 200: z.object({ domains: z.array(Domain) }) },
   'POST /v1/orgs/:orgId/mail/domains': { 201: z.object({ domain: Domain }) },
@@ -101,6 +150,54 @@ export const responses: ResponseDocs = {
           dailyQuota: z.number(),
         }),
       ),
+    }),
+  },
+
+  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/labels': { 200: z.object({ labels: z.array(Label) }) },
+  'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/labels': { 201: z.object({ label: Label }) },
+  'DELETE /v1/orgs/:orgId/mail/mailboxes/:mailboxId/labels/:labelId': { 204: null },
+  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/threads': {
+    200: z.object({ threads: z.array(ThreadSummary), cursor: z.nullable(z.string()) }),
+  },
+  'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/threads/actions': {
+    200: z.object({
+      results: z.array(z.object({ threadId: z.string(), ok: z.boolean(), error: z.optional(z.string()) })),
+    }),
+  },
+  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/threads/:threadId': {
+    200: z.object({ thread: ThreadSummary, messages: z.array(Message) }),
+  },
+  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/threads/:threadId/messages/:messageId/body': {
+    200: z.object({ text: z.string(), html: z.nullable(z.string()), remoteImagesBlocked: z.number() }),
+  },
+  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/messages/:messageId/attachments/:index': {
+    200: z.object({
+      url: z.string(),
+      filename: z.string(),
+      contentType: z.string(),
+      size: z.number(),
+      expiresAt: z.number(),
+    }),
+  },
+  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/messages/:messageId/raw': {
+    200: z.object({ url: z.string(), size: z.number(), expiresAt: z.number() }),
+  },
+  'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/send': {
+    200: z.object({ message: Message, thread: ThreadSummary, rejected: z.array(z.string()) }),
+  },
+
+  'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/uploads': {
+    201: z.object({
+      upload: z.object({
+        uploadId: z.string(),
+        filename: z.string(),
+        contentType: z.string(),
+        size: z.number(),
+        url: z.string(),
+        method: z.literal('PUT'),
+        headers: z.record(z.string(), z.string()),
+        expiresAt: z.number(),
+      }),
     }),
   },
 };

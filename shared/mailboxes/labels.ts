@@ -1,4 +1,6 @@
-import { getMany } from '../store/table';
+import { badRequest, notFound } from '../ground/errors';
+import { newId } from '../store/ids';
+import { getItem, getMany, putNew, queryPrefix, transact } from '../store/table';
 
 /** Gmail's system labels: every mailbox has them; they can't be created or deleted. */
 export const SYSTEM_LABELS = ['INBOX', 'SENT', 'DRAFTS', 'SPAM', 'TRASH', 'STARRED'] as const;
@@ -25,3 +27,81 @@ export async function unreadCounts(mailboxIds: string[]): Promise<number[]> {
   const items = await getMany<LabelRecord>(mailboxIds.map((m) => labelKey(m, 'INBOX')));
   return items.map((i) => Math.max(0, i?.unread ?? 0));
 }
+
+export const LM = {
+  notFound: 'Label not found',
+  system: "System labels can't be created or deleted.",
+  taken: 'A label with this name exists.',
+  badName: 'Label names are 1-100 characters; `/` separates nested labels, with no empty part.',
+} as const;
+
+const nameKey = (mailboxId: string, name: string) => ({ pk: `MBX#${mailboxId}`, sk: `LBLNAME#${name.toLowerCase()}` });
+
+export interface ShownLabel {
+  labelId: string;
+  name: string;
+  type: 'system' | 'user';
+  /** The parent's name for a nested label (`Work/Clients` → `Work`). */
+  parent: string | null;
+  total: number;
+  unread: number;
+}
+
+const shown = (l: LabelRecord, type: 'system' | 'user'): ShownLabel => {
+  const name = l.name ?? l.labelId;
+  const cut = name.lastIndexOf('/');
+  return {
+    labelId: l.labelId,
+    name,
+    type,
+    parent: type === 'user' && cut > 0 ? name.slice(0, cut) : null,
+    total: Math.max(0, l.total ?? 0),
+    unread: Math.max(0, l.unread ?? 0),
+  };
+};
+
+/** System labels first (in Gmail's order), then user labels by name. */
+export async function listLabels(mailboxId: string): Promise<ShownLabel[]> {
+  const items = await queryPrefix<LabelRecord & { deleting?: boolean; sk: string }>(`MBX#${mailboxId}`, 'LBL#');
+  const byId = new Map(items.map((i) => [i.labelId ?? i.sk.slice(4), { ...i, labelId: i.labelId ?? i.sk.slice(4) }]));
+  const system = SYSTEM_LABELS.map((id) => shown(byId.get(id) ?? { labelId: id }, 'system'));
+  const user = items
+    .filter((i) => i.name && !isSystemLabel(i.labelId ?? '') && !i.deleting)
+    .map((i) => shown(i, 'user'))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...system, ...user];
+}
+
+/** Label id → name, for searches by `label:` and results. */
+export const labelNames = async (mailboxId: string) =>
+  new Map((await listLabels(mailboxId)).map((l) => [l.labelId, l.name]));
+
+export async function createLabel(mailboxId: string, rawName: string): Promise<ShownLabel> {
+  const name = rawName.trim();
+  if (!name || name.length > 100 || name.split('/').some((part) => part.trim() === '')) throw badRequest(LM.badName);
+  if (isSystemLabel(name.toUpperCase())) throw badRequest(LM.system);
+  const label: LabelRecord = { labelId: newId('lbl_'), name, total: 0, unread: 0, createdAt: Date.now() };
+  await transact(
+    [
+      putNew({ ...nameKey(mailboxId, name), labelId: label.labelId }),
+      putNew({ ...labelKey(mailboxId, label.labelId), ...label }),
+    ],
+    [LM.taken],
+  );
+  return shown(label, 'user');
+}
+
+/** A user label of the mailbox (system ids are 400, unknown ones 404). */
+export async function requireUserLabel(mailboxId: string, labelId: string): Promise<LabelRecord> {
+  if (isSystemLabel(labelId)) throw badRequest(LM.system);
+  const label = await getItem<LabelRecord & { deleting?: boolean }>(labelKey(mailboxId, labelId), true);
+  if (!label?.name || label.deleting) throw notFound(LM.notFound);
+  return label;
+}
+
+/** The ids of a thread's labels that `addLabels` may put on: user labels that exist, and system ones. */
+export async function checkLabels(mailboxId: string, ids: string[]): Promise<void> {
+  for (const id of ids) if (!isSystemLabel(id)) await requireUserLabel(mailboxId, id);
+}
+
+export { nameKey as labelNameKey };

@@ -1,8 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DnsServer, startDnsServer } from '../../lib/local/dns';
+import { type SmtpServer, startSmtpServer } from '../../lib/local/smtp';
 import { storage } from '../../shared/storage';
 import { TestPlatform } from '../helpers/platform';
+import { startQueueWorker } from '../helpers/sqs';
 
 /**
  * A mail test file's world: the platform through the local gateway, its own artifacts bucket (the
@@ -12,6 +14,8 @@ export interface MailWorld {
   p: TestPlatform;
   dns: DnsServer;
   outbox: string;
+  /** With `smtp`: the local SMTP server (SMTP_PORT) and the mail-inbound worker. */
+  smtp?: SmtpServer;
   close(): Promise<void>;
 }
 
@@ -20,20 +24,26 @@ let n = 0;
 export const unique = (base = 'm') =>
   `${base}-${process.pid.toString(36)}${Date.now().toString(36)}${(n++).toString(36)}`;
 
-export async function startMailWorld(): Promise<MailWorld> {
+export async function startMailWorld(options: { smtp?: boolean; workers?: string[] } = {}): Promise<MailWorld> {
   process.env.ARTIFACTS_BUCKET = unique('mail');
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
   const outbox = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'mail-outbox-'));
   process.env.OUTBOX_DIR = outbox;
   const dns = await startDnsServer({ port: 0 });
   process.env.DNS_SERVERS = `127.0.0.1:${dns.port}`;
+  const running = options.smtp ? await startQueueWorker('mail-inbound', ...(options.workers ?? [])) : undefined;
+  const smtp = options.smtp ? await startSmtpServer({ port: 0 }) : undefined;
+  if (smtp) process.env.SMTP_PORT = String(smtp.port);
   const p = await TestPlatform.start();
   return {
     p,
     dns,
     outbox,
+    smtp,
     close: async () => {
       await p.close();
+      await smtp?.close();
+      await running?.stop();
       await dns.close();
     },
   };
@@ -48,4 +58,15 @@ export async function mailboxFor(p: TestPlatform, members: string[], orgId = p.o
   const m = await p.post(`/v1/orgs/${orgId}/mail/admin/mailboxes`, { address, name: 'Box', members }, { token });
   if (m.status !== 201) throw new Error(`mailbox: ${m.status} ${m.text}`);
   return { domain, address, mailboxId: m.body.mailbox.mailboxId as string };
+}
+
+/** Polls `check` until it answers something (15 s at most). */
+export async function until<T>(check: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -1,0 +1,90 @@
+import * as z from 'zod/mini';
+import { created, ok, route } from '../../shared/http/route';
+import { MM, memberMailbox } from '../../shared/mailboxes/records';
+import { SM, sendMessage } from '../../shared/mailboxes/send';
+import { summaryOf } from '../../shared/mailboxes/threads';
+import { createUpload, UM } from '../../shared/mailboxes/uploads';
+import { memberErrors, scope } from './mailbox-routes';
+import { Address, MailboxPath } from './schemas';
+import { shownMessage } from './thread-routes';
+
+const Id = z.string().check(z.minLength(1), z.maxLength(64));
+
+/** A message's fields, as drafts keep them and send takes them. */
+export const ComposeFields = {
+  to: z._default(z.array(Address).check(z.maxLength(100)), []),
+  cc: z._default(z.array(Address).check(z.maxLength(100)), []),
+  bcc: z._default(z.array(Address).check(z.maxLength(100)), []),
+  subject: z._default(z.string().check(z.maxLength(998)), ''),
+  text: z._default(z.string().check(z.maxLength(5_000_000)), ''),
+  html: z._default(z.nullable(z.string().check(z.maxLength(5_000_000))), null),
+  attachments: z._default(
+    z
+      .array(
+        z.union([
+          z.object({ uploadId: Id }),
+          z.object({ messageId: Id, index: z.number().check(z.int(), z.minimum(0), z.maximum(999)) }),
+        ]),
+      )
+      .check(z.maxLength(50)),
+    [],
+  ),
+  inReplyTo: z._default(z.nullable(Id), null),
+};
+
+export const composeRoutes = [
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/send',
+    scope,
+    summary:
+      "Sends a message (a draft's fields, or `draftId`) from the mailbox's address or an alias: built by MailComposer, stored raw, filed in SENT, handed to the mail system. `rejected`: recipients it refused.",
+    params: MailboxPath,
+    body: z.object({ ...ComposeFields, from: z.optional(Address) }),
+    errors: {
+      400: [
+        SM.noRecipients,
+        SM.tooManyRecipients,
+        SM.lineBreak,
+        SM.badFrom,
+        SM.replyNotFound,
+        SM.partNotFound,
+        SM.uploadNotFound('<uploadId>'),
+        SM.refused('<addresses>'),
+      ],
+      403: memberErrors[403],
+      404: memberErrors[404],
+      409: [MM.domainRemoved, MM.notVerified('<domain>')],
+      413: [SM.tooLarge],
+      429: [SM.quota],
+    },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const sent = await sendMessage(m, body);
+      return ok({ message: shownMessage(sent.message), thread: summaryOf(sent.thread), rejected: sent.rejected });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/uploads',
+    scope,
+    summary:
+      'A presigned PUT link (15 minutes) for one attachment, bound to its type and size; send or a draft names it by `uploadId`.',
+    params: MailboxPath,
+    body: z.object({
+      filename: z
+        .string()
+        .check(z.trim(), z.minLength(1), z.maxLength(255), z.regex(/^[^\r\n/\\]+$/, 'No line breaks or slashes.')),
+      contentType: z
+        .string()
+        .check(z.trim(), z.minLength(3), z.maxLength(255), z.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type.')),
+      size: z.number().check(z.int(), z.minimum(1)),
+    }),
+    errors: { ...memberErrors, 413: [UM.tooLarge] },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return created({ upload: await createUpload(m.mailboxId, body) });
+    },
+  }),
+];

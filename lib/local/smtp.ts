@@ -1,0 +1,95 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { artifactsBucket } from '../../shared/deployments/sources';
+import { log } from '../../shared/ground/log';
+import { outboxFile } from '../../shared/ground/outbox';
+import { simulated } from '../../shared/mail/port';
+import { mailboxFor, platformDomain } from '../../shared/mailboxes/deliver';
+import { putObject } from '../../shared/mailboxes/objects';
+import { LIMITS } from '../../shared/mailboxes/usage';
+import { queue } from '../../shared/queue';
+import type { QueueUrlVariable } from '../../shared/queue/port';
+import { newId } from '../../shared/store/ids';
+
+export interface SmtpServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+type Refusal = Error & { responseCode: number };
+const refuse = (code: number, text: string): Refusal => Object.assign(new Error(text), { responseCode: code });
+
+/** Envelope recipients that are the platform's mailboxes, per session. */
+const platformRecipients = new WeakMap<SMTPServerSession, string[]>();
+
+/**
+ * One machine's mail system (`npm start`, `SMTP_PORT`, loopback, no TLS or AUTH): every message it
+ * takes is written as `.eml` under `OUTBOX_DIR` (outside addresses end there, as if relayed); those
+ * for the platform's mailboxes are stored as objects and handed to the mail-inbound worker, as
+ * SES's receipt rule and S3's event do on AWS. An unknown address of a platform domain is refused
+ * `550 5.1.1`, and SES's simulator addresses answer as SES does (bounce and suppression list
+ * refused, the others accepted).
+ */
+export async function startSmtpServer(options: { port: number; host?: string }): Promise<SmtpServer> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    size: LIMITS.inboundBytes,
+    logger: false,
+    banner: 'platform local SMTP',
+    onRcptTo(address, session, callback) {
+      const to = address.address.toLowerCase();
+      const sim = simulated(to);
+      const check = async () => {
+        if (sim === 'bounce') throw refuse(550, `5.1.1 <${to}>: Recipient address rejected: mailbox unavailable`);
+        if (sim === 'suppressionlist') throw refuse(550, `5.1.1 <${to}>: Recipient address is on the suppression list`);
+        if (sim !== undefined || !(await platformDomain(to))) return;
+        if (!(await mailboxFor(to))) throw refuse(550, `5.1.1 <${to}>: Recipient address rejected: no such mailbox`);
+        platformRecipients.set(session, [...(platformRecipients.get(session) ?? []), to]);
+      };
+      check().then(
+        () => callback(),
+        (err: Error) => callback(err),
+      );
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
+          callback(refuse(552, '5.3.4 Message too big'));
+          return;
+        }
+        const raw = Buffer.concat(chunks);
+        const recipients = platformRecipients.get(session) ?? [];
+        platformRecipients.delete(session);
+        accept(raw, recipients).then(
+          () => callback(),
+          (err: Error) => {
+            log.error('smtp_accept_failed', { error: err.message });
+            callback(refuse(451, '4.3.0 Temporary failure, try again'));
+          },
+        );
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  server.on('error', (err) => log.warn('smtp_error', { error: err.message }));
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function accept(raw: Buffer, recipients: string[]): Promise<void> {
+  const file = outboxFile('eml');
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, raw);
+  if (recipients.length === 0) return;
+  const key = `mail-inbound/${newId('in_')}.eml`;
+  await putObject(key, raw, 'message/rfc822');
+  await queue.send('MAIL_INBOUND_QUEUE_URL' as QueueUrlVariable, { bucket: artifactsBucket(), key, recipients });
+}
