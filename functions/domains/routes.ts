@@ -88,7 +88,7 @@ export const routes = [
       'Checks DNS now: with the TXT and routing records found the domain becomes `active`; otherwise `message` ' +
       'names what is missing.',
     params: DomainPath,
-    errors: { 404: [DM.notFound], 409: [DM.changed] },
+    errors: { 404: [DM.notFound] },
     run: async ({ org, params }) => ok({ domain: toDomain(await verify(org.orgId, params.hostname)) }),
   }),
   route({

@@ -125,6 +125,9 @@ describe('a custom domain from add to the edge', () => {
     const unknown = await w.p.post(domains(), { hostname: third, projectId, redirectTo: `nowhere.${zone}` });
     expect(unknown.status).toBe(409);
     expect(unknown.body).toEqual({ error: 'redirectTo must be another domain of the same project.' });
+    const unknownPatch = await w.p.patch(`${domains()}/${shop}`, { redirectTo: `nowhere.${zone}` });
+    expect(unknownPatch.status).toBe(409);
+    expect(unknownPatch.body).toEqual({ error: 'redirectTo must be another domain of the same project.' });
     // shop is redirected to: it can't redirect itself (a loop through www).
     const loop = await w.p.patch(`${domains()}/${shop}`, { redirectTo: www });
     expect(loop.status).toBe(409);
