@@ -1,4 +1,5 @@
-import { type FetchLike, streamingGuardedFetch, UnsafeUrlError } from '../net/guarded-fetch';
+import { UnsafeUrlError } from '../net/guarded-fetch';
+import { type FetchLike, streamingGuardedFetch } from '../net/streaming-fetch';
 import { loopbackAllowed } from './records';
 import type { ListedTool } from './tools';
 
