@@ -1,4 +1,4 @@
-import type { FetchLike } from '../net/guarded-fetch';
+import type { FetchLike } from '../net/streaming-fetch';
 import { type DnsProvider, type DnsRecord, ProviderRefused } from './port';
 
 /** Cloudflare's API (`CLOUDFLARE_API_URL` points elsewhere: a test's stand-in). */

@@ -1,5 +1,5 @@
 import { config } from '../config';
-import { type FetchLike, streamingGuardedFetch } from '../net/guarded-fetch';
+import { type FetchLike, streamingGuardedFetch } from '../net/streaming-fetch';
 import { dnsLookup } from './lookup';
 import type { DnsLookup, DnsProvider, ProviderCredentials, ProviderKind } from './port';
 
