@@ -5926,6 +5926,42 @@ export interface Operations {
       };
     };
   };
+  /** The mailbox's display name, signature, vacation reply and VIP senders (whose mail raises mail.vip) */
+  patchMailMailboxesSettings: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      displayName?: string | null;
+      signature?: string | null;
+      vacation?: {
+        enabled: boolean;
+        subject: string;
+        text: string;
+        startsAt?: number | null;
+        endsAt?: number | null;
+      } | null;
+      vipSenders?: string[];
+      ifVersion?: number;
+    };
+    response: {
+      settings: {
+        displayName: string | null;
+        signature: string | null;
+        vacation: {
+          enabled: boolean;
+          subject: string;
+          text: string;
+          startsAt: number | null;
+          endsAt: number | null;
+        } | null;
+        vipSenders: string[];
+      };
+      version: number;
+    };
+  };
   /** The mailbox's labels: system ones (INBOX, SENT, DRAFTS, SPAM, TRASH, STARRED) then the user's, each with its threads and unread threads */
   getMailMailboxesLabels: {
     params: {
@@ -6190,6 +6226,7 @@ export interface Operations {
       )[];
       inReplyTo?: string | null;
       from?: string;
+      draftId?: string;
     };
     response: {
       message: {
@@ -6279,6 +6316,173 @@ export interface Operations {
         expiresAt: number;
       };
     };
+  };
+  /** Per address: well formed, a platform mailbox (internal), someone the mailbox exchanged mail with (contact), on the suppression list */
+  postMailMailboxesRecipientsCheck: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      addresses: string[];
+    };
+    response: {
+      recipients: {
+        address: string;
+        valid: boolean;
+        internal: boolean;
+        contact: boolean;
+        suppressed: boolean;
+      }[];
+    };
+  };
+  /** Saves a draft (to, cc, bcc, subject, text, html, attachments as upload ids or forwarded parts, inReplyTo) */
+  postMailMailboxesDrafts: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      to?: string[];
+      cc?: string[];
+      bcc?: string[];
+      subject?: string;
+      text?: string;
+      html?: string | null;
+      attachments?: (
+        | {
+            uploadId: string;
+          }
+        | {
+            messageId: string;
+            index: number;
+          }
+      )[];
+      inReplyTo?: string | null;
+    };
+    response: {
+      draft: {
+        draftId: string;
+        to: string[];
+        cc: string[];
+        bcc: string[];
+        subject: string;
+        text: string;
+        html: string | null;
+        attachments: (
+          | {
+              uploadId: string;
+            }
+          | {
+              messageId: string;
+              index: number;
+            }
+        )[];
+        inReplyTo: string | null;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+    };
+  };
+  /** A draft */
+  getMailMailboxesDraftsByDraftId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      draftId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      draft: {
+        draftId: string;
+        to: string[];
+        cc: string[];
+        bcc: string[];
+        subject: string;
+        text: string;
+        html: string | null;
+        attachments: (
+          | {
+              uploadId: string;
+            }
+          | {
+              messageId: string;
+              index: number;
+            }
+        )[];
+        inReplyTo: string | null;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+    };
+  };
+  /** Replaces a draft's fields */
+  putMailMailboxesDraftsByDraftId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      draftId: string;
+    };
+    query: object;
+    body: {
+      to?: string[];
+      cc?: string[];
+      bcc?: string[];
+      subject?: string;
+      text?: string;
+      html?: string | null;
+      attachments?: (
+        | {
+            uploadId: string;
+          }
+        | {
+            messageId: string;
+            index: number;
+          }
+      )[];
+      inReplyTo?: string | null;
+      ifVersion?: number;
+    };
+    response: {
+      draft: {
+        draftId: string;
+        to: string[];
+        cc: string[];
+        bcc: string[];
+        subject: string;
+        text: string;
+        html: string | null;
+        attachments: (
+          | {
+              uploadId: string;
+            }
+          | {
+              messageId: string;
+              index: number;
+            }
+        )[];
+        inReplyTo: string | null;
+        createdAt: number;
+        updatedAt: number;
+        version: number;
+      };
+    };
+  };
+  /** Deletes a draft */
+  deleteMailMailboxesDraftsByDraftId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      draftId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
   };
 }
 
@@ -6527,6 +6731,7 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getMailUsage: { method: 'GET', path: '/v1/orgs/{orgId}/mail/usage' },
   getMailMailboxes: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes' },
   getMailMailboxesLimits: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/limits' },
+  patchMailMailboxesSettings: { method: 'PATCH', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/settings' },
   getMailMailboxesLabels: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/labels' },
   postMailMailboxesLabels: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/labels' },
   deleteMailMailboxesLabelsByLabelId: {
@@ -6556,4 +6761,21 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   },
   postMailMailboxesSend: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/send' },
   postMailMailboxesUploads: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/uploads' },
+  postMailMailboxesRecipientsCheck: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/recipients/check',
+  },
+  postMailMailboxesDrafts: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/drafts' },
+  getMailMailboxesDraftsByDraftId: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/drafts/{draftId}',
+  },
+  putMailMailboxesDraftsByDraftId: {
+    method: 'PUT',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/drafts/{draftId}',
+  },
+  deleteMailMailboxesDraftsByDraftId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/drafts/{draftId}',
+  },
 };

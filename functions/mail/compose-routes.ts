@@ -1,14 +1,17 @@
 import * as z from 'zod/mini';
-import { created, ok, route } from '../../shared/http/route';
+import { created, noContent, ok, route } from '../../shared/http/route';
+import { createDraft, DM, deleteDraft, replaceDraft, requireDraft, shownDraft } from '../../shared/mailboxes/drafts';
+import { checkRecipients } from '../../shared/mailboxes/recipients';
 import { MM, memberMailbox } from '../../shared/mailboxes/records';
 import { SM, sendMessage } from '../../shared/mailboxes/send';
 import { summaryOf } from '../../shared/mailboxes/threads';
 import { createUpload, UM } from '../../shared/mailboxes/uploads';
 import { memberErrors, scope } from './mailbox-routes';
-import { Address, MailboxPath } from './schemas';
+import { Address, IfVersion, MailboxPath } from './schemas';
 import { shownMessage } from './thread-routes';
 
 const Id = z.string().check(z.minLength(1), z.maxLength(64));
+const DraftPath = z.extend(MailboxPath, { draftId: Id });
 
 /** A message's fields, as drafts keep them and send takes them. */
 export const ComposeFields = {
@@ -40,7 +43,7 @@ export const composeRoutes = [
     summary:
       "Sends a message (a draft's fields, or `draftId`) from the mailbox's address or an alias: built by MailComposer, stored raw, filed in SENT, handed to the mail system. `rejected`: recipients it refused.",
     params: MailboxPath,
-    body: z.object({ ...ComposeFields, from: z.optional(Address) }),
+    body: z.object({ ...ComposeFields, from: z.optional(Address), draftId: z.optional(Id) }),
     errors: {
       400: [
         SM.noRecipients,
@@ -53,14 +56,16 @@ export const composeRoutes = [
         SM.refused('<addresses>'),
       ],
       403: memberErrors[403],
-      404: memberErrors[404],
+      404: [...memberErrors[404], DM.notFound],
       409: [MM.domainRemoved, MM.notVerified('<domain>')],
       413: [SM.tooLarge],
       429: [SM.quota],
     },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
-      const sent = await sendMessage(m, body);
+      const draft = body.draftId ? await requireDraft(m.mailboxId, body.draftId) : undefined;
+      const sent = await sendMessage(m, draft ? { ...draft, from: body.from } : body);
+      if (draft) await deleteDraft(m.mailboxId, draft.draftId);
       return ok({ message: shownMessage(sent.message), thread: summaryOf(sent.thread), rejected: sent.rejected });
     },
   }),
@@ -85,6 +90,74 @@ export const composeRoutes = [
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return created({ upload: await createUpload(m.mailboxId, body) });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/recipients/check',
+    scope,
+    summary:
+      'Per address: well formed, a platform mailbox (internal), someone the mailbox exchanged mail with (contact), on the suppression list.',
+    params: MailboxPath,
+    body: z.object({ addresses: z.array(z.string().check(z.maxLength(320))).check(z.minLength(1), z.maxLength(100)) }),
+    errors: memberErrors,
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ recipients: await checkRecipients(m.mailboxId, body.addresses) });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts',
+    scope,
+    summary:
+      'Saves a draft (to, cc, bcc, subject, text, html, attachments as upload ids or forwarded parts, inReplyTo).',
+    params: MailboxPath,
+    body: z.object(ComposeFields),
+    errors: memberErrors,
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return created({ draft: shownDraft(await createDraft(m.mailboxId, body)) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId',
+    scope,
+    summary: 'A draft.',
+    params: DraftPath,
+    errors: { 403: memberErrors[403], 404: [...memberErrors[404], DM.notFound] },
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ draft: shownDraft(await requireDraft(m.mailboxId, params.draftId)) });
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId',
+    scope,
+    summary: "Replaces a draft's fields; `ifVersion`: 409 when it changed since it was read.",
+    params: DraftPath,
+    body: z.object({ ...ComposeFields, ifVersion: IfVersion }),
+    errors: { 403: memberErrors[403], 404: [...memberErrors[404], DM.notFound], 409: [DM.stale] },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const { ifVersion, ...fields } = body;
+      return ok({ draft: shownDraft(await replaceDraft(m.mailboxId, params.draftId, fields, ifVersion)) });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId',
+    scope,
+    summary: 'Deletes a draft.',
+    params: DraftPath,
+    errors: { 403: memberErrors[403], 404: [...memberErrors[404], DM.notFound] },
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      await deleteDraft(m.mailboxId, params.draftId);
+      return noContent();
     },
   }),
 ];

@@ -1,10 +1,12 @@
+import * as z from 'zod/mini';
 import { forbidden } from '../../shared/ground/errors';
 import { ok, route } from '../../shared/http/route';
 import { shownMailbox } from '../../shared/mailboxes/admin';
 import { unreadCounts } from '../../shared/mailboxes/labels';
 import { listMailboxes, MM, memberMailbox } from '../../shared/mailboxes/records';
+import { updateSettings } from '../../shared/mailboxes/settings';
 import { limitsOf } from '../../shared/mailboxes/usage';
-import { MailboxPath, OrgPath } from './schemas';
+import { Address, IfVersion, MailboxPath, OrgPath } from './schemas';
 
 /** The refusals every route of one mailbox may answer. */
 export const memberErrors = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound] };
@@ -41,6 +43,40 @@ export const mailboxRoutes = [
     run: async ({ org, caller, params }) => {
       const mailbox = await memberMailbox(org.orgId, params.mailboxId, caller);
       return ok({ limits: await limitsOf(mailbox.mailboxId) });
+    },
+  }),
+
+  route({
+    method: 'PATCH',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/settings',
+    scope,
+    summary:
+      "The mailbox's display name, signature, vacation reply and VIP senders (whose mail raises mail.vip); `ifVersion` is the mailbox's version.",
+    params: MailboxPath,
+    body: z.object({
+      displayName: z.optional(
+        z.nullable(z.string().check(z.trim(), z.maxLength(100), z.regex(/^[^\r\n]*$/, 'No line breaks.'))),
+      ),
+      signature: z.optional(z.nullable(z.string().check(z.maxLength(10_000)))),
+      vacation: z.optional(
+        z.nullable(
+          z.object({
+            enabled: z.boolean(),
+            subject: z.string().check(z.maxLength(200), z.regex(/^[^\r\n]*$/, 'No line breaks.')),
+            text: z.string().check(z.maxLength(10_000)),
+            startsAt: z._default(z.nullable(z.number().check(z.int())), null),
+            endsAt: z._default(z.nullable(z.number().check(z.int())), null),
+          }),
+        ),
+      ),
+      vipSenders: z.optional(z.array(Address).check(z.maxLength(100))),
+      ifVersion: IfVersion,
+    }),
+    errors: { ...memberErrors, 409: [MM.stale] },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const updated = await updateSettings(org.orgId, m.mailboxId, body);
+      return ok({ settings: updated.settings, version: updated.version });
     },
   }),
 ];

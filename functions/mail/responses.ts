@@ -95,6 +95,23 @@ const Message = z.object({
   ),
 });
 
+const Draft = z.object({
+  draftId: z.string(),
+  to: z.array(z.string()),
+  cc: z.array(z.string()),
+  bcc: z.array(z.string()),
+  subject: z.string(),
+  text: z.string(),
+  html: z.nullable(z.string()),
+  attachments: z.array(
+    z.union([z.object({ uploadId: z.string() }), z.object({ messageId: z.string(), index: z.number() })]),
+  ),
+  inReplyTo: z.nullable(z.string()),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  version: z.number(),
+});
+
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/mail/domains': { 200: z.object({ domains: z.array(Domain) }) },
   'POST /v1/orgs/:orgId/mail/domains': { 201: z.object({ domain: Domain }) },
@@ -199,5 +216,26 @@ export const responses: ResponseDocs = {
         expiresAt: z.number(),
       }),
     }),
+  },
+
+  'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/recipients/check': {
+    200: z.object({
+      recipients: z.array(
+        z.object({
+          address: z.string(),
+          valid: z.boolean(),
+          internal: z.boolean(),
+          contact: z.boolean(),
+          suppressed: z.boolean(),
+        }),
+      ),
+    }),
+  },
+  'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts': { 201: z.object({ draft: Draft }) },
+  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId': { 200: z.object({ draft: Draft }) },
+  'PUT /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId': { 200: z.object({ draft: Draft }) },
+  'DELETE /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId': { 204: null },
+  'PATCH /v1/orgs/:orgId/mail/mailboxes/:mailboxId/settings': {
+    200: z.object({ settings: Settings, version: z.number() }),
   },
 };

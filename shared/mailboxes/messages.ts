@@ -163,6 +163,10 @@ export async function fileMessage(input: {
         },
       });
     }
+    // Who the mailbox exchanges mail with (recipients/check's `contact`): the first ten.
+    for (const address of input.participants.slice(0, 10)) {
+      items.push({ Put: { TableName: TABLE(), Item: { pk: mailPk(mailboxId), sk: `CORR#${address}`, at } } });
+    }
     if (input.marker) items.push(putNew({ ...markerKey(mailboxId, input.marker), at }));
     return items;
   };

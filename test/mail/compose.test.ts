@@ -1,0 +1,114 @@
+import { createTransport } from 'nodemailer';
+import { MM } from '../../shared/mailboxes/records';
+import type { Person } from '../helpers/platform';
+import { type MailWorld, mailboxFor, startMailWorld, unique, until } from './helpers';
+
+/**
+ * Compose (issue 17): drafts with ifVersion, send by draftId, recipients/check, settings with VIP
+ * senders raising mail.vip through the notify worker.
+ */
+let w: MailWorld;
+let box: { domain: string; address: string; mailboxId: string };
+let member: Person;
+beforeAll(async () => {
+  w = await startMailWorld({ smtp: true, workers: ['notify'] });
+  member = await w.p.person('viewer');
+  box = await mailboxFor(w.p, [w.p.owner.userId, member.userId]);
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+const mb = () => `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${box.mailboxId}`;
+
+test('drafts: saved, read, replaced with ifVersion (stale is 409), sent by draftId, deleted', async () => {
+  const made = await w.p.post(`${mb()}/drafts`, { to: ['ann@outside.example'], subject: 'Plan', text: 'v1' });
+  expect(made.status).toBe(201);
+  expect(made.body.draft).toMatchObject({ subject: 'Plan', text: 'v1', cc: [], html: null, version: 1 });
+  const id = made.body.draft.draftId;
+  expect(
+    (await w.p.get(`${mb()}/labels`)).body.labels.find((l: { labelId: string }) => l.labelId === 'DRAFTS').total,
+  ).toBe(1);
+
+  const put = await w.p.put(`${mb()}/drafts/${id}`, {
+    to: ['ann@outside.example'],
+    subject: 'Plan B',
+    text: 'v2',
+    ifVersion: 1,
+  });
+  expect(put.status).toBe(200);
+  expect(put.body.draft).toMatchObject({ subject: 'Plan B', version: 2 });
+  const stale = await w.p.put(`${mb()}/drafts/${id}`, { subject: 'Plan C', ifVersion: 1 });
+  expect(stale.status).toBe(409);
+  expect(stale.body).toEqual({ error: 'This draft changed since it was read. Reload and try again.' });
+  expect((await w.p.get(`${mb()}/drafts/${id}`)).body.draft.text).toBe('v2');
+
+  const sent = await w.p.post(`${mb()}/send`, { draftId: id });
+  expect(sent.status).toBe(200);
+  expect(sent.body.message).toMatchObject({ subject: 'Plan B', to: [{ address: 'ann@outside.example' }] });
+  expect((await w.p.get(`${mb()}/drafts/${id}`)).body).toEqual({ error: 'Draft not found' });
+  expect((await w.p.post(`${mb()}/send`, { draftId: id })).status).toBe(404);
+
+  const other = await w.p.post(`${mb()}/drafts`, { subject: 'Scrap' });
+  expect((await w.p.delete(`${mb()}/drafts/${other.body.draft.draftId}`)).status).toBe(204);
+  expect((await w.p.delete(`${mb()}/drafts/${other.body.draft.draftId}`)).status).toBe(404);
+  expect((await w.p.put(`${mb()}/drafts/drf_nope`, { subject: 'x' })).status).toBe(404);
+  expect(
+    (await w.p.get(`${mb()}/labels`)).body.labels.find((l: { labelId: string }) => l.labelId === 'DRAFTS').total,
+  ).toBe(0);
+});
+
+test('recipients/check: valid, internal, known contact, suppressed', async () => {
+  const known = `known-${unique()}@outside.example`;
+  expect((await w.p.post(`${mb()}/send`, { to: [known], subject: 'Hi', text: 'x' })).status).toBe(200);
+  const res = await w.p.post(`${mb()}/recipients/check`, {
+    addresses: [known, box.address, 'not an address', 'suppressionlist@simulator.amazonses.com', 'new@outside.example'],
+  });
+  expect(res.status).toBe(200);
+  expect(res.body.recipients).toEqual([
+    { address: known, valid: true, internal: false, contact: true, suppressed: false },
+    { address: box.address, valid: true, internal: true, contact: false, suppressed: false },
+    { address: 'not an address', valid: false, internal: false, contact: false, suppressed: false },
+    {
+      address: 'suppressionlist@simulator.amazonses.com',
+      valid: true,
+      internal: false,
+      contact: false,
+      suppressed: true,
+    },
+    { address: 'new@outside.example', valid: true, internal: false, contact: false, suppressed: false },
+  ]);
+});
+
+test('settings: display name on sent mail, ifVersion; a VIP sender raises mail.vip for the members', async () => {
+  const version = (await w.p.get(`/v1/orgs/${w.p.org.orgId}/mail/mailboxes`)).body.mailboxes[0].version;
+  const vip = `boss-${unique()}@outside.example`;
+  const res = await w.p.patch(`${mb()}/settings`, {
+    displayName: 'Front Desk',
+    vipSenders: [vip.toUpperCase()],
+    vacation: { enabled: false, subject: 'Away', text: 'Back soon' },
+    ifVersion: version,
+  });
+  expect(res.status).toBe(200);
+  expect(res.body.settings).toEqual({
+    displayName: 'Front Desk',
+    signature: null,
+    vacation: { enabled: false, subject: 'Away', text: 'Back soon', startsAt: null, endsAt: null },
+    vipSenders: [vip],
+  });
+  const stale = await w.p.patch(`${mb()}/settings`, { signature: '--', ifVersion: version });
+  expect(stale.status).toBe(409);
+  expect(stale.body).toEqual({ error: MM.stale });
+
+  const sent = await w.p.post(`${mb()}/send`, { to: ['x@outside.example'], subject: 'Named', text: 'x' });
+  expect(sent.body.message.from).toEqual({ name: 'Front Desk', address: box.address });
+
+  const client = createTransport({ host: '127.0.0.1', port: w.smtp?.port, secure: false, ignoreTLS: true });
+  await client.sendMail({ from: `The Boss <${vip}>`, to: box.address, subject: 'Urgent', text: 'Call me' });
+  client.close();
+  const notice = await until(async () => {
+    const r = await w.p.get('/v1/me/notifications', { token: member.token });
+    return r.body.notices?.find((n: { event: string }) => n.event === 'mail.vip');
+  }, 20_000);
+  expect(notice).toMatchObject({ event: 'mail.vip', title: 'Mail from The Boss', body: 'Urgent' });
+});
