@@ -129,9 +129,28 @@ describe('production hosts', () => {
     await addMember(target.org.orgId, w.p.owner.email, 'owner', 'Test owner');
     const moving = await w.p.post(projects(w.p.org.orgId), { name: 'Moving', slug: unique('mv') });
     const { projectId } = moving.body.project;
+    // With an active custom domain and a production deployment, served from the source organization.
+    await staticProduction(w.p.org.orgId, projectId, 'moving site');
+    const hostname = `www.${unique('mv')}.test`;
+    await w.p.put(`/v1/orgs/${w.p.org.orgId}/integrations/dns-provider`, { kind: 'local', credentials: {} });
+    expect((await w.p.post(`/v1/orgs/${w.p.org.orgId}/domains`, { hostname, projectId })).status).toBe(201);
+    await w.p.post(`/v1/orgs/${w.p.org.orgId}/domains/${hostname}/dns-provider`);
+    expect((await w.p.post(`/v1/orgs/${w.p.org.orgId}/domains/${hostname}/verify`)).body.domain.status).toBe('active');
+    expect((await edgeFetch(w.edge, hostname)).text).toContain('moving site');
+
     const res = await w.p.post(`${projects(w.p.org.orgId)}/${projectId}/transfer`, { orgId: target.org.orgId });
     expect(res.status).toBe(200);
     expect((await getHost(`${moving.body.project.slug}.localhost`, true))?.orgId).toBe(target.org.orgId);
+    expect((await getHost(hostname, true))?.orgId).toBe(target.org.orgId);
+    // Still served under both hosts, now from the target organization.
+    expect((await edgeFetch(w.edge, hostname)).text).toContain('moving site');
+    expect((await edgeFetch(w.edge, `${moving.body.project.slug}.localhost`)).text).toContain('moving site');
+
+    // The delete in the target releases the production host and the domain's.
+    expect((await w.p.delete(`${projects(target.org.orgId)}/${projectId}`)).status).toBe(204);
+    expect(await getHost(`${moving.body.project.slug}.localhost`, true)).toBeUndefined();
+    expect(await getHost(hostname, true)).toBeUndefined();
+    expect((await edgeFetch(w.edge, hostname)).status).toBe(404);
   });
 });
 
