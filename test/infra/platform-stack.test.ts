@@ -201,6 +201,8 @@ describe('HTTP API', () => {
       expect(JSON.stringify(template.toJSON())).not.toContain(name);
       expect(readFileSync(path.join(__dirname, '..', '..', 'bin', 'local.ts'), 'utf8')).not.toContain(name);
     }
+    // Loopback connector servers are `npm start`'s allowance alone (shared/connectors).
+    expect(JSON.stringify(template.toJSON())).not.toContain('LOCAL_CONNECTORS_LOOPBACK');
   });
 
   test('a function that needs git may make every CodeCommit call the git port makes', () => {
