@@ -7,14 +7,19 @@ import { db } from '../store/client';
 import { getItem, keys, TABLE } from '../store/table';
 import { type HostEntry, hostEntry, hostOfLabel, productionLabels, reserveHost } from './registry';
 
+/** Written when the whole table's hosts were reserved: later starts skip the scan. */
+const DONE = { pk: 'MIGRATION#host-registry', sk: 'DONE' };
+
 /**
- * Hosts made before the registry, reserved once, oldest first (`npm start` runs it at each start;
- * what is reserved already is left as it is): each project's production host (`<slug>` if free,
- * else `<slug>-<org slug>`, else a suffix, then kept on the project), deployment hosts (their
- * routes) and custom domains. A host an older one holds stays with it. `orgIds`: those
- * organizations' only. Answers how many it reserved.
+ * Hosts made before the registry, reserved oldest first (`npm start` runs it at its start until it
+ * has gone through the whole table once; what is reserved already is left as it is): each
+ * project's production host (`<slug>` if free, else `<slug>-<org slug>`, else a suffix, then kept
+ * on the project), deployment hosts (their routes) and custom domains. A host an older one holds
+ * stays with it. `orgIds`: those organizations' only (no mark left). Answers how many it reserved.
  */
 export async function reserveExistingHosts(orgIds?: string[]): Promise<number> {
+  // Once for the whole table: every host made since is reserved by what makes it.
+  if (!orgIds && (await getItem(DONE, true))) return 0;
   const only = orgIds && new Set(orgIds.map((id) => keys.org(id).pk));
   const found: (ProjectRecord | RouteRecord | DomainRecord)[] = [];
   let start: Record<string, unknown> | undefined;
@@ -72,5 +77,6 @@ export async function reserveExistingHosts(orgIds?: string[]): Promise<number> {
       await reserve(hostEntry(domain.hostname, 'domain', { orgId, projectId: domain.projectId }, domain.createdAt));
     }
   }
+  if (!orgIds) await db.send(new PutCommand({ TableName: TABLE(), Item: { ...DONE, at: Date.now(), reserved } }));
   return reserved;
 }
