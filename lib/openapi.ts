@@ -151,6 +151,8 @@ function stackErrors(route: Route): Record<number, string[]> {
   if (route.roles) add(403, route.roles.refusal);
   if (route.roles?.keyScope) add(403, `Missing scope ${route.roles.keyScope}`);
   if (route.orgScoped) add(404, ORG_NOT_FOUND);
+  // Counted by the rate limits (shared/http/rate-limits.ts): the organization's and the key's budget.
+  if (route.orgScoped && route.access !== 'public') add(429, 'Too many requests. Try again in N seconds.');
   if (takesIdempotencyKey(route)) {
     add(400, IM.tooLong);
     add(409, IM.running);

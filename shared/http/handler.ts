@@ -11,6 +11,7 @@ import { describeError, log } from '../ground/log';
 import { isBackendError, toHttpError } from './backend-errors';
 import { parseJsonBody } from './body';
 import { type Claim, claim, settle, takesKey } from './idempotency';
+import { budgetsOf, type Count, count, knownOver, rateHeaders, rateLimitsOn, tooMany } from './rate-limits';
 import type { Reply, Route, RouteContext } from './route';
 import { createRouter } from './router';
 
@@ -32,6 +33,8 @@ interface State {
   idem?: Claim;
   /** The error's answer is made (by `idempotency`, which keeps it). */
   answered?: boolean;
+  /** A read's count, running beside it (see `rateLimit`), or a write's, done. */
+  counting?: Promise<Count>;
 }
 type Ctx = Context & { api: State };
 type Request = middy.Request<Event, Result, Error, Ctx>;
@@ -157,7 +160,38 @@ function validInput(request: Request): State['input'] {
   }
 }
 
-/** 3. JSON body (malformed, too deep or with `__proto__` → 400) and zod validation of params, query and body. */
+/**
+ * 3. Rate limits (shared/http/rate-limits.ts) of a caller that passed: a read counted beside its
+ * own calls and refused with 429 if the count came back over; a write counted first, so a refused
+ * write changes nothing. Every answer of a counted request carries the RateLimit headers.
+ */
+const rateLimit = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
+  before: async (request: Request) => {
+    const state = request.context.api;
+    if (!state.access || !state.caller || !rateLimitsOn()) return;
+    const budgets = budgetsOf(state.access.org.orgId, state.caller);
+    const known = knownOver(budgets);
+    if (known) throw tooMany(known);
+    const method = request.event.requestContext.http.method;
+    state.counting = count(budgets, method !== 'GET' && method !== 'HEAD');
+    if (method === 'GET' || method === 'HEAD') return;
+    const counted = await state.counting;
+    if (counted.over) throw tooMany(counted);
+  },
+  after: async (request: Request) => {
+    const counting = request.context.api?.counting;
+    if (!counting || !request.response) return;
+    const counted = await counting;
+    if (counted.over) {
+      const refusal = tooMany(counted);
+      request.response = reply({ status: 429, body: refusal.toJSON(), headers: refusal.headers });
+      return;
+    }
+    request.response = { ...request.response, headers: { ...request.response.headers, ...rateHeaders(counted) } };
+  },
+});
+
+/** 4. JSON body (malformed, too deep or with `__proto__` → 400) and zod validation of params, query and body. */
 const validate = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   before: (request: Request) => {
     const state = request.context.api;
@@ -171,7 +205,7 @@ const validate = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
 });
 
 /**
- * 4. `Idempotency-Key` on a write (shared/http/idempotency.ts): claimed once the caller is known
+ * 5. `Idempotency-Key` on a write (shared/http/idempotency.ts): claimed once the caller is known
  * and the input valid; a repeat answers the kept response, a mismatch 422, one still running 409.
  * The answer, error or not, is kept below 500; a 5xx lets the key go.
  */
@@ -201,7 +235,7 @@ const idempotency = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
 });
 
 /**
- * 5. Conditional reads: a 200 GET with a JSON body answers an `ETag` (a hash of the body: it changes
+ * 6. Conditional reads: a 200 GET with a JSON body answers an `ETag` (a hash of the body: it changes
  * with the record's version and with anything else the answer shows), and `If-None-Match` naming it
  * answers 304 without the body, as HTTP caches and `gh`-style clients expect.
  */
@@ -222,8 +256,14 @@ const conditionalReads = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
 
 /** Every error becomes `{ error }` with its status; anything unexpected is a logged 500. */
 const mapErrors = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
-  onError: (request: Request) => {
+  onError: async (request: Request) => {
     if (!request.context.api?.answered) request.response = errorResult(request);
+    // A counted request's error carries the budget too (a 429 has its own).
+    const counting = request.context.api?.counting;
+    if (counting && request.response && request.response.statusCode !== 429) {
+      const counted = await counting;
+      request.response = { ...request.response, headers: { ...request.response.headers, ...rateHeaders(counted) } };
+    }
   },
 });
 
@@ -262,6 +302,7 @@ export function httpHandler(routes: Route[]) {
     .use(mapErrors())
     .use(matchRoute(routes))
     .use(authorize())
+    .use(rateLimit())
     .use(validate())
     .use(conditionalReads())
     .use(idempotency())

@@ -211,6 +211,7 @@ describe('each operation', () => {
       anyOf: [{ $ref: '#/components/schemas/Error' }, { $ref: '#/components/schemas/GatewayError' }],
     });
     expect(Object.keys(scan.examples)).toEqual([
+      'Too many requests. Try again in N seconds.',
       'The backend is throttling requests. Try again in a moment.',
       'Too Many Requests',
     ]);

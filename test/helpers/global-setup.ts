@@ -35,6 +35,9 @@ export default async function globalSetup(): Promise<void> {
     LOCAL_SECRETS_KEY: randomBytes(32).toString('base64'),
     IDP_KEY_FILE: join(dir, 'idp-key.json'),
     TEST_DATA_DIR: dir,
+    // Rate limits count only where a test turns them on (test/http/rate-limits.test.ts): the
+    // authorization matrix and the fuzz test make thousands of requests in one organization.
+    RATE_LIMITS: 'off',
     // As `npm start` sets them: mail, texts and calls land in an outbox folder.
     MAIL_FROM: 'notifications@localhost',
     OUTBOX_DIR: join(dir, 'outbox'),

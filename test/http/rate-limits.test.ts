@@ -1,0 +1,85 @@
+import { TestPlatform } from '../helpers/platform';
+
+/**
+ * Rate limits (issue 21): per organization and per API key, counted only for callers that passed
+ * authentication; every counted answer carries the IETF RateLimit header fields; a 429 carries
+ * Retry-After; 200 parallel reads let exactly the budget through; a refused write changes nothing.
+ * Budgets are set small here through the environment (the platform's plans will set them).
+ */
+let p: TestPlatform;
+const WINDOW = 10;
+
+beforeAll(async () => {
+  Object.assign(process.env, {
+    RATE_LIMITS: 'on',
+    RATE_LIMIT_ORG: '10',
+    RATE_LIMIT_KEY: '5',
+    RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
+  });
+  p = await TestPlatform.start();
+});
+afterAll(async () => {
+  process.env.RATE_LIMITS = 'off';
+  await p.close();
+});
+
+/** Waits for the start of a fresh window, so a burst falls in one. */
+async function freshWindow() {
+  const ms = WINDOW * 1000;
+  await new Promise((r) => setTimeout(r, ms - (Date.now() % ms) + 50));
+}
+
+it('200 parallel reads: exactly the organization budget passes; the rest are 429 with Retry-After', async () => {
+  const { org, owner } = await p.newOrg();
+  await freshWindow();
+  const answers = await Promise.all(
+    Array.from({ length: 200 }, () => p.get(`/v1/orgs/${org.orgId}`, { token: owner.token, record: false })),
+  );
+  const ok = answers.filter((a) => a.status === 200);
+  const refused = answers.filter((a) => a.status === 429);
+  expect(ok).toHaveLength(10);
+  expect(refused).toHaveLength(190);
+  expect(refused[0]?.body).toEqual({
+    error: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/),
+  });
+  expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(refused[0]?.headers.get('ratelimit-remaining')).toBe('0');
+  const remaining = ok.map((a) => Number(a.headers.get('ratelimit-remaining'))).sort((a, b) => a - b);
+  expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  expect(ok[0]?.headers.get('ratelimit-limit')).toBe('10');
+  // Another organization's budget is its own.
+  const other = await p.newOrg();
+  expect((await p.get(`/v1/orgs/${other.org.orgId}`, { token: other.owner.token })).status).toBe(200);
+});
+
+it('callers refused by authentication spend nothing; errors of counted requests carry the headers', async () => {
+  const { org, owner } = await p.newOrg();
+  await freshWindow();
+  for (let i = 0; i < 15; i++) {
+    expect((await p.get(`/v1/orgs/${org.orgId}`, { token: 'not-a-token', record: false })).status).toBe(401);
+  }
+  const stranger = await p.newOrg();
+  expect((await p.get(`/v1/orgs/${org.orgId}`, { token: stranger.owner.token, record: false })).status).toBe(404);
+  const missing = await p.get(`/v1/orgs/${org.orgId}/projects/prj_nothing`, { token: owner.token, record: false });
+  expect(missing.status).toBe(404);
+  expect(missing.headers.get('ratelimit-remaining')).toBe('9');
+});
+
+it("a key's own budget: writes are counted first, and a refused one changes nothing", async () => {
+  const { org, owner } = await p.newOrg();
+  const key = await p.apiKey(undefined, org.orgId);
+  await freshWindow();
+  const made: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const res = await p.post(
+      `/v1/orgs/${org.orgId}/projects`,
+      { name: `P${i}`, slug: `rate-${Date.now().toString(36)}-${i}` },
+      { token: key, record: false },
+    );
+    made.push(res.status);
+    if (res.status === 429) expect(res.headers.get('ratelimit-limit')).toBe('5');
+  }
+  expect(made).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
+  const projects = await p.get(`/v1/orgs/${org.orgId}/projects`, { token: owner.token, record: false });
+  expect(projects.body.projects).toHaveLength(5);
+});
