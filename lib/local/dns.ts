@@ -32,7 +32,9 @@ export async function startDnsServer(options: { port: number; host?: string }): 
       for (const a of answers) {
         const data =
           a.type === 'A' ? { address: a.value } : a.type === 'CNAME' ? { domain: a.value } : { data: a.value };
-        const base = { name: a.name, type: TYPES[a.type], class: Packet.CLASS.IN, ttl: 60 };
+        // The asked name as it was asked (resolvers may mix its case, RFC 1035 names compare without it).
+        const name = a.name === question.name.toLowerCase().replace(/\.$/, '') ? question.name : a.name;
+        const base = { name, type: TYPES[a.type], class: Packet.CLASS.IN, ttl: 60 };
         // Plain records: the packet's encoder reads their fields (dns2's type asks for a Resource).
         response.answers.push({ ...base, ...data } as unknown as (typeof response.answers)[number]);
       }
