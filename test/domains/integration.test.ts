@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
 import { createProject } from '../projects/fixtures';
 import { type DomainsWorld, startWorld, unique } from './helpers';
 
@@ -224,6 +227,18 @@ describe('OAuth sign-in', () => {
     expect(theirs.status).toBe(409);
     const unknown = await w.p.post(`${integration()}/oauth`, { code, state: 'made-up' });
     expect(unknown.status).toBe(409);
+    // A state past its 10 minutes.
+    const late = await w.p.post(`${integration()}/authorize`, { kind: 'cloudflare' });
+    const lateState = new URL(late.body.url).searchParams.get('state') as string;
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: { pk: `DNSOAUTH#${lateState}`, sk: 'STATE' },
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': Date.now() - 1 },
+      }),
+    );
+    expect((await w.p.post(`${integration()}/oauth`, { code, state: lateState })).status).toBe(409);
     const refused = await w.p.post(`${integration()}/oauth`, { code: 'refused', state });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'The DNS provider refused these credentials.' });
