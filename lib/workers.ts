@@ -167,9 +167,9 @@ export const workers: Worker[] = [
     description: "Delivers received mail to the platform's mailboxes",
     // Received messages as objects: the local SMTP server's, or SES's receipt rule's announced by S3.
     trigger: { kind: 'queue', queue: 'mail-inbound', batchSize: 5, deadLetter: { maxReceives: 5, retentionDays: 14 } },
-    // Records (mailboxes, threads, messages); the received object and the mailboxes' objects
-    // (buckets); notify: mail.vip.
-    needs: ['table', 'buckets', 'notify'],
+    // Records (mailboxes, threads, messages); the mailboxes' objects (buckets); the received
+    // objects (mailInbound: SES's bucket on AWS); notify: mail.vip.
+    needs: ['table', 'buckets', 'mailInbound', 'notify'],
     timeoutMinutes: 2,
   },
   {

@@ -51,6 +51,9 @@ export const NEED_ENV = {
   // Mailboxes' mail (shared/mail sendRaw, domain identities, the suppression list): SES identities of
   // organizations' domains; locally the SMTP server of `npm start` (SMTP_PORT).
   mailSend: { aws: [], local: ['SMTP_PORT'] },
+  // Received mail (the mail-inbound worker): read and delete the objects SES's receipt rule writes
+  // (lib/aws/mail.ts); locally the SMTP server's, in the artifacts bucket (the message names it).
+  mailInbound: { aws: [], local: [] },
   // Texts and calls (shared/phone): End User Messaging (PHONE_ORIGINATION optional); locally OUTBOX_DIR.
   phone: { aws: [], local: ['OUTBOX_DIR'] },
   // Webhook deliveries: send to the webhooks worker's queue (fan-out, retries, redeliveries).

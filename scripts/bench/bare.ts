@@ -46,6 +46,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   scheduler: ['sqs', 'scheduler'],
   mail: ['sesv2'],
   mailSend: ['sesv2'],
+  mailInbound: ['s3'],
   phone: ['sms'],
   signin: ['cognito'],
   kms: ['kms'],

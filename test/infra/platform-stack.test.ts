@@ -316,7 +316,8 @@ describe('data', () => {
 
   test('every bucket blocks public access, is encrypted, enforces SSL and is retained', () => {
     const buckets = template.findResources('AWS::S3::Bucket') as Resources;
-    expect(Object.keys(buckets)).toHaveLength(2);
+    // Access logs, artifacts, received mail (lib/aws/mail.ts).
+    expect(Object.keys(buckets)).toHaveLength(3);
     const policies = Object.values(template.findResources('AWS::S3::BucketPolicy') as Resources);
     for (const [id, bucket] of Object.entries(buckets)) {
       expect(bucket.DeletionPolicy).toBe('Retain');

@@ -1,0 +1,75 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as ses from 'aws-cdk-lib/aws-ses';
+import * as sesActions from 'aws-cdk-lib/aws-ses-actions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/** Where SES's receipt rule writes received messages, as the mail-inbound worker reads them. */
+export const INBOUND_PREFIX = 'inbound/';
+
+/**
+ * Receiving mail on AWS: a receipt rule set whose one rule (every recipient of the account's
+ * verified domains, spam and virus scanning on) writes each message to a bucket of its own; S3
+ * announces each new object on the mail-inbound worker's queue, which delivers it to the
+ * platform's mailboxes. Objects expire after 7 days (delivered ones are deleted by the worker).
+ * SES receives in a few regions only, and a rule set works once it is the account's active one
+ * (`aws ses set-active-receipt-rule-set`): see the README. One per stack, made by the first grant
+ * that asks for it.
+ */
+export class MailInbound extends Construct {
+  readonly bucket: s3.Bucket;
+  readonly ruleSet: ses.ReceiptRuleSet;
+
+  static of(stack: Stack, queue: sqs.IQueue, logBucket: s3.IBucket): MailInbound {
+    const found = stack.node.tryFindChild('MailInbound') as MailInbound | undefined;
+    return found ?? new MailInbound(stack, 'MailInbound', queue, logBucket);
+  }
+
+  private constructor(scope: Construct, id: string, queue: sqs.IQueue, logBucket: s3.IBucket) {
+    super(scope, id);
+    const account = Stack.of(this).account;
+    // S3 may send to the worker's queue for this account's buckets only (a statement of the queue's
+    // own policy); the bucket names the queue once that policy exists (S3 checks the destination).
+    const worker = queue as sqs.Queue;
+    worker.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal('s3.amazonaws.com')],
+        actions: ['sqs:SendMessage'],
+        resources: [queue.queueArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+      }),
+    );
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      serverAccessLogsBucket: logBucket,
+      serverAccessLogsPrefix: 'mail-inbound/',
+      lifecycleRules: [{ expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const cfn = this.bucket.node.defaultChild as s3.CfnBucket;
+    cfn.notificationConfiguration = {
+      queueConfigurations: [
+        {
+          event: 's3:ObjectCreated:*',
+          queue: queue.queueArn,
+          filter: { s3Key: { rules: [{ name: 'prefix', value: INBOUND_PREFIX }] } },
+        },
+      ],
+    };
+    const queuePolicy = worker.node.tryFindChild('Policy') as sqs.QueuePolicy | undefined;
+    if (queuePolicy) cfn.addDependency(queuePolicy.node.defaultChild as sqs.CfnQueuePolicy);
+    this.ruleSet = new ses.ReceiptRuleSet(this, 'Rules', {
+      rules: [
+        {
+          scanEnabled: true,
+          tlsPolicy: ses.TlsPolicy.REQUIRE,
+          actions: [new sesActions.S3({ bucket: this.bucket, objectKeyPrefix: INBOUND_PREFIX })],
+        },
+      ],
+    });
+  }
+}

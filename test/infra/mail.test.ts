@@ -1,0 +1,62 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { PlatformStack } from '../../lib/aws/platform-stack';
+import { flags, noBundling, root } from './helpers';
+
+/**
+ * Mail on AWS (issue 17): the inbound bucket (private, encrypted, SSL only, logged, 7-day expiry)
+ * that SES's receipt rule writes to, announced on the mail-inbound worker's queue; the worker reads
+ * and deletes received objects only; the mail group sends raw from the account's identities.
+ */
+const app = new App({ context: { ...flags, ...noBundling } });
+const stack = new PlatformStack(app, 'MailStack', {
+  authUrl: 'https://auth.example.com',
+  authAudience: 'platform-api',
+  projectRoot: root,
+  mailFrom: 'alerts@mail.example.com',
+});
+const template = Template.fromStack(stack);
+
+test('a receipt rule set writes received mail to the inbound bucket, scanned, TLS required', () => {
+  template.hasResourceProperties('AWS::SES::ReceiptRule', {
+    Rule: Match.objectLike({
+      Enabled: true,
+      ScanEnabled: true,
+      TlsPolicy: 'Require',
+      Actions: [Match.objectLike({ S3Action: Match.objectLike({ ObjectKeyPrefix: 'inbound/' }) })],
+    }),
+  });
+  template.hasResourceProperties('AWS::S3::Bucket', {
+    NotificationConfiguration: {
+      QueueConfigurations: [
+        Match.objectLike({
+          Event: 's3:ObjectCreated:*',
+          Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'inbound/' }] } },
+        }),
+      ],
+    },
+    LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: 7 })]) },
+  });
+});
+
+test("S3 may send to the worker's queue for this account only", () => {
+  template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+    PolicyDocument: {
+      Statement: Match.arrayWith([
+        Match.objectLike({
+          Principal: { Service: 's3.amazonaws.com' },
+          Action: 'sqs:SendMessage',
+          Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() } },
+        }),
+      ]),
+    },
+  });
+});
+
+test('the mail group may send raw mail and manage identities; the worker reads and deletes inbound/ only', () => {
+  const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+  expect(policies).toContain('ses:SendRawEmail');
+  expect(policies).toContain('ses:CreateEmailIdentity');
+  expect(policies).toContain('ses:GetSuppressedDestination');
+  expect(policies).toMatch(/MailInboundBucket[^"]*","Arn"\]\},"\/inbound\/\*"/);
+});
