@@ -11,7 +11,17 @@ import { describeError, log } from '../ground/log';
 import { isBackendError, toHttpError } from './backend-errors';
 import { parseJsonBody } from './body';
 import { type Claim, claim, settle, takesKey } from './idempotency';
-import { budgetsOf, type Count, count, knownOver, rateHeaders, rateLimitsOn, tooMany } from './rate-limits';
+import {
+  budgetsOf,
+  type Count,
+  type Counting,
+  count,
+  knownOver,
+  rateHeaders,
+  rateLimitsOn,
+  refund,
+  tooMany,
+} from './rate-limits';
 import type { Reply, Route, RouteContext } from './route';
 import { createRouter } from './router';
 
@@ -33,8 +43,10 @@ interface State {
   idem?: Claim;
   /** The error's answer is made (by `idempotency`, which keeps it). */
   answered?: boolean;
-  /** A read's count, running beside it (see `rateLimit`), or a write's, done. */
-  counting?: Promise<Count>;
+  /** The request's count (see `rateLimit`), started beside authentication. */
+  counting?: Counting;
+  /** A budget this function already saw spent in this window: refused before any call. */
+  known?: Count;
 }
 type Ctx = Context & { api: State };
 type Request = middy.Request<Event, Result, Error, Ctx>;
@@ -95,12 +107,33 @@ const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
       // Refused callers never await it: its failure must not surface as an unhandled rejection.
       state.read.catch(() => undefined);
     };
-    const { caller, access } = await authenticate(
-      request.event.headers.authorization,
-      route.access === 'device',
-      orgId,
-      startRead,
-    );
+    // Rate limits (`rateLimit`): counted from the moment the credential is well formed, beside
+    // authentication's own round trip, and given back if it refuses.
+    const header = request.event.headers.authorization;
+    const startCount = () => {
+      if (orgId === undefined || !rateLimitsOn()) return;
+      const budgets = budgetsOf(orgId, /^Bearer (\S+)$/i.exec(header?.trim() ?? '')?.[1]);
+      const known = knownOver(budgets);
+      if (known) {
+        state.known = known;
+        return;
+      }
+      const method = request.event.requestContext.http.method;
+      state.counting = { budgets, at: Date.now(), result: count(budgets, method !== 'GET' && method !== 'HEAD') };
+    };
+    let authenticated: Awaited<ReturnType<typeof authenticate>>;
+    try {
+      authenticated = await authenticate(header, route.access === 'device', orgId, () => {
+        startCount();
+        startRead();
+      });
+    } catch (err) {
+      if (state.counting) refund(state.counting);
+      state.counting = undefined;
+      state.known = undefined;
+      throw err;
+    }
+    const { caller, access } = authenticated;
     state.caller = caller;
     if (access) {
       state.access = access;
@@ -168,20 +201,16 @@ function validInput(request: Request): State['input'] {
 const rateLimit = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   before: async (request: Request) => {
     const state = request.context.api;
-    if (!state.access || !state.caller || !rateLimitsOn()) return;
-    const budgets = budgetsOf(state.access.org.orgId, state.caller);
-    const known = knownOver(budgets);
-    if (known) throw tooMany(known);
+    if (state.known) throw tooMany(state.known);
     const method = request.event.requestContext.http.method;
-    state.counting = count(budgets, method !== 'GET' && method !== 'HEAD');
-    if (method === 'GET' || method === 'HEAD') return;
-    const counted = await state.counting;
+    if (!state.counting || method === 'GET' || method === 'HEAD') return;
+    const counted = await state.counting.result;
     if (counted.over) throw tooMany(counted);
   },
   after: async (request: Request) => {
     const counting = request.context.api?.counting;
     if (!counting || !request.response) return;
-    const counted = await counting;
+    const counted = await counting.result;
     if (counted.over) {
       const refusal = tooMany(counted);
       request.response = reply({ status: 429, body: refusal.toJSON(), headers: refusal.headers });
@@ -261,7 +290,7 @@ const mapErrors = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
     // A counted request's error carries the budget too (a 429 has its own).
     const counting = request.context.api?.counting;
     if (counting && request.response && request.response.statusCode !== 429) {
-      const counted = await counting;
+      const counted = await counting.result;
       request.response = { ...request.response, headers: { ...request.response.headers, ...rateHeaders(counted) } };
     }
   },

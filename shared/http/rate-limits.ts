@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '../auth/caller';
 import { HttpError } from '../ground/errors';
 import { describeError, log } from '../ground/log';
+import { hashSecret, KEY_PREFIX } from '../identity/keys';
 import { db } from '../store/client';
 import { TABLE } from '../store/table';
 
@@ -10,7 +10,8 @@ import { TABLE } from '../store/table';
  * (one item per budget and window, gone by TTL). A budget comes from the environment until the
  * platform's plans set them (`RATE_LIMIT_ORG`, `RATE_LIMIT_KEY` per `RATE_LIMIT_WINDOW_SECONDS`;
  * `RATE_LIMITS=off` turns counting off). Only callers that passed authentication are counted, so
- * nobody spends another organization's budget.
+ * nobody spends another organization's budget for long: a count starts beside authentication's own
+ * round trip and is given back when authentication refuses.
  *
  * A read is counted beside its own calls (no wait on its path) and answered 429 if the count came
  * back over; a write is counted first, with a condition, so a refused write changes nothing. A
@@ -30,6 +31,13 @@ export interface Count {
   over: boolean;
 }
 
+/** What a started count needs to be given back (its caller failed authentication). */
+export interface Counting {
+  budgets: Budget[];
+  at: number;
+  result: Promise<Count>;
+}
+
 const DEFAULTS = { org: 3000, key: 1200, window: 60 };
 const num = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -38,12 +46,15 @@ const num = (name: string, fallback: number) => {
 
 export const rateLimitsOn = () => process.env.RATE_LIMITS !== 'off';
 
-/** The budgets a request spends: its organization's, and its key's when a key calls. */
-export function budgetsOf(orgId: string, caller: Caller): Budget[] {
+/**
+ * The budgets a request spends: its organization's, and for a key its key's (named by the key's
+ * hash: counting starts beside authentication, before the key's record is read).
+ */
+export function budgetsOf(orgId: string, token: string | undefined): Budget[] {
   const windowSeconds = num('RATE_LIMIT_WINDOW_SECONDS', DEFAULTS.window);
   const budgets = [{ scope: `org#${orgId}`, limit: num('RATE_LIMIT_ORG', DEFAULTS.org), windowSeconds }];
-  if (caller.kind === 'api_key' || caller.kind === 'agent_key') {
-    budgets.push({ scope: `key#${caller.keyId}`, limit: num('RATE_LIMIT_KEY', DEFAULTS.key), windowSeconds });
+  if (token && (token.startsWith(KEY_PREFIX.api) || token.startsWith(KEY_PREFIX.agent))) {
+    budgets.push({ scope: `key#${hashSecret(token)}`, limit: num('RATE_LIMIT_KEY', DEFAULTS.key), windowSeconds });
   }
   return budgets;
 }
@@ -105,6 +116,30 @@ export async function count(budgets: Budget[], conditional: boolean, now = Date.
     }),
   );
   return counts.reduce((a, b) => (b.over && !a.over ? b : !a.over && b.remaining < a.remaining ? b : a));
+}
+
+/**
+ * Gives a count back: its caller was refused by authentication (a bad key, not a member), and
+ * nobody spends another organization's budget. In the background: the refusal does not wait.
+ */
+export function refund(counting: Counting): void {
+  void counting.result
+    .then(async (c) => {
+      if (c.over) return;
+      await Promise.all(
+        counting.budgets.map((b) =>
+          db.send(
+            new UpdateCommand({
+              TableName: TABLE(),
+              Key: { pk: `RATE#${b.scope}#${windowOf(b, counting.at)}`, sk: 'RATE' },
+              UpdateExpression: 'ADD n :minus',
+              ExpressionAttributeValues: { ':minus': -1 },
+            }),
+          ),
+        ),
+      );
+    })
+    .catch((err: unknown) => log.warn('rate_unrefunded', { error: describeError(err) }));
 }
 
 /** The IETF RateLimit header fields of a count. */

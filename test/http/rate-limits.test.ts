@@ -60,6 +60,12 @@ it('callers refused by authentication spend nothing; errors of counted requests 
   }
   const stranger = await p.newOrg();
   expect((await p.get(`/v1/orgs/${org.orgId}`, { token: stranger.owner.token, record: false })).status).toBe(404);
+  for (let i = 0; i < 5; i++) {
+    const unknownKey = `app_api_${'x'.repeat(30)}${i}`;
+    expect((await p.get(`/v1/orgs/${org.orgId}`, { token: unknownKey, record: false })).status).toBe(401);
+  }
+  // Their counts, taken beside authentication, are given back in the background.
+  await new Promise((r) => setTimeout(r, 300));
   const missing = await p.get(`/v1/orgs/${org.orgId}/projects/prj_nothing`, { token: owner.token, record: false });
   expect(missing.status).toBe(404);
   expect(missing.headers.get('ratelimit-remaining')).toBe('9');
