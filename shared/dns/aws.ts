@@ -4,7 +4,7 @@ import {
   ListHostedZonesCommand,
   Route53Client,
 } from '@aws-sdk/client-route-53';
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/nested-clients/sts';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { type DnsProvider, type DnsRecord, ProviderRefused } from './port';
 
 /** CloudFront's hosted zone, the target of apex aliases to a distribution. */

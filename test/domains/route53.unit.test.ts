@@ -1,5 +1,5 @@
 import { ChangeResourceRecordSetsCommand, ListHostedZonesCommand, Route53Client } from '@aws-sdk/client-route-53';
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/nested-clients/sts';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { route53Provider } from '../../shared/dns/aws';
 import { ProviderRefused } from '../../shared/dns/port';
