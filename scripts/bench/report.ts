@@ -133,6 +133,10 @@ export function renderReport(x: Figures): string {
     `| API key | ${ms(s.gatewayKey.median)} | ${ms(s.gatewayKey.p95)} | BatchGet (key + org) | ${ms(s.bareKey.median)} | ` +
       `${ms(s.bareKey.p95)} | ${ratio(s.gatewayKey.median, s.bareKey.median)} | ${verdict(s.gatewayKey.median / s.bareKey.median, GOALS.warm)} |`,
     '',
+    `Rate limits (counted beside authentication): JWT with counting ${ms(s.gatewayJwt.median)}, without ` +
+      `${ms(s.gatewayJwtUncounted.median)}: ${ratio(s.gatewayJwt.median, s.gatewayJwtUncounted.median)} ` +
+      `(goal ≤ 1.05×, ${verdict(s.gatewayJwt.median / s.gatewayJwtUncounted.median, 1.05)}).`,
+    '',
     'Where the time goes (medians): ' +
       `the handler invoked directly, no HTTP: JWT ${ms(s.handlerJwt.median)}, API key ${ms(s.handlerKey.median)}; ` +
       `\`authenticate()\` of a JWT already verified once (cached until it expires): ${ms(s.authJwt.median)}; ` +

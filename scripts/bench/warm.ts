@@ -30,6 +30,7 @@ export interface WarmResult {
 
 export type SeriesName =
   | 'gatewayJwt'
+  | 'gatewayJwtUncounted'
   | 'bareJwt'
   | 'gatewayKey'
   | 'bareKey'
@@ -105,6 +106,15 @@ export async function measureWarm(platform: BenchPlatform, warmup: number, runs:
     };
     const calls: Record<SeriesName, () => Promise<void>> = {
       gatewayJwt: () => viaGateway(orgPath, platform.jwt),
+      // The same with rate limits off (shared/http/rate-limits.ts reads the switch per request).
+      gatewayJwtUncounted: async () => {
+        process.env.RATE_LIMITS = 'off';
+        try {
+          await viaGateway(orgPath, platform.jwt);
+        } finally {
+          delete process.env.RATE_LIMITS;
+        }
+      },
       // The route's own calls for a person: one BatchGet of the organization and the membership.
       bareJwt: async () => {
         const out = await db.send(
