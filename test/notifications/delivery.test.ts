@@ -300,14 +300,20 @@ describe('escalation', () => {
     await until(async () => (sentTo(loud.dev.email).length === 1 ? true : undefined));
   });
 
-  it('a failed deployment notifies its creator through the protocol attached to its project', async () => {
+  it('a failed production deployment escalates to its creator through the protocol attached to its project, until acknowledged', async () => {
     const { org, owner, dev, protocol } = await orgWithProtocol([
       {
         events: ['deployment.failed'],
         match: { target: ['production'] },
-        steps: [{ afterMinutes: 0, channels: ['inapp', 'email'] }],
+        steps: [
+          { afterMinutes: 0, channels: ['inapp', 'email'] },
+          { afterMinutes: 5, channels: ['sms'] },
+          { afterMinutes: 15, channels: ['voice'] },
+        ],
       },
     ]);
+    const phone = `+4917${String(Date.now()).slice(-9)}`;
+    await p.put('/v1/me/notifications/settings', { phone, quietHours: null }, { token: dev.token });
     const project = await createProject(p, {}, org.orgId, owner.token);
     const attached = await p.post(
       `/v1/orgs/${org.orgId}/notify/protocols/${protocol.protocolId}/attachments`,
@@ -315,16 +321,35 @@ describe('escalation', () => {
       { token: owner.token },
     );
     expect(attached.status).toBe(201);
+    // A preview deployment does not match the rule: its creator gets a plain notice only.
+    const preview = await addDeployment(org.orgId, project.projectId, { status: 'building', createdBy: dev.userId });
+    await failDeployment(org.orgId, preview.deploymentId, 'Preview broke.');
+    await until(async () => ((await notices(dev)).body.notices.length === 1 ? true : undefined));
+    expect(sentTo(dev.email)).toEqual([]);
+
+    const start = Date.now();
     const d = await addDeployment(org.orgId, project.projectId, {
       status: 'building',
       target: 'production',
       createdBy: dev.userId,
     });
     await failDeployment(org.orgId, d.deploymentId, 'The build failed: exit code 1.');
-    const notice = await noticeOf(dev, 'deployment.failed');
-    expect(notice).toMatchObject({ body: 'The build failed: exit code 1.', requireAck: false });
+    const notice = await until(async () =>
+      (await notices(dev)).body.notices.find((x: { body?: string }) => x.body === 'The build failed: exit code 1.'),
+    );
+    expect(notice).toMatchObject({ event: 'deployment.failed', requireAck: true });
     await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
     expect(sentTo(dev.email)[0]?.text).toContain('The build failed: exit code 1.');
+    await moveDueTimers(start + 6 * MINUTE);
+    await until(async () => (sentTo(phone).length === 1 ? true : undefined));
+    expect((await p.post(`/v1/me/notifications/${notice.noticeId}/ack`, undefined, { token: dev.token })).body).toEqual(
+      {
+        acked: true,
+      },
+    );
+    await moveDueTimers(start + 20 * MINUTE);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sentTo(phone).map((x) => x.kind)).toEqual(['sms']);
   });
 
   it("an agent job that fails notifies its creator, with the device's error", async () => {
