@@ -10,6 +10,7 @@ import { benchDeployments, renderDeployments } from './bench/deployments';
 import { benchDomains, renderDomains } from './bench/domains';
 import { benchGit, renderGit } from './bench/git';
 import { benchIdempotency, renderIdempotency } from './bench/idempotency';
+import { benchMail, renderMail } from './bench/mail';
 import { benchNotifications, renderNotifications } from './bench/notifications';
 import { benchPages, renderPages } from './bench/pages';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
@@ -132,6 +133,11 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'domains')) {
     say('domains: a static page through the edge by custom domain and by deployment host, and from a bare file server');
     sections.push(`**Domains**\n\n${renderDomains(await benchDomains(platform))}`);
+  }
+  // Mail (scripts/bench/mail.ts): INBOX page 1 over 10,000 threads vs 100; ingest per message vs parse.
+  if (routeGroups.some((g) => g.name === 'mail')) {
+    say('mail: INBOX page 1 over 10,000 threads vs 100, and ingest per message vs its parse');
+    sections.push(`**Mail**\n\n${renderMail(await benchMail(platform))}`);
   }
   await platform.stop();
   platform = undefined;

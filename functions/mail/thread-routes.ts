@@ -118,7 +118,10 @@ export const threadRoutes = [
     errors: { 400: [INVALID_CURSOR], 403: memberErrors[403], 404: [...memberErrors[404], LM.notFound] },
     run: async ({ org, caller, params, query }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
-      const names = await labelNames(m.mailboxId);
+      // Label names only for a search that names labels (one more Query).
+      const names = query.q?.toLowerCase().includes('label:')
+        ? await labelNames(m.mailboxId)
+        : new Map<string, string>();
       const label = isSystemLabel(query.label.toUpperCase()) ? query.label.toUpperCase() : query.label;
       if (!isSystemLabel(label)) await requireUserLabel(m.mailboxId, label);
       return ok(await listThreads(m.mailboxId, { ...query, label, labelNames: names }));

@@ -1,6 +1,6 @@
 import { badRequest, notFound } from '../ground/errors';
 import { newId } from '../store/ids';
-import { getItem, getMany, putNew, queryPrefix, transact } from '../store/table';
+import { getItem, getMany, putNew, queryAll, transact } from '../store/table';
 
 /** Gmail's system labels: every mailbox has them; they can't be created or deleted. */
 export const SYSTEM_LABELS = ['INBOX', 'SENT', 'DRAFTS', 'SPAM', 'TRASH', 'STARRED'] as const;
@@ -62,7 +62,12 @@ const shown = (l: LabelRecord, type: 'system' | 'user'): ShownLabel => {
 
 /** System labels first (in Gmail's order), then user labels by name. */
 export async function listLabels(mailboxId: string): Promise<ShownLabel[]> {
-  const items = await queryPrefix<LabelRecord & { deleting?: boolean; sk: string }>(`MBX#${mailboxId}`, 'LBL#');
+  // A range, not begins_with: DynamoDB Local reads a whole partition for begins_with, and a
+  // mailbox's partition holds its threads and messages too.
+  const items = await queryAll<LabelRecord & { deleting?: boolean; sk: string }>({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
+    ExpressionAttributeValues: { ':pk': `MBX#${mailboxId}`, ':a': 'LBL#', ':b': 'LBL#~' },
+  });
   const byId = new Map(items.map((i) => [i.labelId ?? i.sk.slice(4), { ...i, labelId: i.labelId ?? i.sk.slice(4) }]));
   const system = SYSTEM_LABELS.map((id) => shown(byId.get(id) ?? { labelId: id }, 'system'));
   const user = items
