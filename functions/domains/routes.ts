@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { Role } from '../../shared/auth/scopes';
 import { PROVIDER_KINDS } from '../../shared/dns/port';
 import { DM } from '../../shared/domains/records';
+import { badRequest } from '../../shared/ground/errors';
 import { queryInt } from '../../shared/http/query';
 import { created, noContent, ok, route } from '../../shared/http/route';
 import { actorId, PROJECT_DELETING, PROJECT_NOT_FOUND, PROJECT_TRANSFERRING } from '../../shared/projects/records';
@@ -35,14 +36,28 @@ const HOSTNAME_ERRORS = [
   DM.invalid,
   'Hostnames under <apps domain> belong to the platform.',
 ];
-const Credentials = z.union([
-  z.object({
-    roleArn: z.string().check(z.regex(/^arn:aws:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/)),
-    externalId: z.string().check(z.minLength(2), z.maxLength(1224)),
-  }),
-  z.object({ apiToken: z.string().check(z.minLength(1), z.maxLength(4096)) }),
-  z.object({}),
-]);
+const RoleCredentials = z.object({
+  roleArn: z.string().check(z.regex(/^arn:aws:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/)),
+  externalId: z.string().check(z.minLength(2), z.maxLength(1224)),
+});
+const TokenCredentials = z.object({ apiToken: z.string().check(z.minLength(1), z.maxLength(4096)) });
+const Credentials = z.union([RoleCredentials, TokenCredentials, z.object({})]);
+/** What each kind takes: a body whose credentials are another kind's is a 400, never a provider call. */
+const CREDENTIALS_OF = {
+  route53: {
+    schema: RoleCredentials,
+    message: 'Route 53 takes { roleArn, externalId }: a role the platform may assume.',
+  },
+  cloudflare: { schema: TokenCredentials, message: 'Cloudflare takes { apiToken }.' },
+} as const;
+
+function credentialsFor(kind: string, credentials: unknown): unknown {
+  const rule = CREDENTIALS_OF[kind as keyof typeof CREDENTIALS_OF];
+  if (!rule) return credentials;
+  const parsed = z.safeParse(rule.schema, credentials);
+  if (!parsed.success) throw badRequest(rule.message);
+  return parsed.data;
+}
 
 export const routes = [
   route({
@@ -153,9 +168,13 @@ export const routes = [
       'assumes), `cloudflare` with `{ apiToken }`, `local` on `npm start`. Checked by listing zones; stored encrypted.',
     params: OrgPath,
     body: z.object({ kind: z.enum(PROVIDER_KINDS), credentials: Credentials }),
-    errors: { 400: [IM.refused] },
+    errors: { 400: [IM.refused, CREDENTIALS_OF.route53.message, CREDENTIALS_OF.cloudflare.message] },
     run: async ({ org, caller, body }) =>
-      ok(toIntegration(await connect(org.orgId, actorId(caller), body.kind, body.credentials as never))),
+      ok(
+        toIntegration(
+          await connect(org.orgId, actorId(caller), body.kind, credentialsFor(body.kind, body.credentials) as never),
+        ),
+      ),
   }),
   route({
     method: 'DELETE',

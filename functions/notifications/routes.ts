@@ -4,6 +4,7 @@ import type { Caller } from '../../shared/auth/caller';
 import { callerId } from '../../shared/auth/caller';
 import type { Role } from '../../shared/auth/scopes';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/ground/errors';
+import { queryInt } from '../../shared/http/query';
 import { created, noContent, ok, route } from '../../shared/http/route';
 import { stepTimer } from '../../shared/notify/deliver';
 import { RESOURCE_TYPES, type ResourceType } from '../../shared/notify/kinds';
@@ -92,7 +93,7 @@ export const routes = [
     summary: "The caller's notices, newest first, across organizations; pages of `limit` (1-100, default 50).",
     query: z.object({
       cursor: z.optional(z.string().check(z.maxLength(2000))),
-      limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+      limit: queryInt(1, 100, 50),
     }),
     errors: { 400: ['Invalid page cursor. Run the request again.'], 403: [NM.people] },
     run: async ({ caller, query }) => ok(await listNotices(personOf(caller), query.limit, query.cursor)),

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { callerId } from '../../shared/auth/caller';
 import type { Role } from '../../shared/auth/scopes';
 import { badRequest, conflict } from '../../shared/ground/errors';
+import { queryInt } from '../../shared/http/query';
 import { accepted, created, noContent, ok, route } from '../../shared/http/route';
 import { checkPublicUrl, UnsafeUrlError } from '../../shared/net/guarded-fetch';
 import { EVENT_KINDS } from '../../shared/notify/kinds';
@@ -148,7 +149,7 @@ export const routes = [
     params: EndpointPath,
     query: z.object({
       cursor: z.optional(z.string().check(z.maxLength(2000))),
-      limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 30),
+      limit: queryInt(1, 100, 30),
     }),
     errors: { 400: ['Invalid page cursor. Run the request again.'], 404: [WM.notFound] },
     run: async ({ org, params, query }) => {

@@ -123,6 +123,15 @@ describe('connecting a provider', () => {
   it('Cloudflare: the token is checked by listing zones (400 when refused), stored encrypted, never shown', async () => {
     const zone = `${unique('cf')}.test`;
     cloudflare.zones.push(zone);
+    // Another kind's credentials: 400 before any call to the provider.
+    const mixed = await w.p.put(integration(), {
+      kind: 'cloudflare',
+      credentials: { roleArn: 'arn:aws:iam::123456789012:role/dns', externalId: 'ext-1' },
+    });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body).toEqual({ error: 'Cloudflare takes { apiToken }.' });
+    const noRole = await w.p.put(integration(), { kind: 'route53', credentials: { apiToken: 'x' } });
+    expect(noRole.body).toEqual({ error: 'Route 53 takes { roleArn, externalId }: a role the platform may assume.' });
     const refused = await w.p.put(integration(), { kind: 'cloudflare', credentials: { apiToken: 'wrong' } });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'The DNS provider refused these credentials.' });
