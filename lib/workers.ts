@@ -168,8 +168,8 @@ export const workers: Worker[] = [
     // Received messages as objects: the local SMTP server's, or SES's receipt rule's announced by S3.
     trigger: { kind: 'queue', queue: 'mail-inbound', batchSize: 5, deadLetter: { maxReceives: 5, retentionDays: 14 } },
     // Records (mailboxes, threads, messages); the mailboxes' objects (buckets); the received
-    // objects (mailInbound: SES's bucket on AWS); notify: mail.vip.
-    needs: ['table', 'buckets', 'mailInbound', 'notify'],
+    // objects (mailInbound: SES's bucket on AWS); mailReply: vacation replies; notify: mail.vip.
+    needs: ['table', 'buckets', 'mailInbound', 'mailReply', 'notify'],
     timeoutMinutes: 2,
   },
   {

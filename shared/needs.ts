@@ -54,6 +54,9 @@ export const NEED_ENV = {
   // Received mail (the mail-inbound worker): read and delete the objects SES's receipt rule writes
   // (lib/aws/mail.ts); locally the SMTP server's, in the artifacts bucket (the message names it).
   mailInbound: { aws: [], local: [] },
+  // Mail a worker sends for a mailbox (vacation replies): SES raw sends from the account's identities;
+  // locally over SMTP_PORT when the local SMTP server runs (a reply is never the delivery's failure).
+  mailReply: { aws: [], local: [] },
   // Texts and calls (shared/phone): End User Messaging (PHONE_ORIGINATION optional); locally OUTBOX_DIR.
   phone: { aws: [], local: ['OUTBOX_DIR'] },
   // Webhook deliveries: send to the webhooks worker's queue (fan-out, retries, redeliveries).

@@ -270,6 +270,18 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
       ack('Resource::*', "SES's account-level suppression list has no resource-level permission.");
     },
 
+    // Replies a worker sends for a mailbox (vacation): raw sends from the account's identities only.
+    mailReply: () => {
+      const identities = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [identities] }),
+      );
+      ack(
+        `Resource::${nagArn(identities)}`,
+        "Organizations' mail domains become SES identities at runtime: known only as identities of this account.",
+      );
+    },
+
     // Received mail: the inbound bucket's objects, read and deleted once delivered (the bucket, its
     // receipt rule and its notifications are made with the first grant: lib/aws/mail.ts).
     mailInbound: () => {

@@ -102,11 +102,12 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
     }
 
     // Ingest: SMTP in, the worker files, the thread is listed.
-    const running = await startWorkers({ workers: workers.filter((w) => w.name === 'mail-inbound') });
-    stops.push(() => running.stop());
     const { startSmtpServer } = await import('../../lib/local/smtp');
     const smtp = await startSmtpServer({ port: 0 });
     stops.push(() => smtp.close());
+    env.SMTP_PORT = String(smtp.port);
+    const running = await startWorkers({ workers: workers.filter((w) => w.name === 'mail-inbound') });
+    stops.push(() => running.stop());
     const { createTransport } = await import('nodemailer');
     const MailComposer = (await import('nodemailer/lib/mail-composer')).default;
     const PostalMime = (await import('postal-mime')).default;

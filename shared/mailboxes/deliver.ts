@@ -9,6 +9,7 @@ import { putObject } from './objects';
 import { domainOf, getDomain, getMailbox, type Mailbox, mailKeys } from './records';
 import type { Party } from './threads';
 import { LIMITS } from './usage';
+import { vacationReply } from './vacation';
 
 /**
  * The mailbox an address reaches: its own or an alias's; else the catch-all of its domain, when
@@ -148,6 +149,7 @@ export async function deliverTo(
         url: `/v1/orgs/${mailbox.orgId}/mail/mailboxes/${mailbox.mailboxId}/threads/${filed.thread.threadId}`,
       }).catch((err) => log.warn('mail_vip_unraised', { error: describeError(err) }));
     }
+    if (from) await vacationReply(mailbox, email, from.address, message.headerId);
     return filed.message;
   } catch (err) {
     if (err instanceof AlreadyFiled) return undefined;

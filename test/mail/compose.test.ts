@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import { MM } from '../../shared/mailboxes/records';
 import type { Person } from '../helpers/platform';
@@ -111,4 +113,36 @@ test('settings: display name on sent mail, ifVersion; a VIP sender raises mail.v
     return r.body.notices?.find((n: { event: string }) => n.event === 'mail.vip');
   }, 20_000);
   expect(notice).toMatchObject({ event: 'mail.vip', title: 'Mail from The Boss', body: 'Urgent' });
+});
+
+test('a vacation reply answers each sender once, never list mail, marked Auto-Submitted', async () => {
+  const version = (await w.p.get(`/v1/orgs/${w.p.org.orgId}/mail/mailboxes`)).body.mailboxes[0].version;
+  const on = await w.p.patch(`${mb()}/settings`, {
+    vacation: { enabled: true, subject: 'Out of office', text: 'Back on Monday.' },
+    ifVersion: version,
+  });
+  expect(on.status).toBe(200);
+  const eve = `eve-${unique()}@outside.example`;
+  const list = `news-${unique()}@outside.example`;
+  const client = createTransport({ host: '127.0.0.1', port: w.smtp?.port, secure: false, ignoreTLS: true });
+  await client.sendMail({ from: eve, to: box.address, subject: 'One', text: '1' });
+  await client.sendMail({ from: eve, to: box.address, subject: 'Two', text: '2' });
+  await client.sendMail({ from: list, to: box.address, subject: 'Digest', text: 'd', headers: { Precedence: 'bulk' } });
+  client.close();
+  const repliesTo = (who: string) =>
+    readdirSync(w.outbox)
+      .map((f) => readFileSync(join(w.outbox, f), 'utf8'))
+      .filter((t) => t.includes('Auto-Submitted: auto-replied') && t.includes(`To: ${who}`));
+  await until(async () => {
+    const r = await w.p.get(`${mb()}/threads?q=${encodeURIComponent('subject:digest')}`);
+    return r.body.threads?.length === 1 && repliesTo(eve).length > 0;
+  });
+  // Both of eve's messages and the digest were filed; give a second reply time to show up.
+  await until(
+    async () => (await w.p.get(`${mb()}/threads?q=${encodeURIComponent(`from:${eve}`)}`)).body.threads?.length === 2,
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  expect(repliesTo(eve)).toHaveLength(1);
+  expect(repliesTo(eve)[0]).toContain('Subject: Out of office');
+  expect(repliesTo(list)).toHaveLength(0);
 });

@@ -31,9 +31,10 @@ export async function startMailWorld(options: { smtp?: boolean; workers?: string
   process.env.OUTBOX_DIR = outbox;
   const dns = await startDnsServer({ port: 0 });
   process.env.DNS_SERVERS = `127.0.0.1:${dns.port}`;
-  const running = options.smtp ? await startQueueWorker('mail-inbound', ...(options.workers ?? [])) : undefined;
+  // The SMTP server first: the worker's needs include SMTP_PORT (vacation replies).
   const smtp = options.smtp ? await startSmtpServer({ port: 0 }) : undefined;
   if (smtp) process.env.SMTP_PORT = String(smtp.port);
+  const running = options.smtp ? await startQueueWorker('mail-inbound', ...(options.workers ?? [])) : undefined;
   const p = await TestPlatform.start();
   return {
     p,
