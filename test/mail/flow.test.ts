@@ -193,3 +193,37 @@ test('HTML bodies are cleaned: no scripts, handlers or forms; remote images bloc
     error: 'Thread not found',
   });
 });
+
+test('deleting a mailbox removes its mail and objects and frees its address', async () => {
+  const { storage } = await import('../../shared/storage');
+  const { queryAll } = await import('../../shared/store/table');
+  const address = `gone-${unique()}@${boxA.domain}`;
+  const made = await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes`, {
+    address,
+    name: 'Gone',
+    members: [w.p.owner.userId],
+  });
+  const id = made.body.mailbox.mailboxId;
+  const client = smtpClient();
+  await client.sendMail({
+    from: 'x@outside.example',
+    to: address,
+    subject: 'Soon gone',
+    text: 'x',
+    attachments: [{ filename: 'a.txt', content: 'A' }],
+  });
+  client.close();
+  await until(async () => (await w.p.get(`${mb(id)}/threads`)).body.threads?.length === 1);
+  const bucket = { name: process.env.ARTIFACTS_BUCKET as string };
+  expect((await storage.listKeys(bucket, `mail/${id}/`, 100)).keys.length).toBeGreaterThanOrEqual(3);
+
+  expect((await w.p.delete(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes/${id}`)).status).toBe(204);
+  expect((await storage.listKeys(bucket, `mail/${id}/`, 100)).keys).toEqual([]);
+  const left = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': `MBX#${id}` },
+  });
+  expect(left).toEqual([]);
+  const again = await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes`, { address, name: 'Again' });
+  expect(again.status).toBe(201);
+});
