@@ -49,14 +49,15 @@ export const NEED_ENV = {
   // Sending mail (shared/mail): SES from MAIL_FROM's identity; locally `.eml` files in OUTBOX_DIR.
   mail: { aws: ['MAIL_FROM'], local: ['MAIL_FROM', 'OUTBOX_DIR'] },
   // Mailboxes' mail (shared/mail sendRaw, domain identities, the suppression list): SES identities of
-  // organizations' domains; locally the SMTP server of `npm start` (SMTP_PORT).
-  mailSend: { aws: [], local: ['SMTP_PORT'] },
+  // organizations' domains, sent through a configuration set that suppresses bounces and complaints;
+  // locally the SMTP server of `npm start` (SMTP_PORT).
+  mailSend: { aws: ['MAIL_CONFIGURATION_SET'], local: ['SMTP_PORT'] },
   // Received mail (the mail-inbound worker): read and delete the objects SES's receipt rule writes
   // (lib/aws/mail.ts); locally the SMTP server's, in the artifacts bucket (the message names it).
   mailInbound: { aws: [], local: [] },
   // Mail a worker sends for a mailbox (vacation replies): SES raw sends from the account's identities;
   // locally over SMTP_PORT when the local SMTP server runs (a reply is never the delivery's failure).
-  mailReply: { aws: [], local: [] },
+  mailReply: { aws: ['MAIL_CONFIGURATION_SET'], local: [] },
   // Texts and calls (shared/phone): End User Messaging (PHONE_ORIGINATION optional); locally OUTBOX_DIR.
   phone: { aws: [], local: ['OUTBOX_DIR'] },
   // Webhook deliveries: send to the webhooks worker's queue (fan-out, retries, redeliveries).

@@ -11,7 +11,7 @@ import { FUNCTION_PREFIX, GIT_REPO_PREFIX, type PlatformDeployments } from './de
 
 import type { PlatformFunction } from './group-function';
 import type { AgentJobs } from './jobs';
-import { INBOUND_PREFIX, MailInbound } from './mail';
+import { INBOUND_PREFIX, MailInbound, MailSending } from './mail';
 import { ack as ackOn, nagArn, ref } from './nag';
 import { NotifyTimers } from './timers';
 
@@ -250,6 +250,11 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
     // at runtime), those identities made and removed, the suppression list read.
     mailSend: () => {
       const identities = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
+      const sending = MailSending.of(stack);
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [sending.arn()] }),
+      );
+      f.fn.addEnvironment('MAIL_CONFIGURATION_SET', sending.configurationSet.configurationSetName);
       f.fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: [
@@ -273,9 +278,14 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
     // Replies a worker sends for a mailbox (vacation): raw sends from the account's identities only.
     mailReply: () => {
       const identities = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
+      const sending = MailSending.of(stack);
       f.fn.addToRolePolicy(
-        new iam.PolicyStatement({ actions: ['ses:SendEmail', 'ses:SendRawEmail'], resources: [identities] }),
+        new iam.PolicyStatement({
+          actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+          resources: [identities, sending.arn()],
+        }),
       );
+      f.fn.addEnvironment('MAIL_CONFIGURATION_SET', sending.configurationSet.configurationSetName);
       ack(
         `Resource::${nagArn(identities)}`,
         "Organizations' mail domains become SES identities at runtime: known only as identities of this account.",

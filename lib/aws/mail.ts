@@ -73,3 +73,35 @@ export class MailInbound extends Construct {
     });
   }
 }
+
+/**
+ * Sending: the configuration set every mailbox send names (`MAIL_CONFIGURATION_SET`), which puts
+ * addresses that bounce or complain on the account's suppression list (`recipients/check` reads
+ * it) and keeps reputation metrics. One per stack, made by the first grant that asks for it.
+ */
+export class MailSending extends Construct {
+  readonly configurationSet: ses.ConfigurationSet;
+
+  static of(stack: Stack): MailSending {
+    const found = stack.node.tryFindChild('MailSending') as MailSending | undefined;
+    return found ?? new MailSending(stack, 'MailSending');
+  }
+
+  private constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.configurationSet = new ses.ConfigurationSet(this, 'Set', {
+      suppressionReasons: ses.SuppressionReasons.BOUNCES_AND_COMPLAINTS,
+      reputationMetrics: true,
+      sendingEnabled: true,
+    });
+  }
+
+  /** The configuration set's ARN, for the send grants. */
+  arn(): string {
+    return Stack.of(this).formatArn({
+      service: 'ses',
+      resource: 'configuration-set',
+      resourceName: this.configurationSet.configurationSetName,
+    });
+  }
+}

@@ -45,6 +45,8 @@ export const sesMail: MailPort = {
         FromEmailAddress: message.from,
         Destination: { ToAddresses: message.to },
         Content: { Raw: { Data: message.raw } },
+        // Bounces and complaints put the address on the suppression list (lib/aws/mail.ts).
+        ...(process.env.MAIL_CONFIGURATION_SET ? { ConfigurationSetName: process.env.MAIL_CONFIGURATION_SET } : {}),
       }),
     );
     return { messageId: out.MessageId ?? '', rejected: [] };

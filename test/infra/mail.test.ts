@@ -60,3 +60,11 @@ test('the mail group may send raw mail and manage identities; the worker reads a
   expect(policies).toContain('ses:GetSuppressedDestination');
   expect(policies).toMatch(/MailInboundBucket[^"]*","Arn"\]\},"\/inbound\/\*"/);
 });
+
+test('mailbox sends go through a configuration set that suppresses bounces and complaints', () => {
+  template.hasResourceProperties('AWS::SES::ConfigurationSet', {
+    SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+  });
+  const fns = JSON.stringify(template.findResources('AWS::Lambda::Function'));
+  expect(fns).toContain('MAIL_CONFIGURATION_SET');
+});

@@ -20,8 +20,9 @@ const ses = mockClient(SESv2Client);
 const missing = (message: string) => new NotFoundException({ message, $metadata: {} });
 beforeEach(() => ses.reset());
 
-test('sendRaw sends the bytes as built, from the given address to every envelope recipient', async () => {
+test('sendRaw sends the bytes as built, from the given address to every envelope recipient, through the configuration set', async () => {
   ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
+  process.env.MAIL_CONFIGURATION_SET = 'platform-sending';
   const raw = Buffer.from('From: a@acme.test\r\nTo: b@x.example\r\nSubject: Hi\r\n\r\nHello\r\n');
   const out = await sesMail.sendRaw({ from: 'a@acme.test', to: ['b@x.example', 'c@x.example'], raw });
   expect(out).toEqual({ messageId: 'ses-1', rejected: [] });
@@ -30,7 +31,9 @@ test('sendRaw sends the bytes as built, from the given address to every envelope
     FromEmailAddress: 'a@acme.test',
     Destination: { ToAddresses: ['b@x.example', 'c@x.example'] },
     Content: { Raw: { Data: raw } },
+    ConfigurationSetName: 'platform-sending',
   });
+  delete process.env.MAIL_CONFIGURATION_SET;
 });
 
 test('createDomain answers Easy DKIM tokens, of a new identity or an existing one', async () => {
