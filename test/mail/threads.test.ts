@@ -179,6 +179,12 @@ test('pages: newest first, limit and signed cursor; searches by operator', async
   expect((await q(`to:${box.address} ${tag} is:unread`)).body.threads).toHaveLength(5);
   expect((await q(`${tag} before:2000/01/01`)).body.threads).toHaveLength(0);
   expect((await q(`${tag} after:2000/01/01`)).body.threads).toHaveLength(5);
+  // Usage counts what was filed.
+  const usage = await w.p.get(`/v1/orgs/${w.p.org.orgId}/mail/usage`);
+  const mine = usage.body.mailboxes.find((m: { mailboxId: string }) => m.mailboxId === box.mailboxId);
+  expect(mine.receivedThisMonth).toBeGreaterThanOrEqual(5);
+  expect(mine.messages).toBeGreaterThanOrEqual(5);
+  expect(mine.bytes).toBeGreaterThan(5 * 300);
   const paged = await w.p.get(`${mb()}/threads?limit=3&q=${tag}`);
   const rest = await w.p.get(`${mb()}/threads?limit=3&q=${tag}&cursor=${paged.body.cursor}`);
   expect([...paged.body.threads, ...rest.body.threads].map((t: { threadId: string }) => t.threadId)).toEqual(ids);
