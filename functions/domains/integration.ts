@@ -3,7 +3,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dnsProvider, kindAvailable, providerFetch } from '../../shared/dns';
 import { type ProviderCredentials, type ProviderKind, ProviderRefused } from '../../shared/dns/port';
 import { getProviderRecord, type ProviderRecord, providerKey, sealCredentials } from '../../shared/domains/provider';
-import { badRequest, conflict } from '../../shared/ground/errors';
+import { badRequest, conflict, HttpError } from '../../shared/ground/errors';
 import { describeError, log } from '../../shared/ground/log';
 import { secrets } from '../../shared/secrets';
 import { db } from '../../shared/store/client';
@@ -11,6 +11,7 @@ import { TABLE } from '../../shared/store/table';
 
 export const IM = {
   refused: 'The DNS provider refused these credentials.',
+  unreachable: "The DNS provider couldn't be reached. Try again.",
   noOAuth: 'This DNS provider has no OAuth sign-in on this platform. Connect it with credentials.',
   startAgain: 'This sign-in expired or was already used. Start it again.',
 } as const;
@@ -39,7 +40,11 @@ export async function connect(
   try {
     zones = await (await dnsProvider(kind, credentials)).listZones();
   } catch (err) {
-    if (!(err instanceof ProviderRefused)) throw err;
+    if (!(err instanceof ProviderRefused)) {
+      // No answer, or one that is no answer of the provider's API: nothing to tell the caller but to try again.
+      log.warn('dns provider unreachable', { orgId, kind, error: describeError(err) });
+      throw new HttpError(502, IM.unreachable);
+    }
     log.info('dns provider refused credentials', { orgId, kind, error: describeError(err) });
     throw badRequest(IM.refused);
   }

@@ -168,7 +168,10 @@ export const routes = [
       'assumes), `cloudflare` with `{ apiToken }`, `local` on `npm start`. Checked by listing zones; stored encrypted.',
     params: OrgPath,
     body: z.object({ kind: z.enum(PROVIDER_KINDS), credentials: Credentials }),
-    errors: { 400: [IM.refused, CREDENTIALS_OF.route53.message, CREDENTIALS_OF.cloudflare.message] },
+    errors: {
+      400: [IM.refused, CREDENTIALS_OF.route53.message, CREDENTIALS_OF.cloudflare.message],
+      502: [IM.unreachable],
+    },
     run: async ({ org, caller, body }) =>
       ok(
         toIntegration(

@@ -132,6 +132,15 @@ describe('connecting a provider', () => {
     expect(mixed.body).toEqual({ error: 'Cloudflare takes { apiToken }.' });
     const noRole = await w.p.put(integration(), { kind: 'route53', credentials: { apiToken: 'x' } });
     expect(noRole.body).toEqual({ error: 'Route 53 takes { roleArn, externalId }: a role the platform may assume.' });
+    // A provider that does not answer: 502, nothing stored.
+    process.env.CLOUDFLARE_API_URL = 'https://localhost:9/client/v4';
+    try {
+      const silent = await w.p.put(integration(), { kind: 'cloudflare', credentials: { apiToken: 'any' } });
+      expect(silent.status).toBe(502);
+      expect(silent.body).toEqual({ error: "The DNS provider couldn't be reached. Try again." });
+    } finally {
+      process.env.CLOUDFLARE_API_URL = cloudflare.url;
+    }
     const refused = await w.p.put(integration(), { kind: 'cloudflare', credentials: { apiToken: 'wrong' } });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'The DNS provider refused these credentials.' });
