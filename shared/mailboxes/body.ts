@@ -1,4 +1,3 @@
-import sanitizeHtml from 'sanitize-html';
 import type { AttachmentRef, Message } from './messages';
 import { getObject, linkTo } from './objects';
 
@@ -24,6 +23,8 @@ export async function bodyOf(
     ),
   );
   let blocked = 0;
+  // Loaded with the first HTML body (out of the mail group's cold start).
+  const { default: sanitizeHtml } = await import('sanitize-html');
   const html = sanitizeHtml(body.html, {
     allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'font', 'center', 'span'],
     allowedAttributes: {

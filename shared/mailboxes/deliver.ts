@@ -1,4 +1,4 @@
-import PostalMime, { type Email } from 'postal-mime';
+import type { Email } from 'postal-mime';
 import { describeError, log } from '../ground/log';
 import { raiseEvent } from '../notify/raise';
 import { newId } from '../store/ids';
@@ -54,7 +54,8 @@ export async function storeParsed(
   raw: Buffer,
   parsed?: Email,
 ): Promise<{ email: Email; rawKey: string; bodyKey: string; attachments: AttachmentRef[] }> {
-  const email = parsed ?? (await PostalMime.parse(raw));
+  // Loaded with the first message (out of the mail group's cold start).
+  const email = parsed ?? (await (await import('postal-mime')).default.parse(raw));
   const folder = `${mailFolder(mailboxId)}${messageId}/`;
   const rawKey = `${folder}raw.eml`;
   const bodyKey = `${folder}body.json`;

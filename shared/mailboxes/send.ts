@@ -1,4 +1,3 @@
-import MailComposer from 'nodemailer/lib/mail-composer';
 import { badRequest, HttpError } from '../ground/errors';
 import { mail } from '../mail';
 import { newId } from '../store/ids';
@@ -83,6 +82,8 @@ export async function sendMessage(
   const messageId = newId('msg_', now);
   const headerId = `${messageId}@${domainOf(from)}`;
   const references = answered ? [...answered.references, answered.headerId] : [];
+  // Loaded with the first send (out of the mail group's cold start).
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
   const raw = await new MailComposer({
     from: sender(mailbox, from),
     to: input.to,

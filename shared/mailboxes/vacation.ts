@@ -1,5 +1,4 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Email } from 'postal-mime';
 import { describeError, log } from '../ground/log';
 import { mail } from '../mail';
@@ -51,6 +50,7 @@ export async function vacationReply(
       if ((err as Error).name === 'ConditionalCheckFailedException') return false;
       throw err;
     }
+    const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
     const raw = await new MailComposer({
       from: { name: mailbox.settings.displayName ?? mailbox.name, address: mailbox.address },
       to: sender,
