@@ -37,6 +37,7 @@ export const routes = [
   route({
     method: 'POST',
     path: '/v1/orgs/:orgId/projects/:projectId/deployments',
+    rateBudget: 'builds',
     scope: 'deployments:write',
     summary:
       'Starts a deployment of a commit of the linked repository (git) or of an uploaded archive (upload). ' +
@@ -151,6 +152,7 @@ export const routes = [
   route({
     method: 'POST',
     path: '/v1/orgs/:orgId/deployments/:deploymentId/redeploy',
+    rateBudget: 'builds',
     scope: 'deployments:write',
     summary: 'Builds the same source again as a new deployment of the same target.',
     params: DeploymentParams,

@@ -112,7 +112,7 @@ const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
     const header = request.event.headers.authorization;
     const startCount = () => {
       if (orgId === undefined || !rateLimitsOn()) return;
-      const budgets = budgetsOf(orgId, /^Bearer (\S+)$/i.exec(header?.trim() ?? '')?.[1]);
+      const budgets = budgetsOf(orgId, /^Bearer (\S+)$/i.exec(header?.trim() ?? '')?.[1], route.rateBudget);
       const known = knownOver(budgets);
       if (known) {
         state.known = known;

@@ -47,12 +47,15 @@ const num = (name: string, fallback: number) => {
 export const rateLimitsOn = () => process.env.RATE_LIMITS !== 'off';
 
 /**
- * The budgets a request spends: its organization's, and for a key its key's (named by the key's
- * hash: counting starts beside authentication, before the key's record is read).
+ * The budgets a request spends: its organization's, for a key its key's (named by the key's hash:
+ * counting starts beside authentication, before the key's record is read), and a route's own.
  */
-export function budgetsOf(orgId: string, token: string | undefined): Budget[] {
+export function budgetsOf(orgId: string, token: string | undefined, own?: 'builds'): Budget[] {
   const windowSeconds = num('RATE_LIMIT_WINDOW_SECONDS', DEFAULTS.window);
   const budgets = [{ scope: `org#${orgId}`, limit: num('RATE_LIMIT_ORG', DEFAULTS.org), windowSeconds }];
+  // Builds are the platform's dearest work: a lower budget of their own, per organization and minute.
+  if (own === 'builds')
+    budgets.push({ scope: `org#${orgId}#builds`, limit: num('RATE_LIMIT_BUILDS', 30), windowSeconds: 60 });
   if (token && (token.startsWith(KEY_PREFIX.api) || token.startsWith(KEY_PREFIX.agent))) {
     budgets.push({ scope: `key#${hashSecret(token)}`, limit: num('RATE_LIMIT_KEY', DEFAULTS.key), windowSeconds });
   }

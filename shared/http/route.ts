@@ -51,6 +51,11 @@ export interface RouteSpec<PS, QS, BS> {
    * scope. Declared here, never checked inside a handler.
    */
   roles?: { allow: Role[]; refusal: string; keyScope?: Scope };
+  /**
+   * A budget of its own beside the organization's and the key's (shared/http/rate-limits.ts):
+   * `builds`, for what starts a build (deployment creation, redeploy).
+   */
+  rateBudget?: 'builds';
   /** One line for the reference. */
   summary?: string;
   params?: PS;

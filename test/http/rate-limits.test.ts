@@ -89,3 +89,29 @@ it("a key's own budget: writes are counted first, and a refused one changes noth
   const projects = await p.get(`/v1/orgs/${org.orgId}/projects`, { token: owner.token, record: false });
   expect(projects.body.projects).toHaveLength(5);
 });
+
+it('builds have a lower budget of their own: deployment creation and redeploy', async () => {
+  process.env.RATE_LIMIT_BUILDS = '2';
+  try {
+    const { org, owner } = await p.newOrg();
+    const made = await p.post(
+      `/v1/orgs/${org.orgId}/projects`,
+      { name: 'Builds', slug: `builds-${Date.now().toString(36)}` },
+      { token: owner.token, record: false },
+    );
+    const at = `/v1/orgs/${org.orgId}/projects/${made.body.project.projectId}/deployments`;
+    // The builds' window is a minute: not at its very end.
+    if (Date.now() % 60_000 > 55_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
+    // Counted before the body is read: a refused build spends its budget as a started one would.
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await p.post(at, {}, { token: owner.token, record: false }));
+    expect(answers.map((a) => a.status)).toEqual([400, 400, 429]);
+    expect(answers[1]?.headers.get('ratelimit-limit')).toBe('2');
+    // Other writes of the organization still pass.
+    expect(
+      (await p.patch(`/v1/orgs/${org.orgId}`, { name: 'Still fine' }, { token: owner.token, record: false })).status,
+    ).toBe(200);
+  } finally {
+    delete process.env.RATE_LIMIT_BUILDS;
+  }
+});
