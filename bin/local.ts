@@ -247,6 +247,7 @@ async function main(): Promise<void> {
     `  api        ${baseUrl}`,
     `  edge       ${edgeUrl}  (deployments at <name>.localhost:${edgePort})`,
     `  dns        127.0.0.1:${dnsPort} (udp; zones of custom domains: npm run local -- dns set)`,
+    `  smtp       127.0.0.1:${smtpPort} (mailboxes' mail in and out; every message as .eml in the outbox)`,
     `  identity   ${authUrl}`,
     `  dynamodb   ${services.dynamo.endpoint}  (table ${tableName})`,
     `  s3         ${services.s3.endpoint}  (bucket ${BUCKETS.artifacts}, path-style, signed with DATA_DIR/keys/engines-secret)`,
