@@ -101,6 +101,22 @@ test('A mails B with an attachment; B reads it, replies in the thread; A sees th
   expect(aThread.messages.map((m: { direction: string }) => m.direction)).toEqual(['out', 'in']);
   expect(aThread.messages[1].from.address).toBe(addressB);
 
+  // B forwards the attachment it got: the part travels again, byte-equal.
+  const fwd = await w.p.post(
+    `${mb(boxB)}/send`,
+    {
+      to: ['carol@outside.example'],
+      subject: `Fwd: ${subject}`,
+      text: 'See attached.',
+      attachments: [{ messageId: received.messageId, index: 0 }],
+    },
+    { token: b.token },
+  );
+  expect(fwd.status).toBe(200);
+  expect(fwd.body.message.attachments).toEqual([expect.objectContaining({ filename: 'data.bin', size: 3000 })]);
+  const fwdLink = await w.p.get(`${mb(boxB)}/messages/${fwd.body.message.messageId}/attachments/0`, { token: b.token });
+  expect(Buffer.from(await (await fetch(fwdLink.body.url)).arrayBuffer()).equals(bytes)).toBe(true);
+
   // Both messages are in the outbox as .eml files.
   const files = readdirSync(w.outbox).map((f) => readFileSync(join(w.outbox, f), 'utf8'));
   expect(files.filter((f) => f.includes(subject)).length).toBeGreaterThanOrEqual(2);
