@@ -4,7 +4,16 @@ import { raiseEvent } from '../notify/raise';
 import { newId } from '../store/ids';
 import { getItem } from '../store/table';
 import { addressClaim, mailFolder } from './admin';
-import { AlreadyFiled, type AttachmentRef, bareId, fileMessage, findThread, idsIn, type Message } from './messages';
+import {
+  AlreadyFiled,
+  type AttachmentRef,
+  alreadyFiled,
+  bareId,
+  fileMessage,
+  findThread,
+  idsIn,
+  type Message,
+} from './messages';
 import { putObject } from './objects';
 import { domainOf, getDomain, getMailbox, type Mailbox, mailKeys } from './records';
 import type { Party } from './threads';
@@ -95,6 +104,8 @@ export async function deliverTo(
     log.warn('mail_inbound_too_large', { mailboxId: mailbox.mailboxId, bytes: raw.length });
     return undefined;
   }
+  // A repeat delivery stores nothing (the marker also guards the filing itself, against a race).
+  if (await alreadyFiled(mailbox.mailboxId, source)) return undefined;
   const now = Date.now();
   const messageId = newId('msg_', now);
   const stored = await storeParsed(mailbox.mailboxId, messageId, raw, parsed);

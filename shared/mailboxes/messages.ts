@@ -51,6 +51,10 @@ const subjectKey = (mailboxId: string, norm: string) => ({
 });
 const markerKey = (mailboxId: string, source: string) => ({ pk: mailPk(mailboxId), sk: `RCV#${source}` });
 
+/** Whether `source` (a received object) was filed in the mailbox already. */
+export const alreadyFiled = async (mailboxId: string, source: string) =>
+  !!(await getItem(markerKey(mailboxId, source), true));
+
 export const getMessage = (mailboxId: string, messageId: string) => getItem<Message>(messageKey(mailboxId, messageId));
 export const getMessages = async (mailboxId: string, ids: string[]) =>
   (await getMany<Message>(ids.map((id) => messageKey(mailboxId, id)))).filter((m): m is Message => !!m);
