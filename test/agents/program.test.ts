@@ -9,6 +9,7 @@ import { storage } from '../../shared/storage';
 import { chromiumPath } from '../api/chromium';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
+import { until } from '../helpers/until';
 
 /**
  * The agent program (`npm run agent`) as a child process against the local platform: its device
@@ -84,15 +85,6 @@ function program(args: string[], home = config) {
     out += d;
   });
   return { child, output: () => out };
-}
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  for (const start = Date.now(); ; ) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - start > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const job = async (jobId: string) => (await p.get(`${agents()}/jobs/${jobId}`)).body;

@@ -11,6 +11,8 @@ import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
 import { addDeployment, setProduction } from '../projects/fixtures';
 
+export { until } from '../helpers/until';
+
 /**
  * A domains test file's world: the platform through the local gateway, the local authoritative
  * DNS server the platform's lookups go to (`DNS_SERVERS`), the local edge, and the queue workers
@@ -70,12 +72,3 @@ export async function reserveDeploymentHost(orgId: string, projectId: string, ho
 }
 
 /** What `check` answers once it answers something, polled every 100 ms for `ms`. */
-export async function until<T>(check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

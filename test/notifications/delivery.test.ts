@@ -11,6 +11,7 @@ import { getItem } from '../../shared/store/table';
 import { loggedInDevice } from '../agents/helpers';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
+import { until } from '../helpers/until';
 import { addDeployment, createProject } from '../projects/fixtures';
 
 /**
@@ -38,16 +39,6 @@ afterAll(async () => {
   await p.close();
   await worker?.stop();
 });
-
-async function until<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** What the outbox holds for `to` (an email address or a phone number), in the order sent. */
 function sentTo(to: string): { kind: string; text: string }[] {

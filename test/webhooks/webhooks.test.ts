@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
+import { until } from '../helpers/until';
 
 /**
  * Signed webhooks: endpoints registered for event kinds get each event as a POST signed the
@@ -59,15 +60,6 @@ afterAll(async () => {
   for (const name of ['UNSAFE_TEST_ALLOW_HOSTS', 'UNSAFE_TEST_CA_FILE', 'WEBHOOK_RETRY_SCALE'])
     delete process.env[name];
 });
-
-async function until<T>(check: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  for (const start = Date.now(); ; ) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - start > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const callsTo = (path: string) => received.filter((r) => r.path === path);
 
