@@ -30,7 +30,8 @@ const platformRecipients = new WeakMap<SMTPServerSession, string[]>();
  * for the platform's mailboxes are stored as objects and handed to the mail-inbound worker, as
  * SES's receipt rule and S3's event do on AWS. An unknown address of a platform domain is refused
  * `550 5.1.1`, and SES's simulator addresses answer as SES does (bounce and suppression list
- * refused, the others accepted).
+ * refused, the others accepted). Like SES's scan, it adds `X-SES-Spam-Verdict` (FAIL for a message
+ * carrying SpamAssassin's GTUBE string).
  */
 export async function startSmtpServer(options: { port: number; host?: string }): Promise<SmtpServer> {
   const server = new SMTPServer({
@@ -84,7 +85,13 @@ export async function startSmtpServer(options: { port: number; host?: string }):
   return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function accept(raw: Buffer, recipients: string[]): Promise<void> {
+/** SpamAssassin's Generic Test for Unsolicited Bulk Email: the message every spam filter flags. */
+const GTUBE = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X';
+
+async function accept(taken: Buffer, recipients: string[]): Promise<void> {
+  // The verdict header SES's receipt rule adds (its spam scan); here the GTUBE string is spam.
+  const verdict = taken.includes(GTUBE) ? 'FAIL' : 'PASS';
+  const raw = Buffer.concat([Buffer.from(`X-SES-Spam-Verdict: ${verdict}\r\n`), taken]);
   const file = outboxFile('eml');
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, raw);

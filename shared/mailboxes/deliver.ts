@@ -91,7 +91,7 @@ export async function storeParsed(
 
 /**
  * Delivers a received message to one mailbox: parsed, its bytes stored, filed in its thread with
- * INBOX and unread; a VIP sender raises `mail.vip`. `source` names the received object: a repeat
+ * INBOX (SPAM when SES's scan failed it) and unread; a VIP sender raises `mail.vip`. `source` names the received object: a repeat
  * delivery of it files nothing twice.
  */
 export async function deliverTo(
@@ -143,7 +143,7 @@ export async function deliverTo(
       message,
       threadId,
       newThreadId: newId('thr_', now),
-      labels: ['INBOX'],
+      labels: [spam(email) ? 'SPAM' : 'INBOX'],
       unread: true,
       participants,
       marker: source,
@@ -168,6 +168,13 @@ export async function deliverTo(
     throw err;
   }
 }
+
+/** SES's scan (its receipt rule's `X-SES-Spam-Verdict` and `X-SES-Virus-Verdict`) failed the message. */
+const spam = (email: Email) =>
+  email.headers.some(
+    (h) =>
+      (h.key === 'x-ses-spam-verdict' || h.key === 'x-ses-virus-verdict') && h.value.trim().toUpperCase() === 'FAIL',
+  );
 
 /** The platform mailboxes among `recipients`, each once. */
 export async function mailboxesOf(recipients: string[]): Promise<Mailbox[]> {

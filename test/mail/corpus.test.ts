@@ -13,9 +13,13 @@ import { type MailWorld, mailboxFor, startMailWorld, unique, until } from './hel
  * .ci/run): nested multipart, message/rfc822, RFC 2047 headers, odd charsets. Each is delivered
  * over SMTP into a mailbox of its own and read back through the API: subject, sender, text, and
  * every attachment byte-equal by its link, against postal-mime's parse of the file itself.
+ * SpamAssassin's samples: the GTUBE one lands in SPAM (the verdict header SES's scan adds, which
+ * the local SMTP server adds too), the other in INBOX.
  * Then a property: random messages built by MailComposer and parsed by postal-mime come back equal.
  */
 const CORPUS = process.env.MAIL_CORPUS_DIR ?? '/usr/lib/python3.11/test/test_email/data';
+/** SpamAssassin's two samples (Apache License 2.0; Debian package spamassassin, installed by .ci/run). */
+const SPAMASSASSIN = process.env.SPAMASSASSIN_SAMPLES_DIR ?? '/usr/share/doc/spamassassin/examples';
 
 let w: MailWorld;
 beforeAll(async () => {
@@ -71,6 +75,34 @@ test("Python's email corpus: every message delivered over SMTP reads back as par
   client.close();
   expect(checked).toHaveLength(files.length);
 }, 120_000);
+
+test("SpamAssassin's samples: the GTUBE message is filed in SPAM, the other in INBOX, both read back as parsed", async () => {
+  const client = createTransport({ host: '127.0.0.1', port: w.smtp?.port, secure: false, ignoreTLS: true });
+  const mb = (id: string) => `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${id}`;
+  for (const [file, label] of [
+    ['sample-spam.txt', 'SPAM'],
+    ['sample-nonspam.txt', 'INBOX'],
+  ] as const) {
+    const box = await mailboxFor(w.p, [w.p.owner.userId]);
+    const raw = readFileSync(join(SPAMASSASSIN, file));
+    const expected = await PostalMime.parse(raw);
+    await client.sendMail({ envelope: { from: 'samples@outside.example', to: [box.address] }, raw });
+    const thread = await until(
+      async () => (await w.p.get(`${mb(box.mailboxId)}/threads?label=${label}`)).body.threads?.[0],
+    );
+    expect({ file, labels: thread.labels, subject: thread.subject }).toEqual({
+      file,
+      labels: [label],
+      subject: expected.subject,
+    });
+    const full = await w.p.get(`${mb(box.mailboxId)}/threads/${thread.threadId}`);
+    const body = await w.p.get(
+      `${mb(box.mailboxId)}/threads/${thread.threadId}/messages/${full.body.messages[0].messageId}/body`,
+    );
+    expect(body.body.text).toBe(expected.text);
+  }
+  client.close();
+});
 
 test('random messages built by MailComposer come back equal through postal-mime', async () => {
   const text = fc.string({ unit: 'grapheme', maxLength: 200 });
