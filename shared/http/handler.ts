@@ -47,6 +47,8 @@ interface State {
   counting?: Counting;
   /** A budget this function already saw spent in this window: refused before any call. */
   known?: Count;
+  /** The GET route of the same path, for a write's `If-Match` (see `preconditions`). */
+  current?: { route: Route; params: Record<string, string> };
 }
 type Ctx = Context & { api: State };
 type Request = middy.Request<Event, Result, Error, Ctx>;
@@ -83,6 +85,10 @@ const matchRoute = (routes: Route[]): MiddlewareObj<Event, Result, Error, Ctx> =
       if (m.kind === 'method') throw new HttpError(405, 'Method not allowed', {}, { allow: m.allow.join(', ') });
       request.context.api.route = m.route;
       request.context.api.params = m.params;
+      if (request.event.headers['if-match'] !== undefined && takesKey(m.route.method)) {
+        const current = match('GET', request.event.rawPath);
+        if (current.kind === 'found') request.context.api.current = current;
+      }
     },
   };
 };
@@ -234,7 +240,7 @@ const validate = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
 });
 
 /**
- * 5. `Idempotency-Key` on a write (shared/http/idempotency.ts): claimed once the caller is known
+ * 6. `Idempotency-Key` on a write (shared/http/idempotency.ts): claimed once the caller is known
  * and the input valid; a repeat answers the kept response, a mismatch 422, one still running 409.
  * The answer, error or not, is kept below 500; a 5xx lets the key go.
  */
@@ -263,8 +269,46 @@ const idempotency = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   },
 });
 
+/** The ETag of a JSON answer: a hash of its body (see `conditionalReads`). */
+const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+const listsTag = (header: string, etag: string) =>
+  header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+
+export const PRECONDITION_FAILED = 'The resource changed since that version (If-Match). Reload and try again.';
+
 /**
- * 6. Conditional reads: a 200 GET with a JSON body answers an `ETag` (a hash of the body: it changes
+ * 5. `If-Match` on a write: the answer of the same path's GET, as the caller may read it now,
+ * must carry one of the ETags named (`*`: any, the resource exists), else 412 and nothing is
+ * done. The check and the write are two steps: a route's own `ifVersion`/`baseVersion` stays the
+ * atomic guard.
+ */
+const preconditions = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
+  before: async (request: Request) => {
+    const state = request.context.api;
+    const asked = request.event.headers['if-match'];
+    if (asked === undefined || !state.current) return;
+    const { route, params } = state.current;
+    const issues: Issue[] = [];
+    const input = {
+      params: parse(route.params, params, '', issues),
+      query: parse(route.query, {}, '', issues),
+      body: undefined,
+    };
+    let answer: Result;
+    try {
+      answer = await runRoute(route, input, state, request.event, request.context);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404) throw new HttpError(412, PRECONDITION_FAILED);
+      throw err;
+    }
+    if (answer.statusCode !== 200 || typeof answer.body !== 'string' || !listsTag(asked, etagOf(answer.body))) {
+      throw new HttpError(412, PRECONDITION_FAILED);
+    }
+  },
+});
+
+/**
+ * 7. Conditional reads: a 200 GET with a JSON body answers an `ETag` (a hash of the body: it changes
  * with the record's version and with anything else the answer shows), and `If-None-Match` naming it
  * answers 304 without the body, as HTTP caches and `gh`-style clients expect.
  */
@@ -273,9 +317,9 @@ const conditionalReads = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
     const res = request.response;
     if (request.event.requestContext.http.method !== 'GET' || !res || res.statusCode !== 200) return;
     if (typeof res.body !== 'string' || res.isBase64Encoded || res.headers?.etag) return;
-    const etag = `"${createHash('sha256').update(res.body).digest('base64url').slice(0, 27)}"`;
+    const etag = etagOf(res.body);
     const asked = request.event.headers['if-none-match'];
-    if (asked && (asked.trim() === '*' || asked.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
+    if (asked && listsTag(asked, etag)) {
       request.response = { statusCode: 304, headers: { etag } };
       return;
     }
@@ -333,32 +377,43 @@ export function httpHandler(routes: Route[]) {
     .use(authorize())
     .use(rateLimit())
     .use(validate())
+    .use(preconditions())
     .use(conditionalReads())
     .use(idempotency())
     .handler(async (event, context) => {
       const state = context.api;
-      const route = state.route as Route;
-      const input = state.input as NonNullable<State['input']>;
-      const access = state.access;
-      const ctx: RouteContext<unknown, unknown, unknown> = {
-        params: input.params,
-        query: input.query,
-        body: input.body,
-        caller: state.caller as Caller,
-        get org() {
-          if (!access) throw new Error(`${route.path} has no organization`);
-          return access.org;
-        },
-        role: access?.role,
-        scopes: access?.scopes ?? new Set(),
-        requestId: context.awsRequestId,
-        event,
-      };
-      if (route.read) {
-        // A read started during authorization, or now (routes outside an organization).
-        ctx.read = await (state.read ?? route.read({ orgId: state.params.orgId as string, ...input }));
-        if (!route.run) return reply({ status: 200, body: ctx.read });
-      }
-      return reply(await (route.run as (c: typeof ctx) => Promise<Reply>)(ctx));
+      return runRoute(state.route as Route, state.input as NonNullable<State['input']>, state, event, context);
     });
+}
+
+/** Runs a route with its valid input for the caller the stack found; its answer as Lambda's result. */
+async function runRoute(
+  route: Route,
+  input: NonNullable<State['input']>,
+  state: State,
+  event: Event,
+  context: Ctx,
+): Promise<Result> {
+  const access = state.access;
+  const ctx: RouteContext<unknown, unknown, unknown> = {
+    params: input.params,
+    query: input.query,
+    body: input.body,
+    caller: state.caller as Caller,
+    get org() {
+      if (!access) throw new Error(`${route.path} has no organization`);
+      return access.org;
+    },
+    role: access?.role,
+    scopes: access?.scopes ?? new Set(),
+    requestId: context.awsRequestId,
+    event,
+  };
+  if (route.read) {
+    // A read started during authorization (the request's own route), or now.
+    const started = route === state.route ? state.read : undefined;
+    ctx.read = await (started ?? route.read({ orgId: state.params.orgId as string, ...input }));
+    if (!route.run) return reply({ status: 200, body: ctx.read });
+  }
+  return reply(await (route.run as (c: typeof ctx) => Promise<Reply>)(ctx));
 }

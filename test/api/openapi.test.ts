@@ -123,6 +123,13 @@ describe('each operation', () => {
         description: expect.stringContaining('Idempotent-Replayed: true'),
         schema: { type: 'string', maxLength: 255 },
       },
+      {
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description: expect.stringContaining('412'),
+        schema: { type: 'string' },
+      },
     ]);
     // Reads take no idempotency key.
     expect(byId('getProjects').parameters?.some((q) => q.in === 'header')).toBe(false);
@@ -170,7 +177,7 @@ describe('each operation', () => {
 
   it('lists the errors the route declares and the ones the stack answers, with examples', () => {
     const create = byId('postProjects').responses;
-    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409', '422', '429']);
+    expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409', '412', '422', '429']);
     expect(create['409']?.description).toBe(
       '`A request with this idempotency key is in progress.`; `A project with this slug exists.`',
     );

@@ -39,3 +39,21 @@ it('lists too; errors and writes carry none', async () => {
   const made = await p.post(`/v1/orgs/${p.org.orgId}/projects`, { name: 'E', slug: `e-${Date.now().toString(36)}` });
   expect(made.headers.get('etag')).toBeNull();
 });
+
+it('If-Match on a write: the current ETag passes, a stale one is 412 and nothing changes', async () => {
+  const project = await createProject(p);
+  const path = `/v1/orgs/${p.org.orgId}/projects/${project.projectId}`;
+  const etag = (await p.get(path)).headers.get('etag') as string;
+  const first = await p.patch(path, { name: 'First' }, { headers: { 'if-match': etag } });
+  expect(first.status).toBe(200);
+  const stale = await p.patch(path, { name: 'Second' }, { headers: { 'if-match': etag } });
+  expect(stale.status).toBe(412);
+  expect(stale.body).toEqual({ error: 'The resource changed since that version (If-Match). Reload and try again.' });
+  expect((await p.get(path)).body.project.name).toBe('First');
+  const now = (await p.get(path)).headers.get('etag') as string;
+  expect((await p.patch(path, { name: 'Third' }, { headers: { 'if-match': `"nope", ${now}` } })).status).toBe(200);
+  // `*`: the resource must exist.
+  const gone = `/v1/orgs/${p.org.orgId}/projects/prj_nothing`;
+  expect((await p.patch(gone, { name: 'x' }, { headers: { 'if-match': '*' } })).status).toBe(412);
+  expect((await p.patch(path, { name: 'Fourth' }, { headers: { 'if-match': '*' } })).status).toBe(200);
+});
