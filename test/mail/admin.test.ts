@@ -1,5 +1,8 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { setLocalRecord } from '../../shared/dns/local';
 import { MM } from '../../shared/mailboxes/records';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
 import { type MailWorld, mailboxFor, startMailWorld, unique } from './helpers';
 
 /**
@@ -63,6 +66,22 @@ describe('domains', () => {
     expect((await w.p.post(`${base()}/domains/nope-${unique()}.org/verify`)).body).toEqual({
       error: MM.domainNotFound,
     });
+  });
+
+  test('a domain still unproven 72 hours after it was added fails at its next check', async () => {
+    const domain = `${unique('late')}.org`;
+    await w.p.post(`${base()}/domains`, { domain });
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: { pk: `ORG#${w.p.org.orgId}`, sk: `MAILDOM#${domain}` },
+        UpdateExpression: 'SET createdAt = :t',
+        ExpressionAttributeValues: { ':t': Date.now() - 73 * 3_600_000 },
+      }),
+    );
+    const res = await w.p.post(`${base()}/domains/${domain}/verify`);
+    expect(res.body.domain).toMatchObject({ status: 'failed', verifiedAt: null });
+    expect(res.body.domain.records[0].found).toBe(false);
   });
 
   test('PATCH sets receiving and a catch-all mailbox of the organization; DELETE keeps its mailboxes', async () => {

@@ -243,3 +243,24 @@ test('deleting a mailbox removes its mail and objects and frees its address', as
   const again = await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes`, { address, name: 'Again' });
   expect(again.status).toBe(201);
 });
+
+test("a domain's catch-all mailbox gets mail for its unknown addresses; a domain not receiving refuses all", async () => {
+  const box = await mailboxFor(w.p, [w.p.owner.userId]);
+  const domainPath = `/v1/orgs/${w.p.org.orgId}/mail/domains/${box.domain}`;
+  expect((await w.p.patch(domainPath, { catchAll: box.mailboxId })).status).toBe(200);
+  const client = smtpClient();
+  const subject = `Catch ${unique()}`;
+  await client.sendMail({ from: 'x@outside.example', to: `whoever-${unique()}@${box.domain}`, subject, text: 'x' });
+  await until(async () =>
+    (await w.p.get(`${mb(box.mailboxId)}/threads`)).body.threads?.find(
+      (t: { subject: string }) => t.subject === subject,
+    ),
+  );
+  expect((await w.p.patch(domainPath, { receiving: false })).status).toBe(200);
+  await expect(
+    client.sendMail({ from: 'x@outside.example', to: box.address, subject, text: 'x' }),
+  ).rejects.toMatchObject({
+    responseCode: 550,
+  });
+  client.close();
+});
