@@ -376,8 +376,8 @@ export function httpHandler(routes: Route[]) {
     .use(matchRoute(routes))
     .use(authorize())
     .use(rateLimit())
-    .use(validate())
     .use(preconditions())
+    .use(validate())
     .use(conditionalReads())
     .use(idempotency())
     .handler(async (event, context) => {

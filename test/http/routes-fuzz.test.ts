@@ -300,6 +300,46 @@ const chunks = [
   { name: 'deleting and moving', routes: routes.filter((r) => destructive(r.route)).map((r) => r.route) },
 ].filter((c) => c.routes.length > 0);
 
+/**
+ * Conditional reads over the whole table (issue 21), before anything is deleted: every GET that
+ * answers 200 with JSON for the file's records carries an ETag and answers 304 to it (or, when the
+ * answer changes by itself, a presigned link or a clock, 200 with another ETag).
+ */
+describe('conditional reads over the route table', () => {
+  it('every GET that answers 200 with JSON answers 304 to its own ETag', async () => {
+    const checked: string[] = [];
+    for (const { route } of routes) {
+      if (route.method !== 'GET' || route.access === 'public') continue;
+      const path = `/${route.segments.map((s) => (s.startsWith(':') ? realSegmentNow(s.slice(1), route) : s)).join('/')}`;
+      const first = await p.get(path, { record: false });
+      if (first.status !== 200 || !(first.headers.get('content-type') ?? '').includes('json')) continue;
+      const etag = first.headers.get('etag');
+      expect([path, etag]).toEqual([path, expect.stringMatching(/^"[A-Za-z0-9_-]{27}"$/)]);
+      const again = await p.get(path, { headers: { 'if-none-match': etag as string }, record: false });
+      if (again.status === 200) expect([path, again.headers.get('etag')]).not.toEqual([path, etag]);
+      else expect([path, again.status, again.text]).toEqual([path, 304, '']);
+      checked.push(path);
+    }
+    expect(checked.length).toBeGreaterThan(40);
+  });
+
+  it('every write whose path has a GET answering 200 is 412 for an ETag it no longer has, and changes nothing', async () => {
+    const checked: string[] = [];
+    for (const { route } of routes) {
+      if (!['PUT', 'PATCH', 'DELETE', 'POST'].includes(route.method) || route.access === 'public') continue;
+      const path = `/${route.segments.map((s) => (s.startsWith(':') ? realSegmentNow(s.slice(1), route) : s)).join('/')}`;
+      const before = await p.get(path, { record: false });
+      if (before.status !== 200 || !(before.headers.get('content-type') ?? '').includes('json')) continue;
+      const res = await p.call(route.method, path, { body: {}, headers: { 'if-match': '"stale"' }, record: false });
+      expect([route.method, path, res.status]).toEqual([route.method, path, 412]);
+      // Still there (a DELETE refused deleted nothing).
+      expect([path, (await p.get(path, { record: false })).status]).toEqual([path, 200]);
+      checked.push(`${route.method} ${path}`);
+    }
+    expect(checked.length).toBeGreaterThan(15);
+  });
+});
+
 describe.each(chunks)('$name', ({ routes: chunk }) => {
   it(`answers no 5xx and errors as { error }, whatever the request (${chunk.length} routes)`, async () => {
     // Every route of the chunk is fuzzed even when one fails, and each failure is told.
