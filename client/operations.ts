@@ -6166,6 +6166,7 @@ export interface Operations {
       text: string;
       html: string | null;
       remoteImagesBlocked: number;
+      truncated: boolean;
     };
   };
   /** A presigned GET link (5 minutes) to one attachment, never its bytes */

@@ -185,7 +185,12 @@ export const responses: ResponseDocs = {
     200: z.object({ thread: ThreadSummary, messages: z.array(Message) }),
   },
   'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/threads/:threadId/messages/:messageId/body': {
-    200: z.object({ text: z.string(), html: z.nullable(z.string()), remoteImagesBlocked: z.number() }),
+    200: z.object({
+      text: z.string(),
+      html: z.nullable(z.string()),
+      remoteImagesBlocked: z.number(),
+      truncated: z.boolean(),
+    }),
   },
   'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/messages/:messageId/attachments/:index': {
     200: z.object({

@@ -1,20 +1,34 @@
 import type { AttachmentRef, Message } from './messages';
 import { getObject, linkTo } from './objects';
 
+export interface Body {
+  text: string;
+  html: string | null;
+  remoteImagesBlocked: number;
+  /** Cut to fit a response (Lambda's 6 MB): the whole message is at `…/raw`. */
+  truncated: boolean;
+}
+
+/** What a response may carry of a body (Lambda answers at most 6 MB, JSON escaping included). */
+const MAX_BODY_CHARS = 2_000_000;
+
+/** A body over the limit: its text cut to it, its HTML left out (cut HTML would not be whole). */
+function capped(b: Body): Body {
+  if (b.text.length + (b.html?.length ?? 0) <= MAX_BODY_CHARS) return b;
+  return { ...b, text: b.text.slice(0, MAX_BODY_CHARS), html: null, truncated: true };
+}
+
 /**
  * A message's body as a mail client shows it: the text, and the HTML cleaned by sanitize-html (no
  * scripts, event handlers, forms, frames or styles that load anything); remote images blocked
  * unless `images` (their address kept in `data-blocked-src`), `cid:` parts as short-lived links.
  */
-export async function bodyOf(
-  m: Message,
-  images: boolean,
-): Promise<{ text: string; html: string | null; remoteImagesBlocked: number }> {
+export async function bodyOf(m: Message, images: boolean): Promise<Body> {
   const stored = await getObject(m.bodyKey);
   const body = stored
     ? (JSON.parse(stored.toString('utf8')) as { text: string; html: string | null })
     : { text: '', html: null };
-  if (!body.html) return { text: body.text, html: null, remoteImagesBlocked: 0 };
+  if (!body.html) return capped({ text: body.text, html: null, remoteImagesBlocked: 0, truncated: false });
   const byCid = new Map(m.attachments.filter((a) => a.contentId).map((a) => [a.contentId as string, a]));
   const links = new Map<string, string>();
   await Promise.all(
@@ -66,5 +80,5 @@ export async function bodyOf(
       },
     },
   });
-  return { text: body.text, html, remoteImagesBlocked: blocked };
+  return capped({ text: body.text, html, remoteImagesBlocked: blocked, truncated: false });
 }

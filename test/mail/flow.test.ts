@@ -264,3 +264,22 @@ test("a domain's catch-all mailbox gets mail for its unknown addresses; a domain
   });
   client.close();
 });
+
+test('a body too large for a response comes cut, marked truncated, the whole at …/raw', async () => {
+  const subject = `Huge ${unique()}`;
+  const text = 'lorem ipsum dolor '.repeat(200_000); // 3.6 MB
+  const client = smtpClient();
+  await client.sendMail({ from: 'x@outside.example', to: addressB, subject, text, html: `<p>${text}</p>` });
+  client.close();
+  const thread = await until(async () =>
+    (await inboxOf(boxB, b.token)).body.threads?.find((t: { subject: string }) => t.subject === subject),
+  );
+  const full = await w.p.get(`${mb(boxB)}/threads/${thread.threadId}`, { token: b.token });
+  const res = await w.p.get(`${mb(boxB)}/threads/${thread.threadId}/messages/${full.body.messages[0].messageId}/body`, {
+    token: b.token,
+  });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ truncated: true, html: null });
+  expect(res.body.text).toHaveLength(2_000_000);
+  expect(text.startsWith(res.body.text)).toBe(true);
+});
