@@ -54,6 +54,7 @@ export async function runBrowserBatch(input: BrowserBatch, policy: Policy, signa
           finalUrl: page.url(),
           status: response?.status() ?? null,
           title: await page.title(),
+          // biome-ignore lint/performance/useDomNodeTextContent: the text as the page shows it (Playwright's innerText), not its source text
           ...(spec.text ? { text: (await page.innerText('body')).slice(0, TEXT_CHARS) } : {}),
           ...(spec.screenshot ? { screenshot: (await page.screenshot({ type: 'png' })).toString('base64') } : {}),
           ...(blocked.size > 0 ? { blockedHosts: [...blocked] } : {}),

@@ -61,7 +61,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** Handles the OAuth paths; answers false for any other path. */
@@ -81,10 +81,12 @@ export async function handleOAuth(
   const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
     res.end(JSON.stringify(body));
+    return true;
   };
   const text = (status: number, body: string) => {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(body);
+    return true;
   };
   if (!['/authorize', '/token', '/userinfo'].includes(url.pathname)) return false;
   const clients = await loadClients();
@@ -95,8 +97,8 @@ export async function handleOAuth(
     const redirectUri = form.get('redirect_uri') ?? '';
     const client = clientId ? await clients.findClient(clientId) : undefined;
     // Before the redirect URI is known good, errors stay here (RFC 6749 §4.1.2.1).
-    if (!client) return (text(400, 'Unknown client.'), true);
-    if (!client.redirectUris.includes(redirectUri)) return (text(400, 'This redirect URI is not registered.'), true);
+    if (!client) return text(400, 'Unknown client.');
+    if (!client.redirectUris.includes(redirectUri)) return text(400, 'This redirect URI is not registered.');
     const back = (params: Record<string, string>) => {
       const target = new URL(redirectUri);
       for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
@@ -117,12 +119,12 @@ export async function handleOAuth(
     if (req.method === 'GET' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
       const hidden = [...form.entries()]
         .filter(([k]) => k !== 'email')
-        .map(([k, v]) => `<input type="hidden" name="${escape(k)}" value="${escape(v)}">`)
+        .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
         .join('');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(
-        `<!doctype html><title>Sign in to ${escape(client.name)}</title><form method="post" action="/authorize">` +
-          `<h1>Sign in to ${escape(client.name)}</h1>${hidden}<label>Email <input name="email" type="email" required></label>` +
+        `<!doctype html><title>Sign in to ${escapeHtml(client.name)}</title><form method="post" action="/authorize">` +
+          `<h1>Sign in to ${escapeHtml(client.name)}</h1>${hidden}<label>Email <input name="email" type="email" required></label>` +
           '<button>Continue</button></form>',
       );
       return true;
@@ -153,9 +155,8 @@ export async function handleOAuth(
       secret = decodeURIComponent(pass ?? '');
     }
     const client = clientId ? await clients.findClient(clientId) : undefined;
-    const fail = (status: number, error: string, description?: string) => (
-      json(status, { error, ...(description ? { error_description: description } : {}) }), true
-    );
+    const fail = (status: number, error: string, description?: string) =>
+      json(status, { error, ...(description ? { error_description: description } : {}) });
     if (!client) return fail(401, 'invalid_client');
     if (client.type === 'web' && (!secret || !clients.secretHolds(client, secret))) return fail(401, 'invalid_client');
     const grant = form.get('grant_type');
@@ -190,19 +191,16 @@ export async function handleOAuth(
       ...(subject.scope.includes('profile') ? { name: subject.email.split('@')[0] } : {}),
     };
     const refresh = await clients.newRefreshToken({ clientId, ...subject }, REFRESH_SECONDS);
-    return (
-      json(200, {
-        token_type: 'Bearer',
-        access_token: await sign({ scope: subject.scope.join(' '), client_id: clientId, ...profile }, 'at+jwt'),
-        expires_in: ACCESS_SECONDS,
-        scope: subject.scope.join(' '),
-        refresh_token: refresh,
-        ...(subject.scope.includes('openid')
-          ? { id_token: await sign({ ...profile, ...(subject.nonce ? { nonce: subject.nonce } : {}) }, 'JWT') }
-          : {}),
-      }),
-      true
-    );
+    return json(200, {
+      token_type: 'Bearer',
+      access_token: await sign({ scope: subject.scope.join(' '), client_id: clientId, ...profile }, 'at+jwt'),
+      expires_in: ACCESS_SECONDS,
+      scope: subject.scope.join(' '),
+      refresh_token: refresh,
+      ...(subject.scope.includes('openid')
+        ? { id_token: await sign({ ...profile, ...(subject.nonce ? { nonce: subject.nonce } : {}) }, 'JWT') }
+        : {}),
+    });
   }
 
   if (url.pathname === '/userinfo') {
@@ -214,17 +212,14 @@ export async function handleOAuth(
       });
       const client = await clients.findClient(String(payload.client_id ?? ''));
       if (!client) throw new Error('client gone');
-      return (
-        json(200, {
-          sub: payload.sub,
-          email: payload.email,
-          email_verified: payload.email_verified,
-          name: payload.name,
-        }),
-        true
-      );
+      return json(200, {
+        sub: payload.sub,
+        email: payload.email,
+        email_verified: payload.email_verified,
+        name: payload.name,
+      });
     } catch {
-      return (json(401, { error: 'invalid_token' }, { 'www-authenticate': 'Bearer error="invalid_token"' }), true);
+      return json(401, { error: 'invalid_token' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
     }
   }
   return false;

@@ -155,7 +155,7 @@ export async function attemptDelivery(m: DeliveryMessage, now = Date.now()): Pro
     getItem<DeliveryRecord>(key, true),
     getItem<EndpointRecord>(endpointKey(m.orgId, m.endpointId), true),
   ]);
-  if (!d || d.status !== 'pending') return 'none';
+  if (d?.status !== 'pending') return 'none';
   if (!e) return record(key, d, { at: now, error: 'The endpoint was deleted.', durationMs: 0 }, 'failed');
   const started = Date.now();
   let attempt: Attempt;
