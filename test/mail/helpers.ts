@@ -61,13 +61,5 @@ export async function mailboxFor(p: TestPlatform, members: string[], orgId = p.o
   return { domain, address, mailboxId: m.body.mailbox.mailboxId as string };
 }
 
-/** Polls `check` until it answers something (15 s at most). */
-export async function until<T>(check: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** The tests' one watcher of workers and queues. */
+export { until } from '../helpers/until';
