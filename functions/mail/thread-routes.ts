@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { notFound } from '../../shared/ground/errors';
+import { QueryInt, queryInt } from '../../shared/http/query';
 import { created, noContent, ok, route } from '../../shared/http/route';
 import { ACTIONS, AM, deleteLabel, threadActions } from '../../shared/mailboxes/actions';
 import { bodyOf } from '../../shared/mailboxes/body';
@@ -113,7 +114,7 @@ export const threadRoutes = [
       label: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'INBOX'),
       q: z.optional(z.string().check(z.maxLength(500))),
       cursor: z.optional(z.string().check(z.maxLength(2000))),
-      limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+      limit: queryInt(1, 100, 50),
     }),
     errors: { 400: [INVALID_CURSOR], 403: memberErrors[403], 404: [...memberErrors[404], LM.notFound] },
     run: async ({ org, caller, params, query }) => {
@@ -181,7 +182,7 @@ export const threadRoutes = [
     path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/messages/:messageId/attachments/:index',
     scope,
     summary: 'A presigned GET link (5 minutes) to one attachment, never its bytes.',
-    params: z.extend(MessagePath, { index: z.coerce.number().check(z.int(), z.minimum(0), z.maximum(999)) }),
+    params: z.extend(MessagePath, { index: z.pipe(QueryInt, z.int().check(z.minimum(0), z.maximum(999))) }),
     errors: { 403: memberErrors[403], 404: [...memberErrors[404], MSG.messageNotFound, MSG.attachmentNotFound] },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);

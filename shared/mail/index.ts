@@ -18,3 +18,7 @@ export function mail(): MailPort {
   );
   return adapter;
 }
+
+/** Where a domain's inbound mail goes (its MX): SES's receiving endpoint of the region; locally this machine. */
+export const inboundMxHost = () =>
+  config.target === 'local' ? 'localhost' : `inbound-smtp.${process.env.AWS_REGION}.amazonaws.com`;

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { config } from '../config';
 import { lookup } from '../dns';
 import { conflict, notFound } from '../ground/errors';
-import { mail } from '../mail';
+import { inboundMxHost, mail } from '../mail';
 import { deleteMany, getItem, putNew, transact, updateVersioned } from '../store/table';
 import { getDomain, getMailbox, type MailDomain, MM, mailKeys } from './records';
 
@@ -24,9 +23,6 @@ export interface PublishRecord {
 
 const verificationName = (domain: string) => `_platform-mail.${domain}`;
 const verificationValue = (token: string) => `platform-mail-verification=${token}`;
-
-/** Where inbound mail goes: SES's receiving endpoint of the region; locally this machine. */
-const mxHost = () => (config.target === 'local' ? 'localhost' : `inbound-smtp.${process.env.AWS_REGION}.amazonaws.com`);
 
 /** The records a domain's owner publishes: ownership, Easy DKIM, SPF, DMARC, MX. */
 export function recordsOf(d: MailDomain, found: Partial<Record<string, boolean>> = {}): PublishRecord[] {
@@ -54,7 +50,7 @@ export function recordsOf(d: MailDomain, found: Partial<Record<string, boolean>>
       value: `v=DMARC1; p=quarantine; rua=mailto:postmaster@${d.domain}`,
       found: null,
     },
-    { purpose: 'mx', type: 'MX', name: d.domain, value: `10 ${mxHost()}`, found: null },
+    { purpose: 'mx', type: 'MX', name: d.domain, value: `10 ${inboundMxHost()}`, found: null },
   ];
 }
 
