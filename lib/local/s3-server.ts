@@ -107,6 +107,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', close);
   process.on('SIGTERM', close);
+  // s3rver writes an object through a stream without an error listener: a bucket's folder removed
+  // while a PUT is in flight (a test or a person cleaning up) threw in this process and stopped the
+  // engine for every bucket. The one request fails; the server goes on.
+  process.on('uncaughtException', (err) => {
+    process.stderr.write(`S3 server: a request failed: ${err.message}\n`);
+  });
   // The parent went away (even by SIGKILL): never outlive it and keep the port.
   process.on('disconnect', close);
   process.send?.({ ready: true });
