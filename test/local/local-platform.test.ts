@@ -387,6 +387,41 @@ describe('the local platform (npm start, npm run local)', () => {
     sqs.destroy();
   });
 
+  it('SMTP: a message from an outside client to a mailbox is filed in its inbox', async () => {
+    const org = info.orgs.customer.orgId;
+    const send = (path: string, body: unknown) =>
+      fetch(`${info.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${info.owner.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const domain = `e2e-${Date.now().toString(36)}.test`;
+    expect((await send(`/v1/orgs/${org}/mail/domains`, { domain })).status).toBe(201);
+    const box = await send(`/v1/orgs/${org}/mail/admin/mailboxes`, {
+      address: `inbox@${domain}`,
+      name: 'Inbox',
+      members: [info.owner.email],
+    });
+    expect(box.status).toBe(201);
+    const { createTransport } = await import('nodemailer');
+    const smtp = createTransport({ host: '127.0.0.1', port: Number(new URL(info.baseUrl).port) + 6, secure: false });
+    await smtp.sendMail({
+      from: 'ada@outside.example',
+      to: `inbox@${domain}`,
+      subject: 'Hello over SMTP',
+      text: 'Hi.',
+    });
+    smtp.close();
+    const mailboxId = box.body.mailbox.mailboxId as string;
+    let subject: string | undefined;
+    for (let i = 0; i < 100 && !subject; i++) {
+      const threads = await call(info, `/v1/orgs/${org}/mail/mailboxes/${mailboxId}/threads`, info.owner.token);
+      subject = threads.body.threads?.[0]?.subject;
+      if (!subject) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(subject).toBe('Hello over SMTP');
+  });
+
   it('stops on SIGINT (exit 0, DynamoDB port free) and keeps its data for the next start', async () => {
     const before = info;
     // A bucket with one file, for the usage job that runs at the next start.
