@@ -32,9 +32,14 @@ export async function benchAgents(platform: BenchPlatform, options: { runs?: num
     secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY as string,
   };
   const region = process.env.AWS_REGION as string;
-  const sqs = await startSqs({ port: await freePort(), region, credentials });
-  process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-  Object.assign(process.env, await createWorkerQueues({ endpoint: sqs.endpoint, region, credentials }));
+  // The run's SQS engine (scripts/bench/platform.ts), or one of its own when run alone.
+  const sqs = process.env.NOTIFY_QUEUE_URL
+    ? undefined
+    : await startSqs({ port: await freePort(), region, credentials });
+  if (sqs) {
+    process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
+    Object.assign(process.env, await createWorkerQueues({ endpoint: sqs.endpoint, region, credentials }));
+  }
   const gateway = createGateway();
   const port = await listen(gateway, 0);
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: platform.dynamoEndpoint }));
@@ -104,7 +109,7 @@ export async function benchAgents(platform: BenchPlatform, options: { runs?: num
     client.destroy();
     gateway.closeAllConnections();
     gateway.close();
-    await sqs.stop();
+    await sqs?.stop();
   }
 }
 

@@ -44,11 +44,14 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
     }
     env.ARTIFACTS_BUCKET = `bench-mail-${randomBytes(4).toString('hex')}`;
     env.OUTBOX_DIR = join(dataDir, 'outbox');
-    const { startSqs, createWorkerQueues } = await import('../../lib/local/sqs');
-    const sqs = await startSqs({ port: await freePort(), region, credentials });
-    stops.push(() => sqs.stop());
-    env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-    Object.assign(env, await createWorkerQueues({ endpoint: sqs.endpoint, region, credentials }));
+    // The run's SQS engine (scripts/bench/platform.ts), or one of its own when run alone.
+    if (!env.NOTIFY_QUEUE_URL) {
+      const { startSqs, createWorkerQueues } = await import('../../lib/local/sqs');
+      const sqs = await startSqs({ port: await freePort(), region, credentials });
+      stops.push(() => sqs.stop());
+      env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
+      Object.assign(env, await createWorkerQueues({ endpoint: sqs.endpoint, region, credentials }));
+    }
     const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }, { startWorkers }, { workers }] =
       await Promise.all([
         import('../../shared/storage'),

@@ -76,6 +76,16 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
 
     const env = platformEnv(dynamo.endpoint, authUrl, keyFile, credentials);
     Object.assign(process.env, env);
+    // One SQS engine with every worker's queue for the whole run, as `npm start` has: the queue
+    // port's client is made once per process, so every figure must reach the same engine.
+    const { startSqs, createWorkerQueues } = await import('../../lib/local/sqs');
+    const sqs = await startSqs({ port: await freePort(), region: env.AWS_REGION as string, credentials });
+    stops.push(() => sqs.stop());
+    process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
+    Object.assign(
+      process.env,
+      await createWorkerQueues({ endpoint: sqs.endpoint, region: env.AWS_REGION as string, credentials }),
+    );
     const admin = new DynamoDBClient({ endpoint: dynamo.endpoint });
     await ensurePlatformTable(admin, env.TABLE_NAME as string);
     admin.destroy();
