@@ -11,17 +11,7 @@ import { describeError, log } from '../ground/log';
 import { isBackendError, toHttpError } from './backend-errors';
 import { parseJsonBody } from './body';
 import { type Claim, claim, settle, takesKey } from './idempotency';
-import {
-  budgetsOf,
-  type Count,
-  type Counting,
-  count,
-  knownOver,
-  rateHeaders,
-  rateLimitsOn,
-  refund,
-  tooMany,
-} from './rate-limits';
+import { budgetsOf, type Count, rateHeaders, rateLimitsOn, spend, tooMany } from './rate-limits';
 import type { Reply, Route, RouteContext } from './route';
 import { createRouter } from './router';
 
@@ -43,10 +33,8 @@ interface State {
   idem?: Claim;
   /** The error's answer is made (by `idempotency`, which keeps it). */
   answered?: boolean;
-  /** The request's count (see `rateLimit`), started beside authentication. */
-  counting?: Counting;
-  /** A budget this function already saw spent in this window: refused before any call. */
-  known?: Count;
+  /** What the request spent of its budgets (see `rateLimit`). */
+  counted?: Count;
   /** The GET route of the same path, for a write's `If-Match` (see `preconditions`). */
   current?: { route: Route; params: Record<string, string> };
 }
@@ -113,33 +101,12 @@ const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
       // Refused callers never await it: its failure must not surface as an unhandled rejection.
       state.read.catch(() => undefined);
     };
-    // Rate limits (`rateLimit`): counted from the moment the credential is well formed, beside
-    // authentication's own round trip, and given back if it refuses.
-    const header = request.event.headers.authorization;
-    const startCount = () => {
-      if (orgId === undefined || !rateLimitsOn()) return;
-      const budgets = budgetsOf(orgId, /^Bearer (\S+)$/i.exec(header?.trim() ?? '')?.[1], route.rateBudget);
-      const known = knownOver(budgets);
-      if (known) {
-        state.known = known;
-        return;
-      }
-      const method = request.event.requestContext.http.method;
-      state.counting = { budgets, at: Date.now(), result: count(budgets, method !== 'GET' && method !== 'HEAD') };
-    };
-    let authenticated: Awaited<ReturnType<typeof authenticate>>;
-    try {
-      authenticated = await authenticate(header, route.access === 'device', orgId, () => {
-        startCount();
-        startRead();
-      });
-    } catch (err) {
-      if (state.counting) refund(state.counting);
-      state.counting = undefined;
-      state.known = undefined;
-      throw err;
-    }
-    const { caller, access } = authenticated;
+    const { caller, access } = await authenticate(
+      request.event.headers.authorization,
+      route.access === 'device',
+      orgId,
+      startRead,
+    );
     state.caller = caller;
     if (access) {
       state.access = access;
@@ -200,28 +167,22 @@ function validInput(request: Request): State['input'] {
 }
 
 /**
- * 3. Rate limits (shared/http/rate-limits.ts) of a caller that passed: a read counted beside its
- * own calls and refused with 429 if the count came back over; a write counted first, so a refused
- * write changes nothing. Every answer of a counted request carries the RateLimit headers.
+ * 3. Rate limits (shared/http/rate-limits.ts) of a caller that passed: decided in memory before
+ * anything runs (a refused request does nothing and waits for nothing), written to the table in
+ * the background. Every answer of a counted request carries the RateLimit headers.
  */
 const rateLimit = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
-  before: async (request: Request) => {
+  before: (request: Request) => {
     const state = request.context.api;
-    if (state.known) throw tooMany(state.known);
-    const method = request.event.requestContext.http.method;
-    if (!state.counting || method === 'GET' || method === 'HEAD') return;
-    const counted = await state.counting.result;
+    if (!state.access || !state.caller || !rateLimitsOn()) return;
+    const route = state.route as Route;
+    const counted = spend(budgetsOf(state.access.org.orgId, state.caller, route.rateBudget));
     if (counted.over) throw tooMany(counted);
+    state.counted = counted;
   },
-  after: async (request: Request) => {
-    const counting = request.context.api?.counting;
-    if (!counting || !request.response) return;
-    const counted = await counting.result;
-    if (counted.over) {
-      const refusal = tooMany(counted);
-      request.response = reply({ status: 429, body: refusal.toJSON(), headers: refusal.headers });
-      return;
-    }
+  after: (request: Request) => {
+    const counted = request.context.api?.counted;
+    if (!counted || !request.response) return;
     request.response = { ...request.response, headers: { ...request.response.headers, ...rateHeaders(counted) } };
   },
 });
@@ -332,9 +293,8 @@ const mapErrors = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   onError: async (request: Request) => {
     if (!request.context.api?.answered) request.response = errorResult(request);
     // A counted request's error carries the budget too (a 429 has its own).
-    const counting = request.context.api?.counting;
-    if (counting && request.response && request.response.statusCode !== 429) {
-      const counted = await counting.result;
+    const counted = request.context.api?.counted;
+    if (counted && request.response && request.response.statusCode !== 429) {
       request.response = { ...request.response, headers: { ...request.response.headers, ...rateHeaders(counted) } };
     }
   },

@@ -1,21 +1,22 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Caller } from '../auth/caller';
 import { HttpError } from '../ground/errors';
 import { describeError, log } from '../ground/log';
-import { hashSecret, KEY_PREFIX } from '../identity/keys';
 import { db } from '../store/client';
 import { TABLE } from '../store/table';
 
 /**
- * Rate limits per organization and per API key, in fixed windows counted in the platform table
- * (one item per budget and window, gone by TTL). A budget comes from the environment until the
- * platform's plans set them (`RATE_LIMIT_ORG`, `RATE_LIMIT_KEY` per `RATE_LIMIT_WINDOW_SECONDS`;
- * `RATE_LIMITS=off` turns counting off). Only callers that passed authentication are counted, so
- * nobody spends another organization's budget for long: a count starts beside authentication's own
- * round trip and is given back when authentication refuses.
+ * Rate limits per organization and per API key, in fixed windows. Only callers that passed
+ * authentication spend a budget, so nobody spends another organization's. A budget comes from the
+ * environment until the platform's plans set them (`RATE_LIMIT_ORG`, `RATE_LIMIT_KEY` per
+ * `RATE_LIMIT_WINDOW_SECONDS`, `RATE_LIMIT_BUILDS` a minute; `RATE_LIMITS=off` turns counting off).
  *
- * A read is counted beside its own calls (no wait on its path) and answered 429 if the count came
- * back over; a write is counted first, with a condition, so a refused write changes nothing. A
- * window a container already saw over is refused before any call.
+ * A function counts in memory and decides at once: no call on the request's path, reads and
+ * writes alike, and a refused request does nothing. It adds what it counted to the budget's
+ * window in the platform table (one item per budget and window, gone by TTL) at most once a
+ * second or every 25 requests, in the background, and learns the total of every function from
+ * the answer: one function holds a budget exactly; several hold it within what each counted since
+ * it last wrote.
  */
 export interface Budget {
   scope: string;
@@ -31,14 +32,9 @@ export interface Count {
   over: boolean;
 }
 
-/** What a started count needs to be given back (its caller failed authentication). */
-export interface Counting {
-  budgets: Budget[];
-  at: number;
-  result: Promise<Count>;
-}
-
-const DEFAULTS = { org: 3000, key: 1200, window: 60 };
+const DEFAULTS = { org: 3000, key: 1200, window: 60, builds: 30 };
+const FLUSH_MS = 1000;
+const FLUSH_BATCH = 25;
 const num = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
   return Number.isFinite(v) && v > 0 ? v : fallback;
@@ -46,18 +42,16 @@ const num = (name: string, fallback: number) => {
 
 export const rateLimitsOn = () => process.env.RATE_LIMITS !== 'off';
 
-/**
- * The budgets a request spends: its organization's, for a key its key's (named by the key's hash:
- * counting starts beside authentication, before the key's record is read), and a route's own.
- */
-export function budgetsOf(orgId: string, token: string | undefined, own?: 'builds'): Budget[] {
+/** The budgets a request spends: its organization's, a key's own, and a route's (`builds`). */
+export function budgetsOf(orgId: string, caller: Caller, own?: 'builds'): Budget[] {
   const windowSeconds = num('RATE_LIMIT_WINDOW_SECONDS', DEFAULTS.window);
   const budgets = [{ scope: `org#${orgId}`, limit: num('RATE_LIMIT_ORG', DEFAULTS.org), windowSeconds }];
+  if (caller.kind === 'api_key' || caller.kind === 'agent_key') {
+    budgets.push({ scope: `key#${caller.keyId}`, limit: num('RATE_LIMIT_KEY', DEFAULTS.key), windowSeconds });
+  }
   // Builds are the platform's dearest work: a lower budget of their own, per organization and minute.
-  if (own === 'builds')
-    budgets.push({ scope: `org#${orgId}#builds`, limit: num('RATE_LIMIT_BUILDS', 30), windowSeconds: 60 });
-  if (token && (token.startsWith(KEY_PREFIX.api) || token.startsWith(KEY_PREFIX.agent))) {
-    budgets.push({ scope: `key#${hashSecret(token)}`, limit: num('RATE_LIMIT_KEY', DEFAULTS.key), windowSeconds });
+  if (own === 'builds') {
+    budgets.push({ scope: `org#${orgId}#builds`, limit: num('RATE_LIMIT_BUILDS', DEFAULTS.builds), windowSeconds: 60 });
   }
   return budgets;
 }
@@ -66,83 +60,82 @@ const windowOf = (b: Budget, now: number) => Math.floor(now / 1000 / b.windowSec
 const resetOf = (b: Budget, now: number) =>
   Math.max(1, Math.ceil(((windowOf(b, now) + 1) * b.windowSeconds * 1000 - now) / 1000));
 
-/** Windows this container saw over: refused at once until they end. */
-const overUntil = new Map<string, number>();
+/** What this function knows of a budget's window: the total last read back, and what it counted since. */
+interface Tally {
+  window: number;
+  known: number;
+  /** Counted and being written. */
+  writing: number;
+  pending: number;
+  flushedAt: number;
+}
+const tallies = new Map<string, Tally>();
 
-/** The seconds to wait when one of the budgets is known to be over in this window, else undefined. */
-export function knownOver(budgets: Budget[], now = Date.now()): Count | undefined {
-  for (const b of budgets) {
-    const until = overUntil.get(`${b.scope}#${windowOf(b, now)}`);
-    if (until !== undefined && until > now) return { limit: b.limit, remaining: 0, reset: resetOf(b, now), over: true };
+function tallyOf(b: Budget, now: number): Tally {
+  const window = windowOf(b, now);
+  let t = tallies.get(b.scope);
+  if (!t || t.window !== window) {
+    t = { window, known: 0, writing: 0, pending: 0, flushedAt: 0 };
+    tallies.set(b.scope, t);
   }
-  return undefined;
+  return t;
 }
 
-/**
- * Counts one request against each budget (all at once); `conditional` (a write): a budget already
- * spent is not counted further. Answers the tightest budget. A counter that can't be written does
- * not refuse the request (logged): limits protect, they never break the API.
- */
-export async function count(budgets: Budget[], conditional: boolean, now = Date.now()): Promise<Count> {
-  const counts = await Promise.all(
-    budgets.map(async (b): Promise<Count> => {
-      const window = windowOf(b, now);
-      const reset = resetOf(b, now);
-      try {
-        const out = await db.send(
-          new UpdateCommand({
-            TableName: TABLE(),
-            Key: { pk: `RATE#${b.scope}#${window}`, sk: 'RATE' },
-            UpdateExpression: 'ADD n :one SET #ttl = if_not_exists(#ttl, :ttl)',
-            ...(conditional ? { ConditionExpression: 'attribute_not_exists(n) OR n < :max' } : {}),
-            ExpressionAttributeNames: { '#ttl': 'ttl' },
-            ExpressionAttributeValues: {
-              ':one': 1,
-              ':ttl': Math.floor(now / 1000) + b.windowSeconds + 60,
-              ...(conditional ? { ':max': b.limit } : {}),
-            },
-            ReturnValues: 'UPDATED_NEW',
-          }),
-        );
-        const n = Number(out.Attributes?.n ?? 0);
-        const over = n > b.limit;
-        if (n >= b.limit) overUntil.set(`${b.scope}#${window}`, (window + 1) * b.windowSeconds * 1000);
-        return { limit: b.limit, remaining: Math.max(0, b.limit - n), reset, over };
-      } catch (err) {
-        if ((err as Error).name === 'ConditionalCheckFailedException') {
-          overUntil.set(`${b.scope}#${window}`, (window + 1) * b.windowSeconds * 1000);
-          return { limit: b.limit, remaining: 0, reset, over: true };
-        }
-        log.warn('rate_uncounted', { error: describeError(err) });
-        return { limit: b.limit, remaining: b.limit, reset, over: false };
-      }
+/** Adds what was counted to the window's item and learns the total of every function. */
+function flush(b: Budget, t: Tally, now: number): void {
+  if (t.writing > 0 || t.pending === 0) return;
+  if (now - t.flushedAt < FLUSH_MS && t.pending < FLUSH_BATCH) return;
+  const n = t.pending;
+  t.pending = 0;
+  t.writing = n;
+  t.flushedAt = now;
+  db.send(
+    new UpdateCommand({
+      TableName: TABLE(),
+      Key: { pk: `RATE#${b.scope}#${t.window}`, sk: 'RATE' },
+      UpdateExpression: 'ADD n :n SET #ttl = if_not_exists(#ttl, :ttl)',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':n': n, ':ttl': Math.floor(now / 1000) + b.windowSeconds + 60 },
+      ReturnValues: 'UPDATED_NEW',
     }),
+  ).then(
+    (out) => {
+      t.known = Math.max(t.known + n, Number(out.Attributes?.n ?? 0));
+      t.writing = 0;
+    },
+    (err: unknown) => {
+      // Counted again with the next write; limits protect, they never break the API.
+      t.pending += n;
+      t.writing = 0;
+      log.warn('rate_unwritten', { error: describeError(err) });
+    },
   );
-  return counts.reduce((a, b) => (b.over && !a.over ? b : !a.over && b.remaining < a.remaining ? b : a));
 }
 
 /**
- * Gives a count back: its caller was refused by authentication (a bad key, not a member), and
- * nobody spends another organization's budget. In the background: the refusal does not wait.
+ * Spends one request of every budget, or none when one of them is spent (that one answered).
+ * Decided in memory: nothing waits.
  */
-export function refund(counting: Counting): void {
-  void counting.result
-    .then(async (c) => {
-      if (c.over) return;
-      await Promise.all(
-        counting.budgets.map((b) =>
-          db.send(
-            new UpdateCommand({
-              TableName: TABLE(),
-              Key: { pk: `RATE#${b.scope}#${windowOf(b, counting.at)}`, sk: 'RATE' },
-              UpdateExpression: 'ADD n :minus',
-              ExpressionAttributeValues: { ':minus': -1 },
-            }),
-          ),
-        ),
-      );
-    })
-    .catch((err: unknown) => log.warn('rate_unrefunded', { error: describeError(err) }));
+export function spend(budgets: Budget[], now = Date.now()): Count {
+  const tallied = budgets.map((b) => ({ b, t: tallyOf(b, now) }));
+  // A refused request writes what is due too: the counts reach the table while refusals go on.
+  for (const { b, t } of tallied) flush(b, t, now);
+  const used = (t: Tally) => t.known + t.writing + t.pending;
+  const spent = tallied.find(({ b, t }) => used(t) >= b.limit);
+  if (spent) return { limit: spent.b.limit, remaining: 0, reset: resetOf(spent.b, now), over: true };
+  let tightest: Count | undefined;
+  for (const { b, t } of tallied) {
+    t.pending++;
+    flush(b, t, now);
+    const count = {
+      limit: b.limit,
+      remaining: Math.max(0, b.limit - used(t)),
+      reset: resetOf(b, now),
+      over: false,
+    };
+    if (!tightest || count.remaining < tightest.remaining) tightest = count;
+  }
+  return tightest as Count;
 }
 
 /** The IETF RateLimit header fields of a count. */
