@@ -133,7 +133,7 @@ export function renderReport(x: Figures): string {
     `| API key | ${ms(s.gatewayKey.median)} | ${ms(s.gatewayKey.p95)} | BatchGet (key + org) | ${ms(s.bareKey.median)} | ` +
       `${ms(s.bareKey.p95)} | ${ratio(s.gatewayKey.median, s.bareKey.median)} | ${verdict(s.gatewayKey.median / s.bareKey.median, GOALS.warm)} |`,
     '',
-    `Rate limits (counted beside authentication): JWT with counting ${ms(s.gatewayJwt.median)}, without ` +
+    `Rate limits (counted in memory, written in the background): JWT with counting ${ms(s.gatewayJwt.median)}, without ` +
       `${ms(s.gatewayJwtUncounted.median)}: ${ratio(s.gatewayJwt.median, s.gatewayJwtUncounted.median)} ` +
       `(goal ≤ 1.05×, ${verdict(s.gatewayJwt.median / s.gatewayJwtUncounted.median, 1.05)}).`,
     '',
