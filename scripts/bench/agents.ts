@@ -24,22 +24,7 @@ export async function benchAgents(platform: BenchPlatform, options: { runs?: num
   const { createGateway, listen } = await import('../../lib/local/gateway');
   const { startLogin, answerLogin, loginToken } = await import('../../shared/agents/devices');
   const { createJob } = await import('../../shared/agents/jobs');
-  // Jobs queue their checks (the agent-checks worker's queue): an SQS engine with the workers' queues.
-  const { startSqs, createWorkerQueues } = await import('../../lib/local/sqs');
-  const { freePort } = await import('../../shared/net/free-port');
-  const credentials = {
-    accessKeyId: process.env.AWS_ACCESS_KEY_ID as string,
-    secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY as string,
-  };
-  const region = process.env.AWS_REGION as string;
-  // The run's SQS engine (scripts/bench/platform.ts), or one of its own when run alone.
-  const sqs = process.env.NOTIFY_QUEUE_URL
-    ? undefined
-    : await startSqs({ port: await freePort(), region, credentials });
-  if (sqs) {
-    process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-    Object.assign(process.env, await createWorkerQueues({ endpoint: sqs.endpoint, region, credentials }));
-  }
+  // Jobs queue their checks: the run's SQS engine has every worker's queue (scripts/bench/platform.ts).
   const gateway = createGateway();
   const port = await listen(gateway, 0);
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: platform.dynamoEndpoint }));
@@ -109,7 +94,6 @@ export async function benchAgents(platform: BenchPlatform, options: { runs?: num
     client.destroy();
     gateway.closeAllConnections();
     gateway.close();
-    await sqs?.stop();
   }
 }
 

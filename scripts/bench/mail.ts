@@ -29,7 +29,6 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
   try {
     const { freePort } = await import('../../shared/net/free-port');
     const credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '' };
-    const region = env.AWS_REGION as string;
     const answers = (url: string) =>
       fetch(url).then(
         () => true,
@@ -44,14 +43,6 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
     }
     env.ARTIFACTS_BUCKET = `bench-mail-${randomBytes(4).toString('hex')}`;
     env.OUTBOX_DIR = join(dataDir, 'outbox');
-    // The run's SQS engine (scripts/bench/platform.ts), or one of its own when run alone.
-    if (!env.NOTIFY_QUEUE_URL) {
-      const { startSqs, createWorkerQueues } = await import('../../lib/local/sqs');
-      const sqs = await startSqs({ port: await freePort(), region, credentials });
-      stops.push(() => sqs.stop());
-      env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-      Object.assign(env, await createWorkerQueues({ endpoint: sqs.endpoint, region, credentials }));
-    }
     const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }, { startWorkers }, { workers }] =
       await Promise.all([
         import('../../shared/storage'),

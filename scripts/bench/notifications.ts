@@ -22,9 +22,7 @@ export async function benchNotifications(
   const runs = options.runs ?? 200;
   const count = options.timers ?? 40;
   const { createGateway, listen } = await import('../../lib/local/gateway');
-  const { startSqs, createWorkerQueues } = await import('../../lib/local/sqs');
   const { startTimers } = await import('../../lib/local/timers');
-  const { freePort } = await import('../../shared/net/free-port');
   const { scheduler } = await import('../../shared/scheduler');
   const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
   const { ReceiveMessageCommand, SQSClient } = await import('@aws-sdk/client-sqs');
@@ -38,14 +36,6 @@ export async function benchNotifications(
     secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY as string,
   };
   const region = process.env.AWS_REGION as string;
-  // The run's SQS engine (scripts/bench/platform.ts), or one of its own when run alone.
-  const sqs = process.env.NOTIFY_QUEUE_URL
-    ? undefined
-    : await startSqs({ port: await freePort(), region, credentials });
-  if (sqs) {
-    process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-    Object.assign(process.env, await createWorkerQueues({ endpoint: sqs.endpoint, region, credentials }));
-  }
   const gateway = createGateway();
   const port = await listen(gateway, 0);
   const client = new SQSClient({ endpoint: process.env.AWS_ENDPOINT_URL_SQS, region, credentials });
@@ -133,7 +123,6 @@ export async function benchNotifications(
     client.destroy();
     gateway.closeAllConnections();
     gateway.close();
-    await sqs?.stop();
   }
 }
 
