@@ -245,9 +245,13 @@ async function runBuild({ job, abort }: Active): Promise<void> {
     // Every line is written before the status says the build is over.
     await log.close();
   }
+  // A failed build leaves the worker nothing to take: its work goes before the status says it is
+  // over, so whoever sees the end sees it gone (the worker's end event now raises a notification
+  // before it returns, which had left the folder a moment longer than a test's look).
+  if (status !== 'SUCCEEDED') await rm(work, { recursive: true, force: true }).catch(() => undefined);
   await report(job, status, startedAt);
   // After the worker took the staged server folder (or gave up on it).
-  await rm(work, { recursive: true, force: true }).catch(() => undefined);
+  if (status === 'SUCCEEDED') await rm(work, { recursive: true, force: true }).catch(() => undefined);
 }
 
 const timeLimitMessage = () => `The build exceeded its time limit of ${Math.round(buildTimeoutMs() / 1000)} s.`;
