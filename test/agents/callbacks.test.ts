@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { storage } from '../../shared/storage';
 import { TestPlatform } from '../helpers/platform';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startQueueWorker } from '../helpers/sqs';
 import { loggedInDevice } from './helpers';
 
@@ -13,54 +10,27 @@ import { loggedInDevice } from './helpers';
  * one delivery per end, `{ jobId, orgId, status, error?, completedAt }` and nothing else, tried
  * again after failures with a growing delay.
  */
-const tls = join(__dirname, '..', 'fixtures', 'tls');
 let p: TestPlatform;
 let worker: { stop: () => Promise<void> } | undefined;
-let receiver: Server;
-let port: number;
-const received: { path: string; body: Record<string, unknown> }[] = [];
-/** Answers per path: the first ones in the list, then 200. */
-const scripted = new Map<string, number[]>();
+let receiver: Receiver;
 
 beforeAll(async () => {
   process.env.ARTIFACTS_BUCKET = `agent-callbacks-${Date.now().toString(36)}`;
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
-  receiver = createServer(
-    { key: readFileSync(join(tls, 'receiver.key')), cert: readFileSync(join(tls, 'receiver.crt')) },
-    (req, res) => {
-      let body = '';
-      req.on('data', (d) => {
-        body += d;
-      });
-      req.on('end', () => {
-        received.push({ path: req.url ?? '', body: JSON.parse(body) });
-        const status = scripted.get(req.url ?? '')?.shift() ?? 200;
-        res.writeHead(status);
-        res.end();
-      });
-    },
-  );
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  port = (receiver.address() as AddressInfo).port;
-  Object.assign(process.env, {
-    UNSAFE_TEST_ALLOW_HOSTS: 'localhost',
-    UNSAFE_TEST_CA_FILE: join(tls, 'receiver.crt'),
-    AGENT_CALLBACK_DELAY_SECONDS: '1',
-  });
+  receiver = await startReceiver();
+  process.env.AGENT_CALLBACK_DELAY_SECONDS = '1';
   worker = await startQueueWorker('agent-callbacks', 'agent-checks');
   p = await TestPlatform.start();
 });
 afterAll(async () => {
   await p.close();
   await worker?.stop();
-  receiver.closeAllConnections();
   receiver.close();
-  for (const name of ['UNSAFE_TEST_ALLOW_HOSTS', 'UNSAFE_TEST_CA_FILE', 'AGENT_CALLBACK_DELAY_SECONDS'])
-    delete process.env[name];
+  delete process.env.AGENT_CALLBACK_DELAY_SECONDS;
 });
 
 const agents = () => `/v1/orgs/${p.org.orgId}/agents`;
-const callsTo = (path: string) => received.filter((r) => r.path === path);
+const callsTo = (path: string) => receiver.callsTo(path).map((r) => ({ path: r.path, body: JSON.parse(r.body) }));
 async function until(check: () => boolean, ms = 15_000) {
   for (const start = Date.now(); !check(); ) {
     if (Date.now() - start > ms) throw new Error('timed out');
@@ -72,7 +42,7 @@ async function jobWithCallback(path: string, host: string) {
   const made = await p.post(`${agents()}/jobs`, {
     type: 'http.batch',
     input: { requests: [{ url: `https://${host}/x` }] },
-    callbackUrl: `https://localhost:${port}${path}`,
+    callbackUrl: `https://localhost:${receiver.port}${path}`,
   });
   expect(made.status).toBe(201);
   return made.body.jobId as string;
@@ -99,7 +69,7 @@ it('a job that ends calls its callback once, with its end and no links', async (
 });
 
 it('a failing receiver is tried again, with a growing delay, until it answers', async () => {
-  scripted.set('/flaky', [500, 503]);
+  receiver.scripted.set('/flaky', [500, 503]);
   const jobId = await jobWithCallback('/flaky', 'nobody.example.com');
   expect((await p.post(`${agents()}/jobs/${jobId}/cancel`)).body).toEqual({ status: 'canceled' });
   await until(() => callsTo('/flaky').length >= 3);

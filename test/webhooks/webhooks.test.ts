@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-import type { IncomingHttpHeaders } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { type Person, TestPlatform } from '../helpers/platform';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startQueueWorker } from '../helpers/sqs';
 import { until } from '../helpers/until';
 
@@ -15,39 +11,18 @@ import { until } from '../helpers/until';
  * waits (scaled down here), keeps every try, redelivers on request, and signs with both secrets
  * for a while after a rotation.
  */
-const tls = join(__dirname, '..', 'fixtures', 'tls');
 let p: TestPlatform;
 let worker: { stop: () => Promise<void> } | undefined;
-let receiver: Server;
+let receiver: Receiver;
 let port: number;
 let dev: Person;
-const received: { path: string; body: string; headers: IncomingHttpHeaders }[] = [];
-const scripted = new Map<string, number[]>();
 const hooks = () => `/v1/orgs/${p.org.orgId}/webhooks`;
 let n = 0;
 
 beforeAll(async () => {
-  receiver = createServer(
-    { key: readFileSync(join(tls, 'receiver.key')), cert: readFileSync(join(tls, 'receiver.crt')) },
-    (req, res) => {
-      let body = '';
-      req.on('data', (d) => {
-        body += d;
-      });
-      req.on('end', () => {
-        received.push({ path: req.url ?? '', body, headers: req.headers });
-        res.writeHead(scripted.get(req.url ?? '')?.shift() ?? 200);
-        res.end('ok');
-      });
-    },
-  );
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  port = (receiver.address() as AddressInfo).port;
-  Object.assign(process.env, {
-    UNSAFE_TEST_ALLOW_HOSTS: 'localhost',
-    UNSAFE_TEST_CA_FILE: join(tls, 'receiver.crt'),
-    WEBHOOK_RETRY_SCALE: '0.02',
-  });
+  receiver = await startReceiver();
+  port = receiver.port;
+  process.env.WEBHOOK_RETRY_SCALE = '0.02';
   worker = await startQueueWorker('notify', 'webhooks');
   p = await TestPlatform.start();
   dev = await p.person('developer');
@@ -55,13 +30,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await p.close();
   await worker?.stop();
-  receiver.closeAllConnections();
   receiver.close();
-  for (const name of ['UNSAFE_TEST_ALLOW_HOSTS', 'UNSAFE_TEST_CA_FILE', 'WEBHOOK_RETRY_SCALE'])
-    delete process.env[name];
+  delete process.env.WEBHOOK_RETRY_SCALE;
 });
 
-const callsTo = (path: string) => received.filter((r) => r.path === path);
+const callsTo = (path: string) => receiver.callsTo(path);
 
 /** An issue assigned to the developer: one issue.assigned event. */
 async function raiseAssigned() {
@@ -195,7 +168,7 @@ describe('deliveries', () => {
 
   it('a receiver that fails twice gets the third try; every try is kept', async () => {
     const made = await endpoint('/flaky');
-    scripted.set('/flaky', [500, 503]);
+    receiver.scripted.set('/flaky', [500, 503]);
     await raiseAssigned();
     const [d] = await until(async () => {
       const list = await deliveries(made.endpoint.endpointId);
