@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../shared/net/free-port';
 import { tarOfDir } from '../../test/fixtures/tar';
 import type { BenchPlatform } from './platform';
 import { median, ms, percentile } from './stats';
@@ -169,17 +168,7 @@ export async function benchDeployments(
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-deployments-'));
   const stops: (() => Promise<void> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
   try {
-    const { startS3 } = await import('../../lib/local/services');
     const env = process.env;
-    if (!env.AWS_ENDPOINT_URL_S3) {
-      const credentials = {
-        accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
-        secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
-      };
-      const s3 = await startS3({ port: await freePort(), directory: join(dataDir, 's3'), buckets: [], credentials });
-      stops.push(s3.stop);
-      Object.assign(env, { AWS_ENDPOINT_URL_S3: s3.endpoint, S3_FORCE_PATH_STYLE: 'true' });
-    }
     env.LOCAL_SECRETS_KEY ??= randomBytes(32).toString('base64');
     env.DATA_DIR = join(dataDir, 'data');
     env.ARTIFACTS_BUCKET = `bench-artifacts-${randomBytes(4).toString('hex')}`;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type BenchPlatform, startBenchPlatform } from './platform';
+import { type BenchPlatform, runAlone } from './platform';
 import { median, ms, percentile, ratio } from './stats';
 
 /**
@@ -162,19 +162,5 @@ export function renderDomains(f: DomainsFigures): string {
   ].join('\n');
 }
 
-if (require.main === module) {
-  // `npx tsx scripts/bench/domains.ts`: this figure alone. Exits explicitly (SDK sockets stay open).
-  (async () => {
-    const platform = await startBenchPlatform();
-    try {
-      process.stdout.write(renderDomains(await benchDomains(platform)));
-    } finally {
-      await platform.stop();
-    }
-  })()
-    .then(() => process.exit(0))
-    .catch((err: unknown) => {
-      process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-      process.exit(1);
-    });
-}
+// `npx tsx scripts/bench/domains.ts`: this figure alone.
+if (require.main === module) runAlone(async (platform) => renderDomains(await benchDomains(platform)));

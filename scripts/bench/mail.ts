@@ -27,20 +27,6 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-mail-'));
   const stops: (() => Promise<void> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
   try {
-    const { freePort } = await import('../../shared/net/free-port');
-    const credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '' };
-    const answers = (url: string) =>
-      fetch(url).then(
-        () => true,
-        () => false,
-      );
-    if (!env.AWS_ENDPOINT_URL_S3 || !(await answers(env.AWS_ENDPOINT_URL_S3))) {
-      const { startS3 } = await import('../../lib/local/services');
-      const port = env.AWS_ENDPOINT_URL_S3 ? Number(new URL(env.AWS_ENDPOINT_URL_S3).port) : await freePort();
-      const s3 = await startS3({ port, directory: join(dataDir, 's3'), buckets: [], credentials });
-      stops.push(s3.stop);
-      Object.assign(env, { AWS_ENDPOINT_URL_S3: s3.endpoint, S3_FORCE_PATH_STYLE: 'true' });
-    }
     env.ARTIFACTS_BUCKET = `bench-mail-${randomBytes(4).toString('hex')}`;
     env.OUTBOX_DIR = join(dataDir, 'outbox');
     const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }, { startWorkers }, { workers }] =

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { freePort } from '../../shared/net/free-port';
 import type { IndexedState, PageRecord } from '../../shared/pages/records';
-import { type BenchPlatform, startBenchPlatform } from './platform';
+import { type BenchPlatform, runAlone } from './platform';
 import { median, ms, ratio } from './stats';
 
 /**
@@ -38,24 +37,6 @@ export async function benchPages(platform: BenchPlatform, options: { runs?: numb
   const stops: (() => Promise<void> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
   try {
     const env = process.env;
-    // An S3 server of its own, unless one answers at AWS_ENDPOINT_URL_S3. One that an earlier
-    // figure started and stopped is started again on its port: the storage client keeps its endpoint.
-    const answers = async (url: string) =>
-      fetch(url).then(
-        () => true,
-        () => false,
-      );
-    if (!env.AWS_ENDPOINT_URL_S3 || !(await answers(env.AWS_ENDPOINT_URL_S3))) {
-      const { startS3 } = await import('../../lib/local/services');
-      const credentials = {
-        accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
-        secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
-      };
-      const port = env.AWS_ENDPOINT_URL_S3 ? Number(new URL(env.AWS_ENDPOINT_URL_S3).port) : await freePort();
-      const s3 = await startS3({ port, directory: join(dataDir, 's3'), buckets: [], credentials });
-      stops.push(s3.stop);
-      Object.assign(env, { AWS_ENDPOINT_URL_S3: s3.endpoint, S3_FORCE_PATH_STYLE: 'true' });
-    }
     env.ARTIFACTS_BUCKET = `bench-pages-${randomBytes(4).toString('hex')}`;
     const [{ storage }, { createGateway, listen }, { createOrg, addMember }] = await Promise.all([
       import('../../shared/storage'),
@@ -244,19 +225,5 @@ export function renderPages(f: PagesFigures): string {
   ].join('\n');
 }
 
-if (require.main === module) {
-  // `npx tsx scripts/bench/pages.ts`: this figure alone. Exits explicitly (SDK sockets stay open).
-  (async () => {
-    const platform = await startBenchPlatform();
-    try {
-      process.stdout.write(renderPages(await benchPages(platform)));
-    } finally {
-      await platform.stop();
-    }
-  })()
-    .then(() => process.exit(0))
-    .catch((err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    });
-}
+// `npx tsx scripts/bench/pages.ts`: this figure alone.
+if (require.main === module) runAlone(async (platform) => renderPages(await benchPages(platform)));

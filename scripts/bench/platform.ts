@@ -76,6 +76,11 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
 
     const env = platformEnv(dynamo.endpoint, authUrl, keyFile, credentials);
     Object.assign(process.env, env);
+    // One S3 server for the whole run (the storage port's client keeps the endpoint it first saw).
+    const { startS3 } = await import('../../lib/local/services');
+    const s3 = await startS3({ port: await freePort(), directory: join(dir, 's3'), buckets: [], credentials });
+    stops.push(() => s3.stop());
+    Object.assign(process.env, { AWS_ENDPOINT_URL_S3: s3.endpoint, S3_FORCE_PATH_STYLE: 'true' });
     // One SQS engine with every worker's queue for the whole run, as `npm start` has: the queue
     // port's client is made once per process, so every figure must reach the same engine.
     const { startSqs, createWorkerQueues } = await import('../../lib/local/sqs');
@@ -112,4 +117,24 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
     await stop();
     throw err;
   }
+}
+
+/**
+ * `npx tsx scripts/bench/<figure>.ts`: one figure alone, on a bench platform of its own, printed;
+ * exits explicitly (SDK sockets stay open).
+ */
+export function runAlone(figure: (platform: BenchPlatform) => Promise<string>): void {
+  (async () => {
+    const platform = await startBenchPlatform();
+    try {
+      process.stdout.write(await figure(platform));
+    } finally {
+      await platform.stop();
+    }
+  })()
+    .then(() => process.exit(0))
+    .catch((err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    });
 }
