@@ -1,0 +1,331 @@
+/**
+ * The stored shapes of issue tracking (spec part C, "Space", "Board", "Sprint", "Tracked issue"):
+ * field names exactly as the spec writes them. Pure types and constants, no I/O.
+ */
+
+export type SpaceTemplate = "basic" | "service" | "scrum" | "kanban" | "bugs";
+export type SpaceColor = "gray" | "blue" | "green" | "teal" | "yellow" | "orange" | "red" | "pink" | "purple";
+export type StatusCategory = "todo" | "inprogress" | "done";
+export type SpaceRole = "admin" | "viewer" | "member";
+export type Estimation = "count" | "storyPoints" | "originalEstimate";
+export type NotificationEvent =
+  | "created"
+  | "deleted"
+  | "assigned"
+  | "updated"
+  | "transitioned"
+  | "commented"
+  | "mentioned"
+  | "resolved";
+export type NotificationRecipient = "participants" | "assignee" | "reporter" | "lead" | "watchers";
+
+/** The 21 space permissions, in the spec's order. */
+export const PERMISSIONS = [
+  "browse",
+  "create",
+  "edit",
+  "editOwn",
+  "transition",
+  "assign",
+  "assignable",
+  "delete",
+  "deleteOwn",
+  "comment",
+  "editComments",
+  "deleteComments",
+  "attach",
+  "deleteAttachments",
+  "link",
+  "worklog",
+  "manageWatchers",
+  "manageSprints",
+  "move",
+  "administer",
+  "serviceAgent",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+export type Permissions = Partial<Record<Permission, boolean>>;
+
+export type SecurityGrant =
+  | { type: "spaceRole"; role: string }
+  | { type: "orgRole"; role: string }
+  | { type: "user"; id: string }
+  | { type: "team"; id: string }
+  | { type: "reporter" | "assignee" | "lead" | "anyone" };
+
+export interface SecurityLevel {
+  id: string;
+  name: string;
+  description?: string;
+  grants: SecurityGrant[];
+}
+
+export interface AccessMember {
+  type: "user" | "team";
+  id: string;
+  role: SpaceRole;
+}
+
+export interface FieldSetting {
+  required?: boolean;
+  hidden?: boolean;
+  description?: string;
+}
+
+export interface SlaDefinition {
+  id: string;
+  name: string;
+  /** Conditions (event names) that start, pause and stop the clock. */
+  start: string[];
+  pause: string[];
+  stop: string[];
+  /** Goals: `{ jql?, minutes, calendar }` (first matching applies). */
+  goals: SlaGoal[];
+}
+
+export interface SlaGoal {
+  query?: string;
+  /** Goal in minutes. */
+  minutes: number;
+  calendar: "business" | "always";
+}
+
+/** Business hours: `days` maps an ISO weekday (1 = Monday … 7 = Sunday) to "HH:MM-HH:MM" ranges. */
+export interface ServiceHours {
+  timeZone: string;
+  days: Record<string, string[]>;
+  /** YYYY-MM-DD dates with no business hours. */
+  holidays: string[];
+}
+
+export interface ServiceDesk {
+  requestTypes: {
+    id: string;
+    name: string;
+    description?: string;
+    icon?: string;
+    typeId: string;
+    group?: string;
+    fields: string[];
+    hidden?: boolean;
+  }[];
+  queues: { id: string; name: string; query: string; columns?: string[] }[];
+  slas: SlaDefinition[];
+  hours: ServiceHours;
+  portal: { enabled: boolean; title: string; intro: string; access: "any" | "org" | "listed"; customers: string[] };
+  cannedResponses: { id: string; name: string; body: string }[];
+  satisfaction: boolean;
+}
+
+export interface SpaceConfig {
+  issueTypeIds: string[];
+  defaultTypeId: string;
+  /** Issue type id → workflow id. */
+  workflows: Record<string, string>;
+  screens: { create: Record<string, string>; edit: Record<string, string>; view: Record<string, string> };
+  fieldSettings: Record<string, FieldSetting>;
+  customFieldIds: string[];
+  access: { visibility: "org" | "private"; members: AccessMember[] };
+  permissionSchemeId?: string;
+  securityLevels: SecurityLevel[];
+  defaultSecurityLevelId?: string;
+  notifications: Partial<Record<NotificationEvent, NotificationRecipient[]>>;
+  defaultAssignee: "lead" | "unassigned";
+  estimation: Estimation;
+  boardId?: string;
+  servicedesk?: ServiceDesk;
+  formerKeys?: string[];
+}
+
+export interface Space {
+  orgId: string;
+  spaceId: string;
+  key: string;
+  name: string;
+  description: string;
+  template: SpaceTemplate;
+  leadId?: string;
+  icon?: string;
+  color?: SpaceColor;
+  archived: boolean;
+  archivedAt?: number;
+  /** The last issue number handed out in this space. */
+  seq: number;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  config: SpaceConfig;
+}
+
+export interface Version {
+  versionId: string;
+  spaceId: string;
+  name: string;
+  description: string;
+  startDate?: string;
+  releaseDate?: string;
+  released: boolean;
+  releasedAt?: number;
+  archived: boolean;
+  position: number;
+  data: { deployments?: { deploymentId: string; projectId: string; label?: string; at: number }[] };
+}
+
+export interface Component {
+  componentId: string;
+  spaceId: string;
+  name: string;
+  description: string;
+  leadId?: string;
+  defaultAssignee: "space" | "lead" | "unassigned";
+}
+
+export interface BoardColumn {
+  id: string;
+  name: string;
+  statusIds: string[];
+  min?: number;
+  max?: number;
+}
+
+export interface BoardConfig {
+  type: "scrum" | "kanban";
+  spaceIds: string[];
+  query?: string;
+  columns: BoardColumn[];
+  swimlanes: "query" | "none" | "assignee" | "priority" | "parent" | "epic";
+  swimlaneQueries?: { id: string; name: string; query: string }[];
+  quickFilters: { id: string; name: string; query: string }[];
+  cardFields: string[];
+  estimation: Estimation;
+  hideDoneAfterDays?: number;
+  kanbanBacklog?: boolean;
+  wipExcludesSubtasks?: boolean;
+  sharing: { org: boolean; teams: string[]; users: string[] };
+}
+
+export interface Board {
+  boardId: string;
+  name: string;
+  ownerId?: string;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  config: BoardConfig;
+}
+
+export type SprintState = "active" | "closed" | "future";
+
+export interface SprintReport {
+  committed: number;
+  added: number;
+  removed: number;
+  completed: number;
+  incomplete: number;
+  completedIssueIds: string[];
+  incompleteIssueIds: string[];
+  carriedTo?: string;
+}
+
+export interface Sprint {
+  sprintId: string;
+  boardId: string;
+  name: string;
+  goal: string;
+  state: SprintState;
+  startDate?: number;
+  endDate?: number;
+  completedAt?: number;
+  position: number;
+  createdAt: number;
+  data: { capacity?: number; report?: SprintReport };
+}
+
+export type FieldValue = boolean | null | string | number | string[] | { parent: string; child?: string };
+
+export interface SlaClock {
+  runningSince?: number;
+  /** Milliseconds counted so far (business time for `business` calendars). */
+  elapsed: number;
+  paused?: boolean;
+  stopped?: boolean;
+  /** Goal in milliseconds. */
+  goal?: number;
+  calendar: "business" | "always";
+  breached?: boolean;
+  startedAt?: number;
+  stoppedAt?: number;
+}
+
+export interface Approval {
+  id: string;
+  statusId: string;
+  approvers: string[];
+  needed: "all" | "one";
+  decisions: { userId: string; decision: "approved" | "declined"; at: number }[];
+  state: "pending" | "approved" | "declined";
+  createdAt: number;
+  decidedAt?: number;
+}
+
+/** One status change: [statusId, at (ms)]. The first entry is the status the issue was created in. */
+export type StatusLogEntry = [string, number];
+
+export interface TrackedIssue {
+  orgId: string;
+  issueId: string;
+  spaceId: string;
+  number: number;
+  /** Space key and number, e.g. WEB-12 (the space's key when the issue was created or moved). */
+  key: string;
+  typeId: string;
+  summary: string;
+  statusId: string;
+  statusCategory: StatusCategory;
+  statusChangedAt?: number;
+  resolutionId?: string;
+  resolvedAt?: number;
+  priorityId?: string;
+  assigneeId?: string;
+  reporterId?: string;
+  creatorId?: string;
+  labels: string[];
+  componentIds: string[];
+  fixVersionIds: string[];
+  affectsVersionIds: string[];
+  /** YYYY-MM-DD */
+  dueDate?: string;
+  /** YYYY-MM-DD */
+  startDate?: string;
+  storyPoints?: number;
+  /** Seconds. */
+  originalEstimate?: number;
+  remainingEstimate?: number;
+  timeSpent?: number;
+  environment?: string;
+  parentId?: string;
+  sprintId?: string;
+  closedSprintIds: string[];
+  rank: string;
+  watchers: string[];
+  voters: string[];
+  securityLevelId?: string;
+  fields: Record<string, FieldValue>;
+  /** The description's first characters (plain text). */
+  excerpt: string;
+  statusLog: StatusLogEntry[];
+  commentCount: number;
+  attachmentCount: number;
+  requestTypeId?: string;
+  channel?: string;
+  participants: string[];
+  requesterEmail?: string;
+  emailParticipants?: string[];
+  approvals?: Approval[];
+  satisfaction?: number;
+  satisfactionComment?: string;
+  sla: Record<string, SlaClock>;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
