@@ -6,35 +6,41 @@ import { deleteObjects, getObject } from '../../shared/mailboxes/objects';
 import { eachMessage } from '../../shared/queue/batch';
 
 /**
- * A received message waiting in a bucket: the local SMTP server names its envelope recipients;
- * SES's receipt rule (AWS) writes the object and S3 announces it, and the recipients are read from
- * the message's own headers (To, Cc, Delivered-To).
+ * A received message waiting in a bucket, with its envelope recipients (Bcc ones included, which
+ * no header names): the local SMTP server sends `{ bucket, key, recipients }`; on AWS SES's receipt
+ * rule writes the object and its notification (SNS, delivered raw to this queue) says where and
+ * to whom (`receipt.recipients`, `receipt.action`).
  */
 type Inbound =
   | { bucket: string; key: string; recipients: string[] }
-  | { Records: { s3: { bucket: { name: string }; object: { key: string } } }[] };
+  | {
+      notificationType: 'Received';
+      receipt: { recipients: string[]; action: { type: 'S3'; bucketName: string; objectKey: string } };
+    };
 
+const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === 'string');
 const isInbound = (m: unknown): m is Inbound => {
   const x = m as Record<string, unknown> | undefined;
-  if (typeof x?.bucket === 'string' && typeof x.key === 'string') return Array.isArray(x.recipients);
-  return Array.isArray(x?.Records);
+  if (typeof x?.bucket === 'string' && typeof x.key === 'string') return strings(x.recipients);
+  if (x?.notificationType !== 'Received') return false;
+  const receipt = x.receipt as { recipients?: unknown; action?: Record<string, unknown> } | undefined;
+  const action = receipt?.action;
+  return (
+    strings(receipt?.recipients) &&
+    action?.type === 'S3' &&
+    typeof action.bucketName === 'string' &&
+    typeof action.objectKey === 'string'
+  );
 };
 
-async function receive(bucket: string, key: string, recipients: string[] | undefined): Promise<void> {
+async function receive(bucket: string, key: string, recipients: string[]): Promise<void> {
   const raw = await getObject(key, bucket);
   if (!raw) {
     log.warn('mail_inbound_gone', { bucket, key });
     return;
   }
   const email = await PostalMime.parse(raw);
-  const to =
-    recipients ??
-    [...(email.to ?? []), ...(email.cc ?? [])]
-      .flatMap((a) => (a.group ? a.group : [a]))
-      .map((a) => a.address ?? '')
-      .concat(email.deliveredTo ? [email.deliveredTo] : [])
-      .filter(Boolean);
-  const mailboxes = await mailboxesOf(to);
+  const mailboxes = await mailboxesOf(recipients);
   for (const mailbox of mailboxes) await deliverTo(mailbox, raw, `${bucket}/${key}`, email);
   await deleteObjects([key], bucket);
 }
@@ -48,12 +54,9 @@ export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
   eachMessage(event, {
     what: 'a received message',
     is: isInbound,
-    handle: async (m) => {
-      if ('Records' in m) {
-        for (const r of m.Records) {
-          await receive(r.s3.bucket.name, decodeURIComponent(r.s3.object.key.replace(/\+/g, ' ')), undefined);
-        }
-      } else await receive(m.bucket, m.key, m.recipients);
-    },
-    describe: (m) => ('key' in m ? { key: m.key } : {}),
+    handle: (m) =>
+      'receipt' in m
+        ? receive(m.receipt.action.bucketName, m.receipt.action.objectKey, m.receipt.recipients)
+        : receive(m.bucket, m.key, m.recipients),
+    describe: (m) => ({ key: 'receipt' in m ? m.receipt.action.objectKey : m.key }),
   });

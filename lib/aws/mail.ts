@@ -1,8 +1,11 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import * as sesActions from 'aws-cdk-lib/aws-ses-actions';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
@@ -11,12 +14,12 @@ export const INBOUND_PREFIX = 'inbound/';
 
 /**
  * Receiving mail on AWS: a receipt rule set whose one rule (every recipient of the account's
- * verified domains, spam and virus scanning on) writes each message to a bucket of its own; S3
- * announces each new object on the mail-inbound worker's queue, which delivers it to the
- * platform's mailboxes. Objects expire after 7 days (delivered ones are deleted by the worker).
- * SES receives in a few regions only, and a rule set works once it is the account's active one
- * (`aws ses set-active-receipt-rule-set`): see the README. One per stack, made by the first grant
- * that asks for it.
+ * verified domains, spam and virus scanning on) writes each message to a bucket of its own and
+ * notifies a topic that delivers to the mail-inbound worker's queue. The notification, not the
+ * message, names the envelope's recipients: a Bcc recipient appears in no header. Objects expire
+ * after 7 days (delivered ones are deleted by the worker). SES receives in a few regions only,
+ * and a rule set works once it is the account's active one (`aws ses set-active-receipt-rule-set`):
+ * see the README. One per stack, made by the first grant that asks for it.
  */
 export class MailInbound extends Construct {
   readonly bucket: s3.Bucket;
@@ -30,17 +33,7 @@ export class MailInbound extends Construct {
   private constructor(scope: Construct, id: string, queue: sqs.IQueue, logBucket: s3.IBucket) {
     super(scope, id);
     const account = Stack.of(this).account;
-    // S3 may send to the worker's queue for this account's buckets only (a statement of the queue's
-    // own policy); the bucket names the queue once that policy exists (S3 checks the destination).
-    const worker = queue as sqs.Queue;
-    worker.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [new iam.ServicePrincipal('s3.amazonaws.com')],
-        actions: ['sqs:SendMessage'],
-        resources: [queue.queueArn],
-        conditions: { StringEquals: { 'aws:SourceAccount': account } },
-      }),
-    );
+    const fromSes = { StringEquals: { 'aws:SourceAccount': account } };
     this.bucket = new s3.Bucket(this, 'Bucket', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
@@ -50,24 +43,37 @@ export class MailInbound extends Construct {
       lifecycleRules: [{ expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    const cfn = this.bucket.node.defaultChild as s3.CfnBucket;
-    cfn.notificationConfiguration = {
-      queueConfigurations: [
-        {
-          event: 's3:ObjectCreated:*',
-          queue: queue.queueArn,
-          filter: { s3Key: { rules: [{ name: 'prefix', value: INBOUND_PREFIX }] } },
-        },
-      ],
-    };
-    const queuePolicy = worker.node.tryFindChild('Policy') as sqs.QueuePolicy | undefined;
-    if (queuePolicy) cfn.addDependency(queuePolicy.node.defaultChild as sqs.CfnQueuePolicy);
+    // The notifications name people's addresses: encrypted with a key of their own that SES, for
+    // this account only, may use to publish.
+    const key = new kms.Key(this, 'NoticeKey', {
+      description: "Encrypts SES's notifications of received mail",
+      enableKeyRotation: true,
+    });
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal('ses.amazonaws.com')],
+        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+        resources: ['*'],
+        conditions: fromSes,
+      }),
+    );
+    const topic = new sns.Topic(this, 'Received', { masterKey: key, enforceSSL: true });
+    topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal('ses.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: fromSes,
+      }),
+    );
+    // Raw delivery: the queue's message is SES's notification itself, as the worker reads it.
+    topic.addSubscription(new subscriptions.SqsSubscription(queue, { rawMessageDelivery: true }));
     this.ruleSet = new ses.ReceiptRuleSet(this, 'Rules', {
       rules: [
         {
           scanEnabled: true,
           tlsPolicy: ses.TlsPolicy.REQUIRE,
-          actions: [new sesActions.S3({ bucket: this.bucket, objectKeyPrefix: INBOUND_PREFIX })],
+          actions: [new sesActions.S3({ bucket: this.bucket, objectKeyPrefix: INBOUND_PREFIX, topic })],
         },
       ],
     });

@@ -17,37 +17,49 @@ const stack = new PlatformStack(app, 'MailStack', {
 });
 const template = Template.fromStack(stack);
 
-test('a receipt rule set writes received mail to the inbound bucket, scanned, TLS required', () => {
+test('a receipt rule set writes received mail to the inbound bucket, scanned, TLS required, and notifies', () => {
   template.hasResourceProperties('AWS::SES::ReceiptRule', {
     Rule: Match.objectLike({
       Enabled: true,
       ScanEnabled: true,
       TlsPolicy: 'Require',
-      Actions: [Match.objectLike({ S3Action: Match.objectLike({ ObjectKeyPrefix: 'inbound/' }) })],
+      Actions: [
+        Match.objectLike({
+          S3Action: Match.objectLike({
+            ObjectKeyPrefix: 'inbound/',
+            TopicArn: { Ref: Match.stringLikeRegexp('Received') },
+          }),
+        }),
+      ],
     }),
   });
   template.hasResourceProperties('AWS::S3::Bucket', {
-    NotificationConfiguration: {
-      QueueConfigurations: [
-        Match.objectLike({
-          Event: 's3:ObjectCreated:*',
-          Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'inbound/' }] } },
-        }),
-      ],
-    },
     LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: 7 })]) },
   });
 });
 
-test("S3 may send to the worker's queue for this account only", () => {
-  template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+test("the notification (envelope recipients, Bcc too) reaches the worker's queue raw, encrypted, from SES of this account only", () => {
+  template.hasResourceProperties('AWS::SNS::Subscription', {
+    Protocol: 'sqs',
+    RawMessageDelivery: true,
+    Endpoint: { 'Fn::GetAtt': [Match.stringLikeRegexp('MailInboundQueue'), 'Arn'] },
+  });
+  template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+  template.hasResourceProperties('AWS::SNS::TopicPolicy', {
     PolicyDocument: {
       Statement: Match.arrayWith([
         Match.objectLike({
-          Principal: { Service: 's3.amazonaws.com' },
-          Action: 'sqs:SendMessage',
+          Principal: { Service: 'ses.amazonaws.com' },
+          Action: 'sns:Publish',
           Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() } },
         }),
+      ]),
+    },
+  });
+  template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+    PolicyDocument: {
+      Statement: Match.arrayWith([
+        Match.objectLike({ Principal: { Service: 'sns.amazonaws.com' }, Action: 'sqs:SendMessage' }),
       ]),
     },
   });

@@ -5,8 +5,8 @@ import { storage } from '../../shared/storage';
 import { type MailWorld, mailboxFor, startMailWorld, unique } from './helpers';
 
 /**
- * The mail-inbound worker as AWS runs it: S3's event for an object SES's receipt rule wrote
- * (recipients from the message's To, Cc and Delivered-To), and a repeat of the same object filing
+ * The mail-inbound worker as AWS runs it: SES's notification of a message its receipt rule wrote
+ * to the bucket (the envelope recipients, Bcc ones too), and a repeat of the same object filing
  * nothing twice.
  */
 let w: MailWorld;
@@ -17,27 +17,35 @@ afterAll(async () => {
   await w?.close();
 });
 
-const s3Event = (bucket: string, key: string): SQSEvent =>
+/** SES's "Received" notification (SNS, raw delivery) for its S3 action. */
+const received = (bucket: string, key: string, recipients: string[]): SQSEvent =>
   ({
     Records: [
       {
         messageId: `m-${unique()}`,
         body: JSON.stringify({
-          Records: [{ s3: { bucket: { name: bucket }, object: { key: encodeURIComponent(key) } } }],
+          notificationType: 'Received',
+          mail: { source: 'zed@outside.example', destination: recipients, messageId: unique() },
+          receipt: {
+            recipients,
+            spamVerdict: { status: 'PASS' },
+            virusVerdict: { status: 'PASS' },
+            action: { type: 'S3', topicArn: 'arn:aws:sns:eu-west-1:1:received', bucketName: bucket, objectKey: key },
+          },
         }),
       },
     ],
   }) as unknown as SQSEvent;
 
-test('an S3 event delivers to the mailboxes among To and Cc, once however often it comes', async () => {
+test("SES's notification delivers to the mailboxes among the envelope's recipients, once however often it comes", async () => {
   const box = await mailboxFor(w.p, [w.p.owner.userId]);
   const bucket = process.env.ARTIFACTS_BUCKET as string;
   const key = `inbound/${unique()}.eml`;
   const raw = Buffer.from(
     [
       'From: Zed <zed@outside.example>',
+      // Bcc: no header names the mailbox, only the envelope does.
       'To: someone@outside.example',
-      `Cc: ${box.address}`,
       'Subject: Via S3',
       'Message-ID: <via-s3@outside.example>',
       '',
@@ -46,16 +54,23 @@ test('an S3 event delivers to the mailboxes among To and Cc, once however often 
     ].join('\r\n'),
   );
   await putObject(key, raw, 'message/rfc822');
-  expect(await handler(s3Event(bucket, key))).toEqual({ batchItemFailures: [] });
+  expect(await handler(received(bucket, key, [box.address]))).toEqual({ batchItemFailures: [] });
   const list = await w.p.get(`/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${box.mailboxId}/threads`);
   expect(list.body.threads).toEqual([expect.objectContaining({ subject: 'Via S3', unread: true, messageCount: 1 })]);
   // Delivered objects are deleted; the same object written and announced again files nothing new.
   expect((await storage.listKeys({ name: bucket }, key, 10)).keys).toEqual([]);
   await putObject(key, raw, 'message/rfc822');
-  expect(await handler(s3Event(bucket, key))).toEqual({ batchItemFailures: [] });
+  expect(await handler(received(bucket, key, [box.address]))).toEqual({ batchItemFailures: [] });
   const again = await w.p.get(`/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${box.mailboxId}/threads`);
   expect(again.body.threads[0].messageCount).toBe(1);
   // …and stores no second copy of its parts.
   const objects = await storage.listKeys({ name: bucket }, `mail/${box.mailboxId}/`, 100);
   expect(objects.keys.filter((k) => k.key.endsWith('/raw.eml'))).toHaveLength(1);
+});
+
+test("SES's setup notification is no message: dropped, not retried", async () => {
+  const setup = {
+    Records: [{ messageId: 'setup', body: JSON.stringify({ notificationType: 'AMAZON_SES_SETUP_NOTIFICATION' }) }],
+  } as unknown as SQSEvent;
+  expect(await handler(setup)).toEqual({ batchItemFailures: [] });
 });
