@@ -13,6 +13,7 @@ import {
   findThread,
   idsIn,
   type Message,
+  SubjectTaken,
 } from './messages';
 import { putObject } from './objects';
 import { domainOf, getDomain, getMailbox, type Mailbox, mailKeys } from './records';
@@ -136,9 +137,8 @@ export async function deliverTo(
   const participants = [
     ...new Set([message.from, ...message.to, ...message.cc].flatMap((p) => p?.address ?? [])),
   ].filter((a) => !own.has(a));
-  const threadId = await findThread(mailbox.mailboxId, message, participants);
-  try {
-    const filed = await fileMessage({
+  const file = (threadId: string | undefined, claimSubject: boolean) =>
+    fileMessage({
       mailboxId: mailbox.mailboxId,
       message,
       threadId,
@@ -147,6 +147,15 @@ export async function deliverTo(
       unread: true,
       participants,
       marker: source,
+      claimSubject,
+    });
+  try {
+    const threadId = await findThread(mailbox.mailboxId, message, participants);
+    const filed = await file(threadId, !threadId).catch(async (err) => {
+      if (!(err instanceof SubjectTaken)) throw err;
+      // Another message took the subject meanwhile: its thread, if it is this conversation's.
+      const again = await findThread(mailbox.mailboxId, message, participants, true);
+      return file(again, false);
     });
     const vip = from && mailbox.settings.vipSenders.includes(from.address);
     if (vip) {

@@ -82,16 +82,23 @@ export async function findThread(
   mailboxId: string,
   m: Pick<Message, 'inReplyTo' | 'references' | 'subject' | 'date'>,
   participants: string[],
+  consistent = false,
 ): Promise<string | undefined> {
   const ids = [...new Set([...(m.inReplyTo ? [m.inReplyTo] : []), ...[...m.references].reverse()])].slice(0, 20);
   if (ids.length > 0) {
-    const found = await getMany<{ threadId: string }>(ids.map((id) => midKey(mailboxId, id)));
+    const found = await getMany<{ threadId: string }>(
+      ids.map((id) => midKey(mailboxId, id)),
+      consistent,
+    );
     const hit = found.find((f) => f?.threadId);
     if (hit) return hit.threadId;
   }
   const norm = normalSubject(m.subject);
   if (!norm || participants.length === 0) return undefined;
-  const last = await getItem<{ threadId: string; participants: string[]; lastAt: number }>(subjectKey(mailboxId, norm));
+  const last = await getItem<{ threadId: string; participants: string[]; lastAt: number }>(
+    subjectKey(mailboxId, norm),
+    consistent,
+  );
   if (!last || Math.abs(m.date - last.lastAt) > SUBJECT_WINDOW_MS) return undefined;
   return last.participants.some((p) => participants.includes(p)) ? last.threadId : undefined;
 }
@@ -103,6 +110,8 @@ const distinct = (parties: Party[]) => {
 };
 
 export class AlreadyFiled extends Error {}
+/** Another message started a thread with this subject meanwhile (`claimSubject`): look again. */
+export class SubjectTaken extends Error {}
 
 /**
  * Files a message in its thread (found, or new) in one transaction with everything it moves: the
@@ -120,10 +129,16 @@ export async function fileMessage(input: {
   /** Participants other than the mailbox's own addresses (subject threading). */
   participants: string[];
   marker?: string;
+  /**
+   * A new thread takes its subject only if no thread took it within the window meanwhile (else
+   * SubjectTaken, nothing written): two first messages of a conversation received at the same
+   * moment, or an answer filed before the message it answers, end in one thread.
+   */
+  claimSubject?: boolean;
 }): Promise<{ message: Message; thread: Thread }> {
   const { mailboxId, message: m } = input;
   const at = m.createdAt;
-  const extra = (threadId: string): TransactItems => {
+  const extra = (threadId: string, claim = false): TransactItems => {
     const message: Message = { ...m, threadId };
     const items: TransactItems = [
       { Put: { TableName: TABLE(), Item: { ...messageKey(mailboxId, m.messageId), ...message } } },
@@ -153,6 +168,12 @@ export async function fileMessage(input: {
         Put: {
           TableName: TABLE(),
           Item: { ...subjectKey(mailboxId, norm), threadId, participants: input.participants, lastAt: m.date },
+          ...(claim
+            ? {
+                ConditionExpression: 'attribute_not_exists(pk) OR lastAt < :stale',
+                ExpressionAttributeValues: { ':stale': m.date - SUBJECT_WINDOW_MS },
+              }
+            : {}),
         },
       });
     }
@@ -188,8 +209,11 @@ export async function fileMessage(input: {
     received: (t?.received ?? false) || m.direction === 'in',
     version: t?.version ?? 1,
   });
-  const markerFailed = async (writes: TransactItems, i: number) =>
-    String(writes[i]?.Put?.Item?.sk ?? '').startsWith('RCV#') ? new AlreadyFiled() : undefined;
+  const markerFailed = async (writes: TransactItems, i: number) => {
+    const sk = String(writes[i]?.Put?.Item?.sk ?? '');
+    if (sk.startsWith('RCV#')) return new AlreadyFiled();
+    return sk.startsWith('SUBJ#') ? new SubjectTaken() : undefined;
+  };
 
   if (input.threadId) {
     let writes: TransactItems = [];
@@ -205,7 +229,7 @@ export async function fileMessage(input: {
     if (after) return { message: { ...m, threadId: input.threadId }, thread: after };
   }
   const thread = merged(undefined, input.newThreadId);
-  const writes = [...threadWrites(mailboxId, undefined, thread), ...extra(thread.threadId)];
+  const writes = [...threadWrites(mailboxId, undefined, thread), ...extra(thread.threadId, input.claimSubject)];
   await transact(writes, (i) => markerFailed(writes, i));
   return { message: { ...m, threadId: thread.threadId }, thread };
 }

@@ -61,7 +61,10 @@ export async function getItem<T = Item>(key: { pk: string; sk: string }, consist
 }
 
 /** Reads up to 100 keys in one call (and retries unprocessed keys); order follows `list`. */
-export async function getMany<T = Item>(list: { pk: string; sk: string }[]): Promise<(T | undefined)[]> {
+export async function getMany<T = Item>(
+  list: { pk: string; sk: string }[],
+  consistent = false,
+): Promise<(T | undefined)[]> {
   if (list.length === 0) return [];
   const found = new Map<string, Item>();
   for (let i = 0; i < list.length; i += 100) {
@@ -69,7 +72,9 @@ export async function getMany<T = Item>(list: { pk: string; sk: string }[]): Pro
     for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
       if (attempt > 0) await sleep(20 * 2 ** attempt);
       const out: BatchGetCommandOutput = await db.send(
-        new BatchGetCommand({ RequestItems: { [TABLE()]: { Keys: pending } } }),
+        new BatchGetCommand({
+          RequestItems: { [TABLE()]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } },
+        }),
       );
       for (const item of out.Responses?.[TABLE()] ?? []) found.set(`${item.pk}\0${item.sk}`, item as Item);
       pending = out.UnprocessedKeys?.[TABLE()]?.Keys;

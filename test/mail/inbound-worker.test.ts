@@ -74,3 +74,31 @@ test("SES's setup notification is no message: dropped, not retried", async () =>
   } as unknown as SQSEvent;
   expect(await handler(setup)).toEqual({ batchItemFailures: [] });
 });
+
+test('first messages of a conversation received at the same moment, an answer among them, end in one thread', async () => {
+  const box = await mailboxFor(w.p, [w.p.owner.userId]);
+  const bucket = process.env.ARTIFACTS_BUCKET as string;
+  const first = `<first-${unique()}@outside.example>`;
+  const message = (i: number) =>
+    Buffer.from(
+      [
+        'From: Zed <zed@outside.example>',
+        `To: ${box.address}`,
+        `Subject: ${i === 0 ? '' : 'Re: '}Planning the launch`,
+        `Message-ID: ${i === 0 ? first : `<m${i}-${unique()}@outside.example>`}`,
+        // The answer names a message not filed yet: only the subject can join them.
+        ...(i === 3 ? [`In-Reply-To: ${first}`, `References: ${first}`] : []),
+        '',
+        `Part ${i}.`,
+        '',
+      ].join('\r\n'),
+    );
+  const keys = [0, 1, 2, 3].map(() => `inbound/${unique()}.eml`);
+  await Promise.all(keys.map((key, i) => putObject(key, message(i), 'message/rfc822')));
+  const answers = await Promise.all(keys.map((key) => handler(received(bucket, key, [box.address]))));
+  expect(answers).toEqual(keys.map(() => ({ batchItemFailures: [] })));
+  const list = await w.p.get(`/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${box.mailboxId}/threads`);
+  const planning = list.body.threads.filter((t: { subject: string }) => /Planning the launch/.test(t.subject));
+  expect(planning).toHaveLength(1);
+  expect(planning[0].messageCount).toBe(4);
+});
