@@ -1,0 +1,230 @@
+import * as z from 'zod/mini';
+import { bookName, createBook, deleteBook, getBook, listBooks, renameBook } from '../../shared/contacts/books';
+import {
+  deleteContact,
+  getContact,
+  listContacts,
+  newContact,
+  putContact,
+  updateContact,
+} from '../../shared/contacts/contacts';
+import { deletePhoto, MAX_PHOTO_BODY_BYTES, photoLink, putPhoto } from '../../shared/contacts/photos';
+import { CM, shownBook, shownContact } from '../../shared/contacts/records';
+import { HttpError } from '../../shared/ground/errors';
+import { queryInt } from '../../shared/http/query';
+import { created, noContent, ok, route } from '../../shared/http/route';
+import { MM, memberMailbox } from '../../shared/mailboxes/records';
+import { INVALID_CURSOR } from '../../shared/store/cursor';
+import {
+  BookBody,
+  BookPath,
+  ContactBody,
+  ContactPath,
+  MailboxPath,
+  PhotoBody,
+  PhotoPath,
+  PutContactBody,
+} from './schemas';
+import { vcardRoutes } from './vcard-routes';
+
+/** The refusals every route of one mailbox may answer. */
+export const memberErrors = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound] };
+
+/** The raw body's size as it arrived (API Gateway itself refuses anything over 10 MB). */
+function bodyBytes(event: { body?: string; isBase64Encoded?: boolean }): number {
+  if (!event.body) return 0;
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').length : Buffer.byteLength(event.body);
+}
+
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/address-books',
+    scope: 'contacts:read',
+    summary: "The mailbox's address books, the default one first (made on the first call).",
+    params: MailboxPath,
+    errors: memberErrors,
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ addressBooks: (await listBooks(m.mailboxId)).map(shownBook) });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/address-books',
+    scope: 'contacts:write',
+    summary: `Creates an address book; \`name\` is any JSON, kept as text (a string as it is, trimmed). At most 20 per mailbox.`,
+    params: MailboxPath,
+    body: BookBody,
+    errors: { 400: [CM.bookName, CM.bookNameLong], ...memberErrors, 409: [CM.tooManyBooks] },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const name = bookName(body.name);
+      return created({ addressBook: shownBook(await createBook(m.mailboxId, name)) });
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/address-books/:addressBookId',
+    scope: 'contacts:write',
+    summary: 'Renames an address book (`name`: any JSON, kept as text).',
+    params: BookPath,
+    body: BookBody,
+    errors: { 400: [CM.bookName, CM.bookNameLong], 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.bookNotFound] },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const name = bookName(body.name);
+      return ok({ addressBook: shownBook(await renameBook(m.mailboxId, params.addressBookId, name)) });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/address-books/:addressBookId',
+    scope: 'contacts:write',
+    summary: 'Deletes an address book with its contacts and their photos (never the default one).',
+    params: BookPath,
+    errors: { 400: [CM.defaultBook], 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.bookNotFound] },
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      await deleteBook(m.mailboxId, params.addressBookId);
+      return noContent();
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/contacts',
+    scope: 'contacts:read',
+    summary:
+      "The mailbox's contacts (or one address book's), oldest first. `q`: every word must be found in a name, " +
+      'an email address or the organization (case and accents aside), or, for a phone-like word, in the digits ' +
+      'of a phone. Pages of `limit` (default 100) with a signed `cursor`.',
+    params: MailboxPath,
+    query: z.object({
+      q: z.optional(z.string().check(z.maxLength(200))),
+      addressBookId: z.optional(z.string().check(z.minLength(1), z.maxLength(40))),
+      cursor: z.optional(z.string().check(z.maxLength(2000))),
+      limit: queryInt(1, 500, 100),
+    }),
+    errors: { 400: [INVALID_CURSOR], 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.bookNotFound] },
+    run: async ({ org, caller, params, query }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      if (query.addressBookId !== undefined) await getBook(m.mailboxId, query.addressBookId);
+      const page = await listContacts(`${org.orgId}:${m.mailboxId}:contacts`, m.mailboxId, query);
+      return ok({ contacts: page.contacts.map(shownContact), cursor: page.cursor });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/address-books/:addressBookId/contacts',
+    scope: 'contacts:write',
+    summary:
+      'Creates a contact; it needs at least a name, an organization, an email address or a phone. Dates are ' +
+      '`YYYY-MM-DD`, or `--MM-DD` for an unknown year.',
+    params: BookPath,
+    body: ContactBody,
+    errors: {
+      400: [CM.needsSomething, CM.badDate],
+      403: memberErrors[403],
+      404: [MM.mailboxNotFound, CM.bookNotFound],
+    },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      await getBook(m.mailboxId, params.addressBookId);
+      const contact = await putContact(newContact(m.mailboxId, params.addressBookId, body));
+      return created({ contact: shownContact(contact) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/address-books/:addressBookId/contacts/:contactId',
+    scope: 'contacts:read',
+    summary: 'A contact.',
+    params: ContactPath,
+    errors: { 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.contactNotFound] },
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ contact: shownContact(await getContact(m.mailboxId, params.contactId, params.addressBookId)) });
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/address-books/:addressBookId/contacts/:contactId',
+    scope: 'contacts:write',
+    summary:
+      'Changes a contact: fields left out keep their value, an empty `birthday` or `anniversary` clears it. ' +
+      '`ifVersion`: only if the contact is still at that version (else 409).',
+    params: ContactPath,
+    body: PutContactBody,
+    errors: {
+      400: [CM.needsSomething, CM.badDate],
+      403: memberErrors[403],
+      404: [MM.mailboxNotFound, CM.contactNotFound],
+      409: [CM.stale],
+    },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const { ifVersion, ...input } = body;
+      const contact = await updateContact(m.mailboxId, params.addressBookId, params.contactId, input, ifVersion);
+      return ok({ contact: shownContact(contact) });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/address-books/:addressBookId/contacts/:contactId',
+    scope: 'contacts:write',
+    summary: 'Deletes a contact and its photo.',
+    params: ContactPath,
+    errors: { 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.contactNotFound] },
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      await deleteContact(m.mailboxId, params.addressBookId, params.contactId);
+      return noContent();
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/contacts/:contactId/photo',
+    scope: 'contacts:read',
+    summary: "A link to the contact's photo, valid 5 minutes.",
+    params: PhotoPath,
+    errors: { 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.contactNotFound, CM.noPhoto] },
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ url: await photoLink(m.mailboxId, params.contactId) });
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/contacts/:contactId/photo',
+    scope: 'contacts:write',
+    summary:
+      "Sets the contact's photo: `data` is the image in base64 (at most 1 MB of image, 2 MB of body). The bytes " +
+      'must be a JPEG, PNG, GIF or WebP image, and are stored as the type they are, whatever `contentType` says.',
+    params: PhotoPath,
+    body: PhotoBody,
+    errors: {
+      400: [CM.notBase64, CM.notAnImage],
+      403: memberErrors[403],
+      404: [MM.mailboxNotFound, CM.contactNotFound],
+      413: [CM.photoTooLarge, CM.photoBodyTooLarge],
+    },
+    run: async ({ org, caller, params, body, event }) => {
+      if (bodyBytes(event) > MAX_PHOTO_BODY_BYTES) throw new HttpError(413, CM.photoBodyTooLarge);
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ contact: shownContact(await putPhoto(m.mailboxId, params.contactId, body.data)) });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/contacts/:contactId/photo',
+    scope: 'contacts:write',
+    summary: "Removes the contact's photo.",
+    params: PhotoPath,
+    errors: { 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.contactNotFound] },
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ contact: shownContact(await deletePhoto(m.mailboxId, params.contactId)) });
+    },
+  }),
+  ...vcardRoutes,
+];
