@@ -152,6 +152,8 @@ async function main(): Promise<void> {
     DOMAIN_CHECKS_QUEUE_URL: workerQueues.DOMAIN_CHECKS_QUEUE_URL ?? '',
     // The SMTP server hands received mail to the mail-inbound worker's queue.
     MAIL_INBOUND_QUEUE_URL: workerQueues.MAIL_INBOUND_QUEUE_URL ?? '',
+    // …and what SES would report of sends to its simulator addresses to the mail-feedback worker's.
+    MAIL_FEEDBACK_QUEUE_URL: workerQueues.MAIL_FEEDBACK_QUEUE_URL ?? '',
     // Lookups of custom domains go to the local DNS server (the `dns` need).
     DNS_SERVERS: `127.0.0.1:${dnsPort}`,
     // Mail, texts and calls the platform sends land here (.eml, .sms.json, .voice.json).

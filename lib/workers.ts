@@ -165,11 +165,21 @@ export const workers: Worker[] = [
   {
     name: 'mail-inbound',
     description: "Delivers received mail to the platform's mailboxes",
-    // Received messages as objects: the local SMTP server's, or SES's receipt rule's announced by S3.
+    // Received messages as objects: the local SMTP server's, or SES's receipt rule's (its notification).
     trigger: { kind: 'queue', queue: 'mail-inbound', batchSize: 5, deadLetter: { maxReceives: 5, retentionDays: 14 } },
     // Records (mailboxes, threads, messages); the mailboxes' objects (buckets); the received
     // objects (mailInbound: SES's bucket on AWS); mailReply: vacation replies; notify: mail.vip.
     needs: ['table', 'buckets', 'mailInbound', 'mailReply', 'notify'],
+    timeoutMinutes: 2,
+  },
+  {
+    name: 'mail-feedback',
+    description: "Counts bounces and complaints of mailboxes' sends; files failure notices",
+    // SES's configuration set events (bounce, complaint) through a topic; locally the SMTP server's.
+    trigger: { kind: 'queue', queue: 'mail-feedback', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    // Records and counters; the notice's objects (buckets); mailFeedback: the events' topic on AWS;
+    // the notice is filed as received mail is (mailReply, notify: as the inbound worker's).
+    needs: ['table', 'buckets', 'mailFeedback', 'mailReply', 'notify'],
     timeoutMinutes: 2,
   },
   {

@@ -55,6 +55,10 @@ export const NEED_ENV = {
   // Received mail (the mail-inbound worker): read and delete the objects SES's receipt rule writes
   // (lib/aws/mail.ts); locally the SMTP server's, in the artifacts bucket (the message names it).
   mailInbound: { aws: [], local: [] },
+  // Bounces and complaints of mailboxes' sends (the mail-feedback worker): SES's configuration set
+  // publishes them to a topic delivering to its queue (lib/aws/mail.ts); locally the SMTP server
+  // sends them for SES's simulator addresses.
+  mailFeedback: { aws: [], local: [] },
   // Mail a worker sends for a mailbox (vacation replies): SES raw sends from the account's identities;
   // locally over SMTP_PORT when the local SMTP server runs (a reply is never the delivery's failure).
   mailReply: { aws: ['MAIL_CONFIGURATION_SET'], local: [] },

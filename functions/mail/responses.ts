@@ -163,6 +163,8 @@ export const responses: ResponseDocs = {
           messages: z.number(),
           sentThisMonth: z.number(),
           receivedThisMonth: z.number(),
+          bouncesThisMonth: z.number(),
+          complaintsThisMonth: z.number(),
           sentToday: z.number(),
           dailyQuota: z.number(),
         }),

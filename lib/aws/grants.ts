@@ -11,7 +11,7 @@ import { FUNCTION_PREFIX, GIT_REPO_PREFIX, type PlatformDeployments } from './de
 
 import type { PlatformFunction } from './group-function';
 import type { AgentJobs } from './jobs';
-import { INBOUND_PREFIX, MailInbound, MailSending } from './mail';
+import { INBOUND_PREFIX, MailFeedback, MailInbound, MailSending } from './mail';
 import { ack as ackOn, nagArn, ref } from './nag';
 import { NotifyTimers } from './timers';
 
@@ -263,6 +263,7 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
             'ses:CreateEmailIdentity',
             'ses:GetEmailIdentity',
             'ses:DeleteEmailIdentity',
+            'ses:PutEmailIdentityFeedbackAttributes',
           ],
           resources: [identities],
         }),
@@ -303,6 +304,12 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
       ack(`Resource::${ref(inbound.bucket, 'Arn')}/${INBOUND_PREFIX}*`, reason);
       for (const action of ['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:DeleteObject*'])
         ack(`Action::${action}`, reason);
+    },
+
+    // Bounces and complaints: the configuration set's events reach the worker's queue (the topic and
+    // the event destination are made with the first grant: lib/aws/mail.ts). Nothing to call.
+    mailFeedback: () => {
+      MailFeedback.of(stack, MailSending.of(stack), platform.workerQueue('mail-feedback'));
     },
 
     // App clients of the one user pool; without a pool, nothing (the routes answer 409).

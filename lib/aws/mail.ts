@@ -13,6 +13,33 @@ import { Construct } from 'constructs';
 export const INBOUND_PREFIX = 'inbound/';
 
 /**
+ * A topic SES publishes to: its messages name people's addresses, so they are encrypted with a key
+ * of their own, which SES (of this account only) may use, as it may publish.
+ */
+function sesTopic(scope: Construct, id: string, what: string): sns.Topic {
+  const fromSes = { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } };
+  const key = new kms.Key(scope, `${id}Key`, { description: `Encrypts ${what}`, enableKeyRotation: true });
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('ses.amazonaws.com')],
+      actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+      resources: ['*'],
+      conditions: fromSes,
+    }),
+  );
+  const topic = new sns.Topic(scope, id, { masterKey: key, enforceSSL: true });
+  topic.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('ses.amazonaws.com')],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: fromSes,
+    }),
+  );
+  return topic;
+}
+
+/**
  * Receiving mail on AWS: a receipt rule set whose one rule (every recipient of the account's
  * verified domains, spam and virus scanning on) writes each message to a bucket of its own and
  * notifies a topic that delivers to the mail-inbound worker's queue. The notification, not the
@@ -32,8 +59,6 @@ export class MailInbound extends Construct {
 
   private constructor(scope: Construct, id: string, queue: sqs.IQueue, logBucket: s3.IBucket) {
     super(scope, id);
-    const account = Stack.of(this).account;
-    const fromSes = { StringEquals: { 'aws:SourceAccount': account } };
     this.bucket = new s3.Bucket(this, 'Bucket', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
@@ -43,29 +68,7 @@ export class MailInbound extends Construct {
       lifecycleRules: [{ expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    // The notifications name people's addresses: encrypted with a key of their own that SES, for
-    // this account only, may use to publish.
-    const key = new kms.Key(this, 'NoticeKey', {
-      description: "Encrypts SES's notifications of received mail",
-      enableKeyRotation: true,
-    });
-    key.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [new iam.ServicePrincipal('ses.amazonaws.com')],
-        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
-        resources: ['*'],
-        conditions: fromSes,
-      }),
-    );
-    const topic = new sns.Topic(this, 'Received', { masterKey: key, enforceSSL: true });
-    topic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [new iam.ServicePrincipal('ses.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [topic.topicArn],
-        conditions: fromSes,
-      }),
-    );
+    const topic = sesTopic(this, 'Received', "SES's notifications of received mail");
     // Raw delivery: the queue's message is SES's notification itself, as the worker reads it.
     topic.addSubscription(new subscriptions.SqsSubscription(queue, { rawMessageDelivery: true }));
     this.ruleSet = new ses.ReceiptRuleSet(this, 'Rules', {
@@ -108,6 +111,28 @@ export class MailSending extends Construct {
       service: 'ses',
       resource: 'configuration-set',
       resourceName: this.configurationSet.configurationSetName,
+    });
+  }
+}
+
+/**
+ * Bounces and complaints of mailboxes' sends: the configuration set publishes them to a topic
+ * that delivers them raw to the mail-feedback worker's queue (counts, failure notices). One per
+ * stack, made by the first grant that asks for it.
+ */
+export class MailFeedback extends Construct {
+  static of(stack: Stack, sending: MailSending, queue: sqs.IQueue): MailFeedback {
+    const found = stack.node.tryFindChild('MailFeedback') as MailFeedback | undefined;
+    return found ?? new MailFeedback(stack, 'MailFeedback', sending, queue);
+  }
+
+  private constructor(scope: Construct, id: string, sending: MailSending, queue: sqs.IQueue) {
+    super(scope, id);
+    const topic = sesTopic(this, 'Events', "SES's bounce and complaint events");
+    topic.addSubscription(new subscriptions.SqsSubscription(queue, { rawMessageDelivery: true }));
+    sending.configurationSet.addEventDestination('Feedback', {
+      destination: ses.EventDestination.snsTopic(topic),
+      events: [ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT],
     });
   }
 }

@@ -47,6 +47,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   mail: ['sesv2'],
   mailSend: ['sesv2'],
   mailInbound: ['s3'],
+  mailFeedback: [],
   mailReply: ['sesv2'],
   phone: ['sms'],
   signin: ['cognito'],

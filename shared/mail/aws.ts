@@ -3,6 +3,7 @@ import {
   DeleteEmailIdentityCommand,
   GetEmailIdentityCommand,
   GetSuppressedDestinationCommand,
+  PutEmailIdentityFeedbackAttributesCommand,
   SESv2Client,
   SendEmailCommand,
 } from '@aws-sdk/client-sesv2';
@@ -53,14 +54,21 @@ export const sesMail: MailPort = {
   },
 
   async createDomain(domain) {
+    let tokens: string[];
     try {
       const out = await ses().send(new CreateEmailIdentityCommand({ EmailIdentity: domain }));
-      return { dkimTokens: out.DkimAttributes?.Tokens ?? [] };
+      tokens = out.DkimAttributes?.Tokens ?? [];
     } catch (err) {
       if (!named(err, 'AlreadyExistsException')) throw err;
       const out = await ses().send(new GetEmailIdentityCommand({ EmailIdentity: domain }));
-      return { dkimTokens: out.DkimAttributes?.Tokens ?? [] };
+      tokens = out.DkimAttributes?.Tokens ?? [];
     }
+    // Bounces and complaints reach the mail-feedback worker (the configuration set's events), which
+    // files its own notice: SES's feedback by email would be a second one in the sender's INBOX.
+    await ses().send(
+      new PutEmailIdentityFeedbackAttributesCommand({ EmailIdentity: domain, EmailForwardingEnabled: false }),
+    );
+    return { dkimTokens: tokens };
   },
 
   async deleteDomain(domain) {

@@ -15,7 +15,7 @@ const month = (at: number) => new Date(at).toISOString().slice(0, 7);
 /**
  * Counters of a mailbox, in its partition, moved by ADD in the transactions that store or send:
  * `STATS` (bytes and messages held), `DAY#<yyyy-mm-dd>` (sent that day, for the quota),
- * `MONTH#<yyyy-mm>` (sent and received that month).
+ * `MONTH#<yyyy-mm>` (sent and received that month; bounces and complaints, by the mail-feedback worker).
  */
 export const usageKeys = {
   stats: (mailboxId: string) => ({ pk: `MBX#${mailboxId}`, sk: 'STATS' }),
@@ -47,11 +47,18 @@ export async function limitsOf(mailboxId: string) {
   };
 }
 
-/** Per mailbox: bytes and messages held, sent and received this month, sent today. */
+/** Per mailbox: bytes and messages held, sent, received, bounced and complained of this month, sent today. */
 export async function usageOf(mailboxIds: string[]) {
   const now = Date.now();
   const keys = mailboxIds.flatMap((m) => [usageKeys.stats(m), usageKeys.month(m, now), usageKeys.day(m, now)]);
-  const items = await getMany<{ bytes?: number; messages?: number; sent?: number; received?: number }>(keys);
+  const items = await getMany<{
+    bytes?: number;
+    messages?: number;
+    sent?: number;
+    received?: number;
+    bounces?: number;
+    complaints?: number;
+  }>(keys);
   return mailboxIds.map((mailboxId, i) => {
     const [stats, monthItem, dayItem] = [items[3 * i], items[3 * i + 1], items[3 * i + 2]];
     return {
@@ -60,6 +67,8 @@ export async function usageOf(mailboxIds: string[]) {
       messages: Math.max(0, stats?.messages ?? 0),
       sentThisMonth: monthItem?.sent ?? 0,
       receivedThisMonth: monthItem?.received ?? 0,
+      bouncesThisMonth: monthItem?.bounces ?? 0,
+      complaintsThisMonth: monthItem?.complaints ?? 0,
       sentToday: dayItem?.sent ?? 0,
       dailyQuota: LIMITS.dailyQuota,
     };

@@ -18,7 +18,8 @@ export type QueueUrlVariable =
   | 'AGENT_CHECKS_QUEUE_URL'
   | 'NOTIFY_QUEUE_URL'
   | 'DOMAIN_CHECKS_QUEUE_URL'
-  | 'WEBHOOKS_QUEUE_URL';
+  | 'WEBHOOKS_QUEUE_URL'
+  | 'MAIL_FEEDBACK_QUEUE_URL';
 
 /** The variable of a queue worker's queue URL: `repo-archives` → `REPO_ARCHIVES_QUEUE_URL`. */
 export const queueUrlVariable = (queue: string): string => `${queue.toUpperCase().replace(/-/g, '_')}_QUEUE_URL`;

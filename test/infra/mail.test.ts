@@ -80,3 +80,23 @@ test('mailbox sends go through a configuration set that suppresses bounces and c
   const fns = JSON.stringify(template.findResources('AWS::Lambda::Function'));
   expect(fns).toContain('MAIL_CONFIGURATION_SET');
 });
+
+test("bounces and complaints of mailbox sends reach the mail-feedback worker's queue through an encrypted topic", () => {
+  template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+    EventDestination: Match.objectLike({
+      Enabled: true,
+      MatchingEventTypes: ['bounce', 'complaint'],
+      SnsDestination: { TopicARN: { Ref: Match.stringLikeRegexp('MailFeedbackEvents') } },
+    }),
+  });
+  template.hasResourceProperties('AWS::SNS::Subscription', {
+    Protocol: 'sqs',
+    RawMessageDelivery: true,
+    TopicArn: { Ref: Match.stringLikeRegexp('MailFeedbackEvents') },
+    Endpoint: { 'Fn::GetAtt': [Match.stringLikeRegexp('MailFeedbackQueue'), 'Arn'] },
+  });
+  const topics = template.findResources('AWS::SNS::Topic');
+  expect(Object.values(topics).every((t) => t.Properties?.KmsMasterKeyId)).toBe(true);
+  const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+  expect(policies).toContain('ses:PutEmailIdentityFeedbackAttributes');
+});

@@ -242,6 +242,8 @@ describe('who reaches a mailbox', () => {
       messages: 0,
       sentThisMonth: 0,
       receivedThisMonth: 0,
+      bouncesThisMonth: 0,
+      complaintsThisMonth: 0,
       sentToday: 0,
       dailyQuota: 500,
     });

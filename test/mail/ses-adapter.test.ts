@@ -1,6 +1,7 @@
 import {
   AlreadyExistsException,
   CreateEmailIdentityCommand,
+  PutEmailIdentityFeedbackAttributesCommand,
   DeleteEmailIdentityCommand,
   GetEmailIdentityCommand,
   GetSuppressedDestinationCommand,
@@ -44,6 +45,11 @@ test('createDomain answers Easy DKIM tokens, of a new identity or an existing on
   ses.on(CreateEmailIdentityCommand).rejects(new AlreadyExistsException({ message: 'exists', $metadata: {} }));
   ses.on(GetEmailIdentityCommand).resolves({ DkimAttributes: { Tokens: ['o1', 'o2', 'o3'] } });
   expect(await sesMail.createDomain('acme.com')).toEqual({ dkimTokens: ['o1', 'o2', 'o3'] });
+  // Feedback by email is off: bounces come as events, and the platform files one notice.
+  expect(ses.commandCalls(PutEmailIdentityFeedbackAttributesCommand).map((c) => c.args[0].input)).toEqual([
+    { EmailIdentity: 'acme.com', EmailForwardingEnabled: false },
+    { EmailIdentity: 'acme.com', EmailForwardingEnabled: false },
+  ]);
 });
 
 test('deleteDomain ignores an identity already gone, not other failures', async () => {

@@ -1,0 +1,18 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { isFeedback, recordFeedback } from '../../shared/mailboxes/feedback';
+import { eachMessage } from '../../shared/queue/batch';
+
+/**
+ * The mail-feedback worker: bounces and complaints of mailboxes' sends (SES's configuration set
+ * events on AWS, the local SMTP server's for SES's simulator addresses), counted once per message
+ * and kind; a permanent bounce files a failure notice in the sender's thread.
+ */
+export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  eachMessage(event, {
+    what: 'mail feedback',
+    is: isFeedback,
+    handle: async (m) => {
+      await recordFeedback(m);
+    },
+    describe: (m) => ({ kind: m.eventType ?? m.notificationType }),
+  });
