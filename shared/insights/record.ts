@@ -1,0 +1,115 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { $ZodType } from 'zod/v4/core';
+import type { Caller } from '../auth/caller';
+import type { Route } from '../http/route';
+import { findPlatformOrg } from '../platform/access';
+import { actionOf, areaOf, isAudited } from './actions';
+import { type AuditActor, type AuditEntry, writeAudit } from './audit';
+import { analytics } from './index';
+import { statOf, statUpdate } from './stats';
+
+/** What the middy stack knows of a request once it is answered. */
+export interface Answered {
+  event: APIGatewayProxyEventV2;
+  requestId: string;
+  route?: Route;
+  params: Record<string, string>;
+  caller?: Caller;
+  /** The organization the caller reached through the path. */
+  orgId?: string;
+  status: number;
+  startedAt: number;
+  durationMs: number;
+}
+
+/** The request's action: derived once per route (shared/insights/actions.ts). */
+const actions = new WeakMap<Route, string>();
+export function rememberActions(routes: readonly Route[]): void {
+  for (const r of routes) actions.set(r, actionOf(r, routes));
+}
+const actionFor = (route: Route) => actions.get(route) ?? actionOf(route);
+
+/** Switched off only by the bench, to measure what the audit costs. */
+const auditOff = () => process.env.AUDIT_OFF === '1';
+
+/**
+ * After every answer: one analytics event (no I/O: a log line or an in-memory buffer), and for
+ * a write of an authenticated caller its audit entry, awaited before the response leaves, with
+ * the platform's total moved by a successful create or delete in the same write.
+ */
+export async function recordRequest(a: Answered): Promise<void> {
+  const route = a.route;
+  const action = route ? actionFor(route) : 'unknown';
+  const caller = a.caller;
+  const orgId = a.orgId ?? (caller && caller.kind !== 'user' ? caller.orgId : undefined) ?? null;
+  analytics().emit({
+    at: a.startedAt,
+    orgId,
+    ...(a.params.projectId ? { projectId: a.params.projectId } : {}),
+    group: route ? areaOf(action) : '-',
+    route: route ? `${route.method} ${route.path}` : '-',
+    action,
+    status: a.status,
+    durationMs: Math.round(a.durationMs * 10) / 10,
+    caller: caller?.kind ?? 'anonymous',
+  });
+  if (!route || !caller || !isAudited(route) || auditOff()) return;
+  const entryOrg = route.path.startsWith('/v1/platform') ? ((await findPlatformOrg())?.orgId ?? orgId) : orgId;
+  const body = bodyOf(a.event);
+  const entry: AuditEntry = {
+    orgId: entryOrg,
+    at: a.event.requestContext.timeEpoch ?? a.startedAt,
+    actor: actorOf(caller),
+    action,
+    route: `${route.method} ${route.path}`,
+    target: targetOf(a.params, entryOrg),
+    status: a.status,
+    requestId: a.requestId,
+    ip: a.event.requestContext.http.sourceIp?.slice(0, 64) || null,
+    userAgent: a.event.requestContext.http.userAgent?.slice(0, 512) || null,
+    fields: fieldsOf(route, body),
+  };
+  const stat = statOf(action, a.status, a.params, body);
+  await writeAudit(entry, stat ? [statUpdate(stat.kind, stat.delta)] : []);
+}
+
+function actorOf(caller: Caller): AuditActor {
+  if (caller.kind === 'user') return { kind: 'user', id: caller.userId, email: caller.email?.toLowerCase() ?? null };
+  return { kind: caller.kind, id: caller.keyId, email: null };
+}
+
+/** The path's ids; the organization's own only where it is the subject (a platform route's). */
+function targetOf(params: Record<string, string>, orgId: string | null): Record<string, string> {
+  const target: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (name === 'orgId' && value === orgId) continue;
+    target[name] = value.slice(0, 256);
+  }
+  return target;
+}
+
+function bodyOf(event: APIGatewayProxyEventV2): unknown {
+  if (!event.body || event.isBase64Encoded) return undefined;
+  const type = event.headers['content-type'] ?? '';
+  if (type && !type.includes('json')) return undefined;
+  try {
+    return JSON.parse(event.body);
+  } catch {
+    return undefined;
+  }
+}
+
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * The names of the body's top-level fields, never a value: the ones the route's schema declares
+ * when it declares an object, else names that look like field names (at most 50).
+ */
+function fieldsOf(route: Route, body: unknown): string[] {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
+  const names = Object.keys(body);
+  const shape = (route.body as ($ZodType & { _zod: { def: { shape?: Record<string, unknown> } } }) | undefined)?._zod
+    .def.shape;
+  const kept = shape ? names.filter((n) => Object.hasOwn(shape, n)) : names.filter((n) => FIELD_NAME.test(n));
+  return kept.slice(0, 50).sort();
+}

@@ -1,0 +1,41 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { HttpError } from '../../shared/ground/errors';
+import { createOrg, findOrgBySlug } from '../../shared/identity/orgs';
+import { findPlatformOrg } from '../../shared/platform/access';
+import type { Organization } from '../../shared/schemas/org';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
+
+/** The platform organization (slug `platform`), made as the seed makes it when no test made it yet. */
+export async function platformOrg(): Promise<Organization> {
+  const found = await findPlatformOrg();
+  if (found) return found;
+  try {
+    await createOrg({ slug: 'platform', name: 'Platform', kind: 'platform' });
+  } catch (err) {
+    if (!(err instanceof HttpError && err.status === 409)) throw err;
+  }
+  const org = (await findPlatformOrg()) ?? (await findOrgBySlug('platform'));
+  if (!org) throw new Error('no platform organization');
+  return org;
+}
+
+/** Every stored audit item of a partition (`<orgId>` or `~<userId>`), as stored. */
+export async function storedAudit(owner: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: TABLE(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `AUDIT#${owner}` },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...((out.Items ?? []) as Record<string, unknown>[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
