@@ -2,6 +2,7 @@ import { badRequest, notFound } from '../ground/errors';
 import { newId } from '../store/ids';
 import { getItem, putNew, queryPrefix, TABLE, transact, updateVersioned } from '../store/table';
 import { removeContactsOf } from './contacts';
+import { exportKeyFor, removePhotos } from './objects';
 import { type AddressBookRecord, CM, CONTACT_PREFIX, contactKeys, MAX_BOOKS } from './records';
 
 /** The name the default address book gets. */
@@ -150,6 +151,7 @@ export async function deleteBook(mailboxId: string, addressBookId: string): Prom
     if ((err as { status?: number }).status === 404) return; // a concurrent delete did it
     throw err;
   }
-  // Contacts written while it was being removed.
+  // Contacts written while it was being removed; large exports left in the bucket.
   await removeContactsOf(mailboxId, addressBookId);
+  await removePhotos(['3.0', '4.0'].map((v) => exportKeyFor(mailboxId, addressBookId, v)));
 }

@@ -14,6 +14,10 @@ export const photoKeyFor = (mailboxId: string, contactId: string) =>
 export const fileKeyFor = (mailboxId: string, prefix: string, ext: string) =>
   `contacts-files/${mailboxId}/${newId(prefix)}.${ext}`;
 
+/** The key a large export is written to: one per address book and version, replaced each time. */
+export const exportKeyFor = (mailboxId: string, addressBookId: string, version: string) =>
+  `contacts-files/${mailboxId}/export-${addressBookId}-${version}.vcf`;
+
 /** Writes an object; a 5xx answer is tried again, three times at most. */
 export async function putBytes(key: string, body: Buffer, contentType: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {

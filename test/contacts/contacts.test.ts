@@ -233,7 +233,9 @@ describe('contacts', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await w.p.get(`${base}/contacts?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res: { status: number; body: any } = await w.p.get(
+        `${base}/contacts?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.status).toBe(200);
       seen.push(...res.body.contacts.map((c: { contactId: string }) => c.contactId));
       cursor = res.body.cursor;
