@@ -1,0 +1,317 @@
+import * as z from 'zod/mini';
+import {
+  CM,
+  COLORS,
+  createCalendar,
+  deleteCalendar,
+  getEvent,
+  listCalendars,
+  shownCalendar,
+  shownEvent,
+  updateCalendar,
+} from '../../shared/calendar/records';
+import { badRequest } from '../../shared/ground/errors';
+import { QueryInt } from '../../shared/http/query';
+import { created, noContent, ok, route } from '../../shared/http/route';
+import { MM, memberMailbox } from '../../shared/mailboxes/records';
+
+/**
+ * The calendar group: a mailbox's calendars and events (spec part C, "Calendar"). Every route
+ * serves the mailbox's members only (keys and others get 403). Expansion, iCalendar and
+ * invitations load with the first route that needs them (out of the group's cold start).
+ */
+const service = () => import('../../shared/calendar/events');
+const transfer = () => import('../../shared/calendar/transfer');
+
+const MAX_WINDOW = 400 * 86_400_000;
+const IMPORT_BYTES = 4 * 1024 * 1024;
+
+const members = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound] };
+const withCalendar = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound, CM.calendarNotFound] };
+const withEvent = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound, CM.calendarNotFound, CM.eventNotFound] };
+const sending = [MM.domainRemoved, MM.notVerified('<domain>')];
+
+const Id = z.string().check(z.minLength(1), z.maxLength(64));
+const MailboxPath = z.object({ orgId: z.string(), mailboxId: Id });
+const CalendarPath = z.object({ orgId: z.string(), mailboxId: Id, calendarId: Id });
+const EventPath = z.object({ orgId: z.string(), mailboxId: Id, calendarId: Id, eventId: Id });
+
+const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+const Color = z.enum(COLORS);
+const Description = z.string().check(z.maxLength(1000));
+
+const Weekday = z.enum(['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA']);
+const Int = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
+const Recurrence = z.object({
+  freq: z.enum(['daily', 'weekly', 'monthly', 'yearly']),
+  interval: z._default(Int(1, 999), 1),
+  count: z.optional(Int(1, 5000)),
+  until: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'until must be YYYY-MM-DD.'))),
+  byDay: z.optional(z.array(z.object({ day: Weekday, nth: z.optional(Int(-53, 53)) })).check(z.maxLength(7))),
+  byMonthDay: z.optional(z.array(Int(-31, 31)).check(z.maxLength(31))),
+  byMonth: z.optional(z.array(Int(1, 12)).check(z.maxLength(12))),
+  bySetPos: z.optional(z.array(Int(-366, 366)).check(z.maxLength(10))),
+  weekStart: z.optional(Weekday),
+});
+const Local = z.string().check(z.maxLength(19));
+const Attendee = z.object({
+  email: z
+    .string()
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      z.maxLength(254),
+      z.regex(/^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/, 'Not an email address.'),
+    ),
+  name: z.optional(z.string().check(z.maxLength(200), z.regex(/^[^\r\n]*$/, 'No line breaks.'))),
+  optional: z.optional(z.boolean()),
+});
+const EventStatus = z.enum(['confirmed', 'tentative', 'cancelled']);
+
+/** The event body: every field optional (a create checks start, end and timeZone are there). */
+const eventFields = {
+  summary: z.optional(z.string().check(z.trim(), z.maxLength(1000))),
+  description: z.optional(z.string().check(z.maxLength(64_000))),
+  location: z.optional(z.string().check(z.maxLength(2000))),
+  allDay: z.optional(z.boolean()),
+  start: z.optional(Local),
+  end: z.optional(Local),
+  timeZone: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+  recurrence: z.optional(z.nullable(Recurrence)),
+  attendees: z.optional(z.array(Attendee).check(z.maxLength(200))),
+  busyStatus: z.optional(z.enum(['free', 'tentative', 'busy', 'oof', 'workingElsewhere'])),
+  sensitivity: z.optional(z.enum(['normal', 'personal', 'private', 'confidential'])),
+  reminders: z.optional(z.array(Int(-10080, 40320)).check(z.maxLength(5))),
+  categories: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(30))),
+  url: z.optional(
+    z.nullable(z.string().check(z.maxLength(2000), z.regex(/^https?:\/\/\S+$/i, 'url must be an http(s) URL.'))),
+  ),
+  status: z.optional(EventStatus),
+  notify: z.optional(z.boolean()),
+};
+const CreateBody = z.object({
+  ...eventFields,
+  start: Local,
+  end: Local,
+  timeZone: z.string().check(z.minLength(1), z.maxLength(64)),
+});
+const UpdateBody = z.object({
+  ...eventFields,
+  recurrenceId: z.optional(z.number().check(z.int())),
+  ifVersion: z.optional(z.number().check(z.int(), z.minimum(0))),
+  moveTo: z.optional(z.unknown()),
+});
+
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars',
+    scope: 'calendar:read',
+    summary: "The mailbox's calendars, the default first (created with the first read).",
+    params: MailboxPath,
+    errors: members,
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ calendars: (await listCalendars(m.mailboxId)).map(shownCalendar) });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars',
+    scope: 'calendar:write',
+    summary: 'Creates a calendar (at most 50 a mailbox, the default included).',
+    params: MailboxPath,
+    body: z.object({ name: Name, color: z.optional(Color), description: z.optional(Description) }),
+    errors: { ...members, 409: [CM.tooMany] },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return created({ calendar: shownCalendar(await createCalendar(m.mailboxId, body)) });
+    },
+  }),
+
+  route({
+    method: 'PATCH',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId',
+    scope: 'calendar:write',
+    summary: "Changes a calendar's name, color or description.",
+    params: CalendarPath,
+    body: z.object({ name: z.optional(Name), color: z.optional(Color), description: z.optional(Description) }),
+    errors: withCalendar,
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ calendar: shownCalendar(await updateCalendar(m.mailboxId, params.calendarId, body)) });
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId',
+    scope: 'calendar:write',
+    summary: 'Deletes a calendar with its events (nobody is emailed); the default calendar stays.',
+    params: CalendarPath,
+    errors: { ...withCalendar, 400: [CM.defaultUndeletable] },
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      await deleteCalendar(m.mailboxId, params.calendarId);
+      return noContent();
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/events',
+    scope: 'calendar:read',
+    summary:
+      'Occurrences in [from, to) (UTC ms, at most 400 days), of every calendar or those of `calendarId` (comma-separated), sorted by start: series expanded in their own zone, changed occurrences and deleted ones applied.',
+    params: MailboxPath,
+    query: z.object({
+      from: QueryInt,
+      to: QueryInt,
+      calendarId: z.optional(z.string().check(z.maxLength(2000))),
+    }),
+    errors: { ...members, 400: [CM.window] },
+    run: async ({ org, caller, params, query }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      if (query.to <= query.from || query.to - query.from > MAX_WINDOW) throw badRequest(CM.window);
+      const ids = query.calendarId
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const { listOccurrences } = await service();
+      return ok({ occurrences: await listOccurrences(m.mailboxId, query.from, query.to, ids?.length ? ids : null) });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/events',
+    scope: 'calendar:write',
+    summary:
+      'Creates an event: wall-clock start and end in an IANA timeZone (a time in a DST gap moves forward, an ambiguous one takes the first), an optional repeat rule; attendees are invited by mail unless notify is false.',
+    params: CalendarPath,
+    body: CreateBody,
+    errors: { ...withCalendar, 409: sending },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const { createEvent } = await service();
+      const { event, notified } = await createEvent(m, params.calendarId, body);
+      return created({ event: shownEvent(event), notified });
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/events/:eventId',
+    scope: 'calendar:read',
+    summary: 'An event (a series with its changed occurrences).',
+    params: EventPath,
+    errors: withEvent,
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      return ok({ event: shownEvent(await getEvent(m.mailboxId, params.eventId, params.calendarId)) });
+    },
+  }),
+
+  route({
+    method: 'PUT',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/events/:eventId',
+    scope: 'calendar:write',
+    summary:
+      'Changes an event (fields left out are kept) or, with recurrenceId (its original start), one occurrence. A new time or rule drops changed occurrences, raises sequence and asks attendees again; attendees get the update, removed ones a cancellation. moveTo: another calendar of the mailbox.',
+    params: EventPath,
+    body: UpdateBody,
+    errors: { ...withEvent, 409: [CM.stale, ...sending] },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const { updateEvent } = await service();
+      const { event, notified, cancelled } = await updateEvent(m, params.calendarId, params.eventId, body);
+      return ok({ event: shownEvent(event), notified, cancelled });
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/events/:eventId',
+    scope: 'calendar:write',
+    summary:
+      'Deletes an event, or one occurrence with `recurrenceId`; attendees get a cancellation unless `notify=false`.',
+    params: EventPath,
+    query: z.object({
+      recurrenceId: z.optional(QueryInt),
+      notify: z.optional(z.enum(['true', 'false'])),
+    }),
+    errors: { ...withEvent, 409: sending },
+    run: async ({ org, caller, params, query }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const { deleteEvent } = await service();
+      await deleteEvent(m, params.calendarId, params.eventId, {
+        recurrenceId: query.recurrenceId,
+        notify: query.notify !== 'false',
+      });
+      return noContent();
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/events/:eventId/respond',
+    scope: 'calendar:write',
+    summary:
+      "Answers an invitation (the series, or one occurrence with recurrenceId): sets myStatus and mails the organizer a REPLY. 400 on the mailbox's own event.",
+    params: EventPath,
+    body: z.object({
+      status: z.enum(['accepted', 'tentative', 'declined']),
+      recurrenceId: z.optional(z.number().check(z.int())),
+      comment: z.optional(z.string().check(z.maxLength(2000))),
+    }),
+    errors: { ...withEvent, 400: [CM.ownEvent], 409: sending },
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const { respond } = await service();
+      const { event, notified } = await respond(m, params.calendarId, params.eventId, body);
+      return ok({ event: shownEvent(event), notified });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/import',
+    scope: 'calendar:write',
+    summary:
+      'Imports iCalendar text (up to 4 MB), 200 events a call: send the same content with `next` until `done`. A UID already in the mailbox updates its event; nobody is emailed.',
+    params: CalendarPath,
+    body: z.object({
+      content: z.string().check(z.minLength(1), z.maxLength(IMPORT_BYTES)),
+      next: z.optional(z.string().check(z.maxLength(500))),
+    }),
+    errors: withCalendar,
+    run: async ({ org, caller, params, body }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const { importIcs } = await transfer();
+      return ok(await importIcs(m, params.calendarId, body.content, body.next));
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/export',
+    scope: 'calendar:read',
+    summary:
+      'The calendar as iCalendar text (text/calendar): a VTIMEZONE per zone, series with their changed occurrences.',
+    params: CalendarPath,
+    errors: withCalendar,
+    run: async ({ org, caller, params }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const { exportIcs } = await transfer();
+      return {
+        status: 200,
+        body: await exportIcs(m, params.calendarId),
+        headers: {
+          'content-type': 'text/calendar; charset=utf-8',
+          'content-disposition': 'attachment; filename="calendar.ics"',
+        },
+      };
+    },
+  }),
+];

@@ -1,0 +1,160 @@
+import ical, { ICalAlarmType, type ICalAttendeeData, type ICalEventData } from 'ical-generator';
+import type { Attendee, CalEvent, Exception } from './records';
+import { localOf, Temporal } from './time';
+import { vtimezone } from './vtimezone';
+
+/**
+ * iCalendar text of events (ical-generator 10): a VTIMEZONE per zone (from the zone's own
+ * transitions), RRULE and EXDATE with TZID, changed occurrences as RECURRENCE-ID VEVENTs, all-day
+ * events as VALUE=DATE. Used by exports and by invitations (METHOD REQUEST, REPLY, CANCEL).
+ */
+export type Method = 'PUBLISH' | 'REQUEST' | 'REPLY' | 'CANCEL';
+
+const ROLE = {
+  optional: 'OPT-PARTICIPANT',
+  required: 'REQ-PARTICIPANT',
+  chair: 'CHAIR',
+  'non-participant': 'NON-PARTICIPANT',
+};
+const KIND = { unknown: 'UNKNOWN', resource: 'RESOURCE', individual: 'INDIVIDUAL', group: 'GROUP', room: 'ROOM' };
+const CLASS = { normal: 'PUBLIC', personal: 'PRIVATE', private: 'PRIVATE', confidential: 'CONFIDENTIAL' };
+const BUSY = { free: 'FREE', tentative: 'TENTATIVE', busy: 'BUSY', oof: 'OOF' } as const;
+
+const basic = (local: string) => local.replace(/[-:]/g, '');
+const isUtc = (zone: string) => zone === 'UTC' || zone === 'Etc/UTC';
+
+/** A wall-clock value as ical-generator takes it: zoned by the event's `timezone`, or UTC. */
+const when = (local: string, zone: string) => (isUtc(zone) ? `${local}Z` : local);
+
+const attendeeData = (a: Attendee): ICalAttendeeData => ({
+  email: a.email,
+  ...(a.name ? { name: a.name } : {}),
+  role: ROLE[a.role] as ICalAttendeeData['role'],
+  status: a.status.toUpperCase() as ICalAttendeeData['status'],
+  rsvp: a.rsvp,
+  type: KIND[a.kind] as ICalAttendeeData['type'],
+});
+
+export interface IcsPart {
+  event: CalEvent;
+  /** Only one occurrence: the exception or the plain occurrence at this original start. */
+  recurrenceId?: number;
+  /** The attendees written (default: all). */
+  attendees?: Attendee[];
+  /** Written cancelled (CANCEL). */
+  cancelled?: boolean;
+}
+
+function yearsOf(parts: IcsPart[]): [number, number] {
+  const now = new Date().getUTCFullYear();
+  let lo = now;
+  let hi = now;
+  for (const { event: e } of parts) {
+    const y = new Date(e.start).getUTCFullYear();
+    lo = Math.min(lo, y);
+    hi = Math.max(hi, y, Number.isFinite(e.lastEnd) ? new Date(Math.min(e.lastEnd, 4e12)).getUTCFullYear() : now);
+  }
+  return [lo - 1, hi + 10];
+}
+
+export function toIcs(parts: IcsPart[], method: Method, name?: string): string {
+  const [fromYear, toYear] = yearsOf(parts);
+  const cal = ical({ prodId: '//Platform//Calendar//EN', method: method as never, ...(name ? { name } : {}) });
+  cal.timezone({
+    name: '',
+    generator: (zone: string) => (isUtc(zone) ? null : vtimezone(zone, fromYear, toYear)),
+  } as never);
+  const stamp = new Date();
+  for (const part of parts) {
+    const e = part.event;
+    const base = common(e, stamp, part);
+    if (part.recurrenceId !== undefined) {
+      const ex = e.exceptions.find((x) => x.recurrenceId === part.recurrenceId);
+      cal.createEvent({ ...base, ...occurrence(e, part.recurrenceId, ex) });
+      continue;
+    }
+    const exdates = e.exdates.map((ms) => exdateValue(e, ms));
+    const repeating = e.rrule ? [`RRULE:${e.rrule}`, ...exdates.map((v) => exdateLine(e, v))].join('\n') : undefined;
+    cal.createEvent({
+      ...base,
+      allDay: e.allDay,
+      start: e.allDay ? e.startLocal : when(e.startLocal, e.timeZone),
+      end: e.allDay ? e.endLocal : when(e.endLocal, e.timeZone),
+      ...(repeating ? { repeating } : {}),
+      status: (part.cancelled ? 'CANCELLED' : e.status.toUpperCase()) as never,
+    });
+    if (method === 'PUBLISH' || method === 'REQUEST') {
+      for (const ex of e.exceptions) cal.createEvent({ ...base, ...occurrence(e, ex.recurrenceId, ex) });
+    }
+  }
+  return cal.toString();
+}
+
+function common(e: CalEvent, stamp: Date, part: IcsPart): Omit<ICalEventData, 'start'> {
+  const attendees = part.attendees ?? e.attendees;
+  const busy = e.busyStatus === 'workingElsewhere' ? null : BUSY[e.busyStatus];
+  const x: [string, string][] = [];
+  if (e.busyStatus === 'workingElsewhere') x.push(['X-MICROSOFT-CDO-BUSYSTATUS', 'WORKINGELSEWHERE']);
+  if (e.sensitivity === 'personal') x.push(['X-PLATFORM-SENSITIVITY', 'personal']);
+  return {
+    id: e.uid,
+    sequence: e.sequence,
+    stamp,
+    ...(e.allDay || isUtc(e.timeZone) ? {} : { timezone: e.timeZone }),
+    summary: e.summary,
+    ...(e.description ? { description: e.description } : {}),
+    ...(e.location ? { location: e.location } : {}),
+    ...(e.url ? { url: e.url } : {}),
+    ...(e.organizer ? { organizer: { email: e.organizer.email, name: e.organizer.name || e.organizer.email } } : {}),
+    attendees: attendees.map(attendeeData),
+    busystatus: busy as never,
+    transparency: (e.busyStatus === 'free' ? 'TRANSPARENT' : 'OPAQUE') as never,
+    class: CLASS[e.sensitivity] as never,
+    categories: e.categories.map((c) => ({ name: c })),
+    alarms: e.reminders.map((m) =>
+      m >= 0
+        ? { type: ICalAlarmType.display, triggerBefore: m * 60 }
+        : { type: ICalAlarmType.display, triggerAfter: -m * 60 },
+    ),
+    x,
+  };
+}
+
+/** One occurrence as its own VEVENT (RECURRENCE-ID): the exception's values, else the series'. */
+function occurrence(e: CalEvent, recurrenceId: number, ex: Exception | undefined): ICalEventData {
+  const rid = e.allDay ? dateOf(recurrenceId, e.timeZone) : when(localOf(recurrenceId, e.timeZone), e.timeZone);
+  const duration = e.end - e.start;
+  const start = ex?.startLocal ?? (e.allDay ? rid : localOf(recurrenceId, e.timeZone));
+  const end =
+    ex?.endLocal ??
+    (e.allDay
+      ? Temporal.PlainDate.from(start)
+          .add({ days: Temporal.PlainDate.from(e.startLocal).until(Temporal.PlainDate.from(e.endLocal)).days })
+          .toString()
+      : localOf(recurrenceId + duration, e.timeZone));
+  return {
+    allDay: e.allDay,
+    recurrenceId: rid,
+    start: e.allDay ? start : when(start, e.timeZone),
+    end: e.allDay ? end : when(end, e.timeZone),
+    summary: ex?.summary ?? e.summary,
+    ...((ex?.location ?? e.location) ? { location: ex?.location ?? e.location } : {}),
+    status: (ex?.status ?? e.status).toUpperCase() as never,
+  };
+}
+
+const dateOf = (ms: number, zone: string) =>
+  Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(zone).toPlainDate().toString();
+
+function exdateValue(e: CalEvent, ms: number): string {
+  if (e.allDay) return basic(dateOf(ms, e.timeZone));
+  if (isUtc(e.timeZone)) return `${basic(localOf(ms, 'UTC'))}Z`;
+  return basic(localOf(ms, e.timeZone));
+}
+
+/** One EXDATE a line (some readers take only the first value of a list). */
+function exdateLine(e: CalEvent, value: string): string {
+  if (e.allDay) return `EXDATE;VALUE=DATE:${value}`;
+  if (isUtc(e.timeZone)) return `EXDATE:${value}`;
+  return `EXDATE;TZID=${e.timeZone}:${value}`;
+}
