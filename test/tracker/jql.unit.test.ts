@@ -561,6 +561,8 @@ describe('narrowing: the top-level AND constraints on key, space, sprint, assign
     ['assignee != usr_ana', {}],
     ['NOT (status != Done OR project != WEB)', { statusIds: ['sts_done'], spaceIds: ['spc_web'] }],
     ['status = Done AND status = "To Do"', { statusIds: [] }],
+    // An issue has several sprints: two sprint constraints keep one set, not their (empty) intersection.
+    ['sprint = "WEB Sprint 1" AND sprint in (spr_2, spr_3)', { sprintIds: ['spr_1'] }],
     ['type = Bug AND labels = x', {}],
   ])('%s', async (query, expected) => {
     expect(await narrowOf(query)).toEqual(expected);

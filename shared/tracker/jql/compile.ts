@@ -366,7 +366,7 @@ class Compiler {
       }
     };
     if (op === 'is' || op === 'is not') {
-      if (def.kind === 'rank' || def.kind === 'key') unsupported();
+      if (def.kind === 'rank') unsupported();
       const empty = this.emptiness(def);
       return { test: op === 'is' ? empty : (i) => !empty(i) };
     }
@@ -703,7 +703,12 @@ export async function compileJql(
       if (!part.narrow) continue;
       const { key, ids } = part.narrow;
       const before = narrow[key];
-      narrow[key] = before ? new Set([...before].filter((id) => ids.has(id))) : new Set(ids);
+      if (!before) narrow[key] = new Set(ids);
+      // One value per issue: both sets hold it, so keep their intersection. Sprints are several per
+      // issue (current and closed ones): an issue can meet two sprint sets through two sprints, so
+      // keep the smaller set, never an intersection that would lose it.
+      else if (key !== 'sprintIds') narrow[key] = new Set([...before].filter((id) => ids.has(id)));
+      else if (ids.size < before.size) narrow[key] = new Set(ids);
     }
     const tests = parts.map((p) => p.test);
     matches = tests.length === 1 ? tests[0]! : (i) => tests.every((t) => t(i));
