@@ -1,0 +1,269 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { vtimezone } from '../../shared/calendar/vtimezone';
+import { type MailWorld, mailboxFor, startMailWorld } from '../mail/helpers';
+import { icalJsOccurrences } from './reference';
+
+/**
+ * iCalendar import and export with real files (test/fixtures/calendar/SOURCES.md): each file
+ * imported, its occurrences over a window equal ical.js's own expansion of the file; exported and
+ * imported again into another mailbox, the same events and occurrences; a second import of the
+ * same file updates by UID; chunks continue with `next`.
+ */
+let w: MailWorld;
+let a: string;
+/** The files' own import and their export's import (their UIDs differ from file to file). */
+let pair: [string, string];
+
+const DIR = join(__dirname, '..', 'fixtures', 'calendar');
+const read = (name: string) => readFileSync(join(DIR, name), 'utf8');
+/** Evolution's test components are bare VEVENTs: wrapped in a VCALENDAR (ical.js gets the zone they name). */
+const wrapped = (names: string[], zone?: string) =>
+  [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//test//wrapper//EN',
+    ...(zone ? [vtimezone(zone, 2016, 2019)] : []),
+    ...names.map((n) => read(n).trim()),
+    'END:VCALENDAR',
+  ].join('\r\n');
+
+beforeAll(async () => {
+  w = await startMailWorld();
+  a = await newMailbox();
+  pair = [await newMailbox(), await newMailbox()];
+});
+
+/** A mailbox of its own (UIDs are the mailbox's: an import of a known one moves and updates it). */
+const newMailbox = async () =>
+  `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${(await mailboxFor(w.p, [w.p.owner.userId])).mailboxId}`;
+afterAll(async () => {
+  await w?.close();
+});
+
+const D = 86_400_000;
+
+async function newCalendar(base: string, name: string): Promise<string> {
+  const res = await w.p.post(`${base}/calendars`, { name });
+  expect(res.status).toBe(201);
+  return res.body.calendar.calendarId;
+}
+
+async function occurrences(base: string, calendarId: string, from: number, to: number): Promise<[number, number][]> {
+  const res = await w.p.get(`${base}/events?from=${from}&to=${to}&calendarId=${calendarId}`);
+  expect(res.status).toBe(200);
+  return res.body.occurrences.map((o: { start: number; end: number }) => [o.start, o.end]);
+}
+
+/** A window of 400 days from a day before each event's DTSTART (files span years). */
+function windowsOf(text: string): [number, number][] {
+  const starts = text
+    .split('BEGIN:VEVENT')
+    .slice(1)
+    .flatMap((part) => {
+      const m = /^DTSTART[^:\r\n]*:(\d{4})(\d{2})(\d{2})/m.exec(part);
+      return m ? [Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) - D] : [];
+    });
+  return [...new Set(starts)].sort((x, y) => x - y).map((s) => [s, s + 400 * D]);
+}
+
+const cases: { name: string; text: () => string; zones: string[]; events: number; warnings?: RegExp[] }[] = [
+  {
+    name: 'google-market-east.ics',
+    text: () => read('google-market-east.ics'),
+    zones: ['America/New_York'],
+    events: 1,
+  },
+  {
+    name: 'google-zurich-weekdays.ics',
+    text: () => read('google-zurich-weekdays.ics'),
+    zones: ['Europe/Zurich'],
+    events: 1,
+  },
+  {
+    name: 'meetup-devopsdc.ics',
+    text: () => read('meetup-devopsdc.ics'),
+    zones: ['America/New_York', 'America/New_York', 'America/New_York'],
+    events: 3,
+  },
+  {
+    name: 'exchange-2010-pacific.ics',
+    text: () => read('exchange-2010-pacific.ics'),
+    zones: ['America/Los_Angeles'],
+    events: 1,
+  },
+  { name: 'custom-fiji.ics', text: () => read('custom-fiji.ics'), zones: ['Pacific/Fiji'], events: 1 },
+  {
+    name: 'exdates-floating-and-vienna.ics',
+    text: () => read('exdates-floating-and-vienna.ics'),
+    zones: ['UTC', 'Europe/Vienna'],
+    events: 2,
+  },
+  {
+    name: 'evolution events',
+    text: () =>
+      wrapped(
+        ['evolution-event-1.ics', 'evolution-event-5.ics', 'evolution-event-6.ics', 'evolution-event-6-a.ics'],
+        'America/New_York',
+      ),
+    zones: ['UTC', 'UTC', 'America/New_York'],
+    events: 3,
+  },
+];
+
+describe.each(cases)('$name', ({ name, text, zones, events }) => {
+  it("imported, its occurrences equal ical.js's expansion; exported and imported again, the same", async () => {
+    const content = text();
+    const [a, b] = pair;
+    const cal = await newCalendar(a, name);
+    const imported = await w.p.post(`${a}/calendars/${cal}/import`, { content });
+    expect(imported.status).toBe(200);
+    expect(imported.body).toMatchObject({ imported: events, updated: 0, skipped: 0, next: null, done: true });
+
+    const windows = windowsOf(content);
+    const ours: [number, number][][] = [];
+    for (const [from, to] of windows) {
+      const got = await occurrences(a, cal, from, to);
+      expect(got.length).toBeGreaterThan(0);
+      expect(got).toEqual(icalJsOccurrences(content, from, to));
+      ours.push(got);
+    }
+
+    // The events, with the zones the file's TZIDs name as IANA zones.
+    const eventsOf = async (base: string, calendarId: string) => {
+      const ids = new Set<string>();
+      for (const [from, to] of windows) {
+        const res = await w.p.get(`${base}/events?from=${from}&to=${to}&calendarId=${calendarId}`);
+        for (const o of res.body.occurrences as { eventId: string }[]) ids.add(o.eventId);
+      }
+      const got = await Promise.all([...ids].map((id) => w.p.get(`${base}/calendars/${calendarId}/events/${id}`)));
+      return got.map((g) => g.body.event).sort((x, y) => x.start - y.start || x.uid.localeCompare(y.uid));
+    };
+    const mine = await eventsOf(a, cal);
+    expect(mine.map((e: { timeZone: string }) => e.timeZone).sort()).toEqual([...zones].sort());
+
+    // Export, then import into another mailbox: the same events and occurrences.
+    const exported = await w.p.get(`${a}/calendars/${cal}/export`);
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(exported.text).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    for (const zone of zones.filter((z) => z !== 'UTC'))
+      expect(exported.text).toContain(`BEGIN:VTIMEZONE\r\nTZID:${zone}\r\n`);
+    windows.forEach(([from, to], i) => expect(icalJsOccurrences(exported.text, from, to)).toEqual(ours[i]));
+
+    const again = await newCalendar(b, name);
+    const re = await w.p.post(`${b}/calendars/${again}/import`, { content: exported.text });
+    expect(re.body).toMatchObject({ imported: events, updated: 0, skipped: 0, done: true });
+    for (const [i, [from, to]] of windows.entries()) expect(await occurrences(b, again, from, to)).toEqual(ours[i]);
+    const theirs = await eventsOf(b, again);
+    const same = (e: Record<string, unknown>) => {
+      const { eventId, calendarId, version, ...rest } = e;
+      return rest;
+    };
+    expect(theirs.map(same)).toEqual(mine.map(same));
+  });
+});
+
+test('Google: UNTIL and EXDATEs with TZID; Exchange: the Windows zone; Fiji: X-LIC-LOCATION; X-WR-TIMEZONE', async () => {
+  const cal = await newCalendar(a, 'checks');
+  await w.p.post(`${a}/calendars/${cal}/import`, { content: read('google-market-east.ics') });
+  await w.p.post(`${a}/calendars/${cal}/import`, { content: read('exchange-2010-pacific.ics') });
+  await w.p.post(`${a}/calendars/${cal}/import`, { content: read('custom-fiji.ics') });
+  const list = await w.p.get(`${a}/events?from=${Date.UTC(2013, 8, 1)}&to=${Date.UTC(2013, 10, 1)}&calendarId=${cal}`);
+  const market = list.body.occurrences;
+  // Fridays and Saturdays from 7 September to 24 October 2013 (UNTIL), 12:00 New York (EDT), less 11 and 12 October.
+  expect(market).toHaveLength(11);
+  expect(market[0]).toMatchObject({ start: Date.UTC(2013, 8, 7, 16), end: Date.UTC(2013, 8, 7, 21), recurring: true });
+  const starts = market.map((o: { start: number }) => o.start);
+  expect(starts).not.toContain(Date.UTC(2013, 9, 11, 16));
+  expect(starts).not.toContain(Date.UTC(2013, 9, 12, 16));
+  expect(starts[starts.length - 1]).toBe(Date.UTC(2013, 9, 19, 16));
+  const event = (await w.p.get(`${a}/calendars/${cal}/events/${market[0].eventId}`)).body.event;
+  expect(event).toMatchObject({
+    uid: 'ak30b02u7858q1oo6ji9dm4mgg@google.com',
+    summary: 'Market East Live!',
+    timeZone: 'America/New_York',
+    startLocal: '2013-09-07T12:00:00',
+    rrule: 'FREQ=WEEKLY;BYDAY=FR,SA;UNTIL=20131025T035959Z',
+    recurrence: { freq: 'weekly', interval: 1, until: '2013-10-24', byDay: [{ day: 'FR' }, { day: 'SA' }] },
+    location: '12th and Market Streets (weather permitting)',
+    busyStatus: 'busy',
+  });
+
+  const pacific = await w.p.get(
+    `${a}/events?from=${Date.UTC(2017, 1, 24)}&to=${Date.UTC(2017, 1, 25)}&calendarId=${cal}`,
+  );
+  expect(pacific.body.occurrences).toEqual([
+    expect.objectContaining({
+      summary: 'Test 4',
+      start: Date.UTC(2017, 1, 24, 20),
+      end: Date.UTC(2017, 1, 24, 20, 30),
+    }),
+  ]);
+  const fiji = await w.p.get(`${a}/events?from=${Date.UTC(2014, 7, 28)}&to=${Date.UTC(2014, 7, 30)}&calendarId=${cal}`);
+  // 10:00 Fiji (+12): the second DTSTART of the file wins, as in ical.js.
+  expect(fiji.body.occurrences.map((o: { start: number }) => o.start)).toEqual(
+    icalJsOccurrences(read('custom-fiji.ics'), Date.UTC(2014, 7, 28), Date.UTC(2014, 7, 30)).map(([s]) => s),
+  );
+});
+
+test('a second import of the same file updates by UID; chunks of 200 continue with next; warnings', async () => {
+  const a = await newMailbox();
+  const cal = await newCalendar(a, 'again');
+  const content = read('meetup-devopsdc.ics');
+  expect((await w.p.post(`${a}/calendars/${cal}/import`, { content })).body).toMatchObject({ imported: 3 });
+  expect((await w.p.post(`${a}/calendars/${cal}/import`, { content })).body).toMatchObject({ imported: 0, updated: 3 });
+
+  const many = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//test//many//EN',
+    'X-WR-TIMEZONE:Europe/Paris',
+    ...Array.from({ length: 205 }, (_, i) =>
+      [
+        'BEGIN:VEVENT',
+        `UID:many-${i}@test`,
+        'DTSTAMP:20260101T000000Z',
+        `DTSTART:2026${String(1 + (i % 12)).padStart(2, '0')}01T100000`,
+        'DURATION:PT1H',
+        `SUMMARY:Event ${i}`,
+        'END:VEVENT',
+      ].join('\r\n'),
+    ),
+    'BEGIN:VTODO',
+    'UID:todo@test',
+    'SUMMARY:A task',
+    'END:VTODO',
+    'BEGIN:VEVENT',
+    'UID:rdate@test',
+    'DTSTAMP:20260101T000000Z',
+    'DTSTART;VALUE=DATE:20260301',
+    'RRULE:FREQ=MONTHLY',
+    'RDATE;VALUE=DATE:20260315',
+    'SUMMARY:With RDATE',
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ].join('\r\n');
+  const first = await w.p.post(`${a}/calendars/${cal}/import`, { content: many });
+  expect(first.body).toMatchObject({ imported: 200, updated: 0, skipped: 0, done: false, next: expect.any(String) });
+  expect(first.body.warnings).toEqual([
+    '1 task(s) (VTODO) not imported.',
+    'Event rdate@test: extra dates (RDATE) are not kept.',
+  ]);
+  const second = await w.p.post(`${a}/calendars/${cal}/import`, { content: many, next: first.body.next });
+  expect(second.body).toEqual({ imported: 6, updated: 0, skipped: 0, warnings: [], next: null, done: true });
+  // A cursor for other content is refused.
+  const other = await w.p.post(`${a}/calendars/${cal}/import`, { content: `${many}\r\n`, next: first.body.next });
+  expect(other.status).toBe(400);
+  // Floating times take X-WR-TIMEZONE; all-day with VALUE=DATE.
+  const june = await w.p.get(`${a}/events?from=${Date.UTC(2026, 5, 1)}&to=${Date.UTC(2026, 5, 2)}&calendarId=${cal}`);
+  const timed = june.body.occurrences.filter((o: { allDay: boolean }) => !o.allDay);
+  expect(timed.map((o: { start: number }) => o.start)).toEqual(Array(17).fill(Date.UTC(2026, 5, 1, 8)));
+  const rdate = await w.p.get(`${a}/events?from=${Date.UTC(2026, 2, 1)}&to=${Date.UTC(2026, 2, 2)}&calendarId=${cal}`);
+  expect(rdate.body.occurrences.filter((o: { allDay: boolean }) => o.allDay)).toEqual([
+    expect.objectContaining({ summary: 'With RDATE', startDate: '2026-03-01', endDate: '2026-03-02' }),
+  ]);
+
+  expect((await w.p.post(`${a}/calendars/cal_nope/import`, { content })).status).toBe(404);
+  expect((await w.p.get(`${a}/calendars/cal_nope/export`)).status).toBe(404);
+});
