@@ -363,7 +363,13 @@ export function cardToContact(props: unknown[][]): ParsedCard {
         const data = PHOTO_DATA.exec(value);
         if (data) {
           if ((data[2] ?? '').toLowerCase().includes('base64')) photo = Buffer.from(data[3] as string, 'base64');
-          else photo = Buffer.from(decodeURIComponent(data[3] as string), 'latin1');
+          else {
+            try {
+              photo = Buffer.from(decodeURIComponent(data[3] as string), 'latin1');
+            } catch {
+              warnings.push('the photo is no valid data URI: left out');
+            }
+          }
         } else if (p.type === 'binary' || str(p.params.encoding).toLowerCase() === 'b') {
           photo = Buffer.from(value.replace(/\s+/g, ''), 'base64');
         } else if (value) {
