@@ -66,7 +66,8 @@ export const routes = [
     errors: { 400: [FROM_AFTER_TO, RANGE_TOO_LONG] },
     run: async ({ org, query }) => {
       const span = query.interval === 'hour' ? 86_400_000 : 30 * 86_400_000;
-      const { from, to } = rangeOf(query.from, query.to, span);
+      const grain = query.interval === 'hour' ? 3_600_000 : 86_400_000;
+      const { from, to } = rangeOf(query.from, query.to, span, grain);
       return ok(await analyticsOf(org.orgId, { ...query, from, to }));
     },
   }),

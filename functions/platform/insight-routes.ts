@@ -40,7 +40,8 @@ export const routes: Route[] = [
     run: async ({ caller, query }) => {
       await requireOperator(caller);
       const span = query.interval === 'hour' ? 86_400_000 : 30 * 86_400_000;
-      const { from, to } = rangeOf(query.from, query.to, span);
+      const grain = query.interval === 'hour' ? 3_600_000 : 86_400_000;
+      const { from, to } = rangeOf(query.from, query.to, span, grain);
       const { orgId, ...rest } = query;
       return ok({ orgId: orgId ?? null, ...(await analyticsOf(orgId ?? PLATFORM, { ...rest, from, to })) });
     },

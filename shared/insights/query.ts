@@ -24,10 +24,13 @@ export const FROM_AFTER_TO = '`from` is after `to`.';
 export const RANGE_TOO_LONG = 'The range from `from` to `to` is at most 90 days.';
 export const MAX_RANGE_MS = 90 * 86_400_000;
 
-/** `from` and `to` with their defaults (`to` now, `from` `span` before it), checked. */
-export function rangeOf(from: number | undefined, to: number | undefined, span: number, now = Date.now()) {
-  const end = to ?? now;
-  const start = from ?? end - span;
+/**
+ * `from` and `to` with their defaults, checked: `to` is the end of the current `grain` (an hour or
+ * a day: the same answer, and ETag, for every read within it), `from` `span` before it.
+ */
+export function rangeOf(from: number | undefined, to: number | undefined, span: number, grain = 1, now = Date.now()) {
+  const end = to ?? Math.floor(now / grain) * grain + grain - 1;
+  const start = from ?? end - span + 1;
   if (start > end) throw badRequest(FROM_AFTER_TO);
   if (end - start > MAX_RANGE_MS) throw badRequest(RANGE_TOO_LONG);
   return { from: start, to: end };

@@ -107,6 +107,18 @@ test('domain counts: deployments created, issues opened and mail sent, from the 
   });
 });
 
+test('the default range ends with the current hour: two reads within it are the same answer (304 to its ETag)', async () => {
+  const first = await p.get(analytics);
+  expect(first.status).toBe(200);
+  expect(first.body.to.endsWith(':59:59.999Z')).toBe(true);
+  expect(first.body.series).toHaveLength(24);
+  const etag = first.headers.get('etag') as string;
+  const again = await p.get(analytics, { headers: { 'if-none-match': etag } });
+  // Unless the hour turned between the two reads.
+  if (again.status !== 304) expect(new Date().getUTCMinutes()).toBe(0);
+  else expect(again.status).toBe(304);
+});
+
 test('`from` after `to` is 400, so is a range over 90 days; `interval` is hour or day', async () => {
   const now = Date.now();
   const reversed = await p.get(`${analytics}?from=${now}&to=${now - 1}`);
