@@ -82,6 +82,59 @@ const IssueSummary = z.object({
   statusCategory: z.string(),
 });
 const Permissions = z.record(z.string(), z.boolean());
+const Board = z.object({
+  boardId: z.string(),
+  name: z.string(),
+  ownerId: z.optional(z.string()),
+  version: z.number(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  config: z.object({
+    type: z.enum(['scrum', 'kanban']),
+    spaceIds: z.array(z.string()),
+    columns: z.array(z.object({ id: z.string(), name: z.string(), statusIds: z.array(z.string()) })),
+    swimlanes: z.string(),
+    quickFilters: z.array(z.object({ id: z.string(), name: z.string(), query: z.string() })),
+    cardFields: z.array(z.string()),
+    estimation: z.string(),
+    sharing: z.object({ org: z.boolean(), teams: z.array(z.string()), users: z.array(z.string()) }),
+  }),
+});
+const Sprint = z.object({
+  sprintId: z.string(),
+  boardId: z.string(),
+  name: z.string(),
+  goal: z.string(),
+  state: z.enum(['active', 'closed', 'future']),
+  startDate: z.optional(z.number()),
+  endDate: z.optional(z.number()),
+  completedAt: z.optional(z.number()),
+  position: z.number(),
+  createdAt: z.number(),
+  data: z.object({
+    capacity: z.optional(z.number()),
+    report: z.optional(
+      z.object({
+        committed: z.number(),
+        added: z.number(),
+        removed: z.number(),
+        completed: z.number(),
+        incomplete: z.number(),
+        completedIssueIds: z.array(z.string()),
+        incompleteIssueIds: z.array(z.string()),
+        carriedTo: z.optional(z.string()),
+      }),
+    ),
+  }),
+});
+const Page = z.object({
+  issues: z.array(Issue),
+  total: z.number(),
+  startAt: z.number(),
+  maxResults: z.number(),
+  scanned: z.number(),
+});
+const Counts = z.object({ total: z.number(), done: z.number() });
 
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/issues/spaces': { 200: z.object({ spaces: z.array(Space) }) },
@@ -114,6 +167,89 @@ export const responses: ResponseDocs = {
     }),
   },
   'PUT /v1/orgs/:orgId/issues/:issueKey': { 200: z.object({ issue: Issue }) },
+  'GET /v1/orgs/:orgId/issues/boards': { 200: z.object({ boards: z.array(Board) }) },
+  'POST /v1/orgs/:orgId/issues/boards': { 201: z.object({ board: Board }) },
+  'GET /v1/orgs/:orgId/issues/boards/:boardId': { 200: z.object({ board: Board }) },
+  'PATCH /v1/orgs/:orgId/issues/boards/:boardId': { 200: z.object({ board: Board }) },
+  'DELETE /v1/orgs/:orgId/issues/boards/:boardId': { 200: z.object({ boardId: z.string() }) },
+  'GET /v1/orgs/:orgId/issues/boards/:boardId/issues': {
+    200: z.object({
+      board: Board,
+      issues: z.array(Issue),
+      sprints: z.array(Sprint),
+      lanes: z.record(z.string(), z.string()),
+      parents: z.record(
+        z.string(),
+        z.object({
+          issueId: z.string(),
+          key: z.string(),
+          summary: z.string(),
+          typeId: z.string(),
+          statusId: z.string(),
+          parentId: z.optional(z.string()),
+        }),
+      ),
+      subtasks: z.record(z.string(), Counts),
+      spaces: z.array(z.object({ spaceId: z.string(), key: z.string(), name: z.string() })),
+    }),
+  },
+  'GET /v1/orgs/:orgId/issues/boards/:boardId/backlog': {
+    200: z.object({
+      board: Board,
+      sprints: z.array(z.extend(Sprint, { issueIds: z.array(z.string()) })),
+      issues: z.array(Issue),
+      backlogIds: z.array(z.string()),
+      epics: z.array(
+        z.object({
+          issueId: z.string(),
+          key: z.string(),
+          summary: z.string(),
+          statusCategory: z.string(),
+          progress: z.object({ total: z.number(), done: z.number(), points: z.number() }),
+        }),
+      ),
+      subtaskCounts: z.record(z.string(), z.extend(Counts, { points: z.number() })),
+    }),
+  },
+  'POST /v1/orgs/:orgId/issues/boards/:boardId/move': {
+    200: z.object({ issue: Issue, transition: z.nullable(z.string()) }),
+  },
+  'GET /v1/orgs/:orgId/issues/boards/:boardId/sprints': { 200: z.object({ sprints: z.array(Sprint) }) },
+  'POST /v1/orgs/:orgId/issues/boards/:boardId/sprints': { 201: z.object({ sprint: Sprint }) },
+  'GET /v1/orgs/:orgId/issues/boards/:boardId/velocity': {
+    200: z.object({
+      estimation: z.string(),
+      sprints: z.array(
+        z.object({
+          sprintId: z.string(),
+          name: z.string(),
+          completedAt: z.nullable(z.number()),
+          committed: z.number(),
+          completed: z.number(),
+        }),
+      ),
+    }),
+  },
+  'GET /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprint: Sprint }) },
+  'PATCH /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprint: Sprint }) },
+  'DELETE /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprintId: z.string() }) },
+  'GET /v1/orgs/:orgId/issues': { 200: Page },
+  'POST /v1/orgs/:orgId/issues/search': { 200: Page },
+  'POST /v1/orgs/:orgId/issues/rank': {
+    200: z.object({ issues: z.array(z.object({ issueId: z.string(), key: z.string(), rank: z.string() })) }),
+  },
+  'POST /v1/orgs/:orgId/issues/bulk': {
+    200: z.object({
+      results: z.array(
+        z.union([
+          z.object({ issue: z.string(), ok: z.literal(true), key: z.optional(z.string()) }),
+          z.object({ issue: z.string(), ok: z.literal(false), error: z.string() }),
+        ]),
+      ),
+      done: z.number(),
+      failed: z.number(),
+    }),
+  },
 };
 
 export { Component, IssueSummary, Space, Version };

@@ -1,8 +1,10 @@
+import { boardRoutes } from './board-routes';
 import { issueRoutes } from './issue-routes';
+import { searchRoutes } from './search-routes';
 import { spaceRoutes } from './space-routes';
 
 /**
- * The tracker group (`/v1/orgs/{orgId}/issues`): spaces, boards and sprints, issues and their
- * parts, search, rank, bulk changes, import and export. Literal paths come before `:issueKey`.
+ * The tracker group (`/v1/orgs/{orgId}/issues`): spaces, boards and sprints, search, rank, bulk
+ * changes, then the issues and their parts (literal paths before `:issueKey`).
  */
-export const routes = [...spaceRoutes, ...issueRoutes];
+export const routes = [...spaceRoutes, ...boardRoutes, ...searchRoutes, ...issueRoutes];

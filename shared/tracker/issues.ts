@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest, conflict, forbidden, notFound } from '../ground/errors';
 import type { Member } from '../schemas/org';
 import { db } from '../store/client';
@@ -306,6 +306,33 @@ export async function createIssue(
   if (!permissionsFor(found, actor).create) throw forbidden(TM.cannotCreate);
   if (found.archived) throw badRequest(TM.archived);
   const { fields, description } = await resolveInput(actor, found, input);
+  return inTurn(actor.orgId, () => commitNew(actor, found, input.summary, fields, description));
+}
+
+/**
+ * Creates of one organization within one function instance, one after the other: they would only
+ * make each other retry (each takes the space's next number and the organization's last rank).
+ * Across instances the conditional transaction decides, and the loser retries.
+ */
+const turns = new Map<string, Promise<unknown>>();
+function inTurn<T>(orgId: string, work: () => Promise<T>): Promise<T> {
+  const before = turns.get(orgId) ?? Promise.resolve();
+  const mine = before.then(work, work);
+  const tail = mine.catch(() => undefined);
+  turns.set(orgId, tail);
+  void tail.then(() => {
+    if (turns.get(orgId) === tail) turns.delete(orgId);
+  });
+  return mine;
+}
+
+async function commitNew(
+  actor: Actor,
+  found: Space,
+  summary: string,
+  fields: Partial<TrackedIssue>,
+  description: string | undefined,
+): Promise<{ issue: TrackedIssue; space: Space }> {
   const typeId = fields.typeId ?? found.config.defaultTypeId;
   const workflow = workflowOf(found.config, typeId);
   const statusId = workflow.statuses[0] as string;
@@ -326,7 +353,7 @@ export async function createIssue(
       number,
       key: `${space.key}-${number}`,
       typeId,
-      summary: input.summary,
+      summary,
       statusId,
       statusCategory: statusById(statusId)?.category ?? 'todo',
       statusChangedAt: now,
@@ -389,11 +416,12 @@ export async function createIssue(
     if (description)
       items.push({ Put: { TableName: TABLE(), Item: { ...TK.description(orgId, issueId), description } } });
     try {
-      await transact(items, () => Promise.resolve(undefined));
+      // Not transact(): a cancelled attempt is read again at once, never resent as it was.
+      await db.send(new TransactWriteCommand({ TransactItems: items }));
       return { issue: present(issue, space), space };
     } catch (err) {
-      if ((err as Error).name !== 'TransactionCanceledException' || attempt >= 200) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 5 * (attempt + 1))));
+      if ((err as Error).name !== 'TransactionCanceledException' || attempt >= 300) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * (attempt + 1))));
     }
   }
 }

@@ -3,55 +3,55 @@
  * field names exactly as the spec writes them. Pure types and constants, no I/O.
  */
 
-export type SpaceTemplate = "basic" | "service" | "scrum" | "kanban" | "bugs";
-export type SpaceColor = "gray" | "blue" | "green" | "teal" | "yellow" | "orange" | "red" | "pink" | "purple";
-export type StatusCategory = "todo" | "inprogress" | "done";
-export type SpaceRole = "admin" | "viewer" | "member";
-export type Estimation = "count" | "storyPoints" | "originalEstimate";
+export type SpaceTemplate = 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
+export type SpaceColor = 'gray' | 'blue' | 'green' | 'teal' | 'yellow' | 'orange' | 'red' | 'pink' | 'purple';
+export type StatusCategory = 'todo' | 'inprogress' | 'done';
+export type SpaceRole = 'admin' | 'viewer' | 'member';
+export type Estimation = 'count' | 'storyPoints' | 'originalEstimate';
 export type NotificationEvent =
-  | "created"
-  | "deleted"
-  | "assigned"
-  | "updated"
-  | "transitioned"
-  | "commented"
-  | "mentioned"
-  | "resolved";
-export type NotificationRecipient = "participants" | "assignee" | "reporter" | "lead" | "watchers";
+  | 'created'
+  | 'deleted'
+  | 'assigned'
+  | 'updated'
+  | 'transitioned'
+  | 'commented'
+  | 'mentioned'
+  | 'resolved';
+export type NotificationRecipient = 'participants' | 'assignee' | 'reporter' | 'lead' | 'watchers';
 
 /** The 21 space permissions, in the spec's order. */
 export const PERMISSIONS = [
-  "browse",
-  "create",
-  "edit",
-  "editOwn",
-  "transition",
-  "assign",
-  "assignable",
-  "delete",
-  "deleteOwn",
-  "comment",
-  "editComments",
-  "deleteComments",
-  "attach",
-  "deleteAttachments",
-  "link",
-  "worklog",
-  "manageWatchers",
-  "manageSprints",
-  "move",
-  "administer",
-  "serviceAgent",
+  'browse',
+  'create',
+  'edit',
+  'editOwn',
+  'transition',
+  'assign',
+  'assignable',
+  'delete',
+  'deleteOwn',
+  'comment',
+  'editComments',
+  'deleteComments',
+  'attach',
+  'deleteAttachments',
+  'link',
+  'worklog',
+  'manageWatchers',
+  'manageSprints',
+  'move',
+  'administer',
+  'serviceAgent',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 export type Permissions = Partial<Record<Permission, boolean>>;
 
 export type SecurityGrant =
-  | { type: "spaceRole"; role: string }
-  | { type: "orgRole"; role: string }
-  | { type: "user"; id: string }
-  | { type: "team"; id: string }
-  | { type: "reporter" | "assignee" | "lead" | "anyone" };
+  | { type: 'spaceRole'; role: string }
+  | { type: 'orgRole'; role: string }
+  | { type: 'user'; id: string }
+  | { type: 'team'; id: string }
+  | { type: 'reporter' | 'assignee' | 'lead' | 'anyone' };
 
 export interface SecurityLevel {
   id: string;
@@ -61,7 +61,7 @@ export interface SecurityLevel {
 }
 
 export interface AccessMember {
-  type: "user" | "team";
+  type: 'user' | 'team';
   id: string;
   role: SpaceRole;
 }
@@ -87,7 +87,7 @@ export interface SlaGoal {
   query?: string;
   /** Goal in minutes. */
   minutes: number;
-  calendar: "business" | "always";
+  calendar: 'business' | 'always';
 }
 
 /** Business hours: `days` maps an ISO weekday (1 = Monday … 7 = Sunday) to "HH:MM-HH:MM" ranges. */
@@ -112,7 +112,7 @@ export interface ServiceDesk {
   queues: { id: string; name: string; query: string; columns?: string[] }[];
   slas: SlaDefinition[];
   hours: ServiceHours;
-  portal: { enabled: boolean; title: string; intro: string; access: "any" | "org" | "listed"; customers: string[] };
+  portal: { enabled: boolean; title: string; intro: string; access: 'any' | 'org' | 'listed'; customers: string[] };
   cannedResponses: { id: string; name: string; body: string }[];
   satisfaction: boolean;
 }
@@ -125,12 +125,12 @@ export interface SpaceConfig {
   screens: { create: Record<string, string>; edit: Record<string, string>; view: Record<string, string> };
   fieldSettings: Record<string, FieldSetting>;
   customFieldIds: string[];
-  access: { visibility: "org" | "private"; members: AccessMember[] };
+  access: { visibility: 'org' | 'private'; members: AccessMember[] };
   permissionSchemeId?: string;
   securityLevels: SecurityLevel[];
   defaultSecurityLevelId?: string;
   notifications: Partial<Record<NotificationEvent, NotificationRecipient[]>>;
-  defaultAssignee: "lead" | "unassigned";
+  defaultAssignee: 'lead' | 'unassigned';
   estimation: Estimation;
   boardId?: string;
   servicedesk?: ServiceDesk;
@@ -177,7 +177,7 @@ export interface Component {
   name: string;
   description: string;
   leadId?: string;
-  defaultAssignee: "space" | "lead" | "unassigned";
+  defaultAssignee: 'space' | 'lead' | 'unassigned';
 }
 
 export interface BoardColumn {
@@ -189,11 +189,11 @@ export interface BoardColumn {
 }
 
 export interface BoardConfig {
-  type: "scrum" | "kanban";
+  type: 'scrum' | 'kanban';
   spaceIds: string[];
   query?: string;
   columns: BoardColumn[];
-  swimlanes: "query" | "none" | "assignee" | "priority" | "parent" | "epic";
+  swimlanes: 'query' | 'none' | 'assignee' | 'priority' | 'parent' | 'epic';
   swimlaneQueries?: { id: string; name: string; query: string }[];
   quickFilters: { id: string; name: string; query: string }[];
   cardFields: string[];
@@ -214,7 +214,7 @@ export interface Board {
   config: BoardConfig;
 }
 
-export type SprintState = "active" | "closed" | "future";
+export type SprintState = 'active' | 'closed' | 'future';
 
 export interface SprintReport {
   committed: number;
@@ -251,7 +251,7 @@ export interface SlaClock {
   stopped?: boolean;
   /** Goal in milliseconds. */
   goal?: number;
-  calendar: "business" | "always";
+  calendar: 'business' | 'always';
   breached?: boolean;
   startedAt?: number;
   stoppedAt?: number;
@@ -261,9 +261,9 @@ export interface Approval {
   id: string;
   statusId: string;
   approvers: string[];
-  needed: "all" | "one";
-  decisions: { userId: string; decision: "approved" | "declined"; at: number }[];
-  state: "pending" | "approved" | "declined";
+  needed: 'all' | 'one';
+  decisions: { userId: string; decision: 'approved' | 'declined'; at: number }[];
+  state: 'pending' | 'approved' | 'declined';
   createdAt: number;
   decidedAt?: number;
 }

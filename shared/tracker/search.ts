@@ -1,0 +1,156 @@
+import { getMany, queryPrefix } from '../store/table';
+import { canSee } from './access';
+import { ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUSES } from './catalog';
+import { findIssue, membersOf, orgIssues, present, spaceIssues } from './issues';
+import {
+  type CatalogInput,
+  catalogContext,
+  compileJql,
+  type DefaultOrder,
+  type JqlContext,
+  type JqlIssue,
+  withinNarrow,
+} from './jql';
+import type { Component, Space, Sprint, TrackedIssue, Version } from './model';
+import { type Actor, pkOf, TK, TP } from './records';
+import { allSpaces } from './spaces';
+
+type Stored<T> = T & { pk: string; sk: string };
+
+/** What a query's names mean in the actor's organization (catalogs read once per request). */
+export async function jqlContext(actor: Actor, spaces: Space[]): Promise<JqlContext> {
+  const orgId = actor.orgId;
+  const [members, sprints, versions, components] = await Promise.all([
+    membersOf(orgId),
+    queryPrefix<Stored<Sprint>>(pkOf(orgId), TP.sprint),
+    queryPrefix<Stored<Version>>(pkOf(orgId), 'TVERSION#'),
+    queryPrefix<Stored<Component>>(pkOf(orgId), 'TCOMPONENT#'),
+  ]);
+  const keyOf = new Map(spaces.map((s) => [s.spaceId, s.key]));
+  const catalogs: CatalogInput['catalogs'] = {
+    status: STATUSES.map((s, i) => ({ id: s.id, names: [s.name], sort: i })),
+    type: ISSUE_TYPES.map((t) => ({ id: t.id, names: [t.name] })),
+    priority: PRIORITIES.map((p, i) => ({ id: p.id, names: [p.name], sort: i })),
+    resolution: RESOLUTIONS.map((r) => ({ id: r.id, names: [r.name] })),
+    space: spaces.map((s) => ({ id: s.spaceId, names: [s.key, ...(s.config.formerKeys ?? []), s.name], sort: s.key })),
+    sprint: sprints.map((s) => ({ id: s.sprintId, names: [s.name], sort: s.position })),
+    version: versions.map((v) => ({ id: v.versionId, names: [v.name], sort: v.position })),
+    component: components.map((c) => ({ id: c.componentId, names: [c.name], sort: c.name })),
+    securityLevel: spaces.flatMap((s) => s.config.securityLevels.map((l) => ({ id: l.id, names: [l.name] }))),
+    requestType: spaces.flatMap((s) =>
+      (s.config.servicedesk?.requestTypes ?? []).map((r) => ({ id: r.id, names: [r.name] })),
+    ),
+    person: members.map((m) => ({
+      id: m.userId,
+      names: [m.email ?? '', m.name ?? ''].filter(Boolean),
+      sort: m.name ?? m.email ?? m.userId,
+    })),
+  };
+  const base = catalogContext({
+    now: Date.now(),
+    ...(actor.person ? { currentUser: actor.id } : {}),
+    catalogs,
+    sprints,
+    versions: versions.map((v) => ({ id: v.versionId, released: v.released, space: keyOf.get(v.spaceId) })),
+  });
+  return {
+    ...base,
+    resolve: async (catalog, value) => {
+      if (catalog !== 'issue') return base.resolve(catalog, value);
+      const issue = await findIssue(orgId, value);
+      return issue ? [issue.issueId] : [];
+    },
+  };
+}
+
+export interface SearchInput {
+  jql: string;
+  startAt: number;
+  maxResults: number;
+  order?: DefaultOrder;
+}
+
+export interface SearchResult {
+  issues: TrackedIssue[];
+  total: number;
+  startAt: number;
+  maxResults: number;
+  /** Issue records read from the table to answer. */
+  scanned: number;
+}
+
+/**
+ * Runs a JQL query for the actor: the read narrowed by the query's top-level ANDs (issue keys:
+ * those issues; spaces: those spaces' index; else the organization's issues), then the whole query,
+ * the actor's visibility (permissions and security levels: a hidden issue is neither answered nor
+ * counted), the order, the page.
+ */
+export async function searchIssues(
+  actor: Actor,
+  input: SearchInput,
+  extra?: (i: TrackedIssue) => boolean,
+): Promise<SearchResult> {
+  const { matched, scanned } = await matching(actor, input.jql, input.order, extra);
+  return {
+    issues: matched.slice(input.startAt, input.startAt + input.maxResults),
+    total: matched.length,
+    startAt: input.startAt,
+    maxResults: input.maxResults,
+    scanned,
+  };
+}
+
+/** Every issue the actor sees that `jql` matches, in the query's order. */
+export async function matching(
+  actor: Actor,
+  jql: string | string[],
+  order?: DefaultOrder,
+  extra?: (i: TrackedIssue) => boolean,
+  limitSpaces?: string[],
+): Promise<{ matched: TrackedIssue[]; scanned: number; spaces: Map<string, Space> }> {
+  const spaceList = await allSpaces(actor.orgId);
+  const spaces = new Map(spaceList.map((s) => [s.spaceId, s]));
+  const ctx = await jqlContext(actor, spaceList);
+  const queries = typeof jql === 'string' ? [jql] : jql.length > 0 ? jql : [''];
+  const all = await Promise.all(queries.map((q) => compileJql(q, ctx, order ? { order } : {})));
+  const first = all[0] as (typeof all)[number];
+  const compiled = {
+    narrow: first.narrow,
+    fieldsUsed: all.flatMap((c) => c.fieldsUsed),
+    matches: (i: JqlIssue) => all.every((c) => c.matches(i)),
+    compare: first.compare,
+  };
+  const narrow = compiled.narrow;
+  let read: TrackedIssue[];
+  if (narrow.issueIds) {
+    const found = await getMany<Stored<TrackedIssue>>([...narrow.issueIds].map((id) => TK.issue(actor.orgId, id)));
+    read = found.filter((i): i is Stored<TrackedIssue> => i !== undefined);
+  } else {
+    let ids = narrow.spaceIds ? [...narrow.spaceIds] : undefined;
+    if (limitSpaces) ids = ids ? ids.filter((id) => limitSpaces.includes(id)) : limitSpaces;
+    read = ids
+      ? (await Promise.all(ids.map((id) => spaceIssues(actor.orgId, id)))).flat()
+      : await orgIssues(actor.orgId);
+  }
+  const scanned = read.length;
+  const needsDescription = compiled.fieldsUsed.some((f) => f === 'description' || f === 'text');
+  const candidates: JqlIssue[] = [];
+  for (const raw of read) {
+    const space = spaces.get(raw.spaceId);
+    if (!space || !canSee(raw, space, actor)) continue;
+    if (limitSpaces && !limitSpaces.includes(raw.spaceId)) continue;
+    const issue = present(raw, space) as JqlIssue;
+    if (!all.every((c) => withinNarrow(c.narrow, issue))) continue;
+    if (extra && !extra(issue)) continue;
+    candidates.push(issue);
+  }
+  if (needsDescription) {
+    const descs = await getMany<{ description: string }>(candidates.map((c) => TK.description(actor.orgId, c.issueId)));
+    candidates.forEach((c, i) => {
+      c.description = descs[i]?.description ?? '';
+    });
+  }
+  const matched = candidates.filter((c) => compiled.matches(c)).sort(compiled.compare);
+  for (const m of matched) delete (m as JqlIssue).description;
+  return { matched, scanned, spaces };
+}

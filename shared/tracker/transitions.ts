@@ -1,0 +1,46 @@
+import { forbidden, HttpError } from '../ground/errors';
+import { permissionsFor } from './access';
+import { findNamed, RESOLUTIONS, statusById, type Transition, transitionsFrom, workflowOf } from './catalog';
+import { type IssueInput, resolveInput, statusChange } from './issues';
+import type { Space, TrackedIssue } from './model';
+import type { Actor } from './records';
+
+/** 409 naming the fields a transition asks for (`fields` in the answer too). */
+export const fieldsNeeded = (t: Transition, missing: string[]) =>
+  new HttpError(409, `The transition "${t.name}" needs these fields: ${missing.join(', ')}.`, {
+    fields: missing,
+    transition: t.id,
+  });
+
+/** The transition out of the issue's status that `ref` names: its id, its name, or its target status (id or name). */
+export function findTransition(space: Space, issue: TrackedIssue, ref: string): Transition | undefined {
+  const open = transitionsFrom(workflowOf(space.config, issue.typeId), issue.statusId);
+  const r = ref.trim().toLowerCase();
+  return (
+    open.find((t) => t.id === ref) ??
+    open.find((t) => t.name.toLowerCase() === r) ??
+    open.find((t) => t.to === ref || statusById(t.to)?.name.toLowerCase() === r)
+  );
+}
+
+/**
+ * The change a transition makes: the new status (and its log entry), the fields its screen asks
+ * for (a missing one is 409 naming them all), the resolution set on entering a done status and
+ * cleared on leaving one.
+ */
+export async function transitionChange(
+  actor: Actor,
+  space: Space,
+  issue: TrackedIssue,
+  transition: Transition,
+  input: IssueInput = {},
+): Promise<{ change: Partial<TrackedIssue>; description?: string }> {
+  if (!permissionsFor(space, actor).transition) throw forbidden("You can't transition this issue.");
+  const missing = (transition.fields ?? []).filter((f) => (input as Record<string, unknown>)[f] == null);
+  if (missing.length > 0) throw fieldsNeeded(transition, missing);
+  const { fields, description } = await resolveInput(actor, space, input, issue);
+  const change = { ...statusChange(issue, transition.to), ...fields };
+  if (fields.resolutionId && statusById(transition.to)?.category === 'done') change.resolutionId = fields.resolutionId;
+  if (change.resolutionId && !findNamed(RESOLUTIONS, change.resolutionId)) change.resolutionId = 'done';
+  return { change, ...(description !== undefined ? { description } : {}) };
+}
