@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { artifacts } from '../../shared/artifacts';
 import { abortAllBuilds, recoverInterruptedBuilds } from '../../shared/builds/local';
 import { localPaths } from '../../shared/deployments/paths';
+import { pageHtml, STATUS_PAGES, shownHost } from '../../shared/edge/pages';
 import { resolveHostTarget } from '../../shared/hosts/resolve';
 import { acquireFunction, appendRuntimeLog, hasFunction, stopAllFunctions } from '../../shared/runtime/local';
 import type { DeploymentRecord } from '../../shared/schemas/deployment';
@@ -19,33 +20,8 @@ import { FUNCTION_CONFIG } from '../../shared/schemas/deployment';
  * started on the first request and proxied, with the function's 30-second limit.
  */
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.htm': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json; charset=utf-8',
-  '.pdf': 'application/pdf',
-  '.webmanifest': 'application/manifest+json',
-};
-
 function page(res: ServerResponse, status: number, title: string, detail: string, requestId: string): void {
-  const body = `<!doctype html><meta charset="utf-8"><title>${title}</title><h1>${title}</h1><p>${detail}</p>\n`;
+  const body = pageHtml(title, detail);
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(body),
@@ -64,67 +40,28 @@ export async function resolveHost(host: string): Promise<DeploymentRecord | unde
   return target && 'deployment' in target ? target.deployment : undefined;
 }
 
-/** True when `path`, links resolved, is inside `root` (links resolved too). */
-function resolvesInside(root: string, path: string): boolean {
-  try {
-    const rel = relative(realpathSync(root), realpathSync(path));
-    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A file of the static output for a URL path: exact, folder index, `.html`; or undefined. A file
- * reached through a symbolic link that leaves the output is not there (publishing refuses links;
- * this holds for output written any other way).
- */
-function staticFile(root: string, urlPath: string): string | undefined {
-  let path: string;
-  try {
-    path = decodeURIComponent(urlPath);
-  } catch {
-    return undefined;
-  }
-  if (path.includes('\0')) return undefined;
-  const full = resolve(root, `.${path}`);
-  const rel = relative(root, full);
-  if (rel.startsWith('..') || rel.includes(':')) return undefined;
-  const candidates = [full, join(full, 'index.html')];
-  if (!extname(full)) candidates.push(`${full}.html`);
-  for (const c of candidates) {
-    if (existsSync(c) && statSync(c).isFile() && resolvesInside(root, c)) return c;
-  }
-  return undefined;
-}
-
-function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, requestId: string): void {
+/** A file of the deployment's static output (the artifacts port: exact, folder index, `.html`, `404.html`). */
+async function serveStatic(req: IncomingMessage, res: ServerResponse, deploymentId: string, requestId: string) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'x-request-id': requestId });
     res.end();
     return;
   }
   const url = new URL(req.url ?? '/', 'http://edge');
-  let file = staticFile(root, url.pathname);
-  let status = 200;
-  if (!file) {
-    const notFoundPage = join(root, '404.html');
-    if (!existsSync(notFoundPage)) {
-      page(res, 404, 'Not found', 'There is no file at this path.', requestId);
-      return;
-    }
-    file = notFoundPage;
-    status = 404;
-  }
-  const size = statSync(file).size;
-  res.writeHead(status, {
-    'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': size,
+  const file = await (await artifacts()).readStatic(deploymentId, url.pathname);
+  if (!file) return page(res, 404, 'Not found', 'There is no file at this path.', requestId);
+  res.writeHead(file.status, {
+    'content-type': file.contentType,
+    'content-length': file.size,
     'cache-control': 'public, max-age=0, must-revalidate',
     'x-request-id': requestId,
   });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
+  const body = file.body as NodeJS.ReadableStream & { destroy(): void };
+  if (req.method === 'HEAD') {
+    body.destroy();
+    return void res.end();
+  }
+  body.pipe(res);
 }
 
 async function proxy(req: IncomingMessage, res: ServerResponse, d: DeploymentRecord, host: string, requestId: string) {
@@ -179,15 +116,6 @@ async function proxy(req: IncomingMessage, res: ServerResponse, d: DeploymentRec
   req.pipe(upstream);
 }
 
-const STATUS_PAGES: Partial<Record<NonNullable<DeploymentRecord['status']>, [number, string, string]>> = {
-  queued: [503, 'Deployment queued', 'This deployment is waiting for its build. Try again shortly.'],
-  building: [503, 'Deployment building', 'This deployment is still building. Try again shortly.'],
-  deploying: [503, 'Deployment building', 'This deployment is going live. Try again shortly.'],
-  error: [502, 'Deployment failed', 'This deployment failed to build. Its build log says why.'],
-  canceled: [410, 'Deployment canceled', 'This deployment was canceled.'],
-  expired: [410, 'Deployment expired', 'This deployment has expired. Redeploy it to bring it back.'],
-};
-
 /** `:<port>` of a Host header (the local edge's port), or nothing. */
 const portOf = (host: string) => /:\d+$/.exec(host)?.[0] ?? '';
 
@@ -204,12 +132,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return void res.end();
   }
   const d = target?.deployment;
-  if (!d)
-    return page(res, 404, 'Deployment not found', `Nothing is deployed at ${host.replace(/[<>&"]/g, '')}.`, requestId);
+  if (!d) return page(res, 404, 'Deployment not found', `Nothing is deployed at ${shownHost(host)}.`, requestId);
   const status = STATUS_PAGES[d.status ?? 'queued'];
   if (status) return page(res, status[0], status[1], status[2], requestId);
-  const root = localPaths.static(d.deploymentId);
-  if (existsSync(root)) return serveStatic(req, res, root, requestId);
+  if (existsSync(localPaths.static(d.deploymentId))) return serveStatic(req, res, d.deploymentId, requestId);
   if (hasFunction(d.deploymentId)) return proxy(req, res, d, host, requestId);
   return page(res, 404, 'Deployment not found', 'This deployment has no output on this machine.', requestId);
 }

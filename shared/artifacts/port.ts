@@ -12,6 +12,17 @@ export interface BuildManifest {
 }
 
 /**
+ * A file of a deployment's static output as the edge serves it: the file for the path (exact,
+ * folder index, `.html`), or the output's `404.html` with status 404.
+ */
+export interface StaticFile {
+  status: 200 | 404;
+  contentType: string;
+  size: number;
+  body: ReadableStream<Uint8Array> | NodeJS.ReadableStream;
+}
+
+/**
  * The artifacts port: what builds leave behind. AWS: objects of the artifacts bucket
  * (`artifacts/<deploymentId>/`: the static output, `manifest.json` and the function package
  * `function.zip`; `cache/<projectId>/`: the dependency cache); build logs are in CloudWatch Logs
@@ -30,4 +41,6 @@ export interface ArtifactsPort {
   removeDeployment(deploymentId: string): Promise<void>;
   /** Deletes a project's dependency cache. */
   removeCache(projectId: string): Promise<void>;
+  /** The static file a URL path names (undefined: none, and no `404.html`; a bad path is none). */
+  readStatic(deploymentId: string, urlPath: string): Promise<StaticFile | undefined>;
 }

@@ -7,6 +7,7 @@ import {
   CreateFunctionCommand,
   DeleteFunctionCommand,
   GetFunctionCommand,
+  InvokeCommand,
   LambdaClient,
   waitUntilFunctionActiveV2,
 } from '@aws-sdk/client-lambda';
@@ -16,7 +17,7 @@ import { FUNCTION_CONFIG } from '../schemas/deployment';
 import { arnParts, FUNCTION_POLICY, functionPolicy, LAMBDA_TRUST } from './function-role';
 import { type Iam, IamError, iamClient } from './iam';
 import { functionInfo, functionName } from './index';
-import type { DeployFunctionInput, RuntimeLogLine, RuntimePort } from './port';
+import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimeLogLine, RuntimePort } from './port';
 
 /**
  * Server functions on AWS: one Lambda function per deployment (`<FUNCTION_PREFIX><deploymentId>`,
@@ -92,6 +93,79 @@ export function parseLambdaLine(t: number, raw: string, id: string): RuntimeLogL
     return { t, id, level: 'platform', message, ...(requestId ? { requestId } : {}) };
   }
   return { t, id, level: 'info', message };
+}
+
+/** The function URL event (payload 2.0) the Lambda Web Adapter turns into the app's HTTP request. */
+export function functionUrlEvent(fn: string, r: FunctionRequest) {
+  const cookies = (r.headers.cookie ?? '').split(/;\s*/).filter(Boolean);
+  const headers = { ...r.headers, host: r.host, 'x-forwarded-host': r.host, 'x-forwarded-proto': 'https' };
+  delete (headers as Record<string, string | undefined>).cookie;
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: r.path,
+    rawQueryString: r.query,
+    ...(cookies.length > 0 ? { cookies } : {}),
+    headers,
+    requestContext: {
+      accountId: 'anonymous',
+      apiId: fn,
+      domainName: r.host,
+      domainPrefix: r.host.split('.')[0],
+      http: {
+        method: r.method,
+        path: r.path,
+        protocol: 'HTTP/1.1',
+        sourceIp: r.sourceIp,
+        userAgent: r.headers['user-agent'] ?? '',
+      },
+      requestId: r.requestId,
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date(now).toISOString(),
+      timeEpoch: now,
+    },
+    body: r.body.toString('base64'),
+    isBase64Encoded: true,
+  };
+}
+
+const failed = (status: number, text: string): FunctionResponse => ({
+  status,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  cookies: [],
+  body: Buffer.from(text),
+});
+
+/** What the function answered (a function URL response), or 502 when it failed. */
+export function functionUrlResponse(
+  payload: Uint8Array | undefined,
+  functionError: string | undefined,
+): FunctionResponse {
+  const text = Buffer.from(payload ?? new Uint8Array()).toString('utf8');
+  if (functionError) {
+    const timedOut = /timed out/i.test(text);
+    return timedOut ? failed(504, 'The server function took too long.') : failed(502, 'The server function failed.');
+  }
+  let out: {
+    statusCode?: number;
+    headers?: Record<string, string>;
+    cookies?: string[];
+    body?: string;
+    isBase64Encoded?: boolean;
+  };
+  try {
+    out = JSON.parse(text);
+  } catch {
+    return failed(502, 'The server function answered something that is not HTTP.');
+  }
+  return {
+    status: typeof out.statusCode === 'number' ? out.statusCode : 200,
+    headers: out.headers ?? {},
+    cookies: Array.isArray(out.cookies) ? out.cookies : [],
+    body: Buffer.from(out.body ?? '', out.isBase64Encoded ? 'base64' : 'utf8'),
+  };
 }
 
 export function awsRuntime(options: AwsRuntimeOptions = {}): RuntimePort {
@@ -175,6 +249,22 @@ export function awsRuntime(options: AwsRuntimeOptions = {}): RuntimePort {
       }
       // Then its role (a static deployment never had one: nothing to delete is fine).
       await removeRole(iam(), functionName(deploymentId));
+    },
+    async invoke(deploymentId, request) {
+      const name = functionName(deploymentId);
+      try {
+        const out = await lambdaClient().send(
+          new InvokeCommand({
+            FunctionName: name,
+            Payload: Buffer.from(JSON.stringify(functionUrlEvent(name, request))),
+          }),
+        );
+        return functionUrlResponse(out.Payload, out.FunctionError);
+      } catch (err) {
+        if (isNotFound(err)) return failed(502, 'The server function is gone.');
+        if ((err as Error).name === 'RequestTooLargeException') return failed(413, 'The request is too large.');
+        throw err;
+      }
     },
     async logs(deploymentId, query) {
       const needle = query.q?.toLowerCase();

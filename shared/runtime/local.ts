@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,7 +11,7 @@ import { machineNetworkEnv, spawnTenant, tenantDir } from '../deployments/sandbo
 import { freePort } from '../net/free-port';
 import { FUNCTION_CONFIG } from '../schemas/deployment';
 import { functionInfo } from './index';
-import type { DeployFunctionInput, RuntimeLogLine, RuntimePort } from './port';
+import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimeLogLine, RuntimePort } from './port';
 
 /**
  * Server functions on one machine. A function is its app, in a tenant folder outside DATA_DIR
@@ -298,6 +299,63 @@ export function stopAllFunctions(): void {
 
 export const hasFunction = (deploymentId: string) => existsSync(files(deploymentId).config);
 
+/** One request to the function's process, its whole answer (as Lambda's Invoke answers), within its time limit. */
+async function invokeLocal(deploymentId: string, r: FunctionRequest): Promise<FunctionResponse> {
+  const fail = (status: number, text: string): FunctionResponse => ({
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    cookies: [],
+    body: Buffer.from(text),
+  });
+  let fn: Awaited<ReturnType<typeof acquireFunction>>;
+  try {
+    fn = await acquireFunction(deploymentId, r.requestId);
+  } catch {
+    return fail(502, 'The server function failed.');
+  }
+  try {
+    return await new Promise<FunctionResponse>((resolveAnswer) => {
+      const headers = { ...r.headers, host: r.host, 'x-forwarded-host': r.host, 'x-forwarded-proto': 'https' };
+      const path = r.query ? `${r.path}?${r.query}` : r.path;
+      const upstream = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: fn.port,
+          method: r.method,
+          path,
+          headers,
+          timeout: FUNCTION_CONFIG.timeoutSeconds * 1000,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const { 'set-cookie': cookies, ...rest } = res.headers;
+            const flat = Object.fromEntries(
+              Object.entries(rest).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+            );
+            resolveAnswer({
+              status: res.statusCode ?? 502,
+              headers: flat,
+              cookies: cookies ?? [],
+              body: Buffer.concat(chunks),
+            });
+          });
+          res.on('error', () => resolveAnswer(fail(502, 'The server function closed the connection.')));
+        },
+      );
+      upstream.on('timeout', () => {
+        upstream.destroy();
+        resolveAnswer(fail(504, 'The server function took too long.'));
+      });
+      upstream.on('error', () => resolveAnswer(fail(502, 'The server function closed the connection.')));
+      upstream.end(r.body);
+    });
+  } finally {
+    fn.done();
+  }
+}
+
 export function localRuntime(): RuntimePort {
   return {
     async deploy(input: DeployFunctionInput) {
@@ -322,6 +380,7 @@ export function localRuntime(): RuntimePort {
       return info;
     },
     exists: async (deploymentId) => hasFunction(deploymentId),
+    invoke: (deploymentId, request) => invokeLocal(deploymentId, request),
     async remove(deploymentId) {
       stopFunction(deploymentId);
       const f = files(deploymentId);

@@ -30,6 +30,28 @@ export interface DeployFunctionInput {
   env: Record<string, string>;
 }
 
+/** An HTTP request for a server function, as the router got it (its body read: at most 6 MB on AWS). */
+export interface FunctionRequest {
+  method: string;
+  /** The path, without the query. */
+  path: string;
+  /** The raw query string, without `?`. */
+  query: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The host the visitor asked for (`x-forwarded-host`). */
+  host: string;
+  sourceIp: string;
+  requestId: string;
+}
+
+export interface FunctionResponse {
+  status: number;
+  headers: Record<string, string>;
+  cookies: string[];
+  body: Buffer;
+}
+
 /**
  * The server-function port: one function per deployment of a `node` or `nextjs` project.
  * AWS: a Lambda function (1024 MB, 30 s, arm64, nodejs22.x) running the app's HTTP server, its
@@ -41,6 +63,12 @@ export interface RuntimePort {
   exists(deploymentId: string): Promise<boolean>;
   /** Stops and deletes the function (idempotent). */
   remove(deploymentId: string): Promise<void>;
+  /**
+   * One request to the deployment's function and its whole answer (the router on AWS: Lambda's
+   * Invoke with a function URL event, within its 6 MB payload; locally the function's process).
+   * A function that fails or times out answers 502 or 504, never throws.
+   */
+  invoke(deploymentId: string, request: FunctionRequest): Promise<FunctionResponse>;
   /**
    * Log lines between `from` and `to` (epoch ms), matching `q` (case-insensitive), at most
    * `limit`, in `order`; `more` is true when the limit cut the answer.
