@@ -3,20 +3,24 @@ import { storage } from '../storage';
 import { newId } from '../store/ids';
 
 /**
- * Contacts' bytes in the artifacts bucket: photos (`contacts/<mailboxId>/<contactId>/<photoId>`, a
- * new key for each photo, so a link handed out never shows a later one) and import files and
- * large exports (`contacts-files/<mailboxId>/…`). They travel by short presigned links.
+ * Contacts' bytes in the artifacts bucket, in the mailbox's folder (removed with the mailbox):
+ * photos (`mail/<mailboxId>/contacts/<contactId>/<photoId>`, a new key for each photo, so a link
+ * handed out never shows a later one), import files and large exports
+ * (`mail/<mailboxId>/contacts-files/…`). They travel by short presigned links.
  */
 const bucket = () => ({ name: artifactsBucket() });
 
+/** Where a mailbox's import files and large exports are. */
+export const filesFolder = (mailboxId: string) => `mail/${mailboxId}/contacts-files/`;
+
 export const photoKeyFor = (mailboxId: string, contactId: string) =>
-  `contacts/${mailboxId}/${contactId}/${newId('ph_')}`;
+  `mail/${mailboxId}/contacts/${contactId}/${newId('ph_')}`;
 export const fileKeyFor = (mailboxId: string, prefix: string, ext: string) =>
-  `contacts-files/${mailboxId}/${newId(prefix)}.${ext}`;
+  `${filesFolder(mailboxId)}${newId(prefix)}.${ext}`;
 
 /** The key a large export is written to: one per address book and version, replaced each time. */
 export const exportKeyFor = (mailboxId: string, addressBookId: string, version: string) =>
-  `contacts-files/${mailboxId}/export-${addressBookId}-${version}.vcf`;
+  `${filesFolder(mailboxId)}export-${addressBookId}-${version}.vcf`;
 
 /** Writes an object; a 5xx answer is tried again, three times at most. */
 export async function putBytes(key: string, body: Buffer, contentType: string): Promise<void> {

@@ -1,14 +1,16 @@
 import { publicFields } from '../store/table';
 
 /**
- * Address books and contacts of a mailbox, in the platform table, in a partition of their own per
- * mailbox (photos in the artifacts bucket under `contacts/<mailboxId>/`, shared/contacts/photos.ts).
+ * Address books and contacts of a mailbox, in the platform table, in the mailbox's own partition
+ * beside its mail (`MBX#<mailboxId>`, sort keys under `CTS#`), and their photos and files in the
+ * artifacts bucket under the mailbox's folder (`mail/<mailboxId>/contacts…`): deleting a mailbox
+ * (shared/mailboxes/admin.ts), which removes that partition and that folder, removes them too.
  *
  * | record | pk | sk |
  * |---|---|---|
- * | the mailbox's contacts header: default address book, count of address books | `CTS#<mailboxId>` | `HEAD` |
- * | an address book | `CTS#<mailboxId>` | `ABK#<addressBookId>` |
- * | a contact | `CTS#<mailboxId>` | `CTC#<contactId>` |
+ * | the contacts header: default address book, count of address books | `MBX#<mailboxId>` | `CTS#HEAD` |
+ * | an address book | `MBX#<mailboxId>` | `CTS#ABK#<addressBookId>` |
+ * | a contact | `MBX#<mailboxId>` | `CTS#CTC#<contactId>` |
  *
  * Contacts of every address book share one sort key prefix, so the mailbox's contacts are one
  * Query (oldest first: ids are time-ordered), filtered by address book and by the words of `q`
@@ -16,12 +18,12 @@ import { publicFields } from '../store/table';
  * phones' digits).
  */
 export const contactKeys = {
-  pk: (mailboxId: string) => `CTS#${mailboxId}`,
-  head: (mailboxId: string) => ({ pk: `CTS#${mailboxId}`, sk: 'HEAD' }),
-  book: (mailboxId: string, addressBookId: string) => ({ pk: `CTS#${mailboxId}`, sk: `ABK#${addressBookId}` }),
-  contact: (mailboxId: string, contactId: string) => ({ pk: `CTS#${mailboxId}`, sk: `CTC#${contactId}` }),
+  pk: (mailboxId: string) => `MBX#${mailboxId}`,
+  head: (mailboxId: string) => ({ pk: `MBX#${mailboxId}`, sk: 'CTS#HEAD' }),
+  book: (mailboxId: string, addressBookId: string) => ({ pk: `MBX#${mailboxId}`, sk: `CTS#ABK#${addressBookId}` }),
+  contact: (mailboxId: string, contactId: string) => ({ pk: `MBX#${mailboxId}`, sk: `CTS#CTC#${contactId}` }),
 };
-export const CONTACT_PREFIX = { book: 'ABK#', contact: 'CTC#' } as const;
+export const CONTACT_PREFIX = { book: 'CTS#ABK#', contact: 'CTS#CTC#' } as const;
 
 /** At most this many address books per mailbox. */
 export const MAX_BOOKS = 20;

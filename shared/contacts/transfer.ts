@@ -3,7 +3,7 @@ import { badRequest, HttpError } from '../ground/errors';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { getItem } from '../store/table';
 import { contactsOf, EMPTY_CONTACT, merge, newContact, putContact, replaceContact, uidsOf } from './contacts';
-import { exportKeyFor, fileKeyFor, getBytes, linkTo, putBytes, removePhotos, uploadLink } from './objects';
+import { exportKeyFor, fileKeyFor, filesFolder, getBytes, linkTo, putBytes, removePhotos, uploadLink } from './objects';
 import { checkPhoto, setPhoto } from './photos';
 import { type AddressBookRecord, type ContactRecord, contactKeys, searchTerms } from './records';
 import { cardToContact, parseCard, type RawCard, splitCards } from './vcard-in';
@@ -138,7 +138,7 @@ export async function importNext(orgId: string, book: AddressBookRecord, next: s
   if (
     !token ||
     typeof token.key !== 'string' ||
-    !token.key.startsWith(`contacts-files/${book.mailboxId}/`) ||
+    !token.key.startsWith(filesFolder(book.mailboxId)) ||
     !Number.isSafeInteger(token.offset) ||
     token.offset < 0
   ) {

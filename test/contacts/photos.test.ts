@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { contactKeys } from '../../shared/contacts/records';
+import { queryPrefix } from '../../shared/store/table';
+import { mailboxFor } from '../mail/helpers';
 import { type ContactsWorld, defaultBook, startContactsWorld } from './helpers';
 
 /**
@@ -119,4 +122,22 @@ it('replace, delete the photo, and delete the contact with its photo', async () 
   expect(gone.body).toEqual({ error: 'Contact not found' });
   expect((await w.p.get(photoOf(contactId))).body).toEqual({ error: 'Contact not found' });
   expect((await w.p.delete(photoOf(contactId))).status).toBe(404);
+});
+
+it("deleting the mailbox removes its contacts and their photos (they live in the mailbox's partition and folder)", async () => {
+  const { mailboxId } = await mailboxFor(w.p, [w.p.owner.userId]);
+  const base = `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${mailboxId}`;
+  const abk = (await w.p.get(`${base}/address-books`)).body.addressBooks[0].addressBookId as string;
+  const made = await w.p.post(`${base}/address-books/${abk}/contacts`, { fullName: 'Short Lived' });
+  const contactId = made.body.contact.contactId as string;
+  await w.p.put(`${base}/contacts/${contactId}/photo`, {
+    contentType: 'image/png',
+    data: image('python.png').toString('base64'),
+  });
+  const link = (await w.p.get(`${base}/contacts/${contactId}/photo`)).body.url as string;
+  expect((await fetch(link)).status).toBe(200);
+  expect((await w.p.delete(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes/${mailboxId}`)).status).toBe(204);
+  expect((await fetch(link)).status).toBe(404);
+  const left = await queryPrefix(contactKeys.pk(mailboxId), 'CTS#');
+  expect(left).toEqual([]);
 });
