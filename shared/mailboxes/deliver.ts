@@ -171,6 +171,10 @@ export async function deliverTo(
       }).catch((err) => log.warn('mail_vip_unraised', { error: describeError(err) }));
     }
     if (from) await vacationReply(mailbox, email, from.address, message.headerId);
+    // An invitation, answer or cancellation (iTIP): the mailbox's calendar follows it.
+    const ics = email.attachments.find((a) => a.mimeType === 'text/calendar');
+    if (ics)
+      await (await import('../calendar/itip')).receiveItip(mailbox, bytesOf(ics.content).toString(), from?.address);
     return filed.message;
   } catch (err) {
     if (err instanceof AlreadyFiled) return undefined;

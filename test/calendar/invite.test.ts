@@ -1,0 +1,237 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { receiveItip } from '../../shared/calendar/itip';
+import { eventByUid } from '../../shared/calendar/records';
+import type { Mailbox } from '../../shared/mailboxes/records';
+import type { Person } from '../helpers/platform';
+import { type MailWorld, mailboxFor, startMailWorld, unique, until } from '../mail/helpers';
+
+/**
+ * Invitations end to end on the local platform (iMIP over the local SMTP server, the mail-inbound
+ * worker filing them): mailbox A invites B; B finds a needs-action event, accepts; A sees
+ * `accepted`. A new time asks B again; a removed attendee gets a cancellation; a deleted event
+ * cancels B's copy. The sending checks (a removed or unverified domain) answer 409 before anything
+ * is written; one's own event can't be answered.
+ */
+let w: MailWorld;
+let b: Person;
+let boxA: { domain: string; address: string; mailboxId: string };
+let addressB: string;
+let boxB: string;
+let baseA: string;
+let baseB: string;
+let calA: string;
+let calB: string;
+
+beforeAll(async () => {
+  w = await startMailWorld({ smtp: true });
+  b = await w.p.person('developer');
+  boxA = await mailboxFor(w.p, [w.p.owner.userId]);
+  addressB = `b-${unique()}@${boxA.domain}`;
+  const res = await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes`, {
+    address: addressB,
+    name: 'Bea',
+    members: [b.userId],
+  });
+  boxB = res.body.mailbox.mailboxId;
+  baseA = `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${boxA.mailboxId}`;
+  baseB = `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${boxB}`;
+  calA = (await w.p.get(`${baseA}/calendars`)).body.calendars[0].calendarId;
+  calB = (await w.p.get(`${baseB}/calendars`, { token: b.token })).body.calendars[0].calendarId;
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+const WINDOW = `from=${Date.UTC(2026, 6, 1)}&to=${Date.UTC(2026, 8, 1)}`;
+const outbox = () => readdirSync(w.outbox).map((f) => readFileSync(join(w.outbox, f), 'utf8'));
+
+/** B's copy of the event named `summary`, once its mail has been delivered and applied. */
+const bSees = (summary: string, ok: (e: Record<string, unknown>) => boolean = () => true) =>
+  until(async () => {
+    const list = await w.p.get(`${baseB}/events?${WINDOW}`, { token: b.token });
+    const o = list.body.occurrences?.find((x: { summary: string }) => x.summary === summary);
+    if (!o) return undefined;
+    const e = (await w.p.get(`${baseB}/calendars/${o.calendarId}/events/${o.eventId}`, { token: b.token })).body.event;
+    return ok(e) ? e : undefined;
+  });
+
+test('A invites B; B gets it by mail as needs-action, accepts; A sees accepted', async () => {
+  const summary = `Design review ${unique()}`;
+  const made = await w.p.post(`${baseA}/calendars/${calA}/events`, {
+    summary,
+    description: 'Bring the drafts.',
+    location: 'Room 4',
+    start: '2026-07-14T10:00',
+    end: '2026-07-14T11:00',
+    timeZone: 'Europe/Paris',
+    recurrence: { freq: 'weekly', count: 4 },
+    attendees: [
+      { email: addressB, name: 'Bea' },
+      { email: 'carol@outside.example', optional: true },
+    ],
+  });
+  expect(made.status).toBe(201);
+  expect(made.body.notified).toEqual({ sent: 2 });
+  expect(made.body.event).toMatchObject({
+    organizer: { email: boxA.address, name: 'Box' },
+    isOrganizer: true,
+    attendees: [
+      { email: addressB, name: 'Bea', role: 'required', status: 'needs-action', rsvp: true, kind: 'individual' },
+      { email: 'carol@outside.example', role: 'optional', status: 'needs-action', rsvp: true, kind: 'individual' },
+    ],
+  });
+  const eventA = made.body.event;
+
+  // The message: text/calendar with method=REQUEST, METHOD:REQUEST inside.
+  const mail = outbox().find((m) => m.includes(`Invitation: ${summary}`));
+  expect(mail).toBeDefined();
+  expect(mail).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/);
+  expect(mail).toContain('METHOD:REQUEST');
+
+  const copy = await bSees(summary);
+  expect(copy).toMatchObject({
+    uid: eventA.uid,
+    calendarId: calB,
+    isOrganizer: false,
+    myStatus: 'needs-action',
+    organizer: { email: boxA.address },
+    startLocal: '2026-07-14T10:00:00',
+    timeZone: 'Europe/Paris',
+    rrule: 'FREQ=WEEKLY;COUNT=4',
+    location: 'Room 4',
+    description: 'Bring the drafts.',
+  });
+  const occurrences = (await w.p.get(`${baseB}/events?${WINDOW}`, { token: b.token })).body.occurrences.filter(
+    (o: { eventId: string }) => o.eventId === copy.eventId,
+  );
+  expect(occurrences).toHaveLength(4);
+  expect(occurrences[0]).toMatchObject({
+    start: Date.UTC(2026, 6, 14, 8),
+    isOrganizer: false,
+    myStatus: 'needs-action',
+    attendees: 2,
+  });
+
+  // One's own event can't be answered.
+  const own = await w.p.post(`${baseA}/calendars/${calA}/events/${eventA.eventId}/respond`, { status: 'accepted' });
+  expect(own.status).toBe(400);
+  expect(own.body).toEqual({ error: 'You organize this event: there is nothing to respond to.' });
+
+  const answer = await w.p.post(
+    `${baseB}/calendars/${calB}/events/${copy.eventId}/respond`,
+    { status: 'accepted', comment: 'See you there' },
+    { token: b.token },
+  );
+  expect(answer.status).toBe(200);
+  expect(answer.body.notified).toEqual({ sent: 1 });
+  expect(answer.body.event).toMatchObject({ myStatus: 'accepted' });
+  expect(outbox().find((m) => m.includes(`Accepted: ${summary}`))).toMatch(/method=REPLY/);
+
+  const seen = await until(async () => {
+    const e = (await w.p.get(`${baseA}/calendars/${calA}/events/${eventA.eventId}`)).body.event;
+    return e.attendees[0].status === 'accepted' ? e : undefined;
+  });
+  expect(seen.attendees.map((a: { email: string; status: string }) => [a.email, a.status])).toEqual([
+    [addressB, 'accepted'],
+    ['carol@outside.example', 'needs-action'],
+  ]);
+
+  // A new time: B is asked again (needs-action), Carol removed gets a cancellation.
+  const moved = await w.p.put(`${baseA}/calendars/${calA}/events/${eventA.eventId}`, {
+    start: '2026-07-14T15:00',
+    end: '2026-07-14T16:00',
+    attendees: [{ email: addressB, name: 'Bea' }],
+  });
+  expect(moved.status).toBe(200);
+  expect(moved.body).toMatchObject({ notified: { sent: 1 }, cancelled: 1 });
+  expect(moved.body.event).toMatchObject({ sequence: 1, attendees: [{ email: addressB, status: 'needs-action' }] });
+  expect(outbox().find((m) => m.includes(`Cancelled: ${summary}`) && m.includes('carol@outside.example'))).toContain(
+    'METHOD:CANCEL',
+  );
+  const again = await bSees(summary, (e) => e.startLocal === '2026-07-14T15:00:00');
+  expect(again).toMatchObject({ eventId: copy.eventId, myStatus: 'needs-action', sequence: 1 });
+
+  // Deleted by A: B's copy is cancelled.
+  expect((await w.p.delete(`${baseA}/calendars/${calA}/events/${eventA.eventId}`)).status).toBe(204);
+  const cancelled = await bSees(summary, (e) => e.status === 'cancelled');
+  expect(cancelled.eventId).toBe(copy.eventId);
+  expect((await w.p.get(`${baseA}/calendars/${calA}/events/${eventA.eventId}`)).status).toBe(404);
+});
+
+test('notify=false mails nobody; a removed or unverified domain is 409 before anything is written', async () => {
+  const quiet = await w.p.post(`${baseA}/calendars/${calA}/events`, {
+    summary: `Quiet ${unique()}`,
+    start: '2026-07-20T10:00',
+    end: '2026-07-20T11:00',
+    timeZone: 'UTC',
+    attendees: [{ email: 'dan@outside.example' }],
+    notify: false,
+  });
+  expect(quiet.body.notified).toEqual({ sent: 0 });
+  expect((await w.p.delete(`${baseA}/calendars/${calA}/events/${quiet.body.event.eventId}?notify=false`)).status).toBe(
+    204,
+  );
+
+  const domain = `${unique('pend')}.org`;
+  await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/domains`, { domain });
+  const pending = await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes`, {
+    address: `p@${domain}`,
+    name: 'P',
+    members: [w.p.owner.userId],
+  });
+  const base = `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${pending.body.mailbox.mailboxId}`;
+  const cal = (await w.p.get(`${base}/calendars`)).body.calendars[0].calendarId;
+  const body = {
+    summary: 'Never written',
+    start: '2026-07-21T10:00',
+    end: '2026-07-21T11:00',
+    timeZone: 'UTC',
+    attendees: [{ email: 'dan@outside.example' }],
+  };
+  const unverified = await w.p.post(`${base}/calendars/${cal}/events`, body);
+  expect(unverified.status).toBe(409);
+  expect(unverified.body).toEqual({ error: `${domain} isn't verified for sending yet.` });
+  await w.p.delete(`/v1/orgs/${w.p.org.orgId}/mail/domains/${domain}`);
+  const removed = await w.p.post(`${base}/calendars/${cal}/events`, body);
+  expect(removed.status).toBe(409);
+  expect(removed.body).toEqual({ error: "This mailbox's domain was removed." });
+  expect((await w.p.get(`${base}/events?${WINDOW}`)).body.occurrences).toEqual([]);
+  // Without attendees nothing is sent, so nothing is checked.
+  const { attendees, ...alone } = body;
+  expect((await w.p.post(`${base}/calendars/${cal}/events`, alone)).status).toBe(201);
+});
+
+test("Evolution's invitation and its update reach a mailbox (iTIP): needs-action, then the new time", async () => {
+  const fixtures = join(__dirname, '..', 'fixtures', 'calendar');
+  const mailbox = {
+    orgId: w.p.org.orgId,
+    mailboxId: `mbx_${unique('itip').replace(/-/g, '')}`,
+    address: 'user@no.where',
+    aliases: [],
+  } as unknown as Mailbox;
+  const invite = readFileSync(join(fixtures, 'evolution-invite-1.ics'), 'utf8');
+  const update = readFileSync(join(fixtures, 'evolution-invite-3.ics'), 'utf8');
+  // From someone else than the organizer: left alone.
+  expect(await receiveItip(mailbox, invite, 'mallory@else.where')).toBe('request:0');
+  expect(await eventByUid(mailbox.mailboxId, 'invite')).toBeUndefined();
+  expect(await receiveItip(mailbox, invite, 'organizer@no.where')).toBe('request:1');
+  expect(await eventByUid(mailbox.mailboxId, 'invite')).toMatchObject({
+    summary: 'Invite',
+    myStatus: 'needs-action',
+    isOrganizer: false,
+    start: Date.UTC(2017, 2, 21, 12),
+    organizer: { email: 'organizer@no.where', name: 'Organizer' },
+    sequence: 1,
+  });
+  expect(await receiveItip(mailbox, update, 'organizer@no.where')).toBe('request:1');
+  expect(await eventByUid(mailbox.mailboxId, 'invite')).toMatchObject({
+    summary: 'Invite (modified)',
+    start: Date.UTC(2017, 2, 21, 13),
+    sequence: 2,
+    myStatus: 'needs-action',
+  });
+  // An older sequence changes nothing.
+  expect(await receiveItip(mailbox, invite, 'organizer@no.where')).toBe('request:0');
+  expect(await receiveItip(mailbox, 'not a calendar', 'organizer@no.where')).toBe('none:0');
+});
