@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { compileJql, type JqlIssue, parseJql, withinNarrow } from '../../shared/tracker/jql';
+import { compileJql, JqlError, type JqlIssue, parseJql, withinNarrow } from '../../shared/tracker/jql';
 import { ctx, DAY, issue, NOW } from '../fixtures/tracker/jql-world';
 
 /**
@@ -221,4 +221,47 @@ test('compare is a total order: antisymmetric, and 0 only for the same issue', a
     ),
     { numRuns: 100, seed: 22 },
   );
+});
+
+/** A generated query with a few characters inserted or removed: mostly broken queries. */
+const mutated = fc
+  .tuple(
+    queryArb,
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.constantFrom('(', ')', '"', "'", '\\', ',', '=', '!', ' ', 'AND ', 'NOT ', '~', 'cf[', '-', ''),
+      ),
+      { minLength: 1, maxLength: 4 },
+    ),
+  )
+  .map(([q, edits]) =>
+    edits.reduce((text, [at, insert]) => {
+      const i = text.length === 0 ? 0 : at % text.length;
+      return insert === '' ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + insert + text.slice(i);
+    }, q),
+  );
+
+test('any text is a query or a 400 (JqlError), never another error', async () => {
+  let refused = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(mutated, fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 30 })),
+      async (q) => {
+        try {
+          const c = await compileJql(q, ctx());
+          c.matches(issue());
+        } catch (e) {
+          expect(e).toBeInstanceOf(JqlError);
+          const err = e as JqlError;
+          expect(err.status).toBe(400);
+          expect(err.line).toBeGreaterThanOrEqual(1);
+          expect(err.column).toBeGreaterThanOrEqual(1);
+          refused++;
+        }
+      },
+    ),
+    { numRuns: 500, seed: 23 },
+  );
+  expect(refused).toBeGreaterThan(100);
 });

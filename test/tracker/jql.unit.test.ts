@@ -304,6 +304,21 @@ describe('bad queries: 400 with the line, the column and what was expected', () 
     expect(await failure(query)).toMatchObject({ status: 400, error: message, line, column });
   });
 
+  test('deep nesting is a 400, not a stack overflow', async () => {
+    const deep = `${'('.repeat(101)}labels = a${')'.repeat(101)}`;
+    expect(await failure(deep)).toMatchObject({
+      status: 400,
+      error: 'Parentheses can nest up to 100 levels at line 1, column 101.',
+      line: 1,
+      column: 101,
+    });
+    expect(await failure(`${'('.repeat(100)}labels = a${')'.repeat(99)}`)).toMatchObject({ status: 400, column: 210 });
+    const nots = await compileJql(`${'!'.repeat(9_000)}labels = a`, ctx());
+    expect(nots.matches(issue({ labels: ['a'] }))).toBe(true);
+    // Parentheses inside quotes are text, not nesting.
+    expect(await run(`summary ~ "${'('.repeat(150)}x" OR summary ~ '\\'${'('.repeat(150)}'`, [])).toEqual([]);
+  });
+
   test('a query over 10,000 characters is refused', async () => {
     const long = `summary ~ "${'a'.repeat(10_000)}"`;
     expect(await failure(long)).toMatchObject({ status: 400, error: 'A query can be up to 10000 characters.' });
