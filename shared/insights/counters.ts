@@ -20,6 +20,9 @@ export const FIELDS = [
   'deploymentsCreated',
   'issuesCreated',
   'mailSent',
+  'buildsSucceeded',
+  'buildsFailed',
+  'buildSeconds',
 ] as const;
 export type Field = (typeof FIELDS)[number];
 type Counts = Partial<Record<Field, number>>;
@@ -88,8 +91,32 @@ const update = (key: string, counts: Counts) => {
  * Adds a batch once: `batchId` names it the same on every delivery. Returns how many parts were
  * counted now (0: all counted before).
  */
-export async function addBatch(batchId: string, events: AnalyticsEvent[], now = Date.now()): Promise<number> {
-  const entries = [...aggregate(events)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+export function addBatch(batchId: string, events: AnalyticsEvent[], now = Date.now()): Promise<number> {
+  return addCounters(batchId, aggregate(events), now);
+}
+
+/**
+ * Domain counts of one occurrence (a build that ended), named by `batchId` so a repeat of it adds
+ * nothing: to the organization's and the platform's hour, and the project's.
+ */
+export function addDomainCounts(
+  batchId: string,
+  of: { orgId: string; projectId?: string; at: number },
+  counts: Counts,
+): Promise<number> {
+  const hour = hourOf(of.at);
+  const out = new Map<string, Counts>([
+    [`METRICS#${of.orgId}\0H#${hour}`, counts],
+    [`METRICS#${PLATFORM}\0H#${hour}`, counts],
+  ]);
+  if (of.projectId) out.set(`METRICS#${of.orgId}\0P#${of.projectId}#H#${hour}`, counts);
+  return addCounters(batchId, out);
+}
+
+async function addCounters(batchId: string, counters: Map<string, Counts>, now = Date.now()): Promise<number> {
+  const entries = [...counters]
+    .filter(([, c]) => Object.values(c).some((n) => n !== 0))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   let counted = 0;
   for (let part = 0; part * 99 < entries.length; part++) {
     const chunk = entries.slice(part * 99, part * 99 + 99);

@@ -30,6 +30,9 @@ const Counts = {
   deploymentsCreated: z.number(),
   issuesCreated: z.number(),
   mailSent: z.number(),
+  buildsSucceeded: z.number(),
+  buildsFailed: z.number(),
+  buildSeconds: z.number(),
 };
 
 export const Analytics = z.object({

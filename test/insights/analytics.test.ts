@@ -1,6 +1,8 @@
 import { handler as analyticsWorker } from '../../functions/workers/analytics';
+import { handler as buildsWorker } from '../../functions/workers/analytics-builds';
 import { startWorkers } from '../../lib/local/workers';
 import { workers } from '../../lib/workers';
+import { buildStateChange } from '../../shared/builds/events';
 import { eventLine, logsEvent } from '../../shared/insights/logs';
 import type { AnalyticsEvent } from '../../shared/insights/port';
 import { keepAnalytics, takeAnalytics } from '../../shared/insights/sink-local';
@@ -117,6 +119,24 @@ test('the default range ends with the current hour: two reads within it are the 
   // Unless the hour turned between the two reads.
   if (again.status !== 304) expect(new Date().getUTCMinutes()).toBe(0);
   else expect(again.status).toBe(304);
+});
+
+test('builds that end add to the analytics once: succeeded, failed and their seconds', async () => {
+  const org = p.org.orgId;
+  const of = { orgId: org, projectId: 'prj_built', deploymentId: 'dpl_counted', target: 'preview' as const };
+  const started = Date.now() - 90_000;
+  const ok = buildStateChange(of, `build-ok-${started}`, 'SUCCEEDED', started);
+  expect(await buildsWorker(ok)).toEqual({ counted: true });
+  expect(await buildsWorker(ok)).toEqual({ counted: false });
+  expect(await buildsWorker(buildStateChange(of, `build-bad-${started}`, 'FAILED', started))).toEqual({
+    counted: true,
+  });
+  expect(await buildsWorker(buildStateChange(of, `build-run-${started}`, 'IN_PROGRESS', started))).toEqual({
+    counted: false,
+  });
+  const res = await p.get(`${analytics}?projectId=prj_built`);
+  expect(res.body.totals).toMatchObject({ buildsSucceeded: 1, buildsFailed: 1, requests: 0 });
+  expect(res.body.totals.buildSeconds).toBeGreaterThanOrEqual(180);
 });
 
 test('`from` after `to` is 400, so is a range over 90 days; `interval` is hour or day', async () => {
