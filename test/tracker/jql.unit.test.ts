@@ -306,15 +306,17 @@ describe('bad queries: 400 with the line, the column and what was expected', () 
 
   test('deep nesting is a 400, not a stack overflow', async () => {
     const deep = `${'('.repeat(101)}labels = a${')'.repeat(101)}`;
-    expect(await failure(deep)).toMatchObject({
-      status: 400,
-      error: 'Parentheses can nest up to 100 levels at line 1, column 101.',
-      line: 1,
-      column: 101,
-    });
-    expect(await failure(`${'('.repeat(100)}labels = a${')'.repeat(99)}`)).toMatchObject({ status: 400, column: 210 });
-    const nots = await compileJql(`${'!'.repeat(9_000)}labels = a`, ctx());
+    const message = (column: number) =>
+      `The query nests too deeply at line 1, column ${column}: at most 100 levels of parentheses and 100 NOTs in a row.`;
+    expect(await failure(deep)).toMatchObject({ status: 400, error: message(101), line: 1, column: 101 });
+    expect(await failure(`${'NOT '.repeat(101)}labels = a`)).toMatchObject({ error: message(401), column: 401 });
+    expect(await failure(`${'!('.repeat(101)}labels = a${')'.repeat(101)}`)).toMatchObject({ column: 201 });
+    expect(await failure(`a = b AND\n  ${'('.repeat(101)}`)).toMatchObject({ line: 2, column: 103 });
+    const nots = await compileJql(`${'!'.repeat(100)}labels = a`, ctx());
     expect(nots.matches(issue({ labels: ['a'] }))).toBe(true);
+    // NOTs that are not in a row, and parentheses that close, do not add up.
+    const many = Array.from({ length: 300 }, () => '(NOT labels = b)').join(' AND ');
+    expect((await compileJql(many, ctx())).matches(issue({ labels: ['a'] }))).toBe(true);
     // Parentheses inside quotes are text, not nesting.
     expect(await run(`summary ~ "${'('.repeat(150)}x" OR summary ~ '\\'${'('.repeat(150)}'`, [])).toEqual([]);
   });

@@ -14,7 +14,7 @@ import type {
 import { calendarDate, DATE_FUNCTIONS, dateValue, dayBounds, dayStart, parseIncrement } from './dates';
 import { JqlError } from './errors';
 import { type Catalog, type FieldDef, fieldKey, type JqlIssue, type NarrowKey, systemField } from './fields';
-import { parseJql } from './parse';
+import { parseJql, tooDeep } from './parse';
 import { containsAll, fold, terms, words } from './text';
 
 type Awaitable<T> = T | Promise<T>;
@@ -691,7 +691,16 @@ export async function compileJql(
   ctx: JqlContext,
   options: CompileOptions = {},
 ): Promise<CompiledJql> {
-  const ast = typeof query === 'string' ? parseJql(query) : query;
+  try {
+    return await compile(typeof query === 'string' ? parseJql(query) : query, ctx, options);
+  } catch (e) {
+    // A tree too deep for the stack (a long chain of NOTs) is the query's fault: 400, not 500.
+    if (e instanceof RangeError) throw tooDeep();
+    throw e;
+  }
+}
+
+async function compile(ast: JqlQuery, ctx: JqlContext, options: CompileOptions): Promise<CompiledJql> {
   const compiler = new Compiler(ctx);
   const where = ast.where ? pushNots(ast.where) : null;
   const narrow: JqlNarrow = {};

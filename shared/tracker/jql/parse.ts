@@ -54,9 +54,11 @@ export function parseJql(query: string): JqlQuery {
   if (query.length > JQL_MAX_LENGTH) {
     throw new JqlError(`A query can be up to ${JQL_MAX_LENGTH} characters.`, 1, 1);
   }
+  checkNesting(query);
   try {
     return generatedParse(query, {}) as JqlQuery;
   } catch (e) {
+    if (e instanceof RangeError) throw tooDeep();
     if (!isPeggyError(e)) throw e;
     const { line, column, offset } = e.location.start;
     if (!e.expected) {
@@ -69,6 +71,66 @@ export function parseJql(query: string): JqlQuery {
     expected.sort((a, b) => rankOf(a) - rankOf(b) || a.localeCompare(b));
     const message = `Expected ${oneOf(expected)} but ${foundAt(query, offset)} found at line ${line}, column ${column}.`;
     throw new JqlError(message, line, column, expected);
+  }
+}
+
+/** Most levels of parentheses, and most NOTs in a row, a query may nest (the parser recurses on each). */
+export const JQL_MAX_NESTING = 100;
+
+export const tooDeep = () => new JqlError('The query nests too deeply: use fewer parentheses and NOTs.', 1, 1);
+
+const WORD_STOPS = ' \t\r\n\u00a0"\'(),=!<>~[]{}&|^';
+
+/**
+ * Parentheses nested deeper than JQL_MAX_NESTING, or more NOTs in a row (across opening
+ * parentheses), outside quoted strings: 400 at the first one too many, before the parser recurses.
+ */
+function checkNesting(query: string): void {
+  let depth = 0;
+  let nots = 0;
+  let line = 1;
+  let lineStart = 0;
+  const tooMany = (at: number): never => {
+    const column = at - lineStart + 1;
+    throw new JqlError(
+      `The query nests too deeply at line ${line}, column ${column}: at most ${JQL_MAX_NESTING} levels of parentheses and ${JQL_MAX_NESTING} NOTs in a row.`,
+      line,
+      column,
+    );
+  };
+  let i = 0;
+  while (i < query.length) {
+    const c = query[i]!;
+    if (c === '\n') {
+      line++;
+      lineStart = i + 1;
+      i++;
+    } else if (c === ' ' || c === '\t' || c === '\r' || c === '\u00a0') i++;
+    else if (c === '"' || c === "'") {
+      nots = 0;
+      i++;
+      while (i < query.length && query[i] !== c) i += query[i] === '\\' ? 2 : 1;
+      i++;
+    } else if (c === '(') {
+      if (++depth > JQL_MAX_NESTING) tooMany(i);
+      i++;
+    } else if (c === ')') {
+      depth--;
+      nots = 0;
+      i++;
+    } else if (c === '!' && query[i + 1] !== '=' && query[i + 1] !== '~') {
+      if (++nots > JQL_MAX_NESTING) tooMany(i);
+      i++;
+    } else if (WORD_STOPS.includes(c)) {
+      nots = 0;
+      i++;
+    } else {
+      const start = i;
+      while (i < query.length && !WORD_STOPS.includes(query[i]!)) i++;
+      if (query.slice(start, i).toLowerCase() === 'not') {
+        if (++nots > JQL_MAX_NESTING) tooMany(start);
+      } else nots = 0;
+    }
   }
 }
 
