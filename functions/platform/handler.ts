@@ -1,0 +1,4 @@
+import { httpHandler } from '../../shared/http/handler';
+import { routes } from './routes';
+
+export const handler = httpHandler(routes);

@@ -1,0 +1,22 @@
+/** The platform group's answers, in one place for the routes, the reference and the tests. */
+export const PM = {
+  orgNotFound: 'Organization not found',
+  regionNotFound: 'Region not found',
+  locationNotFound: 'Location not found',
+  planNotFound: 'Plan not found',
+  modelNotFound: 'Model not found',
+  unknownPlan: (planId: string) => `Unknown plan: ${planId}`,
+  unknownRegion: (regionId: string) => `Unknown region: ${regionId}`,
+  suspended: 'This organization is suspended.',
+  platformOrg: "The platform organization can't be suspended.",
+  orgStale: 'This organization changed since it was read. Reload and try again.',
+  regionStale: 'This region changed since it was read. Reload and try again.',
+  locationStale: 'This location changed since it was read. Reload and try again.',
+  planStale: 'This plan changed since it was read. Reload and try again.',
+  modelStale: 'This model changed since it was read. Reload and try again.',
+  regionInUse: (ids: string[]) => `Enabled locations use this region (${ids.join(', ')}): disable or move them first.`,
+  regionDisabled: (regionId: string) => `The region ${regionId} is disabled: enable it first.`,
+  defaultDisabled: "The default location can't be disabled: make another location the default first.",
+  keepDefault: 'Make another location the default instead.',
+  defaultMustBeEnabled: 'A disabled location cannot be the default.',
+} as const;

@@ -1,0 +1,153 @@
+import { describeError, log } from '../ground/log';
+import type { Organization } from '../schemas/org';
+import { getItem, keys } from '../store/table';
+import { CATALOG, putEntry, readCatalog } from './catalog';
+import { PM } from './messages';
+
+/**
+ * Plans (`PLATFORM#PLANS`): a name and limits, set by the platform's operators and assigned to
+ * organizations (`planId` on the organization). Enforced now: the rate-limit budgets (`requests`
+ * per organization and `keyRequests` per API key in each rate window, `builds` a minute); the
+ * other limits are kept and shown for the operators and the organizations' owners. An
+ * organization without a plan has the environment's budgets.
+ */
+export const ENFORCED_LIMITS = ['requests', 'keyRequests', 'builds'] as const;
+export const KEPT_LIMITS = ['members', 'projects', 'databases', 'buckets', 'storageGb', 'mailPerDay'] as const;
+export type LimitName = (typeof ENFORCED_LIMITS)[number] | (typeof KEPT_LIMITS)[number];
+export type Limits = Partial<Record<LimitName, number>>;
+
+export interface PlanRecord {
+  id: string;
+  name: string;
+  limits: Limits;
+  version: number;
+  updatedAt: number;
+}
+
+const planKey = (id: string) => ({ pk: CATALOG.plans, sk: `PLAN#${id}` });
+
+/** The plans a fresh platform offers (no organization is on one until an operator assigns it). */
+const SEED: { id: string; name: string; limits: Limits }[] = [
+  {
+    id: 'free',
+    name: 'Free',
+    limits: { requests: 600, keyRequests: 300, builds: 5, members: 5, projects: 3, mailPerDay: 100 },
+  },
+  {
+    id: 'pro',
+    name: 'Pro',
+    limits: { requests: 3000, keyRequests: 1200, builds: 30, members: 50, projects: 50, mailPerDay: 500 },
+  },
+  { id: 'enterprise', name: 'Enterprise', limits: { requests: 12000, keyRequests: 6000, builds: 120 } },
+];
+
+export async function listPlans(consistent = false): Promise<PlanRecord[]> {
+  const items = await readCatalog<PlanRecord>(
+    CATALOG.plans,
+    () => SEED.map((p) => ({ ...planKey(p.id), ...p })),
+    consistent,
+  );
+  return items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export const showPlan = (p: PlanRecord) => ({
+  id: p.id,
+  name: p.name,
+  limits: p.limits,
+  /** Which of its limits the platform enforces now (the rest are kept and shown). */
+  enforced: ENFORCED_LIMITS.filter((l) => p.limits[l] !== undefined),
+  version: p.version,
+  updatedAt: p.updatedAt,
+});
+
+export async function findPlan(id: string): Promise<PlanRecord | undefined> {
+  return (await listPlans(true)).find((p) => p.id === id);
+}
+
+/**
+ * Creates a plan (`name` and `limits` given) or changes one: `limits` replaces the plan's limits
+ * as a whole (a limit left out is no limit).
+ */
+export async function putPlan(id: string, body: { name?: string; limits?: Limits; ifVersion?: number }) {
+  const existing = await findPlan(id);
+  const fields = Object.fromEntries(
+    Object.entries(existing ? { name: body.name, limits: body.limits } : { id, ...body, ifVersion: undefined }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+  const out = await putEntry<PlanRecord>({
+    key: planKey(id),
+    existing,
+    fields,
+    ifVersion: body.ifVersion,
+    stale: PM.planStale,
+    notFoundMessage: PM.planNotFound,
+    required: ['name', 'limits'],
+  });
+  plansRead = 0; // this container sees its own change at once
+  return { plan: out.entry, created: out.created };
+}
+
+/*
+ * The budgets of an organization's plan for rate limiting (shared/http/rate-limits.ts), which is
+ * synchronous and on every request: answered from this container's memory, refreshed in the
+ * background at most once a minute (the plans in one Query, an organization's `planId` in one
+ * GetItem). Until the first read lands, an organization has the environment's budgets.
+ */
+const REFRESH_MS = 60_000;
+let plans = new Map<string, Limits>();
+let plansRead = 0;
+let plansReading = false;
+const orgPlans = new Map<string, { planId: string | undefined; at: number; reading: boolean }>();
+const ORG_PLANS_MAX = 10_000;
+
+function refreshPlans(now: number): void {
+  if (plansReading || now - plansRead < REFRESH_MS) return;
+  plansReading = true;
+  listPlans().then(
+    (list) => {
+      plans = new Map(list.map((p) => [p.id, p.limits]));
+      plansRead = Date.now();
+      plansReading = false;
+    },
+    (err: unknown) => {
+      plansRead = Date.now();
+      plansReading = false;
+      log.warn('plans_unread', { error: describeError(err) });
+    },
+  );
+}
+
+function refreshOrg(orgId: string, now: number): void {
+  const known = orgPlans.get(orgId);
+  if (known && (known.reading || now - known.at < REFRESH_MS)) return;
+  if (!known && orgPlans.size >= ORG_PLANS_MAX) orgPlans.delete(orgPlans.keys().next().value as string);
+  const entry = { planId: known?.planId, at: known?.at ?? 0, reading: true };
+  orgPlans.set(orgId, entry);
+  getItem<Organization>(keys.org(orgId)).then(
+    (org) => {
+      entry.planId = org?.planId;
+      entry.at = Date.now();
+      entry.reading = false;
+    },
+    (err: unknown) => {
+      entry.at = Date.now();
+      entry.reading = false;
+      log.warn('plans_unread', { error: describeError(err) });
+    },
+  );
+}
+
+/** The limits of the organization's plan as this container knows them (none: the defaults). */
+export function planLimitsOf(orgId: string, now = Date.now()): Limits | undefined {
+  refreshPlans(now);
+  refreshOrg(orgId, now);
+  const planId = orgPlans.get(orgId)?.planId;
+  return planId ? plans.get(planId) : undefined;
+}
+
+/** An organization's plan changed in this container: known at once here, within a minute elsewhere. */
+export function notePlanOf(orgId: string, planId: string | undefined): void {
+  orgPlans.set(orgId, { planId, at: Date.now(), reading: false });
+  plansRead = 0;
+}
