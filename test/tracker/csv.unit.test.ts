@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
 import { HttpError } from '../../shared/ground/errors';
 import {
   catalogNames,
+  countCsvRecords,
   type ExportIssue,
   type ImportRecord,
   neutralise,
@@ -131,7 +135,10 @@ describe('reading a Jira Cloud "Export CSV (all fields)"', () => {
       [8, 'WEB-9'],
       [9, 'WEB-10'],
     ]);
-    expect(readJiraCsv(fixture, { startRow: 3, limit: 2 }).records.map((r) => r.from)).toEqual(['WEB-4', 'WEB-5']);
+    // A page parses only up to its last record; the total still counts the whole file.
+    const middle = readJiraCsv(fixture, { startRow: 3, limit: 2 });
+    expect(middle.records.map((r) => r.from)).toEqual(['WEB-4', 'WEB-5']);
+    expect(middle.total).toBe(10);
     expect(readJiraCsv(fixture, { startRow: 10 }).records).toEqual([]);
   });
 });
@@ -350,4 +357,34 @@ describe('round trips', () => {
     expect(fromJson).toEqual(fromCsv);
     expect(readJsonExport(json, { startRow: 9 }).records.map((r) => [r.row, r.from])).toEqual([[9, 'WEB-10']]);
   });
+});
+
+test('counting records without parsing agrees with csv-parse (quoted line breaks, CR, LF, CRLF, blank lines)', () => {
+  const cell = fc.oneof(
+    fc.constantFrom('', 'a', 'x,y', 'say "hi"', 'two\nlines', 'cr\rhere', 'crlf\r\nhere', ' ', '""'),
+    fc.string({ maxLength: 6 }),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 8 }),
+      fc.constantFrom('unix', 'windows', 'mac'),
+      fc.boolean(),
+      fc.nat({ max: 3 }),
+      (rows, delimiter, bom, blankLines) => {
+        const body = stringify([['A', 'B', 'C'], ...rows], {
+          bom,
+          record_delimiter: delimiter as 'unix' | 'windows' | 'mac',
+          quoted_match: /[\r\n]/,
+        });
+        const eol = { unix: '\n', windows: '\r\n', mac: '\r' }[delimiter]!;
+        const content = body + eol.repeat(blankLines);
+        const parsed = parse(content, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
+        expect(countCsvRecords(content)).toBe(parsed.length);
+      },
+    ),
+    { numRuns: 300, seed: 31 },
+  );
+  expect(countCsvRecords(fixture)).toBe(11);
+  expect(countCsvRecords('')).toBe(0);
+  expect(countCsvRecords('a,b')).toBe(1);
 });

@@ -6,6 +6,6 @@
 export { readDate, readDay, writeDate, writeDay } from './dates';
 export { JSON_EXPORT_FORMAT, type JsonExport, readJsonExport, writeJsonExport } from './json';
 export { type CatalogNames, catalogNames } from './names';
-export { parseCsvRecords, readJiraCsv, unneutralise } from './read';
+export { countCsvRecords, parseCsvRecords, readJiraCsv, unneutralise } from './read';
 export type * from './types';
 export { neutralise, type WriteOptions, writeJiraCsv } from './write';

@@ -152,11 +152,35 @@ function lines(cell: string): string {
 
 const MAX_ESTIMATE = 315_360_000;
 
-/** Parses a CSV into records (throws 400 when it is not CSV). */
-export function parseCsvRecords(content: string): { header: string[]; rows: Cells[] } {
+/**
+ * Records in a CSV file, header included, counted by one pass over its characters: quoted cells
+ * may hold line breaks, `""` is a quote inside a cell, CRLF, LF and CR end a record, empty lines
+ * are no records (as csv-parse reads it with `skip_empty_lines`). Several times faster than parsing,
+ * so a page of an import parses only up to its last record and still answers the file's total.
+ */
+export function countCsvRecords(content: string): number {
+  let records = 0;
+  let quoted = false;
+  let empty = true;
+  for (let i = content.charCodeAt(0) === 0xfeff ? 1 : 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (c === 34) {
+      quoted = !quoted;
+      empty = false;
+    } else if (!quoted && (c === 10 || c === 13)) {
+      if (!empty) records++;
+      empty = true;
+    } else empty = false;
+  }
+  return empty ? records : records + 1;
+}
+
+/** Parses a CSV into records, up to record `to` (1-based, header excluded) when given; 400 when it is not CSV. */
+export function parseCsvRecords(content: string, to?: number): { header: string[]; rows: Cells[] } {
   let header: string[] = [];
   try {
     const rows = parse(content, {
+      ...(to !== undefined ? { to } : {}),
       bom: true,
       columns: (h: string[]) => {
         header = h.map((c) => c.trim());
@@ -176,9 +200,9 @@ export function parseCsvRecords(content: string): { header: string[]; rows: Cell
 
 /** Reads a Jira CSV export: `limit` records from `startRow`, and the file's total. */
 export function readJiraCsv(content: string, options: ReadOptions = {}): ImportPage {
-  const { header, rows } = parseCsvRecords(content);
   const startRow = options.startRow ?? 0;
   const limit = options.limit ?? 200;
+  const { header, rows } = parseCsvRecords(content, startRow + limit);
   const timeZone = options.timeZone ?? 'UTC';
   const columns = [...new Set(header)];
   const ignored = columns.filter((c) => {
@@ -195,7 +219,8 @@ export function readJiraCsv(content: string, options: ReadOptions = {}): ImportP
   const records = rows
     .slice(startRow, startRow + limit)
     .map((cells, i) => mapRecord(cells, columns, startRow + i, timeZone));
-  return { total: rows.length, records, ignoredColumns: ignored };
+  const total = rows.length < startRow + limit ? rows.length : Math.max(rows.length, countCsvRecords(content) - 1);
+  return { total, records, ignoredColumns: ignored };
 }
 
 function mapRecord(cells: Cells, columns: string[], row: number, timeZone: string): ImportRecord {
