@@ -18,6 +18,8 @@ export interface Answered {
   /** The organization the caller reached through the path. */
   orgId?: string;
   status: number;
+  /** An idempotent replay: counted, not audited again. */
+  replayed?: boolean;
   startedAt: number;
   durationMs: number;
 }
@@ -53,7 +55,7 @@ export async function recordRequest(a: Answered): Promise<void> {
     durationMs: Math.round(a.durationMs * 10) / 10,
     caller: caller?.kind ?? 'anonymous',
   });
-  if (!route || !caller || !isAudited(route) || auditOff()) return;
+  if (!route || !caller || a.replayed || !isAudited(route) || auditOff()) return;
   const entryOrg = route.path.startsWith('/v1/platform') ? ((await findPlatformOrg())?.orgId ?? orgId) : orgId;
   const body = bodyOf(a.event);
   const entry: AuditEntry = {

@@ -114,6 +114,17 @@ test('developers and viewers get 403; a key with org:write reads, one without it
   expect(readOnly.body).toEqual({ error: 'Missing scope org:write' });
 });
 
+test('an idempotent replay is not a second write: one entry', async () => {
+  const count = async () => (await p.get(`${audit}?action=pages.create&limit=200`)).body.entries.length as number;
+  const before = await count();
+  const headers = { 'idempotency-key': `audit-${Date.now()}` };
+  const first = await p.post(`/v1/orgs/${p.org.orgId}/pages`, { title: 'Once' }, { headers });
+  const again = await p.post(`/v1/orgs/${p.org.orgId}/pages`, { title: 'Once' }, { headers });
+  expect([first.status, again.status]).toEqual([201, 201]);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(await count()).toBe(before + 1);
+});
+
 test('the same request handled twice (a retried delivery) leaves one entry', async () => {
   const event = {
     version: '2.0',
