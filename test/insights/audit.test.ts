@@ -188,3 +188,38 @@ test('an entry written twice is stored once, and what goes with it moves once', 
   expect(res.body.entries).toHaveLength(1);
   expect((await getItem<{ n: number }>(counter, true))?.n).toBe(1);
 });
+
+test('an entry that cannot be written is tried again, then logged as audit_unwritten (ids only)', async () => {
+  const lines: string[] = [];
+  const level = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'info';
+  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  try {
+    const entry: AuditEntry = {
+      orgId: p.org.orgId,
+      at: Date.now(),
+      actor: { kind: 'user', id: p.owner.userId, email: null },
+      action: 'tests.unwritable',
+      route: 'POST /v1/tests',
+      target: {},
+      status: 201,
+      requestId: `unwritable-${Date.now()}`,
+      ip: null,
+      // Over DynamoDB's 400 KB item limit: every try fails.
+      userAgent: `ua-${'x'.repeat(420_000)}`,
+      fields: [],
+    };
+    expect(await writeAudit(entry)).toBe(false);
+  } finally {
+    spy.mockRestore();
+    process.env.LOG_LEVEL = level;
+  }
+  const unwritten = lines.filter((l) => l.includes('"audit_unwritten"'));
+  expect(unwritten).toHaveLength(1);
+  expect(unwritten[0]).toContain('tests.unwritable');
+  expect(unwritten[0]).not.toContain('xxxxxxxxxx');
+  expect((await p.get(`${audit}?action=tests.unwritable`)).body.entries).toHaveLength(0);
+});
