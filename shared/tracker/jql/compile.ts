@@ -734,11 +734,30 @@ async function compile(ast: JqlQuery, ctx: JqlContext, options: CompileOptions):
   const keys: (Awaited<ReturnType<Compiler['sortKey']>> & { direction: 'asc' | 'desc' })[] = [];
   for (const item of items) keys.push({ ...(await compiler.sortKey(item.field)), direction: item.direction });
 
+  // A sort compares each issue's key many times: split it once per issue.
+  const split = new WeakMap<JqlIssue, [string, number]>();
+  const keyParts = (i: JqlIssue): [string, number] => {
+    let parts = split.get(i);
+    if (!parts) {
+      const dash = i.key.lastIndexOf('-');
+      parts = [i.key.slice(0, dash), Number(i.key.slice(dash + 1))];
+      split.set(i, parts);
+    }
+    return parts;
+  };
+  const byKeyCached = (a: JqlIssue, b: JqlIssue): number => {
+    const [pa, na] = keyParts(a);
+    const [pb, nb] = keyParts(b);
+    if (pa !== pb) return pa < pb ? -1 : 1;
+    if (na !== nb) return na < nb ? -1 : 1;
+    return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  };
+
   const compare = (a: JqlIssue, b: JqlIssue): number => {
     for (const k of keys) {
       const sign = k.direction === 'desc' ? -1 : 1;
       if (k.key) {
-        const r = compareKeys(a.key, b.key);
+        const r = byKeyCached(a, b);
         if (r !== 0) return sign * r;
         continue;
       }
@@ -751,7 +770,7 @@ async function compile(ast: JqlQuery, ctx: JqlContext, options: CompileOptions):
       if (typeof va !== typeof vb) return sign * (typeof va === 'number' ? -1 : 1);
       return sign * (va < vb ? -1 : 1);
     }
-    const byKey = compareKeys(a.key, b.key);
+    const byKey = byKeyCached(a, b);
     if (byKey !== 0) return byKey;
     return a.issueId < b.issueId ? -1 : a.issueId > b.issueId ? 1 : 0;
   };
