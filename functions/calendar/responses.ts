@@ -128,6 +128,9 @@ export const responses: ResponseDocs = {
       warnings: z.array(z.string()),
       next: z.nullable(z.string()),
       done: z.boolean(),
+      upload: z.optional(
+        z.object({ url: z.string(), method: z.literal('PUT'), headers: z.record(z.string(), z.string()) }),
+      ),
     }),
   },
   // iCalendar text (text/calendar).

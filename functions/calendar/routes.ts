@@ -24,7 +24,6 @@ const service = () => import('../../shared/calendar/events');
 const transfer = () => import('../../shared/calendar/transfer');
 
 const MAX_WINDOW = 400 * 86_400_000;
-const IMPORT_BYTES = 4 * 1024 * 1024;
 
 const members = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound] };
 const withCalendar = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound, CM.calendarNotFound] };
@@ -279,17 +278,30 @@ export const routes = [
     path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/import',
     scope: 'calendar:write',
     summary:
-      'Imports iCalendar text (up to 4 MB), 200 events a call: send the same content with `next` until `done`. A UID already in the mailbox updates its event; nobody is emailed.',
+      'Imports an iCalendar file, 200 events a call. Start with `content` (the file, up to 4 MB) or `size` ' +
+      '(bytes, up to 50 MB: the answer holds an `upload` link to PUT the file to); then, while `done` is false, ' +
+      'call again with `{ next }`. Each answer counts what that call `imported`, `updated` (a UID the mailbox ' +
+      'knows: that event, brought to this calendar) and `skipped`, with `warnings` (RDATE, RANGE=THISANDFUTURE, ' +
+      'VTODO, unknown zones). Nobody is emailed.',
     params: CalendarPath,
     body: z.object({
-      content: z.string().check(z.minLength(1), z.maxLength(IMPORT_BYTES)),
-      next: z.optional(z.string().check(z.maxLength(500))),
+      content: z.optional(z.string().check(z.minLength(1))),
+      size: z.optional(z.int().check(z.minimum(1))),
+      next: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
     }),
-    errors: withCalendar,
+    errors: {
+      ...withCalendar,
+      400: ['Send one of `content`, `size` or `next`.', 'Invalid import token. Start the import again.'],
+      413: ['An import body can hold at most 4 MB of iCalendar: upload a larger file (send its `size`).'],
+    },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
-      const { importIcs } = await transfer();
-      return ok(await importIcs(m, params.calendarId, body.content, body.next));
+      const t = await transfer();
+      const given = [body.content, body.size, body.next].filter((x) => x !== undefined).length;
+      if (given !== 1) throw badRequest(t.TM.oneSource);
+      if (body.content !== undefined) return ok(await t.importContent(m, params.calendarId, body.content));
+      if (body.size !== undefined) return ok(await t.importUpload(m, params.calendarId, body.size));
+      return ok(await t.importNext(m, params.calendarId, body.next as string));
     },
   }),
 
@@ -298,20 +310,20 @@ export const routes = [
     path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/export',
     scope: 'calendar:read',
     summary:
-      'The calendar as iCalendar text (text/calendar): a VTIMEZONE per zone, series with their changed occurrences.',
+      'The calendar as an iCalendar file (`text/calendar`): a VTIMEZONE per zone, series with RRULE and EXDATE, ' +
+      'changed occurrences as RECURRENCE-ID events, all-day events as dates. A file over 4 MB, or any with ' +
+      '`link=true`, answers 303 to a link to it (5 minutes) instead.',
     params: CalendarPath,
+    query: z.object({ link: z.optional(z.enum(['true', 'false'])) }),
     errors: withCalendar,
-    run: async ({ org, caller, params }) => {
+    run: async ({ org, caller, params, query }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
-      const { exportIcs } = await transfer();
-      return {
-        status: 200,
-        body: await exportIcs(m, params.calendarId),
-        headers: {
-          'content-type': 'text/calendar; charset=utf-8',
-          'content-disposition': 'attachment; filename="calendar.ics"',
-        },
-      };
+      const t = await transfer();
+      const text = await t.exportIcs(m, params.calendarId);
+      if (query.link === 'true' || Buffer.byteLength(text) > t.MAX_INLINE_EXPORT_BYTES) {
+        return { status: 303, headers: { location: await t.exportLink(m, params.calendarId, text) } };
+      }
+      return ok(text, { 'content-type': t.ICS_TYPE, 'content-disposition': 'attachment; filename="calendar.ics"' });
     },
   }),
 ];

@@ -1,19 +1,39 @@
-import { createHash } from 'node:crypto';
+import { badRequest, HttpError } from '../ground/errors';
+import { mailFolder } from '../mailboxes/admin';
+import { deleteObjects, getObject, linkTo, putObject, uploadLink } from '../mailboxes/objects';
 import type { Mailbox } from '../mailboxes/records';
 import { decodeCursor, encodeCursor } from '../store/cursor';
+import { newId } from '../store/ids';
 import { indexed, seriesOf } from './events';
-import { type ParsedEvent, parseIcs } from './ics-in';
+import { type Parsed, type ParsedEvent, parseIcs } from './ics-in';
 import { toIcs } from './ics-out';
 import { type CalEvent, eventByUid, eventsOf, getCalendar, newEventId, putNewEvent, replaceEvent } from './records';
 import { usableRule } from './recurrence';
 
 /**
- * iCalendar import and export of one calendar. An import reads `content` (up to 4 MB) and writes
- * up to CHUNK events a call: the answer's `next` continues it (send the same content with it)
- * until `done`. A UID already in the mailbox updates that event (and brings it to this calendar);
- * nobody is emailed.
+ * iCalendar import and export of one calendar. An import takes the file in the body (`content`, up
+ * to 4 MB) or by a presigned upload (`size`, up to 50 MB), and works through it 200 events a call:
+ * each answer says what it did and, until `done`, the `next` token to call again with (the file
+ * waits in the mailbox's folder of the artifacts bucket meanwhile). A UID already in the mailbox
+ * updates that event (and brings it to this calendar); nobody is emailed. An export answers the
+ * file, or, past what a Lambda response can carry, a link to it.
  */
 export const CHUNK = 200;
+export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** An export larger than this goes by link (a Lambda response is at most 6 MB). */
+export const MAX_INLINE_EXPORT_BYTES = 4 * 1024 * 1024;
+export const ICS_TYPE = 'text/calendar; charset=utf-8';
+const MAX_WARNINGS = 100;
+
+export const TM = {
+  oneSource: 'Send one of `content`, `size` or `next`.',
+  contentTooLarge: 'An import body can hold at most 4 MB of iCalendar: upload a larger file (send its `size`).',
+  uploadTooLarge: 'An imported file can be at most 50 MB.',
+  notCalendar: 'No iCalendar data (BEGIN:VCALENDAR … END:VCALENDAR) was found.',
+  notUploaded: 'The file to import is not there: upload it first, or this import is finished.',
+  badNext: 'Invalid import token. Start the import again.',
+} as const;
 
 export interface ImportResult {
   imported: number;
@@ -22,24 +42,23 @@ export interface ImportResult {
   warnings: string[];
   next: string | null;
   done: boolean;
+  upload?: { url: string; method: 'PUT'; headers: Record<string, string> };
 }
 
-const scopeOf = (mailbox: Mailbox, calendarId: string, content: string) =>
-  `${mailbox.mailboxId}:${calendarId}:ics:${createHash('sha256').update(content).digest('base64url')}`;
+/** Where a mailbox's calendar files wait (removed with the mailbox's folder). */
+const folderOf = (mailboxId: string) => `${mailFolder(mailboxId)}calendar-files/`;
+const scopeOf = (mailbox: Mailbox, calendarId: string) => `${mailbox.mailboxId}:${calendarId}:calendar-import`;
 
-export async function importIcs(
-  mailbox: Mailbox,
-  calendarId: string,
-  content: string,
-  next?: string,
-): Promise<ImportResult> {
-  await getCalendar(mailbox.mailboxId, calendarId);
-  const scope = scopeOf(mailbox, calendarId, content);
-  const offset = decodeCursor<{ i: number }>(scope, next)?.i ?? 0;
-  const self = [mailbox.address, ...mailbox.aliases];
-  const parsed = parseIcs(content, self);
-  const warnings = offset === 0 ? [...parsed.warnings] : [];
-  const chunk = parsed.events.slice(offset, offset + CHUNK);
+function parsed(mailbox: Mailbox, content: string) {
+  const out = parseIcs(content, [mailbox.address, ...mailbox.aliases]);
+  if (out.events.length === 0 && !/BEGIN:VCALENDAR/i.test(content)) throw badRequest(TM.notCalendar);
+  return out;
+}
+
+/** Writes the events `offset` … `offset + CHUNK` of the file. */
+async function importChunk(mailbox: Mailbox, calendarId: string, file: Parsed, offset: number) {
+  const warnings = offset === 0 ? [...file.warnings] : [];
+  const chunk = file.events.slice(offset, offset + CHUNK);
   let imported = 0;
   let updated = 0;
   let skipped = 0;
@@ -63,9 +82,70 @@ export async function importIcs(
       }),
     );
   }
-  const end = offset + chunk.length;
-  const done = end >= parsed.events.length;
-  return { imported, updated, skipped, warnings, next: done ? null : encodeCursor(scope, { i: end }), done };
+  const extra = warnings.length - MAX_WARNINGS;
+  const kept = extra > 0 ? [...warnings.slice(0, MAX_WARNINGS), `… and ${extra} more warnings.`] : warnings;
+  return { imported, updated, skipped, warnings: kept, more: offset + CHUNK < file.events.length };
+}
+
+/** An import's first call with the file in the body. */
+export async function importContent(mailbox: Mailbox, calendarId: string, content: string): Promise<ImportResult> {
+  await getCalendar(mailbox.mailboxId, calendarId);
+  const bytes = Buffer.from(content, 'utf8');
+  if (bytes.length > MAX_CONTENT_BYTES) throw new HttpError(413, TM.contentTooLarge);
+  const file = parsed(mailbox, content);
+  const { more, ...result } = await importChunk(mailbox, calendarId, file, 0);
+  if (!more) return { ...result, done: true, next: null };
+  const key = `${folderOf(mailbox.mailboxId)}${newId('imp_')}.ics`;
+  await putObject(key, bytes, ICS_TYPE);
+  return { ...result, done: false, next: encodeCursor(scopeOf(mailbox, calendarId), { key, offset: CHUNK }) };
+}
+
+/** An import's first call for a file sent by upload: the link to PUT it to, and the token to go on with. */
+export async function importUpload(mailbox: Mailbox, calendarId: string, size: number): Promise<ImportResult> {
+  await getCalendar(mailbox.mailboxId, calendarId);
+  if (size > MAX_UPLOAD_BYTES) throw new HttpError(413, TM.uploadTooLarge);
+  const key = `${folderOf(mailbox.mailboxId)}${newId('imp_')}.ics`;
+  const url = await uploadLink(key, 'text/calendar', size, 900);
+  return {
+    imported: 0,
+    updated: 0,
+    skipped: 0,
+    warnings: [],
+    done: false,
+    next: encodeCursor(scopeOf(mailbox, calendarId), { key, offset: 0 }),
+    upload: { url, method: 'PUT', headers: { 'content-type': 'text/calendar' } },
+  };
+}
+
+/** The next chunk of an import, by its token. */
+export async function importNext(mailbox: Mailbox, calendarId: string, next: string): Promise<ImportResult> {
+  await getCalendar(mailbox.mailboxId, calendarId);
+  const token = decodeCursor<{ key: string; offset: number }>(scopeOf(mailbox, calendarId), next);
+  if (
+    !token ||
+    typeof token.key !== 'string' ||
+    !token.key.startsWith(folderOf(mailbox.mailboxId)) ||
+    !Number.isSafeInteger(token.offset) ||
+    token.offset < 0
+  ) {
+    throw badRequest(TM.badNext);
+  }
+  const bytes = await getObject(token.key);
+  if (!bytes) throw badRequest(TM.notUploaded);
+  let file: Parsed;
+  try {
+    file = parsed(mailbox, bytes.toString('utf8'));
+  } catch (err) {
+    await deleteObjects([token.key]);
+    throw err;
+  }
+  const { more, ...result } = await importChunk(mailbox, calendarId, file, token.offset);
+  if (more) {
+    const offset = token.offset + CHUNK;
+    return { ...result, done: false, next: encodeCursor(scopeOf(mailbox, calendarId), { key: token.key, offset }) };
+  }
+  await deleteObjects([token.key]);
+  return { ...result, done: true, next: null };
 }
 
 function recordOf(mailbox: Mailbox, calendarId: string, p: ParsedEvent, existing?: CalEvent): CalEvent {
@@ -81,6 +161,13 @@ function recordOf(mailbox: Mailbox, calendarId: string, p: ParsedEvent, existing
     firstStart: 0,
     lastEnd: 0,
   });
+}
+
+/** A link (5 minutes) to an export written to the mailbox's folder: one per calendar, replaced each time. */
+export async function exportLink(mailbox: Mailbox, calendarId: string, text: string): Promise<string> {
+  const key = `${folderOf(mailbox.mailboxId)}export-${calendarId}.ics`;
+  await putObject(key, Buffer.from(text, 'utf8'), ICS_TYPE);
+  return linkTo(key, 'calendar.ics');
 }
 
 export async function exportIcs(mailbox: Mailbox, calendarId: string): Promise<string> {

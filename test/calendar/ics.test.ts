@@ -251,11 +251,18 @@ test('a second import of the same file updates by UID; chunks of 200 continue wi
     '1 task(s) (VTODO) not imported.',
     'Event rdate@test: extra dates (RDATE) are not kept.',
   ]);
-  const second = await w.p.post(`${a}/calendars/${cal}/import`, { content: many, next: first.body.next });
+  // Another calendar's token, a forged one, two sources at once: 400.
+  const elsewhere = await newCalendar(a, 'elsewhere');
+  const foreign = await w.p.post(`${a}/calendars/${elsewhere}/import`, { next: first.body.next });
+  expect(foreign.body).toEqual({ error: 'Invalid page cursor. Run the request again.' });
+  expect((await w.p.post(`${a}/calendars/${cal}/import`, { next: 'abc.def' })).status).toBe(400);
+  const both = await w.p.post(`${a}/calendars/${cal}/import`, { content: many, next: first.body.next });
+  expect(both.body).toEqual({ error: 'Send one of `content`, `size` or `next`.' });
+  const second = await w.p.post(`${a}/calendars/${cal}/import`, { next: first.body.next });
   expect(second.body).toEqual({ imported: 6, updated: 0, skipped: 0, warnings: [], next: null, done: true });
-  // A cursor for other content is refused.
-  const other = await w.p.post(`${a}/calendars/${cal}/import`, { content: `${many}\r\n`, next: first.body.next });
-  expect(other.status).toBe(400);
+  // Finished: its file is gone.
+  const over = await w.p.post(`${a}/calendars/${cal}/import`, { next: first.body.next });
+  expect(over.body).toEqual({ error: 'The file to import is not there: upload it first, or this import is finished.' });
   // Floating times take X-WR-TIMEZONE; all-day with VALUE=DATE.
   const june = await w.p.get(`${a}/events?from=${Date.UTC(2026, 5, 1)}&to=${Date.UTC(2026, 5, 2)}&calendarId=${cal}`);
   const timed = june.body.occurrences.filter((o: { allDay: boolean }) => !o.allDay);
@@ -267,4 +274,34 @@ test('a second import of the same file updates by UID; chunks of 200 continue wi
 
   expect((await w.p.post(`${a}/calendars/cal_nope/import`, { content })).status).toBe(404);
   expect((await w.p.get(`${a}/calendars/cal_nope/export`)).status).toBe(404);
+  const notIcs = await w.p.post(`${a}/calendars/${cal}/import`, { content: 'BEGIN:VCARD\r\nEND:VCARD' });
+  expect(notIcs.body).toEqual({ error: 'No iCalendar data (BEGIN:VCALENDAR … END:VCALENDAR) was found.' });
+});
+
+test('a large file by upload; 4 MB + 1 byte in the body is 413; an export by link (303)', async () => {
+  const a = await newMailbox();
+  const cal = await newCalendar(a, 'upload');
+  const tooBig = await w.p.post(`${a}/calendars/${cal}/import`, { content: 'x'.repeat(4 * 1024 * 1024 + 1) });
+  expect(tooBig.status).toBe(413);
+  expect((await w.p.post(`${a}/calendars/${cal}/import`, { size: 50 * 1024 * 1024 + 1 })).status).toBe(413);
+
+  const bytes = Buffer.from(read('google-zurich-weekdays.ics'), 'utf8');
+  const start = await w.p.post(`${a}/calendars/${cal}/import`, { size: bytes.length });
+  expect(start.body).toMatchObject({ imported: 0, done: false, upload: { method: 'PUT', url: expect.any(String) } });
+  const put = await fetch(start.body.upload.url, { method: 'PUT', headers: start.body.upload.headers, body: bytes });
+  expect(put.status).toBe(200);
+  const done = await w.p.post(`${a}/calendars/${cal}/import`, { next: start.body.next });
+  expect(done.body).toEqual({ imported: 1, updated: 0, skipped: 0, warnings: [], next: null, done: true });
+
+  const inline = await w.p.get(`${a}/calendars/${cal}/export`);
+  const linked = await fetch(`${w.p.baseUrl}${a}/calendars/${cal}/export?link=true`, {
+    headers: { authorization: `Bearer ${w.p.owner.token}` },
+    redirect: 'manual',
+  });
+  expect(linked.status).toBe(303);
+  const file = await fetch(linked.headers.get('location') as string);
+  expect(file.status).toBe(200);
+  // The same file, but for DTSTAMP (the time it was written).
+  const stamp = (t: string) => t.replace(/DTSTAMP:\d{8}T\d{6}Z/g, 'DTSTAMP');
+  expect(stamp(await file.text())).toBe(stamp(inline.text));
 });
