@@ -134,6 +134,42 @@ const Page = z.object({
   maxResults: z.number(),
   scanned: z.number(),
 });
+const Comment = z.object({
+  commentId: z.string(),
+  issueId: z.string(),
+  authorId: z.string(),
+  body: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+const Worklog = z.object({
+  worklogId: z.string(),
+  issueId: z.string(),
+  authorId: z.string(),
+  timeSpent: z.number(),
+  started: z.number(),
+  comment: z.string(),
+  createdAt: z.number(),
+});
+const Link = z.object({
+  linkId: z.string(),
+  type: z.string(),
+  direction: z.enum(['outward', 'inward']),
+  issueId: z.string(),
+  label: z.string(),
+  createdAt: z.number(),
+});
+const Attachment = z.object({
+  attachmentId: z.string(),
+  issueId: z.string(),
+  filename: z.string(),
+  contentType: z.string(),
+  size: z.number(),
+  authorId: z.string(),
+  uploaded: z.boolean(),
+  createdAt: z.number(),
+});
+const Transition = z.object({ id: z.string(), name: z.string(), to: z.string(), fields: z.array(z.string()) });
 const Counts = z.object({ total: z.number(), done: z.number() });
 
 export const responses: ResponseDocs = {
@@ -233,6 +269,35 @@ export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprint: Sprint }) },
   'PATCH /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprint: Sprint }) },
   'DELETE /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprintId: z.string() }) },
+  'GET /v1/orgs/:orgId/issues/:issueKey/comments': { 200: z.object({ comments: z.array(Comment) }) },
+  'POST /v1/orgs/:orgId/issues/:issueKey/comments': { 201: z.object({ comment: Comment }) },
+  'PATCH /v1/orgs/:orgId/issues/:issueKey/comments/:commentId': { 200: z.object({ comment: Comment }) },
+  'DELETE /v1/orgs/:orgId/issues/:issueKey/comments/:commentId': { 204: null },
+  'GET /v1/orgs/:orgId/issues/:issueKey/worklogs': { 200: z.object({ worklogs: z.array(Worklog) }) },
+  'POST /v1/orgs/:orgId/issues/:issueKey/worklogs': { 201: z.object({ worklog: Worklog, issue: Issue }) },
+  'POST /v1/orgs/:orgId/issues/:issueKey/links': { 201: z.object({ link: Link }) },
+  'DELETE /v1/orgs/:orgId/issues/:issueKey/links/:linkId': { 204: null },
+  'POST /v1/orgs/:orgId/issues/:issueKey/attachments': {
+    201: z.object({
+      attachment: Attachment,
+      upload: z.object({ url: z.string(), method: z.literal('PUT'), headers: z.record(z.string(), z.string()) }),
+    }),
+  },
+  'POST /v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId/complete': {
+    200: z.object({ attachment: Attachment }),
+  },
+  'GET /v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId': {
+    200: z.object({ attachment: Attachment, url: z.string() }),
+  },
+  'DELETE /v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId': { 204: null },
+  'GET /v1/orgs/:orgId/issues/:issueKey/transitions': { 200: z.object({ transitions: z.array(Transition) }) },
+  'POST /v1/orgs/:orgId/issues/:issueKey/transitions': { 200: z.object({ issue: Issue }) },
+  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/versions': { 201: z.object({ version: Version }) },
+  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId': { 200: z.object({ version: Version }) },
+  'DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId': { 204: null },
+  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/components': { 201: z.object({ component: Component }) },
+  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': { 200: z.object({ component: Component }) },
+  'DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': { 204: null },
   'GET /v1/orgs/:orgId/issues': { 200: Page },
   'POST /v1/orgs/:orgId/issues/search': { 200: Page },
   'POST /v1/orgs/:orgId/issues/rank': {

@@ -1,5 +1,6 @@
 import { boardRoutes } from './board-routes';
 import { issueRoutes } from './issue-routes';
+import { partRoutes } from './part-routes';
 import { searchRoutes } from './search-routes';
 import { spaceRoutes } from './space-routes';
 
@@ -7,4 +8,4 @@ import { spaceRoutes } from './space-routes';
  * The tracker group (`/v1/orgs/{orgId}/issues`): spaces, boards and sprints, search, rank, bulk
  * changes, then the issues and their parts (literal paths before `:issueKey`).
  */
-export const routes = [...spaceRoutes, ...boardRoutes, ...searchRoutes, ...issueRoutes];
+export const routes = [...spaceRoutes, ...boardRoutes, ...searchRoutes, ...issueRoutes, ...partRoutes];

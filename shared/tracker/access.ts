@@ -18,7 +18,8 @@ export function spaceRoleOf(space: Space, actor: Actor): SpaceRole | undefined {
   return 'member';
 }
 
-const MEMBER_DENIED: Permission[] = ['administer'];
+/** What only administrators hold (Jira's default permission scheme): everyone's comments, attachments and issues. */
+const MEMBER_DENIED: Permission[] = ['administer', 'editComments', 'deleteComments', 'deleteAttachments', 'delete'];
 
 /** The space permissions object of `role` (every name, true or false). */
 export function permissionsOf(space: Space, role: SpaceRole | undefined): Required<Permissions> {

@@ -104,7 +104,7 @@ describe('rank and bulk routes', () => {
     );
 
   it('ranks several issues before or after another, in the order given', async () => {
-    const [r1, r2, r3, r4, r5, r6] = made.map((m) => m.key) as string[];
+    const [r1, r2, r3, r4, r5, r6] = made.map((m) => m.key) as [string, string, string, string, string, string];
     const res = await p.post(`${t.base}/rank`, { issues: [r5, r4], before: r2 });
     expect(res.status).toBe(200);
     expect(res.body.issues.map((i: { key: string }) => i.key)).toEqual([r5, r4]);
@@ -126,7 +126,7 @@ describe('rank and bulk routes', () => {
   });
 
   it('bulk: edit, transition, watch, unwatch, move (old key kept) and delete, each issue its own result', async () => {
-    const [a, b, c] = made.map((m) => m.key) as string[];
+    const [a, b, c] = made.map((m) => m.key) as [string, string, string];
     const edit = await p.post(`${t.base}/bulk`, {
       issues: [a, b, 'RNK-999'],
       operation: 'edit',
