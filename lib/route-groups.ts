@@ -58,8 +58,8 @@ export const routeGroups: RouteGroup[] = [
     // kms: a transfer re-encrypts the project's variables for the target organization.
     // buckets: a delete removes the project's build outputs and cache from the artifacts bucket.
     // functions: delete and transfer stop and remove the project's server functions.
-    // signin: a delete removes the project's sign-in clients.
-    needs: ['table', 'kms', 'buckets', 'functions', 'signin'],
+    // signin: a delete removes the project's sign-in clients; cdn: and its domains' CDN tenants.
+    needs: ['table', 'kms', 'buckets', 'functions', 'signin', 'cdn'],
   },
   {
     name: 'env',
@@ -149,7 +149,8 @@ export const routeGroups: RouteGroup[] = [
     // domain.verified and domain.failed.
     name: 'domains',
     prefixes: ['/v1/orgs/{orgId}/domains', '/v1/orgs/{orgId}/integrations/dns-provider'],
-    needs: ['table', 'cursorSecret', 'kms', 'dns', 'domainChecks', 'notify'],
+    // cdn: a verified domain becomes a tenant of the CDN, with its certificate; a deleted one is removed.
+    needs: ['table', 'cursorSecret', 'kms', 'dns', 'domainChecks', 'notify', 'cdn'],
   },
   {
     // Knowledge pages: the tree, favorites and the search index in the platform table; content in

@@ -148,8 +148,9 @@ export const workers: Worker[] = [
       batchSize: 10,
       deadLetter: { maxReceives: 5, retentionDays: 14 },
     },
-    // Records (the domain); DNS lookups; the next check; domain.verified and domain.failed.
-    needs: ['table', 'dns', 'domainChecks', 'notify'],
+    // Records (the domain); DNS lookups; the next check; domain.verified and domain.failed; the
+    // domain's CDN tenant and its certificate.
+    needs: ['table', 'dns', 'domainChecks', 'notify', 'cdn'],
     timeoutMinutes: 1,
   },
   {

@@ -85,6 +85,11 @@ export const NEED_ENV = {
   git: { aws: ['GIT_REPO_PREFIX'], local: [] },
   // Deployed server functions: delete only (retention).
   functionsDelete: { aws: ['FUNCTION_PREFIX'], local: [] },
+  // Deployed server functions: invoke (the router, for a server deployment's requests).
+  functionsInvoke: { aws: ['FUNCTION_PREFIX'], local: [] },
+  // Custom domains at the CDN (shared/cdn): tenants of the multi-tenant CloudFront distribution
+  // with their certificates (`-`: the stack serves no domains); locally none.
+  cdn: { aws: ['CDN_DISTRIBUTION_ID'], local: [] },
 } as const satisfies Record<string, { aws: readonly string[]; local: readonly string[] }>;
 
 export type Need = keyof typeof NEED_ENV;

@@ -14,6 +14,9 @@ export type PlatformSettings = Omit<
     | 'mailFrom'
     | 'phoneOrigination'
     | 'cognitoUserPoolId'
+    | 'appsDomain'
+    | 'appsHostedZoneId'
+    | 'appsCertificateArn'
   >,
   'authAudience'
 > & { authAudience: string | undefined };
@@ -55,5 +58,8 @@ export function platformSettings(node: Node, env: NodeJS.ProcessEnv = process.en
     mailFrom: text('mailFrom') ?? env.MAIL_FROM,
     phoneOrigination: text('phoneOrigination') ?? env.PHONE_ORIGINATION,
     cognitoUserPoolId: text('cognitoUserPoolId') ?? env.COGNITO_USER_POOL_ID,
+    appsDomain: text('appsDomain'),
+    appsHostedZoneId: text('appsHostedZoneId'),
+    appsCertificateArn: text('appsCertificateArn'),
   };
 }

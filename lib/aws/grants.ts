@@ -29,6 +29,8 @@ export interface Grantable {
   phoneOrigination?: string;
   /** The Cognito user pool whose app clients are the projects' sign-in clients, if there is one. */
   cognitoUserPoolId?: string;
+  /** The sites' CDN, when the stack serves an apps domain (lib/aws/serving.ts). */
+  serving?: { distributionId: string; distributionArn: string; connectionGroupId: string; routingEndpoint: string };
 }
 
 /**
@@ -442,6 +444,50 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
         new iam.PolicyStatement({ actions: ['lambda:GetLayerVersion'], resources: [deployments.webAdapterLayerArn] }),
       );
       f.fn.addEnvironment('WEB_ADAPTER_LAYER_ARN', deployments.webAdapterLayerArn);
+    },
+
+    // Invoking server functions: the router answers a server deployment's requests with them.
+    functionsInvoke: () => serverFunctions(['lambda:InvokeFunction']),
+
+    // Custom domains as tenants of the multi-tenant distribution, with CloudFront-managed
+    // certificates; without serving, `-` (the domains go active on DNS alone).
+    cdn: () => {
+      const serving = platform.serving;
+      if (!serving) {
+        f.fn.addEnvironment('CDN_DISTRIBUTION_ID', '-');
+        return;
+      }
+      f.fn.addEnvironment('CDN_DISTRIBUTION_ID', serving.distributionId);
+      f.fn.addEnvironment('CDN_CONNECTION_GROUP_ID', serving.connectionGroupId);
+      f.fn.addEnvironment('ROUTING_TARGET', serving.routingEndpoint);
+      const tenants = stack.formatArn({
+        service: 'cloudfront',
+        region: '',
+        resource: 'distribution-tenant',
+        resourceName: '*',
+      });
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: [
+            'cloudfront:CreateDistributionTenant',
+            'cloudfront:GetDistributionTenant',
+            'cloudfront:GetDistributionTenantByDomain',
+            'cloudfront:UpdateDistributionTenant',
+            'cloudfront:DeleteDistributionTenant',
+            'cloudfront:GetManagedCertificateDetails',
+          ],
+          resources: [serving.distributionArn, tenants],
+        }),
+      );
+      // A tenant's managed certificate is requested through ACM on the platform's behalf.
+      f.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['acm:RequestCertificate', 'acm:DescribeCertificate'],
+          resources: ['*'],
+        }),
+      );
+      ack(`Resource::${nagArn(tenants)}`, 'Distribution tenants are made per custom domain at runtime: known by kind only.');
+      ack('Resource::*', 'ACM certificates of tenants are requested at runtime: they have no name to grant beforehand.');
     },
 
     // Removing expired deployments' server functions (retention).

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type RouteGroup, routeGroups } from '../route-groups';
@@ -11,6 +11,7 @@ import { GitFunction } from './git';
 import { grantNeeds } from './grants';
 import { GroupFunction } from './group-function';
 import { AgentJobs } from './jobs';
+import { PlatformServing } from './serving';
 import { addWorkers, pascal, type WorkerFunction } from './workers';
 
 export interface PlatformStackProps extends StackProps {
@@ -48,6 +49,14 @@ export interface PlatformStackProps extends StackProps {
    * of the API. None: those routes answer 409 until one is set.
    */
   cognitoUserPoolId?: string;
+  /**
+   * The domain deployments are served under (`<name>.<appsDomain>`) and its Route 53 zone: with
+   * both, the stack serves sites (lib/aws/serving.ts); without, it routes nothing and says so.
+   */
+  appsDomain?: string;
+  appsHostedZoneId?: string;
+  /** A us-east-1 certificate for `*.<appsDomain>` (none: made by the stack, which must then be in us-east-1). */
+  appsCertificateArn?: string;
 }
 
 /**
@@ -71,6 +80,11 @@ export class PlatformStack extends Stack {
   readonly mailFrom: string;
   readonly phoneOrigination: string | undefined;
   readonly cognitoUserPoolId: string | undefined;
+  /** Sites and custom domains, when an apps domain is given. */
+  readonly sites: PlatformServing | undefined;
+  get serving() {
+    return this.sites?.cdn;
+  }
 
   /** The queue of the queue worker reading `queue`: what a function sending to it is granted. */
   workerQueue(queue: string): sqs.IQueue {
@@ -107,6 +121,7 @@ export class PlatformStack extends Stack {
       AUTH_AUDIENCE: props.authAudience,
       ...(props.locations ? { LOCATIONS: props.locations } : {}),
       ...(props.defaultLocation ? { DEFAULT_LOCATION: props.defaultLocation } : {}),
+      ...(props.appsDomain ? { APPS_DOMAIN: props.appsDomain } : {}),
     };
     this.deployments = new PlatformDeployments(this, 'DeploymentBuilds', {
       data: this.data,
@@ -119,6 +134,24 @@ export class PlatformStack extends Stack {
       ? new GitFunction(this, 'Git', { projectRoot, environment, platform: this })
       : undefined;
     const withGit = this.git ? { ...environment, GIT_BASE_URL: this.git.url.url } : environment;
+    // Before the groups' grants: the domains group's `cdn` need reads it.
+    this.sites =
+      props.appsDomain && props.appsHostedZoneId
+        ? new PlatformServing(this, 'Sites', {
+            projectRoot,
+            environment,
+            platform: this,
+            appsDomain: props.appsDomain,
+            appsHostedZoneId: props.appsHostedZoneId,
+            appsCertificateArn: props.appsCertificateArn,
+          })
+        : undefined;
+    if (!this.sites) {
+      Annotations.of(this).addInfo(
+        'No apps domain: deployed sites are not served (cdk deploy -c appsDomain=… -c appsHostedZoneId=…).',
+      );
+      new CfnOutput(this, 'Sites', { value: 'not served: set the appsDomain and appsHostedZoneId context' });
+    }
     this.functions = groups.map(
       (group) =>
         new GroupFunction(this, pascal(group.name), {

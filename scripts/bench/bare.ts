@@ -63,6 +63,9 @@ const CLIENT_OF: Record<Need, Client[]> = {
   buildLogs: ['logs'],
   serverFunctions: ['lambda'],
   functionsDelete: ['lambda'],
+  functionsInvoke: ['lambda'],
+  // CloudFront is reached on a domain's verify or delete (loaded then), never per invocation.
+  cdn: [],
   git: ['codecommit'],
 };
 

@@ -1,3 +1,4 @@
+import { cdn } from '../cdn';
 import { lookup } from '../dns';
 import { HttpError } from '../ground/errors';
 import { peopleOf, raiseEvent } from '../notify/raise';
@@ -17,11 +18,12 @@ import {
 /**
  * Verification of a custom domain: the ownership TXT record and the routing record (a CNAME to
  * the routing endpoint, or at the apex any record, ALIAS or flattened, that resolves where the
- * endpoint does) looked up through the dns port now. Both found: the domain goes `active` (no
- * certificate step here: the local edge serves plain http; CloudFront's tenant certificate is
- * the AWS router's, with `verifying` meanwhile). Missing: `message` names what is missing, and the
- * domain stays `pending` until its checks end (72 hours), then `error`. Unverified domains are
- * re-checked by the domain-checks worker every 5 minutes.
+ * endpoint does) looked up through the dns port now. Both found: the domain becomes a tenant of
+ * the CDN (the cdn port: CloudFront's multi-tenant distribution on AWS) and stays `verifying`
+ * while its certificate is issued, then `active`; where no CDN serves domains (one machine, a
+ * stack without an apps domain) it goes `active` at once. Missing: `message` names what is
+ * missing, and the domain stays `pending`. Either wait ends in `error` when its checks end (72
+ * hours). Unsettled domains are re-checked by the domain-checks worker every 5 minutes.
  */
 export async function checkDns(d: Pick<DomainRecord, 'hostname' | 'zone' | 'token'>): Promise<string[]> {
   const dns = lookup();
@@ -54,17 +56,42 @@ const missingMessage = (missing: string[]) => `DNS does not show ${missing.join(
  */
 export async function verifyDomain(d: DomainRecord, now = Date.now(), next?: number): Promise<DomainRecord> {
   if (d.status === 'active') return d;
-  const missing = await checkDns(d);
-  const status = missing.length === 0 ? 'active' : now >= d.checksUntil || d.status === 'error' ? 'error' : 'pending';
+  const over = now >= d.checksUntil;
+  let status: DomainRecord['status'];
+  let message: string | undefined;
+  let tenant: { tenantId: string } | undefined = d.tenantId ? { tenantId: d.tenantId } : undefined;
+  let certificateArn: string | undefined;
+  const missing = d.status === 'verifying' && tenant ? [] : await checkDns(d);
+  if (missing.length > 0) {
+    status = over || d.status === 'error' ? 'error' : 'pending';
+    message = missingMessage(missing);
+  } else {
+    tenant ??= await cdn().addDomain(d.hostname, now);
+    const certificate = tenant ? await cdn().certificate(tenant.tenantId, now) : { status: 'issued' as const };
+    certificateArn = certificate.certificateArn;
+    if (certificate.status === 'issued') status = 'active';
+    else if (certificate.status === 'failed') {
+      status = 'error';
+      message = certificate.detail ?? 'The certificate could not be issued.';
+    } else if (over) {
+      status = 'error';
+      message = 'The certificate was not issued within 72 hours.';
+    } else {
+      status = 'verifying';
+      message = `DNS is set. ${certificate.detail ?? 'The certificate is being issued.'}`;
+    }
+  }
   const updated = await updateVersioned<DomainRecord>(
     domainKey(d.orgId, d.hostname),
     d.version,
     {
       status,
-      message: missing.length === 0 ? undefined : missingMessage(missing),
+      message,
       checkedAt: now,
       updatedAt: now,
-      nextCheckAt: status === 'pending' ? (next ?? d.nextCheckAt) : undefined,
+      nextCheckAt: status === 'pending' || status === 'verifying' ? (next ?? d.nextCheckAt) : undefined,
+      ...(tenant ? { tenantId: tenant.tenantId } : {}),
+      ...(certificateArn ? { certificateArn } : {}),
     },
     DM.changed,
   );
@@ -112,7 +139,7 @@ export async function recheck(message: CheckMessage, now = Date.now()): Promise<
     if (!d || d.status === 'active' || d.status === 'error' || d.nextCheckAt !== message.due) return undefined;
     try {
       const checked = await verifyDomain(d, now, next);
-      if (checked.status === 'pending') await queueCheck(checked, next, now);
+      if (checked.status === 'pending' || checked.status === 'verifying') await queueCheck(checked, next, now);
       return checked;
     } catch (err) {
       // Changed meanwhile (a verify, a patch): read it again.

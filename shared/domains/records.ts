@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { cdn } from '../cdn';
 import { normalizeHost } from '../deployments/hosts';
 import type { DnsRecord } from '../dns/port';
 import { describeError, log } from '../ground/log';
@@ -127,6 +128,8 @@ export function domainsOfProject(orgId: string, projectId: string): Promise<Doma
  * anyway), the record, then its host in the registry. Each step can run again.
  */
 export async function removeDomain(domain: DomainRecord): Promise<void> {
+  // Its tenant at the CDN (routing and certificate) first: a failure leaves the domain to delete again.
+  if (domain.tenantId) await cdn().removeDomain(domain.tenantId);
   if (domain.written) {
     try {
       const connected = await connectedProvider(domain.orgId);

@@ -244,6 +244,68 @@ describe('the re-checks', () => {
   });
 });
 
+describe('the certificate', () => {
+  afterEach(() => {
+    delete process.env.LOCAL_CERTIFICATE_SECONDS;
+  });
+
+  it('keeps a domain verifying while its certificate is issued, then active; the re-check moves it', async () => {
+    // A stand-in CDN whose certificates take 10 minutes (on AWS: CloudFront's tenant certificate).
+    process.env.LOCAL_CERTIFICATE_SECONDS = '600';
+    const hostname = `tls.${unique('z')}.test`;
+    const { projectId } = await createProject(w.p);
+    expect((await w.p.post(domains(), { hostname, projectId })).status).toBe(201);
+    const token = (await getDomainRecord(w.p.org.orgId, hostname, true))?.token as string;
+    await setLocalRecord(hostname, { name: hostname, type: 'CNAME', value: 'cname.localhost' });
+    await setLocalRecord(hostname, {
+      name: `_platform-verify.${hostname}`,
+      type: 'TXT',
+      value: `platform-verify=${token}`,
+    });
+    const verifying = await w.p.post(`${domains()}/${hostname}/verify`);
+    expect(verifying.body.domain).toMatchObject({
+      status: 'verifying',
+      message: 'DNS is set. The certificate is being issued.',
+    });
+    const d = await getDomainRecord(w.p.org.orgId, hostname, true);
+    expect(d?.tenantId).toMatch(/^local-/);
+    // Not served at its name until then.
+    expect((await w.p.post(`${domains()}/${hostname}/verify`)).body.domain.status).toBe('verifying');
+    // The worker's next check, 11 minutes on: issued, active, domain.verified.
+    const later = await recheck(
+      { orgId: w.p.org.orgId, hostname, due: d?.nextCheckAt as number },
+      (d?.checkedAt as number) + 660_000,
+    );
+    expect(later).toMatchObject({ status: 'active', certificateArn: expect.stringMatching(/^arn:local:certificate/) });
+    const notice = await noticeOf(w.p.owner, 'domain.verified', hostname);
+    expect(notice.title).toBe(`${hostname} is verified`);
+  });
+
+  it('ends in error when the certificate is still not issued after 72 hours', async () => {
+    process.env.LOCAL_CERTIFICATE_SECONDS = String(100 * 3600);
+    const hostname = `slowtls.${unique('z')}.test`;
+    const { projectId } = await createProject(w.p);
+    expect((await w.p.post(domains(), { hostname, projectId })).status).toBe(201);
+    const token = (await getDomainRecord(w.p.org.orgId, hostname, true))?.token as string;
+    await setLocalRecord(hostname, { name: hostname, type: 'CNAME', value: 'cname.localhost' });
+    await setLocalRecord(hostname, {
+      name: `_platform-verify.${hostname}`,
+      type: 'TXT',
+      value: `platform-verify=${token}`,
+    });
+    expect((await w.p.post(`${domains()}/${hostname}/verify`)).body.domain.status).toBe('verifying');
+    const d = await getDomainRecord(w.p.org.orgId, hostname, true);
+    const late = await recheck(
+      { orgId: w.p.org.orgId, hostname, due: d?.nextCheckAt as number },
+      (d?.createdAt as number) + CHECK_FOR_MS + 1,
+    );
+    expect(late).toMatchObject({
+      status: 'error',
+      message: 'The certificate was not issued within 72 hours.',
+    });
+  });
+});
+
 describe('hostnames', () => {
   let projectId: string;
   beforeAll(async () => {
