@@ -57,6 +57,7 @@ export async function recordRequest(a: Answered): Promise<void> {
   });
   if (!route || !caller || a.replayed || !isAudited(route) || auditOff()) return;
   const entryOrg = route.path.startsWith('/v1/platform') ? ((await findPlatformOrg())?.orgId ?? orgId) : orgId;
+  // As sent (the validated body has the defaults the caller did not send).
   const body = bodyOf(a.event);
   const entry: AuditEntry = {
     orgId: entryOrg,
