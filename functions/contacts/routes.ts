@@ -95,9 +95,9 @@ export const routes = [
     path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/contacts',
     scope: 'contacts:read',
     summary:
-      "The mailbox's contacts (or one address book's), oldest first. `q`: every word must be found in a name, " +
-      'an email address or the organization (case and accents aside), or, for a phone-like word, in the digits ' +
-      'of a phone. Pages of `limit` (default 100) with a signed `cursor`.',
+      "The mailbox's contacts (or one address book's), oldest first. `q`: every word must start a word of a " +
+      'name, an email address or the organization, or be a part of the digits of a phone (case and accents ' +
+      'aside). Pages of `limit` (default 100) with a signed `cursor`.',
     params: MailboxPath,
     query: z.object({
       q: z.optional(z.string().check(z.maxLength(200))),

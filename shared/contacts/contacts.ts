@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from '../ground/errors';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { newId } from '../store/ids';
-import { deleteMany, getItem, queryAll, TABLE } from '../store/table';
+import { deleteMany, getItem, getMany, queryAll, TABLE } from '../store/table';
 import { removePhotos } from './objects';
 import {
   type Address,
@@ -14,10 +14,9 @@ import {
   type ContactName,
   type ContactRecord,
   contactKeys,
-  fold,
-  searchTerms,
   type Typed,
 } from './records';
+import { candidates, contactIdOfKey, matches, postingKey, syncPostings, tokensOf, wordsOf } from './search';
 
 /** What a create or an update may give (the routes' body, or a card of an import). */
 export interface ContactInput {
@@ -145,13 +144,13 @@ export function newContact(
     createdAt: now,
     updatedAt: now,
     ...fields,
-    ...searchTerms(fields),
   };
 }
 
-/** Writes a new contact. */
+/** Writes a new contact, then its search postings. */
 export async function putContact(record: ContactRecord): Promise<ContactRecord> {
   await db.send(new PutCommand({ TableName: TABLE(), Item: record, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await syncPostings(undefined, record);
   return record;
 }
 
@@ -188,6 +187,7 @@ export async function replaceContact(
     if (!again) throw notFound(CM.contactNotFound);
     throw conflict(CM.stale);
   }
+  await syncPostings(current, record);
   return record;
 }
 
@@ -204,11 +204,7 @@ export async function updateContact(
     const fields = merge(current, input);
     const { birthday: _b, anniversary: _a, ...kept } = current;
     try {
-      return await replaceContact(
-        current,
-        { ...kept, ...fields, ...searchTerms(fields) },
-        ifVersion ?? current.version,
-      );
+      return await replaceContact(current, { ...kept, ...fields }, ifVersion ?? current.version);
     } catch (err) {
       // Without ifVersion the caller asked for no guard: a concurrent write is merged again.
       if (ifVersion !== undefined || attempt >= 2 || (err as { status?: number }).status !== 409) throw err;
@@ -220,18 +216,15 @@ export async function updateContact(
 export async function deleteContact(mailboxId: string, addressBookId: string, contactId: string): Promise<void> {
   const c = await getContact(mailboxId, contactId, addressBookId);
   await db.send(new DeleteCommand({ TableName: TABLE(), Key: contactKeys.contact(mailboxId, contactId) }));
+  await syncPostings(c, undefined);
   if (c.photoKey) await removePhotos([c.photoKey]);
 }
 
-/** Deletes every contact of an address book, photos included. */
+/** Deletes every contact of an address book, their postings and photos included. */
 export async function removeContactsOf(mailboxId: string, addressBookId: string): Promise<void> {
-  const found = await queryAll<{ pk: string; sk: string; photoKey?: string }>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    FilterExpression: 'addressBookId = :a',
-    ProjectionExpression: 'pk, sk, photoKey',
-    ExpressionAttributeValues: { ':pk': contactKeys.pk(mailboxId), ':p': CONTACT_PREFIX.contact, ':a': addressBookId },
-  });
+  const found = await contactsOf(mailboxId, addressBookId);
   await deleteMany(found.map(({ pk, sk }) => ({ pk, sk })));
+  await deleteMany(found.flatMap((c) => tokensOf(c).map((t) => postingKey(mailboxId, t, c.contactId))));
   await removePhotos(found.flatMap((c) => (c.photoKey ? [c.photoKey] : [])));
 }
 
@@ -256,12 +249,10 @@ export function contactsOf(mailboxId: string, addressBookId: string): Promise<Co
   });
 }
 
-/** A phone-like word (digits and punctuation only) also matches the phones' digits. */
-const PHONEISH = /^[\d\s()+\-./]+$/;
-
 /**
  * A page of the mailbox's contacts, oldest first: in one address book, or all; with `q`, those
- * where every word is found in a name, an email address, the organization, or (digits) a phone.
+ * where every word starts a word of a name, an email address or the organization, or is a part of
+ * a phone's digits (shared/contacts/search.ts), case and accents aside.
  */
 export async function listContacts(
   cursorScope: string,
@@ -269,62 +260,73 @@ export async function listContacts(
   options: { q?: string; addressBookId?: string; limit: number; cursor?: string },
 ): Promise<{ contacts: ContactRecord[]; cursor: string | null }> {
   const start = decodeCursor<{ pk: string; sk: string }>(cursorScope, options.cursor);
-  if (start && (start.pk !== contactKeys.pk(mailboxId) || typeof start.sk !== 'string')) {
+  const after = start ? contactIdOfKey(String(start.sk)) : undefined;
+  if (start && (start.pk !== contactKeys.pk(mailboxId) || after === undefined)) {
     throw badRequest('Invalid page cursor. Run the request again.');
   }
-  const filters: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':pk': contactKeys.pk(mailboxId), ':p': CONTACT_PREFIX.contact };
-  if (options.addressBookId !== undefined) {
-    filters.push('addressBookId = :a');
-    values[':a'] = options.addressBookId;
-  }
-  const words = [
-    ...new Set(
-      fold(options.q ?? '')
-        .split(/\s+/)
-        .filter(Boolean),
-    ),
-  ];
-  words.forEach((word, i) => {
-    names['#s'] = 'search';
-    values[`:w${i}`] = word;
-    const digits = word.replace(/\D+/g, '');
-    if (PHONEISH.test(word) && digits !== '') {
-      names['#d'] = 'digits';
-      values[`:d${i}`] = digits;
-      filters.push(`(contains(#s, :w${i}) OR contains(#d, :d${i}))`);
-    } else filters.push(`contains(#s, :w${i})`);
-  });
-  const filtered = filters.length > 0;
+  const words = [...new Set(wordsOf(options.q ?? '').map((w) => w.slice(0, 64)))];
+  if (words.length > 0) return searchContacts(cursorScope, mailboxId, words, options, after);
   const contacts: ContactRecord[] = [];
   let from: Record<string, unknown> | undefined = start;
+  const filter = options.addressBookId !== undefined;
   for (;;) {
     const out = await db.send(
       new QueryCommand({
         TableName: TABLE(),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ...(filtered ? { FilterExpression: filters.join(' AND ') } : {}),
-        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: values,
+        ...(filter ? { FilterExpression: 'addressBookId = :a' } : {}),
+        ExpressionAttributeValues: {
+          ':pk': contactKeys.pk(mailboxId),
+          ':p': CONTACT_PREFIX.contact,
+          ...(filter ? { ':a': options.addressBookId } : {}),
+        },
         ExclusiveStartKey: from,
         // Read ahead by one, so a last page says so.
-        Limit: filtered ? 1000 : options.limit - contacts.length + 1,
+        Limit: options.limit - contacts.length + 1,
       }),
     );
     const items = (out.Items ?? []) as ContactRecord[];
     const room = options.limit - contacts.length;
     if (items.length > room) {
       contacts.push(...items.slice(0, room));
-      const last = contacts[contacts.length - 1] as ContactRecord;
-      return { contacts, cursor: encodeCursor(cursorScope, { pk: last.pk, sk: last.sk }) };
+      return { contacts, cursor: cursorAfter(cursorScope, contacts) };
     }
     contacts.push(...items);
     from = out.LastEvaluatedKey;
     if (!from) return { contacts, cursor: null };
-    if (contacts.length === options.limit) {
-      const last = contacts[contacts.length - 1] as ContactRecord;
-      return { contacts, cursor: encodeCursor(cursorScope, { pk: last.pk, sk: last.sk }) };
+  }
+}
+
+const cursorAfter = (scope: string, contacts: ContactRecord[]) => {
+  const last = contacts[contacts.length - 1] as ContactRecord;
+  return encodeCursor(scope, { pk: last.pk, sk: last.sk });
+};
+
+/** A page of `q`: the postings of its longest word, each contact read and checked against every word. */
+async function searchContacts(
+  cursorScope: string,
+  mailboxId: string,
+  words: string[],
+  options: { addressBookId?: string; limit: number },
+  after: string | undefined,
+): Promise<{ contacts: ContactRecord[]; cursor: string | null }> {
+  const lead = words.reduce((a, b) => (b.length > a.length ? b : a));
+  const ids = (await candidates(mailboxId, lead, options.addressBookId)).filter(
+    (id) => after === undefined || id > after,
+  );
+  const contacts: ContactRecord[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const chunk = ids.slice(i, i + 100);
+    const found = await getMany<ContactRecord>(chunk.map((id) => contactKeys.contact(mailboxId, id)));
+    for (let j = 0; j < found.length; j++) {
+      const c = found[j];
+      if (!c || !matches(c, words)) continue;
+      contacts.push(c);
+      if (contacts.length === options.limit) {
+        const more = i + j + 1 < ids.length;
+        return { contacts, cursor: more ? cursorAfter(cursorScope, contacts) : null };
+      }
     }
   }
+  return { contacts, cursor: null };
 }

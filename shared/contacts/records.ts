@@ -12,10 +12,10 @@ import { publicFields } from '../store/table';
  * | an address book | `MBX#<mailboxId>` | `CTS#ABK#<addressBookId>` |
  * | a contact | `MBX#<mailboxId>` | `CTS#CTC#<contactId>` |
  *
+ * | a search posting of a contact (shared/contacts/search.ts) | `MBX#<mailboxId>` | `CTS#W#<token>#<contactId>` |
+ *
  * Contacts of every address book share one sort key prefix, so the mailbox's contacts are one
- * Query (oldest first: ids are time-ordered), filtered by address book and by the words of `q`
- * against `search` (names, emails, organization: lowercased, accents removed) and `digits` (the
- * phones' digits).
+ * Query (oldest first: ids are time-ordered), filtered by address book; `q` reads the postings.
  */
 export const contactKeys = {
   pk: (mailboxId: string) => `MBX#${mailboxId}`,
@@ -115,9 +115,6 @@ export interface ContactRecord extends ContactFields {
   /** The photo's object key and its sniffed type, when it has one. */
   photoKey?: string;
   photoType?: string;
-  /** Search terms (see the table above). */
-  search: string;
-  digits: string;
 }
 
 export const shownBook = (b: AddressBookRecord) => ({
@@ -139,8 +136,6 @@ export function shownContact(c: ContactRecord) {
   const {
     photoKey,
     photoType: _t,
-    search: _s,
-    digits: _d,
     mailboxId: _m,
     createdAt: _c,
     ...rest
@@ -148,28 +143,9 @@ export function shownContact(c: ContactRecord) {
   return { ...rest, hasPhoto: Boolean(photoKey), displayName: displayNameOf(c) };
 }
 
-/** Lowercase, accents removed: what `q` and `search` are compared in. */
+/** Lowercase, accents removed: what the words of `q` and of contacts are compared in. */
 export const fold = (s: string) =>
   s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase();
-
-/** The search terms of a contact: names, emails, organization; and its phones' digits. */
-export function searchTerms(c: ContactFields): { search: string; digits: string } {
-  const words = [
-    c.fullName,
-    c.name.prefix,
-    c.name.given,
-    c.name.additional,
-    c.name.family,
-    c.name.suffix,
-    c.nickname,
-    c.organization,
-    ...c.emails.map((e) => e.value),
-  ];
-  return {
-    search: fold(words.filter(Boolean).join(' ')).slice(0, 20_000),
-    digits: c.phones.map((p) => p.value.replace(/\D+/g, '')).join(' '),
-  };
-}

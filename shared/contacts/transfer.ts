@@ -5,7 +5,7 @@ import { getItem } from '../store/table';
 import { contactsOf, EMPTY_CONTACT, merge, newContact, putContact, replaceContact, uidsOf } from './contacts';
 import { exportKeyFor, fileKeyFor, filesFolder, getBytes, linkTo, putBytes, removePhotos, uploadLink } from './objects';
 import { checkPhoto, setPhoto } from './photos';
-import { type AddressBookRecord, type ContactRecord, contactKeys, searchTerms } from './records';
+import { type AddressBookRecord, type ContactRecord, contactKeys } from './records';
 import { cardToContact, parseCard, type RawCard, splitCards } from './vcard-in';
 import { contactToVCard, type VCardVersion } from './vcard-out';
 
@@ -77,7 +77,7 @@ async function importChunk(book: AddressBookRecord, cards: RawCard[], offset: nu
       if (current) {
         const fields = merge(EMPTY_CONTACT, input);
         const { birthday: _b, anniversary: _a, ...kept } = current;
-        record = await replaceContact(current, { ...kept, ...fields, ...searchTerms(fields) });
+        record = await replaceContact(current, { ...kept, ...fields });
         out.updated++;
       } else {
         record = await putContact(newContact(mailboxId, addressBookId, input, uid));

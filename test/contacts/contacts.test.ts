@@ -1,3 +1,5 @@
+import { contactKeys } from '../../shared/contacts/records';
+import { queryPrefix } from '../../shared/store/table';
 import { mailboxFor } from '../mail/helpers';
 import { type ContactsWorld, defaultBook, startContactsWorld } from './helpers';
 
@@ -195,7 +197,7 @@ describe('contacts', () => {
     expect((await w.p.delete(path)).body).toEqual({ error: 'Contact not found' });
   });
 
-  it('q: every word must match a name, email, phone digits or organization, case- and accent-blind', async () => {
+  it('q: every word must start a word of a name, email or organization, or be part of a phone; case- and accent-blind', async () => {
     const { mailboxId } = await mailboxFor(w.p, [w.p.owner.userId]);
     const base = `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${mailboxId}`;
     const abk = (await w.p.get(`${base}/address-books`)).body.addressBooks[0].addressBookId as string;
@@ -218,6 +220,41 @@ describe('contacts', () => {
     expect(await find('example')).toEqual([zoe, acme]);
     expect(await find('')).toEqual([zoe, bob, acme]);
     expect(await find('nobody')).toEqual([]);
+  });
+
+  it('q follows changes: words start tokens, phone parts match, postings go with the contact', async () => {
+    const { mailboxId } = await mailboxFor(w.p, [w.p.owner.userId]);
+    const base = `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${mailboxId}`;
+    const abk = (await w.p.get(`${base}/address-books`)).body.addressBooks[0].addressBookId as string;
+    const other = (await w.p.post(`${base}/address-books`, { name: 'Other' })).body.addressBook.addressBookId as string;
+    const made = await w.p.post(`${base}/address-books/${abk}/contacts`, {
+      name: { given: 'Ada', family: 'Lovelace' },
+      phones: [{ value: '+44 20 7946 0100' }],
+    });
+    const id = made.body.contact.contactId as string;
+    await w.p.post(`${base}/address-books/${other}/contacts`, { fullName: 'Ada Other' });
+    const find = async (q: string, extra = '') =>
+      (
+        (await w.p.get(`${base}/contacts?q=${encodeURIComponent(q)}${extra}`)).body.contacts as {
+          fullName: string;
+          name: { family: string };
+        }[]
+      ).map((c) => c.fullName || c.name.family);
+    expect(await find('lov')).toEqual(['Lovelace']);
+    expect(await find('ovelace')).toEqual([]);
+    expect(await find('0100')).toEqual(['Lovelace']);
+    expect(await find('7946 010')).toEqual(['Lovelace']);
+    expect(await find('ada')).toEqual(['Lovelace', 'Ada Other']);
+    expect(await find('ada', `&addressBookId=${other}`)).toEqual(['Ada Other']);
+    await w.p.put(`${base}/address-books/${abk}/contacts/${id}`, { name: { given: 'Augusta', family: 'King' } });
+    expect(await find('lovelace')).toEqual([]);
+    expect(await find('augusta king')).toEqual(['King']);
+    expect(await find('0100')).toEqual(['King']);
+    await w.p.delete(`${base}/address-books/${abk}/contacts/${id}`);
+    await w.p.delete(`${base}/address-books/${other}`);
+    expect(await find('ada')).toEqual([]);
+    // Nothing of the index is left behind.
+    expect(await queryPrefix(contactKeys.pk(mailboxId), 'CTS#W#')).toEqual([]);
   });
 
   it('pages with a signed cursor, limit 1-500, and refuses a forged cursor', async () => {
