@@ -43,6 +43,23 @@ async function upload(mailboxId: string, token: string, filename: string, conten
   return res.body.upload.uploadId as string;
 }
 
+test("an upload link takes only the type and size it was made for, as S3's signature does", async () => {
+  const bytes = Buffer.from('attachment bytes');
+  const res = await w.p.post(`${mb(boxA.mailboxId)}/uploads`, {
+    filename: 'a.txt',
+    contentType: 'text/plain',
+    size: bytes.length,
+  });
+  expect(res.status).toBe(201);
+  const { url, headers } = res.body.upload as { url: string; headers: Record<string, string> };
+  const put = (h: Record<string, string>, body: Buffer) => fetch(url, { method: 'PUT', headers: h, body });
+  const otherType = await put({ ...headers, 'content-type': 'text/html' }, bytes);
+  expect(otherType.status).toBe(403);
+  expect(await otherType.text()).toContain('SignatureDoesNotMatch');
+  expect((await put(headers, Buffer.concat([bytes, Buffer.from('!')]))).status).toBe(403);
+  expect((await put(headers, bytes)).status).toBe(200);
+});
+
 const smtpClient = () => createTransport({ host: '127.0.0.1', port: w.smtp?.port, secure: false, ignoreTLS: true });
 
 test('A mails B with an attachment; B reads it, replies in the thread; A sees the reply', async () => {
