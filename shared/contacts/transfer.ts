@@ -6,7 +6,7 @@ import { contactsOf, EMPTY_CONTACT, merge, newContact, putContact, replaceContac
 import { exportKeyFor, fileKeyFor, filesFolder, getBytes, linkTo, putBytes, removePhotos, uploadLink } from './objects';
 import { checkPhoto, setPhoto } from './photos';
 import { type AddressBookRecord, type ContactRecord, contactKeys } from './records';
-import { cardToContact, parseCard, type RawCard, splitCards } from './vcard-in';
+import type { RawCard } from './vcard-in';
 import { contactToVCard, type VCardVersion } from './vcard-out';
 
 /**
@@ -43,6 +43,9 @@ export interface ImportAnswer {
   upload?: { url: string; method: 'PUT'; headers: Record<string, string> };
 }
 
+/** The vCard reader (ical.js), loaded by the first import: the other routes never need it. */
+const vcardReader = () => import('./vcard-in');
+
 interface Token {
   key: string;
   offset: number;
@@ -53,6 +56,7 @@ const scopeOf = (orgId: string, book: AddressBookRecord) =>
 
 /** Imports the cards `offset` … `offset + IMPORT_CHUNK` of `cards` into the address book. */
 async function importChunk(book: AddressBookRecord, cards: RawCard[], offset: number) {
+  const { cardToContact, parseCard } = await vcardReader();
   const { mailboxId, addressBookId } = book;
   const uids = await uidsOf(mailboxId, addressBookId);
   const out = { imported: 0, updated: 0, skipped: 0, warnings: [] as string[] };
@@ -107,7 +111,7 @@ async function importChunk(book: AddressBookRecord, cards: RawCard[], offset: nu
 export async function importContent(orgId: string, book: AddressBookRecord, content: string): Promise<ImportAnswer> {
   const bytes = Buffer.from(content, 'utf8');
   if (bytes.length > MAX_IMPORT_CONTENT_BYTES) throw new HttpError(413, TM.contentTooLarge);
-  const cards = splitCards(content);
+  const cards = (await vcardReader()).splitCards(content);
   if (cards.length === 0) throw badRequest(TM.noCards);
   const result = await importChunk(book, cards, 0);
   if (cards.length <= IMPORT_CHUNK) return { ...result, done: true, next: null };
@@ -146,7 +150,7 @@ export async function importNext(orgId: string, book: AddressBookRecord, next: s
   }
   const bytes = await getBytes(token.key);
   if (!bytes) throw badRequest(TM.notUploaded);
-  const cards = splitCards(bytes.toString('utf8'));
+  const cards = (await vcardReader()).splitCards(bytes.toString('utf8'));
   if (cards.length === 0) {
     await removePhotos([token.key]);
     throw badRequest(TM.noCards);
