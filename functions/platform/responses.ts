@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ResponseDocs } from '../../shared/http/responses';
-import * as insight from './insight-routes';
+import { responses as insightResponses } from './insight-routes';
 
 /** Success responses of the platform routes (see shared/http/responses.ts): documentation only. */
 const Organization = z.object({
@@ -52,7 +52,7 @@ const Model = z.object({
 
 export const responses: ResponseDocs = {
   // The insight routes (platform-wide analytics, audit, stats) document theirs beside them.
-  ...(insight as { responses?: ResponseDocs }).responses,
+  ...insightResponses,
   'GET /v1/platform/orgs': { 200: z.object({ organizations: z.array(Organization), cursor: z.nullable(z.string()) }) },
   'PATCH /v1/platform/orgs/:orgId': { 200: z.object({ organization: Organization }) },
   'GET /v1/platform/mail/usage': {
