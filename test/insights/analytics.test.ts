@@ -3,8 +3,9 @@ import { handler as buildsWorker } from '../../functions/workers/analytics-build
 import { startWorkers } from '../../lib/local/workers';
 import { workers } from '../../lib/workers';
 import { buildStateChange } from '../../shared/builds/events';
-import { eventLine, logsEvent } from '../../shared/insights/logs';
+import { eventLine, logsEvent, readLogsEvent } from '../../shared/insights/logs';
 import type { AnalyticsEvent } from '../../shared/insights/port';
+import { awsSink } from '../../shared/insights/sink-aws';
 import { keepAnalytics, takeAnalytics } from '../../shared/insights/sink-local';
 import { TestPlatform } from '../helpers/platform';
 import { until } from '../helpers/until';
@@ -174,4 +175,40 @@ test('the local runner hands the kept events to the worker every second', async 
   } finally {
     await running.stop();
   }
+});
+
+test('on AWS an event is one log line, which the worker reads back from a subscription batch', () => {
+  const lines: string[] = [];
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  const event: AnalyticsEvent = {
+    at: Date.now(),
+    orgId: 'org_line',
+    projectId: 'prj_line',
+    group: 'projects',
+    route: 'GET /v1/orgs/:orgId/projects/:projectId',
+    action: 'projects.read',
+    status: 200,
+    durationMs: 12.5,
+    caller: 'api_key',
+  };
+  try {
+    awsSink().emit(event);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(lines).toHaveLength(1);
+  expect(lines[0]?.endsWith('\n')).toBe(true);
+  const batch = logsEvent('/aws/lambda/projects', 'stream', [
+    { id: '1', at: event.at, message: lines[0] as string },
+    { id: '2', at: event.at, message: 'START RequestId: 1 Version: $LATEST' },
+    { id: '3', at: event.at, message: '{"level":"info","message":"something else"}' },
+  ]);
+  const read = readLogsEvent(batch);
+  expect(read.events).toEqual([event]);
+  // The same batch is the same batch id; another stream another one.
+  expect(readLogsEvent(batch).batchId).toBe(read.batchId);
+  expect(readLogsEvent(logsEvent('/aws/lambda/projects', 'other', [])).batchId).not.toBe(read.batchId);
 });
