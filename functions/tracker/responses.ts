@@ -299,6 +299,36 @@ export const responses: ResponseDocs = {
   'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': { 200: z.object({ component: Component }) },
   'DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': { 204: null },
   'GET /v1/orgs/:orgId/issues': { 200: Page },
+  // A CSV file (text), or the JSON export.
+  'GET /v1/orgs/:orgId/issues/export': {
+    200: z.union([
+      z.string(),
+      z.object({
+        format: z.literal('tracker-issues/1'),
+        exportedAt: z.number(),
+        total: z.number(),
+        issues: z.array(Issue),
+      }),
+    ]),
+  },
+  'POST /v1/orgs/:orgId/issues/import': {
+    200: z.object({
+      total: z.number(),
+      processed: z.number(),
+      done: z.boolean(),
+      nextRow: z.nullable(z.number()),
+      keyMap: z.record(z.string(), z.string()),
+      results: z.array(
+        z.object({
+          row: z.number(),
+          key: z.optional(z.string()),
+          from: z.optional(z.string()),
+          error: z.optional(z.string()),
+          warnings: z.optional(z.array(z.string())),
+        }),
+      ),
+    }),
+  },
   'POST /v1/orgs/:orgId/issues/search': { 200: Page },
   'POST /v1/orgs/:orgId/issues/rank': {
     200: z.object({ issues: z.array(z.object({ issueId: z.string(), key: z.string(), rank: z.string() })) }),

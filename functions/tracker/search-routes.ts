@@ -10,7 +10,55 @@ import { actorOf, IssueEdit, OrgPath, Ref, str } from './common';
 const Order = z.enum(['rank', 'updated', 'created', 'key']);
 const JQL_ERRORS = ['Expected <what> but <found> found at line <l>, column <c>.', 'Unknown field <name>'];
 
+const transfer = () => import('../../shared/tracker/transfer');
+
 export const searchRoutes = [
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/issues/export',
+    scope: 'issues:read',
+    summary:
+      'Up to 10,000 issues matching `jql` that the caller sees, as a file: Jira’s CSV layout (repeated columns for ' +
+      'multi-valued fields, cells starting = + - @ neutralised) or this API’s JSON. A file over 4 MB answers 303 to ' +
+      'a link to it (5 minutes) instead.',
+    params: OrgPath,
+    query: z.object({ jql: z._default(str(0, 10_000), ''), format: z._default(z.enum(['csv', 'json']), 'csv') }),
+    errors: { 400: [...JQL_ERRORS, 'An export can hold up to 10000 issues; this query matches <n>. Narrow it.'] },
+    run: async (ctx) => {
+      const out = await (await transfer()).exportIssues(actorOf(ctx), ctx.query.jql, ctx.query.format);
+      if ('link' in out) return { status: 303, headers: { location: out.link } };
+      return ok(out.body, {
+        'content-type': out.contentType,
+        'content-disposition': `attachment; filename="${out.filename}"`,
+      });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/issues/import',
+    scope: 'issues:write',
+    summary:
+      'Imports a Jira CSV export (or this API’s JSON export) into a space, 200 records a call: pass `startRow` ' +
+      'and `keyMap` from the previous answer until `done`. Catalog values by name (`createMissing` creates missing ' +
+      'versions, components and sprints, else a warning), people by email (else a warning), parents through ' +
+      '`keyMap`. Sending the same call twice creates nothing twice. Space administrators only.',
+    params: OrgPath,
+    body: z.object({
+      space: str(1, 64),
+      format: z.enum(['csv', 'json']),
+      content: z.string().check(z.minLength(1)),
+      startRow: z.optional(z.int().check(z.minimum(0))),
+      keyMap: z.optional(z.record(str(1, 64), str(1, 64))),
+      createMissing: z.optional(z.boolean()),
+    }),
+    errors: {
+      400: ['The CSV file has no Summary column: export it from the issue tracker with all fields.'],
+      403: [TM.importAdmins],
+      404: [TM.spaceNotFound],
+      413: [TM.importTooLarge],
+    },
+    run: async (ctx) => ok(await (await transfer()).importIssues(actorOf(ctx), ctx.body)),
+  }),
   route({
     method: 'GET',
     path: '/v1/orgs/:orgId/issues',

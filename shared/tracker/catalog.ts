@@ -149,10 +149,15 @@ export function typeById(id: string): IssueType | undefined {
   return ISSUE_TYPES.find((t) => t.id === id);
 }
 
-/** An entry of `list` named by id or by name (any case). */
+/** An entry of `list` named by id or by name (any case; spaces, hyphens and underscores ignored: Sub-task is Subtask). */
 export function findNamed<T extends Named>(list: readonly T[], value: string): T | undefined {
-  const v = value.trim().toLowerCase();
-  return list.find((x) => x.id === value) ?? list.find((x) => x.name.toLowerCase() === v || x.id === v);
+  const fold = (v: string) =>
+    v
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]+/g, '');
+  const v = fold(value);
+  return list.find((x) => x.id === value) ?? list.find((x) => fold(x.name) === v || fold(x.id) === v);
 }
 
 interface Template {

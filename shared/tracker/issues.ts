@@ -300,13 +300,26 @@ export async function createIssue(
   actor: Actor,
   spaceRef: string,
   input: IssueInput & { summary: string },
-): Promise<{ issue: TrackedIssue; space: Space }> {
+  options: CreateOptions = {},
+): Promise<{ issue: TrackedIssue; space: Space; existing?: boolean }> {
   const found = await findSpace(actor.orgId, spaceRef);
   if (!found || !permissionsFor(found, actor).browse) throw notFound(TM.spaceNotFound);
   if (!permissionsFor(found, actor).create) throw forbidden(TM.cannotCreate);
   if (found.archived) throw badRequest(TM.archived);
   const { fields, description } = await resolveInput(actor, found, input);
-  return inTurn(actor.orgId, () => commitNew(actor, found, input.summary, fields, description));
+  return inTurn(actor.orgId, () =>
+    commitNew(actor, found, input.summary, { ...fields, ...(options.overrides ?? {}) }, description, options.marker),
+  );
+}
+
+/**
+ * Import's extras: `overrides` (status, dates, people the file names) over the created record, and
+ * a `marker` key put in the same transaction: when it exists already, the issue it names is
+ * answered instead (`existing`), so the same import call sent twice creates nothing twice.
+ */
+export interface CreateOptions {
+  overrides?: Partial<TrackedIssue>;
+  marker?: { pk: string; sk: string };
 }
 
 /**
@@ -332,7 +345,8 @@ async function commitNew(
   summary: string,
   fields: Partial<TrackedIssue>,
   description: string | undefined,
-): Promise<{ issue: TrackedIssue; space: Space }> {
+  marker?: { pk: string; sk: string },
+): Promise<{ issue: TrackedIssue; space: Space; existing?: boolean }> {
   const typeId = fields.typeId ?? found.config.defaultTypeId;
   const workflow = workflowOf(found.config, typeId);
   const statusId = workflow.statuses[0] as string;
@@ -415,6 +429,14 @@ async function commitNew(
     ];
     if (description)
       items.push({ Put: { TableName: TABLE(), Item: { ...TK.description(orgId, issueId), description } } });
+    if (marker) {
+      const made = await getItem<{ issueId: string }>(marker, true);
+      const before = made ? await getIssue(orgId, made.issueId, true) : undefined;
+      if (before) return { issue: present(before, space), space, existing: true };
+      items.push({
+        Put: { TableName: TABLE(), Item: { ...marker, issueId }, ConditionExpression: 'attribute_not_exists(pk)' },
+      });
+    }
     try {
       // Not transact(): a cancelled attempt is read again at once, never resent as it was.
       await db.send(new TransactWriteCommand({ TransactItems: items }));

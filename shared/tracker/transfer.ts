@@ -1,0 +1,433 @@
+import { createHash } from 'node:crypto';
+import { artifactsBucket } from '../deployments/sources';
+import { forbidden, HttpError } from '../ground/errors';
+import { storage } from '../storage';
+import { newId } from '../store/ids';
+import { getMany, putNew, queryPrefix, transact } from '../store/table';
+import { permissionsFor } from './access';
+import { findNamed, ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUSES, workflowOf } from './catalog';
+import {
+  catalogNames,
+  type ExportIssue,
+  type ExportNames,
+  type ImportRecord,
+  readJiraCsv,
+  readJsonExport,
+  writeJiraCsv,
+  writeJsonExport,
+} from './csv';
+import { createIssue, getIssue, type IssueInput, membersOf, orgIssues, writeChanges } from './issues';
+import type { Component, Space, Sprint, TrackedIssue, Version } from './model';
+import { createComponent, createVersion } from './parts';
+import { type Actor, pkOf, TK, TM, TP } from './records';
+import { matching } from './search';
+import { requireSpace, spaceComponents, spaceVersions } from './spaces';
+import { createSprint } from './sprints';
+
+type Stored<T> = T & { pk: string; sk: string };
+
+export const MAX_IMPORT_CHARS = 5_242_880;
+export const MAX_EXPORT = 10_000;
+/** Past this, an export answers a link to the file (a Lambda response is at most 6 MB). */
+export const MAX_INLINE_EXPORT_BYTES = 4 * 1024 * 1024;
+const PER_CALL = 200;
+
+// Export -----------------------------------------------------------------------------------
+
+/** How the export names ids: catalogs, people by email, spaces, sprints, versions, components, parents. */
+async function exportNames(actor: Actor, spaces: Map<string, Space>): Promise<ExportNames> {
+  const orgId = actor.orgId;
+  const [members, sprints, versions, components, issues] = await Promise.all([
+    membersOf(orgId),
+    queryPrefix<Stored<Sprint>>(pkOf(orgId), TP.sprint),
+    queryPrefix<Stored<Version>>(pkOf(orgId), 'TVERSION#'),
+    queryPrefix<Stored<Component>>(pkOf(orgId), 'TCOMPONENT#'),
+    orgIssues(orgId),
+  ]);
+  const by = <T>(list: T[], id: (x: T) => string, name: (x: T) => string) => {
+    const m = new Map(list.map((x) => [id(x), name(x)]));
+    return (key: string) => m.get(key);
+  };
+  const keys = new Map(issues.map((i) => [i.issueId, `${spaces.get(i.spaceId)?.key ?? '?'}-${i.number}`]));
+  return {
+    space: (id) => {
+      const s = spaces.get(id);
+      return s ? { key: s.key, name: s.name } : undefined;
+    },
+    status: by(
+      STATUSES,
+      (s) => s.id,
+      (s) => s.name,
+    ),
+    type: by(
+      ISSUE_TYPES,
+      (s) => s.id,
+      (s) => s.name,
+    ),
+    priority: by(
+      PRIORITIES,
+      (s) => s.id,
+      (s) => s.name,
+    ),
+    resolution: by(
+      RESOLUTIONS,
+      (s) => s.id,
+      (s) => s.name,
+    ),
+    person: by(
+      members,
+      (m) => m.userId,
+      (m) => m.email ?? m.userId,
+    ),
+    sprint: by(
+      sprints,
+      (s) => s.sprintId,
+      (s) => s.name,
+    ),
+    version: by(
+      versions,
+      (v) => v.versionId,
+      (v) => v.name,
+    ),
+    component: by(
+      components,
+      (c) => c.componentId,
+      (c) => c.name,
+    ),
+    securityLevel: by(
+      [...spaces.values()].flatMap((s) => s.config.securityLevels),
+      (l) => l.id,
+      (l) => l.name,
+    ),
+    issueKey: (id) => keys.get(id),
+  };
+}
+
+/**
+ * Up to 10,000 issues matching `jql` that the caller sees, as Jira's CSV layout or this API's JSON,
+ * with descriptions and comments. A file too large for a response goes to the platform bucket and
+ * the answer is a link to it.
+ */
+export async function exportIssues(
+  actor: Actor,
+  jql: string,
+  format: 'csv' | 'json',
+): Promise<{ body: string; contentType: string; filename: string } | { link: string }> {
+  const { matched, spaces } = await matching(actor, jql, 'key');
+  if (matched.length > MAX_EXPORT)
+    throw new HttpError(
+      400,
+      `An export can hold up to ${MAX_EXPORT} issues; this query matches ${matched.length}. Narrow it.`,
+    );
+  const [descriptions, comments, names] = await Promise.all([
+    getMany<{ description: string }>(matched.map((i) => TK.description(actor.orgId, i.issueId))),
+    queryPrefix<Stored<{ issueId: string; authorId: string; body: string; createdAt: number }>>(
+      pkOf(actor.orgId),
+      'TCOMMENT#',
+    ),
+    exportNames(actor, spaces),
+  ]);
+  const byIssue = new Map<string, { authorId?: string; createdAt: number; body: string }[]>();
+  for (const c of comments) {
+    const list = byIssue.get(c.issueId) ?? [];
+    list.push({ authorId: c.authorId, createdAt: c.createdAt, body: c.body });
+    byIssue.set(c.issueId, list);
+  }
+  const issues: ExportIssue[] = matched.map((i, k) => ({
+    ...i,
+    description: descriptions[k]?.description ?? '',
+    comments: byIssue.get(i.issueId) ?? [],
+  }));
+  const body = format === 'csv' ? writeJiraCsv(issues, names) : writeJsonExport(issues, names);
+  const contentType = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
+  const filename = `issues.${format}`;
+  if (Buffer.byteLength(body) <= MAX_INLINE_EXPORT_BYTES) return { body, contentType, filename };
+  const key = `tracker/${actor.orgId}/exports/${newId('exp_')}.${format}`;
+  const bucket = { name: artifactsBucket() };
+  const put = await storage.presignPut(bucket, key, { contentType, size: Buffer.byteLength(body), expiresIn: 300 });
+  const res = await fetch(put, { method: 'PUT', headers: { 'content-type': contentType }, body });
+  if (!res.ok) throw new Error(`export upload failed: ${res.status}`);
+  return { link: await storage.presignGet(bucket, key, { expiresIn: 300, filename }) };
+}
+
+// Import -----------------------------------------------------------------------------------
+
+export interface ImportInput {
+  space: string;
+  format: 'csv' | 'json';
+  content: string;
+  startRow?: number;
+  keyMap?: Record<string, string>;
+  createMissing?: boolean;
+}
+
+export interface ImportResult {
+  row: number;
+  key?: string;
+  from?: string;
+  error?: string;
+  warnings?: string[];
+}
+
+/**
+ * Imports up to 200 records of a Jira CSV export (or this API's JSON export) into a space, from
+ * `startRow`. Catalog values by name (a missing version, component or sprint is created with
+ * `createMissing`, else dropped with a warning), people by email (unknown: a warning), parents by
+ * the source's key or id through `keyMap` (which the answer extends: pass it on with `nextRow`).
+ * Each record's issue is created with a marker of its source in the same transaction, so the same
+ * call sent twice answers the issues it made the first time and creates nothing twice.
+ */
+export async function importIssues(actor: Actor, input: ImportInput) {
+  if (input.content.length > MAX_IMPORT_CHARS) throw new HttpError(413, TM.importTooLarge);
+  const space = await requireSpace(actor, input.space);
+  if (!permissionsFor(space, actor).administer) throw forbidden(TM.importAdmins);
+  const startRow = input.startRow ?? 0;
+  const page =
+    input.format === 'csv'
+      ? readJiraCsv(input.content, { startRow, limit: PER_CALL })
+      : readJsonExport(input.content, { startRow, limit: PER_CALL });
+  const keyMap: Record<string, string> = { ...(input.keyMap ?? {}) };
+  const fileId = createHash('sha256')
+    .update(input.format)
+    .update('\0')
+    .update(input.content)
+    .digest('base64url')
+    .slice(0, 22);
+  const lookups = await catalogsFor(actor, space, page.records, input.createMissing === true);
+  // File order, except that a record whose parent comes later in this page waits for it.
+  const inPage = new Set(page.records.flatMap((r) => [r.from, r.sourceId].filter((x): x is string => !!x)));
+  const parentOf = (r: ImportRecord) => r.parentSourceId ?? r.input?.parent ?? undefined;
+  const made = new Set<string>();
+  const results = new Map<number, ImportResult>();
+  let waiting = page.records;
+  while (waiting.length > 0) {
+    const later: ImportRecord[] = [];
+    for (const record of waiting) {
+      const parent = parentOf(record);
+      if (parent && inPage.has(parent) && !made.has(parent) && later.length < waiting.length) {
+        later.push(record);
+        continue;
+      }
+      results.set(record.row, await importOne(actor, space, record, keyMap, lookups, fileId));
+      for (const id of [record.from, record.sourceId]) if (id) made.add(id);
+    }
+    // A parent that never comes (or a cycle): the rest go as they are.
+    if (later.length === waiting.length) {
+      for (const record of later)
+        results.set(record.row, await importOne(actor, space, record, keyMap, lookups, fileId));
+      break;
+    }
+    waiting = later;
+  }
+  const processed = page.records.length;
+  const nextRow = startRow + processed < page.total ? startRow + processed : null;
+  return {
+    total: page.total,
+    processed,
+    done: nextRow === null,
+    nextRow,
+    keyMap,
+    results: page.records.map((r) => results.get(r.row) as ImportResult),
+  };
+}
+
+interface Lookups {
+  people: Map<string, string>;
+  versions: Map<string, string>;
+  components: Map<string, string>;
+  sprints: Map<string, string>;
+  created: string[];
+}
+
+/** The people, versions, components and sprints a page names, by lower-case name; created when asked. */
+async function catalogsFor(
+  actor: Actor,
+  space: Space,
+  records: ImportRecord[],
+  createMissing: boolean,
+): Promise<Lookups> {
+  const names = catalogNames(records);
+  const [members, versions, components, sprints] = await Promise.all([
+    membersOf(actor.orgId),
+    spaceVersions(actor.orgId, space.spaceId),
+    spaceComponents(actor.orgId, space.spaceId),
+    queryPrefix<Stored<Sprint>>(pkOf(actor.orgId), TP.sprint),
+  ]);
+  const people = new Map<string, string>();
+  for (const m of members) {
+    people.set(m.userId.toLowerCase(), m.userId);
+    if (m.email) people.set(m.email.toLowerCase(), m.userId);
+    if (m.name) people.set(m.name.toLowerCase(), m.userId);
+  }
+  const lookups: Lookups = {
+    people,
+    versions: new Map(
+      versions.flatMap((v) => [
+        [v.name.toLowerCase(), v.versionId],
+        [v.versionId, v.versionId],
+      ]),
+    ),
+    components: new Map(
+      components.flatMap((c) => [
+        [c.name.toLowerCase(), c.componentId],
+        [c.componentId, c.componentId],
+      ]),
+    ),
+    sprints: new Map(
+      sprints
+        .filter((s) => s.boardId === space.config.boardId)
+        .flatMap((s) => [
+          [s.name.toLowerCase(), s.sprintId],
+          [s.sprintId, s.sprintId],
+        ]),
+    ),
+    created: [],
+  };
+  if (!createMissing) return lookups;
+  for (const name of names.versions) {
+    if (lookups.versions.has(name.toLowerCase())) continue;
+    const v = await createVersion(actor, space.spaceId, { name });
+    lookups.versions.set(name.toLowerCase(), v.versionId);
+  }
+  for (const name of names.components) {
+    if (lookups.components.has(name.toLowerCase())) continue;
+    const c = await createComponent(actor, space.spaceId, { name });
+    lookups.components.set(name.toLowerCase(), c.componentId);
+  }
+  if (space.config.boardId && space.template === 'scrum') {
+    for (const name of names.sprints) {
+      if (lookups.sprints.has(name.toLowerCase())) continue;
+      const s = await createSprint(actor, space.config.boardId, { name });
+      lookups.sprints.set(name.toLowerCase(), s.sprintId);
+    }
+  }
+  return lookups;
+}
+
+async function importOne(
+  actor: Actor,
+  space: Space,
+  record: ImportRecord,
+  keyMap: Record<string, string>,
+  lookups: Lookups,
+  fileId: string,
+): Promise<ImportResult> {
+  const base: ImportResult = { row: record.row, ...(record.from ? { from: record.from } : {}) };
+  if (record.error || !record.input) return { ...base, error: record.error ?? 'The record could not be read.' };
+  const warnings = [...record.warnings];
+  const src = record.input;
+  const input: IssueInput & { summary: string } = { summary: src.summary };
+  const keep = <K extends keyof IssueInput>(k: K) => {
+    if (src[k] !== undefined) (input as unknown as Record<string, unknown>)[k] = src[k];
+  };
+  for (const k of [
+    'description',
+    'labels',
+    'dueDate',
+    'startDate',
+    'storyPoints',
+    'originalEstimate',
+    'remainingEstimate',
+    'environment',
+    'fields',
+  ] as const)
+    keep(k);
+  const catalog = (field: 'type' | 'priority' | 'resolution', list: { id: string; name: string }[], label: string) => {
+    const v = src[field];
+    if (!v) return;
+    const found = findNamed(list, v);
+    if (found) input[field] = found.id;
+    else warnings.push(`Unknown ${label} "${v}": left out.`);
+  };
+  catalog(
+    'type',
+    ISSUE_TYPES.filter((t) => space.config.issueTypeIds.includes(t.id)),
+    'issue type',
+  );
+  catalog('priority', PRIORITIES, 'priority');
+  catalog('resolution', RESOLUTIONS, 'resolution');
+  const person = (v: string | null | undefined, label: string) => {
+    if (!v) return undefined;
+    const id = lookups.people.get(v.toLowerCase());
+    if (!id) warnings.push(`Unknown person "${v}" (${label}): left out.`);
+    return id;
+  };
+  const assignee = person(src.assignee, 'assignee');
+  if (assignee) input.assignee = assignee;
+  const reporter = person(src.reporter, 'reporter');
+  if (reporter) input.reporter = reporter;
+  const pick = (values: string[] | undefined, map: Map<string, string>, label: string) =>
+    (values ?? []).flatMap((v) => {
+      const id = map.get(v.toLowerCase()) ?? map.get(v);
+      if (!id) warnings.push(`Unknown ${label} "${v}": left out.`);
+      return id ? [id] : [];
+    });
+  if (src.components) input.components = pick(src.components, lookups.components, 'component');
+  if (src.fixVersions) input.fixVersions = pick(src.fixVersions, lookups.versions, 'version');
+  if (src.affectsVersions) input.affectsVersions = pick(src.affectsVersions, lookups.versions, 'version');
+  if (src.sprint) {
+    const id = lookups.sprints.get(src.sprint.toLowerCase());
+    if (id) input.sprint = id;
+    else warnings.push(`Unknown sprint "${src.sprint}": left out.`);
+  }
+  const parentRef = record.parentSourceId
+    ? keyMap[`id:${record.parentSourceId}`]
+    : src.parent
+      ? (keyMap[src.parent] ?? undefined)
+      : undefined;
+  if (parentRef) input.parent = parentRef;
+  else if (record.parentSourceId || src.parent)
+    warnings.push(`Parent "${record.parentSourceId ?? src.parent}" not imported: left out.`);
+  const overrides: Partial<TrackedIssue> = {};
+  const typeId = input.type ?? space.config.defaultTypeId;
+  if (record.status) {
+    const status = findNamed(STATUSES, record.status);
+    if (status && workflowOf(space.config, typeId).statuses.includes(status.id)) {
+      const at = record.updatedAt ?? record.createdAt ?? Date.now();
+      overrides.statusId = status.id;
+      overrides.statusCategory = status.category;
+      overrides.statusChangedAt = at;
+      overrides.statusLog = [[status.id, at]];
+      if (status.category === 'done' && !input.resolution) input.resolution = 'done';
+    } else
+      warnings.push(`Status "${record.status}" is not in this space's workflow: the issue starts in its first status.`);
+  }
+  if (record.createdAt) overrides.createdAt = record.createdAt;
+  if (record.updatedAt) overrides.updatedAt = record.updatedAt;
+  if (record.resolvedAt) overrides.resolvedAt = record.resolvedAt;
+  if (record.timeSpent) overrides.timeSpent = record.timeSpent;
+  const watchers = record.watchers.map((w) => lookups.people.get(w.toLowerCase())).filter((w): w is string => !!w);
+  if (watchers.length) overrides.watchers = [...new Set(watchers)];
+  const source =
+    record.from ?? `row:${record.row}:${createHash('sha256').update(JSON.stringify(src)).digest('base64url')}`;
+  const marker = { pk: pkOf(actor.orgId), sk: `TIMPORT#${space.spaceId}#${fileId}#${source}` };
+  try {
+    const { issue, existing } = await createIssue(actor, space.spaceId, input, { overrides, marker });
+    if (record.from) keyMap[record.from] = issue.key;
+    if (record.sourceId) keyMap[`id:${record.sourceId}`] = issue.key;
+    if (!existing) {
+      for (const c of record.comments) {
+        const authorId = (c.author && lookups.people.get(c.author.toLowerCase())) ?? actor.id;
+        const at = c.createdAt ?? Date.now();
+        const comment = {
+          commentId: newId('cmt_', at),
+          issueId: issue.issueId,
+          authorId,
+          body: c.body,
+          createdAt: at,
+          updatedAt: at,
+        };
+        await transact([putNew({ ...TK.comment(actor.orgId, issue.issueId, comment.commentId), ...comment })]);
+      }
+      if (record.comments.length) {
+        const now = await getIssue(actor.orgId, issue.issueId, true);
+        if (now)
+          await writeChanges(actor.orgId, now, { commentCount: record.comments.length, updatedAt: issue.updatedAt });
+      }
+    }
+    return { ...base, key: issue.key, ...(warnings.length ? { warnings } : {}) };
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status >= 500) throw err;
+    return { ...base, error: err.message, ...(warnings.length ? { warnings } : {}) };
+  }
+}
