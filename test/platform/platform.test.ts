@@ -308,6 +308,27 @@ describe('regions and locations', () => {
     expect(onAgain.body).toEqual({ error: PM.regionDisabled(region) });
   });
 
+  it('a region disabled while a location in it is enabled: never both', async () => {
+    const r = `race-${stamp}`;
+    const l = `rloc-${stamp}`;
+    expect((await p.put(`/v1/platform/regions/${r}`, { name: 'Race' }, asOwner())).status).toBe(201);
+    expect(
+      (await p.put(`/v1/platform/locations/${l}`, { name: 'Racer', region: r, enabled: false }, asOwner())).status,
+    ).toBe(201);
+    for (let round = 0; round < 5; round++) {
+      await p.put(`/v1/platform/locations/${l}`, { enabled: false }, asOwner());
+      await p.put(`/v1/platform/regions/${r}`, { enabled: true }, asOwner());
+      const [region, location] = await Promise.all([
+        p.put(`/v1/platform/regions/${r}`, { enabled: false }, asOwner()),
+        p.put(`/v1/platform/locations/${l}`, { enabled: true }, asOwner()),
+      ]);
+      for (const res of [region, location]) expect([200, 409]).toContain(res.status);
+      const after = await p.get('/v1/platform/regions', asOwner());
+      const now = after.body.regions.find((x: { id: string }) => x.id === r);
+      expect(now.enabled === false && now.locations[0].enabled === true).toBe(false);
+    }
+  });
+
   it('keeps one enabled default location', async () => {
     const noDefault = await p.put('/v1/platform/locations/fra', { default: false }, asOwner());
     expect(noDefault.status).toBe(400);
