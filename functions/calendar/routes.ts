@@ -169,7 +169,7 @@ export const routes = [
       to: QueryInt,
       calendarId: z.optional(z.string().check(z.maxLength(2000))),
     }),
-    errors: { ...members, 400: [CM.window] },
+    errors: { ...members, 400: [CM.window, CM.tooManyOccurrences] },
     run: async ({ org, caller, params, query }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       if (query.to <= query.from || query.to - query.from > MAX_WINDOW) throw badRequest(CM.window);

@@ -494,6 +494,8 @@ export async function respond(
   return { event: next, notified };
 }
 
+export const MAX_OCCURRENCES = 10_000;
+
 export interface Occurrence {
   eventId: string;
   calendarId: string;
@@ -586,5 +588,7 @@ export async function listOccurrences(
   const events = await eventsTouching(mailboxId, from, to);
   const wanted = calendarIds ? new Set(calendarIds) : null;
   const out = events.filter((e) => !wanted || wanted.has(e.calendarId)).flatMap((e) => occurrencesOf(e, from, to));
+  // About 350 bytes each: past this the answer nears what a Lambda response can carry (6 MB).
+  if (out.length > MAX_OCCURRENCES) throw badRequest(CM.tooManyOccurrences);
   return out.sort((a, b) => a.start - b.start || a.end - b.end || a.eventId.localeCompare(b.eventId));
 }

@@ -44,6 +44,7 @@ export const CM = {
   noOrganizer: 'This event has no organizer to answer.',
   moveTo: 'moveTo must be the id of another calendar of this mailbox.',
   window: 'from and to must be at most 400 days apart, from before to.',
+  tooManyOccurrences: 'This window holds more than 10,000 occurrences: ask for a shorter one, or fewer calendars.',
   notRecurring: 'recurrenceId is only for recurring events.',
   uidTaken: 'An event with this UID is already in this mailbox.',
 } as const;

@@ -392,4 +392,34 @@ test('listing: from/to required, at most 400 days; an endless series, an all-day
   await bad(`from=0x10&to=100`);
   const none = await w.p.get(`${b}/events?from=${from}&to=${to}&calendarId=cal_other`);
   expect(none.body.occurrences).toEqual([]);
+
+  // Two hourly series (imported: the API's rules stop at daily) make 19,200 occurrences in 400 days: 400.
+  const hourly = (uid: string) => [
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    'DTSTAMP:20260101T000000Z',
+    'DTSTART:20260101T000000Z',
+    'DURATION:PT10M',
+    'RRULE:FREQ=HOURLY',
+    'END:VEVENT',
+  ];
+  const busy = (await w.p.post(`${b}/calendars`, { name: 'Busy' })).body.calendar.calendarId;
+  const content = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//test//hourly//EN',
+    ...hourly('h1@test'),
+    ...hourly('h2@test'),
+    'END:VCALENDAR',
+  ];
+  expect((await w.p.post(`${b}/calendars/${busy}/import`, { content: content.join('\r\n') })).body).toMatchObject({
+    imported: 2,
+  });
+  const tooMany = await w.p.get(`${b}/events?from=${Date.UTC(2026, 0, 1)}&to=${Date.UTC(2026, 0, 1) + 400 * D}`);
+  expect(tooMany.status).toBe(400);
+  expect(tooMany.body).toEqual(
+    err('This window holds more than 10,000 occurrences: ask for a shorter one, or fewer calendars.'),
+  );
+  const day = await w.p.get(`${b}/events?from=${Date.UTC(2026, 0, 1)}&to=${Date.UTC(2026, 0, 2)}&calendarId=${busy}`);
+  expect(day.body.occurrences).toHaveLength(48);
 });
