@@ -107,6 +107,15 @@ async function importChunk(book: AddressBookRecord, cards: RawCard[], offset: nu
   return out;
 }
 
+/** An uploaded file's text: UTF-8, or (old exports) Windows-1252 when it is no valid UTF-8. */
+function textOf(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}
+
 /** An import's first call with the file in the body. */
 export async function importContent(orgId: string, book: AddressBookRecord, content: string): Promise<ImportAnswer> {
   const bytes = Buffer.from(content, 'utf8');
@@ -150,7 +159,7 @@ export async function importNext(orgId: string, book: AddressBookRecord, next: s
   }
   const bytes = await getBytes(token.key);
   if (!bytes) throw badRequest(TM.notUploaded);
-  const cards = (await vcardReader()).splitCards(bytes.toString('utf8'));
+  const cards = (await vcardReader()).splitCards(textOf(bytes));
   if (cards.length === 0) {
     await removePhotos([token.key]);
     throw badRequest(TM.noCards);

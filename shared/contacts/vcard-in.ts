@@ -305,13 +305,18 @@ export function cardToContact(props: unknown[][]): ParsedCard {
         if (!value) break;
         const target = p.name === 'email' ? emails : p.name === 'tel' ? phones : urls;
         const max = p.name === 'email' ? 320 : p.name === 'tel' ? 100 : 2000;
-        if (target.length >= 50) break;
+        if (target.length >= 50) {
+          const text = `more than 50 ${p.name === 'tel' ? 'phones' : p.name === 'email' ? 'emails' : 'URLs'}: the rest were left out`;
+          if (!warnings.includes(text)) warnings.push(text);
+          break;
+        }
         target.push({ value: clip(value, max), type: kindOf(p, p.name, labels), ...(isPref(p) ? { pref: true } : {}) });
         break;
       }
       case 'adr': {
         if (addresses.length >= 10) {
-          warnings.push('more than 10 addresses: the rest were left out');
+          const text = 'more than 10 addresses: the rest were left out';
+          if (!warnings.includes(text)) warnings.push(text);
           break;
         }
         const parts = Array.isArray(first) ? first.map(str) : str(first).split(';');

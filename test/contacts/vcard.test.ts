@@ -197,6 +197,24 @@ describe('import details', () => {
     expect(other.body).toEqual({ error: 'Invalid page cursor. Run the request again.' });
   });
 
+  it('an uploaded file in Windows-1252 is read as such; entries past the limits are left out with one warning', async () => {
+    const abk = await newBook('legacy');
+    const file = Buffer.concat([
+      Buffer.from('BEGIN:VCARD\r\nVERSION:2.1\r\nN:Jos', 'latin1'),
+      Buffer.from([0xe9]),
+      Buffer.from(';Mar\xeda\r\nEND:VCARD\r\n', 'latin1'),
+    ]);
+    const start = await importInto(abk, { size: file.length });
+    await fetch(start.body.upload.url, { method: 'PUT', headers: start.body.upload.headers, body: file });
+    expect((await importInto(abk, { next: start.body.next })).body).toMatchObject({ imported: 1, done: true });
+    const addresses = Array.from({ length: 12 }, (_, i) => `ADR;TYPE=home:;;${i} Main St;;;;`);
+    const many = await importInto(abk, { content: card('VERSION:3.0', 'FN:Many Homes', ...addresses) });
+    expect(many.body.warnings).toEqual(['Card 1: more than 10 addresses: the rest were left out']);
+    const [legacy, homes] = await contactsIn(abk);
+    expect(legacy?.name).toMatchObject({ family: 'José', given: 'María' });
+    expect(homes?.addresses).toHaveLength(10);
+  });
+
   it('refuses what it cannot import', async () => {
     const path = bookPath(book);
     expect((await w.p.post(`${path}/import`, {})).body).toEqual({ error: 'Send one of `content`, `size` or `next`.' });
