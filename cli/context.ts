@@ -1,6 +1,7 @@
 import { ApiError, type Client, createClient } from '../client';
 import type { Project } from '../shared/schemas/project';
-import { type Config, type Env, readConfig } from './config';
+import { type Config, type Env, type Link, readConfig, readLink } from './config';
+import { table as sizedTable, widthOf } from './output';
 
 /** What a command reads and writes: the process's streams and environment, or a test's. */
 export interface Io {
@@ -10,6 +11,8 @@ export interface Io {
   cwd: string;
   /** stderr is a terminal: show the animated progress indicator. */
   tty: boolean;
+  /** The terminal's width when stdout is one (tables are sized to it; 80 otherwise). */
+  columns?: number;
   /** Standard input, read whole (for `login --token -` and `env set KEY` without a value). */
   stdin: () => Promise<string>;
   /** Wait between two polls of a log that had nothing new (ms). */
@@ -35,15 +38,33 @@ export interface Session {
   api: Client;
   config: Config;
   io: Io;
+  /** The folder's `.platform.json`, when it is linked (`platform link`). */
+  link?: Link;
 }
 
-export function session(io: Io): Session {
-  const config = readConfig(io.env);
+export function session(io: Io, profile?: string): Session {
+  const config = readConfig(io.env, profile);
   if (!config.baseUrl || !config.token || !config.orgId) {
-    throw new CliError('Not logged in. Run: platform login --url <base URL> --token <token or API key>');
+    const named = profile ? ` (profile ${profile})` : '';
+    throw new CliError(`Not logged in${named}. Run: platform login --url <base URL> --token <token or API key>`);
   }
   const api = createClient({ baseUrl: config.baseUrl, token: config.token, fetch: io.fetch, userAgent: USER_AGENT });
-  return { api, config: config as Config, io };
+  return { api, config: config as Config, io, link: readLink(io.cwd) };
+}
+
+/**
+ * The session of a command: the profile's, in the organization `--org` names (an id or a slug the
+ * token has), else the linked folder's, else the profile's.
+ */
+export async function openSession(io: Io, options: { profile?: string; org?: string } = {}): Promise<Session> {
+  const s = session(io, options.profile);
+  const org = options.org ?? (io.env.PLATFORM_ORG ? undefined : s.link?.orgId);
+  if (!org || org === s.config.orgId || org === s.config.orgSlug) return s;
+  const { me } = await s.api.getMe();
+  const found = me.orgs.find((o) => o.orgId === org || o.slug === org);
+  if (!found)
+    throw new CliError(`This token has no organization ${org}. It has: ${me.orgs.map((o) => o.slug).join(', ')}.`);
+  return { ...s, config: { ...s.config, orgId: found.orgId, orgSlug: found.slug } };
 }
 
 export async function listProjects(s: Session, summary = false): Promise<(Project & { productionHost?: string })[]> {
@@ -59,8 +80,11 @@ export async function findProject(s: Session, ref: string): Promise<Project | un
 }
 
 export async function requireProject(s: Session, ref: string | undefined): Promise<Project> {
-  const name = ref ?? s.io.env.PLATFORM_PROJECT;
-  if (!name) throw new UsageError('Name the project: --project <slug or id> (or PLATFORM_PROJECT).');
+  const name = ref ?? s.io.env.PLATFORM_PROJECT ?? s.link?.projectId;
+  if (!name)
+    throw new UsageError(
+      'Name the project: --project <slug or id> (or PLATFORM_PROJECT). Or link this folder: platform link --project P.',
+    );
   const project = await findProject(s, name);
   if (!project) throw new ApiError(404, `Project ${name} not found in this organization.`);
   return project;
@@ -90,8 +114,5 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
 /** `1 file`, `2 files`. */
 export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-/** Rows as aligned columns, the first row being the header. */
-export function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
-}
+/** Rows as aligned columns (the first row being the header), sized to the terminal's width. */
+export const table = (rows: string[][], io?: Pick<Io, 'columns'>) => sizedTable(rows, widthOf(io?.columns));

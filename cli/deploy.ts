@@ -42,7 +42,7 @@ function slugOf(folder: string): string | undefined {
 
 /** `--project`, else `PLATFORM_PROJECT`, else the folder's name; created when the organization has none such. */
 async function projectFor(s: Session, folder: string, options: DeployOptions): Promise<Project> {
-  const ref = options.project ?? s.io.env.PLATFORM_PROJECT ?? slugOf(folder);
+  const ref = options.project ?? s.io.env.PLATFORM_PROJECT ?? s.link?.projectId ?? slugOf(folder);
   if (!ref) throw new UsageError(`Name the project: --project <slug> (${basename(folder)} is not a valid slug).`);
   const found = await findProject(s, ref);
   if (found) {

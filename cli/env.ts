@@ -33,7 +33,7 @@ export async function envList(s: Session, project: Project, json: boolean): Prom
     return 0;
   }
   const rows = list.map((v) => [v.key, v.targets.join(','), v.sensitive ? '(sensitive)' : (v.value ?? '')]);
-  s.io.stdout(`${table([['KEY', 'TARGETS', 'VALUE'], ...rows])}\n`);
+  s.io.stdout(`${table([['KEY', 'TARGETS', 'VALUE'], ...rows], s.io)}\n`);
   return 0;
 }
 

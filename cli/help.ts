@@ -1,121 +1,121 @@
+import { COMMAND_TABLE } from './commands';
+import { type CommandSpec, GLOBAL_OPTIONS, type OptionSpec } from './spec';
+
 /**
- * The command line's usage texts: the overview (`platform --help`), each command's own
- * (`platform deploy --help`, `platform help deploy`) and each group's (`platform env --help`).
- * A usage mistake prints the usage of the command it was made in.
+ * The command line's usage texts, made from the command table: the overview (`platform --help`),
+ * each command's own with its options and examples (`platform deploy --help`, `platform help
+ * deploy`) and each group's (`platform env --help`). A usage mistake prints the usage of the
+ * command it was made in.
  */
-interface Command {
-  usage: string;
-  /** One line, in the overview. */
-  summary: string;
-  /** More, in the command's own help. */
-  details?: string;
+
+const keyOf = (c: CommandSpec) => c.path.join(' ');
+const visible = () => COMMAND_TABLE.filter((c) => !c.hidden);
+
+const optionWord = (name: string, o: OptionSpec) =>
+  o.type === 'string' ? `--${name} ${o.value ?? 'VALUE'}` : `--${name}`;
+
+/** `env set <KEY> [VALUE] --project P [--target …] [--plain] [--json]`. */
+export function usageOf(c: CommandSpec): string {
+  const words = [...c.path];
+  for (const p of c.positionals ?? []) words.push(p.required ? `<${p.name}>` : `[${p.name}]`);
+  for (const [name, o] of Object.entries(c.options ?? {})) {
+    const word = optionWord(name, o);
+    words.push(o.required ? word : `[${word}]`);
+  }
+  if (!c.raw) words.push('[--json]');
+  return words.join(' ');
 }
 
-const FRAMEWORK_OPTION = '--framework static|node|nextjs';
+/** Every command by its words: its usage line, summary and details (the tests read these). */
+export const COMMANDS: Record<string, { usage: string; summary: string; details?: string }> = Object.fromEntries(
+  visible().map((c) => [keyOf(c), { usage: usageOf(c), summary: c.summary, details: c.details }]),
+);
 
-export const COMMANDS: Record<string, Command> = {
-  login: {
-    usage: 'login [--url URL] [--token TOKEN|-] [--org ORG] [--local]',
-    summary: 'check and store the API address, a token or API key, the organization',
-    details:
-      'The token is checked against GET /v1/me. --token - reads it from stdin. --org: an organization id or\n' +
-      'slug (needed when the token has several). --local: the address and API key of the platform npm start\n' +
-      'runs here (DATA_DIR/local.json).',
-  },
-  logout: { usage: 'logout', summary: 'forget them' },
-  'projects list': { usage: 'projects list [--json]', summary: "the organization's projects" },
-  'projects create': {
-    usage: `projects create <slug> [--name N] [${FRAMEWORK_OPTION}] [--location L]`,
-    summary: 'create a project',
-  },
-  'env ls': {
-    usage: 'env ls --project P [--json]',
-    summary: "a project's variables (sensitive values are never shown)",
-  },
-  'env set': {
-    usage: 'env set <KEY> [VALUE] --project P [--target production,preview,development] [--plain]',
-    summary: 'without VALUE, the value is read from stdin',
-    details: 'Variables are sensitive (never readable back) unless --plain. Default targets: all three.',
-  },
-  'env rm': { usage: 'env rm <KEY> --project P', summary: 'delete a variable' },
-  'env pull': {
-    usage: 'env pull --project P [--file .env] [--target development]',
-    summary: "write the target's readable variables to a dotenv file",
-  },
-  deploy: {
-    usage: `deploy [folder] [--project P] [--prod] [--force] [${FRAMEWORK_OPTION}]`,
-    summary:
-      'pack, upload and build the folder (default: the current one), following the\n' +
-      "build log; the project is created from the folder's name when there is none",
-    details:
-      '.gitignore is honoured; .git, node_modules and .env files never leave the machine. --prod deploys to\n' +
-      'production (default: preview). --force builds even when nothing changed. --framework applies when\n' +
-      'deploy creates the project (default: nextjs or node from package.json, else static). Exit code 1 when the\nbuild fails.',
-  },
-  logs: {
-    usage: 'logs <deploymentId> [--follow] [--runtime]',
-    summary: "the build log (--runtime: the server function's logs)",
-  },
-  promote: { usage: 'promote <deploymentId>', summary: 'make a ready deployment the production one' },
-};
+/** The command an argv names, and how many of its words name it (aliases included). */
+export function findCommand(argv: string[]): { command: CommandSpec; words: number } | undefined {
+  let best: { command: CommandSpec; words: number } | undefined;
+  for (const command of COMMAND_TABLE) {
+    const n = command.path.length;
+    if (argv.length < n || (best && best.words >= n)) continue;
+    const matches = command.path.every((word, i) =>
+      i === n - 1 ? argv[i] === word || (command.aliases ?? []).includes(argv[i] as string) : argv[i] === word,
+    );
+    if (matches) best = { command, words: n };
+  }
+  return best;
+}
 
-/** Other names a subcommand answers to. */
-const ALIASES: Record<string, string> = {
-  'projects ls': 'projects list',
-  'env list': 'env ls',
-  'env remove': 'env rm',
-};
-
-const isGroup = (word: string) => Object.keys(COMMANDS).some((k) => k.startsWith(`${word} `));
+/** The commands of a group (`env`), when the word names one. */
+export const groupOf = (word: string) => visible().filter((c) => c.path.length > 1 && c.path[0] === word);
 
 /** The command (or group) a command line is about: `env set` for `env set KEY --plain`; undefined for none. */
 export function topicOf(argv: string[]): string | undefined {
-  const [first, second] = argv;
-  if (first === undefined) return undefined;
-  const pair = `${first} ${second ?? ''}`;
-  if (COMMANDS[pair]) return pair;
-  if (ALIASES[pair]) return ALIASES[pair];
-  if (COMMANDS[first] || isGroup(first)) return first;
-  return undefined;
+  const found = findCommand(argv);
+  if (found) return keyOf(found.command);
+  const first = argv[0];
+  return first !== undefined && groupOf(first).length > 0 ? first : undefined;
 }
 
 const ENV_NOTE =
   'The config file is $XDG_CONFIG_HOME/platform/config.json (default ~/.config); PLATFORM_URL, PLATFORM_TOKEN,\n' +
-  'PLATFORM_ORG and PLATFORM_PROJECT override it.';
+  'PLATFORM_ORG, PLATFORM_PROJECT and PLATFORM_PROFILE override it; a folder linked with platform link gives\n' +
+  '--org and --project their defaults.';
 
 const WIDTH = 32;
 
-function line(key: string): string {
-  const { usage, summary } = COMMANDS[key] as Command;
+function line(c: CommandSpec): string {
+  const usage = usageOf(c);
   const indent = ' '.repeat(WIDTH + 2);
-  const text = summary.split('\n').join(`\n${indent}`);
+  const text = c.summary.split('\n').join(`\n${indent}`);
   return usage.length < WIDTH ? `  ${usage.padEnd(WIDTH)}${text}` : `  ${usage}\n${indent}${text}`;
 }
 
-const USAGE = `Usage: platform <command> [options]
+function optionLines(options: Record<string, OptionSpec>): string {
+  const rows = Object.entries(options).map(([name, o]) => [
+    `${o.short ? `-${o.short}, ` : ''}${optionWord(name, o)}`,
+    o.help,
+  ]);
+  const width = Math.max(...rows.map(([w]) => (w as string).length)) + 2;
+  return rows.map(([w, h]) => `  ${(w as string).padEnd(width)}${h}`).join('\n');
+}
 
-${Object.keys(COMMANDS).map(line).join('\n')}
+const overview = () => `Usage: platform <command> [options]
+
+${visible().map(line).join('\n')}
+
+Options of every command:
+${optionLines(GLOBAL_OPTIONS)}
 
 Each command's own usage: platform <command> --help.
 ${ENV_NOTE}
 `;
 
+function commandHelp(c: CommandSpec): string {
+  const parts = [`Usage: platform ${usageOf(c)}\n`];
+  const summary = c.summary;
+  parts.push(`\n${summary.charAt(0).toUpperCase()}${summary.slice(1)}.${c.details ? `\n${c.details}` : ''}\n`);
+  const args = (c.positionals ?? []).filter((p) => p.help);
+  if (args.length) parts.push(`\nArguments:\n${args.map((p) => `  ${p.name}  ${p.help}`).join('\n')}\n`);
+  if (c.options && Object.keys(c.options).length) parts.push(`\nOptions:\n${optionLines(c.options)}\n`);
+  parts.push(`\nOptions of every command: --json, --org ORG, --profile NAME, --help.\n`);
+  if (c.examples?.length) parts.push(`\nExamples:\n${c.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  return parts.join('');
+}
+
 /** The usage text of a topic (a command or a group), or the overview. */
 export function helpOf(topic: string | undefined): string {
-  const command = topic ? COMMANDS[topic] : undefined;
-  if (command) {
-    const more = command.details ? `\n${command.details}` : '';
-    const summary = command.summary;
-    return `Usage: platform ${command.usage}\n\n${summary.charAt(0).toUpperCase()}${summary.slice(1)}.${more}\n`;
+  const command = topic ? COMMAND_TABLE.find((c) => keyOf(c) === topic) : undefined;
+  if (command) return commandHelp(command);
+  const group = topic ? groupOf(topic) : [];
+  if (topic && group.length) {
+    const subs = group.map((c) => c.path.slice(1).join(' ')).join('|');
+    return `Usage: platform ${topic} <${subs}> [options]\n\n${group.map(line).join('\n')}\n\nEach command's own usage: platform ${topic} <command> --help.\n`;
   }
-  if (topic && isGroup(topic)) {
-    const keys = Object.keys(COMMANDS).filter((k) => k.startsWith(`${topic} `));
-    const subs = keys.map((k) => k.slice(topic.length + 1)).join('|');
-    return `Usage: platform ${topic} <${subs}> [options]\n\n${keys.map(line).join('\n')}\n`;
-  }
-  return USAGE;
+  return overview();
 }
 
 /** The arguments a command requires, as its usage names them (`<deploymentId>`). */
 export const requiredArguments = (topic: string) =>
-  (COMMANDS[topic]?.usage ?? '').split(' ').filter((word) => /^<[^>]+>$/.test(word));
+  (COMMAND_TABLE.find((c) => keyOf(c) === topic)?.positionals ?? [])
+    .filter((p) => p.required)
+    .map((p) => `<${p.name}>`);

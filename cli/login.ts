@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiError, createClient } from '../client';
-import { configFile, removeConfig, writeConfig } from './config';
+import { configFile, profileName, removeConfig, writeConfig } from './config';
 import { CliError, type Io, USER_AGENT, UsageError, unreachableHint } from './context';
 
 interface Me {
@@ -17,6 +17,9 @@ interface LoginOptions {
   org?: string;
   /** Take the address and the API key of the platform `npm start` runs here (`.data/local.json`). */
   local?: boolean;
+  /** The profile to store it in (default: the one in use). */
+  profile?: string;
+  json?: boolean;
 }
 
 /** The running local platform's address and API key, from `$DATA_DIR/local.json`. */
@@ -70,7 +73,13 @@ export async function login(io: Io, options: LoginOptions): Promise<number> {
       );
     }
   }
-  const file = writeConfig(io.env, { baseUrl, token, orgId: chosen.orgId, orgSlug: chosen.slug });
+  const file = writeConfig(io.env, { baseUrl, token, orgId: chosen.orgId, orgSlug: chosen.slug }, options.profile);
+  if (options.json) {
+    io.stdout(
+      `${JSON.stringify({ me: me.me, orgId: chosen.orgId, profile: profileName(io.env, options.profile) }, null, 2)}\n`,
+    );
+    return 0;
+  }
   const who = me.me.kind === 'user' ? (me.me.email ?? 'a person') : `API key ${me.me.keyId ?? ''}`.trim();
   io.stdout(`Logged in to ${baseUrl} as ${who}, organization ${chosen.slug} (${chosen.orgId}).\n`);
   io.stdout(`Saved in ${file}.\n`);
@@ -79,8 +88,12 @@ export async function login(io: Io, options: LoginOptions): Promise<number> {
 
 const names = (orgs: Me['orgs']) => orgs.map((o) => o.slug).join(', ');
 
-export function logout(io: Io): number {
-  const removed = removeConfig(io.env);
-  io.stdout(removed ? `Logged out: removed ${configFile(io.env)}.\n` : 'Not logged in.\n');
+export function logout(io: Io, profile?: string, json = false): number {
+  const name = profileName(io.env, profile);
+  const removed = removeConfig(io.env, profile);
+  if (json) io.stdout(`${JSON.stringify({ removed, profile: name })}\n`);
+  else if (!removed) io.stdout('Not logged in.\n');
+  else if (existsSync(configFile(io.env))) io.stdout(`Logged out: removed profile ${name}.\n`);
+  else io.stdout(`Logged out: removed ${configFile(io.env)}.\n`);
   return 0;
 }

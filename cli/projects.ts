@@ -28,7 +28,7 @@ export async function projectsList(s: Session, json: boolean): Promise<number> {
     p.framework ?? '',
     p.productionHost ? linkOf(p.productionHost) : '-',
   ]);
-  s.io.stdout(`${table([['SLUG', 'ID', 'FRAMEWORK', 'PRODUCTION'], ...rows])}\n`);
+  s.io.stdout(`${table([['SLUG', 'ID', 'FRAMEWORK', 'PRODUCTION'], ...rows], s.io)}\n`);
   return 0;
 }
 

@@ -1,35 +1,11 @@
 import { parseArgs } from 'node:util';
-import { ApiError } from '../client';
+import { ApiError, type Client } from '../client';
+import { COMMAND_TABLE } from './commands';
 import { readConfig } from './config';
-import { CliError, type Io, requireProject, session, UsageError, unreachableHint } from './context';
-import { deploy, promote } from './deploy';
-import { envList, envPull, envRemove, envSet, parseTargets } from './env';
-import { helpOf, requiredArguments, topicOf } from './help';
-import { login, logout } from './login';
-import { logs } from './logs';
+import { CliError, type Io, openSession, type Session, UsageError, unreachableHint } from './context';
+import { findCommand, groupOf, helpOf, requiredArguments, topicOf } from './help';
 import { PackError } from './pack';
-import { parseFramework, projectsCreate, projectsList } from './projects';
-
-type Spec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
-
-/** The command line of `topic` (its words taken off), checked against its options and arguments. */
-function parse(topic: string, args: string[], options: Spec, positionals: [min: number, max: number]) {
-  let parsed: ReturnType<typeof parseArgs<{ options: Spec; allowPositionals: true; strict: true }>>;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const [min, max] = positionals;
-  if (parsed.positionals.length < min) {
-    const missing = requiredArguments(topic)[parsed.positionals.length] ?? 'an argument';
-    throw new UsageError(`${topic} needs ${missing}.`);
-  }
-  if (parsed.positionals.length > max) throw new UsageError(`Unexpected argument ${parsed.positionals[max]}.`);
-  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
-}
-
-const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
+import { type CommandSpec, type Ctx, GLOBAL_OPTIONS, type Values } from './spec';
 
 /** `--help` or `-h` among a command line's options (not after `--`, where it would be an argument). */
 function asksHelp(argv: string[]): boolean {
@@ -37,144 +13,116 @@ function asksHelp(argv: string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
+/** The command line of a command (its words taken off), checked against its options and arguments. */
+function parse(command: CommandSpec, args: string[]) {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const [name, o] of Object.entries({ ...GLOBAL_OPTIONS, ...command.options })) {
+    options[name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
+  }
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true }) as typeof parsed;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const declared = command.positionals ?? [];
+  const min = declared.filter((p) => p.required).length;
+  const topic = command.path.join(' ');
+  if (parsed.positionals.length < min) {
+    const missing = requiredArguments(topic)[parsed.positionals.length] ?? 'an argument';
+    throw new UsageError(`${topic} needs ${missing}.`);
+  }
+  const rest = declared.some((p) => p.name.endsWith('…'));
+  if (!rest && parsed.positionals.length > declared.length) {
+    throw new UsageError(`Unexpected argument ${parsed.positionals[declared.length]}.`);
+  }
+  return parsed;
+}
+
+/** A client that keeps the last answer it got (for `jsonLast` commands). */
+function recording(api: Client, keep: (answer: unknown) => void): Client {
+  return new Proxy(api, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        const answer = await (value as (...a: unknown[]) => Promise<unknown>)(...args);
+        keep(answer);
+        return answer;
+      };
+    },
+  });
+}
+
 async function dispatch(argv: string[], io: Io): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === 'help') {
+  const [first, ...rest] = argv;
+  if (first === 'help') {
     io.stdout(helpOf(topicOf(rest)));
     return 0;
   }
-  if (command === undefined || asksHelp(argv)) {
+  const found = first === '__complete' || !asksHelp(argv) ? findCommand(argv) : undefined;
+  if (first === undefined || (asksHelp(argv) && first !== '__complete')) {
     io.stdout(helpOf(topicOf(argv)));
     return 0;
   }
-  switch (command) {
-    case 'login': {
-      const { values } = parse(
-        'login',
-        rest,
-        { url: { type: 'string' }, token: { type: 'string' }, org: { type: 'string' }, local: { type: 'boolean' } },
-        [0, 0],
-      );
-      return login(io, {
-        url: str(values.url),
-        token: str(values.token),
-        org: str(values.org),
-        local: values.local === true,
-      });
+  if (!found) {
+    if (groupOf(first).length > 0) {
+      const sub = argv[1];
+      throw new UsageError(sub === undefined ? `Name a ${first} command.` : `Unknown ${first} command ${sub}.`);
     }
-    case 'logout':
-      parse('logout', rest, {}, [0, 0]);
-      return logout(io);
-    case 'projects': {
-      const [sub, ...args] = rest;
-      if (sub === 'list' || sub === 'ls') {
-        const { values } = parse('projects list', args, { json: { type: 'boolean' } }, [0, 0]);
-        return projectsList(session(io), values.json === true);
-      }
-      if (sub === 'create') {
-        const { values, positionals } = parse(
-          'projects create',
-          args,
-          { name: { type: 'string' }, framework: { type: 'string' }, location: { type: 'string' } },
-          [1, 1],
-        );
-        const framework = parseFramework(str(values.framework));
-        return projectsCreate(session(io), positionals[0] as string, {
-          name: str(values.name),
-          framework,
-          location: str(values.location),
-        });
-      }
-      throw new UsageError(sub === undefined ? 'Name a projects command.' : `Unknown projects command ${sub}.`);
-    }
-    case 'env':
-      return env(rest, io);
-    case 'deploy': {
-      const { values, positionals } = parse(
-        'deploy',
-        rest,
-        {
-          project: { type: 'string' },
-          prod: { type: 'boolean' },
-          force: { type: 'boolean' },
-          framework: { type: 'string' },
-        },
-        [0, 1],
-      );
-      const framework = parseFramework(str(values.framework));
-      return deploy(session(io), positionals[0], {
-        project: str(values.project),
-        prod: values.prod === true,
-        force: values.force === true,
-        framework,
-      });
-    }
-    case 'logs': {
-      const { values, positionals } = parse(
-        'logs',
-        rest,
-        { follow: { type: 'boolean', short: 'f' }, runtime: { type: 'boolean' } },
-        [1, 1],
-      );
-      return logs(session(io), positionals[0] as string, {
-        follow: values.follow === true,
-        runtime: values.runtime === true,
-      });
-    }
-    case 'promote': {
-      const { positionals } = parse('promote', rest, {}, [1, 1]);
-      return promote(session(io), positionals[0] as string);
-    }
-    default:
-      throw new UsageError(`Unknown command ${command}.`);
+    throw new UsageError(`Unknown command ${first}.`);
   }
+  const { command, words } = found;
+  const args = argv.slice(words);
+  if (command.raw) return command.run(rawCtx(io, args));
+  const { values, positionals } = parse(command, args);
+  const json = values.json === true;
+  const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  let last: unknown = null;
+  const quiet = json && command.jsonLast === true;
+  const runIo: Io = quiet ? { ...io, stdout: io.stderr } : io;
+  let opened: Session | undefined;
+  const ctx: Ctx = {
+    io: runIo,
+    values,
+    args: positionals,
+    json,
+    str,
+    flag: (name) => values[name] === true,
+    session: async () => {
+      if (opened) return opened;
+      const s = await openSession(runIo, { profile: str('profile'), org: str('org') });
+      opened = quiet ? { ...s, api: recording(s.api, (a) => (last = a)) } : s;
+      return opened;
+    },
+    print: (data, human) => {
+      if (json) io.stdout(`${JSON.stringify(data, null, 2)}\n`);
+      else {
+        const text = human();
+        if (text) io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+      }
+      return 0;
+    },
+  };
+  const code = await command.run(ctx);
+  if (quiet && code === 0) io.stdout(`${JSON.stringify(last, null, 2)}\n`);
+  return code;
 }
 
-async function env(rest: string[], io: Io): Promise<number> {
-  const [sub, ...args] = rest;
-  const project = { type: 'string' } as const;
-  switch (sub) {
-    case 'ls':
-    case 'list': {
-      const { values } = parse('env ls', args, { project, json: { type: 'boolean' } }, [0, 0]);
-      const s = session(io);
-      return envList(s, await requireProject(s, str(values.project)), values.json === true);
-    }
-    case 'set': {
-      const { values, positionals } = parse(
-        'env set',
-        args,
-        { project, target: { type: 'string' }, plain: { type: 'boolean' } },
-        [1, 2],
-      );
-      const targets = parseTargets(str(values.target));
-      const s = session(io);
-      return envSet(s, await requireProject(s, str(values.project)), positionals[0] as string, positionals[1], {
-        targets,
-        plain: values.plain === true,
-      });
-    }
-    case 'rm':
-    case 'remove': {
-      const { values, positionals } = parse('env rm', args, { project }, [1, 1]);
-      const s = session(io);
-      return envRemove(s, await requireProject(s, str(values.project)), positionals[0] as string);
-    }
-    case 'pull': {
-      const { values } = parse(
-        'env pull',
-        args,
-        { project, file: { type: 'string' }, target: { type: 'string' } },
-        [0, 0],
-      );
-      const [target, ...more] = parseTargets(str(values.target) ?? 'development');
-      if (!target || more.length > 0) throw new UsageError('env pull takes one --target.');
-      const s = session(io);
-      return envPull(s, await requireProject(s, str(values.project)), str(values.file) ?? '.env', target);
-    }
-    default:
-      throw new UsageError(sub === undefined ? 'Name an env command.' : `Unknown env command ${sub}.`);
-  }
+function rawCtx(io: Io, args: string[]): Ctx {
+  return {
+    io,
+    values: {},
+    args,
+    json: false,
+    str: () => undefined,
+    flag: () => false,
+    session: () => openSession(io),
+    print: (_data, human) => {
+      io.stdout(`${human()}\n`);
+      return 0;
+    },
+  };
 }
 
 /** The API address in the config, if it can be read (for a hint only). */
@@ -219,3 +167,5 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
 }
+
+export { COMMAND_TABLE };

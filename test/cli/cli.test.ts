@@ -52,10 +52,8 @@ describe('login', () => {
     expect(file.startsWith(cli.configHome)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
-      baseUrl: p.baseUrl,
-      token: p.owner.token,
-      orgId: p.org.orgId,
-      orgSlug: p.org.slug,
+      current: 'default',
+      profiles: { default: { baseUrl: p.baseUrl, token: p.owner.token, orgId: p.org.orgId, orgSlug: p.org.slug } },
     });
   });
 
@@ -63,7 +61,7 @@ describe('login', () => {
     const res = await cli.run(['login', '--url', p.baseUrl, '--token', apiKey, '--org', p.org.slug]);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Logged in to .* as API key \S+, organization /);
-    expect(JSON.parse(readFileSync(configFile(cli.env), 'utf8')).token).toBe(apiKey);
+    expect(JSON.parse(readFileSync(configFile(cli.env), 'utf8')).profiles.default.token).toBe(apiKey);
   });
 });
 
