@@ -5590,6 +5590,96 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
+  /** Who changed what: one entry per write (POST, PUT, PATCH, DELETE) of a signed-in caller or key, refused ones too, newest first, kept 365 days: `at`, `actor` {kind, id, email}, `action` (e.g */
+  getAudit: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      actor?: string;
+      action?: string;
+      target?: string;
+      from?: string;
+      to?: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      entries: {
+        orgId: string | null;
+        at: string;
+        actor: {
+          kind: 'user' | 'api_key' | 'agent_key' | 'device';
+          id: string;
+          email: string | null;
+        };
+        action: string;
+        route: string;
+        target: {
+          [key: string]: string;
+        };
+        status: number;
+        requestId: string;
+        ip: string | null;
+        userAgent: string | null;
+        fields: string[];
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** The organization’s API traffic, or one project’s (`projectId`): a point per `interval` (`hour`, the default, or `day`) from `from` to `to` (at most 90 days */
+  getAnalytics: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      from?: string;
+      to?: string;
+      interval?: 'hour' | 'day';
+      projectId?: string;
+    };
+    body: undefined;
+    response: {
+      from: string;
+      to: string;
+      interval: 'hour' | 'day';
+      projectId: string | null;
+      series: {
+        at: string;
+        requests: number;
+        clientErrors: number;
+        serverErrors: number;
+        durationMs: number;
+        avgDurationMs: number;
+        deploymentsCreated: number;
+        issuesCreated: number;
+        mailSent: number;
+        buildsSucceeded: number;
+        buildsFailed: number;
+        buildSeconds: number;
+      }[];
+      totals: {
+        requests: number;
+        clientErrors: number;
+        serverErrors: number;
+        durationMs: number;
+        avgDurationMs: number;
+        deploymentsCreated: number;
+        issuesCreated: number;
+        mailSent: number;
+        buildsSucceeded: number;
+        buildsFailed: number;
+        buildSeconds: number;
+      };
+      topRoutes: {
+        route: string;
+        requests: number;
+        clientErrors: number;
+        serverErrors: number;
+      }[];
+    };
+  };
   /** The organization's mail domains: status (pending, verified, failed) and the records to publish */
   getMailDomains: {
     params: {
@@ -5868,6 +5958,8 @@ export interface Operations {
         messages: number;
         sentThisMonth: number;
         receivedThisMonth: number;
+        bouncesThisMonth: number;
+        complaintsThisMonth: number;
         sentToday: number;
         dailyQuota: number;
       }[];
@@ -6485,6 +6577,3447 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
+  /** The API traffic of the whole platform, or of one organization (`orgId`): the same series, totals and top routes as an organization’s `GET …/analytics` (`from`, `to` at most 90 days apart, `interval` hour|day) */
+  getPlatformAnalytics: {
+    params: object;
+    query: {
+      from?: string;
+      to?: string;
+      interval?: 'hour' | 'day';
+      orgId?: string;
+    };
+    body: undefined;
+    response: {
+      from: string;
+      to: string;
+      interval: 'hour' | 'day';
+      projectId: string | null;
+      series: {
+        at: string;
+        requests: number;
+        clientErrors: number;
+        serverErrors: number;
+        durationMs: number;
+        avgDurationMs: number;
+        deploymentsCreated: number;
+        issuesCreated: number;
+        mailSent: number;
+        buildsSucceeded: number;
+        buildsFailed: number;
+        buildSeconds: number;
+      }[];
+      totals: {
+        requests: number;
+        clientErrors: number;
+        serverErrors: number;
+        durationMs: number;
+        avgDurationMs: number;
+        deploymentsCreated: number;
+        issuesCreated: number;
+        mailSent: number;
+        buildsSucceeded: number;
+        buildsFailed: number;
+        buildSeconds: number;
+      };
+      topRoutes: {
+        route: string;
+        requests: number;
+        clientErrors: number;
+        serverErrors: number;
+      }[];
+      orgId: string | null;
+    };
+  };
+  /** Every organization’s audit entries and the platform’s own (its operators’ writes), newest first, by day (`from`/`to`, default the last 30 days, at most 90) */
+  getPlatformAudit: {
+    params: object;
+    query: {
+      orgId?: string;
+      actor?: string;
+      action?: string;
+      target?: string;
+      from?: string;
+      to?: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      entries: {
+        orgId: string | null;
+        at: string;
+        actor: {
+          kind: 'user' | 'api_key' | 'agent_key' | 'device';
+          id: string;
+          email: string | null;
+        };
+        action: string;
+        route: string;
+        target: {
+          [key: string]: string;
+        };
+        status: number;
+        requestId: string;
+        ip: string | null;
+        userAgent: string | null;
+        fields: string[];
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** Totals by kind: organizations, projects, deployments (created), repositories, databases, buckets, mailboxes, mail domains, domains, webhooks, connectors, pages, sign-in clients, issues and pull requests (opened) */
+  getPlatformStats: {
+    params: object;
+    query: object;
+    body: undefined;
+    response: {
+      totals: {
+        [key: string]: number;
+      };
+      updatedAt: number | null;
+    };
+  };
+  /** Every organization (oldest first) with its plan, status and counts (members, projects, resources) */
+  getPlatformOrgs: {
+    params: object;
+    query: {
+      q?: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      organizations: {
+        orgId: string;
+        slug: string;
+        name: string;
+        kind: 'platform' | 'customer';
+        status: 'active' | 'suspended' | 'deleting';
+        plan: {
+          id: string;
+          name: string;
+        } | null;
+        counts: {
+          members: number;
+          projects: number;
+          resources: number;
+        };
+        createdAt: number;
+        updatedAt: number | null;
+        version: number;
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** Sets an organization's plan (`planId` */
+  patchPlatformOrgsByOrgId: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      planId?: string | null;
+      status?: 'active' | 'suspended';
+      ifVersion?: number;
+    };
+    response: {
+      organization: {
+        orgId: string;
+        slug: string;
+        name: string;
+        kind: 'platform' | 'customer';
+        status: 'active' | 'suspended' | 'deleting';
+        plan: {
+          id: string;
+          name: string;
+        } | null;
+        counts: {
+          members: number;
+          projects: number;
+          resources: number;
+        };
+        createdAt: number;
+        updatedAt: number | null;
+        version: number;
+      };
+    };
+  };
+  /** Mail per organization this month (mailboxes, sent, received, bounces, complaints */
+  getPlatformMailUsage: {
+    params: object;
+    query: {
+      q?: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      month: string;
+      quota: {
+        max24HourSend: number;
+        maxSendRate: number;
+        sentLast24Hours: number;
+        sendingEnabled: boolean;
+        productionAccess: boolean;
+      };
+      organizations: {
+        orgId: string;
+        slug: string;
+        name: string;
+        mailboxes: number;
+        sent: number;
+        received: number;
+        sentToday: number;
+        bounces: number;
+        complaints: number;
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** The regions with their locations (enabled or not) and the default location */
+  getPlatformRegions: {
+    params: object;
+    query: object;
+    body: undefined;
+    response: {
+      regions: {
+        id: string;
+        name: string;
+        enabled: boolean;
+        version: number;
+        updatedAt: number;
+        locations: {
+          id: string;
+          name: string;
+          region: string;
+          enabled: boolean;
+          default: boolean;
+          version: number;
+          updatedAt: number;
+        }[];
+      }[];
+      defaultLocation: string;
+    };
+  };
+  /** Changes a region's `name` or `enabled` (disabling one that enabled locations use is 409) */
+  putPlatformRegionsByRegionId: {
+    params: {
+      regionId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      enabled?: boolean;
+      ifVersion?: number;
+    };
+    response: {
+      region: {
+        id: string;
+        name: string;
+        enabled: boolean;
+        version: number;
+        updatedAt: number;
+        locations: {
+          id: string;
+          name: string;
+          region: string;
+          enabled: boolean;
+          default: boolean;
+          version: number;
+          updatedAt: number;
+        }[];
+      };
+    };
+  };
+  /** Changes a location's `name`, `region`, `enabled` or `default` (`GET /v1/locations` lists the enabled ones) */
+  putPlatformLocationsByLocationId: {
+    params: {
+      locationId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      region?: string;
+      enabled?: boolean;
+      default?: boolean;
+      ifVersion?: number;
+    };
+    response: {
+      location: {
+        id: string;
+        name: string;
+        region: string;
+        enabled: boolean;
+        default: boolean;
+        version: number;
+        updatedAt: number;
+      };
+    };
+  };
+  /** The plans with their limits */
+  getPlatformPlans: {
+    params: object;
+    query: object;
+    body: undefined;
+    response: {
+      plans: {
+        id: string;
+        name: string;
+        limits: {
+          [key: string]: number;
+        };
+        enforced: string[];
+        version: number;
+        updatedAt: number;
+      }[];
+      enforced: string[];
+      kept: string[];
+    };
+  };
+  /** Changes a plan's `name` or `limits` (replaced as a whole: a limit left out is no limit) */
+  putPlatformPlansByPlanId: {
+    params: {
+      planId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      limits?: {
+        requests?: number;
+        keyRequests?: number;
+        builds?: number;
+        members?: number;
+        projects?: number;
+        databases?: number;
+        buckets?: number;
+        storageGb?: number;
+        mailPerDay?: number;
+      };
+      ifVersion?: number;
+    };
+    response: {
+      plan: {
+        id: string;
+        name: string;
+        limits: {
+          [key: string]: number;
+        };
+        enforced: string[];
+        version: number;
+        updatedAt: number;
+      };
+    };
+  };
+  /** The catalog of models offered to organizations: name, provider, enabled */
+  getPlatformModels: {
+    params: object;
+    query: object;
+    body: undefined;
+    response: {
+      models: {
+        id: string;
+        name: string;
+        provider: string;
+        enabled: boolean;
+        version: number;
+        updatedAt: number;
+      }[];
+    };
+  };
+  /** Changes a model's `name`, `provider` or `enabled` */
+  putPlatformModelsByModelId: {
+    params: {
+      modelId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      provider?: string;
+      enabled?: boolean;
+      ifVersion?: number;
+    };
+    response: {
+      model: {
+        id: string;
+        name: string;
+        provider: string;
+        enabled: boolean;
+        version: number;
+        updatedAt: number;
+      };
+    };
+  };
+  /** The mailbox's address books, the default one first (made on the first call) */
+  getMailMailboxesAddressBooks: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      addressBooks: {
+        addressBookId: string;
+        name: string;
+        isDefault: boolean;
+        version: number;
+      }[];
+    };
+  };
+  /** Creates an address book */
+  postMailMailboxesAddressBooks: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      name: unknown;
+    };
+    response: {
+      addressBook: {
+        addressBookId: string;
+        name: string;
+        isDefault: boolean;
+        version: number;
+      };
+    };
+  };
+  /** Renames an address book (`name`: any JSON, kept as text) */
+  patchMailMailboxesAddressBooksByAddressBookId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      addressBookId: string;
+    };
+    query: object;
+    body: {
+      name: unknown;
+    };
+    response: {
+      addressBook: {
+        addressBookId: string;
+        name: string;
+        isDefault: boolean;
+        version: number;
+      };
+    };
+  };
+  /** Deletes an address book with its contacts and their photos (never the default one) */
+  deleteMailMailboxesAddressBooksByAddressBookId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      addressBookId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** The mailbox's contacts (or one address book's), oldest first */
+  getMailMailboxesContacts: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: {
+      q?: string;
+      addressBookId?: string;
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      contacts: {
+        contactId: string;
+        addressBookId: string;
+        uid: string;
+        version: number;
+        updatedAt: number;
+        hasPhoto: boolean;
+        fullName: string;
+        displayName: string;
+        name: {
+          family: string;
+          given: string;
+          additional: string;
+          prefix: string;
+          suffix: string;
+        };
+        nickname: string;
+        emails: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        phones: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        urls: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        addresses: {
+          type: 'home' | 'work' | 'other';
+          poBox: string;
+          extended: string;
+          street: string;
+          locality: string;
+          region: string;
+          postalCode: string;
+          country: string;
+        }[];
+        organization: string;
+        department: string;
+        title: string;
+        birthday?: string;
+        anniversary?: string;
+        notes: string;
+        categories: string[];
+      }[];
+      cursor: string | null;
+    };
+  };
+  /** Creates a contact */
+  postMailMailboxesAddressBooksContacts: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      addressBookId: string;
+    };
+    query: object;
+    body: {
+      fullName?: string;
+      name?: {
+        family?: string;
+        given?: string;
+        additional?: string;
+        prefix?: string;
+        suffix?: string;
+      };
+      nickname?: string;
+      emails?: {
+        value: string;
+        type?: string;
+        pref?: boolean;
+      }[];
+      phones?: {
+        value: string;
+        type?: string;
+        pref?: boolean;
+      }[];
+      urls?: {
+        value: string;
+        type?: string;
+        pref?: boolean;
+      }[];
+      addresses?: {
+        type?: 'home' | 'work' | 'other';
+        poBox?: string;
+        extended?: string;
+        street?: string;
+        locality?: string;
+        region?: string;
+        postalCode?: string;
+        country?: string;
+      }[];
+      organization?: unknown;
+      department?: unknown;
+      title?: unknown;
+      birthday?: string;
+      anniversary?: string;
+      notes?: string;
+      categories?: string[];
+    };
+    response: {
+      contact: {
+        contactId: string;
+        addressBookId: string;
+        uid: string;
+        version: number;
+        updatedAt: number;
+        hasPhoto: boolean;
+        fullName: string;
+        displayName: string;
+        name: {
+          family: string;
+          given: string;
+          additional: string;
+          prefix: string;
+          suffix: string;
+        };
+        nickname: string;
+        emails: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        phones: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        urls: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        addresses: {
+          type: 'home' | 'work' | 'other';
+          poBox: string;
+          extended: string;
+          street: string;
+          locality: string;
+          region: string;
+          postalCode: string;
+          country: string;
+        }[];
+        organization: string;
+        department: string;
+        title: string;
+        birthday?: string;
+        anniversary?: string;
+        notes: string;
+        categories: string[];
+      };
+    };
+  };
+  /** A contact */
+  getMailMailboxesAddressBooksContactsByContactId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      addressBookId: string;
+      contactId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      contact: {
+        contactId: string;
+        addressBookId: string;
+        uid: string;
+        version: number;
+        updatedAt: number;
+        hasPhoto: boolean;
+        fullName: string;
+        displayName: string;
+        name: {
+          family: string;
+          given: string;
+          additional: string;
+          prefix: string;
+          suffix: string;
+        };
+        nickname: string;
+        emails: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        phones: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        urls: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        addresses: {
+          type: 'home' | 'work' | 'other';
+          poBox: string;
+          extended: string;
+          street: string;
+          locality: string;
+          region: string;
+          postalCode: string;
+          country: string;
+        }[];
+        organization: string;
+        department: string;
+        title: string;
+        birthday?: string;
+        anniversary?: string;
+        notes: string;
+        categories: string[];
+      };
+    };
+  };
+  /** Changes a contact: fields left out keep their value, an empty `birthday` or `anniversary` clears it */
+  putMailMailboxesAddressBooksContactsByContactId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      addressBookId: string;
+      contactId: string;
+    };
+    query: object;
+    body: {
+      fullName?: string;
+      name?: {
+        family?: string;
+        given?: string;
+        additional?: string;
+        prefix?: string;
+        suffix?: string;
+      };
+      nickname?: string;
+      emails?: {
+        value: string;
+        type?: string;
+        pref?: boolean;
+      }[];
+      phones?: {
+        value: string;
+        type?: string;
+        pref?: boolean;
+      }[];
+      urls?: {
+        value: string;
+        type?: string;
+        pref?: boolean;
+      }[];
+      addresses?: {
+        type?: 'home' | 'work' | 'other';
+        poBox?: string;
+        extended?: string;
+        street?: string;
+        locality?: string;
+        region?: string;
+        postalCode?: string;
+        country?: string;
+      }[];
+      organization?: unknown;
+      department?: unknown;
+      title?: unknown;
+      birthday?: string;
+      anniversary?: string;
+      notes?: string;
+      categories?: string[];
+      ifVersion?: number;
+    };
+    response: {
+      contact: {
+        contactId: string;
+        addressBookId: string;
+        uid: string;
+        version: number;
+        updatedAt: number;
+        hasPhoto: boolean;
+        fullName: string;
+        displayName: string;
+        name: {
+          family: string;
+          given: string;
+          additional: string;
+          prefix: string;
+          suffix: string;
+        };
+        nickname: string;
+        emails: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        phones: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        urls: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        addresses: {
+          type: 'home' | 'work' | 'other';
+          poBox: string;
+          extended: string;
+          street: string;
+          locality: string;
+          region: string;
+          postalCode: string;
+          country: string;
+        }[];
+        organization: string;
+        department: string;
+        title: string;
+        birthday?: string;
+        anniversary?: string;
+        notes: string;
+        categories: string[];
+      };
+    };
+  };
+  /** Deletes a contact and its photo */
+  deleteMailMailboxesAddressBooksContactsByContactId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      addressBookId: string;
+      contactId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** A link to the contact's photo, valid 5 minutes */
+  getMailMailboxesContactsPhoto: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      contactId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      url: string;
+    };
+  };
+  /** Sets the contact's photo: `data` is the image in base64 (at most 1 MB of image, 2 MB of body) */
+  putMailMailboxesContactsPhoto: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      contactId: string;
+    };
+    query: object;
+    body: {
+      contentType: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+      data: string;
+    };
+    response: {
+      contact: {
+        contactId: string;
+        addressBookId: string;
+        uid: string;
+        version: number;
+        updatedAt: number;
+        hasPhoto: boolean;
+        fullName: string;
+        displayName: string;
+        name: {
+          family: string;
+          given: string;
+          additional: string;
+          prefix: string;
+          suffix: string;
+        };
+        nickname: string;
+        emails: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        phones: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        urls: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        addresses: {
+          type: 'home' | 'work' | 'other';
+          poBox: string;
+          extended: string;
+          street: string;
+          locality: string;
+          region: string;
+          postalCode: string;
+          country: string;
+        }[];
+        organization: string;
+        department: string;
+        title: string;
+        birthday?: string;
+        anniversary?: string;
+        notes: string;
+        categories: string[];
+      };
+    };
+  };
+  /** Removes the contact's photo */
+  deleteMailMailboxesContactsPhoto: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      contactId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      contact: {
+        contactId: string;
+        addressBookId: string;
+        uid: string;
+        version: number;
+        updatedAt: number;
+        hasPhoto: boolean;
+        fullName: string;
+        displayName: string;
+        name: {
+          family: string;
+          given: string;
+          additional: string;
+          prefix: string;
+          suffix: string;
+        };
+        nickname: string;
+        emails: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        phones: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        urls: {
+          value: string;
+          type: string;
+          pref?: boolean;
+        }[];
+        addresses: {
+          type: 'home' | 'work' | 'other';
+          poBox: string;
+          extended: string;
+          street: string;
+          locality: string;
+          region: string;
+          postalCode: string;
+          country: string;
+        }[];
+        organization: string;
+        department: string;
+        title: string;
+        birthday?: string;
+        anniversary?: string;
+        notes: string;
+        categories: string[];
+      };
+    };
+  };
+  /** Imports vCard 2.1, 3.0 and 4.0 files, 200 cards per call */
+  postMailMailboxesAddressBooksImport: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      addressBookId: string;
+    };
+    query: object;
+    body: {
+      content?: string;
+      size?: number;
+      next?: string;
+    };
+    response: {
+      imported: number;
+      updated: number;
+      skipped: number;
+      warnings: string[];
+      done: boolean;
+      next: string | null;
+      upload?: {
+        url: string;
+        method: 'PUT';
+        headers: {
+          [key: string]: string;
+        };
+      };
+    };
+  };
+  /** The address book as a vCard file (`text/vcard`), `version` 3.0 (default) or 4.0, photos inline */
+  getMailMailboxesAddressBooksExport: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      addressBookId: string;
+    };
+    query: {
+      version?: '3.0' | '4.0';
+      link?: 'true' | 'false';
+    };
+    body: undefined;
+    response: string;
+  };
+  /** The mailbox's calendars, the default first (created with the first read) */
+  getMailMailboxesCalendars: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      calendars: {
+        calendarId: string;
+        name: string;
+        color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
+        description: string;
+        isDefault: boolean;
+        version: number;
+      }[];
+    };
+  };
+  /** Creates a calendar (at most 50 a mailbox, the default included) */
+  postMailMailboxesCalendars: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      color?: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
+      description?: string;
+    };
+    response: {
+      calendar: {
+        calendarId: string;
+        name: string;
+        color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
+        description: string;
+        isDefault: boolean;
+        version: number;
+      };
+    };
+  };
+  /** Changes a calendar's name, color or description */
+  patchMailMailboxesCalendarsByCalendarId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      color?: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
+      description?: string;
+    };
+    response: {
+      calendar: {
+        calendarId: string;
+        name: string;
+        color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
+        description: string;
+        isDefault: boolean;
+        version: number;
+      };
+    };
+  };
+  /** Deletes a calendar with its events (nobody is emailed) */
+  deleteMailMailboxesCalendarsByCalendarId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Occurrences in [from, to) (UTC ms, at most 400 days), of every calendar or those of `calendarId` (comma-separated), sorted by start: series expanded in their own zone, changed occurrences and deleted ones applied */
+  getMailMailboxesEvents: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: {
+      from: number;
+      to: number;
+      calendarId?: string;
+    };
+    body: undefined;
+    response: {
+      occurrences: {
+        eventId: string;
+        calendarId: string;
+        recurrenceId: number | null;
+        start: number;
+        end: number;
+        allDay: boolean;
+        startDate?: string;
+        endDate?: string;
+        summary: string;
+        location: string;
+        status: 'confirmed' | 'tentative' | 'cancelled';
+        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+        recurring: boolean;
+        isException: boolean;
+        isOrganizer: boolean;
+        attendees: number;
+        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+      }[];
+    };
+  };
+  /** Creates an event: wall-clock start and end in an IANA timeZone (a time in a DST gap moves forward, an ambiguous one takes the first), an optional repeat rule */
+  postMailMailboxesCalendarsEvents: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+    };
+    query: object;
+    body: {
+      summary?: string;
+      description?: string;
+      location?: string;
+      allDay?: boolean;
+      start: string;
+      end: string;
+      timeZone: string;
+      recurrence?: {
+        freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
+        interval?: number;
+        count?: number;
+        until?: string;
+        byDay?: {
+          day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+          nth?: number;
+        }[];
+        byMonthDay?: number[];
+        byMonth?: number[];
+        bySetPos?: number[];
+        weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+      } | null;
+      attendees?: {
+        email: string;
+        name?: string;
+        optional?: boolean;
+      }[];
+      busyStatus?: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+      sensitivity?: 'normal' | 'personal' | 'private' | 'confidential';
+      reminders?: number[];
+      categories?: string[];
+      url?: string | null;
+      status?: 'confirmed' | 'tentative' | 'cancelled';
+      notify?: boolean;
+    };
+    response: {
+      event: {
+        eventId: string;
+        calendarId: string;
+        uid: string;
+        version: number;
+        summary: string;
+        description: string;
+        location: string;
+        allDay: boolean;
+        start: number;
+        end: number;
+        startLocal: string;
+        endLocal: string;
+        timeZone: string;
+        organizer: {
+          email: string;
+          name?: string;
+        } | null;
+        attendees: {
+          email: string;
+          name?: string;
+          role: 'optional' | 'required' | 'chair' | 'non-participant';
+          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+          rsvp: boolean;
+          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+        }[];
+        isOrganizer: boolean;
+        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+        status: 'confirmed' | 'tentative' | 'cancelled';
+        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
+        reminders: number[];
+        categories: string[];
+        url: string | null;
+        recurrence: {
+          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
+          interval: number;
+          count?: number;
+          until?: string;
+          byDay?: {
+            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+            nth?: number;
+          }[];
+          byMonthDay?: number[];
+          byMonth?: number[];
+          bySetPos?: number[];
+          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+        } | null;
+        rrule: string | null;
+        exceptions: {
+          recurrenceId: number;
+          start: number;
+          end: number;
+          startLocal: string;
+          endLocal: string;
+          summary: string;
+          location: string;
+          status: 'confirmed' | 'tentative' | 'cancelled';
+          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+        }[];
+        sequence: number;
+      };
+      notified: {
+        sent: number;
+        error?: string;
+      };
+    };
+  };
+  /** An event (a series with its changed occurrences) */
+  getMailMailboxesCalendarsEventsByEventId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+      eventId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      event: {
+        eventId: string;
+        calendarId: string;
+        uid: string;
+        version: number;
+        summary: string;
+        description: string;
+        location: string;
+        allDay: boolean;
+        start: number;
+        end: number;
+        startLocal: string;
+        endLocal: string;
+        timeZone: string;
+        organizer: {
+          email: string;
+          name?: string;
+        } | null;
+        attendees: {
+          email: string;
+          name?: string;
+          role: 'optional' | 'required' | 'chair' | 'non-participant';
+          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+          rsvp: boolean;
+          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+        }[];
+        isOrganizer: boolean;
+        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+        status: 'confirmed' | 'tentative' | 'cancelled';
+        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
+        reminders: number[];
+        categories: string[];
+        url: string | null;
+        recurrence: {
+          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
+          interval: number;
+          count?: number;
+          until?: string;
+          byDay?: {
+            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+            nth?: number;
+          }[];
+          byMonthDay?: number[];
+          byMonth?: number[];
+          bySetPos?: number[];
+          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+        } | null;
+        rrule: string | null;
+        exceptions: {
+          recurrenceId: number;
+          start: number;
+          end: number;
+          startLocal: string;
+          endLocal: string;
+          summary: string;
+          location: string;
+          status: 'confirmed' | 'tentative' | 'cancelled';
+          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+        }[];
+        sequence: number;
+      };
+    };
+  };
+  /** Changes an event (fields left out are kept) or, with recurrenceId (its original start), one occurrence */
+  putMailMailboxesCalendarsEventsByEventId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+      eventId: string;
+    };
+    query: object;
+    body: {
+      summary?: string;
+      description?: string;
+      location?: string;
+      allDay?: boolean;
+      start?: string;
+      end?: string;
+      timeZone?: string;
+      recurrence?: {
+        freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
+        interval?: number;
+        count?: number;
+        until?: string;
+        byDay?: {
+          day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+          nth?: number;
+        }[];
+        byMonthDay?: number[];
+        byMonth?: number[];
+        bySetPos?: number[];
+        weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+      } | null;
+      attendees?: {
+        email: string;
+        name?: string;
+        optional?: boolean;
+      }[];
+      busyStatus?: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+      sensitivity?: 'normal' | 'personal' | 'private' | 'confidential';
+      reminders?: number[];
+      categories?: string[];
+      url?: string | null;
+      status?: 'confirmed' | 'tentative' | 'cancelled';
+      notify?: boolean;
+      recurrenceId?: number;
+      ifVersion?: number;
+      moveTo?: unknown;
+    };
+    response: {
+      event: {
+        eventId: string;
+        calendarId: string;
+        uid: string;
+        version: number;
+        summary: string;
+        description: string;
+        location: string;
+        allDay: boolean;
+        start: number;
+        end: number;
+        startLocal: string;
+        endLocal: string;
+        timeZone: string;
+        organizer: {
+          email: string;
+          name?: string;
+        } | null;
+        attendees: {
+          email: string;
+          name?: string;
+          role: 'optional' | 'required' | 'chair' | 'non-participant';
+          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+          rsvp: boolean;
+          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+        }[];
+        isOrganizer: boolean;
+        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+        status: 'confirmed' | 'tentative' | 'cancelled';
+        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
+        reminders: number[];
+        categories: string[];
+        url: string | null;
+        recurrence: {
+          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
+          interval: number;
+          count?: number;
+          until?: string;
+          byDay?: {
+            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+            nth?: number;
+          }[];
+          byMonthDay?: number[];
+          byMonth?: number[];
+          bySetPos?: number[];
+          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+        } | null;
+        rrule: string | null;
+        exceptions: {
+          recurrenceId: number;
+          start: number;
+          end: number;
+          startLocal: string;
+          endLocal: string;
+          summary: string;
+          location: string;
+          status: 'confirmed' | 'tentative' | 'cancelled';
+          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+        }[];
+        sequence: number;
+      };
+      notified: {
+        sent: number;
+        error?: string;
+      };
+      cancelled: number;
+    };
+  };
+  /** Deletes an event, or one occurrence with `recurrenceId` */
+  deleteMailMailboxesCalendarsEventsByEventId: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+      eventId: string;
+    };
+    query: {
+      recurrenceId?: number;
+      notify?: 'true' | 'false';
+    };
+    body: undefined;
+    response: undefined;
+  };
+  /** Answers an invitation (the series, or one occurrence with recurrenceId): sets myStatus and mails the organizer a REPLY */
+  postMailMailboxesCalendarsEventsRespond: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+      eventId: string;
+    };
+    query: object;
+    body: {
+      status: 'accepted' | 'tentative' | 'declined';
+      recurrenceId?: number;
+      comment?: string;
+    };
+    response: {
+      event: {
+        eventId: string;
+        calendarId: string;
+        uid: string;
+        version: number;
+        summary: string;
+        description: string;
+        location: string;
+        allDay: boolean;
+        start: number;
+        end: number;
+        startLocal: string;
+        endLocal: string;
+        timeZone: string;
+        organizer: {
+          email: string;
+          name?: string;
+        } | null;
+        attendees: {
+          email: string;
+          name?: string;
+          role: 'optional' | 'required' | 'chair' | 'non-participant';
+          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+          rsvp: boolean;
+          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+        }[];
+        isOrganizer: boolean;
+        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+        status: 'confirmed' | 'tentative' | 'cancelled';
+        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
+        reminders: number[];
+        categories: string[];
+        url: string | null;
+        recurrence: {
+          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
+          interval: number;
+          count?: number;
+          until?: string;
+          byDay?: {
+            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+            nth?: number;
+          }[];
+          byMonthDay?: number[];
+          byMonth?: number[];
+          bySetPos?: number[];
+          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+        } | null;
+        rrule: string | null;
+        exceptions: {
+          recurrenceId: number;
+          start: number;
+          end: number;
+          startLocal: string;
+          endLocal: string;
+          summary: string;
+          location: string;
+          status: 'confirmed' | 'tentative' | 'cancelled';
+          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+        }[];
+        sequence: number;
+      };
+      notified: {
+        sent: number;
+        error?: string;
+      };
+    };
+  };
+  /** Imports an iCalendar file, 200 events a call */
+  postMailMailboxesCalendarsImport: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+    };
+    query: object;
+    body: {
+      content?: string;
+      size?: number;
+      next?: string;
+    };
+    response: {
+      imported: number;
+      updated: number;
+      skipped: number;
+      warnings: string[];
+      next: string | null;
+      done: boolean;
+      upload?: {
+        url: string;
+        method: 'PUT';
+        headers: {
+          [key: string]: string;
+        };
+      };
+    };
+  };
+  /** The calendar as an iCalendar file (`text/calendar`): a VTIMEZONE per zone, series with RRULE and EXDATE, changed occurrences as RECURRENCE-ID events, all-day events as dates */
+  getMailMailboxesCalendarsExport: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+    };
+    query: {
+      link?: 'true' | 'false';
+    };
+    body: undefined;
+    response: string;
+  };
+  /** The spaces the caller can browse, by key */
+  getIssuesSpaces: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      archived?: '0' | '1';
+    };
+    body: undefined;
+    response: {
+      spaces: {
+        orgId: string;
+        spaceId: string;
+        key: string;
+        name: string;
+        description: string;
+        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
+        leadId?: string;
+        archived: boolean;
+        seq: number;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          issueTypeIds: string[];
+          defaultTypeId: string;
+          workflows: {
+            [key: string]: string;
+          };
+          access: {
+            visibility: 'org' | 'private';
+            members: unknown[];
+          };
+          securityLevels: unknown[];
+          defaultAssignee: 'lead' | 'unassigned';
+          estimation: 'count' | 'storyPoints' | 'originalEstimate';
+          boardId?: string;
+          formerKeys?: string[];
+        };
+      }[];
+    };
+  };
+  /** Creates a space from a template (Jira’s issue types and workflows */
+  postIssuesSpaces: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      key: string;
+      name: string;
+      template: 'scrum' | 'kanban' | 'bugs' | 'service' | 'basic';
+      description?: string;
+      leadId?: string;
+      icon?: string;
+      color?: 'gray' | 'blue' | 'green' | 'teal' | 'yellow' | 'orange' | 'red' | 'pink' | 'purple';
+    };
+    response: {
+      space: {
+        orgId: string;
+        spaceId: string;
+        key: string;
+        name: string;
+        description: string;
+        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
+        leadId?: string;
+        archived: boolean;
+        seq: number;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          issueTypeIds: string[];
+          defaultTypeId: string;
+          workflows: {
+            [key: string]: string;
+          };
+          access: {
+            visibility: 'org' | 'private';
+            members: unknown[];
+          };
+          securityLevels: unknown[];
+          defaultAssignee: 'lead' | 'unassigned';
+          estimation: 'count' | 'storyPoints' | 'originalEstimate';
+          boardId?: string;
+          formerKeys?: string[];
+        };
+      };
+    };
+  };
+  /** A space by key (former keys too) or `spc_` id, with the caller’s permissions, the 21 permission names in order, its versions and components */
+  getIssuesSpacesBySpaceKey: {
+    params: {
+      orgId: string;
+      spaceKey: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      space: {
+        orgId: string;
+        spaceId: string;
+        key: string;
+        name: string;
+        description: string;
+        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
+        leadId?: string;
+        archived: boolean;
+        seq: number;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          issueTypeIds: string[];
+          defaultTypeId: string;
+          workflows: {
+            [key: string]: string;
+          };
+          access: {
+            visibility: 'org' | 'private';
+            members: unknown[];
+          };
+          securityLevels: unknown[];
+          defaultAssignee: 'lead' | 'unassigned';
+          estimation: 'count' | 'storyPoints' | 'originalEstimate';
+          boardId?: string;
+          formerKeys?: string[];
+        };
+      };
+      permissions: {
+        [key: string]: boolean;
+      };
+      allPermissions: string[];
+      versions: {
+        versionId: string;
+        spaceId: string;
+        name: string;
+        description: string;
+        released: boolean;
+        archived: boolean;
+        position: number;
+        data: {
+          [key: string]: unknown;
+        };
+      }[];
+      components: {
+        componentId: string;
+        spaceId: string;
+        name: string;
+        description: string;
+        defaultAssignee: 'space' | 'lead' | 'unassigned';
+      }[];
+    };
+  };
+  /** Changes a space’s name, key (old keys keep resolving */
+  patchIssuesSpacesBySpaceKey: {
+    params: {
+      orgId: string;
+      spaceKey: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      key?: string;
+      description?: string;
+      leadId?: string;
+      icon?: string;
+      color?: 'gray' | 'blue' | 'green' | 'teal' | 'yellow' | 'orange' | 'red' | 'pink' | 'purple';
+      archived?: boolean;
+      config?: {
+        issueTypeIds?: string[];
+        defaultTypeId?: string;
+        workflows?: {
+          [key: string]: string;
+        };
+        screens?: {
+          create: {
+            [key: string]: string;
+          };
+          edit: {
+            [key: string]: string;
+          };
+          view: {
+            [key: string]: string;
+          };
+        };
+        fieldSettings?: {
+          [key: string]: {
+            required?: boolean;
+            hidden?: boolean;
+            description?: string;
+          };
+        };
+        customFieldIds?: string[];
+        access?: {
+          visibility: 'org' | 'private';
+          members: {
+            type: 'user' | 'team';
+            id: string;
+            role: 'admin' | 'member' | 'viewer';
+          }[];
+        };
+        permissionSchemeId?: string;
+        securityLevels?: {
+          id: string;
+          name: string;
+          description?: string;
+          grants: {
+            type: string;
+            role?: string;
+            id?: string;
+          }[];
+        }[];
+        defaultSecurityLevelId?: string;
+        notifications?: {
+          [key: string]: ('assignee' | 'reporter' | 'watchers' | 'lead' | 'participants')[];
+        };
+        defaultAssignee?: 'unassigned' | 'lead';
+        estimation?: 'storyPoints' | 'originalEstimate' | 'count';
+        servicedesk?: {
+          requestTypes?: {
+            id: string;
+            name: string;
+            description?: string;
+            icon?: string;
+            typeId: string;
+            group?: string;
+            fields: string[];
+            hidden?: boolean;
+          }[];
+          queues?: {
+            id: string;
+            name: string;
+            query: string;
+            columns?: string[];
+          }[];
+          hours?: {
+            timeZone: string;
+            days: {
+              [key: string]: string[];
+            };
+            holidays: string[];
+          };
+          satisfaction?: boolean;
+        };
+      };
+    };
+    response: {
+      space: {
+        orgId: string;
+        spaceId: string;
+        key: string;
+        name: string;
+        description: string;
+        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
+        leadId?: string;
+        archived: boolean;
+        seq: number;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          issueTypeIds: string[];
+          defaultTypeId: string;
+          workflows: {
+            [key: string]: string;
+          };
+          access: {
+            visibility: 'org' | 'private';
+            members: unknown[];
+          };
+          securityLevels: unknown[];
+          defaultAssignee: 'lead' | 'unassigned';
+          estimation: 'count' | 'storyPoints' | 'originalEstimate';
+          boardId?: string;
+          formerKeys?: string[];
+        };
+      };
+    };
+  };
+  /** The boards over spaces the caller can browse */
+  getIssuesBoards: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      space?: string;
+    };
+    body: undefined;
+    response: {
+      boards: {
+        boardId: string;
+        name: string;
+        ownerId?: string;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          type: 'scrum' | 'kanban';
+          spaceIds: string[];
+          columns: {
+            id: string;
+            name: string;
+            statusIds: string[];
+          }[];
+          swimlanes: string;
+          quickFilters: {
+            id: string;
+            name: string;
+            query: string;
+          }[];
+          cardFields: string[];
+          estimation: string;
+          sharing: {
+            org: boolean;
+            teams: string[];
+            users: string[];
+          };
+        };
+      }[];
+    };
+  };
+  /** Creates a scrum or kanban board over 1-20 spaces, one column per status of their workflows */
+  postIssuesBoards: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      type: 'scrum' | 'kanban';
+      spaces: string[];
+      query?: string;
+    };
+    response: {
+      board: {
+        boardId: string;
+        name: string;
+        ownerId?: string;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          type: 'scrum' | 'kanban';
+          spaceIds: string[];
+          columns: {
+            id: string;
+            name: string;
+            statusIds: string[];
+          }[];
+          swimlanes: string;
+          quickFilters: {
+            id: string;
+            name: string;
+            query: string;
+          }[];
+          cardFields: string[];
+          estimation: string;
+          sharing: {
+            org: boolean;
+            teams: string[];
+            users: string[];
+          };
+        };
+      };
+    };
+  };
+  /** GET /v1/orgs/:orgId/issues/boards/:boardId */
+  getIssuesBoardsByBoardId: {
+    params: {
+      orgId: string;
+      boardId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      board: {
+        boardId: string;
+        name: string;
+        ownerId?: string;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          type: 'scrum' | 'kanban';
+          spaceIds: string[];
+          columns: {
+            id: string;
+            name: string;
+            statusIds: string[];
+          }[];
+          swimlanes: string;
+          quickFilters: {
+            id: string;
+            name: string;
+            query: string;
+          }[];
+          cardFields: string[];
+          estimation: string;
+          sharing: {
+            org: boolean;
+            teams: string[];
+            users: string[];
+          };
+        };
+      };
+    };
+  };
+  /** Changes a board’s name and configuration (each `config` field given replaces the stored one) */
+  patchIssuesBoardsByBoardId: {
+    params: {
+      orgId: string;
+      boardId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      config?: {
+        spaceIds?: string[];
+        query?: string;
+        columns?: {
+          id: string;
+          name: string;
+          statusIds: string[];
+          min?: number;
+          max?: number;
+        }[];
+        swimlanes?: 'none' | 'assignee' | 'epic' | 'parent' | 'priority' | 'query';
+        swimlaneQueries?: {
+          id: string;
+          name: string;
+          query: string;
+        }[];
+        quickFilters?: {
+          id: string;
+          name: string;
+          query: string;
+        }[];
+        cardFields?: string[];
+        estimation?: 'storyPoints' | 'originalEstimate' | 'count';
+        hideDoneAfterDays?: number;
+        kanbanBacklog?: boolean;
+        wipExcludesSubtasks?: boolean;
+        sharing?: {
+          org: boolean;
+          teams: string[];
+          users: string[];
+        };
+      };
+      baseVersion?: number;
+    };
+    response: {
+      board: {
+        boardId: string;
+        name: string;
+        ownerId?: string;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          type: 'scrum' | 'kanban';
+          spaceIds: string[];
+          columns: {
+            id: string;
+            name: string;
+            statusIds: string[];
+          }[];
+          swimlanes: string;
+          quickFilters: {
+            id: string;
+            name: string;
+            query: string;
+          }[];
+          cardFields: string[];
+          estimation: string;
+          sharing: {
+            org: boolean;
+            teams: string[];
+            users: string[];
+          };
+        };
+      };
+    };
+  };
+  /** Deletes a board without an active sprint */
+  deleteIssuesBoardsByBoardId: {
+    params: {
+      orgId: string;
+      boardId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      boardId: string;
+    };
+  };
+  /** The board’s cards in rank order: the active sprint’s issues (scrum */
+  getIssuesBoardsIssues: {
+    params: {
+      orgId: string;
+      boardId: string;
+    };
+    query: {
+      quickFilters?: string;
+      sprint?: string;
+    };
+    body: undefined;
+    response: {
+      board: {
+        boardId: string;
+        name: string;
+        ownerId?: string;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          type: 'scrum' | 'kanban';
+          spaceIds: string[];
+          columns: {
+            id: string;
+            name: string;
+            statusIds: string[];
+          }[];
+          swimlanes: string;
+          quickFilters: {
+            id: string;
+            name: string;
+            query: string;
+          }[];
+          cardFields: string[];
+          estimation: string;
+          sharing: {
+            org: boolean;
+            teams: string[];
+            users: string[];
+          };
+        };
+      };
+      issues: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      }[];
+      sprints: {
+        sprintId: string;
+        boardId: string;
+        name: string;
+        goal: string;
+        state: 'active' | 'closed' | 'future';
+        startDate?: number;
+        endDate?: number;
+        completedAt?: number;
+        position: number;
+        createdAt: number;
+        data: {
+          capacity?: number;
+          report?: {
+            committed: number;
+            added: number;
+            removed: number;
+            completed: number;
+            incomplete: number;
+            completedIssueIds: string[];
+            incompleteIssueIds: string[];
+            carriedTo?: string;
+          };
+        };
+      }[];
+      lanes: {
+        [key: string]: string;
+      };
+      parents: {
+        [key: string]: {
+          issueId: string;
+          key: string;
+          summary: string;
+          typeId: string;
+          statusId: string;
+          parentId?: string;
+        };
+      };
+      subtasks: {
+        [key: string]: {
+          total: number;
+          done: number;
+        };
+      };
+      spaces: {
+        spaceId: string;
+        key: string;
+        name: string;
+      }[];
+    };
+  };
+  /** The backlog: open sprints with their issues, the issues outside them, epics with progress */
+  getIssuesBoardsBacklog: {
+    params: {
+      orgId: string;
+      boardId: string;
+    };
+    query: {
+      quickFilters?: string;
+    };
+    body: undefined;
+    response: {
+      board: {
+        boardId: string;
+        name: string;
+        ownerId?: string;
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+        config: {
+          type: 'scrum' | 'kanban';
+          spaceIds: string[];
+          columns: {
+            id: string;
+            name: string;
+            statusIds: string[];
+          }[];
+          swimlanes: string;
+          quickFilters: {
+            id: string;
+            name: string;
+            query: string;
+          }[];
+          cardFields: string[];
+          estimation: string;
+          sharing: {
+            org: boolean;
+            teams: string[];
+            users: string[];
+          };
+        };
+      };
+      sprints: {
+        sprintId: string;
+        boardId: string;
+        name: string;
+        goal: string;
+        state: 'active' | 'closed' | 'future';
+        startDate?: number;
+        endDate?: number;
+        completedAt?: number;
+        position: number;
+        createdAt: number;
+        data: {
+          capacity?: number;
+          report?: {
+            committed: number;
+            added: number;
+            removed: number;
+            completed: number;
+            incomplete: number;
+            completedIssueIds: string[];
+            incompleteIssueIds: string[];
+            carriedTo?: string;
+          };
+        };
+        issueIds: string[];
+      }[];
+      issues: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      }[];
+      backlogIds: string[];
+      epics: {
+        issueId: string;
+        key: string;
+        summary: string;
+        statusCategory: string;
+        progress: {
+          total: number;
+          done: number;
+          points: number;
+        };
+      }[];
+      subtaskCounts: {
+        [key: string]: {
+          total: number;
+          done: number;
+          points: number;
+        };
+      };
+    };
+  };
+  /** Moves a card to a column through its workflow’s transition (none: 409 */
+  postIssuesBoardsMove: {
+    params: {
+      orgId: string;
+      boardId: string;
+    };
+    query: object;
+    body: {
+      issue: string;
+      columnId: string;
+      before?: string;
+      after?: string;
+      fields?: {
+        summary?: string;
+        type?: string;
+        description?: string;
+        priority?: string | null;
+        securityLevel?: string | null;
+        resolution?: string | null;
+        assignee?: string | null;
+        reporter?: string | null;
+        labels?: string[];
+        components?: string[];
+        fixVersions?: string[];
+        affectsVersions?: string[];
+        dueDate?: string | null;
+        startDate?: string | null;
+        storyPoints?: number | null;
+        originalEstimate?: number | string | null;
+        remainingEstimate?: number | string | null;
+        environment?: string | null;
+        parent?: string | null;
+        sprint?: string | null;
+        fields?: {
+          [key: string]: unknown;
+        };
+        requestType?: string;
+        participants?: string[];
+      };
+    };
+    response: {
+      issue: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      };
+      transition: string | null;
+    };
+  };
+  /** The board’s sprints (Jira’s GET /board/{id}/sprint), in board order */
+  getIssuesBoardsSprints: {
+    params: {
+      orgId: string;
+      boardId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      sprints: {
+        sprintId: string;
+        boardId: string;
+        name: string;
+        goal: string;
+        state: 'active' | 'closed' | 'future';
+        startDate?: number;
+        endDate?: number;
+        completedAt?: number;
+        position: number;
+        createdAt: number;
+        data: {
+          capacity?: number;
+          report?: {
+            committed: number;
+            added: number;
+            removed: number;
+            completed: number;
+            incomplete: number;
+            completedIssueIds: string[];
+            incompleteIssueIds: string[];
+            carriedTo?: string;
+          };
+        };
+      }[];
+    };
+  };
+  /** Creates a future sprint on a scrum board (name defaults to "<board> Sprint <n>") */
+  postIssuesBoardsSprints: {
+    params: {
+      orgId: string;
+      boardId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      goal?: string;
+      startDate?: number;
+      endDate?: number;
+      capacity?: number;
+    };
+    response: {
+      sprint: {
+        sprintId: string;
+        boardId: string;
+        name: string;
+        goal: string;
+        state: 'active' | 'closed' | 'future';
+        startDate?: number;
+        endDate?: number;
+        completedAt?: number;
+        position: number;
+        createdAt: number;
+        data: {
+          capacity?: number;
+          report?: {
+            committed: number;
+            added: number;
+            removed: number;
+            completed: number;
+            incomplete: number;
+            completedIssueIds: string[];
+            incompleteIssueIds: string[];
+            carriedTo?: string;
+          };
+        };
+      };
+    };
+  };
+  /** Velocity: the last 7 closed sprints, committed and completed estimates in the board’s estimation */
+  getIssuesBoardsVelocity: {
+    params: {
+      orgId: string;
+      boardId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      estimation: string;
+      sprints: {
+        sprintId: string;
+        name: string;
+        completedAt: number | null;
+        committed: number;
+        completed: number;
+      }[];
+    };
+  };
+  /** A sprint, with its report once closed (`data.report`: committed, added, removed, completed, incomplete) */
+  getIssuesSprintsBySprintId: {
+    params: {
+      orgId: string;
+      sprintId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      sprint: {
+        sprintId: string;
+        boardId: string;
+        name: string;
+        goal: string;
+        state: 'active' | 'closed' | 'future';
+        startDate?: number;
+        endDate?: number;
+        completedAt?: number;
+        position: number;
+        createdAt: number;
+        data: {
+          capacity?: number;
+          report?: {
+            committed: number;
+            added: number;
+            removed: number;
+            completed: number;
+            incomplete: number;
+            completedIssueIds: string[];
+            incompleteIssueIds: string[];
+            carriedTo?: string;
+          };
+        };
+      };
+    };
+  };
+  /** Changes a sprint */
+  patchIssuesSprintsBySprintId: {
+    params: {
+      orgId: string;
+      sprintId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      goal?: string;
+      startDate?: number;
+      endDate?: number;
+      capacity?: number;
+      state?: 'active' | 'closed';
+      carryTo?: string;
+    };
+    response: {
+      sprint: {
+        sprintId: string;
+        boardId: string;
+        name: string;
+        goal: string;
+        state: 'active' | 'closed' | 'future';
+        startDate?: number;
+        endDate?: number;
+        completedAt?: number;
+        position: number;
+        createdAt: number;
+        data: {
+          capacity?: number;
+          report?: {
+            committed: number;
+            added: number;
+            removed: number;
+            completed: number;
+            incomplete: number;
+            completedIssueIds: string[];
+            incompleteIssueIds: string[];
+            carriedTo?: string;
+          };
+        };
+      };
+    };
+  };
+  /** Deletes a sprint that is not active */
+  deleteIssuesSprintsBySprintId: {
+    params: {
+      orgId: string;
+      sprintId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      sprintId: string;
+    };
+  };
+  /** Issues matching `jql` that the caller may see (a hidden issue is neither answered nor counted), in the query’s ORDER BY or `order` (default: most recently updated first) */
+  getIssues: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      jql?: string;
+      startAt?: number;
+      maxResults?: number;
+      order?: 'rank' | 'updated' | 'created' | 'key';
+    };
+    body: undefined;
+    response: {
+      issues: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      }[];
+      total: number;
+      startAt: number;
+      maxResults: number;
+      scanned: number;
+    };
+  };
+  /** Creates an issue in `space` (key or id) */
+  postIssues: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      summary: string;
+      type?: string;
+      description?: string;
+      priority?: string | null;
+      securityLevel?: string | null;
+      resolution?: string | null;
+      assignee?: string | null;
+      reporter?: string | null;
+      labels?: string[];
+      components?: string[];
+      fixVersions?: string[];
+      affectsVersions?: string[];
+      dueDate?: string | null;
+      startDate?: string | null;
+      storyPoints?: number | null;
+      originalEstimate?: number | string | null;
+      remainingEstimate?: number | string | null;
+      environment?: string | null;
+      parent?: string | null;
+      sprint?: string | null;
+      fields?: {
+        [key: string]: unknown;
+      };
+      requestType?: string;
+      participants?: string[];
+      space: string;
+    };
+    response: {
+      issue: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      };
+    };
+  };
+  /** GET /issues with its fields in the body (for long queries) */
+  postIssuesSearch: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      jql?: string;
+      startAt?: number;
+      maxResults?: number;
+      order?: 'rank' | 'updated' | 'created' | 'key';
+    };
+    response: {
+      issues: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      }[];
+      total: number;
+      startAt: number;
+      maxResults: number;
+      scanned: number;
+    };
+  };
+  /** Ranks 1-200 issues (in the order given) right before or after another one: exactly one of `before` and `after` */
+  postIssuesRank: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      issues: string[];
+      before?: string;
+      after?: string;
+    };
+    response: {
+      issues: {
+        issueId: string;
+        key: string;
+        rank: string;
+      }[];
+    };
+  };
+  /** One operation over 1-200 issues, each on its own with one conditional write: `edit` (`fields`), `transition` (`transition`: id, name or target status */
+  postIssuesBulk: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      issues: string[];
+      operation: 'edit' | 'transition' | 'move' | 'delete' | 'watch' | 'unwatch';
+      fields?: {
+        summary?: string;
+        type?: string;
+        description?: string;
+        priority?: string | null;
+        securityLevel?: string | null;
+        resolution?: string | null;
+        assignee?: string | null;
+        reporter?: string | null;
+        labels?: string[];
+        components?: string[];
+        fixVersions?: string[];
+        affectsVersions?: string[];
+        dueDate?: string | null;
+        startDate?: string | null;
+        storyPoints?: number | null;
+        originalEstimate?: number | string | null;
+        remainingEstimate?: number | string | null;
+        environment?: string | null;
+        parent?: string | null;
+        sprint?: string | null;
+        fields?: {
+          [key: string]: unknown;
+        };
+        requestType?: string;
+        participants?: string[];
+      };
+      transition?: string;
+      space?: string;
+      type?: string;
+    };
+    response: {
+      results: (
+        | {
+            issue: string;
+            ok: true;
+            key?: string;
+          }
+        | {
+            issue: string;
+            ok: false;
+            error: string;
+          }
+      )[];
+      done: number;
+      failed: number;
+    };
+  };
+  /** Labels used on the issues the caller sees (of one `space`), most used first */
+  getIssuesLabels: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      space?: string;
+    };
+    body: undefined;
+    response: {
+      labels: string[];
+    };
+  };
+  /** An issue by key (former keys of moved issues and renamed spaces too) or `iss_` id, with its space and its page: description, comments, links, attachments, children, the transitions open to the caller and the caller’s permissions on it */
+  getIssuesByIssueKey: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: {
+      remember?: '0' | '1';
+    };
+    body: undefined;
+    response: {
+      issue: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      };
+      space: {
+        spaceId: string;
+        key: string;
+        name: string;
+        template: string;
+      };
+      description: string;
+      comments: unknown[];
+      links: unknown[];
+      worklogs: unknown[];
+      attachments: unknown[];
+      children: {
+        issueId: string;
+        key: string;
+        summary: string;
+        typeId: string;
+        statusId: string;
+        statusCategory: string;
+      }[];
+      parent: {
+        issueId: string;
+        key: string;
+        summary: string;
+        typeId: string;
+        statusId: string;
+        statusCategory: string;
+      } | null;
+      transitions: {
+        id: string;
+        name: string;
+        to: string;
+        fields: string[];
+      }[];
+      permissions: {
+        [key: string]: boolean;
+      };
+    };
+  };
+  /** Edits an issue (Jira’s PUT /issue/{key}): the fields given, as on creation */
+  putIssuesByIssueKey: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: object;
+    body: {
+      summary?: string;
+      type?: string;
+      description?: string;
+      priority?: string | null;
+      securityLevel?: string | null;
+      resolution?: string | null;
+      assignee?: string | null;
+      reporter?: string | null;
+      labels?: string[];
+      components?: string[];
+      fixVersions?: string[];
+      affectsVersions?: string[];
+      dueDate?: string | null;
+      startDate?: string | null;
+      storyPoints?: number | null;
+      originalEstimate?: number | string | null;
+      remainingEstimate?: number | string | null;
+      environment?: string | null;
+      parent?: string | null;
+      sprint?: string | null;
+      fields?: {
+        [key: string]: unknown;
+      };
+      requestType?: string;
+      participants?: string[];
+    };
+    response: {
+      issue: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      };
+    };
+  };
+  /** An issue’s comments, oldest first (Jira’s GET /issue/{key}/comment) */
+  getIssuesComments: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      comments: {
+        commentId: string;
+        issueId: string;
+        authorId: string;
+        body: string;
+        createdAt: number;
+        updatedAt: number;
+      }[];
+    };
+  };
+  /** Comments on an issue */
+  postIssuesComments: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: object;
+    body: {
+      body: string;
+    };
+    response: {
+      comment: {
+        commentId: string;
+        issueId: string;
+        authorId: string;
+        body: string;
+        createdAt: number;
+        updatedAt: number;
+      };
+    };
+  };
+  /** Edits a comment: its author, or holders of `editComments` */
+  patchIssuesCommentsByCommentId: {
+    params: {
+      orgId: string;
+      issueKey: string;
+      commentId: string;
+    };
+    query: object;
+    body: {
+      body: string;
+    };
+    response: {
+      comment: {
+        commentId: string;
+        issueId: string;
+        authorId: string;
+        body: string;
+        createdAt: number;
+        updatedAt: number;
+      };
+    };
+  };
+  /** Deletes a comment: its author, or holders of `deleteComments` */
+  deleteIssuesCommentsByCommentId: {
+    params: {
+      orgId: string;
+      issueKey: string;
+      commentId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Work logged on an issue (Jira’s GET /issue/{key}/worklog) */
+  getIssuesWorklogs: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      worklogs: {
+        worklogId: string;
+        issueId: string;
+        authorId: string;
+        timeSpent: number;
+        started: number;
+        comment: string;
+        createdAt: number;
+      }[];
+    };
+  };
+  /** Logs work: `timeSpent` in seconds or as `1h 30m` */
+  postIssuesWorklogs: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: object;
+    body: {
+      timeSpent: number | string;
+      started?: number;
+      comment?: string;
+    };
+    response: {
+      worklog: {
+        worklogId: string;
+        issueId: string;
+        authorId: string;
+        timeSpent: number;
+        started: number;
+        comment: string;
+        createdAt: number;
+      };
+      issue: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      };
+    };
+  };
+  /** Links the issue to another (`type` blocks, relates, duplicates or clones */
+  postIssuesLinks: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: object;
+    body: {
+      type: string;
+      issue: string;
+      direction?: 'outward' | 'inward';
+    };
+    response: {
+      link: {
+        linkId: string;
+        type: string;
+        direction: 'outward' | 'inward';
+        issueId: string;
+        label: string;
+        createdAt: number;
+      };
+    };
+  };
+  /** Removes a link from both issues */
+  deleteIssuesLinksByLinkId: {
+    params: {
+      orgId: string;
+      issueKey: string;
+      linkId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Starts an attachment (up to 100 MB): a presigned PUT into the platform bucket */
+  postIssuesAttachments: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: object;
+    body: {
+      filename: string;
+      contentType: string;
+      size: number;
+    };
+    response: {
+      attachment: {
+        attachmentId: string;
+        issueId: string;
+        filename: string;
+        contentType: string;
+        size: number;
+        authorId: string;
+        uploaded: boolean;
+        createdAt: number;
+      };
+      upload: {
+        url: string;
+        method: 'PUT';
+        headers: {
+          [key: string]: string;
+        };
+      };
+    };
+  };
+  /** Marks an attachment uploaded once its file is in the bucket with the size announced (else 409) */
+  postIssuesAttachmentsComplete: {
+    params: {
+      orgId: string;
+      issueKey: string;
+      attachmentId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      attachment: {
+        attachmentId: string;
+        issueId: string;
+        filename: string;
+        contentType: string;
+        size: number;
+        authorId: string;
+        uploaded: boolean;
+        createdAt: number;
+      };
+    };
+  };
+  /** An uploaded attachment with a presigned download link (5 minutes) */
+  getIssuesAttachmentsByAttachmentId: {
+    params: {
+      orgId: string;
+      issueKey: string;
+      attachmentId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      attachment: {
+        attachmentId: string;
+        issueId: string;
+        filename: string;
+        contentType: string;
+        size: number;
+        authorId: string;
+        uploaded: boolean;
+        createdAt: number;
+      };
+      url: string;
+    };
+  };
+  /** Deletes an attachment and its file: its author, or holders of `deleteAttachments` */
+  deleteIssuesAttachmentsByAttachmentId: {
+    params: {
+      orgId: string;
+      issueKey: string;
+      attachmentId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** The transitions open from the issue’s status, with the fields each asks for (Jira’s GET /issue/{key}/transitions) */
+  getIssuesTransitions: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      transitions: {
+        id: string;
+        name: string;
+        to: string;
+        fields: string[];
+      }[];
+    };
+  };
+  /** Moves the issue through a transition (`transition`: its id, its name or the target status) */
+  postIssuesTransitions: {
+    params: {
+      orgId: string;
+      issueKey: string;
+    };
+    query: object;
+    body: {
+      transition: string;
+      fields?: {
+        summary?: string;
+        type?: string;
+        description?: string;
+        priority?: string | null;
+        securityLevel?: string | null;
+        resolution?: string | null;
+        assignee?: string | null;
+        reporter?: string | null;
+        labels?: string[];
+        components?: string[];
+        fixVersions?: string[];
+        affectsVersions?: string[];
+        dueDate?: string | null;
+        startDate?: string | null;
+        storyPoints?: number | null;
+        originalEstimate?: number | string | null;
+        remainingEstimate?: number | string | null;
+        environment?: string | null;
+        parent?: string | null;
+        sprint?: string | null;
+        fields?: {
+          [key: string]: unknown;
+        };
+        requestType?: string;
+        participants?: string[];
+      };
+    };
+    response: {
+      issue: {
+        orgId: string;
+        issueId: string;
+        spaceId: string;
+        number: number;
+        key: string;
+        typeId: string;
+        summary: string;
+        statusId: string;
+        statusCategory: 'todo' | 'inprogress' | 'done';
+        labels: string[];
+        componentIds: string[];
+        fixVersionIds: string[];
+        affectsVersionIds: string[];
+        closedSprintIds: string[];
+        rank: string;
+        watchers: string[];
+        voters: string[];
+        fields: {
+          [key: string]: unknown;
+        };
+        excerpt: string;
+        statusLog: [string, number][];
+        commentCount: number;
+        attachmentCount: number;
+        participants: string[];
+        sla: {
+          [key: string]: unknown;
+        };
+        version: number;
+        createdAt: number;
+        updatedAt: number;
+      };
+    };
+  };
+  /** Adds a version (release) to a space (Jira’s POST /version) */
+  postIssuesSpacesVersions: {
+    params: {
+      orgId: string;
+      spaceKey: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      description?: string;
+      startDate?: string;
+      releaseDate?: string;
+    };
+    response: {
+      version: {
+        versionId: string;
+        spaceId: string;
+        name: string;
+        description: string;
+        released: boolean;
+        archived: boolean;
+        position: number;
+        data: {
+          [key: string]: unknown;
+        };
+      };
+    };
+  };
+  /** Changes a version */
+  patchIssuesSpacesVersionsByVersionId: {
+    params: {
+      orgId: string;
+      spaceKey: string;
+      versionId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      description?: string;
+      startDate?: string;
+      releaseDate?: string;
+      released?: boolean;
+      archived?: boolean;
+    };
+    response: {
+      version: {
+        versionId: string;
+        spaceId: string;
+        name: string;
+        description: string;
+        released: boolean;
+        archived: boolean;
+        position: number;
+        data: {
+          [key: string]: unknown;
+        };
+      };
+    };
+  };
+  /** DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId */
+  deleteIssuesSpacesVersionsByVersionId: {
+    params: {
+      orgId: string;
+      spaceKey: string;
+      versionId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Adds a component to a space (Jira’s POST /component) */
+  postIssuesSpacesComponents: {
+    params: {
+      orgId: string;
+      spaceKey: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      description?: string;
+      leadId?: string;
+      defaultAssignee?: 'space' | 'lead' | 'unassigned';
+    };
+    response: {
+      component: {
+        componentId: string;
+        spaceId: string;
+        name: string;
+        description: string;
+        defaultAssignee: 'space' | 'lead' | 'unassigned';
+      };
+    };
+  };
+  /** PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId */
+  patchIssuesSpacesComponentsByComponentId: {
+    params: {
+      orgId: string;
+      spaceKey: string;
+      componentId: string;
+    };
+    query: object;
+    body: {
+      name?: string;
+      description?: string;
+      leadId?: string;
+      defaultAssignee?: 'space' | 'lead' | 'unassigned';
+    };
+    response: {
+      component: {
+        componentId: string;
+        spaceId: string;
+        name: string;
+        description: string;
+        defaultAssignee: 'space' | 'lead' | 'unassigned';
+      };
+    };
+  };
+  /** DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId */
+  deleteIssuesSpacesComponentsByComponentId: {
+    params: {
+      orgId: string;
+      spaceKey: string;
+      componentId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
 }
 
 export type OperationId = keyof Operations;
@@ -6717,6 +10250,8 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getFavorites: { method: 'GET', path: '/v1/orgs/{orgId}/favorites' },
   putFavoritesByPageId: { method: 'PUT', path: '/v1/orgs/{orgId}/favorites/{pageId}' },
   deleteFavoritesByPageId: { method: 'DELETE', path: '/v1/orgs/{orgId}/favorites/{pageId}' },
+  getAudit: { method: 'GET', path: '/v1/orgs/{orgId}/audit' },
+  getAnalytics: { method: 'GET', path: '/v1/orgs/{orgId}/analytics' },
   getMailDomains: { method: 'GET', path: '/v1/orgs/{orgId}/mail/domains' },
   postMailDomains: { method: 'POST', path: '/v1/orgs/{orgId}/mail/domains' },
   postMailDomainsVerify: { method: 'POST', path: '/v1/orgs/{orgId}/mail/domains/{domain}/verify' },
@@ -6778,5 +10313,174 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   deleteMailMailboxesDraftsByDraftId: {
     method: 'DELETE',
     path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/drafts/{draftId}',
+  },
+  getPlatformAnalytics: { method: 'GET', path: '/v1/platform/analytics' },
+  getPlatformAudit: { method: 'GET', path: '/v1/platform/audit' },
+  getPlatformStats: { method: 'GET', path: '/v1/platform/stats' },
+  getPlatformOrgs: { method: 'GET', path: '/v1/platform/orgs' },
+  patchPlatformOrgsByOrgId: { method: 'PATCH', path: '/v1/platform/orgs/{orgId}' },
+  getPlatformMailUsage: { method: 'GET', path: '/v1/platform/mail/usage' },
+  getPlatformRegions: { method: 'GET', path: '/v1/platform/regions' },
+  putPlatformRegionsByRegionId: { method: 'PUT', path: '/v1/platform/regions/{regionId}' },
+  putPlatformLocationsByLocationId: { method: 'PUT', path: '/v1/platform/locations/{locationId}' },
+  getPlatformPlans: { method: 'GET', path: '/v1/platform/plans' },
+  putPlatformPlansByPlanId: { method: 'PUT', path: '/v1/platform/plans/{planId}' },
+  getPlatformModels: { method: 'GET', path: '/v1/platform/models' },
+  putPlatformModelsByModelId: { method: 'PUT', path: '/v1/platform/models/{modelId}' },
+  getMailMailboxesAddressBooks: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books' },
+  postMailMailboxesAddressBooks: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books' },
+  patchMailMailboxesAddressBooksByAddressBookId: {
+    method: 'PATCH',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books/{addressBookId}',
+  },
+  deleteMailMailboxesAddressBooksByAddressBookId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books/{addressBookId}',
+  },
+  getMailMailboxesContacts: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/contacts' },
+  postMailMailboxesAddressBooksContacts: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books/{addressBookId}/contacts',
+  },
+  getMailMailboxesAddressBooksContactsByContactId: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books/{addressBookId}/contacts/{contactId}',
+  },
+  putMailMailboxesAddressBooksContactsByContactId: {
+    method: 'PUT',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books/{addressBookId}/contacts/{contactId}',
+  },
+  deleteMailMailboxesAddressBooksContactsByContactId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books/{addressBookId}/contacts/{contactId}',
+  },
+  getMailMailboxesContactsPhoto: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/contacts/{contactId}/photo',
+  },
+  putMailMailboxesContactsPhoto: {
+    method: 'PUT',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/contacts/{contactId}/photo',
+  },
+  deleteMailMailboxesContactsPhoto: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/contacts/{contactId}/photo',
+  },
+  postMailMailboxesAddressBooksImport: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books/{addressBookId}/import',
+  },
+  getMailMailboxesAddressBooksExport: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books/{addressBookId}/export',
+  },
+  getMailMailboxesCalendars: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars' },
+  postMailMailboxesCalendars: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars' },
+  patchMailMailboxesCalendarsByCalendarId: {
+    method: 'PATCH',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}',
+  },
+  deleteMailMailboxesCalendarsByCalendarId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}',
+  },
+  getMailMailboxesEvents: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/events' },
+  postMailMailboxesCalendarsEvents: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/events',
+  },
+  getMailMailboxesCalendarsEventsByEventId: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/events/{eventId}',
+  },
+  putMailMailboxesCalendarsEventsByEventId: {
+    method: 'PUT',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/events/{eventId}',
+  },
+  deleteMailMailboxesCalendarsEventsByEventId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/events/{eventId}',
+  },
+  postMailMailboxesCalendarsEventsRespond: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/events/{eventId}/respond',
+  },
+  postMailMailboxesCalendarsImport: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/import',
+  },
+  getMailMailboxesCalendarsExport: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/export',
+  },
+  getIssuesSpaces: { method: 'GET', path: '/v1/orgs/{orgId}/issues/spaces' },
+  postIssuesSpaces: { method: 'POST', path: '/v1/orgs/{orgId}/issues/spaces' },
+  getIssuesSpacesBySpaceKey: { method: 'GET', path: '/v1/orgs/{orgId}/issues/spaces/{spaceKey}' },
+  patchIssuesSpacesBySpaceKey: { method: 'PATCH', path: '/v1/orgs/{orgId}/issues/spaces/{spaceKey}' },
+  getIssuesBoards: { method: 'GET', path: '/v1/orgs/{orgId}/issues/boards' },
+  postIssuesBoards: { method: 'POST', path: '/v1/orgs/{orgId}/issues/boards' },
+  getIssuesBoardsByBoardId: { method: 'GET', path: '/v1/orgs/{orgId}/issues/boards/{boardId}' },
+  patchIssuesBoardsByBoardId: { method: 'PATCH', path: '/v1/orgs/{orgId}/issues/boards/{boardId}' },
+  deleteIssuesBoardsByBoardId: { method: 'DELETE', path: '/v1/orgs/{orgId}/issues/boards/{boardId}' },
+  getIssuesBoardsIssues: { method: 'GET', path: '/v1/orgs/{orgId}/issues/boards/{boardId}/issues' },
+  getIssuesBoardsBacklog: { method: 'GET', path: '/v1/orgs/{orgId}/issues/boards/{boardId}/backlog' },
+  postIssuesBoardsMove: { method: 'POST', path: '/v1/orgs/{orgId}/issues/boards/{boardId}/move' },
+  getIssuesBoardsSprints: { method: 'GET', path: '/v1/orgs/{orgId}/issues/boards/{boardId}/sprints' },
+  postIssuesBoardsSprints: { method: 'POST', path: '/v1/orgs/{orgId}/issues/boards/{boardId}/sprints' },
+  getIssuesBoardsVelocity: { method: 'GET', path: '/v1/orgs/{orgId}/issues/boards/{boardId}/velocity' },
+  getIssuesSprintsBySprintId: { method: 'GET', path: '/v1/orgs/{orgId}/issues/sprints/{sprintId}' },
+  patchIssuesSprintsBySprintId: { method: 'PATCH', path: '/v1/orgs/{orgId}/issues/sprints/{sprintId}' },
+  deleteIssuesSprintsBySprintId: { method: 'DELETE', path: '/v1/orgs/{orgId}/issues/sprints/{sprintId}' },
+  getIssues: { method: 'GET', path: '/v1/orgs/{orgId}/issues' },
+  postIssues: { method: 'POST', path: '/v1/orgs/{orgId}/issues' },
+  postIssuesSearch: { method: 'POST', path: '/v1/orgs/{orgId}/issues/search' },
+  postIssuesRank: { method: 'POST', path: '/v1/orgs/{orgId}/issues/rank' },
+  postIssuesBulk: { method: 'POST', path: '/v1/orgs/{orgId}/issues/bulk' },
+  getIssuesLabels: { method: 'GET', path: '/v1/orgs/{orgId}/issues/labels' },
+  getIssuesByIssueKey: { method: 'GET', path: '/v1/orgs/{orgId}/issues/{issueKey}' },
+  putIssuesByIssueKey: { method: 'PUT', path: '/v1/orgs/{orgId}/issues/{issueKey}' },
+  getIssuesComments: { method: 'GET', path: '/v1/orgs/{orgId}/issues/{issueKey}/comments' },
+  postIssuesComments: { method: 'POST', path: '/v1/orgs/{orgId}/issues/{issueKey}/comments' },
+  patchIssuesCommentsByCommentId: { method: 'PATCH', path: '/v1/orgs/{orgId}/issues/{issueKey}/comments/{commentId}' },
+  deleteIssuesCommentsByCommentId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/issues/{issueKey}/comments/{commentId}',
+  },
+  getIssuesWorklogs: { method: 'GET', path: '/v1/orgs/{orgId}/issues/{issueKey}/worklogs' },
+  postIssuesWorklogs: { method: 'POST', path: '/v1/orgs/{orgId}/issues/{issueKey}/worklogs' },
+  postIssuesLinks: { method: 'POST', path: '/v1/orgs/{orgId}/issues/{issueKey}/links' },
+  deleteIssuesLinksByLinkId: { method: 'DELETE', path: '/v1/orgs/{orgId}/issues/{issueKey}/links/{linkId}' },
+  postIssuesAttachments: { method: 'POST', path: '/v1/orgs/{orgId}/issues/{issueKey}/attachments' },
+  postIssuesAttachmentsComplete: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/issues/{issueKey}/attachments/{attachmentId}/complete',
+  },
+  getIssuesAttachmentsByAttachmentId: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/issues/{issueKey}/attachments/{attachmentId}',
+  },
+  deleteIssuesAttachmentsByAttachmentId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/issues/{issueKey}/attachments/{attachmentId}',
+  },
+  getIssuesTransitions: { method: 'GET', path: '/v1/orgs/{orgId}/issues/{issueKey}/transitions' },
+  postIssuesTransitions: { method: 'POST', path: '/v1/orgs/{orgId}/issues/{issueKey}/transitions' },
+  postIssuesSpacesVersions: { method: 'POST', path: '/v1/orgs/{orgId}/issues/spaces/{spaceKey}/versions' },
+  patchIssuesSpacesVersionsByVersionId: {
+    method: 'PATCH',
+    path: '/v1/orgs/{orgId}/issues/spaces/{spaceKey}/versions/{versionId}',
+  },
+  deleteIssuesSpacesVersionsByVersionId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/issues/spaces/{spaceKey}/versions/{versionId}',
+  },
+  postIssuesSpacesComponents: { method: 'POST', path: '/v1/orgs/{orgId}/issues/spaces/{spaceKey}/components' },
+  patchIssuesSpacesComponentsByComponentId: {
+    method: 'PATCH',
+    path: '/v1/orgs/{orgId}/issues/spaces/{spaceKey}/components/{componentId}',
+  },
+  deleteIssuesSpacesComponentsByComponentId: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/issues/spaces/{spaceKey}/components/{componentId}',
   },
 };

@@ -160,12 +160,56 @@ export const routeGroups: RouteGroup[] = [
     needs: ['table', 'cursorSecret', 'buckets'],
   },
   {
+    // The organization's audit log (written by the one middy stack for every write) and its API
+    // analytics (hourly counters the analytics worker adds): records in the platform table.
+    name: 'insights',
+    prefixes: ['/v1/orgs/{orgId}/analytics', '/v1/orgs/{orgId}/audit'],
+    needs: ['table', 'cursorSecret'],
+  },
+  {
     // Mail: domains, mailboxes, threads, labels, drafts (records in the platform table, messages and
     // attachments in the artifacts bucket under `mail/<mailboxId>/`; domain checks look up DNS_SERVERS); mail:
     // sending (SES, or the local SMTP server) and domain identities; notify: mail.vip.
     name: 'mail',
     prefixes: ['/v1/orgs/{orgId}/mail'],
     needs: ['table', 'cursorSecret', 'buckets', 'mail', 'mailSend', 'notify'],
+  },
+  {
+    // Platform administration, outside any organization (operators only: shared/platform/access.ts):
+    // organizations' plans and suspension, regions and locations, plans, the model catalog (records
+    // in the platform table); mailQuota: the SES account's sending quota for the mail usage.
+    name: 'platform',
+    prefixes: ['/v1/platform'],
+    needs: ['table', 'cursorSecret', 'mailQuota'],
+  },
+  {
+    // A mailbox's address books and contacts (in its partition of the platform table, sort keys
+    // `CTS#…`); buckets: photos, import files and large exports in its `mail/<mailboxId>/` folder.
+    name: 'contacts',
+    prefixes: [
+      '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/address-books',
+      '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/contacts',
+    ],
+    needs: ['table', 'cursorSecret', 'buckets'],
+  },
+  {
+    // A mailbox's calendars and events (records in the mailbox's partition, `MBX#<mailboxId>`, GSI1
+    // for the window listing); cursorSecret: import tokens; buckets: import files and large exports
+    // (`mail/<mailboxId>/calendar-files/`); mail, mailSend: invitations (iMIP) from the mailbox.
+    name: 'calendar',
+    prefixes: [
+      '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars',
+      '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/events',
+    ],
+    needs: ['table', 'cursorSecret', 'buckets', 'mail', 'mailSend'],
+  },
+  {
+    // Issue tracking: spaces, boards, sprints, issues (platform table); attachments and large
+    // exports in the artifacts bucket (`tracker/<orgId>/`), by presigned link; notify:
+    // issue.assigned and issue.mentioned; scheduler: issue.sla_breached when an SLA clock runs out.
+    name: 'tracker',
+    prefixes: ['/v1/orgs/{orgId}/issues'],
+    needs: ['table', 'buckets', 'notify', 'scheduler'],
   },
 ];
 

@@ -18,7 +18,19 @@ export interface Worker {
   timeoutMinutes: number;
 }
 
-export type WorkerTrigger = ScheduleTrigger | EventTrigger | QueueTrigger;
+export type WorkerTrigger = ScheduleTrigger | EventTrigger | QueueTrigger | LogsTrigger;
+
+/**
+ * Log lines of the route groups' functions: on AWS a CloudWatch Logs subscription filter with
+ * `pattern` on each group function's log group delivers them (gzipped batches, retried by
+ * CloudWatch Logs); locally the platform keeps its analytics events in memory and hands them to the
+ * worker every `localEverySeconds`, in the same shape.
+ */
+export interface LogsTrigger {
+  kind: 'logs';
+  pattern: string;
+  localEverySeconds: number;
+}
 
 /** A timer: every hour, or every day at a UTC hour (EventBridge Scheduler's rate and cron). */
 type ScheduleTrigger = { kind: 'schedule'; retries: number } & (
@@ -177,7 +189,12 @@ export const workers: Worker[] = [
     name: 'mail-feedback',
     description: "Counts bounces and complaints of mailboxes' sends; files failure notices",
     // SES's configuration set events (bounce, complaint) through a topic; locally the SMTP server's.
-    trigger: { kind: 'queue', queue: 'mail-feedback', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    trigger: {
+      kind: 'queue',
+      queue: 'mail-feedback',
+      batchSize: 10,
+      deadLetter: { maxReceives: 5, retentionDays: 14 },
+    },
     // Records and counters; the notice's objects (buckets); mailFeedback: the events' topic on AWS;
     // the notice is filed as received mail is (mailReply, notify: as the inbound worker's).
     needs: ['table', 'buckets', 'mailFeedback', 'mailReply', 'notify'],
@@ -207,6 +224,29 @@ export const workers: Worker[] = [
     // Records (pages, search postings, favorites); the pages' content in the artifacts bucket.
     needs: ['table', 'buckets'],
     timeoutMinutes: 10,
+  },
+  {
+    name: 'analytics',
+    description: "Adds the API's request events to hourly analytics counters",
+    // One log line per request (shared/insights/sink-aws.ts); each batch counted once (a marker).
+    trigger: { kind: 'logs', pattern: '{ $.message = "analytics_event" }', localEverySeconds: 1 },
+    needs: ['table'],
+    timeoutMinutes: 1,
+  },
+  {
+    name: 'analytics-builds',
+    description: 'Adds ended deployment builds to the analytics counters',
+    // The build events build-events reads; each build's end counted once (a marker).
+    trigger: {
+      kind: 'event',
+      source: 'aws.codebuild',
+      detailType: 'CodeBuild Build State Change',
+      of: 'buildProject',
+      retries: 4,
+      maxAgeHours: 2,
+    },
+    needs: ['table'],
+    timeoutMinutes: 1,
   },
 ];
 

@@ -2,9 +2,12 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { routeGroups } from '../lib/route-groups';
 import { benchAgents, renderAgents } from './bench/agents';
+import { benchAudit, renderAudit } from './bench/audit';
 import { bareName, buildBare } from './bench/bare';
+import { benchCalendar, renderCalendar } from './bench/calendar';
 import { coldPair } from './bench/cold';
 import { benchConnectors, renderConnectors } from './bench/connectors';
+import { benchContacts, renderContacts } from './bench/contacts';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
 import { benchDeployments, renderDeployments } from './bench/deployments';
 import { benchDomains, renderDomains } from './bench/domains';
@@ -119,6 +122,9 @@ async function main(): Promise<void> {
   // Idempotency keys (scripts/bench/idempotency.ts): a create vs its replay.
   say('idempotency: a create with a fresh key vs the same request replayed');
   sections.push(`**Idempotency keys**\n\n${renderIdempotency(await benchIdempotency(platform))}`);
+  // The audit log (scripts/bench/audit.ts): a write with its audit entry vs auditing off.
+  say('audit: a page title change with its audit entry vs auditing off');
+  sections.push(`**Audit log**\n\n${renderAudit(await benchAudit(platform))}`);
   // Notifications (scripts/bench/notifications.ts): a page of notices vs GET org; local timer lateness.
   if (routeGroups.some((g) => g.name === 'notifications')) {
     say('notifications: a page of notices vs GET /v1/orgs/:orgId, and the local scheduler lateness');
@@ -138,6 +144,16 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'mail')) {
     say('mail: INBOX page 1 over 10,000 threads vs 100, and ingest per message vs its parse');
     sections.push(`**Mail**\n\n${renderMail(await benchMail(platform))}`);
+  }
+  // Contacts (scripts/bench/contacts.ts): q page 1 over 10,000 contacts vs 100.
+  if (routeGroups.some((g) => g.name === 'contacts')) {
+    say('contacts: q page 1 over 10,000 contacts vs 100');
+    sections.push(`**Contacts**\n\n${renderContacts(await benchContacts(platform))}`);
+  }
+  // Calendar (scripts/bench/calendar.ts): GET …/events over 400 days of 100 weekly series vs ical.js alone.
+  if (routeGroups.some((g) => g.name === 'calendar')) {
+    say('calendar: the occurrences of 400 days of 100 weekly series, through the API and by ical.js alone');
+    sections.push(`**Calendar**\n\n${renderCalendar(await benchCalendar(platform))}`);
   }
   await platform.stop();
   platform = undefined;

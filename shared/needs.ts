@@ -62,6 +62,8 @@ export const NEED_ENV = {
   // Mail a worker sends for a mailbox (vacation replies): SES raw sends from the account's identities;
   // locally over SMTP_PORT when the local SMTP server runs (a reply is never the delivery's failure).
   mailReply: { aws: ['MAIL_CONFIGURATION_SET'], local: [] },
+  // The SES account's sending quota (shared/mail quota: GetAccount); locally the local engine's figures.
+  mailQuota: { aws: [], local: [] },
   // Texts and calls (shared/phone): End User Messaging (PHONE_ORIGINATION optional); locally OUTBOX_DIR.
   phone: { aws: [], local: ['OUTBOX_DIR'] },
   // Webhook deliveries: send to the webhooks worker's queue (fan-out, retries, redeliveries).

@@ -1,5 +1,5 @@
-import { defaultLocation, locations } from '../../shared/config';
 import { ok, route } from '../../shared/http/route';
+import { publicLocations } from '../../shared/platform/geo';
 import { describeCaller } from './me';
 
 export const routes = [
@@ -22,10 +22,7 @@ export const routes = [
     path: '/v1/locations',
     access: 'token',
     summary: 'The locations projects and resources can be placed in, with the default marked.',
-    run: async () =>
-      ok({
-        locations: locations.map((l) => ({ ...l, default: l.id === defaultLocation })),
-        default: defaultLocation,
-      }),
+    // The platform's registry (shared/platform/geo.ts), seeded from LOCATIONS: its enabled locations.
+    run: async () => ok(await publicLocations()),
   }),
 ];

@@ -314,6 +314,12 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
       MailFeedback.of(stack, MailSending.of(stack), platform.workerQueue('mail-feedback'));
     },
 
+    // The account's sending quota (the operators' mail usage): GetAccount has no resource.
+    mailQuota: () => {
+      f.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
+      ack('Resource::*', "SES's GetAccount is account-level: it has no resource-level permission.");
+    },
+
     // App clients of the one user pool; without a pool, nothing (the routes answer 409).
     signin: () => {
       const poolId = platform.cognitoUserPoolId;
@@ -486,8 +492,14 @@ export function grantNeeds(f: PlatformFunction, needs: readonly Need[], platform
           resources: ['*'],
         }),
       );
-      ack(`Resource::${nagArn(tenants)}`, 'Distribution tenants are made per custom domain at runtime: known by kind only.');
-      ack('Resource::*', 'ACM certificates of tenants are requested at runtime: they have no name to grant beforehand.');
+      ack(
+        `Resource::${nagArn(tenants)}`,
+        'Distribution tenants are made per custom domain at runtime: known by kind only.',
+      );
+      ack(
+        'Resource::*',
+        'ACM certificates of tenants are requested at runtime: they have no name to grant beforehand.',
+      );
     },
 
     // Removing expired deployments' server functions (retention).

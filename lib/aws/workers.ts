@@ -3,12 +3,14 @@ import { Duration, type Stack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type EventTrigger, type Worker, type WorkerTrigger, workerEntry } from '../workers';
 import { GIT_REPO_PREFIX } from './deployments';
 import { type Grantable, grantNeeds } from './grants';
-import { PlatformFunction } from './group-function';
+import { type GroupFunction, PlatformFunction } from './group-function';
 
 /**
  * Where the workers wired by hand before the table lived in the construct tree. They keep their
@@ -52,6 +54,16 @@ export class WorkerFunction extends PlatformFunction {
       this.fn.addEventSource(
         new SqsEventSource(this.queue as sqs.Queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }),
       );
+    } else if (trigger.kind === 'logs') {
+      // A subscription filter on each route group function's log group (built before the workers).
+      const groups = (props.platform as Partial<{ functions: GroupFunction[] }>).functions ?? [];
+      for (const g of groups) {
+        new logs.SubscriptionFilter(this, `Logs${pascal(g.group.name)}`, {
+          logGroup: g.logGroup,
+          destination: new LambdaDestination(this.fn),
+          filterPattern: logs.FilterPattern.literal(trigger.pattern),
+        });
+      }
     } else {
       this.rule = new events.Rule(this, 'Trigger', {
         description: `${trigger.kind === 'event' ? 'Events' : 'Schedule'} of the ${worker.name} worker`,
@@ -77,7 +89,7 @@ interface WorkerFunctionProps {
 
 /** The schedule or event pattern of a rule. */
 function ruleOf(
-  trigger: Exclude<WorkerTrigger, { kind: 'queue' }>,
+  trigger: Exclude<WorkerTrigger, { kind: 'queue' | 'logs' }>,
   platform: Grantable,
 ): Pick<events.RuleProps, 'schedule' | 'eventPattern'> {
   if (trigger.kind === 'event') {

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { onPlatformEvents, type PlatformEvent } from '../../shared/events/bus';
 import { describeError, log } from '../../shared/ground/log';
+import { eventLine, logsEvent } from '../../shared/insights/logs';
+import { keepAnalytics, takeAnalytics } from '../../shared/insights/sink-local';
 import { assertNeedsEnv } from '../../shared/needs';
 import {
   type EventTrigger,
@@ -61,6 +63,10 @@ export async function startWorkers(
     stops.push(() => clearInterval(timer));
   }
 
+  for (const w of rows) {
+    if (w.trigger.kind === 'logs') stops.push(drainLogs(w, w.trigger.localEverySeconds, handlerOf(w)));
+  }
+
   const eventRows = rows.filter((w): w is Worker & { trigger: EventTrigger } => w.trigger.kind === 'event');
   const deliverEvent = async (event: PlatformEvent) => {
     const matching = eventRows.filter(
@@ -80,6 +86,50 @@ export async function startWorkers(
     stop: async () => {
       for (const stop of stops) await stop();
     },
+  };
+}
+
+/**
+ * A logs row: what a subscription filter delivers on AWS, here the analytics events the route
+ * groups kept in memory, handed over every `everySeconds` as CloudWatch Logs' payload. A failed
+ * batch is handed over again, the same (its batch id unchanged), on the next tick. Returns the stop.
+ */
+function drainLogs(w: Worker, everySeconds: number, handler: Handler): () => Promise<void> {
+  const stopKeeping = keepAnalytics();
+  let pending: unknown[] = [];
+  let running: Promise<void> = Promise.resolve();
+  let seq = 0;
+  const tick = () => {
+    const taken = takeAnalytics();
+    if (taken.length > 0) {
+      const stream = `local-${process.pid}-${Date.now()}-${seq++}`;
+      pending.push(
+        logsEvent(
+          '/local/route-groups',
+          stream,
+          taken.map((e, i) => ({ id: String(i), at: e.at, message: eventLine(e) })),
+        ),
+      );
+    }
+    running = running.then(async () => {
+      while (pending.length > 0) {
+        try {
+          await handler(pending[0]);
+          pending = pending.slice(1);
+        } catch (err) {
+          log.warn('a logs worker failed', { worker: w.name, error: describeError(err) });
+          return;
+        }
+      }
+    });
+  };
+  const timer = setInterval(tick, everySeconds * 1000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    tick();
+    await running;
+    stopKeeping();
   };
 }
 

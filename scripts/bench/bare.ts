@@ -49,6 +49,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   mailInbound: ['s3'],
   mailFeedback: [],
   mailReply: ['sesv2'],
+  mailQuota: ['sesv2'],
   phone: ['sms'],
   signin: ['cognito'],
   kms: ['kms'],

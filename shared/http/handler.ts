@@ -8,6 +8,8 @@ import { authenticate } from '../auth/authenticate';
 import { type Caller, callerId, type OrgAccess } from '../auth/caller';
 import { badRequest, HttpError, type Issue, invalidRequest, notFound } from '../ground/errors';
 import { describeError, log } from '../ground/log';
+import { isAudited } from '../insights/actions';
+import { recordRequest, rememberActions } from '../insights/record';
 import { isBackendError, toHttpError } from './backend-errors';
 import { parseJsonBody } from './body';
 import { type Claim, claim, settle, takesKey } from './idempotency';
@@ -120,6 +122,8 @@ const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
       } else if (roles && !(access.role && roles.allow.includes(access.role))) {
         throw new HttpError(403, roles.refusal);
       }
+      // Suspended by a platform operator (PATCH /v1/platform/orgs/:orgId): reads work, writes don't.
+      if (access.org.suspended && isAudited(route)) throw new HttpError(403, 'This organization is suspended.');
     }
   },
 });
@@ -331,6 +335,35 @@ const routeName = (request: Request) => {
 
 /** The one middy stack every route group shares: `export const handler = httpHandler(routes)`. */
 export function httpHandler(routes: Route[]) {
+  rememberActions(routes);
+  const stack = answer(routes);
+  // The analytics event of every answer and the audit entry of a write (shared/insights/record.ts),
+  // outside the stack so they see its final status, an early one too (an idempotent replay: no
+  // second entry for a write done once).
+  return async (event: Event, context: Context): Promise<Result> => {
+    const startedAt = Date.now();
+    const started = performance.now();
+    const result = await stack(event, context as Ctx);
+    const state = (context as Ctx).api;
+    await recordRequest({
+      event,
+      requestId: event.requestContext.requestId ?? context.awsRequestId,
+      route: state?.route,
+      params: state?.params ?? {},
+      caller: state?.caller,
+      orgId: state?.access?.org.orgId,
+      status: result.statusCode ?? 200,
+      replayed: result.headers?.['idempotent-replayed'] === 'true',
+      startedAt,
+      durationMs: performance.now() - started,
+    }).catch((err: unknown) =>
+      log.error('audit_unwritten', { requestId: context.awsRequestId, error: describeError(err) }),
+    );
+    return result;
+  };
+}
+
+function answer(routes: Route[]) {
   return middy<Event, Result, Error, Ctx>()
     .use(mapErrors())
     .use(matchRoute(routes))

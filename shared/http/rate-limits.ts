@@ -2,13 +2,14 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../auth/caller';
 import { HttpError } from '../ground/errors';
 import { describeError, log } from '../ground/log';
+import { planLimitsOf } from '../platform/plans';
 import { db } from '../store/client';
 import { TABLE } from '../store/table';
 
 /**
  * Rate limits per organization and per API key, in fixed windows. Only callers that passed
  * authentication spend a budget, so nobody spends another organization's. A budget comes from the
- * environment until the platform's plans set them (`RATE_LIMIT_ORG`, `RATE_LIMIT_KEY` per
+ * organization's plan, else from the environment (`RATE_LIMIT_ORG`, `RATE_LIMIT_KEY` per
  * `RATE_LIMIT_WINDOW_SECONDS`, `RATE_LIMIT_BUILDS` a minute; `RATE_LIMITS=off` turns counting off).
  *
  * A function counts in memory and decides at once: no call on the request's path, reads and
@@ -42,16 +43,25 @@ const num = (name: string, fallback: number) => {
 
 export const rateLimitsOn = () => process.env.RATE_LIMITS !== 'off';
 
-/** The budgets a request spends: its organization's, a key's own, and a route's (`builds`). */
+/**
+ * The budgets a request spends: its organization's, a key's own, and a route's (`builds`). The
+ * organization's plan sets them (`requests`, `keyRequests`, `builds`: shared/platform/plans.ts,
+ * known from this container's memory, refreshed in the background); the environment's figures
+ * are the budgets of an organization without a plan, or of a limit its plan leaves out.
+ */
 export function budgetsOf(orgId: string, caller: Caller, own?: 'builds'): Budget[] {
+  const plan = planLimitsOf(orgId);
   const windowSeconds = num('RATE_LIMIT_WINDOW_SECONDS', DEFAULTS.window);
-  const budgets = [{ scope: `org#${orgId}`, limit: num('RATE_LIMIT_ORG', DEFAULTS.org), windowSeconds }];
+  const orgLimit = plan?.requests ?? num('RATE_LIMIT_ORG', DEFAULTS.org);
+  const budgets = [{ scope: `org#${orgId}`, limit: orgLimit, windowSeconds }];
   if (caller.kind === 'api_key' || caller.kind === 'agent_key') {
-    budgets.push({ scope: `key#${caller.keyId}`, limit: num('RATE_LIMIT_KEY', DEFAULTS.key), windowSeconds });
+    const limit = plan?.keyRequests ?? num('RATE_LIMIT_KEY', DEFAULTS.key);
+    budgets.push({ scope: `key#${caller.keyId}`, limit, windowSeconds });
   }
   // Builds are the platform's dearest work: a lower budget of their own, per organization and minute.
   if (own === 'builds') {
-    budgets.push({ scope: `org#${orgId}#builds`, limit: num('RATE_LIMIT_BUILDS', DEFAULTS.builds), windowSeconds: 60 });
+    const limit = plan?.builds ?? num('RATE_LIMIT_BUILDS', DEFAULTS.builds);
+    budgets.push({ scope: `org#${orgId}#builds`, limit, windowSeconds: 60 });
   }
   return budgets;
 }

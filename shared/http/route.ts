@@ -56,6 +56,11 @@ export interface RouteSpec<PS, QS, BS> {
    * `builds`, for what starts a build (deployment creation, redeploy).
    */
   rateBudget?: 'builds';
+  /**
+   * A POST that changes nothing (a search, a check): the audit log skips it. Derived when absent
+   * (shared/insights/actions.ts: a POST ending in `search`, `check`, `scan`, `query` or `get`).
+   */
+  readOnly?: boolean;
   /** One line for the reference. */
   summary?: string;
   params?: PS;

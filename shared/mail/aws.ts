@@ -1,6 +1,7 @@
 import {
   CreateEmailIdentityCommand,
   DeleteEmailIdentityCommand,
+  GetAccountCommand,
   GetEmailIdentityCommand,
   GetSuppressedDestinationCommand,
   PutEmailIdentityFeedbackAttributesCommand,
@@ -94,5 +95,16 @@ export const sesMail: MailPort = {
       ),
     );
     return new Set(found.filter((a): a is string => a !== undefined));
+  },
+
+  async quota() {
+    const out = await ses().send(new GetAccountCommand({}));
+    return {
+      max24HourSend: out.SendQuota?.Max24HourSend ?? 0,
+      maxSendRate: out.SendQuota?.MaxSendRate ?? 0,
+      sentLast24Hours: out.SendQuota?.SentLast24Hours ?? 0,
+      sendingEnabled: out.SendingEnabled ?? false,
+      productionAccess: out.ProductionAccessEnabled ?? false,
+    };
   },
 };

@@ -2,7 +2,7 @@ import { config } from '../config';
 import { lazyPort } from '../ground/lazy';
 import type { MailPort } from './port';
 
-export type { MailMessage, MailPort, RawMail } from './port';
+export type { MailMessage, MailPort, MailQuota, RawMail } from './port';
 
 let adapter: MailPort | undefined;
 

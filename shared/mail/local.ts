@@ -6,6 +6,12 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { outboxFile } from '../ground/outbox';
 import { type MailPort, mailFrom, simulated } from './port';
 
+/** The local engine's figures: those of a new SES account in its sandbox. */
+export const LOCAL_QUOTA = { max24HourSend: 200, maxSendRate: 1 } as const;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** When this process sent each message of the last 24 hours (the local engine's count). */
+const sends: number[] = [];
+
 let transport: Transporter | undefined;
 let transportPort: string | undefined;
 
@@ -43,11 +49,13 @@ export const localMail: MailPort = {
     const file = outboxFile('eml');
     await mkdir(join(file, '..'), { recursive: true });
     await writeFile(file, raw);
+    sends.push(Date.now());
     return { messageId };
   },
 
   async sendRaw(message) {
     const info = await smtp().sendMail({ envelope: { from: message.from, to: message.to }, raw: message.raw });
+    sends.push(Date.now());
     const rejected = ((info.rejected ?? []) as (string | { address: string })[]).map((r) =>
       typeof r === 'string' ? r : r.address,
     );
@@ -62,5 +70,11 @@ export const localMail: MailPort = {
 
   async suppressed(addresses) {
     return new Set(addresses.filter((a) => simulated(a) === 'suppressionlist'));
+  },
+
+  async quota() {
+    const since = Date.now() - DAY_MS;
+    while (sends.length > 0 && (sends[0] as number) < since) sends.shift();
+    return { ...LOCAL_QUOTA, sentLast24Hours: sends.length, sendingEnabled: true, productionAccess: false };
   },
 };

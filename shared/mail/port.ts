@@ -34,6 +34,20 @@ export interface MailPort {
   deleteDomain(domain: string): Promise<void>;
   /** Those of `addresses` on the account's suppression list (bounces, complaints). */
   suppressed(addresses: string[]): Promise<Set<string>>;
+  /** The account's sending quota (SES GetAccount; locally the local engine's figures). */
+  quota(): Promise<MailQuota>;
+}
+
+/** What the account may send, and has sent, per SES's account figures. */
+export interface MailQuota {
+  /** Messages the account may send in 24 hours. */
+  max24HourSend: number;
+  /** Messages a second. */
+  maxSendRate: number;
+  sentLast24Hours: number;
+  sendingEnabled: boolean;
+  /** Out of SES's sandbox (sending to any address). */
+  productionAccess: boolean;
 }
 
 /** The sender of the platform's own messages (`MAIL_FROM`). */

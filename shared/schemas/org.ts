@@ -11,6 +11,10 @@ export interface Organization {
   version: number;
   /** `deleting` while a deletion runs: nothing new may be created in it. */
   status?: 'active' | 'deleting';
+  /** The platform plan (shared/platform/plans.ts); none: the environment's rate limits. */
+  planId?: string;
+  /** Suspended by a platform operator: reads work, writes are 403 (a field of its own beside `status`). */
+  suspended?: boolean;
 }
 
 export interface Member {

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { toEvent } from '../../lib/local/gateway';
 import { groupFor, routeGroups } from '../../lib/route-groups';
+import { addMember } from '../../shared/identity/orgs';
 import { TestPlatform } from '../helpers/platform';
+import { platformOrg } from '../platform/helpers';
 
 /**
  * The sample API Gateway v2 events for `sam local invoke -e` (one per route group, README):
@@ -29,7 +31,23 @@ beforeAll(async () => {
   expect(project.status).toBe(201);
   // The repository the repo-issues sample names.
   expect((await p.post(`/v1/orgs/${p.org.orgId}/repos`, { name: 'site' })).status).toBe(201);
-  vars = { TOKEN: p.owner.token, ORG_ID: p.org.orgId, PROJECT_ID: project.body.project.projectId };
+  // The mailbox the calendar and contacts samples name (a `.test` domain verifies at once).
+  const domain = `events-${Date.now().toString(36)}.test`;
+  expect((await p.post(`/v1/orgs/${p.org.orgId}/mail/domains`, { domain })).status).toBe(201);
+  const mailbox = await p.post(`/v1/orgs/${p.org.orgId}/mail/admin/mailboxes`, {
+    address: `samples@${domain}`,
+    name: 'Samples',
+    members: [p.owner.userId],
+  });
+  expect(mailbox.status).toBe(201);
+  // The platform sample is an operator's call: the owner administers the platform organization too.
+  await addMember((await platformOrg()).orgId, p.owner.email, 'admin');
+  vars = {
+    TOKEN: p.owner.token,
+    ORG_ID: p.org.orgId,
+    PROJECT_ID: project.body.project.projectId,
+    MAILBOX_ID: mailbox.body.mailbox.mailboxId,
+  };
 });
 afterAll(async () => {
   await p?.close();

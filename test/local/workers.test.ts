@@ -7,6 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { PlatformStack } from '../../lib/aws/platform-stack';
 import { createWorkerQueues } from '../../lib/local/sqs';
 import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
+import { routeGroups } from '../../lib/route-groups';
 import { type Worker, workers } from '../../lib/workers';
 import { publishEvent } from '../../shared/events/bus';
 import { db } from '../../shared/store/client';
@@ -34,8 +35,9 @@ function awsWorkers(table: Worker[]) {
     authUrl: 'https://auth.example.com',
     authAudience: 'platform-api',
     workers: table,
-    // No route group: one sending to a worker's queue needs that worker in `table`.
-    groups: [],
+    // One route group, with no queue to send to (one sending to a worker's queue needs that worker
+    // in `table`): a logs worker's subscription filters are on the groups' log groups.
+    groups: routeGroups.filter((g) => g.name === 'core'),
   });
   const template = Template.fromStack(stack);
   const resources = Object.values(template.toJSON().Resources as Record<string, Resource>);
@@ -48,11 +50,13 @@ function awsWorkers(table: Worker[]) {
     );
     const kind = on('AWS::Lambda::EventSourceMapping', 'FunctionName')
       ? 'queue'
-      : rule?.Properties.EventPattern
-        ? 'event'
-        : rule?.Properties.ScheduleExpression
-          ? 'schedule'
-          : 'none';
+      : on('AWS::Logs::SubscriptionFilter', 'DestinationArn')
+        ? 'logs'
+        : rule?.Properties.EventPattern
+          ? 'event'
+          : rule?.Properties.ScheduleExpression
+            ? 'schedule'
+            : 'none';
     return { name: w.worker.name, kind };
   });
 }

@@ -1,11 +1,11 @@
 import {
   AlreadyExistsException,
   CreateEmailIdentityCommand,
-  PutEmailIdentityFeedbackAttributesCommand,
   DeleteEmailIdentityCommand,
   GetEmailIdentityCommand,
   GetSuppressedDestinationCommand,
   NotFoundException,
+  PutEmailIdentityFeedbackAttributesCommand,
   SESv2Client,
   SendEmailCommand,
 } from '@aws-sdk/client-sesv2';
