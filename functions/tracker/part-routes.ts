@@ -3,7 +3,7 @@ import { HttpError } from '../../shared/ground/errors';
 import { created, noContent, ok, route } from '../../shared/http/route';
 import { transitionsFrom, workflowOf } from '../../shared/tracker/catalog';
 import { raiseTrackerEvents } from '../../shared/tracker/events';
-import { present, requireIssue, writeChanges } from '../../shared/tracker/issues';
+import { present, requireIssue } from '../../shared/tracker/issues';
 import {
   addComment,
   addLink,
@@ -25,7 +25,7 @@ import {
   startAttachment,
 } from '../../shared/tracker/parts';
 import { TM } from '../../shared/tracker/records';
-import { findTransition, transitionChange } from '../../shared/tracker/transitions';
+import { applyTransition, findTransition } from '../../shared/tracker/transitions';
 import { actorOf, IssueEdit, Ref, str, trimmed } from './common';
 
 const IssuePath = z.object({ orgId: z.string(), issueKey: Ref });
@@ -236,8 +236,7 @@ export const partRoutes = [
       const { issue, space } = await requireIssue(actor, ctx.params.issueKey, true);
       const t = findTransition(space, issue, ctx.body.transition);
       if (!t) throw new HttpError(409, `No transition "${ctx.body.transition}" from this issue's status.`);
-      const { change, description } = await transitionChange(actor, space, issue, t, ctx.body.fields);
-      const next = await writeChanges(actor.orgId, issue, change, description);
+      const next = await applyTransition(actor, space, issue, t, ctx.body.fields);
       return ok({ issue: present(next, space) });
     },
   }),

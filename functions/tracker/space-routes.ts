@@ -105,6 +105,28 @@ const Config = z.object({
           )
           .check(z.maxLength(50)),
       ),
+      slas: z.optional(
+        z
+          .array(
+            z.object({
+              id: str(1, 40),
+              name: trimmed(1, 80),
+              start: z.array(str(1, 64)).check(z.maxLength(20)),
+              pause: z.array(str(1, 64)).check(z.maxLength(20)),
+              stop: z.array(str(1, 64)).check(z.maxLength(20)),
+              goals: z
+                .array(
+                  z.object({
+                    query: z.optional(str(0, 2000)),
+                    minutes: z.int().check(z.minimum(0), z.maximum(525_600)),
+                    calendar: z.enum(['business', 'always']),
+                  }),
+                )
+                .check(z.maxLength(20)),
+            }),
+          )
+          .check(z.maxLength(20)),
+      ),
       hours: z.optional(
         z.object({
           timeZone: str(1, 64),

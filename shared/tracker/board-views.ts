@@ -3,13 +3,13 @@ import { canEdit } from './access';
 import { requireBoard } from './boards';
 import { statusById, typeById, workflowOf } from './catalog';
 import type { IssueInput } from './issues';
-import { present, requireIssue, spaceIssues, writeChanges } from './issues';
+import { present, requireIssue, spaceIssues } from './issues';
 import type { Board, Space, Sprint, TrackedIssue } from './model';
 import { rankIssues } from './ranking';
 import { type Actor, TM } from './records';
 import { matching } from './search';
 import { boardSprints } from './sprints';
-import { transitionChange } from './transitions';
+import { applyTransition } from './transitions';
 
 /** The queries that filter a board: its own and the quick filters named (comma-separated ids), ANDed. */
 function boardQueries(board: Board, quickFilters?: string): string[] {
@@ -225,8 +225,7 @@ export async function moveCard(
         column: column.id,
         status: statusById(issue.statusId)?.name ?? issue.statusId,
       });
-    const { change, description } = await transitionChange(actor, space, issue, t, input.fields);
-    current = await writeChanges(actor.orgId, issue, change, description);
+    current = await applyTransition(actor, space, issue, t, input.fields);
     transition = t.id;
   }
   let rank = current.rank;

@@ -6,7 +6,7 @@ import { type IssueInput, present, requireIssue, resolveInput, statusChange, wri
 import type { Space, TrackedIssue } from './model';
 import { type Actor, spaceIssuesPk, TK, TM } from './records';
 import { requireSpace } from './spaces';
-import { findTransition, transitionChange } from './transitions';
+import { applyTransition, findTransition } from './transitions';
 
 export type BulkOperation = 'edit' | 'transition' | 'move' | 'delete' | 'watch' | 'unwatch';
 
@@ -70,8 +70,7 @@ async function one(actor: Actor, ref: string, input: BulkInput, target?: Space):
     case 'transition': {
       const t = findTransition(space, issue, input.transition as string);
       if (!t) throw new HttpError(409, `No transition "${input.transition}" from this issue's status.`);
-      const { change, description } = await transitionChange(actor, space, issue, t, input.fields);
-      await writeChanges(actor.orgId, issue, change, description);
+      await applyTransition(actor, space, issue, t, input.fields);
       return undefined;
     }
     case 'watch':

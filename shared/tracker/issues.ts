@@ -18,6 +18,7 @@ import {
 import type { FieldValue, Space, Sprint, TrackedIssue } from './model';
 import { rankAfter } from './rank';
 import { type Actor, pkOf, spaceIssuesPk, TK, TM, TP } from './records';
+import { elapsedAt, startClocks, syncSlaTimers } from './sla';
 import { allSpaces, findSpace, spaceComponents, spaceVersions, strip } from './spaces';
 
 type Stored<T> = T & { pk: string; sk: string };
@@ -53,9 +54,19 @@ export interface IssueInput {
 export const keyOf = (space: Pick<Space, 'key'>, issue: Pick<TrackedIssue, 'number'>) => `${space.key}-${issue.number}`;
 
 /** An issue as the API answers it: the stored record with its current key. */
-export function present(issue: TrackedIssue, space: Pick<Space, 'key'> | undefined): TrackedIssue {
+export function present(issue: TrackedIssue, space: Pick<Space, 'key'> | Space | undefined): TrackedIssue {
   const { pk: _p, sk: _s, gsi1pk: _g1, gsi1sk: _g2, ...rest } = issue as Stored<TrackedIssue> & Record<string, unknown>;
-  return { ...(rest as unknown as TrackedIssue), key: space ? keyOf(space, issue) : issue.key };
+  const shown = { ...(rest as unknown as TrackedIssue), key: space ? keyOf(space, issue) : issue.key };
+  if (space && 'config' in space && space.config.servicedesk && Object.keys(issue.sla ?? {}).length > 0) {
+    const now = Date.now();
+    shown.sla = Object.fromEntries(
+      Object.entries(issue.sla).map(([id, c]) => {
+        const elapsed = elapsedAt(space, c, now);
+        return [id, { ...c, elapsed, ...(c.goal !== undefined && elapsed > c.goal ? { breached: true } : {}) }];
+      }),
+    );
+  }
+  return shown;
 }
 
 export async function getIssue(orgId: string, issueId: string, consistent = false): Promise<TrackedIssue | undefined> {
@@ -307,9 +318,11 @@ export async function createIssue(
   if (!permissionsFor(found, actor).create) throw forbidden(TM.cannotCreate);
   if (found.archived) throw badRequest(TM.archived);
   const { fields, description } = await resolveInput(actor, found, input);
-  return inTurn(actor.orgId, () =>
+  const made = await inTurn(actor.orgId, () =>
     commitNew(actor, found, input.summary, { ...fields, ...(options.overrides ?? {}) }, description, options.marker),
   );
+  if (!made.existing) await syncSlaTimers(found, made.issue);
+  return made;
 }
 
 /**
@@ -388,7 +401,7 @@ async function commitNew(
       commentCount: 0,
       attachmentCount: 0,
       participants: [],
-      sla: {},
+      sla: space.config.servicedesk ? startClocks(space, (fields.statusId as string | undefined) ?? statusId, now) : {},
       version: 1,
       createdAt: now,
       updatedAt: now,

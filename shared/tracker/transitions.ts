@@ -1,9 +1,10 @@
 import { forbidden, HttpError } from '../ground/errors';
 import { permissionsFor } from './access';
 import { findNamed, RESOLUTIONS, statusById, type Transition, transitionsFrom, workflowOf } from './catalog';
-import { type IssueInput, resolveInput, statusChange } from './issues';
+import { type IssueInput, resolveInput, statusChange, writeChanges } from './issues';
 import type { Space, TrackedIssue } from './model';
 import type { Actor } from './records';
+import { clocksAfter, syncSlaTimers } from './sla';
 
 /** 409 naming the fields a transition asks for (`fields` in the answer too). */
 export const fieldsNeeded = (t: Transition, missing: string[]) =>
@@ -39,8 +40,25 @@ export async function transitionChange(
   const missing = (transition.fields ?? []).filter((f) => (input as Record<string, unknown>)[f] == null);
   if (missing.length > 0) throw fieldsNeeded(transition, missing);
   const { fields, description } = await resolveInput(actor, space, input, issue);
-  const change = { ...statusChange(issue, transition.to), ...fields };
+  const now = Date.now();
+  const change = { ...statusChange(issue, transition.to, now), ...fields };
+  const clocks = clocksAfter(space, issue, { kind: 'status', to: transition.to }, now);
+  if (clocks) change.sla = clocks;
   if (fields.resolutionId && statusById(transition.to)?.category === 'done') change.resolutionId = fields.resolutionId;
   if (change.resolutionId && !findNamed(RESOLUTIONS, change.resolutionId)) change.resolutionId = 'done';
   return { change, ...(description !== undefined ? { description } : {}) };
+}
+
+/** Takes a transition: its change written (only what changed, on the version read), the SLA timers kept in step. */
+export async function applyTransition(
+  actor: Actor,
+  space: Space,
+  issue: TrackedIssue,
+  transition: Transition,
+  input: IssueInput = {},
+): Promise<TrackedIssue> {
+  const { change, description } = await transitionChange(actor, space, issue, transition, input);
+  const next = await writeChanges(actor.orgId, issue, change, description);
+  if (change.sla) await syncSlaTimers(space, next);
+  return next;
 }
