@@ -50,7 +50,7 @@ async function createWithLabel(
   input: NewProject,
   productionLabel: string,
 ): Promise<ProjectRecord> {
-  const location = checkLocation(input.location);
+  const location = await checkLocation(input.location);
   const repoCheck = input.repoId === undefined ? undefined : repoExists(orgId, input.repoId);
   const now = Date.now();
   const projectId = newId('prj_', now);

@@ -1,9 +1,9 @@
-import { defaultLocation, findLocation } from '../../shared/config';
 import { badRequest } from '../../shared/ground/errors';
+import { usableLocation } from '../../shared/platform/geo';
 
-/** A location of the registry (the registry's default when none is given), or 400. */
-export function checkLocation(location: string | undefined): string {
-  const id = location ?? defaultLocation;
-  if (!findLocation(id)) throw badRequest(`Unknown location: ${id}`);
-  return id;
+/** A usable location of the registry (the registry's default when none is given), or 400. */
+export async function checkLocation(location: string | undefined): Promise<string> {
+  const found = await usableLocation(location);
+  if (!found) throw badRequest(`Unknown location: ${location}`);
+  return found.id;
 }

@@ -60,7 +60,7 @@ export async function updateProject(
   changes: ProjectChanges,
 ): Promise<{ project: ProjectRecord; linked: boolean }> {
   const { orgId } = org;
-  if (changes.location !== undefined) checkLocation(changes.location);
+  if (changes.location !== undefined) await checkLocation(changes.location);
   for (let attempt = 0; ; attempt++) {
     const current = await requireProject(orgId, projectId, true);
     assertActive(current);

@@ -1,8 +1,9 @@
 import type { Caller } from '../../shared/auth/caller';
-import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX, defaultLocation, findLocation } from '../../shared/config';
+import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/config';
 import { createTable, waitForTable } from '../../shared/databases/tables';
 import { badRequest, HttpError } from '../../shared/ground/errors';
 import { log } from '../../shared/ground/log';
+import { usableLocation } from '../../shared/platform/geo';
 import { createRepository } from '../../shared/repos/records';
 import { getProjectName, insertResource, PROJECT_NOT_FOUND, updateResource } from '../../shared/resources/records';
 import type { Organization } from '../../shared/schemas/org';
@@ -69,9 +70,9 @@ export async function createResource(org: Organization, caller: Caller, input: C
     throw badRequest(ONLY_DATABASES_HAVE_KEYS);
   }
   const keys = input.type === 'database' ? keysFor(input) : undefined;
-  const locationId = input.location ?? defaultLocation;
-  const location = findLocation(locationId);
-  if (!location) throw badRequest(`Unknown location: ${locationId}`);
+  const location = await usableLocation(input.location);
+  if (!location) throw badRequest(`Unknown location: ${input.location}`);
+  const locationId = location.id;
   if (input.type === 'repository') {
     if (input.projectId !== undefined) throw badRequest(ONLY_LINKABLE);
     // The same code as POST /repos: an empty repository on the default branch `main`.

@@ -5,6 +5,7 @@ import { log } from '../ground/log';
 import { ORG_NOT_FOUND } from '../ground/messages';
 import { HOST_IN_USE, hostEntry, reserveHost } from '../hosts/registry';
 import { orgIsActive } from '../identity/orgs';
+import { regionOfLocation } from '../platform/geo';
 import { newDeploymentItems } from '../projects/deployments';
 import { envHash } from '../projects/env';
 import { PROJECT_NOT_FOUND } from '../projects/records';
@@ -71,7 +72,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     status: skipped ? 'skipped' : 'queued',
     createdAt: now,
     updatedAt: now,
-    region: findLocation(project.location)?.region ?? config.region,
+    region: (await regionOfLocation(project.location)) ?? findLocation(project.location)?.region ?? config.region,
     createdBy: input.createdBy,
     branch: input.branch,
     commitSha: input.commitSha,

@@ -97,6 +97,34 @@ export const showRegion = (r: RegionRecord, geo: Geo) => ({
   locations: geo.locations.filter((l) => l.region === r.id).map((l) => showLocation(l, geo.defaultId)),
 });
 
+/**
+ * How long a function keeps the registry for the checks of creates: a change shows within it in
+ * other functions, at once in the one that made it.
+ */
+const USABLE_TTL_MS = 10_000;
+let usable: { at: number; geo: Geo } | undefined;
+
+/**
+ * The location a create may use (a project, a resource, a repository): `id`, or the registry's
+ * default when none is given, while it is enabled, with its region. Undefined: unknown or
+ * disabled (the caller's 400). The registry is read at most every 10 seconds per function.
+ */
+export async function usableLocation(id: string | undefined, now = Date.now()): Promise<LocationRecord | undefined> {
+  const geo = await cachedGeo(now);
+  const location = geo.locations.find((l) => l.id === (id ?? geo.defaultId));
+  return location?.enabled ? location : undefined;
+}
+
+/** The region of a location of the registry, enabled or not (what exists keeps running where it is). */
+export async function regionOfLocation(id: string, now = Date.now()): Promise<string | undefined> {
+  return (await cachedGeo(now)).locations.find((l) => l.id === id)?.region;
+}
+
+async function cachedGeo(now: number): Promise<Geo> {
+  if (!usable || now - usable.at > USABLE_TTL_MS) usable = { at: now, geo: await readGeo() };
+  return usable.geo;
+}
+
 /** What `GET /v1/locations` answers: the enabled locations, the default marked. */
 export async function publicLocations() {
   const geo = await readGeo();
@@ -157,6 +185,7 @@ export async function putRegion(
   id: string,
   body: { name?: string; enabled?: boolean; ifVersion?: number },
 ): Promise<{ region: ReturnType<typeof showRegion>; created: boolean }> {
+  usable = undefined;
   const geo = await readGeo(true);
   const existing = geo.regions.find((r) => r.id === id);
   if (!existing && (body.name === undefined || body.ifVersion !== undefined)) throw notFound(PM.regionNotFound);
@@ -190,6 +219,7 @@ export async function putLocation(
   id: string,
   body: { name?: string; region?: string; enabled?: boolean; default?: boolean; ifVersion?: number },
 ): Promise<{ location: ReturnType<typeof showLocation>; created: boolean }> {
+  usable = undefined;
   const geo = await readGeo(true);
   const existing = geo.locations.find((l) => l.id === id);
   if (!existing && (body.name === undefined || body.region === undefined || body.ifVersion !== undefined)) {

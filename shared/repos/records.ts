@@ -1,9 +1,10 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../auth/caller';
-import { defaultLocation, findLocation } from '../config';
+
 import { git } from '../git';
 import { conflict, HttpError, notFound } from '../ground/errors';
 import { log } from '../ground/log';
+import { usableLocation } from '../platform/geo';
 import { projectKeys } from '../projects/records';
 import {
   getResource,
@@ -99,7 +100,7 @@ const callerEmail = (c: Caller) => (c.kind === 'user' && c.email ? c.email : 'no
  * idempotently, the first commit only while the repository is still empty) instead of a 409.
  */
 export async function createRepository(orgId: string, caller: Caller, input: CreateRepoInput): Promise<RepoRecord> {
-  const location = findLocation(input.location ?? defaultLocation);
+  const location = await usableLocation(input.location);
   if (!location) throw new HttpError(400, `Unknown location: ${input.location}`);
   const defaultBranch = input.defaultBranch ?? 'main';
   const now = Date.now();

@@ -286,6 +286,14 @@ describe('regions and locations', () => {
     const listed = await p.get('/v1/locations', { token: p.owner.token });
     expect(listed.body.locations).toContainEqual({ id: location, name: 'Test city', region, default: false });
     expect(listed.body.default).toBe('fra');
+    // A project can be made there, and its deployments run in the location's region.
+    const made = await p.post(`/v1/orgs/${p.org.orgId}/projects`, {
+      name: 'There',
+      slug: `there-${location}`,
+      location,
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.project.location).toBe(location);
 
     // Disabling a region that an enabled location uses is 409; once the location is off, it goes.
     const inUse = await p.put(`/v1/platform/regions/${region}`, { enabled: false }, asOwner());
@@ -299,6 +307,10 @@ describe('regions and locations', () => {
     expect(off.body.location).toMatchObject({ enabled: false, version: 2 });
     const hidden = await p.get('/v1/locations', { token: p.owner.token });
     expect(hidden.body.locations.map((l: { id: string }) => l.id)).not.toContain(location);
+    // A disabled location takes no new project.
+    const refused = await p.post(`/v1/orgs/${p.org.orgId}/projects`, { name: 'No', slug: `no-${location}`, location });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: `Unknown location: ${location}` });
 
     const disabled = await p.put(`/v1/platform/regions/${region}`, { enabled: false, name: 'Closed' }, asOwner());
     expect(disabled.status).toBe(200);

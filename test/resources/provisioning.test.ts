@@ -1,9 +1,13 @@
-import './broken-location';
+import { putLocation, putRegion } from '../../shared/platform/geo';
 import { TestPlatform } from '../helpers/platform';
 
 let p: TestPlatform;
 beforeAll(async () => {
   p = await TestPlatform.start();
+  // A location of the registry whose region no AWS client accepts, so provisioning there fails
+  // for real (no mock). Written as the platform's operators would (PUT /v1/platform/…).
+  await putRegion('not_a_region', { name: 'Nowhere' });
+  await putLocation('void', { name: 'Nowhere', region: 'not_a_region' });
 });
 afterAll(() => p.close());
 
