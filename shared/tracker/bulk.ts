@@ -4,7 +4,7 @@ import { canEdit, permissionsFor } from './access';
 import { findNamed, ISSUE_TYPES, workflowOf } from './catalog';
 import { type IssueInput, present, requireIssue, resolveInput, statusChange, writeChanges } from './issues';
 import type { Space, TrackedIssue } from './model';
-import { type Actor, spaceIssuesPk, TK, TM } from './records';
+import { type Actor, spaceIssuesPk, spaceIssuesSk, TK, TM } from './records';
 import { requireSpace } from './spaces';
 import { applyTransition, findTransition } from './transitions';
 
@@ -161,7 +161,7 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
               Item: {
                 ...TK.issue(actor.orgId, issue.issueId),
                 gsi1pk: spaceIssuesPk(actor.orgId, to.spaceId),
-                gsi1sk: issue.issueId,
+                gsi1sk: spaceIssuesSk(next.statusId, issue.issueId),
                 ...next,
               },
               ConditionExpression: '#v = :v',

@@ -17,7 +17,7 @@ import {
 } from './catalog';
 import type { FieldValue, Space, Sprint, TrackedIssue } from './model';
 import { rankAfter } from './rank';
-import { type Actor, pkOf, spaceIssuesPk, TK, TM, TP } from './records';
+import { type Actor, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TM, TP } from './records';
 import { elapsedAt, startClocks, syncSlaTimers } from './sla';
 import { allSpaces, findSpace, spaceComponents, spaceVersions, strip } from './spaces';
 
@@ -98,13 +98,20 @@ export async function requireIssue(
   return { issue, space };
 }
 
-/** A space's issues (GSI1), every one of them. */
-export async function spaceIssues(orgId: string, spaceId: string): Promise<TrackedIssue[]> {
-  const items = await queryAll<Stored<TrackedIssue>>({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': spaceIssuesPk(orgId, spaceId) },
-  });
+/** A space's issues (GSI1): every one of them, or those in `statusIds` only (one Query per status). */
+export async function spaceIssues(
+  orgId: string,
+  spaceId: string,
+  statusIds?: Iterable<string>,
+): Promise<TrackedIssue[]> {
+  const pk = spaceIssuesPk(orgId, spaceId);
+  const read = (status?: string) =>
+    queryAll<Stored<TrackedIssue>>({
+      IndexName: 'gsi1',
+      KeyConditionExpression: status ? 'gsi1pk = :pk AND begins_with(gsi1sk, :s)' : 'gsi1pk = :pk',
+      ExpressionAttributeValues: status ? { ':pk': pk, ':s': `${status}#` } : { ':pk': pk },
+    });
+  const items = statusIds ? (await Promise.all([...statusIds].map((s) => read(s)))).flat() : await read();
   return items.map((i) => strip(i) as TrackedIssue);
 }
 
@@ -434,7 +441,12 @@ async function commitNew(
       {
         Put: {
           TableName: TABLE(),
-          Item: { ...TK.issue(orgId, issueId), gsi1pk: spaceIssuesPk(orgId, space.spaceId), gsi1sk: issueId, ...issue },
+          Item: {
+            ...TK.issue(orgId, issueId),
+            gsi1pk: spaceIssuesPk(orgId, space.spaceId),
+            gsi1sk: spaceIssuesSk(issue.statusId, issueId),
+            ...issue,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -487,6 +499,7 @@ export async function writeChanges(
   if (Object.keys(fields).length === 0 && description === undefined) return issue;
   const now = Date.now();
   fields.updatedAt = now;
+  if (typeof fields.statusId === 'string') fields.gsi1sk = spaceIssuesSk(fields.statusId, issue.issueId);
   const items: Parameters<typeof transact>[0] = [
     { Update: versionedUpdate(TK.issue(orgId, issue.issueId), issue.version, fields) },
   ];

@@ -7,7 +7,8 @@ import type { Role } from '../auth/scopes';
  * - a space `TSPACE#<spaceId>`; each key it has had `TSPACEKEY#<KEY>` → its spaceId (created in a
  *   transaction with `attribute_not_exists`, so a key is unique in the organization, and a former key
  *   keeps resolving and stays taken);
- * - an issue `TISSUE#<issueId>`, listed per space by GSI1 (`TRKSPACE#<orgId>#<spaceId>` / issueId);
+ * - an issue `TISSUE#<issueId>`, listed per space by GSI1 (`TRKSPACE#<orgId>#<spaceId>` /
+ *   `<statusId>#<issueId>`);
  *   each number it has had `TISSUENUM#<spaceId>#<number>` → its issueId (moved issues keep their old
  *   keys); its description `TDESC#<issueId>`;
  * - `TRKMETA`: the organization's last handed-out rank (new issues go last);
@@ -48,6 +49,8 @@ export const TP = {
 
 /** GSI1 partition of a space's issues. */
 export const spaceIssuesPk = (orgId: string, spaceId: string) => `TRKSPACE#${orgId}#${spaceId}`;
+/** GSI1 sort key of an issue in its space: by status, so a query narrowed to statuses reads only those. */
+export const spaceIssuesSk = (statusId: string, issueId: string) => `${statusId}#${issueId}`;
 
 /** Who acts: the organization, the caller's id (a person's or a key's), its organization role. */
 export interface Actor {

@@ -128,8 +128,10 @@ export async function matching(
   } else {
     let ids = narrow.spaceIds ? [...narrow.spaceIds] : undefined;
     if (limitSpaces) ids = ids ? ids.filter((id) => limitSpaces.includes(id)) : limitSpaces;
+    // Within spaces, a status constraint narrows the index read too (its sort key starts with the status).
+    const statuses = all.map((c) => c.narrow.statusIds).find((x) => x !== undefined);
     read = ids
-      ? (await Promise.all(ids.map((id) => spaceIssues(actor.orgId, id)))).flat()
+      ? (await Promise.all(ids.map((id) => spaceIssues(actor.orgId, id, statuses)))).flat()
       : await orgIssues(actor.orgId);
   }
   const scanned = read.length;

@@ -195,6 +195,11 @@ describe('labels and search', () => {
     expect(paged.body).toMatchObject({ total: 5, startAt: 1, maxResults: 2 });
     expect(paged.body.issues.map((i: { key: string }) => i.key)).toEqual(['SRCH-4', 'SRCH-3']);
     expect(paged.body.scanned).toBe(5);
+    // Space and status narrow the index read itself: only that status's issues are read.
+    await p.post(`${t.issue('SRCH-2')}/transitions`, { transition: 'In Progress' });
+    const narrowed = await q('space = SRCH AND status = "In Progress"');
+    expect(narrowed.body).toMatchObject({ total: 1, scanned: 1 });
+    expect((await q('space = SRCH AND status = "To Do"')).body).toMatchObject({ total: 4, scanned: 4 });
     const byKey = await q('key = SRCH-2');
     expect(byKey.body).toMatchObject({ total: 1, scanned: 1 });
     const ordered = await q('space = SRCH', '&order=key');
