@@ -223,9 +223,16 @@ export async function deleteContact(mailboxId: string, addressBookId: string, co
 /** Deletes every contact of an address book, their postings and photos included. */
 export async function removeContactsOf(mailboxId: string, addressBookId: string): Promise<void> {
   const found = await contactsOf(mailboxId, addressBookId);
-  await deleteMany(found.map(({ pk, sk }) => ({ pk, sk })));
-  await deleteMany(found.flatMap((c) => tokensOf(c).map((t) => postingKey(mailboxId, t, c.contactId))));
-  await removePhotos(found.flatMap((c) => (c.photoKey ? [c.photoKey] : [])));
+  const keys = found.flatMap((c) => [
+    { pk: c.pk, sk: c.sk },
+    ...tokensOf(c).map((t) => postingKey(mailboxId, t, c.contactId)),
+  ]);
+  // Eight batch writers at once: a large address book has some 15 postings a contact.
+  const slice = Math.ceil(keys.length / 8 / 25) * 25;
+  const slices = Array.from({ length: 8 }, (_, i) => keys.slice(i * slice, (i + 1) * slice));
+  await Promise.all(slices.map((part) => deleteMany(part)));
+  const photos = found.flatMap((c) => (c.photoKey ? [c.photoKey] : []));
+  for (let i = 0; i < photos.length; i += 1000) await removePhotos(photos.slice(i, i + 1000));
 }
 
 /** The contacts of an address book (uid and id), for an import to find known UIDs. */

@@ -186,7 +186,7 @@ export async function exportBook(book: AddressBookRecord, version: VCardVersion)
       parts[at] = contactToVCard(c, version, photo);
     }
   };
-  await Promise.all(Array.from({ length: 8 }, worker));
+  await Promise.all(Array.from({ length: 16 }, worker));
   return parts.join('');
 }
 
