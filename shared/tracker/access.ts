@@ -40,15 +40,15 @@ export const canBrowse = (space: Space, actor: Actor) => spaceRoleOf(space, acto
 
 /**
  * Whether `actor` sees `issue`: it browses the space and, when the issue has a security level,
- * one of the level's grants names it. A level the space no longer has hides the issue from all but
- * its administrators.
+ * one of the level's grants names it. A level the space no longer has is no level (Jira moves
+ * issues off a level it deletes).
  */
 export function canSee(issue: TrackedIssue, space: Space, actor: Actor): boolean {
   const role = spaceRoleOf(space, actor);
   if (!role) return false;
   if (!issue.securityLevelId) return true;
   const level = space.config.securityLevels.find((l) => l.id === issue.securityLevelId);
-  if (!level) return role === 'admin';
+  if (!level) return true;
   return level.grants.some((g) => {
     switch (g.type) {
       case 'anyone':

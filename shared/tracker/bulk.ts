@@ -161,7 +161,7 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
               Item: {
                 ...TK.issue(actor.orgId, issue.issueId),
                 gsi1pk: spaceIssuesPk(actor.orgId, to.spaceId),
-                gsi1sk: spaceIssuesSk(next.statusId, issue.issueId),
+                gsi1sk: spaceIssuesSk(next.statusId, next.updatedAt, issue.issueId),
                 ...next,
               },
               ConditionExpression: '#v = :v',

@@ -444,7 +444,7 @@ async function commitNew(
           Item: {
             ...TK.issue(orgId, issueId),
             gsi1pk: spaceIssuesPk(orgId, space.spaceId),
-            gsi1sk: spaceIssuesSk(issue.statusId, issueId),
+            gsi1sk: spaceIssuesSk(issue.statusId, issue.updatedAt, issueId),
             ...issue,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -499,7 +499,7 @@ export async function writeChanges(
   if (Object.keys(fields).length === 0 && description === undefined) return issue;
   const now = Date.now();
   fields.updatedAt = now;
-  if (typeof fields.statusId === 'string') fields.gsi1sk = spaceIssuesSk(fields.statusId, issue.issueId);
+  fields.gsi1sk = spaceIssuesSk((fields.statusId as string | undefined) ?? issue.statusId, now, issue.issueId);
   const items: Parameters<typeof transact>[0] = [
     { Update: versionedUpdate(TK.issue(orgId, issue.issueId), issue.version, fields) },
   ];

@@ -6,7 +6,7 @@ import { canEdit } from './access';
 import { orgIssues, present, requireIssue } from './issues';
 import type { Space, TrackedIssue } from './model';
 import { compareRanks, placeRanks } from './rank';
-import { type Actor, TK, TM } from './records';
+import { type Actor, spaceIssuesSk, TK, TM } from './records';
 
 /** Raises the organization's last rank to `rank` when it is higher (new issues go after it). */
 async function raiseLastRank(orgId: string, rank: string): Promise<void> {
@@ -61,7 +61,15 @@ export async function rankIssues(
       changed.slice(i, i + 25).map(([id, rank]) => {
         const issue = byId.get(id) as TrackedIssue;
         return transact(
-          [{ Update: versionedUpdate(TK.issue(actor.orgId, id), issue.version, { rank, updatedAt: now }) }],
+          [
+            {
+              Update: versionedUpdate(TK.issue(actor.orgId, id), issue.version, {
+                rank,
+                updatedAt: now,
+                gsi1sk: spaceIssuesSk(issue.statusId, now, id),
+              }),
+            },
+          ],
           [TM.issueChanged],
         );
       }),

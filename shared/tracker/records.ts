@@ -8,7 +8,7 @@ import type { Role } from '../auth/scopes';
  *   transaction with `attribute_not_exists`, so a key is unique in the organization, and a former key
  *   keeps resolving and stays taken);
  * - an issue `TISSUE#<issueId>`, listed per space by GSI1 (`TRKSPACE#<orgId>#<spaceId>` /
- *   `<statusId>#<issueId>`);
+ *   `<statusId>#<updatedAt>#<issueId>`);
  *   each number it has had `TISSUENUM#<spaceId>#<number>` → its issueId (moved issues keep their old
  *   keys); its description `TDESC#<issueId>`;
  * - `TRKMETA`: the organization's last handed-out rank (new issues go last);
@@ -49,8 +49,12 @@ export const TP = {
 
 /** GSI1 partition of a space's issues. */
 export const spaceIssuesPk = (orgId: string, spaceId: string) => `TRKSPACE#${orgId}#${spaceId}`;
-/** GSI1 sort key of an issue in its space: by status, so a query narrowed to statuses reads only those. */
-export const spaceIssuesSk = (statusId: string, issueId: string) => `${statusId}#${issueId}`;
+/**
+ * GSI1 sort key of an issue in its space: by status, then by last update, so a query narrowed to
+ * statuses reads only those, most recently updated first when it wants them so.
+ */
+export const spaceIssuesSk = (statusId: string, updatedAt: number, issueId: string) =>
+  `${statusId}#${String(Math.max(0, Math.floor(updatedAt))).padStart(15, '0')}#${issueId}`;
 
 /** Who acts: the organization, the caller's id (a person's or a key's), its organization role. */
 export interface Actor {

@@ -1,5 +1,7 @@
-import { getMany, queryPrefix } from '../store/table';
-import { canSee } from './access';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../store/client';
+import { getMany, queryPrefix, TABLE } from '../store/table';
+import { canBrowse, canSee } from './access';
 import { ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUSES } from './catalog';
 import { findIssue, membersOf, orgIssues, present, spaceIssues } from './issues';
 import {
@@ -12,7 +14,7 @@ import {
   withinNarrow,
 } from './jql';
 import type { Component, Space, Sprint, TrackedIssue, Version } from './model';
-import { type Actor, pkOf, TK, TP } from './records';
+import { type Actor, pkOf, spaceIssuesPk, TK, TP } from './records';
 import { allSpaces } from './spaces';
 
 type Stored<T> = T & { pk: string; sk: string };
@@ -90,6 +92,10 @@ export async function searchIssues(
   input: SearchInput,
   extra?: (i: TrackedIssue) => boolean,
 ): Promise<SearchResult> {
+  if (!extra) {
+    const fast = await indexedPage(actor, input);
+    if (fast) return fast;
+  }
   const { matched, scanned } = await matching(actor, input.jql, input.order, extra);
   return {
     issues: matched.slice(input.startAt, input.startAt + input.maxResults),
@@ -98,6 +104,90 @@ export async function searchIssues(
     maxResults: input.maxResults,
     scanned,
   };
+}
+
+/**
+ * The index's own answer to a query that is only a space and statuses, most recently updated
+ * first, in a space without security levels (whose every issue its browsers see): `total` counted
+ * on the index (space, status), and only the page read (the first `startAt + maxResults` of each
+ * status, merged). Anything else: undefined, and the general path runs.
+ */
+async function indexedPage(actor: Actor, input: SearchInput): Promise<SearchResult | undefined> {
+  if (!input.jql.trim() || input.startAt + input.maxResults > 2_000) return undefined;
+  const spaceList = await allSpaces(actor.orgId);
+  const ctx = await jqlContext(actor, spaceList);
+  const compiled = await compileJql(input.jql, ctx, input.order ? { order: input.order } : {});
+  const { spaceIds, statusIds, ...others } = compiled.narrow;
+  if (!spaceIds || spaceIds.size !== 1 || !statusIds || Object.values(others).some((v) => v !== undefined))
+    return undefined;
+  if (!compiled.fieldsUsed.every((f) => f === 'space' || f === 'status' || f === 'updated')) return undefined;
+  if (
+    compiled.orderBy.length !== 1 ||
+    compiled.orderBy[0]?.field !== 'updated' ||
+    compiled.orderBy[0].direction !== 'desc'
+  )
+    return undefined;
+  const space = spaceList.find((s) => spaceIds.has(s.spaceId));
+  if (!space || !canBrowse(space, actor) || space.config.securityLevels.length > 0) return undefined;
+  const pk = spaceIssuesPk(actor.orgId, space.spaceId);
+  const want = input.startAt + input.maxResults;
+  const counts = await Promise.all([...statusIds].map((status) => countPrefix(pk, `${status}#`)));
+  const pages = await Promise.all([...statusIds].map((status) => firstOf(pk, `${status}#`, want)));
+  const read = pages.flat();
+  const issues = read
+    .map((i) => present(i, space) as JqlIssue)
+    .filter((i) => compiled.matches(i))
+    .sort(compiled.compare)
+    .slice(input.startAt, want);
+  return {
+    issues,
+    total: counts.reduce((a, b) => a + b, 0),
+    startAt: input.startAt,
+    maxResults: input.maxResults,
+    scanned: read.length,
+  };
+}
+
+async function countPrefix(pk: string, prefix: string): Promise<number> {
+  let total = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: TABLE(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :p)',
+        ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
+        Select: 'COUNT',
+        ExclusiveStartKey: start,
+      }),
+    );
+    total += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return total;
+}
+
+/** The first `n` issues under `prefix`, most recently updated first. */
+async function firstOf(pk: string, prefix: string, n: number): Promise<TrackedIssue[]> {
+  const items: TrackedIssue[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: TABLE(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :p)',
+        ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
+        ScanIndexForward: false,
+        Limit: n - items.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...((out.Items ?? []) as TrackedIssue[]));
+    start = out.LastEvaluatedKey;
+  } while (start && items.length < n);
+  return items;
 }
 
 /** Every issue the actor sees that `jql` matches, in the query's order. */

@@ -200,6 +200,10 @@ describe('labels and search', () => {
     const narrowed = await q('space = SRCH AND status = "In Progress"');
     expect(narrowed.body).toMatchObject({ total: 1, scanned: 1 });
     expect((await q('space = SRCH AND status = "To Do"')).body).toMatchObject({ total: 4, scanned: 4 });
+    // Only a space and statuses, newest first: total counted on the index, only the page read.
+    const page = await q('space = SRCH AND status in ("To Do", "In Progress")', '&maxResults=2');
+    expect(page.body).toMatchObject({ total: 5, scanned: 3 });
+    expect(page.body.issues.map((i: { key: string }) => i.key)).toEqual(['SRCH-2', 'SRCH-5']);
     const byKey = await q('key = SRCH-2');
     expect(byKey.body).toMatchObject({ total: 1, scanned: 1 });
     const ordered = await q('space = SRCH', '&order=key');
