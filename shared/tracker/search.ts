@@ -118,8 +118,8 @@ async function indexedPage(actor: Actor, input: SearchInput): Promise<SearchResu
   const ctx = await jqlContext(actor, spaceList);
   const compiled = await compileJql(input.jql, ctx, input.order ? { order: input.order } : {});
   const { spaceIds, statusIds, ...others } = compiled.narrow;
-  if (!spaceIds || spaceIds.size !== 1 || !statusIds || Object.values(others).some((v) => v !== undefined))
-    return undefined;
+  const spaceId = spaceIds?.size === 1 ? [...spaceIds][0] : undefined;
+  if (!spaceId || !statusIds || Object.values(others).some((v) => v !== undefined)) return undefined;
   if (!compiled.fieldsUsed.every((f) => f === 'space' || f === 'status' || f === 'updated')) return undefined;
   if (
     compiled.orderBy.length !== 1 ||
@@ -127,7 +127,7 @@ async function indexedPage(actor: Actor, input: SearchInput): Promise<SearchResu
     compiled.orderBy[0].direction !== 'desc'
   )
     return undefined;
-  const space = spaceList.find((s) => spaceIds.has(s.spaceId));
+  const space = spaceList.find((s) => s.spaceId === spaceId);
   if (!space || !canBrowse(space, actor) || space.config.securityLevels.length > 0) return undefined;
   const pk = spaceIssuesPk(actor.orgId, space.spaceId);
   const want = input.startAt + input.maxResults;
