@@ -7,23 +7,25 @@ import { deleteMany, getItem, queryAll, queryPrefix, TABLE, transact, updateVers
 import type { Recurrence } from './recurrence';
 
 /**
- * Calendar records of a mailbox, in a partition of their own (`MBXCAL#<mailboxId>`):
+ * Calendar records of a mailbox, in the mailbox's partition (`MBX#<mailboxId>`, removed with the
+ * mailbox), under sort keys of their own (`CALS#…`):
  *
  * | record | sk | notes |
  * |---|---|---|
- * | the count of calendars | `META` | `calendars`, raised in the transaction that creates one (at most 50) |
- * | a calendar | `CAL#<calendarId>` | the default's id is derived from the mailbox's: created once under races |
- * | an event (a series with its exceptions) | `EVT#<eventId>` | GSI1: `CALEV#<mailboxId>` / its last end, for listings |
- * | an event's UID | `UID#<sha256(uid)>` | unique per mailbox: imports and invitations find events by UID |
+ * | the count of calendars | `CALS#META` | `calendars`, raised in the transaction that creates one (at most 50) |
+ * | a calendar | `CALS#CAL#<calendarId>` | the default's id is derived from the mailbox's: created once under races |
+ * | an event (a series with its exceptions) | `CALS#EVT#<eventId>` | GSI1: `CALEV#<mailboxId>` / its last end, for listings |
+ * | an event's UID | `CALS#UID#<sha256(uid)>` | unique per mailbox: imports and invitations find events by UID |
  */
-export const calPk = (mailboxId: string) => `MBXCAL#${mailboxId}`;
+export const calPk = (mailboxId: string) => `MBX#${mailboxId}`;
+const P = { calendar: 'CALS#CAL#', event: 'CALS#EVT#', uid: 'CALS#UID#' } as const;
 export const calKeys = {
-  meta: (mailboxId: string) => ({ pk: calPk(mailboxId), sk: 'META' }),
-  calendar: (mailboxId: string, calendarId: string) => ({ pk: calPk(mailboxId), sk: `CAL#${calendarId}` }),
-  event: (mailboxId: string, eventId: string) => ({ pk: calPk(mailboxId), sk: `EVT#${eventId}` }),
+  meta: (mailboxId: string) => ({ pk: calPk(mailboxId), sk: 'CALS#META' }),
+  calendar: (mailboxId: string, calendarId: string) => ({ pk: calPk(mailboxId), sk: `${P.calendar}${calendarId}` }),
+  event: (mailboxId: string, eventId: string) => ({ pk: calPk(mailboxId), sk: `${P.event}${eventId}` }),
   uid: (mailboxId: string, uid: string) => ({
     pk: calPk(mailboxId),
-    sk: `UID#${createHash('sha256').update(uid).digest('hex')}`,
+    sk: `${P.uid}${createHash('sha256').update(uid).digest('hex')}`,
   }),
 };
 
@@ -104,7 +106,7 @@ async function putCalendar(c: Calendar): Promise<void> {
 
 /** The mailbox's calendars, the default first (created with the first read), then by creation. */
 export async function listCalendars(mailboxId: string): Promise<Calendar[]> {
-  let list = await queryPrefix<Calendar>(calPk(mailboxId), 'CAL#');
+  let list = await queryPrefix<Calendar>(calPk(mailboxId), P.calendar);
   if (!list.some((c) => c.isDefault)) {
     const now = Date.now();
     await putCalendar({
@@ -119,7 +121,7 @@ export async function listCalendars(mailboxId: string): Promise<Calendar[]> {
     }).catch(() => undefined); // Another request created it first (or the mailbox is full: it then exists).
     list = await queryAll<Calendar>({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': calPk(mailboxId), ':p': 'CAL#' },
+      ExpressionAttributeValues: { ':pk': calPk(mailboxId), ':p': P.calendar },
       ConsistentRead: true,
     });
   }
@@ -321,7 +323,7 @@ export async function eventByUid(mailboxId: string, uid: string): Promise<CalEve
 
 /** Every event of the mailbox's calendars `calendarIds` (for deletes and exports). */
 export async function eventsOf(mailboxId: string, calendarIds: string[]): Promise<CalEvent[]> {
-  const all = await queryPrefix<CalEvent>(calPk(mailboxId), 'EVT#');
+  const all = await queryPrefix<CalEvent>(calPk(mailboxId), P.event);
   return all.filter((e) => calendarIds.includes(e.calendarId));
 }
 
