@@ -84,8 +84,12 @@ export async function benchContacts(
       const out = await client.send(
         new QueryCommand({
           TableName: env.TABLE_NAME,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-          ExpressionAttributeValues: { ':pk': `MBX#${mailboxId}`, ':p': `CTS#W#${RARE}` },
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :p AND :end',
+          ExpressionAttributeValues: {
+            ':pk': `MBX#${mailboxId}`,
+            ':p': `CTS#W#${RARE}`,
+            ':end': `CTS#W#${RARE}\u{10FFFF}`,
+          },
         }),
       );
       if (out.Items?.length !== 20) throw new Error(`bench bare query found ${out.Items?.length}, not the 20 seeded`);

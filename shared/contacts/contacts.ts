@@ -220,6 +220,16 @@ export async function deleteContact(mailboxId: string, addressBookId: string, co
   if (c.photoKey) await removePhotos([c.photoKey]);
 }
 
+/**
+ * The key range of a mailbox's contacts. A range, not `begins_with`: DynamoDB Local reads a whole
+ * partition for `begins_with`, and the mailbox's partition holds its mail and the search index too.
+ */
+const contactRange = (mailboxId: string) => ({
+  ':pk': contactKeys.pk(mailboxId),
+  ':p': CONTACT_PREFIX.contact,
+  ':end': `${CONTACT_PREFIX.contact}\u{10FFFF}`,
+});
+
 /** Deletes every contact of an address book, their postings and photos included. */
 export async function removeContactsOf(mailboxId: string, addressBookId: string): Promise<void> {
   const found = await contactsOf(mailboxId, addressBookId);
@@ -238,11 +248,11 @@ export async function removeContactsOf(mailboxId: string, addressBookId: string)
 /** The contacts of an address book (uid and id), for an import to find known UIDs. */
 export async function uidsOf(mailboxId: string, addressBookId: string): Promise<Map<string, string>> {
   const found = await queryAll<{ contactId: string; uid: string }>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :p AND :end',
     FilterExpression: 'addressBookId = :a',
     ProjectionExpression: 'contactId, #uid',
     ExpressionAttributeNames: { '#uid': 'uid' },
-    ExpressionAttributeValues: { ':pk': contactKeys.pk(mailboxId), ':p': CONTACT_PREFIX.contact, ':a': addressBookId },
+    ExpressionAttributeValues: { ...contactRange(mailboxId), ':a': addressBookId },
   });
   return new Map(found.map((c) => [c.uid, c.contactId]));
 }
@@ -250,9 +260,9 @@ export async function uidsOf(mailboxId: string, addressBookId: string): Promise<
 /** Every contact of an address book, oldest first (export). */
 export function contactsOf(mailboxId: string, addressBookId: string): Promise<ContactRecord[]> {
   return queryAll<ContactRecord>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :p AND :end',
     FilterExpression: 'addressBookId = :a',
-    ExpressionAttributeValues: { ':pk': contactKeys.pk(mailboxId), ':p': CONTACT_PREFIX.contact, ':a': addressBookId },
+    ExpressionAttributeValues: { ...contactRange(mailboxId), ':a': addressBookId },
   });
 }
 
@@ -280,11 +290,10 @@ export async function listContacts(
     const out = await db.send(
       new QueryCommand({
         TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :p AND :end',
         ...(filter ? { FilterExpression: 'addressBookId = :a' } : {}),
         ExpressionAttributeValues: {
-          ':pk': contactKeys.pk(mailboxId),
-          ':p': CONTACT_PREFIX.contact,
+          ...contactRange(mailboxId),
           ...(filter ? { ':a': options.addressBookId } : {}),
         },
         ExclusiveStartKey: from,

@@ -85,9 +85,14 @@ export async function syncPostings(before: ContactRecord | undefined, after: Con
 /** The contact ids of the postings of tokens starting with `word`, oldest first, without repeats. */
 export async function candidates(mailboxId: string, word: string, addressBookId?: string): Promise<string[]> {
   const found = await queryAll<{ contactId: string; addressBookId: string }>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :p AND :end',
     ProjectionExpression: 'contactId, addressBookId',
-    ExpressionAttributeValues: { ':pk': contactKeys.pk(mailboxId), ':p': `${POSTING_PREFIX}${word}` },
+    // A range, not `begins_with` (DynamoDB Local reads the whole partition for that).
+    ExpressionAttributeValues: {
+      ':pk': contactKeys.pk(mailboxId),
+      ':p': `${POSTING_PREFIX}${word}`,
+      ':end': `${POSTING_PREFIX}${word}\u{10FFFF}`,
+    },
   });
   const ids = new Set(
     found.filter((p) => addressBookId === undefined || p.addressBookId === addressBookId).map((p) => p.contactId),
