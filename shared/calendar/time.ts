@@ -8,8 +8,8 @@ import type { Temporal as T } from 'temporal-polyfill';
  *
  * The Temporal classes are temporal-polyfill's, as rrule-temporal carries them inside its own
  * build (CommonJS and ES module both): one copy of the polyfill in the bundle instead of two
- * (temporal-polyfill on its own adds ~56 KB minified), and code jest can load as it is
- * (temporal-polyfill ships ES modules only). Taken once from an occurrence of a one-day rule.
+ * (temporal-polyfill on its own adds ~56 KB minified). Taken once from an occurrence of a one-day
+ * rule; the types are temporal-polyfill's own.
  */
 const probe = new RRuleTemporal({
   rruleString: 'DTSTART;TZID=UTC:20000101T000000\nRRULE:FREQ=DAILY;COUNT=1',
