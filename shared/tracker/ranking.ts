@@ -39,11 +39,14 @@ export async function rankIssues(
   const side = anchorRef.before !== undefined ? 'before' : 'after';
   const anchor = await requireIssue(actor, (anchorRef.before ?? anchorRef.after) as string);
   const moving: { issue: TrackedIssue; space: Space }[] = [];
-  for (const ref of refs) {
-    const found = await requireIssue(actor, ref);
-    if (!canEdit(found.issue, found.space, actor)) throw forbidden(TM.cannotEdit);
-    if (found.issue.issueId === anchor.issue.issueId) throw badRequest(TM.rankSelf);
-    if (!moving.some((m) => m.issue.issueId === found.issue.issueId)) moving.push(found);
+  // Read 25 at a time (in the order given: the first refusal is the answer).
+  const found: Awaited<ReturnType<typeof requireIssue>>[] = [];
+  for (let i = 0; i < refs.length; i += 25)
+    found.push(...(await Promise.all(refs.slice(i, i + 25).map((ref) => requireIssue(actor, ref)))));
+  for (const one of found) {
+    if (!canEdit(one.issue, one.space, actor)) throw forbidden(TM.cannotEdit);
+    if (one.issue.issueId === anchor.issue.issueId) throw badRequest(TM.rankSelf);
+    if (!moving.some((m) => m.issue.issueId === one.issue.issueId)) moving.push(one);
   }
   const all = (await orgIssues(actor.orgId)).sort(
     (a, b) => compareRanks(a.rank, b.rank) || (a.issueId < b.issueId ? -1 : 1),
