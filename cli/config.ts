@@ -14,6 +14,11 @@ export interface Config {
   token: string;
   orgId: string;
   orgSlug?: string;
+  /**
+   * Per organization, the password of the git credential `repo clone` made for this profile when
+   * its token is a person's access token (git over HTTPS takes API keys and git credentials only).
+   */
+  gitPasswords?: Record<string, string>;
 }
 
 export interface ConfigFile {

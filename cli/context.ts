@@ -115,4 +115,5 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
 export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** Rows as aligned columns (the first row being the header), sized to the terminal's width. */
-export const table = (rows: string[][], io?: Pick<Io, 'columns'>) => sizedTable(rows, widthOf(io?.columns));
+export const table = (rows: string[][], io?: Pick<Io, 'columns'>, keep: number[] = []) =>
+  sizedTable(rows, widthOf(io?.columns), keep);

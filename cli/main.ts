@@ -22,6 +22,7 @@ run(process.argv.slice(2), {
   // `npm run cli` runs in the package's folder; the folder it was typed in is INIT_CWD.
   cwd: (process.env.npm_lifecycle_event === 'cli' && process.env.INIT_CWD) || process.cwd(),
   tty: process.stderr.isTTY === true,
+  columns: process.stdout.isTTY ? process.stdout.columns : undefined,
   stdin: readStdin,
   signal: controller.signal,
 }).then((code) => {

@@ -11,21 +11,28 @@ const cut = (text: string, width: number) =>
 
 /**
  * Rows as aligned columns (the first row is the header), two spaces apart, no wider than `width`:
- * the widest columns give up room first, down to their header's width (at least 4), their
- * cells ending with `…`. Line breaks and tabs in a cell are shown as spaces.
+ * the widest columns give up room first (those in `keep`, like times and ids, only when the others
+ * can give no more), down to their header's width (at least 4), their cells ending with `…`.
+ * Line breaks and tabs in a cell are shown as spaces.
  */
-export function table(rows: string[][], width = 80): string {
+export function table(rows: string[][], width = 80, keep: number[] = []): string {
   const clean = rows.map((r) => r.map((c) => (c ?? '').replace(/[\r\n\t]+/g, ' ')));
   const n = Math.max(0, ...clean.map((r) => r.length));
   const widths = Array.from({ length: n }, (_, i) => Math.max(0, ...clean.map((r) => (r[i] ?? '').length)));
   const floor = widths.map((_, i) => Math.max(4, Math.min(widths[i] ?? 0, (clean[0]?.[i] ?? '').length)));
   let over = widths.reduce((a, b) => a + b, 0) + 2 * (n - 1) - width;
-  while (over > 0) {
-    // The widest column that can still give room gives one character.
+  const widestOf = (allowed: (i: number) => boolean) => {
     let widest = -1;
     for (let i = 0; i < n; i++) {
-      if ((widths[i] ?? 0) > (floor[i] ?? 0) && (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0))) widest = i;
+      if (!allowed(i) || (widths[i] ?? 0) <= (floor[i] ?? 0)) continue;
+      if (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0)) widest = i;
     }
+    return widest;
+  };
+  while (over > 0) {
+    // The widest column that can still give room gives one character.
+    let widest = widestOf((i) => !keep.includes(i));
+    if (widest < 0) widest = widestOf(() => true);
     if (widest < 0) break;
     widths[widest] = (widths[widest] ?? 0) - 1;
     over--;

@@ -18,6 +18,9 @@ export class Cli {
   readonly configHome = mkdtempSync(join(tmpdir(), 'platform-cli-config-'));
   readonly env: Record<string, string | undefined> = { XDG_CONFIG_HOME: this.configHome, HOME: this.configHome };
 
+  /** The terminal's width the output is sized to (unset: 80, as when stdout is not a terminal). */
+  columns: number | undefined;
+
   constructor(public cwd: string = mkdtempSync(join(tmpdir(), 'platform-cli-cwd-'))) {}
 
   async run(argv: string[], options: { stdin?: string; tty?: boolean } = {}): Promise<CliResult> {
@@ -33,6 +36,7 @@ export class Cli {
       env: this.env,
       cwd: this.cwd,
       tty: options.tty ?? false,
+      columns: this.columns,
       stdin: async () => options.stdin ?? '',
       pollMs: 50,
     };
