@@ -4,7 +4,7 @@ import { canEdit, permissionsFor } from './access';
 import { findNamed, ISSUE_TYPES, workflowOf } from './catalog';
 import { type IssueInput, present, requireIssue, resolveInput, statusChange, writeChanges } from './issues';
 import type { Space, TrackedIssue } from './model';
-import { type Actor, spaceIssuesPk, spaceIssuesSk, TK, TM } from './records';
+import { type Actor, countBy, spaceIssuesPk, spaceIssuesSk, TK, TM } from './records';
 import { requireSpace } from './spaces';
 import { applyTransition, findTransition } from './transitions';
 
@@ -97,6 +97,7 @@ async function one(actor: Actor, ref: string, input: BulkInput, target?: Space):
             },
           },
           { Delete: { TableName: TABLE(), Key: TK.description(actor.orgId, issue.issueId) } },
+          countBy(TABLE(), actor.orgId, issue.spaceId, issue.statusId, -1),
         ],
         [TM.issueChanged],
       );
@@ -175,6 +176,8 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
               Item: { ...TK.issueNumber(actor.orgId, to.spaceId, number), issueId: issue.issueId },
             },
           },
+          countBy(TABLE(), actor.orgId, from.spaceId, issue.statusId, -1),
+          countBy(TABLE(), actor.orgId, to.spaceId, next.statusId, 1),
         ],
         (i) => Promise.resolve(i === 1 ? new HttpError(409, TM.issueChanged) : undefined),
       );

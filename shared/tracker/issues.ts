@@ -17,7 +17,7 @@ import {
 } from './catalog';
 import type { FieldValue, Space, Sprint, TrackedIssue } from './model';
 import { rankAfter } from './rank';
-import { type Actor, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TM, TP } from './records';
+import { type Actor, countBy, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TM, TP } from './records';
 import { elapsedAt, startClocks, syncSlaTimers } from './sla';
 import { allSpaces, findSpace, spaceComponents, spaceVersions, strip } from './spaces';
 
@@ -451,6 +451,7 @@ async function commitNew(
         },
       },
       { Put: { TableName: TABLE(), Item: { ...TK.issueNumber(orgId, space.spaceId, number), issueId } } },
+      countBy(TABLE(), orgId, space.spaceId, issue.statusId, 1),
     ];
     if (description)
       items.push({ Put: { TableName: TABLE(), Item: { ...TK.description(orgId, issueId), description } } });
@@ -503,6 +504,11 @@ export async function writeChanges(
   const items: Parameters<typeof transact>[0] = [
     { Update: versionedUpdate(TK.issue(orgId, issue.issueId), issue.version, fields) },
   ];
+  if (typeof fields.statusId === 'string' && fields.statusId !== issue.statusId)
+    items.push(
+      countBy(TABLE(), orgId, issue.spaceId, issue.statusId, -1),
+      countBy(TABLE(), orgId, issue.spaceId, fields.statusId, 1),
+    );
   if (description !== undefined)
     items.push({ Put: { TableName: TABLE(), Item: { ...TK.description(orgId, issue.issueId), description } } });
   await transact(items, [TM.issueChanged]);

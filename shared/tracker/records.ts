@@ -26,6 +26,8 @@ export const TK = {
   issueNumber: (orgId: string, spaceId: string, n: number) => k(orgId, `TISSUENUM#${spaceId}#${n}`),
   description: (orgId: string, issueId: string) => k(orgId, `TDESC#${issueId}`),
   meta: (orgId: string) => k(orgId, 'TRKMETA'),
+  /** How many issues of a space are in a status (`n`), moved in the transactions that change it. */
+  statusCount: (orgId: string, spaceId: string, statusId: string) => k(orgId, `TCOUNT#${spaceId}#${statusId}`),
   board: (orgId: string, boardId: string) => k(orgId, `TBOARD#${boardId}`),
   sprint: (orgId: string, sprintId: string) => k(orgId, `TSPRINT#${sprintId}`),
   version: (orgId: string, spaceId: string, id: string) => k(orgId, `TVERSION#${spaceId}#${id}`),
@@ -97,3 +99,14 @@ export const TM = {
   issueChanged: 'The issue changed since it was read. Reload and try again.',
   archived: 'This space is archived.',
 } as const;
+
+/** A transaction item that adds `delta` to a space's count of issues in `statusId`. */
+export const countBy = (table: string, orgId: string, spaceId: string, statusId: string, delta: number) => ({
+  Update: {
+    TableName: table,
+    Key: TK.statusCount(orgId, spaceId, statusId),
+    UpdateExpression: 'ADD #n :d',
+    ExpressionAttributeNames: { '#n': 'n' },
+    ExpressionAttributeValues: { ':d': delta },
+  },
+});

@@ -108,9 +108,10 @@ export async function searchIssues(
 
 /**
  * The index's own answer to a query that is only a space and statuses, most recently updated
- * first, in a space without security levels (whose every issue its browsers see): `total` counted
- * on the index (space, status), and only the page read (the first `startAt + maxResults` of each
- * status, merged). Anything else: undefined, and the general path runs.
+ * first, in a space without security levels (whose every issue its browsers see): `total` from the
+ * space's per-status counts (moved in the same transactions as the issues), and only the page read
+ * (the first `startAt + maxResults` of each status, merged). Anything else: undefined, and the
+ * general path runs.
  */
 async function indexedPage(actor: Actor, input: SearchInput): Promise<SearchResult | undefined> {
   if (!input.jql.trim() || input.startAt + input.maxResults > 2_000) return undefined;
@@ -131,7 +132,9 @@ async function indexedPage(actor: Actor, input: SearchInput): Promise<SearchResu
   if (!space || !canBrowse(space, actor) || space.config.securityLevels.length > 0) return undefined;
   const pk = spaceIssuesPk(actor.orgId, space.spaceId);
   const want = input.startAt + input.maxResults;
-  const counts = await Promise.all([...statusIds].map((status) => countPrefix(pk, `${status}#`)));
+  const counts = (
+    await getMany<{ n?: number }>([...statusIds].map((st) => TK.statusCount(actor.orgId, space.spaceId, st)))
+  ).map((c) => c?.n ?? 0);
   const pages = await Promise.all([...statusIds].map((status) => firstOf(pk, `${status}#`, want)));
   const read = pages.flat();
   const issues = read
@@ -146,26 +149,6 @@ async function indexedPage(actor: Actor, input: SearchInput): Promise<SearchResu
     maxResults: input.maxResults,
     scanned: read.length,
   };
-}
-
-async function countPrefix(pk: string, prefix: string): Promise<number> {
-  let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :p)',
-        ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return total;
 }
 
 /** The first `n` issues under `prefix`, most recently updated first. */

@@ -172,6 +172,11 @@ describe('rank and bulk routes', () => {
     const del = await p.post(`${t.base}/bulk`, { issues: [b], operation: 'delete' });
     expect(del.body).toMatchObject({ done: 1, failed: 0 });
     expect((await p.get(t.issue(b))).status).toBe(404);
+    // The per-status counts behind a space-and-status total followed the transitions, the move and the delete.
+    const total = async (jql: string) => (await p.get(`${t.base}?jql=${encodeURIComponent(jql)}`)).body.total;
+    expect(await total('space = RNK AND status in (Backlog, "In Progress")')).toBe(5);
+    expect(await total('space = RNK AND status = "In Progress"')).toBe(1);
+    expect(await total('space = DST AND status = "To Do"')).toBe(1);
     expect((await p.post(`${t.base}/bulk`, { issues: [a], operation: 'move' })).status).toBe(400);
     expect((await p.post(`${t.base}/bulk`, { issues: [a], operation: 'transition' })).status).toBe(400);
     expect((await p.post(`${t.base}/bulk`, { issues: [a], operation: 'explode' })).status).toBe(400);
