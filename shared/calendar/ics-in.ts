@@ -11,7 +11,7 @@ import type {
   Exception,
   Sensitivity,
 } from './records';
-import { fromRRule, type Recurrence } from './recurrence';
+import { canonicalRule, fromRRule, type Recurrence } from './recurrence';
 import { canonicalZone, instantOf, localOf, plainText, startOfDay, Temporal } from './time';
 
 /**
@@ -225,7 +225,9 @@ function timesOf(
   const st = dtstart?.getFirstValue() as Time | undefined;
   if (!dtstart || !st) return null;
   const allDay = st.isDate;
-  const zone = allDay ? ctx.calendarZone : zoneOfProp(dtstart, ctx);
+  // An all-day event takes the calendar's zone, or its own as the platform's exports write it.
+  const own = ve.getFirstPropertyValue('x-platform-timezone');
+  const zone = allDay ? (typeof own === 'string' && canonicalZone(own)) || ctx.calendarZone : zoneOfProp(dtstart, ctx);
   const start = instantIn(st, zone);
   const dtend = ve.getFirstProperty('dtend');
   const et = dtend?.getFirstValue() as Time | undefined;
@@ -300,7 +302,7 @@ function readEvent(ve: Comp, ctx: Context, self: string[]): ParsedEvent | null {
   if (ve.hasProperty('rdate')) ctx.warnings.push(`Event ${uid}: extra dates (RDATE) are not kept.`);
   const rules = ve.getAllProperties('rrule');
   if (rules.length > 1) ctx.warnings.push(`Event ${uid}: only its first repeat rule (RRULE) was kept.`);
-  const rrule = rules[0] ? String(rules[0].getFirstValue()) : null;
+  const rrule = rules[0] ? canonicalRule(String(rules[0].getFirstValue())) : null;
   const exdates = ve.getAllProperties('exdate').flatMap((p) => {
     const zone = times.allDay ? times.zone : zoneOfProp(p, ctx);
     return (p.getValues() as Time[]).map((t) => instantIn(t, zone));

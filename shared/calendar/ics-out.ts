@@ -70,7 +70,7 @@ export function toIcs(parts: IcsPart[], method: Method, name?: string): string {
     const base = common(e, stamp, part);
     if (part.recurrenceId !== undefined) {
       const ex = e.exceptions.find((x) => x.recurrenceId === part.recurrenceId);
-      cal.createEvent({ ...base, ...occurrence(e, part.recurrenceId, ex) });
+      cal.createEvent(withOccurrence(base, occurrence(e, part.recurrenceId, ex)));
       continue;
     }
     const exdates = e.exdates.map((ms) => exdateValue(e, ms));
@@ -84,10 +84,11 @@ export function toIcs(parts: IcsPart[], method: Method, name?: string): string {
       status: (part.cancelled ? 'CANCELLED' : e.status.toUpperCase()) as never,
     });
     if (method === 'PUBLISH' || method === 'REQUEST') {
-      for (const ex of e.exceptions) cal.createEvent({ ...base, ...occurrence(e, ex.recurrenceId, ex) });
+      for (const ex of e.exceptions) cal.createEvent(withOccurrence(base, occurrence(e, ex.recurrenceId, ex)));
     }
   }
-  return cal.toString();
+  // An all-day occurrence's RECURRENCE-ID is a DATE (ical-generator would write a UTC DATE-TIME).
+  return cal.toString().replace(/^X-PLATFORM-DATE-RID:(\d{8})\r$/gm, 'RECURRENCE-ID;VALUE=DATE:$1\r');
 }
 
 function common(e: CalEvent, stamp: Date, part: IcsPart): Omit<ICalEventData, 'start'> {
@@ -96,6 +97,8 @@ function common(e: CalEvent, stamp: Date, part: IcsPart): Omit<ICalEventData, 's
   const x: [string, string][] = [];
   if (e.busyStatus === 'workingElsewhere') x.push(['X-MICROSOFT-CDO-BUSYSTATUS', 'WORKINGELSEWHERE']);
   if (e.sensitivity === 'personal') x.push(['X-PLATFORM-SENSITIVITY', 'personal']);
+  // An all-day event's dates carry no zone: its own, for the platform reading it back.
+  if (e.allDay) x.push(['X-PLATFORM-TIMEZONE', e.timeZone]);
   return {
     id: e.uid,
     sequence: e.sequence,
@@ -120,6 +123,12 @@ function common(e: CalEvent, stamp: Date, part: IcsPart): Omit<ICalEventData, 's
   };
 }
 
+const withOccurrence = (base: Omit<ICalEventData, 'start'>, occ: ICalEventData): ICalEventData => ({
+  ...base,
+  ...occ,
+  x: [...((base.x ?? []) as [string, string][]), ...((occ.x ?? []) as [string, string][])],
+});
+
 /** One occurrence as its own VEVENT (RECURRENCE-ID): the exception's values, else the series'. */
 function occurrence(e: CalEvent, recurrenceId: number, ex: Exception | undefined): ICalEventData {
   const rid = e.allDay ? dateOf(recurrenceId, e.timeZone) : when(localOf(recurrenceId, e.timeZone), e.timeZone);
@@ -134,7 +143,7 @@ function occurrence(e: CalEvent, recurrenceId: number, ex: Exception | undefined
       : localOf(recurrenceId + duration, e.timeZone));
   return {
     allDay: e.allDay,
-    recurrenceId: rid,
+    ...(e.allDay ? { x: [['X-PLATFORM-DATE-RID', rid.replace(/-/g, '')] as [string, string]] } : { recurrenceId: rid }),
     start: e.allDay ? start : when(start, e.timeZone),
     end: e.allDay ? end : when(end, e.timeZone),
     summary: ex?.summary ?? e.summary,

@@ -84,6 +84,31 @@ export function ruleParts(rrule: string): Map<string, string> {
   return parts;
 }
 
+const ORDER = [
+  'FREQ',
+  'INTERVAL',
+  'COUNT',
+  'UNTIL',
+  'BYSECOND',
+  'BYMINUTE',
+  'BYHOUR',
+  'BYDAY',
+  'BYMONTHDAY',
+  'BYYEARDAY',
+  'BYWEEKNO',
+  'BYMONTH',
+  'BYSETPOS',
+  'WKST',
+];
+const rank = (key: string) => (ORDER.includes(key) ? ORDER.indexOf(key) : ORDER.length);
+
+/** An RRULE value with its parts in one order (toRRule's), whoever wrote it. */
+export const canonicalRule = (rrule: string) =>
+  [...ruleParts(rrule)]
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(';');
+
 /** An UNTIL value as an instant (UTC or a DATE-TIME in `zone`) or a date. */
 function untilOf(value: string, zone: string): { date: PlainDate; ms: number | null } | null {
   const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/.exec(value);

@@ -185,7 +185,7 @@ test('Google: UNTIL and EXDATEs with TZID; Exchange: the Windows zone; Fiji: X-L
     summary: 'Market East Live!',
     timeZone: 'America/New_York',
     startLocal: '2013-09-07T12:00:00',
-    rrule: 'FREQ=WEEKLY;BYDAY=FR,SA;UNTIL=20131025T035959Z',
+    rrule: 'FREQ=WEEKLY;UNTIL=20131025T035959Z;BYDAY=FR,SA',
     recurrence: { freq: 'weekly', interval: 1, until: '2013-10-24', byDay: [{ day: 'FR' }, { day: 'SA' }] },
     location: '12th and Market Streets (weather permitting)',
     busyStatus: 'busy',
@@ -304,4 +304,85 @@ test('a large file by upload; 4 MB + 1 byte in the body is 413; an export by lin
   // The same file, but for DTSTAMP (the time it was written).
   const stamp = (t: string) => t.replace(/DTSTAMP:\d{8}T\d{6}Z/g, 'DTSTAMP');
   expect(stamp(await file.text())).toBe(stamp(inline.text));
+});
+
+test("the platform's own events (all-day and timed series, a moved and a deleted occurrence) export and import the same", async () => {
+  const [from, to] = [Date.UTC(2026, 0, 1), Date.UTC(2026, 11, 1)];
+  const a = await newMailbox();
+  const b = await newMailbox();
+  const cal = await newCalendar(a, 'own');
+  const add = async (body: object) => {
+    const res = await w.p.post(`${a}/calendars/${cal}/events`, body);
+    expect(res.status).toBe(201);
+    return res.body.event;
+  };
+  const offsite = await add({
+    summary: 'Offsite',
+    allDay: true,
+    start: '2026-03-02',
+    end: '2026-03-04',
+    timeZone: 'Europe/Berlin',
+    recurrence: { freq: 'monthly', byDay: [{ day: 'MO', nth: 1 }], count: 6 },
+    categories: ['team', 'travel'],
+    busyStatus: 'oof',
+  });
+  const standup = await add({
+    summary: 'Standup',
+    start: '2026-03-23T09:15',
+    end: '2026-03-23T09:30',
+    timeZone: 'Europe/Berlin',
+    recurrence: { freq: 'weekly', byDay: [{ day: 'MO' }, { day: 'TH' }], until: '2026-05-01' },
+    reminders: [5],
+    sensitivity: 'personal',
+    busyStatus: 'workingElsewhere',
+    url: 'https://example.com/standup',
+    description: 'Line one\nLine two; with, punctuation',
+  });
+  await add({
+    summary: 'Launch',
+    start: '2026-06-01T12:00',
+    end: '2026-06-01T13:00',
+    timeZone: 'UTC',
+    status: 'tentative',
+  });
+  // The offsite of April moves a day later; the standup of 26 March (09:15 CET) is deleted.
+  const april = Date.UTC(2026, 3, 5, 22);
+  const moved = await w.p.put(`${a}/calendars/${cal}/events/${offsite.eventId}`, {
+    recurrenceId: april,
+    start: '2026-04-07',
+    end: '2026-04-09',
+    summary: 'Offsite (moved)',
+  });
+  expect(moved.status).toBe(200);
+  const deleted = Date.UTC(2026, 2, 26, 8, 15);
+  expect((await w.p.delete(`${a}/calendars/${cal}/events/${standup.eventId}?recurrenceId=${deleted}`)).status).toBe(
+    204,
+  );
+  const ours = await occurrences(a, cal, from, to);
+  expect(ours).not.toContainEqual([deleted, deleted + 15 * 60_000]);
+  expect(ours).toContainEqual([Date.UTC(2026, 3, 6, 22), Date.UTC(2026, 3, 8, 22)]);
+
+  const exported = await w.p.get(`${a}/calendars/${cal}/export`);
+  expect(exported.text).toContain('RECURRENCE-ID;VALUE=DATE:20260406');
+  expect(exported.text).toContain('EXDATE;TZID=Europe/Berlin:20260326T091500');
+  // ical.js places all-day dates at UTC midnight (floating), the platform in the event's zone: the
+  // same occurrences, counted.
+  expect(icalJsOccurrences(exported.text, from, to)).toHaveLength(ours.length);
+  const again = await newCalendar(b, 'own');
+  expect((await w.p.post(`${b}/calendars/${again}/import`, { content: exported.text })).body).toMatchObject({
+    imported: 3,
+  });
+  expect(await occurrences(b, again, from, to)).toEqual(ours);
+  const fields = async (base: string, calendarId: string) => {
+    const res = await w.p.get(`${base}/events?from=${from}&to=${to}&calendarId=${calendarId}`);
+    const ids = [...new Set<string>(res.body.occurrences.map((o: { eventId: string }) => o.eventId))];
+    const events = await Promise.all(ids.map((id) => w.p.get(`${base}/calendars/${calendarId}/events/${id}`)));
+    return events
+      .map((e) => {
+        const { eventId, calendarId: _c, version, uid, ...rest } = e.body.event;
+        return rest;
+      })
+      .sort((x, y) => x.start - y.start);
+  };
+  expect(await fields(b, again)).toEqual(await fields(a, cal));
 });
