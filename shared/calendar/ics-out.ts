@@ -70,7 +70,8 @@ export function toIcs(parts: IcsPart[], method: Method, name?: string): string {
     const base = common(e, stamp, part);
     if (part.recurrenceId !== undefined) {
       const ex = e.exceptions.find((x) => x.recurrenceId === part.recurrenceId);
-      cal.createEvent(withOccurrence(base, occurrence(e, part.recurrenceId, ex)));
+      const occ = occurrence(e, part.recurrenceId, ex);
+      cal.createEvent(withOccurrence(base, part.cancelled ? { ...occ, status: 'CANCELLED' as never } : occ));
       continue;
     }
     const exdates = e.exdates.map((ms) => exdateValue(e, ms));

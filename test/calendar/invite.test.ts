@@ -235,3 +235,76 @@ test("Evolution's invitation and its update reach a mailbox (iTIP): needs-action
   expect(await receiveItip(mailbox, invite, 'organizer@no.where')).toBe('request:0');
   expect(await receiveItip(mailbox, 'not a calendar', 'organizer@no.where')).toBe('none:0');
 });
+
+test('one occurrence: moved by A, B sees the change; B declines it alone; deleted by A, B sees it cancelled', async () => {
+  const summary = `Weekly sync ${unique()}`;
+  const made = await w.p.post(`${baseA}/calendars/${calA}/events`, {
+    summary,
+    start: '2026-07-06T16:00',
+    end: '2026-07-06T16:30',
+    timeZone: 'America/New_York',
+    recurrence: { freq: 'weekly', count: 5 },
+    attendees: [{ email: addressB }],
+  });
+  expect(made.body.notified).toEqual({ sent: 1 });
+  const eventA = made.body.event;
+  const copy = await bSees(summary);
+  const second = Date.UTC(2026, 6, 13, 20);
+  const third = Date.UTC(2026, 6, 20, 20);
+
+  const moved = await w.p.put(`${baseA}/calendars/${calA}/events/${eventA.eventId}`, {
+    recurrenceId: second,
+    start: '2026-07-14T09:00',
+    end: '2026-07-14T09:30',
+  });
+  expect(moved.body.notified).toEqual({ sent: 1 });
+  const withMove = await bSees(summary, (e) => (e.exceptions as unknown[]).length === 1);
+  expect(withMove.exceptions).toEqual([
+    expect.objectContaining({
+      recurrenceId: second,
+      start: Date.UTC(2026, 6, 14, 13),
+      startLocal: '2026-07-14T09:00:00',
+    }),
+  ]);
+
+  const declined = await w.p.post(
+    `${baseB}/calendars/${calB}/events/${copy.eventId}/respond`,
+    { status: 'declined', recurrenceId: third },
+    { token: b.token },
+  );
+  expect(declined.status).toBe(200);
+  expect(declined.body.event.myStatus).toBe('needs-action');
+  expect(declined.body.event.exceptions).toContainEqual(
+    expect.objectContaining({ recurrenceId: third, myStatus: 'declined' }),
+  );
+  const listB = (await w.p.get(`${baseB}/events?${WINDOW}`, { token: b.token })).body.occurrences.filter(
+    (o: { eventId: string }) => o.eventId === copy.eventId,
+  );
+  expect(listB.map((o: { start: number; myStatus: string }) => [o.start, o.myStatus])).toEqual([
+    [Date.UTC(2026, 6, 6, 20), 'needs-action'],
+    [Date.UTC(2026, 6, 14, 13), 'needs-action'],
+    [third, 'declined'],
+    [Date.UTC(2026, 6, 27, 20), 'needs-action'],
+    [Date.UTC(2026, 7, 3, 20), 'needs-action'],
+  ]);
+  expect(outbox().find((m) => m.includes(`Declined: ${summary}`))).toContain('METHOD:REPLY');
+
+  // A deletes the fourth: B's copy shows it cancelled.
+  const fourth = Date.UTC(2026, 6, 27, 20);
+  expect((await w.p.delete(`${baseA}/calendars/${calA}/events/${eventA.eventId}?recurrenceId=${fourth}`)).status).toBe(
+    204,
+  );
+  const cancelled = await bSees(summary, (e) =>
+    (e.exceptions as { recurrenceId: number; status: string }[]).some(
+      (x) => x.recurrenceId === fourth && x.status === 'cancelled',
+    ),
+  );
+  expect(cancelled.status).toBe('confirmed');
+  const listA = (await w.p.get(`${baseA}/events?${WINDOW}`)).body.occurrences.filter(
+    (o: { eventId: string }) => o.eventId === eventA.eventId,
+  );
+  expect(listA.map((o: { start: number }) => o.start)).not.toContain(fourth);
+  expect((await w.p.delete(`${baseA}/calendars/${calA}/events/${eventA.eventId}?recurrenceId=${fourth}`)).body).toEqual(
+    { error: 'This event has no occurrence at recurrenceId.' },
+  );
+});
