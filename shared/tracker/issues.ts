@@ -18,7 +18,6 @@ import {
 import type { FieldValue, Space, Sprint, TrackedIssue } from './model';
 import { rankAfter } from './rank';
 import { type Actor, countBy, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TM, TP } from './records';
-import { elapsedAt, startClocks, syncSlaTimers } from './sla';
 import { allSpaces, findSpace, spaceComponents, spaceVersions, strip } from './spaces';
 
 type Stored<T> = T & { pk: string; sk: string };
@@ -53,20 +52,30 @@ export interface IssueInput {
 /** An issue's key: its space's current key and its number (a renamed space rewrites no issue). */
 export const keyOf = (space: Pick<Space, 'key'>, issue: Pick<TrackedIssue, 'number'>) => `${space.key}-${issue.number}`;
 
+/**
+ * The SLA module (Temporal), loaded by the first service-space issue that needs it: the other
+ * spaces' requests never load it.
+ */
+export const slaModule = () => import('./sla');
+
 /** An issue as the API answers it: the stored record with its current key. */
-export function present(issue: TrackedIssue, space: Pick<Space, 'key'> | Space | undefined): TrackedIssue {
+export function present(issue: TrackedIssue, space: Pick<Space, 'key'> | undefined): TrackedIssue {
   const { pk: _p, sk: _s, gsi1pk: _g1, gsi1sk: _g2, ...rest } = issue as Stored<TrackedIssue> & Record<string, unknown>;
-  const shown = { ...(rest as unknown as TrackedIssue), key: space ? keyOf(space, issue) : issue.key };
-  if (space && 'config' in space && space.config.servicedesk && Object.keys(issue.sla ?? {}).length > 0) {
-    const now = Date.now();
-    shown.sla = Object.fromEntries(
-      Object.entries(issue.sla).map(([id, c]) => {
-        const elapsed = elapsedAt(space, c, now);
-        return [id, { ...c, elapsed, ...(c.goal !== undefined && elapsed > c.goal ? { breached: true } : {}) }];
-      }),
-    );
-  }
-  return shown;
+  return { ...(rest as unknown as TrackedIssue), key: space ? keyOf(space, issue) : issue.key };
+}
+
+/** An issue of a service space with its SLA clocks as of now (running time counted; past a goal: breached). */
+export async function withLiveSla(issue: TrackedIssue, space: Space): Promise<TrackedIssue> {
+  if (!space.config.servicedesk || Object.keys(issue.sla ?? {}).length === 0) return issue;
+  const { elapsedAt } = await slaModule();
+  const now = Date.now();
+  const sla = Object.fromEntries(
+    Object.entries(issue.sla).map(([id, c]) => {
+      const elapsed = elapsedAt(space, c, now);
+      return [id, { ...c, elapsed, ...(c.goal !== undefined && elapsed > c.goal ? { breached: true } : {}) }];
+    }),
+  );
+  return { ...issue, sla };
 }
 
 export async function getIssue(orgId: string, issueId: string, consistent = false): Promise<TrackedIssue | undefined> {
@@ -328,7 +337,7 @@ export async function createIssue(
   const made = await inTurn(actor.orgId, () =>
     commitNew(actor, found, input.summary, { ...fields, ...(options.overrides ?? {}) }, description, options.marker),
   );
-  if (!made.existing) await syncSlaTimers(found, made.issue);
+  if (!made.existing && found.config.servicedesk) await (await slaModule()).syncSlaTimers(found, made.issue);
   return made;
 }
 
@@ -408,7 +417,9 @@ async function commitNew(
       commentCount: 0,
       attachmentCount: 0,
       participants: [],
-      sla: space.config.servicedesk ? startClocks(space, (fields.statusId as string | undefined) ?? statusId, now) : {},
+      sla: space.config.servicedesk
+        ? (await slaModule()).startClocks(space, (fields.statusId as string | undefined) ?? statusId, now)
+        : {},
       version: 1,
       createdAt: now,
       updatedAt: now,

@@ -1,7 +1,7 @@
 import { queryPrefix } from '../store/table';
 import { canSee, permissionsFor } from './access';
 import { transitionsFrom, workflowOf } from './catalog';
-import { childrenOf, descriptionOf, findIssue, present, requireIssue } from './issues';
+import { childrenOf, descriptionOf, findIssue, present, requireIssue, withLiveSla } from './issues';
 import { type Actor, pkOf, TP } from './records';
 import { findSpace } from './spaces';
 
@@ -47,7 +47,7 @@ export async function issuePage(actor: Actor, ref: string) {
       links.push({ ...link, issue: summaryOf(present(other, otherSpace)) });
   }
   return {
-    issue: present(issue, space),
+    issue: await withLiveSla(present(issue, space), space),
     space: { spaceId: space.spaceId, key: space.key, name: space.name, template: space.template },
     description,
     comments: parts.comments,

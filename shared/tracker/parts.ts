@@ -6,10 +6,9 @@ import { db } from '../store/client';
 import { newId } from '../store/ids';
 import { deleteMany, getItem, putNew, queryPrefix, TABLE, transact } from '../store/table';
 import { permissionsFor } from './access';
-import { parseEstimate, requireIssue, writeChanges } from './issues';
+import { parseEstimate, requireIssue, slaModule, writeChanges } from './issues';
 import type { Component, Space, TrackedIssue, Version } from './model';
 import { type Actor, pkOf, TK, TM, TP } from './records';
-import { clocksAfter, syncSlaTimers } from './sla';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
 
 type Stored<T> = T & { pk: string; sk: string };
@@ -62,11 +61,13 @@ export async function addComment(actor: Actor, ref: string, body: string) {
   };
   await transact([putNew({ ...TK.comment(actor.orgId, issue.issueId, comment.commentId), ...comment })]);
   await count(actor.orgId, issue.issueId, 'commentCount', 1);
-  const clocks = clocksAfter(space, issue, { kind: 'commented', byReporter: issue.reporterId === actor.id }, now);
-  if (clocks) {
-    const fresh = (await requireIssue(actor, issue.issueId, true)).issue;
-    const next = await writeChanges(actor.orgId, fresh, { sla: clocks });
-    await syncSlaTimers(space, next);
+  if (space.config.servicedesk) {
+    const sla = await slaModule();
+    const clocks = sla.clocksAfter(space, issue, { kind: 'commented', byReporter: issue.reporterId === actor.id }, now);
+    if (clocks) {
+      const fresh = (await requireIssue(actor, issue.issueId, true)).issue;
+      await sla.syncSlaTimers(space, await writeChanges(actor.orgId, fresh, { sla: clocks }));
+    }
   }
   return { comment, issue, space };
 }

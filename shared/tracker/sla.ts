@@ -1,4 +1,4 @@
-import { type PlainDate, Temporal } from '../calendar/time';
+import { Temporal } from 'temporal-polyfill';
 import type { NotifyMessage } from '../notify/raise';
 import { scheduler, timerKey } from '../scheduler';
 import { statusById } from './catalog';
@@ -15,7 +15,7 @@ import type { ServiceHours, SlaClock, SlaDefinition, Space, TrackedIssue } from 
 
 const DAY_LIMIT = 3 * 366;
 
-function ranges(hours: ServiceHours, date: PlainDate): [number, number][] {
+function ranges(hours: ServiceHours, date: Temporal.PlainDate): [number, number][] {
   if (hours.holidays.includes(date.toString())) return [];
   const out: [number, number][] = [];
   for (const range of hours.days[String(date.dayOfWeek)] ?? []) {

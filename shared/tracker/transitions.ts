@@ -1,10 +1,9 @@
 import { forbidden, HttpError } from '../ground/errors';
 import { permissionsFor } from './access';
 import { findNamed, RESOLUTIONS, statusById, type Transition, transitionsFrom, workflowOf } from './catalog';
-import { type IssueInput, resolveInput, statusChange, writeChanges } from './issues';
+import { type IssueInput, resolveInput, slaModule, statusChange, writeChanges } from './issues';
 import type { Space, TrackedIssue } from './model';
 import type { Actor } from './records';
-import { clocksAfter, syncSlaTimers } from './sla';
 
 /** 409 naming the fields a transition asks for (`fields` in the answer too). */
 export const fieldsNeeded = (t: Transition, missing: string[]) =>
@@ -42,7 +41,9 @@ export async function transitionChange(
   const { fields, description } = await resolveInput(actor, space, input, issue);
   const now = Date.now();
   const change = { ...statusChange(issue, transition.to, now), ...fields };
-  const clocks = clocksAfter(space, issue, { kind: 'status', to: transition.to }, now);
+  const clocks = space.config.servicedesk
+    ? (await slaModule()).clocksAfter(space, issue, { kind: 'status', to: transition.to }, now)
+    : undefined;
   if (clocks) change.sla = clocks;
   if (fields.resolutionId && statusById(transition.to)?.category === 'done') change.resolutionId = fields.resolutionId;
   if (change.resolutionId && !findNamed(RESOLUTIONS, change.resolutionId)) change.resolutionId = 'done';
@@ -59,6 +60,6 @@ export async function applyTransition(
 ): Promise<TrackedIssue> {
   const { change, description } = await transitionChange(actor, space, issue, transition, input);
   const next = await writeChanges(actor.orgId, issue, change, description);
-  if (change.sla) await syncSlaTimers(space, next);
+  if (change.sla) await (await slaModule()).syncSlaTimers(space, next);
   return next;
 }

@@ -1,4 +1,4 @@
-import { Temporal } from '../../shared/calendar/time';
+import { Temporal } from 'temporal-polyfill';
 import { TIMER_PK } from '../../shared/scheduler/local';
 import { getItem } from '../../shared/store/table';
 import type { ServiceHours } from '../../shared/tracker/model';
