@@ -17,7 +17,7 @@ function asksHelp(argv: string[]): boolean {
 function parse(command: CommandSpec, args: string[]) {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
   for (const [name, o] of Object.entries({ ...GLOBAL_OPTIONS, ...command.options })) {
-    options[name] = o.short ? { type: o.type, short: o.short } : { type: o.type };
+    options[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
   }
   let parsed: { values: Values; positionals: string[] };
   try {
@@ -77,7 +77,10 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   if (command.raw) return command.run(rawCtx(io, args));
   const { values, positionals } = parse(command, args);
   const json = values.json === true;
-  const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const str = (name: string) => {
+    const v = values[name];
+    return typeof v === 'string' ? v : Array.isArray(v) ? v.at(-1) : undefined;
+  };
   let last: unknown = null;
   const quiet = json && command.jsonLast === true;
   const runIo: Io = quiet ? { ...io, stdout: io.stderr } : io;
@@ -89,6 +92,10 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     json,
     str,
     flag: (name) => values[name] === true,
+    all: (name) => {
+      const v = values[name];
+      return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+    },
     session: async () => {
       if (opened) return opened;
       const s = await openSession(runIo, { profile: str('profile'), org: str('org') });
@@ -117,6 +124,7 @@ function rawCtx(io: Io, args: string[]): Ctx {
     json: false,
     str: () => undefined,
     flag: () => false,
+    all: () => [],
     session: () => openSession(io),
     print: (_data, human) => {
       io.stdout(`${human()}\n`);

@@ -17,6 +17,8 @@ export interface OptionSpec {
   help: string;
   /** Shown without brackets in the usage line (the command refuses to run without it). */
   required?: boolean;
+  /** May be given several times (`--where a=1 --where b=2`). */
+  multiple?: boolean;
   complete?: Completion;
 }
 
@@ -27,7 +29,7 @@ export interface PositionalSpec {
   complete?: Completion;
 }
 
-export type Values = Record<string, string | boolean | undefined>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
 /** What a command's `run` gets. */
 export interface Ctx {
@@ -40,6 +42,8 @@ export interface Ctx {
   session: () => Promise<Session>;
   str: (name: string) => string | undefined;
   flag: (name: string) => boolean;
+  /** Every value of a `multiple` option. */
+  all: (name: string) => string[];
   /** Prints `data` as JSON with `--json`, else what `human` answers (a line break added when missing). */
   print: (data: unknown, human: () => string) => number;
 }
