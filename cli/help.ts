@@ -79,9 +79,52 @@ function optionLines(options: Record<string, OptionSpec>): string {
   return rows.map(([w, h]) => `  ${(w as string).padEnd(width)}${h}`).join('\n');
 }
 
-const overview = () => `Usage: platform <command> [options]
+/** What each group is about, in the overview. */
+const GROUPS: Record<string, string> = {
+  profile: 'the profiles of the config file (a local platform, a deployed stack…)',
+  projects: "the organization's projects",
+  env: "a project's environment variables",
+  repo: 'repositories: create, clone, view, rename, protect, delete',
+  key: 'git credentials: passwords for git over HTTPS',
+  member: "the organization's members",
+  pr: 'pull requests: open from the current branch, review, merge, check out',
+  issue: "a repository's issues",
+  db: 'databases: items, queries and scans with filters, indexes',
+  bucket: 'buckets: copy files up and down, list, delete, settings',
+  domain: 'custom domains and the DNS records they need',
+  notify: 'your notifications',
+  agent: 'agent devices and jobs; network requests to approve',
+  connector: 'MCP connectors',
+};
 
-${visible().map(line).join('\n')}
+/** A group's line: `env <ls|set|rm|pull>`. */
+export const groupUsage = (group: string) =>
+  `${group} <${groupOf(group)
+    .map((c) => c.path.slice(1).join(' '))
+    .join('|')}>`;
+
+function groupLine(group: string): string {
+  const usage = groupUsage(group);
+  const text = GROUPS[group] ?? '';
+  return usage.length < WIDTH ? `  ${usage.padEnd(WIDTH)}${text}` : `  ${usage}\n${' '.repeat(WIDTH + 2)}${text}`;
+}
+
+const overview = () => {
+  const single = visible().filter((c) => c.path.length === 1);
+  const groups = [
+    ...new Set(
+      visible()
+        .filter((c) => c.path.length > 1)
+        .map((c) => c.path[0] as string),
+    ),
+  ];
+  return `Usage: platform <command> [options]
+
+Commands:
+${single.map(line).join('\n')}
+
+Command groups (platform <group> --help lists a group's commands):
+${groups.map(groupLine).join('\n')}
 
 Options of every command:
 ${optionLines(GLOBAL_OPTIONS)}
@@ -89,6 +132,7 @@ ${optionLines(GLOBAL_OPTIONS)}
 Each command's own usage: platform <command> --help.
 ${ENV_NOTE}
 `;
+};
 
 function commandHelp(c: CommandSpec): string {
   const parts = [`Usage: platform ${usageOf(c)}\n`];

@@ -88,6 +88,16 @@ describe('projects', () => {
     expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ slug, name: 'CLI site', framework: 'static' })]);
   });
 
+  it('--json of a command that prints a sentence: the API answer on stdout, the sentence on stderr', async () => {
+    const res = await cli.run(['projects', 'create', `${slug}-j`, '--framework', 'static', '--json']);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/^Created project /);
+    const answer = JSON.parse(res.stdout);
+    expect(answer.project).toMatchObject({ slug: `${slug}-j`, framework: 'static' });
+    const api = await p.get(`/v1/orgs/${p.org.orgId}/projects/${answer.project.projectId}`, { token: apiKey });
+    expect(api.body.project).toEqual(answer.project);
+  });
+
   it("prints the API's message for a refusal: a taken slug, invalid fields with their issues", async () => {
     expect(await cli.run(['projects', 'create', slug])).toEqual({
       code: 1,

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS } from '../../cli/help';
+import { COMMANDS, groupUsage } from '../../cli/help';
 import { freePort } from '../../shared/net/free-port';
 import { Cli } from './helpers';
 
@@ -52,7 +52,12 @@ describe('--help', () => {
     const all = await cli.run(['--help']);
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(/^Usage: platform <command> \[options\]\n/);
-    for (const { usage } of Object.values(COMMANDS)) expect(all.stdout).toContain(`  ${usage}`);
+    // The overview: each command of one word with its usage, each group with its commands' names.
+    for (const [name, { usage }] of Object.entries(COMMANDS)) {
+      if (!name.includes(' ')) expect(all.stdout).toContain(`\n  ${usage}`);
+      else expect(all.stdout).toContain(`\n  ${groupUsage(name.split(' ')[0] as string)}`);
+    }
+    expect(all.stdout).toContain('\n  env <ls|set|rm|pull>');
     expect((await cli.run([])).stdout).toBe(all.stdout);
   });
 
