@@ -1,5 +1,6 @@
 import { readConfigFile } from './config';
 import { type Io, listProjects, openSession } from './context';
+import { git, repoNameOf } from './groups/common';
 import { type CommandSpec, type Completion, GLOBAL_OPTIONS, type OptionSpec } from './spec';
 
 /**
@@ -54,7 +55,11 @@ async function valuesOf(kind: Completion | undefined, io: Io, given: Record<stri
       return repos.map((r) => r.name);
     }
     case 'branch': {
-      const repo = given.repo;
+      // The repository named on the line, else the one origin points to here.
+      const origin = given.repo
+        ? undefined
+        : await git({ io }, io.cwd, ['remote', 'get-url', 'origin']).catch(() => undefined);
+      const repo = given.repo ?? (origin ? repoNameOf(origin) : undefined);
       if (!repo) return [];
       const { branches } = await s.api.getReposBranches({ orgId: s.config.orgId, name: repo });
       return branches.map((b) => b.name);

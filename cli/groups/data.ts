@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { UsageError } from '../context';
+import { count, UsageError } from '../context';
 import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
 import { downloadFile, TransferMeter, uploadFile } from '../transfer';
@@ -315,7 +315,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
       return c.print(res, () =>
         res.items.length === 0
           ? `No items (${res.scanned} read).`
-          : `${itemsTable(res.items, keys, width(c))}\n${res.count} items${res.cursor ? ', more: raise --limit' : ''}.`,
+          : `${itemsTable(res.items, keys, width(c))}\n${count(res.count, 'item')}${res.cursor ? ', more: raise --limit' : ''}.`,
       );
     },
   },
@@ -360,7 +360,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
       return c.print(res, () =>
         res.items.length === 0
           ? 'No items.'
-          : `${itemsTable(res.items, keys, width(c))}\n${res.count} items${res.cursor ? ', more: raise --limit' : ''}.`,
+          : `${itemsTable(res.items, keys, width(c))}\n${count(res.count, 'item')}${res.cursor ? ', more: raise --limit' : ''}.`,
       );
     },
   },

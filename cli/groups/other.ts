@@ -64,7 +64,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
       const { api, orgId } = await org(c);
       const res = await api.postDomainsVerify({ orgId, hostname: c.args[0] as string });
       const d = res.domain;
-      return c.print(res, () => `${d.hostname}: ${d.status}${d.message ? ` (${d.message})` : ''}.`);
+      return c.print(res, () => `${d.hostname}: ${d.status}${d.message ? ` (${d.message.replace(/\.$/, '')})` : ''}.`);
     },
   },
   {

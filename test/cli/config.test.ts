@@ -128,6 +128,20 @@ describe('completion', () => {
     expect((await cli.run(['repo', 'create', repo, '--readme'])).code).toBe(0);
     expect(await words('repo', 'view', 'cmp-')).toEqual([repo]);
     expect(await words('pr', 'create', '--repo', repo, '--base', '')).toEqual(['main']);
+    // In a clone, the repository is the one origin points to.
+    const clone = join(cli.cwd, 'clone');
+    await promisify(execFile)('git', ['init', '-q', clone]);
+    await promisify(execFile)('git', [
+      '-C',
+      clone,
+      'remote',
+      'add',
+      'origin',
+      `${p.baseUrl}/git/${p.org.orgId}/${repo}.git`,
+    ]);
+    const inClone = new Cli(clone);
+    Object.assign(inClone.env, cli.env);
+    expect((await inClone.run(['__complete', 'pr', 'create', '--base', 'ma'])).stdout).toBe('main\n');
     expect((await cli.run(['help'])).stdout).not.toContain('__complete');
   });
 });

@@ -63,7 +63,7 @@ describe('db', () => {
     expect(query.stdout).toMatchInlineSnapshot(`
 "customer  placedAt  total  status
 c1        3         300    open
-1 items.
+1 item.
 "
 `);
     const scanned = await json(['db', 'scan', db, '--where', 'total > 100', '--where', 'status = open']);
