@@ -8340,6 +8340,18 @@ export interface Operations {
             query: string;
             columns?: string[];
           }[];
+          slas?: {
+            id: string;
+            name: string;
+            start: string[];
+            pause: string[];
+            stop: string[];
+            goals: {
+              query?: string;
+              minutes: number;
+              calendar: 'business' | 'always';
+            }[];
+          }[];
           hours?: {
             timeZone: string;
             days: {
@@ -9111,6 +9123,90 @@ export interface Operations {
     body: undefined;
     response: {
       sprintId: string;
+    };
+  };
+  /** Up to 10,000 issues matching `jql` that the caller sees, as a file: Jira’s CSV layout (repeated columns for multi-valued fields, cells starting = + - @ neutralised) or this API’s JSON */
+  getIssuesExport: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      jql?: string;
+      format?: 'csv' | 'json';
+    };
+    body: undefined;
+    response:
+      | string
+      | {
+          format: 'tracker-issues/1';
+          exportedAt: number;
+          total: number;
+          issues: {
+            orgId: string;
+            issueId: string;
+            spaceId: string;
+            number: number;
+            key: string;
+            typeId: string;
+            summary: string;
+            statusId: string;
+            statusCategory: 'todo' | 'inprogress' | 'done';
+            labels: string[];
+            componentIds: string[];
+            fixVersionIds: string[];
+            affectsVersionIds: string[];
+            closedSprintIds: string[];
+            rank: string;
+            watchers: string[];
+            voters: string[];
+            fields: {
+              [key: string]: unknown;
+            };
+            excerpt: string;
+            statusLog: [string, number][];
+            commentCount: number;
+            attachmentCount: number;
+            participants: string[];
+            sla: {
+              [key: string]: unknown;
+            };
+            version: number;
+            createdAt: number;
+            updatedAt: number;
+          }[];
+        };
+  };
+  /** Imports a Jira CSV export (or this API’s JSON export) into a space, 200 records a call: pass `startRow` and `keyMap` from the previous answer until `done` */
+  postIssuesImport: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      space: string;
+      format: 'csv' | 'json';
+      content: string;
+      startRow?: number;
+      keyMap?: {
+        [key: string]: string;
+      };
+      createMissing?: boolean;
+    };
+    response: {
+      total: number;
+      processed: number;
+      done: boolean;
+      nextRow: number | null;
+      keyMap: {
+        [key: string]: string;
+      };
+      results: {
+        row: number;
+        key?: string;
+        from?: string;
+        error?: string;
+        warnings?: string[];
+      }[];
     };
   };
   /** Issues matching `jql` that the caller may see (a hidden issue is neither answered nor counted), in the query’s ORDER BY or `order` (default: most recently updated first) */
@@ -10431,6 +10527,8 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getIssuesSprintsBySprintId: { method: 'GET', path: '/v1/orgs/{orgId}/issues/sprints/{sprintId}' },
   patchIssuesSprintsBySprintId: { method: 'PATCH', path: '/v1/orgs/{orgId}/issues/sprints/{sprintId}' },
   deleteIssuesSprintsBySprintId: { method: 'DELETE', path: '/v1/orgs/{orgId}/issues/sprints/{sprintId}' },
+  getIssuesExport: { method: 'GET', path: '/v1/orgs/{orgId}/issues/export' },
+  postIssuesImport: { method: 'POST', path: '/v1/orgs/{orgId}/issues/import' },
   getIssues: { method: 'GET', path: '/v1/orgs/{orgId}/issues' },
   postIssues: { method: 'POST', path: '/v1/orgs/{orgId}/issues' },
   postIssuesSearch: { method: 'POST', path: '/v1/orgs/{orgId}/issues/search' },

@@ -20,6 +20,7 @@ import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { benchPulls, renderPulls } from './bench/pulls';
 import { type Figures, type FunctionFigures, renderReport, writeBlock } from './bench/report';
 import { countRoundTrips } from './bench/roundtrips';
+import { benchTracker, renderTracker } from './bench/tracker';
 import { measureWarm } from './bench/warm';
 import { type Bundle, buildEach, ROOT } from './build';
 
@@ -154,6 +155,11 @@ async function main(): Promise<void> {
   if (routeGroups.some((g) => g.name === 'calendar')) {
     say('calendar: the occurrences of 400 days of 100 weekly series, through the API and by ical.js alone');
     sections.push(`**Calendar**\n\n${renderCalendar(await benchCalendar(platform))}`);
+  }
+  // Tracker (scripts/bench/tracker.ts): space-and-status search over 10,000 issues vs 100; rank 200 vs 1.
+  if (routeGroups.some((g) => g.name === 'tracker')) {
+    say('tracker: space-and-status search page 1 over 10,000 issues vs 100, and rank 200 issues vs 1');
+    sections.push(`**Issue tracking**\n\n${renderTracker(await benchTracker(platform))}`);
   }
   await platform.stop();
   platform = undefined;

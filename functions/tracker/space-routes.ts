@@ -130,7 +130,8 @@ const Config = z.object({
       hours: z.optional(
         z.object({
           timeZone: str(1, 64),
-          days: z.record(
+          // ISO weekdays 1 (Monday) to 7; a day left out is closed.
+          days: z.partialRecord(
             z.enum(['1', '2', '3', '4', '5', '6', '7']),
             z.array(z.string().check(z.regex(/^\d{2}:\d{2}-\d{2}:\d{2}$/))).check(z.maxLength(10)),
           ),
