@@ -131,7 +131,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
       return c.print({ devices: res.devices, requests: res.requests }, () => {
         const devices =
           res.devices.length === 0
-            ? 'No devices. Run the agent program on a machine: platform-agent login'
+            ? 'No devices. Run the agent program on a machine: npm run agent -- login'
             : table(
                 [
                   ['ID', 'NAME', 'OWNER', 'STATUS', 'CAPABILITIES', 'SEEN'],
