@@ -113,6 +113,15 @@ c1        3         300    open
       expect.stringMatching(/^\(table\) +- +customer:S +placedAt:N +ALL +\S+/),
       expect.stringMatching(/^by-status +global +status:S +ALL/),
     ]);
+    expect((await cli.run(['db', 'index-delete', db, 'by-status'])).stdout).toBe(
+      `Removed index by-status from ${db}.\n`,
+    );
+    const after = await json(['db', 'indexes', db]);
+    expect(
+      after.table.indexes.filter(
+        (i: { name: string; status?: string }) => i.name === 'by-status' && i.status !== 'DELETING',
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -140,6 +149,9 @@ describe('bucket', () => {
       expect(line).toMatch(/^Downloading backups\/big\.bin: [\d.]+ [KMG]?B at [\d.]+ [KMG]?B\/s$/);
     expect(down.stderr.endsWith('\n')).toBe(false);
 
+    expect(await json(['bucket', 'list'])).toEqual(
+      (await p.get(`/v1/orgs/${p.org.orgId}/storage`, { token: key })).body,
+    );
     const ls = await json(['bucket', 'ls', `${bucket}:backups/`]);
     expect(ls.files).toEqual([expect.objectContaining({ key: 'backups/big.bin', size: 50 * 1024 * 1024 })]);
     cli.columns = 60;

@@ -98,6 +98,16 @@ REPO-NAME---  main            9999-99-99 99:99  Made from t…
   });
 });
 
+describe('repo rename and delete', () => {
+  it('rename moves the name; delete needs --yes, then the repository is gone', async () => {
+    const name = `tmp-${Date.now().toString(36)}`;
+    expect((await cli.run(['repo', 'create', name])).code).toBe(0);
+    expect(await json(cli, ['repo', 'rename', name, `${name}-b`])).toEqual({ name: `${name}-b` });
+    expect((await cli.run(['repo', 'delete', `${name}-b`, '--yes'])).stdout).toBe(`Deleted repository ${name}-b.\n`);
+    expect((await cli.run(['repo', 'view', `${name}-b`])).code).toBe(1);
+  });
+});
+
 describe('clone, pr, issue', () => {
   let work: string;
   let head: string;
@@ -230,6 +240,8 @@ describe('clone, pr, issue', () => {
       new RegExp(`^#${n} Crash on start \\[open\\]\\nby .*; labels bug\\n\\nIt crashes\\.\\n\\n.*:\\nSeen too\\n$`),
     );
     expect((await cli.run(['issue', 'close', n])).stdout).toBe(`#${n} is closed.\n`);
+    expect((await cli.run(['issue', 'close', n, '--reopen'])).stdout).toBe(`#${n} is open.\n`);
+    expect((await cli.run(['issue', 'close', n])).code).toBe(0);
     expect(await json(cli, ['issue', 'list', '--state', 'closed'])).toEqual(
       (await p.get(`/v1/orgs/${p.org.orgId}/repos/${repo}/issues?state=closed`, { token: key })).body,
     );
@@ -266,6 +278,17 @@ describe('key, member, notify, agent, connector, domain', () => {
     expect((await cli.run(['connector', 'list'])).stdout).toBe('No connectors.\n');
     const ack = await reviewer.run(['notify', 'ack', 'ntc_nope']);
     expect(ack.code).toBe(1);
+    // Refusals of the API for what is not there: exit 1 with its message, nothing on stdout.
+    for (const argv of [
+      ['agent', 'approve', 'dev_nope', 'example.com'],
+      ['agent', 'jobs', 'job_nope'],
+      ['connector', 'test', 'con_nope'],
+      ['connector', 'remove', 'con_nope'],
+    ]) {
+      const res = await cli.run(argv);
+      expect({ argv, code: res.code, stdout: res.stdout }).toEqual({ argv, code: 1, stdout: '' });
+      expect(res.stderr).toMatch(/^Error: \S/);
+    }
   });
 
   it('domain add prints the records; records; verify says where it stands', async () => {
