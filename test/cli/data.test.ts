@@ -3,6 +3,7 @@ import { createReadStream, mkdtempSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestPlatform } from '../helpers/platform';
+import { until } from '../helpers/until';
 import { Cli } from './helpers';
 
 /**
@@ -113,6 +114,11 @@ c1        3         300    open
       expect.stringMatching(/^\(table\) +- +customer:S +placedAt:N +ALL +\S+/),
       expect.stringMatching(/^by-status +global +status:S +ALL/),
     ]);
+    // The API removes an index only once it is built: wait for that first.
+    await until(async () => {
+      const t = (await json(['db', 'indexes', db])).table;
+      return t.status === 'ACTIVE' && t.indexes.every((i: { status?: string }) => i.status === 'ACTIVE');
+    });
     expect((await cli.run(['db', 'index-delete', db, 'by-status'])).stdout).toBe(
       `Removed index by-status from ${db}.\n`,
     );
