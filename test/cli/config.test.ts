@@ -110,6 +110,12 @@ describe('completion', () => {
     await run('bash', ['-n', file]);
     const { stdout } = await run('bash', ['-c', `source '${file}' && complete -p platform`]);
     expect(stdout.trim()).toBe('complete -F _platform platform');
+    // The command words come from the script itself: completing `platform pr ch` needs no platform.
+    const words = await run('bash', [
+      '-c',
+      `source '${file}' && COMP_WORDS=(platform pr ch) && COMP_CWORD=2 && _platform && echo "\${COMPREPLY[@]}"`,
+    ]);
+    expect(words.stdout).toBe('checkout\n');
     for (const shell of ['zsh', 'fish']) {
       const other = await cli.run(['completion', shell]);
       expect(other.stdout).toContain('platform __complete');
