@@ -121,7 +121,9 @@ describe('clone, pr, issue', () => {
     expect(cloned.code).toBe(0);
     work = join(root, repo);
     expect(await git(work, 'remote', 'get-url', 'origin')).not.toContain('@');
-    expect(await git(work, 'config', '--get-regexp', 'credential\\..*\\.helper')).toMatch(/auth git-credential$/);
+    expect(await git(work, 'config', '--local', '--get-regexp', 'credential\\..*\\.helper')).toMatch(
+      /^credential\.http:\/\/127\.0\.0\.1:\d+\.helper !".*" ".*bin\.cjs" auth git-credential --profile 'default'$/,
+    );
     writeFileSync(join(work, 'README.md'), '# Hello\n');
     await git(work, 'add', '.');
     await git(work, 'commit', '-q', '-m', 'First');
