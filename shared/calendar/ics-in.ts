@@ -7,11 +7,12 @@ import type {
   AttendeeRole,
   AttendeeStatus,
   BusyStatus,
+  CalEvent,
   EventStatus,
   Exception,
   Sensitivity,
 } from './records';
-import { canonicalRule, fromRRule, type Recurrence } from './recurrence';
+import { canonicalRule, fromRRule } from './recurrence';
 import { canonicalZone, instantOf, localOf, plainText, startOfDay, Temporal } from './time';
 
 /**
@@ -23,33 +24,10 @@ import { canonicalZone, instantOf, localOf, plainText, startOfDay, Temporal } fr
  * EXDATEs are matched by instant. What the platform does not keep (RDATE, RANGE=THISANDFUTURE,
  * VTODO, VJOURNAL) becomes a warning.
  */
-export interface ParsedEvent {
-  uid: string;
-  summary: string;
-  description: string;
-  location: string;
-  allDay: boolean;
-  start: number;
-  end: number;
-  startLocal: string;
-  endLocal: string;
-  timeZone: string;
-  organizer: { email: string; name?: string } | null;
-  attendees: Attendee[];
-  isOrganizer: boolean;
-  myStatus: AttendeeStatus | null;
-  status: EventStatus;
-  busyStatus: BusyStatus;
-  sensitivity: Sensitivity;
-  reminders: number[];
-  categories: string[];
-  url: string | null;
-  rrule: string | null;
-  recurrence: Recurrence | null;
-  exdates: number[];
-  exceptions: Exception[];
-  sequence: number;
-}
+export type ParsedEvent = Omit<
+  CalEvent,
+  'mailboxId' | 'eventId' | 'calendarId' | 'version' | 'createdAt' | 'updatedAt' | 'firstStart' | 'lastEnd'
+>;
 
 export interface Parsed {
   method: string | null;

@@ -26,13 +26,14 @@ describe('projects and env in the route table', () => {
   it('both need the table and the secrets key (a transfer re-encrypts variables)', () => {
     expect(routeGroups.find((g) => g.name === 'env')?.needs).toEqual(['table', 'kms']);
     // And a project delete removes build outputs from the artifacts bucket; delete and transfer stop
-    // and remove the project's server functions, and its sign-in clients.
+    // and remove the project's server functions, its sign-in clients and its domains' CDN tenants.
     expect(routeGroups.find((g) => g.name === 'projects')?.needs).toEqual([
       'table',
       'kms',
       'buckets',
       'functions',
       'signin',
+      'cdn',
     ]);
   });
 });
