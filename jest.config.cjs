@@ -5,7 +5,9 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   // jose, fractional-indexing and temporal-polyfill ship ES modules only: let the transform turn them into CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@middy|fractional-indexing|openid-client|oauth4webapi|temporal-polyfill|temporal-utils)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(jose|@middy|fractional-indexing|openid-client|oauth4webapi|temporal-polyfill|temporal-utils)/)',
+  ],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60_000,

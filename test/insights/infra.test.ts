@@ -12,7 +12,7 @@ import { flags, logicalId, type Resources } from '../infra/helpers';
  */
 test('each route group’s log group delivers its analytics lines to the analytics worker', () => {
   const row = workers.find((w) => w.name === 'analytics');
-  if (!row || row.trigger.kind !== 'logs') throw new Error('no logs row for analytics');
+  if (row?.trigger.kind !== 'logs') throw new Error('no logs row for analytics');
   const groups = routeGroups.filter((g) => g.name === 'core' || g.name === 'insights');
   const app = new App({ context: { ...flags, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
   const stack = new PlatformStack(app, 'Analytics', {
