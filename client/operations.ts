@@ -5655,6 +5655,8 @@ export interface Operations {
         deploymentsCreated: number;
         issuesCreated: number;
         mailSent: number;
+        mailReceived: number;
+        edgeRequests: number;
         buildsSucceeded: number;
         buildsFailed: number;
         buildSeconds: number;
@@ -5668,6 +5670,8 @@ export interface Operations {
         deploymentsCreated: number;
         issuesCreated: number;
         mailSent: number;
+        mailReceived: number;
+        edgeRequests: number;
         buildsSucceeded: number;
         buildsFailed: number;
         buildSeconds: number;
@@ -6602,6 +6606,8 @@ export interface Operations {
         deploymentsCreated: number;
         issuesCreated: number;
         mailSent: number;
+        mailReceived: number;
+        edgeRequests: number;
         buildsSucceeded: number;
         buildsFailed: number;
         buildSeconds: number;
@@ -6615,6 +6621,8 @@ export interface Operations {
         deploymentsCreated: number;
         issuesCreated: number;
         mailSent: number;
+        mailReceived: number;
+        edgeRequests: number;
         buildsSucceeded: number;
         buildsFailed: number;
         buildSeconds: number;

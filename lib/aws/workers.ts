@@ -11,6 +11,7 @@ import { type EventTrigger, type Worker, type WorkerTrigger, workerEntry } from 
 import { GIT_REPO_PREFIX } from './deployments';
 import { type Grantable, grantNeeds } from './grants';
 import { type GroupFunction, PlatformFunction } from './group-function';
+import type { PlatformServing } from './serving';
 
 /**
  * Where the workers wired by hand before the table lived in the construct tree. They keep their
@@ -55,10 +56,13 @@ export class WorkerFunction extends PlatformFunction {
         new SqsEventSource(this.queue as sqs.Queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }),
       );
     } else if (trigger.kind === 'logs') {
-      // A subscription filter on each route group function's log group (built before the workers).
-      const groups = (props.platform as Partial<{ functions: GroupFunction[] }>).functions ?? [];
-      for (const g of groups) {
-        new logs.SubscriptionFilter(this, `Logs${pascal(g.group.name)}`, {
+      // A subscription filter on each route group function's log group (built before the workers),
+      // and on the router's when the stack serves sites (its visitors' requests).
+      const platform = props.platform as Partial<{ functions: GroupFunction[]; sites: PlatformServing }>;
+      const sources = (platform.functions ?? []).map((g) => ({ name: pascal(g.group.name), logGroup: g.logGroup }));
+      if (platform.sites) sources.push({ name: 'Router', logGroup: platform.sites.router.logGroup });
+      for (const g of sources) {
+        new logs.SubscriptionFilter(this, `Logs${g.name}`, {
           logGroup: g.logGroup,
           destination: new LambdaDestination(this.fn),
           filterPattern: logs.FilterPattern.literal(trigger.pattern),

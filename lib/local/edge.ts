@@ -7,6 +7,7 @@ import { abortAllBuilds, recoverInterruptedBuilds } from '../../shared/builds/lo
 import { localPaths } from '../../shared/deployments/paths';
 import { pageHtml, STATUS_PAGES, shownHost } from '../../shared/edge/pages';
 import { resolveHostTarget } from '../../shared/hosts/resolve';
+import { recordEdgeRequest } from '../../shared/insights';
 import { acquireFunction, appendRuntimeLog, hasFunction, stopAllFunctions } from '../../shared/runtime/local';
 import type { DeploymentRecord } from '../../shared/schemas/deployment';
 import { FUNCTION_CONFIG } from '../../shared/schemas/deployment';
@@ -132,6 +133,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return void res.end();
   }
   const d = target?.deployment;
+  if (d) {
+    const started = Date.now();
+    res.once('finish', () => recordEdgeRequest(d, res.statusCode, started));
+  }
   if (!d) return page(res, 404, 'Deployment not found', `Nothing is deployed at ${shownHost(host)}.`, requestId);
   const status = STATUS_PAGES[d.status ?? 'queued'];
   if (status) return page(res, status[0], status[1], status[2], requestId);

@@ -1,6 +1,7 @@
 import { artifacts } from '../artifacts';
 import type { BuildManifest, StaticFile } from '../artifacts/port';
 import { type HostTarget, resolveHostTarget } from '../hosts/resolve';
+import { recordEdgeRequest } from '../insights';
 import { runtime } from '../runtime';
 import { pageHtml, STATUS_PAGES, shownHost } from './pages';
 
@@ -67,34 +68,46 @@ const cacheControlOf = (path: string) =>
  * port); a server deployment its function's answer (the runtime port).
  */
 export async function routeRequest(r: EdgeRequest, now = Date.now()): Promise<EdgeResponse> {
+  const answer = await answerOf(r, now);
+  if (answer.deployment) recordEdgeRequest(answer.deployment, answer.response.status, now);
+  return answer.response;
+}
+
+async function answerOf(
+  r: EdgeRequest,
+  now: number,
+): Promise<{ response: EdgeResponse; deployment?: { orgId: string; projectId: string } }> {
   const target = await targetOf(r.host.toLowerCase(), now);
   if (target && 'redirect' in target) {
     const location = `https://${target.redirect}${r.path}${r.query ? `?${r.query}` : ''}`;
-    return { status: 308, headers: { location, 'x-request-id': r.requestId }, body: Buffer.alloc(0) };
+    return { response: { status: 308, headers: { location, 'x-request-id': r.requestId }, body: Buffer.alloc(0) } };
   }
   const d = target?.deployment;
-  if (!d) return page(404, 'Deployment not found', `Nothing is deployed at ${shownHost(r.host)}.`, r.requestId);
+  if (!d) {
+    return { response: page(404, 'Deployment not found', `Nothing is deployed at ${shownHost(r.host)}.`, r.requestId) };
+  }
+  const served = (response: EdgeResponse) => ({ response, deployment: d });
   const status = STATUS_PAGES[d.status ?? 'queued'];
-  if (status) return page(status[0], status[1], status[2], r.requestId);
+  if (status) return served(page(status[0], status[1], status[2], r.requestId));
   const manifest = await manifestOf(d.deploymentId);
   if (manifest?.kind === 'server') {
     // As the local edge tells the function: the request's id and the visitor's address.
     const headers = { ...r.headers, 'x-request-id': r.requestId, 'x-forwarded-for': r.sourceIp };
     const answer = await (await runtime()).invoke(d.deploymentId, { ...r, headers });
-    return {
+    return served({
       status: answer.status,
       headers: { ...answer.headers, 'x-request-id': r.requestId },
       cookies: answer.cookies,
       body: answer.body,
-    };
+    });
   }
   if (r.method !== 'GET' && r.method !== 'HEAD') {
-    return { status: 405, headers: { allow: 'GET, HEAD', 'x-request-id': r.requestId }, body: Buffer.alloc(0) };
+    return served({ status: 405, headers: { allow: 'GET, HEAD', 'x-request-id': r.requestId }, body: Buffer.alloc(0) });
   }
   const file = await (await artifacts()).readStatic(d.deploymentId, r.path);
-  if (!file) return page(404, 'Not found', 'There is no file at this path.', r.requestId);
+  if (!file) return served(page(404, 'Not found', 'There is no file at this path.', r.requestId));
   if (r.method === 'HEAD') close(file.body);
-  return {
+  return served({
     status: file.status,
     headers: {
       'content-type': file.contentType,
@@ -103,7 +116,7 @@ export async function routeRequest(r: EdgeRequest, now = Date.now()): Promise<Ed
       'x-request-id': r.requestId,
     },
     body: r.method === 'HEAD' ? Buffer.alloc(0) : file.body,
-  };
+  });
 }
 
 /** A body not sent (HEAD): its file or connection let go. */

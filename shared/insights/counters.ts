@@ -10,6 +10,8 @@ import type { AnalyticsEvent } from './port';
  * marker and counts nothing twice. The platform-wide figures live under the organization `*`.
  */
 export const PLATFORM = '*';
+/** The `group` of the edge's events (lib/local/edge.ts, shared/edge/router.ts). */
+export const EDGE = 'edge' as const;
 
 /** What a counter holds; `durationMs` is a sum (the answer divides). */
 export const FIELDS = [
@@ -20,6 +22,8 @@ export const FIELDS = [
   'deploymentsCreated',
   'issuesCreated',
   'mailSent',
+  'mailReceived',
+  'edgeRequests',
   'buildsSucceeded',
   'buildsFailed',
   'buildSeconds',
@@ -36,7 +40,7 @@ function domainOf(e: AnalyticsEvent): Counts {
   if (e.status < 200 || e.status >= 300) return {};
   if (e.action === 'projects.deployments.create' || e.action === 'deployments.redeploy')
     return { deploymentsCreated: 1 };
-  if (e.action === 'repos.issues.create') return { issuesCreated: 1 };
+  if (e.action === 'repos.issues.create' || e.action === 'issues.create') return { issuesCreated: 1 };
   if (e.action === 'mail.mailboxes.send') return { mailSent: 1 };
   return {};
 }
@@ -51,6 +55,13 @@ export function aggregate(events: AnalyticsEvent[]): Map<string, Counts> {
     out.set(key, c);
   };
   for (const e of events) {
+    // A visitor's request to a deployed site (the edge, the router): counted apart from the API's.
+    if (e.group === EDGE) {
+      for (const org of e.orgId ? [e.orgId, PLATFORM] : [PLATFORM])
+        add(`METRICS#${org}`, `H#${hourOf(e.at)}`, { edgeRequests: 1 });
+      if (e.orgId && e.projectId) add(`METRICS#${e.orgId}`, `P#${e.projectId}#H#${hourOf(e.at)}`, { edgeRequests: 1 });
+      continue;
+    }
     const counts: Counts = {
       requests: 1,
       ...(e.status >= 500 ? { serverErrors: 1 } : e.status >= 400 ? { clientErrors: 1 } : {}),

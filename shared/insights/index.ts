@@ -12,3 +12,21 @@ export function analytics(): AnalyticsSink {
   sink ??= config.target === 'aws' ? awsSink() : localSink();
   return sink;
 }
+
+/**
+ * A visitor's request to a deployed site, for the analytics of its organization and project
+ * (`edgeRequests`): emitted by the local edge and the router on AWS, off the request's path.
+ */
+export function recordEdgeRequest(d: { orgId: string; projectId: string }, status: number, startedAt: number): void {
+  analytics().emit({
+    at: startedAt,
+    orgId: d.orgId,
+    projectId: d.projectId,
+    group: 'edge',
+    route: '-',
+    action: 'edge.request',
+    status,
+    durationMs: Date.now() - startedAt,
+    caller: 'anonymous',
+  });
+}

@@ -30,6 +30,8 @@ const Counts = {
   deploymentsCreated: z.number(),
   issuesCreated: z.number(),
   mailSent: z.number(),
+  mailReceived: z.number(),
+  edgeRequests: z.number(),
   buildsSucceeded: z.number(),
   buildsFailed: z.number(),
   buildSeconds: z.number(),

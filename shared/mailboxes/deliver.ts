@@ -1,5 +1,6 @@
 import type { Email } from 'postal-mime';
 import { describeError, log } from '../ground/log';
+import { addDomainCounts } from '../insights/counters';
 import { raiseEvent } from '../notify/raise';
 import { newId } from '../store/ids';
 import { getItem } from '../store/table';
@@ -157,6 +158,12 @@ export async function deliverTo(
       const again = await findThread(mailbox.mailboxId, message, participants, true);
       return file(again, false);
     });
+    // The organization's analytics (`mailReceived`), once per received object and mailbox.
+    await addDomainCounts(
+      `mail:${mailbox.mailboxId}:${source}`,
+      { orgId: mailbox.orgId, at: now },
+      { mailReceived: 1 },
+    ).catch((err) => log.warn('mail_received_uncounted', { error: describeError(err) }));
     const vip = from && mailbox.settings.vipSenders.includes(from.address);
     if (vip) {
       await raiseEvent({

@@ -5,10 +5,13 @@ import { text } from 'node:stream/consumers';
 import { awsArtifacts } from '../../shared/artifacts/aws';
 import { artifactsBucket } from '../../shared/deployments/sources';
 import { type EdgeRequest, type EdgeResponse, routeRequest } from '../../shared/edge/router';
+import type { AnalyticsEvent } from '../../shared/insights';
+import { keepAnalytics, takeAnalytics } from '../../shared/insights/sink-local';
 import { storage } from '../../shared/storage';
 import { type Deployments, deploy, edgeFetch, newProject, waitFinal, withDeployments } from '../deployments/helpers';
 import { tarOfDir } from '../fixtures/tar';
 import type { TestPlatform } from '../helpers/platform';
+import { until } from '../helpers/until';
 
 /**
  * The router the sites are served by on AWS (shared/edge/router.ts behind CloudFront) answers as
@@ -42,8 +45,9 @@ const bodyText = async (r: EdgeResponse) =>
 describe('a static site', () => {
   let host: string;
   let deploymentId: string;
+  let projectId: string;
   beforeAll(async () => {
-    const { projectId } = await newProject(p, 'static');
+    ({ projectId } = await newProject(p, 'static'));
     ({ host, deploymentId } = await deploy(p, projectId, tarOfDir(fixture), 'preview'));
     expect((await waitFinal(p, deploymentId)).deployment.status).toBe('ready');
   });
@@ -60,6 +64,27 @@ describe('a static site', () => {
     expect(await bodyText(routed)).toBe(local.text);
     expect(routed.headers['content-type']).toBe(local.headers['content-type']);
     expect(routed.headers['cache-control']).toBe('public, max-age=0, s-maxage=5');
+  });
+
+  it("counts each visitor's request for its organization and project (analytics' edgeRequests), on both edges", async () => {
+    const stop = keepAnalytics();
+    try {
+      takeAnalytics();
+      await ask(host, '/about');
+      await edgeFetch(env.edge, host, '/nope');
+      const seen: AnalyticsEvent[] = [];
+      // The local edge records when its response has finished.
+      await until(async () => {
+        seen.push(...takeAnalytics().filter((e) => e.group === 'edge' && e.projectId === projectId));
+        return seen.length >= 2 ? true : undefined;
+      });
+      expect(seen.map((e) => [e.orgId, e.action, e.status])).toEqual([
+        [p.org.orgId, 'edge.request', 200],
+        [p.org.orgId, 'edge.request', 404],
+      ]);
+    } finally {
+      stop();
+    }
   });
 
   it('keeps a path inside the output; HEAD has no body; other methods are 405', async () => {

@@ -84,6 +84,9 @@ test('domain counts: deployments created, issues opened and mail sent, from the 
       projectId: 'prj_a',
     },
     { ...base, route: 'POST /v1/orgs/:orgId/repos/:name/issues', action: 'repos.issues.create', status: 201 },
+    { ...base, route: 'POST /v1/orgs/:orgId/issues', action: 'issues.create', status: 201 },
+    // A visitor's request to a deployed site: an edge request, not an API request.
+    { ...base, group: 'edge', route: '-', action: 'edge.request', status: 200, projectId: 'prj_a' },
     {
       ...base,
       route: 'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/send',
@@ -97,17 +100,20 @@ test('domain counts: deployments created, issues opened and mail sent, from the 
       status: 400,
     },
   ];
-  expect(await analyticsWorker(payload(events, `domain-${at}`))).toEqual({ events: 4, counted: 1 });
+  expect(await analyticsWorker(payload(events, `domain-${at}`))).toEqual({ events: 6, counted: 1 });
   const { readSeries } = await import('../../shared/insights/counters');
   const { totals } = await readSeries({ orgId, from: at - 1000, to: at + 1000, interval: 'hour' });
   expect(totals).toMatchObject({
-    requests: 4,
+    requests: 5,
     deploymentsCreated: 1,
-    issuesCreated: 1,
+    issuesCreated: 2,
     mailSent: 1,
     clientErrors: 1,
-    durationMs: 16,
+    durationMs: 20,
+    edgeRequests: 1,
   });
+  const project = await readSeries({ orgId, projectId: 'prj_a', from: at - 1000, to: at + 1000, interval: 'hour' });
+  expect(project.totals).toMatchObject({ requests: 1, edgeRequests: 1 });
 });
 
 test('the default range ends with the current hour: two reads within it are the same answer (304 to its ETag)', async () => {
