@@ -29,7 +29,9 @@ export class PlatformApi extends Construct {
 
     const targets = props.functions.map((f) => ({
       group: f.group,
-      integration: new HttpLambdaIntegration(`${f.node.id}Integration`, f.fn),
+      // One permission per function (any route of this API), not one per route: a stack holds at
+      // most 500 resources, and the routes' permissions alone were over a hundred.
+      integration: new HttpLambdaIntegration(`${f.node.id}Integration`, f.fn, { scopePermissionToRoute: false }),
     }));
 
     this.api = new HttpApi(this, 'HttpApi', {

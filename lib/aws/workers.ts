@@ -1,7 +1,8 @@
 import * as path from 'node:path';
-import { Duration, type Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
@@ -61,12 +62,27 @@ export class WorkerFunction extends PlatformFunction {
       const platform = props.platform as Partial<{ functions: GroupFunction[]; sites: PlatformServing }>;
       const sources = (platform.functions ?? []).map((g) => ({ name: pascal(g.group.name), logGroup: g.logGroup }));
       if (platform.sites) sources.push({ name: 'Router', logGroup: platform.sites.router.logGroup });
+      // CloudWatch Logs may invoke the worker for this account's log groups: one permission for all
+      // the filters (one each would cost a resource per group, against the stack's 500).
+      const permission = new lambda.CfnPermission(this, 'FromLogs', {
+        action: 'lambda:InvokeFunction',
+        functionName: this.fn.functionArn,
+        principal: 'logs.amazonaws.com',
+        sourceAccount: Stack.of(this).account,
+        sourceArn: Stack.of(this).formatArn({
+          service: 'logs',
+          resource: 'log-group',
+          resourceName: '*',
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      });
       for (const g of sources) {
-        new logs.SubscriptionFilter(this, `Logs${g.name}`, {
+        const filter = new logs.SubscriptionFilter(this, `Logs${g.name}`, {
           logGroup: g.logGroup,
-          destination: new LambdaDestination(this.fn),
+          destination: new LambdaDestination(this.fn, { addPermissions: false }),
           filterPattern: logs.FilterPattern.literal(trigger.pattern),
         });
+        filter.node.addDependency(permission);
       }
     } else {
       this.rule = new events.Rule(this, 'Trigger', {

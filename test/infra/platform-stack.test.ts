@@ -215,7 +215,7 @@ describe('HTTP API', () => {
     expect([...new Set(calls)].filter((c) => !actions.includes(c))).toEqual([]);
   });
 
-  test('API Gateway may invoke each function only through its own routes', () => {
+  test('API Gateway may invoke each function only through this API (one permission a function, for any of its routes)', () => {
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Resources);
     const workers = stack.workers.map((w) => logicalId(w.fn));
     for (const p of permissions) {

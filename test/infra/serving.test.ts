@@ -137,3 +137,9 @@ test('without an apps domain nothing is routed, and the stack says so', () => {
   >;
   expect(p.toJSON().Resources[logicalId(domains.fn)].Properties.Environment.Variables.CDN_DISTRIBUTION_ID).toBe('-');
 });
+
+test("the whole stack, sites included, keeps room under CloudFormation's 500 resources", () => {
+  // Every route group and worker adds a function, a role, a policy and a log group: keep a margin
+  // for the next ones (nested stacks are the way out when it runs short).
+  expect(Object.keys(t.toJSON().Resources).length).toBeLessThan(450);
+});
