@@ -1,3 +1,4 @@
+import type { IssueInput } from '../issues';
 import type { FieldValue, TrackedIssue } from '../model';
 
 /**
@@ -5,32 +6,10 @@ import type { FieldValue, TrackedIssue } from '../model';
  * values by name (or id), people by email (or id, or the display name the file holds), `parent`
  * by key. The importer passes it to the tracker's create with the target space.
  */
-export interface ImportedIssueInput {
+export type ImportedIssueInput = Omit<IssueInput, 'summary' | 'fields'> & {
   summary: string;
-  type?: string;
-  description?: string;
-  priority?: string | null;
-  securityLevel?: string | null;
-  resolution?: string | null;
-  assignee?: string | null;
-  reporter?: string | null;
-  labels?: string[];
-  components?: string[];
-  fixVersions?: string[];
-  affectsVersions?: string[];
-  dueDate?: string | null;
-  startDate?: string | null;
-  storyPoints?: number | null;
-  /** Seconds (or a duration text such as `1w 2d` when the file held one). */
-  originalEstimate?: number | string | null;
-  remainingEstimate?: number | string | null;
-  environment?: string | null;
-  parent?: string | null;
-  sprint?: string | null;
   fields?: Record<string, FieldValue>;
-  requestType?: string;
-  participants?: string[];
-}
+};
 
 export interface ImportedComment {
   /** Epoch ms, when the cell had a readable date. */
