@@ -9,6 +9,8 @@ module.exports = {
     '/node_modules/(?!(jose|@middy|fractional-indexing|openid-client|oauth4webapi|temporal-polyfill|temporal-utils)/)',
   ],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  // fast-check with a fixed seed in every test file (test/helpers/deterministic.ts).
+  setupFiles: ['<rootDir>/test/helpers/deterministic.ts'],
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
