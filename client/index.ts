@@ -39,6 +39,12 @@ export interface ClientOptions {
    * tries, so a retry never does it twice; a 429's or 503's `Retry-After` is honoured (up to 30 s).
    */
   retries?: number;
+  /**
+   * Called with the budget an answer reports (its `RateLimit-Limit`, `RateLimit-Remaining` and
+   * `RateLimit-Reset`, seconds), for every answer that carries them: a script can slow down before
+   * it is refused.
+   */
+  onBudget?: (budget: { limit: number; remaining: number; reset: number }) => void;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -115,6 +121,8 @@ export async function request(
       failure = new ApiError(0, `Couldn't reach ${base}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
     }
     if (res) {
+      const budget = budgetOf(res);
+      if (budget) options.onBudget?.(budget);
       const answer = await readAnswer(res);
       if (res.ok) return answer.parsed;
       failure = answer.error;
@@ -127,6 +135,15 @@ export async function request(
     if (!again || n >= tries) throw failure as ApiError;
     await sleep(waitBefore(n, res));
   }
+}
+
+/** The IETF RateLimit header fields of an answer, when it has them. */
+function budgetOf(res: Response): { limit: number; remaining: number; reset: number } | undefined {
+  const [limit, remaining, reset] = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((h) =>
+    Number(res.headers.get(h) ?? Number.NaN),
+  );
+  if (![limit, remaining, reset].every((n) => Number.isFinite(n))) return undefined;
+  return { limit: limit as number, remaining: remaining as number, reset: reset as number };
 }
 
 /** The answer's body (JSON when it says so), and the ApiError it means when it is not 2xx. */

@@ -306,3 +306,40 @@ describe('key, member, notify, agent, connector, domain', () => {
     );
   });
 });
+
+describe('webhook', () => {
+  // Webhooks are changed by owners and admins, not keys.
+  const owner = new Cli();
+  beforeAll(async () => {
+    expect((await owner.run(['login', '--url', p.baseUrl, '--token', p.owner.token])).code).toBe(0);
+  });
+
+  it('creates an endpoint (its secret printed once), lists it, shows its deliveries, rotates, removes', async () => {
+    const url = 'https://93.184.215.14/platform-hook';
+    const made = await json(owner, ['webhook', 'create', url, '--event', 'deployment.ready,deployment.failed']);
+    expect(made.endpoint).toMatchObject({ url, events: ['deployment.ready', 'deployment.failed'], enabled: true });
+    expect(made.secret).toMatch(/^whsec_/);
+    const id = made.endpoint.endpointId as string;
+    expect(await json(owner, ['webhook', 'list'])).toEqual((await p.get(`/v1/orgs/${p.org.orgId}/webhooks`)).body);
+    const human = await owner.run(['webhook', 'list']);
+    expect(human.stdout).toContain(id);
+    expect(human.stdout).toContain('deployment.ready');
+    expect(await json(owner, ['webhook', 'deliveries', id])).toEqual({ deliveries: [], cursor: null });
+    const rotated = await json(owner, ['webhook', 'rotate-secret', id]);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(made.secret);
+    expect(await json(owner, ['webhook', 'rm', id])).toEqual({ removed: id });
+    expect(
+      (await json(owner, ['webhook', 'list'])).endpoints.map((e: { endpointId: string }) => e.endpointId),
+    ).not.toContain(id);
+  });
+
+  it("needs an event kind (usage, exit 2); a private address is the API's 400 (exit 1)", async () => {
+    const none = await owner.run(['webhook', 'create', 'https://93.184.215.14/x']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Name at least one event kind with --event.');
+    const local = await owner.run(['webhook', 'create', 'https://10.0.0.1/x', '--event', 'ops.alarm']);
+    expect(local.code).toBe(1);
+    expect(local.stderr).not.toBe('');
+  });
+});

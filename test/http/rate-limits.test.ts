@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createClient } from '../../client';
 import { db } from '../../shared/store/client';
 import { getItem, TABLE } from '../../shared/store/table';
 import { TestPlatform } from '../helpers/platform';
@@ -142,4 +143,22 @@ it("learns other functions' counts from the table, and writes its own there", as
   await get();
   await new Promise((r) => setTimeout(r, 300));
   expect((await getItem<{ n: number }>(key, true))?.n).toBe(10);
+});
+
+it("the typed client hands every answer's budget to the caller (onBudget)", async () => {
+  const { org, owner } = await p.newOrg();
+  const seen: { limit: number; remaining: number; reset: number }[] = [];
+  const api = createClient({ baseUrl: p.baseUrl, token: owner.token, onBudget: (b) => seen.push(b) });
+  await api.getOrgsByOrgId({ orgId: org.orgId });
+  await api.getOrgsByOrgId({ orgId: org.orgId });
+  expect(seen).toHaveLength(2);
+  for (const b of seen) {
+    expect(b.limit).toBe(10);
+    expect(b.remaining).toBeGreaterThanOrEqual(0);
+    expect(b.remaining).toBeLessThan(10);
+    expect(b.reset).toBeLessThanOrEqual(WINDOW);
+  }
+  // Within one window the second answer says one less (a new window starts again from the limit).
+  const [a, b] = seen as [(typeof seen)[0], (typeof seen)[0]];
+  if (b.reset <= a.reset) expect(b.remaining).toBe(a.remaining - 1);
 });
