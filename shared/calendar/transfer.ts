@@ -1,8 +1,17 @@
 import { badRequest, HttpError } from '../ground/errors';
 import { mailFolder } from '../mailboxes/admin';
-import { deleteObjects, getObject, linkTo, putObject, uploadLink } from '../mailboxes/objects';
+import {
+  IMPORT_CHUNK,
+  IMPORT_MESSAGES,
+  type ImportAnswer,
+  importToken,
+  MAX_IMPORT_CONTENT_BYTES,
+  MAX_INLINE_EXPORT_BYTES,
+  readImportToken,
+  startUpload,
+} from '../mailboxes/imports';
+import { deleteObjects, getObject, linkTo, putObject } from '../mailboxes/objects';
 import type { Mailbox } from '../mailboxes/records';
-import { decodeCursor, encodeCursor } from '../store/cursor';
 import { newId } from '../store/ids';
 import { indexed, seriesOf } from './events';
 import { type Parsed, type ParsedEvent, parseIcs } from './ics-in';
@@ -18,32 +27,18 @@ import { usableRule } from './recurrence';
  * updates that event (and brings it to this calendar); nobody is emailed. An export answers the
  * file, or, past what a Lambda response can carry, a link to it.
  */
-export const CHUNK = 200;
-export const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-/** An export larger than this goes by link (a Lambda response is at most 6 MB). */
-export const MAX_INLINE_EXPORT_BYTES = 4 * 1024 * 1024;
+export const CHUNK = IMPORT_CHUNK;
+export { MAX_INLINE_EXPORT_BYTES };
 export const ICS_TYPE = 'text/calendar; charset=utf-8';
 const MAX_WARNINGS = 100;
 
 export const TM = {
-  oneSource: 'Send one of `content`, `size` or `next`.',
+  ...IMPORT_MESSAGES,
   contentTooLarge: 'An import body can hold at most 4 MB of iCalendar: upload a larger file (send its `size`).',
-  uploadTooLarge: 'An imported file can be at most 50 MB.',
   notCalendar: 'No iCalendar data (BEGIN:VCALENDAR … END:VCALENDAR) was found.',
-  notUploaded: 'The file to import is not there: upload it first, or this import is finished.',
-  badNext: 'Invalid import token. Start the import again.',
 } as const;
 
-export interface ImportResult {
-  imported: number;
-  updated: number;
-  skipped: number;
-  warnings: string[];
-  next: string | null;
-  done: boolean;
-  upload?: { url: string; method: 'PUT'; headers: Record<string, string> };
-}
+export type ImportResult = ImportAnswer;
 
 /** Where a mailbox's calendar files wait (removed with the mailbox's folder). */
 const folderOf = (mailboxId: string) => `${mailFolder(mailboxId)}calendar-files/`;
@@ -91,45 +86,30 @@ async function importChunk(mailbox: Mailbox, calendarId: string, file: Parsed, o
 export async function importContent(mailbox: Mailbox, calendarId: string, content: string): Promise<ImportResult> {
   await getCalendar(mailbox.mailboxId, calendarId);
   const bytes = Buffer.from(content, 'utf8');
-  if (bytes.length > MAX_CONTENT_BYTES) throw new HttpError(413, TM.contentTooLarge);
+  if (bytes.length > MAX_IMPORT_CONTENT_BYTES) throw new HttpError(413, TM.contentTooLarge);
   const file = parsed(mailbox, content);
   const { more, ...result } = await importChunk(mailbox, calendarId, file, 0);
   if (!more) return { ...result, done: true, next: null };
   const key = `${folderOf(mailbox.mailboxId)}${newId('imp_')}.ics`;
   await putObject(key, bytes, ICS_TYPE);
-  return { ...result, done: false, next: encodeCursor(scopeOf(mailbox, calendarId), { key, offset: CHUNK }) };
+  return { ...result, done: false, next: importToken(scopeOf(mailbox, calendarId), key, CHUNK) };
 }
 
 /** An import's first call for a file sent by upload: the link to PUT it to, and the token to go on with. */
 export async function importUpload(mailbox: Mailbox, calendarId: string, size: number): Promise<ImportResult> {
   await getCalendar(mailbox.mailboxId, calendarId);
-  if (size > MAX_UPLOAD_BYTES) throw new HttpError(413, TM.uploadTooLarge);
-  const key = `${folderOf(mailbox.mailboxId)}${newId('imp_')}.ics`;
-  const url = await uploadLink(key, 'text/calendar', size, 900);
-  return {
-    imported: 0,
-    updated: 0,
-    skipped: 0,
-    warnings: [],
-    done: false,
-    next: encodeCursor(scopeOf(mailbox, calendarId), { key, offset: 0 }),
-    upload: { url, method: 'PUT', headers: { 'content-type': 'text/calendar' } },
-  };
+  return startUpload(
+    scopeOf(mailbox, calendarId),
+    `${folderOf(mailbox.mailboxId)}${newId('imp_')}.ics`,
+    'text/calendar',
+    size,
+  );
 }
 
 /** The next chunk of an import, by its token. */
 export async function importNext(mailbox: Mailbox, calendarId: string, next: string): Promise<ImportResult> {
   await getCalendar(mailbox.mailboxId, calendarId);
-  const token = decodeCursor<{ key: string; offset: number }>(scopeOf(mailbox, calendarId), next);
-  if (
-    !token ||
-    typeof token.key !== 'string' ||
-    !token.key.startsWith(folderOf(mailbox.mailboxId)) ||
-    !Number.isSafeInteger(token.offset) ||
-    token.offset < 0
-  ) {
-    throw badRequest(TM.badNext);
-  }
+  const token = readImportToken(scopeOf(mailbox, calendarId), next, folderOf(mailbox.mailboxId));
   const bytes = await getObject(token.key);
   if (!bytes) throw badRequest(TM.notUploaded);
   let file: Parsed;
@@ -142,7 +122,7 @@ export async function importNext(mailbox: Mailbox, calendarId: string, next: str
   const { more, ...result } = await importChunk(mailbox, calendarId, file, token.offset);
   if (more) {
     const offset = token.offset + CHUNK;
-    return { ...result, done: false, next: encodeCursor(scopeOf(mailbox, calendarId), { key: token.key, offset }) };
+    return { ...result, done: false, next: importToken(scopeOf(mailbox, calendarId), token.key, offset) };
   }
   await deleteObjects([token.key]);
   return { ...result, done: true, next: null };

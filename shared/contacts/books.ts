@@ -1,8 +1,9 @@
 import { badRequest, notFound } from '../ground/errors';
+import { deleteObjects } from '../mailboxes/objects';
 import { newId } from '../store/ids';
 import { getItem, putNew, queryPrefix, TABLE, transact, updateVersioned } from '../store/table';
 import { removeContactsOf } from './contacts';
-import { exportKeyFor, removePhotos } from './objects';
+import { exportKeyFor } from './objects';
 import { type AddressBookRecord, CM, CONTACT_PREFIX, contactKeys, MAX_BOOKS } from './records';
 
 /** The name the default address book gets. */
@@ -153,5 +154,5 @@ export async function deleteBook(mailboxId: string, addressBookId: string): Prom
   }
   // Contacts written while it was being removed; large exports left in the bucket.
   await removeContactsOf(mailboxId, addressBookId);
-  await removePhotos(['3.0', '4.0'].map((v) => exportKeyFor(mailboxId, addressBookId, v)));
+  await deleteObjects(['3.0', '4.0'].map((v) => exportKeyFor(mailboxId, addressBookId, v)));
 }

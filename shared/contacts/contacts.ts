@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest, conflict, notFound } from '../ground/errors';
+import { deleteObjects } from '../mailboxes/objects';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { newId } from '../store/ids';
 import { deleteMany, getItem, getMany, queryAll, TABLE } from '../store/table';
-import { removePhotos } from './objects';
 import {
   type Address,
   CM,
@@ -217,7 +217,7 @@ export async function deleteContact(mailboxId: string, addressBookId: string, co
   const c = await getContact(mailboxId, contactId, addressBookId);
   await db.send(new DeleteCommand({ TableName: TABLE(), Key: contactKeys.contact(mailboxId, contactId) }));
   await syncPostings(c, undefined);
-  if (c.photoKey) await removePhotos([c.photoKey]);
+  if (c.photoKey) await deleteObjects([c.photoKey]);
 }
 
 /**
@@ -242,7 +242,7 @@ export async function removeContactsOf(mailboxId: string, addressBookId: string)
   const slices = Array.from({ length: 8 }, (_, i) => keys.slice(i * slice, (i + 1) * slice));
   await Promise.all(slices.map((part) => deleteMany(part)));
   const photos = found.flatMap((c) => (c.photoKey ? [c.photoKey] : []));
-  for (let i = 0; i < photos.length; i += 1000) await removePhotos(photos.slice(i, i + 1000));
+  for (let i = 0; i < photos.length; i += 1000) await deleteObjects(photos.slice(i, i + 1000));
 }
 
 /** The contacts of an address book (uid and id), for an import to find known UIDs. */

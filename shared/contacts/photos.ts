@@ -1,6 +1,7 @@
 import { badRequest, HttpError, notFound } from '../ground/errors';
+import { deleteObjects, linkTo, putObject } from '../mailboxes/objects';
 import { getContact, replaceContact } from './contacts';
-import { linkTo, photoKeyFor, putBytes, removePhotos } from './objects';
+import { photoKeyFor } from './objects';
 import { CM, type ContactRecord } from './records';
 
 /** A photo's bytes may be at most this many. */
@@ -43,15 +44,15 @@ export function checkPhoto(bytes: Buffer): PhotoType {
 /** Stores `bytes` (checked) as the contact's photo, in place of the one it had. */
 export async function setPhoto(contact: ContactRecord, bytes: Buffer, type: PhotoType): Promise<ContactRecord> {
   const key = photoKeyFor(contact.mailboxId, contact.contactId);
-  await putBytes(key, bytes, type);
+  await putObject(key, bytes, type);
   let saved: ContactRecord;
   try {
     saved = await replaceContact(contact, { ...contact, photoKey: key, photoType: type });
   } catch (err) {
-    await removePhotos([key]);
+    await deleteObjects([key]);
     throw err;
   }
-  if (contact.photoKey) await removePhotos([contact.photoKey]);
+  if (contact.photoKey) await deleteObjects([contact.photoKey]);
   return saved;
 }
 
@@ -84,7 +85,7 @@ export async function deletePhoto(mailboxId: string, contactId: string): Promise
     const { photoKey: _k, photoType: _t, ...rest } = contact;
     try {
       const saved = await replaceContact(contact, rest);
-      await removePhotos([contact.photoKey]);
+      await deleteObjects([contact.photoKey]);
       return saved;
     } catch (err) {
       if (attempt >= 2 || (err as { status?: number }).status !== 409) throw err;

@@ -1,9 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, HttpError } from '../ground/errors';
-import { decodeCursor, encodeCursor } from '../store/cursor';
+import {
+  IMPORT_CHUNK,
+  IMPORT_MESSAGES,
+  type ImportAnswer,
+  importToken,
+  MAX_IMPORT_CONTENT_BYTES,
+  MAX_IMPORT_UPLOAD_BYTES,
+  MAX_INLINE_EXPORT_BYTES,
+  readImportToken,
+  startUpload,
+} from '../mailboxes/imports';
+import { deleteObjects, getObject, linkTo, putObject } from '../mailboxes/objects';
 import { getItem } from '../store/table';
 import { contactsOf, EMPTY_CONTACT, merge, newContact, putContact, replaceContact, uidsOf } from './contacts';
-import { exportKeyFor, fileKeyFor, filesFolder, getBytes, linkTo, putBytes, removePhotos, uploadLink } from './objects';
+import { exportKeyFor, fileKeyFor, filesFolder } from './objects';
 import { checkPhoto, setPhoto } from './photos';
 import { type AddressBookRecord, type ContactRecord, contactKeys } from './records';
 import type { RawCard } from './vcard-in';
@@ -16,40 +27,21 @@ import { contactToVCard, type VCardVersion } from './vcard-out';
  * whose UID the address book knows updates that contact; nobody is emailed. An export answers the
  * file, or, past what a Lambda response can carry, a link to it.
  */
-export const IMPORT_CHUNK = 200;
-export const MAX_IMPORT_CONTENT_BYTES = 4 * 1024 * 1024;
-export const MAX_IMPORT_UPLOAD_BYTES = 50 * 1024 * 1024;
-/** An export larger than this goes by link (a Lambda response is at most 6 MB, JSON-escaped). */
-export const MAX_INLINE_EXPORT_BYTES = 4 * 1024 * 1024;
+export { IMPORT_CHUNK, MAX_IMPORT_CONTENT_BYTES, MAX_IMPORT_UPLOAD_BYTES, MAX_INLINE_EXPORT_BYTES };
+
 const MAX_WARNINGS = 100;
 const VCARD_TYPE = 'text/vcard; charset=utf-8';
 
 export const TM = {
+  ...IMPORT_MESSAGES,
   contentTooLarge: 'An import body can hold at most 4 MB of vCard: upload a larger file (send its `size`).',
-  uploadTooLarge: 'An imported file can be at most 50 MB.',
   noCards: 'No vCard (BEGIN:VCARD … END:VCARD) was found.',
-  oneSource: 'Send one of `content`, `size` or `next`.',
-  notUploaded: 'The file to import is not there: upload it first, or this import is finished.',
-  badNext: 'Invalid import token. Start the import again.',
 } as const;
 
-export interface ImportAnswer {
-  imported: number;
-  updated: number;
-  skipped: number;
-  warnings: string[];
-  done: boolean;
-  next: string | null;
-  upload?: { url: string; method: 'PUT'; headers: Record<string, string> };
-}
+export type { ImportAnswer };
 
 /** The vCard reader (ical.js), loaded by the first import: the other routes never need it. */
 const vcardReader = () => import('./vcard-in');
-
-interface Token {
-  key: string;
-  offset: number;
-}
 
 const scopeOf = (orgId: string, book: AddressBookRecord) =>
   `${orgId}:${book.mailboxId}:${book.addressBookId}:contacts-import`;
@@ -125,51 +117,31 @@ export async function importContent(orgId: string, book: AddressBookRecord, cont
   const result = await importChunk(book, cards, 0);
   if (cards.length <= IMPORT_CHUNK) return { ...result, done: true, next: null };
   const key = fileKeyFor(book.mailboxId, 'imp_', 'vcf');
-  await putBytes(key, bytes, VCARD_TYPE);
-  return { ...result, done: false, next: encodeCursor(scopeOf(orgId, book), { key, offset: IMPORT_CHUNK }) };
+  await putObject(key, bytes, VCARD_TYPE);
+  return { ...result, done: false, next: importToken(scopeOf(orgId, book), key, IMPORT_CHUNK) };
 }
 
 /** An import's first call for a file sent by upload: the link to PUT it to, and the token to go on with. */
 export async function importUpload(orgId: string, book: AddressBookRecord, size: number): Promise<ImportAnswer> {
-  if (size > MAX_IMPORT_UPLOAD_BYTES) throw new HttpError(413, TM.uploadTooLarge);
-  const key = fileKeyFor(book.mailboxId, 'imp_', 'vcf');
-  const url = await uploadLink(key, 'text/vcard', size);
-  return {
-    imported: 0,
-    updated: 0,
-    skipped: 0,
-    warnings: [],
-    done: false,
-    next: encodeCursor(scopeOf(orgId, book), { key, offset: 0 }),
-    upload: { url, method: 'PUT', headers: { 'content-type': 'text/vcard' } },
-  };
+  return startUpload(scopeOf(orgId, book), fileKeyFor(book.mailboxId, 'imp_', 'vcf'), 'text/vcard', size);
 }
 
 /** The next chunk of an import, by its token. */
 export async function importNext(orgId: string, book: AddressBookRecord, next: string): Promise<ImportAnswer> {
-  const token = decodeCursor<Token>(scopeOf(orgId, book), next);
-  if (
-    !token ||
-    typeof token.key !== 'string' ||
-    !token.key.startsWith(filesFolder(book.mailboxId)) ||
-    !Number.isSafeInteger(token.offset) ||
-    token.offset < 0
-  ) {
-    throw badRequest(TM.badNext);
-  }
-  const bytes = await getBytes(token.key);
+  const token = readImportToken(scopeOf(orgId, book), next, filesFolder(book.mailboxId));
+  const bytes = await getObject(token.key);
   if (!bytes) throw badRequest(TM.notUploaded);
   const cards = (await vcardReader()).splitCards(textOf(bytes));
   if (cards.length === 0) {
-    await removePhotos([token.key]);
+    await deleteObjects([token.key]);
     throw badRequest(TM.noCards);
   }
   const result = await importChunk(book, cards, token.offset);
   const offset = token.offset + IMPORT_CHUNK;
   if (offset < cards.length) {
-    return { ...result, done: false, next: encodeCursor(scopeOf(orgId, book), { key: token.key, offset }) };
+    return { ...result, done: false, next: importToken(scopeOf(orgId, book), token.key, offset) };
   }
-  await removePhotos([token.key]);
+  await deleteObjects([token.key]);
   return { ...result, done: true, next: null };
 }
 
@@ -182,7 +154,7 @@ export async function exportBook(book: AddressBookRecord, version: VCardVersion)
     while (i < contacts.length) {
       const at = i++;
       const c = contacts[at] as ContactRecord;
-      const photo = c.photoKey ? await getBytes(c.photoKey) : undefined;
+      const photo = c.photoKey ? await getObject(c.photoKey) : undefined;
       parts[at] = contactToVCard(c, version, photo);
     }
   };
@@ -202,8 +174,8 @@ export const exportName = (book: AddressBookRecord) =>
 /** A link (5 minutes) to the export, written to the bucket. */
 export async function exportLink(book: AddressBookRecord, version: VCardVersion, text: string): Promise<string> {
   const key = exportKeyFor(book.mailboxId, book.addressBookId, version);
-  await putBytes(key, Buffer.from(text, 'utf8'), VCARD_TYPE);
-  return linkTo(key, { filename: exportName(book) });
+  await putObject(key, Buffer.from(text, 'utf8'), VCARD_TYPE);
+  return linkTo(key, exportName(book));
 }
 
 export { VCARD_TYPE };
