@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Client } from '../../client';
 import { profileName, readConfigFile, writeConfigFile } from '../config';
 import { CliError, UsageError } from '../context';
 import { table, when } from '../output';
@@ -47,6 +48,36 @@ async function ensureGitPassword(c: Ctx): Promise<void> {
   profile.gitPasswords = { ...profile.gitPasswords, [s.config.orgId]: made.password };
   writeConfigFile(c.io.env, file);
   c.io.stderr(`Made git credential ${made.credential.keyId} for this profile (platform key list).\n`);
+}
+
+/** `pr comment` and `issue comment`: the same command over their own route. */
+function commentCommand(
+  group: 'pr' | 'issue',
+  what: string,
+  post: (
+    api: Client,
+    input: { orgId: string; name: string; number: string; body: { body: string } },
+  ) => Promise<unknown>,
+): CommandSpec {
+  return {
+    path: [group, 'comment'],
+    summary: `comment on ${what}`,
+    positionals: [{ name: 'number', required: true }],
+    options: {
+      repo: REPO,
+      body: { type: 'string', value: 'TEXT', help: 'the comment', required: true },
+      'body-file': { type: 'string', value: 'FILE', help: 'the comment, from a file (-: stdin)', complete: 'file' },
+    },
+    run: async (c) => {
+      const name = await repoOf(c);
+      const number = numberArg(c);
+      const body = await bodyOf(c);
+      if (!body) throw new UsageError('Give the comment: --body TEXT (or --body-file FILE).');
+      const { api, orgId } = await org(c);
+      const res = await post(api, { orgId, name, number, body: { body } });
+      return c.print(res, () => `Commented on #${number}.`);
+    },
+  };
 }
 
 export const REPO_COMMANDS: CommandSpec[] = [
@@ -443,25 +474,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
       );
     },
   },
-  {
-    path: ['pr', 'comment'],
-    summary: 'comment on a pull request',
-    positionals: [{ name: 'number', required: true }],
-    options: {
-      repo: REPO,
-      body: { type: 'string', value: 'TEXT', help: 'the comment', required: true },
-      'body-file': { type: 'string', value: 'FILE', help: 'the comment, from a file (-: stdin)', complete: 'file' },
-    },
-    run: async (c) => {
-      const name = await repoOf(c);
-      const number = numberArg(c);
-      const body = await bodyOf(c);
-      if (!body) throw new UsageError('Give the comment: --body TEXT (or --body-file FILE).');
-      const { api, orgId } = await org(c);
-      const res = await api.postReposPullsComments({ orgId, name, number, body: { body } });
-      return c.print(res, () => `Commented on #${number}.`);
-    },
-  },
+  commentCommand('pr', 'a pull request', (api, input) => api.postReposPullsComments(input)),
   {
     path: ['pr', 'approve'],
     summary: 'approve a pull request (--revoke: take the approval back)',
@@ -626,25 +639,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
       });
     },
   },
-  {
-    path: ['issue', 'comment'],
-    summary: 'comment on an issue',
-    positionals: [{ name: 'number', required: true }],
-    options: {
-      repo: REPO,
-      body: { type: 'string', value: 'TEXT', help: 'the comment', required: true },
-      'body-file': { type: 'string', value: 'FILE', help: 'the comment, from a file (-: stdin)', complete: 'file' },
-    },
-    run: async (c) => {
-      const name = await repoOf(c);
-      const number = numberArg(c);
-      const body = await bodyOf(c);
-      if (!body) throw new UsageError('Give the comment: --body TEXT (or --body-file FILE).');
-      const { api, orgId } = await org(c);
-      const res = await api.postReposIssuesComments({ orgId, name, number, body: { body } });
-      return c.print(res, () => `Commented on #${number}.`);
-    },
-  },
+  commentCommand('issue', 'an issue', (api, input) => api.postReposIssuesComments(input)),
   {
     path: ['issue', 'close'],
     summary: 'close an issue (--reopen: open it again)',
