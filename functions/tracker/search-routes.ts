@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { queryInt } from '../../shared/http/query';
+import { IMPORT_MESSAGES } from '../../shared/mailboxes/imports';
 import { ok, route } from '../../shared/http/route';
 import { bulkChange } from '../../shared/tracker/bulk';
 import { rankIssues } from '../../shared/tracker/ranking';
@@ -41,23 +42,48 @@ export const searchRoutes = [
       'Imports a Jira CSV export (or this API’s JSON export) into a space, 200 records a call: pass `startRow` ' +
       'and `keyMap` from the previous answer until `done`. Catalog values by name (`createMissing` creates missing ' +
       'versions, components and sprints, else a warning), people by email (else a warning), parents through ' +
-      '`keyMap`. Sending the same call twice creates nothing twice. Space administrators only.',
+      '`keyMap`. The file is `content`, or `file`: the token of a file sent by upload (POST /issues/import/upload). ' +
+      'Sending the same call twice creates nothing twice. Space administrators only.',
     params: OrgPath,
     body: z.object({
       space: str(1, 64),
       format: z.enum(['csv', 'json']),
-      content: z.string().check(z.minLength(1)),
+      content: z.optional(z.string().check(z.minLength(1))),
+      file: z.optional(str(1, 2000)),
       startRow: z.optional(z.int().check(z.minimum(0))),
       keyMap: z.optional(z.record(str(1, 64), str(1, 64))),
       createMissing: z.optional(z.boolean()),
     }),
     errors: {
-      400: ['The CSV file has no Summary column: export it from the issue tracker with all fields.'],
+      400: [
+        'The CSV file has no Summary column: export it from the issue tracker with all fields.',
+        TM.importOneSource,
+        IMPORT_MESSAGES.notUploaded,
+        IMPORT_MESSAGES.badNext,
+      ],
       403: [TM.importAdmins],
       404: [TM.spaceNotFound],
       413: [TM.importTooLarge],
     },
     run: async (ctx) => ok(await (await transfer()).importIssues(actorOf(ctx), ctx.body)),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/issues/import/upload',
+    scope: 'issues:write',
+    summary:
+      'Starts an import of a file too large for a request body (a 5 MB file escaped in JSON can pass the 6 MB ' +
+      'a request may carry): `size` in bytes (up to 5 MB). Answers an `upload` link to PUT the file to (15 ' +
+      'minutes, with its `headers`) and the `file` token: then call POST /issues/import with `file` instead of ' +
+      '`content`, as many times as it takes (`startRow`, `keyMap`). Space administrators only.',
+    params: OrgPath,
+    body: z.object({
+      space: str(1, 64),
+      format: z.enum(['csv', 'json']),
+      size: z.int().check(z.minimum(1)),
+    }),
+    errors: { 403: [TM.importAdmins], 404: [TM.spaceNotFound], 413: [TM.importTooLarge] },
+    run: async (ctx) => ok(await (await transfer()).startImportUpload(actorOf(ctx), ctx.body)),
   }),
   route({
     method: 'GET',

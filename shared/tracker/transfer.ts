@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { artifactsBucket } from '../deployments/sources';
-import { forbidden, HttpError } from '../ground/errors';
+import { badRequest, forbidden, HttpError } from '../ground/errors';
+import { IMPORT_MESSAGES, readImportToken, startUpload } from '../mailboxes/imports';
+import { getObject, objectSize } from '../mailboxes/objects';
 import { storage } from '../storage';
 import { newId } from '../store/ids';
 import { getMany, putNew, queryPrefix, transact } from '../store/table';
@@ -16,9 +18,9 @@ import {
   writeJiraCsv,
   writeJsonExport,
 } from './csv';
-import { createIssue, getIssue, type IssueInput, membersOf, orgIssues, writeChanges } from './issues';
+import { createIssue, findIssue, getIssue, type IssueInput, membersOf, orgIssues, writeChanges } from './issues';
 import type { Component, Space, Sprint, TrackedIssue, Version } from './model';
-import { createComponent, createVersion } from './parts';
+import { addLink, createComponent, createVersion, LINK_TYPES, type Link } from './parts';
 import { type Actor, pkOf, TK, TM, TP } from './records';
 import { matching } from './search';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
@@ -27,10 +29,25 @@ import { createSprint } from './sprints';
 type Stored<T> = T & { pk: string; sk: string };
 
 export const MAX_IMPORT_CHARS = 5_242_880;
+/** An uploaded import file: 5 MB too (the spec's limit), counted in bytes. */
+export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 export const MAX_EXPORT = 10_000;
 /** Past this, an export answers a link to the file (a Lambda response is at most 6 MB). */
 export const MAX_INLINE_EXPORT_BYTES = 4 * 1024 * 1024;
 const PER_CALL = 200;
+
+/** Jira's names of the link types (its CSV columns say `Outward issue link (Duplicate)`). */
+const JIRA_LINK_NAMES: Record<string, string> = {
+  blocks: 'Blocks',
+  relates: 'Relates',
+  duplicates: 'Duplicate',
+  clones: 'Cloners',
+};
+/** A link type named in a file (Jira's name or ours, any case): ours. */
+const linkTypeNamed = (name: string): string | undefined => {
+  const n = name.trim().toLowerCase();
+  return Object.keys(LINK_TYPES).find((t) => t === n || JIRA_LINK_NAMES[t]?.toLowerCase() === n);
+};
 
 // Export -----------------------------------------------------------------------------------
 
@@ -100,6 +117,7 @@ async function exportNames(actor: Actor, spaces: Map<string, Space>): Promise<Ex
       (l) => l.name,
     ),
     issueKey: (id) => keys.get(id),
+    linkType: (type) => JIRA_LINK_NAMES[type],
   };
 }
 
@@ -119,14 +137,23 @@ export async function exportIssues(
       400,
       `An export can hold up to ${MAX_EXPORT} issues; this query matches ${matched.length}. Narrow it.`,
     );
-  const [descriptions, comments, names] = await Promise.all([
+  const [descriptions, comments, links, names] = await Promise.all([
     getMany<{ description: string }>(matched.map((i) => TK.description(actor.orgId, i.issueId))),
     queryPrefix<Stored<{ issueId: string; authorId: string; body: string; createdAt: number }>>(
       pkOf(actor.orgId),
       'TCOMMENT#',
     ),
+    queryPrefix<Stored<Link>>(pkOf(actor.orgId), 'TLINK#'),
     exportNames(actor, spaces),
   ]);
+  // A link record sits under its own issue's id (`TLINK#<issueId>#<linkId>`); `issueId` is the other one.
+  const linksOf = new Map<string, { type: string; direction: 'inward' | 'outward'; issueId: string }[]>();
+  for (const l of links) {
+    const own = l.sk.split('#')[1] as string;
+    const list = linksOf.get(own) ?? [];
+    list.push({ type: l.type, direction: l.direction, issueId: l.issueId });
+    linksOf.set(own, list);
+  }
   const byIssue = new Map<string, { authorId?: string; createdAt: number; body: string }[]>();
   for (const c of comments) {
     const list = byIssue.get(c.issueId) ?? [];
@@ -137,6 +164,7 @@ export async function exportIssues(
     ...i,
     description: descriptions[k]?.description ?? '',
     comments: byIssue.get(i.issueId) ?? [],
+    links: linksOf.get(i.issueId) ?? [],
   }));
   const body = format === 'csv' ? writeJiraCsv(issues, names) : writeJsonExport(issues, names);
   const contentType = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
@@ -155,7 +183,10 @@ export async function exportIssues(
 export interface ImportInput {
   space: string;
   format: 'csv' | 'json';
-  content: string;
+  /** The file in the body (exactly one of `content` and `file`). */
+  content?: string;
+  /** The token of a file sent by upload (`startImportUpload`). */
+  file?: string;
   startRow?: number;
   keyMap?: Record<string, string>;
   createMissing?: boolean;
@@ -178,19 +209,24 @@ export interface ImportResult {
  * call sent twice answers the issues it made the first time and creates nothing twice.
  */
 export async function importIssues(actor: Actor, input: ImportInput) {
-  if (input.content.length > MAX_IMPORT_CHARS) throw new HttpError(413, TM.importTooLarge);
+  if ((input.content === undefined) === (input.file === undefined)) throw badRequest(TM.importOneSource);
+  if (input.content !== undefined && input.content.length > MAX_IMPORT_CHARS)
+    throw new HttpError(413, TM.importTooLarge);
   const space = await requireSpace(actor, input.space);
   if (!permissionsFor(space, actor).administer) throw forbidden(TM.importAdmins);
+  const content = input.content ?? (await uploadedFile(actor, space, input.file as string));
   const startRow = input.startRow ?? 0;
   const page =
     input.format === 'csv'
-      ? readJiraCsv(input.content, { startRow, limit: PER_CALL })
-      : readJsonExport(input.content, { startRow, limit: PER_CALL });
+      ? readJiraCsv(content, { startRow, limit: PER_CALL })
+      : readJsonExport(content, { startRow, limit: PER_CALL });
   const keyMap: Record<string, string> = { ...(input.keyMap ?? {}) };
+  // The file's own hash, however it came (in the body or uploaded): the same file imported again
+  // finds the markers of the first time.
   const fileId = createHash('sha256')
     .update(input.format)
     .update('\0')
-    .update(input.content)
+    .update(content)
     .digest('base64url')
     .slice(0, 22);
   const lookups = await catalogsFor(actor, space, page.records, input.createMissing === true);
@@ -229,6 +265,40 @@ export async function importIssues(actor: Actor, input: ImportInput) {
     keyMap,
     results: page.records.map((r) => results.get(r.row) as ImportResult),
   };
+}
+
+/** Where a space's uploaded import files wait, and the scope their tokens are signed for. */
+const importFolder = (orgId: string, spaceId: string) => `tracker/${orgId}/imports/${spaceId}/`;
+const importScope = (orgId: string, spaceId: string) => `${orgId}:${spaceId}:tracker-import`;
+
+/**
+ * An import's upload: a presigned PUT (15 minutes, bound to the size and type announced) and the
+ * signed `file` token the import calls name it by. Files too large for a request body (a 5 MB file
+ * escaped in JSON can pass Lambda's 6 MB event) go this way. The file stays while its import runs
+ * (each call reads it); sent again with the same token, a call creates nothing twice.
+ */
+export async function startImportUpload(actor: Actor, input: { space: string; format: 'csv' | 'json'; size: number }) {
+  const space = await requireSpace(actor, input.space);
+  if (!permissionsFor(space, actor).administer) throw forbidden(TM.importAdmins);
+  if (input.size > MAX_IMPORT_BYTES) throw new HttpError(413, TM.importTooLarge);
+  const key = `${importFolder(actor.orgId, space.spaceId)}${newId('imp_')}.${input.format}`;
+  const type = input.format === 'csv' ? 'text/csv' : 'application/json';
+  const started = await startUpload(importScope(actor.orgId, space.spaceId), key, type, input.size);
+  return {
+    upload: { ...started.upload, expiresAt: new Date(Date.now() + 900_000).toISOString() },
+    file: started.next as string,
+  };
+}
+
+/** The text of an uploaded import file, by its token: 400 when not there, 413 past 5 MB. */
+async function uploadedFile(actor: Actor, space: Space, file: string): Promise<string> {
+  const { key } = readImportToken(importScope(actor.orgId, space.spaceId), file, importFolder(actor.orgId, space.spaceId));
+  const size = await objectSize(key);
+  if (size === undefined) throw badRequest(IMPORT_MESSAGES.notUploaded);
+  if (size > MAX_IMPORT_BYTES) throw new HttpError(413, TM.importTooLarge);
+  const bytes = await getObject(key);
+  if (!bytes) throw badRequest(IMPORT_MESSAGES.notUploaded);
+  return bytes.toString('utf8');
 }
 
 interface Lookups {
@@ -425,9 +495,49 @@ async function importOne(
           await writeChanges(actor.orgId, now, { commentCount: record.comments.length, updatedAt: issue.updatedAt });
       }
     }
+    await importLinks(actor, issue, record, keyMap, warnings);
     return { ...base, key: issue.key, ...(warnings.length ? { warnings } : {}) };
   } catch (err) {
     if (!(err instanceof HttpError) || err.status >= 500) throw err;
     return { ...base, error: err.message, ...(warnings.length ? { warnings } : {}) };
+  }
+}
+
+/**
+ * The record's links to issues already imported (through `keyMap`). A link to one that comes later
+ * is made when that one comes: its own row names the link from its side, as Jira writes both. A link
+ * already there (the other side's row, or this call sent again) is not made twice.
+ */
+async function importLinks(
+  actor: Actor,
+  issue: TrackedIssue,
+  record: ImportRecord,
+  keyMap: Record<string, string>,
+  warnings: string[],
+): Promise<void> {
+  if (record.links.length === 0) return;
+  const existing = await queryPrefix<Stored<Link>>(pkOf(actor.orgId), TP.link(issue.issueId));
+  for (const link of record.links) {
+    const type = linkTypeNamed(link.type);
+    if (!type) {
+      warnings.push(`Unknown link type "${link.type}": the link to ${link.key} is left out.`);
+      continue;
+    }
+    const other = keyMap[link.key];
+    if (!other) continue;
+    const wording = LINK_TYPES[type] as { outward: string; inward: string };
+    const symmetric = wording.outward === wording.inward;
+    const target = await findIssue(actor.orgId, other, true);
+    if (!target || target.issueId === issue.issueId) continue;
+    const there = existing.some(
+      (l) => l.issueId === target.issueId && l.type === type && (symmetric || l.direction === link.direction),
+    );
+    if (there) continue;
+    try {
+      existing.push((await addLink(actor, issue.key, { type, issue: other, direction: link.direction })) as Stored<Link>);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      if (err.status !== 409) warnings.push(`The link to ${link.key} was not made: ${err.message}`);
+    }
   }
 }

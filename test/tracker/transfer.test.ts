@@ -98,14 +98,24 @@ describe('export', () => {
   it('writes Jira’s CSV layout with formula cells neutralised, and JSON; a round trip gives equal issues', async () => {
     await p.post(t.spaces, { key: 'EXP', name: 'Export', template: 'scrum' });
     const epic = (await p.post(t.base, { space: 'EXP', summary: 'Epic one', type: 'Epic' })).body.issue;
-    await p.post(t.base, {
-      space: 'EXP',
-      summary: '=HYPERLINK("http://x")',
-      labels: ['a', 'b'],
-      storyPoints: 3,
-      parent: epic.key,
-    });
-    await p.post(t.base, { space: 'EXP', summary: 'Plain', priority: 'Low', description: 'Two\nlines' });
+    const formula = (
+      await p.post(t.base, {
+        space: 'EXP',
+        summary: '=HYPERLINK("http://x")',
+        labels: ['a', 'b'],
+        storyPoints: 3,
+        parent: epic.key,
+      })
+    ).body.issue;
+    const plain = (await p.post(t.base, { space: 'EXP', summary: 'Plain', priority: 'Low', description: 'Two\nlines' }))
+      .body.issue;
+    // Links: the epic blocks the formula issue, the plain one relates to the epic, the formula one duplicates the plain.
+    for (const [from, type, to] of [
+      [epic, 'blocks', formula],
+      [plain, 'relates', epic],
+      [formula, 'duplicates', plain],
+    ] as const)
+      expect((await p.post(`${t.issue(from.key)}/links`, { type, issue: to.key })).status).toBe(201);
     const csv = await p.get(`${t.base}/export?jql=${encodeURIComponent('space = EXP')}`);
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
@@ -113,6 +123,15 @@ describe('export', () => {
     expect(header.startsWith('Summary,Issue key,Issue id')).toBe(true);
     expect(header.split(',').filter((c) => c === 'Labels').length).toBe(2);
     expect(csv.text).not.toMatch(/(^|,)=HYPERLINK/m);
+    // Links in Jira's columns, each side as it reads.
+    expect(header.split(',').filter((c) => c.includes('issue link'))).toEqual([
+      'Inward issue link (Blocks)',
+      'Outward issue link (Blocks)',
+      'Inward issue link (Duplicate)',
+      'Outward issue link (Duplicate)',
+      'Inward issue link (Relates)',
+      'Outward issue link (Relates)',
+    ]);
     const json = await p.get(`${t.base}/export?format=json&jql=${encodeURIComponent('space = EXP')}`);
     expect(json.body).toMatchObject({ format: 'tracker-issues/1', total: 3 });
     await p.post(t.spaces, { key: 'RT', name: 'Round trip', template: 'scrum' });
@@ -122,9 +141,10 @@ describe('export', () => {
     expect(viaCsv.status).toBe(201);
     const fromCsv = await p.post(`${t.base}/import`, { space: 'RTC', format: 'csv', content: csv.text });
     expect(fromCsv.body.results.every((r: { key?: string }) => r.key)).toBe(true);
-    const shape = async (space: string) =>
-      (await p.get(`${t.base}?jql=${encodeURIComponent(`space = ${space} ORDER BY key`)}`)).body.issues.map(
-        (i: Record<string, unknown>) => ({
+    const shape = async (space: string) => {
+      const issues = (await p.get(`${t.base}?jql=${encodeURIComponent(`space = ${space} ORDER BY key`)}`)).body.issues;
+      return Promise.all(
+        issues.map(async (i: Record<string, unknown>) => ({
           number: i.number,
           summary: i.summary,
           typeId: i.typeId,
@@ -133,9 +153,20 @@ describe('export', () => {
           labels: i.labels,
           storyPoints: i.storyPoints,
           parent: i.parentId ? 'yes' : 'no',
-        }),
+          links: (await p.get(t.issue(i.key as string))).body.links
+            .map((l: { type: string; direction: string; issue: { key: string } }) =>
+              [l.type, l.direction, l.issue.key.split('-')[1]].join(' '),
+            )
+            .sort(),
+        })),
       );
+    };
     const original = await shape('EXP');
+    expect(original.map((i) => i.links)).toEqual([
+      ['blocks outward 2', 'relates inward 3'],
+      ['blocks inward 1', 'duplicates outward 3'],
+      ['duplicates inward 2', 'relates outward 1'],
+    ]);
     expect(await shape('RT')).toEqual(original);
     expect(await shape('RTC')).toEqual(original);
     const bad = await p.get(`${t.base}/export?jql=${encodeURIComponent('nonsense ===')}`);

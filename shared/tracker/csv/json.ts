@@ -15,7 +15,11 @@ export interface JsonExport {
   format: typeof JSON_EXPORT_FORMAT;
   exportedAt: number;
   total: number;
-  issues: (ExportIssue & { parentKey?: string })[];
+  issues: (Omit<ExportIssue, 'links'> & {
+    parentKey?: string;
+    /** The other issue by key (as a CSV names it) beside its id. */
+    links?: { type: string; direction: 'inward' | 'outward'; issueId: string; key?: string }[];
+  })[];
 }
 
 export function writeJsonExport(issues: ExportIssue[], names: ExportNames = {}, exportedAt = Date.now()): string {
@@ -25,7 +29,8 @@ export function writeJsonExport(issues: ExportIssue[], names: ExportNames = {}, 
     total: issues.length,
     issues: issues.map((i) => {
       const parentKey = i.parentId ? names.issueKey?.(i.parentId) : undefined;
-      return parentKey ? { ...i, parentKey } : i;
+      const links = i.links?.map((l) => ({ ...l, key: names.issueKey?.(l.issueId) }));
+      return { ...i, ...(parentKey ? { parentKey } : {}), ...(links ? { links } : {}) };
     }),
   };
   return JSON.stringify(out);
@@ -70,7 +75,13 @@ function mapIssue(raw: unknown, row: number): ImportRecord {
           ]
         : [],
     ),
-    links: [],
+    links: (Array.isArray(i.links) ? (i.links as unknown[]) : []).flatMap((raw) => {
+      const l = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+      const key = str(l.key);
+      const type = str(l.type);
+      const direction = l.direction === 'inward' || l.direction === 'outward' ? l.direction : undefined;
+      return key && type && direction ? [{ type, direction, key }] : [];
+    }),
     warnings: [],
   };
   const assign = <K extends keyof ImportRecord>(k: K, v: ImportRecord[K] | undefined) => {

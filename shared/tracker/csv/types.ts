@@ -78,6 +78,8 @@ export interface ReadOptions {
 export type ExportIssue = TrackedIssue & {
   description?: string;
   comments?: { authorId?: string; createdAt: number; body: string }[];
+  /** The issue's links as stored on its side: `type` (blocks, relates…), direction, the other issue's id. */
+  links?: { type: string; direction: 'inward' | 'outward'; issueId: string }[];
 };
 
 /**
@@ -96,7 +98,9 @@ export interface ExportNames {
   securityLevel?(id: string): string | undefined;
   requestType?(id: string): string | undefined;
   person?(id: string): string | undefined;
-  /** An issue's key by id (parents). */
+  /** A link type's name in Jira's columns (`blocks` → `Blocks`, `duplicates` → `Duplicate`). */
+  linkType?(type: string): string | undefined;
+  /** An issue's key by id (parents, links). */
   issueKey?(issueId: string): string | undefined;
   /** A custom field's display name by its `fields` key. */
   customField?(key: string): string | undefined;

@@ -47,6 +47,20 @@ export function writeJiraCsv(issues: ExportIssue[], names: ExportNames = {}, opt
   const space = (i: ExportIssue) => names.space?.(i.spaceId);
 
   const customKeys = [...new Set(issues.flatMap((i) => Object.keys(i.fields)))].sort();
+  // Jira's link columns: `Inward issue link (Blocks)`, `Outward issue link (Blocks)`… by type, inward first.
+  const linkKinds = [...new Set(issues.flatMap((i) => (i.links ?? []).map((l) => `${l.type}\0${l.direction}`)))]
+    .sort()
+    .map((kind) => kind.split('\0') as [string, 'inward' | 'outward']);
+  const linkColumns = linkKinds.map(
+    ([type, direction]): Column => ({
+      name: `${direction === 'inward' ? 'Inward' : 'Outward'} issue link (${names.linkType?.(type) ?? type})`,
+      cells: (i) =>
+        (i.links ?? [])
+          .filter((l) => l.type === type && l.direction === direction)
+          .map((l) => names.issueKey?.(l.issueId) ?? l.issueId),
+      repeated: true,
+    }),
+  );
   const columns: Column[] = [
     { name: 'Summary', cells: (i) => [i.summary] },
     { name: 'Issue key', cells: (i) => [i.key] },
@@ -78,6 +92,7 @@ export function writeJiraCsv(issues: ExportIssue[], names: ExportNames = {}, opt
     { name: 'Remaining Estimate', cells: (i) => opt(i.remainingEstimate) },
     { name: 'Time Spent', cells: (i) => opt(i.timeSpent) },
     { name: 'Security Level', cells: (i) => name(names.securityLevel, i.securityLevelId) },
+    ...linkColumns,
     {
       name: 'Sprint',
       cells: (i) => many(names.sprint, [...i.closedSprintIds, ...(i.sprintId ? [i.sprintId] : [])]),
