@@ -3,9 +3,11 @@ import { DM, requireDevice } from '../../shared/agents/devices';
 import type { Caller } from '../../shared/auth/caller';
 import { callerId } from '../../shared/auth/caller';
 import type { Role } from '../../shared/auth/scopes';
+import { CM as CalendarMessages, calKeys, defaultCalendarId } from '../../shared/calendar/records';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/ground/errors';
 import { queryInt } from '../../shared/http/query';
 import { created, noContent, ok, route } from '../../shared/http/route';
+import { getMailbox, listMailboxes, MM } from '../../shared/mailboxes/records';
 import { stepTimer } from '../../shared/notify/deliver';
 import { RESOURCE_TYPES, type ResourceType } from '../../shared/notify/kinds';
 import { ackNotice, listNotices, markRead, NM } from '../../shared/notify/notices';
@@ -26,6 +28,8 @@ import { TEMPLATES } from '../../shared/notify/templates';
 import { E164 } from '../../shared/phone/port';
 import { getProject, PROJECT_NOT_FOUND } from '../../shared/projects/records';
 import { scheduler } from '../../shared/scheduler';
+import { getItem, getMany } from '../../shared/store/table';
+import { TK, TM } from '../../shared/tracker/records';
 
 /** The person calling, or 403: keys and devices have no notifications. */
 function personOf(caller: Caller): string {
@@ -49,10 +53,21 @@ const NOT_ATTACHABLE = {
   org: 'An org attachment names this organization.',
   project: PROJECT_NOT_FOUND,
   agent: DM.deviceNotFound,
+  space: TM.spaceNotFound,
+  mailbox: MM.mailboxNotFound,
+  calendar: CalendarMessages.calendarNotFound,
   prefix: 'The id does not name a resource of this type.',
 } as const;
 
-/** What an attachment names exists: the organization itself, its project or device; other kinds by prefix for now. */
+/** Whether a calendar of one of the organization's mailboxes has this id (a mailbox's default one exists with it). */
+async function calendarExists(orgId: string, calendarId: string): Promise<boolean> {
+  const mailboxes = await listMailboxes(orgId);
+  if (mailboxes.some((m) => defaultCalendarId(m.mailboxId) === calendarId)) return true;
+  const found = await getMany(mailboxes.map((m) => calKeys.calendar(m.mailboxId, calendarId)));
+  return found.some((c) => c !== undefined);
+}
+
+/** What an attachment names exists in this organization: itself, or its project, device, space, mailbox or calendar. */
 async function checkTarget(orgId: string, type: ResourceType, id: string): Promise<void> {
   if (type === 'org') {
     if (id !== orgId) throw badRequest(NOT_ATTACHABLE.org);
@@ -67,6 +82,13 @@ async function checkTarget(orgId: string, type: ResourceType, id: string): Promi
     return;
   }
   if (!id.startsWith(ID_PREFIX[type])) throw badRequest(NOT_ATTACHABLE.prefix);
+  const exists =
+    type === 'space'
+      ? (await getItem(TK.space(orgId, id))) !== undefined
+      : type === 'mailbox'
+        ? (await getMailbox(orgId, id)) !== undefined
+        : await calendarExists(orgId, id);
+  if (!exists) throw notFound(NOT_ATTACHABLE[type]);
 }
 
 const QuietHours = z.object({
@@ -238,8 +260,8 @@ export const routes = [
     roles,
     summary:
       'Attaches a resource: its events follow this protocol (and not the organization-wide ones). ' +
-      '`org` names this organization; projects and devices must exist; spaces, calendars and mailboxes are ' +
-      'checked by id prefix for now.',
+      '`org` names this organization; a project, device, space (`spc_` id), mailbox or calendar must be one of ' +
+      'the organization.',
     params: ProtocolPath,
     body: z.object({
       type: ResourceTypeSchema,
@@ -248,7 +270,14 @@ export const routes = [
     }),
     errors: {
       400: [NOT_ATTACHABLE.org, NOT_ATTACHABLE.prefix, PM.tooManyAttachments],
-      404: [PM.notFound, NOT_ATTACHABLE.project, NOT_ATTACHABLE.agent],
+      404: [
+        PM.notFound,
+        NOT_ATTACHABLE.project,
+        NOT_ATTACHABLE.agent,
+        NOT_ATTACHABLE.space,
+        NOT_ATTACHABLE.mailbox,
+        NOT_ATTACHABLE.calendar,
+      ],
       409: [PM.changed],
     },
     run: async ({ org, params, body }) => {

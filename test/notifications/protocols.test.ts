@@ -1,4 +1,8 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/store/client';
+import { TABLE } from '../../shared/store/table';
 import { TestPlatform } from '../helpers/platform';
+import { mailboxFor } from '../mail/helpers';
 import { createProject } from '../projects/fixtures';
 
 /**
@@ -147,52 +151,137 @@ describe('create, read, replace, delete', () => {
 });
 
 describe('attachments', () => {
-  it('attaches an org, project, device-less prefixes; checks what each names', async () => {
+  /** A space, a mailbox and a calendar of its own (besides the mailbox's default one) in the test's organization. */
+  async function resources() {
+    const space = await p.post(`/v1/orgs/${p.org.orgId}/issues/spaces`, {
+      key: `N${Date.now().toString(36).slice(-6).toUpperCase()}`,
+      name: 'Notify',
+      template: 'basic',
+    });
+    expect(space.status).toBe(201);
+    const { mailboxId } = await mailboxFor(p, [p.owner.userId]);
+    const calendar = await p.post(`/v1/orgs/${p.org.orgId}/mail/mailboxes/${mailboxId}/calendars`, { name: 'On call' });
+    expect(calendar.status).toBe(201);
+    return {
+      spaceId: space.body.space.spaceId as string,
+      mailboxId,
+      calendarId: calendar.body.calendar.calendarId as string,
+      defaultCalendarId: `cal_${mailboxId.slice(4)}`,
+    };
+  }
+
+  it('attaches the org and resources of it that exist; checks what each names', async () => {
     const { protocol } = (await p.post(base(), { name: 'Attach', rules: [rule()] })).body;
     const at = `${base()}/${protocol.protocolId}/attachments`;
     const project = await createProject(p);
+    const own = await resources();
     expect((await p.post(at, { type: 'org', id: p.org.orgId, label: 'Everything' })).status).toBe(201);
     const ok = await p.post(at, { type: 'project', id: project.projectId });
     expect(ok.status).toBe(201);
     expect(ok.body).toEqual({ ok: true });
-    expect((await p.post(at, { type: 'space', id: 'spc_abc' })).status).toBe(201);
+    for (const [type, id] of [
+      ['space', own.spaceId],
+      ['mailbox', own.mailboxId],
+      ['calendar', own.calendarId],
+      ['calendar', own.defaultCalendarId],
+    ]) {
+      const res = await p.post(at, { type, id });
+      expect([type, id, res.status]).toEqual([type, id, 201]);
+    }
     // Again: one attachment, its label updated.
-    expect((await p.post(at, { type: 'space', id: 'spc_abc', label: 'Support' })).status).toBe(201);
+    expect((await p.post(at, { type: 'space', id: own.spaceId, label: 'Support' })).status).toBe(201);
     const got = (await p.get(`${base()}/${protocol.protocolId}`)).body.protocol;
     expect(got.attachments).toEqual([
       { resourceType: 'org', resourceId: p.org.orgId, resourceLabel: 'Everything' },
       { resourceType: 'project', resourceId: project.projectId },
-      { resourceType: 'space', resourceId: 'spc_abc', resourceLabel: 'Support' },
+      { resourceType: 'mailbox', resourceId: own.mailboxId },
+      { resourceType: 'calendar', resourceId: own.calendarId },
+      { resourceType: 'calendar', resourceId: own.defaultCalendarId },
+      { resourceType: 'space', resourceId: own.spaceId, resourceLabel: 'Support' },
     ]);
 
     const otherOrg = await p.post(at, { type: 'org', id: 'org_someone_else' });
     expect(otherOrg.status).toBe(400);
     expect(otherOrg.body).toEqual({ error: 'An org attachment names this organization.' });
-    const noProject = await p.post(at, { type: 'project', id: 'prj_missing' });
-    expect(noProject.status).toBe(404);
-    expect(noProject.body).toEqual({ error: 'Project not found' });
-    const noDevice = await p.post(at, { type: 'agent', id: 'dev_missing' });
-    expect(noDevice.status).toBe(404);
-    expect(noDevice.body).toEqual({ error: 'Device not found' });
-    const wrongPrefix = await p.post(at, { type: 'mailbox', id: 'cal_123' });
+    const wrongPrefix = await p.post(at, { type: 'mailbox', id: own.calendarId });
     expect(wrongPrefix.status).toBe(400);
     expect(wrongPrefix.body).toEqual({ error: 'The id does not name a resource of this type.' });
     expect((await p.post(at, { type: 'widget', id: 'x' })).status).toBe(400);
+    // Missing here, or another organization's.
+    const other = await p.newOrg();
+    const theirs = await mailboxFor(p, [other.owner.userId], other.org.orgId, other.owner.token);
+    for (const [type, id, error] of [
+      ['project', 'prj_missing', 'Project not found'],
+      ['agent', 'dev_missing', 'Device not found'],
+      ['space', 'spc_missing', 'Space not found'],
+      ['mailbox', 'mbx_missing', 'Mailbox not found'],
+      ['mailbox', theirs.mailboxId, 'Mailbox not found'],
+      ['calendar', 'cal_missing', 'Calendar not found'],
+      ['calendar', `cal_${theirs.mailboxId.slice(4)}`, 'Calendar not found'],
+    ]) {
+      const res = await p.post(at, { type, id });
+      expect([type, id, res.status, res.body]).toEqual([type, id, 404, { error }]);
+    }
     expect((await p.post(`${base()}/npr_missing/attachments`, { type: 'org', id: p.org.orgId })).status).toBe(404);
   });
 
   it('detaches; 400 Unknown resource type.; 404 when not attached', async () => {
     const { protocol } = (await p.post(base(), { name: 'Detach', rules: [rule()] })).body;
     const at = `${base()}/${protocol.protocolId}/attachments`;
-    await p.post(at, { type: 'calendar', id: 'cal_1' });
-    const unknown = await p.delete(`${at}/widget/cal_1`);
+    expect((await p.post(at, { type: 'org', id: p.org.orgId })).status).toBe(201);
+    const unknown = await p.delete(`${at}/widget/${p.org.orgId}`);
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({ error: 'Unknown resource type.' });
-    expect((await p.delete(`${at}/calendar/cal_1`)).status).toBe(204);
-    const again = await p.delete(`${at}/calendar/cal_1`);
+    expect((await p.delete(`${at}/org/${p.org.orgId}`)).status).toBe(204);
+    const again = await p.delete(`${at}/org/${p.org.orgId}`);
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ error: 'Attachment not found' });
     expect((await p.get(`${base()}/${protocol.protocolId}`)).body.protocol.attachments).toEqual([]);
+    const missing = await p.delete(`${base()}/npr_missing/attachments/org/${p.org.orgId}`);
+    expect([missing.status, missing.body]).toEqual([404, { error: 'Protocol not found' }]);
+  });
+
+  it('100 attachments at most; parallel changes of one protocol lose none: each is kept or 409', async () => {
+    const { protocol } = (await p.post(base(), { name: 'Full', rules: [rule()] })).body;
+    const at = `${base()}/${protocol.protocolId}/attachments`;
+    // 100 held already (written to the record: the check counts the protocol's list).
+    const hundred = Array.from({ length: 100 }, (_, i) => ({ resourceType: 'space', resourceId: `spc_seed${i}` }));
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: { pk: `ORG#${p.org.orgId}`, sk: `NOTIFYPROTO#${protocol.protocolId}` },
+        UpdateExpression: 'SET attachments = :a',
+        ExpressionAttributeValues: { ':a': hundred },
+      }),
+    );
+    const over = await p.post(at, { type: 'org', id: p.org.orgId });
+    expect([over.status, over.body]).toEqual([400, { error: 'A protocol can have up to 100 attachments.' }]);
+
+    // Five different resources at once: each one answered 201 is kept (no lost update), the others are 409.
+    const { protocol: busy } = (await p.post(base(), { name: 'Busy', rules: [rule()] })).body;
+    const own = await resources();
+    const targets = [
+      { type: 'org', id: p.org.orgId },
+      { type: 'space', id: own.spaceId },
+      { type: 'mailbox', id: own.mailboxId },
+      { type: 'calendar', id: own.calendarId },
+      { type: 'calendar', id: own.defaultCalendarId },
+    ];
+    const answers = await Promise.all(targets.map((t) => p.post(`${base()}/${busy.protocolId}/attachments`, t)));
+    expect(answers.map((a) => a.status)).toContain(201);
+    for (const a of answers.filter((x) => x.status !== 201)) {
+      expect([a.status, a.body]).toEqual([409, { error: 'The protocol changed. Reload and try again.' }]);
+    }
+    const kept = (await p.get(`${base()}/${busy.protocolId}`)).body.protocol.attachments as {
+      resourceType: string;
+      resourceId: string;
+    }[];
+    expect(kept.map((a) => `${a.resourceType}:${a.resourceId}`).sort()).toEqual(
+      targets
+        .filter((_, i) => answers[i]?.status === 201)
+        .map((t) => `${t.type}:${t.id}`)
+        .sort(),
+    );
   });
 });
 
