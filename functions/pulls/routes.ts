@@ -112,6 +112,21 @@ async function mergeState(port: GitPort, repoId: string, target: string, source:
   }
 }
 
+/** The merge base of both heads (null: unrelated histories); `tooFar()` when too far apart. */
+async function mergeBaseOf(
+  port: GitPort,
+  repoId: string,
+  heads: { source: string; target: string },
+  tooFar: () => Error,
+): Promise<string | null> {
+  try {
+    return await port.mergeBase(repoId, heads.target, heads.source);
+  } catch (err) {
+    if (err instanceof GitTooFar) throw tooFar();
+    throw err;
+  }
+}
+
 /** Approvals of the current revision by anyone but the author; the branch rule's count. */
 async function reviewState(r: RepoRecord, pull: PullRecord, revisionId: string | null) {
   const approvals = (await listApprovals(pull.repoId, pull.number)).filter(
@@ -279,7 +294,9 @@ export const routes = [
       const { pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
-      const commits = await port.commitsBetween(pull.repoId, heads.target, heads.source, MAX_COMMITS + 1);
+      // From the merge base (not the target's head: CodeCommit walks down to it), and too far apart is 400.
+      const base = await mergeBaseOf(port, pull.repoId, heads, () => badRequest(PM.tooFar));
+      const commits = await port.commitsBetween(pull.repoId, base ?? heads.target, heads.source, MAX_COMMITS + 1);
       return ok({ commits: commits.slice(0, MAX_COMMITS), truncated: commits.length > MAX_COMMITS });
     },
   }),
@@ -296,9 +313,7 @@ export const routes = [
       const { pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
-      const base = await port.mergeBase(pull.repoId, heads.target, heads.source).catch((err: unknown) => {
-        throw err instanceof GitTooFar ? badRequest(PM.tooFar) : err;
-      });
+      const base = await mergeBaseOf(port, pull.repoId, heads, () => badRequest(PM.tooFar));
       const diff = await port.diff(pull.repoId, base, heads.source, {
         maxFiles: MAX_FILES,
         maxLines: 50_000,
@@ -471,7 +486,9 @@ export const routes = [
           ? `${pull.title} (#${pull.number})`
           : `Merge pull request #${pull.number} from ${pull.sourceBranch}`);
       const closing = r.defaultBranch === pull.targetBranch;
-      const brought = closing ? await port.commitsBetween(pull.repoId, heads.target, heads.source, MAX_COMMITS) : [];
+      const brought = closing
+        ? await port.commitsBetween(pull.repoId, merge.mergeBase ?? heads.target, heads.source, MAX_COMMITS)
+        : [];
       let commitId: string;
       try {
         ({ commitId } = await port.merge(pull.repoId, {

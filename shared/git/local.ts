@@ -22,8 +22,10 @@ import {
   GitInputError,
   type GitPerson,
   type GitPort,
+  GitTooFar,
   type GitTreeEntry,
   type MergeStrategy,
+  TOO_FAR_COMMITS,
 } from './port';
 
 /**
@@ -169,6 +171,24 @@ function parseHunks(patch: string): GitChangedFile['hunks'] {
     } else if (current && /^[ +\-\\]/.test(line)) current.lines.push(line);
   }
   return hunks;
+}
+
+/**
+ * GitTooFar when `base` and `head` are more than TOO_FAR_COMMITS commits apart (both sides of
+ * their merge base together), as CodeCommit's TipsDivergenceExceeded: one count, capped.
+ */
+async function nearEnough(cwd: string, base: string, head: string): Promise<void> {
+  const apart = Number(
+    await text(cwd, [
+      'rev-list',
+      '--count',
+      `--max-count=${TOO_FAR_COMMITS + 1}`,
+      '--end-of-options',
+      `${base}...${head}`,
+    ]),
+  );
+  if (apart > TOO_FAR_COMMITS)
+    throw new GitTooFar(`${base} and ${head} are more than ${TOO_FAR_COMMITS} commits apart.`);
 }
 
 /** The conflicts a merge of `head` into `base` would meet (none: it merges cleanly). */
@@ -586,6 +606,7 @@ export function localGit(): GitPort {
     async mergeBase(repoId, base, head) {
       checkSha(base);
       checkSha(head);
+      await nearEnough(repo(repoId), base, head);
       return (await text(repo(repoId), ['merge-base', '--end-of-options', base, head]).catch(() => '')).trim() || null;
     },
 
@@ -593,6 +614,7 @@ export function localGit(): GitPort {
       checkSha(base);
       checkSha(head);
       const cwd = repo(repoId);
+      await nearEnough(cwd, base, head);
       let mergeBase: string | null;
       try {
         mergeBase = (await text(cwd, ['merge-base', '--end-of-options', base, head])).trim() || null;

@@ -99,6 +99,12 @@ export class GitTooFar extends Error {
   override name = 'GitTooFar';
 }
 
+/**
+ * Commits apart (on both sides of the merge base, together) beyond which the local adapter refuses
+ * to compare or merge two commits with GitTooFar, as CodeCommit does with its own limit.
+ */
+export const TOO_FAR_COMMITS = 10_000;
+
 /** A web commit's change that does not apply (moving or deleting a file that is not there): 400. */
 export class GitChangeError extends Error {
   override name = 'GitChangeError';
@@ -184,11 +190,11 @@ export interface GitPort {
     head: string,
     cap: number,
   ): Promise<{ ahead: number; behind: number; exact: boolean }>;
-  /** The merge base of two commits; null for unrelated histories. */
+  /** The merge base of two commits; null for unrelated histories. GitTooFar: too far apart. */
   mergeBase(repoId: string, base: string, head: string): Promise<string | null>;
   /**
    * Merging `head` into `base` now: their merge base (null: unrelated histories), the strategies
-   * that would succeed, and the conflicts a merge would meet.
+   * that would succeed, and the conflicts a merge would meet. GitTooFar: too far apart to tell.
    */
   mergeOptions(
     repoId: string,

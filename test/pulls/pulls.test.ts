@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TOO_FAR_COMMITS } from '../../shared/git/port';
 import { resourceKey } from '../../shared/resources/records';
 import { db } from '../../shared/store/client';
 import { TABLE } from '../../shared/store/table';
@@ -62,6 +64,20 @@ const commitIn = async (dir: string, file: string, content: string, message: str
 /** Twenty lines; with a side, lines 2 and 18 name it (two conflicts apart when both sides differ). */
 const lines = (side: string) =>
   Array.from({ length: 20 }, (_, i) => (side && (i === 1 || i === 17) ? `line ${i} ${side}` : `line ${i}`));
+
+/** `count` empty commits on `branch` of the clone in `dir`, written at once by git fast-import. */
+function fillerCommits(dir: string, branch: string, count: number): void {
+  const stream = Array.from({ length: count }, (_, i) => {
+    const message = `Filler ${i}`;
+    const from = i === 0 ? `from refs/heads/${branch}^0\n` : '';
+    return `commit refs/heads/${branch}\ncommitter Grace <grace@example.com> ${1_700_000_000 + i} +0000\ndata ${message.length}\n${message}\n${from}\n`;
+  }).join('');
+  execFileSync('git', ['fast-import', '--quiet'], {
+    cwd: dir,
+    input: stream,
+    env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
+  });
+}
 
 /** Parents of the tip of `branch` in a fresh clone. */
 async function parentsOf(url: string, branch: string): Promise<string[]> {
@@ -255,6 +271,34 @@ describe('two merges into one target at once', () => {
     const fresh = join(mkdtempSync(join(home, 'both-')), 'c');
     await ok(home, ['clone', '-q', url, fresh]);
     for (const head of heads) expect((await run(fresh, ['merge-base', '--is-ancestor', head, 'HEAD'])).code).toBe(0);
+  });
+});
+
+describe('too far apart', () => {
+  it('past the limit every comparing route answers the spec error, and merge its 409', async () => {
+    const { dir, pulls } = await setup();
+    await ok(dir, ['push', '-q', 'origin', 'main:other']);
+    expect((await p.post(pulls, { title: 'Near', source: 'feature', target: 'main' })).status).toBe(201);
+    const revisionId = (await p.get(`${pulls}/1`)).body.pull.revisionId as string;
+    expect(
+      (await p.post(`${pulls}/1/approval`, { approve: true, revisionId }, { token: developer.token })).body,
+    ).toEqual({ approved: true });
+    fillerCommits(dir, 'main', TOO_FAR_COMMITS + 1);
+    await ok(dir, ['push', '-q', 'origin', 'main']);
+
+    const tooFar = { error: 'These branches are too far apart to compare.' };
+    for (const path of ['', '/commits', '/files', '/review']) {
+      const res = await p.get(`${pulls}/1${path}`);
+      expect([path, res.status, res.body]).toEqual([path, 400, tooFar]);
+    }
+    const thread = await p.post(`${pulls}/1/review/comments`, { body: 'x', path: 'app.txt', line: 1 });
+    expect([thread.status, thread.body]).toEqual([400, tooFar]);
+    const merge = await p.post(`${pulls}/1/merge`, { strategy: 'three-way' });
+    expect([merge.status, merge.body]).toEqual([409, { error: 'The branches have diverged too far to merge.' }]);
+    const create = await p.post(pulls, { title: 'Far', source: 'other', target: 'main' });
+    expect([create.status, create.body]).toEqual([400, { error: 'The branches have diverged too far to compare.' }]);
+    // The pull request is still open, and listing it still works.
+    expect((await p.get(pulls)).body.pulls.map((x: { number: number }) => x.number)).toEqual([1]);
   });
 });
 
