@@ -102,13 +102,17 @@ export function awsGit(): GitPort {
       throw err;
     }
   };
-  /** Merging `head` into `base`: CodeCommit's options, and their merge base. */
+  /**
+   * Merging `head` into `base`: CodeCommit's options, and their merge base. Conflicts by line, as
+   * git merges (CodeCommit's default, FILE_LEVEL, refuses any file both sides changed).
+   */
   const getMergeOptions = (repoId: string, base: string, head: string) =>
     cc().send(
       new GetMergeOptionsCommand({
         repositoryName: repositoryName(repoId),
         sourceCommitSpecifier: head,
         destinationCommitSpecifier: base,
+        conflictDetailLevel: 'LINE_LEVEL',
       }),
     );
   const content = async (read: () => Promise<{ bytes?: Uint8Array; size: number }>, maxBytes: number) => {
@@ -427,23 +431,32 @@ export function awsGit(): GitPort {
           THREE_WAY_MERGE: 'three-way',
         };
         const options = (out.mergeOptions ?? []).flatMap((o) => (names[o] ? [names[o]] : []));
-        let conflicts: GitConflictEntry[] = [];
-        if (!options.includes('three-way')) {
+        const conflicts: GitConflictEntry[] = [];
+        // Every page of conflicting files (CodeCommit answers them a page at a time).
+        for (let nextToken: string | undefined, pages = 0; !options.includes('three-way') && pages < 20; pages++) {
           const c = await cc().send(
             new GetMergeConflictsCommand({
               repositoryName: repositoryName(repoId),
               sourceCommitSpecifier: head,
               destinationCommitSpecifier: base,
               mergeOption: 'THREE_WAY_MERGE',
+              conflictDetailLevel: 'LINE_LEVEL',
+              nextToken,
             }),
           );
-          conflicts = (c.conflictMetadataList ?? []).map((m) => ({
-            path: m.filePath ?? '',
-            conflicts: m.numberOfConflicts ?? 1,
-            binary: false,
-            kind: m.objectTypeConflict ? 'type' : m.fileModeConflict ? 'mode' : 'content',
-          }));
+          for (const m of c.conflictMetadataList ?? []) {
+            const binary = m.isBinaryFile;
+            conflicts.push({
+              path: m.filePath ?? '',
+              conflicts: m.numberOfConflicts ?? 1,
+              binary: Boolean(binary?.source || binary?.destination || binary?.base),
+              kind: m.objectTypeConflict ? 'type' : m.fileModeConflict && !m.contentConflict ? 'mode' : 'content',
+            });
+          }
+          nextToken = c.nextToken;
+          if (!nextToken) break;
         }
+        conflicts.sort((a, b) => (a.path < b.path ? -1 : 1));
         return { mergeBase: out.baseCommitId ?? null, options, conflicts };
       } catch (err) {
         if (named(err, 'TipsDivergenceExceededException')) throw new GitTooFar((err as Error).message);
@@ -463,7 +476,12 @@ export function awsGit(): GitPort {
         destinationCommitSpecifier: input.targetCommit,
         targetBranch: input.target,
       };
-      const person = { authorName: input.author.name, email: input.author.email, commitMessage: input.message };
+      const person = {
+        authorName: input.author.name,
+        email: input.author.email,
+        commitMessage: input.message,
+        conflictDetailLevel: 'LINE_LEVEL' as const,
+      };
       try {
         const out =
           input.strategy === 'fast-forward'

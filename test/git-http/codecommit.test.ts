@@ -10,6 +10,7 @@ import {
   GetCommitCommand,
   GetFileCommand,
   GetFolderCommand,
+  GetMergeConflictsCommand,
   GetMergeOptionsCommand,
   ListBranchesCommand,
   MergeBranchesByFastForwardCommand,
@@ -201,6 +202,7 @@ describe('merges: CodeCommit merges on its side, after the target is checked', (
       authorName: 'Ada',
       email: 'ada@example.com',
       commitMessage: 'Feature (#1)',
+      conflictDetailLevel: 'LINE_LEVEL',
     });
     expect(await awsGit().merge('res_1', { ...input, strategy: 'fast-forward' })).toEqual({ commitId: sha('b') });
   });
@@ -218,6 +220,45 @@ describe('merges: CodeCommit merges on its side, after the target is checked', (
   });
 });
 
+it('merge options: conflicts by line as git merges, every page of GetMergeConflicts, binary and kind mapped', async () => {
+  cc.on(GetMergeOptionsCommand).resolves({ baseCommitId: sha('e'), mergeOptions: ['SQUASH_MERGE'] });
+  const file = (filePath: string, more: object) => ({ filePath, numberOfConflicts: 1, ...more });
+  cc.on(GetMergeConflictsCommand)
+    .resolvesOnce({
+      conflictMetadataList: [
+        file('two.txt', { numberOfConflicts: 2, contentConflict: true }),
+        file('img.bin', { contentConflict: true, isBinaryFile: { source: true, destination: true, base: true } }),
+      ],
+      nextToken: 'page-2',
+    })
+    .resolvesOnce({
+      conflictMetadataList: [file('run.sh', { fileModeConflict: true }), file('spot', { objectTypeConflict: true })],
+    });
+  expect(await awsGit().mergeOptions('res_1', sha('a'), sha('b'))).toEqual({
+    mergeBase: sha('e'),
+    options: ['squash'],
+    conflicts: [
+      { path: 'img.bin', conflicts: 1, binary: true, kind: 'content' },
+      { path: 'run.sh', conflicts: 1, binary: false, kind: 'mode' },
+      { path: 'spot', conflicts: 1, binary: false, kind: 'type' },
+      { path: 'two.txt', conflicts: 2, binary: false, kind: 'content' },
+    ],
+  });
+  expect(cc.commandCalls(GetMergeOptionsCommand)[0]?.args[0].input.conflictDetailLevel).toBe('LINE_LEVEL');
+  const pages = cc.commandCalls(GetMergeConflictsCommand).map((c) => c.args[0].input);
+  expect(pages).toEqual([
+    {
+      repositoryName: 'plt-repo-res_1',
+      sourceCommitSpecifier: sha('b'),
+      destinationCommitSpecifier: sha('a'),
+      mergeOption: 'THREE_WAY_MERGE',
+      conflictDetailLevel: 'LINE_LEVEL',
+      nextToken: undefined,
+    },
+    expect.objectContaining({ nextToken: 'page-2', conflictDetailLevel: 'LINE_LEVEL' }),
+  ]);
+});
+
 it('merge base: GetMergeOptions answers it (CodeCommit has no merge-base call); too far apart is GitTooFar', async () => {
   cc.on(GetMergeOptionsCommand)
     .resolvesOnce({ baseCommitId: sha('e'), mergeOptions: [] })
@@ -227,6 +268,7 @@ it('merge base: GetMergeOptions answers it (CodeCommit has no merge-base call); 
     repositoryName: 'plt-repo-res_1',
     sourceCommitSpecifier: sha('b'),
     destinationCommitSpecifier: sha('a'),
+    conflictDetailLevel: 'LINE_LEVEL',
   });
   await expect(awsGit().mergeBase('res_1', sha('a'), sha('b'))).rejects.toThrow(GitTooFar);
 });
