@@ -1,13 +1,15 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { moveDueTimers } from '../../lib/local/timers';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { moveDueTimers, startTimers } from '../../lib/local/timers';
 import { failDeployment } from '../../shared/deployments/finish';
 import { handleNotifyMessage, stepTimer } from '../../shared/notify/deliver';
 import { listPeople } from '../../shared/repos/people';
 import { scheduler } from '../../shared/scheduler';
-import { TIMER_PK } from '../../shared/scheduler/local';
+import { dueSortKey, TIMER_PK } from '../../shared/scheduler/local';
 import { storage } from '../../shared/storage';
-import { getItem } from '../../shared/store/table';
+import { db } from '../../shared/store/client';
+import { getItem, TABLE } from '../../shared/store/table';
 import { loggedInDevice } from '../agents/helpers';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
@@ -368,7 +370,7 @@ describe('escalation', () => {
     expect(notice).toMatchObject({ title: 'Agent job "nightly" failed', body: 'jobs.example.com answered 503' });
   });
 
-  it('timers are records until they are due: kept across restarts, moved once, cancellable', async () => {
+  it('timers are records until they are due: moved once, cancellable', async () => {
     const { org, owner, dev } = await orgWithProtocol([
       escalation({
         steps: [
@@ -398,5 +400,44 @@ describe('escalation', () => {
     });
     await scheduler().cancel('cancelled-timer');
     expect(await getItem({ pk: TIMER_PK, sk: 'cancelled-timer' }, true)).toBeUndefined();
+  });
+  it('a restart keeps due items: a timer that came due while npm start was stopped is moved by the next start', async () => {
+    const { org, owner, dev } = await orgWithProtocol([
+      escalation({
+        steps: [
+          { afterMinutes: 0, channels: ['inapp'] },
+          { afterMinutes: 60, channels: ['email'] },
+        ],
+      }),
+    ]);
+    // The first run of npm start's loop: the timer is not due, it stays a record.
+    const first = startTimers(50);
+    await assignIssue(dev, org.orgId, owner.token);
+    const notice = await noticeOf(dev, 'issue.assigned');
+    const key = { pk: TIMER_PK, sk: stepTimer(notice.noticeId, 1) };
+    const timer = await until(async () => getItem<{ at: number; gsi1sk: string }>(key, true));
+    await new Promise((r) => setTimeout(r, 200));
+    first.stop();
+    expect(await getItem(key, true)).toEqual(expect.objectContaining({ gsi1sk: timer.gsi1sk }));
+    expect(sentTo(dev.email)).toEqual([]);
+    // Stopped past its time (the hour went by): the record is due now, as it would be after a long stop.
+    const past = Date.now() - 1000;
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: key,
+        UpdateExpression: 'SET gsi1sk = :due',
+        ExpressionAttributeValues: { ':due': dueSortKey(past, key.sk) },
+      }),
+    );
+    // The next start's loop moves it; the step is sent once.
+    const second = startTimers(50);
+    try {
+      await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
+      await until(async () => ((await getItem(key, true)) === undefined ? true : undefined));
+    } finally {
+      second.stop();
+    }
+    expect(sentTo(dev.email).map((x) => x.kind)).toEqual(['email']);
   });
 });
