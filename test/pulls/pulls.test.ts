@@ -351,6 +351,103 @@ describe('create', () => {
   });
 });
 
+describe('the rest of the spec errors', () => {
+  it('a deleted source: detail says so, the comparing routes 404; a reply to no thread 404', async () => {
+    const { dir, pulls } = await setup();
+    await p.post(pulls, { title: 'Soon gone', source: 'feature', target: 'main' });
+    const thread = await p.post(`${pulls}/1/review/comments`, { body: 'Hm', path: 'app.txt', line: 2 });
+    expect(thread.status).toBe(201);
+    await ok(dir, ['push', '-q', 'origin', '--delete', 'feature']);
+    const detail = await p.get(`${pulls}/1`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.pull).toMatchObject({ state: 'open', sourceBranchExists: false, head: null, revisionId: null });
+    expect(detail.body).toMatchObject({ mergeOptions: [], conflicts: [] });
+    const gone = { error: 'Branch or commit not found.' };
+    for (const path of ['/commits', '/files']) {
+      const res = await p.get(`${pulls}/1${path}`);
+      expect([path, res.status, res.body]).toEqual([path, 404, gone]);
+    }
+    const line = await p.post(`${pulls}/1/review/comments`, { body: 'x', path: 'app.txt', line: 1 });
+    expect([line.status, line.body]).toEqual([404, gone]);
+    const merge = await p.post(`${pulls}/1/merge`, { strategy: 'squash' });
+    expect([merge.status, merge.body]).toEqual([404, gone]);
+    // A reply still lands on its thread; a reply to nothing is 404.
+    expect(
+      (await p.post(`${pulls}/1/review/comments`, { body: 'Yes', inReplyTo: thread.body.comment.id })).status,
+    ).toBe(201);
+    const nowhere = await p.post(`${pulls}/1/review/comments`, { body: 'x', inReplyTo: 'thr_nothing' });
+    expect([nowhere.status, nowhere.body]).toEqual([404, { error: 'Not found' }]);
+  });
+
+  it('edit assignees must be members; reopen by others is 403; reopen past the cap 409; numbers taken 409', async () => {
+    const { base, pulls } = await setup();
+    const repoId = (await p.get(base)).body.resourceId as string;
+    await p.post(pulls, { title: 'Mine', source: 'feature', target: 'main' });
+    const stranger = await p.patch(`${pulls}/1`, { assignees: ['usr_nobody'] });
+    expect([stranger.status, stranger.body]).toEqual([
+      400,
+      { error: 'Assignees must be members of this organization.' },
+    ]);
+    expect((await p.post(`${pulls}/1/close`)).body).toEqual({ state: 'closed' });
+    const refused = await p.post(`${pulls}/1/reopen`, undefined, { token: viewer.token });
+    expect([refused.status, refused.body]).toEqual([
+      403,
+      { error: 'Only the author or members with git:write can reopen this pull request.' },
+    ]);
+    const setOpen = (count: number) =>
+      db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: resourceKey(p.org.orgId, 'repository', repoId),
+          UpdateExpression: 'SET openPulls = :n',
+          ExpressionAttributeValues: { ':n': count },
+        }),
+      );
+    await setOpen(1000);
+    const capped = await p.post(`${pulls}/1/reopen`);
+    expect([capped.status, capped.body]).toEqual([409, { error: 'Too many open pull requests in this repository.' }]);
+    await setOpen(0);
+    // The counter behind three items that exist (as after a restore): the create gives up with the spec 409.
+    await Promise.all(
+      [2, 3, 4].map((number) =>
+        db.send(
+          new PutCommand({
+            TableName: TABLE(),
+            Item: { pk: `REPOID#${repoId}`, sk: `NUM#${String(number).padStart(10, '0')}`, kind: 'issue', number },
+          }),
+        ),
+      ),
+    );
+    const taken = await p.post(pulls, { title: 'No room', source: 'feature', target: 'main' });
+    expect([taken.status, taken.body]).toEqual([409, { error: 'Could not create the pull request. Try again.' }]);
+    // Nothing was held by the failed create: the pair opens under the next number.
+    const next = await p.post(pulls, { title: 'Room', source: 'feature', target: 'main' });
+    expect([next.status, next.body.pull?.number]).toEqual([201, 5]);
+  });
+
+  it('an API key with git:write is held to branch protection as a person is', async () => {
+    const { base, pulls } = await setup();
+    expect((await p.put(`${base}/protection`, { requiredApprovals: 1 })).status).toBe(200);
+    await p.post(pulls, { title: 'By the owner', source: 'feature', target: 'main' });
+    const early = await p.post(`${pulls}/1/merge`, { strategy: 'squash' }, { token: key });
+    expect([early.status, early.body]).toEqual([
+      409,
+      { error: 'This pull request needs more approvals before it can be merged.' },
+    ]);
+    // A key is not a reviewer of its own pull request either.
+    await p.post(`${pulls}/1/close`);
+    const byKey = await p.post(pulls, { title: 'By the key', source: 'feature', target: 'main' }, { token: key });
+    const number = byKey.body.pull.number as number;
+    const revisionId = (await p.get(`${pulls}/${number}`)).body.pull.revisionId as string;
+    const own = await p.post(`${pulls}/${number}/approval`, { approve: true, revisionId }, { token: key });
+    expect([own.status, own.body]).toEqual([403, { error: "You can't approve your own pull request." }]);
+    expect((await p.post(`${pulls}/${number}/merge`, { strategy: 'squash' }, { token: key })).status).toBe(409);
+    await p.post(`${pulls}/${number}/approval`, { approve: true, revisionId }, { token: developer.token });
+    const merged = await p.post(`${pulls}/${number}/merge`, { strategy: 'squash' }, { token: key });
+    expect([merged.status, merged.body.merged]).toEqual([200, true]);
+  });
+});
+
 describe('limits', () => {
   it('the open cap, the approvals cap, and a comment on no changes', async () => {
     const { base, pulls } = await setup();
