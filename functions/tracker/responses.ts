@@ -329,6 +329,17 @@ export const responses: ResponseDocs = {
       ),
     }),
   },
+  'POST /v1/orgs/:orgId/issues/import/upload': {
+    200: z.object({
+      upload: z.object({
+        url: z.string(),
+        method: z.literal('PUT'),
+        headers: z.record(z.string(), z.string()),
+        expiresAt: z.string(),
+      }),
+      file: z.string(),
+    }),
+  },
   'POST /v1/orgs/:orgId/issues/search': { 200: Page },
   'POST /v1/orgs/:orgId/issues/rank': {
     200: z.object({ issues: z.array(z.object({ issueId: z.string(), key: z.string(), rank: z.string() })) }),

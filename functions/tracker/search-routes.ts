@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { queryInt } from '../../shared/http/query';
-import { IMPORT_MESSAGES } from '../../shared/mailboxes/imports';
 import { ok, route } from '../../shared/http/route';
+import { IMPORT_MESSAGES } from '../../shared/mailboxes/imports';
 import { bulkChange } from '../../shared/tracker/bulk';
 import { rankIssues } from '../../shared/tracker/ranking';
 import { TM } from '../../shared/tracker/records';

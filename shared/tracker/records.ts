@@ -96,6 +96,7 @@ export const TM = {
   subtaskParent: 'A subtask needs a parent issue.',
   badParent: "This issue type can't have that parent.",
   importTooLarge: 'Import files can be up to 5 MB.',
+  descriptionTooLong: (n: number) => `A description can be up to 65536 characters; this one has ${n}.`,
   importOneSource: 'Send one of `content` (the file) and `file` (an uploaded file’s token).',
   issueChanged: 'The issue changed since it was read. Reload and try again.',
   archived: 'This space is archived.',

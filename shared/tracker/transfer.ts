@@ -35,6 +35,8 @@ export const MAX_EXPORT = 10_000;
 /** Past this, an export answers a link to the file (a Lambda response is at most 6 MB). */
 export const MAX_INLINE_EXPORT_BYTES = 4 * 1024 * 1024;
 const PER_CALL = 200;
+/** As the API takes it (an issue's description is one item of the table, at most 400 KB). */
+const MAX_DESCRIPTION = 65_536;
 
 /** Jira's names of the link types (its CSV columns say `Outward issue link (Duplicate)`). */
 const JIRA_LINK_NAMES: Record<string, string> = {
@@ -292,7 +294,11 @@ export async function startImportUpload(actor: Actor, input: { space: string; fo
 
 /** The text of an uploaded import file, by its token: 400 when not there, 413 past 5 MB. */
 async function uploadedFile(actor: Actor, space: Space, file: string): Promise<string> {
-  const { key } = readImportToken(importScope(actor.orgId, space.spaceId), file, importFolder(actor.orgId, space.spaceId));
+  const { key } = readImportToken(
+    importScope(actor.orgId, space.spaceId),
+    file,
+    importFolder(actor.orgId, space.spaceId),
+  );
   const size = await objectSize(key);
   if (size === undefined) throw badRequest(IMPORT_MESSAGES.notUploaded);
   if (size > MAX_IMPORT_BYTES) throw new HttpError(413, TM.importTooLarge);
@@ -386,6 +392,8 @@ async function importOne(
   if (record.error || !record.input) return { ...base, error: record.error ?? 'The record could not be read.' };
   const warnings = [...record.warnings];
   const src = record.input;
+  if (src.description !== undefined && src.description.length > MAX_DESCRIPTION)
+    return { ...base, error: TM.descriptionTooLong(src.description.length) };
   const input: IssueInput & { summary: string } = { summary: src.summary };
   const keep = <K extends keyof IssueInput>(k: K) => {
     if (src[k] !== undefined) (input as unknown as Record<string, unknown>)[k] = src[k];
@@ -534,7 +542,9 @@ async function importLinks(
     );
     if (there) continue;
     try {
-      existing.push((await addLink(actor, issue.key, { type, issue: other, direction: link.direction })) as Stored<Link>);
+      existing.push(
+        (await addLink(actor, issue.key, { type, issue: other, direction: link.direction })) as Stored<Link>,
+      );
     } catch (err) {
       if (!(err instanceof HttpError) || err.status >= 500) throw err;
       if (err.status !== 409) warnings.push(`The link to ${link.key} was not made: ${err.message}`);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { storage } from '../../shared/storage';
 import type { Person, TestPlatform } from '../helpers/platform';
 import { paths, trackerPlatform } from './platform';
 
@@ -55,6 +56,23 @@ describe('import', () => {
     ]);
     expect(story.issue.commentCount).toBe(2);
     expect(story.issue.sprintId).toMatch(/^spr_/);
+    // Links by the source's keys: WEB-4 blocks WEB-2 (both rows say so: one link), relates to WEB-8 (both
+    // rows write it outward, as Jira does for a symmetric type: still one link, made when WEB-8 came).
+    const coupon = (await p.get(t.issue(body.keyMap['WEB-4']))).body;
+    expect(
+      coupon.links.map((l: { type: string; direction: string; issue: { key: string } }) => [
+        l.type,
+        l.direction,
+        l.issue.key,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['blocks', 'outward', body.keyMap['WEB-2']],
+        ['relates', 'inward', body.keyMap['WEB-8']],
+      ]),
+    );
+    expect(coupon.links).toHaveLength(2);
+    expect(story.links).toHaveLength(1);
     const subtask = (await p.get(t.issue(body.keyMap['WEB-3']))).body.issue;
     expect(subtask).toMatchObject({ typeId: 'subtask', parentId: story.issue.issueId });
     const space = (await p.get(t.space('ACME'))).body;
@@ -69,16 +87,21 @@ describe('import', () => {
     expect((await p.get(t.space('ACME'))).body.space.seq).toBe(seq);
   });
 
-  it('goes 200 records a call with startRow and nextRow; refuses non-admins, bad files and 5 MB', async () => {
+  // 200 records a call, `nextRow` and `keyMap` on: the upload test below (a file of 210 records).
+  it('starts at startRow; a record longer than an issue holds is its own error; refuses non-admins, bad files and 5 MB', async () => {
     await p.post(t.spaces, { key: 'BIG', name: 'Big', template: 'basic' });
-    const rows = Array.from({ length: 205 }, (_, i) => `"Row ${i}",BIG-${i + 1},Task,"line one\r\nline two"`);
+    const rows = Array.from({ length: 5 }, (_, i) => `"Row ${i}",BIG-${i + 1},Task,"line one\r\nline two"`);
+    rows.push(`"Row 5",BIG-6,Task,"${'long '.repeat(13_108)}"`);
     const csv = `\ufeffSummary,Issue key,Issue Type,Description\r\n${rows.join('\r\n')}\r\n`;
-    const first = await importCall({ space: 'BIG', content: csv });
-    expect(first.body).toMatchObject({ total: 205, processed: 200, done: false, nextRow: 200 });
-    const second = await importCall({ space: 'BIG', content: csv, startRow: 200, keyMap: first.body.keyMap });
-    expect(second.body).toMatchObject({ total: 205, processed: 5, done: true, nextRow: null });
-    expect(Object.keys(second.body.keyMap).length).toBe(205);
-    expect((await p.get(t.issue(second.body.keyMap['BIG-205']))).body.description).toBe('line one\nline two');
+    const part = await importCall({ space: 'BIG', content: csv, startRow: 3, keyMap: { 'BIG-1': 'BIG-9' } });
+    expect(part.body).toMatchObject({ total: 6, processed: 3, done: true, nextRow: null });
+    expect(Object.keys(part.body.keyMap)).toEqual(['BIG-1', 'BIG-4', 'BIG-5']);
+    expect(part.body.results[2]).toEqual({
+      row: 5,
+      from: 'BIG-6',
+      error: 'A description can be up to 65536 characters; this one has 65540.',
+    });
+    expect((await p.get(t.issue(part.body.keyMap['BIG-5']))).body.description).toBe('line one\nline two');
     const notAdmin = await importCall({ space: 'BIG', content: csv }, developer.token);
     expect([notAdmin.status, notAdmin.body.error]).toEqual([
       403,
@@ -171,5 +194,114 @@ describe('export', () => {
     expect(await shape('RTC')).toEqual(original);
     const bad = await p.get(`${t.base}/export?jql=${encodeURIComponent('nonsense ===')}`);
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('import by upload', () => {
+  /** A Jira CSV of `count` issues with long descriptions (quotes and line ends, as real ones have). */
+  const bigCsv = (space: string, count: number, descriptionBytes: number) => {
+    const line = 'He said "ship it on Friday", then: "=1+1" is not a formula here.\n';
+    const description = line.repeat(Math.ceil(descriptionBytes / line.length));
+    const cell = (s: string) => `"${s.replaceAll('"', '""')}"`;
+    const rows = Array.from(
+      { length: count },
+      (_, i) => `${cell(`Issue ${i}`)},${space}-${i + 1},Task,${cell(`${i}: ${description}`)}`,
+    );
+    return `\ufeffSummary,Issue key,Issue Type,Description\r\n${rows.join('\r\n')}\r\n`;
+  };
+  const runImport = async (file: string) => {
+    let startRow = 0;
+    let keyMap: Record<string, string> = {};
+    const calls = [];
+    for (;;) {
+      const res = await importCall({ space: 'UPL', file, startRow, keyMap });
+      expect(res.status).toBe(200);
+      calls.push(res.body);
+      keyMap = res.body.keyMap;
+      if (res.body.done) break;
+      startRow = res.body.nextRow;
+    }
+    return { calls, keyMap };
+  };
+
+  it('takes a 5 MB Jira CSV by upload link, 200 records a call, twice without creating twice; the inline body is refused by the gateway; an object over 5 MB is 413', async () => {
+    await p.post(t.spaces, { key: 'UPL', name: 'Uploaded', template: 'basic' });
+    const csv = bigCsv('UPL', 210, 22_800);
+    const bytes = Buffer.from(csv, 'utf8');
+    // Under the import limit, but escaped in a JSON body it passes what a Lambda event may carry.
+    expect(bytes.length).toBeGreaterThan(4.8 * 1024 * 1024);
+    expect(bytes.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+    const inline = await importCall({ space: 'UPL', content: csv });
+    expect([inline.status, inline.body]).toEqual([413, { message: 'Request Too Long' }]);
+
+    const start = await p.post(`${t.base}/import/upload`, { space: 'UPL', format: 'csv', size: bytes.length });
+    expect(start.status).toBe(200);
+    expect(start.body.upload).toMatchObject({ method: 'PUT', headers: { 'content-type': 'text/csv' } });
+    // Nothing uploaded yet: a clear 400.
+    const early = await importCall({ space: 'UPL', file: start.body.file });
+    expect([early.status, early.body.error]).toEqual([
+      400,
+      'The file to import is not there: upload it first, or this import is finished.',
+    ]);
+    const put = await fetch(start.body.upload.url, { method: 'PUT', headers: start.body.upload.headers, body: bytes });
+    expect(put.status).toBe(200);
+
+    const first = await runImport(start.body.file);
+    expect(first.calls.map((c) => [c.total, c.processed, c.nextRow, c.done])).toEqual([
+      [210, 200, 200, false],
+      [210, 10, null, true],
+    ]);
+    expect(Object.keys(first.keyMap)).toHaveLength(210);
+    const seq = (await p.get(t.space('UPL'))).body.space.seq;
+    expect(seq).toBe(210);
+    const last = await p.get(t.issue(first.keyMap['UPL-210'] as string));
+    expect(last.body.issue.summary).toBe('Issue 209');
+    expect(last.body.description).toBe(csv.split('\r\n')[210]?.split(',Task,')[1]?.slice(1, -1).replaceAll('""', '"'));
+    // The same upload imported again: the same keys, nothing created twice.
+    const again = await runImport(start.body.file);
+    expect(again.keyMap).toEqual(first.keyMap);
+    expect((await p.get(t.space('UPL'))).body.space.seq).toBe(seq);
+
+    // The export of those issues passes 4 MB: a 303 to a link to the file.
+    const exported = await fetch(`${p.baseUrl}${t.base}/export?jql=${encodeURIComponent('space = UPL')}`, {
+      headers: { authorization: `Bearer ${p.owner.token}` },
+      redirect: 'manual',
+    });
+    expect(exported.status).toBe(303);
+    const file = await (await fetch(exported.headers.get('location') as string)).text();
+    expect(Buffer.byteLength(file)).toBeGreaterThan(4 * 1024 * 1024);
+    expect(file).toContain(`UPL-210,`);
+
+    // Refusals: a size over 5 MB, an object over 5 MB (sent past its link), a token of another space, not admin.
+    const tooBig = await p.post(`${t.base}/import/upload`, { space: 'UPL', format: 'csv', size: 5 * 1024 * 1024 + 1 });
+    expect([tooBig.status, tooBig.body.error]).toEqual([413, 'Import files can be up to 5 MB.']);
+    const small = await p.post(`${t.base}/import/upload`, { space: 'UPL', format: 'csv', size: 100 });
+    const { key } = JSON.parse(Buffer.from(small.body.file.split('.')[0], 'base64url').toString('utf8'));
+    const bucket = { name: process.env.ARTIFACTS_BUCKET as string };
+    const over = Buffer.alloc(5 * 1024 * 1024 + 1, 'x');
+    const unbound = await storage.presignPut(bucket, key, { contentType: 'text/csv', expiresIn: 60 });
+    expect((await fetch(unbound, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body: over })).status).toBe(
+      200,
+    );
+    const overObject = await importCall({ space: 'UPL', file: small.body.file });
+    expect([overObject.status, overObject.body.error]).toEqual([413, 'Import files can be up to 5 MB.']);
+    await p.post(t.spaces, { key: 'OTH', name: 'Other', template: 'basic' });
+    const elsewhere = await importCall({ space: 'OTH', file: start.body.file });
+    expect(elsewhere.status).toBe(400);
+    const both = await importCall({ space: 'UPL', file: start.body.file, content: 'Summary\r\nx\r\n' });
+    expect([both.status, both.body.error]).toEqual([
+      400,
+      'Send one of `content` (the file) and `file` (an uploaded file’s token).',
+    ]);
+    const notAdmin = await p.post(
+      `${t.base}/import/upload`,
+      { space: 'UPL', format: 'csv', size: 100 },
+      { token: developer.token },
+    );
+    expect([notAdmin.status, notAdmin.body.error]).toEqual([
+      403,
+      'Only administrators of this space can import issues.',
+    ]);
+    expect((await p.post(`${t.base}/import/upload`, { space: 'NOPE', format: 'csv', size: 100 })).status).toBe(404);
   });
 });
