@@ -76,8 +76,17 @@ export const TEMPLATES: Template[] = [
     id: 'service-desk-sla',
     name: 'Service desk SLA',
     description:
-      'A breached SLA: the assignee and admins get a notice and an email, a text at 30 minutes, a call at 60.',
+      'A breached SLA: the assignee, owners and admins get a notice and an email, a text at 30 minutes, a call at 60.',
+    // Two rules: one naming no one goes to the event's own people (the assignee), one to the roles.
     rules: [
+      {
+        events: ['issue.sla_breached'],
+        steps: [
+          { afterMinutes: 0, channels: ['inapp', 'email'] },
+          { afterMinutes: 30, channels: ['sms'] },
+          { afterMinutes: 60, channels: ['voice'] },
+        ],
+      },
       {
         events: ['issue.sla_breached'],
         steps: [

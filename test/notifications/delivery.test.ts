@@ -267,6 +267,33 @@ describe('escalation', () => {
     expect((await notices(dev)).body.notices).toEqual([]);
   });
 
+  it('the service desk SLA template pages the assignee and the owners and admins', async () => {
+    const { org, owner } = await p.newOrg();
+    const dev = await p.person('developer', org.orgId);
+    const made = await p.post(
+      `/v1/orgs/${org.orgId}/notify/protocols`,
+      { template: 'service-desk-sla' },
+      { token: owner.token },
+    );
+    expect(made.status).toBe(201);
+    await handleNotifyMessage({
+      type: 'event',
+      event: {
+        eventId: `evt_sla_${unique()}`,
+        kind: 'issue.sla_breached',
+        orgId: org.orgId,
+        at: Date.now(),
+        resources: [],
+        attributes: { space: 'DESK', key: 'DESK-1' },
+        people: [dev.userId],
+        title: 'DESK-1 breached "Fast": Printer on fire',
+      },
+    });
+    for (const person of [dev, owner]) {
+      expect(await noticeOf(person, 'issue.sla_breached')).toMatchObject({ requireAck: true });
+    }
+  });
+
   it('quiet hours hold all but in-app until they end; a rule may override them', async () => {
     const now = new Date();
     const hhmm = (d: Date) =>
