@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { onPlatformEvents, type PlatformEvent } from '../../shared/events/bus';
+import { refChange } from '../../shared/git/events';
 import { localGit, repoPath } from '../../shared/git/local';
 import { GitChangeError, GitConflict, GitInputError, type GitPort } from '../../shared/git/port';
 import { newId } from '../../shared/store/ids';
@@ -331,6 +333,28 @@ describe('merges', () => {
     expect(parents(t.repoId, merged.commitId)).toBe(
       `${t.main} ${t.feature}|Ada|Grace|Merge pull request #1 from feature`,
     );
+  });
+
+  it("a merge is the target branch's ref event, as a push is (so linked projects deploy it)", async () => {
+    const t = await branches(true);
+    const seen: PlatformEvent[] = [];
+    const stop = onPlatformEvents(async (event) => {
+      seen.push(event);
+    });
+    try {
+      const merged = await port.merge(t.repoId, {
+        target: 'main',
+        targetCommit: t.main,
+        source: t.feature,
+        strategy: 'three-way',
+        message: 'Merge pull request #1 from feature',
+        author,
+        committer,
+      });
+      expect(seen).toEqual([refChange(t.repoId, 'refs/heads/main', t.main, merged.commitId)]);
+    } finally {
+      stop();
+    }
   });
 
   it('a target that is not where the caller read it is GitConflict; conflicting changes are GitChangeError', async () => {
