@@ -65,25 +65,41 @@ const commitIn = async (dir: string, file: string, content: string, message: str
 const lines = (side: string) =>
   Array.from({ length: 20 }, (_, i) => (side && (i === 1 || i === 17) ? `line ${i} ${side}` : `line ${i}`));
 
-/** `count` empty commits on `branch` of the clone in `dir`, written at once by git fast-import. */
-function fillerCommits(dir: string, branch: string, count: number): void {
-  const stream = Array.from({ length: count }, (_, i) => {
+/**
+ * `count` commits on `branch` of the clone in `dir`, written at once by git fast-import: the first
+ * writes `files` (path to content), the others are empty.
+ */
+function fillerCommits(dir: string, branch: string, count: number, files: Record<string, Buffer> = {}): void {
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
     const message = `Filler ${i}`;
     const from = i === 0 ? `from refs/heads/${branch}^0\n` : '';
-    return `commit refs/heads/${branch}\ncommitter Grace <grace@example.com> ${1_700_000_000 + i} +0000\ndata ${message.length}\n${message}\n${from}\n`;
-  }).join('');
+    chunks.push(
+      Buffer.from(
+        `commit refs/heads/${branch}\ncommitter Grace <grace@example.com> ${1_700_000_000 + i} +0000\n` +
+          `data ${message.length}\n${message}\n${from}`,
+      ),
+    );
+    if (i === 0) {
+      for (const [path, content] of Object.entries(files)) {
+        chunks.push(Buffer.from(`M 100644 inline ${path}\ndata ${content.length}\n`), content, Buffer.from('\n'));
+      }
+    }
+    chunks.push(Buffer.from('\n'));
+  }
   execFileSync('git', ['fast-import', '--quiet'], {
     cwd: dir,
-    input: stream,
+    input: Buffer.concat(chunks),
     env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
   });
 }
 
-/** Parents of the tip of `branch` in a fresh clone. */
-async function parentsOf(url: string, branch: string): Promise<string[]> {
+/** Parents of the tip of `branch` in a fresh clone, and its subject. */
+async function tipOf(url: string, branch: string): Promise<{ parents: string[]; subject: string }> {
   const dir = join(mkdtempSync(join(home, 'fresh-')), 'c');
   await ok(home, ['clone', '-q', '--branch', branch, url, dir]);
-  return (await ok(dir, ['log', '-1', '--format=%P'])).trim().split(' ');
+  const [parents, subject] = (await ok(dir, ['log', '-1', '--format=%P%n%s'])).trim().split('\n') as [string, string];
+  return { parents: parents.split(' '), subject };
 }
 
 describe('review and merge', () => {
@@ -191,8 +207,7 @@ describe('review and merge', () => {
     });
     const closedIssue = (await p.get(`${base}/issues/1`)).body.issue;
     expect(closedIssue).toMatchObject({ state: 'closed', closedByPull: 2, closedBy: developer.userId });
-    const parents = await parentsOf(url, 'main');
-    expect(parents).toHaveLength(1);
+    expect((await tipOf(url, 'main')).parents).toHaveLength(1);
     const fresh = join(mkdtempSync(join(home, 'msg-')), 'c');
     await ok(home, ['clone', '-q', url, fresh]);
     expect((await ok(fresh, ['log', '-1', '--format=%s|%an|%cn'])).trim()).toBe(
@@ -230,7 +245,39 @@ describe('review and merge', () => {
     expect(refused.body).toEqual({ error: "This pull request can't be merged automatically with that strategy." });
     const merged = await p.post(`${tw.pulls}/1/merge`, { strategy: 'three-way' });
     expect(merged.status).toBe(200);
-    expect(await parentsOf(tw.url, 'main')).toEqual([mainHead, featureHead]);
+    expect(await tipOf(tw.url, 'main')).toEqual({
+      parents: [mainHead, featureHead],
+      subject: 'Merge pull request #1 from feature',
+    });
+  });
+
+  it('closing keywords in the title, description and commits, any case; pull requests, unknown numbers and other targets close none', async () => {
+    const { base, pulls, dir } = await setup();
+    for (const title of ['One', 'Two', 'Three']) await p.post(`${base}/issues`, { title });
+    await commitIn(dir, 'app.txt', 'one\nTWO\nthree\nfour\n', 'Count on\n\nRESOLVED #2');
+    await ok(dir, ['push', '-q', 'origin', 'feature', 'main:dev']);
+    // Into a branch that is not the default one: nothing closes.
+    expect((await p.post(pulls, { title: 'Fixes #3', source: 'feature', target: 'dev' })).body.pull.number).toBe(4);
+    const side = await p.post(`${pulls}/4/merge`, { strategy: 'three-way' });
+    expect(side.body).toMatchObject({ merged: true, closedIssues: [] });
+    const opened = await p.post(pulls, {
+      title: 'closes #1',
+      description: 'Fixes #4 (a pull request), resolves #99 (nothing); see #3.',
+      source: 'feature',
+      target: 'main',
+    });
+    expect(opened.body.pull.number).toBe(5);
+    const merged = await p.post(`${pulls}/5/merge`, { strategy: 'fast-forward' });
+    expect(merged.body).toMatchObject({ merged: true, closedIssues: [1, 2] });
+    const issues = await p.get(`${base}/issues?state=closed`);
+    expect(issues.body.issues.map((i: { number: number; closedByPull: number }) => [i.number, i.closedByPull])).toEqual(
+      [
+        [2, 5],
+        [1, 5],
+      ],
+    );
+    expect((await p.get(`${base}/issues/3`)).body.issue.state).toBe('open');
+    expect((await p.get(`${pulls}/4`)).body.pull.state).toBe('merged');
   });
 
   it('10 merges of one pull request at once: one 200, the others 409', async () => {
@@ -248,6 +295,21 @@ describe('review and merge', () => {
         'The pull request changed. Reload and try again.',
       ]).toContain(a.body.error);
     }
+  });
+});
+
+describe('numbers shared by issues and pull requests', () => {
+  it('50 parallel creates, 10 pull requests among 40 issues, get 50 distinct numbers', async () => {
+    const { base, dir, pulls } = await setup();
+    const sources = Array.from({ length: 10 }, (_, i) => `b${i}`);
+    await ok(dir, ['push', '-q', 'origin', ...sources.map((b) => `feature:refs/heads/${b}`)]);
+    const answers = await Promise.all([
+      ...sources.map((b) => p.post(pulls, { title: b, source: b, target: 'main' })),
+      ...Array.from({ length: 40 }, (_, i) => p.post(`${base}/issues`, { title: `Issue ${i}` })),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201));
+    const numbers = answers.map((a) => (a.body.pull ?? a.body.issue).number as number).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
 });
 
@@ -348,6 +410,39 @@ describe('create', () => {
     expect((await p.get(`${repos()}/nope-${unique()}/pulls`)).body).toEqual({ error: 'Repository not found' });
     const closed = await p.post(`${pulls}/2/close`, undefined, { token: viewer.token });
     expect(closed.body).toEqual({ error: 'Only the author or members with git:write can close this pull request.' });
+  });
+});
+
+describe('pages past their limits', () => {
+  it('commits past 250 are truncated; files past 300 truncated, binary and 1,000-line files collapsed', async () => {
+    const { dir, pulls } = await setup();
+    const files: Record<string, Buffer> = {
+      'a-big.txt': Buffer.from(Array.from({ length: 1001 }, (_, i) => `line ${i}\n`).join('')),
+      'a-bin.bin': Buffer.from([0, 1, 2, 0, 3]),
+    };
+    for (let i = 0; i < 300; i++) files[`f${String(i).padStart(3, '0')}.txt`] = Buffer.from(`${i}\n`);
+    // With "Shout two" before them, the source brings 251 commits and 303 files.
+    fillerCommits(dir, 'feature', 250, files);
+    await ok(dir, ['push', '-q', 'origin', 'feature']);
+    await p.post(pulls, { title: 'Big', source: 'feature', target: 'main' });
+    const commits = await p.get(`${pulls}/1/commits`);
+    expect(commits.body.commits).toHaveLength(250);
+    expect(commits.body.truncated).toBe(true);
+    expect(commits.body.commits[0].message.trim()).toBe('Filler 249');
+    const page = await p.get(`${pulls}/1/files`);
+    expect(page.body).toMatchObject({ total: 300, truncated: true });
+    const byPath = new Map((page.body.files as { path: string }[]).map((f) => [f.path, f]));
+    expect(byPath.get('a-big.txt')).toEqual({
+      path: 'a-big.txt',
+      change: 'added',
+      additions: 1001,
+      deletions: 0,
+      collapsed: true,
+      hunks: [],
+    });
+    expect(byPath.get('a-bin.bin')).toMatchObject({ binary: true, collapsed: true, hunks: [] });
+    expect(byPath.get('app.txt')).toMatchObject({ additions: 1, deletions: 1, hunks: [expect.any(Object)] });
+    expect(byPath.get('app.txt')).not.toHaveProperty('collapsed');
   });
 });
 
