@@ -5,7 +5,7 @@ import { benchAgents, renderAgents } from './bench/agents';
 import { benchAudit, renderAudit } from './bench/audit';
 import { bareName, buildBare } from './bench/bare';
 import { benchCalendar, renderCalendar } from './bench/calendar';
-import { coldPair } from './bench/cold';
+import { coldPair, firstAnswerTime, sampleEventOf } from './bench/cold';
 import { benchConnectors, renderConnectors } from './bench/connectors';
 import { benchContacts, renderContacts } from './bench/contacts';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
       bundle: r.bundle,
       bare: await (bares.get(name) as Promise<Bundle>),
       cold: { bundle: [], bare: [] },
+      first: [],
     });
   }
 
@@ -79,6 +80,8 @@ async function main(): Promise<void> {
     say(`cold init of ${f.group.name}: ${coldRuns} fresh processes each, alternating with ${floor.name}`);
     const times = await coldPair(f.bundle.outfile, floor.outfile, coldRuns);
     f.cold = { bundle: times.a, bare: times.b };
+    const event = sampleEventOf(f.group.name);
+    for (let i = 0; i < coldRuns; i++) f.first.push(await firstAnswerTime(f.bundle.outfile, event));
   }
 
   say('starting DynamoDB Local, the identity provider and a seeded organization');

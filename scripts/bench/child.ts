@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 
 /**
- * Runs `node <args>` in a fresh process and resolves with the JSON it prints on stdout; killed
+ * Runs `node <args>` in a fresh process and resolves with the JSON it prints last on stdout (a line
+ * of its own: what ran before it, an analytics log line, may precede it); killed
  * after `timeoutMs`. `what` names the measurement in the error, with the end of its stderr.
  */
 export function jsonFromChild<T>(
@@ -28,7 +29,7 @@ export function jsonFromChild<T>(
       clearTimeout(timer);
       try {
         if (code !== 0) throw new Error(`exit ${code}`);
-        resolve(JSON.parse(out) as T);
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as T);
       } catch (e) {
         reject(new Error(`${options.what} failed (${(e as Error).message}): ${err.slice(-2000)}`));
       }

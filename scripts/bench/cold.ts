@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { jsonFromChild } from './child';
 
@@ -14,6 +16,16 @@ const RUNNER = [
   'const t1 = performance.now();',
   'const c1 = process.cpuUsage(c0);',
   'process.stdout.write(JSON.stringify({ ms: t1 - t0, cpuMs: (c1.user + c1.system) / 1000 }));',
+].join('\n');
+
+const FIRST_ANSWER_RUNNER = [
+  'const c0 = process.cpuUsage();',
+  'const t0 = performance.now();',
+  'const m = await import(process.env.BENCH_MODULE);',
+  "const r = await m.handler(JSON.parse(process.env.BENCH_EVENT), { awsRequestId: 'bench' });",
+  'const t1 = performance.now();',
+  'const c1 = process.cpuUsage(c0);',
+  "process.stdout.write('\\n' + JSON.stringify({ ms: t1 - t0, cpuMs: (c1.user + c1.system) / 1000, status: r.statusCode }));",
 ].join('\n');
 
 /** One import: wall time, and CPU time of the process (steadier when other work shares the machine). */
@@ -45,6 +57,29 @@ export function importTime(module: string, timeoutMs = 20_000): Promise<ImportTi
     timeoutMs,
     what: `importing ${module}`,
   });
+}
+
+/** A group's sample API Gateway event (test/events/<group>.json) without its credential. */
+export function sampleEventOf(group: string): unknown {
+  const text = readFileSync(join(__dirname, '..', '..', 'test', 'events', `${group}.json`), 'utf8');
+  const event = JSON.parse(text.replace(/\$\{[A-Z_]+\}/g, 'bench')) as { headers: Record<string, string> };
+  delete event.headers.authorization;
+  return event;
+}
+
+/**
+ * A cold start up to a first answer: the import, then one request without a credential (the
+ * group's sample event), answered (401, or a public route's answer) once the stack has loaded the route's module
+ * (shared/http/route.ts, `lazyRoute`). What a route's first request adds to the init.
+ */
+export async function firstAnswerTime(module: string, event: unknown, timeoutMs = 20_000): Promise<ImportTime> {
+  const t = await jsonFromChild<ImportTime & { status: number }>(['--input-type=module', '-e', FIRST_ANSWER_RUNNER], {
+    env: { ...coldEnv(module), BENCH_EVENT: JSON.stringify(event) },
+    timeoutMs,
+    what: `a first answer of ${module}`,
+  });
+  if (!(t.status < 500)) throw new Error(`${module}: the first request answered ${t.status}`);
+  return { ms: t.ms, cpuMs: t.cpuMs };
 }
 
 /**

@@ -14,7 +14,7 @@ import { isBackendError, toHttpError } from './backend-errors';
 import { parseJsonBody } from './body';
 import { type Claim, claim, settle, takesKey } from './idempotency';
 import { budgetsOf, type Count, rateHeaders, rateLimitsOn, spend, tooMany } from './rate-limits';
-import type { Reply, Route, RouteContext } from './route';
+import { isEntry, type Reply, type Route, type RouteContext, type RouteEntry, type RouteTable } from './route';
 import { createRouter } from './router';
 
 z.config(en());
@@ -64,24 +64,29 @@ export function reply(r: Reply): Result {
  * 1. The route: unknown path → 404 `Not found`; known path, other method → 405 with `Allow`;
  * a path that is not valid percent-encoding → 400 (API Gateway hands it over as it came).
  */
-const matchRoute = (routes: Route[]): MiddlewareObj<Event, Result, Error, Ctx> => {
-  const match = createRouter(routes);
+const matchRoute = (routes: RouteTable): MiddlewareObj<Event, Result, Error, Ctx> => {
+  const match = createRouter<Route | RouteEntry>(routes);
   return {
-    before: (request: Request) => {
+    before: async (request: Request) => {
       request.context.api = { params: {} };
       const m = match(request.event.requestContext.http.method, request.event.rawPath);
       if (m.kind === 'malformed') throw badRequest(MALFORMED_PATH);
       if (m.kind === 'none') throw notFound();
       if (m.kind === 'method') throw new HttpError(405, 'Method not allowed', {}, { allow: m.allow.join(', ') });
-      request.context.api.route = m.route;
+      request.context.api.route = await routeOf(m.route);
       request.context.api.params = m.params;
       if (request.event.headers['if-match'] !== undefined && takesKey(m.route.method)) {
         const current = match('GET', request.event.rawPath);
-        if (current.kind === 'found') request.context.api.current = current;
+        if (current.kind === 'found') {
+          request.context.api.current = { route: await routeOf(current.route), params: current.params };
+        }
       }
     },
   };
 };
+
+/** A route, or the route an index entry names, loaded with the first request that needs it. */
+const routeOf = (r: Route | RouteEntry): Route | Promise<Route> => (isEntry(r) ? r.resolve() : r);
 
 /**
  * 2. Authentication, the path's organization and role, the scope check. A read route (`read`)
@@ -333,8 +338,12 @@ const routeName = (request: Request) => {
   return route ? `${route.method} ${route.path}` : undefined;
 };
 
-/** The one middy stack every route group shares: `export const handler = httpHandler(routes)`. */
-export function httpHandler(routes: Route[]) {
+/**
+ * The one middy stack every route group shares: `export const handler = httpHandler(routeIndex)`
+ * (the group's generated index, whose routes load with the first request that needs them), or
+ * `httpHandler(routes)` with the routes themselves.
+ */
+export function httpHandler(routes: RouteTable) {
   rememberActions(routes);
   const stack = answer(routes);
   // The analytics event of every answer and the audit entry of a write (shared/insights/record.ts),
@@ -363,7 +372,7 @@ export function httpHandler(routes: Route[]) {
   };
 }
 
-function answer(routes: Route[]) {
+function answer(routes: RouteTable) {
   return middy<Event, Result, Error, Ctx>()
     .use(mapErrors())
     .use(matchRoute(routes))

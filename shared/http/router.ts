@@ -1,13 +1,17 @@
-import type { Route } from './route';
+/** What the router needs of a route: a route, or a route index's entry (shared/http/route.ts). */
+interface Routable {
+  method: string;
+  segments: string[];
+}
 
-export type Match =
-  | { kind: 'found'; route: Route; params: Record<string, string> }
+export type Match<R extends Routable = Routable> =
+  | { kind: 'found'; route: R; params: Record<string, string> }
   | { kind: 'method'; allow: string[] }
   | { kind: 'none' }
   /** A segment is not valid percent-encoded UTF-8 (`%zz`, `%E0%A4%A`): no route can be told. */
   | { kind: 'malformed' };
 
-function matchPath(route: Route, parts: string[]): Record<string, string> | undefined {
+function matchPath(route: Routable, parts: string[]): Record<string, string> | undefined {
   if (route.segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
@@ -22,14 +26,14 @@ function matchPath(route: Route, parts: string[]): Record<string, string> | unde
 }
 
 /** Literal segments first, then parameters: `/repos/-/available` wins over `/repos/:name`. */
-function specificity(route: Route): string {
+function specificity(route: Routable): string {
   return route.segments.map((s) => (s.startsWith(':') ? '0' : '1')).join('');
 }
 
 /** Matches a raw path against the group's routes. Path segments are URL-decoded. */
-export function createRouter(routes: Route[]) {
+export function createRouter<R extends Routable>(routes: readonly R[]) {
   const ordered = [...routes].sort((a, b) => (specificity(a) < specificity(b) ? 1 : -1));
-  return (method: string, rawPath: string): Match => {
+  return (method: string, rawPath: string): Match<R> => {
     let parts: string[];
     try {
       parts = rawPath
@@ -40,7 +44,7 @@ export function createRouter(routes: Route[]) {
       return { kind: 'malformed' };
     }
     const allow = new Set<string>();
-    let best: { route: Route; params: Record<string, string> } | undefined;
+    let best: { route: R; params: Record<string, string> } | undefined;
     let pathSpec: string | undefined;
     for (const route of ordered) {
       const params = matchPath(route, parts);

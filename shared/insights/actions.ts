@@ -9,7 +9,10 @@ import type { Route } from '../http/route';
  * its path is a collection (the group reads it with a GET too); otherwise its last segment names
  * what it does: `POST …/projects/:projectId/transfer` is `projects.transfer`.
  */
-export function actionOf(route: Pick<Route, 'method' | 'segments' | 'path'>, group: readonly Route[] = []): string {
+export function actionOf(
+  route: Pick<Route, 'method' | 'segments' | 'path'>,
+  group: readonly Pick<Route, 'method' | 'path'>[] = [],
+): string {
   const segs = route.segments;
   const literals: string[] = [];
   for (let i = 0; i < segs.length; i++) {

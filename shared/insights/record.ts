@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
 import type { Caller } from '../auth/caller';
-import type { Route } from '../http/route';
+import type { Route, RouteTable } from '../http/route';
 import { findPlatformOrg } from '../platform/access';
 import { actionOf, areaOf, isAudited } from './actions';
 import { type AuditActor, type AuditEntry, writeAudit } from './audit';
@@ -25,11 +25,11 @@ export interface Answered {
 }
 
 /** The request's action: derived once per route (shared/insights/actions.ts). */
-const actions = new WeakMap<Route, string>();
-export function rememberActions(routes: readonly Route[]): void {
-  for (const r of routes) actions.set(r, actionOf(r, routes));
+const actions = new Map<string, string>();
+export function rememberActions(routes: RouteTable): void {
+  for (const r of routes) actions.set(`${r.method} ${r.path}`, actionOf(r, routes));
 }
-const actionFor = (route: Route) => actions.get(route) ?? actionOf(route);
+const actionFor = (route: Route) => actions.get(`${route.method} ${route.path}`) ?? actionOf(route);
 
 /** Switched off only by the bench, to measure what the audit costs. */
 const auditOff = () => process.env.AUDIT_OFF === '1';

@@ -2,7 +2,7 @@ import { join, relative } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { routeGroups } from '../../lib/route-groups';
 import { workerEntry, workers } from '../../lib/workers';
-import { buildAll, bundleFile, bundleViolations, DIST, ROOT, workerOutfile } from '../../scripts/build';
+import { buildAll, bundleFile, bundleViolations, DIST, initialOutputs, ROOT, workerOutfile } from '../../scripts/build';
 
 /**
  * The Lambda bundles, read from esbuild's metafile as `npm run build` and the stack make them:
@@ -20,6 +20,17 @@ it("route groups: no local code anywhere, only DynamoDB's client at start", asyn
   // What the routes need later is there, in chunks of its own.
   const deployments = bundles.find((b) => b.name === 'deployments');
   expect(deployments?.totalBytes).toBeGreaterThan((deployments?.bytes ?? 0) * 1.5);
+  // A group's routes load with their first request (functions/<group>/route-index.ts): at start,
+  // nothing of the group's folder but its handler and its index.
+  for (const b of bundles) {
+    const atStart = initialOutputs(b.metafile, entryOfBundle(b.outfile)).flatMap((o) =>
+      Object.keys(b.metafile.outputs[o]?.inputs ?? {}),
+    );
+    const own = atStart.filter((i) => i.startsWith(`functions/${b.name}/`)).sort();
+    expect({ [b.name]: own }).toEqual({
+      [b.name]: [`functions/${b.name}/handler.ts`, `functions/${b.name}/route-index.ts`],
+    });
+  }
 }, 120_000);
 
 it('workers: no local code anywhere', async () => {
