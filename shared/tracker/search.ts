@@ -209,6 +209,7 @@ export async function matching(
   }
   const scanned = read.length;
   const needsDescription = compiled.fieldsUsed.some((f) => f === 'description' || f === 'text');
+  const needsComments = compiled.fieldsUsed.some((f) => f === 'comment' || f === 'text');
   const candidates: JqlIssue[] = [];
   for (const raw of read) {
     const space = spaces.get(raw.spaceId);
@@ -225,7 +226,38 @@ export async function matching(
       c.description = descs[i]?.description ?? '';
     });
   }
+  if (needsComments) {
+    const bodies = await commentBodies(
+      actor.orgId,
+      candidates.filter((c) => c.commentCount > 0).map((c) => c.issueId),
+    );
+    for (const c of candidates) c.comments = bodies.get(c.issueId) ?? [];
+  }
   const matched = candidates.filter((c) => compiled.matches(c)).sort(compiled.compare);
-  for (const m of matched) delete (m as JqlIssue).description;
+  for (const m of matched) {
+    delete (m as JqlIssue).description;
+    delete (m as JqlIssue).comments;
+  }
   return { matched, scanned, spaces };
+}
+
+/**
+ * The comment bodies of these issues: a read of each one's comments when they are few, else one
+ * read of the organization's comments (cheaper than hundreds of queries).
+ */
+async function commentBodies(orgId: string, issueIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (issueIds.length === 0) return out;
+  const wanted = new Set(issueIds);
+  const lists =
+    issueIds.length <= 25
+      ? await Promise.all(
+          issueIds.map((id) => queryPrefix<Stored<{ issueId: string; body: string }>>(pkOf(orgId), TP.comment(id))),
+        )
+      : [await queryPrefix<Stored<{ issueId: string; body: string }>>(pkOf(orgId), 'TCOMMENT#')];
+  for (const c of lists.flat()) {
+    if (!wanted.has(c.issueId)) continue;
+    out.set(c.issueId, [...(out.get(c.issueId) ?? []), c.body]);
+  }
+  return out;
 }

@@ -41,6 +41,15 @@ it('comments: add, list, edit by the author only, delete; counts on the issue', 
     { token: developer.token },
   );
   expect(edited.body.comment.body).toBe('Second look');
+  // JQL: `comment ~` reads the comments, and `text ~` too (as in Jira); the issue's own fields don't say it.
+  const search = async (jql: string) =>
+    (await p.get(`${t.base}?jql=${encodeURIComponent(`space = PRT AND ${jql}`)}`)).body.issues.map(
+      (i: { key: string }) => i.key,
+    );
+  expect(await search('comment ~ second')).toEqual([a.key]);
+  expect(await search('text ~ "second look"')).toEqual([a.key]);
+  expect(await search('comment ~ first')).toEqual([]);
+  expect(await search('summary ~ second')).toEqual([]);
   expect((await p.post(`${t.issue(a.key)}/comments`, { body: 'x' }, { token: viewer.token })).status).toBe(403);
   expect((await p.post(`${t.issue(a.key)}/comments`, { body: '' })).status).toBe(400);
   expect((await p.delete(`${t.issue(a.key)}/comments/${comment.commentId}`)).status).toBe(204);

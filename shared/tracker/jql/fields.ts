@@ -1,7 +1,10 @@
 import type { TrackedIssue } from '../model';
 
-/** An issue as the evaluator reads it: the stored record, plus its description when the caller has it. */
-export type JqlIssue = TrackedIssue & { description?: string };
+/**
+ * An issue as the evaluator reads it: the stored record, plus its description and its comments'
+ * bodies when the query needs them (`description`, `comment`, `text`) and the caller has them.
+ */
+export type JqlIssue = TrackedIssue & { description?: string; comments?: string[] };
 
 /** What a name in a query is looked up in (JqlContext.resolve). */
 export type Catalog =
@@ -70,6 +73,8 @@ const SYSTEM: FieldDef[] = [
   { name: 'summary', kind: 'text', get: (i) => [i.summary] },
   { name: 'description', kind: 'text', get: (i) => [i.description ?? i.excerpt] },
   { name: 'environment', kind: 'text', get: (i) => [i.environment] },
+  /** Jira's `comment ~ "…"`: the bodies of the issue's comments. */
+  { name: 'comment', kind: 'text', get: (i) => i.comments ?? [] },
   {
     name: 'text',
     kind: 'text',
@@ -77,6 +82,7 @@ const SYSTEM: FieldDef[] = [
       i.summary,
       i.description ?? i.excerpt,
       i.environment,
+      ...(i.comments ?? []),
       ...Object.values(i.fields).flatMap((v) => (typeof v === 'string' ? [v] : [])),
     ],
   },
@@ -129,7 +135,6 @@ const ALIASES: Record<string, string> = {
   storypointestimate: 'storyPoints',
   timeoriginalestimate: 'originalEstimate',
   timeestimate: 'remainingEstimate',
-  comment: 'comments',
   attachment: 'attachments',
   vote: 'votes',
 };
