@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { moveDueTimers, startTimers } from '../../lib/local/timers';
 import { failDeployment } from '../../shared/deployments/finish';
+import { transition } from '../../shared/deployments/records';
 import { handleNotifyMessage, stepTimer } from '../../shared/notify/deliver';
 import { listPeople } from '../../shared/repos/people';
 import { scheduler } from '../../shared/scheduler';
@@ -241,8 +242,12 @@ describe('escalation', () => {
     await assignIssue(dev, org.orgId, owner.token);
     const notice = await noticeOf(dev, 'issue.assigned');
     await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
+    const timer = { pk: TIMER_PK, sk: stepTimer(notice.noticeId, 1) };
+    expect(await until(async () => getItem(timer, true))).toBeDefined();
     const ack = await p.post(`/v1/me/notifications/${notice.noticeId}/ack`, undefined, { token: dev.token });
     expect(ack.body).toEqual({ acked: true });
+    // The ack deletes the next step's timer (best effort).
+    expect(await getItem(timer, true)).toBeUndefined();
     // The timer may already be on its way: running it sends nothing.
     await handleNotifyMessage({ type: 'step', userId: dev.userId, noticeId: notice.noticeId, step: 1 });
     await moveDueTimers(start + 30 * MINUTE);
@@ -267,6 +272,25 @@ describe('escalation', () => {
     expect((await notices(dev)).body.notices).toEqual([]);
   });
 
+  it('userIds pick members (a non-member is passed over), not the assignee', async () => {
+    const { org, owner } = await p.newOrg();
+    const dev = await p.person('developer', org.orgId);
+    const lead = await p.person('viewer', org.orgId);
+    const stranger = await p.person('developer');
+    const made = await p.post(
+      `/v1/orgs/${org.orgId}/notify/protocols`,
+      { name: 'Lead', rules: [escalation({ userIds: [lead.userId, stranger.userId] })] },
+      { token: owner.token },
+    );
+    expect(made.status).toBe(201);
+    await assignIssue(dev, org.orgId, owner.token);
+    expect(await noticeOf(lead, 'issue.assigned')).toMatchObject({ orgId: org.orgId, requireAck: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await notices(dev)).body.notices).toEqual([]);
+    const theirs = (await notices(stranger)).body.notices.filter((x: { orgId: string }) => x.orgId === org.orgId);
+    expect(theirs).toEqual([]);
+  });
+
   it('the service desk SLA template pages the assignee and the owners and admins', async () => {
     const { org, owner } = await p.newOrg();
     const dev = await p.person('developer', org.orgId);
@@ -276,21 +300,28 @@ describe('escalation', () => {
       { token: owner.token },
     );
     expect(made.status).toBe(201);
-    await handleNotifyMessage({
-      type: 'event',
-      event: {
-        eventId: `evt_sla_${unique()}`,
-        kind: 'issue.sla_breached',
-        orgId: org.orgId,
-        at: Date.now(),
-        resources: [],
-        attributes: { space: 'DESK', key: 'DESK-1' },
-        people: [dev.userId],
-        title: 'DESK-1 breached "Fast": Printer on fire',
-      },
-    });
+    const event = {
+      eventId: `evt_sla_${unique()}`,
+      kind: 'issue.sla_breached' as const,
+      orgId: org.orgId,
+      at: Date.now(),
+      resources: [],
+      attributes: { space: 'DESK', key: 'DESK-1' },
+      people: [dev.userId],
+      title: 'DESK-1 breached "Fast": Printer on fire',
+    };
+    await handleNotifyMessage({ type: 'event', event });
     for (const person of [dev, owner]) {
       expect(await noticeOf(person, 'issue.sla_breached')).toMatchObject({ requireAck: true });
+    }
+    // The same event again (SQS delivers at least once): still one notice each, one email each.
+    await handleNotifyMessage({ type: 'event', event });
+    for (const person of [dev, owner]) {
+      const all = (await notices(person)).body.notices.filter(
+        (x: { event: string }) => x.event === 'issue.sla_breached',
+      );
+      expect(all).toHaveLength(1);
+      expect(sentTo(person.email)).toHaveLength(1);
     }
   });
 
@@ -372,6 +403,19 @@ describe('escalation', () => {
     expect(sentTo(phone).map((x) => x.kind)).toEqual(['sms']);
   });
 
+  it('a deployment that becomes ready notifies its creator (deployment.ready)', async () => {
+    const dev = await p.person('developer');
+    const project = await createProject(p);
+    const d = await addDeployment(p.org.orgId, project.projectId, { status: 'deploying', createdBy: dev.userId });
+    expect(
+      await transition(p.org.orgId, d.deploymentId, ['deploying'], 'ready', { readyAt: Date.now() }),
+    ).toBeDefined();
+    expect(await noticeOf(dev, 'deployment.ready')).toMatchObject({
+      title: `Deployment ${d.deploymentId} (preview) is ready`,
+      requireAck: false,
+    });
+  });
+
   it("an agent job that fails notifies its creator, with the device's error", async () => {
     process.env.ARTIFACTS_BUCKET ??= `notify-results-${Date.now().toString(36)}`;
     await storage.createBucket(process.env.ARTIFACTS_BUCKET).catch(() => undefined);
@@ -395,6 +439,16 @@ describe('escalation', () => {
     expect(done.status).toBe(200);
     const notice = await noticeOf(p.owner, 'agent.job_failed');
     expect(notice).toMatchObject({ title: 'Agent job "nightly" failed', body: 'jobs.example.com answered 503' });
+    // One that ends done: agent.job_done.
+    const next = await p.post(`${agents}/jobs`, {
+      type: 'http.batch',
+      label: 'hourly',
+      input: { requests: [{ method: 'GET', url: 'https://jobs.example.com/v2' }] },
+    });
+    expect((await p.post('/v1/agent/poll', {}, { token: device.token })).body.job.jobId).toBe(next.body.jobId);
+    const ok = await p.post(`/v1/agent/jobs/${next.body.jobId}/complete`, { status: 'done' }, { token: device.token });
+    expect(ok.status).toBe(200);
+    expect(await noticeOf(p.owner, 'agent.job_done')).toMatchObject({ title: expect.stringContaining('hourly') });
   });
 
   it('timers are records until they are due: moved once, cancellable', async () => {
