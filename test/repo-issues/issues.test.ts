@@ -1,10 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { listPeople } from '../../shared/repos/people';
 import { resourceKey } from '../../shared/resources/records';
 import { db } from '../../shared/store/client';
 import { getItem, TABLE } from '../../shared/store/table';
 import { type Person, TestPlatform } from '../helpers/platform';
+import { startQueueWorker } from '../helpers/sqs';
+import { until } from '../helpers/until';
 
 /**
  * Repository issues (spec part B): one number sequence per repository, lists newest first with
@@ -14,17 +17,22 @@ import { type Person, TestPlatform } from '../helpers/platform';
 let p: TestPlatform;
 let viewer: Person;
 let developer: Person;
+let worker: { stop: () => Promise<void> } | undefined;
 let n = 0;
 const unique = (base = 'iss') => `${base}-${Date.now().toString(36)}-${(n++).toString(36)}`;
 const repos = () => `/v1/orgs/${p.org.orgId}/repos`;
 
 beforeAll(async () => {
   process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'issues-'));
+  worker = await startQueueWorker('notify');
   p = await TestPlatform.start();
   viewer = await p.person('viewer');
   developer = await p.person('developer');
 });
-afterAll(() => p.close());
+afterAll(async () => {
+  await p.close();
+  await worker?.stop();
+});
 
 async function newRepo() {
   const name = unique();
@@ -286,5 +294,52 @@ describe('comments', () => {
     await p.post(base, { title: 'Gone soon' });
     expect((await p.delete(`${repos()}/${name}?confirm=${name}`)).status).toBe(204);
     expect(await getItem({ pk: `REPOID#${repoId}`, sk: `NUM#${'1'.padStart(10, '0')}` })).toBeUndefined();
+  });
+});
+
+describe('notifications', () => {
+  const noticesOf = async (person: Person, event: string) =>
+    ((await p.get('/v1/me/notifications', { token: person.token })).body.notices ?? []).filter(
+      (x: { event: string }) => x.event === event,
+    ) as { event: string; title: string; body?: string }[];
+
+  it('new assignees get issue.assigned once, members named in a body issue.mentioned; never the one who did it', async () => {
+    const { org, owner } = await p.newOrg();
+    const [ada, bob] = [await p.person('developer', org.orgId), await p.person('viewer', org.orgId)];
+    const handles = new Map((await listPeople(org.orgId)).map((x) => [x.userId, x.handle]));
+    const name = unique();
+    expect((await p.post(`/v1/orgs/${org.orgId}/repos`, { name }, { token: owner.token })).status).toBe(201);
+    const base = `/v1/orgs/${org.orgId}/repos/${name}/issues`;
+    const made = await p.post(
+      base,
+      { title: 'Flaky build', body: `@${handles.get(bob.userId)} saw it too`, assignees: [ada.userId] },
+      { token: owner.token },
+    );
+    expect(made.status).toBe(201);
+    const assigned = await until(async () => (await noticesOf(ada, 'issue.assigned'))[0]);
+    expect(assigned.title).toBe(`#1 in ${name}: Flaky build`);
+    const mentioned = await until(async () => (await noticesOf(bob, 'issue.mentioned'))[0]);
+    expect(mentioned.body).toBe(`@${handles.get(bob.userId)} saw it too`);
+
+    // Bob and the owner join Ada: Bob is told, Ada (already assigned) and the owner (who did it) are not.
+    const changed = await p.patch(
+      `${base}/1`,
+      { assignees: [ada.userId, bob.userId, owner.userId] },
+      { token: owner.token },
+    );
+    expect(changed.status).toBe(200);
+    await until(async () => (await noticesOf(bob, 'issue.assigned'))[0]);
+    expect(await noticesOf(ada, 'issue.assigned')).toHaveLength(1);
+    expect(await noticesOf(owner, 'issue.assigned')).toEqual([]);
+
+    // An edited body names Ada: a mention; the owner naming themself is not.
+    const edited = await p.patch(
+      `${base}/1`,
+      { body: `@${handles.get(ada.userId)} and @${handles.get(owner.userId)}, a fix?` },
+      { token: owner.token },
+    );
+    expect(edited.status).toBe(200);
+    await until(async () => (await noticesOf(ada, 'issue.mentioned'))[0]);
+    expect(await noticesOf(owner, 'issue.mentioned')).toEqual([]);
   });
 });
