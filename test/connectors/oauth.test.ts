@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/store/client';
 import { TABLE } from '../../shared/store/table';
 import { type Person, TestPlatform } from '../helpers/platform';
@@ -53,6 +55,10 @@ async function authorize(connectorId: string, who: Person = p.owner, returnTo?: 
   return { url, code: back.searchParams.get('code') as string, state: back.searchParams.get('state') as string, back };
 }
 
+/** An item of the organization's partition as stored. */
+const raw = async (sk: string) =>
+  (await db.send(new GetCommand({ TableName: TABLE(), Key: { pk: `ORG#${p.org.orgId}`, sk } }))).Item;
+
 const callback = (body: Record<string, unknown>, who: Person = p.owner, orgId = p.org.orgId) =>
   p.post(`/v1/orgs/${orgId}/connectors/oauth/callback`, body, { token: who.token });
 
@@ -103,10 +109,22 @@ describe('sign-in variants', () => {
       'private-read',
     ]);
     expect(got.text).not.toContain(server.tokens.keys().next().value as string);
+    // The tokens are kept encrypted, with the issuer and the access token's expiry.
+    const held = await raw(`CONTOKEN#${id}`);
+    expect(held).toMatchObject({
+      issuer: origin,
+      access: expect.stringMatching(/^v1\./),
+      accessExpiresAt: expect.any(Number),
+    });
+    for (const token of server.tokens.keys()) expect(JSON.stringify(held)).not.toContain(token);
     // A second connector to the same issuer uses the client registered for the organization.
     const second = await oauthConnector(server);
     await authorize(second);
     expect(server.registrations).toHaveLength(1);
+    // Delete takes the tokens and the cached tools along.
+    expect(await raw(`CONTOOLS#${id}#0`)).toBeDefined();
+    expect((await p.delete(`${base()}/${id}`)).status).toBe(204);
+    expect([await raw(`CONTOKEN#${id}`), await raw(`CONTOOLS#${id}#0`)]).toEqual([undefined, undefined]);
   });
 
   it.each([
@@ -182,6 +200,55 @@ describe('sign-in variants', () => {
       { error: "Could not start the sign-in: the server's authorization server does not offer PKCE with S256." },
     ]);
     expect(server.registrations).toHaveLength(0);
+  });
+});
+
+describe('the guard', () => {
+  it('a URL the metadata names is fetched through the guard: private and metadata addresses are refused', async () => {
+    let port = 0;
+    // A server on this machine (npm start's allowance) whose challenge or metadata names other addresses.
+    const named = { metadata: '', authorizationServer: '' };
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith('/.well-known/oauth-protected-resource')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            resource: `http://127.0.0.1:${port}/mcp`,
+            authorization_servers: [named.authorizationServer],
+          }),
+        );
+        return;
+      }
+      res.writeHead(401, {
+        'www-authenticate': named.metadata ? `Bearer resource_metadata="${named.metadata}"` : 'Bearer',
+      });
+      res.end();
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    port = (server.address() as AddressInfo).port;
+    try {
+      const made = await p.post(base(), {
+        name: 'Pointer',
+        slug: slug(),
+        url: `http://127.0.0.1:${port}/mcp`,
+        authType: 'oauth',
+      });
+      const id = made.body.connector.connectorId as string;
+      for (const [metadata, authorizationServer] of [
+        ['https://169.254.169.254/latest/meta-data/', 'https://93.184.215.14/'],
+        ['', 'https://10.0.0.5/'],
+      ]) {
+        Object.assign(named, { metadata, authorizationServer });
+        const res = await p.post(`${base()}/${id}/oauth/start`, {});
+        expect([metadata, res.status, res.body.error]).toEqual([
+          metadata,
+          400,
+          expect.stringMatching(/^Could not start the sign-in: .*not a public address/),
+        ]);
+      }
+    } finally {
+      server.close();
+    }
   });
 });
 
