@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/store/client';
 import { TABLE } from '../../shared/store/table';
 import { TestPlatform } from '../helpers/platform';
@@ -144,7 +144,11 @@ describe('create, read, replace, delete', () => {
   it('deletes a protocol with its attachments; then 404', async () => {
     const { protocol } = (await p.post(base(), { name: 'Gone', rules: [rule()] })).body;
     await p.post(`${base()}/${protocol.protocolId}/attachments`, { type: 'org', id: p.org.orgId });
+    const attached = { pk: `ORG#${p.org.orgId}`, sk: `NOTIFYATT#org#${p.org.orgId}#${protocol.protocolId}` };
+    expect((await db.send(new GetCommand({ TableName: TABLE(), Key: attached }))).Item).toBeDefined();
     expect((await p.delete(`${base()}/${protocol.protocolId}`)).status).toBe(204);
+    // The attachment's own item (what events look protocols up by) went with it.
+    expect((await db.send(new GetCommand({ TableName: TABLE(), Key: attached }))).Item).toBeUndefined();
     expect((await p.get(`${base()}/${protocol.protocolId}`)).status).toBe(404);
     expect((await p.delete(`${base()}/${protocol.protocolId}`)).status).toBe(404);
   });
