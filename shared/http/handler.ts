@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { en } from 'zod/locales';
-import * as z from 'zod/mini';
-import type { $ZodType } from 'zod/v4/core';
+import { type $ZodType, config } from 'zod/v4/core';
 import { authenticate } from '../auth/authenticate';
 import { type Caller, callerId, type OrgAccess } from '../auth/caller';
 import { badRequest, HttpError, type Issue, invalidRequest, notFound } from '../ground/errors';
@@ -17,7 +16,9 @@ import { budgetsOf, type Count, rateHeaders, rateLimitsOn, spend, tooMany } from
 import { isEntry, type Reply, type Route, type RouteContext, type RouteEntry, type RouteTable } from './route';
 import { createRouter } from './router';
 
-z.config(en());
+// Messages in English. The stack validates through each schema's own Standard Schema interface,
+// so zod's schema code loads with the routes that declare schemas, not at a function's start.
+config(en());
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -133,18 +134,22 @@ const authorize = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   },
 });
 
-function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }, base: string): Issue[] {
-  return error.issues.map((i) => ({
-    path: [base, ...i.path.map(String)].filter(Boolean).join('.'),
+function issuesOf(
+  found: readonly { path?: readonly (PropertyKey | { key: PropertyKey })[]; message: string }[],
+  base: string,
+): Issue[] {
+  return found.map((i) => ({
+    path: [base, ...(i.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p))].filter(Boolean).join('.'),
     message: i.message,
   }));
 }
 
 function parse(schema: $ZodType | undefined, value: unknown, base: string, issues: Issue[]): unknown {
   if (!schema) return value;
-  const r = z.safeParse(schema, value);
-  if (r.success) return r.data;
-  issues.push(...issuesOf(r.error, base));
+  const r = schema['~standard'].validate(value);
+  if (r instanceof Promise) throw new Error('Route schemas are synchronous.');
+  if (!r.issues) return r.value;
+  issues.push(...issuesOf(r.issues, base));
   return undefined;
 }
 
