@@ -20,6 +20,11 @@ export interface Io {
   fetch?: typeof fetch;
   /** Ends `--follow` of runtime logs (Ctrl-C). */
   signal?: AbortSignal;
+  /**
+   * The program and script that run this command line (`node …/bin.cjs`), for what calls it back
+   * (git's credential helper); default: this folder's `bin.cjs` under this Node.
+   */
+  self?: string[];
 }
 
 /** A mistake in the command line itself: printed with the usage, exit code 2. */

@@ -22,9 +22,14 @@ run(process.argv.slice(2), {
   // `npm run cli` runs in the package's folder; the folder it was typed in is INIT_CWD.
   cwd: (process.env.npm_lifecycle_event === 'cli' && process.env.INIT_CWD) || process.cwd(),
   tty: process.stderr.isTTY === true,
-  columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+  // Not a terminal: COLUMNS when it is set (a pager, a script that wants a width), else 80.
+  columns: process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || undefined,
   stdin: readStdin,
   signal: controller.signal,
+  pollMs: Number(process.env.PLATFORM_POLL_MS) || undefined,
+  // Run as a script of its own (the package's bin.cjs, or a bundle of this file): git's credential
+  // helper calls that script back. Through tsx (npm run cli), the default: bin.cjs.
+  self: /\.c?js$/.test(process.argv[1] ?? '') ? [process.execPath, process.argv[1] as string] : undefined,
 }).then((code) => {
   process.exitCode = code;
 });

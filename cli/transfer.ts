@@ -98,3 +98,24 @@ export async function downloadFile(url: string, file: string, meter: TransferMet
   await pipeline(res.body as unknown as NodeJS.ReadableStream, counter);
   return written;
 }
+
+const TYPES: Record<string, string> = {
+  html: 'text/html',
+  txt: 'text/plain',
+  css: 'text/css',
+  js: 'text/javascript',
+  json: 'application/json',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  csv: 'text/csv',
+  ics: 'text/calendar',
+  md: 'text/markdown',
+};
+/** A file's Content-Type from its extension (else application/octet-stream). */
+export const typeOf = (file: string) => TYPES[file.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';

@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import { count, UsageError } from '../context';
 import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
-import { downloadFile, TransferMeter, uploadFile } from '../transfer';
+import { downloadFile, TransferMeter, typeOf, uploadFile } from '../transfer';
 import { intOption } from './common';
 
 /** `db` and `bucket`: databases and storage, over the typed client. */
@@ -581,21 +581,3 @@ async function bucketPath(c: Ctx, arg: string) {
   if (!bucket) throw new UsageError(`No bucket ${name} in this organization: platform bucket list.`);
   return { bucket, key };
 }
-
-const TYPES: Record<string, string> = {
-  html: 'text/html',
-  txt: 'text/plain',
-  css: 'text/css',
-  js: 'text/javascript',
-  json: 'application/json',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  svg: 'image/svg+xml',
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-  gz: 'application/gzip',
-  csv: 'text/csv',
-};
-const typeOf = (file: string) => TYPES[file.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';

@@ -1,13 +1,19 @@
 import type { CommandSpec } from '../spec';
+import { CALENDAR_COMMANDS } from './calendar';
 import { DATA_COMMANDS } from './data';
+import { MAIL_COMMANDS } from './mail';
 import { OTHER_COMMANDS } from './other';
 import { REPO_COMMANDS } from './repos';
+import { TRACKER_COMMANDS } from './tracker';
 import { WEBHOOK_COMMANDS } from './webhooks';
 
-/** The command groups over the API (repo, pr, issue…), each thin over the typed client. */
+/** The command groups over the API (repo, pr, issue, track, cal, mail…), each thin over the typed client. */
 export const GROUP_COMMANDS: CommandSpec[] = [
   ...REPO_COMMANDS,
   ...DATA_COMMANDS,
   ...OTHER_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...TRACKER_COMMANDS,
+  ...CALENDAR_COMMANDS,
+  ...MAIL_COMMANDS,
 ];

@@ -19,10 +19,11 @@ const width = (c: Ctx) => c.io.columns ?? 80;
 
 /** The credential helper git runs for the platform's URLs: this command line, answering the profile's token. */
 function credentialHelper(c: Ctx): string {
-  const bin = join(__dirname, '..', 'bin.cjs');
+  const self = c.io.self ?? [process.execPath, join(__dirname, '..', 'bin.cjs')];
   // The profile is pinned: switching profiles later does not change what this clone authenticates as.
   const profile = profileName(c.io.env, c.str('profile'));
-  return `!"${process.execPath}" "${bin}" auth git-credential --profile '${profile.replace(/'/g, '')}'`;
+  const program = self.map((word) => `"${word}"`).join(' ');
+  return `!${program} auth git-credential --profile '${profile.replace(/'/g, '')}'`;
 }
 
 const origin = (url: string) => new URL(url).origin;

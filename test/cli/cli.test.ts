@@ -3,7 +3,7 @@ import { configFile } from '../../cli/config';
 import { TestPlatform } from '../helpers/platform';
 import { Cli } from './helpers';
 
-/** login, projects and env through the command line, against the local gateway in this process. */
+/** login, projects and env through the command line (a child process each), against the local gateway in this process. */
 let p: TestPlatform;
 let cli: Cli;
 let apiKey: string;

@@ -7,7 +7,7 @@ import { until } from '../helpers/until';
 import { Cli } from './helpers';
 
 /**
- * `db` and `bucket` on the local platform (embedded DynamoDB and S3), in this process: items
+ * `db` and `bucket` on the local platform (embedded DynamoDB and S3), each command a child process: items
  * written, queried and scanned with filters, `--json` against the API's answer, tables at a fixed
  * width; a 50 MB file copied to a bucket and back through the presigned links, byte-equal.
  */

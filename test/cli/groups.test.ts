@@ -8,7 +8,7 @@ import { Cli } from './helpers';
 
 /**
  * The command groups over the API (repo, pr, issue, key, member, domain, notify, agent,
- * connector) on the local platform, in this process: `--json` is the API's own answer, the
+ * connector) on the local platform, each command a child process: `--json` is the API's own answer, the
  * human output a table sized to a fixed width (60 columns here). Git runs for real: `repo clone`
  * sets the credential helper (this command line, answering the profile's key), `pr create`
  * pushes the current branch, `pr checkout` fetches the pull's branch.
@@ -122,7 +122,7 @@ describe('clone, pr, issue', () => {
     work = join(root, repo);
     expect(await git(work, 'remote', 'get-url', 'origin')).not.toContain('@');
     expect(await git(work, 'config', '--local', '--get-regexp', 'credential\\..*\\.helper')).toMatch(
-      /^credential\.http:\/\/127\.0\.0\.1:\d+\.helper !".*" ".*bin\.cjs" auth git-credential --profile 'default'$/,
+      /^credential\.http:\/\/127\.0\.0\.1:\d+\.helper !".*node" ".*\.cjs" auth git-credential --profile 'default'$/,
     );
     writeFileSync(join(work, 'README.md'), '# Hello\n');
     await git(work, 'add', '.');

@@ -1,0 +1,297 @@
+import { readFileSync, statSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import type { Operations } from '../../client';
+import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../../shared/tracker/catalog';
+import { UsageError } from '../context';
+import { table, when } from '../output';
+import type { CommandSpec, Ctx } from '../spec';
+import { bodyOf, intOption, list } from './common';
+
+/**
+ * `track`: the issue tracker (spaces of issues searched with JQL) over the typed client: search,
+ * create, view, transition, rank, import a Jira CSV export.
+ */
+
+type Issue = Operations['getIssues']['response']['issues'][number] & { assigneeId?: string; priorityId?: string };
+type ImportAnswer = Operations['postIssuesImport']['response'];
+
+const org = async (c: Ctx) => {
+  const s = await c.session();
+  return { api: s.api, orgId: s.config.orgId };
+};
+const width = (c: Ctx) => c.io.columns ?? 80;
+/** The catalog's names of its ids (`inprogress` → In Progress); ids it doesn't know as they are. */
+const nameIn = (list: { id: string; name: string }[]) => (id: string) => list.find((s) => s.id === id)?.name ?? id;
+const statusName = nameIn(STATUSES);
+const typeName = nameIn(ISSUE_TYPES);
+const priorityName = nameIn(PRIORITIES);
+
+/** The members' names by user id (who an issue is assigned to); none when the caller may not list them. */
+async function namesOf(c: Ctx, ids: (string | undefined)[]): Promise<Map<string, string>> {
+  const wanted = ids.filter((id): id is string => Boolean(id));
+  if (wanted.length === 0) return new Map();
+  const { api, orgId } = await org(c);
+  const res = await api.getMembers({ orgId }).catch(() => ({ members: [] }));
+  return new Map(res.members.map((m) => [m.userId, m.name || m.email || m.userId]));
+}
+
+function issueTable(c: Ctx, issues: Issue[], names: Map<string, string>): string {
+  return table(
+    [
+      ['KEY', 'SUMMARY', 'STATUS', 'ASSIGNEE'],
+      ...issues.map((i) => [
+        i.key,
+        i.summary,
+        statusName(i.statusId),
+        i.assigneeId ? (names.get(i.assigneeId) ?? i.assigneeId) : '-',
+      ]),
+    ],
+    width(c),
+    [0, 2],
+  );
+}
+
+/** A Jira CSV export, or this API's JSON export, read whole (the import route takes it inline). */
+function importFile(c: Ctx, name: string): { content: string; format: 'csv' | 'json'; size: number } {
+  const file = resolve(c.io.cwd, name);
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    throw new UsageError(`${name} is not a file.`);
+  }
+  const format = extname(file).toLowerCase() === '.json' ? 'json' : 'csv';
+  return { content: readFileSync(file, 'utf8'), format, size };
+}
+
+export const TRACKER_COMMANDS: CommandSpec[] = [
+  {
+    path: ['track', 'search'],
+    aliases: ['list', 'ls'],
+    summary: 'issues matching a JQL query (default: all you can see, most recently updated first)',
+    details:
+      'JQL as in Jira: fields, operators (= != ~ IN IS WAS CHANGED), functions (currentUser(), openSprints()…),\n' +
+      'ORDER BY. A mistake in the query is the API refusal with its line and column (exit 1).',
+    positionals: [{ name: 'jql' }],
+    options: {
+      limit: { type: 'string', value: 'N', help: 'at most N issues (1-1000, default 50)' },
+      start: { type: 'string', value: 'N', help: 'skip the first N' },
+      order: {
+        type: 'string',
+        value: 'rank|updated|created|key',
+        help: 'the order when the query has no ORDER BY',
+        complete: ['rank', 'updated', 'created', 'key'],
+      },
+    },
+    examples: [
+      "platform track search 'project = WEB AND status != Done ORDER BY priority DESC'",
+      'platform track search "assignee = currentUser() AND resolution IS EMPTY" --json | jq -r ".issues[].key"',
+    ],
+    run: async (c) => {
+      const maxResults = intOption(c, 'limit', 1, 1000);
+      const startAt = intOption(c, 'start', 0, 100_000);
+      const order = c.str('order');
+      if (order !== undefined && !['rank', 'updated', 'created', 'key'].includes(order)) {
+        throw new UsageError('--order takes rank, updated, created or key.');
+      }
+      const { api, orgId } = await org(c);
+      const jql = c.args[0] ?? '';
+      const body = { jql, maxResults, startAt, order: order as 'rank' | undefined };
+      // Long queries go in a body (POST …/search), as the API's own GET/POST pair allows.
+      const res =
+        jql.length > 1500 ? await api.postIssuesSearch({ orgId, body }) : await api.getIssues({ orgId, ...body });
+      if (c.json) return c.print(res, () => '');
+      const issues = res.issues as Issue[];
+      const names = await namesOf(
+        c,
+        issues.map((i) => i.assigneeId),
+      );
+      return c.print(res, () => {
+        if (issues.length === 0) return 'No issues match.';
+        const more = res.total > res.startAt + issues.length;
+        const footer = more
+          ? `\n${res.startAt + 1}-${res.startAt + issues.length} of ${res.total} (--start ${res.startAt + issues.length} for more)`
+          : '';
+        return issueTable(c, issues, names) + footer;
+      });
+    },
+  },
+  {
+    path: ['track', 'create'],
+    summary: 'create an issue in a space',
+    positionals: [{ name: 'summary', required: true }],
+    options: {
+      space: { type: 'string', value: 'KEY', help: "the space's key", required: true },
+      type: { type: 'string', value: 'TYPE', help: "Task, Bug, Story… (default: the space's)" },
+      description: { type: 'string', value: 'TEXT', help: 'its description (Markdown)' },
+      'description-file': {
+        type: 'string',
+        value: 'FILE',
+        help: 'its description, from a file (-: stdin)',
+        complete: 'file',
+      },
+      assignee: { type: 'string', value: 'WHO', help: 'an email, a handle or a user id' },
+      priority: { type: 'string', value: 'P', help: 'Highest, High, Medium, Low, Lowest' },
+      label: { type: 'string', value: 'L', help: 'labels (repeat, or a comma list)', multiple: true },
+      parent: { type: 'string', value: 'KEY', help: 'its parent (an epic, or the issue of a subtask)' },
+    },
+    examples: ['platform track create "Checkout fails on Safari" --space WEB --type Bug --priority High'],
+    run: async (c) => {
+      const { api, orgId } = await org(c);
+      const labels = c.all('label').flatMap((l) => list(l) ?? []);
+      const res = await api.postIssues({
+        orgId,
+        body: {
+          space: c.str('space') as string,
+          summary: c.args[0] as string,
+          type: c.str('type'),
+          description: await bodyOf(c, 'description'),
+          assignee: c.str('assignee'),
+          priority: c.str('priority'),
+          parent: c.str('parent'),
+          ...(labels.length ? { labels } : {}),
+        },
+      });
+      return c.print(res, () => `Created ${res.issue.key}: ${res.issue.summary} (${statusName(res.issue.statusId)}).`);
+    },
+  },
+  {
+    path: ['track', 'view'],
+    summary: 'an issue: its fields, description, the transitions open to you, its last comments',
+    positionals: [{ name: 'key', required: true }],
+    examples: ['platform track view WEB-12'],
+    run: async (c) => {
+      const { api, orgId } = await org(c);
+      const res = await api.getIssuesByIssueKey({ orgId, issueKey: c.args[0] as string });
+      if (c.json) return c.print(res, () => '');
+      const i = res.issue as Issue;
+      const names = await namesOf(c, [i.assigneeId]);
+      return c.print(res, () => {
+        const comments = res.comments as {
+          authorName?: string;
+          authorId?: string;
+          body?: string;
+          createdAt?: number;
+        }[];
+        return [
+          `${i.key}  ${i.summary}`,
+          `status:      ${statusName(i.statusId)}`,
+          `type:        ${typeName(i.typeId)}${i.priorityId ? `, priority ${priorityName(i.priorityId)}` : ''}`,
+          `assignee:    ${i.assigneeId ? (names.get(i.assigneeId) ?? i.assigneeId) : '-'}`,
+          `space:       ${res.space.key} (${res.space.name})`,
+          ...(i.labels.length ? [`labels:      ${i.labels.join(', ')}`] : []),
+          `updated:     ${when(i.updatedAt)}`,
+          ...(res.parent ? [`parent:      ${res.parent.key} ${res.parent.summary}`] : []),
+          ...(res.children.length
+            ? [`children:    ${res.children.map((k) => `${k.key} (${statusName(k.statusId)})`).join(', ')}`]
+            : []),
+          `transitions: ${res.transitions.map((t) => `${t.name} → ${statusName(t.to)}`).join(', ') || '-'}`,
+          ...(res.description ? ['', res.description.trimEnd()] : []),
+          ...comments
+            .slice(-3)
+            .flatMap((k) => [
+              '',
+              `— ${k.authorName ?? k.authorId ?? '?'}, ${when(k.createdAt)}`,
+              (k.body ?? '').trimEnd(),
+            ]),
+        ].join('\n');
+      });
+    },
+  },
+  {
+    path: ['track', 'transition'],
+    aliases: ['move'],
+    summary: "move an issue through its workflow (a transition's name or id, or the status to reach)",
+    positionals: [
+      { name: 'key', required: true },
+      { name: 'transition', required: true },
+    ],
+    options: {
+      resolution: {
+        type: 'string',
+        value: 'R',
+        help: "the resolution a closing transition asks for (Done, Won't Do…)",
+      },
+    },
+    examples: [
+      'platform track transition WEB-12 "In Progress"',
+      'platform track transition WEB-12 Done --resolution Done',
+    ],
+    run: async (c) => {
+      const { api, orgId } = await org(c);
+      const [issueKey, transition] = c.args as [string, string];
+      const resolution = c.str('resolution');
+      const res = await api.postIssuesTransitions({
+        orgId,
+        issueKey,
+        body: { transition, ...(resolution ? { fields: { resolution } } : {}) },
+      });
+      return c.print(res, () => `${res.issue.key} is now ${statusName(res.issue.statusId)}.`);
+    },
+  },
+  {
+    path: ['track', 'rank'],
+    summary: 'rank issues (in the order given) right before or after another one',
+    positionals: [{ name: 'keys…', required: true }],
+    options: {
+      before: { type: 'string', value: 'KEY', help: 'rank them right before this issue' },
+      after: { type: 'string', value: 'KEY', help: 'rank them right after this issue' },
+    },
+    examples: ['platform track rank WEB-7 WEB-9 --before WEB-2'],
+    run: async (c) => {
+      const before = c.str('before');
+      const after = c.str('after');
+      if ((before === undefined) === (after === undefined)) throw new UsageError('Give one of --before and --after.');
+      const { api, orgId } = await org(c);
+      const res = await api.postIssuesRank({ orgId, body: { issues: c.args, before, after } });
+      return c.print(res, () => `Ranked ${c.args.join(', ')} ${before ? `before ${before}` : `after ${after}`}.`);
+    },
+  },
+  {
+    path: ['track', 'import'],
+    jsonLast: true,
+    summary: "import a Jira CSV export (or this API's JSON export) into a space, showing records done of total",
+    details:
+      'The file goes to the API 200 records a call, each call resuming where the last one ended (so an\n' +
+      'interrupted import run again creates nothing twice). Catalog values are matched by name\n' +
+      '(--create-missing makes missing versions, components and sprints), people by email. Space\n' +
+      'administrators only. With --json, the last answer (its keyMap: old keys to new ones).',
+    positionals: [{ name: 'file', required: true, complete: 'file' }],
+    options: {
+      space: { type: 'string', value: 'KEY', help: "the space's key", required: true },
+      'create-missing': { type: 'boolean', help: 'create versions, components and sprints it names' },
+    },
+    examples: ['platform track import jira-export.csv --space WEB --create-missing'],
+    run: async (c) => {
+      const name = c.args[0] as string;
+      const { content, format } = importFile(c, name);
+      const { api, orgId } = await org(c);
+      const space = c.str('space') as string;
+      let startRow: number | undefined;
+      let keyMap: Record<string, string> | undefined;
+      let created = 0;
+      const problems: string[] = [];
+      let answer: ImportAnswer;
+      do {
+        answer = await api.postIssuesImport({
+          orgId,
+          body: { space, format, content, startRow, keyMap, createMissing: c.flag('create-missing') || undefined },
+        });
+        for (const r of answer.results) {
+          if (r.key) created++;
+          if (r.error) problems.push(`row ${r.row}${r.from ? ` (${r.from})` : ''}: ${r.error}`);
+          for (const w of r.warnings ?? []) problems.push(`row ${r.row}${r.key ? ` (${r.key})` : ''}: ${w}`);
+        }
+        // Records done of total: one line a call (a terminal redraws it in place).
+        const line = `Importing ${name}: ${(startRow ?? 0) + answer.processed} of ${answer.total} records`;
+        c.io.stderr(c.io.tty ? `\r\x1b[K${line}` : `${line}\n`);
+        startRow = answer.nextRow ?? undefined;
+        keyMap = answer.keyMap;
+      } while (!answer.done && startRow !== undefined);
+      if (c.io.tty) c.io.stderr('\r\x1b[K');
+      const notes = problems.length ? `\n${problems.map((p) => `  ${p}`).join('\n')}` : '';
+      c.io.stdout(`Imported ${created} of ${answer.total} records into ${space}.${notes}\n`);
+      return 0;
+    },
+  },
+];

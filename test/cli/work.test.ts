@@ -1,0 +1,296 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Person } from '../helpers/platform';
+import { type MailWorld, startMailWorld, unique, until } from '../mail/helpers';
+import { Cli } from './helpers';
+
+/**
+ * `track`, `cal` and `mail` on the local platform, each command a child process: two people, each
+ * a member of a mailbox on one domain (mail between them goes through the local SMTP server and
+ * the mail-inbound worker, as on AWS through SES). `--json` is the API's own answer; human output
+ * is a table 100 columns wide, times in Europe/Paris.
+ */
+let w: MailWorld;
+let ana: Cli;
+let bea: Cli;
+let b: Person;
+let addressA: string;
+let addressB: string;
+let boxA: string;
+let boxB: string;
+const space = `C${Date.now().toString(36).slice(-4).toUpperCase()}`;
+
+const json = async (c: Cli, argv: string[]) => {
+  const res = await c.run([...argv, '--json']);
+  expect({ argv, code: res.code, stderr: res.stderr }).toEqual({ argv, code: 0, stderr: '' });
+  return JSON.parse(res.stdout);
+};
+/** Output with what changes from run to run replaced by text of the same width: the space's key, ids. */
+const norm = (text: string) =>
+  text
+    .replaceAll(space, 'SPACE')
+    .replace(/(thr|evt|msg)_[0-9A-Za-z_-]+/g, (id) => `${id.slice(0, 4)}${'x'.repeat(id.length - 4)}`);
+/** And times. */
+const normTimes = (text: string) => norm(text).replace(/\d{4}-\d\d-\d\d \d\d:\d\d/g, 'YYYY-MM-DD hh:mm');
+
+beforeAll(async () => {
+  process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'cli-work-'));
+  w = await startMailWorld({ smtp: true });
+  const { p } = w;
+  b = await p.person('developer');
+  const domain = `${unique('dom')}.test`;
+  expect((await p.post(`/v1/orgs/${p.org.orgId}/mail/domains`, { domain })).status).toBe(201);
+  addressA = `ana-${unique()}@${domain}`;
+  addressB = `bea-${unique()}@${domain}`;
+  const mailbox = async (address: string, name: string, member: string) => {
+    const res = await p.post(`/v1/orgs/${p.org.orgId}/mail/admin/mailboxes`, { address, name, members: [member] });
+    expect(res.status).toBe(201);
+    return res.body.mailbox.mailboxId as string;
+  };
+  boxA = await mailbox(addressA, 'Ana', p.owner.userId);
+  boxB = await mailbox(addressB, 'Bea', b.userId);
+  ana = new Cli();
+  bea = new Cli();
+  for (const [c, token] of [
+    [ana, p.owner.token],
+    [bea, b.token],
+  ] as const) {
+    c.columns = 100;
+    c.env.TZ = 'Europe/Paris';
+    expect((await c.run(['login', '--url', p.baseUrl, '--token', token])).code).toBe(0);
+  }
+  const made = await p.post(`/v1/orgs/${p.org.orgId}/issues/spaces`, { key: space, name: 'CLI', template: 'kanban' });
+  expect(made.status).toBe(201);
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+describe('track', () => {
+  it('create, search (a table of key, summary, status, assignee; --json the API answer), view', async () => {
+    const one = await json(ana, ['track', 'create', 'Checkout fails on Safari', '--space', space, '--type', 'Bug']);
+    expect(one.issue).toMatchObject({ key: `${space}-1`, summary: 'Checkout fails on Safari', typeId: 'bug' });
+    const two = await ana.run(['track', 'create', 'Faster search', '--space', space, '--assignee', w.p.owner.email]);
+    expect(two).toEqual({ code: 0, stdout: `Created ${space}-2: Faster search (Backlog).\n`, stderr: '' });
+    expect((await ana.run(['track', 'create', 'Dark mode', '--space', space, '--label', 'ui,web'])).code).toBe(0);
+
+    const jql = `project = ${space} ORDER BY key`;
+    const listed = await json(ana, ['track', 'search', jql]);
+    const api = await w.p.get(`/v1/orgs/${w.p.org.orgId}/issues?jql=${encodeURIComponent(jql)}`);
+    expect(listed).toEqual(api.body);
+    const table = await ana.run(['track', 'search', jql]);
+    expect(norm(table.stdout)).toMatchInlineSnapshot(`
+"KEY      SUMMARY                   STATUS   ASSIGNEE
+SPACE-1  Checkout fails on Safari  Backlog  -
+SPACE-2  Faster search             Backlog  Test owner
+SPACE-3  Dark mode                 Backlog  -
+"
+`);
+    const view = await ana.run(['track', 'view', `${space}-3`]);
+    expect(view.stdout).toContain(`${space}-3  Dark mode\nstatus:      Backlog\ntype:        Task, priority Medium`);
+    expect(view.stdout).toContain('labels:      ui, web');
+    expect(view.stdout).toMatch(/transitions: .*→ In Progress/);
+  });
+
+  it('transition, rank before and after; a bad query or a missing --before is refused', async () => {
+    expect(await ana.run(['track', 'transition', `${space}-1`, 'In Progress'])).toEqual({
+      code: 0,
+      stdout: `${space}-1 is now In Progress.\n`,
+      stderr: '',
+    });
+    expect((await ana.run(['track', 'rank', `${space}-3`, `${space}-2`, '--before', `${space}-1`])).stdout).toBe(
+      `Ranked ${space}-3, ${space}-2 before ${space}-1.\n`,
+    );
+    const ranked = await json(ana, ['track', 'search', `project = ${space} ORDER BY rank`]);
+    expect(ranked.issues.map((i: { key: string }) => i.key)).toEqual([3, 2, 1].map((n) => `${space}-${n}`));
+    await ana.run(['track', 'rank', `${space}-3`, '--after', `${space}-1`]);
+    const again = await json(ana, ['track', 'search', `project = ${space}`, '--order', 'rank']);
+    expect(again.issues.map((i: { key: string }) => i.key)).toEqual([2, 1, 3].map((n) => `${space}-${n}`));
+
+    const rank = await ana.run(['track', 'rank', `${space}-3`]);
+    expect(rank.code).toBe(2);
+    expect(rank.stderr).toMatch(/^Error: Give one of --before and --after\.\n\nUsage: platform track rank <keys…>/);
+    const bad = await ana.run(['track', 'search', 'project = = X']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^Error: Expected .* at line 1, column \d+\.\n$/);
+  });
+
+  it('import: a Jira CSV of 201 records in two calls, records done of total on stderr', async () => {
+    const fixture = readFileSync(join(__dirname, '..', 'fixtures', 'tracker', 'jira-cloud-export.csv'), 'utf8');
+    const header = fixture.split(/\r?\n/)[0]?.replace(/^\uFEFF/, '') as string;
+    const columns = header.split(',');
+    const at = (name: string) => columns.indexOf(name);
+    const rows = Array.from({ length: 201 }, (_, n) => {
+      const cells = columns.map(() => '');
+      cells[at('Summary')] = `Imported ${n + 1}`;
+      cells[at('Issue key')] = `OLD-${n + 1}`;
+      cells[at('Issue Type')] = 'Task';
+      cells[at('Status')] = n % 2 ? 'Done' : 'To Do';
+      return cells.join(',');
+    });
+    const dir = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'cli-import-'));
+    writeFileSync(join(dir, 'export.csv'), `${[header, ...rows].join('\r\n')}\r\n`);
+    ana.cwd = dir;
+    const key = `I${space.slice(1)}`;
+    expect(
+      (await w.p.post(`/v1/orgs/${w.p.org.orgId}/issues/spaces`, { key, name: 'Imp', template: 'basic' })).status,
+    ).toBe(201);
+    // With --json: the sentences on stderr, the last answer of the API on stdout.
+    const res = await ana.run(['track', 'import', 'export.csv', '--space', key, '--json']);
+    expect({ code: res.code, stderr: res.stderr }).toEqual({
+      code: 0,
+      stderr:
+        'Importing export.csv: 200 of 201 records\nImporting export.csv: 201 of 201 records\n' +
+        `Imported 201 of 201 records into ${key}.\n`,
+    });
+    const last = JSON.parse(res.stdout);
+    expect(last).toMatchObject({ total: 201, processed: 1, done: true, nextRow: null });
+    // The key map carried from call to call: the last answer maps all 201 old keys.
+    expect(Object.keys(last.keyMap)).toHaveLength(201);
+    const found = await json(ana, ['track', 'search', `project = ${key}`, '--limit', '1']);
+    expect(found.total).toBe(201);
+    expect(norm((await ana.run(['track', 'search', `project = ${key}`, '--limit', '1'])).stdout)).toMatch(
+      /\n1-1 of 201 \(--start 1 for more\)\n$/,
+    );
+  });
+});
+
+describe('mail', () => {
+  it('send with an attachment (uploaded through its link); the other mailbox lists and reads it', async () => {
+    const dir = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'cli-mail-'));
+    writeFileSync(join(dir, 'notes.txt'), 'Line one\nLine two\n');
+    ana.cwd = dir;
+    const sent = await ana.run(
+      ['mail', 'send', '--to', addressB, '-s', 'Q3 notes', '--body-file', '-', '--attach', 'notes.txt'],
+      { stdin: 'Here are the notes.\n' },
+    );
+    expect(sent).toEqual({ code: 0, stdout: `Sent "Q3 notes" to ${addressB} with 1 attachment.\n`, stderr: '' });
+
+    const thread = await until(async () => {
+      const list = await json(bea, ['mail', 'list']);
+      return list.threads.find((t: { subject: string }) => t.subject === 'Q3 notes');
+    });
+    const api = await w.p.get(`/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${boxB}/threads`, { token: b.token });
+    expect(await json(bea, ['mail', 'list'])).toEqual(api.body);
+    const table = await bea.run(['mail', 'list']);
+    expect(normTimes(table.stdout)).toMatchInlineSnapshot(`
+"   THREAD                          FROM  SUBJECT                MSGS  LAST
+*  thr_xxxxxxxxxxxxxxxxxxxxxxxxxx  Ana   Q3 notes [attachment]  1     YYYY-MM-DD hh:mm
+"
+`);
+    const read = await bea.run(['mail', 'read', thread.threadId]);
+    expect(read.code).toBe(0);
+    expect(normTimes(read.stdout)).toBe(
+      [
+        `From:    Ana <${addressA}>`,
+        `To:      ${addressB}`,
+        'Date:    YYYY-MM-DD hh:mm',
+        'Subject: Q3 notes',
+        'Attached: notes.txt (text/plain, 18 B)',
+        '',
+        'Here are the notes.',
+        '',
+      ].join('\n'),
+    );
+    // Read now: no longer marked.
+    expect((await bea.run(['mail', 'list'])).stdout).toMatch(/^ {2}THREAD .*\n {2}thr_/);
+  });
+
+  it('usage mistakes before any request; a mailbox you are not in is named', async () => {
+    const none = await ana.run(['mail', 'send', '-s', 'x']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^Error: Name a recipient: --to <address>\.\n\nUsage: platform mail send/);
+    const other = await ana.run(['mail', 'list', '--mailbox', addressB]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(new RegExp(`^Error: You have no mailbox ${addressB} \\(yours: ${addressA}\\)\\.`));
+    const missing = await ana.run(['mail', 'send', '--to', addressB, '--attach', 'no-such-file']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^Error: no-such-file is not a file \(or is empty\)\./);
+  });
+});
+
+describe('cal', () => {
+  it('add with an attendee, the agenda in a zone; the attendee accepts; export and import .ics', async () => {
+    const added = await ana.run([
+      'cal',
+      'add',
+      'Design review',
+      '--start',
+      '2026-12-01 14:00',
+      '--duration',
+      '45m',
+      '--location',
+      'Room 2',
+      '--attendee',
+      addressB,
+    ]);
+    expect(added.stdout).toMatch(
+      /^Added evt_\w+: Design review, 2026-12-01 14:00:00 to 2026-12-01 14:45:00 \(Europe\/Paris\)\. Invited 1 by mail\.\n$/,
+    );
+    const agenda = await ana.run(['cal', 'agenda', '--from', '2026-12-01', '--days', '2']);
+    expect(norm(agenda.stdout)).toMatchInlineSnapshot(`
+"DAY             TIME         WHAT           WHERE   YOU        EVENT
+Tue 2026-12-01  14:00-14:45  Design review  Room 2  organizer  evt_xxxxxxxxxxxxxxxxxxxxxxxxxx
+(Europe/Paris)
+"
+`);
+    const from = Date.UTC(2026, 10, 30, 23);
+    const api = await w.p.get(
+      `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${boxA}/events?from=${from}&to=${from + 2 * 86_400_000}`,
+    );
+    expect(await json(ana, ['cal', 'agenda', '--from', '2026-12-01', '--days', '2'])).toEqual(api.body);
+
+    // Bea's copy arrives by mail, waiting for her answer.
+    const copy = await until(async () => {
+      const res = await json(bea, ['cal', 'agenda', '--from', '2026-12-01', '--days', '1']);
+      return res.occurrences.find((o: { summary: string }) => o.summary === 'Design review');
+    });
+    expect(copy.myStatus).toBe('needs-action');
+    expect((await bea.run(['cal', 'respond', copy.eventId, 'accepted'])).stdout).toBe(
+      `You accepted ${copy.eventId}. The organizer was told.\n`,
+    );
+    const bad = await bea.run(['cal', 'respond', copy.eventId, 'perhaps']);
+    expect(bad.code).toBe(2);
+
+    const exported = await ana.run(['cal', 'export']);
+    expect(exported.stdout).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(exported.stdout).toContain('SUMMARY:Design review');
+    const dir = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'cli-cal-'));
+    bea.cwd = dir;
+    const calendar = await w.p.post(
+      `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${boxB}/calendars`,
+      { name: 'Imported' },
+      { token: b.token },
+    );
+    const fixture = join(__dirname, '..', 'fixtures', 'calendar', 'meetup-devopsdc.ics');
+    const imported = await bea.run(['cal', 'import', fixture, '--calendar', calendar.body.calendar.calendarId]);
+    expect(imported).toEqual({
+      code: 0,
+      stdout: 'Imported 3, updated 0, skipped 0.\n',
+      stderr: `Importing ${fixture}: 3 events\n`,
+    });
+    const file = await bea.run(['cal', 'export', '--calendar', calendar.body.calendar.calendarId, '-o', 'out.ics']);
+    expect(file.stdout).toBe('Wrote 3 events to out.ics.\n');
+    expect(readFileSync(join(dir, 'out.ics'), 'utf8').match(/^BEGIN:VEVENT/gm)).toHaveLength(3);
+  });
+
+  it('usage mistakes: a bad zone, a bad time, --end with --duration', async () => {
+    const zone = await ana.run(['cal', 'agenda', '--zone', 'Mars/Olympus']);
+    expect(zone.code).toBe(2);
+    expect(zone.stderr).toMatch(/^Error: Unknown time zone Mars\/Olympus: use an IANA name/);
+    const time = await ana.run(['cal', 'add', 'x', '--start', 'tomorrow']);
+    expect(time.stderr).toMatch(/^Error: --start takes a date and time: YYYY-MM-DD HH:MM/);
+    const both = await ana.run([
+      'cal',
+      'add',
+      'x',
+      '--start',
+      '2026-12-01 10:00',
+      '--end',
+      '11:00',
+      '--duration',
+      '1h',
+    ]);
+    expect(both.stderr).toMatch(/^Error: Give --end or --duration, not both\./);
+  });
+});
