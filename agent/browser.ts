@@ -21,8 +21,12 @@ const TEXT_CHARS = 200_000;
  * does. Per page: the final URL, the status, the title, and on request the text and a PNG
  * screenshot (base64).
  */
-export async function runBrowserBatch(input: BrowserBatch, policy: Policy, signal: AbortSignal): Promise<Outcome> {
-  const executablePath = findChromium();
+export async function runBrowserBatch(
+  input: BrowserBatch,
+  policy: Policy,
+  signal: AbortSignal,
+  executablePath: string | null = findChromium() ?? null,
+): Promise<Outcome> {
   if (!executablePath) {
     return { status: 'failed', error: 'No browser on this device.', results: null, refusedHosts: [] };
   }

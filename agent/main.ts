@@ -97,21 +97,30 @@ async function run(args: string[]): Promise<number> {
     stopping = true;
   });
   say(`Device ${config.deviceId} polling ${config.baseUrl}${allowExec ? ' (exec allowed)' : ''}.`);
+  const retryMs = Number(process.env.AGENT_RETRY_MS ?? 5000);
   while (!stopping) {
-    const polled = await call<{ policy: Policy; job: PolledJob | null; nextPollMs: number }>('POST', '/v1/agent/poll', {
-      version: VERSION,
-      platform: osPlatform(),
-    });
+    let polled: { status: number; body: { policy: Policy; job: PolledJob | null; nextPollMs: number } };
+    try {
+      polled = await call('POST', '/v1/agent/poll', { version: VERSION, platform: osPlatform() });
+    } catch (err) {
+      // The platform restarting, the network gone: the program waits and asks again.
+      say(`The platform did not answer (${(err as Error).message}); asking again in ${retryMs / 1000} s.`);
+      await sleep(retryMs);
+      continue;
+    }
     if (polled.status === 401) {
       say('The device token was refused: the device was revoked.');
       return 1;
     }
     if (polled.status !== 200) {
-      await sleep(5000);
+      await sleep(retryMs);
       continue;
     }
     const { policy, job, nextPollMs } = polled.body;
-    if (job) await serve(job, policy, allowExec, call);
+    if (job) {
+      // A job the platform could not be told about ends there as a silent device's does.
+      await serve(job, policy, allowExec, call).catch((err: Error) => say(`job ${job.jobId}: ${err.message}`));
+    }
     if (once && job) return 0;
     // After a job, ask again at once: there may be more.
     if (!job) await sleep(Number(process.env.AGENT_POLL_MS ?? nextPollMs));
@@ -135,6 +144,7 @@ async function serve(job: PolledJob, policy: Policy, allowExec: boolean, call: C
   }, HEARTBEAT_MS);
   let outcome: Outcome;
   try {
+    // Whatever a runner throws fails this job, not the program.
     if (job.type === 'http.batch') {
       outcome = await runHttpBatch(job.input as Parameters<typeof runHttpBatch>[0], policy, abort.signal);
     } else if (job.type === 'browser.batch') {
@@ -145,6 +155,8 @@ async function serve(job: PolledJob, policy: Policy, allowExec: boolean, call: C
       const why = 'exec is not allowed on this device: start it with --allow-exec.';
       outcome = { status: 'failed', error: why, results: null, refusedHosts: [] };
     }
+  } catch (err) {
+    outcome = { status: 'failed', error: (err as Error).message, results: null, refusedHosts: [] };
   } finally {
     clearInterval(beats);
   }
