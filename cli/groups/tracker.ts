@@ -3,8 +3,9 @@ import { extname, resolve } from 'node:path';
 import type { Operations } from '../../client';
 import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../../shared/tracker/catalog';
 import { UsageError } from '../context';
-import { table, when } from '../output';
+import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
+import { TransferMeter, uploadFile } from '../transfer';
 import { bodyOf, intOption, list } from './common';
 
 /**
@@ -51,17 +52,20 @@ function issueTable(c: Ctx, issues: Issue[], names: Map<string, string>): string
   );
 }
 
-/** A Jira CSV export, or this API's JSON export, read whole (the import route takes it inline). */
-function importFile(c: Ctx, name: string): { content: string; format: 'csv' | 'json'; size: number } {
+/** Past this size an import file is uploaded through a presigned link, not sent in each call's body. */
+const INLINE_IMPORT_BYTES = 1024 * 1024;
+
+/** A Jira CSV export, or this API's JSON export: its path, format and size. */
+function importFile(c: Ctx, name: string): { file: string; format: 'csv' | 'json'; size: number } {
   const file = resolve(c.io.cwd, name);
-  let size: number;
+  let size = 0;
   try {
-    size = statSync(file).size;
+    size = statSync(file).isFile() ? statSync(file).size : 0;
   } catch {
-    throw new UsageError(`${name} is not a file.`);
+    // Said below.
   }
-  const format = extname(file).toLowerCase() === '.json' ? 'json' : 'csv';
-  return { content: readFileSync(file, 'utf8'), format, size };
+  if (size === 0) throw new UsageError(`${name} is not a file (or is empty).`);
+  return { file, format: extname(file).toLowerCase() === '.json' ? 'json' : 'csv', size };
 }
 
 export const TRACKER_COMMANDS: CommandSpec[] = [
@@ -252,8 +256,8 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
     jsonLast: true,
     summary: "import a Jira CSV export (or this API's JSON export) into a space, showing records done of total",
     details:
-      'The file goes to the API 200 records a call, each call resuming where the last one ended (so an\n' +
-      'interrupted import run again creates nothing twice). Catalog values are matched by name\n' +
+      'The API takes 200 records a call, each call resuming where the last one ended (so an interrupted\n' +
+      'import run again creates nothing twice); a file over 1 MB is uploaded once first. Catalog values are matched by name\n' +
       '(--create-missing makes missing versions, components and sprints), people by email. Space\n' +
       'administrators only. With --json, the last answer (its keyMap: old keys to new ones).',
     positionals: [{ name: 'file', required: true, complete: 'file' }],
@@ -264,9 +268,20 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
     examples: ['platform track import jira-export.csv --space WEB --create-missing'],
     run: async (c) => {
       const name = c.args[0] as string;
-      const { content, format } = importFile(c, name);
+      const { file, format, size } = importFile(c, name);
       const { api, orgId } = await org(c);
       const space = c.str('space') as string;
+      // A small file goes in each call's body; a larger one is uploaded once and named by its token.
+      let source: { content: string } | { file: string };
+      if (size <= INLINE_IMPORT_BYTES) source = { content: readFileSync(file, 'utf8') };
+      else {
+        const started = await api.postIssuesImportUpload({ orgId, body: { space, format, size } });
+        const meter = new TransferMeter(`Uploading ${name}`, size, c.io.stderr, c.io.tty);
+        await uploadFile(started.upload.url, file, started.upload.headers['content-type'] ?? 'text/csv', meter);
+        const took = meter.end();
+        c.io.stderr(`Uploaded ${name} (${bytes(size)} in ${took.toFixed(1)} s).\n`);
+        source = { file: started.file };
+      }
       let startRow: number | undefined;
       let keyMap: Record<string, string> | undefined;
       let created = 0;
@@ -275,7 +290,7 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
       do {
         answer = await api.postIssuesImport({
           orgId,
-          body: { space, format, content, startRow, keyMap, createMissing: c.flag('create-missing') || undefined },
+          body: { space, format, ...source, startRow, keyMap, createMissing: c.flag('create-missing') || undefined },
         });
         for (const r of answer.results) {
           if (r.key) created++;
