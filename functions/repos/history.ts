@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { GitTooFar } from '../../shared/git';
 import { pathProblem } from '../../shared/git/names';
+import { TOO_FAR_COMMITS } from '../../shared/git/port';
 import { badRequest, notFound } from '../../shared/ground/errors';
 import { route } from '../../shared/http/route';
 import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
@@ -46,8 +47,7 @@ function encode(content: Buffer): { encoding: 'utf-8' | 'base64'; content: strin
     : { encoding: 'base64', content: content.toString('base64') };
 }
 
-/** One threshold for both adapters: beyond this many commits apart, branches are not compared. */
-export const TOO_FAR_COMMITS = 10_000;
+/** Beyond TOO_FAR_COMMITS apart (the git port's, CodeCommit's limit), branches are not compared. */
 const TOO_FAR = 'These branches are too far apart to compare.';
 const MAX_COMPARE_COMMITS = 250;
 /** Insights read at most this many commits of the last 52 weeks. */
