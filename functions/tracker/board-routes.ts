@@ -143,7 +143,9 @@ export const boardRoutes = [
     scope: 'issues:read',
     summary:
       'The board’s cards in rank order: the active sprint’s issues (scrum; `sprint` picks another of its sprints) ' +
-      'or the flow (kanban), filtered by the board’s query and the `quickFilters` named (ANDed).',
+      'or the flow (kanban), filtered by the board’s query and the `quickFilters` named (ANDed). `columns`: each ' +
+      'column’s load against its WIP limits (counted without quick filters; `wipExceeded` over `max`, ' +
+      '`wipBelowMin` under `min`): shown, not enforced, as in Jira.',
     params: BoardPath,
     query: z.object({ quickFilters: z.optional(str(0, 400)), sprint: z.optional(str(1, 64)) }),
     errors: { 400: ['Unknown quick filter: <id>'], 404: [TM.boardNotFound, TM.sprintNotFound] },
@@ -166,7 +168,8 @@ export const boardRoutes = [
     summary:
       'Moves a card to a column through its workflow’s transition (none: 409; one whose screen asks for fields ' +
       'not given in `fields`: 409 naming them in `fields`), and with `before` or `after` ranks it next to that card. ' +
-      'Answers the issue and the transition taken (null when the card stayed in its status).',
+      'Answers the issue and the transition taken (null when the card stayed in its status); for a column with ' +
+      'WIP limits, its `column` load (`count`, `wipExceeded`, `wipBelowMin`): limits warn, as in Jira, never refuse.',
     params: BoardPath,
     body: z.object({
       issue: str(1, 64),

@@ -64,7 +64,17 @@ export const Issue = z.object({
   voters: z.array(z.string()),
   fields: z.record(z.string(), z.unknown()),
   excerpt: z.string(),
-  statusLog: z.array(z.tuple([z.string(), z.number()])),
+  /** [statusId, at, by?]: who made the change, when known. */
+  statusLog: z.array(z.union([z.tuple([z.string(), z.number()]), z.tuple([z.string(), z.number(), z.string()])])),
+  /** [field, before, after, at, by?]: changes of assignee, reporter, priority, resolution and fixVersion. */
+  fieldLog: z.optional(
+    z.array(
+      z.union([
+        z.tuple([z.string(), z.array(z.string()), z.array(z.string()), z.number()]),
+        z.tuple([z.string(), z.array(z.string()), z.array(z.string()), z.number(), z.string()]),
+      ]),
+    ),
+  ),
   commentCount: z.number(),
   attachmentCount: z.number(),
   participants: z.array(z.string()),
@@ -172,6 +182,16 @@ const Attachment = z.object({
 const Transition = z.object({ id: z.string(), name: z.string(), to: z.string(), fields: z.array(z.string()) });
 const Counts = z.object({ total: z.number(), done: z.number() });
 
+/** A board column's load against its WIP limits (warned about, not enforced). */
+const ColumnLoad = z.object({
+  id: z.string(),
+  count: z.number(),
+  min: z.optional(z.number()),
+  max: z.optional(z.number()),
+  wipExceeded: z.boolean(),
+  wipBelowMin: z.boolean(),
+});
+
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/issues/spaces': { 200: z.object({ spaces: z.array(Space) }) },
   'POST /v1/orgs/:orgId/issues/spaces': { 201: z.object({ space: Space }) },
@@ -212,6 +232,7 @@ export const responses: ResponseDocs = {
     200: z.object({
       board: Board,
       issues: z.array(Issue),
+      columns: z.array(ColumnLoad),
       sprints: z.array(Sprint),
       lanes: z.record(z.string(), z.string()),
       parents: z.record(
@@ -248,7 +269,7 @@ export const responses: ResponseDocs = {
     }),
   },
   'POST /v1/orgs/:orgId/issues/boards/:boardId/move': {
-    200: z.object({ issue: Issue, transition: z.nullable(z.string()) }),
+    200: z.object({ issue: Issue, transition: z.nullable(z.string()), column: z.optional(ColumnLoad) }),
   },
   'GET /v1/orgs/:orgId/issues/boards/:boardId/sprints': { 200: z.object({ sprints: z.array(Sprint) }) },
   'POST /v1/orgs/:orgId/issues/boards/:boardId/sprints': { 201: z.object({ sprint: Sprint }) },

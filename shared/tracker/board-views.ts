@@ -70,24 +70,12 @@ export async function boardIssues(actor: Actor, boardId: string, q: { quickFilte
       const s = sprints.find((x) => x.sprintId === q.sprint);
       if (!s) throw notFound(TM.sprintNotFound);
       sprintIds = new Set([s.sprintId]);
-    } else sprintIds = new Set(sprints.filter((s) => s.state === 'active').map((s) => s.sprintId));
+    } else sprintIds = activeSprints(sprints);
   }
-  const mapped = mappedStatuses(board);
-  const hideBefore =
-    board.config.hideDoneAfterDays !== undefined ? Date.now() - board.config.hideDoneAfterDays * 86_400_000 : undefined;
-  const { matched } = await matching(
-    actor,
-    boardQueries(board, q.quickFilters),
-    'rank',
-    (i) => {
-      if (!mapped.has(i.statusId)) return false;
-      if (sprintIds) return i.sprintId !== undefined && sprintIds.has(i.sprintId);
-      if (hideBefore !== undefined && i.statusCategory === 'done' && (i.statusChangedAt ?? 0) < hideBefore)
-        return false;
-      return true;
-    },
-    board.config.spaceIds,
-  );
+  const queries = boardQueries(board, q.quickFilters);
+  const matched = await cardsOf(actor, board, sprintIds, queries);
+  // WIP limits count the column as the board shows it without quick filters (as Jira's do).
+  const counted = queries.length > (board.config.query ? 1 : 0) ? await cardsOf(actor, board, sprintIds) : matched;
   const laneTests: { id: string; test: (i: TrackedIssue) => boolean }[] = [];
   if (board.config.swimlanes === 'query') {
     for (const lane of board.config.swimlaneQueries ?? []) {
@@ -115,12 +103,67 @@ export async function boardIssues(actor: Actor, boardId: string, q: { quickFilte
   return {
     board,
     issues: matched,
+    columns: columnLoads(board, counted),
     sprints: sprints.filter((s) => (sprintIds ? sprintIds.has(s.sprintId) : false)),
     lanes: Object.fromEntries(matched.map((i) => [i.issueId, laneOf(board, i, laneTests)])),
     parents,
     subtasks,
     spaces: spaces.map((s) => ({ spaceId: s.spaceId, key: s.key, name: s.name })),
   };
+}
+
+const activeSprints = (sprints: Sprint[]) =>
+  new Set(sprints.filter((s) => s.state === 'active').map((s) => s.sprintId));
+
+/**
+ * A board's cards in rank order: issues of its spaces in a mapped status, matching its query and
+ * `queries`; on a scrum board those of `sprintIds`, on a kanban board done ones go after
+ * `hideDoneAfterDays`.
+ */
+async function cardsOf(
+  actor: Actor,
+  board: Board,
+  sprintIds: Set<string> | undefined,
+  queries: string[] = board.config.query ? [board.config.query] : [],
+): Promise<TrackedIssue[]> {
+  const mapped = mappedStatuses(board);
+  const hideBefore =
+    board.config.hideDoneAfterDays !== undefined ? Date.now() - board.config.hideDoneAfterDays * 86_400_000 : undefined;
+  const { matched } = await matching(
+    actor,
+    queries,
+    'rank',
+    (i) => {
+      if (!mapped.has(i.statusId)) return false;
+      if (sprintIds) return i.sprintId !== undefined && sprintIds.has(i.sprintId);
+      if (hideBefore !== undefined && i.statusCategory === 'done' && (i.statusChangedAt ?? 0) < hideBefore)
+        return false;
+      return true;
+    },
+    board.config.spaceIds,
+  );
+  return matched;
+}
+
+/**
+ * Each column's load against its WIP limits. As in Jira, the limits are not enforced (a card can
+ * always be moved): a column over `max` is `wipExceeded`, one under `min` `wipBelowMin`, for the
+ * board to show. Subtasks are left out of the count with `wipExcludesSubtasks`.
+ */
+export function columnLoads(board: Board, cards: TrackedIssue[]) {
+  const counted = board.config.wipExcludesSubtasks ? cards.filter((i) => typeById(i.typeId)?.level !== -1) : cards;
+  return board.config.columns.map((c) => {
+    const statuses = new Set(c.statusIds);
+    const count = counted.filter((i) => statuses.has(i.statusId)).length;
+    return {
+      id: c.id,
+      count,
+      ...(c.min !== undefined ? { min: c.min } : {}),
+      ...(c.max !== undefined ? { max: c.max } : {}),
+      wipExceeded: c.max !== undefined && count > c.max,
+      wipBelowMin: c.min !== undefined && count < c.min,
+    };
+  });
 }
 
 async function allOf(actor: Actor, spaces: Space[]): Promise<TrackedIssue[]> {
@@ -233,8 +276,18 @@ export async function moveCard(
     const [ranked] = await rankIssues(actor, [current.issueId], { before: input.before, after: input.after });
     rank = ranked?.rank ?? rank;
   }
+  // The column's load after the move: a warning, never a refusal (Jira's WIP limits only warn).
+  const limited = column.max !== undefined || column.min !== undefined;
+  const sprintIds = board.config.type === 'scrum' ? activeSprints(await boardSprints(actor.orgId, boardId)) : undefined;
+  const load = limited
+    ? columnLoads(
+        { ...board, config: { ...board.config, columns: [column] } },
+        await cardsOf(actor, board, sprintIds),
+      )[0]
+    : undefined;
   return {
     issue: present({ ...current, rank, version: rank !== current.rank ? current.version + 1 : current.version }, space),
     transition,
+    ...(load ? { column: load } : {}),
   };
 }

@@ -64,7 +64,7 @@ async function one(actor: Actor, ref: string, input: BulkInput, target?: Space):
     case 'edit': {
       if (!canEdit(issue, space, actor)) throw forbidden(TM.cannotEdit);
       const { fields, description } = await resolveInput(actor, space, input.fields ?? {}, issue);
-      await writeChanges(actor.orgId, issue, fields, description);
+      await writeChanges(actor.orgId, issue, fields, description, actor.id);
       return undefined;
     }
     case 'transition': {
@@ -137,7 +137,9 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
       componentIds: [],
       fixVersionIds: [],
       affectsVersionIds: [],
-      ...(wf.statuses.includes(issue.statusId) ? {} : statusChange(issue, wf.statuses[0] as string)),
+      ...(wf.statuses.includes(issue.statusId)
+        ? {}
+        : statusChange(issue, wf.statuses[0] as string, Date.now(), actor.id)),
       updatedAt: Date.now(),
     };
     const next = { ...issue, ...change, version: issue.version + 1 } as TrackedIssue;

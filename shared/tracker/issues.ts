@@ -15,7 +15,16 @@ import {
   typeById,
   workflowOf,
 } from './catalog';
-import type { FieldValue, Space, Sprint, TrackedIssue } from './model';
+import {
+  type FieldLogEntry,
+  type FieldValue,
+  HISTORY_FIELDS,
+  type HistoryField,
+  MAX_FIELD_LOG,
+  type Space,
+  type Sprint,
+  type TrackedIssue,
+} from './model';
 import { rankAfter } from './rank';
 import { type Actor, countBy, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TM, TP } from './records';
 import { allSpaces, findSpace, spaceComponents, spaceVersions, strip } from './spaces';
@@ -413,7 +422,7 @@ async function commitNew(
       voters: [],
       fields: {},
       excerpt: '',
-      statusLog: [[statusId, now]],
+      statusLog: [[statusId, now, actor.id]],
       commentCount: 0,
       attachmentCount: 0,
       participants: [],
@@ -503,6 +512,7 @@ export async function writeChanges(
   issue: TrackedIssue,
   change: Partial<TrackedIssue>,
   description?: string,
+  by?: string,
 ): Promise<TrackedIssue> {
   const fields: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(change)) {
@@ -510,6 +520,8 @@ export async function writeChanges(
   }
   if (Object.keys(fields).length === 0 && description === undefined) return issue;
   const now = Date.now();
+  const logged = fieldChanges(issue, fields, now, by);
+  if (logged.length > 0) fields.fieldLog = [...(issue.fieldLog ?? []), ...logged].slice(-MAX_FIELD_LOG);
   fields.updatedAt = now;
   fields.gsi1sk = spaceIssuesSk((fields.statusId as string | undefined) ?? issue.statusId, now, issue.issueId);
   const items: Parameters<typeof transact>[0] = [
@@ -529,14 +541,27 @@ export async function writeChanges(
   return next;
 }
 
-/** The status change of a transition: status, category, log, resolution. */
-export function statusChange(issue: TrackedIssue, to: string, now = Date.now()): Partial<TrackedIssue> {
+/** The history entries of the HISTORY_FIELDS among `fields` (those that changed). */
+function fieldChanges(issue: TrackedIssue, fields: Record<string, unknown>, at: number, by?: string): FieldLogEntry[] {
+  const values = (v: unknown) => (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []);
+  const out: FieldLogEntry[] = [];
+  for (const [field, prop] of Object.entries(HISTORY_FIELDS) as [HistoryField, keyof TrackedIssue][]) {
+    if (!(prop in fields)) continue;
+    const before = values(issue[prop]);
+    const after = values(fields[prop]);
+    out.push(by ? [field, before, after, at, by] : [field, before, after, at]);
+  }
+  return out;
+}
+
+/** The status change of a transition: status, category, log (with who made it), resolution. */
+export function statusChange(issue: TrackedIssue, to: string, now = Date.now(), by?: string): Partial<TrackedIssue> {
   const category = statusById(to)?.category ?? 'todo';
   const change: Partial<TrackedIssue> = {
     statusId: to,
     statusCategory: category,
     statusChangedAt: now,
-    statusLog: [...issue.statusLog, [to, now]],
+    statusLog: [...issue.statusLog, by ? [to, now, by] : [to, now]],
   };
   if (category === 'done' && !issue.resolutionId) {
     change.resolutionId = 'done';
@@ -556,9 +581,10 @@ export async function editIssue(actor: Actor, ref: string, input: IssueInput): P
   const { fields, description } = await resolveInput(actor, space, input, issue);
   if (fields.typeId && fields.typeId !== issue.typeId) {
     const wf = workflowOf(space.config, fields.typeId);
-    if (!wf.statuses.includes(issue.statusId)) Object.assign(fields, statusChange(issue, wf.statuses[0] as string));
+    if (!wf.statuses.includes(issue.statusId))
+      Object.assign(fields, statusChange(issue, wf.statuses[0] as string, Date.now(), actor.id));
   }
-  return present(await writeChanges(actor.orgId, issue, fields, description), space);
+  return present(await writeChanges(actor.orgId, issue, fields, description, actor.id), space);
 }
 
 export async function descriptionOf(orgId: string, issueId: string): Promise<string> {

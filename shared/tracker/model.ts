@@ -268,8 +268,30 @@ export interface Approval {
   decidedAt?: number;
 }
 
-/** One status change: [statusId, at (ms)]. The first entry is the status the issue was created in. */
-export type StatusLogEntry = [string, number];
+/**
+ * One status change: [statusId, at (ms), by?]. The first entry is the status the issue was created
+ * in; `by` is the person who made the change (absent in entries written before it was kept, and in
+ * imported issues, whose history is the source's).
+ */
+export type StatusLogEntry = [string, number] | [string, number, string];
+
+/** The fields besides status whose changes are kept, for JQL's WAS and CHANGED (as in Jira). */
+export const HISTORY_FIELDS = {
+  assignee: 'assigneeId',
+  reporter: 'reporterId',
+  priority: 'priorityId',
+  resolution: 'resolutionId',
+  fixVersion: 'fixVersionIds',
+} as const;
+export type HistoryField = keyof typeof HISTORY_FIELDS;
+
+/** One change of a HISTORY_FIELDS field: [field, values before, values after, at (ms), by?]. */
+export type FieldLogEntry =
+  | [HistoryField, string[], string[], number]
+  | [HistoryField, string[], string[], number, string];
+
+/** The newest this many field changes are kept (an issue is one item of the table). */
+export const MAX_FIELD_LOG = 300;
 
 export interface TrackedIssue {
   orgId: string;
@@ -314,6 +336,8 @@ export interface TrackedIssue {
   /** The description's first characters (plain text). */
   excerpt: string;
   statusLog: StatusLogEntry[];
+  /** Changes of assignee, reporter, priority, resolution and fix versions, oldest first (absent: none yet). */
+  fieldLog?: FieldLogEntry[];
   commentCount: number;
   attachmentCount: number;
   requestTypeId?: string;

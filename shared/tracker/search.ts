@@ -231,12 +231,12 @@ export async function matching(
       actor.orgId,
       candidates.filter((c) => c.commentCount > 0).map((c) => c.issueId),
     );
-    for (const c of candidates) c.comments = bodies.get(c.issueId) ?? [];
+    for (const c of candidates) c.commentBodies = bodies.get(c.issueId) ?? [];
   }
   const matched = candidates.filter((c) => compiled.matches(c)).sort(compiled.compare);
   for (const m of matched) {
     delete (m as JqlIssue).description;
-    delete (m as JqlIssue).comments;
+    delete (m as JqlIssue).commentBodies;
   }
   return { matched, scanned, spaces };
 }

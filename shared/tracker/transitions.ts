@@ -40,7 +40,7 @@ export async function transitionChange(
   if (missing.length > 0) throw fieldsNeeded(transition, missing);
   const { fields, description } = await resolveInput(actor, space, input, issue);
   const now = Date.now();
-  const change = { ...statusChange(issue, transition.to, now), ...fields };
+  const change = { ...statusChange(issue, transition.to, now, actor.id), ...fields };
   const clocks = space.config.servicedesk
     ? (await slaModule()).clocksAfter(space, issue, { kind: 'status', to: transition.to }, now)
     : undefined;
@@ -59,7 +59,7 @@ export async function applyTransition(
   input: IssueInput = {},
 ): Promise<TrackedIssue> {
   const { change, description } = await transitionChange(actor, space, issue, transition, input);
-  const next = await writeChanges(actor.orgId, issue, change, description);
+  const next = await writeChanges(actor.orgId, issue, change, description, actor.id);
   if (change.sla) await (await slaModule()).syncSlaTimers(space, next);
   return next;
 }

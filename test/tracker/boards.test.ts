@@ -120,6 +120,45 @@ describe('boards', () => {
   });
 });
 
+describe('WIP limits', () => {
+  it('are shown on the board and in a move’s answer, never enforced; subtasks and quick filters as Jira counts', async () => {
+    await p.post(t.spaces, { key: 'WIP', name: 'Flow', template: 'kanban' });
+    const board = (await p.post(t.boards, { name: 'Flow', type: 'kanban', spaces: ['WIP'] })).body.board;
+    const columns = board.config.columns.map((c: { id: string }) =>
+      c.id === 'inprogress' ? { ...c, max: 1 } : c.id === 'selected' ? { ...c, min: 1 } : c,
+    );
+    const patched = await p.patch(t.board(board.boardId), {
+      config: { columns, quickFilters: [{ id: 'mine', name: 'Mine', query: 'assignee = currentUser()' }] },
+    });
+    expect(patched.status).toBe(200);
+    const a = await create({ space: 'WIP', summary: 'First' });
+    const b = await create({ space: 'WIP', summary: 'Second' });
+    const move = (key: string) => p.post(`${t.board(board.boardId)}/move`, { issue: key, columnId: 'inprogress' });
+    const first = await move(a.key);
+    expect(first.body.column).toEqual({ id: 'inprogress', count: 1, max: 1, wipExceeded: false, wipBelowMin: false });
+    // Over the limit: moved all the same, with the warning.
+    const second = await move(b.key);
+    expect(second.status).toBe(200);
+    expect(second.body.issue.statusId).toBe('inprogress');
+    expect(second.body.column).toMatchObject({ count: 2, wipExceeded: true });
+    const load = (cards: { body: { columns: { id: string }[] } }, id: string) =>
+      cards.body.columns.find((c) => c.id === id);
+    const cards = await p.get(`${t.board(board.boardId)}/issues`);
+    expect(load(cards, 'inprogress')).toMatchObject({ count: 2, max: 1, wipExceeded: true });
+    expect(load(cards, 'selected')).toMatchObject({ count: 0, min: 1, wipBelowMin: true, wipExceeded: false });
+    expect(load(cards, 'backlog')).toEqual({ id: 'backlog', count: 0, wipExceeded: false, wipBelowMin: false });
+    // A quick filter narrows the cards, not the count.
+    const mine = await p.get(`${t.board(board.boardId)}/issues?quickFilters=mine`);
+    expect(mine.body.issues).toEqual([]);
+    expect(load(mine, 'inprogress')).toMatchObject({ count: 2, wipExceeded: true });
+    // Subtasks left out of the count when the board says so.
+    const sub = await create({ space: 'WIP', summary: 'Part', type: 'Subtask', parent: a.key });
+    expect((await move(sub.key)).body.column).toMatchObject({ count: 3 });
+    await p.patch(t.board(board.boardId), { config: { wipExcludesSubtasks: true } });
+    expect(load(await p.get(`${t.board(board.boardId)}/issues`), 'inprogress')).toMatchObject({ count: 2 });
+  });
+});
+
 describe('sprints on a scrum board', () => {
   it('plans, starts, reports, completes and carries issues over; cards, backlog, quick filters, velocity', async () => {
     const a = await create({ space: 'WEB', summary: 'A', storyPoints: 3, assignee: developer.email });

@@ -63,7 +63,7 @@ describe('create and get', () => {
       parentId: epic.issueId,
       excerpt: 'Cards only. Ask @nobody',
       fields: { team: 'blue', flags: ['a'] },
-      statusLog: [['todo', expect.any(Number)]],
+      statusLog: [['todo', expect.any(Number), p.owner.userId]],
       version: 1,
     });
     const page = await p.get(t.issue(story.key));
@@ -139,6 +139,20 @@ describe('edits', () => {
     expect(changed.body.issue.priorityId).toBeUndefined();
     const asViewer = await p.put(t.issue(issue.key), { summary: 'No' }, { token: viewer.token });
     expect(asViewer.status).toBe(403);
+    // The history WAS and CHANGED read: who changed what, and from what.
+    expect(changed.body.issue.fieldLog).toEqual([
+      ['assignee', [], [developer.userId], expect.any(Number), p.owner.userId],
+      ['priority', ['medium'], [], expect.any(Number), p.owner.userId],
+    ]);
+    await p.post(`${t.issue(issue.key)}/transitions`, { transition: 'In Progress' }, { token: developer.token });
+    const keys = async (jql: string) =>
+      (await p.get(`${t.base}?jql=${encodeURIComponent(`key = ${issue.key} AND ${jql}`)}`)).body.issues.length;
+    expect(await keys(`assignee CHANGED FROM EMPTY TO "${developer.email}" BY currentUser()`)).toBe(1);
+    expect(await keys(`assignee CHANGED BY "${developer.email}"`)).toBe(0);
+    expect(await keys('priority WAS Medium')).toBe(1);
+    expect(await keys(`status CHANGED TO "In Progress" BY "${developer.email}"`)).toBe(1);
+    expect(await keys('status WAS "To Do" BY currentUser()')).toBe(1);
+    expect(await keys('status WAS "In Progress" BY currentUser()')).toBe(0);
     const bad = await p.put(t.issue(issue.key), { type: 'Nope' });
     expect(bad.status).toBe(400);
   });

@@ -287,17 +287,12 @@ describe('bad queries: 400 with the line, the column and what was expected', () 
     ],
     ['assignee in membersOf("nobody")', 'The group "nobody" does not exist.', 1, 13],
     [
-      'priority WAS High',
-      'The WAS operator is supported by the field "status" only (the status history is kept).',
+      'labels WAS x',
+      'The WAS operator is supported by the fields status, assignee, reporter, priority, resolution and fixVersion only (their history is kept).',
       1,
       1,
     ],
-    [
-      'status WAS Done BY bo',
-      'The BY predicate is not supported: the status history does not record who changed it.',
-      1,
-      20,
-    ],
+    ['status WAS Done BY nobody', 'The value "nobody" does not exist for the field "status".', 1, 20],
     ['rank > a0', 'The field "rank" can only be used in ORDER BY.', 1, 1],
     ['statusCategory = Someday', 'The value "Someday" does not exist for the field "statusCategory".', 1, 1],
   ])('compile: %s', async (query, message, line, column) => {
@@ -421,7 +416,7 @@ describe('matching', () => {
     const t1 = issue({ key: 'WEB-20', summary: 'Full-screen mode crashes on Windows', excerpt: 'Café menu is broken' });
     const t2 = issue({ key: 'WEB-21', summary: 'Screen is full of errors', environment: 'Windows 11' });
     const t3 = issue({ key: 'WEB-22', summary: 'Nothing here', fields: { customfield_10010: 'Platform Team' } });
-    const t4 = { ...issue({ key: 'WEB-23', summary: 'Quiet one' }), comments: ['Seen on Windows too', 'Fixed'] };
+    const t4 = { ...issue({ key: 'WEB-23', summary: 'Quiet one' }), commentBodies: ['Seen on Windows too', 'Fixed'] };
     const pool = [t1, t2, t3, t4];
     expect(await run('summary ~ "full screen" order by key', pool)).toEqual(['WEB-20', 'WEB-21']);
     expect(await run('summary ~ "\\"full screen\\""', pool)).toEqual(['WEB-20']);
@@ -514,14 +509,14 @@ describe('dates, relative dates and date functions, with a fixed now (Friday 202
 });
 
 describe('WAS and CHANGED over statusLog', () => {
-  const h = (key: string, log: [string, number][]) =>
+  const h = (key: string, log: ([string, number] | [string, number, string])[]) =>
     issue({ key, statusLog: log, statusId: log[log.length - 1]![0], createdAt: log[0]![1] });
   const t0 = Date.UTC(2024, 0, 10);
   const pool = [
     h('WEB-60', [
-      ['sts_todo', t0],
-      ['sts_prog', t0 + 2 * DAY],
-      ['sts_done', t0 + 5 * DAY],
+      ['sts_todo', t0, 'usr_bo'],
+      ['sts_prog', t0 + 2 * DAY, 'usr_ana'],
+      ['sts_done', t0 + 5 * DAY, 'usr_bo'],
     ]),
     h('WEB-61', [
       ['sts_todo', t0],
@@ -549,6 +544,65 @@ describe('WAS and CHANGED over statusLog', () => {
     ['status CHANGED FROM "In Progress" BEFORE "2024-01-20"', ['WEB-60']],
     ['status CHANGED ON "2024-01-12"', ['WEB-60']],
     ['status CHANGED DURING (startOfMonth("-2M"), endOfMonth("-2M"))', ['WEB-60', 'WEB-61']],
+    // BY: who made the change (entries without it, as older and imported ones, match no one).
+    ['status WAS "In Progress" BY usr_ana', ['WEB-60']],
+    ['status WAS "In Progress" BY "bo@example.com"', []],
+    ['status WAS "To Do" BY "Bo Chen"', ['WEB-60']],
+    ['status CHANGED BY currentUser()', ['WEB-60']],
+    ['status CHANGED TO Done BY usr_ana', []],
+    ['status CHANGED TO Done BY membersOf(developers) BEFORE "2024-01-16"', ['WEB-60']],
+    ['status WAS NOT "To Do" BY usr_bo', ['WEB-61', 'WEB-62', 'WEB-63']],
+  ])('%s', async (query, keys) => {
+    expect(await run(`${query} order by key`, pool)).toEqual(keys);
+  });
+});
+
+describe('WAS and CHANGED over the field log (assignee, reporter, priority, resolution, fixVersion)', () => {
+  const t0 = Date.UTC(2024, 0, 10);
+  const pool = [
+    // Assigned to Ana by Bo on the 12th, then to nobody by Ana on the 15th; priority raised on the 14th.
+    issue({
+      key: 'WEB-70',
+      createdAt: t0,
+      priorityId: 'pri_1',
+      fieldLog: [
+        ['assignee', [], ['usr_ana'], t0 + 2 * DAY, 'usr_bo'],
+        ['priority', ['pri_3'], ['pri_1'], t0 + 4 * DAY, 'usr_ana'],
+        ['assignee', ['usr_ana'], [], t0 + 5 * DAY, 'usr_ana'],
+      ],
+    }),
+    // Never changed: its values since creation.
+    issue({ key: 'WEB-71', createdAt: t0, assigneeId: 'usr_bo', priorityId: 'pri_3' }),
+    // Fix versions added and removed (no one recorded: an imported change).
+    issue({
+      key: 'WEB-72',
+      createdAt: t0,
+      fixVersionIds: ['ver_2'],
+      fieldLog: [
+        ['fixVersion', ['ver_1'], ['ver_1', 'ver_2'], t0 + DAY],
+        ['fixVersion', ['ver_1', 'ver_2'], ['ver_2'], t0 + 3 * DAY],
+      ],
+    }),
+  ];
+
+  test.each<[string, string[]]>([
+    ['assignee WAS usr_ana', ['WEB-70']],
+    ['assignee WAS EMPTY', ['WEB-70', 'WEB-72']],
+    ['assignee WAS "Bo Chen"', ['WEB-71']],
+    ['assignee WAS usr_ana ON "2024-01-13"', ['WEB-70']],
+    ['assignee WAS usr_ana AFTER "2024-01-16"', []],
+    ['assignee CHANGED', ['WEB-70']],
+    ['assignee CHANGED FROM EMPTY TO usr_ana BY usr_bo', ['WEB-70']],
+    ['assignee CHANGED TO EMPTY', ['WEB-70']],
+    ['assignee CHANGED BY usr_bo AFTER "2024-01-13"', []],
+    ['priority CHANGED FROM Medium TO Highest', ['WEB-70']],
+    ['priority WAS Medium', ['WEB-70', 'WEB-71']],
+    ['priority WAS NOT Medium', ['WEB-72']],
+    ['fixVersion WAS "3.14"', ['WEB-72']],
+    ['fixVersion CHANGED FROM "4.2"', ['WEB-72']],
+    ['fixVersion CHANGED BY usr_ana', []],
+    ['reporter CHANGED', []],
+    ['resolution WAS EMPTY', ['WEB-70', 'WEB-71', 'WEB-72']],
   ])('%s', async (query, keys) => {
     expect(await run(`${query} order by key`, pool)).toEqual(keys);
   });

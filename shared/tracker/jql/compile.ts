@@ -515,13 +515,14 @@ class Compiler {
     return op === '=' || op === 'in' ? hit : (i) => get(i).length > 0 && !hit(i);
   }
 
-  // History (statusLog) -----------------------------------------------------------------------
+  // History (statusLog, fieldLog) -------------------------------------------------------------
 
   private async historyField(ref: FieldRef, what: string): Promise<FieldDef & { kind: 'ids' }> {
     const def = await this.field(ref);
     if (def.kind !== 'ids' || !def.history) {
       fail(
-        `The ${what} operator is supported by the field "status" only (the status history is kept).`,
+        `The ${what} operator is supported by the fields status, assignee, reporter, priority, resolution and ` +
+          'fixVersion only (their history is kept).',
         ref.loc,
         def.name,
       );
@@ -532,9 +533,6 @@ class Compiler {
   /** A predicate's time window [from, to) in epoch ms. */
   private window(p: HistoryPredicate, field: string, fieldLoc: JqlLocation): [number, number] {
     const loc = p.value.type === 'value' || p.value.type === 'function' ? p.value.loc : fieldLoc;
-    if (p.kind === 'by') {
-      return fail('The BY predicate is not supported: the status history does not record who changed it.', loc, field);
-    }
     if (p.kind === 'during') {
       const [from, to] = this.dates({ name: field, kind: 'date', get: () => undefined }, p.value).values;
       return [from!, to! + 1];
@@ -546,40 +544,58 @@ class Compiler {
     return dayBounds(t, this.zone);
   }
 
+  /** The people of a BY predicate (names, emails, ids, currentUser(), membersOf()). */
+  private async people(field: string, p: HistoryPredicate): Promise<Set<string>> {
+    const def: FieldDef & { kind: 'ids' } = { name: field, kind: 'ids', catalog: 'person', get: () => [] };
+    return new Set((await this.ids(def, p.value)).values);
+  }
+
   async was(c: WasClause): Promise<Test> {
     const def = await this.historyField(c.field, 'WAS');
     const atoms = await this.ids(def, c.value);
-    const set = new Set(atoms.values);
-    const windows = c.predicates.map((p) => {
+    const windows: [number, number][] = [];
+    const by: Set<string>[] = [];
+    for (const p of c.predicates) {
       if (p.kind === 'from' || p.kind === 'to')
         fail(`${p.kind.toUpperCase()} goes with CHANGED, not WAS.`, c.field.loc);
-      return this.window(p, def.name, c.field.loc);
-    });
-    const had = (i: JqlIssue) =>
-      intervals(i).some(([status, from, to]) => set.has(status) && windows.every(([a, b]) => from < b && to > a));
+      if (p.kind === 'by') by.push(await this.people(def.name, p));
+      else windows.push(this.window(p, def.name, c.field.loc));
+    }
+    const had = (i: JqlIssue) => {
+      const steps = historyOf(def, i);
+      return steps.some(
+        (step, k) =>
+          holds(step.values, atoms) &&
+          windows.every(([a, b]) => step.at < b && (steps[k + 1]?.at ?? Number.POSITIVE_INFINITY) > a) &&
+          by.every((people) => step.by !== undefined && people.has(step.by)),
+      );
+    };
     return c.op === 'was' || c.op === 'was in' ? had : (i) => !had(i);
   }
 
   async changed(c: ChangedClause): Promise<Test> {
     const def = await this.historyField(c.field, 'CHANGED');
-    const from: Set<string>[] = [];
-    const to: Set<string>[] = [];
+    const from: Atoms<string>[] = [];
+    const to: Atoms<string>[] = [];
+    const by: Set<string>[] = [];
     const windows: [number, number][] = [];
     for (const p of c.predicates) {
-      if (p.kind === 'from') from.push(new Set((await this.ids(def, p.value)).values));
-      else if (p.kind === 'to') to.push(new Set((await this.ids(def, p.value)).values));
+      if (p.kind === 'from') from.push(await this.ids(def, p.value));
+      else if (p.kind === 'to') to.push(await this.ids(def, p.value));
+      else if (p.kind === 'by') by.push(await this.people(def.name, p));
       else windows.push(this.window(p, def.name, c.field.loc));
     }
     return (i) => {
-      const log = i.statusLog;
-      for (let k = 1; k < log.length; k++) {
-        const [was] = log[k - 1]!;
-        const [now, when] = log[k]!;
-        if (was === now) continue;
+      const steps = historyOf(def, i);
+      for (let k = 1; k < steps.length; k++) {
+        const was = steps[k - 1]!.values;
+        const { values: now, at, by: who } = steps[k]!;
+        if (sameValues(was, now)) continue;
         if (
-          from.every((s) => s.has(was)) &&
-          to.every((s) => s.has(now)) &&
-          windows.every(([a, b]) => when >= a && when < b)
+          from.every((a) => holds(was, a)) &&
+          to.every((a) => holds(now, a)) &&
+          windows.every(([a, b]) => at >= a && at < b) &&
+          by.every((people) => who !== undefined && people.has(who))
         ) {
           return true;
         }
@@ -632,11 +648,37 @@ class Compiler {
   }
 }
 
-/** [statusId, from, to) intervals of an issue's status history (the current status runs on). */
-function intervals(i: JqlIssue): [string, number, number][] {
-  const log: [string, number][] = i.statusLog.length > 0 ? i.statusLog : [[i.statusId, i.createdAt]];
-  return log.map(([status, from], k) => [status, from, log[k + 1]?.[1] ?? Number.POSITIVE_INFINITY]);
+/** One value (set) of a field's history, from `at` until the next step; `by`: who set it, when known. */
+interface Step {
+  values: string[];
+  at: number;
+  by?: string;
 }
+
+/**
+ * A field's history as steps. Status: its log (an empty log: the current status since creation).
+ * The other fields: the value before the first logged change since creation, then each change; no
+ * change logged: the current value since creation.
+ */
+function historyOf(def: FieldDef & { kind: 'ids' }, i: JqlIssue): Step[] {
+  const withBy = (step: Step, by: string | undefined) => (by === undefined ? step : { ...step, by });
+  if (def.history === 'status') {
+    if (i.statusLog.length === 0) return [{ values: [i.statusId], at: i.createdAt }];
+    return i.statusLog.map(([status, at, by]) => withBy({ values: [status], at }, by));
+  }
+  const entries = (i.fieldLog ?? []).filter((e) => e[0] === def.history);
+  if (entries.length === 0) return [{ values: def.get(i), at: i.createdAt }];
+  return [
+    { values: entries[0]![1], at: i.createdAt },
+    ...entries.map(([, , values, at, by]) => withBy({ values, at }, by)),
+  ];
+}
+
+/** Whether a value (set) is among the atoms: an empty one when they name EMPTY. */
+const holds = (values: string[], atoms: Atoms<string>) =>
+  values.length === 0 ? atoms.empty : values.some((v) => atoms.values.includes(v));
+
+const sameValues = (a: string[], b: string[]) => a.length === b.length && a.every((v) => b.includes(v));
 
 /** A custom field's values, flattened (a cascading select gives its parent and child). */
 function customValues(v: JqlIssue['fields'][string] | undefined): (string | number)[] {

@@ -1,10 +1,10 @@
-import type { TrackedIssue } from '../model';
+import type { HistoryField, TrackedIssue } from '../model';
 
 /**
  * An issue as the evaluator reads it: the stored record, plus its description and its comments'
  * bodies when the query needs them (`description`, `comment`, `text`) and the caller has them.
  */
-export type JqlIssue = TrackedIssue & { description?: string; comments?: string[] };
+export type JqlIssue = TrackedIssue & { description?: string; commentBodies?: string[] };
 
 /** What a name in a query is looked up in (JqlContext.resolve). */
 export type Catalog =
@@ -26,7 +26,15 @@ export type NarrowKey = 'issueIds' | 'spaceIds' | 'sprintIds' | 'assigneeIds' | 
 
 export type FieldDef =
   /** Values from a catalog (ids), one or several per issue. */
-  | { name: string; kind: 'ids'; catalog: Catalog; get: (i: JqlIssue) => string[]; narrow?: NarrowKey; history?: true }
+  | {
+      name: string;
+      kind: 'ids';
+      catalog: Catalog;
+      get: (i: JqlIssue) => string[];
+      narrow?: NarrowKey;
+      /** WAS and CHANGED read this history: the status log, or the field's entries of the field log. */
+      history?: 'status' | HistoryField;
+    }
   /** The issue's key (its id through the context, and `key > WEB-10` by number within a space). */
   | { name: string; kind: 'key' }
   | { name: string; kind: 'category' }
@@ -47,18 +55,25 @@ const SYSTEM: FieldDef[] = [
   { name: 'parent', kind: 'ids', catalog: 'issue', get: (i) => one(i.parentId) },
   { name: 'space', kind: 'ids', catalog: 'space', get: (i) => [i.spaceId], narrow: 'spaceIds' },
   { name: 'type', kind: 'ids', catalog: 'type', get: (i) => [i.typeId] },
-  { name: 'status', kind: 'ids', catalog: 'status', get: (i) => [i.statusId], narrow: 'statusIds', history: true },
+  { name: 'status', kind: 'ids', catalog: 'status', get: (i) => [i.statusId], narrow: 'statusIds', history: 'status' },
   { name: 'statusCategory', kind: 'category' },
-  { name: 'priority', kind: 'ids', catalog: 'priority', get: (i) => one(i.priorityId) },
-  { name: 'resolution', kind: 'ids', catalog: 'resolution', get: (i) => one(i.resolutionId) },
-  { name: 'assignee', kind: 'ids', catalog: 'person', get: (i) => one(i.assigneeId), narrow: 'assigneeIds' },
-  { name: 'reporter', kind: 'ids', catalog: 'person', get: (i) => one(i.reporterId) },
+  { name: 'priority', kind: 'ids', catalog: 'priority', get: (i) => one(i.priorityId), history: 'priority' },
+  { name: 'resolution', kind: 'ids', catalog: 'resolution', get: (i) => one(i.resolutionId), history: 'resolution' },
+  {
+    name: 'assignee',
+    kind: 'ids',
+    catalog: 'person',
+    get: (i) => one(i.assigneeId),
+    narrow: 'assigneeIds',
+    history: 'assignee',
+  },
+  { name: 'reporter', kind: 'ids', catalog: 'person', get: (i) => one(i.reporterId), history: 'reporter' },
   { name: 'creator', kind: 'ids', catalog: 'person', get: (i) => one(i.creatorId) },
   { name: 'watcher', kind: 'ids', catalog: 'person', get: (i) => i.watchers },
   { name: 'voter', kind: 'ids', catalog: 'person', get: (i) => i.voters },
   { name: 'participants', kind: 'ids', catalog: 'person', get: (i) => i.participants },
   { name: 'component', kind: 'ids', catalog: 'component', get: (i) => i.componentIds },
-  { name: 'fixVersion', kind: 'ids', catalog: 'version', get: (i) => i.fixVersionIds },
+  { name: 'fixVersion', kind: 'ids', catalog: 'version', get: (i) => i.fixVersionIds, history: 'fixVersion' },
   { name: 'affectedVersion', kind: 'ids', catalog: 'version', get: (i) => i.affectsVersionIds },
   {
     name: 'sprint',
@@ -74,7 +89,7 @@ const SYSTEM: FieldDef[] = [
   { name: 'description', kind: 'text', get: (i) => [i.description ?? i.excerpt] },
   { name: 'environment', kind: 'text', get: (i) => [i.environment] },
   /** Jira's `comment ~ "…"`: the bodies of the issue's comments. */
-  { name: 'comment', kind: 'text', get: (i) => i.comments ?? [] },
+  { name: 'comment', kind: 'text', get: (i) => i.commentBodies ?? [] },
   {
     name: 'text',
     kind: 'text',
@@ -82,7 +97,7 @@ const SYSTEM: FieldDef[] = [
       i.summary,
       i.description ?? i.excerpt,
       i.environment,
-      ...(i.comments ?? []),
+      ...(i.commentBodies ?? []),
       ...Object.values(i.fields).flatMap((v) => (typeof v === 'string' ? [v] : [])),
     ],
   },
