@@ -155,6 +155,8 @@ describe('the local platform (npm start, npm run local)', () => {
     const out = running?.output() ?? '';
     for (const name of ['api', 'identity', 'dynamodb', 's3', 'sqs'])
       expect(out).toMatch(new RegExp(`^  ${name} +http://`, 'm'));
+    // npm start alone lets connectors reach MCP servers on this machine, and says so.
+    expect(out).toMatch(/^ {2}connectors MCP servers on this machine allowed too .*; elsewhere public https only$/m);
     expect(info).toMatchObject({
       baseUrl: `http://localhost:${ports[0]}`,
       authUrl: `http://localhost:${ports[1]}`,
