@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Temporal } from 'temporal-polyfill';
-import { UsageError } from '../context';
+import { count, UsageError } from '../context';
 import { table } from '../output';
 import type { CommandSpec, Ctx, OptionSpec } from '../spec';
 import { TransferMeter, uploadFile } from '../transfer';
@@ -319,7 +319,10 @@ export const CALENDAR_COMMANDS: CommandSpec[] = [
       }
       writeFileSync(resolve(c.io.cwd, out), text);
       const events = (text.match(/^BEGIN:VEVENT\r?$/gm) ?? []).length;
-      return c.print({ file: out, bytes: Buffer.byteLength(text), events }, () => `Wrote ${events} events to ${out}.`);
+      return c.print(
+        { file: out, bytes: Buffer.byteLength(text), events },
+        () => `Wrote ${count(events, 'event')} to ${out}.`,
+      );
     },
   },
 ];

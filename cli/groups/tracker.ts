@@ -189,7 +189,7 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
           ...(res.children.length
             ? [`children:    ${res.children.map((k) => `${k.key} (${statusName(k.statusId)})`).join(', ')}`]
             : []),
-          `transitions: ${res.transitions.map((t) => `${t.name} → ${statusName(t.to)}`).join(', ') || '-'}`,
+          `transitions: ${res.transitions.map((t) => (t.name === statusName(t.to) ? t.name : `${t.name} → ${statusName(t.to)}`)).join(', ') || '-'}`,
           ...(res.description ? ['', res.description.trimEnd()] : []),
           ...comments
             .slice(-3)
@@ -285,7 +285,9 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
       let startRow: number | undefined;
       let keyMap: Record<string, string> | undefined;
       let created = 0;
-      const problems: string[] = [];
+      // Each error or warning once, with the rows (of the file, from 0) it was said of.
+      const problems = new Map<string, number[]>();
+      const note = (text: string, row: number) => problems.set(text, [...(problems.get(text) ?? []), row]);
       let answer: ImportAnswer;
       do {
         answer = await api.postIssuesImport({
@@ -294,8 +296,8 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
         });
         for (const r of answer.results) {
           if (r.key) created++;
-          if (r.error) problems.push(`row ${r.row}${r.from ? ` (${r.from})` : ''}: ${r.error}`);
-          for (const w of r.warnings ?? []) problems.push(`row ${r.row}${r.key ? ` (${r.key})` : ''}: ${w}`);
+          if (r.error) note(`Not imported: ${r.error}`, r.row);
+          for (const w of r.warnings ?? []) note(w, r.row);
         }
         // Records done of total: one line a call (a terminal redraws it in place).
         const line = `Importing ${name}: ${(startRow ?? 0) + answer.processed} of ${answer.total} records`;
@@ -304,7 +306,9 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
         keyMap = answer.keyMap;
       } while (!answer.done && startRow !== undefined);
       if (c.io.tty) c.io.stderr('\r\x1b[K');
-      const notes = problems.length ? `\n${problems.map((p) => `  ${p}`).join('\n')}` : '';
+      const notes = [...problems]
+        .map(([text, rows]) => `\n  ${text} (${rows.length === 1 ? 'row' : 'rows'} ${rows.join(', ')})`)
+        .join('');
       c.io.stdout(`Imported ${created} of ${answer.total} records into ${space}.${notes}\n`);
       return 0;
     },

@@ -89,7 +89,7 @@ SPACE-3  Dark mode                 Backlog  -
     const view = await ana.run(['track', 'view', `${space}-3`]);
     expect(view.stdout).toContain(`${space}-3  Dark mode\nstatus:      Backlog\ntype:        Task, priority Medium`);
     expect(view.stdout).toContain('labels:      ui, web');
-    expect(view.stdout).toMatch(/transitions: .*→ In Progress/);
+    expect(view.stdout).toMatch(/\ntransitions: (.*, )?In Progress(, |\n)/);
   });
 
   it('transition, rank before and after; a bad query or a missing --before is refused', async () => {
