@@ -18,6 +18,7 @@ import {
   checkInput,
   createJob,
   DEFAULT_TTL_SECONDS,
+  endDeviceJobs,
   JM,
   type JobRecord,
   missingFor,
@@ -235,12 +236,14 @@ export const routes = [
     method: 'DELETE',
     path: '/v1/orgs/:orgId/agents/devices/:deviceId',
     scope: 'agents:write',
-    summary: 'Revokes a device and its token at once: its next call is 401.',
+    summary: 'Revokes a device and its token at once (its next call is 401); its running jobs fail.',
     params: DevicePath,
     errors: { 404: [DM.deviceNotFound] },
     run: async ({ org, params }) => {
       const device = await requireDevice(org.orgId, params.deviceId, true);
       if (device.status === 'active') await revokeDevice(device);
+      // Again on a repeat: a revoke whose jobs were not all ended finishes here.
+      await endDeviceJobs(device);
       return noContent();
     },
   }),

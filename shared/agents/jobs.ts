@@ -16,8 +16,8 @@ import type { Capability, DeviceRecord } from './devices';
  * Agent jobs. The job record (`ORG#<orgId>`, `JOB#<jobId>`) is the truth. While a job is queued it
  * sits in a sparse index (gsi1: `JOBQ#<orgId>`, creation time): a device's poll reads it oldest
  * first, keeps what the device may run (its type's capability, hosts within the allowlist unless
- * `full`, not expired) and claims with a conditional update (`queued` and still indexed → running,
- * the index entry gone); a claim lost to another device moves on to the next job. Queues could
+ * `full`, not expired) and claims with a conditional update (`queued` → running, the job moved to
+ * its device's index, where a revoke finds it); a claim lost to another device moves on to the next job. Queues could
  * neither choose by capability nor keep the order, so none is in the claiming path.
  *
  * Expiry and a stopped device are settled where jobs are read (poll, get, the list): a queued job
@@ -58,6 +58,7 @@ export const JM = {
   ttl: 'ttlSeconds must be between 60 and 604800.',
   tooLarge: 'Job input too large (300 KB max).',
   stopped: 'The device stopped reporting.',
+  revoked: 'The device was revoked.',
   resultsTooLarge: 'The results are larger than 100 MB.',
 } as const;
 
@@ -81,10 +82,17 @@ const queuedIndex = (orgId: string, createdAt: number, jobId: string) => ({
   gsi1pk: `JOBQ#${orgId}`,
   gsi1sk: `${String(createdAt).padStart(15, '0')}#${jobId}`,
 });
+/** Where a running job sits (gsi1), so a revoked device's jobs are found without reading the others. */
+const runningIndex = (orgId: string, deviceId: string, claimedAt: number, jobId: string) => ({
+  gsi1pk: `JOBRUN#${orgId}#${deviceId}`,
+  gsi1sk: `${String(claimedAt).padStart(15, '0')}#${jobId}`,
+});
 const resultKey = (orgId: string, jobId: string) => `agent-results/${orgId}/${jobId}`;
 
 // Inputs of each type (designed; the spec leaves them open). URLs are the device's to reach: its
 // allowlist, not the platform's guard, decides (self-hosted agents exist to reach private hosts).
+/** What a process may be given: argv, a folder, variables (the system refuses NUL bytes in them). */
+const Arg = z.string().check(z.refine((v) => !v.includes('\0'), 'NUL bytes are not allowed.'));
 const HttpUrl = z.string().check(z.regex(/^https?:\/\/[^\s/]+/i, 'Use an http or https URL.'));
 const INPUTS: Record<JobType, z.ZodMiniType> = {
   'http.batch': z.object({
@@ -101,9 +109,11 @@ const INPUTS: Record<JobType, z.ZodMiniType> = {
       .check(z.minLength(1), z.maxLength(100)),
   }),
   exec: z.object({
-    command: z.array(z.string().check(z.minLength(1))).check(z.minLength(1), z.maxLength(1000)),
-    cwd: z.optional(z.string()),
-    env: z.optional(z.record(z.string(), z.string())),
+    command: z.array(Arg.check(z.minLength(1))).check(z.minLength(1), z.maxLength(1000)),
+    cwd: z.optional(Arg.check(z.minLength(1), z.maxLength(4096))),
+    env: z.optional(
+      z.record(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'Use names of letters, digits and _.')), Arg),
+    ),
     timeoutMs: z.optional(z.int().check(z.minimum(100), z.maximum(3_600_000))),
   }),
   'browser.batch': z.object({
@@ -201,12 +211,20 @@ export async function recentJobs(orgId: string, limit: number): Promise<JobRecor
  * queued index when it leaves `queued`. Answers the job as written, or undefined when it was no
  * longer in `from`.
  */
-async function move(job: JobRecord, from: JobStatus[], set: Partial<JobRecord>): Promise<JobRecord | undefined> {
+async function move(
+  job: JobRecord,
+  from: JobStatus[],
+  set: Partial<JobRecord> & { gsi1pk?: string; gsi1sk?: string },
+): Promise<JobRecord | undefined> {
+  // A job is in one index at a time: the queued index while queued, its device's while it runs (a
+  // claim sets it); a job that ends leaves either.
+  const leaves =
+    (set.status !== undefined && isFinal(set.status)) ||
+    (from.includes('queued') && set.status !== 'queued' && set.gsi1pk === undefined);
   const update = fieldUpdate(set, {
     names: { '#status': 'status' },
     values: Object.fromEntries(from.map((status, i) => [`:from${i}`, status])),
-    // Leaving `queued` leaves the queued index too.
-    removes: from.includes('queued') && set.status !== 'queued' ? ['gsi1pk', 'gsi1sk'] : [],
+    removes: leaves ? ['gsi1pk', 'gsi1sk'] : [],
   });
   try {
     const out = await db.send(
@@ -399,6 +417,7 @@ export async function claimNext(device: DeviceRecord, now = Date.now()): Promise
         claimedAt: now,
         heartbeatAt: now,
         updatedAt: now,
+        ...runningIndex(device.orgId, device.deviceId, now, job.jobId),
       });
       if (claimed) {
         await queueCheck(claimed, now);
@@ -408,6 +427,33 @@ export async function claimNext(device: DeviceRecord, now = Date.now()): Promise
     start = out.LastEvaluatedKey;
   } while (start);
   return undefined;
+}
+
+/**
+ * A revoked device's jobs end with it: running ones `failed` (`The device was revoked.`), canceling
+ * ones `canceled`, each by the move that sends its callback and event. A claim the index does not
+ * show yet (it is read eventually consistent) ends as any silent device's does, after the
+ * heartbeat limit.
+ */
+export async function endDeviceJobs(device: Pick<DeviceRecord, 'orgId' | 'deviceId'>, now = Date.now()) {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: TABLE(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :run',
+        ExpressionAttributeValues: { ':run': `JOBRUN#${device.orgId}#${device.deviceId}` },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const job of (out.Items ?? []) as JobRecord[]) {
+      const ended =
+        job.status === 'canceling' ? { status: 'canceled' as const } : { status: 'failed' as const, error: JM.revoked };
+      await move(job, ['running', 'canceling'], { ...ended, updatedAt: now, completedAt: now });
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
 }
 
 /** The device's own job, running or canceling (another device's, or a finished one, is 404). */

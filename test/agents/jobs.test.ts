@@ -1,9 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { storage } from '../../shared/storage';
 import { db } from '../../shared/store/client';
 import { TABLE } from '../../shared/store/table';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
+import { until } from '../helpers/until';
 import { loggedInDevice } from './helpers';
 
 /**
@@ -25,8 +28,11 @@ const httpJob = (host = 'api.example.com', extra: Record<string, unknown> = {}) 
 beforeAll(async () => {
   process.env.ARTIFACTS_BUCKET = `agent-results-${Date.now().toString(36)}`;
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
-  // Jobs queue their expiry and heartbeat checks for the agent-checks worker.
-  worker = await startQueueWorker('agent-checks');
+  // Jobs queue their expiry and heartbeat checks for the agent-checks worker; jobs that end raise
+  // agent.job_done / agent.job_failed for the notify worker.
+  process.env.OUTBOX_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'agent-outbox-'));
+  process.env.MAIL_FROM = 'notifications@localhost';
+  worker = await startQueueWorker('agent-checks', 'notify');
   p = await TestPlatform.start();
 });
 afterAll(async () => {
@@ -98,6 +104,31 @@ describe('create', () => {
       [{ type: 'http.batch' }, 400, 'Invalid request'],
       [{ type: 'exec', input: { command: 'ls -la' } }, 400, 'Invalid exec input. command:'],
     ];
+    // Every kind of URL the guard refuses, refused when the job is made.
+    for (const url of [
+      'https://hooks.example.com:8443/x',
+      'https://user:pw@hooks.example.com/x',
+      'https://app.localhost/x',
+      'https://intranet/x',
+      'https://printer.local/x',
+      'https://db.corp.internal/x',
+      'https://127.0.0.1/x',
+      'https://10.0.0.8/x',
+      'https://100.64.0.1/x',
+      'https://[fd00::1]/x',
+      'https://[fe80::1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://nowhere.invalid/x',
+    ]) {
+      refusals.push([httpJob('a.example.com', { callbackUrl: url }), 400, 'callbackUrl must be a public https URL.']);
+    }
+    // exec's argv, folder and variables as a process takes them.
+    refusals.push(
+      [{ type: 'exec', input: { command: ['ls', 'a\0b'] } }, 400, 'Invalid exec input. command.1: NUL bytes'],
+      [{ type: 'exec', input: { command: ['ls'], cwd: 'x\0' } }, 400, 'Invalid exec input. cwd: NUL bytes'],
+      [{ type: 'exec', input: { command: ['env'], env: { 'A=B': 'x' } } }, 400, 'Invalid exec input. env'],
+      [{ type: 'exec', input: { command: ['env'], env: { A: 'x\0' } } }, 400, 'Invalid exec input. env.A: NUL bytes'],
+    );
     for (const [body, status, message] of refusals) {
       const res = await p.post(`${agents()}/jobs`, body);
       expect([res.status, res.body.error]).toEqual([status, expect.stringContaining(message)]);
@@ -156,6 +187,16 @@ describe('claim, run, complete', () => {
     const done = await p.get(`${agents()}/jobs/${first.body.jobId}`);
     expect(done.body.job).toMatchObject({ status: 'done', completedAt: expect.any(Number) });
     expect(await (await fetch(done.body.resultsUrl)).json()).toEqual({ responses: [{ status: 200 }] });
+    // Links: the upload for 15 minutes, the results for 5.
+    const lifetime = (link: string) => new URL(link).searchParams.get('X-Amz-Expires');
+    expect([lifetime(got.body.job.uploadUrl), lifetime(done.body.resultsUrl)]).toEqual(['900', '300']);
+    // The end reaches its creator as agent.job_done.
+    const notice = await until(async () =>
+      ((await p.get('/v1/me/notifications')).body.notices as { event: string; title: string }[] | undefined)?.find(
+        (n) => n.event === 'agent.job_done',
+      ),
+    );
+    expect(notice.title).toBe('Agent job "fetch" is done');
     // A repeat changes nothing; the next poll gets the next job; the others wait for a device that may run them.
     await p.post(
       `/v1/agent/jobs/${first.body.jobId}/complete`,
@@ -242,6 +283,24 @@ describe('cancel, expiry, a stopped device', () => {
   });
 });
 
+describe('a revoked device', () => {
+  it('its running job fails and its canceling job is canceled, at once', async () => {
+    const device = await deviceFor(['revoke.example.com']);
+    const running = await p.post(`${agents()}/jobs`, httpJob('revoke.example.com'));
+    const canceling = await p.post(`${agents()}/jobs`, httpJob('revoke.example.com'));
+    const queued = await p.post(`${agents()}/jobs`, httpJob('revoke.example.com'));
+    expect((await poll(device.token)).body.job.jobId).toBe(running.body.jobId);
+    expect((await poll(device.token)).body.job.jobId).toBe(canceling.body.jobId);
+    expect((await p.post(`${agents()}/jobs/${canceling.body.jobId}/cancel`)).body).toEqual({ status: 'canceling' });
+    expect((await p.delete(`${agents()}/devices/${device.deviceId}`)).status).toBe(204);
+    const status = async (jobId: string) => (await p.get(`${agents()}/jobs/${jobId}`)).body.job;
+    expect(await status(running.body.jobId)).toMatchObject({ status: 'failed', error: 'The device was revoked.' });
+    expect((await status(canceling.body.jobId)).status).toBe('canceled');
+    // A queued job waits for another device.
+    expect((await status(queued.body.jobId)).status).toBe('queued');
+  });
+});
+
 describe('waiting and request-access', () => {
   it('lists say why a queued job waits; request-access files the hosts a device lacks', async () => {
     // A fresh organization: no device yet.
@@ -279,6 +338,19 @@ describe('waiting and request-access', () => {
     const late = await p.post(`${path}/jobs/${job.body.jobId}/request-access`, { deviceId: device.deviceId }, as);
     expect(late.status).toBe(409);
     expect(late.body).toEqual({ error: 'Only queued jobs wait for access.' });
+  });
+});
+
+describe('the list', () => {
+  it('holds the 50 latest jobs, newest first', async () => {
+    const { org, owner } = await p.newOrg();
+    const path = `/v1/orgs/${org.orgId}/agents`;
+    const made: string[] = [];
+    for (let i = 0; i < 51; i++) {
+      made.push((await p.post(`${path}/jobs`, httpJob('list.example.com'), { token: owner.token })).body.jobId);
+    }
+    const listed = ((await p.get(path, { token: owner.token })).body.jobs as { jobId: string }[]).map((j) => j.jobId);
+    expect(listed).toEqual(made.slice(1).reverse());
   });
 });
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,7 +16,8 @@ import { until } from '../helpers/until';
  * login approved through the API; an `http.batch` to a test server at `echo.localhost` waits
  * `blocked`, gets its host through request-access and approval, then runs and leaves its answers
  * behind `resultsUrl`; `exec` waits for a device with `exec`, runs `sleep 30` and is canceled
- * within a heartbeat; a killed program's job fails; a revoked device's program stops.
+ * within a heartbeat; a killed program's job fails; a program started without --allow-exec fails
+ * exec jobs; a revoked device's program stops; one whose platform does not answer keeps asking.
  */
 let p: TestPlatform;
 let worker: { stop: () => Promise<void> } | undefined;
@@ -29,7 +30,6 @@ const agents = () => `/v1/orgs/${p.org.orgId}/agents`;
 
 beforeAll(async () => {
   process.env.ARTIFACTS_BUCKET = `agent-program-${Date.now().toString(36)}`;
-  process.env.AGENT_HEARTBEAT_LIMIT_MS = '1500';
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
   config = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'agent-config-'));
   chromium = await chromiumPath();
@@ -53,7 +53,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
-  delete process.env.AGENT_HEARTBEAT_LIMIT_MS;
   echo.close();
   await p.close();
   await worker?.stop();
@@ -72,6 +71,7 @@ function program(args: string[], home = config) {
       AGENT_LOGIN_POLL_MS: '200',
       AGENT_POLL_MS: '200',
       AGENT_HEARTBEAT_MS: '300',
+      AGENT_RETRY_MS: '200',
       AGENT_CHROMIUM: chromium,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -229,22 +229,56 @@ it('five programs and 100 jobs: each job claimed once, all done', async () => {
   for (const r of runners) r.child.kill('SIGTERM');
 }, 120_000);
 
-it('a program killed mid-job: the job fails; a revoked device: the program stops', async () => {
-  const runner = program(['run', '--allow-exec']);
-  await until(() => runner.output().includes('polling'));
-  const made = await p.post(`${agents()}/jobs`, { type: 'exec', input: { command: ['sleep', '30'] } });
-  await until(async () => ((await job(made.body.jobId)).job.status === 'running' ? true : undefined));
-  runner.child.kill('SIGKILL');
-  const failed = await until(async () => {
-    const got = await job(made.body.jobId);
-    return got.job.status === 'failed' ? got.job : undefined;
-  });
-  expect(failed.error).toBe('The device stopped reporting.');
+it('a program killed mid-job: the job fails; without --allow-exec exec fails; a revoked device: the program stops', async () => {
+  // Two minutes without a heartbeat, shortened here alone (elsewhere a busy machine would fail live jobs).
+  process.env.AGENT_HEARTBEAT_LIMIT_MS = '1500';
+  try {
+    const runner = program(['run', '--allow-exec']);
+    await until(() => runner.output().includes('polling'));
+    const made = await p.post(`${agents()}/jobs`, { type: 'exec', input: { command: ['sleep', '30'] } });
+    await until(async () => ((await job(made.body.jobId)).job.status === 'running' ? true : undefined));
+    runner.child.kill('SIGKILL');
+    const failed = await until(async () => {
+      const got = await job(made.body.jobId);
+      return got.job.status === 'failed' ? got.job : undefined;
+    });
+    expect(failed.error).toBe('The device stopped reporting.');
+  } finally {
+    delete process.env.AGENT_HEARTBEAT_LIMIT_MS;
+  }
 
   const again = program(['run']);
   await until(() => again.output().includes('polling'));
+  const refused = await p.post(`${agents()}/jobs`, { type: 'exec', input: { command: ['true'] } });
+  const ended = await until(async () => {
+    const got = await job(refused.body.jobId);
+    return got.job.status === 'running' || got.job.status === 'queued' ? undefined : got.job;
+  });
+  expect([ended.status, ended.error]).toEqual([
+    'failed',
+    'exec is not allowed on this device: start it with --allow-exec.',
+  ]);
   expect((await p.delete(`${agents()}/devices/${deviceId}`)).status).toBe(204);
   const [exit] = (await once(again.child, 'exit')) as [number];
   expect(exit).toBe(1);
   expect(again.output()).toContain('the device was revoked');
+});
+
+it('a platform that does not answer: the program says so and asks again, it does not stop', async () => {
+  // A port nobody listens on.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const home = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'agent-away-'));
+  mkdirSync(join(home, 'platform'));
+  const away = { baseUrl: `http://127.0.0.1:${port}`, token: 'app_dev_x', deviceId: 'dev_away', orgId: p.org.orgId };
+  writeFileSync(join(home, 'platform', 'agent.json'), JSON.stringify(away), { mode: 0o600 });
+  const runner = program(['run'], home);
+  try {
+    await until(() => runner.output().split('The platform did not answer').length > 2);
+    expect(runner.child.exitCode).toBeNull();
+  } finally {
+    runner.child.kill('SIGTERM');
+  }
 });
