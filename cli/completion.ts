@@ -7,7 +7,7 @@ import { type CommandSpec, type Completion, GLOBAL_OPTIONS, type OptionSpec } fr
  * Shell completion, made from the command table: `platform completion bash|zsh|fish` prints a
  * script holding the command words; everything after them (options, their values, arguments) is
  * asked of the hidden `platform __complete <words…>`, which answers from the table and, for
- * organization, project, repository and branch names, from the API.
+ * organization, project, repository, branch, tracker space and mailbox names, from the API.
  */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -63,6 +63,14 @@ async function valuesOf(kind: Completion | undefined, io: Io, given: Record<stri
       if (!repo) return [];
       const { branches } = await s.api.getReposBranches({ orgId: s.config.orgId, name: repo });
       return branches.map((b) => b.name);
+    }
+    case 'space': {
+      const { spaces } = await s.api.getIssuesSpaces({ orgId: s.config.orgId });
+      return spaces.map((k) => k.key);
+    }
+    case 'mailbox': {
+      const { mailboxes } = await s.api.getMailMailboxes({ orgId: s.config.orgId });
+      return mailboxes.map((m) => m.address);
     }
     default:
       return [];

@@ -7,7 +7,16 @@ import type { Io, Session } from './context';
  */
 
 /** What the shell completes for a value: fixed words, or names the API knows. */
-export type Completion = readonly string[] | 'org' | 'project' | 'repo' | 'branch' | 'profile' | 'file';
+export type Completion =
+  | readonly string[]
+  | 'org'
+  | 'project'
+  | 'repo'
+  | 'branch'
+  | 'space'
+  | 'mailbox'
+  | 'profile'
+  | 'file';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';

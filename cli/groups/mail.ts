@@ -12,6 +12,7 @@ export const MAILBOX: OptionSpec = {
   type: 'string',
   value: 'ADDRESS',
   help: 'the mailbox (its address or id; default: PLATFORM_MAILBOX, else your only one)',
+  complete: 'mailbox',
 };
 
 const width = (c: Ctx) => c.io.columns ?? 80;

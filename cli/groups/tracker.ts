@@ -125,7 +125,7 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
     summary: 'create an issue in a space',
     positionals: [{ name: 'summary', required: true }],
     options: {
-      space: { type: 'string', value: 'KEY', help: "the space's key", required: true },
+      space: { type: 'string', value: 'KEY', help: "the space's key", required: true, complete: 'space' },
       type: { type: 'string', value: 'TYPE', help: "Task, Bug, Story… (default: the space's)" },
       description: { type: 'string', value: 'TEXT', help: 'its description (Markdown)' },
       'description-file': {
@@ -262,7 +262,7 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
       'administrators only. With --json, the last answer (its keyMap: old keys to new ones).',
     positionals: [{ name: 'file', required: true, complete: 'file' }],
     options: {
-      space: { type: 'string', value: 'KEY', help: "the space's key", required: true },
+      space: { type: 'string', value: 'KEY', help: "the space's key", required: true, complete: 'space' },
       'create-missing': { type: 'boolean', help: 'create versions, components and sprints it names' },
     },
     examples: ['platform track import jira-export.csv --space WEB --create-missing'],

@@ -89,6 +89,9 @@ SPACE-3  Dark mode                 Backlog  -
     const view = await ana.run(['track', 'view', `${space}-3`]);
     expect(view.stdout).toContain(`${space}-3  Dark mode\nstatus:      Backlog\ntype:        Task, priority Medium`);
     expect(view.stdout).toContain('labels:      ui, web');
+    // Completion: the tracker's space keys and the caller's mailboxes, from the API.
+    expect((await ana.run(['__complete', 'track', 'create', '--space', space.slice(0, 3)])).stdout).toBe(`${space}\n`);
+    expect((await bea.run(['__complete', 'mail', 'list', '--mailbox', ''])).stdout).toBe(`${addressB}\n`);
     expect(view.stdout).toMatch(/\ntransitions: (.*, )?In Progress(, |\n)/);
   });
 
