@@ -48,11 +48,12 @@ export const issueRoutes = [
     summary:
       'An issue by key (former keys of moved issues and renamed spaces too) or `iss_` id, with its space and ' +
       'its page: description, comments, links, attachments, children, the transitions open to the caller ' +
-      'and the caller’s permissions on it. A hidden issue is 404.',
+      'and the caller’s permissions on it. A hidden issue is 404. `remember=1` (Jira’s `updateHistory`) puts it ' +
+      'first in the caller’s issue history (50 issues), which JQL reads: `issue in issueHistory()`, `lastViewed`.',
     params: IssuePath,
     query: z.object({ remember: z._default(z.enum(['0', '1']), '0') }),
     errors: { 404: [TM.issueNotFound] },
-    run: async (ctx) => ok(await issuePage(actorOf(ctx), ctx.params.issueKey)),
+    run: async (ctx) => ok(await issuePage(actorOf(ctx), ctx.params.issueKey, ctx.query.remember === '1')),
   }),
   route({
     method: 'PUT',

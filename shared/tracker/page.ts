@@ -4,6 +4,7 @@ import { transitionsFrom, workflowOf } from './catalog';
 import { childrenOf, descriptionOf, findIssue, present, requireIssue, withLiveSla } from './issues';
 import { type Actor, pkOf, TP } from './records';
 import { findSpace } from './spaces';
+import { rememberView } from './views';
 
 type Stored = Record<string, unknown> & { pk: string; sk: string };
 const bare = ({ pk: _p, sk: _s, ...rest }: Stored) => rest;
@@ -29,8 +30,9 @@ export async function issueParts(orgId: string, issueId: string) {
  * sees), worklogs, attachments, children, its parent, the transitions open from its status and the
  * caller's permissions in its space.
  */
-export async function issuePage(actor: Actor, ref: string) {
+export async function issuePage(actor: Actor, ref: string, remember = false) {
   const { issue, space } = await requireIssue(actor, ref);
+  if (remember) await rememberView(actor, issue.issueId);
   const [description, parts, children, parent] = await Promise.all([
     descriptionOf(actor.orgId, issue.issueId),
     issueParts(actor.orgId, issue.issueId),

@@ -14,7 +14,8 @@ import type { Role } from '../auth/scopes';
  * - `TRKMETA`: the organization's last handed-out rank (new issues go last);
  * - boards `TBOARD#`, sprints `TSPRINT#`, versions `TVERSION#<spaceId>#`, components
  *   `TCOMPONENT#<spaceId>#`, comments `TCOMMENT#<issueId>#`, links `TLINK#<issueId>#`,
- *   worklogs `TWORKLOG#<issueId>#`, attachments `TATTACH#<issueId>#`.
+ *   worklogs `TWORKLOG#<issueId>#`, attachments `TATTACH#<issueId>#`;
+ * - a person's issue history `TVIEWS#<userId>` (the issues opened with `remember=1`).
  */
 export const pkOf = (orgId: string) => `ORG#${orgId}`;
 const k = (orgId: string, sk: string) => ({ pk: pkOf(orgId), sk });
@@ -26,6 +27,8 @@ export const TK = {
   issueNumber: (orgId: string, spaceId: string, n: number) => k(orgId, `TISSUENUM#${spaceId}#${n}`),
   description: (orgId: string, issueId: string) => k(orgId, `TDESC#${issueId}`),
   meta: (orgId: string) => k(orgId, 'TRKMETA'),
+  /** A person's issue history (`remember=1`; views.ts). */
+  views: (orgId: string, userId: string) => k(orgId, `TVIEWS#${userId}`),
   /** How many issues of a space are in a status (`n`), moved in the transactions that change it. */
   statusCount: (orgId: string, spaceId: string, statusId: string) => k(orgId, `TCOUNT#${spaceId}#${statusId}`),
   board: (orgId: string, boardId: string) => k(orgId, `TBOARD#${boardId}`),

@@ -16,6 +16,7 @@ import {
 import type { Component, Space, Sprint, TrackedIssue, Version } from './model';
 import { type Actor, pkOf, spaceIssuesPk, TK, TP } from './records';
 import { allSpaces } from './spaces';
+import { viewedIssues } from './views';
 
 type Stored<T> = T & { pk: string; sk: string };
 
@@ -55,8 +56,14 @@ export async function jqlContext(actor: Actor, spaces: Space[]): Promise<JqlCont
     sprints,
     versions: versions.map((v) => ({ id: v.versionId, released: v.released, space: keyOf.get(v.spaceId) })),
   });
+  let history: Promise<Map<string, number>> | undefined;
   return {
     ...base,
+    issueHistory: async () => {
+      if (!actor.person) return [];
+      history ??= viewedIssues(orgId, actor.id);
+      return [...(await history).keys()];
+    },
     resolve: async (catalog, value) => {
       if (catalog !== 'issue') return base.resolve(catalog, value);
       const issue = await findIssue(orgId, value);
@@ -210,6 +217,11 @@ export async function matching(
   const scanned = read.length;
   const needsDescription = compiled.fieldsUsed.some((f) => f === 'description' || f === 'text');
   const needsComments = compiled.fieldsUsed.some((f) => f === 'comment' || f === 'text');
+  const viewed = compiled.fieldsUsed.includes('lastViewed')
+    ? actor.person
+      ? await viewedIssues(actor.orgId, actor.id)
+      : new Map<string, number>()
+    : undefined;
   const candidates: JqlIssue[] = [];
   for (const raw of read) {
     const space = spaces.get(raw.spaceId);
@@ -218,6 +230,8 @@ export async function matching(
     const issue = present(raw, space) as JqlIssue;
     if (!all.every((c) => withinNarrow(c.narrow, issue))) continue;
     if (extra && !extra(issue)) continue;
+    const at = viewed?.get(issue.issueId);
+    if (at !== undefined) issue.lastViewed = at;
     candidates.push(issue);
   }
   if (needsDescription) {
@@ -237,6 +251,7 @@ export async function matching(
   for (const m of matched) {
     delete (m as JqlIssue).description;
     delete (m as JqlIssue).commentBodies;
+    delete (m as JqlIssue).lastViewed;
   }
   return { matched, scanned, spaces };
 }

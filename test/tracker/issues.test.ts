@@ -228,6 +228,21 @@ describe('labels and search', () => {
       'SRCH-4',
       'SRCH-5',
     ]);
+    // remember=1 keeps the issue in the caller's history (Jira's updateHistory): issueHistory(), lastViewed.
+    const dq = async (jql: string) =>
+      (await p.get(`${t.base}?jql=${encodeURIComponent(jql)}`, { token: developer.token })).body.issues.map(
+        (i: { key: string }) => i.key,
+      );
+    await p.get(`${t.issue('SRCH-3')}?remember=1`, { token: developer.token });
+    await p.get(`${t.issue('SRCH-1')}?remember=1`, { token: developer.token });
+    await p.get(t.issue('SRCH-5'), { token: developer.token });
+    await p.get(`${t.issue('SRCH-4')}?remember=0`, { token: developer.token });
+    await p.get(`${t.issue('SRCH-3')}?remember=1`, { token: developer.token });
+    expect(await dq('issue in issueHistory() ORDER BY key')).toEqual(['SRCH-1', 'SRCH-3']);
+    expect(await dq('lastViewed IS NOT EMPTY ORDER BY lastViewed DESC')).toEqual(['SRCH-3', 'SRCH-1']);
+    expect(await dq('space = SRCH AND lastViewed IS EMPTY ORDER BY key')).toEqual(['SRCH-2', 'SRCH-4', 'SRCH-5']);
+    // Each person's own: the owner viewed nothing.
+    expect((await q('issue in issueHistory()')).body.total).toBe(0);
     const posted = await p.post(`${t.base}/search`, { jql: 'space = SRCH AND storyPoints >= 4', order: 'key' });
     expect(posted.status).toBe(200);
     expect(posted.body.issues.map((i: { key: string }) => i.key)).toEqual(['SRCH-4', 'SRCH-5']);

@@ -42,6 +42,8 @@ export interface JqlContext {
   membersOf?(group: string): Awaitable<string[] | undefined>;
   /** Sprint ids by state (`openSprints()` is `active`). */
   sprints?(state: SprintState): Awaitable<string[]>;
+  /** The caller's issue history (`issueHistory()`): issue ids, most recently viewed first. */
+  issueHistory?(): Awaitable<string[]>;
   /** Version ids by release state (`releasedVersions()`, `unreleasedVersions()`), optionally of one space. */
   versions?(released: boolean, space?: string): Awaitable<string[]>;
   /** The `issue.fields` key of a custom field named `name` (or `cf[10010]`); undefined when none. */
@@ -245,7 +247,7 @@ class Compiler {
 
   private unsupportedFunction(name: string, field: string, loc: JqlLocation): never {
     const known =
-      ['now', 'currentuser', 'membersof', 'opensprints', 'closedsprints', 'futuresprints'].includes(
+      ['now', 'currentuser', 'membersof', 'opensprints', 'closedsprints', 'futuresprints', 'issuehistory'].includes(
         name.toLowerCase(),
       ) ||
       ['releasedversions', 'unreleasedversions'].includes(name.toLowerCase()) ||
@@ -293,6 +295,10 @@ class Compiler {
       futuresprints: 'future',
     };
     if (catalog === 'sprint' && states[name] && this.ctx.sprints) return this.ctx.sprints(states[name]!);
+    if (catalog === 'issue' && name === 'issuehistory' && this.ctx.issueHistory) {
+      if (o.args.length > 0) fail('issueHistory() takes no arguments.', o.loc);
+      return this.ctx.issueHistory();
+    }
     if (catalog === 'version' && (name === 'releasedversions' || name === 'unreleasedversions') && this.ctx.versions) {
       return this.ctx.versions(name === 'releasedversions', o.args[0]);
     }

@@ -2,9 +2,10 @@ import type { HistoryField, TrackedIssue } from '../model';
 
 /**
  * An issue as the evaluator reads it: the stored record, plus its description and its comments'
- * bodies when the query needs them (`description`, `comment`, `text`) and the caller has them.
+ * bodies when the query needs them (`description`, `comment`, `text`) and the caller has them, and
+ * when the caller last viewed it (`lastViewed`: their issue history).
  */
-export type JqlIssue = TrackedIssue & { description?: string; commentBodies?: string[] };
+export type JqlIssue = TrackedIssue & { description?: string; commentBodies?: string[]; lastViewed?: number };
 
 /** What a name in a query is looked up in (JqlContext.resolve). */
 export type Catalog =
@@ -105,6 +106,8 @@ const SYSTEM: FieldDef[] = [
   { name: 'updated', kind: 'date', get: (i) => i.updatedAt },
   { name: 'resolved', kind: 'date', get: (i) => i.resolvedAt },
   { name: 'statusChanged', kind: 'date', get: (i) => i.statusChangedAt },
+  /** When the caller last opened the issue with `remember=1` (their issue history); none: EMPTY. */
+  { name: 'lastViewed', kind: 'date', get: (i) => i.lastViewed },
   { name: 'due', kind: 'date', get: (i) => i.dueDate },
   { name: 'startDate', kind: 'date', get: (i) => i.startDate },
   { name: 'storyPoints', kind: 'number', get: (i) => i.storyPoints },
