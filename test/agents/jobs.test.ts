@@ -240,6 +240,27 @@ describe('claim, run, complete', () => {
     });
     expect((await p.post(`/v1/agent/jobs/${job.body.jobId}/upload-url`, {}, { token: a.token })).status).toBe(404);
   });
+  it('results over 100 MB fail the job and are not kept', async () => {
+    const device = await deviceFor(['big.example.com']);
+    const job = await p.post(`${agents()}/jobs`, httpJob('big.example.com'));
+    const claimed = await poll(device.token);
+    expect(claimed.body.job.jobId).toBe(job.body.jobId);
+    const put = await fetch(claimed.body.job.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.alloc(100 * 1024 * 1024 + 1, 0x20),
+    });
+    expect(put.status).toBe(200);
+    await p.post(`/v1/agent/jobs/${job.body.jobId}/complete`, { status: 'done' }, { token: device.token });
+    expect((await p.get(`${agents()}/jobs/${job.body.jobId}`)).body).toMatchObject({
+      job: { status: 'failed', error: 'The results are larger than 100 MB.' },
+      resultsUrl: null,
+    });
+    const key = `agent-results/${p.org.orgId}/${job.body.jobId}`;
+    expect(await storage.headObject({ name: process.env.ARTIFACTS_BUCKET as string }, key).catch(() => 'gone')).toBe(
+      'gone',
+    );
+  });
 });
 
 describe('cancel, expiry, a stopped device', () => {
