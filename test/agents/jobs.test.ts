@@ -205,7 +205,11 @@ describe('claim, run, complete', () => {
     );
     expect((await p.get(`${agents()}/jobs/${first.body.jobId}`)).body.job.status).toBe('done');
     expect((await poll(device.token)).body.job.jobId).toBe(second.body.jobId);
-    expect((await poll(device.token)).body.job).toBeNull();
+    const idle = await poll(device.token);
+    expect(idle.body.job).toBeNull();
+    // The server paces its devices: soon after a claim, a few seconds when idle, each with up to 1 s of jitter.
+    const within = (ms: number, from: number) => ms >= from && ms < from + 1000;
+    expect([within(got.body.nextPollMs, 1000), within(idle.body.nextPollMs, 5000)]).toEqual([true, true]);
     expect((await p.get(`${agents()}/jobs/${other.body.jobId}`)).body.job.status).toBe('queued');
     const seen = (await p.get(agents())).body.devices.find((d: { deviceId: string }) => d.deviceId === device.deviceId);
     expect(seen).toMatchObject({ version: '1.2.3', platform: 'linux-x64', lastSeenAt: expect.any(Number) });
