@@ -155,7 +155,9 @@ export const boardRoutes = [
     method: 'GET',
     path: '/v1/orgs/:orgId/issues/boards/:boardId/backlog',
     scope: 'issues:read',
-    summary: 'The backlog: open sprints with their issues, the issues outside them, epics with progress.',
+    summary:
+      'The backlog: open sprints with their issues, the issues outside them, epics with progress. On a kanban ' +
+      'board with `kanbanBacklog` (Jira’s kanban backlog), the issues of its first column, which leave the board.',
     params: BoardPath,
     query: z.object({ quickFilters: z.optional(str(0, 400)) }),
     errors: { 400: ['Unknown quick filter: <id>'], 404: [TM.boardNotFound] },

@@ -27,6 +27,15 @@ function boardQueries(board: Board, quickFilters?: string): string[] {
 
 const mappedStatuses = (board: Board) => new Set(board.config.columns.flatMap((c) => c.statusIds));
 
+/**
+ * Jira's kanban backlog: with `kanbanBacklog`, a kanban board's first column leaves the board for
+ * its backlog (the cards are the other columns'; the backlog is that column's issues).
+ */
+const kanbanBacklogStatuses = (board: Board) =>
+  board.config.type === 'kanban' && board.config.kanbanBacklog
+    ? new Set(board.config.columns[0]?.statusIds ?? [])
+    : undefined;
+
 function laneOf(
   board: Board,
   issue: TrackedIssue,
@@ -127,6 +136,7 @@ async function cardsOf(
   queries: string[] = board.config.query ? [board.config.query] : [],
 ): Promise<TrackedIssue[]> {
   const mapped = mappedStatuses(board);
+  const inBacklog = kanbanBacklogStatuses(board);
   const hideBefore =
     board.config.hideDoneAfterDays !== undefined ? Date.now() - board.config.hideDoneAfterDays * 86_400_000 : undefined;
   const { matched } = await matching(
@@ -134,7 +144,7 @@ async function cardsOf(
     queries,
     'rank',
     (i) => {
-      if (!mapped.has(i.statusId)) return false;
+      if (!mapped.has(i.statusId) || inBacklog?.has(i.statusId)) return false;
       if (sprintIds) return i.sprintId !== undefined && sprintIds.has(i.sprintId);
       if (hideBefore !== undefined && i.statusCategory === 'done' && (i.statusChangedAt ?? 0) < hideBefore)
         return false;
@@ -175,13 +185,15 @@ async function allOf(actor: Actor, spaces: Space[]): Promise<TrackedIssue[]> {
 
 /**
  * A scrum board's backlog: the open sprints (future and active, each with its issues' ids), the
- * issues not done outside them (`backlogIds`), in rank order; the spaces' epics with their progress,
+ * issues not done outside them (`backlogIds`), in rank order (a kanban board with `kanbanBacklog`:
+ * the issues of its first column); the spaces' epics with their progress,
  * and subtask counts.
  */
 export async function boardBacklog(actor: Actor, boardId: string, q: { quickFilters?: string }) {
   const { board, spaces } = await requireBoard(actor, boardId);
   const sprints = (await boardSprints(actor.orgId, boardId)).filter((s) => s.state !== 'closed');
   const open = new Set(sprints.map((s) => s.sprintId));
+  const inBacklog = kanbanBacklogStatuses(board);
   const { matched } = await matching(
     actor,
     boardQueries(board, q.quickFilters),
@@ -189,7 +201,7 @@ export async function boardBacklog(actor: Actor, boardId: string, q: { quickFilt
     (i) =>
       typeById(i.typeId)?.level !== 1 &&
       typeById(i.typeId)?.level !== -1 &&
-      (i.sprintId ? open.has(i.sprintId) : i.statusCategory !== 'done'),
+      (inBacklog ? inBacklog.has(i.statusId) : i.sprintId ? open.has(i.sprintId) : i.statusCategory !== 'done'),
     board.config.spaceIds,
   );
   const everything = await allOf(actor, spaces);

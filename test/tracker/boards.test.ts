@@ -120,8 +120,8 @@ describe('boards', () => {
   });
 });
 
-describe('WIP limits', () => {
-  it('are shown on the board and in a move’s answer, never enforced; subtasks and quick filters as Jira counts', async () => {
+describe('WIP limits and the kanban backlog', () => {
+  it('limits show on the board and in a move’s answer, never enforced (subtasks and quick filters as Jira counts); kanbanBacklog takes the first column off the board', async () => {
     await p.post(t.spaces, { key: 'WIP', name: 'Flow', template: 'kanban' });
     const board = (await p.post(t.boards, { name: 'Flow', type: 'kanban', spaces: ['WIP'] })).body.board;
     const columns = board.config.columns.map((c: { id: string }) =>
@@ -156,6 +156,17 @@ describe('WIP limits', () => {
     expect((await move(sub.key)).body.column).toMatchObject({ count: 3 });
     await p.patch(t.board(board.boardId), { config: { wipExcludesSubtasks: true } });
     expect(load(await p.get(`${t.board(board.boardId)}/issues`), 'inprogress')).toMatchObject({ count: 2 });
+    // Jira's kanban backlog: the first column's issues leave the board for the backlog.
+    const waiting = await create({ space: 'WIP', summary: 'Waiting' });
+    expect(keys((await p.get(`${t.board(board.boardId)}/issues`)).body.issues)).toContain(waiting.key);
+    await p.patch(t.board(board.boardId), { config: { kanbanBacklog: true } });
+    expect(keys((await p.get(`${t.board(board.boardId)}/issues`)).body.issues)).not.toContain(waiting.key);
+    const backlog = (await p.get(`${t.board(board.boardId)}/backlog`)).body;
+    expect(keys(backlog.issues)).toEqual([waiting.key]);
+    expect(backlog.backlogIds).toEqual([waiting.issueId]);
+    await p.post(`${t.board(board.boardId)}/move`, { issue: waiting.key, columnId: 'selected' });
+    expect(keys((await p.get(`${t.board(board.boardId)}/issues`)).body.issues)).toContain(waiting.key);
+    expect((await p.get(`${t.board(board.boardId)}/backlog`)).body.issues).toEqual([]);
   });
 });
 
