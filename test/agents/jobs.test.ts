@@ -215,6 +215,21 @@ describe('claim, run, complete', () => {
     expect(seen).toMatchObject({ version: '1.2.3', platform: 'linux-x64', lastSeenAt: expect.any(Number) });
   });
 
+  it('`*.` in the allowlist covers subdomains, not the name itself; `full` covers every host', async () => {
+    // An organization of its own: `full` would claim other tests' queued jobs.
+    const { org, owner } = await p.newOrg();
+    const as = { token: owner.token };
+    const device = await loggedInDeviceOf(org.orgId, owner.token);
+    const path = `/v1/orgs/${org.orgId}/agents/devices/${device.deviceId}`;
+    expect((await p.patch(path, { hosts: ['*.wild.example.com'] }, as)).status).toBe(200);
+    const bare = await p.post(`/v1/orgs/${org.orgId}/agents/jobs`, httpJob('wild.example.com'), as);
+    const sub = await p.post(`/v1/orgs/${org.orgId}/agents/jobs`, httpJob('a.b.wild.example.com'), as);
+    expect((await poll(device.token)).body.job.jobId).toBe(sub.body.jobId);
+    expect((await poll(device.token)).body.job).toBeNull();
+    expect((await p.patch(path, { networkMode: 'full' }, as)).status).toBe(200);
+    expect((await poll(device.token)).body.job.jobId).toBe(bare.body.jobId);
+  });
+
   it('20 polls at one job from five devices: one claim', async () => {
     const devices = await Promise.all(Array.from({ length: 5 }, () => deviceFor(['race.example.com'])));
     const job = await p.post(`${agents()}/jobs`, httpJob('race.example.com'));
