@@ -438,6 +438,11 @@ async function commitNew(
     };
     for (const [k, v] of Object.entries(issue))
       if (v === undefined) delete (issue as unknown as Record<string, unknown>)[k];
+    // Each SLA's goal as its goals' queries pick it for this issue (first match), in the same write.
+    if (space.config.servicedesk) {
+      const goals = await (await slaModule()).clocksWithGoals(actor, space, present(issue, space));
+      if (goals) issue.sla = goals;
+    }
     const items: Parameters<typeof transact>[0] = [
       {
         Update: {
@@ -584,7 +589,15 @@ export async function editIssue(actor: Actor, ref: string, input: IssueInput): P
     if (!wf.statuses.includes(issue.statusId))
       Object.assign(fields, statusChange(issue, wf.statuses[0] as string, Date.now(), actor.id));
   }
-  return present(await writeChanges(actor.orgId, issue, fields, description, actor.id), space);
+  const written = await writeChanges(actor.orgId, issue, fields, description, actor.id);
+  if (!space.config.servicedesk || written === issue) return present(written, space);
+  // An SLA goal picked by a query (`priority = Highest`) follows the fields it reads, as in Jira.
+  const sla = await slaModule();
+  const goals = await sla.clocksWithGoals(actor, space, present(written, space));
+  if (!goals) return present(written, space);
+  const next = await writeChanges(actor.orgId, written, { sla: goals });
+  await sla.syncSlaTimers(space, next);
+  return present(next, space);
 }
 
 export async function descriptionOf(orgId: string, issueId: string): Promise<string> {

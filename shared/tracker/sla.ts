@@ -2,7 +2,8 @@ import { Temporal } from 'temporal-polyfill';
 import type { NotifyMessage } from '../notify/raise';
 import { scheduler, timerKey } from '../scheduler';
 import { statusById } from './catalog';
-import type { ServiceHours, SlaClock, SlaDefinition, Space, TrackedIssue } from './model';
+import type { ServiceHours, SlaClock, SlaDefinition, SlaGoal, Space, TrackedIssue } from './model';
+import type { Actor } from './records';
 
 /**
  * Service SLAs (Jira Service Management's "Time to first response", "Time to resolution"): a clock
@@ -101,6 +102,51 @@ export function startClocks(space: Space, statusId: string, now: number): Record
     };
   }
   return out;
+}
+
+/**
+ * Each running SLA's goal for the issue, picked as Jira picks it: the first of its goals whose JQL
+ * `query` matches the issue (a goal without one matches every issue; none matching: no goal). A
+ * query that can no longer run (a catalog value deleted since) is passed over. Answers the clocks
+ * with the goals that changed, or undefined when none did (or no SLA has goal queries).
+ */
+export async function clocksWithGoals(
+  actor: Actor,
+  space: Space,
+  issue: TrackedIssue,
+): Promise<Record<string, SlaClock> | undefined> {
+  const slas = slasOf(space).filter((s) => s.goals.some((g) => g.query?.trim()));
+  if (slas.length === 0) return undefined;
+  const [{ compileJql }, { jqlContext }] = await Promise.all([import('./jql'), import('./search')]);
+  const ctx = await jqlContext(actor, [space]);
+  const matches = async (goal: SlaGoal) => {
+    if (!goal.query?.trim()) return true;
+    try {
+      return (await compileJql(goal.query, ctx)).matches(issue);
+    } catch {
+      return false;
+    }
+  };
+  const out = { ...issue.sla };
+  let changed = false;
+  for (const sla of slas) {
+    const clock = out[sla.id];
+    if (!clock || clock.stopped) continue;
+    let chosen: SlaGoal | undefined;
+    for (const goal of sla.goals) {
+      if (await matches(goal)) {
+        chosen = goal;
+        break;
+      }
+    }
+    const goal = chosen ? chosen.minutes * 60_000 : undefined;
+    const calendar = chosen?.calendar ?? clock.calendar;
+    if (goal === clock.goal && calendar === clock.calendar) continue;
+    const { goal: _old, ...rest } = clock;
+    out[sla.id] = { ...rest, calendar, ...(goal !== undefined ? { goal } : {}) };
+    changed = true;
+  }
+  return changed ? out : undefined;
 }
 
 export type SlaEvent = { kind: 'status'; to: string } | { kind: 'commented'; byReporter: boolean };

@@ -143,6 +143,13 @@ export async function patchSpace(actor: Actor, ref: string, patch: SpacePatch): 
   if (patch.config?.servicedesk) {
     if (!space.config.servicedesk) throw badRequest('Only service spaces have a service desk.');
     config.servicedesk = { ...space.config.servicedesk, ...stripUndefined(patch.config.servicedesk) };
+    // A goal's query is checked now (400 with its position), not when an issue first meets it.
+    const queries = (patch.config.servicedesk.slas ?? []).flatMap((s) => s.goals.map((g) => g.query?.trim() ?? ''));
+    if (queries.some(Boolean)) {
+      const [{ compileJql }, { jqlContext }] = await Promise.all([import('./jql'), import('./search')]);
+      const ctx = await jqlContext(actor, [space]);
+      for (const q of queries) if (q) await compileJql(q, ctx);
+    }
   }
   const items: Parameters<typeof transact>[0] = [];
   const failures: (string | undefined)[] = [];

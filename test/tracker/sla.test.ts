@@ -127,4 +127,39 @@ describe('SLA clocks on service issues', () => {
     const got = (await p.get(t.issue(issue.key))).body.issue;
     expect(got.sla.instant).toMatchObject({ breached: true, goal: 0 });
   });
+
+  it('picks each SLA’s goal by its goals’ queries (the first that matches), on create and as fields change', async () => {
+    await p.post(t.spaces, { key: 'DESK', name: 'Desk', template: 'service' });
+    const slas = (goals: { query?: string; minutes: number; calendar: string }[]) => ({
+      config: {
+        servicedesk: {
+          slas: [{ id: 'fix', name: 'Time to fix', start: ['created'], pause: [], stop: ['resolved'], goals }],
+        },
+      },
+    });
+    const bad = await p.patch(t.space('DESK'), slas([{ query: 'priority = ', minutes: 60, calendar: 'always' }]));
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ line: 1, column: expect.any(Number) });
+    const set = await p.patch(
+      t.space('DESK'),
+      slas([
+        { query: 'priority = Highest', minutes: 60, calendar: 'always' },
+        { query: 'type = "Service request"', minutes: 24 * 60, calendar: 'business' },
+        { minutes: 8 * 60, calendar: 'business' },
+      ]),
+    );
+    expect(set.status).toBe(200);
+    const urgent = (await p.post(t.base, { space: 'DESK', summary: 'All down', priority: 'Highest' })).body.issue;
+    expect(urgent.sla.fix).toMatchObject({ goal: H, calendar: 'always' });
+    const request = (await p.post(t.base, { space: 'DESK', summary: 'New laptop', priority: 'Low' })).body.issue;
+    expect(request.sla.fix).toMatchObject({ goal: 24 * H, calendar: 'business' });
+    const plain = (await p.post(t.base, { space: 'DESK', summary: 'Slow page', priority: 'Low', type: 'Incident' }))
+      .body.issue;
+    expect(plain.sla.fix).toMatchObject({ goal: 8 * H, calendar: 'business' });
+    // Raising the priority brings the tighter goal, and its breach timer moves with it.
+    const raised = (await p.put(t.issue(plain.key), { priority: 'Highest' })).body.issue;
+    expect(raised.sla.fix).toMatchObject({ goal: H, calendar: 'always' });
+    const timer = await getItem<{ at: number }>({ pk: TIMER_PK, sk: `sla.${plain.issueId}.fix` });
+    expect(timer?.at).toBeLessThanOrEqual(plain.createdAt + H);
+  });
 });
