@@ -32,6 +32,13 @@ export const MAX_IMPORT_CHARS = 5_242_880;
 /** An uploaded import file: 5 MB too (the spec's limit), counted in bytes. */
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 export const MAX_EXPORT = 10_000;
+/**
+ * Files of exports (linked for 5 minutes) and of imports (read while the import runs) sit under
+ * their own prefixes of the artifacts bucket, so a lifecycle rule can expire them (attachments,
+ * which stay, are under `tracker/`).
+ */
+export const EXPORTS_PREFIX = 'tracker-exports/';
+export const IMPORTS_PREFIX = 'tracker-imports/';
 /** Past this, an export answers a link to the file (a Lambda response is at most 6 MB). */
 export const MAX_INLINE_EXPORT_BYTES = 4 * 1024 * 1024;
 const PER_CALL = 200;
@@ -172,7 +179,7 @@ export async function exportIssues(
   const contentType = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
   const filename = `issues.${format}`;
   if (Buffer.byteLength(body) <= MAX_INLINE_EXPORT_BYTES) return { body, contentType, filename };
-  const key = `tracker/${actor.orgId}/exports/${newId('exp_')}.${format}`;
+  const key = `${EXPORTS_PREFIX}${actor.orgId}/${newId('exp_')}.${format}`;
   const bucket = { name: artifactsBucket() };
   const put = await storage.presignPut(bucket, key, { contentType, size: Buffer.byteLength(body), expiresIn: 300 });
   const res = await fetch(put, { method: 'PUT', headers: { 'content-type': contentType }, body });
@@ -270,7 +277,7 @@ export async function importIssues(actor: Actor, input: ImportInput) {
 }
 
 /** Where a space's uploaded import files wait, and the scope their tokens are signed for. */
-const importFolder = (orgId: string, spaceId: string) => `tracker/${orgId}/imports/${spaceId}/`;
+const importFolder = (orgId: string, spaceId: string) => `${IMPORTS_PREFIX}${orgId}/${spaceId}/`;
 const importScope = (orgId: string, spaceId: string) => `${orgId}:${spaceId}:tracker-import`;
 
 /**
