@@ -301,11 +301,18 @@ export async function startImportUpload(actor: Actor, input: { space: string; fo
 
 /** The text of an uploaded import file, by its token: 400 when not there, 413 past 5 MB. */
 async function uploadedFile(actor: Actor, space: Space, file: string): Promise<string> {
-  const { key } = readImportToken(
-    importScope(actor.orgId, space.spaceId),
-    file,
-    importFolder(actor.orgId, space.spaceId),
-  );
+  let key: string;
+  try {
+    ({ key } = readImportToken(
+      importScope(actor.orgId, space.spaceId),
+      file,
+      importFolder(actor.orgId, space.spaceId),
+    ));
+  } catch (err) {
+    // A token altered, or signed for another space: the import's own message, not a page cursor's.
+    if (err instanceof HttpError && err.status === 400) throw badRequest(IMPORT_MESSAGES.badNext);
+    throw err;
+  }
   const size = await objectSize(key);
   if (size === undefined) throw badRequest(IMPORT_MESSAGES.notUploaded);
   if (size > MAX_IMPORT_BYTES) throw new HttpError(413, TM.importTooLarge);
