@@ -589,15 +589,24 @@ export async function editIssue(actor: Actor, ref: string, input: IssueInput): P
     if (!wf.statuses.includes(issue.statusId))
       Object.assign(fields, statusChange(issue, wf.statuses[0] as string, Date.now(), actor.id));
   }
-  const written = await writeChanges(actor.orgId, issue, fields, description, actor.id);
-  if (!space.config.servicedesk || written === issue) return present(written, space);
   // An SLA goal picked by a query (`priority = Highest`) follows the fields it reads, as in Jira.
-  const sla = await slaModule();
-  const goals = await sla.clocksWithGoals(actor, space, present(written, space));
-  if (!goals) return present(written, space);
-  const next = await writeChanges(actor.orgId, written, { sla: goals });
-  await sla.syncSlaTimers(space, next);
-  return present(next, space);
+  const goals = await goalsAfter(actor, space, issue, fields);
+  if (goals) fields.sla = goals;
+  const written = await writeChanges(actor.orgId, issue, fields, description, actor.id);
+  if (goals) await (await slaModule()).syncSlaTimers(space, written);
+  return present(written, space);
+}
+
+/** In a service space, the SLA clocks whose goals a change moves (their goals' queries), else undefined. */
+export async function goalsAfter(
+  actor: Actor,
+  space: Space,
+  issue: TrackedIssue,
+  change: Partial<TrackedIssue>,
+): Promise<TrackedIssue['sla'] | undefined> {
+  if (!space.config.servicedesk) return undefined;
+  const after = present({ ...issue, ...change } as TrackedIssue, space);
+  return (await slaModule()).clocksWithGoals(actor, space, after);
 }
 
 export async function descriptionOf(orgId: string, issueId: string): Promise<string> {

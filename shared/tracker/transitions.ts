@@ -1,7 +1,7 @@
 import { forbidden, HttpError } from '../ground/errors';
 import { permissionsFor } from './access';
 import { findNamed, RESOLUTIONS, statusById, type Transition, transitionsFrom, workflowOf } from './catalog';
-import { type IssueInput, resolveInput, slaModule, statusChange, writeChanges } from './issues';
+import { goalsAfter, type IssueInput, resolveInput, slaModule, statusChange, writeChanges } from './issues';
 import type { Space, TrackedIssue } from './model';
 import type { Actor } from './records';
 
@@ -59,6 +59,8 @@ export async function applyTransition(
   input: IssueInput = {},
 ): Promise<TrackedIssue> {
   const { change, description } = await transitionChange(actor, space, issue, transition, input);
+  const goals = await goalsAfter(actor, space, issue, change);
+  if (goals) change.sla = goals;
   const next = await writeChanges(actor.orgId, issue, change, description, actor.id);
   if (change.sla) await (await slaModule()).syncSlaTimers(space, next);
   return next;

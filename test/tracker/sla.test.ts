@@ -128,7 +128,7 @@ describe('SLA clocks on service issues', () => {
     expect(got.sla.instant).toMatchObject({ breached: true, goal: 0 });
   });
 
-  it('picks each SLA’s goal by its goals’ queries (the first that matches), on create and as fields change', async () => {
+  it('picks each SLA’s goal by its goals’ queries (the first that matches), on create, edits and transitions', async () => {
     await p.post(t.spaces, { key: 'DESK', name: 'Desk', template: 'service' });
     const slas = (goals: { query?: string; minutes: number; calendar: string }[]) => ({
       config: {
@@ -143,6 +143,7 @@ describe('SLA clocks on service issues', () => {
     const set = await p.patch(
       t.space('DESK'),
       slas([
+        { query: 'status = "In Progress"', minutes: 120, calendar: 'always' },
         { query: 'priority = Highest', minutes: 60, calendar: 'always' },
         { query: 'type = "Service request"', minutes: 24 * 60, calendar: 'business' },
         { minutes: 8 * 60, calendar: 'business' },
@@ -161,5 +162,8 @@ describe('SLA clocks on service issues', () => {
     expect(raised.sla.fix).toMatchObject({ goal: H, calendar: 'always' });
     const timer = await getItem<{ at: number }>({ pk: TIMER_PK, sk: `sla.${plain.issueId}.fix` });
     expect(timer?.at).toBeLessThanOrEqual(plain.createdAt + H);
+    // A transition moves it too: in progress, the first goal applies.
+    const started = await p.post(`${t.issue(request.key)}/transitions`, { transition: 'Start progress' });
+    expect(started.body.issue.sla.fix).toMatchObject({ goal: 2 * H, calendar: 'always' });
   });
 });
