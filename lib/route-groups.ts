@@ -204,12 +204,13 @@ export const routeGroups: RouteGroup[] = [
     needs: ['table', 'cursorSecret', 'buckets', 'mail', 'mailSend'],
   },
   {
-    // Issue tracking: spaces, boards, sprints, issues (platform table); attachments and large
-    // exports in the artifacts bucket (`tracker/<orgId>/`), by presigned link; notify:
+    // Issue tracking: spaces, boards, sprints, issues (platform table); attachments, large exports
+    // and uploaded import files in the artifacts bucket (`tracker/`, `tracker-exports/`,
+    // `tracker-imports/`), by presigned link; cursorSecret: signed import-file tokens; notify:
     // issue.assigned and issue.mentioned; scheduler: issue.sla_breached when an SLA clock runs out.
     name: 'tracker',
     prefixes: ['/v1/orgs/{orgId}/issues'],
-    needs: ['table', 'buckets', 'notify', 'scheduler'],
+    needs: ['table', 'cursorSecret', 'buckets', 'notify', 'scheduler'],
   },
 ];
 

@@ -1,4 +1,4 @@
 import { httpHandler } from '../../shared/http/handler';
-import { routes } from './routes';
+import { routeIndex } from './route-index';
 
-export const handler = httpHandler(routes);
+export const handler = httpHandler(routeIndex);

@@ -93,6 +93,10 @@ export class PlatformData extends Construct {
         { prefix: 'repo-archives/', expiration: Duration.days(1) },
         // Results of agent jobs (shared/agents/jobs.ts), linked from the job for a month.
         { prefix: 'agent-results/', expiration: Duration.days(30) },
+        // Tracker import files, read while their import runs (shared/tracker/transfer.ts), and
+        // large exports, linked for 5 minutes; attachments (`tracker/`) stay.
+        { prefix: 'tracker-imports/', expiration: Duration.days(2) },
+        { prefix: 'tracker-exports/', expiration: Duration.days(1) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });

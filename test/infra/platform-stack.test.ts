@@ -12,6 +12,7 @@ import { PlatformStack } from '../../lib/aws/platform-stack';
 import { platformTable } from '../../lib/platform-table';
 import { type RouteGroup, routeGroups } from '../../lib/route-groups';
 import { workers } from '../../lib/workers';
+import { EXPORTS_PREFIX, IMPORTS_PREFIX } from '../../shared/tracker/transfer';
 import { flags, logicalId, noBundling, type Resources, statementsOf } from './helpers';
 
 const fnOf = (stack: PlatformStack, name: string) => {
@@ -698,6 +699,16 @@ describe('deployments', () => {
       expect.arrayContaining([
         expect.objectContaining({ Id: 'source-archives', Prefix: 'sources/', ExpirationInDays: 30 }),
         expect.objectContaining({ Id: 'build-variables', Prefix: 'builds/', ExpirationInDays: 1 }),
+      ]),
+    );
+  });
+
+  test("the tracker's import files are kept 2 days, its large exports 1 day", () => {
+    const bucket = template.toJSON().Resources[logicalId(stack.data.artifactsBucket)];
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Prefix: IMPORTS_PREFIX, ExpirationInDays: 2 }),
+        expect.objectContaining({ Prefix: EXPORTS_PREFIX, ExpirationInDays: 1 }),
       ]),
     );
   });
