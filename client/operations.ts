@@ -3726,7 +3726,7 @@ export interface Operations {
       ok: true;
     };
   };
-  /** Revokes a device and its token at once: its next call is 401 */
+  /** Revokes a device and its token at once (its next call is 401) */
   deleteAgentsDevicesByDeviceId: {
     params: {
       orgId: string;
@@ -8684,7 +8684,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -8694,6 +8695,14 @@ export interface Operations {
         version: number;
         createdAt: number;
         updatedAt: number;
+      }[];
+      columns: {
+        id: string;
+        count: number;
+        min?: number;
+        max?: number;
+        wipExceeded: boolean;
+        wipBelowMin: boolean;
       }[];
       sprints: {
         sprintId: string;
@@ -8835,7 +8844,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -8930,7 +8940,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -8942,6 +8953,14 @@ export interface Operations {
         updatedAt: number;
       };
       transition: string | null;
+      column?: {
+        id: string;
+        count: number;
+        min?: number;
+        max?: number;
+        wipExceeded: boolean;
+        wipBelowMin: boolean;
+      };
     };
   };
   /** The board’s sprints (Jira’s GET /board/{id}/sprint), in board order */
@@ -9171,7 +9190,8 @@ export interface Operations {
               [key: string]: unknown;
             };
             excerpt: string;
-            statusLog: [string, number][];
+            statusLog: ([string, number] | [string, number, string])[];
+            fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
             commentCount: number;
             attachmentCount: number;
             participants: string[];
@@ -9193,7 +9213,8 @@ export interface Operations {
     body: {
       space: string;
       format: 'csv' | 'json';
-      content: string;
+      content?: string;
+      file?: string;
       startRow?: number;
       keyMap?: {
         [key: string]: string;
@@ -9215,6 +9236,29 @@ export interface Operations {
         error?: string;
         warnings?: string[];
       }[];
+    };
+  };
+  /** Starts an import of a file too large for a request body (a 5 MB file escaped in JSON can pass the 6 MB a request may carry): `size` in bytes (up to 5 MB) */
+  postIssuesImportUpload: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      space: string;
+      format: 'csv' | 'json';
+      size: number;
+    };
+    response: {
+      upload: {
+        url: string;
+        method: 'PUT';
+        headers: {
+          [key: string]: string;
+        };
+        expiresAt: string;
+      };
+      file: string;
     };
   };
   /** Issues matching `jql` that the caller may see (a hidden issue is neither answered nor counted), in the query’s ORDER BY or `order` (default: most recently updated first) */
@@ -9252,7 +9296,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -9326,7 +9371,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -9374,7 +9420,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -9513,7 +9560,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -9619,7 +9667,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -9769,7 +9818,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -9981,7 +10031,8 @@ export interface Operations {
           [key: string]: unknown;
         };
         excerpt: string;
-        statusLog: [string, number][];
+        statusLog: ([string, number] | [string, number, string])[];
+        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
         commentCount: number;
         attachmentCount: number;
         participants: string[];
@@ -10537,6 +10588,7 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   deleteIssuesSprintsBySprintId: { method: 'DELETE', path: '/v1/orgs/{orgId}/issues/sprints/{sprintId}' },
   getIssuesExport: { method: 'GET', path: '/v1/orgs/{orgId}/issues/export' },
   postIssuesImport: { method: 'POST', path: '/v1/orgs/{orgId}/issues/import' },
+  postIssuesImportUpload: { method: 'POST', path: '/v1/orgs/{orgId}/issues/import/upload' },
   getIssues: { method: 'GET', path: '/v1/orgs/{orgId}/issues' },
   postIssues: { method: 'POST', path: '/v1/orgs/{orgId}/issues' },
   postIssuesSearch: { method: 'POST', path: '/v1/orgs/{orgId}/issues/search' },
