@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Temporal } from 'temporal-polyfill';
 import { count, UsageError } from '../context';
 import { table } from '../output';
 import type { CommandSpec, Ctx, OptionSpec } from '../spec';
 import { TransferMeter, uploadFile } from '../transfer';
+import { localFile } from './common';
 import { MAILBOX, mailboxOf } from './mail';
 
 /**
@@ -269,9 +270,7 @@ export const CALENDAR_COMMANDS: CommandSpec[] = [
     examples: ['platform cal import holidays.ics'],
     run: async (c) => {
       const name = c.args[0] as string;
-      const file = resolve(c.io.cwd, name);
-      if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`${name} is not a file.`);
-      const size = statSync(file).size;
+      const { file, size } = localFile(c, name);
       const { api, orgId, mailboxId, calendarId } = await calendarOf(c);
       const path = { orgId, mailboxId, calendarId };
       let answer =

@@ -1,6 +1,27 @@
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CliError, UsageError } from '../context';
 import type { Ctx, OptionSpec } from '../spec';
+
+/**
+ * A local file named on the command line: its path and size. Anything but a file (or, with
+ * `empty: false`, an empty one) is a usage error.
+ */
+export function localFile(c: Pick<Ctx, 'io'>, name: string, options: { empty?: boolean } = {}) {
+  const file = resolve(c.io.cwd, name);
+  let size: number | undefined;
+  try {
+    const stat = statSync(file);
+    if (stat.isFile()) size = stat.size;
+  } catch {
+    // Said below.
+  }
+  if (options.empty === false && size === 0) throw new UsageError(`${name} is not a file (or is empty).`);
+  if (size === undefined)
+    throw new UsageError(`${name} is not a file${options.empty === false ? ' (or is empty)' : ''}.`);
+  return { file, size };
+}
 
 /** `--repo R`: a repository of the organization (default: the one `origin` points to here). */
 export const REPO: OptionSpec = {

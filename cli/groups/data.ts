@@ -4,7 +4,7 @@ import { count, UsageError } from '../context';
 import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
 import { downloadFile, TransferMeter, typeOf, uploadFile } from '../transfer';
-import { intOption } from './common';
+import { intOption, localFile } from './common';
 
 /** `db` and `bucket`: databases and storage, over the typed client. */
 
@@ -489,11 +489,9 @@ export const DATA_COMMANDS: CommandSpec[] = [
       if (remoteFrom === remoteTo) throw new UsageError('Copy between a local file and bucket:key (one of each).');
       const { api, orgId } = await org(c);
       if (remoteTo) {
-        const file = resolve(c.io.cwd, from);
-        if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`${from} is not a file.`);
+        const { file, size } = localFile(c, from);
         const { bucket, key: rawKey } = await bucketPath(c, to);
         const key = !rawKey || rawKey.endsWith('/') ? `${rawKey}${basename(file)}` : rawKey;
-        const size = statSync(file).size;
         const contentType = c.str('content-type') ?? typeOf(file);
         const res = await api.postStorageUploads({
           orgId,

@@ -1,10 +1,9 @@
-import { statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { UsageError } from '../context';
 import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx, OptionSpec } from '../spec';
 import { TransferMeter, typeOf, uploadFile } from '../transfer';
-import { bodyOf, intOption } from './common';
+import { bodyOf, intOption, localFile } from './common';
 
 /** `mail`: the mailboxes you are a member of: threads, reading, sending with attachments. */
 
@@ -182,17 +181,7 @@ export const MAIL_COMMANDS: CommandSpec[] = [
       const cc = addresses(c, 'cc');
       const bcc = addresses(c, 'bcc');
       if (to.length + cc.length + bcc.length === 0) throw new UsageError('Name a recipient: --to <address>.');
-      const files = c.all('attach').map((name) => {
-        const file = resolve(c.io.cwd, name);
-        let size = 0;
-        try {
-          size = statSync(file).isFile() ? statSync(file).size : 0;
-        } catch {
-          // Said below.
-        }
-        if (size === 0) throw new UsageError(`${name} is not a file (or is empty).`);
-        return { file, size };
-      });
+      const files = c.all('attach').map((name) => localFile(c, name, { empty: false }));
       const text = (await bodyOf(c)) ?? '';
       const { api, orgId, mailboxId } = await mailboxOf(c);
       const attachments: { uploadId: string }[] = [];

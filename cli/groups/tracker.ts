@@ -1,12 +1,12 @@
-import { readFileSync, statSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import type { Operations } from '../../client';
 import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../../shared/tracker/catalog';
 import { UsageError } from '../context';
 import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
 import { TransferMeter, uploadFile } from '../transfer';
-import { bodyOf, intOption, list } from './common';
+import { bodyOf, intOption, list, localFile } from './common';
 
 /**
  * `track`: the issue tracker (spaces of issues searched with JQL) over the typed client: search,
@@ -57,14 +57,7 @@ const INLINE_IMPORT_BYTES = 1024 * 1024;
 
 /** A Jira CSV export, or this API's JSON export: its path, format and size. */
 function importFile(c: Ctx, name: string): { file: string; format: 'csv' | 'json'; size: number } {
-  const file = resolve(c.io.cwd, name);
-  let size = 0;
-  try {
-    size = statSync(file).isFile() ? statSync(file).size : 0;
-  } catch {
-    // Said below.
-  }
-  if (size === 0) throw new UsageError(`${name} is not a file (or is empty).`);
+  const { file, size } = localFile(c, name, { empty: false });
   return { file, format: extname(file).toLowerCase() === '.json' ? 'json' : 'csv', size };
 }
 

@@ -9,7 +9,7 @@ import { queue } from '../queue';
 import { storage } from '../storage';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
-import { fieldUpdate, getItem, putNew, TABLE, transact } from '../store/table';
+import { fieldUpdate, getItem, putNew, queryAll, TABLE, transact } from '../store/table';
 import type { Capability, DeviceRecord } from './devices';
 
 /**
@@ -436,24 +436,16 @@ export async function claimNext(device: DeviceRecord, now = Date.now()): Promise
  * heartbeat limit.
  */
 export async function endDeviceJobs(device: Pick<DeviceRecord, 'orgId' | 'deviceId'>, now = Date.now()) {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :run',
-        ExpressionAttributeValues: { ':run': `JOBRUN#${device.orgId}#${device.deviceId}` },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const job of (out.Items ?? []) as JobRecord[]) {
-      const ended =
-        job.status === 'canceling' ? { status: 'canceled' as const } : { status: 'failed' as const, error: JM.revoked };
-      await move(job, ['running', 'canceling'], { ...ended, updatedAt: now, completedAt: now });
-    }
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const running = await queryAll<JobRecord>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :run',
+    ExpressionAttributeValues: { ':run': `JOBRUN#${device.orgId}#${device.deviceId}` },
+  });
+  for (const job of running) {
+    const ended =
+      job.status === 'canceling' ? { status: 'canceled' as const } : { status: 'failed' as const, error: JM.revoked };
+    await move(job, ['running', 'canceling'], { ...ended, updatedAt: now, completedAt: now });
+  }
 }
 
 /** The device's own job, running or canceling (another device's, or a finished one, is 404). */
