@@ -5,7 +5,7 @@ import { benchAgents, renderAgents } from './bench/agents';
 import { benchAudit, renderAudit } from './bench/audit';
 import { bareName, buildBare } from './bench/bare';
 import { benchCalendar, renderCalendar } from './bench/calendar';
-import { coldPair, firstAnswerTime, sampleEventOf } from './bench/cold';
+import { coldPair, firstAnswerTime, firstRequests } from './bench/cold';
 import { benchConnectors, renderConnectors } from './bench/connectors';
 import { benchContacts, renderContacts } from './bench/contacts';
 import { benchDatabaseQuery, renderDatabaseQuery } from './bench/databases';
@@ -76,11 +76,12 @@ async function main(): Promise<void> {
   // Cold init is judged against one floor for all: a bare handler with the DynamoDB client alone
   // (the other clients a function needs load with its first route that needs them).
   const floor = await buildBare(['table']);
+  const firsts = await firstRequests(functions.map((f) => f.group.name));
   for (const f of functions) {
     say(`cold init of ${f.group.name}: ${coldRuns} fresh processes each, alternating with ${floor.name}`);
     const times = await coldPair(f.bundle.outfile, floor.outfile, coldRuns);
     f.cold = { bundle: times.a, bare: times.b };
-    const event = sampleEventOf(f.group.name);
+    const event = firsts[f.group.name];
     for (let i = 0; i < coldRuns; i++) f.first.push(await firstAnswerTime(f.bundle.outfile, event));
   }
 

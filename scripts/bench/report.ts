@@ -118,8 +118,8 @@ export function renderReport(x: Figures): string {
   }
   push(
     '',
-    "To a first answer: the import, then the group's sample request (`test/events/<group>.json`) without a " +
-      "credential, answered 401 once the stack has loaded that route's module: a group's routes load with the " +
+    "To a first answer: the import, then a request to the group's first route that needs a credential, without " +
+      "one, answered 401 once the stack has loaded that route's module: a group's routes load with the " +
       'first request that needs them (`functions/<group>/route-index.ts`), not at init. ' +
       'CPU time is user + system time of the importing process over the same interval. Wall ÷ CPU near 1 means the ' +
       'machine was otherwise idle during those runs; well above 1, other work delayed them and the CPU ratio is the ' +
