@@ -40,8 +40,15 @@ function loadHandler(group: RouteGroup): Promise<LambdaHandler> {
   return h;
 }
 
+const EMPTY = Buffer.alloc(0);
+
 /** The request body, or `undefined` as soon as it is known to pass API Gateway's limit. */
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  // No body announced (no length, no chunked encoding): nothing to wait for.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    return Promise.resolve(EMPTY);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
