@@ -1,6 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/store/client';
-import { keys, ORG_PREFIX, TABLE } from '../../shared/store/table';
+import { keys, ORG_PREFIX, queryCount } from '../../shared/store/table';
 
 /** What must be removed before an organization can be deleted, in the order the spec names it. */
 const COUNTED = [
@@ -17,34 +15,22 @@ const COUNTED = [
 
 export type Contents = Record<(typeof COUNTED)[number]['field'], number>;
 
-async function count(orgId: string, prefix: string, activeOnly: boolean, consistent: boolean): Promise<number> {
-  let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ...(activeOnly
-          ? {
-              FilterExpression: 'attribute_not_exists(#status) OR #status <> :removed',
-              ExpressionAttributeNames: { '#status': 'status' },
-            }
-          : {}),
-        ExpressionAttributeValues: {
-          ':pk': keys.org(orgId).pk,
-          ':p': prefix,
-          ...(activeOnly ? { ':removed': 'removed' } : {}),
-        },
-        Select: 'COUNT',
-        ConsistentRead: consistent,
-        ExclusiveStartKey: start,
-      }),
-    );
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return total;
+function count(orgId: string, prefix: string, activeOnly: boolean, consistent: boolean): Promise<number> {
+  return queryCount({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ...(activeOnly
+      ? {
+          FilterExpression: 'attribute_not_exists(#status) OR #status <> :removed',
+          ExpressionAttributeNames: { '#status': 'status' },
+        }
+      : {}),
+    ExpressionAttributeValues: {
+      ':pk': keys.org(orgId).pk,
+      ':p': prefix,
+      ...(activeOnly ? { ':removed': 'removed' } : {}),
+    },
+    ConsistentRead: consistent,
+  });
 }
 
 export async function countContents(orgId: string, consistent = false): Promise<Contents> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest, conflict, notFound } from '../ground/errors';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
@@ -329,22 +329,12 @@ export async function eventsOf(mailboxId: string, calendarIds: string[]): Promis
 
 /** The events that can touch `[from, to)`: read by the index on last end, filtered on first start. */
 export async function eventsTouching(mailboxId: string, from: number, to: number): Promise<CalEvent[]> {
-  const items: CalEvent[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
-        FilterExpression: 'firstStart < :to',
-        ExpressionAttributeValues: { ':pk': `CALEV#${mailboxId}`, ':from': sortable(from), ':to': to },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as CalEvent[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll<CalEvent>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
+    FilterExpression: 'firstStart < :to',
+    ExpressionAttributeValues: { ':pk': `CALEV#${mailboxId}`, ':from': sortable(from), ':to': to },
+  });
   return items.map((e) => ({ ...e, lastEnd: e.lastEnd >= NO_END ? Number.POSITIVE_INFINITY : e.lastEnd }));
 }
 

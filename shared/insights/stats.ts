@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
-import { TABLE } from '../store/table';
+import { queryCount, TABLE } from '../store/table';
 
 /**
  * The platform's totals by kind, moved by the audit of each successful create and delete (the
@@ -114,22 +114,10 @@ export async function readStats(): Promise<{ totals: Record<string, number>; upd
   return { totals, updatedAt: typeof stored.updatedAt === 'number' ? stored.updatedAt : null };
 }
 
-async function countOrganizations(): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :orgs',
-        ExpressionAttributeValues: { ':orgs': 'ORGS' },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return count;
+function countOrganizations(): Promise<number> {
+  return queryCount({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :orgs',
+    ExpressionAttributeValues: { ':orgs': 'ORGS' },
+  });
 }

@@ -4,7 +4,7 @@ import { getOrg } from '../identity/orgs';
 import type { Organization } from '../schemas/org';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
-import { keys, ORG_PREFIX, TABLE, updateVersioned } from '../store/table';
+import { keys, ORG_PREFIX, queryCount, TABLE, updateVersioned } from '../store/table';
 import { PM } from './messages';
 import { listPlans, notePlanOf, type PlanRecord } from './plans';
 
@@ -12,24 +12,11 @@ import { listPlans, notePlanOf, type PlanRecord } from './plans';
 const COUNTED = { members: ORG_PREFIX.member, projects: ORG_PREFIX.project, resources: 'RES#' } as const;
 type Counts = Record<keyof typeof COUNTED, number>;
 
-async function count(orgId: string, prefix: string): Promise<number> {
-  let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': prefix },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return total;
-}
+const count = (orgId: string, prefix: string) =>
+  queryCount({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': prefix },
+  });
 
 async function countsOf(orgId: string): Promise<Counts> {
   const names = Object.keys(COUNTED) as (keyof typeof COUNTED)[];

@@ -96,6 +96,20 @@ export async function queryAll<T = Item>(input: Omit<QueryCommandInput, 'TableNa
   return items;
 }
 
+/** How many items a query matches, page after page (`Select: 'COUNT'`: no item is read back). */
+export async function queryCount(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
+  let total = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({ TableName: TABLE(), ...input, Select: 'COUNT', ExclusiveStartKey: start }),
+    );
+    total += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return total;
+}
+
 /** Items of one partition whose sort key starts with `prefix`. */
 export function queryPrefix<T = Item>(pk: string, prefix: string): Promise<T[]> {
   return queryAll<T>({
