@@ -12,6 +12,12 @@ export interface CountingProxy {
   /** Requests seen since the last reset, in order of arrival. */
   seen: () => Call[];
   reset: () => void;
+  /**
+   * Resolves once no call is in flight and none has started for `ms`: the background work of
+   * earlier requests (rate-limit counts, plan refreshes) is over, so it is not counted as the
+   * next request's.
+   */
+  quiet: (ms?: number) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -83,6 +89,14 @@ export function startCountingProxy(target: string): Promise<CountingProxy> {
         seen: () => calls.map((c) => ({ ...c })),
         reset: () => {
           calls = [];
+        },
+        quiet: async (ms = 100) => {
+          for (;;) {
+            const last = Math.max(0, ...calls.map((c) => c.start));
+            const idleFor = performance.now() - last;
+            if (calls.every((c) => Number.isFinite(c.end)) && idleFor >= ms) return;
+            await new Promise((r) => setTimeout(r, Math.max(10, ms - idleFor)));
+          }
         },
         close: () =>
           new Promise<void>((done) => {

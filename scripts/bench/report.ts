@@ -150,14 +150,15 @@ export function renderReport(x: Figures): string {
       `a bare Node HTTP server on the same kind of connection: ${ms(s.httpFloor.median)}.`,
     '',
     `**DynamoDB round trips per request**, counted by an HTTP proxy in front of DynamoDB Local (goal ≤ ${GOALS.roundTrips}, auth included; ` +
-      '"waves": how many times the request waits, calls sent together counting once)',
+      '"waves": how many times the request waits, calls sent together counting once; "in the background": calls the request started ' +
+      'but did not wait for, such as its rate-limit count, written at most once a second)',
     '',
-    '| route | caller | round trips | waves | operations | goal |',
-    '|---|---|--:|--:|---|---|',
+    '| route | caller | round trips | waves | in the background | operations | goal |',
+    '|---|---|--:|--:|--:|---|---|',
   );
   for (const r of x.roundTrips) {
     push(
-      `| \`${r.route}\` | ${r.caller} | ${range(r.counts)} | ${range(r.waves)} | ${r.operations.join(', ')} | ` +
+      `| \`${r.route}\` | ${r.caller} | ${range(r.counts)} | ${range(r.waves)} | ${range(r.background)} | ${r.operations.join(', ')} | ` +
         `${verdict(Math.max(...r.counts), GOALS.roundTrips)} |`,
     );
   }
