@@ -219,6 +219,17 @@ export const entryOf = (group: RouteGroup) => `functions/${group.name}/handler.t
 /** Splits a prefix into segments; `{x}` is a parameter, `{proxy+}` is greedy. */
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);
 
+const prefixSegments = new Map<string, string[]>();
+/** A prefix's segments, split once per process (the gateway asks for every prefix on every request). */
+export function segmentsOfPrefix(prefix: string): string[] {
+  let segs = prefixSegments.get(prefix);
+  if (!segs) {
+    segs = segmentsOf(prefix);
+    prefixSegments.set(prefix, segs);
+  }
+  return segs;
+}
+
 /**
  * The group API Gateway would pick for `path`: among prefixes the path equals or extends, the
  * longest wins, literal segments beating parameters at the first difference. Else the fallback.
@@ -228,7 +239,7 @@ export function groupFor(path: string, groups: RouteGroup[] = routeGroups): Rout
   let best: { group: RouteGroup; score: number[] } | undefined;
   for (const group of groups) {
     for (const prefix of group.prefixes) {
-      const segs = segmentsOf(prefix);
+      const segs = segmentsOfPrefix(prefix);
       if (segs.length > parts.length) continue;
       let ok = true;
       const score: number[] = [segs.length];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { groupFor, type RouteGroup, routeGroups } from '../route-groups';
+import { groupFor, type RouteGroup, routeGroups, segmentsOfPrefix } from '../route-groups';
 import { serveGitRequest } from './git';
 
 export type LambdaHandler = (
@@ -99,12 +99,12 @@ function routeKeyOf(group: RouteGroup, path: string): { routeKey: string; pathPa
   const parts = path.split('/').filter(Boolean);
   const prefix = group.prefixes
     .filter((p) => {
-      const segs = p.split('/').filter(Boolean);
+      const segs = segmentsOfPrefix(p);
       return segs.length <= parts.length && segs.every((s, i) => s.startsWith('{') || s === parts[i]);
     })
     .sort((a, b) => b.length - a.length)[0];
   if (!prefix) return { routeKey: '$default' };
-  const segs = prefix.split('/').filter(Boolean);
+  const segs = segmentsOfPrefix(prefix);
   const params: Record<string, string> = {};
   segs.forEach((s, i) => {
     if (s.startsWith('{')) params[s.slice(1, -1)] = decodeSegment(parts[i] as string);

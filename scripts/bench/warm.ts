@@ -10,8 +10,10 @@ import type { BenchPlatform } from './platform';
 import { median, percentile } from './stats';
 
 /**
- * Warm latency of `GET /v1/orgs/:orgId` through the local gateway against the same DynamoDB calls
- * made bare with a document client. Every series runs once per round, in a rotating order, so
+ * Warm latency of `GET /v1/orgs/:orgId` against the same DynamoDB calls made bare with a document
+ * client, side by side at two levels: the handler called directly against the bare calls, and the
+ * route through the local gateway against a bare handler (the bare calls, the items as JSON)
+ * mounted on a gateway of its own, so both pay the same HTTP hop and event mapping. Every series runs once per round, in a rotating order, so
  * DynamoDB Local's JIT warming up and any noise of the machine fall on all series alike.
  */
 
@@ -34,6 +36,8 @@ export type SeriesName =
   | 'bareJwt'
   | 'gatewayKey'
   | 'bareKey'
+  | 'bareGatewayJwt'
+  | 'bareGatewayKey'
   | 'handlerJwt'
   | 'handlerKey'
   | 'authJwt'
@@ -83,14 +87,43 @@ export async function measureWarm(platform: BenchPlatform, warmup: number, runs:
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
+  const table = platform.env.TABLE_NAME as string;
+  const orgKey = { pk: `ORG#${platform.orgId}`, sk: 'ORG' };
+  /** The route's own calls for a person: one BatchGet of the organization and the membership. */
+  const bareJwtCall = async () => {
+    const out = await db.send(
+      new BatchGetCommand({
+        RequestItems: { [table]: { Keys: [orgKey, { pk: orgKey.pk, sk: `MEMBER#${platform.userId}` }] } },
+      }),
+    );
+    if ((out.Responses?.[table]?.length ?? 0) !== 2) throw new Error('bare BatchGet found no org and member');
+    return out;
+  };
+  /** For an API key: one BatchGet of the key by its hash and the organization. */
+  const bareKeyCall = async () => {
+    const out = await db.send(
+      new BatchGetCommand({
+        RequestItems: { [table]: { Keys: [{ pk: `KEYHASH#${platform.keyHash}`, sk: 'KEY' }, orgKey] } },
+      }),
+    );
+    if ((out.Responses?.[table]?.length ?? 0) !== 2) throw new Error('bare BatchGet found no key and org');
+    return out;
+  };
+  // The bare calls as a Lambda handler, behind the same gateway code: no stack, no checks.
+  const bareGateway: Server = createGateway({
+    load: async () => async (event) => {
+      const key = event.headers.authorization === `Bearer ${platform.apiKey}`;
+      const out = await (key ? bareKeyCall() : bareJwtCall());
+      return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(out.Responses) };
+    },
+  });
+  const bareClient = httpClient(`http://127.0.0.1:${await listen(bareGateway, 0)}`);
   try {
     const orgPath = `/v1/orgs/${platform.orgId}`;
     const group = groupFor(orgPath);
     if (!group) throw new Error(`no route group serves ${orgPath}`);
     const { handler } = (await import(`../../functions/${group.name}/handler`)) as { handler: Handler };
     const { authenticate } = await import('../../shared/auth/authenticate');
-    const table = platform.env.TABLE_NAME as string;
-    const orgKey = { pk: `ORG#${platform.orgId}`, sk: 'ORG' };
 
     const ok = (what: string, status: number | undefined, detail = '') => {
       if (status !== 200) throw new Error(`${what} answered ${status} ${detail.slice(0, 300)}`);
@@ -115,24 +148,20 @@ export async function measureWarm(platform: BenchPlatform, warmup: number, runs:
           delete process.env.RATE_LIMITS;
         }
       },
-      // The route's own calls for a person: one BatchGet of the organization and the membership.
       bareJwt: async () => {
-        const out = await db.send(
-          new BatchGetCommand({
-            RequestItems: { [table]: { Keys: [orgKey, { pk: orgKey.pk, sk: `MEMBER#${platform.userId}` }] } },
-          }),
-        );
-        if ((out.Responses?.[table]?.length ?? 0) !== 2) throw new Error('bare BatchGet found no org and member');
+        await bareJwtCall();
       },
       gatewayKey: () => viaGateway(orgPath, platform.apiKey),
-      // For an API key: one BatchGet of the key by its hash and the organization.
       bareKey: async () => {
-        const out = await db.send(
-          new BatchGetCommand({
-            RequestItems: { [table]: { Keys: [{ pk: `KEYHASH#${platform.keyHash}`, sk: 'KEY' }, orgKey] } },
-          }),
-        );
-        if ((out.Responses?.[table]?.length ?? 0) !== 2) throw new Error('bare BatchGet found no key and org');
+        await bareKeyCall();
+      },
+      bareGatewayJwt: async () => {
+        const res = await bareClient.get(orgPath, platform.jwt);
+        ok('bare handler through the gateway', res.status, res.body);
+      },
+      bareGatewayKey: async () => {
+        const res = await bareClient.get(orgPath, platform.apiKey);
+        ok('bare handler through the gateway', res.status, res.body);
       },
       handlerJwt: () => viaHandler(platform.jwt),
       handlerKey: () => viaHandler(platform.apiKey),
@@ -167,8 +196,9 @@ export async function measureWarm(platform: BenchPlatform, warmup: number, runs:
   } finally {
     client.close();
     floorClient.close();
+    bareClient.close();
     db.destroy();
-    for (const server of [gateway, floor]) {
+    for (const server of [gateway, floor, bareGateway]) {
       server.closeAllConnections();
       server.close();
     }
