@@ -1,10 +1,16 @@
-import type { BuildOptions } from 'esbuild';
+import { resolve } from 'node:path';
+import { type BuildOptions, type BuildResult, build } from 'esbuild';
+import { narrowBarrels } from './bundle-barrels';
+import { oneStartChunk } from './bundle-start-chunk';
 
 /**
  * How every function is bundled, for `npm run build`, the bench and the CDK stack alike: ESM,
  * module-first resolution (the AWS SDK's ES modules tree-shake), minified, for nodejs22.x, into a
  * folder: `index.mjs` and, code splitting, `chunks/` for what is loaded with `import()` (the ports'
- * adapters and their SDK clients), so a function's cold start loads only what every request needs.
+ * adapters and their SDK clients, a group's route modules), so a function's cold start loads only
+ * what every request needs. Two plugins shape the split: the SDK's shared barrels are narrowed to
+ * what each importer takes (lib/bundle-barrels.ts), and what loads at start is one chunk
+ * (lib/bundle-start-chunk.ts): at start, each file costs Node as much as ~10 KB of code.
  */
 export const bundleOptions = {
   bundle: true,
@@ -22,3 +28,39 @@ export const bundleOptions = {
   // Some CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import{createRequire as __cr}from'module';const require=__cr(import.meta.url);" },
 } satisfies BuildOptions;
+
+/** One function bundled: its entry into `outdir` (`index.mjs` and `chunks/`), with the plugins. */
+export function bundleFunction(o: {
+  entry: string;
+  outdir: string;
+  absWorkingDir: string;
+  logLevel?: BuildOptions['logLevel'];
+}): Promise<BuildResult<{ metafile: true }>> {
+  return build({
+    ...bundleOptions,
+    plugins: [narrowBarrels(), oneStartChunk()],
+    absWorkingDir: o.absWorkingDir,
+    entryPoints: [o.entry],
+    outdir: o.outdir,
+    metafile: true,
+    logLevel: o.logLevel ?? 'error',
+  });
+}
+
+/**
+ * `node --import tsx lib/bundle.ts <entry> <outdir>`: the same from a command line, for CDK's
+ * bundling step, which is synchronous (esbuild's synchronous API takes no plugins).
+ */
+if (require.main === module) {
+  const [entry, outdir] = process.argv.slice(2);
+  if (!entry || !outdir) {
+    process.stderr.write('usage: lib/bundle.ts <entry> <outdir>\n');
+    process.exit(2);
+  }
+  bundleFunction({ entry: resolve(entry), outdir: resolve(outdir), absWorkingDir: process.cwd() }).catch(
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -4,9 +4,10 @@ import { version as packageVersion } from '../package.json';
 import { ORG_NOT_FOUND } from '../shared/ground/messages';
 import { NOT_JSON, TOO_DEEP } from '../shared/http/body';
 import { MALFORMED_PATH, PRECONDITION_FAILED } from '../shared/http/handler';
-import { IM, takesKey } from '../shared/http/idempotency';
+import { IM } from '../shared/http/idempotency';
 import type { ResponseDocs } from '../shared/http/responses';
 import type { Method, Route } from '../shared/http/route';
+import { isWrite } from '../shared/http/route-entry';
 import { type RouteGroup, routeGroups } from './route-groups';
 
 /**
@@ -163,7 +164,7 @@ function stackErrors(route: Route): Record<number, string[]> {
 }
 
 /** Writes of a known caller take `Idempotency-Key` (shared/http/idempotency.ts). */
-const takesIdempotencyKey = (route: Route) => route.access !== 'public' && takesKey(route.method);
+const takesIdempotencyKey = (route: Route) => route.access !== 'public' && isWrite(route.method);
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const GATEWAY_ERROR_REF = { $ref: '#/components/schemas/GatewayError' };

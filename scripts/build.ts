@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { build, type Metafile } from 'esbuild';
-import { bundleOptions } from '../lib/bundle';
+import type { Metafile } from 'esbuild';
+import { bundleFunction } from '../lib/bundle';
 import { entryOf, type RouteGroup, routeGroups } from '../lib/route-groups';
 
 /**
@@ -32,15 +32,8 @@ export async function bundleFile(name: string, entry: string, outfile: string): 
   const outdir = dirname(outfile);
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
-  const result = await build({
-    ...bundleOptions,
-    absWorkingDir: ROOT,
-    entryPoints: [entry],
-    outdir,
-    metafile: true,
-    // Errors are reported once, by the caller, with the function's name.
-    logLevel: 'silent',
-  });
+  // Errors are reported once, by the caller, with the function's name.
+  const result = await bundleFunction({ entry, outdir, absWorkingDir: ROOT, logLevel: 'silent' });
   const entryOut = relative(ROOT, outfile).split('\\').join('/');
   if (!result.metafile.outputs[entryOut]) throw new Error(`esbuild reported no output for ${name}`);
   const metafileFile = join(outdir, 'meta.json');

@@ -1,11 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { AssetHashType, DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { buildSync } from 'esbuild';
-import { bundleOptions } from '../bundle';
 import { entryOf, type RouteGroup } from '../route-groups';
 import { acknowledge } from './nag';
 
@@ -27,6 +26,9 @@ export interface PlatformFunctionProps {
  * and its `chunks/` (code splitting, which CDK's NodejsFunction cannot do: it bundles to one file).
  * Synth needs neither Docker nor the network; the asset's hash is its output's.
  */
+/** lib/bundle.ts, run as a command. */
+const BUNDLE_SCRIPT = path.join(__dirname, '..', 'bundle.ts');
+
 function bundledCode(entry: string, projectRoot: string): lambda.Code {
   return lambda.Code.fromAsset(path.dirname(entry), {
     assetHashType: AssetHashType.OUTPUT,
@@ -35,12 +37,10 @@ function bundledCode(entry: string, projectRoot: string): lambda.Code {
       image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
       local: {
         tryBundle(outputDir: string) {
-          buildSync({
-            ...bundleOptions,
-            absWorkingDir: projectRoot,
-            entryPoints: [entry],
-            outdir: outputDir,
-            logLevel: 'error',
+          // In a process of its own: bundling takes esbuild plugins, which only its asynchronous API runs.
+          execFileSync(process.execPath, ['--import', 'tsx', BUNDLE_SCRIPT, entry, outputDir], {
+            cwd: projectRoot,
+            stdio: ['ignore', 'inherit', 'inherit'],
           });
           return true;
         },

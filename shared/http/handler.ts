@@ -1,24 +1,23 @@
 import { createHash } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { en } from 'zod/locales';
-import { type $ZodType, config } from 'zod/v4/core';
+import type { $ZodType } from 'zod/v4/core';
 import { authenticate } from '../auth/authenticate';
 import { type Caller, callerId, type OrgAccess } from '../auth/caller';
 import { badRequest, HttpError, type Issue, invalidRequest, notFound } from '../ground/errors';
 import { describeError, log } from '../ground/log';
 import { isAudited } from '../insights/actions';
 import { recordRequest, rememberActions } from '../insights/record';
-import { isBackendError, toHttpError } from './backend-errors';
 import { parseJsonBody } from './body';
-import { type Claim, claim, settle, takesKey } from './idempotency';
+import type { Claim } from './idempotency';
 import { budgetsOf, type Count, rateHeaders, rateLimitsOn, spend, tooMany } from './rate-limits';
-import { isEntry, type Reply, type Route, type RouteContext, type RouteEntry, type RouteTable } from './route';
+import type { Reply, Route, RouteContext } from './route';
+import { isEntry, isWrite, type RouteEntry, type RouteTable } from './route-entry';
 import { createRouter } from './router';
 
-// Messages in English. The stack validates through each schema's own Standard Schema interface,
-// so zod's schema code loads with the routes that declare schemas, not at a function's start.
-config(en());
+// The stack validates through each schema's own Standard Schema interface, so zod's code loads
+// with the routes that declare schemas (which set its English messages: shared/http/route.ts), not
+// at a function's start.
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -76,7 +75,7 @@ const matchRoute = (routes: RouteTable): MiddlewareObj<Event, Result, Error, Ctx
       if (m.kind === 'method') throw new HttpError(405, 'Method not allowed', {}, { allow: m.allow.join(', ') });
       request.context.api.route = await routeOf(m.route);
       request.context.api.params = m.params;
-      if (request.event.headers['if-match'] !== undefined && takesKey(m.route.method)) {
+      if (request.event.headers['if-match'] !== undefined && isWrite(m.route.method)) {
         const current = match('GET', request.event.rawPath);
         if (current.kind === 'found') {
           request.context.api.current = { route: await routeOf(current.route), params: current.params };
@@ -224,25 +223,29 @@ const idempotency = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
     const key = request.event.headers['idempotency-key'];
     const state = request.context.api;
     const method = request.event.requestContext.http.method;
-    if (key === undefined || !state.caller || !takesKey(method)) return;
+    if (key === undefined || !state.caller || !isWrite(method)) return;
     const scope = `${state.params.orgId ?? '-'}#${callerId(state.caller)}`;
+    const { claim } = await keys();
     const out = await claim(scope, key, { method, path: request.event.rawPath, body: request.event.body });
     if ('replay' in out) return out.replay;
     state.idem = out.claim;
   },
   after: async (request: Request) => {
     const claimed = request.context.api?.idem;
-    if (claimed && request.response) await settle(claimed, request.response);
+    if (claimed && request.response) await (await keys()).settle(claimed, request.response);
   },
   onError: async (request: Request) => {
     const claimed = request.context.api?.idem;
     if (!claimed) return;
     // Answered here (mapErrors then keeps it): the error is logged once, and kept as it is answered.
-    request.response = errorResult(request);
+    request.response = await errorResult(request);
     request.context.api.answered = true;
-    await settle(claimed, request.response);
+    await (await keys()).settle(claimed, request.response);
   },
 });
+
+/** Idempotency keys' module, loaded with the first write that sends one. */
+const keys = () => import('./idempotency');
 
 /** The ETag of a JSON answer: a hash of its body (see `conditionalReads`). */
 const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -305,7 +308,7 @@ const conditionalReads = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
 /** Every error becomes `{ error }` with its status; anything unexpected is a logged 500. */
 const mapErrors = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   onError: async (request: Request) => {
-    if (!request.context.api?.answered) request.response = errorResult(request);
+    if (!request.context.api?.answered) request.response = await errorResult(request);
     // A counted request's error carries the budget too (a 429 has its own).
     const counted = request.context.api?.counted;
     if (counted && request.response && request.response.statusCode !== 429) {
@@ -315,12 +318,14 @@ const mapErrors = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
 });
 
 /** The answer to the request's error (logged when it is the backend's or unexpected). */
-function errorResult(request: Request): Result {
+async function errorResult(request: Request): Promise<Result> {
   const err = request.error;
   let http: HttpError;
+  // The backend's errors' table loads with the first error that is not the platform's own.
+  const backend = err instanceof HttpError ? undefined : await import('./backend-errors');
   if (err instanceof HttpError) http = err;
-  else if (isBackendError(err)) {
-    http = toHttpError(err);
+  else if (backend?.isBackendError(err)) {
+    http = backend.toHttpError(err);
     log.warn('backend error', {
       requestId: request.context.awsRequestId,
       route: routeName(request),

@@ -40,10 +40,6 @@ interface IdemRecord {
   response?: Result;
 }
 
-/** Which writes take the key: every POST, PUT, PATCH and DELETE. */
-export const takesKey = (method: string) =>
-  method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
-
 /**
  * Claims `key` for this request, or answers what a repeat should: the kept response (replay), or
  * the error of a mismatch or a request still running. `scope` names the organization and caller.

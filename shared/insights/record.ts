@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
 import type { Caller } from '../auth/caller';
-import type { Route, RouteTable } from '../http/route';
+import type { Route } from '../http/route';
+import type { RouteTable } from '../http/route-entry';
 import { findPlatformOrg } from '../platform/access';
 import { actionOf, areaOf, isAudited } from './actions';
-import { type AuditActor, type AuditEntry, writeAudit } from './audit';
+import type { AuditActor, AuditEntry } from './audit';
 import { analytics } from './index';
-import { statOf, statUpdate } from './stats';
 
 /** What the middy stack knows of a request once it is answered. */
 export interface Answered {
@@ -72,6 +72,8 @@ export async function recordRequest(a: Answered): Promise<void> {
     userAgent: a.event.requestContext.http.userAgent?.slice(0, 512) || null,
     fields: fieldsOf(route, body),
   };
+  // Loaded with the first audited write: reads, most of what a function answers, never need them.
+  const [{ writeAudit }, { statOf, statUpdate }] = await Promise.all([import('./audit'), import('./stats')]);
   const stat = statOf(action, a.status, a.params, body);
   await writeAudit(entry, stat ? [statUpdate(stat.kind, stat.delta)] : []);
 }

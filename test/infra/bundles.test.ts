@@ -2,6 +2,7 @@ import { join, relative } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { routeGroups } from '../../lib/route-groups';
 import { workerEntry, workers } from '../../lib/workers';
+import { firstAnswerTime, firstRequests } from '../../scripts/bench/cold';
 import { buildAll, bundleFile, bundleViolations, DIST, initialOutputs, ROOT, workerOutfile } from '../../scripts/build';
 
 /**
@@ -31,7 +32,33 @@ it("route groups: no local code anywhere, only DynamoDB's client at start", asyn
       [b.name]: [`functions/${b.name}/handler.ts`, `functions/${b.name}/route-index.ts`],
     });
   }
+  // The shape of the start (lib/bundle.ts): the entry and one chunk of code (esbuild may add a chunk
+  // of its own helpers, with no input); no zod (it loads with the route modules, which set its
+  // English messages); none of the SDK's XML or query protocols, which only S3, SES and SQS use
+  // (lib/bundle-barrels.ts; before, a function whose routes used S3 later loaded them at start).
+  for (const b of bundles) {
+    const start = initialOutputs(b.metafile, entryOfBundle(b.outfile));
+    const withCode = start.filter(
+      (o) => o !== entryOfBundle(b.outfile) && Object.keys(b.metafile.outputs[o]?.inputs ?? {}).length > 0,
+    );
+    const inputs = start.flatMap((o) => Object.keys(b.metafile.outputs[o]?.inputs ?? {}));
+    expect({
+      [b.name]: { chunks: withCode.length, zod: inputs.filter((i) => i.includes('node_modules/zod/')).length },
+    }).toEqual({
+      [b.name]: { chunks: 1, zod: 0 },
+    });
+    expect({ [b.name]: inputs.filter((i) => /submodules\/protocols\/(xml|query)\//.test(i)) }).toEqual({
+      [b.name]: [],
+    });
+  }
 }, 120_000);
+
+it("every function's bundle starts and answers its first route's request, whose module it loads then", async () => {
+  const bundles = await buildAll(routeGroups);
+  const firsts = await firstRequests(routeGroups.map((g) => g.name));
+  // firstAnswerTime runs the bundle in a fresh node process and throws unless it answers 401 (no credential).
+  for (const b of bundles) await expect(firstAnswerTime(b.outfile, firsts[b.name])).resolves.toHaveProperty('ms');
+}, 180_000);
 
 it('workers: no local code anywhere', async () => {
   for (const w of workers) {
