@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { Plugin, PluginBuild } from 'esbuild';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Plugin, PluginBuild, ResolveResult } from 'esbuild';
 
 /**
  * Narrow barrels: an esbuild plugin for code splitting. The AWS SDK's shared packages expose
@@ -18,17 +18,26 @@ import type { Plugin, PluginBuild } from 'esbuild';
  * every name, as before.
  */
 
-/** The subpath barrels narrowed: `@smithy/core/<x>` and `@aws-sdk/core/<x>`. */
-const BARREL = /^@(smithy|aws-sdk)\/core\/[a-z0-9-]+$/;
+/**
+ * The barrels narrowed: the subpaths of `@smithy/core` and `@aws-sdk/core`, and DynamoDB's two
+ * packages (every function loads them at start; their `export *` indexes reach every command).
+ */
+const BARREL = /^(@(smithy|aws-sdk)\/core\/[a-z0-9-]+|@aws-sdk\/(client-dynamodb|lib-dynamodb))$/;
 const NS = 'narrow-barrel';
 const LOCALS_NS = 'barrel-locals';
 /** Marks a resolve made by one of the bundle's plugins, which every plugin leaves to esbuild. */
 const SKIP = Symbol.for('bundle:plain-resolve');
 
+/** Where an exported name is defined: a module (an absolute path, a package, or a barrel's locals) and its name there. */
+interface Origin {
+  from: string;
+  name: string;
+}
+
 interface Barrel {
   file: string;
-  /** Exported name → where it comes from: a module specifier (relative to the barrel) and the name there. */
-  reexports: Map<string, { from: string; name: string }>;
+  /** Exported name → where it comes from, through any `export *` and `export { } from`. */
+  reexports: Map<string, Origin>;
   /** Names the barrel declares itself. */
   locals: string[];
   /** The barrel's source without its re-export statements (its own declarations and their imports). */
@@ -36,76 +45,129 @@ interface Barrel {
 }
 
 const REEXPORT = /export\s*\{([^}]*)\}\s*from\s*["']([^"']+)["'];?/g;
+const STAR = /export\s*\*\s*from\s*["']([^"']+)["'];?/g;
 const LOCAL_DECL = /export\s+(?:const|let|var|class|function\*?|async\s+function)\s+([A-Za-z_$][\w$]*)/g;
 const LOCAL_LIST = /export\s*\{([^}]*)\}/g;
-const UNREADABLE = /export\s*\*|export\s+default/;
+/** What this plugin does not read: a default export, a namespace re-export, a declaration of several names. */
+const UNREADABLE =
+  /export\s+default|export\s*\*\s*as|export\s+(?:const|let|var)\s+[^=;]+=[^;]*?,\s*[A-Za-z_$][\w$]*\s*=/;
 
 const namesOf = (list: string) =>
   list
     .split(',')
     .map((s) => s.trim())
-    .filter(Boolean)
+    .filter((s) => s && !s.startsWith('type '))
     .map((s) => {
       const [name, as] = s.split(/\s+as\s+/);
       return { name: (name as string).trim(), as: (as ?? name ?? '').trim() };
     });
 
-/** A barrel read, or undefined when it holds something this plugin does not narrow. */
-function readBarrel(file: string): Barrel | undefined {
-  const source = readFileSync(file, 'utf8');
-  if (UNREADABLE.test(source)) return undefined;
-  const reexports = new Map<string, { from: string; name: string }>();
-  for (const m of source.matchAll(REEXPORT)) {
-    for (const { name, as } of namesOf(m[1] as string)) reexports.set(as, { from: m[2] as string, name });
-  }
-  const localSource = source.replace(REEXPORT, '');
-  const locals = [...localSource.matchAll(LOCAL_DECL)].map((m) => m[1] as string);
-  for (const m of localSource.matchAll(LOCAL_LIST)) locals.push(...namesOf(m[1] as string).map((n) => n.as));
-  return { file, reexports, locals, localSource };
+/** A relative specifier as Node's resolution of a package's ES files finds it: the file, `.js`, or `index.js`. */
+function fileOf(specifier: string, dir: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = resolve(dir, specifier);
+  return [base, `${base}.js`, join(base, 'index.js')].find((f) => existsSync(f) && statSync(f).isFile());
 }
 
+/** A module's exports, read: a barrel (it re-exports) or undefined when it can't be read. */
+function readModule(file: string, seen: Map<string, Barrel | undefined>): Barrel | undefined {
+  if (seen.has(file)) return seen.get(file);
+  seen.set(file, undefined);
+  const source = readFileSync(file, 'utf8');
+  if (UNREADABLE.test(source)) return undefined;
+  const dir = dirname(file);
+  const reexports = new Map<string, Origin>();
+  for (const m of source.matchAll(REEXPORT)) {
+    const from = fileOf(m[2] as string, dir) ?? (m[2] as string);
+    for (const { name, as } of namesOf(m[1] as string)) reexports.set(as, { from, name });
+  }
+  const localSource = source.replace(REEXPORT, '').replace(STAR, '');
+  const locals = [...localSource.matchAll(LOCAL_DECL)].map((m) => m[1] as string);
+  for (const m of localSource.matchAll(LOCAL_LIST)) locals.push(...namesOf(m[1] as string).map((n) => n.as));
+  // `export *`: every name of the module it names (a package's own files only), first one wins.
+  for (const m of source.matchAll(STAR)) {
+    const sub = fileOf(m[1] as string, dir);
+    const inner = sub && readModule(sub, seen);
+    if (!sub || !inner) return undefined;
+    for (const [name, origin] of inner.reexports) if (!reexports.has(name)) reexports.set(name, origin);
+    const own = inner.reexports.size === 0 && inner.localSource === readFileSync(sub, 'utf8');
+    for (const name of inner.locals) {
+      // A module that only declares is imported as itself; one that also re-exports, through its locals.
+      if (!reexports.has(name)) reexports.set(name, { from: own ? sub : `${sub}?locals`, name });
+    }
+  }
+  const barrel = { file, reexports, locals, localSource };
+  seen.set(file, barrel);
+  return barrel;
+}
+
+const STATEMENT = /(import|export)\s+(type\s+)?([^;'"]*?)\s*from\s*["']([^"']+)["']|import\s*["']([^"']+)["']/g;
+
 /**
- * The names an importer takes from `specifier`, or undefined when it takes them in a way that
- * can't be listed (`import * as`, a default import, `export * from`, a bare import).
+ * What a module imports, by specifier: the names it takes, or undefined where it takes them in a
+ * way that can't be listed (`import * as`, a default import, `export * from`, a bare import). A
+ * TypeScript importer's type-only imports name nothing at run time and are left out. Read in one
+ * pass per module.
  */
-function namesImported(importerSource: string, specifier: string): string[] | undefined {
-  const spec = specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const named = new RegExp(`(?:import|export)\\s*\\{([^}]*)\\}\\s*from\\s*["']${spec}["']`, 'g');
-  const any = new RegExp(`(?:import|export)[^;'"]*["']${spec}["']`, 'g');
-  const statements = [...importerSource.matchAll(any)].length;
-  const lists = [...importerSource.matchAll(named)];
-  if (lists.length === 0 || lists.length !== statements) return undefined;
-  return [...new Set(lists.flatMap((m) => namesOf(m[1] as string).map((n) => n.name)))].sort();
+function importsOf(source: string): Map<string, string[] | undefined> {
+  const found = new Map<string, string[] | undefined>();
+  for (const m of source.matchAll(STATEMENT)) {
+    const specifier = (m[4] ?? m[5]) as string;
+    if (m[2]) continue;
+    const list = m[3] === undefined ? undefined : /^\{([^}]*)\}$/.exec(m[3].trim())?.[1];
+    const before = found.get(specifier);
+    if (list === undefined || (found.has(specifier) && before === undefined)) {
+      found.set(specifier, undefined);
+      continue;
+    }
+    const names = namesOf(list).map((n) => n.name);
+    found.set(specifier, [...new Set([...(before ?? []), ...names])].sort());
+  }
+  return found;
 }
 
 export function narrowBarrels(): Plugin {
   return {
     name: 'narrow-barrels',
     setup(build: PluginBuild) {
-      const barrels = new Map<string, Barrel | undefined>();
-      const barrelOf = (file: string) => {
-        if (!barrels.has(file)) barrels.set(file, readBarrel(file));
-        return barrels.get(file);
+      const read = new Map<string, Barrel | undefined>();
+      const barrelOf = (file: string) => readModule(file, read);
+      const importers = new Map<string, Map<string, string[] | undefined>>();
+      const resolutions = new Map<string, Promise<ResolveResult>>();
+      const importsOfFile = (file: string) => {
+        let imports = importers.get(file);
+        if (!imports) {
+          imports = importsOf(readFileSync(file, 'utf8'));
+          importers.set(file, imports);
+        }
+        return imports;
       };
 
       build.onResolve({ filter: BARREL }, async (args) => {
         // A plugin's own resolve is left to esbuild; an `import()` too (lib/bundle-start-chunk.ts wraps
         // it, and its wrapper's static import of the barrel comes back here).
         if (args.pluginData === SKIP || args.kind === 'dynamic-import') return undefined;
-        const resolved = await build.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: SKIP,
-        });
+        // Resolved once per folder: every file of a folder finds a package in the same place.
+        const key = `${args.path}\0${args.resolveDir}`;
+        let resolving = resolutions.get(key);
+        if (!resolving) {
+          resolving = build.resolve(args.path, {
+            kind: args.kind,
+            importer: args.importer,
+            resolveDir: args.resolveDir,
+            pluginData: SKIP,
+          });
+          resolutions.set(key, resolving);
+        }
+        const resolved = await resolving;
         if (resolved.errors.length > 0 || !resolved.path) return undefined;
         const barrel = barrelOf(resolved.path);
         if (!barrel) return undefined;
-        // The importer's source: a file of a package, or one of this plugin's own modules.
+        // The importer's source: a file (a package's or the project's), or one of this plugin's own modules.
         const own = (args.pluginData as { source?: string } | undefined)?.source;
-        const fromPackage = args.namespace === 'file' && args.importer.includes('node_modules');
-        const source = own ?? (fromPackage ? readFileSync(args.importer, 'utf8') : undefined);
-        const names = source === undefined ? undefined : namesImported(source, args.path);
+        const imports =
+          own !== undefined ? importsOf(own) : args.namespace === 'file' ? importsOfFile(args.importer) : undefined;
+        const names = imports?.get(args.path);
         const all = [...barrel.reexports.keys(), ...barrel.locals].sort();
         const wanted = (names ?? all).filter((n) => barrel.reexports.has(n) || barrel.locals.includes(n));
         return {
