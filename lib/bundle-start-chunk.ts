@@ -14,7 +14,9 @@ import type { Plugin, PluginBuild } from 'esbuild';
  * itself (already evaluated when any `import()` runs, so nothing runs twice) and then re-exports the
  * target. Every file the entry reaches is then reached by every entry point, so all of the start-up
  * code lands in one chunk; what only lazily loaded modules reach is split as before. Targets that
- * are not ES modules (a CommonJS package's file) are left as they are.
+ * are not ES modules (a CommonJS package's file) are left as they are. One constraint follows: an
+ * entry must not await an `import()` at its top level (its wrapper would wait for the entry, which
+ * waits for it); no entry does, and test/infra/bundles.test.ts starts every bundle, where one that did would hang.
  */
 
 const NS = 'lazy-target';

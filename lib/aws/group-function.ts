@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { AssetHashType, DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -6,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { entryOf, type RouteGroup } from '../route-groups';
+import { bundleFunctionSync } from './bundle-sync';
 import { acknowledge } from './nag';
 
 export interface PlatformFunctionProps {
@@ -22,13 +22,11 @@ export interface PlatformFunctionProps {
 
 /**
  * The function's code: its entry bundled by esbuild in this process with the options of
- * lib/bundle.ts (what `npm run build` and the bench measure), into the asset folder: `index.mjs`
+ * lib/bundle.ts (what `npm run build` and the bench measure; lib/aws/bundle-sync.ts runs it for
+ * CDK's synchronous hook), into the asset folder: `index.mjs`
  * and its `chunks/` (code splitting, which CDK's NodejsFunction cannot do: it bundles to one file).
  * Synth needs neither Docker nor the network; the asset's hash is its output's.
  */
-/** lib/bundle.ts, run as a command. */
-const BUNDLE_SCRIPT = path.join(__dirname, '..', 'bundle.ts');
-
 function bundledCode(entry: string, projectRoot: string): lambda.Code {
   return lambda.Code.fromAsset(path.dirname(entry), {
     assetHashType: AssetHashType.OUTPUT,
@@ -37,11 +35,7 @@ function bundledCode(entry: string, projectRoot: string): lambda.Code {
       image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
       local: {
         tryBundle(outputDir: string) {
-          // In a process of its own: bundling takes esbuild plugins, which only its asynchronous API runs.
-          execFileSync(process.execPath, ['--import', 'tsx', BUNDLE_SCRIPT, entry, outputDir], {
-            cwd: projectRoot,
-            stdio: ['ignore', 'inherit', 'inherit'],
-          });
+          bundleFunctionSync({ entry, outdir: outputDir, absWorkingDir: projectRoot });
           return true;
         },
       },

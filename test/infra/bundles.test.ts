@@ -1,8 +1,10 @@
-import { join, relative } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import type { Metafile } from 'esbuild';
-import { routeGroups } from '../../lib/route-groups';
+import { bundleFunctionSync } from '../../lib/aws/bundle-sync';
+import { entryOf, routeGroups } from '../../lib/route-groups';
 import { workerEntry, workers } from '../../lib/workers';
-import { firstAnswerTime, firstRequests } from '../../scripts/bench/cold';
+import { firstAnswerTime, firstRequests, importTime } from '../../scripts/bench/cold';
 import { buildAll, bundleFile, bundleViolations, DIST, initialOutputs, ROOT, workerOutfile } from '../../scripts/build';
 
 /**
@@ -64,12 +66,38 @@ it("every function's bundle starts and answers its first route's request, whose 
   for (const b of bundles) await expect(firstAnswerTime(b.outfile, firsts[b.name])).resolves.toHaveProperty('ms');
 }, 180_000);
 
-it('workers: no local code anywhere', async () => {
+it('workers: no local code anywhere, and each starts', async () => {
   for (const w of workers) {
     const b = await bundleFile(w.name, workerEntry(w), workerOutfile(w.name));
     const local = bundleViolations(b.metafile, entryOfBundle(b.outfile)).filter((v) => !v.includes('at start'));
     expect({ [w.name]: local }).toEqual({ [w.name]: [] });
+    // It links and starts: a fresh node process imports it (its chunks, shaped by lib/bundle.ts).
+    await expect(importTime(b.outfile)).resolves.toHaveProperty('ms');
   }
+}, 120_000);
+
+it("CDK's synchronous bundling (lib/aws/bundle-sync.ts) makes what npm run build makes, and names a failing entry", async () => {
+  const core = routeGroups.find((g) => g.name === 'core');
+  if (!core) throw new Error('no core group');
+  const built = await bundleFile('core', entryOf(core), join(DIST, 'sync-check', 'build', 'index.mjs'));
+  const outdir = join(DIST, 'sync-check', 'cdk');
+  rmSync(outdir, { recursive: true, force: true });
+  bundleFunctionSync({ entry: join(ROOT, entryOf(core)), outdir, absWorkingDir: ROOT });
+  const files = (dir: string) =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((f) => f.isFile() && f.name !== 'meta.json')
+      .map((f) => relative(dir, join(f.parentPath, f.name)))
+      .sort();
+  const buildDir = dirname(built.outfile);
+  expect(files(outdir)).toEqual(files(buildDir));
+  expect(readFileSync(join(outdir, 'index.mjs'), 'utf8')).toBe(readFileSync(built.outfile, 'utf8'));
+  expect(() =>
+    bundleFunctionSync({
+      entry: join(ROOT, 'functions/nope/handler.ts'),
+      outdir: join(outdir, 'x'),
+      absWorkingDir: ROOT,
+    }),
+  ).toThrow(/Bundling .*functions\/nope\/handler\.ts failed/);
 }, 120_000);
 
 it('the git function: no local code anywhere, only DynamoDB at start', async () => {
