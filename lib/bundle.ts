@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { type BuildOptions, type BuildResult, build } from 'esbuild';
 import { narrowBarrels } from './bundle-barrels';
 import { oneStartChunk } from './bundle-start-chunk';
@@ -45,22 +44,4 @@ export function bundleFunction(o: {
     metafile: true,
     logLevel: o.logLevel ?? 'error',
   });
-}
-
-/**
- * `node --import tsx lib/bundle.ts <entry> <outdir>`: the same from a command line, for CDK's
- * bundling step, which is synchronous (esbuild's synchronous API takes no plugins).
- */
-if (require.main === module) {
-  const [entry, outdir] = process.argv.slice(2);
-  if (!entry || !outdir) {
-    process.stderr.write('usage: lib/bundle.ts <entry> <outdir>\n');
-    process.exit(2);
-  }
-  bundleFunction({ entry: resolve(entry), outdir: resolve(outdir), absWorkingDir: process.cwd() }).catch(
-    (err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
 }
