@@ -5,7 +5,8 @@ import { productionHostOf } from '../../shared/projects/hosts';
 import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/projects/records';
 import { functionInfo } from '../../shared/runtime';
 import type { ProjectRecord } from '../../shared/schemas/project';
-import { getMany, keys, queryAll } from '../../shared/store/table';
+import { queryAll } from '../../shared/store/ops';
+import { getMany, keys } from '../../shared/store/table';
 import { M } from './messages';
 import { toApiDeployment } from './view';
 

@@ -32,7 +32,8 @@ import {
 } from '../../shared/projects/records';
 import { db } from '../../shared/store/client';
 import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
-import { keys, putNew, TABLE, transact, updateVersioned, versionedUpdate } from '../../shared/store/table';
+import { transact, updateVersioned } from '../../shared/store/ops';
+import { keys, putNew, TABLE, versionedUpdate } from '../../shared/store/table';
 
 export const PROVIDER_FAILED = "The DNS provider refused the change. Check the provider's access and try again.";
 

@@ -7,7 +7,8 @@ import { envContext } from '../../shared/projects/env';
 import { actorId, assertActive, projectIsActive, projectKeys, requireProject } from '../../shared/projects/records';
 import type { EnvRecord, EnvTarget } from '../../shared/schemas/env';
 import { secrets } from '../../shared/secrets';
-import { getItem, TABLE, transact } from '../../shared/store/table';
+import { transact } from '../../shared/store/ops';
+import { getItem, TABLE } from '../../shared/store/table';
 import { checkName, checkNames } from './names';
 
 export const NOT_ALL_SAVED = "Some variables weren't saved. Try again.";

@@ -1,4 +1,5 @@
-import { keys, ORG_PREFIX, queryCount } from '../../shared/store/table';
+import { queryCount } from '../../shared/store/ops';
+import { keys, ORG_PREFIX } from '../../shared/store/table';
 
 /** What must be removed before an organization can be deleted, in the order the spec names it. */
 const COUNTED = [

@@ -1,6 +1,7 @@
 import { conflict, HttpError } from '../../shared/ground/errors';
 import type { Organization } from '../../shared/schemas/org';
-import { deleteMany, type Item, keys, queryAll, updateVersioned } from '../../shared/store/table';
+import { deleteMany, queryAll, updateVersioned } from '../../shared/store/ops';
+import { type Item, keys } from '../../shared/store/table';
 import { countContents, describeRemaining } from './contents';
 
 /**

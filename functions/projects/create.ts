@@ -6,7 +6,8 @@ import { orgIsActive } from '../../shared/identity/orgs';
 import { actorId, projectKeys } from '../../shared/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/schemas/project';
 import { newId } from '../../shared/store/ids';
-import { putNew, transact } from '../../shared/store/table';
+import { transact } from '../../shared/store/ops';
+import { putNew } from '../../shared/store/table';
 import { checkLocation } from './location';
 import { REPO_NOT_FOUND, repoExists } from './related';
 

@@ -16,7 +16,8 @@ import { removeServerFunctions } from '../../shared/projects/server-functions';
 import type { ProjectRecord } from '../../shared/schemas/project';
 import { forgetProjectClients } from '../../shared/signin/clients';
 import { db } from '../../shared/store/client';
-import { deleteMany, keys, queryAll, TABLE, transact, updateVersioned } from '../../shared/store/table';
+import { deleteMany, queryAll, transact, updateVersioned } from '../../shared/store/ops';
+import { keys, TABLE } from '../../shared/store/table';
 import { linkedStorage, type ResourceRecord } from './related';
 
 export const WAIT_FOR_DEPLOYMENT = 'Wait for the deployment in progress to finish.';

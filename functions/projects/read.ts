@@ -5,7 +5,8 @@ import { getProject, PROJECT_NOT_FOUND, projectKeys } from '../../shared/project
 import type { DeploymentRecord } from '../../shared/schemas/deployment';
 import { FUNCTION_CONFIG } from '../../shared/schemas/deployment';
 import { type ProjectRecord, toProject } from '../../shared/schemas/project';
-import { getMany, type Item, keys, publicFields, queryAll } from '../../shared/store/table';
+import { queryAll } from '../../shared/store/ops';
+import { getMany, type Item, keys, publicFields } from '../../shared/store/table';
 import { type DomainRecord, domainSummary, domainsOf, type ResourceRecord, repoSummary } from './related';
 
 const byName = (a: ProjectRecord, b: ProjectRecord) =>

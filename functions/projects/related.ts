@@ -1,6 +1,7 @@
 import { badRequest } from '../../shared/ground/errors';
 import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/projects/records';
-import { type Item, keys, queryAll, TABLE } from '../../shared/store/table';
+import { queryAll } from '../../shared/store/ops';
+import { type Item, keys, TABLE } from '../../shared/store/table';
 
 /**
  * The records around a project that other groups own, read against the platform table layout

@@ -21,7 +21,8 @@ import type { Organization } from '../../shared/schemas/org';
 import type { ProjectRecord } from '../../shared/schemas/project';
 import { SecretDecryptError, secrets } from '../../shared/secrets';
 import { db } from '../../shared/store/client';
-import { type Item, keys, putNew, queryAll, sleep, TABLE, transact } from '../../shared/store/table';
+import { queryAll, transact } from '../../shared/store/ops';
+import { type Item, keys, putNew, sleep, TABLE } from '../../shared/store/table';
 import { WAIT_FOR_DEPLOYMENT } from './delete';
 import { domainsOf, linkedStorage } from './related';
 

@@ -10,7 +10,8 @@ import {
 import { productionLabelOf } from '../../shared/projects/hosts';
 import { assertActive, projectKeys, requireProject } from '../../shared/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/schemas/project';
-import { putNew, TABLE, transact } from '../../shared/store/table';
+import { transact } from '../../shared/store/ops';
+import { putNew, TABLE } from '../../shared/store/table';
 import { SLUG_TAKEN } from './create';
 import { checkLocation } from './location';
 import { REPO_NOT_FOUND, repoExists } from './related';

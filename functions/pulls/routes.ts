@@ -45,7 +45,8 @@ import {
   RepoPath,
 } from '../../shared/repos/thread-schemas';
 import { newId } from '../../shared/store/ids';
-import { publicFields, queryPrefix } from '../../shared/store/table';
+import { queryPrefix } from '../../shared/store/ops';
+import { publicFields } from '../../shared/store/table';
 
 const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(150));
 const Description = z.string().check(z.maxLength(10_240));

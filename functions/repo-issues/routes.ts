@@ -26,7 +26,8 @@ import {
   numberOf,
   RepoPath,
 } from '../../shared/repos/thread-schemas';
-import { publicFields, queryPrefix } from '../../shared/store/table';
+import { queryPrefix } from '../../shared/store/ops';
+import { publicFields } from '../../shared/store/table';
 
 const M = {
   notMember: 'Assignees must be members of this organization.',

@@ -1,5 +1,6 @@
 import { SCOPES } from '../../shared/auth/scopes';
-import { createKey, findKey } from '../../shared/identity/keys';
+import { findKey } from '../../shared/identity/key-secrets';
+import { createKey } from '../../shared/identity/keys';
 import { addMember, createOrg, findOrgBySlug } from '../../shared/identity/orgs';
 import { ensureUser } from '../../shared/identity/users';
 import type { Member, Organization } from '../../shared/schemas/org';

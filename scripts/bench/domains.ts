@@ -51,7 +51,8 @@ export async function benchDomains(platform: BenchPlatform, options: { runs?: nu
   const stops: (() => Promise<void> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
   try {
     const [
-      { putNew, transact, keys },
+      { putNew, keys },
+      { transact },
       { newId },
       { getHost, hostEntry, reserveHost },
       { newDeploymentItems },
@@ -59,6 +60,7 @@ export async function benchDomains(platform: BenchPlatform, options: { runs?: nu
       edgeMod,
     ] = await Promise.all([
       import('../../shared/store/table'),
+      import('../../shared/store/ops'),
       import('../../shared/store/ids'),
       import('../../shared/hosts/registry'),
       import('../../shared/projects/deployments'),

@@ -96,7 +96,10 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
     admin.destroy();
 
     const { createOrg, addMember } = await import('../../shared/identity/orgs');
-    const { createKey, hashSecret } = await import('../../shared/identity/keys');
+    const [{ createKey }, { hashSecret }] = await Promise.all([
+      import('../../shared/identity/keys'),
+      import('../../shared/identity/key-secrets'),
+    ]);
     const { SCOPES } = await import('../../shared/auth/scopes');
     const org = await createOrg({ slug: 'bench', name: 'Bench organization', kind: 'customer' });
     const owner = await addMember(org.orgId, 'owner@bench.example', 'owner', 'Bench owner');

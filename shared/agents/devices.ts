@@ -2,7 +2,8 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { conflict, notFound } from '../ground/errors';
 import { keyItems } from '../identity/keys';
 import { newId } from '../store/ids';
-import { fieldUpdate, getItem, keys, putNew, queryPrefix, TABLE, transact } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { fieldUpdate, getItem, keys, putNew, TABLE } from '../store/table';
 
 /**
  * Self-hosted agent devices (the agents and agent-device groups): the device login that makes

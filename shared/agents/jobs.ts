@@ -9,7 +9,8 @@ import { queue } from '../queue';
 import { storage } from '../storage';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
-import { fieldUpdate, getItem, putNew, queryAll, TABLE, transact } from '../store/table';
+import { queryAll, transact } from '../store/ops';
+import { fieldUpdate, getItem, putNew, TABLE } from '../store/table';
 import type { Capability, DeviceRecord } from './devices';
 
 /**

@@ -1,7 +1,7 @@
 import type { createRemoteJWKSet } from 'jose';
 import { config } from '../config';
 import { notFound, unauthorized } from '../ground/errors';
-import { hashSecret, KEY_PREFIX, usableKey } from '../identity/keys';
+import { hashSecret, KEY_PREFIX, usableKey } from '../identity/key-secrets';
 import type { KeyRecord, Member, Organization } from '../schemas/org';
 import { getItem, getMany, keys } from '../store/table';
 import type { Caller, OrgAccess } from './caller';

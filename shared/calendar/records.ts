@@ -3,7 +3,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest, conflict, notFound } from '../ground/errors';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
-import { deleteMany, getItem, queryAll, queryPrefix, TABLE, transact, updateVersioned } from '../store/table';
+import { deleteMany, queryAll, queryPrefix, transact, updateVersioned } from '../store/ops';
+import { getItem, TABLE } from '../store/table';
 import type { Recurrence } from './recurrence';
 
 /**

@@ -5,7 +5,8 @@ import { orgIsActive } from '../identity/orgs';
 import { secrets } from '../secrets';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
-import { fieldUpdate, getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, transact } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { fieldUpdate, getItem, keys, ORG_PREFIX, putNew, TABLE } from '../store/table';
 
 /**
  * Connectors to remote MCP servers (spec part B, "Connector"): one record per connector under

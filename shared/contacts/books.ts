@@ -1,7 +1,8 @@
 import { badRequest, notFound } from '../ground/errors';
 import { deleteObjects } from '../mailboxes/objects';
 import { newId } from '../store/ids';
-import { getItem, putNew, queryPrefix, TABLE, transact, updateVersioned } from '../store/table';
+import { queryPrefix, transact, updateVersioned } from '../store/ops';
+import { getItem, putNew, TABLE } from '../store/table';
 import { removeContactsOf } from './contacts';
 import { exportKeyFor } from './objects';
 import { type AddressBookRecord, CM, CONTACT_PREFIX, contactKeys, MAX_BOOKS } from './records';

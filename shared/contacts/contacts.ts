@@ -5,7 +5,8 @@ import { deleteObjects } from '../mailboxes/objects';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { newId } from '../store/ids';
-import { deleteMany, getItem, getMany, queryAll, TABLE } from '../store/table';
+import { deleteMany, queryAll } from '../store/ops';
+import { getItem, getMany, TABLE } from '../store/table';
 import {
   type Address,
   CM,

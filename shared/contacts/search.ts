@@ -1,6 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
-import { deleteMany, queryAll, sleep, TABLE } from '../store/table';
+import { deleteMany, queryAll } from '../store/ops';
+import { sleep, TABLE } from '../store/table';
 import { CONTACT_PREFIX, type ContactFields, type ContactRecord, contactKeys, fold } from './records';
 
 /**

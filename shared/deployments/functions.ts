@@ -4,7 +4,8 @@ import { projectDeploymentKeys } from '../projects/deployments';
 import { projectPrefixes } from '../projects/records';
 import { runtime } from '../runtime';
 import { db } from '../store/client';
-import { keys, queryAll, TABLE } from '../store/table';
+import { queryAll } from '../store/ops';
+import { keys, TABLE } from '../store/table';
 import type { FunctionRecord } from './records';
 
 /** The project's server-function records (`FN#<projectId>#…`), strongly consistent. */

@@ -3,7 +3,7 @@ import { lookup } from '../dns';
 import { HttpError } from '../ground/errors';
 import { peopleOf, raiseEvent } from '../notify/raise';
 import { queue } from '../queue';
-import { updateVersioned } from '../store/table';
+import { updateVersioned } from '../store/ops';
 import {
   CHECK_EVERY_MS,
   DM,

@@ -8,7 +8,8 @@ import { releaseHosts } from '../hosts/registry';
 import { appsDomain } from '../projects/hosts';
 import { DOMAIN_PREFIX } from '../projects/records';
 import { db } from '../store/client';
-import { getItem, keys, queryAll, TABLE } from '../store/table';
+import { queryAll } from '../store/ops';
+import { getItem, keys, TABLE } from '../store/table';
 import { connectedProvider } from './provider';
 
 /**

@@ -3,7 +3,8 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { normalizeHost } from '../deployments/hosts';
 import { appsDomain } from '../projects/hosts';
 import { db } from '../store/client';
-import { getItem, queryAll, TABLE } from '../store/table';
+import { queryAll } from '../store/ops';
+import { getItem, TABLE } from '../store/table';
 
 /**
  * THE host registry: one global item per host the platform answers (production hosts, deployment

@@ -1,10 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../auth/caller';
 import { HttpError } from '../ground/errors';
 import { describeError, log } from '../ground/log';
-import { planLimitsOf } from '../platform/plans';
-import { db } from '../store/client';
-import { TABLE } from '../store/table';
+import { planLimitsOf } from '../platform/plan-limits';
 
 /**
  * Rate limits per organization and per API key, in fixed windows. Only callers that passed
@@ -99,27 +96,20 @@ function flush(b: Budget, t: Tally, now: number): void {
   t.pending = 0;
   t.writing = n;
   t.flushedAt = now;
-  db.send(
-    new UpdateCommand({
-      TableName: TABLE(),
-      Key: { pk: `RATE#${b.scope}#${t.window}`, sk: 'RATE' },
-      UpdateExpression: 'ADD n :n SET #ttl = if_not_exists(#ttl, :ttl)',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':n': n, ':ttl': Math.floor(now / 1000) + b.windowSeconds + 60 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  ).then(
-    (out) => {
-      t.known = Math.max(t.known + n, Number(out.Attributes?.n ?? 0));
-      t.writing = 0;
-    },
-    (err: unknown) => {
-      // Counted again with the next write; limits protect, they never break the API.
-      t.pending += n;
-      t.writing = 0;
-      log.warn('rate_unwritten', { error: describeError(err) });
-    },
-  );
+  import('./rate-limit-writes')
+    .then(({ addToWindow }) => addToWindow(b.scope, t.window, n, Math.floor(now / 1000) + b.windowSeconds + 60))
+    .then(
+      (total) => {
+        t.known = Math.max(t.known + n, total);
+        t.writing = 0;
+      },
+      (err: unknown) => {
+        // Counted again with the next write; limits protect, they never break the API.
+        t.pending += n;
+        t.writing = 0;
+        log.warn('rate_unwritten', { error: describeError(err) });
+      },
+    );
 }
 
 /**

@@ -1,13 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { Scope } from '../auth/scopes';
 import type { KeyRecord } from '../schemas/org';
 import { newId, newSecret } from '../store/ids';
-import { getItem, keys, putNew, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { keys, putNew } from '../store/table';
+import { hashSecret, KEY_PREFIX } from './key-secrets';
 import { getOrg } from './orgs';
-
-export const KEY_PREFIX = { api: 'app_api_', agent: 'app_agent_', device: 'app_dev_' } as const;
-
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 interface KeyInput {
   orgId: string;
@@ -58,16 +55,4 @@ export function keyItems(input: KeyInput) {
       putNew({ ...keys.orgKey(input.orgId, key.keyId), ...key, hash }),
     ],
   };
-}
-
-/** The stored key for a presented secret, or undefined (unknown, revoked or expired). */
-export async function findKey(secret: string): Promise<KeyRecord | undefined> {
-  return usableKey(await getItem<KeyRecord>(keys.keyHash(hashSecret(secret))));
-}
-
-/** The key record if it may still be used: not revoked, not expired. */
-export function usableKey(key: KeyRecord | undefined): KeyRecord | undefined {
-  if (!key || key.revoked) return undefined;
-  if (key.expiresAt !== undefined && key.expiresAt <= Date.now()) return undefined;
-  return key;
 }

@@ -3,7 +3,8 @@ import type { Role } from '../auth/scopes';
 import type { Member, Organization } from '../schemas/org';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
-import { getItem, keys, putNew, queryAll, TABLE, transact } from '../store/table';
+import { queryAll, transact } from '../store/ops';
+import { getItem, keys, putNew, TABLE } from '../store/table';
 import { ensureUser } from './users';
 
 export const SLUG_TAKEN = 'An organization with this slug exists.';

@@ -1,6 +1,7 @@
 import type { User } from '../schemas/org';
 import { newId } from '../store/ids';
-import { getItem, keys, putNew, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { getItem, keys, putNew } from '../store/table';
 
 /** The user with this email, created on first sight. Emails are unique (a transaction). */
 export async function ensureUser(email: string, name?: string): Promise<User> {

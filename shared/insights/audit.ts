@@ -2,7 +2,8 @@ import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import { describeError, log } from '../ground/log';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
-import { TABLE, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { TABLE } from '../store/table';
 
 /** Who did it: a person (with the email of their token) or a key. */
 export interface AuditActor {

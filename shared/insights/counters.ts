@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
-import { TABLE, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { TABLE } from '../store/table';
 import type { AnalyticsEvent } from './port';
 
 /**

@@ -3,7 +3,6 @@ import type { $ZodType } from 'zod/v4/core';
 import type { Caller } from '../auth/caller';
 import type { Route } from '../http/route';
 import type { RouteTable } from '../http/route-entry';
-import { findPlatformOrg } from '../platform/access';
 import { actionOf, areaOf, isAudited } from './actions';
 import type { AuditActor, AuditEntry } from './audit';
 import { analytics } from './index';
@@ -56,6 +55,12 @@ export async function recordRequest(a: Answered): Promise<void> {
     caller: caller?.kind ?? 'anonymous',
   });
   if (!route || !caller || a.replayed || !isAudited(route) || auditOff()) return;
+  // Loaded with the first audited write: reads, most of what a function answers, never need them.
+  const [{ writeAudit }, { statOf, statUpdate }, { findPlatformOrg }] = await Promise.all([
+    import('./audit'),
+    import('./stats'),
+    import('../platform/access'),
+  ]);
   const entryOrg = route.path.startsWith('/v1/platform') ? ((await findPlatformOrg())?.orgId ?? orgId) : orgId;
   // As sent (the validated body has the defaults the caller did not send).
   const body = bodyOf(a.event);
@@ -72,8 +77,6 @@ export async function recordRequest(a: Answered): Promise<void> {
     userAgent: a.event.requestContext.http.userAgent?.slice(0, 512) || null,
     fields: fieldsOf(route, body),
   };
-  // Loaded with the first audited write: reads, most of what a function answers, never need them.
-  const [{ writeAudit }, { statOf, statUpdate }] = await Promise.all([import('./audit'), import('./stats')]);
   const stat = statOf(action, a.status, a.params, body);
   await writeAudit(entry, stat ? [statUpdate(stat.kind, stat.delta)] : []);
 }

@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
-import { queryCount, TABLE } from '../store/table';
+import { queryCount } from '../store/ops';
+import { TABLE } from '../store/table';
 
 /**
  * The platform's totals by kind, moved by the audit of each successful create and delete (the

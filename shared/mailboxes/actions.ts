@@ -1,7 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { HttpError, notFound } from '../ground/errors';
 import { db } from '../store/client';
-import { deleteMany, queryAll, TABLE } from '../store/table';
+import { deleteMany, queryAll } from '../store/ops';
+import { TABLE } from '../store/table';
 import { checkLabels, LM, labelKey, labelNameKey, requireUserLabel } from './labels';
 import { getMessages, messageKey } from './messages';
 import { deleteObjects } from './objects';

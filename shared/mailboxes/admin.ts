@@ -4,16 +4,8 @@ import { badRequest, notFound } from '../ground/errors';
 import { storage } from '../storage';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
-import {
-  deleteMany,
-  getItem,
-  putNew,
-  queryAll,
-  TABLE,
-  transact,
-  updateVersioned,
-  versionedUpdate,
-} from '../store/table';
+import { deleteMany, queryAll, transact, updateVersioned } from '../store/ops';
+import { getItem, putNew, TABLE, versionedUpdate } from '../store/table';
 import { definedOnly } from './domains';
 import {
   DEFAULT_SETTINGS,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { lookup } from '../dns';
 import { conflict, notFound } from '../ground/errors';
 import { inboundMxHost, mail } from '../mail';
-import { deleteMany, getItem, putNew, transact, updateVersioned } from '../store/table';
+import { deleteMany, transact, updateVersioned } from '../store/ops';
+import { getItem, putNew } from '../store/table';
 import { getDomain, getMailbox, type MailDomain, MM, mailKeys } from './records';
 
 /** Top-level names no one can register: domains under them verify at once (tests, examples, this machine). */

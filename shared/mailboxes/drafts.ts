@@ -1,6 +1,7 @@
 import { notFound } from '../ground/errors';
 import { newId } from '../store/ids';
-import { getItem, putNew, TABLE, transact, updateVersioned } from '../store/table';
+import { transact, updateVersioned } from '../store/ops';
+import { getItem, putNew, TABLE } from '../store/table';
 import { labelKey } from './labels';
 import type { Compose } from './send';
 

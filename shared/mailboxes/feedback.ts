@@ -1,6 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { log } from '../ground/log';
-import { putNew, TABLE, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { putNew, TABLE } from '../store/table';
 import { deliverTo, mailboxFor } from './deliver';
 import { domainOf } from './records';
 import { mailPk } from './threads';

@@ -1,6 +1,7 @@
 import { badRequest, notFound } from '../ground/errors';
 import { newId } from '../store/ids';
-import { getItem, getMany, putNew, queryAll, transact } from '../store/table';
+import { queryAll, transact } from '../store/ops';
+import { getItem, getMany, putNew } from '../store/table';
 
 /** Gmail's system labels: every mailbox has them; they can't be created or deleted. */
 export const SYSTEM_LABELS = ['INBOX', 'SENT', 'DRAFTS', 'SPAM', 'TRASH', 'STARRED'] as const;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { getItem, getMany, putNew, TABLE, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { getItem, getMany, putNew, TABLE } from '../store/table';
 import { changeThread, mailPk, type Party, type Thread, threadWrites } from './threads';
 import { usageKeys } from './usage';
 

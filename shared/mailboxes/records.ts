@@ -1,7 +1,8 @@
 import type { Caller } from '../auth/caller';
 import { badRequest, forbidden, notFound } from '../ground/errors';
 import type { Member } from '../schemas/org';
-import { getItem, keys, ORG_PREFIX, queryPrefix } from '../store/table';
+import { queryPrefix } from '../store/ops';
+import { getItem, keys, ORG_PREFIX } from '../store/table';
 
 /**
  * Mail records in the platform table. An organization's domains and mailboxes live in its

@@ -1,5 +1,6 @@
 import { notFound } from '../ground/errors';
-import { getItem, updateVersioned } from '../store/table';
+import { updateVersioned } from '../store/ops';
+import { getItem } from '../store/table';
 import { type Mailbox, type MailboxSettings, MM, mailKeys } from './records';
 
 /** Changes the given settings of a mailbox (`ifVersion`: the mailbox's version, 409 when it changed). */

@@ -1,6 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { conflict } from '../ground/errors';
-import { getItem, sleep, TABLE, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { getItem, sleep, TABLE } from '../store/table';
 import { isSystemLabel, labelKey } from './labels';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;

@@ -1,7 +1,8 @@
 import { badRequest, notFound } from '../ground/errors';
 import { orgIsActive } from '../identity/orgs';
 import { newId } from '../store/ids';
-import { getItem, putNew, queryPrefix, TABLE, transact, versionedUpdate } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { getItem, putNew, TABLE, versionedUpdate } from '../store/table';
 import type { ResourceType, Rule } from './kinds';
 
 export const PM = {

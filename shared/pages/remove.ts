@@ -1,7 +1,8 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../ground/errors';
 import { db } from '../store/client';
-import { deleteMany, getItem, queryAll, TABLE, transact } from '../store/table';
+import { deleteMany, queryAll, transact } from '../store/ops';
+import { getItem, TABLE } from '../store/table';
 import { removeAllContent } from './content';
 import { favoritesPk } from './favorites';
 import { leaveParent, listPk, type PageRecord, PM, pageKey, requireVisible, SWEEP_PK, sweepKey } from './records';

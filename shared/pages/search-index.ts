@@ -1,7 +1,8 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
 import { withLease } from '../store/lease';
-import { getItem, sleep, TABLE, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { getItem, sleep, TABLE } from '../store/table';
 import { readContent, removeContent } from './content';
 import { type IndexedState, type PageRecord, PM, pageKey } from './records';
 import { frequencies, markdownText } from './text';

@@ -1,7 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '../ground/errors';
 import { db } from '../store/client';
-import { type Item, queryAll, TABLE, transact, updateVersioned } from '../store/table';
+import { queryAll, transact, updateVersioned } from '../store/ops';
+import { type Item, TABLE } from '../store/table';
 
 /**
  * The platform's catalogs (regions and locations, plans, models): one partition each in the

@@ -1,7 +1,8 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { locations as configured, defaultLocation } from '../config';
 import { badRequest, conflict, type HttpError, notFound } from '../ground/errors';
-import { fieldUpdate, TABLE, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { fieldUpdate, TABLE } from '../store/table';
 import { CATALOG, readCatalog } from './catalog';
 import { PM } from './messages';
 

@@ -1,7 +1,8 @@
 import { mail } from '../mail';
 import { MAIL_PREFIX } from '../mailboxes/records';
 import { usageKeys } from '../mailboxes/usage';
-import { getMany, keys, queryPrefix } from '../store/table';
+import { queryPrefix } from '../store/ops';
+import { getMany, keys } from '../store/table';
 import { pageOrgs } from './orgs';
 
 interface MonthCounters {

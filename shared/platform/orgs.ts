@@ -4,9 +4,11 @@ import { getOrg } from '../identity/orgs';
 import type { Organization } from '../schemas/org';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
-import { keys, ORG_PREFIX, queryCount, TABLE, updateVersioned } from '../store/table';
+import { queryCount, updateVersioned } from '../store/ops';
+import { keys, ORG_PREFIX, TABLE } from '../store/table';
 import { PM } from './messages';
-import { listPlans, notePlanOf, type PlanRecord } from './plans';
+import { notePlanOf } from './plan-limits';
+import { listPlans, type PlanRecord } from './plans';
 
 /** What an organization holds, as the operators' list shows it (one counting Query each). */
 const COUNTED = { members: ORG_PREFIX.member, projects: ORG_PREFIX.project, resources: 'RES#' } as const;

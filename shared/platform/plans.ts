@@ -1,8 +1,6 @@
-import { describeError, log } from '../ground/log';
-import type { Organization } from '../schemas/org';
-import { getItem, keys } from '../store/table';
 import { CATALOG, putEntry, readCatalog } from './catalog';
 import { PM } from './messages';
+import { forgetPlans } from './plan-limits';
 
 /**
  * Plans (`PLATFORM#PLANS`): a name and limits, set by the platform's operators and assigned to
@@ -84,70 +82,6 @@ export async function putPlan(id: string, body: { name?: string; limits?: Limits
     notFoundMessage: PM.planNotFound,
     required: ['name', 'limits'],
   });
-  plansRead = 0; // this container sees its own change at once
+  forgetPlans(); // this container sees its own change at once
   return { plan: out.entry, created: out.created };
-}
-
-/*
- * The budgets of an organization's plan for rate limiting (shared/http/rate-limits.ts), which is
- * synchronous and on every request: answered from this container's memory, refreshed in the
- * background at most once a minute (the plans in one Query, an organization's `planId` in one
- * GetItem). Until the first read lands, an organization has the environment's budgets.
- */
-const REFRESH_MS = 60_000;
-let plans = new Map<string, Limits>();
-let plansRead = 0;
-let plansReading = false;
-const orgPlans = new Map<string, { planId: string | undefined; at: number; reading: boolean }>();
-const ORG_PLANS_MAX = 10_000;
-
-function refreshPlans(now: number): void {
-  if (plansReading || now - plansRead < REFRESH_MS) return;
-  plansReading = true;
-  listPlans().then(
-    (list) => {
-      plans = new Map(list.map((p) => [p.id, p.limits]));
-      plansRead = Date.now();
-      plansReading = false;
-    },
-    (err: unknown) => {
-      plansRead = Date.now();
-      plansReading = false;
-      log.warn('plans_unread', { error: describeError(err) });
-    },
-  );
-}
-
-function refreshOrg(orgId: string, now: number): void {
-  const known = orgPlans.get(orgId);
-  if (known && (known.reading || now - known.at < REFRESH_MS)) return;
-  if (!known && orgPlans.size >= ORG_PLANS_MAX) orgPlans.delete(orgPlans.keys().next().value as string);
-  const entry = { planId: known?.planId, at: known?.at ?? 0, reading: true };
-  orgPlans.set(orgId, entry);
-  getItem<Organization>(keys.org(orgId)).then(
-    (org) => {
-      entry.planId = org?.planId;
-      entry.at = Date.now();
-      entry.reading = false;
-    },
-    (err: unknown) => {
-      entry.at = Date.now();
-      entry.reading = false;
-      log.warn('plans_unread', { error: describeError(err) });
-    },
-  );
-}
-
-/** The limits of the organization's plan as this container knows them (none: the defaults). */
-export function planLimitsOf(orgId: string, now = Date.now()): Limits | undefined {
-  refreshPlans(now);
-  refreshOrg(orgId, now);
-  const planId = orgPlans.get(orgId)?.planId;
-  return planId ? plans.get(planId) : undefined;
-}
-
-/** An organization's plan changed in this container: known at once here, within a minute elsewhere. */
-export function notePlanOf(orgId: string, planId: string | undefined): void {
-  orgPlans.set(orgId, { planId, at: Date.now(), reading: false });
-  plansRead = 0;
 }

@@ -1,7 +1,8 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { type Deployment, type DeploymentRecord, IN_PROGRESS } from '../schemas/deployment';
 import { db } from '../store/client';
-import { getItem, keys, queryAll, TABLE } from '../store/table';
+import { queryAll } from '../store/ops';
+import { getItem, keys, TABLE } from '../store/table';
 import { projectKeys } from './records';
 
 /**

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { EnvRecord, EnvTarget, EnvVar } from '../schemas/env';
 import { type EncryptionContext, secrets } from '../secrets';
-import { keys, queryAll } from '../store/table';
+import { queryAll } from '../store/ops';
+import { keys } from '../store/table';
 import { projectPrefixes } from './records';
 
 /**

@@ -1,6 +1,7 @@
 import { removeProjectFunctions, removeProjectOutputs } from '../deployments/functions';
 import type { ProjectRecord } from '../schemas/project';
-import { deleteMany, keys, queryAll } from '../store/table';
+import { deleteMany, queryAll } from '../store/ops';
+import { keys } from '../store/table';
 import { projectPrefixes } from './records';
 
 /**

@@ -1,10 +1,11 @@
 import { ROLE_SCOPES } from '../auth/roles';
 import type { Scope } from '../auth/scopes';
 import { notFound } from '../ground/errors';
-import { findKey, hashSecret, KEY_PREFIX } from '../identity/keys';
+import { findKey, hashSecret, KEY_PREFIX } from '../identity/key-secrets';
 import type { Member } from '../schemas/org';
 import { newId, newSecret } from '../store/ids';
-import { getItem, getMany, keys, putNew, queryPrefix, TABLE, transact } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { getItem, getMany, keys, putNew, TABLE } from '../store/table';
 
 /**
  * Git credentials: passwords a person makes for git over HTTPS, each with its own name, git

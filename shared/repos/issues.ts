@@ -6,7 +6,8 @@ import { resourceKey } from '../resources/records';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { newId } from '../store/ids';
-import { getItem, TABLE, transact, versionedUpdate } from '../store/table';
+import { transact } from '../store/ops';
+import { getItem, TABLE, versionedUpdate } from '../store/table';
 import { listPeople, type Person } from './people';
 
 /**

@@ -2,7 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../ground/errors';
 import { resourceKey } from '../resources/records';
 import { db } from '../store/client';
-import { keys, queryPrefix, TABLE, transact } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { keys, TABLE } from '../store/table';
 import type { RepoRecord } from './records';
 
 /** Spec part B, "Label". */

@@ -1,5 +1,6 @@
 import type { Member } from '../schemas/org';
-import { keys, ORG_PREFIX, queryPrefix } from '../store/table';
+import { queryPrefix } from '../store/ops';
+import { keys, ORG_PREFIX } from '../store/table';
 
 export interface Person {
   userId: string;

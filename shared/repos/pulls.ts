@@ -3,7 +3,8 @@ import type { GitPerson, GitPort } from '../git';
 import { conflict } from '../ground/errors';
 import { resourceKey } from '../resources/records';
 import { newId } from '../store/ids';
-import { getItem, queryPrefix, TABLE, transact, versionedUpdate } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { getItem, TABLE, versionedUpdate } from '../store/table';
 import { type Author, createNumbered, numberKey } from './issues';
 
 /**

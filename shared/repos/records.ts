@@ -17,7 +17,8 @@ import {
 import type { Resource } from '../schemas/resource';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
-import { getItem, keys, TABLE, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { getItem, keys, TABLE } from '../store/table';
 import { removeRepoIndex } from './tags';
 import type { GitignoreTemplate, License } from './template-names';
 

@@ -1,7 +1,8 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type GitPort, type GitTag, git } from '../git';
 import { db } from '../store/client';
-import { deleteMany, getItem, queryAll, queryPrefix, TABLE } from '../store/table';
+import { deleteMany, queryAll, queryPrefix } from '../store/ops';
+import { getItem, TABLE } from '../store/table';
 
 /**
  * The refs index: a repository's tags, kept beside its id (`REPOID#<repoId>`, `TAGREF#<name>`),

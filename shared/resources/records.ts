@@ -4,7 +4,8 @@ import { orgIsActive } from '../identity/orgs';
 import { projectKeys } from '../projects/records';
 import type { Resource, ResourceType } from '../schemas/resource';
 import { db } from '../store/client';
-import { getItem, keys, ORG_PREFIX, putNew, queryPrefix, TABLE, transact, updateVersioned } from '../store/table';
+import { queryPrefix, transact, updateVersioned } from '../store/ops';
+import { getItem, keys, ORG_PREFIX, putNew, TABLE } from '../store/table';
 
 /**
  * Resource records (repositories, databases, buckets), shared by the resources, databases,

@@ -2,7 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest, notFound } from '../ground/errors';
 import { db } from '../store/client';
-import { getItem, putNew, queryAll, TABLE, transact, versionedUpdate } from '../store/table';
+import { queryAll, transact } from '../store/ops';
+import { getItem, putNew, TABLE, versionedUpdate } from '../store/table';
 import { signin } from './index';
 import type { ClientSpec, ClientType, NewSecret } from './port';
 

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
-import { deleteMany, getItem, getMany, queryAll, TABLE } from '../store/table';
+import { deleteMany, queryAll } from '../store/ops';
+import { getItem, getMany, TABLE } from '../store/table';
 
 /**
  * What the platform keeps about a bucket beside S3, under `BUCKETCFG#<bucket name>` (bucket names

@@ -1,19 +1,12 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  BatchWriteCommand,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { conflict } from '../ground/errors';
 import { db } from './client';
 
 /**
+ * The platform table: its keys and reads (what a function's start-up code needs). Queries page by
+ * page, batch deletes, transactions and versioned updates are in `./ops`, which loads with the
+ * route modules and workers that use them, so their DynamoDB commands are not in a function's start.
+ *
  * The platform table: `pk`/`sk`, plus GSI1 (`gsi1pk`/`gsi1sk`) for the reverse lookups
  * (a user's organizations, …). Every record of a tenant lives under `pk = ORG#<orgId>`, with a
  * sort key prefix per kind (see `keys`), so the organization's contents are counted by prefix.
@@ -84,121 +77,10 @@ export async function getMany<T = Item>(
   return list.map((k) => found.get(`${k.pk}\0${k.sk}`) as T | undefined);
 }
 
-/** All items of a query, page after page (for bounded sets: members, an organization's keys). */
-export async function queryAll<T = Item>(input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
-  const items: T[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(new QueryCommand({ TableName: TABLE(), ...input, ExclusiveStartKey: start }));
-    items.push(...((out.Items ?? []) as T[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
-/** How many items a query matches, page after page (`Select: 'COUNT'`: no item is read back). */
-export async function queryCount(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
-  let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({ TableName: TABLE(), ...input, Select: 'COUNT', ExclusiveStartKey: start }),
-    );
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return total;
-}
-
-/** Items of one partition whose sort key starts with `prefix`. */
-export function queryPrefix<T = Item>(pk: string, prefix: string): Promise<T[]> {
-  return queryAll<T>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
-  });
-}
-
-/** Deletes keys in batches of 25, retrying unprocessed ones. */
-export async function deleteMany(list: { pk: string; sk: string }[]): Promise<void> {
-  for (let i = 0; i < list.length; i += 25) {
-    let pending: Record<string, unknown>[] | undefined = list
-      .slice(i, i + 25)
-      .map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
-    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      if (attempt > 0) await sleep(20 * 2 ** attempt);
-      const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE()]: pending } }));
-      pending = out.UnprocessedItems?.[TABLE()] as Record<string, unknown>[] | undefined;
-    }
-    if (pending && pending.length > 0) throw new Error('BatchWrite left items unprocessed');
-  }
-}
-
-/** What a failed condition of a transaction item answers: a 409 message, or an error to throw. */
-type TransactFailure = string | (() => Error) | undefined;
-
-/**
- * Writes several items in one transaction. When an item's condition fails, the answer is the
- * failure given for it: a string is a 409 with that message (uniqueness without a
- * read-then-write: `putNew` items), a function makes the error to throw; `failures` may instead
- * be one function that explains the index of the failed item. A transaction cancelled only by a
- * conflict with another transaction is retried with backoff (nothing of it was written); anything
- * else goes to the backend error mapping.
- */
-export async function transact(
-  items: TransactWriteCommandInput['TransactItems'],
-  failures: TransactFailure[] | ((index: number) => Promise<Error | undefined>) = [],
-): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db.send(new TransactWriteCommand({ TransactItems: items }));
-      return;
-    } catch (err) {
-      const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-      if ((err as Error).name !== 'TransactionCanceledException' || !reasons) throw err;
-      const failed = (i: number) => reasons[i]?.Code === 'ConditionalCheckFailed';
-      if (typeof failures === 'function') {
-        const i = reasons.findIndex((_, j) => failed(j));
-        const answer = i >= 0 ? await failures(i) : undefined;
-        if (answer) throw answer;
-      } else {
-        const i = reasons.findIndex((_, j) => failed(j) && failures[j] !== undefined);
-        const failure = failures[i];
-        if (typeof failure === 'string') throw conflict(failure);
-        if (failure) throw failure();
-      }
-      const conflicted = reasons.some((r) => r.Code === 'TransactionConflict');
-      if (!conflicted || attempt >= 40) throw err;
-      await sleep(10 + Math.random() * Math.min(400, 20 * 2 ** Math.min(attempt, 5)));
-    }
-  }
-}
-
 /** A put that succeeds only when no item has this key. */
 export const putNew = (item: Item) => ({
   Put: { TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
 });
-
-/**
- * Updates fields of a versioned record and increments its `version`. With `expected`, succeeds
- * only while the stored `version` is that number (a stale one is 409 with `staleMessage`);
- * without it, only while the record exists (a missing one is 409 too: callers read it first).
- */
-export async function updateVersioned<T = Item>(
-  key: { pk: string; sk: string },
-  expected: number | undefined,
-  fields: Record<string, unknown>,
-  staleMessage = 'This record changed since it was read. Reload and try again.',
-): Promise<T> {
-  try {
-    const out = await db.send(
-      new UpdateCommand({ ...versionedUpdate(key, expected, fields), ReturnValues: 'ALL_NEW' }),
-    );
-    return out.Attributes as T;
-  } catch (err) {
-    if ((err as Error).name === 'ConditionalCheckFailedException') throw conflict(staleMessage);
-    throw err;
-  }
-}
 
 /**
  * The update of updateVersioned (fields set, `undefined` ones removed, `version` incremented, on

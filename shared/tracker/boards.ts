@@ -1,6 +1,7 @@
 import { badRequest, conflict, forbidden, notFound } from '../ground/errors';
 import { newId } from '../store/ids';
-import { getItem, putNew, queryPrefix, transact, updateVersioned } from '../store/table';
+import { queryPrefix, transact, updateVersioned } from '../store/ops';
+import { getItem, putNew } from '../store/table';
 import { canBrowse, permissionsFor } from './access';
 import { statusById, workflowById } from './catalog';
 import type { Board, BoardConfig, Space } from './model';

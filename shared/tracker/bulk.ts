@@ -1,5 +1,6 @@
 import { badRequest, forbidden, HttpError, notFound } from '../ground/errors';
-import { getItem, TABLE, transact } from '../store/table';
+import { transact } from '../store/ops';
+import { getItem, TABLE } from '../store/table';
 import { canEdit, permissionsFor } from './access';
 import { findNamed, ISSUE_TYPES, workflowOf } from './catalog';
 import { type IssueInput, present, requireIssue, resolveInput, statusChange, writeChanges } from './issues';

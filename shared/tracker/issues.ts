@@ -3,7 +3,8 @@ import { badRequest, conflict, forbidden, notFound } from '../ground/errors';
 import type { Member } from '../schemas/org';
 import { db } from '../store/client';
 import { newId } from '../store/ids';
-import { getItem, keys, ORG_PREFIX, queryAll, queryPrefix, TABLE, transact, versionedUpdate } from '../store/table';
+import { queryAll, queryPrefix, transact } from '../store/ops';
+import { getItem, keys, ORG_PREFIX, TABLE, versionedUpdate } from '../store/table';
 import { canEdit, canSee, permissionsFor } from './access';
 import {
   DEFAULT_PRIORITY,

@@ -1,4 +1,4 @@
-import { queryPrefix } from '../store/table';
+import { queryPrefix } from '../store/ops';
 import { canSee, permissionsFor } from './access';
 import { transitionsFrom, workflowOf } from './catalog';
 import { childrenOf, descriptionOf, findIssue, present, requireIssue, withLiveSla } from './issues';

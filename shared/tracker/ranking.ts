@@ -1,7 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest, forbidden } from '../ground/errors';
 import { db } from '../store/client';
-import { TABLE, transact, versionedUpdate } from '../store/table';
+import { transact } from '../store/ops';
+import { TABLE, versionedUpdate } from '../store/table';
 import { canEdit } from './access';
 import { orgIssues, present, requireIssue } from './issues';
 import type { Space, TrackedIssue } from './model';

@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
-import { getMany, queryPrefix, TABLE } from '../store/table';
+import { queryPrefix } from '../store/ops';
+import { getMany, TABLE } from '../store/table';
 import { canBrowse, canSee } from './access';
 import { ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUSES } from './catalog';
 import { findIssue, membersOf, orgIssues, present, spaceIssues } from './issues';

@@ -1,6 +1,7 @@
 import { badRequest, conflict, forbidden, notFound } from '../ground/errors';
 import { newId } from '../store/ids';
-import { getItem, putNew, queryPrefix, transact, versionedUpdate } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { getItem, putNew, versionedUpdate } from '../store/table';
 import { canBrowse, permissionsFor } from './access';
 import { newBoardConfig } from './boards';
 import { templateConfig } from './catalog';

@@ -1,6 +1,7 @@
 import { badRequest, conflict, forbidden, notFound } from '../ground/errors';
 import { newId } from '../store/ids';
-import { deleteMany, getItem, putNew, queryPrefix, transact, updateVersioned } from '../store/table';
+import { deleteMany, queryPrefix, transact, updateVersioned } from '../store/ops';
+import { getItem, putNew } from '../store/table';
 import { permissionsFor } from './access';
 import { canManageBoard, requireBoard } from './boards';
 import { spaceIssues, writeChanges } from './issues';

@@ -5,7 +5,8 @@ import { IMPORT_MESSAGES, readImportToken, startUpload } from '../mailboxes/impo
 import { getObject, objectSize } from '../mailboxes/objects';
 import { storage } from '../storage';
 import { newId } from '../store/ids';
-import { getMany, putNew, queryPrefix, transact } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { getMany, putNew } from '../store/table';
 import { permissionsFor } from './access';
 import { findNamed, ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUSES, workflowOf } from './catalog';
 import {

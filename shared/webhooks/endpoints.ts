@@ -4,7 +4,8 @@ import { orgIsActive } from '../identity/orgs';
 import type { EventKind } from '../notify/kinds';
 import { secrets } from '../secrets';
 import { newId } from '../store/ids';
-import { getItem, putNew, queryPrefix, TABLE, transact, versionedUpdate } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { getItem, putNew, TABLE, versionedUpdate } from '../store/table';
 
 export const WM = {
   notFound: 'Webhook endpoint not found',

@@ -1,5 +1,5 @@
 import { contactKeys } from '../../shared/contacts/records';
-import { queryPrefix } from '../../shared/store/table';
+import { queryPrefix } from '../../shared/store/ops';
 import { mailboxFor } from '../mail/helpers';
 import { type ContactsWorld, defaultBook, startContactsWorld } from './helpers';
 

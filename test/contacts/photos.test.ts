@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contactKeys } from '../../shared/contacts/records';
-import { queryPrefix } from '../../shared/store/table';
+import { queryPrefix } from '../../shared/store/ops';
 import { mailboxFor } from '../mail/helpers';
 import { type ContactsWorld, defaultBook, startContactsWorld } from './helpers';
 

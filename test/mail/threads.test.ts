@@ -1,7 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createTransport } from 'nodemailer';
 import { db } from '../../shared/store/client';
-import { queryAll, TABLE } from '../../shared/store/table';
+import { queryAll } from '../../shared/store/ops';
+import { TABLE } from '../../shared/store/table';
 import { type MailWorld, mailboxFor, startMailWorld, unique, until } from './helpers';
 
 /**

@@ -4,7 +4,8 @@ import { newDeploymentItems } from '../../shared/projects/deployments';
 import type { Deployment, DeploymentStatus } from '../../shared/schemas/deployment';
 import { db } from '../../shared/store/client';
 import { newId } from '../../shared/store/ids';
-import { TABLE, transact } from '../../shared/store/table';
+import { transact } from '../../shared/store/ops';
+import { TABLE } from '../../shared/store/table';
 import type { TestPlatform } from '../helpers/platform';
 import { putRecord } from '../helpers/records';
 

@@ -5,7 +5,7 @@ import type { GitPort } from '../../shared/git';
 import { refChange } from '../../shared/git/events';
 import { localGit } from '../../shared/git/local';
 import { indexedTags, withIndexedTags } from '../../shared/repos/tags';
-import { queryAll } from '../../shared/store/table';
+import { queryAll } from '../../shared/store/ops';
 import { TestPlatform } from '../helpers/platform';
 import { gitCli } from './git-cli';
 
