@@ -35,7 +35,7 @@ import { type Bundle, buildEach, ROOT } from './build';
  * Cold-init runs per function: 15, fewer (never under 7) once the table grows, so the whole bench
  * stays within ~3 minutes on a 2-core machine.
  */
-const coldRunsFor = (functions: number) => Math.max(7, Math.min(15, Math.floor(120 / Math.max(1, functions))));
+const coldRunsFor = (functions: number) => Math.max(11, Math.min(15, Math.floor(120 / Math.max(1, functions))));
 const WARMUP = 50;
 const RUNS = 300;
 /** The bench never runs longer than this, whatever hangs. */
