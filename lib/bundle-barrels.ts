@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Plugin, PluginBuild, ResolveResult } from 'esbuild';
+import { PLAIN_RESOLVE } from './bundle-start-chunk';
 
 /**
  * Narrow barrels: an esbuild plugin for code splitting. The AWS SDK's shared packages expose
@@ -25,8 +26,7 @@ import type { Plugin, PluginBuild, ResolveResult } from 'esbuild';
 const BARREL = /^(@(smithy|aws-sdk)\/core\/[a-z0-9-]+|@aws-sdk\/(client-dynamodb|lib-dynamodb))$/;
 const NS = 'narrow-barrel';
 const LOCALS_NS = 'barrel-locals';
-/** Marks a resolve made by one of the bundle's plugins, which every plugin leaves to esbuild. */
-const SKIP = Symbol.for('bundle:plain-resolve');
+const SKIP = PLAIN_RESOLVE;
 
 /** Where an exported name is defined: a module (an absolute path, a package, or a barrel's locals) and its name there. */
 interface Origin {

@@ -16,7 +16,8 @@ import type { Plugin, PluginBuild } from 'esbuild';
  * code lands in one chunk; what only lazily loaded modules reach is split as before. Targets that
  * are not ES modules (a CommonJS package's file) are left as they are. One constraint follows: an
  * entry must not await an `import()` at its top level (its wrapper would wait for the entry, which
- * waits for it); no entry does, and test/infra/bundles.test.ts starts every bundle, where one that did would hang.
+ * waits for it); no entry does, and test/infra/bundles.test.ts starts every bundle, where one that
+ * did would hang.
  */
 
 const NS = 'lazy-target';
@@ -28,7 +29,8 @@ interface Target {
   hasDefault: boolean;
 }
 /** Marks a resolve made by one of the bundle's plugins, which every plugin leaves to esbuild. */
-const SKIP = Symbol.for('bundle:plain-resolve');
+export const PLAIN_RESOLVE = Symbol('bundle:plain-resolve');
+const SKIP = PLAIN_RESOLVE;
 const ESM = /^\s*(import|export)\s/m;
 const DEFAULT_EXPORT = /export\s+default\b|export\s*\{[^}]*\bas\s+default\b/;
 
