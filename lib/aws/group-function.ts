@@ -21,11 +21,10 @@ export interface PlatformFunctionProps {
 }
 
 /**
- * The function's code: its entry bundled by esbuild in this process with the options of
- * lib/bundle.ts (what `npm run build` and the bench measure; lib/aws/bundle-sync.ts runs it for
- * CDK's synchronous hook), into the asset folder: `index.mjs`
- * and its `chunks/` (code splitting, which CDK's NodejsFunction cannot do: it bundles to one file).
- * Synth needs neither Docker nor the network; the asset's hash is its output's.
+ * The function's code: its entry bundled by lib/bundle.ts (what `npm run build` and the bench
+ * measure), run for CDK's synchronous hook by lib/aws/bundle-sync.ts, into the asset folder:
+ * `index.mjs` and its `chunks/` (code splitting, which CDK's NodejsFunction cannot do: it bundles
+ * to one file). Synth needs neither Docker nor the network; the asset's hash is its output's.
  */
 function bundledCode(entry: string, projectRoot: string): lambda.Code {
   return lambda.Code.fromAsset(path.dirname(entry), {

@@ -3,13 +3,13 @@ import { config } from '../config';
 import { db } from './client';
 
 /**
- * The platform table: its keys and reads (what a function's start-up code needs). Queries page by
- * page, batch deletes, transactions and versioned updates are in `./ops`, which loads with the
- * route modules and workers that use them, so their DynamoDB commands are not in a function's start.
- *
  * The platform table: `pk`/`sk`, plus GSI1 (`gsi1pk`/`gsi1sk`) for the reverse lookups
  * (a user's organizations, …). Every record of a tenant lives under `pk = ORG#<orgId>`, with a
  * sort key prefix per kind (see `keys`), so the organization's contents are counted by prefix.
+ *
+ * This module holds its keys and reads, what a function's start-up code needs; queries page by
+ * page, batch deletes, transactions and versioned updates are in `./ops`, which loads with the
+ * route modules and workers that use them, so their DynamoDB commands are not in a function's start.
  */
 export const TABLE = () => config.tableName;
 

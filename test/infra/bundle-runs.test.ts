@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { routeGroups } from '../../lib/route-groups';
+import { entryOf, routeGroups } from '../../lib/route-groups';
 import { bundleFile, DIST } from '../../scripts/build';
 import { TestPlatform } from '../helpers/platform';
 
@@ -47,11 +47,7 @@ const event = (method: string, path: string, token: string, body?: unknown) => (
 async function invokeBundle(group: string, e: ReturnType<typeof event>) {
   const g = routeGroups.find((x) => x.name === group);
   if (!g) throw new Error(`no group ${group}`);
-  const b = await bundleFile(
-    `run-${group}`,
-    `functions/${group}/handler.ts`,
-    join(DIST, 'bundle-runs', group, 'index.mjs'),
-  );
+  const b = await bundleFile(`run-${group}`, entryOf(g), join(DIST, 'bundle-runs', group, 'index.mjs'));
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', RUNNER], {
     env: {
       ...process.env,

@@ -236,6 +236,17 @@ it('reads files and blobs up to a size, lists a tree, makes archives, serves sma
 
 describe('merges', () => {
   const committer = { name: 'Grace', email: 'grace@example.com', date: Date.UTC(2026, 10, 26) };
+  /** `feature` merged into `main` three-way, as a pull request's merge does. */
+  const mergeFeature = (t: { repoId: string; main: string; feature: string }) =>
+    port.merge(t.repoId, {
+      target: 'main',
+      targetCommit: t.main,
+      source: t.feature,
+      strategy: 'three-way',
+      message: 'Merge pull request #1 from feature',
+      author,
+      committer,
+    });
   /** main with one commit, and a feature branch one commit ahead; main optionally moved on too. */
   async function branches(mainMoves: boolean) {
     const repoId = await newRepo();
@@ -321,15 +332,7 @@ describe('merges', () => {
       'c.txt',
     ]);
     const t = await branches(true);
-    const merged = await port.merge(t.repoId, {
-      target: 'main',
-      targetCommit: t.main,
-      source: t.feature,
-      strategy: 'three-way',
-      message: 'Merge pull request #1 from feature',
-      author,
-      committer,
-    });
+    const merged = await mergeFeature(t);
     expect(parents(t.repoId, merged.commitId)).toBe(
       `${t.main} ${t.feature}|Ada|Grace|Merge pull request #1 from feature`,
     );
@@ -342,15 +345,7 @@ describe('merges', () => {
       seen.push(event);
     });
     try {
-      const merged = await port.merge(t.repoId, {
-        target: 'main',
-        targetCommit: t.main,
-        source: t.feature,
-        strategy: 'three-way',
-        message: 'Merge pull request #1 from feature',
-        author,
-        committer,
-      });
+      const merged = await mergeFeature(t);
       expect(seen).toEqual([refChange(t.repoId, 'refs/heads/main', t.main, merged.commitId)]);
     } finally {
       stop();

@@ -36,6 +36,17 @@ afterAll(() => p.close());
 
 const { ok, run } = gitCli(() => home);
 
+/** Sets a repository's count of open pull requests, to reach the cap without opening 1,000. */
+const setOpenPulls = (repoId: string, count: number) =>
+  db.send(
+    new UpdateCommand({
+      TableName: TABLE(),
+      Key: resourceKey(p.org.orgId, 'repository', repoId),
+      UpdateExpression: 'SET openPulls = :n',
+      ExpressionAttributeValues: { ':n': count },
+    }),
+  );
+
 /** A repository with a README on main, cloned; `feature` pushed with one commit changing `app.txt`. */
 async function setup() {
   const name = unique();
@@ -489,15 +500,7 @@ describe('the rest of the spec errors', () => {
       403,
       { error: 'Only the author or members with git:write can reopen this pull request.' },
     ]);
-    const setOpen = (count: number) =>
-      db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: resourceKey(p.org.orgId, 'repository', repoId),
-          UpdateExpression: 'SET openPulls = :n',
-          ExpressionAttributeValues: { ':n': count },
-        }),
-      );
+    const setOpen = (count: number) => setOpenPulls(repoId, count);
     await setOpen(1000);
     const capped = await p.post(`${pulls}/1/reopen`);
     expect([capped.status, capped.body]).toEqual([409, { error: 'Too many open pull requests in this repository.' }]);
@@ -547,15 +550,7 @@ describe('limits', () => {
   it('the open cap, the approvals cap, and a comment on no changes', async () => {
     const { base, pulls } = await setup();
     const repoId = (await p.get(base)).body.resourceId as string;
-    const setOpen = (count: number) =>
-      db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: resourceKey(p.org.orgId, 'repository', repoId),
-          UpdateExpression: 'SET openPulls = :n',
-          ExpressionAttributeValues: { ':n': count },
-        }),
-      );
+    const setOpen = (count: number) => setOpenPulls(repoId, count);
     await setOpen(1000);
     const capped = await p.post(pulls, { title: 'One too many', source: 'feature', target: 'main' });
     expect(capped.status).toBe(409);
