@@ -4,6 +4,7 @@ import { routeGroups } from '../lib/route-groups';
 import { benchAgents, renderAgents } from './bench/agents';
 import { benchAudit, renderAudit } from './bench/audit';
 import { bareName, buildBare } from './bench/bare';
+import { readBlock, renderSummary, SUMMARY_MARKERS, writeBlock } from './bench/blocks';
 import { benchCalendar, renderCalendar } from './bench/calendar';
 import { coldPair, firstAnswerTime, firstRequests } from './bench/cold';
 import { benchConnectors, renderConnectors } from './bench/connectors';
@@ -18,7 +19,7 @@ import { benchNotifications, renderNotifications } from './bench/notifications';
 import { benchPages, renderPages } from './bench/pages';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { benchPulls, renderPulls } from './bench/pulls';
-import { type Figures, type FunctionFigures, renderReport, writeBlock } from './bench/report';
+import { type Figures, type FunctionFigures, renderReport } from './bench/report';
 import { countRoundTrips } from './bench/roundtrips';
 import { benchTracker, renderTracker } from './bench/tracker';
 import { measureWarm } from './bench/warm';
@@ -28,7 +29,9 @@ import { type Bundle, buildEach, ROOT } from './build';
  * `npm run bench [-- --write]`: bundle size, cold init, warm latency and DynamoDB round trips of
  * every function of lib/route-groups.ts, each against a bare handler with the same AWS SDK
  * clients (the goals are in DESIGN.md, "Performance"). Prints a markdown report; `--write` puts
- * it between the bench markers of README.md. Fixed counts, loopback only, within ~3 minutes on 2 cores.
+ * it between the bench markers of docs/benchmarks.md and its summary between the summary markers of
+ * README.md; `--summary` writes that summary again from docs/benchmarks.md, measuring nothing.
+ * Fixed counts, loopback only, within ~3 minutes on 2 cores.
  */
 
 /**
@@ -185,11 +188,18 @@ async function main(): Promise<void> {
   };
   const report = renderReport(figures);
   process.stdout.write(report);
-  if (write) {
-    writeBlock(join(ROOT, 'README.md'), report);
-    say('README.md bench block updated');
-  }
+  if (write) writeReport(report);
   if (failed.length > 0) throw new Error(`not measured, the bundle failed: ${failed.map((f) => f.name).join(', ')}`);
+}
+
+const REPORT_FILE = join(ROOT, 'docs', 'benchmarks.md');
+const README = join(ROOT, 'README.md');
+
+/** The full report into docs/benchmarks.md, its summary into README.md. */
+function writeReport(report: string): void {
+  writeBlock(REPORT_FILE, report);
+  writeBlock(README, renderSummary(report), SUMMARY_MARKERS);
+  say('docs/benchmarks.md bench block and README.md bench summary updated');
 }
 
 async function stop(code: number): Promise<never> {
@@ -198,7 +208,11 @@ async function stop(code: number): Promise<never> {
   process.exit(code);
 }
 
-if (require.main === module) {
+if (require.main === module && process.argv.includes('--summary')) {
+  // The README's summary from the report already in docs/benchmarks.md: nothing is measured.
+  writeBlock(README, renderSummary(readBlock(REPORT_FILE)), SUMMARY_MARKERS);
+  say('README.md bench summary written from docs/benchmarks.md');
+} else if (require.main === module) {
   setTimeout(() => {
     say(`gave up after ${DEADLINE_MS / 1000} s`);
     void stop(1);

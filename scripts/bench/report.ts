@@ -1,4 +1,3 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import type { RouteGroup } from '../../lib/route-groups';
 import { type Bundle, kb, packagesOf } from '../build';
 import { bareLabel } from './bare';
@@ -193,16 +192,4 @@ export function renderReport(x: Figures): string {
   }
   for (const section of x.sections) push('', section.trimEnd());
   return `${lines.join('\n')}\n`;
-}
-
-const START = '<!-- bench:start -->';
-const END = '<!-- bench:end -->';
-
-/** Replaces what lies between the bench markers of `file`, and nothing else. */
-export function writeBlock(file: string, block: string): void {
-  const text = readFileSync(file, 'utf8');
-  const start = text.indexOf(START);
-  const end = text.indexOf(END, start);
-  if (start < 0 || end < 0) throw new Error(`${file} has no ${START} … ${END} block`);
-  writeFileSync(file, `${text.slice(0, start + START.length)}\n${block}${text.slice(end)}`);
 }
