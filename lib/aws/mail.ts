@@ -46,7 +46,7 @@ function sesTopic(scope: Construct, id: string, what: string): sns.Topic {
  * message, names the envelope's recipients: a Bcc recipient appears in no header. Objects expire
  * after 7 days (delivered ones are deleted by the worker). SES receives in a few regions only,
  * and a rule set works once it is the account's active one (`aws ses set-active-receipt-rule-set`):
- * see the README. One per stack, made by the first grant that asks for it.
+ * see docs/routes/mail.md. One per stack, made by the first grant that asks for it.
  */
 export class MailInbound extends Construct {
   readonly bucket: s3.Bucket;

@@ -9,7 +9,7 @@ import { TestPlatform } from '../helpers/platform';
 import { platformOrg } from '../platform/helpers';
 
 /**
- * The sample API Gateway v2 events for `sam local invoke -e` (one per route group, README):
+ * The sample API Gateway v2 events for `sam local invoke -e` (one per route group, docs/aws.md):
  * each is what API Gateway (and the local gateway) would hand the group's function, and replayed
  * through that very handler, with its placeholders filled in, it answers 200.
  */
@@ -53,7 +53,7 @@ afterAll(async () => {
   await p?.close();
 });
 
-/** What `envsubst` does to the file (README: `envsubst < test/events/env.json > event.json`). */
+/** What `envsubst` does to the file (docs/aws.md: `envsubst < test/events/env.json > event.json`). */
 const fill = (text: string) =>
   JSON.parse(
     text.replace(/\$\{([A-Z_]+)\}/g, (_, name: string) => {

@@ -11,7 +11,7 @@ import type { TestPlatform } from '../helpers/platform';
  * deployed as a server function, and the same probe run as a build command, each trying to read
  * the platform's keys and files, another deployment's variables and folders, and the platform's
  * environment, and reporting what it got. When the platform runs as root (CI does), every attempt
- * is refused; otherwise tenant code runs as the platform's user, as the README says, and only the
+ * is refused; otherwise tenant code runs as the platform's user, as docs/local-platform.md says, and only the
  * environment and folder rules hold.
  */
 let p: TestPlatform;
