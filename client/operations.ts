@@ -4634,7 +4634,7 @@ export interface Operations {
       ok: true;
     };
   };
-  /** Acknowledges a notice: its later escalation steps are not sent */
+  /** Acknowledges a notice by its id (`nte_…`): its later escalation steps are not sent */
   postMeNotificationsAck: {
     params: {
       noticeId: string;

@@ -138,7 +138,8 @@ export const routes = [
     method: 'POST',
     path: '/v1/me/notifications/:noticeId/ack',
     access: 'token',
-    summary: 'Acknowledges a notice: its later escalation steps are not sent. `acked` is false when it already was.',
+    summary:
+      'Acknowledges a notice by its id (`nte_…`): its later escalation steps are not sent. `acked` is false when it already was.',
     params: z.object({ noticeId: z.string() }),
     errors: { 403: [NM.people], 404: [NM.notFound] },
     run: async ({ caller, params }) => {

@@ -46,12 +46,22 @@ export interface NoticeRecord {
 const NOTICE = 'NOTICE#';
 export const noticeKey = (userId: string, noticeId: string) => ({ pk: `USER#${userId}`, sk: `${NOTICE}${noticeId}` });
 
-/** `ntc_` + the event id's 10 time characters + 16 of a hash of event and person. */
+/**
+ * `nte_` (spec part A's prefix for a notification) + the event id's 10 time characters + 16 of a
+ * hash of event and person.
+ */
 export function noticeIdOf(event: Pick<NotifyEvent, 'eventId'>, userId: string): string {
   const time = event.eventId.slice(4, 14);
   const hash = createHash('sha256').update(`${event.eventId}\0${userId}`).digest('hex').slice(0, 16);
-  return `ntc_${time}${hash}`;
+  return `nte_${time}${hash}`;
 }
+
+/**
+ * Whether `id` can name a notice: `nte_`, or `ntc_` of the notices stored before ids took the
+ * spec's prefix (still read, marked and acknowledged by that id; they sort before every `nte_` one,
+ * which are all newer, so newest first still holds).
+ */
+export const isNoticeId = (id: string) => id.startsWith('nte_') || id.startsWith('ntc_');
 
 /** The notice as its person sees it (spec part B, "Notification"). */
 export function shownNotice(n: NoticeRecord) {
@@ -135,9 +145,7 @@ export async function ackNotice(userId: string, noticeId: string): Promise<{ ack
   } catch (err) {
     if (!conditionFailed(err)) throw err;
   }
-  const notice = noticeId.startsWith('ntc_')
-    ? await getItem<NoticeRecord>(noticeKey(userId, noticeId), true)
-    : undefined;
+  const notice = isNoticeId(noticeId) ? await getItem<NoticeRecord>(noticeKey(userId, noticeId), true) : undefined;
   if (!notice) throw notFound(NM.notFound);
   return { acked: false, notice };
 }

@@ -1,10 +1,11 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { moveDueTimers, startTimers } from '../../lib/local/timers';
 import { failDeployment } from '../../shared/deployments/finish';
 import { transition } from '../../shared/deployments/records';
 import { handleNotifyMessage, stepTimer } from '../../shared/notify/deliver';
+import { noticeKey } from '../../shared/notify/notices';
 import { listPeople } from '../../shared/repos/people';
 import { scheduler } from '../../shared/scheduler';
 import { dueSortKey, TIMER_PK } from '../../shared/scheduler/local';
@@ -99,7 +100,7 @@ describe('notices', () => {
     await assignIssue(dev);
     const notice = await noticeOf(dev, 'issue.assigned');
     expect(notice).toEqual({
-      noticeId: expect.stringMatching(/^ntc_/),
+      noticeId: expect.stringMatching(/^nte_[0-9a-z]{10}[0-9a-f]{16}$/),
       orgId: p.org.orgId,
       event: 'issue.assigned',
       title: expect.stringContaining('Pager test'),
@@ -161,7 +162,7 @@ describe('notices', () => {
     // The owner can't mark the developer's notice.
     expect((await p.post('/v1/me/notifications/read', { noticeIds: [id] })).body).toEqual({ ok: true });
     expect((await notices(dev, '?limit=1')).body.notices[0].read).toBe(false);
-    const read = await p.post('/v1/me/notifications/read', { noticeIds: [id, 'ntc_nothing'] }, { token: dev.token });
+    const read = await p.post('/v1/me/notifications/read', { noticeIds: [id, 'nte_nothing'] }, { token: dev.token });
     expect(read.body).toEqual({ ok: true });
     expect((await notices(dev, '?limit=1')).body.notices[0].read).toBe(true);
     expect((await p.post('/v1/me/notifications/read', { noticeIds: [] }, { token: dev.token })).status).toBe(400);
@@ -184,6 +185,35 @@ describe('notices', () => {
     expect(acks.filter((r) => r.body.acked === false)).toHaveLength(19);
     const after = (await notices(dev)).body.notices.find((x: { noticeId: string }) => x.noticeId === notice.noticeId);
     expect(after).toMatchObject({ ackedAt: expect.any(Number), read: true });
+  });
+
+  it('ids carry the spec’s `nte_`; a notice stored with the former `ntc_` id is still listed, read and acked by it', async () => {
+    const dev = await p.person('developer');
+    await assignIssue(dev);
+    const notice = await noticeOf(dev, 'issue.assigned');
+    expect(notice.noticeId).toMatch(/^nte_/);
+    // The same notice as it was stored before ids took the spec's prefix.
+    const stored = await getItem<Record<string, unknown>>(noticeKey(dev.userId, notice.noticeId), true);
+    const legacyId = `ntc_${notice.noticeId.slice(4)}`;
+    await db.send(
+      new PutCommand({
+        TableName: TABLE(),
+        Item: { ...stored, ...noticeKey(dev.userId, legacyId), noticeId: legacyId },
+      }),
+    );
+    const listed = (await notices(dev)).body.notices.map((x: { noticeId: string }) => x.noticeId);
+    expect(listed.indexOf(notice.noticeId)).toBeLessThan(listed.indexOf(legacyId));
+    expect(listed).toContain(legacyId);
+    const read = await p.post('/v1/me/notifications/read', { noticeIds: [legacyId] }, { token: dev.token });
+    expect(read.body).toEqual({ ok: true });
+    const ack = (id: string) => p.post(`/v1/me/notifications/${id}/ack`, undefined, { token: dev.token });
+    for (const id of [legacyId, notice.noticeId]) {
+      expect((await ack(id)).body).toEqual({ acked: true });
+      expect((await ack(id)).body).toEqual({ acked: false });
+    }
+    const after = (await notices(dev)).body.notices.find((x: { noticeId: string }) => x.noticeId === legacyId);
+    expect(after).toMatchObject({ read: true, ackedAt: expect.any(Number) });
+    expect((await ack('ntx_nothing')).status).toBe(404);
   });
 
   it('settings: phone in E.164 and quiet hours in a known zone, or 400', async () => {
@@ -476,7 +506,7 @@ describe('escalation', () => {
     await scheduler().schedule('cancelled-timer', start, {
       type: 'step',
       userId: dev.userId,
-      noticeId: 'ntc_x',
+      noticeId: 'nte_x',
       step: 0,
     });
     await scheduler().cancel('cancelled-timer');

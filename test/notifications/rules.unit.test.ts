@@ -59,6 +59,6 @@ describe('noticeIdOf', () => {
     expect(noticeIdOf(a, 'usr_1')).toBe(noticeIdOf(a, 'usr_1'));
     expect(noticeIdOf(a, 'usr_1')).not.toBe(noticeIdOf(a, 'usr_2'));
     expect(noticeIdOf(a, 'usr_1') < noticeIdOf(b, 'usr_1')).toBe(true);
-    expect(noticeIdOf(a, 'usr_1')).toMatch(/^ntc_01m8b4xv73[0-9a-f]{16}$/);
+    expect(noticeIdOf(a, 'usr_1')).toMatch(/^nte_01m8b4xv73[0-9a-f]{16}$/);
   });
 });

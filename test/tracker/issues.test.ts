@@ -256,4 +256,38 @@ describe('labels and search', () => {
     expect((await p.get(`${t.base}?startAt=0x10`)).status).toBe(400);
     expect((await p.post(`${t.base}/search`, { jql: 'x'.repeat(10_001) })).status).toBe(400);
   });
+
+  it('orders and compares priority by the scheme, as Jira does: DESC lists the highest first', async () => {
+    await p.post(t.spaces, { key: 'PRIO', name: 'Priorities', template: 'basic' });
+    for (const priority of ['Low', 'Highest', 'Lowest', 'Medium', 'High']) {
+      await create({ space: 'PRIO', summary: priority, priority });
+    }
+    const none = await create({ space: 'PRIO', summary: 'None' });
+    expect((await p.put(t.issue(none.key), { priority: null })).status).toBe(200);
+    const summaries = async (jql: string) => {
+      const res = await p.get(`${t.base}?jql=${encodeURIComponent(`space = PRIO AND ${jql}`)}`);
+      expect(res.status).toBe(200);
+      return res.body.issues.map((i: { summary: string }) => i.summary);
+    };
+    const scheme = ['Highest', 'High', 'Medium', 'Low', 'Lowest'];
+    expect(await summaries('priority IS NOT EMPTY ORDER BY priority DESC')).toEqual(scheme);
+    expect(await summaries('priority IS NOT EMPTY ORDER BY priority ASC')).toEqual([...scheme].reverse());
+    expect(await summaries('priority > Medium ORDER BY priority DESC')).toEqual(['Highest', 'High']);
+    expect(await summaries('priority >= medium ORDER BY priority DESC')).toEqual(['Highest', 'High', 'Medium']);
+    expect(await summaries('priority < Medium ORDER BY priority DESC')).toEqual(['Low', 'Lowest']);
+    expect(await summaries('priority <= "Low" ORDER BY priority DESC')).toEqual(['Low', 'Lowest']);
+    expect(await summaries('priority > Highest')).toEqual([]);
+    // An issue without a priority is neither above nor below any: as = and != in Jira.
+    expect(await summaries('priority > Lowest ORDER BY priority')).toEqual(['Low', 'Medium', 'High', 'Highest']);
+    expect(await summaries('NOT priority < High ORDER BY priority DESC')).toEqual(['Highest', 'High']);
+    for (const [jql, error] of [
+      ['priority > Urgent', 'The value "Urgent" does not exist for the field "priority".'],
+      ['priority ~ High', 'The operator "~" is not supported by the field "priority".'],
+      ['priority >= EMPTY', 'The operator ">=" takes one value.'],
+    ]) {
+      const res = await p.get(`${t.base}?jql=${encodeURIComponent(jql as string)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(error);
+    }
+  });
 });

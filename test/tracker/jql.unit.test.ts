@@ -263,6 +263,10 @@ describe('bad queries: 400 with the line, the column and what was expected', () 
     ],
     ['summary = hello', 'The operator "=" is not supported by the field "summary".', 1, 1],
     ['status > Done', 'The operator ">" is not supported by the field "status".', 1, 1],
+    ['priority > Urgent', 'The value "Urgent" does not exist for the field "priority".', 1, 12],
+    ['priority >= EMPTY', 'The operator ">=" takes one value.', 1, 1],
+    ['priority <= now()', 'The function "now()" is not supported by the field "priority".', 1, 13],
+    ['priority ~ High', 'The operator "~" is not supported by the field "priority".', 1, 1],
     ['labels ~ x', 'The operator "~" is not supported by the field "labels".', 1, 1],
     [
       'created > yesterday',
@@ -379,6 +383,16 @@ describe('matching', () => {
     expect(await run('resolution = Unresolved order by key', all)).toEqual(['API-1', 'WEB-1', 'WEB-2']);
     expect(await run('statusCategory = "In Progress"', all)).toEqual([]);
     expect(await run('statusCategory != Done order by key', all)).toEqual(['API-1', 'WEB-1', 'WEB-2']);
+  });
+
+  test('priority takes >, >=, <, <= by the scheme’s order (never an empty priority)', async () => {
+    const low = issue({ key: 'WEB-4', number: 4, priorityId: 'pri_4' });
+    const pool = [...all, low];
+    expect(await run('priority > Medium', pool)).toEqual(['WEB-1']);
+    expect(await run('priority >= medium order by key', pool)).toEqual(['WEB-1', 'WEB-2']);
+    expect(await run('priority < Medium', pool)).toEqual(['WEB-4']);
+    expect(await run('priority <= pri_3 order by key', pool)).toEqual(['WEB-2', 'WEB-4']);
+    expect(await run('NOT priority > High order by key', pool)).toEqual(['WEB-2', 'WEB-4']);
   });
 
   test('keys, former keys and spaces by key or name; key order within a space', async () => {
@@ -676,9 +690,11 @@ describe('ORDER BY and the default order', () => {
     expect(await sorted('order by created desc')).toEqual(['WEB-9', 'API-2', 'WEB-10', 'WEB-11']);
   });
   test('catalog fields sort by their catalog order, empty values last (first when descending)', async () => {
-    expect(await sorted('order by priority')).toEqual(['WEB-10', 'WEB-11', 'WEB-9', 'API-2']);
-    expect(await sorted('order by priority desc, key desc')).toEqual(['API-2', 'WEB-9', 'WEB-11', 'WEB-10']);
     expect(await sorted('order by assignee')).toEqual(['WEB-11', 'API-2', 'WEB-9', 'WEB-10']);
+  });
+  test('priority sorts by the scheme, the highest greatest: DESC lists it first, as Jira does', async () => {
+    expect(await sorted('order by priority desc, key')).toEqual(['API-2', 'WEB-10', 'WEB-11', 'WEB-9']);
+    expect(await sorted('order by priority, key desc')).toEqual(['WEB-9', 'WEB-11', 'WEB-10', 'API-2']);
   });
   test('rank compares byte-wise (uppercase before lowercase), as DynamoDB sorts', async () => {
     expect(await sorted('order by rank')).toEqual(['API-2', 'WEB-10', 'WEB-11', 'WEB-9']);

@@ -7,7 +7,7 @@ import { fold } from './text';
 export interface Named {
   id: string;
   names: string[];
-  /** ORDER BY position (a status's place in its workflow, a priority's rank); default: list order. */
+  /** ORDER BY position (a status's place in its workflow, a priority's in the scheme, highest first); default: list order. */
   sort?: string | number;
 }
 

@@ -387,9 +387,13 @@ class Compiler {
       case 'key': {
         if (text) unsupported();
         if (ordering) {
-          if (def.kind !== 'key') unsupported();
+          if (def.kind === 'key') {
+            single();
+            return { test: await this.keyOrder(c) };
+          }
+          if (!def.ranked) unsupported();
           single();
-          return { test: await this.keyOrder(c) };
+          return { test: await this.rankOrder(def, c) };
         }
         const atoms = await this.ids(def, c.value);
         const set = new Set(atoms.values);
@@ -487,6 +491,26 @@ class Compiler {
     if (spaces.size === 0) fail(`The value "${v.value}" does not exist for the field "key".`, v.loc, 'key');
     const test = ordered((i) => i.number, c.op, number);
     return (i) => spaces.has(i.spaceId) && test(i);
+  }
+
+  /**
+   * A ranked catalog's value as a number, the greater the higher: its catalog position (sortValue,
+   * highest first) negated. Undefined for an empty field or a value without a position.
+   */
+  private rank(def: FieldDef & { kind: 'ids' }, id: string | undefined): number | undefined {
+    const position = id === undefined ? undefined : this.ctx.sortValue?.(def.catalog, id);
+    return typeof position === 'number' ? -position : undefined;
+  }
+
+  /** `priority > Low`: a higher priority than Low (an issue without one matches none of these). */
+  private async rankOrder(def: FieldDef & { kind: 'ids' }, c: CompareClause): Promise<Test> {
+    const [id] = (await this.ids(def, c.value)).values;
+    const wanted = this.rank(def, id);
+    if (wanted === undefined) {
+      const message = `The operator "${c.op.toUpperCase()}" is not supported by the field "${def.name}".`;
+      return fail(message, c.field.loc, def.name);
+    }
+    return ordered((i) => this.rank(def, def.get(i)[0]), c.op, wanted);
   }
 
   private custom(key: string, c: CompareClause): Test {
@@ -625,6 +649,7 @@ class Compiler {
       case 'rank':
         return { name: def.name, get: (i) => i.rank };
       case 'ids':
+        if (def.ranked) return { name: def.name, get: (i) => this.rank(def, def.get(i)[0]) };
         return { name: def.name, get: (i) => byCatalog(def.catalog, def.get(i)[0]) };
       case 'category':
         return { name: def.name, get: (i) => ['todo', 'inprogress', 'done'].indexOf(i.statusCategory) };

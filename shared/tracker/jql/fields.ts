@@ -35,6 +35,11 @@ export type FieldDef =
       narrow?: NarrowKey;
       /** WAS and CHANGED read this history: the status log, or the field's entries of the field log. */
       history?: 'status' | HistoryField;
+      /**
+       * The catalog is a scale listed highest first (the priority scheme): `>`, `>=`, `<`, `<=`
+       * compare by it and ORDER BY … DESC lists the highest first, as in Jira.
+       */
+      ranked?: true;
     }
   /** The issue's key (its id through the context, and `key > WEB-10` by number within a space). */
   | { name: string; kind: 'key' }
@@ -58,7 +63,14 @@ const SYSTEM: FieldDef[] = [
   { name: 'type', kind: 'ids', catalog: 'type', get: (i) => [i.typeId] },
   { name: 'status', kind: 'ids', catalog: 'status', get: (i) => [i.statusId], narrow: 'statusIds', history: 'status' },
   { name: 'statusCategory', kind: 'category' },
-  { name: 'priority', kind: 'ids', catalog: 'priority', get: (i) => one(i.priorityId), history: 'priority' },
+  {
+    name: 'priority',
+    kind: 'ids',
+    catalog: 'priority',
+    get: (i) => one(i.priorityId),
+    history: 'priority',
+    ranked: true,
+  },
   { name: 'resolution', kind: 'ids', catalog: 'resolution', get: (i) => one(i.resolutionId), history: 'resolution' },
   {
     name: 'assignee',
