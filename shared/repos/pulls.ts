@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GitPerson, GitPort } from '../git';
+import { type GitPerson, type GitPort, GitTooFar } from '../git';
 import { conflict } from '../ground/errors';
 import { resourceKey } from '../resources/records';
 import { newId } from '../store/ids';
@@ -323,7 +323,8 @@ export function closingNumbers(texts: string[]): number[] {
 
 /**
  * What has happened to an open pull request outside the platform: its source branch deleted
- * (closed), or its source head already in the target (merged, by a push). Undefined: still open.
+ * (closed), or its source head reachable from the target head (merged, by a push). Undefined:
+ * still open, as it is when the target merely moved on, or when the storage can't tell.
  */
 export async function settledState(
   port: GitPort,
@@ -335,7 +336,9 @@ export async function settledState(
   ]);
   if (source?.kind !== 'branch') return { state: 'closed', source: null };
   if (target?.kind !== 'branch') return undefined;
-  if (source.commit === target.commit) return { state: 'merged', source: source.commit };
-  const { ahead } = await port.divergence(pull.repoId, target.commit, source.commit, 1);
-  return ahead === 0 ? { state: 'merged', source: source.commit } : undefined;
+  const merged = await port.isAncestor(pull.repoId, source.commit, target.commit).catch((err) => {
+    if (err instanceof GitTooFar) return false;
+    throw err;
+  });
+  return merged ? { state: 'merged', source: source.commit } : undefined;
 }
