@@ -37,6 +37,8 @@ export interface PullRecord extends Author {
   closedAt?: number;
   closedBy?: string;
   mergeCommitId?: string;
+  /** The source head it was merged at: its revision is the one its review keeps. */
+  mergedHead?: string;
   previousPullRequestIds?: string[];
   version: number;
 }
@@ -125,6 +127,13 @@ const threadKey = (repoId: string, number: number, id: string) => ({
 /** The revision of a pull request at a source head: new with each push, and with each reopen. */
 export const revisionOf = (pull: Pick<PullRecord, 'pullRequestId'>, head: string) =>
   createHash('sha256').update(`${pull.pullRequestId}:${head}`).digest('hex').slice(0, 40);
+
+/**
+ * The source head whose revision a pull request's review is of: the source head now while open,
+ * the head it was merged at once merged, none once closed.
+ */
+export const reviewedHead = (pull: PullRecord, source: string | null): string | null =>
+  pull.state === 'open' ? source : pull.state === 'merged' ? (pull.mergedHead ?? null) : null;
 
 /** A person as a commit names them: an author record's name and email (keys get a no-reply address). */
 export const gitPerson = (a: Author): GitPerson => ({

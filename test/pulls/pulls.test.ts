@@ -232,6 +232,18 @@ describe('review and merge', () => {
       state: 'merged',
       mergeCommitId: merged.body.mergeCommitId,
     });
+    // Merged, its review still says who approved the revision merged.
+    const kept = await p.get(`${pulls}/2/review`, { token: developer.token });
+    expect(kept.body).toMatchObject({
+      revisionId: review.body.revisionId,
+      approvals: [{ id: developer.userId }],
+      required: 1,
+      rules: [{ name: 'Branch protection', required: 1, fromTemplate: true, satisfied: true }],
+      approved: true,
+      viewerApproved: true,
+    });
+    expect(kept.body.approvals).toHaveLength(1);
+    expect((await p.get(`${pulls}/2`)).body.pull.revisionId).toBe(review.body.revisionId);
     const again = await p.post(`${pulls}/2/merge`, { strategy: 'squash' });
     expect(again.body).toEqual({ error: 'This pull request is already closed.' });
     expect((await p.post(`${pulls}/2/reopen`)).body).toEqual({ error: "Merged pull requests can't be reopened." });
@@ -709,6 +721,8 @@ describe('conflicts, settling, reopen', () => {
     expect(conflicted.body.mergeOptions).toEqual([]);
     expect(conflicted.body.conflicts).toEqual([{ path: 'app.txt', conflicts: 1, binary: false, kind: 'content' }]);
 
+    const landedRevision = (await p.get(`${pulls}/5`)).body.pull.revisionId;
+    await p.post(`${pulls}/5/approval`, { approve: true, revisionId: landedRevision }, { token: developer.token });
     // landed is merged into main outside the platform, and main moves on past it.
     await ok(dir, ['merge', '-q', '--no-ff', '-m', 'Merge landed', 'landed'], dated(t + 200));
     await commitIn(dir, 'after.txt', 'after\n', 'After', t + 300);
@@ -719,6 +733,10 @@ describe('conflicts, settling, reopen', () => {
       { number: 5, sourceBranch: 'landed', state: 'merged', mergeCommitId: landed },
     ]);
     expect((await p.get(`${pulls}?state=closed`)).body.pulls).toEqual([]);
+    expect((await p.get(`${pulls}/5/review`)).body).toMatchObject({
+      revisionId: landedRevision,
+      approvals: [{ id: developer.userId }],
+    });
     // The conflicting one is still a pull request like any other: closed and reopened.
     expect((await p.post(`${pulls}/1/close`)).body).toEqual({ state: 'closed' });
     expect((await p.post(`${pulls}/1/reopen`)).body).toEqual({ state: 'open' });
