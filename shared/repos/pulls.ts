@@ -111,9 +111,10 @@ export const MAX_APPROVALS = 200;
 
 const pad = (n: number) => String(n).padStart(10, '0');
 const partition = (repoId: string) => `REPOID#${repoId}`;
+const LOCK_PREFIX = 'OPENPR#';
 const lockKey = (repoId: string, source: string, target: string) => ({
   pk: partition(repoId),
-  sk: `OPENPR#${source} ${target}`,
+  sk: `${LOCK_PREFIX}${source} ${target}`,
 });
 const approvalKey = (repoId: string, number: number, who: string) => ({
   pk: partition(repoId),
@@ -155,6 +156,21 @@ export async function createPull(
     explain: async () => alreadyOpen(lock),
     openCap: { max: MAX_OPEN_PULLS, message: PM.tooMany },
   });
+}
+
+/** The open pull requests' pairs of branches (from their locks; branch names hold no space). */
+export async function openPairs(repoId: string): Promise<{ source: string; target: string; number: number }[]> {
+  const locks = await queryPrefix<{ sk: string; number: number }>(partition(repoId), LOCK_PREFIX);
+  return locks.map((lock) => {
+    const pair = lock.sk.slice(LOCK_PREFIX.length);
+    const space = pair.indexOf(' ');
+    return { source: pair.slice(0, space), target: pair.slice(space + 1), number: lock.number };
+  });
+}
+
+/** The number of the pull request open from the branch `source` into `target`; null when none. */
+export async function openPullFor(repoId: string, source: string, target: string): Promise<number | null> {
+  return (await getItem<{ number: number }>(lockKey(repoId, source, target)))?.number ?? null;
 }
 
 async function alreadyOpen(lock: { pk: string; sk: string }): Promise<Error> {

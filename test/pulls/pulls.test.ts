@@ -325,6 +325,47 @@ describe('review and merge', () => {
   });
 });
 
+describe('the branch list and a comparison name the open pull request', () => {
+  it('openPull of a branch and pull of a base and head: while open, none once closed or merged', async () => {
+    const { dir, base, pulls } = await setup();
+    await ok(dir, ['push', '-q', 'origin', 'main:release', 'feature:other']);
+    const openPulls = async () =>
+      Object.fromEntries(
+        (await p.get(`${base}/branches`)).body.branches.map((b: { name: string; openPull: number | null }) => [
+          b.name,
+          b.openPull,
+        ]),
+      );
+    const pullOf = async (baseRef: string, headRef: string) =>
+      (await p.get(`${base}/compare?base=${baseRef}&head=${headRef}`)).body.pull;
+    expect(await openPulls()).toEqual({ main: null, feature: null, release: null, other: null });
+    expect(await pullOf('main', 'feature')).toBeNull();
+
+    await p.post(pulls, { title: 'Into main', source: 'feature', target: 'main' });
+    await p.post(pulls, { title: 'Into release', source: 'feature', target: 'release' });
+    await p.post(pulls, { title: 'Other', source: 'other', target: 'main' });
+    // A branch with two open: the first opened.
+    expect(await openPulls()).toEqual({ main: null, feature: 1, release: null, other: 3 });
+    expect(await pullOf('main', 'feature')).toBe(1);
+    expect(await pullOf('release', 'feature')).toBe(2);
+    expect(await pullOf('main', 'other')).toBe(3);
+    // Not the other way round, and not for a commit or tag naming the same commit.
+    expect(await pullOf('feature', 'main')).toBeNull();
+    const featureHead = (await ok(dir, ['rev-parse', 'feature'])).trim();
+    await ok(dir, ['tag', 'v1', 'feature']);
+    await ok(dir, ['push', '-q', 'origin', 'v1']);
+    expect(await pullOf('main', featureHead)).toBeNull();
+    expect(await pullOf('main', 'v1')).toBeNull();
+
+    await p.post(`${pulls}/1/close`);
+    expect(await openPulls()).toMatchObject({ feature: 2 });
+    expect(await pullOf('main', 'feature')).toBeNull();
+    expect((await p.post(`${pulls}/2/merge`, { strategy: 'fast-forward' })).status).toBe(200);
+    expect(await openPulls()).toEqual({ main: null, feature: null, release: null, other: 3 });
+    expect(await pullOf('release', 'feature')).toBeNull();
+  });
+});
+
 describe('numbers shared by issues and pull requests', () => {
   it('50 parallel creates, 10 pull requests among 40 issues, get 50 distinct numbers', async () => {
     const { base, dir, pulls } = await setup();
