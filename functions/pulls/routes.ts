@@ -28,6 +28,7 @@ import {
   type PullRecord,
   reopenPull,
   replyToThread,
+  reviewedHead,
   revisionOf,
   setApproval,
   settledState,
@@ -79,6 +80,7 @@ function shown(p: PullRecord) {
     kind: _kind,
     version: _version,
     description: _d,
+    mergedHead: _m,
     ...pull
   } = publicFields(p as PullRecord & Record<string, unknown>);
   return pull;
@@ -128,6 +130,12 @@ async function mergeBaseOf(
   }
 }
 
+/** The revision a pull request's review is of (see `reviewedHead`); null when none. */
+function revisionAt(pull: PullRecord, source: string | null): string | null {
+  const head = reviewedHead(pull, source);
+  return head ? revisionOf(pull, head) : null;
+}
+
 /** Approvals of the current revision by anyone but the author; the branch rule's count. */
 async function reviewState(r: RepoRecord, pull: PullRecord, revisionId: string | null) {
   const approvals = (await listApprovals(pull.repoId, pull.number)).filter(
@@ -160,7 +168,9 @@ export const routes = [
           if (!settled) return pull;
           await finishPull(pull, settled.state, {
             ...(settled.state === 'closed' ? { closedAt: Date.now(), closedBy: 'system' } : {}),
-            ...(settled.state === 'merged' && settled.source ? { mergeCommitId: settled.source } : {}),
+            ...(settled.state === 'merged' && settled.source
+              ? { mergeCommitId: settled.source, mergedHead: settled.source }
+              : {}),
           }).catch(() => undefined);
           return undefined;
         }),
@@ -251,7 +261,7 @@ export const routes = [
           base: merge?.mergeBase ?? null,
           head: heads.source,
           mergeCommitId: pull.mergeCommitId ?? null,
-          revisionId: open && heads.source ? revisionOf(pull, heads.source) : null,
+          revisionId: revisionAt(pull, heads.source),
           sourceBranchExists: heads.source !== null,
         },
         mergeOptions: merge?.options ?? [],
@@ -342,7 +352,7 @@ export const routes = [
         heads.source && heads.target
           ? await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PM.tooFar))
           : undefined;
-      const revisionId = pull.state === 'open' && heads.source ? revisionOf(pull, heads.source) : null;
+      const revisionId = revisionAt(pull, heads.source);
       const [review, threads] = await Promise.all([
         reviewState(r, pull, revisionId),
         listThreads(pull.repoId, pull.number),
@@ -507,7 +517,12 @@ export const routes = [
         if (err instanceof GitTooFar) throw conflict(PM.divergedMerge);
         throw err;
       }
-      await finishPull(pull, 'merged', { mergeCommitId: commitId, closedAt: Date.now(), closedBy: callerId(caller) });
+      await finishPull(pull, 'merged', {
+        mergeCommitId: commitId,
+        mergedHead: heads.source,
+        closedAt: Date.now(),
+        closedBy: callerId(caller),
+      });
       const closedIssues = closing
         ? await closeIssues(r, pull, [pull.title, pull.description, ...brought.map((c) => c.message)], caller)
         : [];

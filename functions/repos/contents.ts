@@ -7,6 +7,7 @@ import { queryInt } from '../../shared/http/query';
 import { created, ok, route } from '../../shared/http/route';
 import { ARCHIVE_TOO_LARGE, requestArchive } from '../../shared/repos/archives';
 import { deleteLabel, LABEL_COLORS, listLabels, TOO_MANY_LABELS, upsertLabel } from '../../shared/repos/labels';
+import { openPairs } from '../../shared/repos/pulls';
 import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
 import { repoGit } from '../../shared/repos/tags';
 import { createUploads, readUpload, removeUploads } from '../../shared/repos/uploads';
@@ -124,12 +125,20 @@ export const contentRoutes = [
     method: 'GET',
     path: '/v1/orgs/:orgId/repos/:name/branches',
     scope: 'git:read',
-    summary: 'Branches with their commits; which is the default and which is protected.',
+    summary:
+      'Branches with their commits; which is the default, which is protected, and the open pull request from ' +
+      'each (`openPull`: its number, the lowest when several).',
     params: RepoParams,
     errors: { 404: [M.repoNotFound] },
     read: async ({ orgId, params }) => {
       const r = await requireRepo(orgId, params.name);
-      const { branches } = await (await repoGit()).refs(r.resourceId);
+      const [{ branches }, pairs] = await Promise.all([(await repoGit()).refs(r.resourceId), openPairs(r.resourceId)]);
+      // A branch's open pull request: the first one opened from it, when there are several.
+      const openPull = new Map<string, number>();
+      for (const pair of pairs) {
+        const known = openPull.get(pair.source);
+        if (known === undefined || pair.number < known) openPull.set(pair.source, pair.number);
+      }
       const guarded = protectedBranchOf(r);
       return {
         defaultBranch: r.defaultBranch,
@@ -138,7 +147,7 @@ export const contentRoutes = [
           commit: b.commit,
           isDefault: b.name === r.defaultBranch,
           protected: b.name === guarded,
-          openPull: null,
+          openPull: openPull.get(b.name) ?? null,
         })),
       };
     },

@@ -4,6 +4,7 @@ import { pathProblem } from '../../shared/git/names';
 import { TOO_FAR_COMMITS } from '../../shared/git/port';
 import { badRequest, notFound } from '../../shared/ground/errors';
 import { route } from '../../shared/http/route';
+import { openPullFor } from '../../shared/repos/pulls';
 import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
 import { repoGit } from '../../shared/repos/tags';
 import { RepoParams } from './repos';
@@ -69,7 +70,7 @@ export const historyRoutes = [
     summary:
       'Compares head with base as a pull request would: their merge base, how far apart they are, the commits ' +
       'and files head brings (up to 250 commits and 300 files), the merge strategies that would succeed now ' +
-      'and the conflicts a merge would meet.',
+      'and the conflicts a merge would meet; `pull` is the pull request open from head into base (branches).',
     params: RepoParams,
     query: z.object({
       base: z.string().check(z.minLength(1), z.maxLength(256)),
@@ -123,7 +124,10 @@ export const historyRoutes = [
         conflicts: merge.conflicts,
         base: { ref: query.base, commitId: base.commit },
         head: { ref: query.head, commitId: head.commit },
-        pull: null,
+        pull:
+          base.kind === 'branch' && head.kind === 'branch'
+            ? await openPullFor(r.resourceId, query.head, query.base)
+            : null,
       };
     },
   }),

@@ -412,6 +412,12 @@ export function awsGit(): GitPort {
       return { behind: only(1), ahead: only(2), exact };
     },
 
+    async isAncestor(repoId, ancestor, descendant) {
+      // No ancestry call either: merging `ancestor` into `descendant` has it as the merge base exactly when it is one.
+      if (ancestor === descendant) return true;
+      return (await this.mergeBase(repoId, descendant, ancestor)) === ancestor;
+    },
+
     async mergeBase(repoId, base, head) {
       // CodeCommit has no merge-base call: GetMergeOptions answers it (baseCommitId).
       try {

@@ -603,6 +603,19 @@ export function localGit(): GitPort {
       };
     },
 
+    async isAncestor(repoId, ancestor, descendant) {
+      checkSha(ancestor);
+      checkSha(descendant);
+      // Exit 0: an ancestor; 1: not one; anything else (no such commit) is an error.
+      try {
+        await git(repo(repoId), ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant]);
+        return true;
+      } catch (err) {
+        if (err instanceof GitFailed && err.code === 1) return false;
+        throw err;
+      }
+    },
+
     async mergeBase(repoId, base, head) {
       checkSha(base);
       checkSha(head);

@@ -190,6 +190,11 @@ export interface GitPort {
     head: string,
     cap: number,
   ): Promise<{ ahead: number; behind: number; exact: boolean }>;
+  /**
+   * Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor): an ancestry
+   * check, never a comparison of commit times. GitTooFar: too far apart for the storage to tell.
+   */
+  isAncestor(repoId: string, ancestor: string, descendant: string): Promise<boolean>;
   /** The merge base of two commits; null for unrelated histories. GitTooFar: too far apart. */
   mergeBase(repoId: string, base: string, head: string): Promise<string | null>;
   /**

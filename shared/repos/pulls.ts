@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GitPerson, GitPort } from '../git';
+import { type GitPerson, type GitPort, GitTooFar } from '../git';
 import { conflict } from '../ground/errors';
 import { resourceKey } from '../resources/records';
 import { newId } from '../store/ids';
@@ -37,6 +37,8 @@ export interface PullRecord extends Author {
   closedAt?: number;
   closedBy?: string;
   mergeCommitId?: string;
+  /** The source head it was merged at: its revision is the one its review keeps. */
+  mergedHead?: string;
   previousPullRequestIds?: string[];
   version: number;
 }
@@ -109,9 +111,10 @@ export const MAX_APPROVALS = 200;
 
 const pad = (n: number) => String(n).padStart(10, '0');
 const partition = (repoId: string) => `REPOID#${repoId}`;
+const LOCK_PREFIX = 'OPENPR#';
 const lockKey = (repoId: string, source: string, target: string) => ({
   pk: partition(repoId),
-  sk: `OPENPR#${source} ${target}`,
+  sk: `${LOCK_PREFIX}${source} ${target}`,
 });
 const approvalKey = (repoId: string, number: number, who: string) => ({
   pk: partition(repoId),
@@ -125,6 +128,13 @@ const threadKey = (repoId: string, number: number, id: string) => ({
 /** The revision of a pull request at a source head: new with each push, and with each reopen. */
 export const revisionOf = (pull: Pick<PullRecord, 'pullRequestId'>, head: string) =>
   createHash('sha256').update(`${pull.pullRequestId}:${head}`).digest('hex').slice(0, 40);
+
+/**
+ * The source head whose revision a pull request's review is of: the source head now while open,
+ * the head it was merged at once merged, none once closed.
+ */
+export const reviewedHead = (pull: PullRecord, source: string | null): string | null =>
+  pull.state === 'open' ? source : pull.state === 'merged' ? (pull.mergedHead ?? null) : null;
 
 /** A person as a commit names them: an author record's name and email (keys get a no-reply address). */
 export const gitPerson = (a: Author): GitPerson => ({
@@ -146,6 +156,21 @@ export async function createPull(
     explain: async () => alreadyOpen(lock),
     openCap: { max: MAX_OPEN_PULLS, message: PM.tooMany },
   });
+}
+
+/** The open pull requests' pairs of branches (from their locks; branch names hold no space). */
+export async function openPairs(repoId: string): Promise<{ source: string; target: string; number: number }[]> {
+  const locks = await queryPrefix<{ sk: string; number: number }>(partition(repoId), LOCK_PREFIX);
+  return locks.map((lock) => {
+    const pair = lock.sk.slice(LOCK_PREFIX.length);
+    const space = pair.indexOf(' ');
+    return { source: pair.slice(0, space), target: pair.slice(space + 1), number: lock.number };
+  });
+}
+
+/** The number of the pull request open from the branch `source` into `target`; null when none. */
+export async function openPullFor(repoId: string, source: string, target: string): Promise<number | null> {
+  return (await getItem<{ number: number }>(lockKey(repoId, source, target)))?.number ?? null;
 }
 
 async function alreadyOpen(lock: { pk: string; sk: string }): Promise<Error> {
@@ -323,7 +348,8 @@ export function closingNumbers(texts: string[]): number[] {
 
 /**
  * What has happened to an open pull request outside the platform: its source branch deleted
- * (closed), or its source head already in the target (merged, by a push). Undefined: still open.
+ * (closed), or its source head reachable from the target head (merged, by a push). Undefined:
+ * still open, as it is when the target merely moved on, or when the storage can't tell.
  */
 export async function settledState(
   port: GitPort,
@@ -335,7 +361,9 @@ export async function settledState(
   ]);
   if (source?.kind !== 'branch') return { state: 'closed', source: null };
   if (target?.kind !== 'branch') return undefined;
-  if (source.commit === target.commit) return { state: 'merged', source: source.commit };
-  const { ahead } = await port.divergence(pull.repoId, target.commit, source.commit, 1);
-  return ahead === 0 ? { state: 'merged', source: source.commit } : undefined;
+  const merged = await port.isAncestor(pull.repoId, source.commit, target.commit).catch((err) => {
+    if (err instanceof GitTooFar) return false;
+    throw err;
+  });
+  return merged ? { state: 'merged', source: source.commit } : undefined;
 }

@@ -259,6 +259,22 @@ it('merge options: conflicts by line as git merges, every page of GetMergeConfli
   ]);
 });
 
+it('isAncestor: the merge base of merging the ancestor into the descendant is the ancestor itself', async () => {
+  cc.on(GetMergeOptionsCommand)
+    .resolvesOnce({ baseCommitId: sha('a'), mergeOptions: [] })
+    .resolvesOnce({ baseCommitId: sha('e'), mergeOptions: ['THREE_WAY_MERGE'] })
+    .rejectsOnce(err('TipsDivergenceExceededException'));
+  expect(await awsGit().isAncestor('res_1', sha('a'), sha('b'))).toBe(true);
+  expect(cc.commandCalls(GetMergeOptionsCommand)[0]?.args[0].input).toMatchObject({
+    sourceCommitSpecifier: sha('a'),
+    destinationCommitSpecifier: sha('b'),
+  });
+  expect(await awsGit().isAncestor('res_1', sha('a'), sha('b'))).toBe(false);
+  await expect(awsGit().isAncestor('res_1', sha('a'), sha('b'))).rejects.toThrow(GitTooFar);
+  expect(await awsGit().isAncestor('res_1', sha('c'), sha('c'))).toBe(true);
+  expect(cc.commandCalls(GetMergeOptionsCommand)).toHaveLength(3);
+});
+
 it('merge base: GetMergeOptions answers it (CodeCommit has no merge-base call); too far apart is GitTooFar', async () => {
   cc.on(GetMergeOptionsCommand)
     .resolvesOnce({ baseCommitId: sha('e'), mergeOptions: [] })

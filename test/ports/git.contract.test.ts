@@ -314,6 +314,19 @@ describe('merges', () => {
     ).rejects.toThrow(GitChangeError);
   });
 
+  it('isAncestor follows the history, not commit times: a target that moved on does not contain the source', async () => {
+    const t = await branches(true);
+    // Main's commit is written after the feature's: a walk by commit time would meet it first.
+    expect(await port.isAncestor(t.repoId, t.feature, t.main)).toBe(false);
+    expect(await port.isAncestor(t.repoId, t.main, t.feature)).toBe(false);
+    expect(await port.isAncestor(t.repoId, t.base, t.main)).toBe(true);
+    expect(await port.isAncestor(t.repoId, t.feature, t.feature)).toBe(true);
+    const { commitId } = await mergeFeature(t);
+    expect(await port.isAncestor(t.repoId, t.feature, commitId)).toBe(true);
+    await expect(port.isAncestor(t.repoId, '0'.repeat(40), t.main)).rejects.toThrow();
+    await expect(port.isAncestor(t.repoId, '--all', t.main)).rejects.toThrow(GitInputError);
+  });
+
   it('squash writes one commit on the target (author and committer kept apart); three-way has both parents', async () => {
     const s = await branches(true);
     const squashed = await port.merge(s.repoId, {

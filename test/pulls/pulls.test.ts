@@ -66,10 +66,14 @@ async function setup() {
   return { name, url, dir, base: `${repos()}/${name}`, pulls: `${repos()}/${name}/pulls` };
 }
 
-const commitIn = async (dir: string, file: string, content: string, message: string) => {
+/** Author and committer dates of the commits git makes, at `at` (epoch seconds). */
+const dated = (at: number) => ({ GIT_AUTHOR_DATE: `@${at} +0000`, GIT_COMMITTER_DATE: `@${at} +0000` });
+
+/** A commit writing `file` on the branch checked out; dated `at` (epoch seconds) when given. */
+const commitIn = async (dir: string, file: string, content: string, message: string, at?: number) => {
   writeFileSync(join(dir, file), content);
   await ok(dir, ['add', '.']);
-  await ok(dir, ['commit', '-q', '-m', message]);
+  await ok(dir, ['commit', '-q', '-m', message], at === undefined ? {} : dated(at));
 };
 
 /** Twenty lines; with a side, lines 2 and 18 name it (two conflicts apart when both sides differ). */
@@ -228,6 +232,18 @@ describe('review and merge', () => {
       state: 'merged',
       mergeCommitId: merged.body.mergeCommitId,
     });
+    // Merged, its review still says who approved the revision merged.
+    const kept = await p.get(`${pulls}/2/review`, { token: developer.token });
+    expect(kept.body).toMatchObject({
+      revisionId: review.body.revisionId,
+      approvals: [{ id: developer.userId }],
+      required: 1,
+      rules: [{ name: 'Branch protection', required: 1, fromTemplate: true, satisfied: true }],
+      approved: true,
+      viewerApproved: true,
+    });
+    expect(kept.body.approvals).toHaveLength(1);
+    expect((await p.get(`${pulls}/2`)).body.pull.revisionId).toBe(review.body.revisionId);
     const again = await p.post(`${pulls}/2/merge`, { strategy: 'squash' });
     expect(again.body).toEqual({ error: 'This pull request is already closed.' });
     expect((await p.post(`${pulls}/2/reopen`)).body).toEqual({ error: "Merged pull requests can't be reopened." });
@@ -306,6 +322,47 @@ describe('review and merge', () => {
         'The pull request changed. Reload and try again.',
       ]).toContain(a.body.error);
     }
+  });
+});
+
+describe('the branch list and a comparison name the open pull request', () => {
+  it('openPull of a branch and pull of a base and head: while open, none once closed or merged', async () => {
+    const { dir, base, pulls } = await setup();
+    await ok(dir, ['push', '-q', 'origin', 'main:release', 'feature:other']);
+    const openPulls = async () =>
+      Object.fromEntries(
+        (await p.get(`${base}/branches`)).body.branches.map((b: { name: string; openPull: number | null }) => [
+          b.name,
+          b.openPull,
+        ]),
+      );
+    const pullOf = async (baseRef: string, headRef: string) =>
+      (await p.get(`${base}/compare?base=${baseRef}&head=${headRef}`)).body.pull;
+    expect(await openPulls()).toEqual({ main: null, feature: null, release: null, other: null });
+    expect(await pullOf('main', 'feature')).toBeNull();
+
+    await p.post(pulls, { title: 'Into main', source: 'feature', target: 'main' });
+    await p.post(pulls, { title: 'Into release', source: 'feature', target: 'release' });
+    await p.post(pulls, { title: 'Other', source: 'other', target: 'main' });
+    // A branch with two open: the first opened.
+    expect(await openPulls()).toEqual({ main: null, feature: 1, release: null, other: 3 });
+    expect(await pullOf('main', 'feature')).toBe(1);
+    expect(await pullOf('release', 'feature')).toBe(2);
+    expect(await pullOf('main', 'other')).toBe(3);
+    // Not the other way round, and not for a commit or tag naming the same commit.
+    expect(await pullOf('feature', 'main')).toBeNull();
+    const featureHead = (await ok(dir, ['rev-parse', 'feature'])).trim();
+    await ok(dir, ['tag', 'v1', 'feature']);
+    await ok(dir, ['push', '-q', 'origin', 'v1']);
+    expect(await pullOf('main', featureHead)).toBeNull();
+    expect(await pullOf('main', 'v1')).toBeNull();
+
+    await p.post(`${pulls}/1/close`);
+    expect(await openPulls()).toMatchObject({ feature: 2 });
+    expect(await pullOf('main', 'feature')).toBeNull();
+    expect((await p.post(`${pulls}/2/merge`, { strategy: 'fast-forward' })).status).toBe(200);
+    expect(await openPulls()).toEqual({ main: null, feature: null, release: null, other: 3 });
+    expect(await pullOf('release', 'feature')).toBeNull();
   });
 });
 
@@ -673,6 +730,57 @@ describe('conflicts, settling, reopen', () => {
     const gone = await p.post(`${pulls}/1/reopen`);
     expect(gone.status).toBe(409);
     expect(gone.body).toEqual({ error: 'The branch gone or main no longer exists. Push it again to reopen.' });
+  });
+
+  it('a target that moved on settles nothing, whichever commit is newer or both in one second; a source in it is merged', async () => {
+    const { dir, pulls } = await setup();
+    // main's next commit is later than any so far; sources from main written before it, after it, in its second.
+    const t = Math.floor(Date.now() / 1000) + 3600;
+    for (const [branch, at] of [
+      ['older', t - 100],
+      ['newer', t + 100],
+      ['same', t],
+      ['landed', t - 50],
+    ] as const) {
+      await ok(dir, ['checkout', '-q', '-b', branch, 'main']);
+      await commitIn(dir, `${branch}.txt`, `${branch}\n`, `Branch ${branch}`, at);
+    }
+    await ok(dir, ['push', '-q', 'origin', 'older', 'newer', 'same', 'landed']);
+    for (const source of ['feature', 'older', 'newer', 'same', 'landed']) {
+      expect((await p.post(pulls, { title: source, source, target: 'main' })).status).toBe(201);
+    }
+    const openSources = async () =>
+      (await p.get(pulls)).body.pulls.map((x: { sourceBranch: string }) => x.sourceBranch).sort();
+
+    // main moves on, changing the line `feature` changes: that one conflicts now.
+    await ok(dir, ['checkout', '-q', 'main']);
+    await commitIn(dir, 'app.txt', 'one\ntwo-main\nthree\n', 'Main edit', t);
+    await ok(dir, ['push', '-q', 'origin', 'main']);
+    expect(await openSources()).toEqual(['feature', 'landed', 'newer', 'older', 'same']);
+    const conflicted = await p.get(`${pulls}/1`);
+    expect(conflicted.body.pull).toMatchObject({ state: 'open', sourceBranch: 'feature', mergeCommitId: null });
+    expect(conflicted.body.mergeOptions).toEqual([]);
+    expect(conflicted.body.conflicts).toEqual([{ path: 'app.txt', conflicts: 1, binary: false, kind: 'content' }]);
+
+    const landedRevision = (await p.get(`${pulls}/5`)).body.pull.revisionId;
+    await p.post(`${pulls}/5/approval`, { approve: true, revisionId: landedRevision }, { token: developer.token });
+    // landed is merged into main outside the platform, and main moves on past it.
+    await ok(dir, ['merge', '-q', '--no-ff', '-m', 'Merge landed', 'landed'], dated(t + 200));
+    await commitIn(dir, 'after.txt', 'after\n', 'After', t + 300);
+    await ok(dir, ['push', '-q', 'origin', 'main']);
+    expect(await openSources()).toEqual(['feature', 'newer', 'older', 'same']);
+    const landed = (await ok(dir, ['rev-parse', 'landed'])).trim();
+    expect((await p.get(`${pulls}?state=merged`)).body.pulls).toMatchObject([
+      { number: 5, sourceBranch: 'landed', state: 'merged', mergeCommitId: landed },
+    ]);
+    expect((await p.get(`${pulls}?state=closed`)).body.pulls).toEqual([]);
+    expect((await p.get(`${pulls}/5/review`)).body).toMatchObject({
+      revisionId: landedRevision,
+      approvals: [{ id: developer.userId }],
+    });
+    // The conflicting one is still a pull request like any other: closed and reopened.
+    expect((await p.post(`${pulls}/1/close`)).body).toEqual({ state: 'closed' });
+    expect((await p.post(`${pulls}/1/reopen`)).body).toEqual({ state: 'open' });
   });
 
   it('close then reopen: a new pull request id under the same number, approvals start over', async () => {

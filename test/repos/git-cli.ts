@@ -8,11 +8,11 @@ export interface GitRun {
 
 /**
  * The git CLI as the repository tests drive it: in `home`, never asking anything (no prompt),
- * with no configuration but its own, committing as Grace. `run` answers how it went; `ok` throws
- * with git's own words when it failed.
+ * with no configuration but its own, committing as Grace (`env` adds variables, e.g. commit dates).
+ * `run` answers how it went; `ok` throws with git's own words when it failed.
  */
 export function gitCli(home: () => string) {
-  const run = (cwd: string, args: string[]): Promise<GitRun> =>
+  const run = (cwd: string, args: string[], env: Record<string, string> = {}): Promise<GitRun> =>
     new Promise((resolve) => {
       execFile(
         'git',
@@ -28,6 +28,7 @@ export function gitCli(home: () => string) {
             GIT_AUTHOR_EMAIL: 'grace@example.com',
             GIT_COMMITTER_NAME: 'Grace',
             GIT_COMMITTER_EMAIL: 'grace@example.com',
+            ...env,
           },
           maxBuffer: 64 * 1024 * 1024,
         },
@@ -35,8 +36,8 @@ export function gitCli(home: () => string) {
           resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
       );
     });
-  const ok = async (cwd: string, args: string[]): Promise<string> => {
-    const r = await run(cwd, args);
+  const ok = async (cwd: string, args: string[], env: Record<string, string> = {}): Promise<string> => {
+    const r = await run(cwd, args, env);
     if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.out}`);
     return r.out;
   };
