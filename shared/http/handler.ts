@@ -395,6 +395,7 @@ export function httpHandler(routes: RouteTable) {
       caller: state?.caller,
       orgId: state?.access?.org.orgId,
       status: result.statusCode ?? 200,
+      answer: result.isBase64Encoded ? undefined : result.body,
       replayed: result.headers?.['idempotent-replayed'] === 'true',
       startedAt,
       durationMs: performance.now() - started,
