@@ -3,7 +3,7 @@ import type { $ZodType } from 'zod/v4/core';
 import { version as packageVersion } from '../package.json';
 import { ORG_NOT_FOUND } from '../shared/ground/messages';
 import { NOT_JSON, TOO_DEEP } from '../shared/http/body';
-import { MALFORMED_PATH, PRECONDITION_FAILED } from '../shared/http/handler';
+import { MALFORMED_PATH, PRECONDITION_BUSY, PRECONDITION_FAILED } from '../shared/http/handler';
 import { IM } from '../shared/http/idempotency';
 import type { ResponseDocs } from '../shared/http/responses';
 import type { Method, Route } from '../shared/http/route';
@@ -156,6 +156,8 @@ function stackErrors(route: Route): Record<number, string[]> {
   if (route.orgScoped && route.access !== 'public') add(429, 'Too many requests. Try again in N seconds.');
   if (takesIdempotencyKey(route)) {
     add(412, PRECONDITION_FAILED);
+    add(409, PRECONDITION_BUSY);
+    add(400, IM.empty);
     add(400, IM.tooLong);
     add(409, IM.running);
     add(422, IM.mismatch);
@@ -323,9 +325,9 @@ function parametersOf(route: Route, operationId: string): Parameter[] {
       in: 'header',
       required: false,
       description:
-        'Up to 255 characters, unique per intended change: a retry with the same key, route and body within 24 ' +
-        'hours answers the first response again (`Idempotent-Replayed: true`) instead of running twice.',
-      schema: { type: 'string', maxLength: 255 },
+        '1 to 255 characters, not blank, unique per intended change: a retry with the same key, route and body ' +
+        'within 24 hours answers the first response again (`Idempotent-Replayed: true`) instead of running twice.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
     out.push({
       name: 'If-Match',
@@ -333,7 +335,8 @@ function parametersOf(route: Route, operationId: string): Parameter[] {
       required: false,
       description:
         "ETags of the same path's GET (or `*`): the write runs only if the resource, as read now, still has one " +
-        'of them, else 412. Where the path has no GET, it is not checked.',
+        'of them, else 412; of concurrent writes naming the same ETag, one runs and the others answer 412. Where ' +
+        'the path has no GET, it is not checked.',
       schema: { type: 'string' },
     });
   }

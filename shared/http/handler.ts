@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
-import { authenticate } from '../auth/authenticate';
+import { accessOrg, authenticate } from '../auth/authenticate';
 import { type Caller, callerId, type OrgAccess } from '../auth/caller';
 import { badRequest, HttpError, type Issue, invalidRequest, notFound } from '../ground/errors';
 import { describeError, log } from '../ground/log';
@@ -39,6 +39,8 @@ interface State {
   counted?: Count;
   /** The GET route of the same path, for a write's `If-Match` (see `preconditions`). */
   current?: { route: Route; params: Record<string, string> };
+  /** Lets go of the resource's lease an `If-Match` write holds (see `preconditions`). */
+  release?: () => Promise<void>;
 }
 type Ctx = Context & { api: State };
 type Request = middy.Request<Event, Result, Error, Ctx>;
@@ -253,12 +255,19 @@ const listsTag = (header: string, etag: string) =>
   header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 
 export const PRECONDITION_FAILED = 'The resource changed since that version (If-Match). Reload and try again.';
+export const PRECONDITION_BUSY = 'Another write with If-Match is in progress on this resource. Try again.';
+
+/** An `If-Match` write holds its resource at most this long (a holder that died lets go then) and waits this long for it. */
+const IF_MATCH_LEASE = { ttlMs: 30_000, waitMs: 15_000 };
 
 /**
  * 5. `If-Match` on a write: the answer of the same path's GET, as the caller may read it now,
  * must carry one of the ETags named (`*`: any, the resource exists), else 412 and nothing is
- * done. The check and the write are two steps: a route's own `ifVersion`/`baseVersion` stays the
- * atomic guard.
+ * done. The check and the write are one critical section per resource: before reading, the write
+ * takes a lease on the GET's route and parameters (shared/store/lease.ts), held until the answer
+ * is made (`httpHandler` lets it go), so of concurrent writes naming the same ETag one runs and
+ * the others, waiting for the lease, then read the new ETag and answer 412. A lease not free
+ * within 15 s is 409 `PRECONDITION_BUSY`.
  */
 const preconditions = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
   before: async (request: Request) => {
@@ -266,6 +275,11 @@ const preconditions = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
     const asked = request.event.headers['if-match'];
     if (asked === undefined || !state.current) return;
     const { route, params } = state.current;
+    const resource = createHash('sha256')
+      .update(`${route.path}\n${JSON.stringify(params)}`)
+      .digest('base64url');
+    const { takeLease } = await import('../store/lease');
+    state.release = await takeLease(`if-match#${resource}`, PRECONDITION_BUSY, IF_MATCH_LEASE);
     const issues: Issue[] = [];
     const input = {
       params: parse(route.params, params, '', issues),
@@ -274,7 +288,10 @@ const preconditions = (): MiddlewareObj<Event, Result, Error, Ctx> => ({
     };
     let answer: Result;
     try {
-      answer = await runRoute(route, input, state, request.event, request.context);
+      // The organization as it is now, under the lease (authentication read it before): the
+      // organization's own GET shows it.
+      const access = state.access && state.caller ? await accessOrg(state.caller, state.access.org.orgId) : undefined;
+      answer = await runRoute(route, input, { ...state, access }, request.event, request.context);
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) throw new HttpError(412, PRECONDITION_FAILED);
       throw err;
@@ -362,7 +379,13 @@ export function httpHandler(routes: RouteTable) {
   return async (event: Event, context: Context): Promise<Result> => {
     const startedAt = Date.now();
     const started = performance.now();
-    const result = await stack(event, context as Ctx);
+    let result: Result;
+    try {
+      result = await stack(event, context as Ctx);
+    } finally {
+      // The resource an `If-Match` write held (see `preconditions`), whatever the answer.
+      await (context as Ctx).api?.release?.();
+    }
     const state = (context as Ctx).api;
     await recordRequest({
       event,
@@ -372,6 +395,7 @@ export function httpHandler(routes: RouteTable) {
       caller: state?.caller,
       orgId: state?.access?.org.orgId,
       status: result.statusCode ?? 200,
+      answer: result.isBase64Encoded ? undefined : result.body,
       replayed: result.headers?.['idempotent-replayed'] === 'true',
       startedAt,
       durationMs: performance.now() - started,

@@ -14,6 +14,7 @@ import { TABLE } from '../store/table';
  * so a retry runs again. Records live in the platform table and expire by TTL.
  */
 export const IM = {
+  empty: 'Idempotency-Key must not be empty.',
   tooLong: 'Idempotency-Key is at most 255 characters.',
   mismatch: 'This idempotency key was used with another request.',
   running: 'A request with this idempotency key is in progress.',
@@ -50,6 +51,7 @@ export async function claim(
   request: { method: string; path: string; body: string | undefined },
   now = Date.now(),
 ): Promise<{ claim: Claim } | { replay: Result }> {
+  if (key.trim() === '') throw badRequest(IM.empty);
   if (key.length > MAX_KEY) throw badRequest(IM.tooLong);
   const itemKey = { pk: `IDEM#${scope}`, sk: key };
   const fingerprint = createHash('sha256')

@@ -17,6 +17,8 @@ export interface Answered {
   /** The organization the caller reached through the path. */
   orgId?: string;
   status: number;
+  /** The answer's body as sent (JSON text), for the id of what a create made. */
+  answer?: string;
   /** An idempotent replay: counted, not audited again. */
   replayed?: boolean;
   startedAt: number;
@@ -25,8 +27,14 @@ export interface Answered {
 
 /** The request's action: derived once per route (shared/insights/actions.ts). */
 const actions = new Map<string, string>();
+/** A collection POST's item parameter: `projectId` for `POST …/projects` beside `GET …/projects/:projectId`. */
+const itemParams = new Map<string, string>();
 export function rememberActions(routes: RouteTable): void {
-  for (const r of routes) actions.set(`${r.method} ${r.path}`, actionOf(r, routes));
+  for (const r of routes) {
+    actions.set(`${r.method} ${r.path}`, actionOf(r, routes));
+    const item = r.method === 'POST' && routes.find((x) => x.path.startsWith(`${r.path}/:`));
+    if (item) itemParams.set(r.path, item.path.slice(r.path.length + 2).split('/')[0] as string);
+  }
 }
 const actionFor = (route: Route) => actions.get(`${route.method} ${route.path}`) ?? actionOf(route);
 
@@ -70,7 +78,7 @@ export async function recordRequest(a: Answered): Promise<void> {
     actor: actorOf(caller),
     action,
     route: `${route.method} ${route.path}`,
-    target: targetOf(a.params, entryOrg),
+    target: { ...targetOf(a.params, entryOrg), ...createdTarget(route, a.params, a.status, a.answer) },
     status: a.status,
     requestId: a.requestId,
     ip: a.event.requestContext.http.sourceIp?.slice(0, 64) || null,
@@ -94,6 +102,57 @@ function targetOf(params: Record<string, string>, orgId: string | null): Record<
     target[name] = value.slice(0, 256);
   }
   return target;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isId = (v: unknown): v is string | number =>
+  (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * The id of what a create (a POST answered 201) made, from its answer: in the record it answers
+ * (the first object field of the answer that has one: `{ project: {…} }`), the field named like
+ * the collection's item parameter (`projectId`, a repository's `name`), else `<record>Id`, else
+ * `id`, `key` or `name` (named `<record>Id`, `<record>Key`, `<record>Name`); in an answer without
+ * such a record (`{ jobId, expiresAt }`), the item parameter, the first field ending in `Id`, or
+ * `key` (a folder's).
+ * Never another field of the answer (a secret is answered once). Where the path already names that
+ * id for another record (a redeploy's `deploymentId`), it is `created<Name>`.
+ */
+export function createdTarget(
+  route: Pick<Route, 'method' | 'path'>,
+  params: Record<string, string>,
+  status: number,
+  answer: string | undefined,
+): Record<string, string> {
+  if (route.method !== 'POST' || status !== 201) return {};
+  const item = itemParams.get(route.path);
+  let body: unknown;
+  try {
+    body = answer ? JSON.parse(answer) : undefined;
+  } catch {
+    return {};
+  }
+  if (!isRecord(body)) return {};
+  const found =
+    Object.entries(body)
+      .filter((e): e is [string, Record<string, unknown>] => isRecord(e[1]))
+      .map(([key, record]) => {
+        const field = [item, `${key}Id`, 'id', 'key', 'name'].find((f) => f !== undefined && isId(record[f]));
+        if (field === undefined) return undefined;
+        const name =
+          field === item || field === `${key}Id` ? field : `${key}${field[0]?.toUpperCase()}${field.slice(1)}`;
+        return [name, record[field]] as const;
+      })
+      .find((x) => x !== undefined) ??
+    [item, ...Object.keys(body).filter((k) => k.endsWith('Id')), 'key']
+      .filter((f): f is string => f !== undefined && isId(body[f]))
+      .map((f) => [f, body[f]] as const)[0];
+  if (!found) return {};
+  const [name, value] = found;
+  const id = String(value).slice(0, 256);
+  if (params[name] === id) return {};
+  const key = params[name] === undefined ? name : `created${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  return { [key]: id };
 }
 
 function bodyOf(event: APIGatewayProxyEventV2): unknown {

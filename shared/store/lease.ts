@@ -4,6 +4,12 @@ import { HttpError } from '../ground/errors';
 import { db } from './client';
 import { sleep, TABLE } from './table';
 
+/** How a lease is taken: held at most `ttlMs` (a holder that died lets go then), waited for at most `waitMs`. */
+export interface LeaseOptions {
+  ttlMs?: number;
+  waitMs?: number;
+}
+
 /**
  * One writer at a time for a read-modify-write on a system that has no conditional write of its
  * own (S3 bucket settings replace the whole configuration): `fn` runs while this request holds the
@@ -15,8 +21,21 @@ export async function withLease<T>(
   name: string,
   busy: string,
   fn: () => Promise<T>,
-  options: { ttlMs?: number; waitMs?: number } = {},
+  options: LeaseOptions = {},
 ): Promise<T> {
+  const release = await takeLease(name, busy, options);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Takes the lease `name` (as `withLease` does) and answers the call that lets it go, for a holder
+ * whose critical section does not fit in one function (the middy stack's `If-Match`).
+ */
+export async function takeLease(name: string, busy: string, options: LeaseOptions = {}): Promise<() => Promise<void>> {
   const ttlMs = options.ttlMs ?? 30_000;
   const deadline = Date.now() + (options.waitMs ?? 10_000);
   const key = { pk: `LEASE#${name}`, sk: 'LEASE' };
@@ -40,9 +59,7 @@ export async function withLease<T>(
       await sleep(10 + Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5)));
     }
   }
-  try {
-    return await fn();
-  } finally {
+  return async () => {
     await db
       .send(
         new DeleteCommand({
@@ -53,5 +70,5 @@ export async function withLease<T>(
         }),
       )
       .catch(() => undefined);
-  }
+  };
 }

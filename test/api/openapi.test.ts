@@ -121,7 +121,7 @@ describe('each operation', () => {
         in: 'header',
         required: false,
         description: expect.stringContaining('Idempotent-Replayed: true'),
-        schema: { type: 'string', maxLength: 255 },
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
       },
       {
         name: 'If-Match',
@@ -179,7 +179,8 @@ describe('each operation', () => {
     const create = byId('postProjects').responses;
     expect(Object.keys(create).sort()).toEqual(['201', '400', '401', '403', '404', '409', '412', '422', '429']);
     expect(create['409']?.description).toBe(
-      '`A request with this idempotency key is in progress.`; `A project with this slug exists.`',
+      '`Another write with If-Match is in progress on this resource. Try again.`; ' +
+        '`A request with this idempotency key is in progress.`; `A project with this slug exists.`',
     );
     expect(create['422']?.description).toBe('`This idempotency key was used with another request.`');
     expect(Object.keys(create['400']?.content?.['application/json']?.examples as object)).toEqual([
@@ -187,6 +188,7 @@ describe('each operation', () => {
       'Malformed path: invalid percent-encoding.',
       'The request body is not valid JSON.',
       'The request body is nested more than 100 levels deep.',
+      'Idempotency-Key must not be empty.',
       'Idempotency-Key is at most 255 characters.',
       'Repository not found in this organization.',
       'Unknown location: ...',

@@ -1,3 +1,4 @@
+import { PRECONDITION_FAILED } from '../../shared/http/handler';
 import { TestPlatform } from '../helpers/platform';
 import { createProject } from '../projects/fixtures';
 
@@ -56,4 +57,59 @@ it('If-Match on a write: the current ETag passes, a stale one is 412 and nothing
   const gone = `/v1/orgs/${p.org.orgId}/projects/prj_nothing`;
   expect((await p.patch(gone, { name: 'x' }, { headers: { 'if-match': '*' } })).status).toBe(412);
   expect((await p.patch(path, { name: 'Fourth' }, { headers: { 'if-match': '*' } })).status).toBe(200);
+});
+
+/**
+ * `If-Match` is atomic with the write (RFC 9110 §13.1.1): of concurrent writes naming the same
+ * ETag, exactly one runs and the others answer 412.
+ */
+describe('concurrent writes with the same ETag: one runs, the others are 412', () => {
+  const N = 10;
+  const race = async (
+    path: string,
+    send: (i: number, etag: string) => Promise<{ status: number; body: unknown }>,
+    token?: string,
+  ) => {
+    const etag = (await p.get(path, { token })).headers.get('etag') as string;
+    expect(etag).toBeTruthy();
+    const answers = await Promise.all(Array.from({ length: N }, (_, i) => send(i, etag)));
+    const refused = answers.filter((a) => a.status === 412);
+    for (const a of refused) expect(a.body).toEqual({ error: PRECONDITION_FAILED });
+    return { statuses: answers.map((a) => a.status).sort(), answers };
+  };
+
+  it('a project PATCH', async () => {
+    const project = await createProject(p);
+    const path = `/v1/orgs/${p.org.orgId}/projects/${project.projectId}`;
+    const { statuses, answers } = await race(path, (i, etag) =>
+      p.patch(path, { name: `Racer ${i}` }, { headers: { 'if-match': etag } }),
+    );
+    expect(statuses).toEqual([200, ...Array(N - 1).fill(412)]);
+    const winner = answers.find((a) => a.status === 200)?.body as { project: { name: string; version: number } };
+    const now = (await p.get(path)).body.project;
+    expect([now.name, now.version]).toEqual([winner.project.name, project.version + 1]);
+  });
+
+  it("an organization's PATCH", async () => {
+    const { org, owner } = await p.newOrg();
+    const path = `/v1/orgs/${org.orgId}`;
+    const { statuses } = await race(
+      path,
+      (i, etag) => p.patch(path, { name: `Racer ${i}` }, { token: owner.token, headers: { 'if-match': etag } }),
+      owner.token,
+    );
+    expect(statuses).toEqual([200, ...Array(N - 1).fill(412)]);
+  });
+
+  it('a DELETE (a webhook endpoint)', async () => {
+    const made = await p.post(`/v1/orgs/${p.org.orgId}/webhooks`, {
+      url: 'https://1.1.1.1/race',
+      events: ['issue.assigned'],
+    });
+    expect(made.status).toBe(201);
+    const path = `/v1/orgs/${p.org.orgId}/webhooks/${made.body.endpoint.endpointId}`;
+    const { statuses } = await race(path, (_, etag) => p.delete(path, { headers: { 'if-match': etag } }));
+    expect(statuses).toEqual([204, ...Array(N - 1).fill(412)]);
+    expect((await p.get(path)).status).toBe(404);
+  });
 });

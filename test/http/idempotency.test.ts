@@ -87,6 +87,23 @@ it('an error below 500 is kept and replayed; keys are per caller; a key over 255
   expect([read.status, read.headers.get('idempotent-replayed')]).toEqual([200, null]);
 });
 
+it('an empty or blank key is 400 and does nothing; so is one over 255 characters', async () => {
+  const slug = `blank-${Date.now().toString(36)}`;
+  for (const key of ['', '   ', '\t']) {
+    const res = await p.post(projects(), { name: 'Blank', slug }, withKey(key));
+    expect([JSON.stringify(key), res.status, res.body]).toEqual([
+      JSON.stringify(key),
+      400,
+      { error: 'Idempotency-Key must not be empty.' },
+    ]);
+  }
+  const long = await p.post(projects(), { name: 'Long', slug }, withKey('k'.repeat(256)));
+  expect([long.status, long.body]).toEqual([400, { error: 'Idempotency-Key is at most 255 characters.' }]);
+  expect(await countOf(slug)).toBe(0);
+  // 255 is the most, and it works.
+  expect((await p.post(projects(), { name: 'Longest', slug }, withKey('k'.repeat(255)))).status).toBe(201);
+});
+
 describe('a 5xx is not kept', () => {
   let server: Server;
   let base: string;

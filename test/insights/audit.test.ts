@@ -25,7 +25,7 @@ test('an owner reads the entries of writes, newest first, with their shape; read
   expect((await p.get(`/v1/orgs/${p.org.orgId}/pages/${pageId}`)).status).toBe(200);
   const res = await p.get(`${audit}?target=${pageId}`);
   expect(res.status).toBe(200);
-  expect(res.body.entries.map((e: { action: string }) => e.action)).toEqual(['pages.update']);
+  expect(res.body.entries.map((e: { action: string }) => e.action)).toEqual(['pages.update', 'pages.create']);
   const all = await p.get(`${audit}?action=pages.`);
   expect(all.body.entries.map((e: { action: string }) => e.action)).toEqual(['pages.update', 'pages.create']);
   const [update, create] = all.body.entries;
@@ -34,7 +34,7 @@ test('an owner reads the entries of writes, newest first, with their shape; read
     actor: { kind: 'user', id: p.owner.userId, email: p.owner.email.toLowerCase() },
     action: 'pages.create',
     route: 'POST /v1/orgs/:orgId/pages',
-    target: {},
+    target: { pageId },
     status: 201,
     fields: ['icon', 'title'],
   });
@@ -42,6 +42,49 @@ test('an owner reads the entries of writes, newest first, with their shape; read
   expect(Date.parse(update.at)).toBeGreaterThanOrEqual(Date.parse(create.at));
   expect(typeof create.requestId).toBe('string');
   expect(create.requestId).not.toBe(update.requestId);
+});
+
+test("a create's entry names the record it made: who created this key, webhook, project?", async () => {
+  const key = await p.apiKey();
+  const made = {
+    credential: await p.post(`/v1/orgs/${p.org.orgId}/git-credentials`, { name: 'laptop', scopes: ['git:read'] }),
+    webhook: await p.post(`/v1/orgs/${p.org.orgId}/webhooks`, {
+      url: 'https://1.1.1.1/audited',
+      events: ['issue.assigned'],
+    }),
+    project: await p.post(
+      `/v1/orgs/${p.org.orgId}/projects`,
+      { name: 'Audited', slug: `audited-${Date.now()}` },
+      { token: key },
+    ),
+  };
+  for (const res of Object.values(made)) expect(res.status).toBe(201);
+  const ids = {
+    credential: made.credential.body.credential.keyId as string,
+    webhook: made.webhook.body.endpoint.endpointId as string,
+    project: made.project.body.project.projectId as string,
+  };
+  const entryOf = async (id: string) => {
+    const res = await p.get(`${audit}?target=${id}`);
+    expect(res.body.entries).toHaveLength(1);
+    return res.body.entries[0];
+  };
+  expect(await entryOf(ids.credential)).toMatchObject({
+    action: 'git-credentials.create',
+    actor: { kind: 'user', id: p.owner.userId },
+    target: { keyId: ids.credential },
+    status: 201,
+  });
+  expect(await entryOf(ids.webhook)).toMatchObject({ action: 'webhooks.create', target: { endpointId: ids.webhook } });
+  expect(await entryOf(ids.project)).toMatchObject({
+    action: 'projects.create',
+    actor: { kind: 'api_key' },
+    target: { projectId: ids.project },
+  });
+  // The id, never the secrets the creates answered once.
+  const stored = JSON.stringify(await storedAudit(p.org.orgId));
+  expect(stored).not.toContain(made.credential.body.password);
+  expect(stored).not.toContain(made.webhook.body.secret);
 });
 
 test('refused writes are audited too (403, 404), with the key that made them', async () => {
