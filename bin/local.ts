@@ -182,10 +182,6 @@ async function main(): Promise<void> {
     import('../lib/local/idp'),
     import('../lib/local/docs'),
   ]);
-  // GET /openapi.json and GET /docs beside the API (not routes of the table: see lib/local/docs.ts).
-  const gateway = createGateway({ extra: docsRoutes() });
-  await listen(gateway, ports.api, HOST);
-  stoppers.push(() => closeServer(gateway));
   // The workers of lib/workers.ts (on AWS: their EventBridge rules and queues): timers, events, queues.
   // Before the edge: the builds it finds interrupted are ended through the build-events worker.
   const { startWorkers } = await import('../lib/local/workers');
@@ -241,6 +237,11 @@ async function main(): Promise<void> {
       }),
     ),
   );
+  // The API answers last: whoever waits for /health then finds this start's local.json.
+  // GET /openapi.json and GET /docs beside the API (not routes of the table: see lib/local/docs.ts).
+  const gateway = createGateway({ extra: docsRoutes() });
+  await listen(gateway, ports.api, HOST);
+  stoppers.push(() => closeServer(gateway));
 
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   // Where the start-up time went, so a slow start points at its cause.
