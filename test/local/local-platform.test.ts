@@ -199,6 +199,17 @@ describe('the local platform (npm start, npm run local)', () => {
 
   it('serves the API: /health, /v1/me with the owner token, members with the API key', async () => {
     expect((await call(info, '/health')).status).toBe(200);
+    // The device login's verification URI, on this PORT: the page sends a person to sign in.
+    const start = await fetch(`${info.baseUrl}/v1/agent/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const { verificationUriComplete } = (await start.json()) as { verificationUriComplete: string };
+    expect(verificationUriComplete).toMatch(new RegExp(`^${info.baseUrl}/device\\?code=`));
+    const page = await fetch(verificationUriComplete, { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toMatch(new RegExp(`^${info.authUrl}/authorize\\?client_id=platform&`));
 
     const me = await call(info, '/v1/me', info.owner.token);
     expect(me.status).toBe(200);
