@@ -44,7 +44,9 @@ async function login(args: string[]): Promise<number> {
   }>(baseUrl, undefined, 'POST', '/v1/agent/login', { name, platform: osPlatform(), version: VERSION });
   if (start.status !== 200) throw new Error(`The platform refused the login (${start.status}).`);
   say(`To approve this device, open ${start.body.verificationUriComplete}`);
-  say(`or run: npm run local -- agent approve ${start.body.userCode}`);
+  say(
+    `or, on the local platform's machine (its folder, its DATA_DIR): npm run local -- agent approve ${start.body.userCode}`,
+  );
   say(`code: ${start.body.userCode}`);
   let interval = start.body.interval * 1000;
   for (;;) {

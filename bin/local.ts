@@ -176,16 +176,14 @@ async function main(): Promise<void> {
   // Hosts made before the host registry are reserved in it, oldest first (once; later starts find them).
   const { reserveExistingHosts } = await import('../shared/hosts/migrate');
   await reserveExistingHosts();
-  const [{ createGateway, listen }, { seedLocalPlatform }, { idpSigner }, { docsRoutes }] = await Promise.all([
-    import('../lib/local/gateway'),
-    import('../lib/local/seed'),
-    import('../lib/local/idp'),
-    import('../lib/local/docs'),
-  ]);
-  // GET /openapi.json and GET /docs beside the API (not routes of the table: see lib/local/docs.ts).
-  const gateway = createGateway({ extra: docsRoutes() });
-  await listen(gateway, ports.api, HOST);
-  stoppers.push(() => closeServer(gateway));
+  const [{ createGateway, listen }, { seedLocalPlatform }, { idpSigner }, { docsRoutes }, { devicePage }] =
+    await Promise.all([
+      import('../lib/local/gateway'),
+      import('../lib/local/seed'),
+      import('../lib/local/idp'),
+      import('../lib/local/docs'),
+      import('../lib/local/device-page'),
+    ]);
   // The workers of lib/workers.ts (on AWS: their EventBridge rules and queues): timers, events, queues.
   // Before the edge: the builds it finds interrupted are ended through the build-events worker.
   const { startWorkers } = await import('../lib/local/workers');
@@ -241,6 +239,12 @@ async function main(): Promise<void> {
       }),
     ),
   );
+  // The API answers last: whoever waits for /health then finds this start's local.json.
+  // GET /openapi.json and GET /docs beside the API (not routes of the table: see lib/local/docs.ts),
+  // and /device, where a person answers a device code (lib/local/device-page.ts).
+  const gateway = createGateway({ extra: [...docsRoutes(), devicePage()] });
+  await listen(gateway, ports.api, HOST);
+  stoppers.push(() => closeServer(gateway));
 
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   // Where the start-up time went, so a slow start points at its cause.

@@ -244,9 +244,10 @@ const CORE: CommandSpec[] = [
       'pack, upload and build the folder (default: the current one), following the\n' +
       "build log; the project is created from the folder's name when there is none",
     details:
-      '.gitignore is honoured; .git, node_modules and .env files never leave the machine. --prod deploys to\n' +
-      'production (default: preview). --force builds even when nothing changed. --framework applies when\n' +
-      'deploy creates the project (default: nextjs or node from package.json, else static). Exit code 1 when the\nbuild fails.',
+      `.gitignore is honoured; .git, node_modules, .env files and ${LINK_FILE} never leave the machine. --prod deploys to\n` +
+      'production (default: preview). --force builds even when nothing changed. --framework sets the\n' +
+      "project's framework (a new project's default: nextjs when package.json depends on next, node when it\n" +
+      'has a server to start, else static, built by its build script when it has one). Exit code 1 when the\nbuild fails.',
     positionals: [{ name: 'folder', complete: 'file' }],
     options: {
       project: PROJECT,

@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path';
+import { detectFramework } from '../shared/builds/detect';
 import type { Deployment } from '../shared/schemas/deployment';
 import type { Framework, Project } from '../shared/schemas/project';
 import { CliError, count, findProject, linkOf, type Session, UsageError } from './context';
@@ -6,7 +7,7 @@ import { sourceMeta } from './git';
 import { streamBuildLog } from './logs';
 import { packFolder } from './pack';
 import { Progress } from './progress';
-import { createProject, detectFramework } from './projects';
+import { createProject } from './projects';
 
 interface DeployOptions {
   project?: string;
@@ -46,12 +47,16 @@ async function projectFor(s: Session, folder: string, options: DeployOptions): P
   if (!ref) throw new UsageError(`Name the project: --project <slug> (${basename(folder)} is not a valid slug).`);
   const found = await findProject(s, ref);
   if (found) {
-    if (options.framework && options.framework !== found.framework) {
-      s.io.stderr(
-        `${found.slug} stays ${found.framework ?? 'as it is'}: --framework applies when deploy creates the project.\n`,
-      );
-    }
-    return found;
+    if (!options.framework || options.framework === found.framework) return found;
+    const res = (await s.api.patchProjectsByProjectId({
+      orgId: s.config.orgId,
+      projectId: found.projectId,
+      body: { framework: options.framework },
+    })) as { project: Project };
+    s.io.stdout(
+      `Changed the framework of ${found.slug} from ${found.framework ?? 'none'} to ${res.project.framework}.\n`,
+    );
+    return res.project;
   }
   const framework = options.framework ?? detectFramework(folder);
   const project = await createProject(s, ref, { framework });

@@ -2,13 +2,15 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { create } from 'tar';
+import { PLATFORM_FILES } from '../shared/builds/platform-files';
 
 /**
  * A folder as the gzipped tar the deployments routes take: plain files and folders only (the
  * build refuses an archive with links), without what `.gitignore` files exclude — the folder's
  * own, nested ones, and those of the folders above it up to the root of its git work tree — and
- * never `.git`, `node_modules` (the build installs from the lock file) or `.env` files (what
- * `env pull` writes: variables reach builds from the platform, not from the archive).
+ * never `.git`, `node_modules` (the build installs from the lock file), `.env` files (what
+ * `env pull` writes: variables reach builds from the platform, not from the archive) or the files
+ * the platform's tools write (`.platform.json` of `platform link`, whatever a `.gitignore` says).
  */
 
 const ALWAYS_IGNORED = ['.git', 'node_modules', '.env', '.env.local', '.env.*.local'];
@@ -85,7 +87,7 @@ export function listFolder(folder: string): Listing {
         out.entries.push(`${rel}/`);
         walk(full, here);
       } else if (stat.isFile()) {
-        if (ignored(here, full, false)) continue;
+        if (PLATFORM_FILES.includes(name) || ignored(here, full, false)) continue;
         out.entries.push(rel);
         out.files++;
       } else if (!ignored(here, full, false)) out.skipped.push(rel);

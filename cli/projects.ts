@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { FRAMEWORKS, type Framework, type Project } from '../shared/schemas/project';
 import { linkOf, listProjects, type Session, table, UsageError } from './context';
 
@@ -57,17 +55,4 @@ export async function projectsCreate(s: Session, slug: string, options: CreateOp
     `Created project ${project.slug} (${project.projectId}), ${project.framework}, in ${project.location}.\n`,
   );
   return 0;
-}
-
-/** `nextjs` when package.json depends on next, `node` with any other package.json, else `static`. */
-export function detectFramework(folder: string): Framework {
-  const file = join(folder, 'package.json');
-  if (!existsSync(file)) return 'static';
-  try {
-    const pkg = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
-    if (pkg.dependencies?.next || pkg.devDependencies?.next) return 'nextjs';
-  } catch {
-    // An unreadable package.json is the build's to report.
-  }
-  return 'node';
 }

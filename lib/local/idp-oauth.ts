@@ -1,6 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { importJWK, type JWK, jwtVerify, SignJWT } from 'jose';
+import { audienceOf } from '../../shared/auth/audience';
+import type * as Users from '../../shared/identity/users';
+import { localMail } from '../../shared/mail/local';
 import type * as SigninClients from '../../shared/signin/clients';
 
 /**
@@ -12,8 +15,17 @@ import type * as SigninClients from '../../shared/signin/clients';
  * with a secret, basic or post; spa and native clients are public), `GET /userinfo` reads an access
  * token. Tokens are RS256 JWTs of the same key as the platform's, for the client's own audience, so
  * none of them is accepted by the platform's API. A deleted client gets no more tokens.
+ *
+ * One client is the platform's own: `platform` (PLATFORM_CLIENT_ID), the pages the local platform
+ * serves beside the API (lib/local/device-page.ts), public, PKCE, redirected only to `/device/callback`
+ * on a loopback address (any port, RFC 8252 §7.3). Its people are the platform's users, and since its
+ * token is a platform access token, knowing an email is not enough (tenant code on this machine can
+ * reach this server): a one-time sign-in code goes by mail to the outbox (`OUTBOX_DIR`, inside the
+ * private DATA_DIR), 10 minutes, 5 tries. Its token is for the API's audience, 15 minutes, no refresh.
  */
 interface Code {
+  /** The platform's own client: `sub` is a platform user, the token one of the API's. */
+  platform?: { name?: string };
   clientId: string;
   redirectUri: string;
   challenge: string;
@@ -29,6 +41,15 @@ const ACCESS_SECONDS = 3600;
 const REFRESH_SECONDS = 30 * 86_400;
 const codes = new Map<string, Code>();
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+/** The client id of the platform's own pages (the device page). */
+export const PLATFORM_CLIENT_ID = 'platform';
+const PLATFORM_REDIRECT = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\]):\d{1,5}\/device\/callback$/;
+const PLATFORM_TOKEN_SECONDS = 15 * 60;
+const SIGN_IN_CODE_MS = 10 * 60_000;
+const SIGN_IN_TRIES = 5;
+/** Sign-in codes mailed to the platform's people, by email. */
+const signInCodes = new Map<string, { code: string; expiresAt: number; tries: number }>();
 
 export interface OAuthKey {
   kid: string;
@@ -61,14 +82,100 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-/** Handles the OAuth paths; answers false for any other path. */
+/** What the identity provider reads of the platform: the sign-in clients and the platform's users. */
 export type ClientsModule = Pick<
   typeof SigninClients,
   'findClient' | 'secretHolds' | 'newRefreshToken' | 'takeRefreshToken'
->;
+> &
+  Pick<typeof Users, 'findUserByEmail'>;
+
+const html = (res: ServerResponse, status: number, title: string, body: string) => {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
+    'referrer-policy': 'no-referrer',
+  });
+  res.end(`<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title>${body}`);
+  return true;
+};
+
+/**
+ * `/authorize` for the platform's own client: the email, then the sign-in code mailed to it, then
+ * the redirect with an authorization code whose subject is the platform user.
+ */
+async function platformAuthorize(
+  req: IncomingMessage,
+  res: ServerResponse,
+  form: URLSearchParams,
+  clients: ClientsModule,
+  back: (params: Record<string, string>) => boolean,
+): Promise<boolean> {
+  const hidden = (omit: string[]) =>
+    [...form.entries()]
+      .filter(([k]) => !omit.includes(k))
+      .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+      .join('');
+  const note = (message?: string) => (message ? `<p role="alert">${escapeHtml(message)}</p>` : '');
+  const emailForm = (message?: string) =>
+    html(
+      res,
+      200,
+      'Sign in to the platform',
+      `<form method="post" action="/authorize"><h1>Sign in to the platform</h1>${note(message)}${hidden(['email', 'sign_in_code'])}` +
+        '<label>Email <input name="email" type="email" autocomplete="email" required></label><button>Continue</button></form>',
+    );
+  const codeForm = (email: string, message?: string) =>
+    html(
+      res,
+      200,
+      'Enter your sign-in code',
+      `<form method="post" action="/authorize"><h1>Enter your sign-in code</h1>${note(message)}` +
+        `<p>A sign-in code was sent to ${escapeHtml(email)}. On this machine mail lands in the outbox folder (DATA_DIR/outbox), one .eml file per message.</p>` +
+        `${hidden(['sign_in_code'])}<label>Code <input name="sign_in_code" inputmode="numeric" autocomplete="one-time-code" required></label>` +
+        '<button>Sign in</button></form>',
+    );
+
+  const email = (form.get('email') ?? '').trim().toLowerCase();
+  if (req.method === 'GET' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return emailForm();
+  const user = await clients.findUserByEmail(email);
+  if (!user) return emailForm('No one with this email is on this platform.');
+  const typed = (form.get('sign_in_code') ?? '').replace(/\s/g, '');
+  const held = signInCodes.get(email);
+  if (!typed || !held || held.expiresAt < Date.now()) {
+    const code = String(randomInt(100_000_000)).padStart(8, '0');
+    signInCodes.set(email, { code, expiresAt: Date.now() + SIGN_IN_CODE_MS, tries: 0 });
+    await localMail.send({
+      to: [email],
+      subject: `Your sign-in code: ${code}`,
+      text: `Your code to sign in to the platform is ${code}. It works once, for 10 minutes.\n\nIf you did not ask for it, ignore this message.\n`,
+    });
+    return codeForm(email, typed ? 'That code expired: a new one was sent.' : undefined);
+  }
+  const right = typed.length === held.code.length && timingSafeEqual(Buffer.from(typed), Buffer.from(held.code));
+  if (!right) {
+    held.tries++;
+    if (held.tries < SIGN_IN_TRIES) return codeForm(email, 'That code is not right.');
+    signInCodes.delete(email);
+    return emailForm('Too many wrong codes. Start again.');
+  }
+  signInCodes.delete(email);
+  const code = randomBytes(32).toString('base64url');
+  codes.set(code, {
+    platform: { name: user.name },
+    clientId: PLATFORM_CLIENT_ID,
+    redirectUri: form.get('redirect_uri') ?? '',
+    challenge: form.get('code_challenge') ?? '',
+    sub: user.userId,
+    email: user.email,
+    scope: ['openid', 'email', 'profile'],
+    expiresAt: Date.now() + CODE_MS,
+  });
+  return back({ code });
+}
 
 export async function handleOAuth(
   req: IncomingMessage,
@@ -95,10 +202,13 @@ export async function handleOAuth(
     const form = req.method === 'POST' ? await readForm(req) : url.searchParams;
     const clientId = form.get('client_id') ?? '';
     const redirectUri = form.get('redirect_uri') ?? '';
-    const client = clientId ? await clients.findClient(clientId) : undefined;
+    const platform = clientId === PLATFORM_CLIENT_ID;
+    const client = clientId && !platform ? await clients.findClient(clientId) : undefined;
     // Before the redirect URI is known good, errors stay here (RFC 6749 §4.1.2.1).
-    if (!client) return text(400, 'Unknown client.');
-    if (!client.redirectUris.includes(redirectUri)) return text(400, 'This redirect URI is not registered.');
+    if (!client && !platform) return text(400, 'Unknown client.');
+    if (platform ? !PLATFORM_REDIRECT.test(redirectUri) : !client?.redirectUris.includes(redirectUri)) {
+      return text(400, 'This redirect URI is not registered.');
+    }
     const back = (params: Record<string, string>) => {
       const target = new URL(redirectUri);
       for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
@@ -113,6 +223,7 @@ export async function handleOAuth(
     if (form.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) {
       return back({ error: 'invalid_request', error_description: 'PKCE with S256 is required.' });
     }
+    if (!client) return platformAuthorize(req, res, form, clients, back);
     const scope = (form.get('scope') ?? 'openid').split(' ').filter(Boolean);
     if (!scope.every((s) => client.scopes.includes(s))) return back({ error: 'invalid_scope' });
     const email = (form.get('email') ?? '').trim().toLowerCase();
@@ -154,9 +265,10 @@ export async function handleOAuth(
       clientId = decodeURIComponent(id ?? '');
       secret = decodeURIComponent(pass ?? '');
     }
-    const client = clientId ? await clients.findClient(clientId) : undefined;
     const fail = (status: number, error: string, description?: string) =>
       json(status, { error, ...(description ? { error_description: description } : {}) });
+    if (clientId === PLATFORM_CLIENT_ID) return platformToken(form, key, issuer, fail, json);
+    const client = clientId ? await clients.findClient(clientId) : undefined;
     if (!client) return fail(401, 'invalid_client');
     if (client.type === 'web' && (!secret || !clients.secretHolds(client, secret))) return fail(401, 'invalid_client');
     const grant = form.get('grant_type');
@@ -165,7 +277,9 @@ export async function handleOAuth(
       const code = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
       const verifier = form.get('code_verifier') ?? '';
-      if (!code || code.expiresAt < Date.now() || code.clientId !== clientId) return fail(400, 'invalid_grant');
+      if (!code || code.expiresAt < Date.now() || code.clientId !== clientId || code.platform) {
+        return fail(400, 'invalid_grant');
+      }
       if (code.redirectUri !== form.get('redirect_uri')) return fail(400, 'invalid_grant', 'redirect_uri differs.');
       if (sha256(verifier).toString('base64url') !== code.challenge) return fail(400, 'invalid_grant', 'PKCE failed.');
       subject = code;
@@ -223,4 +337,32 @@ export async function handleOAuth(
     }
   }
   return false;
+}
+
+/** The code of the platform's own client exchanged for a platform access token (no refresh token). */
+async function platformToken(
+  form: URLSearchParams,
+  key: OAuthKey,
+  issuer: string,
+  fail: (status: number, error: string, description?: string) => boolean,
+  json: (status: number, body: unknown) => boolean,
+): Promise<boolean> {
+  if (form.get('grant_type') !== 'authorization_code') return fail(400, 'unsupported_grant_type');
+  const code = codes.get(form.get('code') ?? '');
+  codes.delete(form.get('code') ?? '');
+  if (!code?.platform || code.expiresAt < Date.now()) return fail(400, 'invalid_grant');
+  if (code.redirectUri !== form.get('redirect_uri')) return fail(400, 'invalid_grant', 'redirect_uri differs.');
+  if (sha256(form.get('code_verifier') ?? '').toString('base64url') !== code.challenge) {
+    return fail(400, 'invalid_grant', 'PKCE failed.');
+  }
+  const now = Math.floor(Date.now() / 1000);
+  const token = await new SignJWT({ email: code.email, name: code.platform.name })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+    .setSubject(code.sub)
+    .setIssuer(issuer)
+    .setAudience(audienceOf(process.env))
+    .setIssuedAt(now)
+    .setExpirationTime(now + PLATFORM_TOKEN_SECONDS)
+    .sign(await importJWK(key.privateJwk, 'RS256'));
+  return json(200, { token_type: 'Bearer', access_token: token, expires_in: PLATFORM_TOKEN_SECONDS });
 }

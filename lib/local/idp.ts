@@ -62,14 +62,17 @@ export async function idpSigner(
 }
 
 /**
- * Serves the JWKS, OpenID discovery and the code flow of projects' sign-in clients (./idp-oauth.ts).
- * The clients' store loads with the first sign-in, once the platform's variables are set (its
+ * Serves the JWKS, OpenID discovery and the code flow of projects' sign-in clients and of the
+ * platform's own pages (./idp-oauth.ts). The clients' and users' store loads with the first sign-in, once the platform's variables are set (its
  * configuration is read at import); a caller that can't import later hands it in.
  */
 export async function createIdpServer(
   file: string,
   authUrlOf: () => string,
-  loadClients: () => Promise<ClientsModule> = () => import('../../shared/signin/clients'),
+  loadClients: () => Promise<ClientsModule> = async () => ({
+    ...(await import('../../shared/signin/clients')),
+    ...(await import('../../shared/identity/users')),
+  }),
 ): Promise<Server> {
   const key = await loadOrCreateIdpKey(file);
   return createServer(async (req, res) => {

@@ -124,6 +124,30 @@ export async function startLogin(device: { name?: string; platform?: string; ver
   }
 }
 
+/** The login a typed user code names (not expired), with its key; undefined for an unknown code. */
+async function loginOfUserCode(typed: string) {
+  const code = normalUserCode(typed);
+  const held = code ? await getItem<{ login: string; expiresAt: number }>(userCodeKey(code), true) : undefined;
+  if (!held || held.expiresAt <= Date.now()) return undefined;
+  const key = { pk: held.login, sk: 'LOGIN' };
+  const login = await getItem<LoginRecord>(key, true);
+  if (!login || login.expiresAt <= Date.now()) return undefined;
+  return { key, login };
+}
+
+/**
+ * What a person is asked to approve for a user code (the device's name and system), for the page
+ * where they answer it; undefined for an unknown or expired code. Never the device code.
+ */
+export async function pendingLogin(
+  typed: string,
+): Promise<{ userCode: string; name?: string; platform?: string; status: LoginRecord['status'] } | undefined> {
+  const found = await loginOfUserCode(typed);
+  if (!found) return undefined;
+  const { userCode, name, platform, status } = found.login;
+  return { userCode, name, platform, status };
+}
+
 /** A person's answer to a user code: the device will be theirs, in `orgId`. */
 export async function answerLogin(
   orgId: string,
@@ -131,12 +155,9 @@ export async function answerLogin(
   typed: string,
   approve: boolean,
 ): Promise<void> {
-  const code = normalUserCode(typed);
-  const held = code ? await getItem<{ login: string; expiresAt: number }>(userCodeKey(code), true) : undefined;
-  if (!held || held.expiresAt <= Date.now()) throw notFound(DM.codeNotFound);
-  const key = { pk: held.login, sk: 'LOGIN' };
-  const login = await getItem<LoginRecord>(key, true);
-  if (!login || login.expiresAt <= Date.now()) throw notFound(DM.codeNotFound);
+  const found = await loginOfUserCode(typed);
+  if (!found) throw notFound(DM.codeNotFound);
+  const { key, login } = found;
   if (login.status !== 'pending') throw conflict(DM.codeUsed);
   await transact(
     [

@@ -1,3 +1,6 @@
+import { BUILT_SITE_DIRECTORIES, NO_BUILT_SITE, NOT_SERVED, noBuildStep, SERVER_FILES } from './detect';
+import { PLATFORM_FILES } from './platform-files';
+
 /**
  * The CodeBuild buildspec of the platform's build project (lib/aws/deployments.ts). It does on
  * AWS what shared/builds/local.ts does on one machine, with the same rules (plan.ts):
@@ -42,21 +45,25 @@ const pm = pkg ? (lock ? lock[1] : 'npm') : undefined;
 const custom = (s) => (s && s.trim() ? s.trim() : undefined);
 const framework = E.FRAMEWORK || 'nextjs';
 let install = custom(E.INSTALL_COMMAND) || (lock ? lock[2] : 'npm install --no-audit --no-fund');
+const buildScript = pkg && pkg.scripts && pkg.scripts.build ? (pm || 'npm') + ' run build' : undefined;
 let build = custom(E.BUILD_COMMAND);
 let output;
 if (framework === 'static') {
+  build = build || buildScript;
   if (!(build && (pkg || custom(E.INSTALL_COMMAND)))) install = undefined;
-  const dir = custom(E.OUTPUT_DIRECTORY) || (fs.existsSync(path.join(app, 'public')) && !build ? 'public' : '.');
+  const dir = custom(E.OUTPUT_DIRECTORY) || (build ? undefined : fs.existsSync(path.join(app, 'public')) ? 'public' : '.');
   output = { kind: 'static', directory: dir };
+  if (!build) console.log(${JSON.stringify(noBuildStep('@'))}.replace('@/', dir === '.' ? 'the folder' : dir + '/'));
 } else {
   if (!pkg && !custom(E.INSTALL_COMMAND)) install = undefined;
   if (framework === 'node') {
-    const entry = (pkg && pkg.main) || ['server.js', 'index.js', 'server.mjs', 'index.mjs'].find((f) => fs.existsSync(path.join(app, f)));
-    if (!entry) fail('No server entry found: set "main" in package.json, or add server.js or index.js.');
-    build = build || (pkg && pkg.scripts && pkg.scripts.build ? (pm || 'npm') + ' run build' : undefined);
+    const start = /^node\s+([^\s;&|]+)\s*$/.exec((pkg && pkg.scripts && pkg.scripts.start) || '');
+    const entry = (pkg && pkg.main) || (start && start[1]) || ${JSON.stringify(SERVER_FILES)}.find((f) => fs.existsSync(path.join(app, f)));
+    if (!entry) fail('No server entry found: set "main" in package.json, or add server.js or index.js.' + (buildScript ? ' A site that "' + buildScript + '" makes is static: set the project\'s framework to static.' : ''));
+    build = build || buildScript;
     output = { kind: 'server', entry };
   } else {
-    build = build || (pkg && pkg.scripts && pkg.scripts.build ? (pm || 'npm') + ' run build' : 'npx --no-install next build');
+    build = build || buildScript || 'npx --no-install next build';
     output = { kind: 'server', entry: '.next/standalone/server.js' };
   }
 }
@@ -102,13 +109,17 @@ if (build) metrics.buildMs = step('build', build);
 const u = Date.now();
 const prefix = 's3://' + B + '/artifacts/' + ID + '/';
 if (output.kind === 'static') {
-  const out = inside(app, output.directory);
-  if (!out || !fs.existsSync(out)) fail('The output directory "' + output.directory + '" wasn\'t found after the build.');
+  let dir = output.directory || ${JSON.stringify(BUILT_SITE_DIRECTORIES)}.find((d) => fs.existsSync(path.join(app, d)) && fs.statSync(path.join(app, d)).isDirectory());
+  if (!dir) { console.log(${JSON.stringify(NO_BUILT_SITE)}); dir = '.'; }
+  const out = inside(app, dir);
+  if (!out || !fs.existsSync(out)) fail('The output directory "' + dir + '" wasn\'t found after the build.');
   const links = [];
   const walk = (dir) => { for (const e of fs.readdirSync(dir, { withFileTypes: true })) { const f = path.join(dir, e.name); if (e.isSymbolicLink()) links.push(path.relative(out, f)); else if (e.isDirectory()) walk(f); } };
   walk(out);
-  if (links.length) fail('The output directory has a symbolic link (' + path.join(output.directory, links[0]) + '): links are not published. Copy the file instead.');
-  aws(['s3', 'sync', out, prefix + 'static/', '--only-show-errors', '--no-follow-symlinks', '--exclude', 'node_modules/*']);
+  if (links.length) fail('The output directory has a symbolic link (' + path.join(dir, links[0]) + '): links are not published. Copy the file instead.');
+  // The folder itself: its package.json, lock files and dependencies are the source's, not the site's.
+  const excluded = out === app ? ${JSON.stringify(NOT_SERVED)}.flatMap((f) => ['--exclude', f, '--exclude', f + '/*']) : [];
+  aws(['s3', 'sync', out, prefix + 'static/', '--only-show-errors', '--no-follow-symlinks', '--exclude', 'node_modules/*', ...excluded]);
 } else {
   let entry = output.entry;
   if (framework === 'nextjs' && !fs.existsSync(path.join(app, entry))) {
@@ -127,6 +138,9 @@ fs.writeFileSync(TMP + '/manifest.json', JSON.stringify({ kind: output.kind, ent
 aws(['s3', 'cp', TMP + '/manifest.json', prefix + 'manifest.json', '--only-show-errors', '--no-follow-symlinks']);
 console.log('Build completed. Going live.');
 `;
+
+/** The platform's own files dropped from the source at any depth (GNU tar's exclude patterns are unanchored). */
+const EXCLUDE_PLATFORM_FILES = PLATFORM_FILES.map((f) => `--exclude=${f}`).join(' ');
 
 /** Lines of `tar -tv` that are not plain files or folders (links, devices, pipes). */
 const REFUSE_SPECIAL =
@@ -173,14 +187,14 @@ export const buildspec = {
       commands: [
         // A commit (SOURCE_KIND=git): CodeBuild checked the repository out at the commit; its work
         // tree, without .git, is the source. Else the uploaded archive, checked before it is unpacked.
-        'if [ "$SOURCE_KIND" = git ]; then echo "Using the commit $SOURCE_VERSION."; mkdir -p /tmp/src && tar -C "$CODEBUILD_SRC_DIR" --exclude=./.git -cf - . | tar -C /tmp/src -xf - --no-same-owner --no-same-permissions; else ' +
+        `if [ "$SOURCE_KIND" = git ]; then echo "Using the commit $SOURCE_VERSION."; mkdir -p /tmp/src && tar -C "$CODEBUILD_SRC_DIR" --exclude=./.git ${EXCLUDE_PLATFORM_FILES} -cf - . | tar -C /tmp/src -xf - --no-same-owner --no-same-permissions; else ` +
           [
             'echo "Downloading the source archive."',
             'aws s3 cp "s3://$ARTIFACTS_BUCKET/$SOURCE_KEY" /tmp/source.tgz --only-show-errors --no-follow-symlinks',
             'gzip -t /tmp/source.tgz || { echo "Error: The source archive isn\'t a valid gzipped tar file."; exit 1; }',
             REFUSE_SPECIAL,
             REFUSE_ESCAPE,
-            'mkdir -p /tmp/src && tar -xzf /tmp/source.tgz -C /tmp/src --no-same-owner --no-same-permissions',
+            `mkdir -p /tmp/src && tar -xzf /tmp/source.tgz -C /tmp/src --no-same-owner --no-same-permissions ${EXCLUDE_PLATFORM_FILES}`,
           ].join('; ') +
           '; fi',
         'aws s3 cp "s3://$ARTIFACTS_BUCKET/$ENV_KEY" /tmp/env.json --only-show-errors --no-follow-symlinks',

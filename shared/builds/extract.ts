@@ -4,6 +4,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Parser, type ReadEntry } from 'tar';
+import { isPlatformFile } from './platform-files';
 
 /** Why an archive was refused: the message is the deployment's `error`, as is. */
 export class ArchiveError extends Error {
@@ -53,7 +54,8 @@ const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
  * (`strict`: every warning is an error; its decompression-ratio cap); the files are written here,
  * so nothing but plain files and folders is ever created. The whole archive is refused at the
  * first entry that is anything else (links, devices, pipes), that would land outside `dest`
- * (absolute, `..`), or that goes over the limits. No link is ever written, `dest` starts empty,
+ * (absolute, `..`), or that goes over the limits. The platform's own files (platform-files.ts)
+ * are dropped. No link is ever written, `dest` starts empty,
  * and every path is checked to resolve inside it: nothing is written outside `dest`. On refusal
  * the promise rejects only once every file already being written is closed, so the caller can
  * remove `dest` for good.
@@ -145,6 +147,8 @@ export async function extractArchive(
           const kind = KIND[type] ?? `an entry of type ${type}`;
           return fail(new ArchiveError(`The archive contains ${kind} (${path}). Only files and folders are allowed.`));
         }
+        // The platform's own files (a CLI's `.platform.json`) are never part of a deployment.
+        if (type !== 'Directory' && isPlatformFile(path)) return entry.resume();
         entries++;
         bytes += Number(entry.size) || 0;
         if (entries > limits.maxEntries) {

@@ -17,10 +17,11 @@ import { db } from '../store/client';
 import { TABLE } from '../store/table';
 import { BuildLogWriter, lastErrorLine, readBuildLog } from './build-log';
 import { depsCacheKey, restoreDeps, saveDeps } from './deps-cache';
+import { NO_BUILT_SITE, NOT_SERVED, noBuildStep } from './detect';
 import { type BuildOf, type BuildStatus, buildStateChange } from './events';
 import { ArchiveError, extractArchive } from './extract';
 import { toolBin } from './package-managers';
-import { type BuildPlan, NEXT_START_ENTRY, PlanError, planBuild } from './plan';
+import { type BuildPlan, builtSiteDirectory, NEXT_START_ENTRY, PlanError, planBuild } from './plan';
 import type { BuildJob, BuildsPort } from './port';
 import { runStep } from './steps';
 
@@ -185,6 +186,7 @@ async function runBuild({ job, abort }: Active): Promise<void> {
       `Framework ${plan.framework}${manager ? `, package manager ${manager}` : ''}` +
         `${plan.lockFile ? ` (${plan.lockFile})` : ''}.`,
     );
+    if (plan.output.kind === 'static' && !plan.buildCommand) log.line(noBuildStep(plan.output.directory));
     metrics.packageManager = plan.packageManager;
     if (plan.installCommand) metrics.installDir = job.settings.rootDirectory ?? '.';
 
@@ -228,7 +230,7 @@ async function runBuild({ job, abort }: Active): Promise<void> {
 
     log.line('Uploading the output.');
     const uploadStarted = Date.now();
-    const output = await publishOutput(job, plan, appDir);
+    const output = await publishOutput(job, plan, appDir, log);
     metrics.uploadMs = Date.now() - uploadStarted;
     await writeManifest(deploymentId, { ...output, metrics });
     log.line(`Build completed in ${((Date.now() - startedAt) / 1000).toFixed(1)} s. Going live.`);
@@ -331,18 +333,30 @@ async function install(
  * Static output → `static/`; a server → its app folder staged for the runtime (the worker hands it
  * over, as it hands CodeBuild's `function.zip` to Lambda). Answers the manifest's kind and entry.
  */
-async function publishOutput(job: BuildJob, plan: BuildPlan, appDir: string): Promise<BuildManifest> {
+async function publishOutput(
+  job: BuildJob,
+  plan: BuildPlan,
+  appDir: string,
+  log: BuildLogWriter,
+): Promise<BuildManifest> {
   const { deploymentId } = job;
   if (plan.output.kind === 'static') {
-    const out = inside(appDir, plan.output.directory);
-    if (!out || !existsSync(out) || !statSync(out).isDirectory()) {
-      throw new BuildError(`The output directory "${plan.output.directory}" wasn't found after the build.`);
+    let directory = plan.output.directory ?? builtSiteDirectory(appDir);
+    if (!directory) {
+      log.line(NO_BUILT_SITE);
+      directory = '.';
     }
+    const out = inside(appDir, directory);
+    if (!out || !existsSync(out) || !statSync(out).isDirectory()) {
+      throw new BuildError(`The output directory "${directory}" wasn't found after the build.`);
+    }
+    // The folder itself: its package.json, lock files and dependencies are the source's, not the site's.
+    if (out === appDir) for (const name of NOT_SERVED) await rm(join(out, name), { recursive: true, force: true });
     // The edge serves these files as the platform: a link would serve whatever it points to.
     const link = await firstLink(out);
     if (link) {
       throw new BuildError(
-        `The output directory has a symbolic link (${join(plan.output.directory, link)}): links are not published. Copy the file instead.`,
+        `The output directory has a symbolic link (${join(directory, link)}): links are not published. Copy the file instead.`,
       );
     }
     const target = localPaths.static(deploymentId);

@@ -4,7 +4,7 @@ import { chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { tenantRoot } from '../deployments/paths';
-import type { PackageManager } from './plan';
+import type { PackageManager } from './detect';
 
 /**
  * The package manager a build installs with, obtained from the npm registry (the only registry

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Framework } from '../schemas/project';
+import { BUILT_SITE_DIRECTORIES, LOCK_FILES, type PackageJson, type PackageManager, serverEntryOf } from './detect';
 import { type ManagerTool, managerTool } from './package-managers';
 
 /** The project settings a build reads (spec part A, "Project"). */
@@ -11,18 +12,6 @@ export interface BuildSettings {
   buildCommand?: string;
   outputDirectory?: string;
 }
-
-export type PackageManager = 'npm' | 'yarn' | 'pnpm' | 'bun';
-
-/** Lock files, in the order they are looked for: the first one present names the package manager. */
-export const LOCK_FILES: { file: string; manager: PackageManager; install: string }[] = [
-  { file: 'package-lock.json', manager: 'npm', install: 'npm ci --no-audit --no-fund' },
-  { file: 'npm-shrinkwrap.json', manager: 'npm', install: 'npm ci --no-audit --no-fund' },
-  { file: 'pnpm-lock.yaml', manager: 'pnpm', install: 'pnpm install --frozen-lockfile' },
-  { file: 'yarn.lock', manager: 'yarn', install: 'yarn install --frozen-lockfile' },
-  { file: 'bun.lock', manager: 'bun', install: 'bun install --frozen-lockfile' },
-  { file: 'bun.lockb', manager: 'bun', install: 'bun install --frozen-lockfile' },
-];
 
 export interface BuildPlan {
   framework: Framework;
@@ -35,16 +24,11 @@ export interface BuildPlan {
   installCommand?: string;
   buildCommand?: string;
   /**
-   * `static`: the folder served as is. `server`: the app folder runs as the server function,
-   * started with `node <entry>` (relative to the app folder).
+   * `static`: the folder served as is (undefined: the first of BUILT_SITE_DIRECTORIES the build
+   * wrote, builtSiteDirectory). `server`: the app folder runs as the server function, started
+   * with `node <entry>` (relative to the app folder).
    */
-  output: { kind: 'static'; directory: string } | { kind: 'server'; entry: string; staticDirectory?: string };
-}
-
-interface PackageJson {
-  main?: string;
-  packageManager?: string;
-  scripts?: Record<string, string>;
+  output: { kind: 'static'; directory?: string } | { kind: 'server'; entry: string; staticDirectory?: string };
 }
 
 function readPackageJson(appDir: string): PackageJson | undefined {
@@ -63,10 +47,13 @@ export class PlanError extends Error {
 
 /**
  * What a build of the app folder does, from the project's settings and the files present:
- * - `static`: no install and no build unless `buildCommand` is set; serves `outputDirectory`, else
- *   `public/` when present, else the folder itself.
+ * - `static`: `buildCommand`, else the `build` script of package.json (installing first), else no
+ *   build at all; serves `outputDirectory`, else what the build wrote (dist/, build/, out/ or
+ *   public/), else without a build `public/` when present, else the folder itself (never its
+ *   package.json, lock file or node_modules: NOT_SERVED).
  * - `node`: install when there is a package.json, `build` script when present; the folder runs as
- *   the server function: `node <main of package.json>`, else `server.js`, `index.js`, … .
+ *   the server function: `node <main of package.json>`, else the file `start` runs with node,
+ *   else `server.js`, `index.js`, … .
  * - `nextjs`: install, `next build` (the `build` script), then `.next/standalone/server.js` when
  *   the app sets `output: 'standalone'`, else `next start`.
  * The package manager comes from the lock file (npm without one), its version from
@@ -83,13 +70,13 @@ export function planBuild(appDir: string, settings: BuildSettings): BuildPlan {
   const berry = tool?.npmPackage === '@yarnpkg/cli-dist';
   const defaultInstall = berry ? 'yarn install --immutable' : (lock?.install ?? 'npm install --no-audit --no-fund');
   const custom = (s: string | undefined) => (s && s.trim() !== '' ? s.trim() : undefined);
-  const buildCommand = custom(settings.buildCommand);
   const installCommand = custom(settings.installCommand);
+  const buildScript = pkg?.scripts?.build ? run('build') : undefined;
 
   if (framework === 'static') {
+    const buildCommand = custom(settings.buildCommand) ?? buildScript;
     const install = buildCommand && (pkg || installCommand) ? (installCommand ?? defaultInstall) : undefined;
-    const directory =
-      custom(settings.outputDirectory) ?? (existsSync(join(appDir, 'public')) && !buildCommand ? 'public' : '.');
+    const unbuilt = existsSync(join(appDir, 'public')) ? 'public' : '.';
     return {
       framework,
       packageManager: install ? packageManager : undefined,
@@ -97,16 +84,20 @@ export function planBuild(appDir: string, settings: BuildSettings): BuildPlan {
       lockFile: install ? lock?.file : undefined,
       installCommand: install,
       buildCommand,
-      output: { kind: 'static', directory },
+      output: { kind: 'static', directory: custom(settings.outputDirectory) ?? (buildCommand ? undefined : unbuilt) },
     };
   }
 
+  const buildCommand = custom(settings.buildCommand);
   const install = pkg || installCommand ? (installCommand ?? defaultInstall) : undefined;
   if (framework === 'node') {
-    const entry =
-      pkg?.main ?? ['server.js', 'index.js', 'server.mjs', 'index.mjs'].find((f) => existsSync(join(appDir, f)));
+    const entry = serverEntryOf(appDir, pkg);
     if (!entry) {
-      throw new PlanError('No server entry found: set "main" in package.json, or add server.js or index.js.');
+      // A site its build script makes has no server: it is a static project.
+      const site = buildScript
+        ? ` A site that "${buildScript}" makes is static: set the project's framework to static.`
+        : '';
+      throw new PlanError(`No server entry found: set "main" in package.json, or add server.js or index.js.${site}`);
     }
     return {
       framework,
@@ -114,7 +105,7 @@ export function planBuild(appDir: string, settings: BuildSettings): BuildPlan {
       tool,
       lockFile: lock?.file,
       installCommand: install,
-      buildCommand: buildCommand ?? (pkg?.scripts?.build ? run('build') : undefined),
+      buildCommand: buildCommand ?? buildScript,
       output: { kind: 'server', entry },
     };
   }
@@ -126,10 +117,14 @@ export function planBuild(appDir: string, settings: BuildSettings): BuildPlan {
     tool,
     lockFile: lock?.file,
     installCommand: install,
-    buildCommand: buildCommand ?? (pkg?.scripts?.build ? run('build') : 'npx --no-install next build'),
+    buildCommand: buildCommand ?? buildScript ?? 'npx --no-install next build',
     output: { kind: 'server', entry: '.next/standalone/server.js', staticDirectory: custom(settings.outputDirectory) },
   };
 }
+
+/** The folder a static build wrote (the first of BUILT_SITE_DIRECTORIES there), when its project names none. */
+export const builtSiteDirectory = (appDir: string): string | undefined =>
+  BUILT_SITE_DIRECTORIES.find((d) => existsSync(join(appDir, d)) && statSync(join(appDir, d)).isDirectory());
 
 /** For `nextjs` without a standalone output: the server is `next start`. */
 export const NEXT_START_ENTRY = 'node_modules/next/dist/bin/next';

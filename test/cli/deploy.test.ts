@@ -72,6 +72,10 @@ describe('deploy [folder]', () => {
     expect(res.stdout).toContain('Downloading the source archive.');
     expect(res.stdout).toMatch(/Unpacked 6 files and folders/);
     expect(res.stdout).toContain('Going live.');
+    // A static folder without a build step: the build log says so.
+    expect(res.stdout).toContain(
+      'No build step (no build command, no "build" script in package.json): the folder is served as it is.\n',
+    );
     expect(out.at(-2)).toMatch(new RegExp(`^Ready in \\d+\\.\\d s: http://${host.replace(/\./g, '\\.')}$`));
     // Status changes go to stderr (not a terminal here: one line each), with the skipped symlink.
     expect(res.stderr).toContain('Left out link.txt: archives carry plain files and folders only.\n');
@@ -125,11 +129,12 @@ describe('deploy [folder]', () => {
     expect(again).toEqual({ code: 1, stdout: '', stderr: 'Error: This is already the production deployment.\n' });
   });
 
-  it('deploys to the existing project by --project (its framework kept); --prod goes to the production host', async () => {
-    const same = await cli.run(['deploy', site, '--project', 'cli-site', '--framework', 'node']);
+  it('deploys to the existing project by --project (the same framework: unchanged); --prod goes to the production host', async () => {
+    const same = await cli.run(['deploy', site, '--project', 'cli-site', '--framework', 'static']);
     expect(same.code).toBe(0);
     expect(same.stdout).not.toContain('Created project');
-    expect(same.stderr).toContain('cli-site stays static: --framework applies when deploy creates the project.\n');
+    expect(same.stdout).not.toContain('Changed the framework');
+    expect(same.stderr).not.toContain('framework');
     expect(same.stdout).toMatch(/^Packed 5 files/);
 
     writeFileSync(join(site, 'index.html'), '<h1>Hello again</h1>');
@@ -149,6 +154,65 @@ describe('deploy [folder]', () => {
     expect(res.stderr).toMatch(frame);
     expect(res.stderr.endsWith('\r\x1b[K')).toBe(true);
     expect(res.stdout).not.toContain('\x1b');
+  });
+});
+
+describe('a site its build script makes (npm run build, no server)', () => {
+  /** A folder whose `npm run build` writes dist/, with its package.json and lock file beside the source page. */
+  function builtSite(name: string): string {
+    const folder = join(mkdtempSync(join(tmpdir(), 'platform-cli-built-')), name);
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'index.html'), '<p>the source page</p>');
+    // As `npm init -y` writes it: `main` names an index.js that is not there.
+    writeFileSync(
+      join(folder, 'package.json'),
+      JSON.stringify({ name, version: '1.0.0', main: 'index.js', scripts: { build: 'node build.js' } }),
+    );
+    writeFileSync(
+      join(folder, 'package-lock.json'),
+      JSON.stringify({ name, version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name } } }),
+    );
+    writeFileSync(
+      join(folder, 'build.js'),
+      "require('fs').mkdirSync('dist'); require('fs').writeFileSync('dist/index.html', '<p>built</p>');",
+    );
+    return folder;
+  }
+
+  it('is a new static project: built, its output served, never package.json nor the linked .platform.json', async () => {
+    const folder = builtSite('built-site');
+    const here = new Cli(folder);
+    expect((await here.run(['login', '--url', p.baseUrl, '--token', await p.apiKey()])).code).toBe(0);
+    expect((await here.run(['link', '--org', p.org.slug])).code).toBe(0);
+    const res = await here.run(['deploy']);
+    expect(res.code).toBe(0);
+    const out = res.stdout.split('\n');
+    expect(out[0]).toMatch(/^Created project built-site \(prj_\w+\), framework static\.$/);
+    // index.html, package.json, package-lock.json, build.js: not .platform.json.
+    expect(out[1]).toMatch(/^Packed 4 files /);
+    expect(res.stdout).toContain('Running "npm run build"\n');
+    const host = /^Deployment dpl_\w+ of built-site \(preview\): http:\/\/(\S+)$/.exec(out[2] as string)?.[1] as string;
+    expect((await edgeFetch(env.edge, host, '/')).text).toBe('<p>built</p>');
+    for (const path of ['/package.json', '/.platform.json', '/build.js']) {
+      expect((await edgeFetch(env.edge, host, path)).status).toBe(404);
+    }
+  });
+
+  it('--framework changes the framework of an existing project (a node project that has no server becomes static)', async () => {
+    const created = await cli.run(['projects', 'create', 'legacy-site', '--framework', 'node']);
+    expect(created.code).toBe(0);
+    const folder = builtSite('legacy-site');
+    const res = await cli.run(['deploy', folder, '--framework', 'static']);
+    expect(res.stderr).not.toContain('Error');
+    expect(res.code).toBe(0);
+    expect(res.stdout.split('\n')[0]).toBe('Changed the framework of legacy-site from node to static.');
+    const host = /Deployment dpl_\w+ of legacy-site \(preview\): http:\/\/(\S+)/.exec(res.stdout)?.[1] as string;
+    expect((await edgeFetch(env.edge, host, '/')).text).toBe('<p>built</p>');
+    const api = createClient({ baseUrl: p.baseUrl, token: p.owner.token });
+    const { projects } = (await api.getProjects({ orgId: p.org.orgId })) as {
+      projects: { slug: string; framework: string }[];
+    };
+    expect(projects.find((x) => x.slug === 'legacy-site')?.framework).toBe('static');
   });
 });
 

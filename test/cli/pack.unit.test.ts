@@ -65,6 +65,17 @@ describe('the archive of a folder', () => {
     expect(listFolder(join(loose, 'site')).entries).toEqual(['index.html']);
   });
 
+  it("leaves out the platform's own files (.platform.json of platform link) at any depth, whatever .gitignore says", () => {
+    const root = tree({
+      '.gitignore': '!.platform.json\n',
+      '.platform.json': '{"orgId":"org_1","projectId":"prj_1"}',
+      'index.html': 'hi',
+      'docs/.platform.json': '{"orgId":"org_1"}',
+      'docs/page.html': 'p',
+    });
+    expect(listFolder(root).entries).toEqual(['.gitignore', 'docs/', 'docs/page.html', 'index.html']);
+  });
+
   it('is a gzipped tar of plain files and folders, parents first', async () => {
     const root = tree({ 'index.html': 'hi', 'assets/a.css': 'body{}', 'assets/img/logo.svg': '<svg/>' });
     const packed = await packFolder(root);

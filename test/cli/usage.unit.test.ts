@@ -44,7 +44,7 @@ describe('--help', () => {
     const res = await cli.run(['deploy', 'no-such-folder', '--framework', 'rails', '--help']);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(usageOf('deploy'));
-    expect(res.stdout).toContain('--framework applies when\ndeploy creates the project');
+    expect(res.stdout).toContain("--framework sets the\nproject's framework");
   });
 
   it('a group lists its commands; no command, the overview', async () => {

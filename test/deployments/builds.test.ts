@@ -193,6 +193,93 @@ describe('build failures say why', () => {
   });
 });
 
+describe('static sites', () => {
+  const lock = (name: string) =>
+    JSON.stringify({
+      name,
+      version: '1.0.0',
+      lockfileVersion: 3,
+      requires: true,
+      packages: { '': { name, version: '1.0.0' } },
+    });
+
+  it('a build script runs (npm run build) and what it wrote is served, never the source or its package.json', async () => {
+    const { projectId } = await newProject(p, 'static');
+    const archive = makeTar([
+      { path: 'index.html', content: 'the source page' },
+      {
+        path: 'package.json',
+        content: JSON.stringify({ name: 'built-site', version: '1.0.0', scripts: { build: 'node build.js' } }),
+      },
+      { path: 'package-lock.json', content: lock('built-site') },
+      {
+        path: 'build.js',
+        content:
+          "require('fs').mkdirSync('dist'); require('fs').writeFileSync('dist/index.html', 'built by the script');",
+      },
+    ]);
+    const d = await deployAndWait(projectId, archive);
+    expect(d.read.deployment.status).toBe('ready');
+    const log = (await followBuildLog(p, d.deploymentId)).lines.map((l) => l.m);
+    expect(log).toContain('Running "npm run build"');
+    expect((await edgeFetch(env.edge, d.host, '/')).text).toBe('built by the script');
+    for (const path of ['/package.json', '/package-lock.json', '/build.js']) {
+      expect((await edgeFetch(env.edge, d.host, path)).status).toBe(404);
+    }
+  });
+
+  it('without a build step the log says so, and the folder is served without its package.json', async () => {
+    const { projectId } = await newProject(p, 'static');
+    const archive = site([
+      { path: 'package.json', content: JSON.stringify({ name: 'plain', devDependencies: { prettier: '3' } }) },
+      { path: 'package-lock.json', content: lock('plain') },
+    ]);
+    const d = await deployAndWait(projectId, archive);
+    expect(d.read.deployment.status).toBe('ready');
+    const log = (await followBuildLog(p, d.deploymentId)).lines.map((l) => l.m);
+    expect(log).toContain(
+      'No build step (no build command, no "build" script in package.json): the folder is served as it is.',
+    );
+    expect(log.some((l) => l.startsWith('Running'))).toBe(false);
+    expect((await edgeFetch(env.edge, d.host, '/')).text).toBe('<h1>site</h1>');
+    expect((await edgeFetch(env.edge, d.host, '/package.json')).status).toBe(404);
+    expect((await edgeFetch(env.edge, d.host, '/package-lock.json')).status).toBe(404);
+  });
+
+  it('a build that writes none of dist, build, out or public: the folder is served without package.json, and the log says so', async () => {
+    const { projectId } = await newProject(p, 'static', { buildCommand: 'echo nothing written' });
+    const d = await deployAndWait(projectId, site([{ path: 'package.json', content: '{"name":"x"}' }]));
+    expect(d.read.deployment.status).toBe('ready');
+    const log = (await followBuildLog(p, d.deploymentId)).lines.map((l) => l.m);
+    expect(log).toContain(
+      "The build wrote none of dist, build, out, public: the folder is served (without package.json, lock files, node_modules). Set the project's output directory to choose.",
+    );
+    expect((await edgeFetch(env.edge, d.host, '/')).text).toBe('<h1>site</h1>');
+    expect((await edgeFetch(env.edge, d.host, '/package.json')).status).toBe(404);
+  });
+
+  it("the platform's own .platform.json in an upload, at any depth, is neither built nor served", async () => {
+    const { projectId } = await newProject(p, 'static');
+    const ids = JSON.stringify({ orgId: p.org.orgId, projectId });
+    const d = await deployAndWait(
+      projectId,
+      site([
+        { path: '.platform.json', content: ids },
+        { path: 'docs/', type: '5' },
+        { path: 'docs/.platform.json', content: ids },
+        { path: 'docs/page.html', content: 'docs' },
+      ]),
+    );
+    expect(d.read.deployment.status).toBe('ready');
+    expect((await edgeFetch(env.edge, d.host, '/docs/page.html')).text).toBe('docs');
+    for (const path of ['/.platform.json', '/docs/.platform.json']) {
+      const res = await edgeFetch(env.edge, d.host, path);
+      expect(res.status).toBe(404);
+      expect(res.text).not.toContain(p.org.orgId);
+    }
+  });
+});
+
 describe('queued deployments are superseded', () => {
   it('a newer deployment of the same project, branch and target cancels a queued one', async () => {
     // The first build waits on a gate this test opens: the next ones queue behind it.

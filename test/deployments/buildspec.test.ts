@@ -45,7 +45,10 @@ beforeAll(() => {
       'src=$(map "$3"); dst=$(map "$4")',
       'case "$2" in',
       '  cp) [ -f "$src" ] || { echo "NoSuchKey" >&2; exit 1; }; mkdir -p "$(dirname "$dst")"; cp "$src" "$dst";;',
-      '  sync) mkdir -p "$dst"; cp -r "$src"/. "$dst"/;;',
+      // sync honours `--exclude NAME` and `--exclude NAME/*` (relative to the folder synced).
+      '  sync) mkdir -p "$dst"; cp -r "$src"/. "$dst"/; shift 4',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, not a template.
+      '    while [ $# -gt 0 ]; do if [ "$1" = --exclude ]; then rm -rf "$dst/${2%/\\*}"; shift; fi; shift; done;;',
       '  rm) rm -f "$src";;',
       'esac',
     ].join('\n'),
@@ -118,6 +121,52 @@ it('static: no install, the folder itself uploaded', () => {
   expect(out.code).toBe(0);
   expect(out.manifest).toMatchObject({ kind: 'static', metrics: { depsCache: 'off' } });
   expect(readFileSync(join(out.artifacts, 'static', 'index.html'), 'utf8')).toContain('static fixture');
+});
+
+it('static with a build script: runs it and uploads what it wrote, never package.json', () => {
+  const out = build(
+    makeTar([
+      { path: 'index.html', content: 'source' },
+      { path: 'package.json', content: JSON.stringify({ name: 's', scripts: { build: 'node build.js' } }) },
+      {
+        path: 'package-lock.json',
+        content: JSON.stringify({ name: 's', lockfileVersion: 3, requires: true, packages: { '': { name: 's' } } }),
+      },
+      {
+        path: 'build.js',
+        content: "require('fs').mkdirSync('dist'); require('fs').writeFileSync('dist/index.html', 'built')",
+      },
+    ]),
+    { FRAMEWORK: 'static' },
+  );
+  expect(out.code).toBe(0);
+  expect(out.out).toContain('Running "npm run build"');
+  expect(readdirSync(join(out.artifacts, 'static'))).toEqual(['index.html']);
+  expect(readFileSync(join(out.artifacts, 'static', 'index.html'), 'utf8')).toBe('built');
+});
+
+it('static without a build step: says so, and the folder goes up without its package.json and lock file', () => {
+  const out = build(
+    makeTar([
+      { path: 'index.html', content: 'x' },
+      { path: 'package.json', content: '{"name":"s"}' },
+      { path: 'package-lock.json', content: '{}' },
+    ]),
+    { FRAMEWORK: 'static' },
+  );
+  expect(out.code).toBe(0);
+  expect(out.out).toContain(
+    'No build step (no build command, no "build" script in package.json): the folder is served as it is.\n',
+  );
+  expect(readdirSync(join(out.artifacts, 'static'))).toEqual(['index.html']);
+});
+
+it("leaves the platform's own .platform.json out of the source, uploaded or checked out", () => {
+  const unpack = buildspec.phases.pre_build.commands[0] as string;
+  expect(unpack).toContain('--exclude=./.git --exclude=.platform.json -cf - .');
+  expect(unpack).toContain(
+    'tar -xzf /tmp/source.tgz -C /tmp/src --no-same-owner --no-same-permissions --exclude=.platform.json',
+  );
 });
 
 it('a build command gets the variables; its failure is the last Error: line', () => {

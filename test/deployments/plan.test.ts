@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { detectFramework } from '../../shared/builds/detect';
 import { type BuildSettings, planBuild } from '../../shared/builds/plan';
 
 /** Framework defaults and the package manager from the lock file (shared/builds/plan.ts). */
@@ -36,7 +37,60 @@ it('no lock file: npm install, no cache key', () => {
   expect(p.output).toEqual({ kind: 'server', entry: 'index.js' });
 });
 
-it('static: nothing to install or build unless a build command is set; public/ when present', () => {
+it('static with a build script: installs, runs it, serves what it wrote (found after the build)', () => {
+  const p = plan(
+    { 'package.json': pkg({ scripts: { build: 'vite build' } }), 'package-lock.json': '{}', 'index.html': '' },
+    { framework: 'static' },
+  );
+  expect(p).toMatchObject({
+    installCommand: 'npm ci --no-audit --no-fund',
+    buildCommand: 'npm run build',
+    output: { kind: 'static', directory: undefined },
+  });
+  expect(
+    plan({ 'package.json': pkg({ scripts: { build: 'x' } }) }, { framework: 'static', outputDirectory: 'site' }),
+  ).toMatchObject({ buildCommand: 'npm run build', output: { kind: 'static', directory: 'site' } });
+});
+
+it('node without a server but with a build script: the error says the site is static', () => {
+  expect(() => plan({ 'package.json': pkg({ scripts: { build: 'vite build' } }) }, { framework: 'node' })).toThrow(
+    'No server entry found: set "main" in package.json, or add server.js or index.js. A site that "npm run build" makes is static: set the project\'s framework to static.',
+  );
+  expect(
+    plan({ 'package.json': pkg({ scripts: { start: 'node dist/app.js', build: 'tsc' } }) }, { framework: 'node' })
+      .output,
+  ).toEqual({ kind: 'server', entry: 'dist/app.js' });
+});
+
+it.each([
+  ['no package.json', 'static', { 'index.html': '' }],
+  [
+    "a build script and no server (npm init's main: index.js absent)",
+    'static',
+    { 'package.json': pkg({ main: 'index.js', scripts: { build: 'vite build' } }) },
+  ],
+  [
+    'a package.json of tools only',
+    'static',
+    { 'package.json': pkg({ devDependencies: { prettier: '3' } }), 'index.html': '' },
+  ],
+  [
+    'next among the dependencies',
+    'nextjs',
+    { 'package.json': pkg({ dependencies: { next: '15' }, scripts: { build: 'next build' } }) },
+  ],
+  ['server.js', 'node', { 'package.json': pkg({ scripts: { build: 'tsc' } }), 'server.js': '' }],
+  ['main present', 'node', { 'package.json': pkg({ main: 'app.js' }), 'app.js': '' }],
+  [
+    'a start script that runs node',
+    'node',
+    { 'package.json': pkg({ scripts: { build: 'tsc', start: 'node dist/server.js' } }) },
+  ],
+])("a new project's framework from the folder: %s → %s", (_what, framework, files) => {
+  expect(detectFramework(app(files))).toBe(framework);
+});
+
+it('static: nothing to install or build without a build command or script; public/ when present', () => {
   expect(plan({ 'index.html': '' }, { framework: 'static' })).toEqual({
     framework: 'static',
     packageManager: undefined,

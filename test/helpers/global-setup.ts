@@ -9,6 +9,7 @@ import { ensurePlatformTable, startDynamoLocal } from '../../lib/local/dynamodb'
 import { listen } from '../../lib/local/gateway';
 import { createIdpServer } from '../../lib/local/idp';
 import { newEngineCredentials, startS3 } from '../../lib/local/services';
+import { findUserByEmail } from '../../shared/identity/users';
 import { freePort } from '../../shared/net/free-port';
 import * as signinClients from '../../shared/signin/clients';
 import { STATIC_ENV } from './static-env';
@@ -50,11 +51,11 @@ export default async function globalSetup(): Promise<void> {
   client.destroy();
 
   let authUrl = '';
-  // Jest's global setup imports nothing later: the sign-in clients' store is handed in.
+  // Jest's global setup imports nothing later: the sign-in clients' and users' store is handed in.
   const idp = await createIdpServer(
     env.IDP_KEY_FILE as string,
     () => authUrl,
-    async () => signinClients,
+    async () => ({ ...signinClients, findUserByEmail }),
   );
   const port = await listen(idp, 0);
   authUrl = `http://127.0.0.1:${port}`;

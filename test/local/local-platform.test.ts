@@ -127,6 +127,26 @@ async function call(info: LocalInfo, path: string, token?: string) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
+/**
+ * local.json as it is the moment `/health` first answers 200 (asked again and again while the
+ * platform starts, as a script that waits for it does).
+ */
+async function infoWhenHealthy(baseUrl: string, dataDir: string, starting: Promise<unknown>): Promise<LocalInfo> {
+  let failed: unknown;
+  starting.catch((err: unknown) => {
+    failed = err;
+  });
+  for (;;) {
+    if (failed) throw failed;
+    const status = await fetch(`${baseUrl}/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return readInfo(dataDir);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 const readInfo = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'local.json'), 'utf8')) as LocalInfo;
 
 describe('the local platform (npm start, npm run local)', () => {
@@ -179,6 +199,17 @@ describe('the local platform (npm start, npm run local)', () => {
 
   it('serves the API: /health, /v1/me with the owner token, members with the API key', async () => {
     expect((await call(info, '/health')).status).toBe(200);
+    // The device login's verification URI, on this PORT: the page sends a person to sign in.
+    const start = await fetch(`${info.baseUrl}/v1/agent/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const { verificationUriComplete } = (await start.json()) as { verificationUriComplete: string };
+    expect(verificationUriComplete).toMatch(new RegExp(`^${info.baseUrl}/device\\?code=`));
+    const page = await fetch(verificationUriComplete, { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toMatch(new RegExp(`^${info.authUrl}/authorize\\?client_id=platform&`));
 
     const me = await call(info, '/v1/me', info.owner.token);
     expect(me.status).toBe(200);
@@ -453,8 +484,14 @@ describe('the local platform (npm start, npm run local)', () => {
     expect(notRunning.code).toBe(1);
     expect(notRunning.stderr).toContain('The local platform is not running. Start it with npm start.');
 
-    running = await startPlatform(env);
+    // A script that waits for /health reads this start's local.json, never the last one's.
+    const startingAt = Date.now();
+    const starting = startPlatform(env);
+    const atHealth = await infoWhenHealthy(before.baseUrl, dataDir, starting);
+    running = await starting;
+    expect(atHealth.startedAt).toBeGreaterThanOrEqual(startingAt);
     info = readInfo(dataDir);
+    expect(atHealth).toEqual(info);
     expect(info.orgs).toEqual(before.orgs);
     expect(info.owner.userId).toBe(before.owner.userId);
     expect(info.apiKey).toBe(before.apiKey);
