@@ -10,7 +10,7 @@ export class AgentJobs extends Construct {
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    this.deadLetterQueue = new DeadLetterQueue(this, 'DeadLetters');
+    this.deadLetterQueue = new DeadLetterQueue(this, 'DeadLetters', { of: 'the agent job queue' });
     this.queue = new sqs.Queue(this, 'Queue', {
       enforceSSL: true,
       encryption: sqs.QueueEncryption.SQS_MANAGED,

@@ -25,7 +25,7 @@ export class NotifyTimers extends Construct {
   private constructor(scope: Construct, id: string, notifyQueue: sqs.IQueue) {
     super(scope, id);
     this.group = new scheduler.CfnScheduleGroup(this, 'Group', { name: `${Stack.of(this).stackName}-notify` });
-    this.deadLetters = new DeadLetterQueue(this, 'DeadLetters');
+    this.deadLetters = new DeadLetterQueue(this, 'DeadLetters', { of: "the notify timers' schedules" });
     acknowledge(
       this.deadLetters,
       'AwsSolutions-SQS3',

@@ -134,7 +134,10 @@ function ruleOf(
  * function's timeout while a batch runs (Lambda's advice, so a slow run is not delivered twice).
  */
 function queueOf(f: WorkerFunction, trigger: Extract<WorkerTrigger, { kind: 'queue' }>): [sqs.Queue, sqs.Queue] {
-  const deadLetterQueue = new DeadLetterQueue(f, 'DeadLetters', { retentionDays: trigger.deadLetter.retentionDays });
+  const deadLetterQueue = new DeadLetterQueue(f, 'DeadLetters', {
+    of: `the ${f.worker.name} worker's queue`,
+    retentionDays: trigger.deadLetter.retentionDays,
+  });
   const queue = new sqs.Queue(f, 'Queue', {
     enforceSSL: true,
     encryption: sqs.QueueEncryption.SQS_MANAGED,
