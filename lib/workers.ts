@@ -59,7 +59,8 @@ export interface EventTrigger {
  * A queue of its own, named `queue`, read `batchSize` messages at a time; a message received
  * `deadLetter.maxReceives` times without success moves to the queue's dead-letter queue, kept
  * `deadLetter.retentionDays`. The handler answers SQS's partial batch response
- * (`batchItemFailures`), so one bad message does not retry the whole batch.
+ * (`batchItemFailures`), so one bad message does not retry the whole batch. Rows write it with
+ * `queueTrigger`.
  */
 export interface QueueTrigger {
   kind: 'queue';
@@ -67,6 +68,23 @@ export interface QueueTrigger {
   batchSize: number;
   deadLetter: { maxReceives: number; retentionDays: number };
 }
+
+/**
+ * The platform's dead-letter queues: a message received five times without success moves there,
+ * and is kept 14 days, the longest SQS allows: time for a person to look at what failed.
+ */
+export const DEAD_LETTER = { maxReceives: 5, retentionDays: 14 } as const;
+
+/** A queue worker's trigger, with the platform's dead-letter queue (`maxReceives`: fewer tries). */
+export const queueTrigger = (
+  queue: string,
+  { batchSize, maxReceives = DEAD_LETTER.maxReceives }: { batchSize: number; maxReceives?: number },
+): QueueTrigger => ({
+  kind: 'queue',
+  queue,
+  batchSize,
+  deadLetter: { maxReceives, retentionDays: DEAD_LETTER.retentionDays },
+});
 
 export const workers: Worker[] = [
   {
@@ -108,7 +126,7 @@ export const workers: Worker[] = [
     description: 'Makes zip and tar.gz archives of repository commits',
     // One archive at a time (a big repository takes the function's disk and minutes); a message
     // that keeps failing (git or S3 unreachable) is kept two weeks for a person to look at.
-    trigger: { kind: 'queue', queue: 'repo-archives', batchSize: 1, deadLetter: { maxReceives: 3, retentionDays: 14 } },
+    trigger: queueTrigger('repo-archives', { batchSize: 1, maxReceives: 3 }),
     // Records (the archive's state); the commit's tree (git); the archive written (buckets).
     needs: ['table', 'git', 'buckets'],
     timeoutMinutes: 10,
@@ -118,12 +136,7 @@ export const workers: Worker[] = [
     description: "Calls agent jobs' callback URLs when they end",
     // Tries are counted in the message (5, with growing delays, each a new message); a message the
     // handler throws on (an outage of the platform's own) goes to the dead-letter queue.
-    trigger: {
-      kind: 'queue',
-      queue: 'agent-callbacks',
-      batchSize: 10,
-      deadLetter: { maxReceives: 3, retentionDays: 14 },
-    },
+    trigger: queueTrigger('agent-callbacks', { batchSize: 10, maxReceives: 3 }),
     // Records (the job); the next try queued again (agentCallbacks).
     needs: ['table', 'agentCallbacks'],
     timeoutMinutes: 2,
@@ -131,7 +144,7 @@ export const workers: Worker[] = [
   {
     name: 'agent-checks',
     description: 'Ends agent jobs that expired or whose device stopped, read or not',
-    trigger: { kind: 'queue', queue: 'agent-checks', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    trigger: queueTrigger('agent-checks', { batchSize: 10 }),
     // Records (the job); its callback (agentCallbacks) and its next check (agentChecks).
     // notify: agent.job_failed for a job whose device stopped.
     needs: ['table', 'agentCallbacks', 'agentChecks', 'notify'],
@@ -142,7 +155,7 @@ export const workers: Worker[] = [
     description: 'Delivers notification events and their escalation steps',
     // Events (raised by routes and workers) and timers of later steps (shared/scheduler) in one
     // queue; every write is conditional, so a repeat sends nothing twice.
-    trigger: { kind: 'queue', queue: 'notify', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    trigger: queueTrigger('notify', { batchSize: 10 }),
     // Records (protocols, notices, people, webhook endpoints); the next steps' timers; mail, texts
     // and calls; each event's webhook deliveries queued (webhooks).
     needs: ['table', 'scheduler', 'mail', 'phone', 'webhooks'],
@@ -154,12 +167,7 @@ export const workers: Worker[] = [
     // A delayed message per domain (SQS delays are at most 15 minutes), chained while it is pending:
     // a domain is read only when its check is due, never in a scan of every domain. The record keeps
     // the time of its next check, so a repeated message does nothing.
-    trigger: {
-      kind: 'queue',
-      queue: 'domain-checks',
-      batchSize: 10,
-      deadLetter: { maxReceives: 5, retentionDays: 14 },
-    },
+    trigger: queueTrigger('domain-checks', { batchSize: 10 }),
     // Records (the domain); DNS lookups; the next check; domain.verified and domain.failed; the
     // domain's CDN tenant and its certificate.
     needs: ['table', 'dns', 'domainChecks', 'notify', 'cdn'],
@@ -170,7 +178,7 @@ export const workers: Worker[] = [
     description: 'Delivers signed webhooks, retrying for 24 hours',
     // One try per message; the next try is a new message with its wait (chained past SQS's 15
     // minutes), so a slow receiver holds no batch.
-    trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    trigger: queueTrigger('webhooks', { batchSize: 10 }),
     // Records (endpoints, deliveries); the endpoint's secrets (decrypt); the next try (webhooks).
     needs: ['table', 'secretsDecrypt', 'webhooks'],
     timeoutMinutes: 2,
@@ -179,7 +187,7 @@ export const workers: Worker[] = [
     name: 'mail-inbound',
     description: "Delivers received mail to the platform's mailboxes",
     // Received messages as objects: the local SMTP server's, or SES's receipt rule's (its notification).
-    trigger: { kind: 'queue', queue: 'mail-inbound', batchSize: 5, deadLetter: { maxReceives: 5, retentionDays: 14 } },
+    trigger: queueTrigger('mail-inbound', { batchSize: 5 }),
     // Records (mailboxes, threads, messages); the mailboxes' objects (buckets); the received
     // objects (mailInbound: SES's bucket on AWS); mailReply: vacation replies; notify: mail.vip.
     needs: ['table', 'buckets', 'mailInbound', 'mailReply', 'notify'],
@@ -189,12 +197,7 @@ export const workers: Worker[] = [
     name: 'mail-feedback',
     description: "Counts bounces and complaints of mailboxes' sends; files failure notices",
     // SES's configuration set events (bounce, complaint) through a topic; locally the SMTP server's.
-    trigger: {
-      kind: 'queue',
-      queue: 'mail-feedback',
-      batchSize: 10,
-      deadLetter: { maxReceives: 5, retentionDays: 14 },
-    },
+    trigger: queueTrigger('mail-feedback', { batchSize: 10 }),
     // Records and counters; the notice's objects (buckets); mailFeedback: the events' topic on AWS;
     // the notice is filed as received mail is (mailReply, notify: as the inbound worker's).
     needs: ['table', 'buckets', 'mailFeedback', 'mailReply', 'notify'],

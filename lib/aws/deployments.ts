@@ -237,7 +237,6 @@ export class PlatformDeployments extends Construct {
         conditions: { StringEquals: { 'iam:PassedToService': 'lambda.amazonaws.com' } },
       }),
     );
-    f.fn.addEnvironment('FUNCTION_BOUNDARY_ARN', this.functionBoundary.managedPolicyArn);
     this.grantFunctionRoleRemoval(f);
   }
 

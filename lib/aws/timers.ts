@@ -1,8 +1,9 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DeadLetterQueue } from './dead-letters';
 import { acknowledge } from './nag';
 
 /**
@@ -24,11 +25,7 @@ export class NotifyTimers extends Construct {
   private constructor(scope: Construct, id: string, notifyQueue: sqs.IQueue) {
     super(scope, id);
     this.group = new scheduler.CfnScheduleGroup(this, 'Group', { name: `${Stack.of(this).stackName}-notify` });
-    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
-      enforceSSL: true,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      retentionPeriod: Duration.days(14),
-    });
+    this.deadLetters = new DeadLetterQueue(this, 'DeadLetters', { of: "the notify timers' schedules" });
     acknowledge(
       this.deadLetters,
       'AwsSolutions-SQS3',

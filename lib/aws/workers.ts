@@ -9,6 +9,7 @@ import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type EventTrigger, type Worker, type WorkerTrigger, workerEntry } from '../workers';
+import { DeadLetterQueue } from './dead-letters';
 import { GIT_REPO_PREFIX } from './deployments';
 import { type Grantable, grantNeeds } from './grants';
 import { type GroupFunction, PlatformFunction } from './group-function';
@@ -133,10 +134,9 @@ function ruleOf(
  * function's timeout while a batch runs (Lambda's advice, so a slow run is not delivered twice).
  */
 function queueOf(f: WorkerFunction, trigger: Extract<WorkerTrigger, { kind: 'queue' }>): [sqs.Queue, sqs.Queue] {
-  const deadLetterQueue = new sqs.Queue(f, 'DeadLetters', {
-    enforceSSL: true,
-    encryption: sqs.QueueEncryption.SQS_MANAGED,
-    retentionPeriod: Duration.days(trigger.deadLetter.retentionDays),
+  const deadLetterQueue = new DeadLetterQueue(f, 'DeadLetters', {
+    of: `the ${f.worker.name} worker's queue`,
+    retentionDays: trigger.deadLetter.retentionDays,
   });
   const queue = new sqs.Queue(f, 'Queue', {
     enforceSSL: true,
