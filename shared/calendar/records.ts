@@ -221,6 +221,11 @@ export interface Exception {
   location: string;
   status: EventStatus;
   myStatus: AttendeeStatus | null;
+  /**
+   * The occurrence's own attendees, once one of them answered for it alone (a REPLY with its
+   * RECURRENCE-ID to the organizer); else the series' attendees hold for it.
+   */
+  attendees?: Attendee[];
 }
 
 export type EventStatus = 'confirmed' | 'tentative' | 'cancelled';

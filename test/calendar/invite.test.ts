@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ICAL from 'ical.js';
+import PostalMime from 'postal-mime';
 import { receiveItip } from '../../shared/calendar/itip';
 import { eventByUid } from '../../shared/calendar/records';
 import type { Mailbox } from '../../shared/mailboxes/records';
@@ -267,9 +269,10 @@ test('one occurrence: moved by A, B sees the change; B declines it alone; delete
     }),
   ]);
 
+  const comment = 'Away that week; back on the 27th, promise.';
   const declined = await w.p.post(
     `${baseB}/calendars/${calB}/events/${copy.eventId}/respond`,
-    { status: 'declined', recurrenceId: third },
+    { status: 'declined', recurrenceId: third, comment },
     { token: b.token },
   );
   expect(declined.status).toBe(200);
@@ -287,7 +290,42 @@ test('one occurrence: moved by A, B sees the change; B declines it alone; delete
     [Date.UTC(2026, 6, 27, 20), 'needs-action'],
     [Date.UTC(2026, 7, 3, 20), 'needs-action'],
   ]);
-  expect(outbox().find((m) => m.includes(`Declined: ${summary}`))).toContain('METHOD:REPLY');
+  const reply = outbox().find((m) => m.includes(`Declined: ${summary}`));
+  expect(reply).toContain('METHOD:REPLY');
+  // The REPLY as a calendar reads it: one occurrence, B declined, the comment as its COMMENT.
+  const parsedReply = await PostalMime.parse(reply as string);
+  const part = parsedReply.attachments.find((a) => a.mimeType === 'text/calendar');
+  const vevent = new ICAL.Component(
+    ICAL.parse(Buffer.from(part?.content as ArrayBuffer).toString('utf8')),
+  ).getFirstSubcomponent('vevent');
+  expect(vevent?.getFirstPropertyValue('comment')).toBe(comment);
+  expect(vevent?.getFirstProperty('recurrence-id')).toBeTruthy();
+  expect(vevent?.getFirstProperty('attendee')?.getParameter('partstat')).toBe('DECLINED');
+
+  // A, the organizer, sees B's answer for that occurrence alone.
+  const answeredA = await until(async () => {
+    const e = (await w.p.get(`${baseA}/calendars/${calA}/events/${eventA.eventId}`)).body.event;
+    return e.exceptions.some((x: { recurrenceId: number }) => x.recurrenceId === third) ? e : undefined;
+  });
+  expect(answeredA.attendees).toEqual([expect.objectContaining({ email: addressB, status: 'needs-action' })]);
+  expect(answeredA.exceptions.find((x: { recurrenceId: number }) => x.recurrenceId === third)).toMatchObject({
+    start: third,
+    status: 'confirmed',
+    attendees: [expect.objectContaining({ email: addressB, status: 'declined' })],
+  });
+  expect(
+    answeredA.exceptions.find((x: { recurrenceId: number }) => x.recurrenceId === second).attendees,
+  ).toBeUndefined();
+  // A's export writes it as that occurrence's ATTENDEE.
+  const exported = (await w.p.get(`${baseA}/calendars/${calA}/export`)).text;
+  const occurrenceOfA = new ICAL.Component(ICAL.parse(exported))
+    .getAllSubcomponents('vevent')
+    .find(
+      (v) =>
+        v.getFirstPropertyValue('uid') === eventA.uid &&
+        (v.getFirstPropertyValue('recurrence-id') as ICAL.Time | null)?.toJSDate().getTime() === third,
+    );
+  expect(occurrenceOfA?.getFirstProperty('attendee')?.getParameter('partstat')).toBe('DECLINED');
 
   // A deletes the fourth: B's copy shows it cancelled.
   const fourth = Date.UTC(2026, 6, 27, 20);
