@@ -12,7 +12,7 @@ import {
   putNewEvent,
   replaceEvent,
 } from './records';
-import { usableRule } from './recurrence';
+import { RM, receivedRuleError, usableRule } from './recurrence';
 
 /**
  * Invitations received by a platform mailbox (iTIP, RFC 5546), called by the mail inbound delivery
@@ -79,7 +79,15 @@ async function apply(mailbox: Mailbox, ics: string, from: string): Promise<strin
 
 async function request(mailbox: Mailbox, p: ParsedEvent, existing: CalEvent | undefined, from: string) {
   if (!p.organizer || p.isOrganizer || !sender(from, p.organizer.email)) return false;
-  if (p.rrule && !usableRule({ ...p, rrule: p.rrule })) return false;
+  if (p.rrule) {
+    // Anyone can mail a mailbox: a rule is held to what the event body takes, or the invitation stays mail.
+    const refused =
+      receivedRuleError(p.rrule, p.timeZone) ?? (usableRule({ ...p, rrule: p.rrule }) ? null : RM.unusable);
+    if (refused) {
+      log.info('calendar_itip_refused', { mailboxId: mailbox.mailboxId, uid: p.uid, reason: refused });
+      return false;
+    }
+  }
   const now = Date.now();
   if (existing) {
     if (existing.isOrganizer || !sender(from, existing.organizer?.email) || p.sequence < existing.sequence)
