@@ -7771,6 +7771,14 @@ export interface Operations {
           location: string;
           status: 'confirmed' | 'tentative' | 'cancelled';
           myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+          attendees?: {
+            email: string;
+            name?: string;
+            role: 'optional' | 'required' | 'chair' | 'non-participant';
+            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+            rsvp: boolean;
+            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+          }[];
         }[];
         sequence: number;
       };
@@ -7850,6 +7858,14 @@ export interface Operations {
           location: string;
           status: 'confirmed' | 'tentative' | 'cancelled';
           myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+          attendees?: {
+            email: string;
+            name?: string;
+            role: 'optional' | 'required' | 'chair' | 'non-participant';
+            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+            rsvp: boolean;
+            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+          }[];
         }[];
         sequence: number;
       };
@@ -7962,6 +7978,14 @@ export interface Operations {
           location: string;
           status: 'confirmed' | 'tentative' | 'cancelled';
           myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+          attendees?: {
+            email: string;
+            name?: string;
+            role: 'optional' | 'required' | 'chair' | 'non-participant';
+            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+            rsvp: boolean;
+            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+          }[];
         }[];
         sequence: number;
       };
@@ -8061,6 +8085,14 @@ export interface Operations {
           location: string;
           status: 'confirmed' | 'tentative' | 'cancelled';
           myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+          attendees?: {
+            email: string;
+            name?: string;
+            role: 'optional' | 'required' | 'chair' | 'non-participant';
+            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+            rsvp: boolean;
+            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+          }[];
         }[];
         sequence: number;
       };

@@ -16,6 +16,15 @@ const EventStatus = z.enum(['confirmed', 'tentative', 'cancelled']);
 const BusyStatus = z.enum(['free', 'tentative', 'busy', 'oof', 'workingElsewhere']);
 const Weekday = z.enum(['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA']);
 
+const Attendee = z.object({
+  email: z.string(),
+  name: z.optional(z.string()),
+  role: z.enum(['optional', 'required', 'chair', 'non-participant']),
+  status: AttendeeStatus,
+  rsvp: z.boolean(),
+  kind: z.enum(['unknown', 'resource', 'individual', 'group', 'room']),
+});
+
 const Event = z.object({
   eventId: z.string(),
   calendarId: z.string(),
@@ -31,16 +40,7 @@ const Event = z.object({
   endLocal: z.string(),
   timeZone: z.string(),
   organizer: z.nullable(z.object({ email: z.string(), name: z.optional(z.string()) })),
-  attendees: z.array(
-    z.object({
-      email: z.string(),
-      name: z.optional(z.string()),
-      role: z.enum(['optional', 'required', 'chair', 'non-participant']),
-      status: AttendeeStatus,
-      rsvp: z.boolean(),
-      kind: z.enum(['unknown', 'resource', 'individual', 'group', 'room']),
-    }),
-  ),
+  attendees: z.array(Attendee),
   isOrganizer: z.boolean(),
   myStatus: z.nullable(AttendeeStatus),
   status: EventStatus,
@@ -74,6 +74,8 @@ const Event = z.object({
       location: z.string(),
       status: EventStatus,
       myStatus: z.nullable(AttendeeStatus),
+      /** The occurrence's own attendees, once one answered for it alone; else the series' hold. */
+      attendees: z.optional(z.array(Attendee)),
     }),
   ),
   sequence: z.number(),

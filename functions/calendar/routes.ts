@@ -6,6 +6,7 @@ import {
   deleteCalendar,
   getEvent,
   listCalendars,
+  RecurrenceSchema,
   shownCalendar,
   shownEvent,
   updateCalendar,
@@ -39,19 +40,7 @@ const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 const Color = z.enum(COLORS);
 const Description = z.string().check(z.maxLength(1000));
 
-const Weekday = z.enum(['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA']);
 const Int = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
-const Recurrence = z.object({
-  freq: z.enum(['daily', 'weekly', 'monthly', 'yearly']),
-  interval: z._default(Int(1, 999), 1),
-  count: z.optional(Int(1, 5000)),
-  until: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'until must be YYYY-MM-DD.'))),
-  byDay: z.optional(z.array(z.object({ day: Weekday, nth: z.optional(Int(-53, 53)) })).check(z.maxLength(7))),
-  byMonthDay: z.optional(z.array(Int(-31, 31)).check(z.maxLength(31))),
-  byMonth: z.optional(z.array(Int(1, 12)).check(z.maxLength(12))),
-  bySetPos: z.optional(z.array(Int(-366, 366)).check(z.maxLength(10))),
-  weekStart: z.optional(Weekday),
-});
 const Local = z.string().check(z.maxLength(19));
 const Attendee = z.object({
   email: z
@@ -76,7 +65,7 @@ const eventFields = {
   start: z.optional(Local),
   end: z.optional(Local),
   timeZone: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
-  recurrence: z.optional(z.nullable(Recurrence)),
+  recurrence: z.optional(z.nullable(RecurrenceSchema)),
   attendees: z.optional(z.array(Attendee).check(z.maxLength(200))),
   busyStatus: z.optional(z.enum(['free', 'tentative', 'busy', 'oof', 'workingElsewhere'])),
   sensitivity: z.optional(z.enum(['normal', 'personal', 'private', 'confidential'])),

@@ -12,7 +12,7 @@ import {
 import { addDomain, removeDomain, shownDomain, updateDomain, verifyDomain } from '../../shared/mailboxes/domains';
 import { listDomains, listMailboxes, MM } from '../../shared/mailboxes/records';
 import { usageOf } from '../../shared/mailboxes/usage';
-import { Address, DomainName, DomainPath, IfVersion, MailboxPath, OrgPath } from './schemas';
+import { Address, DisplayName, DomainName, DomainPath, IfVersion, MailboxPath, OrgPath } from './schemas';
 
 /**
  * Mail administration: the organization's domains, mailboxes, aliases, members. `org:write`
@@ -20,7 +20,8 @@ import { Address, DomainName, DomainPath, IfVersion, MailboxPath, OrgPath } from
  */
 const scope = 'org:write' as const;
 const MemberRef = z.string().check(z.trim(), z.minLength(1), z.maxLength(254));
-const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+/** A mailbox's name: its mail's From display name unless the settings give one. */
+const Name = DisplayName.check(z.minLength(1));
 
 export const adminRoutes = [
   route({

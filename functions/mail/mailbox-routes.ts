@@ -6,7 +6,7 @@ import { unreadCounts } from '../../shared/mailboxes/labels';
 import { listMailboxes, MM, memberMailbox } from '../../shared/mailboxes/records';
 import { updateSettings } from '../../shared/mailboxes/settings';
 import { limitsOf } from '../../shared/mailboxes/usage';
-import { Address, IfVersion, MailboxPath, OrgPath } from './schemas';
+import { Address, DisplayName, IfVersion, MailboxPath, OrgPath } from './schemas';
 
 /** The refusals every route of one mailbox may answer. */
 export const memberErrors = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound] };
@@ -54,9 +54,7 @@ export const mailboxRoutes = [
       "The mailbox's display name, signature, vacation reply and VIP senders (whose mail raises mail.vip); `ifVersion` is the mailbox's version.",
     params: MailboxPath,
     body: z.object({
-      displayName: z.optional(
-        z.nullable(z.string().check(z.trim(), z.maxLength(100), z.regex(/^[^\r\n]*$/, 'No line breaks.'))),
-      ),
+      displayName: z.optional(z.nullable(DisplayName)),
       signature: z.optional(z.nullable(z.string().check(z.maxLength(10_000)))),
       vacation: z.optional(
         z.nullable(

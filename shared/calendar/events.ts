@@ -234,7 +234,7 @@ function requireOccurrence(e: CalEvent, recurrenceId: number) {
 }
 
 /** An occurrence as an exception: the stored one, else the series' values at that start. */
-function exceptionAt(e: CalEvent, recurrenceId: number): Exception {
+export function exceptionAt(e: CalEvent, recurrenceId: number): Exception {
   const found = e.exceptions.find((x) => x.recurrenceId === recurrenceId);
   if (found) return found;
   const [o] = expand(seriesOf(e), recurrenceId - 1, recurrenceId + 1).filter((x) => x.start === recurrenceId);
@@ -372,7 +372,9 @@ export async function updateEvent(
     categories: input.categories ?? e.categories,
     url: input.url !== undefined ? input.url : e.url,
     // A new time or rule drops the changed and deleted occurrences (their instants no longer hold).
-    exceptions: retimed ? [] : e.exceptions,
+    exceptions: retimed
+      ? []
+      : e.exceptions.map((x) => (x.attendees ? { ...x, attendees: answersFor(attendees, x.attendees) } : x)),
     exdates: retimed ? [] : e.exdates,
     sequence: e.sequence + (retimed || input.status === 'cancelled' ? 1 : 0),
     version: e.version + 1,
@@ -403,6 +405,10 @@ export async function updateEvent(
   }
   return { event: next, notified, cancelled };
 }
+
+/** The series' attendees with the answers one occurrence got (an occurrence's own attendees). */
+export const answersFor = (series: Attendee[], occurrence: Attendee[]): Attendee[] =>
+  series.map((a) => ({ ...a, status: occurrence.find((o) => o.email === a.email)?.status ?? a.status }));
 
 export async function deleteEvent(
   mailbox: Mailbox,
@@ -486,7 +492,7 @@ export async function respond(
     ? await sendItip(
         mailbox,
         'REPLY',
-        { event: next, attendees: [answered], recurrenceId: input.recurrenceId },
+        { event: next, attendees: [answered], recurrenceId: input.recurrenceId, comment: input.comment },
         [organizer],
         { status: input.status, comment: input.comment },
       )

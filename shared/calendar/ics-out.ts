@@ -43,6 +43,8 @@ export interface IcsPart {
   attendees?: Attendee[];
   /** Written cancelled (CANCEL). */
   cancelled?: boolean;
+  /** The answer's note (REPLY): its COMMENT. */
+  comment?: string;
 }
 
 function yearsOf(parts: IcsPart[]): [number, number] {
@@ -70,7 +72,7 @@ export function toIcs(parts: IcsPart[], method: Method, name?: string): string {
     const base = common(e, stamp, part);
     if (part.recurrenceId !== undefined) {
       const ex = e.exceptions.find((x) => x.recurrenceId === part.recurrenceId);
-      const occ = occurrence(e, part.recurrenceId, ex);
+      const occ = occurrence(e, part.recurrenceId, ex, part);
       cal.createEvent(withOccurrence(base, part.cancelled ? { ...occ, status: 'CANCELLED' as never } : occ));
       continue;
     }
@@ -85,11 +87,15 @@ export function toIcs(parts: IcsPart[], method: Method, name?: string): string {
       status: (part.cancelled ? 'CANCELLED' : e.status.toUpperCase()) as never,
     });
     if (method === 'PUBLISH' || method === 'REQUEST') {
-      for (const ex of e.exceptions) cal.createEvent(withOccurrence(base, occurrence(e, ex.recurrenceId, ex)));
+      for (const ex of e.exceptions) cal.createEvent(withOccurrence(base, occurrence(e, ex.recurrenceId, ex, part)));
     }
   }
-  // An all-day occurrence's RECURRENCE-ID is a DATE (ical-generator would write a UTC DATE-TIME).
-  return cal.toString().replace(/^X-PLATFORM-DATE-RID:(\d{8})\r$/gm, 'RECURRENCE-ID;VALUE=DATE:$1\r');
+  // An all-day occurrence's RECURRENCE-ID is a DATE (ical-generator would write a UTC DATE-TIME);
+  // ical-generator writes no COMMENT: an X- property's escaped, folded value is renamed.
+  return cal
+    .toString()
+    .replace(/^X-PLATFORM-DATE-RID:(\d{8})\r$/gm, 'RECURRENCE-ID;VALUE=DATE:$1\r')
+    .replace(/^X-PLATFORM-COMMENT:/gm, 'COMMENT:');
 }
 
 function common(e: CalEvent, stamp: Date, part: IcsPart): Omit<ICalEventData, 'start'> {
@@ -100,6 +106,7 @@ function common(e: CalEvent, stamp: Date, part: IcsPart): Omit<ICalEventData, 's
   if (e.sensitivity === 'personal') x.push(['X-PLATFORM-SENSITIVITY', 'personal']);
   // An all-day event's dates carry no zone: its own, for the platform reading it back.
   if (e.allDay) x.push(['X-PLATFORM-TIMEZONE', e.timeZone]);
+  if (part.comment) x.push(['X-PLATFORM-COMMENT', part.comment]);
   return {
     id: e.uid,
     sequence: e.sequence,
@@ -130,8 +137,8 @@ const withOccurrence = (base: Omit<ICalEventData, 'start'>, occ: ICalEventData):
   x: [...((base.x ?? []) as [string, string][]), ...((occ.x ?? []) as [string, string][])],
 });
 
-/** One occurrence as its own VEVENT (RECURRENCE-ID): the exception's values, else the series'. */
-function occurrence(e: CalEvent, recurrenceId: number, ex: Exception | undefined): ICalEventData {
+/** One occurrence as its own VEVENT (RECURRENCE-ID): the exception's values (attendees too, unless the part names its own), else the series'. */
+function occurrence(e: CalEvent, recurrenceId: number, ex: Exception | undefined, part: IcsPart): ICalEventData {
   const rid = e.allDay ? dateOf(recurrenceId, e.timeZone) : when(localOf(recurrenceId, e.timeZone), e.timeZone);
   const duration = e.end - e.start;
   const start = ex?.startLocal ?? (e.allDay ? rid : localOf(recurrenceId, e.timeZone));
@@ -150,6 +157,7 @@ function occurrence(e: CalEvent, recurrenceId: number, ex: Exception | undefined
     summary: ex?.summary ?? e.summary,
     ...((ex?.location ?? e.location) ? { location: ex?.location ?? e.location } : {}),
     status: (ex?.status ?? e.status).toUpperCase() as never,
+    ...(ex?.attendees && !part.attendees ? { attendees: ex.attendees.map(attendeeData) } : {}),
   };
 }
 

@@ -1,8 +1,9 @@
 import { describeError, log } from '../ground/log';
 import type { Mailbox } from '../mailboxes/records';
-import { indexed } from './events';
-import { type ParsedEvent, parseIcs } from './ics-in';
+import { answersFor, exceptionAt, hasOccurrence, indexed } from './events';
+import { type Parsed, type ParsedEvent, parseIcs } from './ics-in';
 import {
+  type Attendee,
   type CalEvent,
   defaultCalendarId,
   eventByUid,
@@ -11,7 +12,7 @@ import {
   putNewEvent,
   replaceEvent,
 } from './records';
-import { usableRule } from './recurrence';
+import { RM, receivedRuleError, usableRule } from './recurrence';
 
 /**
  * Invitations received by a platform mailbox (iTIP, RFC 5546), called by the mail inbound delivery
@@ -20,7 +21,9 @@ import { usableRule } from './recurrence';
  *   (`myStatus`); a later REQUEST of the same UID from the same organizer updates it (its answer
  *   kept unless the time changed);
  * - CANCEL from the organizer: the event (or the one occurrence) is cancelled;
- * - REPLY from an attendee of an event the mailbox organizes: that attendee's status.
+ * - REPLY from an attendee of an event the mailbox organizes: that attendee's status, for the
+ *   series (and each occurrence), or with a RECURRENCE-ID for that occurrence alone (its own
+ *   attendees, `exceptions[].attendees`).
  * Anything else, or a message from someone else than the organizer (REQUEST, CANCEL) or the
  * attendee (REPLY), is left alone. Never throws: the message is filed whatever happens here.
  */
@@ -48,6 +51,10 @@ async function apply(mailbox: Mailbox, ics: string, from: string): Promise<strin
   }
   for (const o of parsed.occurrences) {
     const existing = await eventByUid(mailbox.mailboxId, o.uid);
+    if (method === 'REPLY') {
+      done += Number(await replyForOccurrence(existing, o, from));
+      continue;
+    }
     if (!existing || existing.isOrganizer || !sender(from, existing.organizer?.email)) continue;
     if (method !== 'REQUEST' && method !== 'CANCEL') continue;
     const ex = { ...o.exception, ...(method === 'CANCEL' ? { status: 'cancelled' as const } : {}) };
@@ -72,7 +79,15 @@ async function apply(mailbox: Mailbox, ics: string, from: string): Promise<strin
 
 async function request(mailbox: Mailbox, p: ParsedEvent, existing: CalEvent | undefined, from: string) {
   if (!p.organizer || p.isOrganizer || !sender(from, p.organizer.email)) return false;
-  if (p.rrule && !usableRule({ ...p, rrule: p.rrule })) return false;
+  if (p.rrule) {
+    // Anyone can mail a mailbox: a rule is held to what the event body takes, or the invitation stays mail.
+    const refused =
+      receivedRuleError(p.rrule, p.timeZone) ?? (usableRule({ ...p, rrule: p.rrule }) ? null : RM.unusable);
+    if (refused) {
+      log.info('calendar_itip_refused', { mailboxId: mailbox.mailboxId, uid: p.uid, reason: refused });
+      return false;
+    }
+  }
   const now = Date.now();
   if (existing) {
     if (existing.isOrganizer || !sender(from, existing.organizer?.email) || p.sequence < existing.sequence)
@@ -135,10 +150,38 @@ async function reply(existing: CalEvent | undefined, p: ParsedEvent, from: strin
   if (!existing?.isOrganizer) return false;
   const answer = p.attendees.find((a) => sender(from, a.email));
   if (!answer || !existing.attendees.some((a) => a.email === answer.email)) return false;
+  const answered = (a: Attendee) => (a.email === answer.email ? { ...a, status: answer.status } : a);
   await replaceEvent(
     indexed({
       ...existing,
-      attendees: existing.attendees.map((a) => (a.email === answer.email ? { ...a, status: answer.status } : a)),
+      attendees: existing.attendees.map(answered),
+      // An answer for the series is its answer for every occurrence (the latest answer holds).
+      exceptions: existing.exceptions.map((x) => (x.attendees ? { ...x, attendees: x.attendees.map(answered) } : x)),
+      version: existing.version + 1,
+      updatedAt: Date.now(),
+    }),
+    existing.version,
+  );
+  return true;
+}
+
+/** An attendee's answer for one occurrence (a REPLY with RECURRENCE-ID): its status there alone. */
+async function replyForOccurrence(existing: CalEvent | undefined, o: Parsed['occurrences'][number], from: string) {
+  if (!existing?.isOrganizer) return false;
+  const answer = o.attendees.find((a) => sender(from, a.email));
+  if (!answer || !existing.attendees.some((a) => a.email === answer.email)) return false;
+  const rid = o.exception.recurrenceId;
+  if (!hasOccurrence(existing, rid)) return false;
+  const ex = exceptionAt(existing, rid);
+  const attendees = answersFor(existing.attendees, ex.attendees ?? []).map((a) =>
+    a.email === answer.email ? { ...a, status: answer.status } : a,
+  );
+  await replaceEvent(
+    indexed({
+      ...existing,
+      exceptions: [...existing.exceptions.filter((x) => x.recurrenceId !== rid), { ...ex, attendees }].sort(
+        (a, b) => a.recurrenceId - b.recurrenceId,
+      ),
       version: existing.version + 1,
       updatedAt: Date.now(),
     }),

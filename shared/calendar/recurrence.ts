@@ -1,4 +1,7 @@
 import { RRuleTemporal } from 'rrule-temporal';
+import * as z from 'zod/mini';
+import { describeError, log } from '../ground/log';
+import { RecurrenceSchema } from './records';
 import { instantOf, type PlainDate, type PlainDateTime, parseLocal, startOfDay, Temporal } from './time';
 
 /**
@@ -36,6 +39,15 @@ export const RM = {
   zero: 'byDay nth, byMonthDay and bySetPos cannot be 0.',
   badUntil: 'until must be a date (YYYY-MM-DD).',
   unusable: 'This repeat rule gives no occurrences.',
+  /** Why a received rule (an import, an invitation) is refused: past what an event's recurrence takes. */
+  part: (key: string) =>
+    `Repeat rules with ${key} are not kept: only FREQ, INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS and WKST.`,
+  freq: (freq: string) =>
+    `Only DAILY, WEEKLY, MONTHLY and YEARLY repeat rules are kept (this one: ${freq || 'no FREQ'}).`,
+  limit: (part: string) =>
+    `A repeat rule is held to an event's limits (INTERVAL 1-999, COUNT 1-5000, up to 7 BYDAY, 31 BYMONTHDAY, 12 BYMONTH and 10 BYSETPOS values): this one's ${part} is past them.`,
+  badDay: (value: string) => `BYDAY takes weekdays (like MO or 2TU), not ${value}.`,
+  badUntilValue: 'UNTIL must be a date or a date-time.',
 } as const;
 
 /** Why the rule is not a valid RFC 5545 rule, or null. */
@@ -155,6 +167,51 @@ export function fromRRule(rrule: string, zone: string): Recurrence | null {
   return r;
 }
 
+/** The RRULE parts an event's `recurrence` has: a received rule with another is refused. */
+const KEPT = new Set(['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYSETPOS', 'WKST']);
+
+/**
+ * Why a received RRULE (an imported `.ics`, an emailed invitation) is refused, or null: it is held
+ * to what the event body takes (RecurrenceSchema: daily to yearly, `INTERVAL` 1-999, `COUNT`
+ * 1-5000, at most 7 BYDAY, 31 BYMONTHDAY, 12 BYMONTH, 10 BYSETPOS; no BYHOUR, BYMINUTE, BYSECOND,
+ * BYYEARDAY, BYWEEKNO, RSCALE…), so it is whole in its `recurrence` and gives at most one
+ * occurrence a day. The expansion holds stored rules to it too (a rule stored before: its first
+ * occurrence only).
+ */
+export function receivedRuleError(rrule: string, zone: string): string | null {
+  const p = ruleParts(rrule);
+  for (const key of p.keys()) if (!KEPT.has(key)) return RM.part(key);
+  const freq = (p.get('FREQ') ?? '').toUpperCase();
+  if (!(FREQS as readonly string[]).includes(freq.toLowerCase())) return RM.freq(freq);
+  const bad = p
+    .get('BYDAY')
+    ?.split(',')
+    .find((d) => !/^([+-]?\d{1,2})?(SU|MO|TU|WE|TH|FR|SA)$/i.test(d.trim()));
+  if (bad !== undefined) return RM.badDay(bad);
+  const until = p.get('UNTIL');
+  if (until !== undefined && !untilOf(until, zone)) return RM.badUntilValue;
+  const r = fromRRule(rrule, zone) as Recurrence;
+  if (p.has('INTERVAL')) r.interval = Number(p.get('INTERVAL'));
+  const checked = z.safeParse(RecurrenceSchema, r);
+  if (!checked.success) {
+    const field = String(checked.error.issues[0]?.path[0] ?? '');
+    return RM.limit(field.toUpperCase() || 'rule');
+  }
+  return ruleError(r);
+}
+
+const withinLimits = (s: Series) => {
+  const key = `${s.rrule}\n${s.timeZone}`;
+  let ok = limitsCache.get(key);
+  if (ok === undefined) {
+    ok = receivedRuleError(s.rrule, s.timeZone) === null;
+    if (limitsCache.size > 2000) limitsCache.clear();
+    limitsCache.set(key, ok);
+  }
+  return ok;
+};
+const limitsCache = new Map<string, boolean>();
+
 /** What the expansion needs of a series. */
 export interface Series {
   /** The RRULE value. */
@@ -183,6 +240,13 @@ const localStart = (s: Series) =>
 
 const ruleCache = new Map<string, RRuleTemporal>();
 
+/**
+ * rrule-temporal's work on one rule, in steps: a rule within the limits needs at most about 35,000
+ * (daily by one weekday, 5,000 times); one that needs more (its occurrences too rare to be found,
+ * or none) is refused when written (RM.unusable), and never runs longer than this when read.
+ */
+const MAX_ITERATIONS = 50_000;
+
 /** The rule over the floating clock (UNTIL moved onto it), cached by its inputs. */
 function floatingRule(s: Series): RRuleTemporal {
   const key = `${s.rrule}\n${s.startLocal}\n${s.timeZone}\n${s.allDay}`;
@@ -205,14 +269,18 @@ function floatingRule(s: Series): RRuleTemporal {
   const rule = new RRuleTemporal({
     rruleString: text,
     dtstart: localStart(s).toZonedDateTime(FLOAT),
-    maxIterations: 200_000,
+    maxIterations: MAX_ITERATIONS,
   });
   if (ruleCache.size > 2000) ruleCache.clear();
   ruleCache.set(key, rule);
   return rule;
 }
 
-/** Whether rrule-temporal takes the rule (an import skips one it refuses). */
+/**
+ * Whether rrule-temporal takes the rule and works out where it ends within its steps (an import
+ * skips one it refuses, the routes answer RM.unusable). A rule past the limits is left to
+ * receivedRuleError (the routes' schema keeps them out).
+ */
 export function usableRule(s: Series): boolean {
   try {
     floatingRule(s).between(
@@ -220,6 +288,7 @@ export function usableRule(s: Series): boolean {
       localStart(s).toZonedDateTime(FLOAT).add({ days: 1 }),
       true,
     );
+    if (ruleParts(s.rrule).has('COUNT')) countedEnd(s);
     return true;
   } catch {
     return false;
@@ -248,8 +317,16 @@ const dayCount = (s: Series) =>
 export const touches = (o: { start: number; end: number }, from: number, to: number) =>
   o.end > o.start ? o.start < to && o.end > from : o.start >= from && o.start < to;
 
+/** The series' first occurrence alone (a stored rule past the limits is not followed). */
+const firstOnly = (s: Series): Instance[] => [
+  s.allDay
+    ? { start: s.start, end: s.end, startDate: s.startLocal, endDate: s.endLocal }
+    : { start: s.start, end: s.end },
+];
+
 /** The occurrences of a series that touch `[from, to)`, by their original start. */
 export function expand(s: Series, from: number, to: number): Instance[] {
+  if (!withinLimits(s)) return firstOnly(s).filter((o) => touches(o, from, to));
   const duration = s.end - s.start;
   const days = dayCount(s);
   const floatOf = (ms: number) =>
@@ -257,7 +334,14 @@ export function expand(s: Series, from: number, to: number): Instance[] {
   // The window on the floating clock, a day wider each side (zone offsets are under a day).
   const lo = floatOf(from - Math.max(duration, 0)).subtract({ days: 1 });
   const hi = floatOf(to).add({ days: 1 });
-  const found = floatingRule(s).between(lo, hi, true);
+  let found: ReturnType<RRuleTemporal['between']>;
+  try {
+    found = floatingRule(s).between(lo, hi, true);
+  } catch (err) {
+    // Only a rule written before the limits held gets here: the window goes on without it.
+    log.warn('calendar_rule_unexpanded', { rrule: s.rrule, error: describeError(err) });
+    return [];
+  }
   const out: Instance[] = [];
   for (const d of found) {
     const o = placed(s, d.toPlainDateTime(), days, duration);
@@ -268,6 +352,7 @@ export function expand(s: Series, from: number, to: number): Instance[] {
 
 /** Every occurrence of a bounded series (COUNT), for its last end. */
 export function allOf(s: Series, limit = 5000): Instance[] {
+  if (!withinLimits(s)) return firstOnly(s);
   const duration = s.end - s.start;
   const days = dayCount(s);
   return floatingRule(s)
@@ -275,8 +360,22 @@ export function allOf(s: Series, limit = 5000): Instance[] {
     .map((d) => placed(s, d.toPlainDateTime(), days, duration));
 }
 
+const endCache = new Map<string, number>();
+
+/** The end of a COUNT series' last occurrence (rrule-temporal throws past its steps), cached by its inputs. */
+function countedEnd(s: Series): number {
+  const key = `${s.rrule}\n${s.startLocal}\n${s.endLocal}\n${s.timeZone}\n${s.allDay}`;
+  const cached = endCache.get(key);
+  if (cached !== undefined) return cached;
+  const end = Math.max(s.end, ...allOf(s).map((o) => o.end));
+  if (endCache.size > 2000) endCache.clear();
+  endCache.set(key, end);
+  return end;
+}
+
 /** The end of a series' last occurrence: Infinity for a rule without COUNT or UNTIL. */
 export function lastEndOf(s: Series): number {
+  if (!withinLimits(s)) return s.end;
   const parts = ruleParts(s.rrule);
   const until = parts.get('UNTIL');
   if (until) {
@@ -284,8 +383,12 @@ export function lastEndOf(s: Series): number {
     if (u) return (u.ms ?? startOfDay(u.date.add({ days: 1 }), s.timeZone)) + Math.max(s.end - s.start, 0) + 86_400_000;
   }
   if (parts.has('COUNT')) {
-    const all = allOf(s);
-    return Math.max(s.end, ...all.map((o) => o.end));
+    try {
+      return countedEnd(s);
+    } catch {
+      // A rule written before the limits held, too costly to follow to its end: listed as endless.
+      return Number.POSITIVE_INFINITY;
+    }
   }
   return Number.POSITIVE_INFINITY;
 }

@@ -17,7 +17,7 @@ import { indexed, seriesOf } from './events';
 import { type Parsed, type ParsedEvent, parseIcs } from './ics-in';
 import { toIcs } from './ics-out';
 import { type CalEvent, eventByUid, eventsOf, getCalendar, newEventId, putNewEvent, replaceEvent } from './records';
-import { usableRule } from './recurrence';
+import { receivedRuleError, usableRule } from './recurrence';
 
 /**
  * iCalendar import and export of one calendar. An import takes the file in the body (`content`, up
@@ -61,6 +61,12 @@ async function importChunk(mailbox: Mailbox, calendarId: string, file: Parsed, o
   for (let i = 0; i < chunk.length; i += 10) {
     await Promise.all(
       chunk.slice(i, i + 10).map(async (p) => {
+        const refused = p.rrule ? receivedRuleError(p.rrule, p.timeZone) : null;
+        if (refused) {
+          warnings.push(`Event ${p.uid} skipped: ${refused}`);
+          skipped++;
+          return;
+        }
         if (p.rrule && !usableRule(seriesOf(p))) {
           warnings.push(`Event ${p.uid}: its repeat rule (${p.rrule}) can't be read: skipped.`);
           skipped++;

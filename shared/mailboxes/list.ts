@@ -2,12 +2,14 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { TABLE } from '../store/table';
-import { indexPrefix, mailPk, type Party, type ThreadSummary } from './threads';
+import { type IndexItem, indexPrefix, mailPk, type Party, type ThreadSummary } from './threads';
 
-/** A parsed search (Gmail's operators): each term must hold. */
-type Term = (t: ThreadSummary, labelNames: Map<string, string>) => boolean;
+/** A parsed search (Gmail's operators): each term must hold for the thread (any of its messages, as Gmail's). */
+type Term = (t: IndexItem, labelNames: Map<string, string>) => boolean;
 
 const partyText = (ps: Party[]) => ps.map((p) => `${p.name} ${p.address}`.toLowerCase()).join(' ');
+/** Every subject of its messages (a thread filed before they were kept: its latest). */
+const subjectText = (t: IndexItem) => [t.subject, ...(t.subjects ?? [])].join('\n').toLowerCase();
 const day = (s: string) => {
   const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(s);
   return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : Number.NaN;
@@ -26,7 +28,7 @@ export function parseQuery(q: string): Term[] {
       case 'to':
         return (t) => partyText(t.to).includes(v);
       case 'subject':
-        return (t) => t.subject.toLowerCase().includes(v);
+        return (t) => subjectText(t).includes(v);
       case 'label':
         return (t, names) => t.labels.some((l) => l.toLowerCase() === v || names.get(l)?.toLowerCase() === v);
       case 'is':
@@ -42,7 +44,8 @@ export function parseQuery(q: string): Term[] {
         return (t) => t.lastAt >= day(v);
       default: {
         const word = token.replace(/^"|"$/g, '').toLowerCase();
-        return (t) => `${t.subject} ${t.snippet} ${partyText(t.from)} ${partyText(t.to)}`.toLowerCase().includes(word);
+        return (t) =>
+          `${subjectText(t)} ${t.snippet} ${partyText(t.from)} ${partyText(t.to)}`.toLowerCase().includes(word);
       }
     }
   });
@@ -76,11 +79,11 @@ export async function listThreads(
         ExclusiveStartKey: start,
       }),
     );
-    const items = (out.Items ?? []) as (ThreadSummary & { pk: string; sk: string })[];
+    const items = (out.Items ?? []) as (IndexItem & { pk: string; sk: string })[];
     for (const [i, item] of items.entries()) {
       read++;
       if (!terms.every((term) => term(item, input.labelNames))) continue;
-      const { pk: _pk, sk: _sk, ...summary } = item;
+      const { pk: _pk, sk: _sk, subjects: _subjects, ...summary } = item;
       threads.push(summary);
       if (threads.length === input.limit) {
         const more = i < items.length - 1 || !!out.LastEvaluatedKey;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { transact } from '../store/ops';
 import { getItem, getMany, putNew, TABLE } from '../store/table';
-import { changeThread, mailPk, type Party, type Thread, threadWrites } from './threads';
+import { changeThread, MAX_SUBJECTS, mailPk, type Party, type Thread, threadWrites } from './threads';
 import { usageKeys } from './usage';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -199,6 +199,10 @@ export async function fileMessage(input: {
   const merged = (t: Thread | undefined, threadId: string): Thread => ({
     threadId,
     subject: m.subject || t?.subject || '',
+    subjects: [...new Set([...(t ? (t.subjects ?? [t.subject]) : []), m.subject].filter(Boolean))].slice(
+      0,
+      MAX_SUBJECTS,
+    ),
     snippet: m.snippet,
     from: distinct([...(t?.from ?? []), ...(m.from ? [m.from] : [])]),
     to: distinct([...(t?.to ?? []), ...m.to, ...m.cc]),

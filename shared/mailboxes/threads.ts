@@ -20,7 +20,13 @@ export interface Party {
  */
 export interface Thread {
   threadId: string;
+  /** The latest message's subject. */
   subject: string;
+  /**
+   * The distinct subjects of its messages, the first ten (searches match any of them, as Gmail's
+   * do); kept on the index items, never shown. Absent on threads filed before it was kept.
+   */
+  subjects?: string[];
   snippet: string;
   /** Senders of its messages, latest last (distinct addresses). */
   from: Party[];
@@ -36,7 +42,12 @@ export interface Thread {
   version: number;
 }
 
-export type ThreadSummary = Omit<Thread, 'messageIds' | 'version' | 'received'> & { messageCount: number };
+export type ThreadSummary = Omit<Thread, 'messageIds' | 'version' | 'received' | 'subjects'> & { messageCount: number };
+
+/** A label's index item: the summary a list shows and what a search matches beyond it. */
+export type IndexItem = ThreadSummary & Pick<Thread, 'subjects'>;
+
+export const MAX_SUBJECTS = 10;
 
 export const mailPk = (mailboxId: string) => `MBX#${mailboxId}`;
 export const threadKey = (mailboxId: string, threadId: string) => ({ pk: mailPk(mailboxId), sk: `T#${threadId}` });
@@ -105,9 +116,9 @@ export function threadWrites(mailboxId: string, before: Thread | undefined, afte
     if (!newKeys.has(sk)) items.push({ Delete: { TableName: TABLE(), Key: { pk: mailPk(mailboxId), sk } } });
   }
   if (after) {
-    const summary = summaryOf(after);
+    const item: IndexItem = { ...summaryOf(after), ...(after.subjects ? { subjects: after.subjects } : {}) };
     for (const sk of newKeys.keys()) {
-      items.push({ Put: { TableName: TABLE(), Item: { pk: mailPk(mailboxId), sk, ...summary } } });
+      items.push({ Put: { TableName: TABLE(), Item: { pk: mailPk(mailboxId), sk, ...item } } });
     }
   }
   const labels = new Set([...(before?.labels ?? []), ...(after?.labels ?? [])]);

@@ -278,6 +278,95 @@ test('a second import of the same file updates by UID; chunks of 200 continue wi
   expect(notIcs.body).toEqual({ error: 'No iCalendar data (BEGIN:VCALENDAR … END:VCALENDAR) was found.' });
 });
 
+test('repeat rules past the limits are refused with their reason; a day, a month and a year list in bounds', async () => {
+  const box = await mailboxFor(w.p, [w.p.owner.userId]);
+  const a = `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${box.mailboxId}`;
+  const cal = await newCalendar(a, 'hostile');
+  const res = await w.p.post(`${a}/calendars/${cal}/import`, { content: read('hostile-rules.ics') });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ imported: 2, updated: 0, skipped: 6, done: true });
+  const kept = 'only FREQ, INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS and WKST.';
+  expect(res.body.warnings).toEqual([
+    'Event secondly@hostile.test skipped: Only DAILY, WEEKLY, MONTHLY and YEARLY repeat rules are kept (this one: SECONDLY).',
+    "Event huge-count@hostile.test skipped: A repeat rule is held to an event's limits (INTERVAL 1-999, COUNT 1-5000, up to 7 BYDAY, 31 BYMONTHDAY, 12 BYMONTH and 10 BYSETPOS values): this one's COUNT is past them.",
+    `Event every-second@hostile.test skipped: Repeat rules with BYSECOND are not kept: ${kept}`,
+    'Event hourly@hostile.test skipped: Only DAILY, WEEKLY, MONTHLY and YEARLY repeat rules are kept (this one: HOURLY).',
+    `Event yearday@hostile.test skipped: Repeat rules with BYYEARDAY are not kept: ${kept}`,
+    "Event never@hostile.test: its repeat rule (FREQ=YEARLY;COUNT=10;BYMONTHDAY=30;BYMONTH=2) can't be read: skipped.",
+  ]);
+
+  // A rule stored before the limits held (as an import wrote it then) shows its first occurrence alone.
+  const { indexed } = await import('../../shared/calendar/events');
+  const { newEventId, putNewEvent } = await import('../../shared/calendar/records');
+  const now = Date.now();
+  const start = Date.UTC(2026, 2, 2, 12);
+  await putNewEvent(
+    indexed({
+      mailboxId: box.mailboxId,
+      eventId: newEventId(now),
+      calendarId: cal,
+      uid: 'stored-secondly@hostile.test',
+      version: 1,
+      summary: 'Stored every second',
+      description: '',
+      location: '',
+      allDay: false,
+      start,
+      end: start + 1000,
+      startLocal: '2026-03-02T12:00:00',
+      endLocal: '2026-03-02T12:00:01',
+      timeZone: 'UTC',
+      organizer: null,
+      attendees: [],
+      isOrganizer: true,
+      myStatus: null,
+      status: 'confirmed',
+      busyStatus: 'busy',
+      sensitivity: 'normal',
+      reminders: [],
+      categories: [],
+      url: null,
+      recurrence: null,
+      rrule: 'FREQ=SECONDLY;BYSECOND=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20',
+      exceptions: [],
+      exdates: [],
+      sequence: 0,
+      createdAt: now,
+      updatedAt: now,
+      firstStart: 0,
+      lastEnd: 0,
+    }),
+  );
+
+  const count = async (from: number, to: number) => {
+    const list = await w.p.get(`${a}/events?from=${from}&to=${to}&calendarId=${cal}`);
+    expect(list.status).toBe(200);
+    const by = new Map<string, number>();
+    for (const o of list.body.occurrences as { summary: string }[]) by.set(o.summary, (by.get(o.summary) ?? 0) + 1);
+    return Object.fromEntries(by);
+  };
+  // 2 March 2026 is a Monday, day 60 of the year (the every-other-day series started on day 0).
+  expect(await count(Date.UTC(2026, 2, 2), Date.UTC(2026, 2, 3))).toEqual({
+    'Mondays and Wednesdays': 1,
+    'Every other day': 1,
+    'Stored every second': 1,
+  });
+  expect(await count(Date.UTC(2026, 2, 1), Date.UTC(2026, 3, 1))).toEqual({
+    'Mondays and Wednesdays': 9,
+    'Every other day': 15,
+    'Stored every second': 1,
+  });
+  expect(await count(Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1))).toEqual({
+    'Mondays and Wednesdays': 104,
+    'Every other day': 183,
+    'Stored every second': 1,
+  });
+  expect(await count(Date.UTC(2027, 0, 1), Date.UTC(2028, 1, 4))).toEqual({
+    'Mondays and Wednesdays': 2 * 57,
+    'Every other day': 199,
+  });
+});
+
 test('a large file by upload; 4 MB + 1 byte in the body is 413; an export by link (303)', async () => {
   const a = await newMailbox();
   const cal = await newCalendar(a, 'upload');

@@ -1,5 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ICAL from 'ical.js';
+import { createTransport } from 'nodemailer';
+import PostalMime from 'postal-mime';
 import { receiveItip } from '../../shared/calendar/itip';
 import { eventByUid } from '../../shared/calendar/records';
 import type { Mailbox } from '../../shared/mailboxes/records';
@@ -267,9 +270,10 @@ test('one occurrence: moved by A, B sees the change; B declines it alone; delete
     }),
   ]);
 
+  const comment = 'Away that week; back on the 27th, promise.';
   const declined = await w.p.post(
     `${baseB}/calendars/${calB}/events/${copy.eventId}/respond`,
-    { status: 'declined', recurrenceId: third },
+    { status: 'declined', recurrenceId: third, comment },
     { token: b.token },
   );
   expect(declined.status).toBe(200);
@@ -287,7 +291,42 @@ test('one occurrence: moved by A, B sees the change; B declines it alone; delete
     [Date.UTC(2026, 6, 27, 20), 'needs-action'],
     [Date.UTC(2026, 7, 3, 20), 'needs-action'],
   ]);
-  expect(outbox().find((m) => m.includes(`Declined: ${summary}`))).toContain('METHOD:REPLY');
+  const reply = outbox().find((m) => m.includes(`Declined: ${summary}`));
+  expect(reply).toContain('METHOD:REPLY');
+  // The REPLY as a calendar reads it: one occurrence, B declined, the comment as its COMMENT.
+  const parsedReply = await PostalMime.parse(reply as string);
+  const part = parsedReply.attachments.find((a) => a.mimeType === 'text/calendar');
+  const vevent = new ICAL.Component(
+    ICAL.parse(Buffer.from(part?.content as ArrayBuffer).toString('utf8')),
+  ).getFirstSubcomponent('vevent');
+  expect(vevent?.getFirstPropertyValue('comment')).toBe(comment);
+  expect(vevent?.getFirstProperty('recurrence-id')).toBeTruthy();
+  expect(vevent?.getFirstProperty('attendee')?.getParameter('partstat')).toBe('DECLINED');
+
+  // A, the organizer, sees B's answer for that occurrence alone.
+  const answeredA = await until(async () => {
+    const e = (await w.p.get(`${baseA}/calendars/${calA}/events/${eventA.eventId}`)).body.event;
+    return e.exceptions.some((x: { recurrenceId: number }) => x.recurrenceId === third) ? e : undefined;
+  });
+  expect(answeredA.attendees).toEqual([expect.objectContaining({ email: addressB, status: 'needs-action' })]);
+  expect(answeredA.exceptions.find((x: { recurrenceId: number }) => x.recurrenceId === third)).toMatchObject({
+    start: third,
+    status: 'confirmed',
+    attendees: [expect.objectContaining({ email: addressB, status: 'declined' })],
+  });
+  expect(
+    answeredA.exceptions.find((x: { recurrenceId: number }) => x.recurrenceId === second).attendees,
+  ).toBeUndefined();
+  // A's export writes it as that occurrence's ATTENDEE.
+  const exported = (await w.p.get(`${baseA}/calendars/${calA}/export`)).text;
+  const occurrenceOfA = new ICAL.Component(ICAL.parse(exported))
+    .getAllSubcomponents('vevent')
+    .find(
+      (v) =>
+        v.getFirstPropertyValue('uid') === eventA.uid &&
+        (v.getFirstPropertyValue('recurrence-id') as ICAL.Time | null)?.toJSDate().getTime() === third,
+    );
+  expect(occurrenceOfA?.getFirstProperty('attendee')?.getParameter('partstat')).toBe('DECLINED');
 
   // A deletes the fourth: B's copy shows it cancelled.
   const fourth = Date.UTC(2026, 6, 27, 20);
@@ -307,4 +346,70 @@ test('one occurrence: moved by A, B sees the change; B declines it alone; delete
   expect((await w.p.delete(`${baseA}/calendars/${calA}/events/${eventA.eventId}?recurrenceId=${fourth}`)).body).toEqual(
     { error: 'This event has no occurrence at recurrenceId.' },
   );
+});
+
+test('an invitation mailed from outside with rules past the limits: those events refused, the listing in bounds', async () => {
+  const tag = unique('hostile');
+  const mallory = `mallory-${tag}@outside.example`;
+  const hours = Array.from({ length: 24 }, (_, i) => i).join(',');
+  const sixty = Array.from({ length: 60 }, (_, i) => i).join(',');
+  const vevent = (uid: string, summary: string, rrule: string) =>
+    [
+      'BEGIN:VEVENT',
+      `UID:${uid}-${tag}@outside.example`,
+      'DTSTAMP:20260101T000000Z',
+      'DTSTART:20270104T090000Z',
+      'DTEND:20270104T093000Z',
+      `SUMMARY:${summary} ${tag}`,
+      `RRULE:${rrule}`,
+      `ORGANIZER;CN=Mallory:mailto:${mallory}`,
+      `ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${addressB}`,
+      'END:VEVENT',
+    ].join('\r\n');
+  const client = createTransport({ host: '127.0.0.1', port: w.smtp?.port, secure: false, ignoreTLS: true });
+  // One message a rule; each ends with a plain weekly event, applied after the one before it.
+  const rules: [string, string][] = [
+    ['secondly', 'FREQ=SECONDLY'],
+    ['count', 'FREQ=DAILY;COUNT=2000000000'],
+    ['by-parts', `FREQ=DAILY;BYHOUR=${hours};BYMINUTE=${sixty};BYSECOND=${sixty}`],
+  ];
+  for (const [name, rrule] of rules) {
+    await client.sendMail({
+      from: `Mallory <${mallory}>`,
+      to: addressB,
+      subject: `Invitation: ${name} ${tag}`,
+      text: 'Come.',
+      icalEvent: {
+        method: 'REQUEST',
+        content: [
+          'BEGIN:VCALENDAR',
+          'VERSION:2.0',
+          'PRODID:-//outside//hostile//EN',
+          'METHOD:REQUEST',
+          vevent(name, `Hostile ${name}`, rrule),
+          vevent(`${name}-weekly`, `Weekly after ${name}`, 'FREQ=WEEKLY;BYDAY=MO'),
+          'END:VCALENDAR',
+        ].join('\r\n'),
+      },
+    });
+  }
+  client.close();
+
+  const count = async (from: number, to: number) => {
+    const list = await w.p.get(`${baseB}/events?from=${from}&to=${to}`, { token: b.token });
+    expect(list.status).toBe(200);
+    const by = new Map<string, number>();
+    for (const o of list.body.occurrences as { summary: string }[]) {
+      if (o.summary.endsWith(tag)) by.set(o.summary, (by.get(o.summary) ?? 0) + 1);
+    }
+    return Object.fromEntries(by);
+  };
+  const weekly = Object.fromEntries(rules.map(([name]) => [`Weekly after ${name} ${tag}`, 1]));
+  // 4 January 2027 is a Monday: each weekly event once, once all three messages were applied.
+  const day: [number, number] = [Date.UTC(2027, 0, 4), Date.UTC(2027, 0, 5)];
+  await until(async () => Object.keys(await count(...day)).length === rules.length, 60_000);
+  expect(await count(...day)).toEqual(weekly);
+  const times = (n: number) => Object.fromEntries(Object.keys(weekly).map((k) => [k, n]));
+  expect(await count(Date.UTC(2027, 0, 1), Date.UTC(2027, 1, 1))).toEqual(times(4));
+  expect(await count(Date.UTC(2027, 0, 1), Date.UTC(2028, 0, 1))).toEqual(times(52));
 });

@@ -157,6 +157,22 @@ describe('mailboxes and aliases', () => {
     expect((await w.p.patch(`${base()}/admin/mailboxes/mbx_nope`, { name: 'N' })).body).toEqual({
       error: MM.mailboxNotFound,
     });
+    // The name is the From display name of the mailbox's mail: one line, as the settings route holds it.
+    for (const name of ['Sales\r\nBcc: all@outside.example', 'Sales\nTeam']) {
+      const broken = await w.p.patch(path, { name });
+      const settings = await w.p.patch(`/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${box.mailboxId}/settings`, {
+        displayName: name,
+      });
+      expect(settings.body).toEqual({
+        error: 'Invalid request',
+        issues: [{ path: 'displayName', message: 'No line breaks.' }],
+      });
+      expect(broken.status).toBe(400);
+      expect(broken.body).toEqual({ error: 'Invalid request', issues: [{ path: 'name', message: 'No line breaks.' }] });
+      expect(
+        (await w.p.post(`${base()}/admin/mailboxes`, { address: `nb-${unique()}@${box.domain}`, name })).status,
+      ).toBe(400);
+    }
     const unknownMember = await w.p.patch(path, { members: ['usr_nobody'] });
     expect(unknownMember.body).toEqual({ error: MM.memberNotFound('usr_nobody') });
 

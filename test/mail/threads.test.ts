@@ -191,6 +191,61 @@ test('pages: newest first, limit and signed cursor; searches by operator', async
   expect([...paged.body.threads, ...rest.body.threads].map((t: { threadId: string }) => t.threadId)).toEqual(ids);
 });
 
+test("a search matches a thread when any of its messages matches: the first one's subject after a reply renamed it", async () => {
+  const tag = unique('any');
+  const label = await w.p.post(`${mb()}/labels`, { name: `Projects ${tag}` });
+  const client = createTransport({ host: '127.0.0.1', port: w.smtp?.port, secure: false, ignoreTLS: true });
+  const messageId = `<first-${tag}@outside.example>`;
+  await client.sendMail({
+    from: `Ann <ann-${tag}@outside.example>`,
+    to: box.address,
+    subject: `Quarterly figures ${tag}`,
+    text: 'The figures.',
+    messageId,
+  });
+  const [threadId] = await until(async () => {
+    const r = await w.p.get(`${mb()}/threads?q=${encodeURIComponent(`subject:figures ${tag}`)}`);
+    return r.body.threads?.length === 1 ? [r.body.threads[0].threadId as string] : undefined;
+  });
+  await w.p.post(`${mb()}/threads/actions`, {
+    threadIds: [threadId],
+    action: 'addLabels',
+    labelIds: [label.body.label.labelId],
+  });
+  await client.sendMail({
+    from: `Bob <bob-${tag}@outside.example>`,
+    to: box.address,
+    subject: `Lunch on Friday? ${tag}`,
+    text: 'Also: lunch.',
+    inReplyTo: messageId,
+    references: [messageId],
+  });
+  client.close();
+  await until(async () => {
+    const t = await w.p.get(`${mb()}/threads/${threadId}`);
+    return t.body.messages?.length === 2 ? t : undefined;
+  });
+
+  const ids = async (query: string, where = '') => {
+    const r = await w.p.get(`${mb()}/threads?limit=100&q=${encodeURIComponent(query)}${where}`);
+    expect(r.status).toBe(200);
+    return r.body.threads.map((t: { threadId: string }) => t.threadId);
+  };
+  const underLabel = `&label=${label.body.label.labelId}`;
+  for (const where of ['', underLabel]) {
+    expect(await ids(`subject:"quarterly figures ${tag}"`, where)).toEqual([threadId]);
+    expect(await ids(`subject:lunch subject:quarterly ${tag}`, where)).toEqual([threadId]);
+    expect(await ids(`quarterly ${tag}`, where)).toEqual([threadId]);
+    expect(await ids(`from:ann-${tag}`, where)).toEqual([threadId]);
+    expect(await ids(`subject:"quarterly figures ${tag}" subject:nothing-like-it`, where)).toEqual([]);
+  }
+  // The list shows the latest subject; what a search matches beyond it stays out of the answer.
+  const listed = await w.p.get(`${mb()}/threads?limit=100&q=${encodeURIComponent(tag)}${underLabel}`);
+  expect(listed.body.threads).toHaveLength(1);
+  expect(listed.body.threads[0].subject).toBe(`Lunch on Friday? ${tag}`);
+  expect(Object.keys(listed.body.threads[0])).not.toContain('subjects');
+});
+
 test("send's refusals: recipients, line breaks, from, reply, parts, domains, quota, size", async () => {
   const send = (body: object) => w.p.post(`${mb()}/send`, body);
   expect((await send({ subject: 'x' })).body).toEqual({ error: 'Add at least one recipient.' });
