@@ -117,7 +117,7 @@ async function connect(): Promise<LocalInfo> {
 
 async function run(command: string, values: Record<string, string | boolean | undefined>): Promise<unknown> {
   // Arguments first: a usage error needs no running platform.
-  const { ROLES, SCOPES, isScope } = await import('../shared/auth/scopes');
+  const { ROLES, SCOPES, isScope } = await import('../shared/kernel/auth/scopes');
   if (command === 'org create') {
     const slug = required(values, 'slug');
     const name = required(values, 'name');
@@ -129,8 +129,8 @@ async function run(command: string, values: Record<string, string | boolean | un
     if (name.length > 64) throw usage('--name takes up to 64 characters.');
     if (kind !== 'customer' && kind !== 'platform') throw usage('--kind is customer or platform.');
     await connect();
-    const { createOrg } = await import('../shared/identity/orgs');
-    const { toOrganization } = await import('../shared/schemas/org');
+    const { createOrg } = await import('../shared/kernel/identity/orgs');
+    const { toOrganization } = await import('../shared/kernel/identity/schema');
     return { org: toOrganization(await createOrg({ slug, name, kind })) };
   }
   if (command === 'member add') {
@@ -140,7 +140,7 @@ async function run(command: string, values: Record<string, string | boolean | un
     if (!email.includes('@')) throw usage('--email takes an email address.');
     if (!(ROLES as readonly string[]).includes(role)) throw usage(`--role is one of ${ROLES.join(', ')}.`);
     await connect();
-    const { addMember } = await import('../shared/identity/orgs');
+    const { addMember } = await import('../shared/kernel/identity/orgs');
     const org = await findOrg(ref);
     const member = await addMember(org.orgId, email, role as (typeof ROLES)[number]);
     return { member, orgId: org.orgId };
@@ -148,7 +148,7 @@ async function run(command: string, values: Record<string, string | boolean | un
   if (command === 'token') {
     const email = required(values, 'email').toLowerCase();
     const info = await connect();
-    const { findUserByEmail } = await import('../shared/identity/users');
+    const { findUserByEmail } = await import('../shared/kernel/identity/users');
     const { idpSigner } = await import('../lib/local/idp');
     const user = await findUserByEmail(email);
     if (!user) throw new CliError(`User not found: ${email}. Add them to an organization first (member add).`);
@@ -164,8 +164,8 @@ async function run(command: string, values: Record<string, string | boolean | un
     if (!['A', 'CNAME', 'TXT', 'ALIAS'].includes(type)) throw usage('--type is A, CNAME, TXT or ALIAS.');
     if (!name.includes('.')) throw usage('--name takes a hostname with two labels at least.');
     await connect();
-    const { setLocalRecord } = await import('../shared/dns/local');
-    const { zoneOf } = await import('../shared/domains/hostnames');
+    const { setLocalRecord } = await import('../shared/ports/dns/local');
+    const { zoneOf } = await import('../shared/domains/custom-domains/hostnames');
     const zone = typeof values.zone === 'string' ? values.zone : zoneOf(name);
     const record = { name, type: type as 'A' | 'CNAME' | 'TXT' | 'ALIAS', value };
     await setLocalRecord(zone, record);
@@ -175,7 +175,7 @@ async function run(command: string, values: Record<string, string | boolean | un
     const code = required(values, 'code');
     const info = await connect();
     const org = typeof values.org === 'string' ? await findOrg(values.org) : { orgId: info.orgs.customer.orgId };
-    const { answerLogin } = await import('../shared/agents/devices');
+    const { answerLogin } = await import('../shared/domains/agents/devices');
     await answerLogin(org.orgId, { userId: info.owner.userId, name: 'Local owner' }, code, true);
     return { approved: true, orgId: org.orgId, userId: info.owner.userId };
   }
@@ -196,7 +196,7 @@ async function run(command: string, values: Record<string, string | boolean | un
   }
   const agent = values.agent === true;
   await connect();
-  const { createKey } = await import('../shared/identity/keys');
+  const { createKey } = await import('../shared/kernel/identity/keys');
   const org = await findOrg(ref);
   if (agent && org.kind !== 'platform') {
     throw new CliError(
@@ -215,7 +215,7 @@ async function run(command: string, values: Record<string, string | boolean | un
 
 /** An organization by id or slug. */
 async function findOrg(ref: string) {
-  const { findOrgBySlug, getOrg } = await import('../shared/identity/orgs');
+  const { findOrgBySlug, getOrg } = await import('../shared/kernel/identity/orgs');
   const org = ref.startsWith('org_') ? await getOrg(ref) : await findOrgBySlug(ref);
   if (!org) throw new CliError(`Organization not found: ${ref}`);
   return org;

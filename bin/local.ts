@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-central-1';
   const tableName = env.TABLE_NAME ?? 'platform';
   const ownerEmail = (env.OWNER_EMAIL ?? 'owner@localhost.test').trim().toLowerCase();
-  // `localhost`, as shared/config.ts assumes by default; the issuer in tokens must equal AUTH_URL.
+  // `localhost`, as shared/kernel/config.ts assumes by default; the issuer in tokens must equal AUTH_URL.
   const authUrl = `http://localhost:${ports.idp}`;
   const baseUrl = `http://localhost:${ports.api}`;
   // The local edge serves deployments at `<name>.localhost:<edge port>` (lib/local/edge.ts).
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   const workerQueues = await createWorkerQueues({ endpoint: services.sqs.endpoint, region, credentials });
 
   const idpKeyFile = resolve(dataDir, 'keys', 'idp.json');
-  // The environment the handlers read (shared/config.ts and the ports' adapters), before they load.
+  // The environment the handlers read (shared/kernel/config.ts and the ports' adapters), before they load.
   // One key pair for every engine, the one they check.
   delete env.AWS_SESSION_TOKEN;
   delete env.AWS_PROFILE;
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     IDP_KEY_FILE: idpKeyFile,
     ARTIFACTS_BUCKET: BUCKETS.artifacts,
     APPS_DOMAIN: `localhost:${edgePort}`,
-    // The names shared/needs.ts declares (the `queue` need), as on AWS.
+    // The names shared/kernel/needs.ts declares (the `queue` need), as on AWS.
     AGENT_JOBS_QUEUE_URL: services.sqs.queueUrls.agentJobs,
     AGENT_DLQ_URL: services.sqs.queueUrls.agentJobsDlq,
     // The queue workers' queues (the `repoArchives` need …).
@@ -166,15 +166,15 @@ async function main(): Promise<void> {
     LOCAL_CONNECTORS_LOOPBACK: 'true',
   } satisfies Record<string, string>);
 
-  // Every variable the route groups' needs declare (shared/needs.ts) is set, or the start stops naming it.
-  const { assertNeedsEnv } = await import('../shared/needs');
+  // Every variable the route groups' needs declare (shared/kernel/needs.ts) is set, or the start stops naming it.
+  const { assertNeedsEnv } = await import('../shared/kernel/needs');
   const needs = routeGroups.flatMap((g) => g.needs);
   assertNeedsEnv('The local platform', needs, 'local', env);
   const { startDnsServer } = await import('../lib/local/dns');
   const dns = await startDnsServer({ port: dnsPort, host: HOST });
   stoppers.push(dns.close);
   // Hosts made before the host registry are reserved in it, oldest first (once; later starts find them).
-  const { reserveExistingHosts } = await import('../shared/hosts/migrate');
+  const { reserveExistingHosts } = await import('../shared/domains/hosts/migrate');
   await reserveExistingHosts();
   const [{ createGateway, listen }, { seedLocalPlatform }, { idpSigner }, { docsRoutes }, { devicePage }] =
     await Promise.all([
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
   // The local SMTP server (lib/local/smtp.ts): mailboxes' sends and outside SMTP clients' mail.
   const { startSmtpServer } = await import('../lib/local/smtp');
   stoppers.push((await startSmtpServer({ port: smtpPort, host: HOST })).close);
-  // Timers of the notify worker (shared/scheduler): due records moved to its queue every second.
+  // Timers of the notify worker (shared/ports/scheduler): due records moved to its queue every second.
   const { startTimers } = await import('../lib/local/timers');
   const timers = startTimers();
   stoppers.push(async () => timers.stop());

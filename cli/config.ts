@@ -108,7 +108,7 @@ export interface Link {
   projectSlug?: string;
 }
 
-/** The link's file: one of the platform's own files, never deployed (shared/builds/platform-files.ts). */
+/** The link's file: one of the platform's own files, never deployed (shared/ports/builds/platform-files.ts). */
 export const LINK_FILE = '.platform.json';
 
 /** The nearest `.platform.json` from the folder up, with where it is. */

@@ -1,5 +1,5 @@
 import { ApiError, type Client, createClient } from '../client';
-import type { Project } from '../shared/schemas/project';
+import type { Project } from '../shared/domains/projects/schema';
 import { type Config, type Env, type Link, readConfig, readLink } from './config';
 import { table as sizedTable, widthOf } from './output';
 

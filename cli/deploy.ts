@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
-import { detectFramework } from '../shared/builds/detect';
-import type { Deployment } from '../shared/schemas/deployment';
-import type { Framework, Project } from '../shared/schemas/project';
+import type { Deployment } from '../shared/domains/deployments/schema';
+import type { Framework, Project } from '../shared/domains/projects/schema';
+import { detectFramework } from '../shared/ports/builds/detect';
 import { CliError, count, findProject, linkOf, type Session, UsageError } from './context';
 import { sourceMeta } from './git';
 import { streamBuildLog } from './logs';

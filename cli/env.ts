@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ENV_TARGETS, type EnvTarget, type EnvVar } from '../shared/schemas/env';
-import type { Project } from '../shared/schemas/project';
+import { ENV_TARGETS, type EnvTarget, type EnvVar } from '../shared/domains/projects/env-schema';
+import type { Project } from '../shared/domains/projects/schema';
 import { count, type Session, table, UsageError } from './context';
 
 export function parseTargets(value: string | undefined): EnvTarget[] {

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { create } from 'tar';
-import { PLATFORM_FILES } from '../shared/builds/platform-files';
+import { PLATFORM_FILES } from '../shared/ports/builds/platform-files';
 
 /**
  * A folder as the gzipped tar the deployments routes take: plain files and folders only (the

@@ -1,4 +1,4 @@
-import { FRAMEWORKS, type Framework, type Project } from '../shared/schemas/project';
+import { FRAMEWORKS, type Framework, type Project } from '../shared/domains/projects/schema';
 import { linkOf, listProjects, type Session, table, UsageError } from './context';
 
 /** `--framework`, checked before any request: a value the API would refuse is a usage mistake. */

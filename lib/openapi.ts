@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import { version as packageVersion } from '../package.json';
-import { ORG_NOT_FOUND } from '../shared/ground/messages';
-import { NOT_JSON, TOO_DEEP } from '../shared/http/body';
-import { MALFORMED_PATH, PRECONDITION_BUSY, PRECONDITION_FAILED } from '../shared/http/handler';
-import { IM } from '../shared/http/idempotency';
-import type { ResponseDocs } from '../shared/http/responses';
-import type { Method, Route } from '../shared/http/route';
-import { isWrite } from '../shared/http/route-entry';
+import { ORG_NOT_FOUND } from '../shared/kernel/ground/messages';
+import { NOT_JSON, TOO_DEEP } from '../shared/kernel/http/body';
+import { MALFORMED_PATH, PRECONDITION_BUSY, PRECONDITION_FAILED } from '../shared/kernel/http/handler';
+import { IM } from '../shared/kernel/http/idempotency';
+import type { ResponseDocs } from '../shared/kernel/http/responses';
+import type { Method, Route } from '../shared/kernel/http/route';
+import { isWrite } from '../shared/kernel/http/route-entry';
 import { type RouteGroup, routeGroups } from './route-groups';
 
 /**
@@ -136,7 +136,7 @@ export function jsonSchemaOf(schema: $ZodType, where: string): JsonSchema {
   return json;
 }
 
-/** The errors the middy stack answers by itself, by what the route is (shared/http/handler.ts). */
+/** The errors the middy stack answers by itself, by what the route is (shared/kernel/http/handler.ts). */
 function stackErrors(route: Route): Record<number, string[]> {
   const out: Record<number, string[]> = {};
   const add = (status: number, message: string) => {
@@ -152,7 +152,7 @@ function stackErrors(route: Route): Record<number, string[]> {
   if (route.roles) add(403, route.roles.refusal);
   if (route.roles?.keyScope) add(403, `Missing scope ${route.roles.keyScope}`);
   if (route.orgScoped) add(404, ORG_NOT_FOUND);
-  // Counted by the rate limits (shared/http/rate-limits.ts): the organization's and the key's budget.
+  // Counted by the rate limits (shared/kernel/http/rate-limits.ts): the organization's and the key's budget.
   if (route.orgScoped && route.access !== 'public') add(429, 'Too many requests. Try again in N seconds.');
   if (takesIdempotencyKey(route)) {
     add(412, PRECONDITION_FAILED);
@@ -165,7 +165,7 @@ function stackErrors(route: Route): Record<number, string[]> {
   return out;
 }
 
-/** Writes of a known caller take `Idempotency-Key` (shared/http/idempotency.ts). */
+/** Writes of a known caller take `Idempotency-Key` (shared/kernel/http/idempotency.ts). */
 const takesIdempotencyKey = (route: Route) => route.access !== 'public' && isWrite(route.method);
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };

@@ -1,4 +1,4 @@
-import type { Need } from '../shared/needs';
+import type { Need } from '../shared/kernel/needs';
 
 /**
  * THE table of route groups: each group is one Lambda function (`functions/<name>/handler.ts`)
@@ -13,7 +13,7 @@ export interface RouteGroup {
   prefixes: string[];
   /**
    * The outside systems the function reaches, for least-privilege grants (lib/aws/grants.ts) and
-   * the environment each brings (shared/needs.ts): the platform table, the cursor-signing secret,
+   * the environment each brings (shared/kernel/needs.ts): the platform table, the cursor-signing secret,
    * the KMS key, the platform's artifacts bucket, the agent queue, customer databases (tables
    * named `cust-*`), customer buckets (named `plt-*`), deployment builds (start, stop, read their
    * logs), deployed server functions (`plt-fn-*`: read, delete, read their logs). Workers
@@ -144,7 +144,7 @@ export const routeGroups: RouteGroup[] = [
   },
   {
     // Custom domains of projects and the organization's DNS provider: records in the platform
-    // table, hosts in the global registry (shared/hosts/registry.ts); kms: the provider's
+    // table, hosts in the global registry (shared/domains/hosts/registry.ts); kms: the provider's
     // credentials; dns: lookups and provider writes; domainChecks: the re-checks; notify:
     // domain.verified and domain.failed.
     name: 'domains',
@@ -175,7 +175,7 @@ export const routeGroups: RouteGroup[] = [
     needs: ['table', 'cursorSecret', 'buckets', 'mail', 'mailSend', 'notify'],
   },
   {
-    // Platform administration, outside any organization (operators only: shared/platform/access.ts):
+    // Platform administration, outside any organization (operators only: shared/kernel/identity/operators.ts):
     // organizations' plans and suspension, regions and locations, plans, the model catalog (records
     // in the platform table); mailQuota: the SES account's sending quota for the mail usage.
     name: 'platform',

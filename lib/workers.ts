@@ -1,9 +1,9 @@
-import type { Need } from '../shared/needs';
+import type { Need } from '../shared/kernel/needs';
 
 /**
  * THE table of background work: each worker is one function (`functions/workers/<name>.ts`,
  * `export const handler`) started by its trigger, with the grants and environment of its `needs`
- * (the route groups' vocabulary, shared/needs.ts). Read by the CDK stack (lib/aws/workers.ts: one
+ * (the route groups' vocabulary, shared/kernel/needs.ts). Read by the CDK stack (lib/aws/workers.ts: one
  * function, trigger and grants per row) and the local platform (lib/local/workers.ts: timers,
  * delivered events, polled queues). Adding a worker is one row here plus its file.
  */
@@ -153,7 +153,7 @@ export const workers: Worker[] = [
   {
     name: 'notify',
     description: 'Delivers notification events and their escalation steps',
-    // Events (raised by routes and workers) and timers of later steps (shared/scheduler) in one
+    // Events (raised by routes and workers) and timers of later steps (shared/ports/scheduler) in one
     // queue; every write is conditional, so a repeat sends nothing twice.
     trigger: queueTrigger('notify', { batchSize: 10 }),
     // Records (protocols, notices, people, webhook endpoints); the next steps' timers; mail, texts
@@ -231,7 +231,7 @@ export const workers: Worker[] = [
   {
     name: 'analytics',
     description: "Adds the API's request events to hourly analytics counters",
-    // One log line per request (shared/insights/sink-aws.ts); each batch counted once (a marker).
+    // One log line per request (shared/ports/analytics/aws.ts); each batch counted once (a marker).
     trigger: { kind: 'logs', pattern: '{ $.message = "analytics_event" }', localEverySeconds: 1 },
     needs: ['table'],
     timeoutMinutes: 1,

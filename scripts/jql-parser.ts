@@ -1,6 +1,6 @@
 /**
  * Build step for the JQL grammar: `npx tsx scripts/jql-parser.ts` compiles
- * shared/tracker/jql/jql.peggy into shared/tracker/jql/parser.ts, which is checked in, so no
+ * shared/domains/tracker/jql/jql.peggy into shared/domains/tracker/jql/parser.ts, which is checked in, so no
  * peggy runtime is bundled or run at request time. The file's header carries the grammar's
  * SHA-256 and peggy's version; test/tracker/jql-parser.unit.test.ts fails when either changed
  * and the file was not rebuilt. `--check` exits 1 instead of writing when the file is stale.
@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import peggy from 'peggy';
 
-const dir = join(__dirname, '..', 'shared', 'tracker', 'jql');
+const dir = join(__dirname, '..', 'shared', 'domains', 'tracker', 'jql');
 export const grammarPath = join(dir, 'jql.peggy');
 export const parserPath = join(dir, 'parser.ts');
 
@@ -51,7 +51,7 @@ if (require.main === module) {
   if (process.argv.includes('--check')) {
     const current = readFileSync(parserPath, 'utf8');
     if (current.split('\n', 1)[0] !== stamp(grammar)) {
-      console.error('shared/tracker/jql/parser.ts is stale: run npx tsx scripts/jql-parser.ts');
+      console.error('shared/domains/tracker/jql/parser.ts is stale: run npx tsx scripts/jql-parser.ts');
       process.exit(1);
     }
   } else {

@@ -1,10 +1,10 @@
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { loadOrCreateIdpKey } from '../lib/local/idp';
-import { ROLE_SCOPES } from '../shared/auth/roles';
-import { ROLES, SCOPES } from '../shared/auth/scopes';
-import { config } from '../shared/config';
-import type { Route } from '../shared/http/route';
-import { createKey } from '../shared/identity/keys';
+import { ROLE_SCOPES } from '../shared/kernel/auth/roles';
+import { ROLES, SCOPES } from '../shared/kernel/auth/scopes';
+import { config } from '../shared/kernel/config';
+import type { Route } from '../shared/kernel/http/route';
+import { createKey } from '../shared/kernel/identity/keys';
 import type { Person } from './helpers/platform';
 import { TestPlatform } from './helpers/platform';
 import { allRoutes } from './helpers/routes';

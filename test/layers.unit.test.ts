@@ -1,16 +1,26 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as ts from 'typescript';
 
 /**
  * The folder rules of the design, held over the import graph (static imports, `export … from`,
- * `import()` and `require()` of string literals):
+ * `import()` and `require()` of string literals). `shared/` has three wings:
+ * - `shared/kernel/`: the machinery every request runs (http, auth, store, ground, net, events,
+ *   config, identity, audit, plans, tenancy);
+ * - `shared/ports/<name>/`: one outside system each (`port.ts`, `aws.ts`, `local.ts`, `index.ts`);
+ * - `shared/domains/<product>/`: the rules of each product.
+ *
+ * The rules:
  * - a route group (`functions/<group>`) never imports another group;
- * - `shared/` never imports `functions/` or `lib/`;
- * - nothing in `functions/` or `shared/` imports `lib/local/`;
+ * - `shared/` never imports `functions/` or `lib/`, and nothing in either imports `lib/local/`;
+ * - the kernel never imports a product's rules (`shared/domains/`);
+ * - a port never imports a product's rules at run time (a type, or one of the few values listed in
+ *   PORT_READS_DOMAIN with its reason);
  * - `config.target` is read only in a port's index.ts;
- * - the ground floor (`shared/ground/`: errors, logging) imports nothing of the project, and the
- *   floors below HTTP (`shared/store/`, the workers) reach errors and logging there, never in `shared/http/`.
+ * - the ground floor (`shared/kernel/ground/`: errors, logging) imports nothing of the project,
+ *   and the floors below HTTP (the store, the workers) never import `shared/kernel/http/`;
+ * - no import cycle, anywhere, among the imports evaluated when a module loads (a type-only import
+ *   is erased; an `import()` is a lazy boundary, loaded on first use).
  */
 
 const root = resolve(__dirname, '..');
@@ -23,23 +33,46 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Every project-relative import of `file`, as a path from the repository root. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(root, file), 'utf8');
-  const info = ts.preProcessFile(text, true, true);
-  return info.importedFiles
-    .map((f) => f.fileName)
-    .filter((name) => name.startsWith('.'))
-    .map((name) => relative(root, resolve(root, dirname(file), name)));
+interface Edge {
+  to: string;
+  /** `import type …` / `export type … from`: erased when compiled. */
+  typeOnly: boolean;
+  /** `import('…')`: loaded on first use, after both modules are evaluated (the lazy boundaries). */
+  dynamic: boolean;
 }
 
-const groupOf = (path: string) => /^functions\/([^/]+)\//.exec(path)?.[1];
+const edgeCache = new Map<string, Edge[]>();
+/** Every project-relative import of `file`, as a path from the repository root. */
+function edgesOf(file: string): Edge[] {
+  const known = edgeCache.get(file);
+  if (known) return known;
+  const text = readFileSync(join(root, file), 'utf8');
+  const info = ts.preProcessFile(text, true, true);
+  const edges = info.importedFiles
+    .filter((f) => f.fileName.startsWith('.'))
+    .map((f) => {
+      // The statement the specifier ends: `import type {…} from '…'` or `export type {…} from '…'`.
+      const start = Math.max(text.lastIndexOf('import ', f.pos), text.lastIndexOf('export ', f.pos));
+      const statement = start >= 0 ? text.slice(start, f.pos) : '';
+      return {
+        to: relative(root, resolve(root, dirname(file), f.fileName)),
+        typeOnly: /^(import|export)\s+type\s/.test(statement),
+        dynamic: /import\s*\(\s*$/.test(text.slice(Math.max(0, f.pos - 20), f.pos)),
+      };
+    });
+  edgeCache.set(file, edges);
+  return edges;
+}
+const importsOf = (file: string) => edgesOf(file).map((e) => e.to);
 
-function violations(files: string[], rule: (from: string, to: string) => string | undefined): string[] {
+const groupOf = (path: string) => /^functions\/([^/]+)\//.exec(path)?.[1];
+const wingOf = (path: string) => /^shared\/(kernel|ports|domains)\//.exec(path)?.[1];
+
+function violations(files: string[], rule: Rule): string[] {
   return files.flatMap((from) =>
-    importsOf(from).flatMap((to) => {
-      const why = rule(from, to);
-      return why ? [`${from} → ${to}: ${why}`] : [];
+    edgesOf(from).flatMap((edge) => {
+      const why = rule(from, edge.to, edge.typeOnly);
+      return why ? [`${from} → ${edge.to}: ${why}`] : [];
     }),
   );
 }
@@ -50,10 +83,29 @@ const shared = sources('shared');
 test('the import graph is read (a rule over no edges would pass for nothing)', () => {
   expect(functions.length).toBeGreaterThan(20);
   expect(shared.length).toBeGreaterThan(20);
-  expect(importsOf('functions/core/handler.ts')).toContain('shared/http/handler');
+  expect(importsOf('functions/core/handler.ts')).toContain('shared/kernel/http/handler');
 });
 
-type Rule = (from: string, to: string) => string | undefined;
+test('shared/ holds the three wings and nothing else', () => {
+  expect(readdirSync(join(root, 'shared')).sort()).toEqual(['domains', 'kernel', 'ports']);
+});
+
+/**
+ * Values a port takes from a product today, each with its reason; the list only shrinks.
+ * (Types are free: they describe what crosses the port and are erased.)
+ */
+const PORT_READS_DOMAIN: Record<string, string> = {
+  'shared/ports/artifacts/aws.ts → shared/domains/deployments/sources':
+    'the artifacts bucket name, read from the environment beside the upload rules',
+  'shared/ports/builds/events.ts → shared/domains/deployments/schema': 'the deployment statuses a build event maps to',
+  'shared/ports/builds/local.ts → shared/domains/deployments/schema': 'the in-progress statuses and function settings',
+  'shared/ports/runtime/aws.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
+  'shared/ports/runtime/aws.ts → shared/domains/resources/links': "a function's linked resources' variables",
+  'shared/ports/runtime/port.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
+  'shared/ports/runtime/local.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
+};
+
+type Rule = (from: string, to: string, typeOnly: boolean) => string | undefined;
 
 const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] }[] = [
   {
@@ -66,7 +118,7 @@ const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] 
     name: 'shared/ never imports functions/ or lib/',
     files: shared,
     rule: (_from, to) => (/^(functions|lib)\//.test(to) ? 'shared code depends on a group or on wiring' : undefined),
-    bad: ['shared/store/table.ts', 'lib/route-groups'],
+    bad: ['shared/kernel/store/table.ts', 'lib/route-groups'],
   },
   {
     name: 'nothing in functions/ or shared/ imports lib/local/',
@@ -75,31 +127,56 @@ const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] 
     bad: ['functions/deployments/create.ts', 'lib/local/edge'],
   },
   {
-    name: 'the ground floor stands on nothing of the project',
-    files: shared.filter((f) => f.startsWith('shared/ground/')),
-    rule: (from, to) => (!to.startsWith(dirname(from)) ? 'the ground floor imports an upper floor' : undefined),
-    bad: ['shared/ground/errors.ts', 'shared/http/handler'],
+    name: 'the kernel never imports a product',
+    files: shared.filter((f) => wingOf(f) === 'kernel'),
+    rule: (_from, to) => (wingOf(to) === 'domains' ? 'the machinery depends on a product' : undefined),
+    bad: ['shared/kernel/http/handler.ts', 'shared/domains/projects/records'],
   },
   {
-    name: 'the store and the workers never import shared/http/',
+    name: 'a port takes no product rule at run time',
+    files: shared.filter((f) => wingOf(f) === 'ports'),
+    rule: (from, to, typeOnly) =>
+      wingOf(to) === 'domains' && !typeOnly && !PORT_READS_DOMAIN[`${from} → ${to}`]
+        ? 'an outside system depends on a product'
+        : undefined,
+    bad: ['shared/ports/git/local.ts', 'shared/domains/repos/pulls'],
+  },
+  {
+    name: 'the ground floor stands on nothing of the project',
+    files: shared.filter((f) => f.startsWith('shared/kernel/ground/')),
+    rule: (from, to) => (!to.startsWith(dirname(from)) ? 'the ground floor imports an upper floor' : undefined),
+    bad: ['shared/kernel/ground/errors.ts', 'shared/kernel/http/handler'],
+  },
+  {
+    name: 'the store and the workers never import shared/kernel/http/',
     files: [
-      ...shared.filter((f) => f.startsWith('shared/store/')),
+      ...shared.filter((f) => f.startsWith('shared/kernel/store/')),
       ...functions.filter((f) => groupOf(f) === 'workers'),
     ],
-    rule: (_from, to) => (to.startsWith('shared/http/') ? 'errors and logging are on the ground floor' : undefined),
-    bad: ['shared/store/table.ts', 'shared/http/errors'],
+    rule: (_from, to) =>
+      to.startsWith('shared/kernel/http/') ? 'errors and logging are on the ground floor' : undefined,
+    bad: ['shared/kernel/store/table.ts', 'shared/kernel/http/errors'],
   },
   {
     name: 'the agent program stands alone (it runs on a device, against the API only)',
     files: sources('agent'),
     rule: (_from, to) => (!to.startsWith('agent/') ? 'the agent program imports platform code' : undefined),
-    bad: ['agent/main.ts', 'shared/agents/jobs'],
+    bad: ['agent/main.ts', 'shared/domains/agents/jobs'],
   },
 ];
 
+test('every listed port exception is still an import (the list only shrinks)', () => {
+  const edges = new Set(
+    shared.filter((f) => wingOf(f) === 'ports').flatMap((f) => edgesOf(f).map((e) => `${f} → ${e.to}`)),
+  );
+  expect(Object.keys(PORT_READS_DOMAIN).filter((k) => !edges.has(k))).toEqual([]);
+});
+
 /** A target switch belongs in a port's index.ts (the one place that picks an adapter), nowhere else. */
 const switchesTarget = (file: string, text: string) =>
-  /\bconfig\.target\b/.test(text) && !/^shared\/[^/]+\/index\.ts$/.test(file) && file !== 'shared/config.ts';
+  /\bconfig\.target\b/.test(text) &&
+  !/^shared\/ports\/[^/]+\/index\.ts$/.test(file) &&
+  file !== 'shared/kernel/config.ts';
 
 describe('no config.target switch outside a port’s index.ts', () => {
   test('holds over functions/ and shared/', () => {
@@ -108,7 +185,8 @@ describe('no config.target switch outside a port’s index.ts', () => {
   });
   test('catches a violation, and lets a port pick its adapter', () => {
     expect(switchesTarget('functions/workers/usage.ts', "config.target === 'aws'")).toBe(true);
-    expect(switchesTarget('shared/storage/index.ts', "config.target === 'local'")).toBe(false);
+    expect(switchesTarget('shared/kernel/http/handler.ts', "config.target === 'aws'")).toBe(true);
+    expect(switchesTarget('shared/ports/object-storage/index.ts', "config.target === 'local'")).toBe(false);
   });
 });
 
@@ -117,6 +195,109 @@ describe.each(rules)('$name', ({ files, rule, bad }) => {
     expect(violations(files, rule)).toEqual([]);
   });
   test('catches a violation', () => {
-    expect(rule(...bad)).toBeDefined();
+    expect(rule(bad[0], bad[1], false)).toBeDefined();
+  });
+});
+
+/** The file an import names (`x` → `x.ts` or `x/index.ts`), if it is one of ours. */
+function fileOf(path: string): string | undefined {
+  for (const p of [path, `${path}.ts`, `${path}/index.ts`]) {
+    if (/\.ts$/.test(p) && existsSync(join(root, p)) && statSync(join(root, p)).isFile()) return p;
+  }
+  return undefined;
+}
+
+/**
+ * Each file's imports evaluated when it loads, as files. A type-only import is erased; an
+ * `import()` is a lazy boundary (how a function keeps code out of its start), loaded after both
+ * modules are evaluated, so it can't see a module half-made: neither makes a load-time cycle.
+ */
+function graphOf(files: string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const f of files) {
+    graph.set(
+      f,
+      edgesOf(f)
+        .filter((e) => !e.typeOnly && !e.dynamic)
+        .map((e) => fileOf(e.to))
+        .filter((t): t is string => t !== undefined),
+    );
+  }
+  return graph;
+}
+
+/** The strongly connected components of more than one file (or a file importing itself). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  // Tarjan's algorithm, iteratively.
+  let index = 0;
+  const indexOf = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  for (const start of graph.keys()) {
+    if (indexOf.has(start)) continue;
+    const work: { node: string; next: number }[] = [{ node: start, next: 0 }];
+    indexOf.set(start, index);
+    low.set(start, index++);
+    stack.push(start);
+    onStack.add(start);
+    for (let top = work.at(-1); top !== undefined; top = work.at(-1)) {
+      const targets = graph.get(top.node) ?? [];
+      if (top.next < targets.length) {
+        const t = targets[top.next++] as string;
+        if (!graph.has(t)) continue;
+        if (!indexOf.has(t)) {
+          indexOf.set(t, index);
+          low.set(t, index++);
+          stack.push(t);
+          onStack.add(t);
+          work.push({ node: t, next: 0 });
+        } else if (onStack.has(t)) {
+          low.set(top.node, Math.min(low.get(top.node) as number, indexOf.get(t) as number));
+        }
+        continue;
+      }
+      work.pop();
+      const below = work.at(-1);
+      if (below) {
+        const parent = below.node;
+        low.set(parent, Math.min(low.get(parent) as number, low.get(top.node) as number));
+      }
+      if (low.get(top.node) === indexOf.get(top.node)) {
+        const component: string[] = [];
+        let n: string;
+        do {
+          n = stack.pop() as string;
+          onStack.delete(n);
+          component.push(n);
+        } while (n !== top.node);
+        if (component.length > 1 || (graph.get(top.node) ?? []).includes(top.node)) found.push(component.sort());
+      }
+    }
+  }
+  return found;
+}
+
+describe('no import cycle', () => {
+  const everything = ['bin', 'lib', 'functions', 'shared', 'cli', 'client', 'agent', 'scripts'].flatMap(sources);
+  test('holds over the whole code base', () => {
+    expect(cycles(graphOf(everything))).toEqual([]);
+  });
+  test('catches one, and a file importing itself', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['d.ts']],
+      ['e.ts', ['a.ts']],
+    ]);
+    expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
+  });
+  test('reads type-only imports as erased, and import() as lazy', () => {
+    const edges = edgesOf('shared/kernel/http/handler.ts');
+    expect(edges.some((e) => e.typeOnly)).toBe(true);
+    expect(edges.some((e) => !e.typeOnly && !e.dynamic)).toBe(true);
+    expect(edges.some((e) => e.to === 'shared/kernel/http/idempotency' && e.dynamic)).toBe(true);
   });
 });

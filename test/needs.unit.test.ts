@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routeGroups } from '../lib/route-groups';
 import { workers } from '../lib/workers';
-import { assertNeedsEnv, envOfNeeds, NEED_ENV, type Need } from '../shared/needs';
+import { assertNeedsEnv, envOfNeeds, NEED_ENV, type Need } from '../shared/kernel/needs';
 
 /**
- * The environment contract (shared/needs.ts): each need's variables are declared once; the local
+ * The environment contract (shared/kernel/needs.ts): each need's variables are declared once; the local
  * platform sets every one of them under that name (it once set AGENT_QUEUE_URL where AWS set
  * AGENT_JOBS_QUEUE_URL), and a missing one stops the start, named. On AWS the synthesis holds it
  * (lib/aws/grants.ts; test/infra).

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { Operations } from '../../client';
-import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../../shared/tracker/catalog';
+import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../../shared/domains/tracker/catalog';
 import { UsageError } from '../context';
 import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the agent device routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the agent device routes (see shared/kernel/http/responses.ts): documentation only. */
 export const responses: ResponseDocs = {
   'POST /v1/agent/login': {
     200: z.object({

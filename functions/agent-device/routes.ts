@@ -6,11 +6,11 @@ import {
   markSeen,
   requireDevice,
   startLogin,
-} from '../../shared/agents/devices';
-import { claimNext, completeJob, heartbeat, JM, resultsLink, uploadUrl } from '../../shared/agents/jobs';
-import type { Caller } from '../../shared/auth/caller';
-import { HttpError } from '../../shared/ground/errors';
-import { ok, route } from '../../shared/http/route';
+} from '../../shared/domains/agents/devices';
+import { claimNext, completeJob, heartbeat, JM, resultsLink, uploadUrl } from '../../shared/domains/agents/jobs';
+import type { Caller } from '../../shared/kernel/auth/caller';
+import { HttpError } from '../../shared/kernel/ground/errors';
+import { ok, route } from '../../shared/kernel/http/route';
 
 /** Where a person types the user code: the platform's own address (`<origin>/device`). */
 function verificationUri(headers: Record<string, string | undefined>): string {

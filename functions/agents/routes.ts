@@ -12,7 +12,7 @@ import {
   requireDevice,
   revokeDevice,
   updateDevice,
-} from '../../shared/agents/devices';
+} from '../../shared/domains/agents/devices';
 import {
   cancelJob,
   checkInput,
@@ -26,12 +26,12 @@ import {
   requireJob,
   resultsUrl,
   waitingOf,
-} from '../../shared/agents/jobs';
-import { callerId } from '../../shared/auth/caller';
-import { badRequest, conflict, forbidden, notFound } from '../../shared/ground/errors';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { checkPublicUrl, UnsafeUrlError } from '../../shared/net/guarded-fetch';
-import { publicFields } from '../../shared/store/table';
+} from '../../shared/domains/agents/jobs';
+import { callerId } from '../../shared/kernel/auth/caller';
+import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { checkPublicUrl, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
+import { publicFields } from '../../shared/kernel/store/table';
 
 const OrgPath = z.object({ orgId: z.string() });
 const DevicePath = z.object({ orgId: z.string(), deviceId: z.string() });

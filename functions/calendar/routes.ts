@@ -10,19 +10,19 @@ import {
   shownCalendar,
   shownEvent,
   updateCalendar,
-} from '../../shared/calendar/records';
-import { badRequest } from '../../shared/ground/errors';
-import { QueryInt } from '../../shared/http/query';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { MM, memberMailbox } from '../../shared/mailboxes/records';
+} from '../../shared/domains/calendar/records';
+import { MM, memberMailbox } from '../../shared/domains/mail/records';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { QueryInt } from '../../shared/kernel/http/query';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 
 /**
  * The calendar group: a mailbox's calendars and events (spec part C, "Calendar"). Every route
  * serves the mailbox's members only (keys and others get 403). Expansion, iCalendar and
  * invitations load with the first route that needs them (out of the group's cold start).
  */
-const service = () => import('../../shared/calendar/events');
-const transfer = () => import('../../shared/calendar/transfer');
+const service = () => import('../../shared/domains/calendar/events');
+const transfer = () => import('../../shared/domains/calendar/transfer');
 
 const MAX_WINDOW = 400 * 86_400_000;
 

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { callerId } from '../../shared/auth/caller';
 import {
   CM,
   checkCredentials,
@@ -11,15 +10,16 @@ import {
   sealFor,
   shownConnector,
   updateConnector,
-} from '../../shared/connectors/records';
-import { readTools } from '../../shared/connectors/tools';
-import { badRequest, forbidden } from '../../shared/ground/errors';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { checkPublicUrlFor, UnsafeUrlError } from '../../shared/net/guarded-fetch';
+} from '../../shared/domains/connectors/records';
+import { readTools } from '../../shared/domains/connectors/tools';
+import { callerId } from '../../shared/kernel/auth/caller';
+import { badRequest, forbidden } from '../../shared/kernel/ground/errors';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { checkPublicUrlFor, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 
 /** What `test` and sign-in need (the MCP client, OAuth), loaded by those routes alone. */
-const checking = () => import('../../shared/connectors/check');
-const signingIn = () => import('../../shared/connectors/oauth');
+const checking = () => import('../../shared/domains/connectors/check');
+const signingIn = () => import('../../shared/domains/connectors/oauth');
 
 const OrgPath = z.object({ orgId: z.string() });
 const ConnectorPath = z.object({ orgId: z.string(), connectorId: z.string() });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { bookName, createBook, deleteBook, getBook, listBooks, renameBook } from '../../shared/contacts/books';
+import { bookName, createBook, deleteBook, getBook, listBooks, renameBook } from '../../shared/domains/contacts/books';
 import {
   deleteContact,
   getContact,
@@ -7,14 +7,14 @@ import {
   newContact,
   putContact,
   updateContact,
-} from '../../shared/contacts/contacts';
-import { deletePhoto, MAX_PHOTO_BODY_BYTES, photoLink, putPhoto } from '../../shared/contacts/photos';
-import { CM, shownBook, shownContact } from '../../shared/contacts/records';
-import { HttpError } from '../../shared/ground/errors';
-import { queryInt } from '../../shared/http/query';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { MM, memberMailbox } from '../../shared/mailboxes/records';
-import { INVALID_CURSOR } from '../../shared/store/cursor';
+} from '../../shared/domains/contacts/contacts';
+import { deletePhoto, MAX_PHOTO_BODY_BYTES, photoLink, putPhoto } from '../../shared/domains/contacts/photos';
+import { CM, shownBook, shownContact } from '../../shared/domains/contacts/records';
+import { MM, memberMailbox } from '../../shared/domains/mail/records';
+import { HttpError } from '../../shared/kernel/ground/errors';
+import { queryInt } from '../../shared/kernel/http/query';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import {
   BookBody,
   BookPath,

@@ -10,7 +10,7 @@ export const ContactPath = z.object({
 });
 export const PhotoPath = z.object({ orgId: z.string(), mailboxId: z.string(), contactId: z.string() });
 
-/** An address book's `name`: any JSON (kept as text; see shared/contacts/books.ts). */
+/** An address book's `name`: any JSON (kept as text; see shared/domains/contacts/books.ts). */
 export const BookBody = z.object({ name: z.unknown() });
 
 const Text = (max: number) => z.string().check(z.trim(), z.maxLength(max));

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { getBook } from '../../shared/contacts/books';
-import { CM } from '../../shared/contacts/records';
+import { getBook } from '../../shared/domains/contacts/books';
+import { CM } from '../../shared/domains/contacts/records';
 import {
   exportBook,
   exportLink,
@@ -11,10 +11,10 @@ import {
   MAX_INLINE_EXPORT_BYTES,
   TM,
   VCARD_TYPE,
-} from '../../shared/contacts/transfer';
-import { badRequest } from '../../shared/ground/errors';
-import { ok, route } from '../../shared/http/route';
-import { MM, memberMailbox } from '../../shared/mailboxes/records';
+} from '../../shared/domains/contacts/transfer';
+import { MM, memberMailbox } from '../../shared/domains/mail/records';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { ok, route } from '../../shared/kernel/http/route';
 import { BookPath } from './schemas';
 
 /** An attachment's header: an ASCII name for every client, the real one (RFC 5987) for those that read it. */

@@ -1,10 +1,10 @@
-import type { Caller } from '../../shared/auth/caller';
-import { ROLE_SCOPES } from '../../shared/auth/roles';
-import type { Role, Scope } from '../../shared/auth/scopes';
-import { membershipsOf } from '../../shared/identity/orgs';
-import { getUser } from '../../shared/identity/users';
-import type { Organization } from '../../shared/schemas/org';
-import { getMany, keys } from '../../shared/store/table';
+import type { Caller } from '../../shared/kernel/auth/caller';
+import { ROLE_SCOPES } from '../../shared/kernel/auth/roles';
+import type { Role, Scope } from '../../shared/kernel/auth/scopes';
+import { membershipsOf } from '../../shared/kernel/identity/orgs';
+import type { Organization } from '../../shared/kernel/identity/schema';
+import { getUser } from '../../shared/kernel/identity/users';
+import { getMany, keys } from '../../shared/kernel/store/table';
 
 interface OrgEntry {
   orgId: string;

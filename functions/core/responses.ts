@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { ROLES, SCOPES } from '../../shared/auth/scopes';
-import type { ResponseDocs } from '../../shared/http/responses';
+import { ROLES, SCOPES } from '../../shared/kernel/auth/scopes';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the core routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the core routes (see shared/kernel/http/responses.ts): documentation only. */
 const OrgEntry = z.object({
   orgId: z.string(),
   slug: z.string(),

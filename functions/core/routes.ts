@@ -1,5 +1,5 @@
-import { ok, route } from '../../shared/http/route';
-import { publicLocations } from '../../shared/platform/geo';
+import { publicLocations } from '../../shared/domains/platform-admin/geo';
+import { ok, route } from '../../shared/kernel/http/route';
 import { describeCaller } from './me';
 
 export const routes = [
@@ -22,7 +22,7 @@ export const routes = [
     path: '/v1/locations',
     access: 'token',
     summary: 'The locations projects and resources can be placed in, with the default marked.',
-    // The platform's registry (shared/platform/geo.ts), seeded from LOCATIONS: its enabled locations.
+    // The platform's registry (shared/domains/platform-admin/geo.ts), seeded from LOCATIONS: its enabled locations.
     run: async () => ok(await publicLocations()),
   }),
 ];

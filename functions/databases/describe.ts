@@ -1,7 +1,7 @@
-import { describeTable, type TableOut, tableOut } from '../../shared/databases/tables';
-import { listResources } from '../../shared/resources/records';
-import { refreshStatus } from '../../shared/resources/status';
-import { type Resource, toResource } from '../../shared/schemas/resource';
+import { describeTable, type TableOut, tableOut } from '../../shared/domains/databases/tables';
+import { listResources } from '../../shared/domains/resources/records';
+import { type Resource, toResource } from '../../shared/domains/resources/schema';
+import { refreshStatus } from '../../shared/domains/resources/status';
 import { forget, loadDatabase } from './load';
 
 /** `GET .../databases/:resourceId`: the record and its table; `table` is null when there is none. */

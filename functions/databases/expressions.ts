@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { valueIn } from '../../shared/databases/attributes';
-import { badRequest } from '../../shared/ground/errors';
-import type { KeyAttribute, KeySchema } from '../../shared/schemas/resource';
+import { valueIn } from '../../shared/domains/databases/attributes';
+import type { KeyAttribute, KeySchema } from '../../shared/domains/resources/schema';
+import { badRequest } from '../../shared/kernel/ground/errors';
 
 export const FILTER_OPS = [
   '=',

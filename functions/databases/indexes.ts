@@ -1,8 +1,8 @@
 import { type AttributeDefinition, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
-import { customerDynamo } from '../../shared/databases/client';
-import { billingModeOf, indexBusyMessage, type TableOut, tableOut } from '../../shared/databases/tables';
-import { badRequest, conflict, notFound } from '../../shared/ground/errors';
-import type { KeyAttribute } from '../../shared/schemas/resource';
+import { customerDynamo } from '../../shared/domains/databases/client';
+import { billingModeOf, indexBusyMessage, type TableOut, tableOut } from '../../shared/domains/databases/tables';
+import type { KeyAttribute } from '../../shared/domains/resources/schema';
+import { badRequest, conflict, notFound } from '../../shared/kernel/ground/errors';
 import { type Database, describe, forget, onMissingTable } from './load';
 
 export interface IndexInput {

@@ -16,9 +16,9 @@ import {
   type SdkItem,
   sameKey,
   sameValue,
-} from '../../shared/databases/attributes';
-import { customerDynamo } from '../../shared/databases/client';
-import { conflict, HttpError, notFound } from '../../shared/ground/errors';
+} from '../../shared/domains/databases/attributes';
+import { customerDynamo } from '../../shared/domains/databases/client';
+import { conflict, HttpError, notFound } from '../../shared/kernel/ground/errors';
 import { type Database, onMissingTable } from './load';
 
 export const ITEM_NOT_FOUND = 'Item not found';

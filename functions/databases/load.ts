@@ -1,9 +1,9 @@
-import { describeTable, keySchemaOf, type SdkTable } from '../../shared/databases/tables';
-import { type HttpError, notFound } from '../../shared/ground/errors';
-import { toHttpError } from '../../shared/http/backend-errors';
-import { getResource } from '../../shared/resources/records';
-import { refreshStatus } from '../../shared/resources/status';
-import type { KeySchema, Resource } from '../../shared/schemas/resource';
+import { describeTable, keySchemaOf, type SdkTable } from '../../shared/domains/databases/tables';
+import { getResource } from '../../shared/domains/resources/records';
+import type { KeySchema, Resource } from '../../shared/domains/resources/schema';
+import { refreshStatus } from '../../shared/domains/resources/status';
+import { type HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { toHttpError } from '../../shared/kernel/http/backend-errors';
 
 export const DATABASE_NOT_FOUND = 'Database not found';
 export const TABLE_NOT_FOUND = 'Table not found';

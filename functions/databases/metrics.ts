@@ -1,4 +1,4 @@
-import { billingModeOf } from '../../shared/databases/tables';
+import { billingModeOf } from '../../shared/domains/databases/tables';
 import { type Database, describe } from './load';
 
 /**

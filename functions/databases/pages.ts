@@ -1,8 +1,8 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { itemIn, itemOut, type JsonItem, type SdkItem } from '../../shared/databases/attributes';
-import { customerDynamo } from '../../shared/databases/client';
-import { badRequest } from '../../shared/ground/errors';
-import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/store/cursor';
+import { itemIn, itemOut, type JsonItem, type SdkItem } from '../../shared/domains/databases/attributes';
+import { customerDynamo } from '../../shared/domains/databases/client';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import {
   type Filter,
   filterExpression,

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { ResourceDoc } from '../../shared/schemas/docs';
+import { ResourceDoc } from '../../shared/domains/record-docs';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 import { BILLING_MODES, TABLE_CLASSES } from './settings';
 
-/** Success responses of the databases routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the databases routes (see shared/kernel/http/responses.ts): documentation only. */
 
 const count = z.int().check(z.minimum(0));
 

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { isWellFormed } from '../../shared/databases/attributes';
-import { PROTECTED } from '../../shared/databases/tables';
-import { HttpError } from '../../shared/ground/errors';
-import { accepted, created, noContent, ok, route } from '../../shared/http/route';
-import { deleteDatabaseTable, deleteResource } from '../../shared/resources/delete';
-import { KeyAttributeSchema } from '../../shared/schemas/resource';
-import { INVALID_CURSOR } from '../../shared/store/cursor';
+import { isWellFormed } from '../../shared/domains/databases/attributes';
+import { PROTECTED } from '../../shared/domains/databases/tables';
+import { deleteDatabaseTable, deleteResource } from '../../shared/domains/resources/delete';
+import { KeyAttributeSchema } from '../../shared/domains/resources/schema';
+import { HttpError } from '../../shared/kernel/ground/errors';
+import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { getDatabase, listDatabases } from './describe';
 import { BEGINS_WITH_TYPES, FILTER_OPS, MISSING_VALUE, NO_SORT_KEY, SORT_MISSING_VALUE, SORT_OPS } from './expressions';
 import {

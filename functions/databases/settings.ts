@@ -5,10 +5,10 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { type Capability, isUnknownOperation, NOTES, supports } from '../../shared/databases/capabilities';
-import { customerDynamo } from '../../shared/databases/client';
-import { billingModeOf, type SdkTable, tableClassOf } from '../../shared/databases/tables';
-import { badRequest } from '../../shared/ground/errors';
+import { type Capability, isUnknownOperation, NOTES, supports } from '../../shared/domains/databases/capabilities';
+import { customerDynamo } from '../../shared/domains/databases/client';
+import { billingModeOf, type SdkTable, tableClassOf } from '../../shared/domains/databases/tables';
+import { badRequest } from '../../shared/kernel/ground/errors';
 import { type Database, describe, onMissingTable } from './load';
 
 export const TABLE_CLASSES = ['STANDARD', 'STANDARD_INFREQUENT_ACCESS'] as const;

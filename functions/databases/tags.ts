@@ -1,9 +1,9 @@
 import { TagResourceCommand, UntagResourceCommand } from '@aws-sdk/client-dynamodb';
-import { isUnknownOperation, NOTES, supports } from '../../shared/databases/capabilities';
-import { customerDynamo } from '../../shared/databases/client';
-import { badRequest, HttpError } from '../../shared/ground/errors';
-import { getResource, updateResource } from '../../shared/resources/records';
-import type { Resource } from '../../shared/schemas/resource';
+import { isUnknownOperation, NOTES, supports } from '../../shared/domains/databases/capabilities';
+import { customerDynamo } from '../../shared/domains/databases/client';
+import { getResource, updateResource } from '../../shared/domains/resources/records';
+import type { Resource } from '../../shared/domains/resources/schema';
+import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
 import { type Database, describe } from './load';
 
 export const MAX_TAGS = 50;

@@ -1,13 +1,13 @@
-import { deploymentEnv } from '../../shared/deployments/env';
-import { launch } from '../../shared/deployments/launch';
-import { existingForCommit } from '../../shared/deployments/records';
-import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from '../../shared/deployments/sources';
-import { git } from '../../shared/git';
-import { badRequest, conflict, HttpError, notFound } from '../../shared/ground/errors';
-import { envHash } from '../../shared/projects/env';
-import { assertActive, requireProject } from '../../shared/projects/records';
-import { getResource } from '../../shared/resources/records';
-import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
+import { deploymentEnv } from '../../shared/domains/deployments/env';
+import { launch } from '../../shared/domains/deployments/launch';
+import { existingForCommit } from '../../shared/domains/deployments/records';
+import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from '../../shared/domains/deployments/schema';
+import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from '../../shared/domains/deployments/sources';
+import { envHash } from '../../shared/domains/projects/env';
+import { assertActive, requireProject } from '../../shared/domains/projects/records';
+import { getResource } from '../../shared/domains/resources/records';
+import { badRequest, conflict, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { git } from '../../shared/ports/git';
 import { M } from './messages';
 import { unchangedSince } from './unchanged';
 

@@ -1,10 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { deploymentKeys } from '../../shared/projects/deployments';
-import { requireProject } from '../../shared/projects/records';
-import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from '../../shared/schemas/deployment';
-import { db } from '../../shared/store/client';
-import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
-import { keys, TABLE } from '../../shared/store/table';
+import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from '../../shared/domains/deployments/schema';
+import { deploymentKeys } from '../../shared/domains/projects/deployments';
+import { requireProject } from '../../shared/domains/projects/records';
+import { db } from '../../shared/kernel/store/client';
+import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
+import { keys, TABLE } from '../../shared/kernel/store/table';
 import { toApiDeployment } from './view';
 
 interface ListQuery {

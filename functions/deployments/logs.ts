@@ -1,10 +1,10 @@
-import { builds } from '../../shared/builds';
-import { deploymentMasker, type Masker } from '../../shared/deployments/log-mask';
-import { type FunctionRecord, functionKey } from '../../shared/deployments/records';
-import { type RuntimeLogLine, runtime } from '../../shared/runtime';
-import { isInProgress } from '../../shared/schemas/deployment';
-import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
-import { getItem } from '../../shared/store/table';
+import { deploymentMasker, type Masker } from '../../shared/domains/deployments/log-mask';
+import { type FunctionRecord, functionKey } from '../../shared/domains/deployments/records';
+import { isInProgress } from '../../shared/domains/deployments/schema';
+import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
+import { getItem } from '../../shared/kernel/store/table';
+import { builds } from '../../shared/ports/builds';
+import { type RuntimeLogLine, runtime } from '../../shared/ports/runtime';
 import { requireDeployment } from './read';
 
 /** Lines per build-log page. */

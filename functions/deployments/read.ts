@@ -1,12 +1,12 @@
-import { type FunctionRecord, functionKey } from '../../shared/deployments/records';
-import { notFound } from '../../shared/ground/errors';
-import { getDeployment } from '../../shared/projects/deployments';
-import { productionHostOf } from '../../shared/projects/hosts';
-import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/projects/records';
-import { functionInfo } from '../../shared/runtime';
-import type { ProjectRecord } from '../../shared/schemas/project';
-import { queryAll } from '../../shared/store/ops';
-import { getMany, keys } from '../../shared/store/table';
+import { type FunctionRecord, functionKey } from '../../shared/domains/deployments/records';
+import { getDeployment } from '../../shared/domains/projects/deployments';
+import { productionHostOf } from '../../shared/domains/projects/hosts';
+import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/domains/projects/records';
+import type { ProjectRecord } from '../../shared/domains/projects/schema';
+import { notFound } from '../../shared/kernel/ground/errors';
+import { queryAll } from '../../shared/kernel/store/ops';
+import { getMany, keys } from '../../shared/kernel/store/table';
+import { functionInfo } from '../../shared/ports/runtime';
 import { M } from './messages';
 import { toApiDeployment } from './view';
 

@@ -1,8 +1,8 @@
-import { launch } from '../../shared/deployments/launch';
-import { artifactsBucket, headSource, sourceRetentionDays } from '../../shared/deployments/sources';
-import { conflict } from '../../shared/ground/errors';
-import { assertActive, requireProject } from '../../shared/projects/records';
-import { isInProgress } from '../../shared/schemas/deployment';
+import { launch } from '../../shared/domains/deployments/launch';
+import { isInProgress } from '../../shared/domains/deployments/schema';
+import { artifactsBucket, headSource, sourceRetentionDays } from '../../shared/domains/deployments/sources';
+import { assertActive, requireProject } from '../../shared/domains/projects/records';
+import { conflict } from '../../shared/kernel/ground/errors';
 import { M } from './messages';
 import { requireDeployment } from './read';
 

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { DEPLOYMENT_STATUSES } from '../../shared/schemas/deployment';
-import { DeploymentDoc } from '../../shared/schemas/docs';
-import { FRAMEWORKS } from '../../shared/schemas/project';
+import { DEPLOYMENT_STATUSES } from '../../shared/domains/deployments/schema';
+import { FRAMEWORKS } from '../../shared/domains/projects/schema';
+import { DeploymentDoc } from '../../shared/domains/record-docs';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 const Target = z.enum(['preview', 'production']);
 const _Cache = z.optional(z.enum(['hit', 'partial', 'miss', 'off']));
@@ -24,7 +24,7 @@ const RuntimeLogLine = z.object(runtimeLine);
 const TailLogLine = z.object({ ...runtimeLine, id: z.string() });
 const noLines = z.array(RuntimeLogLine).check(z.maxLength(0));
 
-/** Success responses of the deployments routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the deployments routes (see shared/kernel/http/responses.ts): documentation only. */
 export const responses: ResponseDocs = {
   'POST /v1/orgs/:orgId/projects/:projectId/uploads': {
     201: z.object({

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { MAX_ARCHIVE_BYTES, UPLOAD_ID } from '../../shared/deployments/sources';
-import { notFound } from '../../shared/ground/errors';
-import { QueryInt, queryInt } from '../../shared/http/query';
-import { created, ok, route } from '../../shared/http/route';
-import { ProjectParams, projectIdOf } from '../../shared/projects/params';
-import { actorId, isId } from '../../shared/projects/records';
-import { DEPLOYMENT_STATUSES } from '../../shared/schemas/deployment';
+import { DEPLOYMENT_STATUSES } from '../../shared/domains/deployments/schema';
+import { MAX_ARCHIVE_BYTES, UPLOAD_ID } from '../../shared/domains/deployments/sources';
+import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
+import { actorId, isId } from '../../shared/domains/projects/records';
+import { notFound } from '../../shared/kernel/ground/errors';
+import { QueryInt, queryInt } from '../../shared/kernel/http/query';
+import { created, ok, route } from '../../shared/kernel/http/route';
 import { createDeployment } from './create';
 import { listDeployments } from './list';
 import { buildLogLines, buildLogPage, runtimeLogs, tailRuntimeLogs } from './logs';

@@ -1,6 +1,6 @@
-import { latestReady, setFields } from '../../shared/deployments/records';
-import { headSource, sourceDigest } from '../../shared/deployments/sources';
-import type { DeploymentRecord, DeploymentTarget } from '../../shared/schemas/deployment';
+import { latestReady, setFields } from '../../shared/domains/deployments/records';
+import type { DeploymentRecord, DeploymentTarget } from '../../shared/domains/deployments/schema';
+import { headSource, sourceDigest } from '../../shared/domains/deployments/sources';
 
 interface UploadedSource {
   key: string;

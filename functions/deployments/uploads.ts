@@ -3,9 +3,9 @@ import {
   presignSourcePut,
   sourceKey,
   UPLOAD_LINK_SECONDS,
-} from '../../shared/deployments/sources';
-import { assertActive, requireProject } from '../../shared/projects/records';
-import { newId } from '../../shared/store/ids';
+} from '../../shared/domains/deployments/sources';
+import { assertActive, requireProject } from '../../shared/domains/projects/records';
+import { newId } from '../../shared/kernel/store/ids';
 
 /**
  * `POST .../uploads`: a presigned PUT for one source archive. The archive goes straight to the

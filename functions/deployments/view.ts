@@ -1,7 +1,7 @@
-import { toDeployment } from '../../shared/projects/deployments';
-import type { DeploymentRecord } from '../../shared/schemas/deployment';
+import type { DeploymentRecord } from '../../shared/domains/deployments/schema';
+import { toDeployment } from '../../shared/domains/projects/deployments';
 
-/** A deployment as this group answers it: the same fields as every group (shared/projects/deployments.ts). */
+/** A deployment as this group answers it: the same fields as every group (shared/domains/projects/deployments.ts). */
 export const toApiDeployment = toDeployment;
 
 /** `{ deploymentId, host, target }`: what create and redeploy answer. */

@@ -1,9 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '../../shared/auth/caller';
-import { ProviderRefused } from '../../shared/dns/port';
-import { queueCheck, verifyDomain } from '../../shared/domains/checks';
-import { normalizeHostname, zoneOf } from '../../shared/domains/hostnames';
-import { connectedProvider, getProviderRecord } from '../../shared/domains/provider';
+import { queueCheck, verifyDomain } from '../../shared/domains/custom-domains/checks';
+import { normalizeHostname, zoneOf } from '../../shared/domains/custom-domains/hostnames';
+import { connectedProvider, getProviderRecord } from '../../shared/domains/custom-domains/provider';
 import {
   CHECK_EVERY_MS,
   CHECK_FOR_MS,
@@ -17,10 +15,8 @@ import {
   recordsOf,
   recordsText,
   removeDomain,
-} from '../../shared/domains/records';
-import { conflict, HttpError, notFound } from '../../shared/ground/errors';
-import { describeError, log } from '../../shared/ground/log';
-import { HOST_IN_USE, hostEntry, hostToProject, reserveHost } from '../../shared/hosts/registry';
+} from '../../shared/domains/custom-domains/records';
+import { HOST_IN_USE, hostEntry, hostToProject, reserveHost } from '../../shared/domains/hosts/registry';
 import {
   actorId,
   assertActive,
@@ -29,11 +25,15 @@ import {
   PROJECT_NOT_FOUND,
   projectIsActive,
   requireProject,
-} from '../../shared/projects/records';
-import { db } from '../../shared/store/client';
-import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
-import { transact, updateVersioned } from '../../shared/store/ops';
-import { keys, putNew, TABLE, versionedUpdate } from '../../shared/store/table';
+} from '../../shared/domains/projects/records';
+import type { Caller } from '../../shared/kernel/auth/caller';
+import { conflict, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { db } from '../../shared/kernel/store/client';
+import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
+import { transact, updateVersioned } from '../../shared/kernel/store/ops';
+import { keys, putNew, TABLE, versionedUpdate } from '../../shared/kernel/store/table';
+import { ProviderRefused } from '../../shared/ports/dns/port';
 
 export const PROVIDER_FAILED = "The DNS provider refused the change. Check the provider's access and try again.";
 

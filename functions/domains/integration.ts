@@ -1,13 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dnsProvider, kindAvailable, providerFetch } from '../../shared/dns';
-import { type ProviderCredentials, type ProviderKind, ProviderRefused } from '../../shared/dns/port';
-import { getProviderRecord, type ProviderRecord, providerKey, sealCredentials } from '../../shared/domains/provider';
-import { badRequest, conflict, HttpError } from '../../shared/ground/errors';
-import { describeError, log } from '../../shared/ground/log';
-import { secrets } from '../../shared/secrets';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import {
+  getProviderRecord,
+  type ProviderRecord,
+  providerKey,
+  sealCredentials,
+} from '../../shared/domains/custom-domains/provider';
+import { badRequest, conflict, HttpError } from '../../shared/kernel/ground/errors';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
+import { dnsProvider, kindAvailable, providerFetch } from '../../shared/ports/dns';
+import { type ProviderCredentials, type ProviderKind, ProviderRefused } from '../../shared/ports/dns/port';
+import { secrets } from '../../shared/ports/secrets';
 
 export const IM = {
   refused: 'The DNS provider refused these credentials.',

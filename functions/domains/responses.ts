@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the domains routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the domains routes (see shared/kernel/http/responses.ts): documentation only. */
 const Domain = z.object({
   hostname: z.string(),
   orgId: z.string(),

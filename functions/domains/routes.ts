@@ -1,12 +1,17 @@
 import * as z from 'zod/mini';
-import type { Role } from '../../shared/auth/scopes';
-import { PROVIDER_KINDS } from '../../shared/dns/port';
-import { DM } from '../../shared/domains/records';
-import { badRequest } from '../../shared/ground/errors';
-import { queryInt } from '../../shared/http/query';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { actorId, PROJECT_DELETING, PROJECT_NOT_FOUND, PROJECT_TRANSFERRING } from '../../shared/projects/records';
-import { INVALID_CURSOR } from '../../shared/store/cursor';
+import { DM } from '../../shared/domains/custom-domains/records';
+import {
+  actorId,
+  PROJECT_DELETING,
+  PROJECT_NOT_FOUND,
+  PROJECT_TRANSFERRING,
+} from '../../shared/domains/projects/records';
+import type { Role } from '../../shared/kernel/auth/scopes';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { queryInt } from '../../shared/kernel/http/query';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
+import { PROVIDER_KINDS } from '../../shared/ports/dns/port';
 import {
   addDomain,
   deleteDomain,

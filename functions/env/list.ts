@@ -1,8 +1,8 @@
-import { log } from '../../shared/ground/log';
-import { envContext, listEnvRecords, toEnvVar } from '../../shared/projects/env';
-import { requireProject } from '../../shared/projects/records';
-import type { EnvRecord, EnvVar } from '../../shared/schemas/env';
-import { SecretDecryptError, secrets } from '../../shared/secrets';
+import { envContext, listEnvRecords, toEnvVar } from '../../shared/domains/projects/env';
+import type { EnvRecord, EnvVar } from '../../shared/domains/projects/env-schema';
+import { requireProject } from '../../shared/domains/projects/records';
+import { log } from '../../shared/kernel/ground/log';
+import { SecretDecryptError, secrets } from '../../shared/ports/secrets';
 
 /**
  * The project's variables, sorted by key. Values of visible variables are decrypted (one batch);

@@ -1,5 +1,5 @@
-import { badRequest } from '../../shared/ground/errors';
-import { isReservedName, isValidName } from '../../shared/schemas/env';
+import { isReservedName, isValidName } from '../../shared/domains/projects/env-schema';
+import { badRequest } from '../../shared/kernel/ground/errors';
 
 export const NAME_RULE = 'Use letters, numbers and underscores, not starting with a number.';
 

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { ENV_TARGETS } from '../../shared/schemas/env';
+import { ENV_TARGETS } from '../../shared/domains/projects/env-schema';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the env routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the env routes (see shared/kernel/http/responses.ts): documentation only. */
 
 const Targets = z.array(z.enum(ENV_TARGETS)).check(z.minLength(1));
 

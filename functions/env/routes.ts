@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { noContent, ok, route } from '../../shared/http/route';
-import { ProjectParams, projectIdOf } from '../../shared/projects/params';
-import { PROJECT_DELETING, PROJECT_NOT_FOUND, PROJECT_TRANSFERRING } from '../../shared/projects/records';
-import { ENV_TARGETS, MAX_BULK_VARS, MAX_KEY_LENGTH, MAX_VALUE_LENGTH } from '../../shared/schemas/env';
+import { ENV_TARGETS, MAX_BULK_VARS, MAX_KEY_LENGTH, MAX_VALUE_LENGTH } from '../../shared/domains/projects/env-schema';
+import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
+import { PROJECT_DELETING, PROJECT_NOT_FOUND, PROJECT_TRANSFERRING } from '../../shared/domains/projects/records';
+import { noContent, ok, route } from '../../shared/kernel/http/route';
 import { listVars } from './list';
 import { NAME_RULE } from './names';
 import { deleteOne, ENTER_NEW_VALUE, ENTER_VALUE, NOT_ALL_SAVED, putOne, upsertMany } from './write';

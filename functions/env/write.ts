@@ -1,14 +1,20 @@
-import type { Caller } from '../../shared/auth/caller';
-import { badRequest, conflict, HttpError, notFound } from '../../shared/ground/errors';
-import { describeError, log } from '../../shared/ground/log';
-import { ORG_NOT_FOUND } from '../../shared/ground/messages';
-import { orgIsActive } from '../../shared/identity/orgs';
-import { envContext } from '../../shared/projects/env';
-import { actorId, assertActive, projectIsActive, projectKeys, requireProject } from '../../shared/projects/records';
-import type { EnvRecord, EnvTarget } from '../../shared/schemas/env';
-import { secrets } from '../../shared/secrets';
-import { transact } from '../../shared/store/ops';
-import { getItem, TABLE } from '../../shared/store/table';
+import { envContext } from '../../shared/domains/projects/env';
+import type { EnvRecord, EnvTarget } from '../../shared/domains/projects/env-schema';
+import {
+  actorId,
+  assertActive,
+  projectIsActive,
+  projectKeys,
+  requireProject,
+} from '../../shared/domains/projects/records';
+import type { Caller } from '../../shared/kernel/auth/caller';
+import { badRequest, conflict, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { ORG_NOT_FOUND } from '../../shared/kernel/ground/messages';
+import { orgIsActive } from '../../shared/kernel/identity/orgs';
+import { transact } from '../../shared/kernel/store/ops';
+import { getItem, TABLE } from '../../shared/kernel/store/table';
+import { secrets } from '../../shared/ports/secrets';
 import { checkName, checkNames } from './names';
 
 export const NOT_ALL_SAVED = "Some variables weren't saved. Try again.";

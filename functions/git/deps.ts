@@ -1,15 +1,15 @@
-import { log } from '../../shared/ground/log';
-import { gitAccess } from '../../shared/repos/credentials';
-import { findRepo } from '../../shared/repos/records';
-import { indexTagMoves, repoGit } from '../../shared/repos/tags';
+import { gitAccess } from '../../shared/domains/repos/credentials';
+import { findRepo } from '../../shared/domains/repos/records';
+import { indexTagMoves, repoGit } from '../../shared/domains/repos/tags';
+import { log } from '../../shared/kernel/ground/log';
 import { ZERO_ID } from './receive-pack';
 import type { GitEndpointDeps } from './serve';
 
 /**
  * The git endpoint's platform side, the same on both targets: passwords checked by
- * shared/repos/credentials.ts, repositories found by name (a deleting one is gone), their push
+ * shared/domains/repos/credentials.ts, repositories found by name (a deleting one is gone), their push
  * rules from the record, the exchange passed to the git port's transport; tags a push moved go
- * into the tags index (shared/repos/tags.ts).
+ * into the tags index (shared/domains/repos/tags.ts).
  */
 export const gitEndpointDeps: GitEndpointDeps = {
   authenticate: (orgId, password) => gitAccess(orgId, password),

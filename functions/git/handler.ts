@@ -1,6 +1,6 @@
 import { Readable, type Writable } from 'node:stream';
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
-import { bodyOf, streamed, writeAnswer } from '../../shared/http/function-url';
+import { bodyOf, streamed, writeAnswer } from '../../shared/kernel/http/function-url';
 import { gitEndpointDeps } from './deps';
 import { serveGit } from './serve';
 

@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import type { GitHttpRequest, GitHttpResponse } from '../../shared/git/http-backend';
-import { describeError, log } from '../../shared/ground/log';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import type { GitHttpRequest, GitHttpResponse } from '../../shared/ports/git/http-backend';
 import { PktError } from './pkt-line';
 import { type PushRules, refusals } from './protect';
 import {

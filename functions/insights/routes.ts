@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import type { Role, Scope } from '../../shared/auth/scopes';
-import { badRequest } from '../../shared/ground/errors';
-import { queryInt } from '../../shared/http/query';
-import { ok, route } from '../../shared/http/route';
-import { analyticsOf } from '../../shared/insights/analytics';
-import { listAudit } from '../../shared/insights/audit';
-import { FROM_AFTER_TO, QueryTime, RANGE_TOO_LONG, rangeOf } from '../../shared/insights/query';
-import { INVALID_CURSOR } from '../../shared/store/cursor';
+import { analyticsOf } from '../../shared/domains/insights/analytics';
+import { FROM_AFTER_TO, QueryTime, RANGE_TOO_LONG, rangeOf } from '../../shared/domains/insights/query';
+import { listAudit } from '../../shared/kernel/audit/audit';
+import type { Role, Scope } from '../../shared/kernel/auth/scopes';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { queryInt } from '../../shared/kernel/http/query';
+import { ok, route } from '../../shared/kernel/http/route';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 
 const OrgPath = z.object({ orgId: z.string() });
 const Text = (max: number) => z.optional(z.string().check(z.minLength(1), z.maxLength(max)));

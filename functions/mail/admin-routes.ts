@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { created, noContent, ok, route } from '../../shared/http/route';
 import {
   addAlias,
   createMailbox,
@@ -8,10 +7,11 @@ import {
   removeAlias,
   shownMailbox,
   updateMailbox,
-} from '../../shared/mailboxes/admin';
-import { addDomain, removeDomain, shownDomain, updateDomain, verifyDomain } from '../../shared/mailboxes/domains';
-import { listDomains, listMailboxes, MM } from '../../shared/mailboxes/records';
-import { usageOf } from '../../shared/mailboxes/usage';
+} from '../../shared/domains/mail/admin';
+import { addDomain, removeDomain, shownDomain, updateDomain, verifyDomain } from '../../shared/domains/mail/domains';
+import { listDomains, listMailboxes, MM } from '../../shared/domains/mail/records';
+import { usageOf } from '../../shared/domains/mail/usage';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { Address, DisplayName, DomainName, DomainPath, IfVersion, MailboxPath, OrgPath } from './schemas';
 
 /**

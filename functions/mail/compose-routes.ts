@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { createDraft, DM, deleteDraft, replaceDraft, requireDraft, shownDraft } from '../../shared/mailboxes/drafts';
-import { checkRecipients } from '../../shared/mailboxes/recipients';
-import { MM, memberMailbox } from '../../shared/mailboxes/records';
-import { SM, sendMessage } from '../../shared/mailboxes/send';
-import { summaryOf } from '../../shared/mailboxes/threads';
-import { createUpload, UM } from '../../shared/mailboxes/uploads';
+import { createDraft, DM, deleteDraft, replaceDraft, requireDraft, shownDraft } from '../../shared/domains/mail/drafts';
+import { checkRecipients } from '../../shared/domains/mail/recipients';
+import { MM, memberMailbox } from '../../shared/domains/mail/records';
+import { SM, sendMessage } from '../../shared/domains/mail/send';
+import { summaryOf } from '../../shared/domains/mail/threads';
+import { createUpload, UM } from '../../shared/domains/mail/uploads';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { memberErrors, scope } from './mailbox-routes';
 import { Address, IfVersion, MailboxPath } from './schemas';
 import { shownMessage } from './thread-routes';

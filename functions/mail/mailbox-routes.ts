@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { forbidden } from '../../shared/ground/errors';
-import { ok, route } from '../../shared/http/route';
-import { shownMailbox } from '../../shared/mailboxes/admin';
-import { unreadCounts } from '../../shared/mailboxes/labels';
-import { listMailboxes, MM, memberMailbox } from '../../shared/mailboxes/records';
-import { updateSettings } from '../../shared/mailboxes/settings';
-import { limitsOf } from '../../shared/mailboxes/usage';
+import { shownMailbox } from '../../shared/domains/mail/admin';
+import { unreadCounts } from '../../shared/domains/mail/labels';
+import { listMailboxes, MM, memberMailbox } from '../../shared/domains/mail/records';
+import { updateSettings } from '../../shared/domains/mail/settings';
+import { limitsOf } from '../../shared/domains/mail/usage';
+import { forbidden } from '../../shared/kernel/ground/errors';
+import { ok, route } from '../../shared/kernel/http/route';
 import { Address, DisplayName, IfVersion, MailboxPath, OrgPath } from './schemas';
 
 /** The refusals every route of one mailbox may answer. */

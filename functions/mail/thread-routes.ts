@@ -1,9 +1,6 @@
 import * as z from 'zod/mini';
-import { notFound } from '../../shared/ground/errors';
-import { QueryInt, queryInt } from '../../shared/http/query';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { ACTIONS, AM, deleteLabel, threadActions } from '../../shared/mailboxes/actions';
-import { bodyOf } from '../../shared/mailboxes/body';
+import { ACTIONS, AM, deleteLabel, threadActions } from '../../shared/domains/mail/actions';
+import { bodyOf } from '../../shared/domains/mail/body';
 import {
   createLabel,
   isSystemLabel,
@@ -11,13 +8,16 @@ import {
   labelNames,
   listLabels,
   requireUserLabel,
-} from '../../shared/mailboxes/labels';
-import { listThreads } from '../../shared/mailboxes/list';
-import { getMessage, getMessages, type Message } from '../../shared/mailboxes/messages';
-import { linkTo } from '../../shared/mailboxes/objects';
-import { memberMailbox } from '../../shared/mailboxes/records';
-import { getThread, summaryOf } from '../../shared/mailboxes/threads';
-import { INVALID_CURSOR } from '../../shared/store/cursor';
+} from '../../shared/domains/mail/labels';
+import { listThreads } from '../../shared/domains/mail/list';
+import { getMessage, getMessages, type Message } from '../../shared/domains/mail/messages';
+import { linkTo } from '../../shared/domains/mail/objects';
+import { memberMailbox } from '../../shared/domains/mail/records';
+import { getThread, summaryOf } from '../../shared/domains/mail/threads';
+import { notFound } from '../../shared/kernel/ground/errors';
+import { QueryInt, queryInt } from '../../shared/kernel/http/query';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { memberErrors, scope } from './mailbox-routes';
 import { MailboxPath } from './schemas';
 

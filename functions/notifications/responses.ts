@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { RESOURCE_TYPES } from '../../shared/notify/kinds';
-import { RuleSchema } from '../../shared/notify/schemas';
+import { RESOURCE_TYPES } from '../../shared/domains/notifications/kinds';
+import { RuleSchema } from '../../shared/domains/notifications/schemas';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the notifications routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the notifications routes (see shared/kernel/http/responses.ts): documentation only. */
 const Notice = z.object({
   noticeId: z.string(),
   orgId: z.optional(z.string()),

@@ -1,16 +1,10 @@
 import * as z from 'zod/mini';
-import { DM, requireDevice } from '../../shared/agents/devices';
-import type { Caller } from '../../shared/auth/caller';
-import { callerId } from '../../shared/auth/caller';
-import type { Role } from '../../shared/auth/scopes';
-import { CM as CalendarMessages, calKeys, defaultCalendarId } from '../../shared/calendar/records';
-import { badRequest, conflict, forbidden, notFound } from '../../shared/ground/errors';
-import { queryInt } from '../../shared/http/query';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { getMailbox, listMailboxes, MM } from '../../shared/mailboxes/records';
-import { stepTimer } from '../../shared/notify/deliver';
-import { RESOURCE_TYPES, type ResourceType } from '../../shared/notify/kinds';
-import { ackNotice, listNotices, markRead, NM } from '../../shared/notify/notices';
+import { DM, requireDevice } from '../../shared/domains/agents/devices';
+import { CM as CalendarMessages, calKeys, defaultCalendarId } from '../../shared/domains/calendar/records';
+import { getMailbox, listMailboxes, MM } from '../../shared/domains/mail/records';
+import { stepTimer } from '../../shared/domains/notifications/deliver';
+import { RESOURCE_TYPES, type ResourceType } from '../../shared/domains/notifications/kinds';
+import { ackNotice, listNotices, markRead, NM } from '../../shared/domains/notifications/notices';
 import {
   attach,
   createProtocol,
@@ -21,15 +15,21 @@ import {
   replaceProtocol,
   requireProtocol,
   shownProtocol,
-} from '../../shared/notify/protocols';
-import { ProtocolBody, ResourceTypeSchema } from '../../shared/notify/schemas';
-import { readSettings, writeSettings } from '../../shared/notify/settings';
-import { TEMPLATES } from '../../shared/notify/templates';
-import { E164 } from '../../shared/phone/port';
-import { getProject, PROJECT_NOT_FOUND } from '../../shared/projects/records';
-import { scheduler } from '../../shared/scheduler';
-import { getItem, getMany } from '../../shared/store/table';
-import { TK, TM } from '../../shared/tracker/records';
+} from '../../shared/domains/notifications/protocols';
+import { ProtocolBody, ResourceTypeSchema } from '../../shared/domains/notifications/schemas';
+import { readSettings, writeSettings } from '../../shared/domains/notifications/settings';
+import { TEMPLATES } from '../../shared/domains/notifications/templates';
+import { getProject, PROJECT_NOT_FOUND } from '../../shared/domains/projects/records';
+import { TK, TM } from '../../shared/domains/tracker/records';
+import type { Caller } from '../../shared/kernel/auth/caller';
+import { callerId } from '../../shared/kernel/auth/caller';
+import type { Role } from '../../shared/kernel/auth/scopes';
+import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { queryInt } from '../../shared/kernel/http/query';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { getItem, getMany } from '../../shared/kernel/store/table';
+import { E164 } from '../../shared/ports/phone/port';
+import { scheduler } from '../../shared/ports/scheduler';
 
 /** The person calling, or 403: keys and devices have no notifications. */
 function personOf(caller: Caller): string {

@@ -1,5 +1,5 @@
-import { queryCount } from '../../shared/store/ops';
-import { keys, ORG_PREFIX } from '../../shared/store/table';
+import { queryCount } from '../../shared/kernel/store/ops';
+import { keys, ORG_PREFIX } from '../../shared/kernel/store/table';
 
 /** What must be removed before an organization can be deleted, in the order the spec names it. */
 const COUNTED = [
@@ -10,7 +10,7 @@ const COUNTED = [
   { field: 'connectors', prefix: ORG_PREFIX.connector, one: 'connector', many: 'connectors' },
   // Agents count while they are active: a removed device record does not hold the organization.
   { field: 'agents', prefix: ORG_PREFIX.agent, one: 'active agent', many: 'active agents', activeOnly: true },
-  // Pages (shared/pages): a deleted page is hidden at once (`status: removed`) while its subtree goes.
+  // Pages (shared/domains/pages): a deleted page is hidden at once (`status: removed`) while its subtree goes.
   { field: 'docs', prefix: ORG_PREFIX.doc, one: 'doc', many: 'docs', activeOnly: true },
 ] as const;
 

@@ -1,7 +1,7 @@
-import { conflict, HttpError } from '../../shared/ground/errors';
-import type { Organization } from '../../shared/schemas/org';
-import { deleteMany, queryAll, updateVersioned } from '../../shared/store/ops';
-import { type Item, keys } from '../../shared/store/table';
+import { conflict, HttpError } from '../../shared/kernel/ground/errors';
+import type { Organization } from '../../shared/kernel/identity/schema';
+import { deleteMany, queryAll, updateVersioned } from '../../shared/kernel/store/ops';
+import { type Item, keys } from '../../shared/kernel/store/table';
 import { countContents, describeRemaining } from './contents';
 
 /**

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../shared/http/handler';
+import { httpHandler } from '../../shared/kernel/http/handler';
 import { routeIndex } from './route-index';
 
 export const handler = httpHandler(routeIndex);

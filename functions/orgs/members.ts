@@ -1,6 +1,6 @@
-import type { Invite, Member, Team } from '../../shared/schemas/org';
-import { queryPrefix } from '../../shared/store/ops';
-import { type Item, keys, ORG_PREFIX } from '../../shared/store/table';
+import type { Invite, Member, Team } from '../../shared/kernel/identity/schema';
+import { queryPrefix } from '../../shared/kernel/store/ops';
+import { type Item, keys, ORG_PREFIX } from '../../shared/kernel/store/table';
 
 const pick = <T>(item: Record<string, unknown>, fields: (keyof T)[]): T =>
   Object.fromEntries(fields.filter((f) => item[f as string] !== undefined).map((f) => [f, item[f as string]])) as T;

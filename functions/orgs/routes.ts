@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { noContent, ok, route } from '../../shared/http/route';
-import type { Organization } from '../../shared/schemas/org';
-import { toOrganization } from '../../shared/schemas/org';
-import { updateVersioned } from '../../shared/store/ops';
-import { type Item, keys } from '../../shared/store/table';
+import { noContent, ok, route } from '../../shared/kernel/http/route';
+import type { Organization } from '../../shared/kernel/identity/schema';
+import { toOrganization } from '../../shared/kernel/identity/schema';
+import { updateVersioned } from '../../shared/kernel/store/ops';
+import { type Item, keys } from '../../shared/kernel/store/table';
 import { countContents } from './contents';
 import { deleteOrganization } from './delete';
 import { listMembers, readPeople } from './members';

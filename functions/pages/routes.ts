@@ -1,18 +1,26 @@
 import * as z from 'zod/mini';
-import { callerId } from '../../shared/auth/caller';
-import type { Role, Scope } from '../../shared/auth/scopes';
-import { notFound } from '../../shared/ground/errors';
-import { describeError, log } from '../../shared/ground/log';
-import { queryInt } from '../../shared/http/query';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { readContent } from '../../shared/pages/content';
-import { addFavorite, isFavorite, listFavorites, removeFavorite } from '../../shared/pages/favorites';
-import { crumb, getPage, type PageRecord, PM, requireVisible, shown, summary } from '../../shared/pages/records';
-import { hidePage, sweep } from '../../shared/pages/remove';
-import { saveContent } from '../../shared/pages/save';
-import { searchPages } from '../../shared/pages/search';
-import { changePage, createPage, listChildren } from '../../shared/pages/tree';
-import { INVALID_CURSOR } from '../../shared/store/cursor';
+import { readContent } from '../../shared/domains/pages/content';
+import { addFavorite, isFavorite, listFavorites, removeFavorite } from '../../shared/domains/pages/favorites';
+import {
+  crumb,
+  getPage,
+  type PageRecord,
+  PM,
+  requireVisible,
+  shown,
+  summary,
+} from '../../shared/domains/pages/records';
+import { hidePage, sweep } from '../../shared/domains/pages/remove';
+import { saveContent } from '../../shared/domains/pages/save';
+import { searchPages } from '../../shared/domains/pages/search';
+import { changePage, createPage, listChildren } from '../../shared/domains/pages/tree';
+import { callerId } from '../../shared/kernel/auth/caller';
+import type { Role, Scope } from '../../shared/kernel/auth/scopes';
+import { notFound } from '../../shared/kernel/ground/errors';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { queryInt } from '../../shared/kernel/http/query';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 
 const OrgPath = z.object({ orgId: z.string() });
 const PagePath = z.object({ orgId: z.string(), pageId: z.string() });

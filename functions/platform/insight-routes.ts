@@ -1,16 +1,16 @@
 import * as z from 'zod/mini';
-import { badRequest } from '../../shared/ground/errors';
-import { queryInt } from '../../shared/http/query';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { ok, type Route, route } from '../../shared/http/route';
-import { analyticsOf } from '../../shared/insights/analytics';
-import { listAudit, listPlatformAudit } from '../../shared/insights/audit';
-import { PLATFORM } from '../../shared/insights/counters';
-import { FROM_AFTER_TO, QueryTime, RANGE_TOO_LONG, rangeOf } from '../../shared/insights/query';
-import { Analytics, AuditList, PlatformStats } from '../../shared/insights/responses';
-import { readStats } from '../../shared/insights/stats';
-import { NOT_OPERATOR, requireOperator } from '../../shared/platform/access';
-import { INVALID_CURSOR } from '../../shared/store/cursor';
+import { analyticsOf } from '../../shared/domains/insights/analytics';
+import { PLATFORM } from '../../shared/domains/insights/counters';
+import { FROM_AFTER_TO, QueryTime, RANGE_TOO_LONG, rangeOf } from '../../shared/domains/insights/query';
+import { Analytics, AuditList, PlatformStats } from '../../shared/domains/insights/responses';
+import { listAudit, listPlatformAudit } from '../../shared/kernel/audit/audit';
+import { readStats } from '../../shared/kernel/audit/stats';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { queryInt } from '../../shared/kernel/http/query';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
+import { ok, type Route, route } from '../../shared/kernel/http/route';
+import { NOT_OPERATOR, requireOperator } from '../../shared/kernel/identity/operators';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 
 /**
  * The platform group's insight routes (included by functions/platform/routes.ts): the traffic of

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 import { responses as insightResponses } from './insight-routes';
 
-/** Success responses of the platform routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the platform routes (see shared/kernel/http/responses.ts): documentation only. */
 const Organization = z.object({
   orgId: z.string(),
   slug: z.string(),

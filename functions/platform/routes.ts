@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
-import { queryInt } from '../../shared/http/query';
-import { created, ok, type Reply, route } from '../../shared/http/route';
-import { NOT_OPERATOR, requireOperator } from '../../shared/platform/access';
-import { putLocation, putRegion, readGeo, showRegion } from '../../shared/platform/geo';
-import { mailUsage } from '../../shared/platform/mail-usage';
-import { PM } from '../../shared/platform/messages';
-import { listModels, putModel, showModel } from '../../shared/platform/models';
-import { listOrgs, patchOrg } from '../../shared/platform/orgs';
-import { ENFORCED_LIMITS, KEPT_LIMITS, listPlans, putPlan, showPlan } from '../../shared/platform/plans';
-import { INVALID_CURSOR } from '../../shared/store/cursor';
+import { putLocation, putRegion, readGeo, showRegion } from '../../shared/domains/platform-admin/geo';
+import { mailUsage } from '../../shared/domains/platform-admin/mail-usage';
+import { listModels, putModel, showModel } from '../../shared/domains/platform-admin/models';
+import { listOrgs, patchOrg } from '../../shared/domains/platform-admin/orgs';
+import { queryInt } from '../../shared/kernel/http/query';
+import { created, ok, type Reply, route } from '../../shared/kernel/http/route';
+import { NOT_OPERATOR, requireOperator } from '../../shared/kernel/identity/operators';
+import { PM } from '../../shared/kernel/plans/messages';
+import { ENFORCED_LIMITS, KEPT_LIMITS, listPlans, putPlan, showPlan } from '../../shared/kernel/plans/plans';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { routes as insightRoutes } from './insight-routes';
 
 /**

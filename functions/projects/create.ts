@@ -1,13 +1,13 @@
-import type { Caller } from '../../shared/auth/caller';
-import { HttpError, notFound } from '../../shared/ground/errors';
-import { ORG_NOT_FOUND } from '../../shared/ground/messages';
-import { HostTaken, hostEntry, hostOfLabel, productionLabels, reserveHost } from '../../shared/hosts/registry';
-import { orgIsActive } from '../../shared/identity/orgs';
-import { actorId, projectKeys } from '../../shared/projects/records';
-import type { Framework, ProjectRecord } from '../../shared/schemas/project';
-import { newId } from '../../shared/store/ids';
-import { transact } from '../../shared/store/ops';
-import { putNew } from '../../shared/store/table';
+import { HostTaken, hostEntry, hostOfLabel, productionLabels, reserveHost } from '../../shared/domains/hosts/registry';
+import { actorId, projectKeys } from '../../shared/domains/projects/records';
+import type { Framework, ProjectRecord } from '../../shared/domains/projects/schema';
+import type { Caller } from '../../shared/kernel/auth/caller';
+import { HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { ORG_NOT_FOUND } from '../../shared/kernel/ground/messages';
+import { orgIsActive } from '../../shared/kernel/identity/orgs';
+import { newId } from '../../shared/kernel/store/ids';
+import { transact } from '../../shared/kernel/store/ops';
+import { putNew } from '../../shared/kernel/store/table';
 import { checkLocation } from './location';
 import { REPO_NOT_FOUND, repoExists } from './related';
 

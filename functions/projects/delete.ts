@@ -1,23 +1,23 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { domainsOfProject, removeDomain } from '../../shared/domains/records';
-import { conflict, HttpError } from '../../shared/ground/errors';
-import { describeError, log } from '../../shared/ground/log';
-import { hostOfLabel, hostsOfProject, releaseHosts } from '../../shared/hosts/registry';
-import { deploymentInProgress, projectDeploymentKeys } from '../../shared/projects/deployments';
-import { productionLabelOf } from '../../shared/projects/hosts';
+import { domainsOfProject, removeDomain } from '../../shared/domains/custom-domains/records';
+import { hostOfLabel, hostsOfProject, releaseHosts } from '../../shared/domains/hosts/registry';
+import { deploymentInProgress, projectDeploymentKeys } from '../../shared/domains/projects/deployments';
+import { productionLabelOf } from '../../shared/domains/projects/hosts';
 import {
   getProject,
   PROJECT_TRANSFERRING,
   projectKeys,
   projectPrefixes,
   requireProject,
-} from '../../shared/projects/records';
-import { removeServerFunctions } from '../../shared/projects/server-functions';
-import type { ProjectRecord } from '../../shared/schemas/project';
-import { forgetProjectClients } from '../../shared/signin/clients';
-import { db } from '../../shared/store/client';
-import { deleteMany, queryAll, transact, updateVersioned } from '../../shared/store/ops';
-import { keys, TABLE } from '../../shared/store/table';
+} from '../../shared/domains/projects/records';
+import type { ProjectRecord } from '../../shared/domains/projects/schema';
+import { removeServerFunctions } from '../../shared/domains/projects/server-functions';
+import { forgetProjectClients } from '../../shared/domains/signin-clients/clients';
+import { conflict, HttpError } from '../../shared/kernel/ground/errors';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { db } from '../../shared/kernel/store/client';
+import { deleteMany, queryAll, transact, updateVersioned } from '../../shared/kernel/store/ops';
+import { keys, TABLE } from '../../shared/kernel/store/table';
 import { linkedStorage, type ResourceRecord } from './related';
 
 export const WAIT_FOR_DEPLOYMENT = 'Wait for the deployment in progress to finish.';

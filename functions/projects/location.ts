@@ -1,5 +1,5 @@
-import { badRequest } from '../../shared/ground/errors';
-import { usableLocation } from '../../shared/platform/geo';
+import { usableLocation } from '../../shared/domains/platform-admin/geo';
+import { badRequest } from '../../shared/kernel/ground/errors';
 
 /** A usable location of the registry (the registry's default when none is given), or 400. */
 export async function checkLocation(location: string | undefined): Promise<string> {

@@ -1,12 +1,12 @@
-import { notFound } from '../../shared/ground/errors';
-import { deploymentKeys, recentDeployments, toDeployment } from '../../shared/projects/deployments';
-import { productionHostOf } from '../../shared/projects/hosts';
-import { getProject, PROJECT_NOT_FOUND, projectKeys } from '../../shared/projects/records';
-import type { DeploymentRecord } from '../../shared/schemas/deployment';
-import { FUNCTION_CONFIG } from '../../shared/schemas/deployment';
-import { type ProjectRecord, toProject } from '../../shared/schemas/project';
-import { queryAll } from '../../shared/store/ops';
-import { getMany, type Item, keys, publicFields } from '../../shared/store/table';
+import type { DeploymentRecord } from '../../shared/domains/deployments/schema';
+import { FUNCTION_CONFIG } from '../../shared/domains/deployments/schema';
+import { deploymentKeys, recentDeployments, toDeployment } from '../../shared/domains/projects/deployments';
+import { productionHostOf } from '../../shared/domains/projects/hosts';
+import { getProject, PROJECT_NOT_FOUND, projectKeys } from '../../shared/domains/projects/records';
+import { type ProjectRecord, toProject } from '../../shared/domains/projects/schema';
+import { notFound } from '../../shared/kernel/ground/errors';
+import { queryAll } from '../../shared/kernel/store/ops';
+import { getMany, type Item, keys, publicFields } from '../../shared/kernel/store/table';
 import { type DomainRecord, domainSummary, domainsOf, type ResourceRecord, repoSummary } from './related';
 
 const byName = (a: ProjectRecord, b: ProjectRecord) =>

@@ -1,11 +1,11 @@
-import { badRequest } from '../../shared/ground/errors';
-import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/projects/records';
-import { queryAll } from '../../shared/store/ops';
-import { type Item, keys, TABLE } from '../../shared/store/table';
+import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/domains/projects/records';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { queryAll } from '../../shared/kernel/store/ops';
+import { type Item, keys, TABLE } from '../../shared/kernel/store/table';
 
 /**
  * The records around a project that other groups own, read against the platform table layout
- * (shared/projects/records.ts): repositories, domains, and linked databases and buckets.
+ * (shared/domains/projects/records.ts): repositories, domains, and linked databases and buckets.
  */
 export interface DomainRecord extends Item {
   hostname: string;

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { DeploymentDoc } from '../../shared/schemas/docs';
-import { FRAMEWORKS } from '../../shared/schemas/project';
+import { FRAMEWORKS } from '../../shared/domains/projects/schema';
+import { DeploymentDoc } from '../../shared/domains/record-docs';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the projects routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the projects routes (see shared/kernel/http/responses.ts): documentation only. */
 
 /**
  * Spec part A, "Project", plus `version` (for guarded edits) and `status` while a delete or a

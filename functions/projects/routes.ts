@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { ProjectParams, projectIdOf } from '../../shared/projects/params';
+import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
 import {
   PROJECT_DELETING as DELETING,
   PROJECT_NOT_FOUND,
   PROJECT_TRANSFERRING as TRANSFERRING,
-} from '../../shared/projects/records';
-import { FRAMEWORKS, ProjectName, ProjectSlug, RootDirectory, toProject } from '../../shared/schemas/project';
+} from '../../shared/domains/projects/records';
+import { FRAMEWORKS, ProjectName, ProjectSlug, RootDirectory, toProject } from '../../shared/domains/projects/schema';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { createProject, SLUG_TAKEN } from './create';
 import { deleteProject, NOT_ALL_REMOVED, WAIT_FOR_DEPLOYMENT } from './delete';
 import { listProjects, readProject } from './read';

@@ -1,14 +1,9 @@
 import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { accessOrg } from '../../shared/auth/authenticate';
-import type { Caller } from '../../shared/auth/caller';
-import { removeProjectFunctions } from '../../shared/deployments/functions';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/ground/errors';
-import { ORG_NOT_FOUND } from '../../shared/ground/messages';
-import { hostOfLabel, hostsOfProject, moveHosts } from '../../shared/hosts/registry';
-import { orgIsActive } from '../../shared/identity/orgs';
-import { deploymentInProgress, projectDeploymentKeys } from '../../shared/projects/deployments';
-import { envContext, listEnvRecords } from '../../shared/projects/env';
-import { productionLabelOf } from '../../shared/projects/hosts';
+import { removeProjectFunctions } from '../../shared/domains/deployments/functions';
+import { hostOfLabel, hostsOfProject, moveHosts } from '../../shared/domains/hosts/registry';
+import { deploymentInProgress, projectDeploymentKeys } from '../../shared/domains/projects/deployments';
+import { envContext, listEnvRecords } from '../../shared/domains/projects/env';
+import { productionLabelOf } from '../../shared/domains/projects/hosts';
 import {
   isId,
   PROJECT_DELETING,
@@ -16,13 +11,18 @@ import {
   projectKeys,
   projectPrefixes,
   requireProject,
-} from '../../shared/projects/records';
-import type { Organization } from '../../shared/schemas/org';
-import type { ProjectRecord } from '../../shared/schemas/project';
-import { SecretDecryptError, secrets } from '../../shared/secrets';
-import { db } from '../../shared/store/client';
-import { queryAll, transact } from '../../shared/store/ops';
-import { type Item, keys, putNew, sleep, TABLE } from '../../shared/store/table';
+} from '../../shared/domains/projects/records';
+import type { ProjectRecord } from '../../shared/domains/projects/schema';
+import { accessOrg } from '../../shared/kernel/auth/authenticate';
+import type { Caller } from '../../shared/kernel/auth/caller';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { ORG_NOT_FOUND } from '../../shared/kernel/ground/messages';
+import { orgIsActive } from '../../shared/kernel/identity/orgs';
+import type { Organization } from '../../shared/kernel/identity/schema';
+import { db } from '../../shared/kernel/store/client';
+import { queryAll, transact } from '../../shared/kernel/store/ops';
+import { type Item, keys, putNew, sleep, TABLE } from '../../shared/kernel/store/table';
+import { SecretDecryptError, secrets } from '../../shared/ports/secrets';
 import { WAIT_FOR_DEPLOYMENT } from './delete';
 import { domainsOf, linkedStorage } from './related';
 

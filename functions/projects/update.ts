@@ -1,4 +1,3 @@
-import { conflict, HttpError } from '../../shared/ground/errors';
 import {
   HostTaken,
   hostEntry,
@@ -6,12 +5,13 @@ import {
   productionLabels,
   releaseHost,
   reserveHost,
-} from '../../shared/hosts/registry';
-import { productionLabelOf } from '../../shared/projects/hosts';
-import { assertActive, projectKeys, requireProject } from '../../shared/projects/records';
-import type { Framework, ProjectRecord } from '../../shared/schemas/project';
-import { transact } from '../../shared/store/ops';
-import { putNew, TABLE } from '../../shared/store/table';
+} from '../../shared/domains/hosts/registry';
+import { productionLabelOf } from '../../shared/domains/projects/hosts';
+import { assertActive, projectKeys, requireProject } from '../../shared/domains/projects/records';
+import type { Framework, ProjectRecord } from '../../shared/domains/projects/schema';
+import { conflict, HttpError } from '../../shared/kernel/ground/errors';
+import { transact } from '../../shared/kernel/store/ops';
+import { putNew, TABLE } from '../../shared/kernel/store/table';
 import { SLUG_TAKEN } from './create';
 import { checkLocation } from './location';
 import { REPO_NOT_FOUND, repoExists } from './related';

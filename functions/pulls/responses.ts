@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { ChangedFileDoc, CommentDoc, CommitDoc, ConflictDoc } from '../../shared/schemas/docs';
+import { ChangedFileDoc, CommentDoc, CommitDoc, ConflictDoc } from '../../shared/domains/record-docs';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the pulls routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the pulls routes (see shared/kernel/http/responses.ts): documentation only. */
 const nullableString = z.nullable(z.string());
 const Strategy = z.enum(['fast-forward', 'squash', 'three-way']);
 

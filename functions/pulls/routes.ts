@@ -1,8 +1,4 @@
 import * as z from 'zod/mini';
-import { type Caller, callerId } from '../../shared/auth/caller';
-import { GitChangeError, GitConflict, type GitPort, GitTooFar } from '../../shared/git';
-import { badRequest, conflict, forbidden, notFound } from '../../shared/ground/errors';
-import { created, ok, route } from '../../shared/http/route';
 import {
   addComment,
   authorOf,
@@ -15,7 +11,7 @@ import {
   numberKey,
   requireNumbered,
   updateIssue,
-} from '../../shared/repos/issues';
+} from '../../shared/domains/repos/issues';
 import {
   closingNumbers,
   createPull,
@@ -33,9 +29,9 @@ import {
   setApproval,
   settledState,
   updatePull,
-} from '../../shared/repos/pulls';
-import { type RepoRecord, requireRepo } from '../../shared/repos/records';
-import { repoGit } from '../../shared/repos/tags';
+} from '../../shared/domains/repos/pulls';
+import { type RepoRecord, requireRepo } from '../../shared/domains/repos/records';
+import { repoGit } from '../../shared/domains/repos/tags';
 import {
   Assignees,
   CommentBody,
@@ -44,10 +40,14 @@ import {
   NumberPath,
   numberOf,
   RepoPath,
-} from '../../shared/repos/thread-schemas';
-import { newId } from '../../shared/store/ids';
-import { queryPrefix } from '../../shared/store/ops';
-import { publicFields } from '../../shared/store/table';
+} from '../../shared/domains/repos/thread-schemas';
+import { type Caller, callerId } from '../../shared/kernel/auth/caller';
+import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { created, ok, route } from '../../shared/kernel/http/route';
+import { newId } from '../../shared/kernel/store/ids';
+import { queryPrefix } from '../../shared/kernel/store/ops';
+import { publicFields } from '../../shared/kernel/store/table';
+import { GitChangeError, GitConflict, type GitPort, GitTooFar } from '../../shared/ports/git';
 
 const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(150));
 const Description = z.string().check(z.maxLength(10_240));

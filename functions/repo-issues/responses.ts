@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { CommentDoc } from '../../shared/schemas/docs';
+import { CommentDoc } from '../../shared/domains/record-docs';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the repo-issues routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the repo-issues routes (see shared/kernel/http/responses.ts): documentation only. */
 const Issue = z.object({
   number: z.number(),
   orgId: z.string(),

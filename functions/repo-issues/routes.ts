@@ -1,7 +1,4 @@
 import * as z from 'zod/mini';
-import { callerId } from '../../shared/auth/caller';
-import { forbidden, notFound } from '../../shared/ground/errors';
-import { created, ok, route } from '../../shared/http/route';
 import {
   addComment,
   authorOf,
@@ -15,8 +12,8 @@ import {
   raiseIssueEvents,
   requireNumbered,
   updateIssue,
-} from '../../shared/repos/issues';
-import { requireRepo } from '../../shared/repos/records';
+} from '../../shared/domains/repos/issues';
+import { requireRepo } from '../../shared/domains/repos/records';
 import {
   Assignees,
   CommentBody,
@@ -25,9 +22,12 @@ import {
   NumberPath,
   numberOf,
   RepoPath,
-} from '../../shared/repos/thread-schemas';
-import { queryPrefix } from '../../shared/store/ops';
-import { publicFields } from '../../shared/store/table';
+} from '../../shared/domains/repos/thread-schemas';
+import { callerId } from '../../shared/kernel/auth/caller';
+import { forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { created, ok, route } from '../../shared/kernel/http/route';
+import { queryPrefix } from '../../shared/kernel/store/ops';
+import { publicFields } from '../../shared/kernel/store/table';
 
 const M = {
   notMember: 'Assignees must be members of this organization.',

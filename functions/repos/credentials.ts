@@ -1,6 +1,4 @@
 import * as z from 'zod/mini';
-import { forbidden } from '../../shared/ground/errors';
-import { created, noContent, ok, route } from '../../shared/http/route';
 import {
   CREDENTIAL_NOT_FOUND,
   createCredential,
@@ -8,7 +6,9 @@ import {
   GIT_SCOPES,
   listCredentials,
   toCredential,
-} from '../../shared/repos/credentials';
+} from '../../shared/domains/repos/credentials';
+import { forbidden } from '../../shared/kernel/ground/errors';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 
 const PEOPLE_ONLY = 'Git credentials belong to people: sign in to make one.';
 const DAY = 86_400_000;

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { GitTooFar } from '../../shared/git';
-import { pathProblem } from '../../shared/git/names';
-import { TOO_FAR_COMMITS } from '../../shared/git/port';
-import { badRequest, notFound } from '../../shared/ground/errors';
-import { route } from '../../shared/http/route';
-import { openPullFor } from '../../shared/repos/pulls';
-import { M, type RepoRecord, requireRepo } from '../../shared/repos/records';
-import { repoGit } from '../../shared/repos/tags';
+import { openPullFor } from '../../shared/domains/repos/pulls';
+import { M, type RepoRecord, requireRepo } from '../../shared/domains/repos/records';
+import { repoGit } from '../../shared/domains/repos/tags';
+import { badRequest, notFound } from '../../shared/kernel/ground/errors';
+import { route } from '../../shared/kernel/http/route';
+import { GitTooFar } from '../../shared/ports/git';
+import { pathProblem } from '../../shared/ports/git/names';
+import { TOO_FAR_COMMITS } from '../../shared/ports/git/port';
 import { RepoParams } from './repos';
 
 const NOT_FOUND = 'Not found';

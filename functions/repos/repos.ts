@@ -1,9 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { refNameProblem } from '../../shared/git/names';
-import { badRequest, HttpError } from '../../shared/ground/errors';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { listPeople } from '../../shared/repos/people';
+import { listPeople } from '../../shared/domains/repos/people';
 import {
   createRepository,
   deleteRepository,
@@ -13,11 +10,14 @@ import {
   type RepoRecord,
   renameRepository,
   requireRepo,
-} from '../../shared/repos/records';
-import { repoGit } from '../../shared/repos/tags';
-import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/repos/template-names';
-import { listResources, updateResource } from '../../shared/resources/records';
-import { toResource } from '../../shared/schemas/resource';
+} from '../../shared/domains/repos/records';
+import { repoGit } from '../../shared/domains/repos/tags';
+import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/domains/repos/template-names';
+import { listResources, updateResource } from '../../shared/domains/resources/records';
+import { toResource } from '../../shared/domains/resources/schema';
+import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { refNameProblem } from '../../shared/ports/git/names';
 
 /** Repository names: the spec's format. */
 export const RepoName = z

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { ChangedFileDoc, CommitDoc, ConflictDoc, ResourceDoc } from '../../shared/schemas/docs';
+import { ChangedFileDoc, CommitDoc, ConflictDoc, ResourceDoc } from '../../shared/domains/record-docs';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the repos routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the repos routes (see shared/kernel/http/responses.ts): documentation only. */
 const nullableString = z.nullable(z.string());
 const Sha = z.string();
 

@@ -1,6 +1,6 @@
-import type { Scope } from '../../shared/auth/scopes';
-import { badRequest, forbidden } from '../../shared/ground/errors';
-import { RESOURCE_TYPES, type ResourceType } from '../../shared/schemas/resource';
+import { RESOURCE_TYPES, type ResourceType } from '../../shared/domains/resources/schema';
+import type { Scope } from '../../shared/kernel/auth/scopes';
+import { badRequest, forbidden } from '../../shared/kernel/ground/errors';
 
 /**
  * The resource routes' precise scope rule (spec part A, "Resources"): repositories need

@@ -1,6 +1,6 @@
-import type { BackendDelete } from '../../shared/resources/delete';
-import type { Resource } from '../../shared/schemas/resource';
-import { deleteBucketAndVersions, storage } from '../../shared/storage';
+import type { BackendDelete } from '../../shared/domains/resources/delete';
+import type { Resource } from '../../shared/domains/resources/schema';
+import { deleteBucketAndVersions, storage } from '../../shared/ports/object-storage';
 
 /** Creates the bucket of a new bucket resource; answers its ARN. */
 export async function provisionBucket(r: Resource, tags: Record<string, string>): Promise<string> {

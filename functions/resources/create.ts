@@ -1,14 +1,19 @@
-import type { Caller } from '../../shared/auth/caller';
-import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/config';
-import { createTable, waitForTable } from '../../shared/databases/tables';
-import { badRequest, HttpError } from '../../shared/ground/errors';
-import { log } from '../../shared/ground/log';
-import { usableLocation } from '../../shared/platform/geo';
-import { createRepository } from '../../shared/repos/records';
-import { getProjectName, insertResource, PROJECT_NOT_FOUND, updateResource } from '../../shared/resources/records';
-import type { Organization } from '../../shared/schemas/org';
-import type { KeyAttribute, KeySchema, Resource, ResourceType } from '../../shared/schemas/resource';
-import { newId } from '../../shared/store/ids';
+import { createTable, waitForTable } from '../../shared/domains/databases/tables';
+import { usableLocation } from '../../shared/domains/platform-admin/geo';
+import { createRepository } from '../../shared/domains/repos/records';
+import {
+  getProjectName,
+  insertResource,
+  PROJECT_NOT_FOUND,
+  updateResource,
+} from '../../shared/domains/resources/records';
+import type { KeyAttribute, KeySchema, Resource, ResourceType } from '../../shared/domains/resources/schema';
+import type { Caller } from '../../shared/kernel/auth/caller';
+import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/kernel/config';
+import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
+import { log } from '../../shared/kernel/ground/log';
+import type { Organization } from '../../shared/kernel/identity/schema';
+import { newId } from '../../shared/kernel/store/ids';
 import { provisionBucket } from './buckets';
 
 interface CreateInput {

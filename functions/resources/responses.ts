@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { ResourceDoc } from '../../shared/schemas/docs';
+import { ResourceDoc } from '../../shared/domains/record-docs';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the resources routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the resources routes (see shared/kernel/http/responses.ts): documentation only. */
 
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/resources': { 200: z.object({ resources: z.array(ResourceDoc) }) },

@@ -1,17 +1,22 @@
 import * as z from 'zod/mini';
-import { badRequest, notFound } from '../../shared/ground/errors';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { deleteRepository, type RepoRecord } from '../../shared/repos/records';
-import { deleteDatabaseTable, deleteResource } from '../../shared/resources/delete';
+import { deleteRepository, type RepoRecord } from '../../shared/domains/repos/records';
+import { deleteDatabaseTable, deleteResource } from '../../shared/domains/resources/delete';
 import {
   getProjectName,
   getResource,
   linkResource,
   listResources,
   PROJECT_NOT_FOUND,
-} from '../../shared/resources/records';
-import { refreshStatus } from '../../shared/resources/status';
-import { KeyAttributeSchema, RESOURCE_TYPES, type ResourceType, toResource } from '../../shared/schemas/resource';
+} from '../../shared/domains/resources/records';
+import {
+  KeyAttributeSchema,
+  RESOURCE_TYPES,
+  type ResourceType,
+  toResource,
+} from '../../shared/domains/resources/schema';
+import { refreshStatus } from '../../shared/domains/resources/status';
+import { badRequest, notFound } from '../../shared/kernel/ground/errors';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { requireScopeFor, typeOf } from './access';
 import { deleteBucketBackend } from './buckets';
 import { createResource, ONLY_DATABASES_HAVE_KEYS, ONLY_LINKABLE, PROVISIONING_FAILED, SAME_KEYS } from './create';

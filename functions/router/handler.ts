@@ -1,9 +1,9 @@
 import type { Writable } from 'node:stream';
 import type { LambdaFunctionURLEvent } from 'aws-lambda';
-import { pageHtml } from '../../shared/edge/pages';
-import { type EdgeResponse, routeRequest } from '../../shared/edge/router';
-import { describeError, log } from '../../shared/ground/log';
-import { bodyOf, streamed, writeAnswer } from '../../shared/http/function-url';
+import { pageHtml } from '../../shared/domains/serving/pages';
+import { type EdgeResponse, routeRequest } from '../../shared/domains/serving/router';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { bodyOf, streamed, writeAnswer } from '../../shared/kernel/http/function-url';
 
 /**
  * The router on AWS: CloudFront's origin for every deployed site (`*.<apps domain>` and the

@@ -1,10 +1,6 @@
 import * as z from 'zod/mini';
-import { callerId } from '../../shared/auth/caller';
-import { badRequest, conflict } from '../../shared/ground/errors';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { ProjectParams, projectIdOf } from '../../shared/projects/params';
-import { assertActive, PROJECT_NOT_FOUND, requireProject } from '../../shared/projects/records';
-import { type ClientSpec, SigninUnavailableError, signin } from '../../shared/signin';
+import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
+import { assertActive, PROJECT_NOT_FOUND, requireProject } from '../../shared/domains/projects/records';
 import {
   type ClientRecord,
   deleteClientRecord,
@@ -15,7 +11,11 @@ import {
   SM,
   shownClient,
   updateClient,
-} from '../../shared/signin/clients';
+} from '../../shared/domains/signin-clients/clients';
+import { callerId } from '../../shared/kernel/auth/caller';
+import { badRequest, conflict } from '../../shared/kernel/ground/errors';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { type ClientSpec, SigninUnavailableError, signin } from '../../shared/ports/signin';
 
 const ClientPath = z.extend(ProjectParams, { clientId: z.string() });
 const SCOPES = ['openid', 'profile', 'email'] as const;

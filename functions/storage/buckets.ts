@@ -1,6 +1,6 @@
-import { notFound } from '../../shared/ground/errors';
-import { getResource, listResources, removeResource } from '../../shared/resources/records';
-import { type Resource, toResource } from '../../shared/schemas/resource';
+import { getResource, listResources, removeResource } from '../../shared/domains/resources/records';
+import { type Resource, toResource } from '../../shared/domains/resources/schema';
+import { notFound } from '../../shared/kernel/ground/errors';
 import {
   type BucketRef,
   deleteBucketAndVersions,
@@ -8,7 +8,7 @@ import {
   getBucketConfigs,
   storage,
   type Versioning,
-} from '../../shared/storage';
+} from '../../shared/ports/object-storage';
 
 export const BUCKET_NOT_FOUND = 'Bucket not found';
 

@@ -1,5 +1,5 @@
-import { badRequest } from '../../shared/ground/errors';
-import { type DeleteOutcome, deleteFailure, storage } from '../../shared/storage';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { type DeleteOutcome, deleteFailure, storage } from '../../shared/ports/object-storage';
 import type { Bucket } from './buckets';
 import { assertFolderPath } from './objects';
 

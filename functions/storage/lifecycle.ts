@@ -1,8 +1,8 @@
 import type { LifecycleRule as S3LifecycleRule } from '@aws-sdk/client-s3';
-import { conflict, notFound } from '../../shared/ground/errors';
-import { storage } from '../../shared/storage';
-import { newId } from '../../shared/store/ids';
-import { withLease } from '../../shared/store/lease';
+import { conflict, notFound } from '../../shared/kernel/ground/errors';
+import { newId } from '../../shared/kernel/store/ids';
+import { withLease } from '../../shared/kernel/store/lease';
+import { storage } from '../../shared/ports/object-storage';
 import type { Bucket } from './buckets';
 import { PLATFORM_RULE_PREFIX, toLifecycleRule } from './settings';
 

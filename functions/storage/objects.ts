@@ -1,7 +1,7 @@
-import { badRequest, HttpError } from '../../shared/ground/errors';
-import { isBackendError, toHttpError } from '../../shared/http/backend-errors';
-import { storage } from '../../shared/storage';
-import { decodeCursor, encodeCursor } from '../../shared/store/cursor';
+import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
+import { isBackendError, toHttpError } from '../../shared/kernel/http/backend-errors';
+import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
+import { storage } from '../../shared/ports/object-storage';
 import type { Bucket } from './buckets';
 
 export const FOLDER_PATH = 'Folder paths end with /.';

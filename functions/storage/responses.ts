@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { ResourceDoc } from '../../shared/schemas/docs';
+import { ResourceDoc } from '../../shared/domains/record-docs';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the storage routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the storage routes (see shared/kernel/http/responses.ts): documentation only. */
 
 /** Spec part A, "Bucket usage": the latest daily figures, null until the daily job measured them. */
 const Usage = z.nullable(

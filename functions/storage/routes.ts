@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { queryInt } from '../../shared/http/query';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { FILES_ADDED, NOT_EMPTY, STILL_REMOVING } from '../../shared/storage/delete-bucket';
+import { queryInt } from '../../shared/kernel/http/query';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { FILES_ADDED, NOT_EMPTY, STILL_REMOVING } from '../../shared/ports/object-storage/delete-bucket';
 import { BUCKET_NOT_FOUND, deleteBucket, describeBucket, listBuckets, loadBucket } from './buckets';
 import { deleteObjects, NOTHING, WHOLE_BUCKET } from './delete-objects';
 import { addLifecycleRule, deleteLifecycleRule, RULE_NOT_FOUND, SETTINGS_BUSY, TOO_MANY_RULES } from './lifecycle';

@@ -1,6 +1,6 @@
 import type { LifecycleRule as S3LifecycleRule } from '@aws-sdk/client-s3';
-import { badRequest } from '../../shared/ground/errors';
-import { type CorsRule, RESERVED_CORS_ID, splitCors, storage, uploadCorsRule } from '../../shared/storage';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { type CorsRule, RESERVED_CORS_ID, splitCors, storage, uploadCorsRule } from '../../shared/ports/object-storage';
 import type { Bucket } from './buckets';
 
 export const RESERVED_RULE = `${RESERVED_CORS_ID} is reserved for the service uploads.`;

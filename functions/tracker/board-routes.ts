@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
-import { created, ok, route } from '../../shared/http/route';
-import { boardBacklog, boardIssues, moveCard } from '../../shared/tracker/board-views';
-import { createBoard, listBoards, patchBoard, requireBoard } from '../../shared/tracker/boards';
-import type { Space } from '../../shared/tracker/model';
-import { TM } from '../../shared/tracker/records';
-import { requireSpace } from '../../shared/tracker/spaces';
+import { boardBacklog, boardIssues, moveCard } from '../../shared/domains/tracker/board-views';
+import { createBoard, listBoards, patchBoard, requireBoard } from '../../shared/domains/tracker/boards';
+import type { Space } from '../../shared/domains/tracker/model';
+import { TM } from '../../shared/domains/tracker/records';
+import { requireSpace } from '../../shared/domains/tracker/spaces';
 import {
   boardSprints,
   changeSprint,
@@ -13,7 +12,8 @@ import {
   deleteSprint,
   requireSprint,
   velocity,
-} from '../../shared/tracker/sprints';
+} from '../../shared/domains/tracker/sprints';
+import { created, ok, route } from '../../shared/kernel/http/route';
 import { actorOf, IssueEdit, OrgPath, Ref, str, trimmed } from './common';
 
 const BoardPath = z.object({ orgId: z.string(), boardId: str(1, 64) });

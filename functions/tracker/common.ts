@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { Caller } from '../../shared/auth/caller';
-import type { Role } from '../../shared/auth/scopes';
-import type { Organization } from '../../shared/schemas/org';
-import type { Actor } from '../../shared/tracker/records';
+import type { Actor } from '../../shared/domains/tracker/records';
+import type { Caller } from '../../shared/kernel/auth/caller';
+import type { Role } from '../../shared/kernel/auth/scopes';
+import type { Organization } from '../../shared/kernel/identity/schema';
 
 /** The tracker's view of a request's caller. */
 export function actorOf(ctx: { org: Organization; caller: Caller; role: Role | undefined }): Actor {

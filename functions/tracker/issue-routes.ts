@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { created, ok, route } from '../../shared/http/route';
-import { raiseTrackerEvents } from '../../shared/tracker/events';
-import { createIssue, editIssue, requireIssue } from '../../shared/tracker/issues';
-import { labelsOf } from '../../shared/tracker/labels';
-import { issuePage } from '../../shared/tracker/page';
-import { TM } from '../../shared/tracker/records';
+import { raiseTrackerEvents } from '../../shared/domains/tracker/events';
+import { createIssue, editIssue, requireIssue } from '../../shared/domains/tracker/issues';
+import { labelsOf } from '../../shared/domains/tracker/labels';
+import { issuePage } from '../../shared/domains/tracker/page';
+import { TM } from '../../shared/domains/tracker/records';
+import { created, ok, route } from '../../shared/kernel/http/route';
 import { actorOf, IssueEdit, issueFields, OrgPath, Ref, str } from './common';
 
 const IssuePath = z.object({ orgId: z.string(), issueKey: Ref });

@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
-import { HttpError } from '../../shared/ground/errors';
-import { created, noContent, ok, route } from '../../shared/http/route';
-import { transitionsFrom, workflowOf } from '../../shared/tracker/catalog';
-import { raiseTrackerEvents } from '../../shared/tracker/events';
-import { present, requireIssue } from '../../shared/tracker/issues';
+import { transitionsFrom, workflowOf } from '../../shared/domains/tracker/catalog';
+import { raiseTrackerEvents } from '../../shared/domains/tracker/events';
+import { present, requireIssue } from '../../shared/domains/tracker/issues';
 import {
   addComment,
   addLink,
@@ -23,9 +21,11 @@ import {
   listComments,
   listWorklogs,
   startAttachment,
-} from '../../shared/tracker/parts';
-import { TM } from '../../shared/tracker/records';
-import { applyTransition, findTransition } from '../../shared/tracker/transitions';
+} from '../../shared/domains/tracker/parts';
+import { TM } from '../../shared/domains/tracker/records';
+import { applyTransition, findTransition } from '../../shared/domains/tracker/transitions';
+import { HttpError } from '../../shared/kernel/ground/errors';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { actorOf, IssueEdit, Ref, str, trimmed } from './common';
 
 const IssuePath = z.object({ orgId: z.string(), issueKey: Ref });

@@ -1,17 +1,17 @@
 import * as z from 'zod/mini';
-import { queryInt } from '../../shared/http/query';
-import { ok, route } from '../../shared/http/route';
-import { IMPORT_MESSAGES } from '../../shared/mailboxes/imports';
-import { bulkChange } from '../../shared/tracker/bulk';
-import { rankIssues } from '../../shared/tracker/ranking';
-import { TM } from '../../shared/tracker/records';
-import { searchIssues } from '../../shared/tracker/search';
+import { IMPORT_MESSAGES } from '../../shared/domains/mail/imports';
+import { bulkChange } from '../../shared/domains/tracker/bulk';
+import { rankIssues } from '../../shared/domains/tracker/ranking';
+import { TM } from '../../shared/domains/tracker/records';
+import { searchIssues } from '../../shared/domains/tracker/search';
+import { queryInt } from '../../shared/kernel/http/query';
+import { ok, route } from '../../shared/kernel/http/route';
 import { actorOf, IssueEdit, OrgPath, Ref, str } from './common';
 
 const Order = z.enum(['rank', 'updated', 'created', 'key']);
 const JQL_ERRORS = ['Expected <what> but <found> found at line <l>, column <c>.', 'Unknown field <name>'];
 
-const transfer = () => import('../../shared/tracker/transfer');
+const transfer = () => import('../../shared/domains/tracker/transfer');
 
 export const searchRoutes = [
   route({

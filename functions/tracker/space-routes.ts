@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
-import { badRequest } from '../../shared/ground/errors';
-import { created, ok, route } from '../../shared/http/route';
-import { permissionsFor } from '../../shared/tracker/access';
-import { PERMISSIONS } from '../../shared/tracker/model';
-import { TM } from '../../shared/tracker/records';
+import { permissionsFor } from '../../shared/domains/tracker/access';
+import { PERMISSIONS } from '../../shared/domains/tracker/model';
+import { TM } from '../../shared/domains/tracker/records';
 import {
   createSpace,
   listSpaces,
@@ -11,7 +9,9 @@ import {
   requireSpace,
   spaceComponents,
   spaceVersions,
-} from '../../shared/tracker/spaces';
+} from '../../shared/domains/tracker/spaces';
+import { badRequest } from '../../shared/kernel/ground/errors';
+import { created, ok, route } from '../../shared/kernel/http/route';
 import { actorOf, OrgPath, str, trimmed } from './common';
 
 const SpacePath = z.object({ orgId: z.string(), spaceKey: str(1, 64) });

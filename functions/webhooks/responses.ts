@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ResponseDocs } from '../../shared/http/responses';
-import { EVENT_KINDS } from '../../shared/notify/kinds';
+import { EVENT_KINDS } from '../../shared/domains/notifications/kinds';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
-/** Success responses of the webhooks routes (see shared/http/responses.ts): documentation only. */
+/** Success responses of the webhooks routes (see shared/kernel/http/responses.ts): documentation only. */
 const Endpoint = z.object({
   endpointId: z.string(),
   orgId: z.string(),

@@ -1,12 +1,6 @@
 import * as z from 'zod/mini';
-import { callerId } from '../../shared/auth/caller';
-import type { Role } from '../../shared/auth/scopes';
-import { badRequest, conflict } from '../../shared/ground/errors';
-import { queryInt } from '../../shared/http/query';
-import { accepted, created, noContent, ok, route } from '../../shared/http/route';
-import { checkPublicUrl, UnsafeUrlError } from '../../shared/net/guarded-fetch';
-import { EVENT_KINDS } from '../../shared/notify/kinds';
-import { listDeliveries, redeliver, requireDelivery, shownDelivery } from '../../shared/webhooks/deliveries';
+import { EVENT_KINDS } from '../../shared/domains/notifications/kinds';
+import { listDeliveries, redeliver, requireDelivery, shownDelivery } from '../../shared/domains/webhooks/deliveries';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -16,7 +10,13 @@ import {
   shownEndpoint,
   updateEndpoint,
   WM,
-} from '../../shared/webhooks/endpoints';
+} from '../../shared/domains/webhooks/endpoints';
+import { callerId } from '../../shared/kernel/auth/caller';
+import type { Role } from '../../shared/kernel/auth/scopes';
+import { badRequest, conflict } from '../../shared/kernel/ground/errors';
+import { queryInt } from '../../shared/kernel/http/query';
+import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { checkPublicUrl, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 
 const OrgPath = z.object({ orgId: z.string() });
 const EndpointPath = z.object({ orgId: z.string(), endpointId: z.string() });

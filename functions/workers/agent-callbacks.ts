@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type CallbackMessage, deliverCallback } from '../../shared/agents/jobs';
-import { eachMessage } from '../../shared/queue/batch';
+import { type CallbackMessage, deliverCallback } from '../../shared/domains/agents/jobs';
+import { eachMessage } from '../../shared/ports/queue/batch';
 
 const isMessage = (x: unknown): x is CallbackMessage => {
   const m = x as Partial<CallbackMessage> | null;
@@ -8,7 +8,7 @@ const isMessage = (x: unknown): x is CallbackMessage => {
 };
 
 /**
- * The agent-callbacks worker: one try of each ended job's callback (shared/agents/jobs.ts: the
+ * The agent-callbacks worker: one try of each ended job's callback (shared/domains/agents/jobs.ts: the
  * next try is a new message with its delay, so a tenant's slow or failing server never holds a
  * batch). A message that is no callback is dropped, logged; a failure of the platform's own (the
  * table, the queue) is delivered again by SQS.

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { checkJob } from '../../shared/agents/jobs';
-import { eachMessage } from '../../shared/queue/batch';
+import { checkJob } from '../../shared/domains/agents/jobs';
+import { eachMessage } from '../../shared/ports/queue/batch';
 
 const isCheck = (x: unknown): x is { orgId: string; jobId: string } => {
   const m = x as { orgId?: unknown; jobId?: unknown } | null;
@@ -9,7 +9,7 @@ const isCheck = (x: unknown): x is { orgId: string; jobId: string } => {
 
 /**
  * The agent-checks worker: each message names a job to read when it could have expired or its
- * device could have stopped (shared/agents/jobs.ts `queueCheck`); reading settles it as any read
+ * device could have stopped (shared/domains/agents/jobs.ts `queueCheck`); reading settles it as any read
  * would (its callback goes then) and queues the next check while it is not over. A message that
  * names no job is dropped; a failure of the platform's own is retried by SQS.
  */

@@ -1,6 +1,6 @@
-import { type BuildStateChange, buildOfEvent } from '../../shared/builds/events';
-import { describeError, log } from '../../shared/ground/log';
-import { addDomainCounts } from '../../shared/insights/counters';
+import { addDomainCounts } from '../../shared/domains/insights/counters';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { type BuildStateChange, buildOfEvent } from '../../shared/ports/builds/events';
 
 const FAILED = new Set(['FAILED', 'FAULT', 'TIMED_OUT']);
 

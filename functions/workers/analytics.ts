@@ -1,6 +1,6 @@
-import { log } from '../../shared/ground/log';
-import { addBatch } from '../../shared/insights/counters';
-import { type LogsEvent, readLogsEvent } from '../../shared/insights/logs';
+import { addBatch } from '../../shared/domains/insights/counters';
+import { log } from '../../shared/kernel/ground/log';
+import { type LogsEvent, readLogsEvent } from '../../shared/ports/analytics/logs';
 
 /**
  * Adds the API's analytics events to the hourly counters (its row in lib/workers.ts): on AWS the

@@ -1,13 +1,13 @@
-import { artifacts } from '../../shared/artifacts';
-import { builds } from '../../shared/builds';
-import { type BuildStateChange, buildOfEvent } from '../../shared/builds/events';
-import { deploymentEnv } from '../../shared/deployments/env';
-import { completeDeployment, failDeployment } from '../../shared/deployments/finish';
-import { transition } from '../../shared/deployments/records';
-import { describeError, log } from '../../shared/ground/log';
-import { type FunctionInfo, runtime } from '../../shared/runtime';
+import { deploymentEnv } from '../../shared/domains/deployments/env';
+import { completeDeployment, failDeployment } from '../../shared/domains/deployments/finish';
+import { transition } from '../../shared/domains/deployments/records';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { artifacts } from '../../shared/ports/artifacts';
+import { builds } from '../../shared/ports/builds';
+import { type BuildStateChange, buildOfEvent } from '../../shared/ports/builds/events';
+import { type FunctionInfo, runtime } from '../../shared/ports/runtime';
 
-export type { BuildStateChange } from '../../shared/builds/events';
+export type { BuildStateChange } from '../../shared/ports/builds/events';
 
 const FAILED: Record<string, string> = {
   FAILED: 'The build failed. Its build log says why.',
@@ -18,9 +18,9 @@ const FAILED: Record<string, string> = {
 /**
  * The build-events worker, the one state machine of a deployment's build on both targets: it
  * moves the deployment as its build goes, from CodeBuild's events on AWS (EventBridge) and the
- * same events from the local builder (shared/events/bus.ts). `IN_PROGRESS` → building;
+ * same events from the local builder (shared/kernel/events/bus.ts). `IN_PROGRESS` → building;
  * `SUCCEEDED` → deploying, then the server function is created from the build's code (with the
- * target's variables) and the deployment goes ready (shared/deployments/finish.ts); `FAILED`,
+ * target's variables) and the deployment goes ready (shared/domains/deployments/finish.ts); `FAILED`,
  * `FAULT`, `TIMED_OUT` → error with the build's own last `Error:` line when it printed one;
  * `STOPPED` (superseded or canceled) → canceled. Events come at least once and may come late:
  * every move is a guarded transition, so a repeat or a late one changes nothing.

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type CheckMessage, recheck } from '../../shared/domains/checks';
-import { eachMessage } from '../../shared/queue/batch';
+import { type CheckMessage, recheck } from '../../shared/domains/custom-domains/checks';
+import { eachMessage } from '../../shared/ports/queue/batch';
 
 const isCheck = (x: unknown): x is CheckMessage => {
   const m = x as Partial<CheckMessage> | null;
@@ -9,7 +9,7 @@ const isCheck = (x: unknown): x is CheckMessage => {
 
 /**
  * The domain-checks worker: each message names a custom domain whose DNS check is due
- * (shared/domains/checks.ts `queueCheck`); the check writes what it found and queues the next one
+ * (shared/domains/custom-domains/checks.ts `queueCheck`); the check writes what it found and queues the next one
  * while the domain is pending, until its 72 hours are over (`error`, domain.failed). A message
  * that names no domain is dropped; a failure of the platform's own is retried by SQS.
  */

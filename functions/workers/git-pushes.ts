@@ -1,11 +1,11 @@
-import { launch } from '../../shared/deployments/launch';
-import { existingForCommit } from '../../shared/deployments/records';
-import { git } from '../../shared/git';
-import { type RefChange, repoIdOf } from '../../shared/git/events';
-import { describeError, log } from '../../shared/ground/log';
-import { getProject } from '../../shared/projects/records';
-import { linkedProjects, repoById } from '../../shared/repos/records';
-import { indexTagMoves } from '../../shared/repos/tags';
+import { launch } from '../../shared/domains/deployments/launch';
+import { existingForCommit } from '../../shared/domains/deployments/records';
+import { getProject } from '../../shared/domains/projects/records';
+import { linkedProjects, repoById } from '../../shared/domains/repos/records';
+import { indexTagMoves } from '../../shared/domains/repos/tags';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { git } from '../../shared/ports/git';
+import { type RefChange, repoIdOf } from '../../shared/ports/git/events';
 
 /** A commit message that asks for no deployment (GitHub Actions' and Vercel's convention). */
 const SKIP = /\[(skip ci|ci skip|skip deploy)\]/i;
@@ -16,7 +16,7 @@ const SKIP = /\[(skip ci|ci skip|skip deploy)\]/i;
  * commit for every project linked to the repository: the project's production branch (`main`
  * unless set) to production, any other branch to a preview. `[skip ci]` in the message skips it;
  * deleted branches and tags deploy nothing; a tag's event updates the tags index
- * (shared/repos/tags.ts). Events come at least once: a commit already building
+ * (shared/domains/repos/tags.ts). Events come at least once: a commit already building
  * or ready for that target is not deployed twice.
  */
 export async function handler(event: RefChange): Promise<void> {

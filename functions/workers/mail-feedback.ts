@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { isFeedback, recordFeedback } from '../../shared/mailboxes/feedback';
-import { eachMessage } from '../../shared/queue/batch';
+import { isFeedback, recordFeedback } from '../../shared/domains/mail/feedback';
+import { eachMessage } from '../../shared/ports/queue/batch';
 
 /**
  * The mail-feedback worker: bounces and complaints of mailboxes' sends (SES's configuration set

@@ -1,9 +1,9 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import PostalMime from 'postal-mime';
-import { log } from '../../shared/ground/log';
-import { deliverTo, mailboxesOf } from '../../shared/mailboxes/deliver';
-import { deleteObjects, getObject } from '../../shared/mailboxes/objects';
-import { eachMessage } from '../../shared/queue/batch';
+import { deliverTo, mailboxesOf } from '../../shared/domains/mail/deliver';
+import { deleteObjects, getObject } from '../../shared/domains/mail/objects';
+import { log } from '../../shared/kernel/ground/log';
+import { eachMessage } from '../../shared/ports/queue/batch';
 
 /**
  * A received message waiting in a bucket, with its envelope recipients (Bcc ones included, which

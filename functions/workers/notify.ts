@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { handleNotifyMessage } from '../../shared/notify/deliver';
-import type { NotifyMessage } from '../../shared/notify/raise';
-import { eachMessage } from '../../shared/queue/batch';
+import { handleNotifyMessage } from '../../shared/domains/notifications/deliver';
+import type { NotifyMessage } from '../../shared/domains/notifications/raise';
+import { eachMessage } from '../../shared/ports/queue/batch';
 
 const isMessage = (m: unknown): m is NotifyMessage => {
   const x = m as Partial<NotifyMessage> | undefined;
@@ -14,9 +14,9 @@ const isMessage = (m: unknown): m is NotifyMessage => {
 };
 
 /**
- * The notify worker: events raised by routes and workers (shared/notify/raise.ts) and the timers
- * of later escalation steps (shared/scheduler), one queue. Each message is delivered at least
- * once; shared/notify/deliver.ts writes conditionally, so a repeat sends nothing twice. A message
+ * The notify worker: events raised by routes and workers (shared/domains/notifications/raise.ts) and the timers
+ * of later escalation steps (shared/ports/scheduler), one queue. Each message is delivered at least
+ * once; shared/domains/notifications/deliver.ts writes conditionally, so a repeat sends nothing twice. A message
  * of no known shape is dropped with a log line; a failure of the platform's own is retried by SQS.
  */
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>

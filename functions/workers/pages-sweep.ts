@@ -1,5 +1,5 @@
-import { log } from '../../shared/ground/log';
-import { pendingSweeps, sweep } from '../../shared/pages/remove';
+import { pendingSweeps, sweep } from '../../shared/domains/pages/remove';
+import { log } from '../../shared/kernel/ground/log';
 
 /**
  * Finishes deleted page subtrees that their delete request left (its row in lib/workers.ts: an

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { eachMessage } from '../../shared/queue/batch';
-import { type ArchiveJob, buildArchive } from '../../shared/repos/archives';
+import { type ArchiveJob, buildArchive } from '../../shared/domains/repos/archives';
+import { eachMessage } from '../../shared/ports/queue/batch';
 
 const isJob = (x: unknown): x is ArchiveJob => {
   const j = x as Partial<ArchiveJob> | null;
@@ -15,7 +15,7 @@ const isJob = (x: unknown): x is ArchiveJob => {
 
 /**
  * The repo-archives worker: makes the archives `POST …/contents/archive` queued, one message per
- * commit and format (shared/repos/archives.ts). A message that is not a job is dropped, logged; a
+ * commit and format (shared/domains/repos/archives.ts). A message that is not a job is dropped, logged; a
  * job that fails for a passing reason is reported in `batchItemFailures`, so SQS delivers it again
  * (then to the dead-letter queue).
  */

@@ -1,8 +1,8 @@
-import { CUSTOMER_BUCKET_PREFIX } from '../../shared/config';
-import { describeError, log } from '../../shared/ground/log';
-import { metrics } from '../../shared/metrics';
-import { type BucketRef, storage } from '../../shared/storage';
-import { setBucketFields } from '../../shared/storage/records';
+import { CUSTOMER_BUCKET_PREFIX } from '../../shared/kernel/config';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { metrics } from '../../shared/ports/metrics';
+import { type BucketRef, storage } from '../../shared/ports/object-storage';
+import { setBucketFields } from '../../shared/ports/object-storage/records';
 
 /**
  * The daily bucket usage job (a schedule, not an HTTP route): keeps every customer bucket's latest

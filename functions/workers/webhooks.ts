@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { eachMessage } from '../../shared/queue/batch';
-import { attemptDelivery, type DeliveryMessage } from '../../shared/webhooks/deliveries';
+import { attemptDelivery, type DeliveryMessage } from '../../shared/domains/webhooks/deliveries';
+import { eachMessage } from '../../shared/ports/queue/batch';
 
 const isDelivery = (x: unknown): x is DeliveryMessage => {
   const m = x as Partial<DeliveryMessage> | null;
@@ -13,7 +13,7 @@ const isDelivery = (x: unknown): x is DeliveryMessage => {
 };
 
 /**
- * The webhooks worker: one try of each delivery (shared/webhooks/deliveries.ts; the next try is a
+ * The webhooks worker: one try of each delivery (shared/domains/webhooks/deliveries.ts; the next try is a
  * new message with its wait, so a slow or failing receiver never holds a batch).
  */
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>

@@ -87,13 +87,13 @@ export class PlatformData extends Construct {
         { abortIncompleteMultipartUploadAfter: Duration.days(7) },
         // Versioning protects against an overwrite or delete by mistake, not forever.
         { noncurrentVersionExpiration: Duration.days(30) },
-        // Files uploaded for a web commit that never came (shared/repos/uploads.ts).
+        // Files uploaded for a web commit that never came (shared/domains/repos/uploads.ts).
         { prefix: 'repo-uploads/', expiration: Duration.days(1) },
-        // Archives of commits (shared/repos/archives.ts: their records answer for 12 hours).
+        // Archives of commits (shared/domains/repos/archives.ts: their records answer for 12 hours).
         { prefix: 'repo-archives/', expiration: Duration.days(1) },
-        // Results of agent jobs (shared/agents/jobs.ts), linked from the job for a month.
+        // Results of agent jobs (shared/domains/agents/jobs.ts), linked from the job for a month.
         { prefix: 'agent-results/', expiration: Duration.days(30) },
-        // Tracker import files, read while their import runs (shared/tracker/transfer.ts), and
+        // Tracker import files, read while their import runs (shared/domains/tracker/transfer.ts), and
         // large exports, linked for 5 minutes; attachments (`tracker/`) stay.
         { prefix: 'tracker-imports/', expiration: Duration.days(2) },
         { prefix: 'tracker-exports/', expiration: Duration.days(1) },

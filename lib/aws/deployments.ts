@@ -5,9 +5,9 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BUILD_TAGS, buildspec } from '../../shared/builds/buildspec';
-import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/config';
-import { BUCKET_ACTIONS, OBJECT_ACTIONS, TABLE_ACTIONS } from '../../shared/runtime/function-role';
+import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/kernel/config';
+import { BUILD_TAGS, buildspec } from '../../shared/ports/builds/buildspec';
+import { BUCKET_ACTIONS, OBJECT_ACTIONS, TABLE_ACTIONS } from '../../shared/ports/runtime/function-role';
 import type { PlatformData } from './data';
 import type { PlatformFunction } from './group-function';
 import { ack, nagArn, ref } from './nag';
@@ -15,7 +15,7 @@ import { ack, nagArn, ref } from './nag';
 /** Deployed server functions are named `<prefix><deploymentId>`: every grant on them is by this prefix. */
 export const FUNCTION_PREFIX = 'plt-fn-';
 
-/** CodeCommit repositories of the platform are named `<prefix><repoId>` (shared/git/events.ts). */
+/** CodeCommit repositories of the platform are named `<prefix><repoId>` (shared/ports/git/events.ts). */
 export const GIT_REPO_PREFIX = 'plt-repo-';
 
 /**
@@ -73,7 +73,7 @@ export class PlatformDeployments extends Construct {
     });
 
     // The project's role reaches no data: each build assumes the build-data role with a session
-    // policy naming its own prefixes (shared/builds/buildspec.ts, shared/builds/aws.ts). Its
+    // policy naming its own prefixes (shared/ports/builds/buildspec.ts, shared/ports/builds/aws.ts). Its
     // session is also tagged with its project and deployment, and the role's own policy names
     // only the prefixes of those tags: a session assumed without the session policy (by code that
     // got hold of the project's role) still reaches one project's and one deployment's objects,
@@ -104,7 +104,7 @@ export class PlatformDeployments extends Construct {
     buildRole.addToPolicy(new iam.PolicyStatement({ actions: ['codecommit:GitPull'], resources: [repositories] }));
     this.project = new codebuild.Project(this, 'Builds', {
       role: buildRole,
-      description: 'Deployment builds: one build per deployment (shared/builds/buildspec.ts)',
+      description: 'Deployment builds: one build per deployment (shared/ports/builds/buildspec.ts)',
       buildSpec: codebuild.BuildSpec.fromObject(buildspec),
       environment: {
         buildImage: codebuild.LinuxArmBuildImage.AMAZON_LINUX_2023_STANDARD_3_0,
@@ -169,7 +169,7 @@ export class PlatformDeployments extends Construct {
       [`Resource::${nagArn(repositories)}`]: `CodeBuild checks out commits of the platform's repositories, known only by the name prefix ${GIT_REPO_PREFIX}.`,
     });
 
-    // Each server function gets a role of its own at deploy time (shared/runtime/aws.ts): its log
+    // Each server function gets a role of its own at deploy time (shared/ports/runtime/aws.ts): its log
     // group, its project's linked table and bucket. The platform may create such roles only under
     // this boundary, so none can reach more than server-function logs and customer data.
     const functionLogs = this.functionLogsArn();

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { Need } from '../../shared/needs';
+import type { Need } from '../../shared/kernel/needs';
 import { type Grantable, grantNeeds } from './grants';
 import { PlatformFunction } from './group-function';
 

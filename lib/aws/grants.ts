@@ -1,6 +1,6 @@
 import { Stack } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { assertNeedsEnv, type Need } from '../../shared/needs';
+import { assertNeedsEnv, type Need } from '../../shared/kernel/needs';
 import { customerGrants } from './grants/customer';
 import { dataGrants } from './grants/data';
 import { deploymentGrants } from './grants/deployments';
@@ -14,7 +14,7 @@ import type { PlatformFunction } from './group-function';
 export type { Grantable } from './grants/grant';
 
 /**
- * THE grant table: each need of the vocabulary (shared/needs.ts), with the environment it sets and
+ * THE grant table: each need of the vocabulary (shared/kernel/needs.ts), with the environment it sets and
  * what it grants on AWS, one file per family of needs under lib/aws/grants/. Typed over every
  * need, so a need added to the vocabulary does not compile until its row is here.
  */

@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import type { Need } from '../../shared/needs';
+import type { Need } from '../../shared/kernel/needs';
 import { type Grantable, grantNeeds } from './grants';
 import { PlatformFunction } from './group-function';
 import { acknowledge } from './nag';
@@ -42,7 +42,7 @@ const FORWARD_HOST = `function handler(event) {
  * lookup, static output from S3, server functions invoked) behind a function URL that only
  * CloudFront may call (IAM auth, origin access control); in front, two distributions on it:
  * `*.<appsDomain>` with a wildcard certificate, and a multi-tenant one (CloudFront SaaS Manager)
- * whose tenants are the custom domains, each with a CloudFront-managed certificate (shared/cdn),
+ * whose tenants are the custom domains, each with a CloudFront-managed certificate (shared/ports/cdn),
  * reached through a connection group's routing endpoint (the CNAME domains point to). Promote is
  * one write: the router keeps routes 5 seconds, and static answers say `s-maxage=5`.
  */

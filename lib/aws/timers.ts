@@ -7,7 +7,7 @@ import { DeadLetterQueue } from './dead-letters';
 import { acknowledge } from './nag';
 
 /**
- * The notify worker's long timers (shared/scheduler/aws.ts): one-time EventBridge Scheduler
+ * The notify worker's long timers (shared/ports/scheduler/aws.ts): one-time EventBridge Scheduler
  * schedules in a group of their own, delivered into the notify queue by a role that may only send
  * there, deleted after they run; deliveries that fail past their retries go to a dead-letter queue.
  * One per stack, made by the first grant that asks for it.

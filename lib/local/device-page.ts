@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pendingLogin } from '../../shared/agents/devices';
+import { pendingLogin } from '../../shared/domains/agents/devices';
 import type { LocalRoute } from './gateway';
 import { escapeHtml, PLATFORM_CLIENT_ID } from './idp-oauth';
 

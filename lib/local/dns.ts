@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import DNS from 'dns2';
-import { localAnswers } from '../../shared/dns/local';
+import { localAnswers } from '../../shared/ports/dns/local';
 
 /**
  * The local authoritative DNS server (`npm start`: loopback, PORT+6, UDP): it answers from the zones
- * in the platform table (shared/dns/local.ts), written by the `local` DNS provider or
+ * in the platform table (shared/ports/dns/local.ts), written by the `local` DNS provider or
  * `npm run local -- dns set`, and `*.localhost` as loopback (the edge). The platform's lookups go
  * here (`DNS_SERVERS`); `dig @127.0.0.1 -p <port> <name> TXT` shows what it sees.
  */

@@ -10,7 +10,7 @@ import {
   ListTablesCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { freePort } from '../../shared/net/free-port';
+import { freePort } from '../../shared/kernel/net/free-port';
 import { platformTable } from '../platform-table';
 import { ownChild } from './child';
 import { signedProxy } from './signed-proxy';

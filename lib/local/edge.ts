@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { artifacts } from '../../shared/artifacts';
-import { abortAllBuilds, recoverInterruptedBuilds } from '../../shared/builds/local';
-import { localPaths } from '../../shared/deployments/paths';
-import { pageHtml, STATUS_PAGES, shownHost } from '../../shared/edge/pages';
-import { resolveHostTarget } from '../../shared/hosts/resolve';
-import { recordEdgeRequest } from '../../shared/insights';
-import { acquireFunction, appendRuntimeLog, hasFunction, stopAllFunctions } from '../../shared/runtime/local';
-import type { DeploymentRecord } from '../../shared/schemas/deployment';
-import { FUNCTION_CONFIG } from '../../shared/schemas/deployment';
+import type { DeploymentRecord } from '../../shared/domains/deployments/schema';
+import { FUNCTION_CONFIG } from '../../shared/domains/deployments/schema';
+import { resolveHostTarget } from '../../shared/domains/hosts/resolve';
+import { pageHtml, STATUS_PAGES, shownHost } from '../../shared/domains/serving/pages';
+import { localPaths } from '../../shared/kernel/tenancy/paths';
+import { recordEdgeRequest } from '../../shared/ports/analytics';
+import { artifacts } from '../../shared/ports/artifacts';
+import { abortAllBuilds, recoverInterruptedBuilds } from '../../shared/ports/builds/local';
+import { acquireFunction, appendRuntimeLog, hasFunction, stopAllFunctions } from '../../shared/ports/runtime/local';
 
 /**
  * The local edge: what a CDN and the functions' URLs are on AWS, on one port of this machine.
@@ -33,7 +33,7 @@ function page(res: ServerResponse, status: number, title: string, detail: string
 }
 
 /**
- * The deployment that answers `host`, read from the host registry (shared/hosts/resolve.ts), or a
+ * The deployment that answers `host`, read from the host registry (shared/domains/hosts/resolve.ts), or a
  * redirect (a custom domain with `redirectTo`).
  */
 export async function resolveHost(host: string): Promise<DeploymentRecord | undefined> {

@@ -1,14 +1,14 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { importJWK, type JWK, jwtVerify, SignJWT } from 'jose';
-import { audienceOf } from '../../shared/auth/audience';
-import type * as Users from '../../shared/identity/users';
-import { localMail } from '../../shared/mail/local';
-import type * as SigninClients from '../../shared/signin/clients';
+import type * as SigninClients from '../../shared/domains/signin-clients/clients';
+import { audienceOf } from '../../shared/kernel/auth/audience';
+import type * as Users from '../../shared/kernel/identity/users';
+import { localMail } from '../../shared/ports/mail-transport/local';
 
 /**
  * The local identity provider's sign-in for projects' own users: OpenID Connect's code flow with
- * PKCE (S256, required), for the sign-in clients made through the API (shared/signin/clients.ts,
+ * PKCE (S256, required), for the sign-in clients made through the API (shared/domains/signin-clients/clients.ts,
  * read from the platform table when a request comes). `GET /authorize` shows an email sign-in
  * page (no password: this is one machine), `POST /authorize` answers the client's redirect with a
  * code (one use, 60 s), `POST /token` exchanges codes and refresh tokens (web clients authenticate

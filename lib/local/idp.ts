@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
-import { audienceOf } from '../../shared/auth/audience';
+import { audienceOf } from '../../shared/kernel/auth/audience';
 import { type ClientsModule, handleOAuth, oauthMetadata } from './idp-oauth';
 
 /**
@@ -70,8 +70,8 @@ export async function createIdpServer(
   file: string,
   authUrlOf: () => string,
   loadClients: () => Promise<ClientsModule> = async () => ({
-    ...(await import('../../shared/signin/clients')),
-    ...(await import('../../shared/identity/users')),
+    ...(await import('../../shared/domains/signin-clients/clients')),
+    ...(await import('../../shared/kernel/identity/users')),
   }),
 ): Promise<Server> {
   const key = await loadOrCreateIdpKey(file);

@@ -1,10 +1,10 @@
-import { SCOPES } from '../../shared/auth/scopes';
-import { findKey } from '../../shared/identity/key-secrets';
-import { createKey } from '../../shared/identity/keys';
-import { addMember, createOrg, findOrgBySlug } from '../../shared/identity/orgs';
-import { ensureUser } from '../../shared/identity/users';
-import type { Member, Organization } from '../../shared/schemas/org';
-import { getItem, keys } from '../../shared/store/table';
+import { SCOPES } from '../../shared/kernel/auth/scopes';
+import { findKey } from '../../shared/kernel/identity/key-secrets';
+import { createKey } from '../../shared/kernel/identity/keys';
+import { addMember, createOrg, findOrgBySlug } from '../../shared/kernel/identity/orgs';
+import type { Member, Organization } from '../../shared/kernel/identity/schema';
+import { ensureUser } from '../../shared/kernel/identity/users';
+import { getItem, keys } from '../../shared/kernel/store/table';
 
 /**
  * What a fresh local platform holds, so it can be used at once: the platform organization, one

@@ -3,16 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import PostalMime from 'postal-mime';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import { artifactsBucket } from '../../shared/deployments/sources';
-import { log } from '../../shared/ground/log';
-import { outboxFile } from '../../shared/ground/outbox';
-import { simulated } from '../../shared/mail/port';
-import { mailboxFor, platformDomain } from '../../shared/mailboxes/deliver';
-import { putObject } from '../../shared/mailboxes/objects';
-import { LIMITS } from '../../shared/mailboxes/usage';
-import { queue } from '../../shared/queue';
-import type { QueueUrlVariable } from '../../shared/queue/port';
-import { newId } from '../../shared/store/ids';
+import { artifactsBucket } from '../../shared/domains/deployments/sources';
+import { mailboxFor, platformDomain } from '../../shared/domains/mail/deliver';
+import { putObject } from '../../shared/domains/mail/objects';
+import { LIMITS } from '../../shared/domains/mail/usage';
+import { log } from '../../shared/kernel/ground/log';
+import { outboxFile } from '../../shared/kernel/ground/outbox';
+import { newId } from '../../shared/kernel/store/ids';
+import { simulated } from '../../shared/ports/mail-transport/port';
+import { queue } from '../../shared/ports/queue';
+import type { QueueUrlVariable } from '../../shared/ports/queue/port';
 
 export interface SmtpServer {
   port: number;

@@ -1,5 +1,5 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { queueUrlVariable } from '../../shared/queue/port';
+import { queueUrlVariable } from '../../shared/ports/queue/port';
 import { type QueueTrigger, workers as table, type Worker } from '../workers';
 import { signedProxy } from './signed-proxy';
 import type { EngineCredentials } from './sigv4';
@@ -119,7 +119,7 @@ export async function ensureQueue(sqs: SQSClient, w: Worker, trigger: QueueTrigg
 
 /**
  * The queues of the table's queue rows, made before anything sends to them: the URLs by the
- * variable their senders read (shared/queue: `repo-archives` → `REPO_ARCHIVES_QUEUE_URL`), for the
+ * variable their senders read (shared/ports/queue: `repo-archives` → `REPO_ARCHIVES_QUEUE_URL`), for the
  * local platform's environment, as the CDK stack sets them on AWS.
  */
 export async function createWorkerQueues(options: {

@@ -1,12 +1,12 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { describeError, log } from '../../shared/ground/log';
-import { queue } from '../../shared/queue';
-import { dueSortKey, TIMER_PK } from '../../shared/scheduler/local';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
+import { queue } from '../../shared/ports/queue';
+import { dueSortKey, TIMER_PK } from '../../shared/ports/scheduler/local';
 
 /**
- * The local scheduler's engine (shared/scheduler/local.ts writes the timers): moves every timer
+ * The local scheduler's engine (shared/ports/scheduler/local.ts writes the timers): moves every timer
  * due at `now` to the notify queue, oldest first, and removes it (only if it was not scheduled
  * again meanwhile). Answers how many moved. Tests call it with their own clock.
  */

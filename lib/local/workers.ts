@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { onPlatformEvents, type PlatformEvent } from '../../shared/events/bus';
-import { describeError, log } from '../../shared/ground/log';
-import { eventLine, logsEvent } from '../../shared/insights/logs';
-import { keepAnalytics, takeAnalytics } from '../../shared/insights/sink-local';
-import { assertNeedsEnv } from '../../shared/needs';
+import { onPlatformEvents, type PlatformEvent } from '../../shared/kernel/events/bus';
+import { describeError, log } from '../../shared/kernel/ground/log';
+import { assertNeedsEnv } from '../../shared/kernel/needs';
+import { keepAnalytics, takeAnalytics } from '../../shared/ports/analytics/local';
+import { eventLine, logsEvent } from '../../shared/ports/analytics/logs';
 import {
   type EventTrigger,
   type QueueTrigger,
@@ -18,7 +18,7 @@ import { ensureQueue } from './sqs';
 /**
  * The local worker runner: the same table as on AWS (lib/workers.ts), each row started the local
  * way. A schedule runs at start and then on a timer; an event row gets the platform events a local
- * engine publishes (shared/events/bus.ts, or `deliverEvent`) that match its source and detail type,
+ * engine publishes (shared/kernel/events/bus.ts, or `deliverEvent`) that match its source and detail type,
  * as its EventBridge rule would; a queue row reads its own queue on the local SQS endpoint
  * (`AWS_ENDPOINT_URL_SQS`), with its dead-letter queue and redrive. A worker whose needs' variables
  * are missing stops the start, naming them.

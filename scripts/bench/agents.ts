@@ -22,8 +22,8 @@ export async function benchAgents(platform: BenchPlatform, options: { runs?: num
   const runs = options.runs ?? 50;
   process.env.ARTIFACTS_BUCKET ??= 'platform-bench-artifacts';
   const { createGateway, listen } = await import('../../lib/local/gateway');
-  const { startLogin, answerLogin, loginToken } = await import('../../shared/agents/devices');
-  const { createJob } = await import('../../shared/agents/jobs');
+  const { startLogin, answerLogin, loginToken } = await import('../../shared/domains/agents/devices');
+  const { createJob } = await import('../../shared/domains/agents/jobs');
   // Jobs queue their checks: the run's SQS engine has every worker's queue (scripts/bench/platform.ts).
   const gateway = createGateway();
   const port = await listen(gateway, 0);
@@ -112,7 +112,7 @@ async function createToDone(platform: BenchPlatform, port: number, token: string
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const { pathToFileURL } = await import('node:url');
-  const { fileRequest, decideRequest } = await import('../../shared/agents/devices');
+  const { fileRequest, decideRequest } = await import('../../shared/domains/agents/devices');
   const echo = createServer((req, res) => res.end(JSON.stringify({ path: req.url })));
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
   const echoPort = (echo.address() as { port: number }).port;

@@ -7,7 +7,7 @@ import { median, ms, ratio } from './stats';
  * Calendar: the occurrences of 400 days (`GET …/events`, through the local gateway) of a mailbox
  * holding 100 weekly series (each in one of five zones with DST changes, on one weekday, no end), against ical.js expanding the same 100 rules alone (in process, VTIMEZONEs registered,
  * no HTTP, no store) and against the platform's own expansion alone (rrule-temporal over the
- * floating clock, shared/calendar/recurrence.ts).
+ * floating clock, shared/domains/calendar/recurrence.ts).
  */
 export interface CalendarFigures {
   runs: number;
@@ -35,14 +35,14 @@ export async function benchCalendar(
       [
         import('../../lib/local/gateway'),
         benchStore(),
-        import('../../shared/calendar/events'),
-        import('../../shared/calendar/recurrence'),
-        import('../../shared/calendar/vtimezone'),
+        import('../../shared/domains/calendar/events'),
+        import('../../shared/domains/calendar/recurrence'),
+        import('../../shared/domains/calendar/vtimezone'),
         import('ical.js'),
       ],
     );
     const ICAL = ical.default;
-    const records = await import('../../shared/calendar/records');
+    const records = await import('../../shared/domains/calendar/records');
     const gateway = createGateway();
     const port = await listen(gateway, 0);
     stops.push(() => {
@@ -228,8 +228,8 @@ export async function benchCalendar(
 async function benchStore() {
   const [{ PutCommand }, { db }, { TABLE }] = await Promise.all([
     import('@aws-sdk/lib-dynamodb'),
-    import('../../shared/store/client'),
-    import('../../shared/store/table'),
+    import('../../shared/kernel/store/client'),
+    import('../../shared/kernel/store/table'),
   ]);
   return {
     putItemForBench: async (Item: Record<string, unknown>) => {

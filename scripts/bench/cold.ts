@@ -73,7 +73,7 @@ export function firstRequests(groups: string[]): Promise<Record<string, unknown>
 
 /**
  * A cold start up to a first answer: the import, then one request without a credential
- * (`firstRequestOf`), answered 401 once the stack has loaded the route's module (shared/http/route.ts,
+ * (`firstRequestOf`), answered 401 once the stack has loaded the route's module (shared/kernel/http/route.ts,
  * `lazyRoute`). What a route's first request adds to the init.
  */
 export async function firstAnswerTime(module: string, event: unknown, timeoutMs = 20_000): Promise<ImportTime> {

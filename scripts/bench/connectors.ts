@@ -22,7 +22,7 @@ export async function benchConnectors(
   process.env.LOCAL_CONNECTORS_LOOPBACK = 'true';
   const { createGateway, listen } = await import('../../lib/local/gateway');
   const { startEverything } = await import('../../test/connectors/servers');
-  const { createConnector } = await import('../../shared/connectors/records');
+  const { createConnector } = await import('../../shared/domains/connectors/records');
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const server = await startEverything('streamableHttp');

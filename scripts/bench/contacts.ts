@@ -38,10 +38,10 @@ export async function benchContacts(
   try {
     env.ARTIFACTS_BUCKET = `bench-contacts-${randomBytes(4).toString('hex')}`;
     const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }] = await Promise.all([
-      import('../../shared/storage'),
+      import('../../shared/ports/object-storage'),
       import('../../lib/local/gateway'),
-      import('../../shared/mailboxes/domains'),
-      import('../../shared/mailboxes/admin'),
+      import('../../shared/domains/mail/domains'),
+      import('../../shared/domains/mail/admin'),
     ]);
     await storage.createBucket(env.ARTIFACTS_BUCKET);
     const gateway = createGateway();
@@ -136,11 +136,11 @@ export async function benchContacts(
 async function seed(mailboxId: string, count: number): Promise<void> {
   const [{ ensureHead }, { newContact }, { postingKey, tokensOf }, { db }, { TABLE }, { BatchWriteCommand }] =
     await Promise.all([
-      import('../../shared/contacts/books'),
-      import('../../shared/contacts/contacts'),
-      import('../../shared/contacts/search'),
-      import('../../shared/store/client'),
-      import('../../shared/store/table'),
+      import('../../shared/domains/contacts/books'),
+      import('../../shared/domains/contacts/contacts'),
+      import('../../shared/domains/contacts/search'),
+      import('../../shared/kernel/store/client'),
+      import('../../shared/kernel/store/table'),
       import('@aws-sdk/lib-dynamodb'),
     ]);
   const head = await ensureHead(mailboxId);

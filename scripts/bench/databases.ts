@@ -181,7 +181,7 @@ export async function benchDatabaseQuery(
         );
         if (out.Count !== limit) throw new Error('direct Query answered a short page');
       };
-      const { keys } = await import('../../shared/store/table');
+      const { keys } = await import('../../shared/kernel/store/table');
       const org = keys.org(platform.orgId);
       const member = keys.member(platform.orgId, platform.userId);
       const platformTable = platform.env.TABLE_NAME as string;

@@ -174,10 +174,10 @@ export async function benchDeployments(
     env.ARTIFACTS_BUCKET = `bench-artifacts-${randomBytes(4).toString('hex')}`;
     const [{ storage }, { startEdge }, { createGateway, listen }, { buildsIdle }, { startWorkers }, { workers }] =
       await Promise.all([
-        import('../../shared/storage'),
+        import('../../shared/ports/object-storage'),
         import('../../lib/local/edge'),
         import('../../lib/local/gateway'),
-        import('../../shared/builds/local'),
+        import('../../shared/ports/builds/local'),
         import('../../lib/local/workers'),
         import('../../lib/workers'),
       ]);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Route } from '../../shared/http/route';
+import type { Route } from '../../shared/kernel/http/route';
 
 /**
  * `node --import tsx scripts/bench/first-requests.ts <group…>`: prints, as one JSON line, the first

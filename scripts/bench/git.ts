@@ -91,7 +91,7 @@ export async function benchGit(platform: BenchPlatform, options: { commits?: num
     if (res.status !== 201) throw new Error(`creating the bench repository: ${res.status} ${await res.text()}`);
     const repo = (await res.json()) as { repo: { resourceId: string; cloneUrl: string } };
     const url = repo.repo.cloneUrl.replace('://', `://git:${platform.apiKey}@`);
-    const { repoPath } = await import('../../shared/git/local');
+    const { repoPath } = await import('../../shared/ports/git/local');
     const bare = repoPath(repo.repo.resourceId);
 
     // The fixture, written straight into the platform's repository (fast-import), then a copy to push from.

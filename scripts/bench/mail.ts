@@ -31,10 +31,10 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
     env.OUTBOX_DIR = join(dataDir, 'outbox');
     const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }, { startWorkers }, { workers }] =
       await Promise.all([
-        import('../../shared/storage'),
+        import('../../shared/ports/object-storage'),
         import('../../lib/local/gateway'),
-        import('../../shared/mailboxes/domains'),
-        import('../../shared/mailboxes/admin'),
+        import('../../shared/domains/mail/domains'),
+        import('../../shared/domains/mail/admin'),
         import('../../lib/local/workers'),
         import('../../lib/workers'),
       ]);
@@ -146,10 +146,10 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
 async function seed(mailboxId: string, count: number): Promise<void> {
   const [{ BatchWriteCommand }, { db }, { TABLE }, { summaryOf, threadKey }, { newId }] = await Promise.all([
     import('@aws-sdk/lib-dynamodb'),
-    import('../../shared/store/client'),
-    import('../../shared/store/table'),
-    import('../../shared/mailboxes/threads'),
-    import('../../shared/store/ids'),
+    import('../../shared/kernel/store/client'),
+    import('../../shared/kernel/store/table'),
+    import('../../shared/domains/mail/threads'),
+    import('../../shared/kernel/store/ids'),
   ]);
   const now = Date.now();
   const items: Record<string, unknown>[] = [];

@@ -23,13 +23,13 @@ export async function benchNotifications(
   const count = options.timers ?? 40;
   const { createGateway, listen } = await import('../../lib/local/gateway');
   const { startTimers } = await import('../../lib/local/timers');
-  const { scheduler } = await import('../../shared/scheduler');
+  const { scheduler } = await import('../../shared/ports/scheduler');
   const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
   const { ReceiveMessageCommand, SQSClient } = await import('@aws-sdk/client-sqs');
-  const { db } = await import('../../shared/store/client');
-  const { TABLE } = await import('../../shared/store/table');
-  const { noticeIdOf, noticeKey } = await import('../../shared/notify/notices');
-  const { newId } = await import('../../shared/store/ids');
+  const { db } = await import('../../shared/kernel/store/client');
+  const { TABLE } = await import('../../shared/kernel/store/table');
+  const { noticeIdOf, noticeKey } = await import('../../shared/domains/notifications/notices');
+  const { newId } = await import('../../shared/kernel/store/ids');
 
   const credentials = {
     accessKeyId: process.env.AWS_ACCESS_KEY_ID as string,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { IndexedState, PageRecord } from '../../shared/pages/records';
+import type { IndexedState, PageRecord } from '../../shared/domains/pages/records';
 import { type BenchPlatform, runAlone } from './platform';
 import { median, ms, ratio } from './stats';
 
@@ -39,9 +39,9 @@ export async function benchPages(platform: BenchPlatform, options: { runs?: numb
     const env = process.env;
     env.ARTIFACTS_BUCKET = `bench-pages-${randomBytes(4).toString('hex')}`;
     const [{ storage }, { createGateway, listen }, { createOrg, addMember }] = await Promise.all([
-      import('../../shared/storage'),
+      import('../../shared/ports/object-storage'),
       import('../../lib/local/gateway'),
-      import('../../shared/identity/orgs'),
+      import('../../shared/kernel/identity/orgs'),
     ]);
     await storage.createBucket(env.ARTIFACTS_BUCKET);
     const gateway = createGateway();
@@ -124,16 +124,16 @@ export async function benchPages(platform: BenchPlatform, options: { runs?: numb
 
 /**
  * `count` top-level pages of `orgId`, written as the routes would leave them: the record, its
- * postings (shared/pages/search-index.ts `analyze`) and the totals; content objects only for the
+ * postings (shared/domains/pages/search-index.ts `analyze`) and the totals; content objects only for the
  * pages a bench query answers (the others are never read).
  */
 async function seed(orgId: string, count: number, by: string): Promise<void> {
   const [{ analyze, indexPk, statsKey, writeAll }, { listPk, listSk, pageKey }, { writeContent }, { newId }] =
     await Promise.all([
-      import('../../shared/pages/search-index'),
-      import('../../shared/pages/records'),
-      import('../../shared/pages/content'),
-      import('../../shared/store/ids'),
+      import('../../shared/domains/pages/search-index'),
+      import('../../shared/domains/pages/records'),
+      import('../../shared/domains/pages/content'),
+      import('../../shared/kernel/store/ids'),
     ]);
   const { generateNKeysBetween } = await import('fractional-indexing');
   const ranks = generateNKeysBetween(null, null, count);

@@ -9,7 +9,7 @@ import { listen } from '../../lib/local/gateway';
 import { createIdpServer, idpSigner } from '../../lib/local/idp';
 import { newEngineCredentials } from '../../lib/local/services';
 import type { EngineCredentials } from '../../lib/local/sigv4';
-import { freePort } from '../../shared/net/free-port';
+import { freePort } from '../../shared/kernel/net/free-port';
 
 /**
  * The local platform for the bench, as the tests stand it up: DynamoDB Local in memory on a free
@@ -95,12 +95,12 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
     await ensurePlatformTable(admin, env.TABLE_NAME as string);
     admin.destroy();
 
-    const { createOrg, addMember } = await import('../../shared/identity/orgs');
+    const { createOrg, addMember } = await import('../../shared/kernel/identity/orgs');
     const [{ createKey }, { hashSecret }] = await Promise.all([
-      import('../../shared/identity/keys'),
-      import('../../shared/identity/key-secrets'),
+      import('../../shared/kernel/identity/keys'),
+      import('../../shared/kernel/identity/key-secrets'),
     ]);
-    const { SCOPES } = await import('../../shared/auth/scopes');
+    const { SCOPES } = await import('../../shared/kernel/auth/scopes');
     const org = await createOrg({ slug: 'bench', name: 'Bench organization', kind: 'customer' });
     const owner = await addMember(org.orgId, 'owner@bench.example', 'owner', 'Bench owner');
     const key = await createKey({ orgId: org.orgId, kind: 'api', scopes: [...SCOPES], name: 'bench' });

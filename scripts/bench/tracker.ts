@@ -110,12 +110,12 @@ async function seed(orgId: string, spaceId: string, count: number, status: (i: n
     { ranksBetween },
     { newId },
   ] = await Promise.all([
-    import('../../shared/store/client'),
-    import('../../shared/store/table'),
+    import('../../shared/kernel/store/client'),
+    import('../../shared/kernel/store/table'),
     import('@aws-sdk/lib-dynamodb'),
-    import('../../shared/tracker/records'),
-    import('../../shared/tracker/rank'),
-    import('../../shared/store/ids'),
+    import('../../shared/domains/tracker/records'),
+    import('../../shared/domains/tracker/rank'),
+    import('../../shared/kernel/store/ids'),
   ]);
   const ranks = ranksBetween(`a${spaceId.slice(-1)}`, null, count);
   const now = Date.now();

@@ -123,7 +123,7 @@ export async function measureWarm(platform: BenchPlatform, warmup: number, runs:
     const group = groupFor(orgPath);
     if (!group) throw new Error(`no route group serves ${orgPath}`);
     const { handler } = (await import(`../../functions/${group.name}/handler`)) as { handler: Handler };
-    const { authenticate } = await import('../../shared/auth/authenticate');
+    const { authenticate } = await import('../../shared/kernel/auth/authenticate');
 
     const ok = (what: string, status: number | undefined, detail = '') => {
       if (status !== 200) throw new Error(`${what} answered ${status} ${detail.slice(0, 300)}`);
@@ -139,7 +139,7 @@ export async function measureWarm(platform: BenchPlatform, warmup: number, runs:
     };
     const calls: Record<SeriesName, () => Promise<void>> = {
       gatewayJwt: () => viaGateway(orgPath, platform.jwt),
-      // The same with rate limits off (shared/http/rate-limits.ts reads the switch per request).
+      // The same with rate limits off (shared/kernel/http/rate-limits.ts reads the switch per request).
       gatewayJwtUncounted: async () => {
         process.env.RATE_LIMITS = 'off';
         try {

@@ -1,4 +1,4 @@
-import { storage } from '../../shared/storage';
+import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startQueueWorker } from '../helpers/sqs';

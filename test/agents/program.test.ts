@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { storage } from '../../shared/storage';
+import { storage } from '../../shared/ports/object-storage';
 import { chromiumPath } from '../api/chromium';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';

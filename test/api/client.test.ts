@@ -1,5 +1,5 @@
 import { ApiError, type Client, createClient } from '../../client';
-import { freePort } from '../../shared/net/free-port';
+import { freePort } from '../../shared/kernel/net/free-port';
 import { TestPlatform } from '../helpers/platform';
 
 let p: TestPlatform;

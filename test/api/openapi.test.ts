@@ -13,8 +13,8 @@ import {
 } from '../../lib/openapi';
 import { groupFor, routeGroups } from '../../lib/route-groups';
 import { writeOpenApi } from '../../scripts/openapi';
-import { route } from '../../shared/http/route';
-import { createRouter } from '../../shared/http/router';
+import { route } from '../../shared/kernel/http/route';
+import { createRouter } from '../../shared/kernel/http/router';
 import { TestPlatform } from '../helpers/platform';
 import { allRoutes } from '../helpers/routes';
 
@@ -135,7 +135,7 @@ describe('each operation', () => {
     expect(byId('getProjects').parameters?.some((q) => q.in === 'header')).toBe(false);
     const list = byId('getDeployments');
     const limit = list.parameters?.find((q) => q.name === 'limit');
-    // A whole number with a default (shared/http/query.ts): optional as sent, its bounds kept.
+    // A whole number with a default (shared/kernel/http/query.ts): optional as sent, its bounds kept.
     expect(limit).toEqual({
       name: 'limit',
       in: 'query',

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import ICAL from 'ical.js';
-import { expand, type Recurrence, ruleError, toRRule } from '../../shared/calendar/recurrence';
-import { instantOf, localOf, Temporal } from '../../shared/calendar/time';
-import { vtimezone } from '../../shared/calendar/vtimezone';
+import { expand, type Recurrence, ruleError, toRRule } from '../../shared/domains/calendar/recurrence';
+import { instantOf, localOf, Temporal } from '../../shared/domains/calendar/time';
+import { vtimezone } from '../../shared/domains/calendar/vtimezone';
 import { icalJsOccurrences } from './reference';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { vtimezone } from '../../shared/calendar/vtimezone';
+import { vtimezone } from '../../shared/domains/calendar/vtimezone';
 import { type MailWorld, mailboxFor, startMailWorld } from '../mail/helpers';
 import { icalJsOccurrences } from './reference';
 
@@ -296,8 +296,8 @@ test('repeat rules past the limits are refused with their reason; a day, a month
   ]);
 
   // A rule stored before the limits held (as an import wrote it then) shows its first occurrence alone.
-  const { indexed } = await import('../../shared/calendar/events');
-  const { newEventId, putNewEvent } = await import('../../shared/calendar/records');
+  const { indexed } = await import('../../shared/domains/calendar/events');
+  const { newEventId, putNewEvent } = await import('../../shared/domains/calendar/records');
   const now = Date.now();
   const start = Date.UTC(2026, 2, 2, 12);
   await putNewEvent(

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { createTransport } from 'nodemailer';
 import PostalMime from 'postal-mime';
-import { receiveItip } from '../../shared/calendar/itip';
-import { eventByUid } from '../../shared/calendar/records';
-import type { Mailbox } from '../../shared/mailboxes/records';
+import { receiveItip } from '../../shared/domains/calendar/itip';
+import { eventByUid } from '../../shared/domains/calendar/records';
+import type { Mailbox } from '../../shared/domains/mail/records';
 import type { Person } from '../helpers/platform';
 import { type MailWorld, mailboxFor, startMailWorld, unique, until } from '../mail/helpers';
 

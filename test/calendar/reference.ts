@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { vtimezone } from '../../shared/calendar/vtimezone';
+import { vtimezone } from '../../shared/domains/calendar/vtimezone';
 
 /**
  * The reference expansion: ical.js's own, of every VEVENT of an iCalendar text (its VTIMEZONEs

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
 import { TestPlatform } from '../helpers/platform';
 import { type Running, startEverything, startSdkServer } from './servers';
 

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
 import { TestPlatform } from '../helpers/platform';
 
 /**

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { type OAuthOptions, type OAuthServer, startOAuthServer } from './oauth-server';
 

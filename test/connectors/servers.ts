@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { freePort } from '../../shared/net/free-port';
+import { freePort } from '../../shared/kernel/net/free-port';
 
 /**
  * MCP servers for the connector tests, on loopback: `@modelcontextprotocol/server-everything` as a

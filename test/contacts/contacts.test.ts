@@ -1,5 +1,5 @@
-import { contactKeys } from '../../shared/contacts/records';
-import { queryPrefix } from '../../shared/store/ops';
+import { contactKeys } from '../../shared/domains/contacts/records';
+import { queryPrefix } from '../../shared/kernel/store/ops';
 import { mailboxFor } from '../mail/helpers';
 import { type ContactsWorld, defaultBook, startContactsWorld } from './helpers';
 

@@ -40,7 +40,7 @@ describe('GET /v1/me', () => {
   it('lists every organization of the same person (same email, same user)', async () => {
     const viewer = await p.person('viewer');
     const other = await p.newOrg();
-    const { addMember } = await import('../../shared/identity/orgs');
+    const { addMember } = await import('../../shared/kernel/identity/orgs');
     await addMember(other.org.orgId, viewer.email, 'developer');
     const res = await p.get('/v1/me', { token: viewer.token });
     const roles = Object.fromEntries(res.body.me.orgs.map((o: { orgId: string; role: string }) => [o.orgId, o.role]));

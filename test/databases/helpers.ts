@@ -4,7 +4,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { dynamo as handlersDynamo } from '../../shared/store/client';
+import { dynamo as handlersDynamo } from '../../shared/kernel/store/client';
 import type { TestPlatform } from '../helpers/platform';
 
 /** The run's DynamoDB Local, for arranging and checking tables beside the API. */

@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { CreateFunctionCommand, DeleteFunctionCommand, GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { verifyHeaderSignature } from '../../lib/local/sigv4';
-import { projectLinkKey, resourceKey } from '../../shared/resources/records';
-import { awsRuntime } from '../../shared/runtime/aws';
-import { newId } from '../../shared/store/ids';
+import { projectLinkKey, resourceKey } from '../../shared/domains/resources/records';
+import { newId } from '../../shared/kernel/store/ids';
+import { awsRuntime } from '../../shared/ports/runtime/aws';
 import { putRecord } from '../helpers/records';
 
 /**
- * Each server function gets a role of its own (shared/runtime/aws.ts): its log group, and the
+ * Each server function gets a role of its own (shared/ports/runtime/aws.ts): its log group, and the
  * project's linked table and bucket, read from the project's links, nothing else; created under
  * the stack's permissions boundary and removed with the function. Lambda through
  * aws-sdk-client-mock; IAM through a stand-in that checks each call's SigV4 signature.

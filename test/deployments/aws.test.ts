@@ -3,9 +3,9 @@ import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/c
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { awsBuilds, envObjectKey } from '../../shared/builds/aws';
-import type { BuildJob } from '../../shared/builds/index';
-import { awsRuntime, parseLambdaLine } from '../../shared/runtime/aws';
+import { awsBuilds, envObjectKey } from '../../shared/ports/builds/aws';
+import type { BuildJob } from '../../shared/ports/builds/index';
+import { awsRuntime, parseLambdaLine } from '../../shared/ports/runtime/aws';
 
 /**
  * The AWS adapters of the builds and runtime ports, against the calls they must make

@@ -1,15 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { handler as buildEvents } from '../../functions/workers/build-events';
-import { localArtifacts } from '../../shared/artifacts/local';
-import { BuildLogWriter } from '../../shared/builds/build-log';
-import { type BuildStateChange, buildStateChange } from '../../shared/builds/events';
-import { buildsIdle } from '../../shared/builds/local';
-import { localPaths } from '../../shared/deployments/paths';
-import { artifactsBucket } from '../../shared/deployments/sources';
-import { onPlatformEvents, type PlatformEvent } from '../../shared/events/bus';
-import { storage } from '../../shared/storage';
-import { newId } from '../../shared/store/ids';
+import { artifactsBucket } from '../../shared/domains/deployments/sources';
+import { onPlatformEvents, type PlatformEvent } from '../../shared/kernel/events/bus';
+import { newId } from '../../shared/kernel/store/ids';
+import { localPaths } from '../../shared/kernel/tenancy/paths';
+import { localArtifacts } from '../../shared/ports/artifacts/local';
+import { BuildLogWriter } from '../../shared/ports/builds/build-log';
+import { type BuildStateChange, buildStateChange } from '../../shared/ports/builds/events';
+import { buildsIdle } from '../../shared/ports/builds/local';
+import { storage } from '../../shared/ports/object-storage';
 import { tarOfDir } from '../fixtures/tar';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord } from '../helpers/records';
@@ -192,7 +192,7 @@ describe('the build-events worker', () => {
 
 describe('the artifacts port', () => {
   it('AWS adapter: the manifest is read from the artifacts bucket; none is undefined', async () => {
-    const { awsArtifacts } = await import('../../shared/artifacts/aws');
+    const { awsArtifacts } = await import('../../shared/ports/artifacts/aws');
     const id = newId('dpl_');
     const body = JSON.stringify({ kind: 'server', entry: 'server.js' });
     const url = await storage.presignPut({ name: artifactsBucket() }, `artifacts/${id}/manifest.json`, {

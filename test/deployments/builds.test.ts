@@ -4,7 +4,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { localPaths } from '../../shared/deployments/paths';
+import { localPaths } from '../../shared/kernel/tenancy/paths';
 import { makeTar, type TarEntry } from '../fixtures/tar';
 import { TestPlatform } from '../helpers/platform';
 import { deploy, edgeFetch, followBuildLog, newProject, startDeployments, waitFinal } from './helpers';

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILD_SCRIPT, buildspec } from '../../shared/builds/buildspec';
+import { BUILD_SCRIPT, buildspec } from '../../shared/ports/builds/buildspec';
 import { makeTar, tarOfDir } from '../fixtures/tar';
 
 /**

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { type Edge, startEdge } from '../../lib/local/edge';
 import { startWorkers } from '../../lib/local/workers';
 import { workers } from '../../lib/workers';
-import { buildsIdle } from '../../shared/builds/local';
-import { storage } from '../../shared/storage';
+import { buildsIdle } from '../../shared/ports/builds/local';
+import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
 

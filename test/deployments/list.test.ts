@@ -1,4 +1,4 @@
-import { newId } from '../../shared/store/ids';
+import { newId } from '../../shared/kernel/store/ids';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord } from '../helpers/records';
 import { newProject } from './helpers';

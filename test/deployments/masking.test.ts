@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { localPaths } from '../../shared/deployments/paths';
-import { newId } from '../../shared/store/ids';
+import { newId } from '../../shared/kernel/store/ids';
+import { localPaths } from '../../shared/kernel/tenancy/paths';
 import { makeTar } from '../fixtures/tar';
 import type { TestPlatform } from '../helpers/platform';
 import { putRecord } from '../helpers/records';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_VERSIONS } from '../../shared/builds/package-managers';
-import { localPaths } from '../../shared/deployments/paths';
+import { localPaths } from '../../shared/kernel/tenancy/paths';
+import { DEFAULT_VERSIONS } from '../../shared/ports/builds/package-managers';
 import { tarOfDir } from '../fixtures/tar';
 import type { TestPlatform } from '../helpers/platform';
 import { type Deployments, deploy, edgeFetch, followBuildLog, newProject, waitFinal, withDeployments } from './helpers';

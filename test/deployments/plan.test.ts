@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectFramework } from '../../shared/builds/detect';
-import { type BuildSettings, planBuild } from '../../shared/builds/plan';
+import { detectFramework } from '../../shared/ports/builds/detect';
+import { type BuildSettings, planBuild } from '../../shared/ports/builds/plan';
 
-/** Framework defaults and the package manager from the lock file (shared/builds/plan.ts). */
+/** Framework defaults and the package manager from the lock file (shared/ports/builds/plan.ts). */
 function app(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'plan-'));
   for (const [name, content] of Object.entries(files)) {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { sweepExpired } from '../../shared/deployments/retention';
+import { sweepExpired } from '../../shared/domains/deployments/retention';
 import { tarOfDir } from '../fixtures/tar';
 import type { TestPlatform } from '../helpers/platform';
 import { type Deployments, deploy, edgeFetch, newProject, waitFinal, withDeployments } from './helpers';

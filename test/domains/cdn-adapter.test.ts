@@ -10,7 +10,7 @@ import {
   UpdateDistributionTenantCommand,
 } from '@aws-sdk/client-cloudfront';
 import { mockClient } from 'aws-sdk-client-mock';
-import { cloudfrontCdn } from '../../shared/cdn/aws';
+import { cloudfrontCdn } from '../../shared/ports/cdn/aws';
 
 /**
  * The cdn port on AWS: each custom domain a tenant of the multi-tenant distribution, with a

@@ -1,6 +1,6 @@
 import { handler } from '../../functions/workers/domain-checks';
-import { setLocalRecord } from '../../shared/dns/local';
-import { getDomainRecord } from '../../shared/domains/records';
+import { getDomainRecord } from '../../shared/domains/custom-domains/records';
+import { setLocalRecord } from '../../shared/ports/dns/local';
 import { createProject } from '../projects/fixtures';
 import { type DomainsWorld, startWorld, unique, until } from './helpers';
 

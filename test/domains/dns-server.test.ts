@@ -1,6 +1,6 @@
 import DNS from 'dns2';
 import { type DnsServer, startDnsServer } from '../../lib/local/dns';
-import { removeLocalRecord, setLocalRecord } from '../../shared/dns/local';
+import { removeLocalRecord, setLocalRecord } from '../../shared/ports/dns/local';
 import { unique } from './helpers';
 
 /**

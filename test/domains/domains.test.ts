@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { setLocalRecord } from '../../shared/dns/local';
-import { recheck } from '../../shared/domains/checks';
-import { CHECK_FOR_MS, getDomainRecord } from '../../shared/domains/records';
-import { getHost } from '../../shared/hosts/registry';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { recheck } from '../../shared/domains/custom-domains/checks';
+import { CHECK_FOR_MS, getDomainRecord } from '../../shared/domains/custom-domains/records';
+import { getHost } from '../../shared/domains/hosts/registry';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
+import { setLocalRecord } from '../../shared/ports/dns/local';
 import { edgeFetch } from '../deployments/helpers';
 import type { Person } from '../helpers/platform';
 import { createProject } from '../projects/fixtures';
@@ -187,7 +187,7 @@ describe('a custom domain from add to the edge', () => {
     expect((await w.p.delete(`${domains()}/${shop}`)).status).toBe(204);
     expect((await edgeFetch(w.edge, `${shop}:${w.edge.port}`)).status).toBe(404);
     expect(await getHost(shop, true)).toBeUndefined();
-    const { localRecords } = await import('../../shared/dns/local');
+    const { localRecords } = await import('../../shared/ports/dns/local');
     expect(await localRecords(`_platform-verify.${shop}`)).toEqual([]);
     expect((await w.p.delete(`${domains()}/${shop}`)).status).toBe(404);
     // The host is free for anyone now.

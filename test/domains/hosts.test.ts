@@ -1,5 +1,5 @@
-import { reserveExistingHosts } from '../../shared/hosts/migrate';
-import { getHost, hostsOfProject } from '../../shared/hosts/registry';
+import { reserveExistingHosts } from '../../shared/domains/hosts/migrate';
+import { getHost, hostsOfProject } from '../../shared/domains/hosts/registry';
 import { edgeFetch } from '../deployments/helpers';
 import { putRecord } from '../helpers/records';
 import { readRecord } from '../projects/fixtures';
@@ -125,7 +125,7 @@ describe('production hosts', () => {
     expect(await getHost(`${slug}.localhost`, true)).toBeUndefined();
 
     const target = await w.p.newOrg();
-    const { addMember } = await import('../../shared/identity/orgs');
+    const { addMember } = await import('../../shared/kernel/identity/orgs');
     await addMember(target.org.orgId, w.p.owner.email, 'owner', 'Test owner');
     const moving = await w.p.post(projects(w.p.org.orgId), { name: 'Moving', slug: unique('mv') });
     const { projectId } = moving.body.project;

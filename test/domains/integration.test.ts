@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
 import { createProject } from '../projects/fixtures';
 import { type DomainsWorld, startWorld, unique } from './helpers';
 
@@ -148,7 +148,7 @@ describe('connecting a provider', () => {
     expect(res.status).toBe(200);
     expect(res.body.provider.zones).toContain(zone);
     expect(JSON.stringify(res.body)).not.toContain(cloudflare.token);
-    const { getProviderRecord } = await import('../../shared/domains/provider');
+    const { getProviderRecord } = await import('../../shared/domains/custom-domains/provider');
     expect(JSON.stringify(await getProviderRecord(w.p.org.orgId))).not.toContain(cloudflare.token);
   });
 

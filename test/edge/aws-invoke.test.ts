@@ -1,7 +1,7 @@
 import { InvokeCommand, LambdaClient, ResourceNotFoundException } from '@aws-sdk/client-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { awsRuntime } from '../../shared/runtime/aws';
-import type { FunctionRequest } from '../../shared/runtime/port';
+import { awsRuntime } from '../../shared/ports/runtime/aws';
+import type { FunctionRequest } from '../../shared/ports/runtime/port';
 
 /**
  * The runtime port's `invoke` on AWS (the router's way to a server function): Lambda's Invoke

@@ -2,19 +2,19 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { awsArtifacts } from '../../shared/artifacts/aws';
-import { artifactsBucket } from '../../shared/deployments/sources';
-import { type EdgeRequest, type EdgeResponse, routeRequest } from '../../shared/edge/router';
-import type { AnalyticsEvent } from '../../shared/insights';
-import { keepAnalytics, takeAnalytics } from '../../shared/insights/sink-local';
-import { storage } from '../../shared/storage';
+import { artifactsBucket } from '../../shared/domains/deployments/sources';
+import { type EdgeRequest, type EdgeResponse, routeRequest } from '../../shared/domains/serving/router';
+import type { AnalyticsEvent } from '../../shared/ports/analytics';
+import { keepAnalytics, takeAnalytics } from '../../shared/ports/analytics/local';
+import { awsArtifacts } from '../../shared/ports/artifacts/aws';
+import { storage } from '../../shared/ports/object-storage';
 import { type Deployments, deploy, edgeFetch, newProject, waitFinal, withDeployments } from '../deployments/helpers';
 import { tarOfDir } from '../fixtures/tar';
 import type { TestPlatform } from '../helpers/platform';
 import { until } from '../helpers/until';
 
 /**
- * The router the sites are served by on AWS (shared/edge/router.ts behind CloudFront) answers as
+ * The router the sites are served by on AWS (shared/domains/serving/router.ts behind CloudFront) answers as
  * the local edge does: the same host lookup, static files, clean URLs and the 404 page, a server
  * function's answer with its variables, the status pages; and the AWS artifacts adapter reads the
  * same static output from the bucket (the local S3 engine) as the local one from its folder.

@@ -1,6 +1,6 @@
-import { envContext, envHash, resolveEnv } from '../../shared/projects/env';
-import { RESERVED_NAMES } from '../../shared/schemas/env';
-import { SecretDecryptError, secrets } from '../../shared/secrets';
+import { envContext, envHash, resolveEnv } from '../../shared/domains/projects/env';
+import { RESERVED_NAMES } from '../../shared/domains/projects/env-schema';
+import { SecretDecryptError, secrets } from '../../shared/ports/secrets';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord, someId } from '../helpers/records';
 import { failNthCall } from '../projects/faults';

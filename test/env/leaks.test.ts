@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { addMember } from '../../shared/identity/orgs';
+import { addMember } from '../../shared/kernel/identity/orgs';
 import { TestPlatform } from '../helpers/platform';
 import { failNthCall } from '../projects/faults';
 import { createProject } from '../projects/fixtures';

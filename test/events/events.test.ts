@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { toEvent } from '../../lib/local/gateway';
 import { groupFor, routeGroups } from '../../lib/route-groups';
-import { addMember } from '../../shared/identity/orgs';
+import { addMember } from '../../shared/kernel/identity/orgs';
 import { TestPlatform } from '../helpers/platform';
 import { platformOrg } from '../platform/helpers';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { buffer, text } from 'node:stream/consumers';
 import { unzipSync } from 'fflate';
 import { x as extract } from 'tar';
-import { type ArchiveEntry, writeArchive } from '../../shared/git/archive-writer';
+import { type ArchiveEntry, writeArchive } from '../../shared/ports/git/archive-writer';
 
 /**
  * The archives written where the storage makes none (CodeCommit): a tar.gz that tar extracts with

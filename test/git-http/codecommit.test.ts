@@ -19,8 +19,8 @@ import {
 } from '@aws-sdk/client-codecommit';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unzipSync } from 'fflate';
-import { awsGit } from '../../shared/git/aws';
-import { GitArchiveError, GitChangeError, GitConflict, GitInputError, GitTooFar } from '../../shared/git/port';
+import { awsGit } from '../../shared/ports/git/aws';
+import { GitArchiveError, GitChangeError, GitConflict, GitInputError, GitTooFar } from '../../shared/ports/git/port';
 
 /**
  * The git port's AWS adapter against the CodeCommit calls it must make (aws-sdk-client-mock):

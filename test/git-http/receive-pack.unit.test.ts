@@ -135,7 +135,7 @@ it('takes the password of Basic auth, or a token given as the user name', () => 
 
 describe('CodeCommit Basic credentials (as git-remote-codecommit makes them)', () => {
   it('user is the key id (with the session token); password is the time, Z, and a SigV4 signature', async () => {
-    const { codecommitBasic } = await import('../../shared/git/http-codecommit');
+    const { codecommitBasic } = await import('../../shared/ports/git/http-codecommit');
     const now = new Date('2026-11-25T04:30:00.000Z');
     const creds = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
     const a = codecommitBasic('plt-repo', 'eu-central-1', creds, now);

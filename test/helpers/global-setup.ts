@@ -9,9 +9,9 @@ import { ensurePlatformTable, startDynamoLocal } from '../../lib/local/dynamodb'
 import { listen } from '../../lib/local/gateway';
 import { createIdpServer } from '../../lib/local/idp';
 import { newEngineCredentials, startS3 } from '../../lib/local/services';
-import { findUserByEmail } from '../../shared/identity/users';
-import { freePort } from '../../shared/net/free-port';
-import * as signinClients from '../../shared/signin/clients';
+import * as signinClients from '../../shared/domains/signin-clients/clients';
+import { findUserByEmail } from '../../shared/kernel/identity/users';
+import { freePort } from '../../shared/kernel/net/free-port';
 import { STATIC_ENV } from './static-env';
 
 /**

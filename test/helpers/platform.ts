@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { createGateway, type LocalRoute, listen } from '../../lib/local/gateway';
 import { idpSigner } from '../../lib/local/idp';
-import type { Role, Scope } from '../../shared/auth/scopes';
-import { SCOPES } from '../../shared/auth/scopes';
-import { createKey } from '../../shared/identity/keys';
-import { addMember, createOrg } from '../../shared/identity/orgs';
-import type { Organization } from '../../shared/schemas/org';
+import type { Role, Scope } from '../../shared/kernel/auth/scopes';
+import { SCOPES } from '../../shared/kernel/auth/scopes';
+import { createKey } from '../../shared/kernel/identity/keys';
+import { addMember, createOrg } from '../../shared/kernel/identity/orgs';
+import type { Organization } from '../../shared/kernel/identity/schema';
 import { allRoutes } from './routes';
 
 export interface Person {

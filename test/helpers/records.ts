@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/store/client';
-import { newId } from '../../shared/store/ids';
-import { TABLE } from '../../shared/store/table';
+import { db } from '../../shared/kernel/store/client';
+import { newId } from '../../shared/kernel/store/ids';
+import { TABLE } from '../../shared/kernel/store/table';
 
 /**
  * Writes a record straight into the platform table, for tests that need something a route of a

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { $ZodType } from 'zod/v4/core';
 import { routeGroups } from '../../lib/route-groups';
-import type { ResponseDocs } from '../../shared/http/responses';
-import type { Route } from '../../shared/http/route';
-import { createRouter } from '../../shared/http/router';
+import type { ResponseDocs } from '../../shared/kernel/http/responses';
+import type { Route } from '../../shared/kernel/http/route';
+import { createRouter } from '../../shared/kernel/http/router';
 
 export interface GroupRoutes {
   group: string;

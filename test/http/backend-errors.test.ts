@@ -1,5 +1,5 @@
-import { type BackendError, toHttpError } from '../../shared/http/backend-errors';
-import { dynamo } from '../../shared/store/client';
+import { type BackendError, toHttpError } from '../../shared/kernel/http/backend-errors';
+import { dynamo } from '../../shared/kernel/store/client';
 import { newDatabase } from '../databases/helpers';
 import { TestPlatform } from '../helpers/platform';
 

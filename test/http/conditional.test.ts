@@ -1,4 +1,4 @@
-import { PRECONDITION_FAILED } from '../../shared/http/handler';
+import { PRECONDITION_FAILED } from '../../shared/kernel/http/handler';
 import { TestPlatform } from '../helpers/platform';
 import { createProject } from '../projects/fixtures';
 

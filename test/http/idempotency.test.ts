@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import { createGateway, listen } from '../../lib/local/gateway';
 
-import { httpHandler } from '../../shared/http/handler';
-import { created, route } from '../../shared/http/route';
+import { httpHandler } from '../../shared/kernel/http/handler';
+import { created, route } from '../../shared/kernel/http/route';
 import { TestPlatform } from '../helpers/platform';
 import { createProject } from '../projects/fixtures';
 

@@ -1,4 +1,4 @@
-import { dynamo } from '../../shared/store/client';
+import { dynamo } from '../../shared/kernel/store/client';
 import { type Db, newDatabase, seed } from '../databases/helpers';
 import { TestPlatform } from '../helpers/platform';
 

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createClient } from '../../client';
-import { db } from '../../shared/store/client';
-import { getItem, TABLE } from '../../shared/store/table';
+import { db } from '../../shared/kernel/store/client';
+import { getItem, TABLE } from '../../shared/kernel/store/table';
 import { TestPlatform } from '../helpers/platform';
 
 /**

@@ -5,7 +5,7 @@ import { PlatformStack } from '../../lib/aws/platform-stack';
 import { flags, logicalId, type Resources } from './helpers';
 
 /**
- * A build's credentials on AWS (lib/aws/deployments.ts, shared/builds/buildspec.ts): the build
+ * A build's credentials on AWS (lib/aws/deployments.ts, shared/ports/builds/buildspec.ts): the build
  * project's role can only assume the build-data role, tagging the session with its project and
  * deployment; the build-data role's own policy names only the prefixes of those tags. The
  * session policy of each build narrows the same way (test/deployments/aws.test.ts), so a session

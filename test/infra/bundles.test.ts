@@ -69,7 +69,7 @@ it("route groups: no local code anywhere, only DynamoDB's client at start", asyn
       [b.name]: [],
     });
     // DynamoDB's document client commands at start are the reads authentication makes: queries and
-    // writes load with the route modules and workers that send them (shared/store/ops.ts). Before,
+    // writes load with the route modules and workers that send them (shared/kernel/store/ops.ts). Before,
     // DynamoDB's `export *` indexes and the store's one module put every command any chunk used here.
     const commands = inputs.flatMap((i) => /lib-dynamodb\/dist-es\/commands\/(\w+Command)\.js$/.exec(i)?.[1] ?? []);
     expect({ [b.name]: commands.sort() }).toEqual({ [b.name]: ['BatchGetCommand', 'GetCommand'] });
@@ -146,7 +146,7 @@ it('the check catches a local adapter in a chunk and a second SDK client at star
       'dist/f/chunks/b.mjs': {
         bytes: 10,
         inputs: {
-          'shared/storage/local.ts': { bytesInOutput: 5 },
+          'shared/ports/object-storage/local.ts': { bytesInOutput: 5 },
           'node_modules/@aws-sdk/client-kms/dist-es/KMSClient.js': { bytesInOutput: 5 },
         },
         imports: [],
@@ -155,7 +155,7 @@ it('the check catches a local adapter in a chunk and a second SDK client at star
     },
   } as unknown as Metafile;
   expect(bundleViolations(metafile, 'dist/f/index.mjs')).toEqual([
-    'dist/f/chunks/b.mjs holds shared/storage/local.ts',
+    'dist/f/chunks/b.mjs holds shared/ports/object-storage/local.ts',
     'dist/f/index.mjs loads @aws-sdk/client-s3 at start',
   ]);
 });

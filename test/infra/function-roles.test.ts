@@ -1,12 +1,12 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PlatformStack } from '../../lib/aws/platform-stack';
-import { functionPolicy } from '../../shared/runtime/function-role';
+import { functionPolicy } from '../../shared/ports/runtime/function-role';
 import { flags, logicalId, type Resources } from './helpers';
 
 /**
  * Server functions on AWS run with a role of their own, made with them at deploy time
- * (shared/runtime/aws.ts): the stack holds the permissions boundary every such role must be
+ * (shared/ports/runtime/aws.ts): the stack holds the permissions boundary every such role must be
  * created under, and the grants that let the platform create, pass and delete those roles, by
  * their name prefix and only under that boundary. No role is shared between server functions.
  */

@@ -12,7 +12,7 @@ import { PlatformStack } from '../../lib/aws/platform-stack';
 import { platformTable } from '../../lib/platform-table';
 import { type RouteGroup, routeGroups } from '../../lib/route-groups';
 import { workers } from '../../lib/workers';
-import { EXPORTS_PREFIX, IMPORTS_PREFIX } from '../../shared/tracker/transfer';
+import { EXPORTS_PREFIX, IMPORTS_PREFIX } from '../../shared/domains/tracker/transfer';
 import { flags, logicalId, noBundling, type Resources, statementsOf } from './helpers';
 
 const fnOf = (stack: PlatformStack, name: string) => {
@@ -197,18 +197,18 @@ describe('HTTP API', () => {
   });
 
   test("no function of the stack gets the guarded fetch's test allowlist", () => {
-    // shared/net/guarded-fetch.ts lets tests reach loopback hosts named in UNSAFE_TEST_ALLOW_HOSTS.
+    // shared/kernel/net/guarded-fetch.ts lets tests reach loopback hosts named in UNSAFE_TEST_ALLOW_HOSTS.
     for (const name of ['UNSAFE_TEST_ALLOW_HOSTS', 'UNSAFE_TEST_CA_FILE']) {
       expect(JSON.stringify(template.toJSON())).not.toContain(name);
       expect(readFileSync(path.join(__dirname, '..', '..', 'bin', 'local.ts'), 'utf8')).not.toContain(name);
     }
-    // Loopback connector servers are `npm start`'s allowance alone (shared/connectors).
+    // Loopback connector servers are `npm start`'s allowance alone (shared/domains/connectors).
     expect(JSON.stringify(template.toJSON())).not.toContain('LOCAL_CONNECTORS_LOOPBACK');
   });
 
   test('a function that needs git may make every CodeCommit call the git port makes', () => {
     // The calls of the adapter, read from its source: a call added there without its grant fails here.
-    const source = readFileSync(path.join(__dirname, '..', '..', 'shared', 'git', 'aws.ts'), 'utf8');
+    const source = readFileSync(path.join(__dirname, '..', '..', 'shared', 'ports', 'git', 'aws.ts'), 'utf8');
     const calls = [...source.matchAll(/new (\w+)Command\(/g)].map((m) => `codecommit:${m[1]}`);
     expect(calls.length).toBeGreaterThan(10);
     const repos = stack.functions.find((f) => f.group.name === 'repos');

@@ -8,13 +8,13 @@ import { GIT_REPO_PREFIX } from '../../lib/aws/deployments';
 import { PlatformStack } from '../../lib/aws/platform-stack';
 import { addWorkers } from '../../lib/aws/workers';
 import { type Worker, workerEntry, workers } from '../../lib/workers';
-import { envOfNeeds, NEED_ENV, type Need } from '../../shared/needs';
+import { envOfNeeds, NEED_ENV, type Need } from '../../shared/kernel/needs';
 import { flags, logicalId, type Resources, root, statementsOf } from './helpers';
 
 /**
  * The worker table on AWS (lib/aws/workers.ts): every row becomes one function with its trigger
  * (a schedule or event rule, or its own queue with a dead-letter queue), the grants of its needs
- * and nothing else, and the environment its needs declare (shared/needs.ts).
+ * and nothing else, and the environment its needs declare (shared/kernel/needs.ts).
  */
 
 /** A stack of `table` without bundling (the platform-stack test bundles the real one). */
@@ -132,7 +132,7 @@ describe('the worker table', () => {
       (s) => s.actions.some((a) => a.startsWith('sqs:')) && !(w.queue && s.resource.includes(logicalId(w.queue))),
     );
     // Other queues: sending only, and only where a need names a queue worker's queue.
-    // A need that brings a queue's URL (shared/needs.ts) sends to that queue.
+    // A need that brings a queue's URL (shared/kernel/needs.ts) sends to that queue.
     const sends = w.worker.needs.some((n) => NEED_ENV[n].aws.some((v) => v.endsWith('_QUEUE_URL')));
     for (const st of onOtherQueues) {
       expect(

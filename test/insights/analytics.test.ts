@@ -2,11 +2,11 @@ import { handler as analyticsWorker } from '../../functions/workers/analytics';
 import { handler as buildsWorker } from '../../functions/workers/analytics-builds';
 import { startWorkers } from '../../lib/local/workers';
 import { workers } from '../../lib/workers';
-import { buildStateChange } from '../../shared/builds/events';
-import { eventLine, logsEvent, readLogsEvent } from '../../shared/insights/logs';
-import type { AnalyticsEvent } from '../../shared/insights/port';
-import { awsSink } from '../../shared/insights/sink-aws';
-import { keepAnalytics, takeAnalytics } from '../../shared/insights/sink-local';
+import { awsSink } from '../../shared/ports/analytics/aws';
+import { keepAnalytics, takeAnalytics } from '../../shared/ports/analytics/local';
+import { eventLine, logsEvent, readLogsEvent } from '../../shared/ports/analytics/logs';
+import type { AnalyticsEvent } from '../../shared/ports/analytics/port';
+import { buildStateChange } from '../../shared/ports/builds/events';
 import { TestPlatform } from '../helpers/platform';
 import { until } from '../helpers/until';
 
@@ -101,7 +101,7 @@ test('domain counts: deployments created, issues opened and mail sent, from the 
     },
   ];
   expect(await analyticsWorker(payload(events, `domain-${at}`))).toEqual({ events: 6, counted: 1 });
-  const { readSeries } = await import('../../shared/insights/counters');
+  const { readSeries } = await import('../../shared/domains/insights/counters');
   const { totals } = await readSeries({ orgId, from: at - 1000, to: at + 1000, interval: 'hour' });
   expect(totals).toMatchObject({
     requests: 5,

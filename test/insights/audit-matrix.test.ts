@@ -1,5 +1,5 @@
-import type { Route } from '../../shared/http/route';
-import { actionOf, isAudited } from '../../shared/insights/actions';
+import { actionOf, isAudited } from '../../shared/kernel/audit/actions';
+import type { Route } from '../../shared/kernel/http/route';
 import { TestPlatform } from '../helpers/platform';
 import { allRoutes } from '../helpers/routes';
 import { platformOrg, storedAudit } from './helpers';

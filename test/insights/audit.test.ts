@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { handler as pagesHandler } from '../../functions/pages/handler';
-import { type AuditEntry, writeAudit } from '../../shared/insights/audit';
-import { getItem, TABLE } from '../../shared/store/table';
+import { type AuditEntry, writeAudit } from '../../shared/kernel/audit/audit';
+import { getItem, TABLE } from '../../shared/kernel/store/table';
 import { TestPlatform } from '../helpers/platform';
 import { storedAudit } from './helpers';
 

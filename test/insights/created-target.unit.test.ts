@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { route as makeRoute, ok } from '../../shared/http/route';
-import { isAudited } from '../../shared/insights/actions';
-import { createdTarget, rememberActions } from '../../shared/insights/record';
+import { isAudited } from '../../shared/kernel/audit/actions';
+import { createdTarget, rememberActions } from '../../shared/kernel/audit/record';
+import { route as makeRoute, ok } from '../../shared/kernel/http/route';
 import { allRoutes } from '../helpers/routes';
 
 /**
- * A create's audit entry names the record it made (shared/insights/record.ts, `createdTarget`):
+ * A create's audit entry names the record it made (shared/kernel/audit/record.ts, `createdTarget`):
  * for every audited POST of the route table documented with a 201, the answer its documentation
  * describes yields an id.
  */

@@ -1,10 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { HttpError } from '../../shared/ground/errors';
-import { createOrg, findOrgBySlug } from '../../shared/identity/orgs';
-import { findPlatformOrg } from '../../shared/platform/access';
-import type { Organization } from '../../shared/schemas/org';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { HttpError } from '../../shared/kernel/ground/errors';
+import { findPlatformOrg } from '../../shared/kernel/identity/operators';
+import { createOrg, findOrgBySlug } from '../../shared/kernel/identity/orgs';
+import type { Organization } from '../../shared/kernel/identity/schema';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
 
 /** The platform organization (slug `platform`), made as the seed makes it when no test made it yet. */
 export async function platformOrg(): Promise<Organization> {

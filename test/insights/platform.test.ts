@@ -1,5 +1,5 @@
-import { createKey } from '../../shared/identity/keys';
-import { statOf } from '../../shared/insights/stats';
+import { statOf } from '../../shared/kernel/audit/stats';
+import { createKey } from '../../shared/kernel/identity/keys';
 import type { Person } from '../helpers/platform';
 import { TestPlatform } from '../helpers/platform';
 import { platformOrg } from './helpers';

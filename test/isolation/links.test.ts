@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { localPaths } from '../../shared/deployments/paths';
+import { localPaths } from '../../shared/kernel/tenancy/paths';
 import { type Deployments, deploy, edgeFetch, newProject, waitFinal, withDeployments } from '../deployments/helpers';
 import { makeTar } from '../fixtures/tar';
 import type { TestPlatform } from '../helpers/platform';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { dataDir, localPaths, tenantRoot } from '../../shared/deployments/paths';
-import { isolating } from '../../shared/deployments/sandbox';
+import { dataDir, localPaths, tenantRoot } from '../../shared/kernel/tenancy/paths';
+import { isolating } from '../../shared/kernel/tenancy/sandbox';
 import { type Deployments, deploy, edgeFetch, newProject, waitFinal, withDeployments } from '../deployments/helpers';
 import { tarOfDir } from '../fixtures/tar';
 import type { TestPlatform } from '../helpers/platform';

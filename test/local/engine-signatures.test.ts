@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { CUSTOMER_BUCKET_PREFIX } from '../../shared/config';
-import { storage } from '../../shared/storage';
+import { CUSTOMER_BUCKET_PREFIX } from '../../shared/kernel/config';
+import { storage } from '../../shared/ports/object-storage';
 import { s3 } from '../storage/helpers';
 
 const PUBLISHED_DEFAULTS = [

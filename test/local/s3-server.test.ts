@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateBucketCommand, ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { type LocalS3, newEngineCredentials, startS3 } from '../../lib/local/services';
-import { freePort } from '../../shared/net/free-port';
+import { freePort } from '../../shared/kernel/net/free-port';
 
 /**
  * The local S3 engine outlives a failed write: a bucket's folder removed while uploads into it are

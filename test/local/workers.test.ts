@@ -9,10 +9,10 @@ import { createWorkerQueues } from '../../lib/local/sqs';
 import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
 import { routeGroups } from '../../lib/route-groups';
 import { type Worker, workers } from '../../lib/workers';
-import { publishEvent } from '../../shared/events/bus';
-import { db } from '../../shared/store/client';
-import { newId } from '../../shared/store/ids';
-import { TABLE } from '../../shared/store/table';
+import { publishEvent } from '../../shared/kernel/events/bus';
+import { db } from '../../shared/kernel/store/client';
+import { newId } from '../../shared/kernel/store/ids';
+import { TABLE } from '../../shared/kernel/store/table';
 import { putRecord } from '../helpers/records';
 import { startTestSqs } from '../helpers/sqs';
 

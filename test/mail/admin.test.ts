@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { setLocalRecord } from '../../shared/dns/local';
-import { MM } from '../../shared/mailboxes/records';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { MM } from '../../shared/domains/mail/records';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
+import { setLocalRecord } from '../../shared/ports/dns/local';
 import { type MailWorld, mailboxFor, startMailWorld, unique } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
-import { MM } from '../../shared/mailboxes/records';
+import { MM } from '../../shared/domains/mail/records';
 import type { Person } from '../helpers/platform';
 import { type MailWorld, mailboxFor, startMailWorld, unique, until } from './helpers';
 

@@ -225,8 +225,8 @@ test('HTML bodies are cleaned: no scripts, handlers or forms; remote images bloc
 });
 
 test('deleting a mailbox removes its mail and objects and frees its address', async () => {
-  const { storage } = await import('../../shared/storage');
-  const { queryAll } = await import('../../shared/store/ops');
+  const { storage } = await import('../../shared/ports/object-storage');
+  const { queryAll } = await import('../../shared/kernel/store/ops');
   const address = `gone-${unique()}@${boxA.domain}`;
   const made = await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes`, {
     address,

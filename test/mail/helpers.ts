@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DnsServer, startDnsServer } from '../../lib/local/dns';
 import { type SmtpServer, startSmtpServer } from '../../lib/local/smtp';
-import { storage } from '../../shared/storage';
+import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
 

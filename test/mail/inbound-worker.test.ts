@@ -1,7 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import { handler } from '../../functions/workers/mail-inbound';
-import { putObject } from '../../shared/mailboxes/objects';
-import { storage } from '../../shared/storage';
+import { putObject } from '../../shared/domains/mail/objects';
+import { storage } from '../../shared/ports/object-storage';
 import { type MailWorld, mailboxFor, startMailWorld, unique } from './helpers';
 
 /**

@@ -10,7 +10,7 @@ import {
   SendEmailCommand,
 } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { sesMail } from '../../shared/mail/aws';
+import { sesMail } from '../../shared/ports/mail-transport/aws';
 
 /**
  * The mail port's SES v2 adapter against the calls it must make: raw sends, domain identities with

@@ -1,8 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createTransport } from 'nodemailer';
-import { db } from '../../shared/store/client';
-import { queryAll } from '../../shared/store/ops';
-import { TABLE } from '../../shared/store/table';
+import { db } from '../../shared/kernel/store/client';
+import { queryAll } from '../../shared/kernel/store/ops';
+import { TABLE } from '../../shared/kernel/store/table';
 import { type MailWorld, mailboxFor, startMailWorld, unique, until } from './helpers';
 
 /**

@@ -9,7 +9,7 @@ import {
   isPublicAddress,
   type Resolver,
   UnsafeUrlError,
-} from '../../shared/net/guarded-fetch';
+} from '../../shared/kernel/net/guarded-fetch';
 
 /**
  * The one guarded fetch of tenant URLs: names and addresses refused by rule, the address checked

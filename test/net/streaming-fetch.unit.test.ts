@@ -3,8 +3,13 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { checkPublicUrlFor, checkUrlSyntaxFor, type Resolver, UnsafeUrlError } from '../../shared/net/guarded-fetch';
-import { streamingGuardedFetch } from '../../shared/net/streaming-fetch';
+import {
+  checkPublicUrlFor,
+  checkUrlSyntaxFor,
+  type Resolver,
+  UnsafeUrlError,
+} from '../../shared/kernel/net/guarded-fetch';
+import { streamingGuardedFetch } from '../../shared/kernel/net/streaming-fetch';
 
 /**
  * The streaming, fetch-compatible form of the guarded fetch (what MCP's transports take): the same

@@ -1,6 +1,6 @@
-import { ruleFits, stepDue } from '../../shared/notify/deliver';
-import { noticeIdOf } from '../../shared/notify/notices';
-import { quietUntil } from '../../shared/notify/settings';
+import { ruleFits, stepDue } from '../../shared/domains/notifications/deliver';
+import { noticeIdOf } from '../../shared/domains/notifications/notices';
+import { quietUntil } from '../../shared/domains/notifications/settings';
 
 /** The pure rules of delivery: which rule fits, when a step is due, quiet hours, notice ids. */
 const at = (iso: string) => Date.parse(iso);

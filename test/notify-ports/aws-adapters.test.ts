@@ -14,9 +14,9 @@ import {
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { sesMail } from '../../shared/mail/aws';
-import { awsPhone } from '../../shared/phone/aws';
-import { atExpression, awsScheduler } from '../../shared/scheduler/aws';
+import { sesMail } from '../../shared/ports/mail-transport/aws';
+import { awsPhone } from '../../shared/ports/phone/aws';
+import { atExpression, awsScheduler } from '../../shared/ports/scheduler/aws';
 
 /**
  * The AWS adapters of the scheduler, mail and phone ports, against the calls they must make:

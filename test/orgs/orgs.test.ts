@@ -1,4 +1,4 @@
-import { keys } from '../../shared/store/table';
+import { keys } from '../../shared/kernel/store/table';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord, someId } from '../helpers/records';
 
@@ -143,7 +143,7 @@ describe('DELETE /v1/orgs/:orgId', () => {
     expect((await p.get(`/v1/orgs/${org.orgId}`, { token: key })).status).toBe(401);
     const me = await p.get('/v1/me', { token: dev.token });
     expect(me.body.me.orgs).toEqual([]);
-    const { getItem, keys } = await import('../../shared/store/table');
+    const { getItem, keys } = await import('../../shared/kernel/store/table');
     expect(await getItem(keys.orgSlug(org.slug))).toBeUndefined();
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { listSk } from '../../shared/pages/records';
-import { placeRank, type Siblings } from '../../shared/pages/tree';
+import { listSk } from '../../shared/domains/pages/records';
+import { placeRank, type Siblings } from '../../shared/domains/pages/tree';
 import type { TestPlatform } from '../helpers/platform';
 import { pagesPlatform } from './platform';
 

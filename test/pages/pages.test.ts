@@ -1,10 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as sweepWorker } from '../../functions/workers/pages-sweep';
-import { getPage, SWEEP_PK } from '../../shared/pages/records';
-import { hidePage, pendingSweeps, sweep } from '../../shared/pages/remove';
-import { storage } from '../../shared/storage';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { getPage, SWEEP_PK } from '../../shared/domains/pages/records';
+import { hidePage, pendingSweeps, sweep } from '../../shared/domains/pages/remove';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
+import { storage } from '../../shared/ports/object-storage';
 import type { Person, TestPlatform } from '../helpers/platform';
 import { pagesPlatform } from './platform';
 

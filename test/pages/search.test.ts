@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { markdownText, words } from '../../shared/pages/text';
+import { markdownText, words } from '../../shared/domains/pages/text';
 import type { TestPlatform } from '../helpers/platform';
 import { pagesPlatform } from './platform';
 

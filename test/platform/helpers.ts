@@ -1,8 +1,8 @@
-import { SCOPES } from '../../shared/auth/scopes';
-import { HttpError } from '../../shared/ground/errors';
-import { createKey } from '../../shared/identity/keys';
-import { createOrg, findOrgBySlug } from '../../shared/identity/orgs';
-import type { Organization } from '../../shared/schemas/org';
+import { SCOPES } from '../../shared/kernel/auth/scopes';
+import { HttpError } from '../../shared/kernel/ground/errors';
+import { createKey } from '../../shared/kernel/identity/keys';
+import { createOrg, findOrgBySlug } from '../../shared/kernel/identity/orgs';
+import type { Organization } from '../../shared/kernel/identity/schema';
 import type { Person, TestPlatform } from '../helpers/platform';
 
 /**

@@ -1,10 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createOrg } from '../../shared/identity/orgs';
-import { NOT_OPERATOR } from '../../shared/platform/access';
-import { PM } from '../../shared/platform/messages';
-import { db } from '../../shared/store/client';
-import { INVALID_CURSOR } from '../../shared/store/cursor';
-import { TABLE } from '../../shared/store/table';
+import { NOT_OPERATOR } from '../../shared/kernel/identity/operators';
+import { createOrg } from '../../shared/kernel/identity/orgs';
+import { PM } from '../../shared/kernel/plans/messages';
+import { db } from '../../shared/kernel/store/client';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
+import { TABLE } from '../../shared/kernel/store/table';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord } from '../helpers/records';
 import { until } from '../helpers/until';

@@ -1,6 +1,6 @@
 import { GetAccountCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { sesMail } from '../../shared/mail/aws';
+import { sesMail } from '../../shared/ports/mail-transport/aws';
 
 /** The mail port's SES v2 adapter: the account's sending quota is one GetAccount call. */
 const ses = mockClient(SESv2Client);

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { awsArtifacts } from '../../shared/artifacts/aws';
-import { localArtifacts } from '../../shared/artifacts/local';
-import type { ArtifactsPort } from '../../shared/artifacts/port';
-import { localPaths } from '../../shared/deployments/paths';
-import { storage } from '../../shared/storage';
+import { localPaths } from '../../shared/kernel/tenancy/paths';
+import { awsArtifacts } from '../../shared/ports/artifacts/aws';
+import { localArtifacts } from '../../shared/ports/artifacts/local';
+import type { ArtifactsPort } from '../../shared/ports/artifacts/port';
+import { storage } from '../../shared/ports/object-storage';
 
 /**
  * The artifacts port's contract, held by both adapters on their real engines: the AWS adapter on

@@ -1,12 +1,12 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { localArtifacts } from '../../shared/artifacts/local';
-import type { BuildStateChange } from '../../shared/builds/events';
-import { buildsIdle, localBuilds } from '../../shared/builds/local';
-import type { BuildJob } from '../../shared/builds/port';
-import { onPlatformEvents, type PlatformEvent } from '../../shared/events/bus';
-import { storage } from '../../shared/storage';
-import { newId } from '../../shared/store/ids';
+import { onPlatformEvents, type PlatformEvent } from '../../shared/kernel/events/bus';
+import { newId } from '../../shared/kernel/store/ids';
+import { localArtifacts } from '../../shared/ports/artifacts/local';
+import type { BuildStateChange } from '../../shared/ports/builds/events';
+import { buildsIdle, localBuilds } from '../../shared/ports/builds/local';
+import type { BuildJob } from '../../shared/ports/builds/port';
+import { storage } from '../../shared/ports/object-storage';
 import { tarOfDir } from '../fixtures/tar';
 
 /**

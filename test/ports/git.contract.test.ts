@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { onPlatformEvents, type PlatformEvent } from '../../shared/events/bus';
-import { refChange } from '../../shared/git/events';
-import { localGit, repoPath } from '../../shared/git/local';
-import { GitChangeError, GitConflict, GitInputError, type GitPort } from '../../shared/git/port';
-import { newId } from '../../shared/store/ids';
+import { onPlatformEvents, type PlatformEvent } from '../../shared/kernel/events/bus';
+import { newId } from '../../shared/kernel/store/ids';
+import { refChange } from '../../shared/ports/git/events';
+import { localGit, repoPath } from '../../shared/ports/git/local';
+import { GitChangeError, GitConflict, GitInputError, type GitPort } from '../../shared/ports/git/port';
 
 /**
  * The git port's contract, held by the local adapter on its real engine (the git CLI on bare

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import PostalMime from 'postal-mime';
 import { type SmtpServer, startSmtpServer } from '../../lib/local/smtp';
-import { mail } from '../../shared/mail';
+import { mail } from '../../shared/ports/mail-transport';
 
 /**
  * The mail port's mailbox calls on one machine: raw sends go over SMTP to the local SMTP server,

@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
-import { mail } from '../../shared/mail';
-import { phone } from '../../shared/phone';
+import { mail } from '../../shared/ports/mail-transport';
+import { phone } from '../../shared/ports/phone';
 
 /**
  * The mail and phone ports on one machine: what AWS would send lands in the outbox folder, mail

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { localPaths } from '../../shared/deployments/paths';
-import { functionName } from '../../shared/runtime';
-import { acquireFunction, localRuntime, stopAllFunctions } from '../../shared/runtime/local';
-import { newId } from '../../shared/store/ids';
+import { newId } from '../../shared/kernel/store/ids';
+import { localPaths } from '../../shared/kernel/tenancy/paths';
+import { functionName } from '../../shared/ports/runtime';
+import { acquireFunction, localRuntime, stopAllFunctions } from '../../shared/ports/runtime/local';
 
 /**
  * The runtime port's contract, held by the local adapter on its real engine (a child process per

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { CUSTOMER_BUCKET_PREFIX } from '../../shared/config';
-import { type BucketRef, storage } from '../../shared/storage';
-import { RESERVED_CORS_ID } from '../../shared/storage/cors';
+import { CUSTOMER_BUCKET_PREFIX } from '../../shared/kernel/config';
+import { type BucketRef, storage } from '../../shared/ports/object-storage';
+import { RESERVED_CORS_ID } from '../../shared/ports/object-storage/cors';
 
 /**
  * The storage port's contract, on the local adapter and its real engine (the local S3 server):

@@ -1,4 +1,4 @@
-import { db } from '../../shared/store/client';
+import { db } from '../../shared/kernel/store/client';
 
 /**
  * Makes the `nth` call of a DynamoDB command fail as the service does on an internal error, at

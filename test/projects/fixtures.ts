@@ -1,17 +1,16 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { newDeploymentItems } from '../../shared/projects/deployments';
-
-import type { Deployment, DeploymentStatus } from '../../shared/schemas/deployment';
-import { db } from '../../shared/store/client';
-import { newId } from '../../shared/store/ids';
-import { transact } from '../../shared/store/ops';
-import { TABLE } from '../../shared/store/table';
+import type { Deployment, DeploymentStatus } from '../../shared/domains/deployments/schema';
+import { newDeploymentItems } from '../../shared/domains/projects/deployments';
+import { db } from '../../shared/kernel/store/client';
+import { newId } from '../../shared/kernel/store/ids';
+import { transact } from '../../shared/kernel/store/ops';
+import { TABLE } from '../../shared/kernel/store/table';
 import type { TestPlatform } from '../helpers/platform';
 import { putRecord } from '../helpers/records';
 
 /**
  * Records of the groups built later (repositories, domains, storage, crons, functions, routes),
- * written straight into the table in the layout of shared/projects/records.ts, and deployments
+ * written straight into the table in the layout of shared/domains/projects/records.ts, and deployments
  * written the way the deployments group will (newDeploymentItems).
  */
 let clock = Date.now();

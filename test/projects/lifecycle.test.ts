@@ -1,6 +1,6 @@
-import { addMember } from '../../shared/identity/orgs';
-import { envContext, envHash, resolveEnv } from '../../shared/projects/env';
-import { SecretDecryptError, secrets } from '../../shared/secrets';
+import { envContext, envHash, resolveEnv } from '../../shared/domains/projects/env';
+import { addMember } from '../../shared/kernel/identity/orgs';
+import { SecretDecryptError, secrets } from '../../shared/ports/secrets';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord, someId } from '../helpers/records';
 import { failNthCall } from './faults';
@@ -29,7 +29,7 @@ async function fullProject(orgId = p.org.orgId, token = p.owner.token) {
   await addDomain(orgId, projectId, `${prj.slug}.example.com`);
   await addDomain(orgId, projectId, `www.${prj.slug}.example.com`, { redirectTo: `${prj.slug}.example.com` });
   await putRecord(orgId, `CRON#${projectId}#nightly`, { projectId, schedule: '0 3 * * *', path: '/api/cron' });
-  // A server function record in the deployments group's layout (shared/deployments/records.ts).
+  // A server function record in the deployments group's layout (shared/domains/deployments/records.ts).
   await putRecord(orgId, `FN#${projectId}#${production.deploymentId}`, {
     orgId,
     projectId,

@@ -1,4 +1,4 @@
-import { FUNCTION_CONFIG } from '../../shared/schemas/deployment';
+import { FUNCTION_CONFIG } from '../../shared/domains/deployments/schema';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord, someId } from '../helpers/records';
 import {

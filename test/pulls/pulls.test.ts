@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { TOO_FAR_COMMITS } from '../../shared/git/port';
-import { resourceKey } from '../../shared/resources/records';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { resourceKey } from '../../shared/domains/resources/records';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
+import { TOO_FAR_COMMITS } from '../../shared/ports/git/port';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { gitCli } from '../repos/git-cli';
 

@@ -1,5 +1,5 @@
 import type { SQSEvent } from 'aws-lambda';
-import { eachMessage } from '../../shared/queue/batch';
+import { eachMessage } from '../../shared/ports/queue/batch';
 
 /** The one batch loop of the queue workers: shapes checked, failures reported alone, order kept on request. */
 const event = (...bodies: string[]): SQSEvent =>

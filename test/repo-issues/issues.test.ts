@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { listPeople } from '../../shared/repos/people';
-import { resourceKey } from '../../shared/resources/records';
-import { db } from '../../shared/store/client';
-import { getItem, TABLE } from '../../shared/store/table';
+import { listPeople } from '../../shared/domains/repos/people';
+import { resourceKey } from '../../shared/domains/resources/records';
+import { db } from '../../shared/kernel/store/client';
+import { getItem, TABLE } from '../../shared/kernel/store/table';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
 import { until } from '../helpers/until';

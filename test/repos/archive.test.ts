@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unzipSync } from 'fflate';
 import { x as extract } from 'tar';
-import { localGit } from '../../shared/git/local';
-import { ARCHIVE_TOO_LARGE } from '../../shared/repos/archives';
-import { storage } from '../../shared/storage';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { ARCHIVE_TOO_LARGE } from '../../shared/domains/repos/archives';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
+import { localGit } from '../../shared/ports/git/local';
+import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
 

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { localGit } from '../../shared/git/local';
-import { storage } from '../../shared/storage';
+import { localGit } from '../../shared/ports/git/local';
+import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 
 /**

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { handler as gitPushes } from '../../functions/workers/git-pushes';
-import { refChange } from '../../shared/git/events';
+import { refChange } from '../../shared/ports/git/events';
 import { type Deployments, edgeFetch, waitFinal, withDeployments } from '../deployments/helpers';
 import type { TestPlatform } from '../helpers/platform';
 import { gitCli } from './git-cli';

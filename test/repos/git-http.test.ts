@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deleteMany } from '../../shared/store/ops';
-import { keys } from '../../shared/store/table';
+import { deleteMany } from '../../shared/kernel/store/ops';
+import { keys } from '../../shared/kernel/store/table';
 import { TestPlatform } from '../helpers/platform';
 import { gitCli } from './git-cli';
 

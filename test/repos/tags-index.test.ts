@@ -1,16 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { handler as gitPushes } from '../../functions/workers/git-pushes';
-import type { GitPort } from '../../shared/git';
-import { refChange } from '../../shared/git/events';
-import { localGit } from '../../shared/git/local';
-import { indexedTags, withIndexedTags } from '../../shared/repos/tags';
-import { queryAll } from '../../shared/store/ops';
+import { indexedTags, withIndexedTags } from '../../shared/domains/repos/tags';
+import { queryAll } from '../../shared/kernel/store/ops';
+import type { GitPort } from '../../shared/ports/git';
+import { refChange } from '../../shared/ports/git/events';
+import { localGit } from '../../shared/ports/git/local';
 import { TestPlatform } from '../helpers/platform';
 import { gitCli } from './git-cli';
 
 /**
- * The tags index (shared/repos/tags.ts), which stands in for the tag listing CodeCommit's API
+ * The tags index (shared/domains/repos/tags.ts), which stands in for the tag listing CodeCommit's API
  * lacks: written by the git endpoint from git's own report of a real push, reconciled from the
  * storage's tag events, read through a port that lists no tags as the AWS adapter does, and gone
  * with its repository.

@@ -1,4 +1,4 @@
-import { putLocation, putRegion } from '../../shared/platform/geo';
+import { putLocation, putRegion } from '../../shared/domains/platform-admin/geo';
 import { TestPlatform } from '../helpers/platform';
 
 let p: TestPlatform;

@@ -1,7 +1,7 @@
 import { DeleteTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { linkedVariables } from '../../shared/resources/links';
-import { storage } from '../../shared/storage';
+import { linkedVariables } from '../../shared/domains/resources/links';
+import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord, someId } from '../helpers/records';
 

@@ -7,10 +7,10 @@ import {
   KMSClient,
 } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
-import { SecretDecryptError, type SecretsPort, secrets } from '../../shared/secrets';
-import { awsSecrets } from '../../shared/secrets/aws';
-import { contextBytes, open, seal } from '../../shared/secrets/envelope';
-import { localMasterKey, localSecrets } from '../../shared/secrets/local';
+import { SecretDecryptError, type SecretsPort, secrets } from '../../shared/ports/secrets';
+import { awsSecrets } from '../../shared/ports/secrets/aws';
+import { contextBytes, open, seal } from '../../shared/ports/secrets/envelope';
+import { localMasterKey, localSecrets } from '../../shared/ports/secrets/local';
 
 const ctx = { purpose: 'env', orgId: 'org_a', projectId: 'prj_a' };
 const KEY_ARN = 'arn:aws:kms:eu-central-1:111122223333:key/test';

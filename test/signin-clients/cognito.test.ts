@@ -9,8 +9,8 @@ import {
   UpdateUserPoolClientCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
-import { cognitoSignin } from '../../shared/signin/aws';
-import { SigninUnavailableError } from '../../shared/signin/port';
+import { cognitoSignin } from '../../shared/ports/signin/aws';
+import { SigninUnavailableError } from '../../shared/ports/signin/port';
 
 /** The AWS adapter of the sign-in port, against the Cognito calls it must make. */
 const cognito = mockClient(CognitoIdentityProviderClient);

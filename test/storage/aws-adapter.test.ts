@@ -19,10 +19,10 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { awsMetrics } from '../../shared/metrics/aws';
-import { awsStorage } from '../../shared/storage/aws';
-import { purgeAndDeleteBucket } from '../../shared/storage/delete-bucket';
-import { getBucketConfig } from '../../shared/storage/records';
+import { awsMetrics } from '../../shared/ports/metrics/aws';
+import { awsStorage } from '../../shared/ports/object-storage/aws';
+import { purgeAndDeleteBucket } from '../../shared/ports/object-storage/delete-bucket';
+import { getBucketConfig } from '../../shared/ports/object-storage/records';
 
 /**
  * The AWS adapter of the storage port, against the S3 calls it must make (the local S3 server

@@ -1,5 +1,5 @@
-import { storage } from '../../shared/storage';
-import { putLegalHold } from '../../shared/storage/local';
+import { storage } from '../../shared/ports/object-storage';
+import { putLegalHold } from '../../shared/ports/object-storage/local';
 import { TestPlatform } from '../helpers/platform';
 import { newBucket, putFiles } from './helpers';
 

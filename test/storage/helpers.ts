@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { CUSTOMER_BUCKET_PREFIX } from '../../shared/config';
-import type { Resource } from '../../shared/schemas/resource';
-import { type BucketRef, storage } from '../../shared/storage';
+import type { Resource } from '../../shared/domains/resources/schema';
+import { CUSTOMER_BUCKET_PREFIX } from '../../shared/kernel/config';
+import { type BucketRef, storage } from '../../shared/ports/object-storage';
 import { putRecord, someId } from '../helpers/records';
 
 /**

@@ -1,8 +1,8 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { handler as usageJob } from '../../functions/workers/storage-usage';
-import { metrics } from '../../shared/metrics';
-import { storage } from '../../shared/storage';
-import { putLegalHold } from '../../shared/storage/local';
+import { metrics } from '../../shared/ports/metrics';
+import { storage } from '../../shared/ports/object-storage';
+import { putLegalHold } from '../../shared/ports/object-storage/local';
 import { TestPlatform } from '../helpers/platform';
 import { newBucket, putFiles, s3 } from './helpers';
 

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
-import { HttpError } from '../../shared/ground/errors';
 import {
   catalogNames,
   countCsvRecords,
@@ -17,7 +16,8 @@ import {
   writeDate,
   writeJiraCsv,
   writeJsonExport,
-} from '../../shared/tracker/csv';
+} from '../../shared/domains/tracker/csv';
+import { HttpError } from '../../shared/kernel/ground/errors';
 import { issue } from '../fixtures/tracker/jql-world';
 
 const fixture = readFileSync(join(__dirname, '..', 'fixtures', 'tracker', 'jira-cloud-export.csv'), 'utf8');

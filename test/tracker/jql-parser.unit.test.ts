@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import peggy from 'peggy';
 import * as ts from 'typescript';
 import { generate, grammarPath, parserPath, stamp } from '../../scripts/jql-parser';
-import { parseJql } from '../../shared/tracker/jql';
+import { parseJql } from '../../shared/domains/tracker/jql';
 
 const root = resolve(__dirname, '..', '..');
 
@@ -67,9 +67,13 @@ function sources(dir: string): string[] {
 
 test('only the tracker imports the JQL library (the parser stays out of every other bundle)', () => {
   const files = [...sources('functions'), ...sources('shared'), ...sources('lib'), ...sources('bin')];
-  const importers = files.filter((f) => importsOf(f).some((to) => to.startsWith('shared/tracker/jql')));
-  const outside = importers.filter((f) => !f.startsWith('shared/tracker/') && !f.startsWith('functions/tracker/'));
+  const importers = files.filter((f) => importsOf(f).some((to) => to.startsWith('shared/domains/tracker/jql')));
+  const outside = importers.filter(
+    (f) => !f.startsWith('shared/domains/tracker/') && !f.startsWith('functions/tracker/'),
+  );
   expect(outside).toEqual([]);
   // The rule sees the library's own imports, so it would see a stray one.
-  expect(importsOf('shared/tracker/jql/index.ts').some((to) => to.startsWith('shared/tracker/jql/'))).toBe(true);
+  expect(
+    importsOf('shared/domains/tracker/jql/index.ts').some((to) => to.startsWith('shared/domains/tracker/jql/')),
+  ).toBe(true);
 });

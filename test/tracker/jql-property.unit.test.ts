@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { compileJql, JqlError, type JqlIssue, parseJql, withinNarrow } from '../../shared/tracker/jql';
+import { compileJql, JqlError, type JqlIssue, parseJql, withinNarrow } from '../../shared/domains/tracker/jql';
 import { ctx, DAY, issue, NOW } from '../fixtures/tracker/jql-world';
 
 /**

@@ -1,4 +1,4 @@
-import { compileJql, JqlError, type JqlIssue, parseJql } from '../../shared/tracker/jql';
+import { compileJql, JqlError, type JqlIssue, parseJql } from '../../shared/domains/tracker/jql';
 import { ctx, DAY, issue, NOW } from '../fixtures/tracker/jql-world';
 
 /** The tree without source positions (they are checked apart). */

@@ -1,14 +1,14 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { moveDueTimers } from '../../lib/local/timers';
-import { TIMER_PK } from '../../shared/scheduler/local';
-import { db } from '../../shared/store/client';
-import { TABLE } from '../../shared/store/table';
+import { db } from '../../shared/kernel/store/client';
+import { TABLE } from '../../shared/kernel/store/table';
+import { TIMER_PK } from '../../shared/ports/scheduler/local';
 import type { Person, TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
 import { until } from '../helpers/until';
 import { paths, trackerPlatform } from './platform';
 
-/** The tracker's notifications through shared/notify: issue.assigned, issue.mentioned, issue.sla_breached once. */
+/** The tracker's notifications through shared/domains/notifications: issue.assigned, issue.mentioned, issue.sla_breached once. */
 let p: TestPlatform;
 let t: ReturnType<typeof paths>;
 let dev: Person;

@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { storage } from '../../shared/storage';
+import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 
 /** A test file's platform for the tracker: its own data folder and artifacts bucket (attachments, exports). */

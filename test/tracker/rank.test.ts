@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { compareRanks, MAX_RANK_LENGTH, placeRanks, ranksBetween } from '../../shared/tracker/rank';
+import { compareRanks, MAX_RANK_LENGTH, placeRanks, ranksBetween } from '../../shared/domains/tracker/rank';
 import type { Person, TestPlatform } from '../helpers/platform';
 import { paths, trackerPlatform } from './platform';
 

@@ -1,8 +1,8 @@
 import { Temporal } from 'temporal-polyfill';
-import { TIMER_PK } from '../../shared/scheduler/local';
-import { getItem } from '../../shared/store/table';
-import type { ServiceHours } from '../../shared/tracker/model';
-import { businessDue, businessMs } from '../../shared/tracker/sla';
+import type { ServiceHours } from '../../shared/domains/tracker/model';
+import { businessDue, businessMs } from '../../shared/domains/tracker/sla';
+import { getItem } from '../../shared/kernel/store/table';
+import { TIMER_PK } from '../../shared/ports/scheduler/local';
 import type { Person, TestPlatform } from '../helpers/platform';
 import { paths, trackerPlatform } from './platform';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { storage } from '../../shared/storage';
+import { storage } from '../../shared/ports/object-storage';
 import type { Person, TestPlatform } from '../helpers/platform';
 import { paths, trackerPlatform } from './platform';
 

@@ -1,6 +1,6 @@
 import { Aws } from 'aws-cdk-lib';
-import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../../shared/config';
-import { TABLE_ACTIONS } from '../../../shared/runtime/function-role';
+import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../../shared/kernel/config';
+import { TABLE_ACTIONS } from '../../../shared/ports/runtime/function-role';
 import { nagArn } from '../nag';
 import type { Grants } from './grant';
 
@@ -29,7 +29,7 @@ const customerTableActions = [
 /**
  * Customer buckets: the storage routes of the spec (objects, folders, versioning, CORS, lifecycle,
  * settings), plus create and delete. Creating one also hardens it (public access block, default
- * encryption, an SSL-only bucket policy: shared/storage), hence the three Put*Policy-like actions;
+ * encryption, an SSL-only bucket policy: shared/ports/object-storage), hence the three Put*Policy-like actions;
  * ACLs and ownership are never touched, so they are not granted.
  */
 const customerBucketActions = [
@@ -78,7 +78,7 @@ export const customerGrants: Grants<'customerTables' | 'customerBuckets' | 'buck
       allow({ actions: ['dynamodb:Query', 'dynamodb:Scan'], resources: [`${tables}/index/*`] });
       ack(
         `Customer databases are created at runtime in the region of their location, so they are known only by the ` +
-          `name prefix ${CUSTOMER_TABLE_PREFIX} (shared/config.ts), in this account.`,
+          `name prefix ${CUSTOMER_TABLE_PREFIX} (shared/kernel/config.ts), in this account.`,
         `Resource::${nagArn(tables)}`,
         `Resource::${nagArn(tables)}/index/*`,
       );
@@ -103,7 +103,7 @@ export const customerGrants: Grants<'customerTables' | 'customerBuckets' | 'buck
       allow({ actions: ['s3:ListAllMyBuckets'], resources: ['*'] });
       ack(
         `Customer buckets are created at runtime, so they are known only by the name prefix ` +
-          `${CUSTOMER_BUCKET_PREFIX} (shared/config.ts); all but CreateBucket are limited to this account.`,
+          `${CUSTOMER_BUCKET_PREFIX} (shared/kernel/config.ts); all but CreateBucket are limited to this account.`,
         `Resource::${nagArn(buckets)}`,
         `Resource::${nagArn(buckets)}/*`,
       );

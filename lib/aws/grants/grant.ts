@@ -1,7 +1,7 @@
 import type { Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { NEED_ENV, Need } from '../../../shared/needs';
+import type { NEED_ENV, Need } from '../../../shared/kernel/needs';
 import type { PlatformData } from '../data';
 import type { PlatformDeployments } from '../deployments';
 import type { PlatformFunction } from '../group-function';
@@ -52,7 +52,7 @@ export function grantTarget(f: PlatformFunction, stack: Stack, platform: Grantab
 }
 
 /**
- * The variables need `N` declares on AWS (shared/needs.ts) that its row sets: all but those every
+ * The variables need `N` declares on AWS (shared/kernel/needs.ts) that its row sets: all but those every
  * platform function gets with its environment (lib/aws/platform-stack.ts), checked all the same.
  */
 type Variables<N extends Need> = Exclude<(typeof NEED_ENV)[N]['aws'][number], 'TABLE_NAME'>;
@@ -61,7 +61,7 @@ type Variables<N extends Need> = Exclude<(typeof NEED_ENV)[N]['aws'][number], 'T
 export type NeedEnvironment<N extends Need> = { [V in Variables<N>]: string } & Record<string, string | undefined>;
 
 /**
- * One need on AWS: the environment it sets (each variable shared/needs.ts declares for it, so a
+ * One need on AWS: the environment it sets (each variable shared/kernel/needs.ts declares for it, so a
  * row that forgets one does not compile) and what it grants (statements, CDK grants, the cdk-nag
  * findings they raise, acknowledged with their reason).
  */

@@ -1,6 +1,6 @@
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { Need } from '../../../shared/needs';
-import { queueUrlVariable } from '../../../shared/queue/port';
+import type { Need } from '../../../shared/kernel/needs';
+import { queueUrlVariable } from '../../../shared/ports/queue/port';
 import { nagArn } from '../nag';
 import { NotifyTimers } from '../timers';
 import type { Grant, Grants, NeedEnvironment } from './grant';
@@ -8,7 +8,7 @@ import type { Grant, Grants, NeedEnvironment } from './grant';
 /** Queues: the agent job queue, the queue workers' queues (lib/workers.ts), the notify timers. */
 
 /**
- * Sending to a queue worker's queue, named by its URL variable (shared/queue/port.ts); its worker
+ * Sending to a queue worker's queue, named by its URL variable (shared/ports/queue/port.ts); its worker
  * consumes it. The variable's name is made from the queue's, so the row's type cannot check it:
  * the synthesis does (`assertNeedsEnv`).
  */

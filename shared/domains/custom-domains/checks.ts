@@ -1,0 +1,150 @@
+import { HttpError } from '../../kernel/ground/errors';
+import { updateVersioned } from '../../kernel/store/ops';
+import { cdn } from '../../ports/cdn';
+import { lookup } from '../../ports/dns';
+import { queue } from '../../ports/queue';
+import { peopleOf, raiseEvent } from '../notifications/raise';
+import {
+  CHECK_EVERY_MS,
+  DM,
+  type DomainRecord,
+  domainKey,
+  getDomainRecord,
+  ownershipRecord,
+  routingRecord,
+  routingTarget,
+} from './records';
+
+/**
+ * Verification of a custom domain: the ownership TXT record and the routing record (a CNAME to
+ * the routing endpoint, or at the apex any record, ALIAS or flattened, that resolves where the
+ * endpoint does) looked up through the dns port now. Both found: the domain becomes a tenant of
+ * the CDN (the cdn port: CloudFront's multi-tenant distribution on AWS) and stays `verifying`
+ * while its certificate is issued, then `active`; where no CDN serves domains (one machine, a
+ * stack without an apps domain) it goes `active` at once. Missing: `message` names what is
+ * missing, and the domain stays `pending`. Either wait ends in `error` when its checks end (72
+ * hours). Unsettled domains are re-checked by the domain-checks worker every 5 minutes.
+ */
+export async function checkDns(d: Pick<DomainRecord, 'hostname' | 'zone' | 'token'>): Promise<string[]> {
+  const dns = lookup();
+  const txt = ownershipRecord(d.hostname, d.token);
+  const route = routingRecord(d.hostname, d.zone);
+  const target = routingTarget();
+  const [txts, cnames] = await Promise.all([
+    dns.txt(txt.name),
+    route.type === 'CNAME' ? dns.cname(d.hostname) : Promise.resolve([] as string[]),
+  ]);
+  const missing: string[] = [];
+  if (!txts.includes(txt.value)) missing.push(`the TXT record ${txt.name} with the value ${txt.value}`);
+  let routed = cnames.includes(target);
+  if (!routed) {
+    // An apex (ALIAS, flattening) or a provider that answers with addresses: the endpoint's addresses.
+    const [mine, endpoint] = await Promise.all([dns.a(d.hostname), dns.a(target)]);
+    routed = endpoint.length > 0 && mine.some((a) => endpoint.includes(a));
+  }
+  if (!routed) missing.push(`the ${route.type} record ${route.name} pointing to ${target}`);
+  return missing;
+}
+
+const missingMessage = (missing: string[]) => `DNS does not show ${missing.join(', nor ')} yet.`;
+
+/**
+ * Checks the domain's DNS now and writes what was found (guarded by its version): `active` and
+ * `domain.verified`, or `message` (and `error` with `domain.failed` once its checks are over).
+ * `next`: when the worker checks again (kept on the record; a check message for another time
+ * is a repeat and does nothing).
+ */
+export async function verifyDomain(d: DomainRecord, now = Date.now(), next?: number): Promise<DomainRecord> {
+  if (d.status === 'active') return d;
+  const over = now >= d.checksUntil;
+  let status: DomainRecord['status'];
+  let message: string | undefined;
+  let tenant: { tenantId: string } | undefined = d.tenantId ? { tenantId: d.tenantId } : undefined;
+  let certificateArn: string | undefined;
+  const missing = d.status === 'verifying' && tenant ? [] : await checkDns(d);
+  if (missing.length > 0) {
+    status = over || d.status === 'error' ? 'error' : 'pending';
+    message = missingMessage(missing);
+  } else {
+    tenant ??= await cdn().addDomain(d.hostname, now);
+    const certificate = tenant ? await cdn().certificate(tenant.tenantId, now) : { status: 'issued' as const };
+    certificateArn = certificate.certificateArn;
+    if (certificate.status === 'issued') status = 'active';
+    else if (certificate.status === 'failed') {
+      status = 'error';
+      message = certificate.detail ?? 'The certificate could not be issued.';
+    } else if (over) {
+      status = 'error';
+      message = 'The certificate was not issued within 72 hours.';
+    } else {
+      status = 'verifying';
+      message = `DNS is set. ${certificate.detail ?? 'The certificate is being issued.'}`;
+    }
+  }
+  const updated = await updateVersioned<DomainRecord>(
+    domainKey(d.orgId, d.hostname),
+    d.version,
+    {
+      status,
+      message,
+      checkedAt: now,
+      updatedAt: now,
+      nextCheckAt: status === 'pending' || status === 'verifying' ? (next ?? d.nextCheckAt) : undefined,
+      ...(tenant ? { tenantId: tenant.tenantId } : {}),
+      ...(certificateArn ? { certificateArn } : {}),
+    },
+    DM.changed,
+  );
+  if (status === 'active') await raiseDomainEvent(updated, 'domain.verified');
+  else if (status === 'error' && d.status !== 'error') await raiseDomainEvent(updated, 'domain.failed');
+  return updated;
+}
+
+function raiseDomainEvent(d: DomainRecord, kind: 'domain.verified' | 'domain.failed') {
+  return raiseEvent({
+    kind,
+    orgId: d.orgId,
+    resources: [{ type: 'project', id: d.projectId }],
+    attributes: { hostname: d.hostname, projectId: d.projectId },
+    people: peopleOf(d.createdBy),
+    title: kind === 'domain.verified' ? `${d.hostname} is verified` : `${d.hostname} could not be verified`,
+    ...(d.message ? { body: d.message } : {}),
+    url: `https://${d.hostname}`,
+  });
+}
+
+export interface CheckMessage {
+  orgId: string;
+  hostname: string;
+  due: number;
+}
+
+/** The worker's next check of the domain, due at `due` (`DOMAIN_CHECK_DELAY_SECONDS` shortens the wait in tests). */
+export async function queueCheck(d: Pick<DomainRecord, 'orgId' | 'hostname'>, due: number, now = Date.now()) {
+  const override = process.env.DOMAIN_CHECK_DELAY_SECONDS;
+  const seconds = override !== undefined ? Number(override) : Math.ceil((due - now) / 1000);
+  const message: CheckMessage = { orgId: d.orgId, hostname: d.hostname, due };
+  await queue.send('DOMAIN_CHECKS_QUEUE_URL', message, { delaySeconds: Math.min(900, Math.max(0, seconds)) });
+}
+
+/**
+ * One re-check (the domain-checks worker, with its clock): a domain gone, settled, or whose next
+ * check is another message's is left alone; otherwise it is checked, and while still pending
+ * the next check is queued. Answers the status after the check, or undefined when none ran.
+ */
+export async function recheck(message: CheckMessage, now = Date.now()): Promise<DomainRecord | undefined> {
+  const next = now + CHECK_EVERY_MS;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const d = await getDomainRecord(message.orgId, message.hostname, true);
+    if (!d || d.status === 'active' || d.status === 'error' || d.nextCheckAt !== message.due) return undefined;
+    try {
+      const checked = await verifyDomain(d, now, next);
+      if (checked.status === 'pending' || checked.status === 'verifying') await queueCheck(checked, next, now);
+      return checked;
+    } catch (err) {
+      // Changed meanwhile (a verify, a patch): read it again.
+      if (!(err instanceof HttpError && err.status === 409)) throw err;
+    }
+  }
+  return undefined;
+}

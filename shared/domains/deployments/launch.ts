@@ -1,0 +1,152 @@
+import { config, findLocation } from '../../kernel/config';
+import { HttpError } from '../../kernel/ground/errors';
+import { log } from '../../kernel/ground/log';
+import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
+import { orgIsActive } from '../../kernel/identity/orgs';
+import { newId } from '../../kernel/store/ids';
+import { transact } from '../../kernel/store/ops';
+import { putNew } from '../../kernel/store/table';
+import { type BuildSource, builds } from '../../ports/builds';
+import { HOST_IN_USE, hostEntry, reserveHost } from '../hosts/registry';
+import { regionOfLocation } from '../platform-admin/geo';
+import { newDeploymentItems } from '../projects/deployments';
+import { envHash } from '../projects/env';
+import { PROJECT_NOT_FOUND } from '../projects/records';
+import type { ProjectRecord } from '../projects/schema';
+import { type DeploymentEnv, deploymentEnv } from './env';
+import { deploymentHost } from './hosts';
+import { sealLogMask } from './log-mask';
+import { queuedFor, routeItem, setFields, transition } from './records';
+import { expiryMarker } from './retention';
+import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from './schema';
+
+/** Spec part A: the build could not be started (the deployment is left in `error`). */
+export const START_FAILED = "Couldn't start the build. Try again.";
+
+interface LaunchInput {
+  project: ProjectRecord;
+  target: DeploymentTarget;
+  createdBy: string;
+  source: BuildSource;
+  branch?: string;
+  commitSha?: string;
+  commitMessage?: string;
+  commitAuthor?: string;
+  previousDeploymentId?: string;
+  reason?: string;
+  meta?: DeploymentMeta;
+  /** The environment, when the caller has read it already (deploymentEnv of the target). */
+  env?: DeploymentEnv;
+  /** An uploaded archive's size and SHA-256, when known (what a later `skipped` compares). */
+  sourceSize?: number;
+  sourceHash?: string;
+  /**
+   * `skipped`: the record is written as skipped (nothing to build; `previousDeploymentId` keeps
+   * serving at its host) and no build starts.
+   */
+  skip?: { previousDeploymentId: string; reason: string };
+}
+
+/**
+ * Creates a deployment and starts its build: supersedes queued deployments of the same project,
+ * branch and target (`canceled`), resolves the deployment's variables (the project's and its
+ * linked resources'; their hash is kept, the sensitive values sealed for log masking), writes
+ * the record with its host route in one transaction (the organization and the project must be
+ * active), and hands the job to the builds port. A build that can't be started leaves the
+ * deployment in `error` and answers 502.
+ */
+export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
+  const { project, target } = input;
+  const { orgId, projectId } = project;
+  const deploymentId = newId('dpl_');
+  const now = Date.now();
+  const host = deploymentHost(project.slug, deploymentId);
+  const skipped = input.skip !== undefined;
+
+  const env = skipped ? undefined : (input.env ?? (await deploymentEnv(orgId, projectId, target)));
+  const deployment: Omit<DeploymentRecord, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'version'> = {
+    deploymentId,
+    orgId,
+    projectId,
+    location: project.location,
+    target,
+    status: skipped ? 'skipped' : 'queued',
+    createdAt: now,
+    updatedAt: now,
+    region: (await regionOfLocation(project.location)) ?? findLocation(project.location)?.region ?? config.region,
+    createdBy: input.createdBy,
+    branch: input.branch,
+    commitSha: input.commitSha,
+    commitMessage: input.commitMessage,
+    commitAuthor: input.commitAuthor,
+    host,
+    envHash: env && envHash(env.vars),
+    previousDeploymentId: input.skip?.previousDeploymentId ?? input.previousDeploymentId,
+    reason: input.skip?.reason ?? input.reason,
+    source: input.source.kind,
+    sourceArchive: input.source.kind === 'upload' ? input.source.key : undefined,
+    meta: input.meta,
+    logMask: env && (await sealLogMask(deploymentId, env.sensitive)),
+    sourceSize: input.sourceSize,
+    sourceHash: input.sourceHash,
+  };
+  // The deployment's host is reserved in the global registry with the record (shared/domains/hosts).
+  const items = [
+    orgIsActive(orgId),
+    ...newDeploymentItems(deployment),
+    putNew(routeItem(orgId, projectId, host, { deploymentId }, now) as never),
+    putNew(expiryMarker(deploymentId, projectId, now) as never),
+  ];
+  const failures: (string | (() => Error) | undefined)[] = [
+    () => new HttpError(404, ORG_NOT_FOUND),
+    undefined,
+    () => new HttpError(404, PROJECT_NOT_FOUND),
+  ];
+  failures[items.length] = HOST_IN_USE(host);
+  await transact(
+    [...items, reserveHost(hostEntry(host, 'deployment', { orgId, projectId, deploymentId }, now))],
+    failures,
+  );
+  const record = { ...deployment } as DeploymentRecord;
+  if (!env) return record;
+
+  await supersede(project, input.branch, target, deploymentId);
+  const port = await builds();
+  try {
+    const { buildId } = await port.start({
+      deploymentId,
+      orgId,
+      projectId,
+      target,
+      settings: {
+        framework: project.framework,
+        rootDirectory: project.rootDirectory,
+        installCommand: project.installCommand,
+        buildCommand: project.buildCommand,
+        outputDirectory: project.outputDirectory,
+      },
+      source: input.source,
+      env: env.vars,
+    });
+    await setFields(orgId, deploymentId, { buildId });
+    record.buildId = buildId;
+  } catch (err) {
+    log.error('build start failed', { deploymentId, error: (err as Error).message });
+    await transition(orgId, deploymentId, ['queued'], 'error', { error: START_FAILED });
+    throw new HttpError(502, START_FAILED);
+  }
+  return record;
+}
+
+/** Queued deployments of the same project, branch and target give way to `newer`. */
+async function supersede(project: ProjectRecord, branch: string | undefined, target: DeploymentTarget, newer: string) {
+  const queued = (await queuedFor(project.projectId, branch, target)).filter((d) => d.deploymentId !== newer);
+  if (queued.length === 0) return;
+  const port = await builds();
+  for (const d of queued) {
+    const canceled = await transition(project.orgId, d.deploymentId, ['queued'], 'canceled', {
+      reason: `Superseded by ${newer}.`,
+    });
+    if (canceled && d.buildId) await port.cancel(d.buildId);
+  }
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../kernel/store/client';
+import { queryAll } from '../../kernel/store/ops';
+import { getItem, TABLE } from '../../kernel/store/table';
+import { normalizeHost } from '../deployments/hosts';
+import { appsDomain } from '../projects/hosts';
+
+/**
+ * THE host registry: one global item per host the platform answers (production hosts, deployment
+ * hosts, custom domains), `pk = HOST#<host>` (lowercased, no port), written with
+ * `attribute_not_exists` in the transaction that creates what it names, so no two projects of any
+ * organizations hold one host. The local edge and the AWS router read it (shared/domains/hosts/resolve.ts).
+ * Each item is also on gsi1 under its project (`PRJHOSTS#<projectId>`), so a transfer moves and a
+ * delete releases them all.
+ */
+export type HostKind = 'production' | 'deployment' | 'domain';
+
+export interface HostEntry {
+  pk: string;
+  sk: string;
+  gsi1pk: string;
+  gsi1sk: string;
+  host: string;
+  kind: HostKind;
+  orgId: string;
+  projectId: string;
+  deploymentId?: string;
+  createdAt: number;
+}
+
+export const HOST_IN_USE = (host: string) => `${host} is already in use.`;
+
+export const hostKey = (host: string) => ({ pk: `HOST#${normalizeHost(host)}`, sk: 'HOST' });
+
+const projectHostsKey = (projectId: string) => `PRJHOSTS#${projectId}`;
+
+export function hostEntry(
+  host: string,
+  kind: HostKind,
+  owner: { orgId: string; projectId: string; deploymentId?: string },
+  now = Date.now(),
+): HostEntry {
+  const name = normalizeHost(host);
+  return {
+    ...hostKey(name),
+    gsi1pk: projectHostsKey(owner.projectId),
+    gsi1sk: `HOST#${name}`,
+    host: name,
+    kind,
+    orgId: owner.orgId,
+    projectId: owner.projectId,
+    ...(owner.deploymentId ? { deploymentId: owner.deploymentId } : {}),
+    createdAt: now,
+  };
+}
+
+/** A transaction item: the host becomes `entry`'s, only if nobody holds it. */
+export const reserveHost = (entry: HostEntry) => ({
+  Put: { TableName: TABLE(), Item: entry, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
+/** A transaction item: the host is released, if `projectId` holds it (anything else stays). */
+export const releaseHost = (host: string, projectId: string) => ({
+  Delete: {
+    TableName: TABLE(),
+    Key: hostKey(host),
+    ConditionExpression: 'attribute_not_exists(pk) OR projectId = :p',
+    ExpressionAttributeValues: { ':p': projectId },
+  },
+});
+
+/** A transaction item: the host passes from project `from` to project `to` of the same organization. */
+export const hostToProject = (host: string, from: string, to: string) => ({
+  Update: {
+    TableName: TABLE(),
+    Key: hostKey(host),
+    UpdateExpression: 'SET projectId = :to, gsi1pk = :g',
+    ConditionExpression: 'projectId = :from',
+    ExpressionAttributeValues: { ':to': to, ':g': projectHostsKey(to), ':from': from },
+  },
+});
+
+/** Thrown by a transaction whose registry item failed: the host is someone else's. */
+export class HostTaken extends Error {
+  constructor(readonly host: string) {
+    super(HOST_IN_USE(host));
+  }
+}
+
+export function getHost(host: string, consistent = false): Promise<HostEntry | undefined> {
+  return getItem<HostEntry>(hostKey(host), consistent);
+}
+
+/** The hosts a project holds (gsi1, eventually consistent). */
+export function hostsOfProject(projectId: string): Promise<HostEntry[]> {
+  return queryAll<HostEntry>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p',
+    ExpressionAttributeValues: { ':p': projectHostsKey(projectId) },
+  });
+}
+
+/** Releases hosts one by one, each only if the project still holds it. */
+export async function releaseHosts(hosts: Iterable<string>, projectId: string): Promise<void> {
+  for (const host of new Set([...hosts].map(normalizeHost))) {
+    try {
+      await db.send(new DeleteCommand(releaseHost(host, projectId).Delete));
+    } catch (err) {
+      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    }
+  }
+}
+
+/** Every host of the project names `orgId` (a transfer); hosts another project holds stay. */
+export async function moveHosts(hosts: Iterable<string>, projectId: string, orgId: string): Promise<void> {
+  for (const host of new Set([...hosts].map(normalizeHost))) {
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: hostKey(host),
+          UpdateExpression: 'SET orgId = :o',
+          ConditionExpression: 'projectId = :p',
+          ExpressionAttributeValues: { ':o': orgId, ':p': projectId },
+        }),
+      );
+    } catch (err) {
+      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    }
+  }
+}
+
+// Production hosts ------------------------------------------------------------------------------
+
+/** A DNS label: at most 63 characters, no trailing hyphen. */
+const label = (value: string) => value.slice(0, 63).replace(/-+$/, '');
+
+/**
+ * The labels a project's production host may take, in order: `<slug>`, `<slug>-<org slug>`, then
+ * `<slug>-<6 random characters>` (a few of them: each is tried in its own transaction).
+ */
+export function productionLabels(slug: string, orgSlug: string): string[] {
+  const random = () => label(`${slug.slice(0, 56)}-${randomBytes(4).toString('hex').slice(0, 6)}`);
+  return [...new Set([label(slug), label(`${slug}-${orgSlug}`)])].concat([random(), random(), random()]);
+}
+
+/** `<label>.<apps domain>`: the host as links show it (locally with the edge's port). */
+export const hostOfLabel = (value: string) => `${value}.${appsDomain()}`;

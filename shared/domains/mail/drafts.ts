@@ -1,0 +1,77 @@
+import { notFound } from '../../kernel/ground/errors';
+import { newId } from '../../kernel/store/ids';
+import { transact, updateVersioned } from '../../kernel/store/ops';
+import { getItem, putNew, TABLE } from '../../kernel/store/table';
+import { labelKey } from './labels';
+import type { Compose } from './send';
+
+export const DM = {
+  notFound: 'Draft not found',
+  stale: 'This draft changed since it was read. Reload and try again.',
+} as const;
+
+/** A draft: `MBX#<mailboxId>` / `D#<draftId>`, counted by the DRAFTS label. */
+export type Draft = Compose & { draftId: string; createdAt: number; updatedAt: number; version: number };
+
+const draftKey = (mailboxId: string, draftId: string) => ({ pk: `MBX#${mailboxId}`, sk: `D#${draftId}` });
+const countDrafts = (mailboxId: string, by: number) => ({
+  Update: {
+    TableName: TABLE(),
+    Key: labelKey(mailboxId, 'DRAFTS'),
+    UpdateExpression: 'ADD #t :n',
+    ExpressionAttributeNames: { '#t': 'total' },
+    ExpressionAttributeValues: { ':n': by },
+  },
+});
+
+export const shownDraft = (d: Draft) => ({
+  draftId: d.draftId,
+  to: d.to,
+  cc: d.cc,
+  bcc: d.bcc,
+  subject: d.subject,
+  text: d.text,
+  html: d.html,
+  attachments: d.attachments,
+  inReplyTo: d.inReplyTo,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+  version: d.version,
+});
+
+export async function createDraft(mailboxId: string, fields: Compose): Promise<Draft> {
+  const now = Date.now();
+  const draft: Draft = { ...fields, draftId: newId('drf_', now), createdAt: now, updatedAt: now, version: 1 };
+  await transact([putNew({ ...draftKey(mailboxId, draft.draftId), ...draft }), countDrafts(mailboxId, 1)]);
+  return draft;
+}
+
+export async function requireDraft(mailboxId: string, draftId: string): Promise<Draft> {
+  const d = await getItem<Draft>(draftKey(mailboxId, draftId), true);
+  if (!d) throw notFound(DM.notFound);
+  return d;
+}
+
+/** Replaces a draft's fields (`ifVersion`: 409 when it changed since). */
+export async function replaceDraft(mailboxId: string, draftId: string, fields: Compose, ifVersion?: number) {
+  await requireDraft(mailboxId, draftId);
+  return updateVersioned<Draft>(
+    draftKey(mailboxId, draftId),
+    ifVersion,
+    { ...fields, updatedAt: Date.now() },
+    DM.stale,
+  );
+}
+
+export async function deleteDraft(mailboxId: string, draftId: string): Promise<void> {
+  await requireDraft(mailboxId, draftId);
+  await transact(
+    [
+      {
+        Delete: { TableName: TABLE(), Key: draftKey(mailboxId, draftId), ConditionExpression: 'attribute_exists(pk)' },
+      },
+      countDrafts(mailboxId, -1),
+    ],
+    [DM.notFound],
+  );
+}

@@ -1,0 +1,141 @@
+import type { Caller } from '../../kernel/auth/caller';
+import { badRequest, forbidden, notFound } from '../../kernel/ground/errors';
+import type { Member } from '../../kernel/identity/schema';
+import { queryPrefix } from '../../kernel/store/ops';
+import { getItem, keys, ORG_PREFIX } from '../../kernel/store/table';
+
+/**
+ * Mail records in the platform table. An organization's domains and mailboxes live in its
+ * partition; addresses and domains are claimed platform-wide by items of their own (put in the
+ * transaction that creates what holds them, so two organizations never hold one address); a
+ * mailbox's mail has a partition of its own (`MBX#<mailboxId>`, shared/mailboxes/mail.ts).
+ *
+ * | record | pk | sk |
+ * |---|---|---|
+ * | a domain of an organization | `ORG#<orgId>` | `MAILDOM#<domain>` |
+ * | the domain's platform-wide claim | `MAILDOMAIN#<domain>` | `MAILDOMAIN` |
+ * | a mailbox | `ORG#<orgId>` | `MBX#<mailboxId>` |
+ * | an address (a mailbox's own or an alias) | `MAILADDR#<address>` | `MAILADDR` |
+ */
+export const mailKeys = {
+  domain: (orgId: string, domain: string) => ({ pk: `ORG#${orgId}`, sk: `MAILDOM#${domain}` }),
+  domainClaim: (domain: string) => ({ pk: `MAILDOMAIN#${domain}`, sk: 'MAILDOMAIN' }),
+  mailbox: (orgId: string, mailboxId: string) => ({ pk: `ORG#${orgId}`, sk: `MBX#${mailboxId}` }),
+  address: (address: string) => ({ pk: `MAILADDR#${address.toLowerCase()}`, sk: 'MAILADDR' }),
+};
+export const MAIL_PREFIX = { domain: 'MAILDOM#', mailbox: 'MBX#' } as const;
+
+/** The group's messages, one place (routes declare them, tests compare them). */
+export const MM = {
+  membersOnly: 'Mailboxes are only available to members.',
+  mailboxNotFound: 'Mailbox not found',
+  domainNotFound: 'Domain not found',
+  domainTaken: 'This domain is held by another organization.',
+  domainExists: 'This domain is already added.',
+  domainRemoved: "This mailbox's domain was removed.",
+  notVerified: (domain: string) => `${domain} isn't verified for sending yet.`,
+  notOrgDomain: "The address's domain is not one of this organization's domains.",
+  addressTaken: 'This address is taken.',
+  aliasNotFound: 'Alias not found',
+  memberNotFound: (who: string) => `${who} is not a member of this organization.`,
+  catchAllNotFound: 'The catch-all mailbox is not a mailbox of this organization.',
+  stale: 'This mailbox changed since it was read. Reload and try again.',
+} as const;
+
+export type DomainStatus = 'pending' | 'verified' | 'failed';
+
+export interface MailDomain {
+  orgId: string;
+  domain: string;
+  status: DomainStatus;
+  /** The TXT value proving the organization holds the domain. */
+  verificationToken: string;
+  /** SES Easy DKIM's tokens (three CNAMEs); locally random ones. */
+  dkimTokens: string[];
+  receiving: boolean;
+  catchAll: string | null;
+  createdAt: number;
+  checkedAt: number | null;
+  verifiedAt: number | null;
+  version: number;
+}
+
+export interface VacationReply {
+  enabled: boolean;
+  subject: string;
+  text: string;
+  /** UTC ms; null: no bound. */
+  startsAt: number | null;
+  endsAt: number | null;
+}
+
+export interface MailboxSettings {
+  displayName: string | null;
+  signature: string | null;
+  vacation: VacationReply | null;
+  vipSenders: string[];
+}
+
+export interface Mailbox {
+  orgId: string;
+  mailboxId: string;
+  address: string;
+  domain: string;
+  name: string;
+  kind: 'personal' | 'shared';
+  members: string[];
+  aliases: string[];
+  settings: MailboxSettings;
+  /** Being removed: hidden, its mail removed in steps. */
+  deleting?: boolean;
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+}
+
+export const DEFAULT_SETTINGS: MailboxSettings = { displayName: null, signature: null, vacation: null, vipSenders: [] };
+
+export const getMailbox = async (orgId: string, mailboxId: string) => {
+  const m = await getItem<Mailbox>(mailKeys.mailbox(orgId, mailboxId));
+  return m && !m.deleting ? m : undefined;
+};
+
+export const listMailboxes = async (orgId: string) =>
+  (await queryPrefix<Mailbox>(`ORG#${orgId}`, MAIL_PREFIX.mailbox)).filter((m) => !m.deleting);
+
+export const getDomain = (orgId: string, domain: string) => getItem<MailDomain>(mailKeys.domain(orgId, domain));
+export const listDomains = (orgId: string) => queryPrefix<MailDomain>(`ORG#${orgId}`, MAIL_PREFIX.domain);
+
+/**
+ * A mailbox route's mailbox, for a person among its members: keys and devices get 403 (mailboxes
+ * are people's), an unknown mailbox 404, a person not among its members 403.
+ */
+export async function memberMailbox(orgId: string, mailboxId: string, caller: Caller): Promise<Mailbox> {
+  if (caller.kind !== 'user') throw forbidden(MM.membersOnly);
+  const mailbox = await getMailbox(orgId, mailboxId);
+  if (!mailbox) throw notFound(MM.mailboxNotFound);
+  if (!mailbox.members.includes(caller.userId)) throw forbidden(MM.membersOnly);
+  return mailbox;
+}
+
+/** The organization's members, by user id. */
+export async function orgMembers(orgId: string): Promise<Map<string, Member>> {
+  const members = await queryPrefix<Member>(keys.org(orgId).pk, ORG_PREFIX.member);
+  return new Map(members.map((m) => [m.userId, m]));
+}
+
+/** User ids of `given` (user ids or emails of the organization's members); an unknown one is 400. */
+export async function resolveMembers(orgId: string, given: string[]): Promise<string[]> {
+  const members = await orgMembers(orgId);
+  const byEmail = new Map([...members.values()].map((m) => [(m.email ?? '').toLowerCase(), m.userId]));
+  const out = new Set<string>();
+  for (const g of given) {
+    const id = members.has(g) ? g : byEmail.get(g.trim().toLowerCase());
+    if (!id) throw badRequest(MM.memberNotFound(g));
+    out.add(id);
+  }
+  return [...out];
+}
+
+/** The domain part of an address, lowercased. */
+export const domainOf = (address: string) => (address.split('@')[1] ?? '').toLowerCase();

@@ -1,0 +1,34 @@
+import { deleteTable } from '../databases/tables';
+import { removeResource, updateResource } from './records';
+import type { Resource } from './schema';
+
+/** Deletes what backs a resource; throws the spec's 409s when it can't be deleted yet. */
+export type BackendDelete = (r: Resource) => Promise<void>;
+
+/**
+ * A database's backend: its table. A database in `error` never got one (its CreateTable failed);
+ * a table already gone (deleted outside the platform) is no reason to keep the record either.
+ */
+export const deleteDatabaseTable: BackendDelete = async (r) => {
+  if (r.status === 'error') return;
+  await deleteTable(r.region, r.physicalName);
+};
+
+/**
+ * The one deletion of a resource (`DELETE .../resources/:type/:resourceId` and
+ * `DELETE .../databases/:resourceId`): the record goes `deleting` (guarded by its version), the
+ * backing table or bucket is deleted, then the record, its name and its project link are removed.
+ * When the backend refuses, the record gets its previous status back and the refusal is answered.
+ * The caller passes the backend, so a group bundles only the clients its resource types need.
+ */
+export async function deleteResource(r: Resource, backend: BackendDelete): Promise<void> {
+  const marked = await updateResource(r, { status: 'deleting' });
+  try {
+    // The backend sees the record as it was: its status tells whether there is anything to delete.
+    await backend(r);
+  } catch (err) {
+    await updateResource(marked, { status: r.status }).catch(() => undefined);
+    throw err;
+  }
+  await removeResource(marked);
+}

@@ -1,0 +1,87 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Role } from '../auth/scopes';
+import { db } from '../store/client';
+import { newId } from '../store/ids';
+import { queryAll, transact } from '../store/ops';
+import { getItem, keys, putNew, TABLE } from '../store/table';
+import type { Member, Organization } from './schema';
+import { ensureUser } from './users';
+
+export const SLUG_TAKEN = 'An organization with this slug exists.';
+
+export function getOrg(orgId: string): Promise<Organization | undefined> {
+  return getItem<Organization>(keys.org(orgId));
+}
+
+/** Creates an organization; its slug is unique (a transaction, not a read-then-write). */
+export async function createOrg(input: {
+  slug: string;
+  name: string;
+  kind: Organization['kind'];
+}): Promise<Organization> {
+  const org: Organization = {
+    orgId: newId('org_'),
+    slug: input.slug,
+    name: input.name,
+    kind: input.kind,
+    createdAt: Date.now(),
+    version: 1,
+    status: 'active',
+  };
+  await transact(
+    [
+      putNew({ ...keys.org(org.orgId), ...org, gsi1pk: 'ORGS', gsi1sk: org.orgId }),
+      putNew({ ...keys.orgSlug(org.slug), orgId: org.orgId }),
+    ],
+    [undefined, SLUG_TAKEN],
+  );
+  return org;
+}
+
+export async function findOrgBySlug(slug: string): Promise<Organization | undefined> {
+  const ref = await getItem<{ orgId: string }>(keys.orgSlug(slug));
+  return ref ? getOrg(ref.orgId) : undefined;
+}
+
+/** Adds a person (by email: the same email is the same user everywhere) or changes their role. */
+export async function addMember(orgId: string, email: string, role: Role, name?: string): Promise<Member> {
+  const user = await ensureUser(email, name);
+  const member: Member = { userId: user.userId, role, email: user.email, name: user.name, joinedAt: Date.now() };
+  await db.send(
+    new PutCommand({
+      TableName: TABLE(),
+      Item: {
+        ...keys.member(orgId, user.userId),
+        ...member,
+        orgId,
+        gsi1pk: `USER#${user.userId}`,
+        gsi1sk: `ORG#${orgId}`,
+      },
+    }),
+  );
+  return member;
+}
+
+/** The organizations a user belongs to, with the role in each (one query on GSI1). */
+export function membershipsOf(userId: string): Promise<(Member & { orgId: string })[]> {
+  return queryAll<Member & { orgId: string }>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :u AND begins_with(gsi1sk, :o)',
+    ExpressionAttributeValues: { ':u': `USER#${userId}`, ':o': 'ORG#' },
+  });
+}
+
+/**
+ * A transaction item that holds only while the organization exists and is not being deleted:
+ * every route that creates something inside an organization puts it in its transaction, so a
+ * deletion in progress can't leave orphans behind.
+ */
+export const orgIsActive = (orgId: string) => ({
+  ConditionCheck: {
+    TableName: TABLE(),
+    Key: keys.org(orgId),
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#status) OR #status = :active)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':active': 'active' },
+  },
+});

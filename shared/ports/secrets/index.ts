@@ -1,0 +1,42 @@
+import { config } from '../../kernel/config';
+import { lazyPort } from '../../kernel/ground/lazy';
+import type { EncryptionContext } from './envelope';
+
+export type { EncryptionContext } from './envelope';
+export { SecretDecryptError } from './envelope';
+
+/**
+ * The secrets port: envelope encryption of values at rest (environment values, credentials).
+ * AWS: a data key from KMS GenerateDataKey, wrapped by the platform's secrets key, with the
+ * context as KMS EncryptionContext. One machine: a data key wrapped with AES-256-GCM under the
+ * local master key (`LOCAL_SECRETS_KEY`), the context as additional authenticated data.
+ * On both, values are AES-256-GCM under the data key, the context bound again as AAD.
+ *
+ * The context names what a value belongs to (e.g. `{ purpose: 'env', orgId, projectId }`): a
+ * ciphertext decrypts only under the context it was made for, so a value copied to another
+ * project does not decrypt (SecretDecryptError).
+ */
+export interface SecretsPort {
+  /** Encrypts each value under one fresh data key (one KMS call for the batch). */
+  encrypt(context: EncryptionContext, plaintexts: readonly string[]): Promise<string[]>;
+  /** Decrypts values of one context; values sealed in one batch share one unwrap. */
+  decrypt(context: EncryptionContext, ciphertexts: readonly string[]): Promise<string[]>;
+}
+
+let adapter: SecretsPort | undefined;
+
+// The local adapter's path is computed: the functions' bundler leaves it out of the Lambda bundles.
+const LOCAL_ADAPTER = './local';
+
+/**
+ * The adapter for PLATFORM_TARGET, loaded on first use (no key is read at import time; KMS's
+ * client is a chunk of its own).
+ */
+export function secrets(): SecretsPort {
+  adapter ??= lazyPort<SecretsPort>(() =>
+    config.target === 'local'
+      ? (import(LOCAL_ADAPTER) as Promise<{ localSecrets: () => SecretsPort }>).then((m) => m.localSecrets())
+      : import('./aws').then((m) => m.awsSecrets()),
+  );
+  return adapter;
+}
