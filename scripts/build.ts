@@ -152,8 +152,8 @@ if (require.main === module) {
   });
 }
 
-/** A local adapter (`shared/<port>/local.ts`) or anything of the local platform (`lib/local/`). */
-const LOCAL_CODE = /(^|\/)(shared\/[^/]+\/local\.ts|lib\/local\/)/;
+/** A local adapter (`shared/ports/<name>/local.ts`) or anything of the local platform (`lib/local/`). */
+const LOCAL_CODE = /(^|\/)(shared\/ports\/[^/]+\/local\.ts|lib\/local\/)/;
 const SDK_CLIENT = /node_modules\/@aws-sdk\/(client-[a-z0-9-]+)\//;
 
 /**
