@@ -5220,7 +5220,7 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
-  /** The organization's DNS provider: `{ provider: null | { kind, connected, zones, connectedBy } }` */
+  /** The organization's DNS provider (owners and admins): `{ provider: null | { kind, connected, zones, connectedBy } }` */
   getIntegrationsDnsProvider: {
     params: {
       orgId: string;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import {
+  DM,
   fileRequest,
   LOGIN_INTERVAL,
   loginToken,
@@ -138,6 +139,7 @@ export const routes = [
       host: z.string().check(z.trim(), z.toLowerCase(), z.minLength(3), z.maxLength(253)),
       reason: z.optional(z.string().check(z.maxLength(500))),
     }),
+    errors: { 400: [DM.badHost('<host>')] },
     run: async ({ body, caller }) => {
       const device = await deviceOf(caller);
       await fileRequest(device.orgId, device.deviceId, body.host, body.reason, true);

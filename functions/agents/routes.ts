@@ -6,6 +6,7 @@ import {
   DM,
   decideRequest,
   fileRequest,
+  isDeviceHost,
   listDevices,
   listRequests,
   MAX_HOSTS,
@@ -30,13 +31,15 @@ import {
 import { callerId } from '../../shared/kernel/auth/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
-import { checkPublicUrl, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
+import { checkPublicUrl, UnresolvableHostError, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 import { publicFields } from '../../shared/kernel/store/table';
 
 const OrgPath = z.object({ orgId: z.string() });
 const DevicePath = z.object({ orgId: z.string(), deviceId: z.string() });
 const JobPath = z.object({ orgId: z.string(), jobId: z.string() });
 const CALLBACK = 'callbackUrl must be a public https URL.';
+const BAD_HOST = DM.badHost('<host>');
+const CALLBACK_UNRESOLVED = "callbackUrl's host <host> does not resolve.";
 
 /** A hostname of at least two labels, optionally `*.` for its subdomains. */
 const Host = z.string().check(
@@ -98,7 +101,7 @@ export const routes = [
       ttlSeconds: z.optional(z.number()),
     }),
     errors: {
-      400: ['Invalid browser.batch input. ...', CALLBACK, JM.ttl],
+      400: ['Invalid browser.batch input. ...', CALLBACK, CALLBACK_UNRESOLVED, JM.ttl],
       403: ['Missing scope agents:write'],
       413: [JM.tooLarge],
     },
@@ -110,6 +113,8 @@ export const routes = [
         try {
           await checkPublicUrl(body.callbackUrl, { what: 'callbackUrl' });
         } catch (err) {
+          // A name without an address says so: the URL may be right, its DNS not there yet.
+          if (err instanceof UnresolvableHostError) throw badRequest(err.message);
           if (err instanceof UnsafeUrlError) throw badRequest(CALLBACK);
           throw err;
         }
@@ -171,7 +176,8 @@ export const routes = [
       if (device.status !== 'active') throw notFound(DM.deviceNotFound);
       if (job.status !== 'queued') throw conflict(JM.onlyQueued);
       const missing = missingFor(device, job);
-      const requested = missing.hosts ?? [];
+      // Hosts no device may allow (an IP literal, localhost) are not asked for: only full network runs them.
+      const requested = (missing.hosts ?? []).filter(isDeviceHost);
       for (const host of requested) await fileRequest(org.orgId, device.deviceId, host, `Job ${job.jobId}`, false);
       const others = { ...missing, ...(missing.hosts ? { network: 'allowlist' as const } : {}) };
       return ok({ requested, notified: false, ...(Object.keys(others).length > 0 ? { missing: others } : {}) });
@@ -215,7 +221,7 @@ export const routes = [
       name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
       capabilities: z.optional(z.array(z.enum(['http', 'browser', 'exec'])).check(z.minLength(1), z.maxLength(3))),
     }),
-    errors: { 403: [DM.ownerOnly], 404: [DM.deviceNotFound], 409: [DM.changed] },
+    errors: { 400: [BAD_HOST], 403: [DM.ownerOnly], 404: [DM.deviceNotFound], 409: [DM.changed] },
     run: async ({ org, params, body, caller }) => {
       const device = await requireDevice(org.orgId, params.deviceId, true);
       if (device.status !== 'active') throw notFound(DM.deviceNotFound);
@@ -253,7 +259,7 @@ export const routes = [
     scope: 'agents:write',
     summary: "Decides a device's network request: `approve` adds the host to its allowlist; anything else denies.",
     params: z.object({ orgId: z.string(), deviceId: z.string(), host: z.string(), decision: z.string() }),
-    errors: { 404: [DM.requestNotFound, DM.deviceNotFound], 409: [DM.changed, DM.tooManyHosts] },
+    errors: { 400: [BAD_HOST], 404: [DM.requestNotFound, DM.deviceNotFound], 409: [DM.changed, DM.tooManyHosts] },
     run: async ({ org, params }) => {
       await decideRequest(org.orgId, params.deviceId, params.host.toLowerCase(), params.decision === 'approve');
       return ok({ ok: true });

@@ -5,6 +5,7 @@ import { connectedProvider, getProviderRecord } from '../../shared/domains/custo
 import {
   CHECK_EVERY_MS,
   CHECK_FOR_MS,
+  claimIndex,
   DM,
   type DomainRecord,
   domainKey,
@@ -16,7 +17,7 @@ import {
   recordsText,
   removeDomain,
 } from '../../shared/domains/custom-domains/records';
-import { HOST_IN_USE, hostEntry, hostToProject, reserveHost } from '../../shared/domains/hosts/registry';
+import { getHost, HOST_IN_USE, hostIsFree, hostToProject } from '../../shared/domains/hosts/registry';
 import {
   actorId,
   assertActive,
@@ -42,6 +43,8 @@ export function toDomain(d: DomainRecord) {
   const {
     pk: _pk,
     sk: _sk,
+    gsi1pk: _claims,
+    gsi1sk: _claim,
     token: _token,
     checksUntil: _until,
     nextCheckAt: _next,
@@ -109,9 +112,10 @@ function checkRedirect(hostname: string, redirectTo: string, siblings: DomainRec
 }
 
 /**
- * Adds a domain, `pending` with the records to create. One transaction: the project is active,
- * the record is new in the organization, the host is free in the global registry. The first
- * re-check is queued.
+ * Adds a domain, `pending` with the records to create: a claim of this organization, which takes
+ * nothing from others (the host is reserved when ownership is proven, shared/domains/checks.ts).
+ * One transaction: the project is active, the record is new in the organization, no organization
+ * has verified the host yet (409 `<host> is already in use.`). The first re-check is queued.
  */
 export async function addDomain(
   orgId: string,
@@ -133,6 +137,7 @@ export async function addDomain(
   const token = newToken();
   const domain: DomainRecord = {
     ...domainKey(orgId, hostname),
+    ...claimIndex(hostname),
     hostname,
     orgId,
     projectId: project.projectId,
@@ -151,11 +156,7 @@ export async function addDomain(
     nextCheckAt: now + CHECK_EVERY_MS,
   };
   await transact(
-    [
-      projectIsActive(orgId, project.projectId),
-      putNew({ ...domain }),
-      reserveHost(hostEntry(hostname, 'domain', { orgId, projectId: project.projectId }, now)),
-    ],
+    [projectIsActive(orgId, project.projectId), putNew({ ...domain }), hostIsFree(hostname)],
     [() => notFound(PROJECT_NOT_FOUND), HOST_IN_USE(hostname), HOST_IN_USE(hostname)],
   );
   // Without its first check the domain still verifies on request: a queue outage is logged, not the add's failure.
@@ -213,7 +214,8 @@ export async function patchDomain(
     if (!isId('prj_', projectId)) throw notFound(PROJECT_NOT_FOUND);
     assertActive(await requireProject(orgId, projectId, true));
   }
-  const siblings = (await domainsOfProject(orgId, projectId)).filter((s) => s.hostname !== d.hostname);
+  const [ofTarget, holder] = await Promise.all([domainsOfProject(orgId, projectId), getHost(d.hostname, true)]);
+  const siblings = ofTarget.filter((s) => s.hostname !== d.hostname);
   if (moving && siblings.length >= MAX_PER_PROJECT) throw conflict(DM.tooMany);
   const others = await domainsOfProject(orgId, d.projectId);
   if (moving && others.some((s) => s.redirectTo === d.hostname)) throw conflict(DM.redirectedTo);
@@ -228,8 +230,11 @@ export async function patchDomain(
   if (moving) {
     items.push(projectIsActive(orgId, projectId));
     failures.push(() => notFound(PROJECT_NOT_FOUND));
-    items.push(hostToProject(d.hostname, d.projectId, projectId));
-    failures.push(DM.changed);
+    // A verified domain's host follows it; a pending claim holds none.
+    if (holder?.orgId === orgId && holder.projectId === d.projectId) {
+      items.push(hostToProject(d.hostname, d.projectId, projectId));
+      failures.push(DM.changed);
+    }
   }
   await transact(items, failures);
   const updated = { ...d, ...fields, version: d.version + 1 };

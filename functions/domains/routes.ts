@@ -159,7 +159,9 @@ export const routes = [
     method: 'GET',
     path: '/v1/orgs/:orgId/integrations/dns-provider',
     scope: 'domains:read',
-    summary: "The organization's DNS provider: `{ provider: null | { kind, connected, zones, connectedBy } }`.",
+    roles: { allow: ['owner', 'admin'], refusal: 'Only owners and admins can see the DNS provider.' },
+    summary:
+      "The organization's DNS provider (owners and admins): `{ provider: null | { kind, connected, zones, connectedBy } }`.",
     params: OrgPath,
     read: ({ orgId }) => readIntegration(orgId),
   }),

@@ -16,7 +16,7 @@ import type { Role } from '../../shared/kernel/auth/scopes';
 import { badRequest, conflict } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
-import { checkPublicUrl, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
+import { checkPublicUrl, UnresolvableHostError, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 
 const OrgPath = z.object({ orgId: z.string() });
 const EndpointPath = z.object({ orgId: z.string(), endpointId: z.string() });
@@ -25,6 +25,7 @@ const roles: { allow: Role[]; refusal: string } = {
   allow: ['owner', 'admin'],
   refusal: 'Only owners and admins can change webhooks.',
 };
+const UNRESOLVED = "The URL's host <host> does not resolve.";
 const Url = z.string().check(z.minLength(1), z.maxLength(2048));
 const Events = z.array(z.enum(EVENT_KINDS)).check(z.minLength(1), z.maxLength(EVENT_KINDS.length));
 const Description = z.string().check(z.maxLength(300));
@@ -34,6 +35,8 @@ async function publicUrl(raw: string): Promise<string> {
   try {
     return (await checkPublicUrl(raw)).toString();
   } catch (err) {
+    // A name without an address says so: the URL may be right, its DNS not there yet.
+    if (err instanceof UnresolvableHostError) throw badRequest(err.message);
     if (err instanceof UnsafeUrlError) throw badRequest(WM.url);
     throw err;
   }
@@ -64,7 +67,7 @@ export const routes = [
       description: z.optional(Description),
       enabled: z._default(z.boolean(), true),
     }),
-    errors: { 400: [WM.url, WM.tooMany] },
+    errors: { 400: [WM.url, UNRESOLVED, WM.tooMany] },
     run: async ({ org, body, caller }) => {
       const url = await publicUrl(body.url);
       const { endpoint, secret } = await createEndpoint(
@@ -100,7 +103,7 @@ export const routes = [
       enabled: z.optional(z.boolean()),
       ifVersion: z.optional(z.int()),
     }),
-    errors: { 400: [WM.url, 'Nothing to update.'], 404: [WM.notFound], 409: [WM.changed] },
+    errors: { 400: [WM.url, UNRESOLVED, 'Nothing to update.'], 404: [WM.notFound], 409: [WM.changed] },
     run: async ({ org, params, body }) => {
       const e = await requireEndpoint(org.orgId, params.endpointId);
       const { ifVersion, ...changes } = body;

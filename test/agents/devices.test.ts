@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
 import { type Person, TestPlatform } from '../helpers/platform';
@@ -192,5 +192,55 @@ describe('network requests', () => {
     expect(missing.body).toEqual({ error: 'Request not found' });
     expect((await file('x')).status).toBe(400);
     expect((await p.post('/v1/agent/network-requests', { host: 'api.example.com' })).status).toBe(401);
+  });
+});
+
+describe('allowed hosts: one rule on every path', () => {
+  const badHost = (host: string) =>
+    `${host} can't be allowed: a device allows public hostnames of two labels or more, optionally starting with *.`;
+  const refused = ['127.0.0.1', '169.254.169.254', '*.10.0.0.1', 'localhost', 'app.localhost', 'printer.local'];
+  const deviceHosts = async (deviceId: string) =>
+    (await p.get(agents())).body.devices.find((d: { deviceId: string }) => d.deviceId === deviceId).hosts;
+
+  it('PATCH refuses IP literals and names of this machine or a private network', async () => {
+    const device = await loggedInDevice();
+    const path = `${agents()}/devices/${device.deviceId}`;
+    for (const host of [...refused, 'metadata.google.internal']) {
+      const res = await p.patch(path, { hosts: ['api.example.com', host] });
+      expect([host, res.status, res.body]).toEqual([host, 400, expect.anything()]);
+      // One label fails the schema first (Invalid request); the rest say why.
+      if (host !== 'localhost') expect(res.body).toEqual({ error: badHost(host) });
+    }
+    expect(await deviceHosts(device.deviceId)).toEqual([]);
+  });
+
+  it('a device files requests for public hostnames only; an older request for another host is never approved', async () => {
+    const device = await loggedInDevice();
+    for (const host of refused) {
+      const res = await p.post('/v1/agent/network-requests', { host }, { token: device.token });
+      expect([host, res.status, res.body]).toEqual([host, 400, { error: badHost(host) }]);
+    }
+    // Requests filed before the rule held (one a line in the table): approve refuses them, deny clears them.
+    for (const host of ['169.254.169.254', 'localhost']) {
+      await db.send(
+        new PutCommand({
+          TableName: TABLE(),
+          Item: {
+            pk: `ORG#${p.org.orgId}`,
+            sk: `NETREQ#${device.deviceId}#${host}`,
+            orgId: p.org.orgId,
+            deviceId: device.deviceId,
+            host,
+            status: 'pending',
+            createdAt: Date.now(),
+            updatedAt: Date.now(),
+          },
+        }),
+      );
+      const approve = await p.post(`${agents()}/requests/${device.deviceId}/${host}/approve`);
+      expect([host, approve.status, approve.body]).toEqual([host, 400, { error: badHost(host) }]);
+      expect((await p.post(`${agents()}/requests/${device.deviceId}/${host}/deny`)).body).toEqual({ ok: true });
+    }
+    expect(await deviceHosts(device.deviceId)).toEqual([]);
   });
 });

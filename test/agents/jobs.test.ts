@@ -118,10 +118,17 @@ describe('create', () => {
       'https://[fd00::1]/x',
       'https://[fe80::1]/x',
       'https://[::ffff:127.0.0.1]/x',
-      'https://nowhere.invalid/x',
+      'https://[::127.0.0.1]/x',
+      'https://[::a9fe:a9fe]/x',
     ]) {
       refusals.push([httpJob('a.example.com', { callbackUrl: url }), 400, 'callbackUrl must be a public https URL.']);
     }
+    // A name that does not resolve says so (.invalid never does).
+    refusals.push([
+      httpJob('a.example.com', { callbackUrl: 'https://nowhere.invalid/x' }),
+      400,
+      "callbackUrl's host nowhere.invalid does not resolve.",
+    ]);
     // exec's argv, folder and variables as a process takes them.
     refusals.push(
       [{ type: 'exec', input: { command: ['ls', 'a\0b'] } }, 400, 'Invalid exec input. command.1: NUL bytes'],
@@ -378,6 +385,31 @@ describe('waiting and request-access', () => {
     const late = await p.post(`${path}/jobs/${job.body.jobId}/request-access`, { deviceId: device.deviceId }, as);
     expect(late.status).toBe(409);
     expect(late.body).toEqual({ error: 'Only queued jobs wait for access.' });
+  });
+
+  it("asks only for the job's hosts a device may allow (no IP literal, no localhost)", async () => {
+    const device = await loggedInDevice(p);
+    const job = await p.post(`${agents()}/jobs`, {
+      type: 'http.batch',
+      input: {
+        requests: [
+          { method: 'GET', url: 'https://access.example.com/' },
+          { method: 'GET', url: 'http://127.0.0.1:8080/' },
+          { method: 'GET', url: 'http://localhost:8080/' },
+        ],
+      },
+    });
+    expect(job.status).toBe(201);
+    const asked = await p.post(`${agents()}/jobs/${job.body.jobId}/request-access`, { deviceId: device.deviceId });
+    expect(asked.body).toEqual({
+      requested: ['access.example.com'],
+      notified: false,
+      missing: { hosts: ['access.example.com', '127.0.0.1', 'localhost'], network: 'allowlist' },
+    });
+    const filed = (await p.get(agents())).body.requests.filter(
+      (r: { deviceId: string }) => r.deviceId === device.deviceId,
+    );
+    expect(filed.map((r: { host: string }) => r.host)).toEqual(['access.example.com']);
   });
 });
 

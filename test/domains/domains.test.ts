@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { recheck } from '../../shared/domains/custom-domains/checks';
 import { CHECK_FOR_MS, getDomainRecord } from '../../shared/domains/custom-domains/records';
 import { getHost } from '../../shared/domains/hosts/registry';
@@ -57,7 +57,9 @@ describe('a custom domain from add to the edge', () => {
       new RegExp(`^_platform-verify\\.${shop.replace(/\./g, '\\.')}\\. 300 IN TXT "platform-verify=[0-9a-f]{32}"$`),
     );
     expect(res.body.domain).not.toHaveProperty('token');
-    expect((await getHost(shop, true))?.kind).toBe('domain');
+    expect(res.body.domain).not.toHaveProperty('gsi1pk');
+    // A pending claim holds no host: it is taken when ownership is proven.
+    expect(await getHost(shop, true)).toBeUndefined();
   });
 
   it('verify before the records: still pending, the message names what is missing', async () => {
@@ -88,6 +90,7 @@ describe('a custom domain from add to the edge', () => {
     expect(res.status).toBe(200);
     expect(res.body.domain.status).toBe('active');
     expect(res.body.domain.message).toBeUndefined();
+    expect(await getHost(shop, true)).toMatchObject({ kind: 'domain', orgId: w.p.org.orgId, projectId });
     const notice = await noticeOf(w.p.owner, 'domain.verified', shop);
     expect(notice.title).toBe(`${shop} is verified`);
   });
@@ -404,7 +407,25 @@ describe('hostnames', () => {
     expect(full.body).toEqual({ error: 'A project has at most 50 domains.' });
   });
 
-  it('20 parallel adds of one hostname from two organizations: one 201, the rest 409', async () => {
+  it.each([
+    ['an ICANN public suffix', 'co.uk'],
+    ['a private public suffix', 'github.io'],
+    ['a public suffix in unicode (punycoded)', '公司.cn', 'xn--55qx5d.cn'],
+  ])('400 for %s', async (_what, input, hostname = input) => {
+    const res = await w.p.post(domains(), { hostname: input, projectId });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: `${hostname} is a public suffix, shared by many owners: add a name registered under it.`,
+    });
+  });
+
+  it('a name under a private public suffix is a name like any other', async () => {
+    const res = await w.p.post(domains(), { hostname: `${unique('me')}.github.io`, projectId });
+    expect(res.status).toBe(201);
+    expect(res.body.domain.zone).toBe('github.io');
+  });
+
+  it('20 parallel adds of one hostname from two organizations: one claim each, the rest 409', async () => {
     const hostname = `race.${unique('z')}.test`;
     const other = await w.p.newOrg();
     const mine = await createProject(w.p);
@@ -416,9 +437,127 @@ describe('hostnames', () => {
           : w.p.post(domains(other.org.orgId), { hostname, projectId: theirs.projectId }, { token: other.owner.token }),
       ),
     );
-    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    const made = results.filter((r) => r.status === 201);
+    expect(made.map((r) => r.body.domain.orgId).sort()).toEqual([w.p.org.orgId, other.org.orgId].sort());
     const refused = results.filter((r) => r.status !== 201);
-    expect(refused).toHaveLength(19);
+    expect(refused).toHaveLength(18);
     for (const r of refused) expect(r.body).toEqual({ error: `${hostname} is already in use.` });
+    expect(await getHost(hostname, true)).toBeUndefined();
+  });
+});
+
+describe('claims: a pending domain blocks no one', () => {
+  /** The domain's records, as its owner publishes them on the local DNS server (`npm run local -- dns set`). */
+  const publish = async (domain: { hostname: string; zone: string; records: string }) => {
+    for (const line of domain.records.split('\n')) {
+      const [name, , , type, value] = line.split(' ') as [string, string, string, 'CNAME' | 'TXT', string];
+      await setLocalRecord(domain.zone, {
+        name: name.slice(0, -1),
+        type,
+        value: type === 'TXT' ? JSON.parse(value) : value.slice(0, -1),
+      });
+    }
+  };
+
+  it('the first to prove ownership takes the host; the other claims fail saying why', async () => {
+    const hostname = `shop.${unique('victimcorp')}.test`;
+    const squatter = await w.p.newOrg();
+    const theirs = await createProject(w.p, {}, squatter.org.orgId, squatter.owner.token);
+    const asSquatter = { token: squatter.owner.token };
+    const squatted = await w.p.post(domains(squatter.org.orgId), { hostname, projectId: theirs.projectId }, asSquatter);
+    expect(squatted.status).toBe(201);
+    expect(await getHost(hostname, true)).toBeUndefined();
+
+    // The real owner adds it too, publishes its records and verifies.
+    const { projectId } = await createProject(w.p);
+    const added = await w.p.post(domains(), { hostname, projectId });
+    expect(added.status).toBe(201);
+    await publish(added.body.domain);
+    const verified = await w.p.post(`${domains()}/${hostname}/verify`);
+    expect(verified.body.domain).toMatchObject({ status: 'active' });
+    expect(await getHost(hostname, true)).toMatchObject({ orgId: w.p.org.orgId, projectId });
+
+    // The squatter's claim failed, saying why, and its verify says the same.
+    const why = `${hostname} was verified by another organization: its DNS records prove they own it.`;
+    const listed = await w.p.get(domains(squatter.org.orgId), asSquatter);
+    expect(listed.body.domains).toEqual([expect.objectContaining({ hostname, status: 'error', message: why })]);
+    const again = await w.p.post(`${domains(squatter.org.orgId)}/${hostname}/verify`, undefined, asSquatter);
+    expect(again.status).toBe(200);
+    expect(again.body.domain).toMatchObject({ status: 'error', message: why });
+    const notice = await noticeOf(squatter.owner, 'domain.failed', hostname);
+    expect(notice.title).toBe(`${hostname} could not be verified`);
+
+    // Now that it is verified, a new claim is refused at once.
+    const late = await w.p.newOrg();
+    const lateProject = await createProject(w.p, {}, late.org.orgId, late.owner.token);
+    const refused = await w.p.post(
+      domains(late.org.orgId),
+      { hostname, projectId: lateProject.projectId },
+      { token: late.owner.token },
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: `${hostname} is already in use.` });
+  });
+
+  it('a pending claim moves between projects and is deleted without touching the host', async () => {
+    const hostname = `www.${unique('claim')}.test`;
+    const holder = await w.p.newOrg();
+    const held = await createProject(w.p, {}, holder.org.orgId, holder.owner.token);
+    const added = await w.p.post(
+      domains(holder.org.orgId),
+      { hostname, projectId: held.projectId },
+      { token: holder.owner.token },
+    );
+    await publish(added.body.domain);
+    await w.p.post(`${domains(holder.org.orgId)}/${hostname}/verify`, undefined, { token: holder.owner.token });
+    // Another organization's claim, added before the verification, moved and deleted: the holder keeps the host.
+    const [a, b] = [await createProject(w.p), await createProject(w.p)];
+    await db.send(
+      new PutCommand({
+        TableName: TABLE(),
+        Item: {
+          ...(await getDomainRecord(holder.org.orgId, hostname, true)),
+          pk: `ORG#${w.p.org.orgId}`,
+          orgId: w.p.org.orgId,
+          projectId: a.projectId,
+          status: 'pending',
+          version: 1,
+        },
+      }),
+    );
+    const moved = await w.p.patch(`${domains()}/${hostname}`, { projectId: b.projectId });
+    expect(moved.status).toBe(200);
+    expect((await w.p.delete(`${domains()}/${hostname}`)).status).toBe(204);
+    expect(await getHost(hostname, true)).toMatchObject({ orgId: holder.org.orgId, projectId: held.projectId });
+  });
+
+  it('two organizations that both publish their records and verify at once: one wins, the other fails', async () => {
+    const hostname = `both.${unique('z')}.test`;
+    const other = await w.p.newOrg();
+    const asOther = { token: other.owner.token };
+    const mine = await createProject(w.p);
+    const theirs = await createProject(w.p, {}, other.org.orgId, other.owner.token);
+    const a = await w.p.post(domains(), { hostname, projectId: mine.projectId });
+    const b = await w.p.post(domains(other.org.orgId), { hostname, projectId: theirs.projectId }, asOther);
+    await publish(a.body.domain);
+    await publish(b.body.domain);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        i % 2 === 0
+          ? w.p.post(`${domains()}/${hostname}/verify`)
+          : w.p.post(`${domains(other.org.orgId)}/${hostname}/verify`, undefined, asOther),
+      ),
+    );
+    // Each answer is the claim's state or a 409 of a write that lost to another verify of the same claim.
+    for (const r of results) expect([200, 409]).toContain(r.status);
+    const holder = await getHost(hostname, true);
+    const winner = holder?.orgId;
+    expect([w.p.org.orgId, other.org.orgId]).toContain(winner);
+    const loser = winner === w.p.org.orgId ? other.org.orgId : w.p.org.orgId;
+    expect((await getDomainRecord(winner as string, hostname, true))?.status).toBe('active');
+    expect(await getDomainRecord(loser, hostname, true)).toMatchObject({
+      status: 'error',
+      message: `${hostname} was verified by another organization: its DNS records prove they own it.`,
+    });
   });
 });

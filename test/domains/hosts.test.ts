@@ -183,6 +183,14 @@ describe('hosts made before the registry', () => {
     await putRecord(older.org.orgId, `DOM#${slug}.example.org`, {
       hostname: `${slug}.example.org`,
       projectId: olderId,
+      status: 'active',
+      createdAt: at,
+    });
+    // A claim never proven holds no host.
+    await putRecord(newer.org.orgId, `DOM#${slug}.example.net`, {
+      hostname: `${slug}.example.net`,
+      projectId: newerId,
+      status: 'pending',
       createdAt: at,
     });
 
@@ -191,6 +199,7 @@ describe('hosts made before the registry', () => {
     expect((await getHost(`${slug}-${newer.org.slug}.localhost`, true))?.projectId).toBe(newerId);
     expect((await getHost(`${slug}-abc123abc123.localhost`, true))?.deploymentId).toBe('dpl_old');
     expect((await getHost(`${slug}.example.org`, true))?.kind).toBe('domain');
+    expect(await getHost(`${slug}.example.net`, true)).toBeUndefined();
     expect((await readRecord(newer.org.orgId, `PRJ#${newerId}`))?.productionLabel).toBe(`${slug}-${newer.org.slug}`);
     // Once is enough: a second run finds them reserved.
     const before = await getHost(`${slug}.localhost`, true);

@@ -120,6 +120,19 @@ describe('connecting a provider', () => {
     expect((await w.p.get(integration())).body).toEqual({ provider: null });
   });
 
+  it('is read by owners and admins only: a developer, a viewer and a key with domains:read get 403', async () => {
+    await w.p.put(integration(), { kind: 'local', credentials: {} });
+    const admin = await w.p.person('admin');
+    expect((await w.p.get(integration(), { token: admin.token })).body.provider).toMatchObject({ kind: 'local' });
+    const key = await w.p.apiKey(['domains:read']);
+    for (const token of [(await w.p.person('developer')).token, (await w.p.person('viewer')).token, key]) {
+      const res = await w.p.get(integration(), { token });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: 'Only owners and admins can see the DNS provider.' });
+    }
+    expect((await w.p.delete(integration())).status).toBe(204);
+  });
+
   it('Cloudflare: the token is checked by listing zones (400 when refused), stored encrypted, never shown', async () => {
     const zone = `${unique('cf')}.test`;
     cloudflare.zones.push(zone);

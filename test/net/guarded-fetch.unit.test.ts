@@ -8,6 +8,7 @@ import {
   guardedFetch,
   isPublicAddress,
   type Resolver,
+  UnresolvableHostError,
   UnsafeUrlError,
 } from '../../shared/kernel/net/guarded-fetch';
 
@@ -103,6 +104,40 @@ test('addresses: public unicast only; IPv4 inside IPv6 judged as itself', () => 
   }
 });
 
+test('every IPv6 form that carries an IPv4 address is judged by that address', () => {
+  const forms: [string, string, string][] = [
+    // [form, carrying 8.8.8.8 (public), carrying a refused address]
+    ['mapped', '::ffff:808:808', '::ffff:a9fe:a9fe'],
+    ['compatible', '::808:808', '::7f00:1'],
+    ['compatible, dotted', '::8.8.8.8', '::169.254.169.254'],
+    ['translated (RFC 6145)', '::ffff:0:808:808', '::ffff:0:a00:1'],
+    ['NAT64 (64:ff9b::/96)', '64:ff9b::808:808', '64:ff9b::a9fe:a9fe'],
+    ['6to4 (2002::/16)', '2002:808:808::1', '2002:a9fe:a9fe::1'],
+    // Teredo: the server 65.54.227.120, the client stored inverted (f7f7:f7f7 is 8.8.8.8, 80ff:fffe 127.0.0.1).
+    ['Teredo client', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '2001:0:4136:e378:8000:63bf:80ff:fffe'],
+    ['Teredo server', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '2001:0:a00:1:8000:63bf:f7f7:f7f7'],
+  ];
+  for (const [form, ok, refused] of forms) {
+    expect([form, ok, isPublicAddress(ok)]).toEqual([form, ok, true]);
+    expect([form, refused, isPublicAddress(refused)]).toEqual([form, refused, false]);
+  }
+  // Local-use NAT64 embeds where its network chose: refused; the discard prefix too.
+  for (const refused of ['64:ff9b:1::808:808', '100::1'])
+    expect([refused, isPublicAddress(refused)]).toEqual([refused, false]);
+  // As URL literals (the URL parser writes `::127.0.0.1` as `::7f00:1`).
+  for (const url of [
+    'https://[::127.0.0.1]/',
+    'https://[::a9fe:a9fe]/',
+    'https://[::ffff:0:127.0.0.1]/',
+    'https://[64:ff9b::169.254.169.254]/',
+    'https://[2002:7f00:1::1]/',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+  ]) {
+    expect(() => checkUrlSyntax(url, 'callbackUrl')).toThrow('not a public address');
+  }
+  expect(checkUrlSyntax('https://[64:ff9b::8.8.8.8]/').hostname).toBe('[64:ff9b::808:808]');
+});
+
 test('URLs: https on 443, no credentials, no private names or addresses, each with its reason', () => {
   expect(checkUrlSyntax('https://hooks.example.com/x?y=1').hostname).toBe('hooks.example.com');
   expect(checkUrlSyntax('https://hooks.example.com:443/').port).toBe('');
@@ -135,7 +170,11 @@ test('when saved, every DNS answer must be public', async () => {
   await expect(checkPublicUrl('https://mixed.example.com/', { resolver })).rejects.toThrow(
     'mixed.example.com resolves to an address the platform does not reach.',
   );
-  await expect(checkPublicUrl('https://gone.example.com/', { resolver })).rejects.toThrow('does not resolve');
+  const gone = checkPublicUrl('https://gone.example.com/', { resolver, what: 'callbackUrl' });
+  await expect(gone).rejects.toThrow(UnresolvableHostError);
+  await expect(gone).rejects.toThrow("callbackUrl's host gone.example.com does not resolve.");
+  const empty = checkPublicUrl('https://empty.example.com/', { resolver: async () => [] });
+  await expect(empty).rejects.toThrow("The URL's host empty.example.com does not resolve.");
 });
 
 test('at connect time: a name that now resolves to loopback is never called (DNS rebinding)', async () => {

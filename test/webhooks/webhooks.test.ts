@@ -87,12 +87,24 @@ describe('endpoints', () => {
     expect((await p.get(`${hooks()}/${id}/deliveries`)).status).toBe(404);
   });
 
+  it('refuses a URL whose name does not resolve with its own message', async () => {
+    const res = await p.post(hooks(), { url: 'https://nowhere.invalid/hook', events: ['issue.assigned'] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "The URL's host nowhere.invalid does not resolve." });
+    const made = await endpoint('/patch-unresolved');
+    const patched = await p.patch(`${hooks()}/${made.endpoint.endpointId}`, { url: 'https://nowhere.invalid/hook' });
+    expect(patched.body).toEqual({ error: "The URL's host nowhere.invalid does not resolve." });
+    await p.delete(`${hooks()}/${made.endpoint.endpointId}`);
+  });
+
   it.each([
     'http://localhost/hook',
     'https://10.0.0.1/hook',
     'https://169.254.169.254/latest/meta-data',
     'https://[::1]/hook',
     'https://127.0.0.1/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://[::a9fe:a9fe]/latest/meta-data',
     'not a url',
   ])('refuses %s: 400 The URL must be a public https URL.', async (url) => {
     const res = await p.post(hooks(), { url, events: ['issue.assigned'] });

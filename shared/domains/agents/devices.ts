@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { conflict, notFound } from '../../kernel/ground/errors';
+import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
 import { keyItems } from '../../kernel/identity/keys';
+import { hostProblem } from '../../kernel/net/guarded-fetch';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, keys, putNew, TABLE } from '../../kernel/store/table';
@@ -70,12 +71,35 @@ export const DM = {
   peopleOnly: 'Only people can approve a device.',
   changed: 'The device changed. Reload and try again.',
   tooManyHosts: 'A device allows 200 hosts at most. Remove some first.',
+  badHost: (host: string) =>
+    `${host} can't be allowed: a device allows public hostnames of two labels or more, optionally starting with *.`,
 } as const;
 
 /** RFC 8628 values: how long a login waits, how often the device may ask. */
 export const LOGIN_SECONDS = 15 * 60;
 export const LOGIN_INTERVAL = 5;
 export const MAX_HOSTS = 200;
+
+const HOSTNAME = /^(\*\.)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * THE rule of a device's allowed hosts, on every path that adds one (PATCH, an approved network
+ * request, a request filed by the device or by `request-access`): a lowercase hostname of two
+ * labels or more, optionally `*.` for its subdomains, public as the guarded fetch judges names (no
+ * `localhost`, `*.localhost`, `.local`, `.internal`), and no IP literal (`127.0.0.1`).
+ */
+export function isDeviceHost(host: string): boolean {
+  if (host.length > 253 || !HOSTNAME.test(host)) return false;
+  const name = host.replace(/^\*\./, '');
+  if (/^\d+$/.test(name.slice(name.lastIndexOf('.') + 1))) return false;
+  return hostProblem(name) === undefined;
+}
+
+/** The host, if a device may allow it; 400 saying why not otherwise. */
+export function checkDeviceHost(host: string): string {
+  if (!isDeviceHost(host)) throw badRequest(DM.badHost(host));
+  return host;
+}
 
 const deviceKey = (orgId: string, deviceId: string) => ({ pk: `ORG#${orgId}`, sk: `DEVICE#${deviceId}` });
 const requestKey = (orgId: string, deviceId: string, host: string) => ({
@@ -264,6 +288,7 @@ export async function requireDevice(orgId: string, deviceId: string, consistent 
 
 /** Writes `fields` on a device as it was read (409 otherwise). */
 export async function updateDevice(device: DeviceRecord, fields: Partial<DeviceRecord>): Promise<void> {
+  for (const host of fields.hosts ?? []) checkDeviceHost(host);
   const update = fieldUpdate(fields, {
     sets: ['#rev = #rev + :one'],
     names: { '#rev': 'rev' },
@@ -321,6 +346,7 @@ export async function fileRequest(
   reason: string | undefined,
   bySelf: boolean,
 ): Promise<void> {
+  checkDeviceHost(host);
   const now = Date.now();
   const existing = await getItem<NetworkRequest>(requestKey(orgId, deviceId, host), true);
   const request: NetworkRequest = {
@@ -360,6 +386,8 @@ export async function decideRequest(orgId: string, deviceId: string, host: strin
   const request = await getItem<NetworkRequest>(requestKey(orgId, deviceId, host), true);
   if (!request) throw notFound(DM.requestNotFound);
   const device = await requireDevice(orgId, deviceId, true);
+  // A request filed before the rule held may name anything: it can be denied, never approved.
+  if (approve) checkDeviceHost(host);
   const now = Date.now();
   const hosts = approve && !device.hosts.includes(host) ? [...device.hosts, host] : device.hosts;
   if (hosts.length > MAX_HOSTS) throw conflict(DM.tooManyHosts);

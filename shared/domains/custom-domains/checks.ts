@@ -1,11 +1,15 @@
 import { HttpError } from '../../kernel/ground/errors';
-import { updateVersioned } from '../../kernel/store/ops';
+import { describeError, log } from '../../kernel/ground/log';
+import { transact, updateVersioned } from '../../kernel/store/ops';
+import { versionedUpdate } from '../../kernel/store/table';
 import { cdn } from '../../ports/cdn';
 import { lookup } from '../../ports/dns';
 import { queue } from '../../ports/queue';
+import { getHost, HostTaken, hostEntry, reserveHost } from '../hosts/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import {
   CHECK_EVERY_MS,
+  claimsOf,
   DM,
   type DomainRecord,
   domainKey,
@@ -51,11 +55,16 @@ const missingMessage = (missing: string[]) => `DNS does not show ${missing.join(
 /**
  * Checks the domain's DNS now and writes what was found (guarded by its version): `active` and
  * `domain.verified`, or `message` (and `error` with `domain.failed` once its checks are over).
- * `next`: when the worker checks again (kept on the record; a check message for another time
- * is a repeat and does nothing).
+ * Ownership proven (both records found), the host is reserved in the global registry in the same
+ * transaction, and other organizations' claims of the hostname fail; a host another organization
+ * verified first fails this claim instead (`error`, saying so). `next`: when the worker checks
+ * again (kept on the record; a check message for another time is a repeat and does nothing).
  */
 export async function verifyDomain(d: DomainRecord, now = Date.now(), next?: number): Promise<DomainRecord> {
   if (d.status === 'active') return d;
+  const holder = await getHost(d.hostname, true);
+  const holds = holder?.orgId === d.orgId && holder.projectId === d.projectId;
+  if (holder && !holds) return claimedElsewhere(d, now);
   const over = now >= d.checksUntil;
   let status: DomainRecord['status'];
   let message: string | undefined;
@@ -81,23 +90,70 @@ export async function verifyDomain(d: DomainRecord, now = Date.now(), next?: num
       message = `DNS is set. ${certificate.detail ?? 'The certificate is being issued.'}`;
     }
   }
+  const fields = {
+    status,
+    message,
+    checkedAt: now,
+    updatedAt: now,
+    nextCheckAt: status === 'pending' || status === 'verifying' ? (next ?? d.nextCheckAt) : undefined,
+    ...(tenant ? { tenantId: tenant.tenantId } : {}),
+    ...(certificateArn ? { certificateArn } : {}),
+  };
+  const reserving = missing.length === 0 && !holds;
+  let updated: DomainRecord;
+  if (!reserving)
+    updated = await updateVersioned<DomainRecord>(domainKey(d.orgId, d.hostname), d.version, fields, DM.changed);
+  else {
+    // Proven: the host becomes this domain's in the write that records it, unless another got there first.
+    try {
+      await transact(
+        [
+          { Update: versionedUpdate(domainKey(d.orgId, d.hostname), d.version, fields) },
+          reserveHost(hostEntry(d.hostname, 'domain', { orgId: d.orgId, projectId: d.projectId }, now)),
+        ],
+        [DM.changed, () => new HostTaken(d.hostname)],
+      );
+    } catch (err) {
+      if (err instanceof HostTaken) return claimedElsewhere(d, now);
+      throw err;
+    }
+    updated = (await getDomainRecord(d.orgId, d.hostname, true)) as DomainRecord;
+    await failOtherClaims(updated, now);
+  }
+  if (status === 'active') await raiseDomainEvent(updated, 'domain.verified');
+  else if (status === 'error' && d.status !== 'error') await raiseDomainEvent(updated, 'domain.failed');
+  return updated;
+}
+
+/** The claim fails: another organization verified the hostname (`domain.failed` when it was not failed yet). */
+async function claimedElsewhere(d: DomainRecord, now: number): Promise<DomainRecord> {
   const updated = await updateVersioned<DomainRecord>(
     domainKey(d.orgId, d.hostname),
     d.version,
     {
-      status,
-      message,
+      status: 'error',
+      message: DM.claimedElsewhere(d.hostname),
       checkedAt: now,
       updatedAt: now,
-      nextCheckAt: status === 'pending' || status === 'verifying' ? (next ?? d.nextCheckAt) : undefined,
-      ...(tenant ? { tenantId: tenant.tenantId } : {}),
-      ...(certificateArn ? { certificateArn } : {}),
+      nextCheckAt: undefined,
     },
     DM.changed,
   );
-  if (status === 'active') await raiseDomainEvent(updated, 'domain.verified');
-  else if (status === 'error' && d.status !== 'error') await raiseDomainEvent(updated, 'domain.failed');
+  if (d.status !== 'error') await raiseDomainEvent(updated, 'domain.failed');
   return updated;
+}
+
+/** Other organizations' claims of a hostname just verified fail, each saying why (one that fails to write is logged). */
+async function failOtherClaims(winner: DomainRecord, now: number): Promise<void> {
+  for (const claim of await claimsOf(winner.hostname)) {
+    if (claim.orgId === winner.orgId) continue;
+    try {
+      const current = await getDomainRecord(claim.orgId, claim.hostname, true);
+      if (current && current.status !== 'active') await claimedElsewhere(current, now);
+    } catch (err) {
+      log.warn('domain claim not failed', { orgId: claim.orgId, hostname: claim.hostname, error: describeError(err) });
+    }
+  }
 }
 
 function raiseDomainEvent(d: DomainRecord, kind: 'domain.verified' | 'domain.failed') {

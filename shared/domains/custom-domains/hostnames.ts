@@ -16,7 +16,8 @@ const platformDomain = () => normalizeHost(appsDomain());
 /**
  * A hostname as the platform keeps it: trimmed, lowercased, without a trailing dot, punycoded; or
  * 400 with what is wrong. At most 253 characters, labels of 1-63 letters, digits and hyphens (not
- * at either end), two labels at least, no wildcard, no IP literal, nothing under the apps domain.
+ * at either end), two labels at least, no wildcard, no IP literal, nothing under the apps domain,
+ * no public suffix (`co.uk`, `github.io`).
  */
 export function normalizeHostname(input: string): string {
   const raw = input.trim().replace(/\.$/, '');
@@ -33,7 +34,16 @@ export function normalizeHostname(input: string): string {
   if (/^\d+$/.test(labels[labels.length - 1] as string)) throw badRequest(DM.ipLiteral);
   const apps = platformDomain();
   if (ascii === apps || ascii.endsWith(`.${apps}`)) throw badRequest(DM.appsDomain(apps));
+  if (isPublicSuffix(ascii)) throw badRequest(DM.publicSuffix(ascii));
   return ascii;
+}
+
+/**
+ * Whether the name is a public suffix of the Public Suffix List (ICANN's `co.uk` and the private
+ * section's `github.io` alike): names under it belong to different owners, so nobody adds it.
+ */
+export function isPublicSuffix(name: string): boolean {
+  return getDomain(name, { allowPrivateDomains: true }) === null;
 }
 
 /** The registrable domain (public suffix list): the zone that holds the hostname's records. */

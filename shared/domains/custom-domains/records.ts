@@ -14,8 +14,10 @@ import { connectedProvider } from './provider';
 
 /**
  * A custom domain of a project: `DOM#<hostname>` in the organization's partition (it moves and
- * goes with the project, shared/domains/projects/records.ts), its host held in the global registry
- * (shared/domains/hosts/registry.ts). Spec part A's Domain record, plus what the platform keeps to
+ * goes with the project, shared/domains/projects/records.ts). Until it is verified it is a claim of this
+ * organization only: several organizations may claim one hostname (each record on gsi1 under
+ * `DOMCLAIM#<hostname>`), and the first to prove ownership takes its host in the global registry
+ * (shared/domains/hosts/registry.ts) in the verifying write; the others' claims then fail. Spec part A's Domain record, plus what the platform keeps to
  * check and undo it: the ownership token, the records it wrote through the provider, the end of
  * its checks.
  */
@@ -24,6 +26,9 @@ export type DomainStatus = 'pending' | 'verifying' | 'active' | 'error';
 export interface DomainRecord {
   pk: string;
   sk: string;
+  /** The claims index (gsi1): every organization's record of one hostname, pending ones included. */
+  gsi1pk?: string;
+  gsi1sk?: string;
   hostname: string;
   orgId: string;
   projectId: string;
@@ -67,6 +72,10 @@ export const DM = {
   redirectChain: 'redirectTo must name a domain that does not redirect itself.',
   redirectedTo: 'Other domains redirect to this one: change them first.',
   changed: 'The domain changed since it was read. Reload and try again.',
+  publicSuffix: (hostname: string) =>
+    `${hostname} is a public suffix, shared by many owners: add a name registered under it.`,
+  claimedElsewhere: (hostname: string) =>
+    `${hostname} was verified by another organization: its DNS records prove they own it.`,
 } as const;
 
 export const MAX_PER_PROJECT = 50;
@@ -78,6 +87,18 @@ export const domainKey = (orgId: string, hostname: string) => ({
   pk: keys.org(orgId).pk,
   sk: `${DOMAIN_PREFIX}${hostname}`,
 });
+
+/** The record's place in the claims index (gsi1): all organizations' records of the hostname. */
+export const claimIndex = (hostname: string) => ({ gsi1pk: `DOMCLAIM#${hostname}`, gsi1sk: 'DOM' });
+
+/** Every organization's record of the hostname (gsi1, eventually consistent). */
+export function claimsOf(hostname: string): Promise<DomainRecord[]> {
+  return queryAll<DomainRecord>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :c',
+    ExpressionAttributeValues: { ':c': claimIndex(hostname).gsi1pk },
+  });
+}
 
 export function getDomainRecord(orgId: string, hostname: string, consistent = false) {
   return getItem<DomainRecord>(domainKey(orgId, hostname), consistent);

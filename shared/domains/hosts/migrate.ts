@@ -14,7 +14,7 @@ const DONE = { pk: 'MIGRATION#host-registry', sk: 'DONE' };
  * Hosts made before the registry, reserved oldest first (`npm start` runs it at its start until it
  * has gone through the whole table once; what is reserved already is left as it is): each
  * project's production host (`<slug>` if free, else `<slug>-<org slug>`, else a suffix, then kept
- * on the project), deployment hosts (their routes) and custom domains. A host an older one holds
+ * on the project), deployment hosts (their routes) and verified custom domains. A host an older one holds
  * stays with it. `orgIds`: those organizations' only (no mark left). Answers how many it reserved.
  */
 export async function reserveExistingHosts(orgIds?: string[]): Promise<number> {
@@ -74,6 +74,8 @@ export async function reserveExistingHosts(orgIds?: string[]): Promise<number> {
       await reserve(hostEntry(route.host, 'deployment', owner, route.createdAt));
     } else {
       const domain = item as DomainRecord;
+      // A pending claim holds no host: only a domain whose ownership was proven does.
+      if (domain.status !== 'active' && domain.status !== 'verifying') continue;
       await reserve(hostEntry(domain.hostname, 'domain', { orgId, projectId: domain.projectId }, domain.createdAt));
     }
   }

@@ -60,6 +60,11 @@ export const reserveHost = (entry: HostEntry) => ({
   Put: { TableName: TABLE(), Item: entry, ConditionExpression: 'attribute_not_exists(pk)' },
 });
 
+/** A transaction item: nobody holds the host (a pending custom domain's claim checks it, taking nothing). */
+export const hostIsFree = (host: string) => ({
+  ConditionCheck: { TableName: TABLE(), Key: hostKey(host), ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
 /** A transaction item: the host is released, if `projectId` holds it (anything else stays). */
 export const releaseHost = (host: string, projectId: string) => ({
   Delete: {

@@ -2,7 +2,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * THE way the platform fetches a URL a tenant gave (job callbacks, connector servers, webhooks):
@@ -13,79 +14,82 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  *
  * - `https` on port 443 only, no user name or password in the URL;
  * - no `localhost`, `*.localhost`, single-label names, `.local`, `.internal`;
- * - every A and AAAA answer unicast and public: loopback, private, CGNAT, link-local (the metadata
- *   service at 169.254.169.254), documentation, benchmarking, multicast and reserved ranges are
- *   refused, IPv6 ULA and link-local too, and IPv4 inside IPv6 (mapped, NAT64, 6to4, Teredo) is
- *   refused or judged as the IPv4 it carries;
+ * - every A and AAAA answer unicast and public by ipaddr.js's ranges: loopback, private, CGNAT,
+ *   link-local (the metadata service at 169.254.169.254), documentation, benchmarking, multicast
+ *   and reserved ranges are refused, IPv6 ULA and link-local too, and IPv4 inside IPv6 (mapped,
+ *   compatible, translated, NAT64, 6to4, Teredo) is judged as the IPv4 it carries;
+ * - a name without an address is refused with its own error (UnresolvableHostError);
  * - no redirect is followed (a 3xx is the answer), 10 s for the whole exchange, the body capped.
  */
 export class UnsafeUrlError extends Error {
   override name = 'UnsafeUrlError';
 }
 
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, bits, 'ipv6');
-}
-
-/** The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`) or IPv4-compatible IPv6 address. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = Number.parseInt(hex[1] as string, 16);
-    const lo = Number.parseInt(hex[2] as string, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The unresolvable name's own refusal: the URL may be fine, its host has no address (yet). */
+export class UnresolvableHostError extends UnsafeUrlError {
+  override name = 'UnresolvableHostError';
+  constructor(
+    readonly host: string,
+    what?: string,
+  ) {
+    super(what ? `${what}'s host ${host} does not resolve.` : `${host} does not resolve.`);
   }
-  return undefined;
 }
 
-/** Whether an IP address is unicast and public (IPv4 carried in IPv6 judged as itself). */
+const v4 = (bytes: number[]) => ipaddr.IPv4.parse(bytes.join('.'));
+
+/**
+ * The IPv4 addresses an IPv6 address carries, judged in its place: mapped (`::ffff:a.b.c.d`),
+ * compatible (`::a.b.c.d`), translated (RFC 6145), NAT64 (`64:ff9b::/96`), 6to4 (`2002::/16`) and
+ * Teredo (`2001::/32`: its server and its client, stored inverted). `[]`: none; undefined: an
+ * embedding the platform can't judge (local-use NAT64, `64:ff9b:1::/48`), refused.
+ */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const bytes = address.toByteArray();
+  const last = bytes.slice(12, 16);
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return [v4(last)];
+    case 'rfc6052':
+      return bytes.slice(4, 12).every((b) => b === 0) ? [v4(last)] : undefined;
+    case '6to4':
+      return [v4(bytes.slice(2, 6))];
+    case 'teredo':
+      return [v4(bytes.slice(4, 8)), v4(last.map((b) => b ^ 0xff))];
+    default:
+      // IPv4-compatible (`::/96`, deprecated): `::` and `::1` are themselves, the rest carry an IPv4.
+      return bytes.slice(0, 12).every((b) => b === 0) && bytes.slice(12, 15).some((b) => b !== 0) ? [v4(last)] : [];
+  }
+}
+
+/** The address parsed (IPv4 and IPv6 in their standard text forms only), or undefined. */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (isIP(address) === 0) return undefined;
+  try {
+    return ipaddr.parse(address);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an IP address is unicast and public, by ipaddr.js's special ranges (loopback, private,
+ * CGNAT, link-local, documentation, benchmarking, multicast, reserved, ULA, …: anything but
+ * `unicast` is refused); IPv4 inside IPv6 judged as the IPv4 it carries.
+ */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 4) return !blocked.check(address, 'ipv4');
-  const inner = embeddedIpv4(address);
-  if (inner) return !blocked.check(inner, 'ipv4');
-  return !blocked.check(address, 'ipv6');
+  const parsed = parseAddress(address);
+  if (!parsed) return false;
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const inner = embeddedIpv4(parsed as ipaddr.IPv6);
+  if (!inner) return false;
+  if (inner.length > 0) return inner.every((a) => a.range() === 'unicast');
+  return parsed.range() === 'unicast';
 }
 
 /** The name rules of a URL's host (no DNS): why it is refused, or undefined. */
-function hostProblem(host: string): string | undefined {
+export function hostProblem(host: string): string | undefined {
   const name = host.toLowerCase().replace(/\.$/, '');
   const literal = name.startsWith('[') ? name.slice(1, -1) : name;
   if (isIP(literal)) return isPublicAddress(literal) ? undefined : 'it is not a public address';
@@ -140,6 +144,7 @@ export const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, v
 async function resolveAll(
   host: string,
   resolver: Resolver,
+  what?: string,
 ): Promise<{ address: string; family: number }[] & { literal?: boolean }> {
   const literal = host.startsWith('[') ? host.slice(1, -1) : host;
   if (isIP(literal)) return Object.assign([{ address: literal, family: isIP(literal) }], { literal: true });
@@ -147,15 +152,19 @@ async function resolveAll(
   try {
     answers = await resolver(host);
   } catch {
-    throw new UnsafeUrlError(`${host} does not resolve.`);
+    throw new UnresolvableHostError(host, what);
   }
-  if (answers.length === 0) throw new UnsafeUrlError(`${host} does not resolve.`);
+  if (answers.length === 0) throw new UnresolvableHostError(host, what);
   return answers;
 }
 
 /** Every address `host` resolves to, each public (a literal is its own answer); UnsafeUrlError otherwise. */
-async function publicAddresses(host: string, resolver: Resolver): Promise<{ address: string; family: number }[]> {
-  const answers = await resolveAll(host, resolver);
+async function publicAddresses(
+  host: string,
+  resolver: Resolver,
+  what?: string,
+): Promise<{ address: string; family: number }[]> {
+  const answers = await resolveAll(host, resolver, what);
   if (answers.literal) return answers;
   const allowed = testAllowed(host);
   if (!allowed && answers.some((a) => !isPublicAddress(a.address))) {
@@ -167,7 +176,7 @@ async function publicAddresses(host: string, resolver: Resolver): Promise<{ addr
 /** A URL as it is saved: its syntax, names and today's DNS answer (checked again at each fetch). */
 export async function checkPublicUrl(raw: string, options: { what?: string; resolver?: Resolver } = {}): Promise<URL> {
   const url = checkUrlSyntax(raw, options.what);
-  await publicAddresses(url.hostname, options.resolver ?? systemResolver);
+  await publicAddresses(url.hostname, options.resolver ?? systemResolver, options.what ?? 'The URL');
   return url;
 }
 
@@ -282,8 +291,11 @@ function isLoopbackHost(host: string): boolean {
 }
 
 const isLoopbackAddress = (address: string) => {
-  const inner = embeddedIpv4(address) ?? address;
-  return isIP(inner) === 4 ? inner.startsWith('127.') : inner === '::1';
+  const parsed = parseAddress(address);
+  if (!parsed) return false;
+  const inner = parsed.kind() === 'ipv6' ? (embeddedIpv4(parsed as ipaddr.IPv6) ?? []) : [];
+  const judged = inner.length > 0 ? inner : [parsed];
+  return judged.every((a) => a.range() === 'loopback');
 };
 
 /**
@@ -312,7 +324,7 @@ export async function checkPublicUrlFor(
   options: { what?: string; resolver?: Resolver; loopback?: boolean } = {},
 ): Promise<URL> {
   const url = checkUrlSyntaxFor(raw, options.what, options.loopback);
-  await addressesFor(url.hostname, options.resolver ?? systemResolver, options.loopback === true);
+  await addressesFor(url.hostname, options.resolver ?? systemResolver, options.loopback === true, options.what);
   return url;
 }
 
@@ -321,9 +333,10 @@ export async function addressesFor(
   host: string,
   resolver: Resolver,
   loopback: boolean,
+  what?: string,
 ): Promise<{ address: string; family: number }[]> {
-  if (!loopback || !isLoopbackHost(host)) return publicAddresses(host, resolver);
-  const answers = await resolveAll(host, resolver);
+  if (!loopback || !isLoopbackHost(host)) return publicAddresses(host, resolver, what);
+  const answers = await resolveAll(host, resolver, what);
   if (answers.some((a) => !isLoopbackAddress(a.address))) {
     throw new UnsafeUrlError(`${host} resolves to an address the platform does not reach.`);
   }
