@@ -8,18 +8,20 @@ import PostalMime from 'postal-mime';
 import { type MailWorld, mailboxFor, startMailWorld, unique, until } from './helpers';
 
 /**
- * Real messages (issue 17, Tests): Python's email test corpus (CPython's Lib/test/test_email/data,
- * © Python Software Foundation, PSF License; Debian package libpython3.11-testsuite, installed by
- * .ci/run): nested multipart, message/rfc822, RFC 2047 headers, odd charsets. Each is delivered
- * over SMTP into a mailbox of its own and read back through the API: subject, sender, text, and
- * every attachment byte-equal by its link, against postal-mime's parse of the file itself.
+ * Real messages (issue 17, Tests): Python's email test corpus (CPython 3.11's
+ * Lib/test/test_email/data, © Python Software Foundation, PSF License; kept in
+ * test/fixtures/mail-corpus/python-email; see the SOURCES.md beside it): nested multipart, message/rfc822,
+ * RFC 2047 headers, odd charsets. Each is delivered over SMTP into a mailbox of its own and read
+ * back through the API: subject, sender, text, and every attachment byte-equal by its link,
+ * against postal-mime's parse of the file itself.
  * SpamAssassin's samples: the GTUBE one lands in SPAM (the verdict header SES's scan adds, which
  * the local SMTP server adds too), the other in INBOX.
  * Then a property: random messages built by MailComposer and parsed by postal-mime come back equal.
  */
-const CORPUS = process.env.MAIL_CORPUS_DIR ?? '/usr/lib/python3.11/test/test_email/data';
-/** SpamAssassin's two samples (Apache License 2.0; Debian package spamassassin, installed by .ci/run). */
-const SPAMASSASSIN = process.env.SPAMASSASSIN_SAMPLES_DIR ?? '/usr/share/doc/spamassassin/examples';
+const FIXTURES = join(__dirname, '..', 'fixtures', 'mail-corpus');
+const CORPUS = process.env.MAIL_CORPUS_DIR ?? join(FIXTURES, 'python-email');
+/** SpamAssassin's two samples (Apache License 2.0; kept in test/fixtures/mail-corpus/spamassassin). */
+const SPAMASSASSIN = process.env.SPAMASSASSIN_SAMPLES_DIR ?? join(FIXTURES, 'spamassassin');
 
 let w: MailWorld;
 beforeAll(async () => {
