@@ -19,6 +19,10 @@ import { until } from '../helpers/until';
  * within a heartbeat; a killed program's job fails; a program started without --allow-exec fails
  * exec jobs; a revoked device's program stops; one whose platform does not answer keeps asking.
  */
+
+// The test server's names, allowed on loopback as the guarded fetch allows test hosts (devices' hosts
+// are otherwise public names only).
+process.env.UNSAFE_TEST_ALLOW_HOSTS = 'echo.localhost,blocked.localhost';
 let p: TestPlatform;
 let worker: { stop: () => Promise<void> } | undefined;
 let config: string;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
 import { keyItems } from '../../kernel/identity/keys';
-import { hostProblem } from '../../kernel/net/guarded-fetch';
+import { hostProblem, testAllowed } from '../../kernel/net/guarded-fetch';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, keys, putNew, TABLE } from '../../kernel/store/table';
@@ -86,13 +86,15 @@ const HOSTNAME = /^(\*\.)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a
  * THE rule of a device's allowed hosts, on every path that adds one (PATCH, an approved network
  * request, a request filed by the device or by `request-access`): a lowercase hostname of two
  * labels or more, optionally `*.` for its subdomains, public as the guarded fetch judges names (no
- * `localhost`, `*.localhost`, `.local`, `.internal`), and no IP literal (`127.0.0.1`).
+ * `localhost`, `*.localhost`, `.local`, `.internal`), and no IP literal (`127.0.0.1`). A name a
+ * test allows on loopback (`UNSAFE_TEST_ALLOW_HOSTS`, as the guarded fetch honours it; never set by
+ * the stack nor by `npm start`) passes.
  */
 export function isDeviceHost(host: string): boolean {
   if (host.length > 253 || !HOSTNAME.test(host)) return false;
   const name = host.replace(/^\*\./, '');
   if (/^\d+$/.test(name.slice(name.lastIndexOf('.') + 1))) return false;
-  return hostProblem(name) === undefined;
+  return testAllowed(name) || hostProblem(name) === undefined;
 }
 
 /** The host, if a device may allow it; 400 saying why not otherwise. */

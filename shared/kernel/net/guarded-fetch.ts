@@ -103,7 +103,7 @@ export function hostProblem(host: string): string | undefined {
  * Hosts a test may reach on loopback (`host` or `host:port`), from `UNSAFE_TEST_ALLOW_HOSTS`:
  * set only by tests, never by the stack (test/infra holds it) nor by `npm start`.
  */
-const testAllowed = (host: string) =>
+export const testAllowed = (host: string) =>
   (process.env.UNSAFE_TEST_ALLOW_HOSTS ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase())
