@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CLAIM_MESSAGES } from '../../shared/domains/custom-domains/claims';
 import {
   addAlias,
   createMailbox,
@@ -37,10 +38,11 @@ export const adminRoutes = [
     path: '/v1/orgs/:orgId/mail/domains',
     scope,
     summary:
-      'Adds a domain for mail: the records to publish (ownership TXT, DKIM, SPF, DMARC, MX). Names under .test, .example and .localhost verify at once.',
+      'Adds a domain for mail: the records to publish (ownership TXT, DKIM, SPF, DMARC, MX). Names under .test, .example and .localhost verify at once. ' +
+      'Until verified it is a claim that blocks no other organization: the first to verify holds the domain, the other claims fail (`message` says why).',
     params: OrgPath,
     body: z.object({ domain: DomainName }),
-    errors: { 409: [MM.domainTaken, MM.domainExists] },
+    errors: { 400: [CLAIM_MESSAGES.publicSuffix('<domain>')], 409: [MM.domainTaken, MM.domainExists] },
     run: async ({ org, body }) => created({ domain: shownDomain(await addDomain(org.orgId, body.domain)) }),
   }),
   route({
@@ -111,7 +113,10 @@ export const adminRoutes = [
       members: z._default(z.array(MemberRef).check(z.maxLength(100)), []),
       kind: z._default(z.enum(['personal', 'shared']), 'personal'),
     }),
-    errors: { 400: [MM.notOrgDomain, MM.memberNotFound('<member>')], 409: [MM.addressTaken] },
+    errors: {
+      400: [MM.notOrgDomain, MM.memberNotFound('<member>')],
+      409: [MM.addressTaken, MM.addressesNeedVerified('<domain>')],
+    },
     run: async ({ org, body }) => created({ mailbox: shownMailbox(await createMailbox(org.orgId, body)) }),
   }),
   route({
@@ -148,7 +153,11 @@ export const adminRoutes = [
     summary: "Adds an alias: another address of the organization's domains reaching the mailbox.",
     params: MailboxPath,
     body: z.object({ address: Address }),
-    errors: { 400: [MM.notOrgDomain], 404: [MM.mailboxNotFound], 409: [MM.addressTaken, MM.stale] },
+    errors: {
+      400: [MM.notOrgDomain],
+      404: [MM.mailboxNotFound],
+      409: [MM.addressTaken, MM.stale, MM.addressesNeedVerified('<domain>')],
+    },
     run: async ({ org, params, body }) =>
       created({ mailbox: shownMailbox(await addAlias(org.orgId, params.mailboxId, body.address)) }),
   }),

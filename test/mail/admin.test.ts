@@ -84,6 +84,64 @@ describe('domains', () => {
     expect(res.body.domain.records[0].found).toBe(false);
   });
 
+  test('an unproven claim blocks no one: the first to publish its TXT record holds the domain, the other claim fails', async () => {
+    const domain = `${unique('victimcorp')}.com`;
+    const squatter = await w.p.newOrg();
+    const theirs = `/v1/orgs/${squatter.org.orgId}/mail`;
+    const asSquatter = { token: squatter.owner.token };
+    const squatted = await w.p.post(`${theirs}/domains`, { domain }, asSquatter);
+    expect(squatted.status).toBe(201);
+    expect(squatted.body.domain.status).toBe('pending');
+    // Addresses are claimed platform-wide: an unproven claim takes none of them.
+    const ceo = await w.p.post(`${theirs}/admin/mailboxes`, { address: `ceo@${domain}`, name: 'CEO' }, asSquatter);
+    expect(ceo.status).toBe(409);
+    expect(ceo.body).toEqual({ error: MM.addressesNeedVerified(domain) });
+    const own = `${unique('squat')}.test`;
+    await w.p.post(`${theirs}/domains`, { domain: own }, asSquatter);
+    const box = await w.p.post(`${theirs}/admin/mailboxes`, { address: `a@${own}`, name: 'A' }, asSquatter);
+    expect(box.status).toBe(201);
+    const aliasPath = `${theirs}/admin/mailboxes/${box.body.mailbox.mailboxId}/aliases`;
+    const alias = await w.p.post(aliasPath, { address: `ceo@${domain}` }, asSquatter);
+    expect(alias.status).toBe(409);
+    expect(alias.body).toEqual({ error: MM.addressesNeedVerified(domain) });
+
+    // The real owner adds it too (no 409), publishes its TXT record and verifies.
+    const added = await w.p.post(`${base()}/domains`, { domain });
+    expect(added.status).toBe(201);
+    const txt = added.body.domain.records[0];
+    await setLocalRecord(domain, { name: txt.name, type: 'TXT', value: txt.value });
+    const verified = await w.p.post(`${base()}/domains/${domain}/verify`);
+    expect(verified.body.domain).toMatchObject({ status: 'verified', verifiedAt: expect.any(Number) });
+    expect(verified.body.domain).not.toHaveProperty('message');
+    const owners = await w.p.post(`${base()}/admin/mailboxes`, { address: `ceo@${domain}`, name: 'CEO' });
+    expect(owners.status).toBe(201);
+
+    // The squatter's claim failed, saying why; its verify says the same.
+    const why = `${domain} was verified by another organization: its DNS records prove they own it.`;
+    const listed = await w.p.get(`${theirs}/domains`, asSquatter);
+    expect(listed.body.domains).toContainEqual(expect.objectContaining({ domain, status: 'failed', message: why }));
+    const again = await w.p.post(`${theirs}/domains/${domain}/verify`, undefined, asSquatter);
+    expect(again.status).toBe(200);
+    expect(again.body.domain).toMatchObject({ status: 'failed', message: why });
+
+    // Verified now: a new claim is refused; the squatter's delete leaves the owner's claim alone.
+    const late = await w.p.newOrg();
+    const refused = await w.p.post(`/v1/orgs/${late.org.orgId}/mail/domains`, { domain }, { token: late.owner.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: MM.domainTaken });
+    expect((await w.p.delete(`${theirs}/domains/${domain}`, asSquatter)).status).toBe(204);
+    const still = await w.p.post(`/v1/orgs/${late.org.orgId}/mail/domains`, { domain }, { token: late.owner.token });
+    expect(still.body).toEqual({ error: MM.domainTaken });
+  });
+
+  test.each([['co.uk'], ['github.io']])('400 for the public suffix %s', async (domain) => {
+    const res = await w.p.post(`${base()}/domains`, { domain });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: `${domain} is a public suffix, shared by many owners: add a name registered under it.`,
+    });
+  });
+
   test('PATCH sets receiving and a catch-all mailbox of the organization; DELETE keeps its mailboxes', async () => {
     const box = await mailboxFor(w.p, [w.p.owner.userId]);
     const path = `${base()}/domains/${box.domain}`;

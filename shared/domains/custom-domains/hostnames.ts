@@ -5,6 +5,7 @@ import { badRequest } from '../../kernel/ground/errors';
 import { normalizeHost } from '../deployments/hosts';
 import { appsDomain } from '../projects/hosts';
 import { DM } from './records';
+import { isPublicSuffix } from './suffix';
 
 /**
  * Hostnames of custom domains as the domains group takes them (apart from records.ts, which the
@@ -36,14 +37,6 @@ export function normalizeHostname(input: string): string {
   if (ascii === apps || ascii.endsWith(`.${apps}`)) throw badRequest(DM.appsDomain(apps));
   if (isPublicSuffix(ascii)) throw badRequest(DM.publicSuffix(ascii));
   return ascii;
-}
-
-/**
- * Whether the name is a public suffix of the Public Suffix List (ICANN's `co.uk` and the private
- * section's `github.io` alike): names under it belong to different owners, so nobody adds it.
- */
-export function isPublicSuffix(name: string): boolean {
-  return getDomain(name, { allowPrivateDomains: true }) === null;
 }
 
 /** The registrable domain (public suffix list): the zone that holds the hostname's records. */

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, notFound } from '../../kernel/ground/errors';
+import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
@@ -38,10 +38,16 @@ export const shownMailbox = (m: Mailbox) => ({
   version: m.version,
 });
 
-/** An address on one of the organization's domains (400 otherwise). */
+/**
+ * An address on one of the organization's domains (400 otherwise) that it has verified (409
+ * otherwise): addresses are claimed platform-wide and reach their mailbox, so an unproven claim of
+ * a domain must not take the addresses of whoever owns it.
+ */
 async function requireOrgAddress(orgId: string, address: string): Promise<string> {
   const domain = domainOf(address);
-  if (!(await getDomain(orgId, domain))) throw badRequest(MM.notOrgDomain);
+  const record = await getDomain(orgId, domain);
+  if (!record) throw badRequest(MM.notOrgDomain);
+  if (record.status !== 'verified') throw conflict(MM.addressesNeedVerified(domain));
   return domain;
 }
 

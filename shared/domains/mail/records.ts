@@ -35,6 +35,7 @@ export const MM = {
   domainRemoved: "This mailbox's domain was removed.",
   notVerified: (domain: string) => `${domain} isn't verified for sending yet.`,
   notOrgDomain: "The address's domain is not one of this organization's domains.",
+  addressesNeedVerified: (domain: string) => `${domain} isn't verified yet: verify it before adding addresses on it.`,
   addressTaken: 'This address is taken.',
   aliasNotFound: 'Alias not found',
   memberNotFound: (who: string) => `${who} is not a member of this organization.`,
@@ -58,6 +59,8 @@ export interface MailDomain {
   checkedAt: number | null;
   verifiedAt: number | null;
   version: number;
+  /** Why a claim failed (another organization verified the domain). */
+  message?: string;
 }
 
 export interface VacationReply {
