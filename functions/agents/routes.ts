@@ -30,6 +30,7 @@ import {
 } from '../../shared/domains/agents/jobs';
 import { callerId } from '../../shared/kernel/auth/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { oneLine } from '../../shared/kernel/ground/text';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { checkPublicUrl, UnresolvableHostError, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 import { publicFields } from '../../shared/kernel/store/table';
@@ -94,7 +95,7 @@ export const routes = [
     params: OrgPath,
     body: z.object({
       type: z.enum(['http.batch', 'exec', 'browser.batch']),
-      label: z.optional(z.string().check(z.maxLength(120))),
+      label: z.optional(z.string().check(z.maxLength(120), oneLine)),
       input: z.unknown(),
       hosts: z._default(z.array(Host).check(z.maxLength(50)), []),
       callbackUrl: z.optional(z.string().check(z.maxLength(2048))),
@@ -218,7 +219,7 @@ export const routes = [
     body: z.object({
       networkMode: z.optional(z.enum(['allowlist', 'full'])),
       hosts: z.optional(z.array(Host).check(z.maxLength(MAX_HOSTS))),
-      name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
+      name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64), oneLine)),
       capabilities: z.optional(z.array(z.enum(['http', 'browser', 'exec'])).check(z.minLength(1), z.maxLength(3))),
     }),
     errors: { 400: [BAD_HOST], 403: [DM.ownerOnly], 404: [DM.deviceNotFound], 409: [DM.changed] },

@@ -13,6 +13,7 @@ import {
 } from '../../shared/domains/calendar/records';
 import { MM, memberMailbox } from '../../shared/domains/mail/records';
 import { badRequest } from '../../shared/kernel/ground/errors';
+import { oneLine, plainText } from '../../shared/kernel/ground/text';
 import { QueryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 
@@ -36,9 +37,9 @@ const MailboxPath = z.object({ orgId: z.string(), mailboxId: Id });
 const CalendarPath = z.object({ orgId: z.string(), mailboxId: Id, calendarId: Id });
 const EventPath = z.object({ orgId: z.string(), mailboxId: Id, calendarId: Id, eventId: Id });
 
-const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100), oneLine);
 const Color = z.enum(COLORS);
-const Description = z.string().check(z.maxLength(1000));
+const Description = z.string().check(z.maxLength(1000), plainText);
 
 const Int = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
 const Local = z.string().check(z.maxLength(19));

@@ -14,6 +14,7 @@ import {
 import { readTools } from '../../shared/domains/connectors/tools';
 import { callerId } from '../../shared/kernel/auth/caller';
 import { badRequest, forbidden } from '../../shared/kernel/ground/errors';
+import { oneLine } from '../../shared/kernel/ground/text';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { checkPublicUrlFor, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 
@@ -33,7 +34,7 @@ const Printable = (max: number) =>
       z.maxLength(max),
       z.regex(/^[\x20-\x7e]*$/, { message: 'Use printable ASCII characters only.' }),
     );
-const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
+const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(64), oneLine);
 const Slug = z.string().check(
   z.maxLength(24),
   z.regex(/^[a-z](?:[a-z0-9-]*[a-z0-9])?$/, {
@@ -93,7 +94,7 @@ export const routes = [
       url: z.string().check(z.minLength(1), z.maxLength(2048)),
       authType: z._default(z.enum(['none', 'bearer', 'header', 'oauth']), 'none'),
       transport: z._default(z.enum(['http', 'sse']), 'http'),
-      headerName: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+      headerName: z.optional(z.string().check(z.trim(), z.maxLength(100), oneLine)),
       secret: z.optional(Printable(4096)),
       oauthClientId: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
       oauthClientSecret: z.optional(Printable(4096)),

@@ -18,13 +18,14 @@ import { callerId } from '../../shared/kernel/auth/caller';
 import type { Role, Scope } from '../../shared/kernel/auth/scopes';
 import { notFound } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
+import { oneLine } from '../../shared/kernel/ground/text';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 
 const OrgPath = z.object({ orgId: z.string() });
 const PagePath = z.object({ orgId: z.string(), pageId: z.string() });
-const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
+const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), oneLine);
 /** An emoji or an image URL. */
 const Icon = z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(1024)));
 const PageId = z.string().check(z.minLength(1), z.maxLength(64));

@@ -3,6 +3,7 @@ import { putLocation, putRegion, readGeo, showRegion } from '../../shared/domain
 import { mailUsage } from '../../shared/domains/platform-admin/mail-usage';
 import { listModels, putModel, showModel } from '../../shared/domains/platform-admin/models';
 import { listOrgs, patchOrg } from '../../shared/domains/platform-admin/orgs';
+import { oneLine } from '../../shared/kernel/ground/text';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, ok, type Reply, route } from '../../shared/kernel/http/route';
 import { NOT_OPERATOR, requireOperator } from '../../shared/kernel/identity/operators';
@@ -18,7 +19,7 @@ import { routes as insightRoutes } from './insight-routes';
  */
 const ENTRY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const EntryId = z.string().check(z.regex(ENTRY_ID, 'Expected letters, digits, ".", "_" or "-" (up to 64)'));
-const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100), oneLine);
 const Version = z.int().check(z.minimum(0));
 const Limit = z.int().check(z.minimum(0), z.maximum(1_000_000_000));
 const Limits = z.strictObject(

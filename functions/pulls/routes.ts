@@ -43,15 +43,16 @@ import {
 } from '../../shared/domains/repos/thread-schemas';
 import { type Caller, callerId } from '../../shared/kernel/auth/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { oneLine } from '../../shared/kernel/ground/text';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { newId } from '../../shared/kernel/store/ids';
 import { queryPrefix } from '../../shared/kernel/store/ops';
 import { publicFields } from '../../shared/kernel/store/table';
 import { GitChangeError, GitConflict, type GitPort, GitTooFar } from '../../shared/ports/git';
 
-const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(150));
+const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(150), oneLine);
 const Description = z.string().check(z.maxLength(10_240));
-const Branch = z.string().check(z.minLength(1), z.maxLength(255));
+const Branch = z.string().check(z.minLength(1), z.maxLength(255), oneLine);
 const Sha = z.string().check(z.regex(/^[0-9a-f]{40}$/, 'Use a 40-character lowercase hex commit id.'));
 
 const NOT_FOUND = ['Not found', PM.notFound];

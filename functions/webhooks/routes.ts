@@ -14,6 +14,7 @@ import {
 import { callerId } from '../../shared/kernel/auth/caller';
 import type { Role } from '../../shared/kernel/auth/scopes';
 import { badRequest, conflict } from '../../shared/kernel/ground/errors';
+import { plainText } from '../../shared/kernel/ground/text';
 import { queryInt } from '../../shared/kernel/http/query';
 import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { checkPublicUrl, UnresolvableHostError, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
@@ -28,7 +29,7 @@ const roles: { allow: Role[]; refusal: string } = {
 const UNRESOLVED = "The URL's host <host> does not resolve.";
 const Url = z.string().check(z.minLength(1), z.maxLength(2048));
 const Events = z.array(z.enum(EVENT_KINDS)).check(z.minLength(1), z.maxLength(EVENT_KINDS.length));
-const Description = z.string().check(z.maxLength(300));
+const Description = z.string().check(z.maxLength(300), plainText);
 
 /** A public https URL, as the guarded fetch will reach it (its address is checked again at each try). */
 async function publicUrl(raw: string): Promise<string> {
