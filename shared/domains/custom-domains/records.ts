@@ -57,7 +57,7 @@ export interface DomainRecord {
   written?: { kind: string; zone: string; records: DnsRecord[] };
 }
 
-export const DM = {
+export const DOMAIN_MESSAGES = {
   notFound: 'Domain not found',
   tooLong: 'A hostname has at most 253 characters.',
   labelTooLong: 'Each label of a hostname has at most 63 characters.',

@@ -8,7 +8,7 @@ import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/tabl
 import { lookup } from '../../ports/dns';
 import { inboundMxHost, mail } from '../../ports/mail-transport';
 import { CLAIM_MESSAGES } from '../custom-domains/claims';
-import { getDomain, getMailbox, type MailDomain, MM, mailKeys } from './records';
+import { getDomain, getMailbox, MAIL_MESSAGES, type MailDomain, mailKeys } from './records';
 
 /** Top-level names no one can register: domains under them verify at once (tests, examples, this machine). */
 const RESERVED_TLDS = new Set(['test', 'example', 'localhost']);
@@ -107,7 +107,7 @@ export async function addDomain(orgId: string, domain: string): Promise<MailDoma
   const { isPublicSuffix } = await import('../custom-domains/suffix');
   if (isPublicSuffix(domain)) throw badRequest(CLAIM_MESSAGES.publicSuffix(domain));
   const holder = await holderOf(domain);
-  if (holder && holder.orgId !== orgId) throw conflict(MM.domainTaken);
+  if (holder && holder.orgId !== orgId) throw conflict(MAIL_MESSAGES.domainTaken);
   const now = Date.now();
   const { dkimTokens } = await mail().createDomain(domain);
   const verifiedAtOnce = reserved(domain);
@@ -134,7 +134,7 @@ export async function addDomain(orgId: string, domain: string): Promise<MailDoma
     ],
     async () => {
       const claim = await holderOf(domain);
-      return conflict(claim && claim.orgId !== orgId ? MM.domainTaken : MM.domainExists);
+      return conflict(claim && claim.orgId !== orgId ? MAIL_MESSAGES.domainTaken : MAIL_MESSAGES.domainExists);
     },
   );
   return record;
@@ -142,7 +142,7 @@ export async function addDomain(orgId: string, domain: string): Promise<MailDoma
 
 export async function requireDomain(orgId: string, domain: string): Promise<MailDomain> {
   const d = await getDomain(orgId, domain);
-  if (!d) throw notFound(MM.domainNotFound);
+  if (!d) throw notFound(MAIL_MESSAGES.domainNotFound);
   return d;
 }
 
@@ -231,7 +231,7 @@ export async function updateDomain(
   await requireDomain(orgId, domain);
   if (input.catchAll) {
     const m = await getMailbox(orgId, input.catchAll);
-    if (!m) throw notFound(MM.catchAllNotFound);
+    if (!m) throw notFound(MAIL_MESSAGES.catchAllNotFound);
   }
   return updateVersioned<MailDomain>(
     mailKeys.domain(orgId, domain),
@@ -273,7 +273,7 @@ export async function removeDomain(orgId: string, domain: string): Promise<void>
 /** What a mailbox may send from: its domain still the organization's and verified. */
 export async function requireSendingDomain(orgId: string, domain: string): Promise<MailDomain> {
   const d = await getDomain(orgId, domain);
-  if (!d) throw conflict(MM.domainRemoved);
-  if (d.status !== 'verified') throw conflict(MM.notVerified(domain));
+  if (!d) throw conflict(MAIL_MESSAGES.domainRemoved);
+  if (d.status !== 'verified') throw conflict(MAIL_MESSAGES.notVerified(domain));
   return d;
 }
