@@ -295,7 +295,7 @@ describe('no import cycle', () => {
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
   });
   test('reads type-only imports as erased, and import() as lazy', () => {
-    const edges = edgesOf('shared/kernel/http/handler.ts');
+    const edges = edgesOf('shared/kernel/http/middleware/idempotency.ts');
     expect(edges.some((e) => e.typeOnly)).toBe(true);
     expect(edges.some((e) => !e.typeOnly && !e.dynamic)).toBe(true);
     expect(edges.some((e) => e.to === 'shared/kernel/http/idempotency' && e.dynamic)).toBe(true);
