@@ -13,6 +13,7 @@ import {
 } from '../../shared/domains/connectors/records';
 import { readTools } from '../../shared/domains/connectors/tools';
 import { callerId } from '../../shared/kernel/auth/caller';
+import { readEnv } from '../../shared/kernel/ground/env';
 import { badRequest, forbidden } from '../../shared/kernel/ground/errors';
 import { oneLine } from '../../shared/kernel/ground/text';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
@@ -44,7 +45,8 @@ const Slug = z.string().check(
 
 /** Where the server sends the browser back: the platform's own page (`CONNECTOR_OAUTH_REDIRECT_URL` overrides). */
 function redirectUri(headers: Record<string, string | undefined>): string {
-  if (process.env.CONNECTOR_OAUTH_REDIRECT_URL) return process.env.CONNECTOR_OAUTH_REDIRECT_URL;
+  const configured = readEnv('CONNECTOR_OAUTH_REDIRECT_URL');
+  if (configured) return configured;
   const host = headers.host ?? 'localhost';
   const proto =
     headers['x-forwarded-proto'] ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');

@@ -6,6 +6,7 @@ import {
   providerKey,
   sealCredentials,
 } from '../../shared/domains/custom-domains/provider';
+import { processEnv } from '../../shared/kernel/ground/env';
 import { badRequest, conflict, HttpError } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { db } from '../../shared/kernel/store/client';
@@ -82,7 +83,7 @@ export async function disconnect(orgId: string): Promise<void> {
  * `DNS_OAUTH_REDIRECT_URI`, `DNS_OAUTH_SCOPE`). The access token it gives is used as an API token.
  */
 function oauthClient() {
-  const env = process.env;
+  const env = processEnv();
   if (!env.DNS_OAUTH_ISSUER || !env.DNS_OAUTH_CLIENT_ID || !env.DNS_OAUTH_REDIRECT_URI) return undefined;
   return {
     issuer: env.DNS_OAUTH_ISSUER.replace(/\/$/, ''),

@@ -15,6 +15,7 @@ import { repoGit } from '../../shared/domains/repos/tags';
 import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/domains/repos/template-names';
 import { listResources, updateResource } from '../../shared/domains/resources/records';
 import { toResource } from '../../shared/domains/resources/schema';
+import { readEnv } from '../../shared/kernel/ground/env';
 import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
 import { plainText } from '../../shared/kernel/ground/text';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
@@ -43,7 +44,7 @@ export function cloneUrl(r: RepoRecord, event: APIGatewayProxyEventV2): string {
   const host = event.headers.host ?? 'localhost';
   const proto =
     event.headers['x-forwarded-proto'] ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
-  const base = process.env.GIT_BASE_URL ?? `${proto}://${host}`;
+  const base = readEnv('GIT_BASE_URL') ?? `${proto}://${host}`;
   return `${base.replace(/\/$/, '')}/git/${r.orgId}/${r.name}.git`;
 }
 

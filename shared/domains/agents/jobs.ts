@@ -1,5 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
+import { readEnv } from '../../kernel/ground/env';
 import { badRequest, conflict, HttpError, notFound } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
@@ -67,7 +68,7 @@ export const MAX_INPUT_BYTES = 300 * 1024;
 export const MAX_RESULT_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_TTL_SECONDS = 3600;
 /** How long a running job may go without a heartbeat (AGENT_HEARTBEAT_LIMIT_MS shortens it for tests). */
-const heartbeatLimitMs = () => Number(process.env.AGENT_HEARTBEAT_LIMIT_MS ?? 2 * 60_000);
+const heartbeatLimitMs = () => Number(readEnv('AGENT_HEARTBEAT_LIMIT_MS') ?? 2 * 60_000);
 export const UPLOAD_LINK_SECONDS = 15 * 60;
 const FINAL: JobStatus[] = ['canceled', 'done', 'failed', 'expired'];
 export const isFinal = (s: JobStatus) => FINAL.includes(s);
@@ -163,7 +164,7 @@ export async function createJob(job: Omit<JobRecord, 'jobId' | 'status' | 'updat
  */
 export async function queueCheck(job: Pick<JobRecord, 'orgId' | 'jobId' | 'status' | 'expiresAt'>, now = Date.now()) {
   if (isFinal(job.status)) return;
-  const override = process.env.AGENT_CHECK_DELAY_SECONDS;
+  const override = readEnv('AGENT_CHECK_DELAY_SECONDS');
   const seconds =
     override !== undefined
       ? Number(override)
@@ -282,7 +283,7 @@ export interface CallbackMessage {
 
 /** Tries of a callback, and the wait before each after the first (seconds). */
 export const CALLBACK_TRIES = 5;
-const callbackDelay = (attempt: number) => Number(process.env.AGENT_CALLBACK_DELAY_SECONDS ?? 10) * 3 ** (attempt - 1);
+const callbackDelay = (attempt: number) => Number(readEnv('AGENT_CALLBACK_DELAY_SECONDS') ?? 10) * 3 ** (attempt - 1);
 
 /**
  * Queues a job's callback: once per end (only the transition that ended the job sends it), the

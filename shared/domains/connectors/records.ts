@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { readEnv } from '../../kernel/ground/env';
 import { badRequest, notFound } from '../../kernel/ground/errors';
 import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
 import { orgIsActive } from '../../kernel/identity/orgs';
@@ -79,7 +80,7 @@ export const MAX_CONNECTORS = 50;
  * `npm start` alone sets it (bin/local.ts): servers on the person's own machine (loopback `http`)
  * may be connectors. The stack never sets it.
  */
-export const loopbackAllowed = () => process.env.LOCAL_CONNECTORS_LOOPBACK === 'true';
+export const loopbackAllowed = () => readEnv('LOCAL_CONNECTORS_LOOPBACK') === 'true';
 
 export const connectorKey = (orgId: string, connectorId: string) => ({
   pk: keys.org(orgId).pk,

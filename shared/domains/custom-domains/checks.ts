@@ -1,3 +1,4 @@
+import { readEnv } from '../../kernel/ground/env';
 import { HttpError } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { transact, updateVersioned } from '../../kernel/store/ops';
@@ -182,7 +183,7 @@ export interface CheckMessage {
 
 /** The worker's next check of the domain, due at `due` (`DOMAIN_CHECK_DELAY_SECONDS` shortens the wait in tests). */
 export async function queueCheck(d: Pick<DomainRecord, 'orgId' | 'hostname'>, due: number, now = Date.now()) {
-  const override = process.env.DOMAIN_CHECK_DELAY_SECONDS;
+  const override = readEnv('DOMAIN_CHECK_DELAY_SECONDS');
   const seconds = override !== undefined ? Number(override) : Math.ceil((due - now) / 1000);
   const message: CheckMessage = { orgId: d.orgId, hostname: d.hostname, due };
   await queue.send('DOMAIN_CHECKS_QUEUE_URL', message, { delaySeconds: Math.min(900, Math.max(0, seconds)) });

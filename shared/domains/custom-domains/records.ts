@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { readEnv } from '../../kernel/ground/env';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { queryAll } from '../../kernel/store/ops';
@@ -104,7 +105,7 @@ export function getDomainRecord(orgId: string, hostname: string, consistent = fa
 }
 
 /** Where domains point: `ROUTING_TARGET`, else `cname.<apps domain>` (locally `cname.localhost`, loopback). */
-export const routingTarget = () => process.env.ROUTING_TARGET ?? `cname.${normalizeHost(appsDomain())}`;
+export const routingTarget = () => readEnv('ROUTING_TARGET') ?? `cname.${normalizeHost(appsDomain())}`;
 
 export const newToken = () => randomBytes(16).toString('hex');
 
