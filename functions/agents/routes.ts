@@ -30,8 +30,8 @@ import {
 } from '../../shared/domains/agents/jobs';
 import { callerId } from '../../shared/kernel/auth/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
-import { oneLine } from '../../shared/kernel/ground/text';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { checkPublicUrl, UnresolvableHostError, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 import { publicFields } from '../../shared/kernel/store/table';
 

@@ -13,9 +13,9 @@ import {
 } from '../../shared/domains/calendar/records';
 import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
 import { badRequest } from '../../shared/kernel/ground/errors';
-import { oneLine, plainText } from '../../shared/kernel/ground/text';
 import { QueryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
 
 /**
  * The calendar group: a mailbox's calendars and events (spec part C, "Calendar"). Every route

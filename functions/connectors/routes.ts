@@ -15,8 +15,8 @@ import { readTools } from '../../shared/domains/connectors/tools';
 import { callerId } from '../../shared/kernel/auth/caller';
 import { readEnv } from '../../shared/kernel/ground/env';
 import { badRequest, forbidden } from '../../shared/kernel/ground/errors';
-import { oneLine } from '../../shared/kernel/ground/text';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { checkPublicUrlFor, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 
 /** What `test` and sign-in need (the MCP client, OAuth), loaded by those routes alone. */

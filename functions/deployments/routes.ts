@@ -4,9 +4,9 @@ import { MAX_ARCHIVE_BYTES, UPLOAD_ID } from '../../shared/domains/deployments/s
 import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
 import { actorId, isId } from '../../shared/domains/projects/records';
 import { notFound } from '../../shared/kernel/ground/errors';
-import { oneLine } from '../../shared/kernel/ground/text';
 import { QueryInt, queryInt } from '../../shared/kernel/http/query';
 import { created, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { createDeployment } from './create';
 import { listDeployments } from './list';
 import { buildLogLines, buildLogPage, runtimeLogs, tailRuntimeLogs } from './logs';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { oneLine } from '../../shared/kernel/ground/text';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 
 /** A domain name, lowercased: labels of letters, digits and hyphens, at least two. */
 export const DomainName = z

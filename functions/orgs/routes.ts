@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { oneLine } from '../../shared/kernel/ground/text';
 import { noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import type { Organization } from '../../shared/kernel/identity/schema';
 import { toOrganization } from '../../shared/kernel/identity/schema';
 import { updateVersioned } from '../../shared/kernel/store/ops';

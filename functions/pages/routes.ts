@@ -18,9 +18,9 @@ import { callerId } from '../../shared/kernel/auth/caller';
 import type { Role, Scope } from '../../shared/kernel/auth/scopes';
 import { notFound } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
-import { oneLine } from '../../shared/kernel/ground/text';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 
 const OrgPath = z.object({ orgId: z.string() });

@@ -3,9 +3,9 @@ import { putLocation, putRegion, readGeo, showRegion } from '../../shared/domain
 import { mailUsage } from '../../shared/domains/platform-admin/mail-usage';
 import { listModels, putModel, showModel } from '../../shared/domains/platform-admin/models';
 import { listOrgs, patchOrg } from '../../shared/domains/platform-admin/orgs';
-import { oneLine } from '../../shared/kernel/ground/text';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, ok, type Reply, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { NOT_OPERATOR, requireOperator } from '../../shared/kernel/identity/operators';
 import { PLATFORM_ADMIN_MESSAGES } from '../../shared/kernel/plans/messages';
 import { ENFORCED_LIMITS, KEPT_LIMITS, listPlans, putPlan, showPlan } from '../../shared/kernel/plans/plans';

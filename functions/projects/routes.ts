@@ -6,8 +6,8 @@ import {
   PROJECT_TRANSFERRING as TRANSFERRING,
 } from '../../shared/domains/projects/records';
 import { FRAMEWORKS, ProjectName, ProjectSlug, RootDirectory, toProject } from '../../shared/domains/projects/schema';
-import { oneLine } from '../../shared/kernel/ground/text';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { createProject, SLUG_TAKEN } from './create';
 import { deleteProject, NOT_ALL_REMOVED, WAIT_FOR_DEPLOYMENT } from './delete';
 import { listProjects, readProject } from './read';

@@ -43,8 +43,8 @@ import {
 } from '../../shared/domains/repos/thread-schemas';
 import { type Caller, callerId } from '../../shared/kernel/auth/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
-import { oneLine } from '../../shared/kernel/ground/text';
 import { created, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { newId } from '../../shared/kernel/store/ids';
 import { queryPrefix } from '../../shared/kernel/store/ops';
 import { publicFields } from '../../shared/kernel/store/table';

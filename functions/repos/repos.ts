@@ -17,8 +17,8 @@ import { listResources, updateResource } from '../../shared/domains/resources/re
 import { toResource } from '../../shared/domains/resources/schema';
 import { readEnv } from '../../shared/kernel/ground/env';
 import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
-import { plainText } from '../../shared/kernel/ground/text';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { plainText } from '../../shared/kernel/http/text-checks';
 import { refNameProblem } from '../../shared/ports/git/names';
 
 /** Repository names: the spec's format. */

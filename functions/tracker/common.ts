@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { Actor } from '../../shared/domains/tracker/records';
 import type { Caller } from '../../shared/kernel/auth/caller';
 import type { Role } from '../../shared/kernel/auth/scopes';
-import { oneLine, plainText } from '../../shared/kernel/ground/text';
+import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
 import type { Organization } from '../../shared/kernel/identity/schema';
 
 /** The tracker's view of a request's caller. */

@@ -14,9 +14,9 @@ import {
 import { callerId } from '../../shared/kernel/auth/caller';
 import type { Role } from '../../shared/kernel/auth/scopes';
 import { badRequest, conflict } from '../../shared/kernel/ground/errors';
-import { plainText } from '../../shared/kernel/ground/text';
 import { queryInt } from '../../shared/kernel/http/query';
 import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { plainText } from '../../shared/kernel/http/text-checks';
 import { checkPublicUrl, UnresolvableHostError, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 
 const OrgPath = z.object({ orgId: z.string() });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { oneLine } from '../../kernel/ground/text';
+import { oneLine } from '../../kernel/http/text-checks';
 
 export const FRAMEWORKS = ['nextjs', 'static', 'node'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];

@@ -1,5 +1,3 @@
-import * as z from 'zod/mini';
-
 /**
  * The one rule for text the platform takes. Control characters (C0 but tab, line feed and carriage
  * return; DEL; C1) never carry meaning in a request: they end strings early in other systems (NUL),
@@ -19,11 +17,6 @@ export const TEXT_MESSAGES = {
 
 export const isOneLine = (value: string): boolean => !NOT_ONE_LINE.test(value);
 export const isPlainText = (value: string): boolean => !CONTROL.test(value);
-
-/** A check for names, paths, branches, commands, hosts and keys: `z.string().check(oneLine, …)`. */
-export const oneLine = z.refine<string>(isOneLine, TEXT_MESSAGES.oneLine);
-/** A check for free text (descriptions, bodies, comments): keeps tabs and line breaks. */
-export const plainText = z.refine<string>(isPlainText, TEXT_MESSAGES.plainText);
 
 /**
  * Paths (`a.b.0`) of the strings under `value` that are not one line. Path parameters and query
