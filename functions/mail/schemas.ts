@@ -25,9 +25,7 @@ export const Address = z
   );
 
 /** A name shown in mail headers (the From display name, an invitation's organizer): one line, up to 100. */
-export const DisplayName = z
-  .string()
-  .check(z.trim(), z.maxLength(100), z.regex(/^[^\r\n]*$/, 'No line breaks.'), oneLine);
+export const DisplayName = z.string().check(z.trim(), z.maxLength(100), oneLine);
 
 export const OrgPath = z.object({ orgId: z.string() });
 export const DomainPath = z.object({ orgId: z.string(), domain: DomainName });

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAIL_MESSAGES } from '../../shared/domains/mail/records';
+import { TEXT_MESSAGES } from '../../shared/kernel/ground/text';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
 import { setLocalRecord } from '../../shared/ports/dns/local';
@@ -223,10 +224,13 @@ describe('mailboxes and aliases', () => {
       });
       expect(settings.body).toEqual({
         error: 'Invalid request',
-        issues: [{ path: 'displayName', message: 'No line breaks.' }],
+        issues: [{ path: 'displayName', message: TEXT_MESSAGES.oneLine }],
       });
       expect(broken.status).toBe(400);
-      expect(broken.body).toEqual({ error: 'Invalid request', issues: [{ path: 'name', message: 'No line breaks.' }] });
+      expect(broken.body).toEqual({
+        error: 'Invalid request',
+        issues: [{ path: 'name', message: TEXT_MESSAGES.oneLine }],
+      });
       expect(
         (await w.p.post(`${base()}/admin/mailboxes`, { address: `nb-${unique()}@${box.domain}`, name })).status,
       ).toBe(400);
