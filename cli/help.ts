@@ -48,6 +48,41 @@ export function findCommand(argv: string[]): { command: CommandSpec; words: numb
 /** The commands of a group (`env`), when the word names one. */
 export const groupOf = (word: string) => visible().filter((c) => c.path.length > 1 && c.path[0] === word);
 
+/** The words that may come first (no group: commands, their aliases and groups), or after a group's name. */
+export function wordsOf(group?: string): string[] {
+  const words = visible()
+    .filter((c) => (group ? c.path[0] === group && c.path.length > 1 : true))
+    .flatMap((c) => (group ? [c.path.slice(1).join(' '), ...(c.aliases ?? [])] : [c.path[0] as string]));
+  return [...new Set(words)];
+}
+
+/** Edits from one word to another (a swap of two neighbours counts one, as in `deplyo`). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = d[i] as number[];
+    const up = d[i - 1] as number[];
+    for (let j = 1; j <= b.length; j++) {
+      const same = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + same);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
+/** The known word nearest to a mistyped one, when it is near enough to be meant (or starts the same). */
+export function nearest(word: string, known: string[]): string | undefined {
+  let best: { word: string; d: number } | undefined;
+  for (const k of known) {
+    const d = k.startsWith(word) && word.length >= 3 ? 0.5 : distance(word.toLowerCase(), k);
+    if (!best || d < best.d) best = { word: k, d };
+  }
+  return best && best.d <= Math.max(1, Math.min(2, Math.floor(word.length / 3))) ? best.word : undefined;
+}
+
 /** The command (or group) a command line is about: `env set` for `env set KEY --plain`; undefined for none. */
 export function topicOf(argv: string[]): string | undefined {
   const found = findCommand(argv);
@@ -82,7 +117,8 @@ function optionLines(options: Record<string, OptionSpec>): string {
 /** What each group is about, in the overview. */
 const GROUPS: Record<string, string> = {
   profile: 'the profiles of the config file (a local platform, a deployed stack…)',
-  projects: "the organization's projects",
+  projects: "the organization's projects and their settings",
+  deployments: 'deployments: list them, inspect one',
   env: "a project's environment variables",
   repo: 'repositories: create, clone, view, rename, protect, delete',
   key: 'git credentials: passwords for git over HTTPS',

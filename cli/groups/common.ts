@@ -23,6 +23,14 @@ export function localFile(c: Pick<Ctx, 'io'>, name: string, options: { empty?: b
   return { file, size };
 }
 
+/** `--project P`: a project of the organization, by slug or id (defaults: PLATFORM_PROJECT, the linked folder). */
+export const PROJECT: OptionSpec = {
+  type: 'string',
+  value: 'P',
+  help: "the project's slug or id (default: PLATFORM_PROJECT, or the linked folder's)",
+  complete: 'project',
+};
+
 /** `--repo R`: a repository of the organization (default: the one `origin` points to here). */
 export const REPO: OptionSpec = {
   type: 'string',

@@ -14,7 +14,7 @@ export const MAILBOX: OptionSpec = {
   complete: 'mailbox',
 };
 
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
 const person = (a: { name: string; address: string } | null | undefined) =>
   a ? (a.name ? `${a.name} <${a.address}>` : a.address) : '-';
 
@@ -151,7 +151,7 @@ export const MAIL_COMMANDS: CommandSpec[] = [
               (bodies[i]?.text ?? '').trimEnd() || '(no text part)',
             ].join('\n'),
           )
-          .join(`\n\n${'─'.repeat(Math.min(width(c), 60))}\n\n`),
+          .join(`\n\n${'─'.repeat(Math.min(c.io.columns ?? 60, 60))}\n\n`),
       );
     },
   },

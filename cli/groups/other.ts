@@ -8,7 +8,7 @@ const org = async (c: Ctx) => {
   const s = await c.session();
   return { s, api: s.api, orgId: s.config.orgId };
 };
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
 
 export const OTHER_COMMANDS: CommandSpec[] = [
   {
@@ -38,7 +38,14 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     summary: 'serve a project on a hostname of yours; prints the DNS records to create',
     positionals: [{ name: 'hostname', required: true }],
     options: {
-      project: { type: 'string', value: 'P', help: "the project's slug or id", required: true, complete: 'project' },
+      project: {
+        type: 'string',
+        value: 'P',
+        help: "the project's slug or id",
+        required: true,
+        defaulted: true,
+        complete: 'project',
+      },
       'redirect-to': { type: 'string', value: 'HOST', help: 'redirect to this hostname instead of serving' },
     },
     examples: ['platform domain add www.example.com --project web', 'platform domain verify www.example.com'],

@@ -20,7 +20,7 @@ const org = async (c: Ctx) => {
   const s = await c.session();
   return { api: s.api, orgId: s.config.orgId };
 };
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
 /** The catalog's names of its ids (`inprogress` → In Progress); ids it doesn't know as they are. */
 const nameIn = (list: { id: string; name: string }[]) => (id: string) => list.find((s) => s.id === id)?.name ?? id;
 const statusName = nameIn(STATUSES);
