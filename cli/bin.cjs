@@ -21,6 +21,7 @@ let cachedData;
 try {
   cachedData = fs.readFileSync(cacheFile);
 } catch {}
+// The bundle has no import(): a script compiled here could not load one.
 const script = new vm.Script(Module.wrap(fs.readFileSync(BUNDLE, 'utf8')), { filename: BUNDLE, cachedData });
 const m = new Module(BUNDLE, module);
 m.filename = BUNDLE;

@@ -131,7 +131,14 @@ const GROUPS: Record<string, string> = {
   notify: 'your notifications',
   agent: 'agent devices and jobs; network requests to approve',
   connector: 'MCP connectors',
+  webhook: 'webhook endpoints: events sent to your URLs, signed; deliveries',
+  track: 'the issue tracker: spaces, issues searched with JQL, import and export',
+  cal: 'your calendars: the agenda, events and invitations, .ics import and export',
+  mail: 'mail domains and mailboxes; threads: list, read, send',
 };
+
+/** What a group is about (the overview's line and the group's own --help). */
+export const groupSummary = (group: string) => GROUPS[group];
 
 /** A group's line: `env <ls|set|rm|pull>`. */
 export const groupUsage = (group: string) =>
@@ -170,6 +177,16 @@ ${ENV_NOTE}
 `;
 };
 
+/** A command's example when it declares none: its words with what it requires. */
+function exampleOf(c: CommandSpec): string {
+  const words = ['platform', ...c.path];
+  for (const p of c.positionals ?? []) if (p.required) words.push(`<${p.name}>`);
+  for (const [name, o] of Object.entries(c.options ?? {}))
+    if (o.required && !o.defaulted) words.push(optionWord(name, o));
+  if (words.length === c.path.length + 1) words.push('--json');
+  return words.join(' ');
+}
+
 function commandHelp(c: CommandSpec): string {
   const parts = [`Usage: platform ${usageOf(c)}\n`];
   const summary = c.summary;
@@ -178,7 +195,7 @@ function commandHelp(c: CommandSpec): string {
   if (args.length) parts.push(`\nArguments:\n${args.map((p) => `  ${p.name}  ${p.help}`).join('\n')}\n`);
   if (c.options && Object.keys(c.options).length) parts.push(`\nOptions:\n${optionLines(c.options)}\n`);
   parts.push(`\nOptions of every command: --json, --org ORG, --profile NAME, --help.\n`);
-  if (c.examples?.length) parts.push(`\nExamples:\n${c.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  parts.push(`\nExamples:\n${(c.examples ?? [exampleOf(c)]).map((e) => `  $ ${e}`).join('\n')}\n`);
   return parts.join('');
 }
 
@@ -189,7 +206,8 @@ export function helpOf(topic: string | undefined): string {
   const group = topic ? groupOf(topic) : [];
   if (topic && group.length) {
     const subs = group.map((c) => c.path.slice(1).join(' ')).join('|');
-    return `Usage: platform ${topic} <${subs}> [options]\n\n${group.map(line).join('\n')}\n\nEach command's own usage: platform ${topic} <command> --help.\n`;
+    const about = GROUPS[topic] ? `${GROUPS[topic].charAt(0).toUpperCase()}${GROUPS[topic].slice(1)}.\n\n` : '';
+    return `Usage: platform ${topic} <${subs}> [options]\n\n${about}${group.map(line).join('\n')}\n\nEach command's own usage: platform ${topic} <command> --help.\n`;
   }
   return overview();
 }

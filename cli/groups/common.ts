@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, UsageError } from '../context';
 import type { Ctx, OptionSpec } from '../spec';
@@ -112,7 +112,5 @@ export async function bodyOf(c: Ctx, name = 'body'): Promise<string | undefined>
   const file = c.str(`${name}-file`);
   if (file === undefined) return undefined;
   if (file === '-') return c.io.stdin();
-  const { readFileSync } = await import('node:fs');
-  const { resolve } = await import('node:path');
   return readFileSync(resolve(c.io.cwd, file), 'utf8');
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, groupUsage } from '../../cli/help';
+import { COMMANDS, groupSummary, groupUsage } from '../../cli/help';
 import { freePort } from '../../shared/kernel/net/free-port';
 import { Cli } from './helpers';
 
@@ -50,7 +50,9 @@ describe('--help', () => {
   it('a group lists its commands; no command, the overview', async () => {
     const env = await cli.run(['env', '--help']);
     expect(env.code).toBe(0);
-    expect(env.stdout).toMatch(/^Usage: platform env <ls\|set\|rm\|pull> \[options\]\n\n {2}env ls --project P/);
+    expect(env.stdout).toMatch(
+      /^Usage: platform env <ls\|set\|rm\|pull> \[options\]\n\nA project's environment variables\.\n\n {2}env ls --project P/,
+    );
     const all = await cli.run(['--help']);
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(/^Usage: platform <command> \[options\]\n/);
@@ -61,6 +63,31 @@ describe('--help', () => {
     }
     expect(all.stdout).toContain('\n  env <ls|set|rm|pull>');
     expect((await cli.run([])).stdout).toBe(all.stdout);
+  });
+
+  it('every group has a summary, shown by its --help', async () => {
+    const groups = [
+      ...new Set(
+        Object.keys(COMMANDS)
+          .filter((k) => k.includes(' '))
+          .map((k) => k.split(' ')[0] as string),
+      ),
+    ];
+    for (const group of groups) {
+      expect({ group, summary: groupSummary(group) }).toEqual({ group, summary: expect.stringMatching(/\w/) });
+      const res = await cli.inProcess([group, '--help']);
+      expect(res.stdout).toContain(`${groupSummary(group)?.slice(1)}.\n\n`);
+    }
+  });
+
+  it("every command's --help has a summary and an example", async () => {
+    for (const command of Object.keys(COMMANDS)) {
+      const res = await cli.inProcess([...command.split(' '), '--help']);
+      expect({ command, help: res.stdout }).toEqual({
+        command,
+        help: expect.stringMatching(new RegExp(`\\n\\n[A-Z].+\\n[^]*\\nExamples:\\n[^]*\\bplatform ${command}[ \\n)]`)),
+      });
+    }
   });
 
   it('after --, --help is an argument', async () => {
