@@ -4,6 +4,7 @@ import { MAX_ARCHIVE_BYTES, UPLOAD_ID } from '../../shared/domains/deployments/s
 import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
 import { actorId, isId } from '../../shared/domains/projects/records';
 import { notFound } from '../../shared/kernel/ground/errors';
+import { oneLine } from '../../shared/kernel/ground/text';
 import { QueryInt, queryInt } from '../../shared/kernel/http/query';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { createDeployment } from './create';
@@ -18,7 +19,7 @@ import { deploymentRef } from './view';
 
 const DeploymentParams = z.object({ orgId: z.string(), deploymentId: z.string() });
 const Target = z.enum(['production', 'preview']);
-const Branch = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
+const Branch = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), oneLine);
 const Q = z.optional(z.string().check(z.trim(), z.maxLength(200)));
 
 export const routes = [

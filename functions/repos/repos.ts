@@ -16,6 +16,7 @@ import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/domains/repos/templa
 import { listResources, updateResource } from '../../shared/domains/resources/records';
 import { toResource } from '../../shared/domains/resources/schema';
 import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
+import { plainText } from '../../shared/kernel/ground/text';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { refNameProblem } from '../../shared/ports/git/names';
 
@@ -123,7 +124,7 @@ export const repoRoutes = [
       'first commit holds them). After a 502, creating it again with the same name finishes it.',
     body: z.object({
       name: RepoName,
-      description: z.optional(z.string().check(z.trim(), z.maxLength(1000))),
+      description: z.optional(z.string().check(z.trim(), z.maxLength(1000), plainText)),
       readme: z._default(z.boolean(), false),
       gitignore: z.optional(z.enum(GITIGNORE_TEMPLATES)),
       license: z.optional(z.enum(LICENSES)),
@@ -226,7 +227,7 @@ export const repoRoutes = [
     summary: 'Changes the description (null removes it) or the default branch (one that exists).',
     params: RepoParams,
     body: z.object({
-      description: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(1000)))),
+      description: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(1000), plainText))),
       defaultBranch: z.optional(BranchName),
     }),
     errors: { 400: ['Branch ... not found.'], 404: [M.repoNotFound], 409: [M.changed] },

@@ -10,7 +10,7 @@ import { peopleOf, raiseEvent } from '../notifications/raise';
 import {
   CHECK_EVERY_MS,
   claimsOf,
-  DM,
+  DOMAIN_MESSAGES,
   type DomainRecord,
   domainKey,
   getDomainRecord,
@@ -102,7 +102,12 @@ export async function verifyDomain(d: DomainRecord, now = Date.now(), next?: num
   const reserving = missing.length === 0 && !holds;
   let updated: DomainRecord;
   if (!reserving)
-    updated = await updateVersioned<DomainRecord>(domainKey(d.orgId, d.hostname), d.version, fields, DM.changed);
+    updated = await updateVersioned<DomainRecord>(
+      domainKey(d.orgId, d.hostname),
+      d.version,
+      fields,
+      DOMAIN_MESSAGES.changed,
+    );
   else {
     // Proven: the host becomes this domain's in the write that records it, unless another got there first.
     try {
@@ -111,7 +116,7 @@ export async function verifyDomain(d: DomainRecord, now = Date.now(), next?: num
           { Update: versionedUpdate(domainKey(d.orgId, d.hostname), d.version, fields) },
           reserveHost(hostEntry(d.hostname, 'domain', { orgId: d.orgId, projectId: d.projectId }, now)),
         ],
-        [DM.changed, () => new HostTaken(d.hostname)],
+        [DOMAIN_MESSAGES.changed, () => new HostTaken(d.hostname)],
       );
     } catch (err) {
       if (err instanceof HostTaken) return claimedElsewhere(d, now);
@@ -132,12 +137,12 @@ async function claimedElsewhere(d: DomainRecord, now: number): Promise<DomainRec
     d.version,
     {
       status: 'error',
-      message: DM.claimedElsewhere(d.hostname),
+      message: DOMAIN_MESSAGES.claimedElsewhere(d.hostname),
       checkedAt: now,
       updatedAt: now,
       nextCheckAt: undefined,
     },
-    DM.changed,
+    DOMAIN_MESSAGES.changed,
   );
   if (d.status !== 'error') await raiseDomainEvent(updated, 'domain.failed');
   return updated;

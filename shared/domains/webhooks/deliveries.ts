@@ -9,7 +9,7 @@ import { newId } from '../../kernel/store/ids';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { queue } from '../../ports/queue';
 import type { NotifyEvent } from '../notifications/kinds';
-import { type EndpointRecord, endpointKey, listEndpoints, signingSecrets, WM } from './endpoints';
+import { type EndpointRecord, endpointKey, listEndpoints, signingSecrets, WEBHOOK_MESSAGES } from './endpoints';
 
 /** One try: when, the answer's status or the error, how long it took. */
 export interface Attempt {
@@ -259,7 +259,7 @@ export async function requireDelivery(orgId: string, endpointId: string, deliver
   const d = deliveryId.startsWith('msg_')
     ? await getItem<DeliveryRecord>(deliveryKey(orgId, endpointId, deliveryId), true)
     : undefined;
-  if (!d) throw notFound(WM.deliveryNotFound);
+  if (!d) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
   return d;
 }
 

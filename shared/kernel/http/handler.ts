@@ -8,6 +8,7 @@ import { accessOrg, authenticate } from '../auth/authenticate';
 import { type Caller, callerId, type OrgAccess } from '../auth/caller';
 import { badRequest, HttpError, type Issue, invalidRequest, notFound } from '../ground/errors';
 import { describeError, log } from '../ground/log';
+import { notOneLine, TEXT_MESSAGES } from '../ground/text';
 import { parseJsonBody } from './body';
 import type { Claim } from './idempotency';
 import { budgetsOf, type Count, rateHeaders, rateLimitsOn, spend, tooMany } from './rate-limits';
@@ -164,8 +165,12 @@ function parseInput(request: Request, issues: Issue[]): NonNullable<State['input
     body = parseJsonBody(event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body);
   }
   if (route.body && body === undefined) body = {};
+  const rawQuery = { ...event.queryStringParameters };
+  for (const path of [...notOneLine(state.params), ...notOneLine(rawQuery)]) {
+    issues.push({ path, message: TEXT_MESSAGES.oneLine });
+  }
   const params = parse(route.params, state.params, '', issues);
-  const query = parse(route.query, { ...event.queryStringParameters }, '', issues);
+  const query = parse(route.query, rawQuery, '', issues);
   const parsedBody = parse(route.body, body, '', issues);
   return { params, query, body: parsedBody };
 }
