@@ -28,6 +28,8 @@ export interface GitRepo {
 
 /** What the endpoint needs of the platform: the same code serves the local gateway and Lambda. */
 export interface GitEndpointDeps {
+  /** The organization's id for the URL's `<orgId>`, which may also be its slug (unknown: unchanged). */
+  orgIdOf(ref: string): Promise<string>;
   /** The caller a Basic password names in the organization (any key or git credential), if any. */
   authenticate(orgId: string, password: string): Promise<GitCaller | undefined>;
   findRepo(orgId: string, name: string): Promise<GitRepo | undefined>;
@@ -41,7 +43,7 @@ export interface GitEndpointDeps {
 
 export interface GitRequest {
   method: string;
-  /** The path from `/git/` on: `/git/<orgId>/<name>.git/<service>`. */
+  /** The path from `/git/` on: `/git/<orgId or slug>/<name>.git/<service>`. */
   path: string;
   query: URLSearchParams;
   headers: Record<string, string | undefined>;
@@ -63,7 +65,7 @@ export const PUSH_TOO_LARGE =
   'This push is larger than 6 MB. Push fewer commits at a time (git push origin <commit>:<branch>), then the rest.';
 
 const PATH =
-  /^\/git\/(org_[0-9a-z]{10,64})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+  /^\/git\/(org_[0-9a-z]{10,64}|[a-z0-9][a-z0-9-]{0,63})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 const REALM = 'Basic realm="Platform git", charset="UTF-8"';
 
 const text = (status: number, message: string, headers: Record<string, string> = {}): GitAnswer => ({
@@ -92,7 +94,8 @@ export function basicPassword(header: string | undefined): string | undefined {
 export async function serveGit(deps: GitEndpointDeps, req: GitRequest): Promise<GitAnswer> {
   const m = PATH.exec(req.path);
   if (!m) return text(404, 'Repository not found');
-  const [, orgId, name, service] = m as unknown as [string, string, string, GitHttpRequest['service']];
+  const [, orgRef, name, service] = m as unknown as [string, string, string, GitHttpRequest['service']];
+  const orgId = await deps.orgIdOf(orgRef);
   const wanted = service === 'info/refs' ? req.query.get('service') : service;
   if (wanted !== 'git-upload-pack' && wanted !== 'git-receive-pack') {
     return text(403, 'Only smart HTTP is served: use git 1.6.6 or newer.');
