@@ -65,11 +65,9 @@ export const MAX_PUSH_BYTES = 6 * 1024 * 1024;
 /** What git prints (`remote: …`) of a push refused for its size, and the reason of each ref. */
 export const PUSH_TOO_LARGE_HINT = [
   'This push is larger than 6 MB, more than the platform takes in one request.',
-  'Push fewer commits at a time (git push origin <commit>:<branch>, then the rest),',
-  "track large files with Git LFS (git lfs track '*.bin'; git lfs migrate import for history),",
-  'or run `platform repo push`, which pushes any history in parts that fit.',
+  'Push fewer commits at a time (git push origin <commit>:<branch>, then the rest).',
 ];
-export const PUSH_TOO_LARGE_REASON = 'push over 6 MB: push fewer commits, use Git LFS, or platform repo push';
+export const PUSH_TOO_LARGE_REASON = 'push over 6 MB: push fewer commits at a time';
 
 const PATH =
   /^\/git\/(org_[0-9a-z]{10,64}|[a-z0-9][a-z0-9-]{0,63})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
