@@ -182,51 +182,57 @@ const switchesTarget = (file: string, text: string) =>
   !/^shared\/ports\/[^/]+\/index\.ts$/.test(file) &&
   file !== 'shared/kernel/config.ts';
 
-describe('no config.target switch outside a port’s index.ts', () => {
-  test('holds over functions/ and shared/', () => {
-    const found = [...functions, ...shared].filter((f) => switchesTarget(f, readFileSync(join(root, f), 'utf8')));
-    expect(found).toEqual([]);
-  });
-  test('catches a violation, and lets a port pick its adapter', () => {
-    expect(switchesTarget('functions/workers/usage.ts', "config.target === 'aws'")).toBe(true);
-    expect(switchesTarget('shared/kernel/http/handler.ts', "config.target === 'aws'")).toBe(true);
-    expect(switchesTarget('shared/ports/object-storage/index.ts', "config.target === 'local'")).toBe(false);
-  });
-});
+/** A node of code (not string or template text) that reads `process.env`, searched depth first. */
+const touchesEnvironment = (node: ts.Node): boolean =>
+  (ts.isPropertyAccessExpression(node) &&
+    ts.isIdentifier(node.expression) &&
+    node.expression.text === 'process' &&
+    node.name.text === 'env') ||
+  (ts.forEachChild(node, touchesEnvironment) ?? false);
 
-/** Files whose code (not string or template text) reads `process.env`. */
-const readsEnvironment = (file: string, text: string) => {
-  if (file === 'shared/kernel/config.ts' || file === 'shared/kernel/ground/env.ts') return false;
-  const found: number[] = [];
-  const visit = (node: ts.Node) => {
-    if (
-      ts.isPropertyAccessExpression(node) &&
-      ts.isIdentifier(node.expression) &&
-      node.expression.text === 'process' &&
-      node.name.text === 'env'
-    ) {
-      found.push(node.pos);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
-  return found.length > 0;
-};
+/** The environment is read in `shared/kernel/ground/env.ts` and the settings of config.ts, nowhere else. */
+const readsEnvironment = (file: string, text: string) =>
+  file !== 'shared/kernel/config.ts' &&
+  file !== 'shared/kernel/ground/env.ts' &&
+  touchesEnvironment(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
 
-describe('the environment is read in one place', () => {
+/** Rules over each file's text, held over functions/ and shared/, each with files it must catch and let through. */
+const textRules: {
+  name: string;
+  finds: (file: string, text: string) => boolean;
+  caught: string[][];
+  allowed: string[][];
+}[] = [
+  {
+    name: 'no config.target switch outside a port’s index.ts',
+    finds: switchesTarget,
+    caught: [
+      ['functions/workers/usage.ts', "config.target === 'aws'"],
+      ['shared/kernel/http/handler.ts', "config.target === 'aws'"],
+    ],
+    allowed: [['shared/ports/object-storage/index.ts', "config.target === 'local'"]],
+  },
+  {
+    name: 'the environment is read in one place',
+    finds: readsEnvironment,
+    caught: [
+      ['shared/domains/x.ts', "const a = process.env.APPS_DOMAIN ?? 'x';"],
+      ['functions/x/routes.ts', 'const { A } = process.env;'],
+    ],
+    allowed: [
+      ['shared/ports/builds/buildspec.ts', 'export const S = String.raw`const E = process.env;`;'],
+      ['shared/kernel/config.ts', 'export const readEnv = (n: string) => process.env[n];'],
+    ],
+  },
+];
+
+describe.each(textRules)('$name', ({ finds, caught, allowed }) => {
   test('holds over functions/ and shared/', () => {
-    const found = [...functions, ...shared].filter((f) => readsEnvironment(f, readFileSync(join(root, f), 'utf8')));
-    expect(found).toEqual([]);
+    expect([...functions, ...shared].filter((f) => finds(f, readFileSync(join(root, f), 'utf8')))).toEqual([]);
   });
-  test('catches a violation, and lets program text name it', () => {
-    expect(readsEnvironment('shared/domains/x.ts', "const a = process.env.APPS_DOMAIN ?? 'x';")).toBe(true);
-    expect(readsEnvironment('functions/x/routes.ts', 'const { A } = process.env;')).toBe(true);
-    expect(
-      readsEnvironment('shared/ports/builds/buildspec.ts', 'export const S = String.raw`const E = process.env;`;'),
-    ).toBe(false);
-    expect(readsEnvironment('shared/kernel/config.ts', 'export const readEnv = (n: string) => process.env[n];')).toBe(
-      false,
-    );
+  test('catches a violation, and lets its own place through', () => {
+    for (const [file, text] of caught) expect([file, finds(file as string, text as string)]).toEqual([file, true]);
+    for (const [file, text] of allowed) expect([file, finds(file as string, text as string)]).toEqual([file, false]);
   });
 });
 

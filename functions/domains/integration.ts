@@ -6,7 +6,7 @@ import {
   providerKey,
   sealCredentials,
 } from '../../shared/domains/custom-domains/provider';
-import { processEnv } from '../../shared/kernel/ground/env';
+import { readEnv } from '../../shared/kernel/ground/env';
 import { badRequest, conflict, HttpError } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { db } from '../../shared/kernel/store/client';
@@ -83,14 +83,16 @@ export async function disconnect(orgId: string): Promise<void> {
  * `DNS_OAUTH_REDIRECT_URI`, `DNS_OAUTH_SCOPE`). The access token it gives is used as an API token.
  */
 function oauthClient() {
-  const env = processEnv();
-  if (!env.DNS_OAUTH_ISSUER || !env.DNS_OAUTH_CLIENT_ID || !env.DNS_OAUTH_REDIRECT_URI) return undefined;
+  const [issuer, clientId, redirectUri] = ['DNS_OAUTH_ISSUER', 'DNS_OAUTH_CLIENT_ID', 'DNS_OAUTH_REDIRECT_URI'].map(
+    readEnv,
+  );
+  if (!issuer || !clientId || !redirectUri) return undefined;
   return {
-    issuer: env.DNS_OAUTH_ISSUER.replace(/\/$/, ''),
-    clientId: env.DNS_OAUTH_CLIENT_ID,
-    clientSecret: env.DNS_OAUTH_CLIENT_SECRET,
-    redirectUri: env.DNS_OAUTH_REDIRECT_URI,
-    scope: env.DNS_OAUTH_SCOPE ?? 'zone:read dns:edit',
+    issuer: issuer.replace(/\/$/, ''),
+    clientId,
+    clientSecret: readEnv('DNS_OAUTH_CLIENT_SECRET'),
+    redirectUri,
+    scope: readEnv('DNS_OAUTH_SCOPE') ?? 'zone:read dns:edit',
   };
 }
 

@@ -1,5 +1,6 @@
 import { TEXT_MESSAGES } from '../../shared/kernel/ground/text';
 import { TestPlatform } from '../helpers/platform';
+import { createProject } from '../projects/fixtures';
 
 /**
  * One rule for text (shared/kernel/ground/text.ts): names, paths, branches and commands are one
@@ -16,14 +17,8 @@ afterAll(() => p.close());
 const oneLine = (path: string) => ({ path, message: TEXT_MESSAGES.oneLine });
 const slug = () => `cc-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-async function newProject() {
-  const res = await p.post(`/v1/orgs/${p.org.orgId}/projects`, { name: 'Control', slug: slug(), framework: 'static' });
-  expect(res.status).toBe(201);
-  return res.body.project as { projectId: string; version: number };
-}
-
 test("a project's settings refuse NUL, ESC, line breaks and direction overrides, and keep what they had", async () => {
-  const project = await newProject();
+  const project = await createProject(p, { framework: 'static' });
   const path = `/v1/orgs/${p.org.orgId}/projects/${project.projectId}`;
   const before = (await p.get(path)).body.project;
   const res = await p.patch(path, {
@@ -57,7 +52,7 @@ test("an organization's name is one line", async () => {
 });
 
 test('an environment value keeps its line breaks and refuses NUL', async () => {
-  const project = await newProject();
+  const project = await createProject(p, { framework: 'static' });
   const env = `/v1/orgs/${p.org.orgId}/projects/${project.projectId}/env`;
   const nul = await p.post(env, { vars: [{ key: 'TOKEN', value: 'abc\u0000def' }], targets: ['production'] });
   expect(nul.status).toBe(400);
