@@ -1,5 +1,118 @@
 // Generated from the route table by scripts/openapi.ts (npx tsx scripts/openapi.ts). Do not edit.
 
+/** The named schemas of the API (its records): `components.schemas` of the OpenAPI document. */
+
+export type ChangedFile = {
+  path: string;
+  change: 'deleted' | 'added' | 'modified';
+  additions: number;
+  deletions: number;
+  binary?: boolean;
+  collapsed?: boolean;
+  hunks: {
+    oldStart: number;
+    oldLines: number;
+    newStart: number;
+    newLines: number;
+    lines: string[];
+  }[];
+};
+
+export type Comment = {
+  commentId: string;
+  number: number;
+  orgId: string;
+  repoId: string;
+  body: string;
+  authorId: string;
+  authorEmail?: string;
+  authorName?: string;
+  createdAt?: number;
+  updatedAt?: number;
+};
+
+export type Commit = {
+  id: string;
+  message: string;
+  author: {
+    name?: string;
+    email?: string;
+    date?: number;
+  };
+  committedAt: number | null;
+  parents: string[];
+};
+
+export type Conflict = {
+  path: string;
+  conflicts: number;
+  binary: boolean;
+  kind: 'type' | 'content' | 'mode';
+};
+
+export type Deployment = {
+  deploymentId: string;
+  orgId: string;
+  projectId: string;
+  location: string;
+  target: 'preview' | 'production';
+  status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+  error?: string;
+  createdAt?: number;
+  updatedAt?: number;
+  region?: string;
+  createdBy?: string;
+  branch?: string;
+  commitSha?: string;
+  commitMessage?: string;
+  commitAuthor?: string;
+  host?: string;
+  buildId?: string;
+  buildDurationMs?: number;
+  readyAt?: number;
+  crons?: string;
+  envHash?: string;
+  previousDeploymentId?: string;
+  reason?: string;
+  source?: 'git' | 'upload';
+  sourceArchive?: string;
+  buildMetrics?: {
+    restoreMs?: number;
+    installMs?: number;
+    buildMs?: number;
+    uploadMs?: number;
+    saveMs?: number;
+    depsCache?: 'hit' | 'partial' | 'miss' | 'off';
+    nextCache?: 'hit' | 'partial' | 'miss' | 'off';
+    packageManager?: string;
+    installDir?: string;
+  };
+  meta?: {
+    branch?: string;
+    commit?: string;
+    dirty?: boolean;
+    machine?: string;
+  };
+};
+
+export type Resource = {
+  resourceId: string;
+  type: 'repository' | 'database' | 'bucket';
+  name: string;
+  status?: 'error' | 'active' | 'creating' | 'deleting';
+  error?: string;
+  description?: string;
+  createdAt?: number;
+  updatedAt?: number;
+  region: string;
+  orgId: string;
+  createdBy: string;
+  projectId?: string;
+  location: string;
+  arn?: string;
+  physicalName: string;
+};
+
 /** Each operation of the API: path parameters, query, body and, where the route declares it, its response. */
 export interface Operations {
   /** Liveness: answers without a token */
@@ -217,23 +330,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      resources: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      }[];
+      resources: Resource[];
     };
   };
   /** Creates a database (a table */
@@ -258,23 +355,7 @@ export interface Operations {
       } | null;
     };
     response: {
-      resource: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      };
+      resource: Resource;
     };
   };
   /** Links a database or bucket to a project (`projectId`), or unlinks it (`null`) */
@@ -289,23 +370,7 @@ export interface Operations {
       projectId: string | null;
     };
     response: {
-      resource: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      };
+      resource: Resource;
     };
   };
   /** Deletes the resource and its table or bucket */
@@ -390,23 +455,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      database: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      };
+      database: Resource;
       table: {
         name: string;
         status: string;
@@ -994,23 +1043,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      bucket: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      };
+      bucket: Resource;
       versioning: 'Enabled' | 'Suspended' | 'Disabled' | null;
       usage: {
         sizeBytes?: number;
@@ -1341,94 +1374,8 @@ export interface Operations {
         productionDeploymentId?: string;
         version: number;
         status?: 'deleting' | 'transferring';
-        latest?: {
-          deploymentId: string;
-          orgId: string;
-          projectId: string;
-          location: string;
-          target: 'preview' | 'production';
-          status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-          error?: string;
-          createdAt?: number;
-          updatedAt?: number;
-          region?: string;
-          createdBy?: string;
-          branch?: string;
-          commitSha?: string;
-          commitMessage?: string;
-          commitAuthor?: string;
-          host?: string;
-          buildId?: string;
-          buildDurationMs?: number;
-          readyAt?: number;
-          crons?: string;
-          envHash?: string;
-          previousDeploymentId?: string;
-          reason?: string;
-          source?: 'git' | 'upload';
-          sourceArchive?: string;
-          buildMetrics?: {
-            restoreMs?: number;
-            installMs?: number;
-            buildMs?: number;
-            uploadMs?: number;
-            saveMs?: number;
-            depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-            nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-            packageManager?: string;
-            installDir?: string;
-          };
-          meta?: {
-            branch?: string;
-            commit?: string;
-            dirty?: boolean;
-            machine?: string;
-          };
-        };
-        production?: {
-          deploymentId: string;
-          orgId: string;
-          projectId: string;
-          location: string;
-          target: 'preview' | 'production';
-          status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-          error?: string;
-          createdAt?: number;
-          updatedAt?: number;
-          region?: string;
-          createdBy?: string;
-          branch?: string;
-          commitSha?: string;
-          commitMessage?: string;
-          commitAuthor?: string;
-          host?: string;
-          buildId?: string;
-          buildDurationMs?: number;
-          readyAt?: number;
-          crons?: string;
-          envHash?: string;
-          previousDeploymentId?: string;
-          reason?: string;
-          source?: 'git' | 'upload';
-          sourceArchive?: string;
-          buildMetrics?: {
-            restoreMs?: number;
-            installMs?: number;
-            buildMs?: number;
-            uploadMs?: number;
-            saveMs?: number;
-            depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-            nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-            packageManager?: string;
-            installDir?: string;
-          };
-          meta?: {
-            branch?: string;
-            commit?: string;
-            dirty?: boolean;
-            machine?: string;
-          };
-        };
+        latest?: Deployment;
+        production?: Deployment;
         productionHost?: string;
         repo?: {
           resourceId: string;
@@ -1510,94 +1457,8 @@ export interface Operations {
         status?: 'deleting' | 'transferring';
       };
       productionHost?: string;
-      deployments: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      }[];
-      production?: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      };
+      deployments: Deployment[];
+      production?: Deployment;
       repo?: {
         resourceId: string;
         name: string;
@@ -1926,50 +1787,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      deployments: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      }[];
+      deployments: Deployment[];
       cursor: string | null;
     };
   };
@@ -1982,50 +1800,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      deployment: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      };
+      deployment: Deployment;
       project: {
         projectId: string;
         name: string;
@@ -2127,50 +1902,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      deployment: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      };
+      deployment: Deployment;
       productionHost: string;
     };
   };
@@ -2605,17 +2337,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      commits: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      }[];
+      commits: Commit[];
       cursor: string | null;
     };
   };
@@ -2631,17 +2353,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      commit: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      } | null;
+      commit: Commit | null;
     };
   };
   /** The repository's labels */
@@ -2711,42 +2423,13 @@ export interface Operations {
       aheadBy: number;
       behindBy: number;
       exact: boolean;
-      commits: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      }[];
+      commits: Commit[];
       commitsTruncated: boolean;
-      files: {
-        path: string;
-        change: 'deleted' | 'added' | 'modified';
-        additions: number;
-        deletions: number;
-        binary?: boolean;
-        collapsed?: boolean;
-        hunks: {
-          oldStart: number;
-          oldLines: number;
-          newStart: number;
-          newLines: number;
-          lines: string[];
-        }[];
-      }[];
+      files: ChangedFile[];
       total: number;
       truncated: boolean;
       mergeOptions: ('fast-forward' | 'squash' | 'three-way')[];
-      conflicts: {
-        path: string;
-        conflicts: number;
-        binary: boolean;
-        kind: 'type' | 'content' | 'mode';
-      }[];
+      conflicts: Conflict[];
       base: {
         ref: string;
         commitId: string;
@@ -2839,32 +2522,8 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      commit: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      };
-      files: {
-        path: string;
-        change: 'deleted' | 'added' | 'modified';
-        additions: number;
-        deletions: number;
-        binary?: boolean;
-        collapsed?: boolean;
-        hunks: {
-          oldStart: number;
-          oldLines: number;
-          newStart: number;
-          newLines: number;
-          lines: string[];
-        }[];
-      }[];
+      commit: Commit;
+      files: ChangedFile[];
       truncated: boolean;
     };
   };
@@ -2906,17 +2565,7 @@ export interface Operations {
       commitId: string;
       path: string;
       commits: {
-        [key: string]: {
-          id: string;
-          message: string;
-          author: {
-            name?: string;
-            email?: string;
-            date?: number;
-          };
-          committedAt: number | null;
-          parents: string[];
-        } | null;
+        [key: string]: Commit | null;
       };
       truncated: boolean;
     };
@@ -3073,18 +2722,7 @@ export interface Operations {
         authorEmail?: string;
         authorName?: string;
       };
-      comments: {
-        commentId: string;
-        number: number;
-        orgId: string;
-        repoId: string;
-        body: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      }[];
+      comments: Comment[];
     };
   };
   /** Changes an issue (its author, or members with git:write): `state` closed sets `closedAt` and `closedBy`, open clears them */
@@ -3136,18 +2774,7 @@ export interface Operations {
       body: string;
     };
     response: {
-      comment: {
-        commentId: string;
-        number: number;
-        orgId: string;
-        repoId: string;
-        body: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      };
+      comment: Comment;
     };
   };
   /** Pull requests, newest first (`state` open, closed or merged */
@@ -3269,24 +2896,8 @@ export interface Operations {
         sourceBranchExists: boolean | null;
       };
       mergeOptions: ('fast-forward' | 'squash' | 'three-way')[];
-      conflicts: {
-        path: string;
-        conflicts: number;
-        binary: boolean;
-        kind: 'type' | 'content' | 'mode';
-      }[];
-      comments: {
-        commentId: string;
-        number: number;
-        orgId: string;
-        repoId: string;
-        body: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      }[];
+      conflicts: Conflict[];
+      comments: Comment[];
     };
   };
   /** Changes the title, description, labels or assignees (its author, or members with git:write) */
@@ -3338,17 +2949,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      commits: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      }[];
+      commits: Commit[];
       truncated: boolean;
     };
   };
@@ -3362,21 +2963,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      files: {
-        path: string;
-        change: 'deleted' | 'added' | 'modified';
-        additions: number;
-        deletions: number;
-        binary?: boolean;
-        collapsed?: boolean;
-        hunks: {
-          oldStart: number;
-          oldLines: number;
-          newStart: number;
-          newLines: number;
-          lines: string[];
-        }[];
-      }[];
+      files: ChangedFile[];
       total: number;
       truncated: boolean;
       base: string | null;
@@ -3530,18 +3117,7 @@ export interface Operations {
       body: string;
     };
     response: {
-      comment: {
-        commentId: string;
-        number: number;
-        orgId: string;
-        repoId: string;
-        body: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      };
+      comment: Comment;
     };
   };
   /** The organization's devices, their pending network requests and the latest jobs */

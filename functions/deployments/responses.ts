@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { Deployment } from '../../shared/domains/deployments/record-schemas';
 import { DEPLOYMENT_STATUSES } from '../../shared/domains/deployments/schema';
 import { FRAMEWORKS } from '../../shared/domains/projects/schema';
-import { DeploymentDoc } from '../../shared/domains/record-docs';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 const Target = z.enum(['preview', 'production']);
@@ -58,11 +58,11 @@ export const responses: ResponseDocs = {
     ]),
   },
   'GET /v1/orgs/:orgId/deployments': {
-    200: z.object({ deployments: z.array(DeploymentDoc), cursor: z.nullable(z.string()) }),
+    200: z.object({ deployments: z.array(Deployment), cursor: z.nullable(z.string()) }),
   },
   'GET /v1/orgs/:orgId/deployments/:deploymentId': {
     200: z.object({
-      deployment: DeploymentDoc,
+      deployment: Deployment,
       project: z.object({
         projectId: z.string(),
         name: z.string(),
@@ -111,6 +111,6 @@ export const responses: ResponseDocs = {
   },
   'POST /v1/orgs/:orgId/deployments/:deploymentId/redeploy': { 201: z.object({ deployment: DeploymentRef }) },
   'POST /v1/orgs/:orgId/deployments/:deploymentId/promote': {
-    200: z.object({ deployment: DeploymentDoc, productionHost: z.string() }),
+    200: z.object({ deployment: Deployment, productionHost: z.string() }),
   },
 };

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { Deployment } from '../../shared/domains/deployments/record-schemas';
 import { FRAMEWORKS } from '../../shared/domains/projects/schema';
-import { DeploymentDoc } from '../../shared/domains/record-docs';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the projects routes (see shared/kernel/http/responses.ts): documentation only. */
@@ -67,8 +67,8 @@ const Repo = z.object({ resourceId: z.string(), name: z.string() });
  * and `latest`, `production`, `productionHost` and `repo` where there are any.
  */
 const ProjectListEntry = z.extend(Project, {
-  latest: z.optional(DeploymentDoc),
-  production: z.optional(DeploymentDoc),
+  latest: z.optional(Deployment),
+  production: z.optional(Deployment),
   productionHost: z.optional(z.string()),
   repo: z.optional(Repo),
   domains: z.optional(z.array(DomainSummary)),
@@ -89,8 +89,8 @@ export const responses: ResponseDocs = {
     200: z.object({
       project: Project,
       productionHost: z.optional(z.string()),
-      deployments: z.array(DeploymentDoc),
-      production: z.optional(DeploymentDoc),
+      deployments: z.array(Deployment),
+      production: z.optional(Deployment),
       repo: z.optional(Repo),
       domains: z.array(Domain),
       functionConfig: FunctionConfig,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ChangedFileDoc, CommentDoc, CommitDoc, ConflictDoc } from '../../shared/domains/record-docs';
+import { ChangedFile, Comment, Commit, Conflict } from '../../shared/domains/repos/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the pulls routes (see shared/kernel/http/responses.ts): documentation only. */
@@ -68,17 +68,17 @@ export const responses: ResponseDocs = {
     200: z.object({
       pull: PullDetail,
       mergeOptions: z.array(Strategy),
-      conflicts: z.array(ConflictDoc),
-      comments: z.array(CommentDoc),
+      conflicts: z.array(Conflict),
+      comments: z.array(Comment),
     }),
   },
   'PATCH /v1/orgs/:orgId/repos/:name/pulls/:number': { 200: z.object({ pull: Pull }) },
   'GET /v1/orgs/:orgId/repos/:name/pulls/:number/commits': {
-    200: z.object({ commits: z.array(CommitDoc), truncated: z.boolean() }),
+    200: z.object({ commits: z.array(Commit), truncated: z.boolean() }),
   },
   'GET /v1/orgs/:orgId/repos/:name/pulls/:number/files': {
     200: z.object({
-      files: z.array(ChangedFileDoc),
+      files: z.array(ChangedFile),
       total: z.number(),
       truncated: z.boolean(),
       base: nullableString,
@@ -110,5 +110,5 @@ export const responses: ResponseDocs = {
   },
   'POST /v1/orgs/:orgId/repos/:name/pulls/:number/close': { 200: State },
   'POST /v1/orgs/:orgId/repos/:name/pulls/:number/reopen': { 200: State },
-  'POST /v1/orgs/:orgId/repos/:name/pulls/:number/comments': { 201: z.object({ comment: CommentDoc }) },
+  'POST /v1/orgs/:orgId/repos/:name/pulls/:number/comments': { 201: z.object({ comment: Comment }) },
 };

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { ChangedFileDoc, CommitDoc, ConflictDoc, ResourceDoc } from '../../shared/domains/record-docs';
+import { ChangedFile, Commit, Conflict } from '../../shared/domains/repos/record-schemas';
+import { Resource } from '../../shared/domains/resources/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the repos routes (see shared/kernel/http/responses.ts): documentation only. */
@@ -64,13 +65,13 @@ export const responses: ResponseDocs = {
       aheadBy: z.number(),
       behindBy: z.number(),
       exact: z.boolean(),
-      commits: z.array(CommitDoc),
+      commits: z.array(Commit),
       commitsTruncated: z.boolean(),
-      files: z.array(ChangedFileDoc),
+      files: z.array(ChangedFile),
       total: z.number(),
       truncated: z.boolean(),
       mergeOptions: z.array(z.enum(['fast-forward', 'squash', 'three-way'])),
-      conflicts: z.array(ConflictDoc),
+      conflicts: z.array(Conflict),
       base: z.object({ ref: z.string(), commitId: Sha }),
       head: z.object({ ref: z.string(), commitId: Sha }),
       pull: z.nullable(z.number()),
@@ -100,7 +101,7 @@ export const responses: ResponseDocs = {
     }),
   },
   'GET /v1/orgs/:orgId/repos/:name/commits/:sha': {
-    200: z.object({ commit: CommitDoc, files: z.array(ChangedFileDoc), truncated: z.boolean() }),
+    200: z.object({ commit: Commit, files: z.array(ChangedFile), truncated: z.boolean() }),
   },
   'GET /v1/orgs/:orgId/repos/:name/branches/divergence': {
     200: z.object({
@@ -115,7 +116,7 @@ export const responses: ResponseDocs = {
     200: z.object({
       commitId: Sha,
       path: z.string(),
-      commits: z.record(z.string(), z.nullable(CommitDoc)),
+      commits: z.record(z.string(), z.nullable(Commit)),
       truncated: z.boolean(),
     }),
   },
@@ -130,7 +131,7 @@ export const responses: ResponseDocs = {
   },
   'POST /v1/orgs/:orgId/repos': {
     201: z.object({
-      repo: z.extend(ResourceDoc, { defaultBranch: z.string(), empty: z.boolean(), cloneUrl: z.string() }),
+      repo: z.extend(Resource, { defaultBranch: z.string(), empty: z.boolean(), cloneUrl: z.string() }),
     }),
   },
   'POST /v1/orgs/:orgId/repos/:name/rename': { 200: z.object({ name: z.string() }) },
@@ -208,9 +209,9 @@ export const responses: ResponseDocs = {
     }),
   },
   'GET /v1/orgs/:orgId/repos/:name/commits': {
-    200: z.object({ commits: z.array(CommitDoc), cursor: nullableString }),
+    200: z.object({ commits: z.array(Commit), cursor: nullableString }),
   },
-  'GET /v1/orgs/:orgId/repos/:name/last-commit': { 200: z.object({ commit: z.nullable(CommitDoc) }) },
+  'GET /v1/orgs/:orgId/repos/:name/last-commit': { 200: z.object({ commit: z.nullable(Commit) }) },
   'GET /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ labels: z.array(Label) }) },
   'PUT /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ label: Label }) },
   'DELETE /v1/orgs/:orgId/repos/:name/labels': { 204: null },

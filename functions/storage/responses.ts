@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ResourceDoc } from '../../shared/domains/record-docs';
+import { Resource } from '../../shared/domains/resources/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the storage routes (see shared/kernel/http/responses.ts): documentation only. */
@@ -83,10 +83,10 @@ const ExpiresIn = z.int().check(z.minimum(1));
 
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/storage': {
-    200: z.object({ buckets: z.array(z.extend(ResourceDoc, { usage: Usage })) }),
+    200: z.object({ buckets: z.array(z.extend(Resource, { usage: Usage })) }),
   },
   'GET /v1/orgs/:orgId/storage/:resourceId': {
-    200: z.object({ bucket: ResourceDoc, versioning: z.nullable(Versioning), usage: Usage }),
+    200: z.object({ bucket: Resource, versioning: z.nullable(Versioning), usage: Usage }),
   },
   'GET /v1/orgs/:orgId/storage/:resourceId/objects': {
     200: z.object({
