@@ -2,6 +2,37 @@
 
 /** The named schemas of the API (its records): `components.schemas` of the OpenAPI document. */
 
+export type Board = {
+  boardId: string;
+  name: string;
+  ownerId?: string;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  config: {
+    type: 'scrum' | 'kanban';
+    spaceIds: string[];
+    columns: {
+      id: string;
+      name: string;
+      statusIds: string[];
+    }[];
+    swimlanes: string;
+    quickFilters: {
+      id: string;
+      name: string;
+      query: string;
+    }[];
+    cardFields: string[];
+    estimation: string;
+    sharing: {
+      org: boolean;
+      teams: string[];
+      users: string[];
+    };
+  };
+};
+
 export type ChangedFile = {
   path: string;
   change: 'deleted' | 'added' | 'modified';
@@ -16,6 +47,15 @@ export type ChangedFile = {
     newLines: number;
     lines: string[];
   }[];
+};
+
+export type ColumnLoad = {
+  id: string;
+  count: number;
+  min?: number;
+  max?: number;
+  wipExceeded: boolean;
+  wipBelowMin: boolean;
 };
 
 export type Comment = {
@@ -95,6 +135,99 @@ export type Deployment = {
   };
 };
 
+export type Issue = {
+  orgId: string;
+  issueId: string;
+  spaceId: string;
+  number: number;
+  key: string;
+  typeId: string;
+  summary: string;
+  statusId: string;
+  statusCategory: 'todo' | 'inprogress' | 'done';
+  labels: string[];
+  componentIds: string[];
+  fixVersionIds: string[];
+  affectsVersionIds: string[];
+  closedSprintIds: string[];
+  rank: string;
+  watchers: string[];
+  voters: string[];
+  fields: {
+    [key: string]: unknown;
+  };
+  excerpt: string;
+  statusLog: ([string, number] | [string, number, string])[];
+  fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
+  commentCount: number;
+  attachmentCount: number;
+  participants: string[];
+  sla: {
+    [key: string]: unknown;
+  };
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type IssueAttachment = {
+  attachmentId: string;
+  issueId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  authorId: string;
+  uploaded: boolean;
+  createdAt: number;
+};
+
+export type IssueComment = {
+  commentId: string;
+  issueId: string;
+  authorId: string;
+  body: string;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type IssueCounts = {
+  total: number;
+  done: number;
+};
+
+export type IssueLink = {
+  linkId: string;
+  type: string;
+  direction: 'outward' | 'inward';
+  issueId: string;
+  label: string;
+  createdAt: number;
+};
+
+export type IssuePage = {
+  issues: Issue[];
+  total: number;
+  startAt: number;
+  maxResults: number;
+  scanned: number;
+};
+
+export type IssueSummary = {
+  issueId: string;
+  key: string;
+  summary: string;
+  typeId: string;
+  statusId: string;
+  statusCategory: string;
+};
+
+export type IssueTransition = {
+  id: string;
+  name: string;
+  to: string;
+  fields: string[];
+};
+
 export type Resource = {
   resourceId: string;
   type: 'repository' | 'database' | 'bucket';
@@ -111,6 +244,94 @@ export type Resource = {
   location: string;
   arn?: string;
   physicalName: string;
+};
+
+export type Sprint = {
+  sprintId: string;
+  boardId: string;
+  name: string;
+  goal: string;
+  state: 'active' | 'closed' | 'future';
+  startDate?: number;
+  endDate?: number;
+  completedAt?: number;
+  position: number;
+  createdAt: number;
+  data: {
+    capacity?: number;
+    report?: {
+      committed: number;
+      added: number;
+      removed: number;
+      completed: number;
+      incomplete: number;
+      completedIssueIds: string[];
+      incompleteIssueIds: string[];
+      carriedTo?: string;
+    };
+  };
+};
+
+export type TrackerComponent = {
+  componentId: string;
+  spaceId: string;
+  name: string;
+  description: string;
+  defaultAssignee: 'space' | 'lead' | 'unassigned';
+};
+
+export type TrackerSpace = {
+  orgId: string;
+  spaceId: string;
+  key: string;
+  name: string;
+  description: string;
+  template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
+  leadId?: string;
+  archived: boolean;
+  seq: number;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  config: {
+    issueTypeIds: string[];
+    defaultTypeId: string;
+    workflows: {
+      [key: string]: string;
+    };
+    access: {
+      visibility: 'org' | 'private';
+      members: unknown[];
+    };
+    securityLevels: unknown[];
+    defaultAssignee: 'lead' | 'unassigned';
+    estimation: 'count' | 'storyPoints' | 'originalEstimate';
+    boardId?: string;
+    formerKeys?: string[];
+  };
+};
+
+export type TrackerVersion = {
+  versionId: string;
+  spaceId: string;
+  name: string;
+  description: string;
+  released: boolean;
+  archived: boolean;
+  position: number;
+  data: {
+    [key: string]: unknown;
+  };
+};
+
+export type Worklog = {
+  worklogId: string;
+  issueId: string;
+  authorId: string;
+  timeSpent: number;
+  started: number;
+  comment: string;
+  createdAt: number;
 };
 
 /** Each operation of the API: path parameters, query, body and, where the route declares it, its response. */
@@ -7730,36 +7951,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      spaces: {
-        orgId: string;
-        spaceId: string;
-        key: string;
-        name: string;
-        description: string;
-        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
-        leadId?: string;
-        archived: boolean;
-        seq: number;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          issueTypeIds: string[];
-          defaultTypeId: string;
-          workflows: {
-            [key: string]: string;
-          };
-          access: {
-            visibility: 'org' | 'private';
-            members: unknown[];
-          };
-          securityLevels: unknown[];
-          defaultAssignee: 'lead' | 'unassigned';
-          estimation: 'count' | 'storyPoints' | 'originalEstimate';
-          boardId?: string;
-          formerKeys?: string[];
-        };
-      }[];
+      spaces: TrackerSpace[];
     };
   };
   /** Creates a space from a template (Jira’s issue types and workflows */
@@ -7778,36 +7970,7 @@ export interface Operations {
       color?: 'gray' | 'blue' | 'green' | 'teal' | 'yellow' | 'orange' | 'red' | 'pink' | 'purple';
     };
     response: {
-      space: {
-        orgId: string;
-        spaceId: string;
-        key: string;
-        name: string;
-        description: string;
-        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
-        leadId?: string;
-        archived: boolean;
-        seq: number;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          issueTypeIds: string[];
-          defaultTypeId: string;
-          workflows: {
-            [key: string]: string;
-          };
-          access: {
-            visibility: 'org' | 'private';
-            members: unknown[];
-          };
-          securityLevels: unknown[];
-          defaultAssignee: 'lead' | 'unassigned';
-          estimation: 'count' | 'storyPoints' | 'originalEstimate';
-          boardId?: string;
-          formerKeys?: string[];
-        };
-      };
+      space: TrackerSpace;
     };
   };
   /** A space by key (former keys too) or `spc_` id, with the caller’s permissions, the 21 permission names in order, its versions and components */
@@ -7819,59 +7982,13 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      space: {
-        orgId: string;
-        spaceId: string;
-        key: string;
-        name: string;
-        description: string;
-        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
-        leadId?: string;
-        archived: boolean;
-        seq: number;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          issueTypeIds: string[];
-          defaultTypeId: string;
-          workflows: {
-            [key: string]: string;
-          };
-          access: {
-            visibility: 'org' | 'private';
-            members: unknown[];
-          };
-          securityLevels: unknown[];
-          defaultAssignee: 'lead' | 'unassigned';
-          estimation: 'count' | 'storyPoints' | 'originalEstimate';
-          boardId?: string;
-          formerKeys?: string[];
-        };
-      };
+      space: TrackerSpace;
       permissions: {
         [key: string]: boolean;
       };
       allPermissions: string[];
-      versions: {
-        versionId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        released: boolean;
-        archived: boolean;
-        position: number;
-        data: {
-          [key: string]: unknown;
-        };
-      }[];
-      components: {
-        componentId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        defaultAssignee: 'space' | 'lead' | 'unassigned';
-      }[];
+      versions: TrackerVersion[];
+      components: TrackerComponent[];
     };
   };
   /** Changes a space’s name, key (old keys keep resolving */
@@ -7980,36 +8097,7 @@ export interface Operations {
       };
     };
     response: {
-      space: {
-        orgId: string;
-        spaceId: string;
-        key: string;
-        name: string;
-        description: string;
-        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
-        leadId?: string;
-        archived: boolean;
-        seq: number;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          issueTypeIds: string[];
-          defaultTypeId: string;
-          workflows: {
-            [key: string]: string;
-          };
-          access: {
-            visibility: 'org' | 'private';
-            members: unknown[];
-          };
-          securityLevels: unknown[];
-          defaultAssignee: 'lead' | 'unassigned';
-          estimation: 'count' | 'storyPoints' | 'originalEstimate';
-          boardId?: string;
-          formerKeys?: string[];
-        };
-      };
+      space: TrackerSpace;
     };
   };
   /** The boards over spaces the caller can browse */
@@ -8022,36 +8110,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      boards: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      }[];
+      boards: Board[];
     };
   };
   /** Creates a scrum or kanban board over 1-20 spaces, one column per status of their workflows */
@@ -8067,36 +8126,7 @@ export interface Operations {
       query?: string;
     };
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
+      board: Board;
     };
   };
   /** GET /v1/orgs/:orgId/issues/boards/:boardId */
@@ -8108,36 +8138,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
+      board: Board;
     };
   };
   /** Changes a board’s name and configuration (each `config` field given replaces the stored one) */
@@ -8184,36 +8185,7 @@ export interface Operations {
       baseVersion?: number;
     };
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
+      board: Board;
     };
   };
   /** Deletes a board without an active sprint */
@@ -8240,103 +8212,10 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
-      issues: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      }[];
-      columns: {
-        id: string;
-        count: number;
-        min?: number;
-        max?: number;
-        wipExceeded: boolean;
-        wipBelowMin: boolean;
-      }[];
-      sprints: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      }[];
+      board: Board;
+      issues: Issue[];
+      columns: ColumnLoad[];
+      sprints: Sprint[];
       lanes: {
         [key: string]: string;
       };
@@ -8351,10 +8230,7 @@ export interface Operations {
         };
       };
       subtasks: {
-        [key: string]: {
-          total: number;
-          done: number;
-        };
+        [key: string]: IssueCounts;
       };
       spaces: {
         spaceId: string;
@@ -8374,36 +8250,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
+      board: Board;
       sprints: {
         sprintId: string;
         boardId: string;
@@ -8430,40 +8277,7 @@ export interface Operations {
         };
         issueIds: string[];
       }[];
-      issues: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      }[];
+      issues: Issue[];
       backlogIds: string[];
       epics: {
         issueId: string;
@@ -8526,49 +8340,9 @@ export interface Operations {
       };
     };
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
       transition: string | null;
-      column?: {
-        id: string;
-        count: number;
-        min?: number;
-        max?: number;
-        wipExceeded: boolean;
-        wipBelowMin: boolean;
-      };
+      column?: ColumnLoad;
     };
   };
   /** The board’s sprints (Jira’s GET /board/{id}/sprint), in board order */
@@ -8580,31 +8354,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      sprints: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      }[];
+      sprints: Sprint[];
     };
   };
   /** Creates a future sprint on a scrum board (name defaults to "<board> Sprint <n>") */
@@ -8622,31 +8372,7 @@ export interface Operations {
       capacity?: number;
     };
     response: {
-      sprint: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      };
+      sprint: Sprint;
     };
   };
   /** Velocity: the last 7 closed sprints, committed and completed estimates in the board’s estimation */
@@ -8677,31 +8403,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      sprint: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      };
+      sprint: Sprint;
     };
   };
   /** Changes a sprint */
@@ -8721,31 +8423,7 @@ export interface Operations {
       carryTo?: string;
     };
     response: {
-      sprint: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      };
+      sprint: Sprint;
     };
   };
   /** Deletes a sprint that is not active */
@@ -8776,40 +8454,7 @@ export interface Operations {
           format: 'tracker-issues/1';
           exportedAt: number;
           total: number;
-          issues: {
-            orgId: string;
-            issueId: string;
-            spaceId: string;
-            number: number;
-            key: string;
-            typeId: string;
-            summary: string;
-            statusId: string;
-            statusCategory: 'todo' | 'inprogress' | 'done';
-            labels: string[];
-            componentIds: string[];
-            fixVersionIds: string[];
-            affectsVersionIds: string[];
-            closedSprintIds: string[];
-            rank: string;
-            watchers: string[];
-            voters: string[];
-            fields: {
-              [key: string]: unknown;
-            };
-            excerpt: string;
-            statusLog: ([string, number] | [string, number, string])[];
-            fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-            commentCount: number;
-            attachmentCount: number;
-            participants: string[];
-            sla: {
-              [key: string]: unknown;
-            };
-            version: number;
-            createdAt: number;
-            updatedAt: number;
-          }[];
+          issues: Issue[];
         };
   };
   /** Imports a Jira CSV export (or this API’s JSON export) into a space, 200 records a call: pass `startRow` and `keyMap` from the previous answer until `done` */
@@ -8881,46 +8526,7 @@ export interface Operations {
       order?: 'rank' | 'updated' | 'created' | 'key';
     };
     body: undefined;
-    response: {
-      issues: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      }[];
-      total: number;
-      startAt: number;
-      maxResults: number;
-      scanned: number;
-    };
+    response: IssuePage;
   };
   /** Creates an issue in `space` (key or id) */
   postIssues: {
@@ -8957,40 +8563,7 @@ export interface Operations {
       space: string;
     };
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
     };
   };
   /** GET /issues with its fields in the body (for long queries) */
@@ -9005,46 +8578,7 @@ export interface Operations {
       maxResults?: number;
       order?: 'rank' | 'updated' | 'created' | 'key';
     };
-    response: {
-      issues: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      }[];
-      total: number;
-      startAt: number;
-      maxResults: number;
-      scanned: number;
-    };
+    response: IssuePage;
   };
   /** Ranks 1-200 issues (in the order given) right before or after another one: exactly one of `before` and `after` */
   postIssuesRank: {
@@ -9146,40 +8680,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
       space: {
         spaceId: string;
         key: string;
@@ -9191,22 +8692,8 @@ export interface Operations {
       links: unknown[];
       worklogs: unknown[];
       attachments: unknown[];
-      children: {
-        issueId: string;
-        key: string;
-        summary: string;
-        typeId: string;
-        statusId: string;
-        statusCategory: string;
-      }[];
-      parent: {
-        issueId: string;
-        key: string;
-        summary: string;
-        typeId: string;
-        statusId: string;
-        statusCategory: string;
-      } | null;
+      children: IssueSummary[];
+      parent: IssueSummary | null;
       transitions: {
         id: string;
         name: string;
@@ -9253,40 +8740,7 @@ export interface Operations {
       participants?: string[];
     };
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
     };
   };
   /** An issue’s comments, oldest first (Jira’s GET /issue/{key}/comment) */
@@ -9298,14 +8752,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      comments: {
-        commentId: string;
-        issueId: string;
-        authorId: string;
-        body: string;
-        createdAt: number;
-        updatedAt: number;
-      }[];
+      comments: IssueComment[];
     };
   };
   /** Comments on an issue */
@@ -9319,14 +8766,7 @@ export interface Operations {
       body: string;
     };
     response: {
-      comment: {
-        commentId: string;
-        issueId: string;
-        authorId: string;
-        body: string;
-        createdAt: number;
-        updatedAt: number;
-      };
+      comment: IssueComment;
     };
   };
   /** Edits a comment: its author, or holders of `editComments` */
@@ -9341,14 +8781,7 @@ export interface Operations {
       body: string;
     };
     response: {
-      comment: {
-        commentId: string;
-        issueId: string;
-        authorId: string;
-        body: string;
-        createdAt: number;
-        updatedAt: number;
-      };
+      comment: IssueComment;
     };
   };
   /** Deletes a comment: its author, or holders of `deleteComments` */
@@ -9371,15 +8804,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      worklogs: {
-        worklogId: string;
-        issueId: string;
-        authorId: string;
-        timeSpent: number;
-        started: number;
-        comment: string;
-        createdAt: number;
-      }[];
+      worklogs: Worklog[];
     };
   };
   /** Logs work: `timeSpent` in seconds or as `1h 30m` */
@@ -9395,49 +8820,8 @@ export interface Operations {
       comment?: string;
     };
     response: {
-      worklog: {
-        worklogId: string;
-        issueId: string;
-        authorId: string;
-        timeSpent: number;
-        started: number;
-        comment: string;
-        createdAt: number;
-      };
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      worklog: Worklog;
+      issue: Issue;
     };
   };
   /** Links the issue to another (`type` blocks, relates, duplicates or clones */
@@ -9453,14 +8837,7 @@ export interface Operations {
       direction?: 'outward' | 'inward';
     };
     response: {
-      link: {
-        linkId: string;
-        type: string;
-        direction: 'outward' | 'inward';
-        issueId: string;
-        label: string;
-        createdAt: number;
-      };
+      link: IssueLink;
     };
   };
   /** Removes a link from both issues */
@@ -9487,16 +8864,7 @@ export interface Operations {
       size: number;
     };
     response: {
-      attachment: {
-        attachmentId: string;
-        issueId: string;
-        filename: string;
-        contentType: string;
-        size: number;
-        authorId: string;
-        uploaded: boolean;
-        createdAt: number;
-      };
+      attachment: IssueAttachment;
       upload: {
         url: string;
         method: 'PUT';
@@ -9516,16 +8884,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      attachment: {
-        attachmentId: string;
-        issueId: string;
-        filename: string;
-        contentType: string;
-        size: number;
-        authorId: string;
-        uploaded: boolean;
-        createdAt: number;
-      };
+      attachment: IssueAttachment;
     };
   };
   /** An uploaded attachment with a presigned download link (5 minutes) */
@@ -9538,16 +8897,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      attachment: {
-        attachmentId: string;
-        issueId: string;
-        filename: string;
-        contentType: string;
-        size: number;
-        authorId: string;
-        uploaded: boolean;
-        createdAt: number;
-      };
+      attachment: IssueAttachment;
       url: string;
     };
   };
@@ -9571,12 +8921,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      transitions: {
-        id: string;
-        name: string;
-        to: string;
-        fields: string[];
-      }[];
+      transitions: IssueTransition[];
     };
   };
   /** Moves the issue through a transition (`transition`: its id, its name or the target status) */
@@ -9617,40 +8962,7 @@ export interface Operations {
       };
     };
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
     };
   };
   /** Adds a version (release) to a space (Jira’s POST /version) */
@@ -9667,18 +8979,7 @@ export interface Operations {
       releaseDate?: string;
     };
     response: {
-      version: {
-        versionId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        released: boolean;
-        archived: boolean;
-        position: number;
-        data: {
-          [key: string]: unknown;
-        };
-      };
+      version: TrackerVersion;
     };
   };
   /** Changes a version */
@@ -9698,18 +8999,7 @@ export interface Operations {
       archived?: boolean;
     };
     response: {
-      version: {
-        versionId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        released: boolean;
-        archived: boolean;
-        position: number;
-        data: {
-          [key: string]: unknown;
-        };
-      };
+      version: TrackerVersion;
     };
   };
   /** DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId */
@@ -9737,13 +9027,7 @@ export interface Operations {
       defaultAssignee?: 'space' | 'lead' | 'unassigned';
     };
     response: {
-      component: {
-        componentId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        defaultAssignee: 'space' | 'lead' | 'unassigned';
-      };
+      component: TrackerComponent;
     };
   };
   /** PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId */
@@ -9761,13 +9045,7 @@ export interface Operations {
       defaultAssignee?: 'space' | 'lead' | 'unassigned';
     };
     response: {
-      component: {
-        componentId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        defaultAssignee: 'space' | 'lead' | 'unassigned';
-      };
+      component: TrackerComponent;
     };
   };
   /** DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId */
