@@ -2,6 +2,71 @@
 
 /** The named schemas of the API (its records): `components.schemas` of the OpenAPI document. */
 
+export type AddressBook = {
+  addressBookId: string;
+  name: string;
+  isDefault: boolean;
+  version: number;
+};
+
+export type AgentDevice = {
+  deviceId: string;
+  orgId: string;
+  userId: string;
+  name: string;
+  ownerName: string | null;
+  status?: 'active' | 'revoked';
+  version?: string;
+  platform?: string;
+  features?: string[];
+  capabilities: ('http' | 'browser' | 'exec')[];
+  networkMode?: 'allowlist' | 'full';
+  hosts?: string[];
+  lastSeenAt?: number;
+  createdAt?: number;
+  updatedAt?: number;
+};
+
+export type AgentJob = {
+  jobId: string;
+  orgId: string;
+  type: 'http.batch' | 'exec' | 'browser.batch';
+  status: string;
+  createdBy: string;
+  expiresAt: number;
+  label?: string;
+  hosts?: string[];
+  input?: unknown;
+  error?: string;
+  deviceId?: string;
+  cancelRequestedAt?: number;
+  canceledBy?: string;
+  heartbeatAt?: number;
+  queueTtl?: number;
+  callbackUrl?: string;
+  claimedAt?: number;
+  completedAt?: number;
+  updatedAt?: number;
+  createdAt?: number;
+  waiting?: {
+    reason: 'no_devices' | 'offline' | 'blocked';
+    devices?: unknown[];
+  } | null;
+};
+
+export type AgentOk = {
+  ok: true;
+};
+
+export type Attendee = {
+  email: string;
+  name?: string;
+  role: 'optional' | 'required' | 'chair' | 'non-participant';
+  status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+  rsvp: boolean;
+  kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+};
+
 export type Board = {
   boardId: string;
   name: string;
@@ -31,6 +96,87 @@ export type Board = {
       users: string[];
     };
   };
+};
+
+export type BranchProtection = {
+  requiredApprovals: number;
+  branch: string | null;
+};
+
+export type BuildLogLine = {
+  t: number;
+  m: string;
+};
+
+export type Calendar = {
+  calendarId: string;
+  name: string;
+  color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
+  description: string;
+  isDefault: boolean;
+  version: number;
+};
+
+export type CalendarEvent = {
+  eventId: string;
+  calendarId: string;
+  uid: string;
+  version: number;
+  summary: string;
+  description: string;
+  location: string;
+  allDay: boolean;
+  start: number;
+  end: number;
+  startLocal: string;
+  endLocal: string;
+  timeZone: string;
+  organizer: {
+    email: string;
+    name?: string;
+  } | null;
+  attendees: Attendee[];
+  isOrganizer: boolean;
+  myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+  status: 'confirmed' | 'tentative' | 'cancelled';
+  busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+  sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
+  reminders: number[];
+  categories: string[];
+  url: string | null;
+  recurrence: {
+    freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
+    interval: number;
+    count?: number;
+    until?: string;
+    byDay?: {
+      day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+      nth?: number;
+    }[];
+    byMonthDay?: number[];
+    byMonth?: number[];
+    bySetPos?: number[];
+    weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+  } | null;
+  rrule: string | null;
+  exceptions: {
+    recurrenceId: number;
+    start: number;
+    end: number;
+    startLocal: string;
+    endLocal: string;
+    summary: string;
+    location: string;
+    status: 'confirmed' | 'tentative' | 'cancelled';
+    myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+    attendees?: Attendee[];
+  }[];
+  sequence: number;
+};
+
+export type CalendarNotified = {
+  sent: number;
+  error?: string;
 };
 
 export type ChangedFile = {
@@ -90,6 +236,99 @@ export type Conflict = {
   kind: 'type' | 'content' | 'mode';
 };
 
+export type Contact = {
+  contactId: string;
+  addressBookId: string;
+  uid: string;
+  version: number;
+  updatedAt: number;
+  hasPhoto: boolean;
+  fullName: string;
+  displayName: string;
+  name: {
+    family: string;
+    given: string;
+    additional: string;
+    prefix: string;
+    suffix: string;
+  };
+  nickname: string;
+  emails: ContactTypedValue[];
+  phones: ContactTypedValue[];
+  urls: ContactTypedValue[];
+  addresses: {
+    type: 'home' | 'work' | 'other';
+    poBox: string;
+    extended: string;
+    street: string;
+    locality: string;
+    region: string;
+    postalCode: string;
+    country: string;
+  }[];
+  organization: string;
+  department: string;
+  title: string;
+  birthday?: string;
+  anniversary?: string;
+  notes: string;
+  categories: string[];
+};
+
+export type ContactImportResult = {
+  imported: number;
+  updated: number;
+  skipped: number;
+  warnings: string[];
+  done: boolean;
+  next: string | null;
+  upload?: {
+    url: string;
+    method: 'PUT';
+    headers: {
+      [key: string]: string;
+    };
+  };
+};
+
+export type ContactTypedValue = {
+  value: string;
+  type: string;
+  pref?: boolean;
+};
+
+export type CorsRule = {
+  ID?: string;
+  AllowedHeaders?: string[];
+  AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
+  AllowedOrigins?: string[];
+  ExposeHeaders?: string[];
+  MaxAgeSeconds?: number;
+};
+
+export type CustomDomain = {
+  hostname: string;
+  orgId: string;
+  projectId: string;
+  status?: 'error' | 'active' | 'pending' | 'verifying';
+  message?: string;
+  createdAt?: number;
+  updatedAt?: number;
+  tenantId?: string;
+  certificateArn?: string;
+  records?: string;
+  zone?: string;
+  dnsProvider?: string;
+  checkedAt?: number;
+  redirectTo?: string;
+};
+
+export type CustomDomainSummary = {
+  hostname: string;
+  status?: 'error' | 'active' | 'pending' | 'verifying';
+  redirectTo?: string;
+};
+
 export type Deployment = {
   deploymentId: string;
   orgId: string;
@@ -133,6 +372,42 @@ export type Deployment = {
     dirty?: boolean;
     machine?: string;
   };
+};
+
+export type DeploymentRef = {
+  deploymentId: string;
+  host: string;
+  target: 'preview' | 'production';
+};
+
+export type Draft = {
+  draftId: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  text: string;
+  html: string | null;
+  attachments: (
+    | {
+        uploadId: string;
+      }
+    | {
+        messageId: string;
+        index: number;
+      }
+  )[];
+  inReplyTo: string | null;
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+};
+
+export type FunctionConfig = {
+  memoryMb: 1024;
+  timeoutSeconds: 30;
+  architecture: 'arm64';
+  runtime: 'nodejs22.x';
 };
 
 export type Issue = {
@@ -228,6 +503,389 @@ export type IssueTransition = {
   fields: string[];
 };
 
+export type LifecycleRule = {
+  id: string;
+  prefix: string;
+  enabled: boolean;
+  expirationDays?: number;
+  noncurrentDays?: number;
+  other: boolean;
+};
+
+export type LinkedRepo = {
+  resourceId: string;
+  name: string;
+};
+
+export type Mailbox = {
+  mailboxId: string;
+  address: string;
+  name: string;
+  kind: 'personal' | 'shared';
+  members: string[];
+  aliases: string[];
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+};
+
+export type MailDomain = {
+  domain: string;
+  status: 'pending' | 'verified' | 'failed';
+  receiving: boolean;
+  catchAll: string | null;
+  createdAt: number;
+  checkedAt: number | null;
+  verifiedAt: number | null;
+  version: number;
+  records: MailPublishRecord[];
+};
+
+export type MailLabel = {
+  labelId: string;
+  name: string;
+  type: 'system' | 'user';
+  parent: string | null;
+  total: number;
+  unread: number;
+};
+
+export type MailPublishRecord = {
+  purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
+  type: 'TXT' | 'CNAME' | 'MX';
+  name: string;
+  value: string;
+  found: boolean | null;
+};
+
+export type MailSettings = {
+  displayName: string | null;
+  signature: string | null;
+  vacation: {
+    enabled: boolean;
+    subject: string;
+    text: string;
+    startsAt: number | null;
+    endsAt: number | null;
+  } | null;
+  vipSenders: string[];
+};
+
+export type MailThreadSummary = {
+  threadId: string;
+  subject: string;
+  snippet: string;
+  from: Party[];
+  to: Party[];
+  labels: string[];
+  unread: boolean;
+  lastAt: number;
+  hasAttachment: boolean;
+  messageCount: number;
+};
+
+export type Message = {
+  messageId: string;
+  threadId: string;
+  direction: 'in' | 'out';
+  from: Party | null;
+  to: Party[];
+  cc: Party[];
+  bcc: Party[];
+  replyTo: Party[];
+  subject: string;
+  date: number;
+  headerId: string;
+  inReplyTo: string | null;
+  references: string[];
+  snippet: string;
+  size: number;
+  attachments: {
+    index: number;
+    filename: string;
+    contentType: string;
+    size: number;
+    contentId: string | null;
+    inline: boolean;
+  }[];
+};
+
+export type NetworkRequest = {
+  orgId: string;
+  deviceId: string;
+  host: string;
+  status?: 'pending' | 'approved' | 'denied';
+  reason?: string;
+  createdAt?: number;
+  updatedAt?: number;
+};
+
+export type Notice = {
+  noticeId: string;
+  orgId?: string;
+  event: string;
+  title: string;
+  body?: string;
+  url?: string;
+  read?: boolean;
+  requireAck?: boolean;
+  ackedAt?: number;
+  createdAt?: number;
+};
+
+export type NotificationProtocol = {
+  protocolId: string;
+  orgId: string;
+  name: string;
+  description?: string;
+  enabled: boolean;
+  createdBy: string;
+  createdAt?: number;
+  updatedAt?: number;
+  version?: number;
+  rules: {
+    events: (
+      | 'issue.sla_breached'
+      | 'deployment.ready'
+      | 'deployment.failed'
+      | 'account.new_sign_in'
+      | 'domain.verified'
+      | 'domain.failed'
+      | 'issue.assigned'
+      | 'issue.mentioned'
+      | 'calendar.invite_unanswered'
+      | 'calendar.meeting_soon'
+      | 'mail.vip'
+      | 'agent.job_done'
+      | 'agent.job_failed'
+      | 'ops.alarm'
+    )[];
+    match?: {
+      [key: string]: string[];
+    };
+    steps: {
+      afterMinutes: number;
+      channels: ('inapp' | 'email' | 'sms' | 'voice')[];
+    }[];
+    beforeEvent?: boolean;
+    roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
+    userIds?: string[];
+    overrideQuietHours?: boolean;
+  }[];
+  attachments: {
+    resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
+    resourceId: string;
+    resourceLabel?: string;
+  }[];
+};
+
+export type NotificationSettings = {
+  phone: string | null;
+  quietHours: {
+    start: string;
+    end: string;
+    timeZone: string;
+  } | null;
+};
+
+export type ObjectInfo = {
+  key: string;
+  size: number;
+  contentType?: string;
+  lastModified?: number;
+  etag?: string;
+  storageClass:
+    | 'STANDARD'
+    | 'STANDARD_IA'
+    | 'ONEZONE_IA'
+    | 'INTELLIGENT_TIERING'
+    | 'REDUCED_REDUNDANCY'
+    | 'DEEP_ARCHIVE'
+    | 'ARCHIVE'
+    | 'ARCHIVE_IR'
+    | 'EXPRESS_ONEZONE'
+    | 'OUTPOSTS'
+    | 'SNOW'
+    | 'CLOUD_BACKUP_LOW_COST_WARM'
+    | 'CLOUD_BACKUP_WARM'
+    | 'FS_ONTAP'
+    | 'FS_OPENZFS';
+  versionId?: string;
+  cacheControl?: string;
+  contentEncoding?: string;
+  contentDisposition?: string;
+  encryption?: 'AES256' | 'cloud:backup' | 'cloud:fs' | 'cloud:kms' | 'cloud:kms:dsse';
+  metadata: {
+    [key: string]: string;
+  };
+};
+
+export type Occurrence = {
+  eventId: string;
+  calendarId: string;
+  recurrenceId: number | null;
+  start: number;
+  end: number;
+  allDay: boolean;
+  startDate?: string;
+  endDate?: string;
+  summary: string;
+  location: string;
+  status: 'confirmed' | 'tentative' | 'cancelled';
+  busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+  recurring: boolean;
+  isException: boolean;
+  isOrganizer: boolean;
+  attendees: number;
+  myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+};
+
+export type Party = {
+  name: string;
+  address: string;
+};
+
+export type Project = {
+  projectId: string;
+  orgId: string;
+  name: string;
+  slug: string;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+  repoId?: string;
+  productionBranch: string;
+  framework: 'nextjs' | 'static' | 'node';
+  rootDirectory: string;
+  buildCommand?: string;
+  installCommand?: string;
+  outputDirectory?: string;
+  location: string;
+  productionDeploymentId?: string;
+  version: number;
+  status?: 'deleting' | 'transferring';
+};
+
+export type ProjectListEntry = {
+  projectId: string;
+  orgId: string;
+  name: string;
+  slug: string;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+  repoId?: string;
+  productionBranch: string;
+  framework: 'nextjs' | 'static' | 'node';
+  rootDirectory: string;
+  buildCommand?: string;
+  installCommand?: string;
+  outputDirectory?: string;
+  location: string;
+  productionDeploymentId?: string;
+  version: number;
+  status?: 'deleting' | 'transferring';
+  latest?: Deployment;
+  production?: Deployment;
+  productionHost?: string;
+  repo?: LinkedRepo;
+  domains?: CustomDomainSummary[];
+};
+
+export type PullRequest = {
+  number: number;
+  pullRequestId: string;
+  orgId: string;
+  repoId: string;
+  title: string;
+  state?: 'open' | 'closed' | 'merged';
+  sourceBranch: string;
+  targetBranch: string;
+  labels?: string[];
+  assignees?: string[];
+  comments?: number;
+  createdAt?: number;
+  updatedAt?: number;
+  closedAt?: number;
+  closedBy?: string;
+  authorId: string;
+  authorEmail?: string;
+  authorName?: string;
+  mergeCommitId?: string;
+  previousPullRequestIds?: string[];
+};
+
+export type PullRequestDetail = {
+  number: number;
+  pullRequestId: string;
+  orgId: string;
+  repoId: string;
+  title: string;
+  state?: 'open' | 'closed' | 'merged';
+  sourceBranch: string;
+  targetBranch: string;
+  labels?: string[];
+  assignees?: string[];
+  comments?: number;
+  createdAt?: number;
+  updatedAt?: number;
+  closedAt?: number;
+  closedBy?: string;
+  authorId: string;
+  authorEmail?: string;
+  authorName?: string;
+  mergeCommitId: string | null;
+  previousPullRequestIds?: string[];
+  description: string;
+  base: string | null;
+  head: string | null;
+  revisionId: string | null;
+  sourceBranchExists: boolean | null;
+};
+
+export type RepoCredential = {
+  keyId: string;
+  name: string;
+  scopes: string[];
+  createdAt: number;
+  expiresAt: number | null;
+};
+
+export type RepoDetail = {
+  resourceId: string;
+  name: string;
+  description: string | null;
+  defaultBranch: string;
+  branches: string[];
+  tags: string[];
+  initialBranch: string;
+  protectedBranch: string | null;
+  createdAt?: number;
+  updatedAt?: number;
+  openIssues: number;
+  openPulls: number;
+  requiredApprovals: number;
+  cloneUrl: string;
+  empty: boolean;
+  status?: string;
+};
+
+export type RepoLabel = {
+  name: string;
+  color: string;
+  description?: string;
+};
+
+export type RepoListEntry = {
+  name: string;
+  resourceId: string;
+  description: string | null;
+  defaultBranch: string | null;
+  createdAt?: number;
+  updatedAt?: number;
+  language: string | null;
+};
+
 export type Resource = {
   resourceId: string;
   type: 'repository' | 'database' | 'bucket';
@@ -244,6 +902,36 @@ export type Resource = {
   location: string;
   arn?: string;
   physicalName: string;
+};
+
+export type ReviewThread = {
+  id: string;
+  path: string | null;
+  line: number | null;
+  side: 'old' | 'new';
+  beforeCommitId: string;
+  afterCommitId: string | null;
+  outdated: boolean;
+  comments: {
+    id: string;
+    body: string;
+    author: {
+      id: string | null;
+      name: string;
+      email: string | null;
+    };
+    createdAt: number;
+    updatedAt: number | null;
+    deleted: boolean;
+  }[];
+};
+
+export type RuntimeLogLine = {
+  t: number;
+  level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
+  requestId?: string;
+  message: string;
+  truncated?: boolean;
 };
 
 export type Sprint = {
@@ -270,6 +958,42 @@ export type Sprint = {
       carriedTo?: string;
     };
   };
+};
+
+export type State = {
+  state: 'open' | 'closed' | 'merged';
+};
+
+export type StorageFile = {
+  key: string;
+  size: number;
+  lastModified?: number;
+  etag?: string;
+  storageClass:
+    | 'STANDARD'
+    | 'STANDARD_IA'
+    | 'ONEZONE_IA'
+    | 'INTELLIGENT_TIERING'
+    | 'REDUCED_REDUNDANCY'
+    | 'DEEP_ARCHIVE'
+    | 'ARCHIVE'
+    | 'ARCHIVE_IR'
+    | 'EXPRESS_ONEZONE'
+    | 'OUTPOSTS'
+    | 'SNOW'
+    | 'CLOUD_BACKUP_LOW_COST_WARM'
+    | 'CLOUD_BACKUP_WARM'
+    | 'FS_ONTAP'
+    | 'FS_OPENZFS';
+};
+
+export type TailLogLine = {
+  t: number;
+  level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
+  requestId?: string;
+  message: string;
+  truncated?: boolean;
+  id: string;
 };
 
 export type TrackerComponent = {
@@ -322,6 +1046,15 @@ export type TrackerVersion = {
   data: {
     [key: string]: unknown;
   };
+};
+
+export type TreeEntry = {
+  name: string;
+  path: string;
+  type: 'file' | 'dir' | 'link' | 'submodule';
+  mode: string;
+  id: string;
+  size: number | null;
 };
 
 export type Worklog = {
@@ -1298,28 +2031,7 @@ export interface Operations {
     response: {
       prefix: string;
       folders: string[];
-      files: {
-        key: string;
-        size: number;
-        lastModified?: number;
-        etag?: string;
-        storageClass:
-          | 'STANDARD'
-          | 'STANDARD_IA'
-          | 'ONEZONE_IA'
-          | 'INTELLIGENT_TIERING'
-          | 'REDUCED_REDUNDANCY'
-          | 'DEEP_ARCHIVE'
-          | 'ARCHIVE'
-          | 'ARCHIVE_IR'
-          | 'EXPRESS_ONEZONE'
-          | 'OUTPOSTS'
-          | 'SNOW'
-          | 'CLOUD_BACKUP_LOW_COST_WARM'
-          | 'CLOUD_BACKUP_WARM'
-          | 'FS_ONTAP'
-          | 'FS_OPENZFS';
-      }[];
+      files: StorageFile[];
       cursor: string | null;
     };
   };
@@ -1334,37 +2046,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      object: {
-        key: string;
-        size: number;
-        contentType?: string;
-        lastModified?: number;
-        etag?: string;
-        storageClass:
-          | 'STANDARD'
-          | 'STANDARD_IA'
-          | 'ONEZONE_IA'
-          | 'INTELLIGENT_TIERING'
-          | 'REDUCED_REDUNDANCY'
-          | 'DEEP_ARCHIVE'
-          | 'ARCHIVE'
-          | 'ARCHIVE_IR'
-          | 'EXPRESS_ONEZONE'
-          | 'OUTPOSTS'
-          | 'SNOW'
-          | 'CLOUD_BACKUP_LOW_COST_WARM'
-          | 'CLOUD_BACKUP_WARM'
-          | 'FS_ONTAP'
-          | 'FS_OPENZFS';
-        versionId?: string;
-        cacheControl?: string;
-        contentEncoding?: string;
-        contentDisposition?: string;
-        encryption?: 'AES256' | 'cloud:backup' | 'cloud:fs' | 'cloud:kms' | 'cloud:kms:dsse';
-        metadata: {
-          [key: string]: string;
-        };
-      };
+      object: ObjectInfo;
     };
   };
   /** A presigned GET link to the file, valid five minutes */
@@ -1446,30 +2128,9 @@ export interface Operations {
     body: undefined;
     response: {
       versioning: 'Enabled' | 'Suspended' | 'Disabled';
-      cors: {
-        ID?: string;
-        AllowedHeaders?: string[];
-        AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
-        AllowedOrigins?: string[];
-        ExposeHeaders?: string[];
-        MaxAgeSeconds?: number;
-      }[];
-      cloudCors: {
-        ID?: string;
-        AllowedHeaders?: string[];
-        AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
-        AllowedOrigins?: string[];
-        ExposeHeaders?: string[];
-        MaxAgeSeconds?: number;
-      };
-      lifecycle: {
-        id: string;
-        prefix: string;
-        enabled: boolean;
-        expirationDays?: number;
-        noncurrentDays?: number;
-        other: boolean;
-      }[];
+      cors: CorsRule[];
+      cloudCors: CorsRule;
+      lifecycle: LifecycleRule[];
       publicAccessBlocked: boolean;
     };
   };
@@ -1491,14 +2152,7 @@ export interface Operations {
       }[];
     };
     response: {
-      cors: {
-        ID?: string;
-        AllowedHeaders?: string[];
-        AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
-        AllowedOrigins?: string[];
-        ExposeHeaders?: string[];
-        MaxAgeSeconds?: number;
-      }[];
+      cors: CorsRule[];
     };
   };
   /** Turns versioning on (`enabled: true`) or suspends it */
@@ -1528,22 +2182,8 @@ export interface Operations {
       noncurrentDays?: number;
     };
     response: {
-      rule: {
-        id: string;
-        prefix: string;
-        enabled: boolean;
-        expirationDays?: number;
-        noncurrentDays?: number;
-        other: boolean;
-      };
-      lifecycle: {
-        id: string;
-        prefix: string;
-        enabled: boolean;
-        expirationDays?: number;
-        noncurrentDays?: number;
-        other: boolean;
-      }[];
+      rule: LifecycleRule;
+      lifecycle: LifecycleRule[];
     };
   };
   /** Removes a lifecycle rule */
@@ -1556,14 +2196,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      lifecycle: {
-        id: string;
-        prefix: string;
-        enabled: boolean;
-        expirationDays?: number;
-        noncurrentDays?: number;
-        other: boolean;
-      }[];
+      lifecycle: LifecycleRule[];
     };
   };
   /** Projects, by name */
@@ -1576,38 +2209,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      projects: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-        latest?: Deployment;
-        production?: Deployment;
-        productionHost?: string;
-        repo?: {
-          resourceId: string;
-          name: string;
-        };
-        domains?: {
-          hostname: string;
-          status?: 'error' | 'active' | 'pending' | 'verifying';
-          redirectTo?: string;
-        }[];
-      }[];
+      projects: ProjectListEntry[];
     };
   };
   /** Creates a project */
@@ -1625,26 +2227,7 @@ export interface Operations {
       location?: string;
     };
     response: {
-      project: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-      };
+      project: Project;
       deployment: null;
     };
   };
@@ -1657,55 +2240,13 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      project: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-      };
+      project: Project;
       productionHost?: string;
       deployments: Deployment[];
       production?: Deployment;
-      repo?: {
-        resourceId: string;
-        name: string;
-      };
-      domains: {
-        hostname: string;
-        orgId: string;
-        projectId: string;
-        status?: 'error' | 'active' | 'pending' | 'verifying';
-        message?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        tenantId?: string;
-        certificateArn?: string;
-        records?: string;
-        zone?: string;
-        dnsProvider?: string;
-        checkedAt?: number;
-        redirectTo?: string;
-      }[];
-      functionConfig: {
-        memoryMb: 1024;
-        timeoutSeconds: 30;
-        architecture: 'arm64';
-        runtime: 'nodejs22.x';
-      };
+      repo?: LinkedRepo;
+      domains: CustomDomain[];
+      functionConfig: FunctionConfig;
     };
   };
   /** Changes project settings */
@@ -1729,26 +2270,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      project: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-      };
+      project: Project;
       deployment?: null;
     };
   };
@@ -1773,26 +2295,7 @@ export interface Operations {
       orgId: string;
     };
     response: {
-      project: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-      };
+      project: Project;
       org: {
         orgId: string;
         slug: string;
@@ -1926,11 +2429,7 @@ export interface Operations {
           existing: true;
         }
       | {
-          deployment: {
-            deploymentId: string;
-            host: string;
-            target: 'preview' | 'production';
-          };
+          deployment: DeploymentRef;
           existing: false;
         };
   };
@@ -1945,10 +2444,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      lines: {
-        t: number;
-        m: string;
-      }[];
+      lines: BuildLogLine[];
       cursor: string | null;
       status: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
       error: string | null;
@@ -1969,26 +2465,13 @@ export interface Operations {
     response:
       | {
           available: false;
-          lines: {
-            t: number;
-            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
-            requestId?: string;
-            message: string;
-            truncated?: boolean;
-          }[];
+          lines: RuntimeLogLine[];
           next: number;
           more: false;
         }
       | {
           available: true;
-          lines: {
-            t: number;
-            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
-            requestId?: string;
-            message: string;
-            truncated?: boolean;
-            id: string;
-          }[];
+          lines: TailLogLine[];
           next: number;
           more: boolean;
         };
@@ -2076,23 +2559,11 @@ export interface Operations {
     response:
       | {
           available: false;
-          lines: {
-            t: number;
-            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
-            requestId?: string;
-            message: string;
-            truncated?: boolean;
-          }[];
+          lines: RuntimeLogLine[];
         }
       | {
           available: true;
-          lines: {
-            t: number;
-            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
-            requestId?: string;
-            message: string;
-            truncated?: boolean;
-          }[];
+          lines: RuntimeLogLine[];
           from: number;
           to: number;
           limited: boolean;
@@ -2107,11 +2578,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      deployment: {
-        deploymentId: string;
-        host: string;
-        target: 'preview' | 'production';
-      };
+      deployment: DeploymentRef;
     };
   };
   /** Makes a ready deployment the production deployment, without a rebuild */
@@ -2135,15 +2602,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      repos: {
-        name: string;
-        resourceId: string;
-        description: string | null;
-        defaultBranch: string | null;
-        createdAt?: number;
-        updatedAt?: number;
-        language: string | null;
-      }[];
+      repos: RepoListEntry[];
     };
   };
   /** Creates a repository, empty unless a README, a .gitignore template or a license is asked for (then one first commit holds them) */
@@ -2249,24 +2708,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      resourceId: string;
-      name: string;
-      description: string | null;
-      defaultBranch: string;
-      branches: string[];
-      tags: string[];
-      initialBranch: string;
-      protectedBranch: string | null;
-      createdAt?: number;
-      updatedAt?: number;
-      openIssues: number;
-      openPulls: number;
-      requiredApprovals: number;
-      cloneUrl: string;
-      empty: boolean;
-      status?: string;
-    };
+    response: RepoDetail;
   };
   /** Changes the description (null removes it) or the default branch (one that exists) */
   patchReposByName: {
@@ -2280,24 +2722,7 @@ export interface Operations {
       defaultBranch?: string;
     };
     response: {
-      repo: {
-        resourceId: string;
-        name: string;
-        description: string | null;
-        defaultBranch: string;
-        branches: string[];
-        tags: string[];
-        initialBranch: string;
-        protectedBranch: string | null;
-        createdAt?: number;
-        updatedAt?: number;
-        openIssues: number;
-        openPulls: number;
-        requiredApprovals: number;
-        cloneUrl: string;
-        empty: boolean;
-        status?: string;
-      };
+      repo: RepoDetail;
     };
   };
   /** The approvals pull requests into the default branch need */
@@ -2308,10 +2733,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      requiredApprovals: number;
-      branch: string | null;
-    };
+    response: BranchProtection;
   };
   /** Protects the default branch: it then changes only through pull requests with this many approvals (0 removes the rule) */
   putReposProtection: {
@@ -2323,10 +2745,7 @@ export interface Operations {
     body: {
       requiredApprovals: number;
     };
-    response: {
-      requiredApprovals: number;
-      branch: string | null;
-    };
+    response: BranchProtection;
   };
   /** Branches with their commits */
   getReposBranches: {
@@ -2586,11 +3005,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      labels: {
-        name: string;
-        color: string;
-        description?: string;
-      }[];
+      labels: RepoLabel[];
     };
   };
   /** Creates or replaces a label by name */
@@ -2606,11 +3021,7 @@ export interface Operations {
       description?: string;
     };
     response: {
-      label: {
-        name: string;
-        color: string;
-        description?: string;
-      };
+      label: RepoLabel;
     };
   };
   /** Removes a label */
@@ -2703,14 +3114,7 @@ export interface Operations {
       ref: string;
       commitId: string;
       path: string;
-      entries: {
-        name: string;
-        path: string;
-        type: 'file' | 'dir' | 'link' | 'submodule';
-        mode: string;
-        id: string;
-        size: number | null;
-      }[];
+      entries: TreeEntry[];
     };
   };
   /** A file of a ref with its content: UTF-8 text, or base64 for anything else */
@@ -2799,13 +3203,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      credentials: {
-        keyId: string;
-        name: string;
-        scopes: string[];
-        createdAt: number;
-        expiresAt: number | null;
-      }[];
+      credentials: RepoCredential[];
     };
   };
   /** Makes a password for git over HTTPS (any user name): its git scopes as far as the caller holds them, an expiry in days (90 unless given) */
@@ -2820,13 +3218,7 @@ export interface Operations {
       expiresInDays?: number;
     };
     response: {
-      credential: {
-        keyId: string;
-        name: string;
-        scopes: string[];
-        createdAt: number;
-        expiresAt: number | null;
-      };
+      credential: RepoCredential;
       username: string;
       password: string;
     };
@@ -3014,28 +3406,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      pulls: {
-        number: number;
-        pullRequestId: string;
-        orgId: string;
-        repoId: string;
-        title: string;
-        state?: 'open' | 'closed' | 'merged';
-        sourceBranch: string;
-        targetBranch: string;
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        mergeCommitId?: string;
-        previousPullRequestIds?: string[];
-      }[];
+      pulls: PullRequest[];
       cursor: string | null;
     };
   };
@@ -3055,28 +3426,7 @@ export interface Operations {
       assignees?: string[];
     };
     response: {
-      pull: {
-        number: number;
-        pullRequestId: string;
-        orgId: string;
-        repoId: string;
-        title: string;
-        state?: 'open' | 'closed' | 'merged';
-        sourceBranch: string;
-        targetBranch: string;
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        mergeCommitId?: string;
-        previousPullRequestIds?: string[];
-      };
+      pull: PullRequest;
     };
   };
   /** A pull request in detail (merge base, heads, revision), the strategies that would merge it now, its conflicts and its comments */
@@ -3089,33 +3439,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      pull: {
-        number: number;
-        pullRequestId: string;
-        orgId: string;
-        repoId: string;
-        title: string;
-        state?: 'open' | 'closed' | 'merged';
-        sourceBranch: string;
-        targetBranch: string;
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        mergeCommitId: string | null;
-        previousPullRequestIds?: string[];
-        description: string;
-        base: string | null;
-        head: string | null;
-        revisionId: string | null;
-        sourceBranchExists: boolean | null;
-      };
+      pull: PullRequestDetail;
       mergeOptions: ('fast-forward' | 'squash' | 'three-way')[];
       conflicts: Conflict[];
       comments: Comment[];
@@ -3136,28 +3460,7 @@ export interface Operations {
       assignees?: string[];
     };
     response: {
-      pull: {
-        number: number;
-        pullRequestId: string;
-        orgId: string;
-        repoId: string;
-        title: string;
-        state?: 'open' | 'closed' | 'merged';
-        sourceBranch: string;
-        targetBranch: string;
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        mergeCommitId?: string;
-        previousPullRequestIds?: string[];
-      };
+      pull: PullRequest;
     };
   };
   /** The commits the source brings (newest first, 250 at most: `truncated` past them) */
@@ -3219,27 +3522,7 @@ export interface Operations {
       approved: boolean;
       overridden: boolean;
       viewerApproved: boolean;
-      threads: {
-        id: string;
-        path: string | null;
-        line: number | null;
-        side: 'old' | 'new';
-        beforeCommitId: string;
-        afterCommitId: string | null;
-        outdated: boolean;
-        comments: {
-          id: string;
-          body: string;
-          author: {
-            id: string | null;
-            name: string;
-            email: string | null;
-          };
-          createdAt: number;
-          updatedAt: number | null;
-          deleted: boolean;
-        }[];
-      }[];
+      threads: ReviewThread[];
     };
   };
   /** A review comment: a new thread on `line` of `path` (`side` old or new) of the diff between `base` and `head` (default: the merge base and the source head), or a reply with `inReplyTo` (a thread or comment id) */
@@ -3309,9 +3592,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      state: 'open' | 'closed' | 'merged';
-    };
+    response: State;
   };
   /** Reopens a closed pull request as a new one under the same number (approvals start over) */
   postReposPullsReopen: {
@@ -3322,9 +3603,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      state: 'open' | 'closed' | 'merged';
-    };
+    response: State;
   };
   /** Adds a comment to a pull request (its `comments` goes up in the same write) */
   postReposPullsComments: {
@@ -3349,58 +3628,9 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      devices: {
-        deviceId: string;
-        orgId: string;
-        userId: string;
-        name: string;
-        ownerName: string | null;
-        status?: 'active' | 'revoked';
-        version?: string;
-        platform?: string;
-        features?: string[];
-        capabilities: ('http' | 'browser' | 'exec')[];
-        networkMode?: 'allowlist' | 'full';
-        hosts?: string[];
-        lastSeenAt?: number;
-        createdAt?: number;
-        updatedAt?: number;
-      }[];
-      requests: {
-        orgId: string;
-        deviceId: string;
-        host: string;
-        status?: 'pending' | 'approved' | 'denied';
-        reason?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      }[];
-      jobs: {
-        jobId: string;
-        orgId: string;
-        type: 'http.batch' | 'exec' | 'browser.batch';
-        status: string;
-        createdBy: string;
-        expiresAt: number;
-        label?: string;
-        hosts?: string[];
-        input?: unknown;
-        error?: string;
-        deviceId?: string;
-        cancelRequestedAt?: number;
-        canceledBy?: string;
-        heartbeatAt?: number;
-        queueTtl?: number;
-        callbackUrl?: string;
-        claimedAt?: number;
-        completedAt?: number;
-        updatedAt?: number;
-        createdAt?: number;
-        waiting?: {
-          reason: 'no_devices' | 'offline' | 'blocked';
-          devices?: unknown[];
-        } | null;
-      }[];
+      devices: AgentDevice[];
+      requests: NetworkRequest[];
+      jobs: AgentJob[];
     };
   };
   /** Queues a job for a device of the organization: `http.batch` `{ requests: [{ method, url, headers?, body?, timeoutMs? }] }` (1-100), `exec` `{ command: [argv…], cwd?, env?, timeoutMs? }` (also needs agents:write), `browser.batch` `{ pages: [{ url, waitFor?, screenshot?, text? }] }` (1-20) */
@@ -3431,32 +3661,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      job: {
-        jobId: string;
-        orgId: string;
-        type: 'http.batch' | 'exec' | 'browser.batch';
-        status: string;
-        createdBy: string;
-        expiresAt: number;
-        label?: string;
-        hosts?: string[];
-        input?: unknown;
-        error?: string;
-        deviceId?: string;
-        cancelRequestedAt?: number;
-        canceledBy?: string;
-        heartbeatAt?: number;
-        queueTtl?: number;
-        callbackUrl?: string;
-        claimedAt?: number;
-        completedAt?: number;
-        updatedAt?: number;
-        createdAt?: number;
-        waiting?: {
-          reason: 'no_devices' | 'offline' | 'blocked';
-          devices?: unknown[];
-        } | null;
-      };
+      job: AgentJob;
       resultsUrl: string | null;
     };
   };
@@ -3502,9 +3707,7 @@ export interface Operations {
       userCode: string;
       approve?: boolean;
     };
-    response: {
-      ok: true;
-    };
+    response: AgentOk;
   };
   /** Changes a device's name, capabilities, network mode or allowed hosts */
   patchAgentsDevicesByDeviceId: {
@@ -3519,9 +3722,7 @@ export interface Operations {
       name?: string;
       capabilities?: ('http' | 'browser' | 'exec')[];
     };
-    response: {
-      ok: true;
-    };
+    response: AgentOk;
   };
   /** Revokes a device and its token at once (its next call is 401) */
   deleteAgentsDevicesByDeviceId: {
@@ -3543,9 +3744,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      ok: true;
-    };
+    response: AgentOk;
   };
   /** Marks the device seen, answers its policy and claims the oldest queued job it may run (its type's capability, hosts within the allowlist), with a results link */
   postAgentPoll: {
@@ -4405,18 +4604,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      notices: {
-        noticeId: string;
-        orgId?: string;
-        event: string;
-        title: string;
-        body?: string;
-        url?: string;
-        read?: boolean;
-        requireAck?: boolean;
-        ackedAt?: number;
-        createdAt?: number;
-      }[];
+      notices: Notice[];
       cursor: string | null;
     };
   };
@@ -4448,14 +4636,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      settings: {
-        phone: string | null;
-        quietHours: {
-          start: string;
-          end: string;
-          timeZone: string;
-        } | null;
-      };
+      settings: NotificationSettings;
     };
   };
   /** Replaces the settings: `phone` (E.164, or null: texts and calls go by email), `quietHours` ({ start, end, timeZone }, or null): during them only in-app notices arrive, the rest wait for their end */
@@ -4471,14 +4652,7 @@ export interface Operations {
       } | null;
     };
     response: {
-      settings: {
-        phone: string | null;
-        quietHours: {
-          start: string;
-          end: string;
-          timeZone: string;
-        } | null;
-      };
+      settings: NotificationSettings;
     };
   };
   /** The protocol templates a protocol can be made from (`{ template }`) */
@@ -4533,51 +4707,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      protocols: {
-        protocolId: string;
-        orgId: string;
-        name: string;
-        description?: string;
-        enabled: boolean;
-        createdBy: string;
-        createdAt?: number;
-        updatedAt?: number;
-        version?: number;
-        rules: {
-          events: (
-            | 'issue.sla_breached'
-            | 'deployment.ready'
-            | 'deployment.failed'
-            | 'account.new_sign_in'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'issue.assigned'
-            | 'issue.mentioned'
-            | 'calendar.invite_unanswered'
-            | 'calendar.meeting_soon'
-            | 'mail.vip'
-            | 'agent.job_done'
-            | 'agent.job_failed'
-            | 'ops.alarm'
-          )[];
-          match?: {
-            [key: string]: string[];
-          };
-          steps: {
-            afterMinutes: number;
-            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
-          }[];
-          beforeEvent?: boolean;
-          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
-          userIds?: string[];
-          overrideQuietHours?: boolean;
-        }[];
-        attachments: {
-          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
-          resourceId: string;
-          resourceLabel?: string;
-        }[];
-      }[];
+      protocols: NotificationProtocol[];
     };
   };
   /** Creates a protocol: `{ template }` copies a template, else `{ name, description?, enabled?, rules }` */
@@ -4625,51 +4755,7 @@ export interface Operations {
           }[];
         };
     response: {
-      protocol: {
-        protocolId: string;
-        orgId: string;
-        name: string;
-        description?: string;
-        enabled: boolean;
-        createdBy: string;
-        createdAt?: number;
-        updatedAt?: number;
-        version?: number;
-        rules: {
-          events: (
-            | 'issue.sla_breached'
-            | 'deployment.ready'
-            | 'deployment.failed'
-            | 'account.new_sign_in'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'issue.assigned'
-            | 'issue.mentioned'
-            | 'calendar.invite_unanswered'
-            | 'calendar.meeting_soon'
-            | 'mail.vip'
-            | 'agent.job_done'
-            | 'agent.job_failed'
-            | 'ops.alarm'
-          )[];
-          match?: {
-            [key: string]: string[];
-          };
-          steps: {
-            afterMinutes: number;
-            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
-          }[];
-          beforeEvent?: boolean;
-          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
-          userIds?: string[];
-          overrideQuietHours?: boolean;
-        }[];
-        attachments: {
-          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
-          resourceId: string;
-          resourceLabel?: string;
-        }[];
-      };
+      protocol: NotificationProtocol;
     };
   };
   /** A protocol with its rules and attachments */
@@ -4681,51 +4767,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      protocol: {
-        protocolId: string;
-        orgId: string;
-        name: string;
-        description?: string;
-        enabled: boolean;
-        createdBy: string;
-        createdAt?: number;
-        updatedAt?: number;
-        version?: number;
-        rules: {
-          events: (
-            | 'issue.sla_breached'
-            | 'deployment.ready'
-            | 'deployment.failed'
-            | 'account.new_sign_in'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'issue.assigned'
-            | 'issue.mentioned'
-            | 'calendar.invite_unanswered'
-            | 'calendar.meeting_soon'
-            | 'mail.vip'
-            | 'agent.job_done'
-            | 'agent.job_failed'
-            | 'ops.alarm'
-          )[];
-          match?: {
-            [key: string]: string[];
-          };
-          steps: {
-            afterMinutes: number;
-            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
-          }[];
-          beforeEvent?: boolean;
-          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
-          userIds?: string[];
-          overrideQuietHours?: boolean;
-        }[];
-        attachments: {
-          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
-          resourceId: string;
-          resourceLabel?: string;
-        }[];
-      };
+      protocol: NotificationProtocol;
     };
   };
   /** Replaces a protocol (attachments stay) */
@@ -4771,51 +4813,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      protocol: {
-        protocolId: string;
-        orgId: string;
-        name: string;
-        description?: string;
-        enabled: boolean;
-        createdBy: string;
-        createdAt?: number;
-        updatedAt?: number;
-        version?: number;
-        rules: {
-          events: (
-            | 'issue.sla_breached'
-            | 'deployment.ready'
-            | 'deployment.failed'
-            | 'account.new_sign_in'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'issue.assigned'
-            | 'issue.mentioned'
-            | 'calendar.invite_unanswered'
-            | 'calendar.meeting_soon'
-            | 'mail.vip'
-            | 'agent.job_done'
-            | 'agent.job_failed'
-            | 'ops.alarm'
-          )[];
-          match?: {
-            [key: string]: string[];
-          };
-          steps: {
-            afterMinutes: number;
-            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
-          }[];
-          beforeEvent?: boolean;
-          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
-          userIds?: string[];
-          overrideQuietHours?: boolean;
-        }[];
-        attachments: {
-          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
-          resourceId: string;
-          resourceLabel?: string;
-        }[];
-      };
+      protocol: NotificationProtocol;
     };
   };
   /** Deletes a protocol and its attachments */
@@ -5489,23 +5487,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      domains: {
-        domain: string;
-        status: 'pending' | 'verified' | 'failed';
-        receiving: boolean;
-        catchAll: string | null;
-        createdAt: number;
-        checkedAt: number | null;
-        verifiedAt: number | null;
-        version: number;
-        records: {
-          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
-          type: 'TXT' | 'CNAME' | 'MX';
-          name: string;
-          value: string;
-          found: boolean | null;
-        }[];
-      }[];
+      domains: MailDomain[];
     };
   };
   /** Adds a domain for mail: the records to publish (ownership TXT, DKIM, SPF, DMARC, MX) */
@@ -5518,23 +5500,7 @@ export interface Operations {
       domain: string;
     };
     response: {
-      domain: {
-        domain: string;
-        status: 'pending' | 'verified' | 'failed';
-        receiving: boolean;
-        catchAll: string | null;
-        createdAt: number;
-        checkedAt: number | null;
-        verifiedAt: number | null;
-        version: number;
-        records: {
-          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
-          type: 'TXT' | 'CNAME' | 'MX';
-          name: string;
-          value: string;
-          found: boolean | null;
-        }[];
-      };
+      domain: MailDomain;
     };
   };
   /** Checks the domain's ownership record now */
@@ -5546,23 +5512,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      domain: {
-        domain: string;
-        status: 'pending' | 'verified' | 'failed';
-        receiving: boolean;
-        catchAll: string | null;
-        createdAt: number;
-        checkedAt: number | null;
-        verifiedAt: number | null;
-        version: number;
-        records: {
-          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
-          type: 'TXT' | 'CNAME' | 'MX';
-          name: string;
-          value: string;
-          found: boolean | null;
-        }[];
-      };
+      domain: MailDomain;
     };
   };
   /** Receiving on or off */
@@ -5578,23 +5528,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      domain: {
-        domain: string;
-        status: 'pending' | 'verified' | 'failed';
-        receiving: boolean;
-        catchAll: string | null;
-        createdAt: number;
-        checkedAt: number | null;
-        verifiedAt: number | null;
-        version: number;
-        records: {
-          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
-          type: 'TXT' | 'CNAME' | 'MX';
-          name: string;
-          value: string;
-          found: boolean | null;
-        }[];
-      };
+      domain: MailDomain;
     };
   };
   /** Removes the domain */
@@ -5635,17 +5569,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      mailboxes: {
-        mailboxId: string;
-        address: string;
-        name: string;
-        kind: 'personal' | 'shared';
-        members: string[];
-        aliases: string[];
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      }[];
+      mailboxes: Mailbox[];
     };
   };
   /** Creates a mailbox: an address on one of the organization's domains, unique with aliases platform-wide */
@@ -5661,17 +5585,7 @@ export interface Operations {
       kind?: 'personal' | 'shared';
     };
     response: {
-      mailbox: {
-        mailboxId: string;
-        address: string;
-        name: string;
-        kind: 'personal' | 'shared';
-        members: string[];
-        aliases: string[];
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      mailbox: Mailbox;
     };
   };
   /** Renames a mailbox or replaces its members (`ifVersion`: 409 when it changed) */
@@ -5687,17 +5601,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      mailbox: {
-        mailboxId: string;
-        address: string;
-        name: string;
-        kind: 'personal' | 'shared';
-        members: string[];
-        aliases: string[];
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      mailbox: Mailbox;
     };
   };
   /** Deletes a mailbox: its addresses, messages and attachments, in steps safe to repeat */
@@ -5721,17 +5625,7 @@ export interface Operations {
       address: string;
     };
     response: {
-      mailbox: {
-        mailboxId: string;
-        address: string;
-        name: string;
-        kind: 'personal' | 'shared';
-        members: string[];
-        aliases: string[];
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      mailbox: Mailbox;
     };
   };
   /** Removes an alias */
@@ -5784,18 +5678,7 @@ export interface Operations {
         createdAt: number;
         updatedAt: number;
         version: number;
-        settings: {
-          displayName: string | null;
-          signature: string | null;
-          vacation: {
-            enabled: boolean;
-            subject: string;
-            text: string;
-            startsAt: number | null;
-            endsAt: number | null;
-          } | null;
-          vipSenders: string[];
-        };
+        settings: MailSettings;
         unread: number;
       }[];
     };
@@ -5840,18 +5723,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      settings: {
-        displayName: string | null;
-        signature: string | null;
-        vacation: {
-          enabled: boolean;
-          subject: string;
-          text: string;
-          startsAt: number | null;
-          endsAt: number | null;
-        } | null;
-        vipSenders: string[];
-      };
+      settings: MailSettings;
       version: number;
     };
   };
@@ -5864,14 +5736,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      labels: {
-        labelId: string;
-        name: string;
-        type: 'system' | 'user';
-        parent: string | null;
-        total: number;
-        unread: number;
-      }[];
+      labels: MailLabel[];
     };
   };
   /** Creates a user label, unique case-insensitively */
@@ -5885,14 +5750,7 @@ export interface Operations {
       name: string;
     };
     response: {
-      label: {
-        labelId: string;
-        name: string;
-        type: 'system' | 'user';
-        parent: string | null;
-        total: number;
-        unread: number;
-      };
+      label: MailLabel;
     };
   };
   /** Deletes a user label: taken off every thread, the mail kept */
@@ -5920,24 +5778,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      threads: {
-        threadId: string;
-        subject: string;
-        snippet: string;
-        from: {
-          name: string;
-          address: string;
-        }[];
-        to: {
-          name: string;
-          address: string;
-        }[];
-        labels: string[];
-        unread: boolean;
-        lastAt: number;
-        hasAttachment: boolean;
-        messageCount: number;
-      }[];
+      threads: MailThreadSummary[];
       cursor: string | null;
     };
   };
@@ -5983,64 +5824,8 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      thread: {
-        threadId: string;
-        subject: string;
-        snippet: string;
-        from: {
-          name: string;
-          address: string;
-        }[];
-        to: {
-          name: string;
-          address: string;
-        }[];
-        labels: string[];
-        unread: boolean;
-        lastAt: number;
-        hasAttachment: boolean;
-        messageCount: number;
-      };
-      messages: {
-        messageId: string;
-        threadId: string;
-        direction: 'in' | 'out';
-        from: {
-          name: string;
-          address: string;
-        } | null;
-        to: {
-          name: string;
-          address: string;
-        }[];
-        cc: {
-          name: string;
-          address: string;
-        }[];
-        bcc: {
-          name: string;
-          address: string;
-        }[];
-        replyTo: {
-          name: string;
-          address: string;
-        }[];
-        subject: string;
-        date: number;
-        headerId: string;
-        inReplyTo: string | null;
-        references: string[];
-        snippet: string;
-        size: number;
-        attachments: {
-          index: number;
-          filename: string;
-          contentType: string;
-          size: number;
-          contentId: string | null;
-          inline: boolean;
-        }[];
-      }[];
+      thread: MailThreadSummary;
+      messages: Message[];
     };
   };
   /** A message's text and cleaned HTML (no scripts, handlers or forms */
@@ -6123,64 +5908,8 @@ export interface Operations {
       draftId?: string;
     };
     response: {
-      message: {
-        messageId: string;
-        threadId: string;
-        direction: 'in' | 'out';
-        from: {
-          name: string;
-          address: string;
-        } | null;
-        to: {
-          name: string;
-          address: string;
-        }[];
-        cc: {
-          name: string;
-          address: string;
-        }[];
-        bcc: {
-          name: string;
-          address: string;
-        }[];
-        replyTo: {
-          name: string;
-          address: string;
-        }[];
-        subject: string;
-        date: number;
-        headerId: string;
-        inReplyTo: string | null;
-        references: string[];
-        snippet: string;
-        size: number;
-        attachments: {
-          index: number;
-          filename: string;
-          contentType: string;
-          size: number;
-          contentId: string | null;
-          inline: boolean;
-        }[];
-      };
-      thread: {
-        threadId: string;
-        subject: string;
-        snippet: string;
-        from: {
-          name: string;
-          address: string;
-        }[];
-        to: {
-          name: string;
-          address: string;
-        }[];
-        labels: string[];
-        unread: boolean;
-        lastAt: number;
-        hasAttachment: boolean;
-        messageCount: number;
-      };
+      message: Message;
+      thread: MailThreadSummary;
       rejected: string[];
     };
   };
@@ -6257,28 +5986,7 @@ export interface Operations {
       inReplyTo?: string | null;
     };
     response: {
-      draft: {
-        draftId: string;
-        to: string[];
-        cc: string[];
-        bcc: string[];
-        subject: string;
-        text: string;
-        html: string | null;
-        attachments: (
-          | {
-              uploadId: string;
-            }
-          | {
-              messageId: string;
-              index: number;
-            }
-        )[];
-        inReplyTo: string | null;
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      draft: Draft;
     };
   };
   /** A draft */
@@ -6291,28 +5999,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      draft: {
-        draftId: string;
-        to: string[];
-        cc: string[];
-        bcc: string[];
-        subject: string;
-        text: string;
-        html: string | null;
-        attachments: (
-          | {
-              uploadId: string;
-            }
-          | {
-              messageId: string;
-              index: number;
-            }
-        )[];
-        inReplyTo: string | null;
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      draft: Draft;
     };
   };
   /** Replaces a draft's fields */
@@ -6343,28 +6030,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      draft: {
-        draftId: string;
-        to: string[];
-        cc: string[];
-        bcc: string[];
-        subject: string;
-        text: string;
-        html: string | null;
-        attachments: (
-          | {
-              uploadId: string;
-            }
-          | {
-              messageId: string;
-              index: number;
-            }
-        )[];
-        inReplyTo: string | null;
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      draft: Draft;
     };
   };
   /** Deletes a draft */
@@ -6761,12 +6427,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      addressBooks: {
-        addressBookId: string;
-        name: string;
-        isDefault: boolean;
-        version: number;
-      }[];
+      addressBooks: AddressBook[];
     };
   };
   /** Creates an address book */
@@ -6780,12 +6441,7 @@ export interface Operations {
       name: unknown;
     };
     response: {
-      addressBook: {
-        addressBookId: string;
-        name: string;
-        isDefault: boolean;
-        version: number;
-      };
+      addressBook: AddressBook;
     };
   };
   /** Renames an address book (`name`: any JSON, kept as text) */
@@ -6800,12 +6456,7 @@ export interface Operations {
       name: unknown;
     };
     response: {
-      addressBook: {
-        addressBookId: string;
-        name: string;
-        isDefault: boolean;
-        version: number;
-      };
+      addressBook: AddressBook;
     };
   };
   /** Deletes an address book with its contacts and their photos (never the default one) */
@@ -6833,56 +6484,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      contacts: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      }[];
+      contacts: Contact[];
       cursor: string | null;
     };
   };
@@ -6938,56 +6540,7 @@ export interface Operations {
       categories?: string[];
     };
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** A contact */
@@ -7001,56 +6554,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** Changes a contact: fields left out keep their value, an empty `birthday` or `anniversary` clears it */
@@ -7107,56 +6611,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** Deletes a contact and its photo */
@@ -7197,56 +6652,7 @@ export interface Operations {
       data: string;
     };
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** Removes the contact's photo */
@@ -7259,56 +6665,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** Imports vCard 2.1, 3.0 and 4.0 files, 200 cards per call */
@@ -7324,21 +6681,7 @@ export interface Operations {
       size?: number;
       next?: string;
     };
-    response: {
-      imported: number;
-      updated: number;
-      skipped: number;
-      warnings: string[];
-      done: boolean;
-      next: string | null;
-      upload?: {
-        url: string;
-        method: 'PUT';
-        headers: {
-          [key: string]: string;
-        };
-      };
-    };
+    response: ContactImportResult;
   };
   /** The address book as a vCard file (`text/vcard`), `version` 3.0 (default) or 4.0, photos inline */
   getMailMailboxesAddressBooksExport: {
@@ -7363,14 +6706,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      calendars: {
-        calendarId: string;
-        name: string;
-        color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
-        description: string;
-        isDefault: boolean;
-        version: number;
-      }[];
+      calendars: Calendar[];
     };
   };
   /** Creates a calendar (at most 50 a mailbox, the default included) */
@@ -7386,14 +6722,7 @@ export interface Operations {
       description?: string;
     };
     response: {
-      calendar: {
-        calendarId: string;
-        name: string;
-        color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
-        description: string;
-        isDefault: boolean;
-        version: number;
-      };
+      calendar: Calendar;
     };
   };
   /** Changes a calendar's name, color or description */
@@ -7410,14 +6739,7 @@ export interface Operations {
       description?: string;
     };
     response: {
-      calendar: {
-        calendarId: string;
-        name: string;
-        color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
-        description: string;
-        isDefault: boolean;
-        version: number;
-      };
+      calendar: Calendar;
     };
   };
   /** Deletes a calendar with its events (nobody is emailed) */
@@ -7444,25 +6766,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      occurrences: {
-        eventId: string;
-        calendarId: string;
-        recurrenceId: number | null;
-        start: number;
-        end: number;
-        allDay: boolean;
-        startDate?: string;
-        endDate?: string;
-        summary: string;
-        location: string;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        recurring: boolean;
-        isException: boolean;
-        isOrganizer: boolean;
-        attendees: number;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-      }[];
+      occurrences: Occurrence[];
     };
   };
   /** Creates an event: wall-clock start and end in an IANA timeZone (a time in a DST gap moves forward, an ambiguous one takes the first), an optional repeat rule */
@@ -7509,80 +6813,8 @@ export interface Operations {
       notify?: boolean;
     };
     response: {
-      event: {
-        eventId: string;
-        calendarId: string;
-        uid: string;
-        version: number;
-        summary: string;
-        description: string;
-        location: string;
-        allDay: boolean;
-        start: number;
-        end: number;
-        startLocal: string;
-        endLocal: string;
-        timeZone: string;
-        organizer: {
-          email: string;
-          name?: string;
-        } | null;
-        attendees: {
-          email: string;
-          name?: string;
-          role: 'optional' | 'required' | 'chair' | 'non-participant';
-          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-          rsvp: boolean;
-          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-        }[];
-        isOrganizer: boolean;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
-        reminders: number[];
-        categories: string[];
-        url: string | null;
-        recurrence: {
-          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
-          interval: number;
-          count?: number;
-          until?: string;
-          byDay?: {
-            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-            nth?: number;
-          }[];
-          byMonthDay?: number[];
-          byMonth?: number[];
-          bySetPos?: number[];
-          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-        } | null;
-        rrule: string | null;
-        exceptions: {
-          recurrenceId: number;
-          start: number;
-          end: number;
-          startLocal: string;
-          endLocal: string;
-          summary: string;
-          location: string;
-          status: 'confirmed' | 'tentative' | 'cancelled';
-          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-          attendees?: {
-            email: string;
-            name?: string;
-            role: 'optional' | 'required' | 'chair' | 'non-participant';
-            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-            rsvp: boolean;
-            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-          }[];
-        }[];
-        sequence: number;
-      };
-      notified: {
-        sent: number;
-        error?: string;
-      };
+      event: CalendarEvent;
+      notified: CalendarNotified;
     };
   };
   /** An event (a series with its changed occurrences) */
@@ -7596,76 +6828,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      event: {
-        eventId: string;
-        calendarId: string;
-        uid: string;
-        version: number;
-        summary: string;
-        description: string;
-        location: string;
-        allDay: boolean;
-        start: number;
-        end: number;
-        startLocal: string;
-        endLocal: string;
-        timeZone: string;
-        organizer: {
-          email: string;
-          name?: string;
-        } | null;
-        attendees: {
-          email: string;
-          name?: string;
-          role: 'optional' | 'required' | 'chair' | 'non-participant';
-          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-          rsvp: boolean;
-          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-        }[];
-        isOrganizer: boolean;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
-        reminders: number[];
-        categories: string[];
-        url: string | null;
-        recurrence: {
-          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
-          interval: number;
-          count?: number;
-          until?: string;
-          byDay?: {
-            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-            nth?: number;
-          }[];
-          byMonthDay?: number[];
-          byMonth?: number[];
-          bySetPos?: number[];
-          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-        } | null;
-        rrule: string | null;
-        exceptions: {
-          recurrenceId: number;
-          start: number;
-          end: number;
-          startLocal: string;
-          endLocal: string;
-          summary: string;
-          location: string;
-          status: 'confirmed' | 'tentative' | 'cancelled';
-          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-          attendees?: {
-            email: string;
-            name?: string;
-            role: 'optional' | 'required' | 'chair' | 'non-participant';
-            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-            rsvp: boolean;
-            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-          }[];
-        }[];
-        sequence: number;
-      };
+      event: CalendarEvent;
     };
   };
   /** Changes an event (fields left out are kept) or, with recurrenceId (its original start), one occurrence */
@@ -7716,80 +6879,8 @@ export interface Operations {
       moveTo?: unknown;
     };
     response: {
-      event: {
-        eventId: string;
-        calendarId: string;
-        uid: string;
-        version: number;
-        summary: string;
-        description: string;
-        location: string;
-        allDay: boolean;
-        start: number;
-        end: number;
-        startLocal: string;
-        endLocal: string;
-        timeZone: string;
-        organizer: {
-          email: string;
-          name?: string;
-        } | null;
-        attendees: {
-          email: string;
-          name?: string;
-          role: 'optional' | 'required' | 'chair' | 'non-participant';
-          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-          rsvp: boolean;
-          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-        }[];
-        isOrganizer: boolean;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
-        reminders: number[];
-        categories: string[];
-        url: string | null;
-        recurrence: {
-          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
-          interval: number;
-          count?: number;
-          until?: string;
-          byDay?: {
-            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-            nth?: number;
-          }[];
-          byMonthDay?: number[];
-          byMonth?: number[];
-          bySetPos?: number[];
-          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-        } | null;
-        rrule: string | null;
-        exceptions: {
-          recurrenceId: number;
-          start: number;
-          end: number;
-          startLocal: string;
-          endLocal: string;
-          summary: string;
-          location: string;
-          status: 'confirmed' | 'tentative' | 'cancelled';
-          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-          attendees?: {
-            email: string;
-            name?: string;
-            role: 'optional' | 'required' | 'chair' | 'non-participant';
-            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-            rsvp: boolean;
-            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-          }[];
-        }[];
-        sequence: number;
-      };
-      notified: {
-        sent: number;
-        error?: string;
-      };
+      event: CalendarEvent;
+      notified: CalendarNotified;
       cancelled: number;
     };
   };
@@ -7823,80 +6914,8 @@ export interface Operations {
       comment?: string;
     };
     response: {
-      event: {
-        eventId: string;
-        calendarId: string;
-        uid: string;
-        version: number;
-        summary: string;
-        description: string;
-        location: string;
-        allDay: boolean;
-        start: number;
-        end: number;
-        startLocal: string;
-        endLocal: string;
-        timeZone: string;
-        organizer: {
-          email: string;
-          name?: string;
-        } | null;
-        attendees: {
-          email: string;
-          name?: string;
-          role: 'optional' | 'required' | 'chair' | 'non-participant';
-          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-          rsvp: boolean;
-          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-        }[];
-        isOrganizer: boolean;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
-        reminders: number[];
-        categories: string[];
-        url: string | null;
-        recurrence: {
-          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
-          interval: number;
-          count?: number;
-          until?: string;
-          byDay?: {
-            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-            nth?: number;
-          }[];
-          byMonthDay?: number[];
-          byMonth?: number[];
-          bySetPos?: number[];
-          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-        } | null;
-        rrule: string | null;
-        exceptions: {
-          recurrenceId: number;
-          start: number;
-          end: number;
-          startLocal: string;
-          endLocal: string;
-          summary: string;
-          location: string;
-          status: 'confirmed' | 'tentative' | 'cancelled';
-          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-          attendees?: {
-            email: string;
-            name?: string;
-            role: 'optional' | 'required' | 'chair' | 'non-participant';
-            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-            rsvp: boolean;
-            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-          }[];
-        }[];
-        sequence: number;
-      };
-      notified: {
-        sent: number;
-        error?: string;
-      };
+      event: CalendarEvent;
+      notified: CalendarNotified;
     };
   };
   /** Imports an iCalendar file, 200 events a call */

@@ -1,20 +1,20 @@
 import * as z from 'zod/mini';
 import {
-  Attachment,
   Board,
   ColumnLoad,
-  Comment,
-  Component,
-  Counts,
   Issue,
+  IssueAttachment,
+  IssueComment,
+  IssueCounts,
+  IssueLink,
+  IssuePage,
   IssueSummary,
-  Link,
-  Page,
+  IssueTransition,
   Permissions,
-  Space,
   Sprint,
-  Transition,
-  Version,
+  TrackerComponent,
+  TrackerSpace,
+  TrackerVersion,
   Worklog,
 } from '../../shared/domains/tracker/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
@@ -22,18 +22,18 @@ import type { ResponseDocs } from '../../shared/kernel/http/responses';
 /** Success responses of the tracker routes (see shared/kernel/http/responses.ts): documentation only. */
 
 export const responses: ResponseDocs = {
-  'GET /v1/orgs/:orgId/issues/spaces': { 200: z.object({ spaces: z.array(Space) }) },
-  'POST /v1/orgs/:orgId/issues/spaces': { 201: z.object({ space: Space }) },
+  'GET /v1/orgs/:orgId/issues/spaces': { 200: z.object({ spaces: z.array(TrackerSpace) }) },
+  'POST /v1/orgs/:orgId/issues/spaces': { 201: z.object({ space: TrackerSpace }) },
   'GET /v1/orgs/:orgId/issues/spaces/:spaceKey': {
     200: z.object({
-      space: Space,
+      space: TrackerSpace,
       permissions: Permissions,
       allPermissions: z.array(z.string()),
-      versions: z.array(Version),
-      components: z.array(Component),
+      versions: z.array(TrackerVersion),
+      components: z.array(TrackerComponent),
     }),
   },
-  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey': { 200: z.object({ space: Space }) },
+  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey': { 200: z.object({ space: TrackerSpace }) },
   'GET /v1/orgs/:orgId/issues/labels': { 200: z.object({ labels: z.array(z.string()) }) },
   'POST /v1/orgs/:orgId/issues': { 201: z.object({ issue: Issue }) },
   'GET /v1/orgs/:orgId/issues/:issueKey': {
@@ -75,7 +75,7 @@ export const responses: ResponseDocs = {
           parentId: z.optional(z.string()),
         }),
       ),
-      subtasks: z.record(z.string(), Counts),
+      subtasks: z.record(z.string(), IssueCounts),
       spaces: z.array(z.object({ spaceId: z.string(), key: z.string(), name: z.string() })),
     }),
   },
@@ -94,7 +94,7 @@ export const responses: ResponseDocs = {
           progress: z.object({ total: z.number(), done: z.number(), points: z.number() }),
         }),
       ),
-      subtaskCounts: z.record(z.string(), z.extend(Counts, { points: z.number() })),
+      subtaskCounts: z.record(z.string(), z.extend(IssueCounts, { points: z.number() })),
     }),
   },
   'POST /v1/orgs/:orgId/issues/boards/:boardId/move': {
@@ -119,36 +119,38 @@ export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprint: Sprint }) },
   'PATCH /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprint: Sprint }) },
   'DELETE /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprintId: z.string() }) },
-  'GET /v1/orgs/:orgId/issues/:issueKey/comments': { 200: z.object({ comments: z.array(Comment) }) },
-  'POST /v1/orgs/:orgId/issues/:issueKey/comments': { 201: z.object({ comment: Comment }) },
-  'PATCH /v1/orgs/:orgId/issues/:issueKey/comments/:commentId': { 200: z.object({ comment: Comment }) },
+  'GET /v1/orgs/:orgId/issues/:issueKey/comments': { 200: z.object({ comments: z.array(IssueComment) }) },
+  'POST /v1/orgs/:orgId/issues/:issueKey/comments': { 201: z.object({ comment: IssueComment }) },
+  'PATCH /v1/orgs/:orgId/issues/:issueKey/comments/:commentId': { 200: z.object({ comment: IssueComment }) },
   'DELETE /v1/orgs/:orgId/issues/:issueKey/comments/:commentId': { 204: null },
   'GET /v1/orgs/:orgId/issues/:issueKey/worklogs': { 200: z.object({ worklogs: z.array(Worklog) }) },
   'POST /v1/orgs/:orgId/issues/:issueKey/worklogs': { 201: z.object({ worklog: Worklog, issue: Issue }) },
-  'POST /v1/orgs/:orgId/issues/:issueKey/links': { 201: z.object({ link: Link }) },
+  'POST /v1/orgs/:orgId/issues/:issueKey/links': { 201: z.object({ link: IssueLink }) },
   'DELETE /v1/orgs/:orgId/issues/:issueKey/links/:linkId': { 204: null },
   'POST /v1/orgs/:orgId/issues/:issueKey/attachments': {
     201: z.object({
-      attachment: Attachment,
+      attachment: IssueAttachment,
       upload: z.object({ url: z.string(), method: z.literal('PUT'), headers: z.record(z.string(), z.string()) }),
     }),
   },
   'POST /v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId/complete': {
-    200: z.object({ attachment: Attachment }),
+    200: z.object({ attachment: IssueAttachment }),
   },
   'GET /v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId': {
-    200: z.object({ attachment: Attachment, url: z.string() }),
+    200: z.object({ attachment: IssueAttachment, url: z.string() }),
   },
   'DELETE /v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId': { 204: null },
-  'GET /v1/orgs/:orgId/issues/:issueKey/transitions': { 200: z.object({ transitions: z.array(Transition) }) },
+  'GET /v1/orgs/:orgId/issues/:issueKey/transitions': { 200: z.object({ transitions: z.array(IssueTransition) }) },
   'POST /v1/orgs/:orgId/issues/:issueKey/transitions': { 200: z.object({ issue: Issue }) },
-  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/versions': { 201: z.object({ version: Version }) },
-  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId': { 200: z.object({ version: Version }) },
+  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/versions': { 201: z.object({ version: TrackerVersion }) },
+  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId': { 200: z.object({ version: TrackerVersion }) },
   'DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId': { 204: null },
-  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/components': { 201: z.object({ component: Component }) },
-  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': { 200: z.object({ component: Component }) },
+  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/components': { 201: z.object({ component: TrackerComponent }) },
+  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': {
+    200: z.object({ component: TrackerComponent }),
+  },
   'DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': { 204: null },
-  'GET /v1/orgs/:orgId/issues': { 200: Page },
+  'GET /v1/orgs/:orgId/issues': { 200: IssuePage },
   // A CSV file (text), or the JSON export.
   'GET /v1/orgs/:orgId/issues/export': {
     200: z.union([
@@ -190,7 +192,7 @@ export const responses: ResponseDocs = {
       file: z.string(),
     }),
   },
-  'POST /v1/orgs/:orgId/issues/search': { 200: Page },
+  'POST /v1/orgs/:orgId/issues/search': { 200: IssuePage },
   'POST /v1/orgs/:orgId/issues/rank': {
     200: z.object({ issues: z.array(z.object({ issueId: z.string(), key: z.string(), rank: z.string() })) }),
   },

@@ -64,3 +64,35 @@ export const Deployment = z
   })
   .register(z.globalRegistry, { id: 'Deployment' });
 export type Deployment = z.output<typeof Deployment>;
+
+export const Target = z.enum(['preview', 'production']);
+
+/** What create and redeploy answer: a new deployment always has its host. */
+export const DeploymentRef = z
+  .object({ deploymentId: z.string(), host: z.string(), target: Target })
+  .register(z.globalRegistry, { id: 'DeploymentRef' });
+export type DeploymentRef = z.output<typeof DeploymentRef>;
+
+export const BuildLogLine = z
+  .object({ t: z.number(), m: z.string() })
+  .register(z.globalRegistry, { id: 'BuildLogLine' });
+export type BuildLogLine = z.output<typeof BuildLogLine>;
+
+/** Spec part A, "Log lines": a runtime log line; `id` only on the tail route. */
+export const runtimeLine = {
+  t: z.number(),
+  level: z.enum(['error', 'platform', 'warn', 'info', 'debug']),
+  requestId: z.optional(z.string()),
+  message: z.string(),
+  truncated: z.optional(z.boolean()),
+};
+
+export const RuntimeLogLine = z.object(runtimeLine).register(z.globalRegistry, { id: 'RuntimeLogLine' });
+export type RuntimeLogLine = z.output<typeof RuntimeLogLine>;
+
+export const TailLogLine = z
+  .object({ ...runtimeLine, id: z.string() })
+  .register(z.globalRegistry, { id: 'TailLogLine' });
+export type TailLogLine = z.output<typeof TailLogLine>;
+
+export const noLines = z.array(RuntimeLogLine).check(z.maxLength(0));

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
  * imports their types.
  */
 
-export const Space = z
+export const TrackerSpace = z
   .object({
     orgId: z.string(),
     spaceId: z.string(),
@@ -34,9 +34,9 @@ export const Space = z
     }),
   })
   .register(z.globalRegistry, { id: 'TrackerSpace' });
-export type Space = z.output<typeof Space>;
+export type TrackerSpace = z.output<typeof TrackerSpace>;
 
-export const Version = z
+export const TrackerVersion = z
   .object({
     versionId: z.string(),
     spaceId: z.string(),
@@ -48,9 +48,9 @@ export const Version = z
     data: z.object({}),
   })
   .register(z.globalRegistry, { id: 'TrackerVersion' });
-export type Version = z.output<typeof Version>;
+export type TrackerVersion = z.output<typeof TrackerVersion>;
 
-export const Component = z
+export const TrackerComponent = z
   .object({
     componentId: z.string(),
     spaceId: z.string(),
@@ -59,7 +59,7 @@ export const Component = z
     defaultAssignee: z.enum(['space', 'lead', 'unassigned']),
   })
   .register(z.globalRegistry, { id: 'TrackerComponent' });
-export type Component = z.output<typeof Component>;
+export type TrackerComponent = z.output<typeof TrackerComponent>;
 
 export const Issue = z
   .object({
@@ -171,7 +171,7 @@ export const Sprint = z
   .register(z.globalRegistry, { id: 'Sprint' });
 export type Sprint = z.output<typeof Sprint>;
 
-export const Page = z
+export const IssuePage = z
   .object({
     issues: z.array(Issue),
     total: z.number(),
@@ -180,9 +180,9 @@ export const Page = z
     scanned: z.number(),
   })
   .register(z.globalRegistry, { id: 'IssuePage' });
-export type Page = z.output<typeof Page>;
+export type IssuePage = z.output<typeof IssuePage>;
 
-export const Comment = z
+export const IssueComment = z
   .object({
     commentId: z.string(),
     issueId: z.string(),
@@ -192,7 +192,7 @@ export const Comment = z
     updatedAt: z.number(),
   })
   .register(z.globalRegistry, { id: 'IssueComment' });
-export type Comment = z.output<typeof Comment>;
+export type IssueComment = z.output<typeof IssueComment>;
 
 export const Worklog = z
   .object({
@@ -207,7 +207,7 @@ export const Worklog = z
   .register(z.globalRegistry, { id: 'Worklog' });
 export type Worklog = z.output<typeof Worklog>;
 
-export const Link = z
+export const IssueLink = z
   .object({
     linkId: z.string(),
     type: z.string(),
@@ -217,9 +217,9 @@ export const Link = z
     createdAt: z.number(),
   })
   .register(z.globalRegistry, { id: 'IssueLink' });
-export type Link = z.output<typeof Link>;
+export type IssueLink = z.output<typeof IssueLink>;
 
-export const Attachment = z
+export const IssueAttachment = z
   .object({
     attachmentId: z.string(),
     issueId: z.string(),
@@ -231,17 +231,17 @@ export const Attachment = z
     createdAt: z.number(),
   })
   .register(z.globalRegistry, { id: 'IssueAttachment' });
-export type Attachment = z.output<typeof Attachment>;
+export type IssueAttachment = z.output<typeof IssueAttachment>;
 
-export const Transition = z
+export const IssueTransition = z
   .object({ id: z.string(), name: z.string(), to: z.string(), fields: z.array(z.string()) })
   .register(z.globalRegistry, { id: 'IssueTransition' });
-export type Transition = z.output<typeof Transition>;
+export type IssueTransition = z.output<typeof IssueTransition>;
 
-export const Counts = z
+export const IssueCounts = z
   .object({ total: z.number(), done: z.number() })
   .register(z.globalRegistry, { id: 'IssueCounts' });
-export type Counts = z.output<typeof Counts>;
+export type IssueCounts = z.output<typeof IssueCounts>;
 
 /** A board column's load against its WIP limits (warned about, not enforced). */
 export const ColumnLoad = z
