@@ -539,6 +539,7 @@ export type MailDomain = {
   verifiedAt: number | null;
   version: number;
   records: MailPublishRecord[];
+  message?: string;
 };
 
 export type MailLabel = {

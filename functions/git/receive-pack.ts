@@ -99,6 +99,26 @@ export function refusalReport(refused: Refusal[], capabilities: string[]): Buffe
 }
 
 /**
+ * The answer to a push refused whole before its pack was read (it is larger than a request can
+ * be): `remote: ` lines saying what to do (side-band progress), then git's report with `unpack
+ * <reason>` and every ref rejected, which git prints as `! [remote rejected] <ref> (<reason>)`.
+ */
+export function wholeRefusalReport(
+  updates: RefUpdate[],
+  capabilities: string[],
+  hint: string[],
+  reason: string,
+): Buffer {
+  const sideband = capabilities.includes('side-band-64k') || capabilities.includes('side-band');
+  const inner = wantsReport(capabilities)
+    ? Buffer.concat([pkt(`unpack ${reason}\n`), ...refusedLines(updates.map((u) => ({ ref: u.ref, reason }))), FLUSH])
+    : Buffer.alloc(0);
+  if (!sideband) return inner;
+  const said = sideBand(2, Buffer.from(hint.map((line) => `${line}\n`).join('')));
+  return Buffer.concat([said, inner.length > 0 ? sideBand(1, inner) : Buffer.alloc(0), FLUSH]);
+}
+
+/**
  * The backend's answer to the commands passed on, with the refused ones added to its report, so
  * git reports every ref of the push. Progress (band 2) and errors (band 3) keep their order.
  */

@@ -10,6 +10,7 @@ import {
   readPushCommands,
   refusalReport,
   reportedRefs,
+  wholeRefusalReport,
   writePushCommands,
   ZERO_ID,
 } from './receive-pack';
@@ -28,6 +29,8 @@ export interface GitRepo {
 
 /** What the endpoint needs of the platform: the same code serves the local gateway and Lambda. */
 export interface GitEndpointDeps {
+  /** The organization's id for the URL's `<orgId>`, which may also be its slug (unknown: unchanged). */
+  orgIdOf(ref: string): Promise<string>;
   /** The caller a Basic password names in the organization (any key or git credential), if any. */
   authenticate(orgId: string, password: string): Promise<GitCaller | undefined>;
   findRepo(orgId: string, name: string): Promise<GitRepo | undefined>;
@@ -41,7 +44,7 @@ export interface GitEndpointDeps {
 
 export interface GitRequest {
   method: string;
-  /** The path from `/git/` on: `/git/<orgId>/<name>.git/<service>`. */
+  /** The path from `/git/` on: `/git/<orgId or slug>/<name>.git/<service>`. */
   path: string;
   query: URLSearchParams;
   headers: Record<string, string | undefined>;
@@ -59,11 +62,17 @@ export interface GitAnswer {
  * git function holds that too; the local gateway holds the same limit so pushes behave as on AWS.
  */
 export const MAX_PUSH_BYTES = 6 * 1024 * 1024;
-export const PUSH_TOO_LARGE =
-  'This push is larger than 6 MB. Push fewer commits at a time (git push origin <commit>:<branch>), then the rest.';
+/** What git prints (`remote: …`) of a push refused for its size, and the reason of each ref. */
+export const PUSH_TOO_LARGE_HINT = [
+  'This push is larger than 6 MB, more than the platform takes in one request.',
+  'Push fewer commits at a time (git push origin <commit>:<branch>, then the rest),',
+  "track large files with Git LFS (git lfs track '*.bin'; git lfs migrate import for history),",
+  'or run `platform repo push`, which pushes any history in parts that fit.',
+];
+export const PUSH_TOO_LARGE_REASON = 'push over 6 MB: push fewer commits, use Git LFS, or platform repo push';
 
 const PATH =
-  /^\/git\/(org_[0-9a-z]{10,64})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+  /^\/git\/(org_[0-9a-z]{10,64}|[a-z0-9][a-z0-9-]{0,63})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 const REALM = 'Basic realm="Platform git", charset="UTF-8"';
 
 const text = (status: number, message: string, headers: Record<string, string> = {}): GitAnswer => ({
@@ -92,7 +101,8 @@ export function basicPassword(header: string | undefined): string | undefined {
 export async function serveGit(deps: GitEndpointDeps, req: GitRequest): Promise<GitAnswer> {
   const m = PATH.exec(req.path);
   if (!m) return text(404, 'Repository not found');
-  const [, orgId, name, service] = m as unknown as [string, string, string, GitHttpRequest['service']];
+  const [, orgRef, name, service] = m as unknown as [string, string, string, GitHttpRequest['service']];
+  const orgId = await deps.orgIdOf(orgRef);
   const wanted = service === 'info/refs' ? req.query.get('service') : service;
   if (wanted !== 'git-upload-pack' && wanted !== 'git-receive-pack') {
     return text(403, 'Only smart HTTP is served: use git 1.6.6 or newer.');
@@ -143,13 +153,11 @@ async function receivePack(
   // Read whole, as Lambda would have it, within its limit.
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const chunk of raw) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_PUSH_BYTES) {
-      raw.resume();
-      return text(413, PUSH_TOO_LARGE);
-    }
-    parts.push(chunk as Buffer);
+  const incoming = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  for (let next = await incoming.next(); !next.done; next = await incoming.next()) {
+    size += next.value.length;
+    parts.push(next.value);
+    if (size > MAX_PUSH_BYTES) return tooLarge(Buffer.concat(parts), base, incoming);
   }
   const whole = Readable.from([Buffer.concat(parts)]);
   const body = base.contentEncoding === 'gzip' ? whole.pipe(createGunzip()) : whole;
@@ -209,6 +217,34 @@ async function receivePack(
     status: 200,
     headers: { ...result, ...res.headers },
     body: mergeReport(Buffer.concat(answered), refused, commands.capabilities),
+  };
+}
+
+/**
+ * A push larger than a request can be: its commands (at its front) are read from what arrived,
+ * the rest is read and dropped, and git gets its own report refusing every ref with what to do,
+ * which it prints, rather than a bare 413 it would not show. A request whose commands can't be
+ * read (compressed, or cut inside them) gets the 413 with the same words.
+ */
+async function tooLarge(head: Buffer, base: GitHttpRequest, rest: AsyncIterator<Buffer>): Promise<GitAnswer> {
+  for (let next = await rest.next(); !next.done; next = await rest.next());
+  let commands: Awaited<ReturnType<typeof readPushCommands>> | undefined;
+  if (base.contentEncoding !== 'gzip') {
+    try {
+      commands = await readPushCommands(
+        (async function* () {
+          yield head;
+        })(),
+      );
+    } catch (err) {
+      if (!(err instanceof PktError)) throw err;
+    }
+  }
+  if (!commands || commands.updates.length === 0) return text(413, PUSH_TOO_LARGE_HINT.join(' '));
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/x-git-receive-pack-result', 'cache-control': 'no-cache' },
+    body: wholeRefusalReport(commands.updates, commands.capabilities, PUSH_TOO_LARGE_HINT, PUSH_TOO_LARGE_REASON),
   };
 }
 

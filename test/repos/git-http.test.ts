@@ -175,7 +175,7 @@ describe('the protected branch', () => {
     expect(del.out).toContain('[remote rejected] main');
   });
 
-  it('a push over 6 MB is refused whole, as AWS would', async () => {
+  it("a push over 6 MB is refused whole, in git's own report saying what to do", async () => {
     const key = await p.apiKey(['git:read', 'git:write']);
     const { name, url } = await newRepo({ readme: true });
     const dir = workdir();
@@ -186,7 +186,11 @@ describe('the protected branch', () => {
     await ok(repo, ['commit', '-q', '-m', 'big']);
     const push = await run(repo, ['push', 'origin', 'HEAD:refs/heads/big']);
     expect(push.code).not.toBe(0);
-    expect(push.out).toContain('413');
+    expect(push.out).toContain('remote: This push is larger than 6 MB');
+    expect(push.out).toContain('remote: track large files with Git LFS');
+    expect(push.out).toContain('platform repo push');
+    expect(push.out).toContain('! [remote rejected] HEAD -> big (push over 6 MB');
+    expect(push.out).not.toContain('RPC failed');
     expect((await p.get(`${repos()}/${name}`)).body.branches).toEqual(['main']);
   });
 });

@@ -29,6 +29,8 @@ export const MailDomain = z
     verifiedAt: z.nullable(z.number()),
     version: z.number(),
     records: z.array(MailPublishRecord),
+    /** Why a claim failed: another organization verified the domain first. */
+    message: z.optional(z.string()),
   })
   .register(z.globalRegistry, { id: 'MailDomain' });
 export type MailDomain = z.output<typeof MailDomain>;
