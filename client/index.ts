@@ -172,4 +172,4 @@ export function createClient(options: ClientOptions): Client {
   return client as Client;
 }
 
-export type { OperationId, Operations } from './operations';
+export type * from './operations';

@@ -1,5 +1,1073 @@
 // Generated from the route table by scripts/openapi.ts (npx tsx scripts/openapi.ts). Do not edit.
 
+/** The named schemas of the API (its records): `components.schemas` of the OpenAPI document. */
+
+export type AddressBook = {
+  addressBookId: string;
+  name: string;
+  isDefault: boolean;
+  version: number;
+};
+
+export type AgentDevice = {
+  deviceId: string;
+  orgId: string;
+  userId: string;
+  name: string;
+  ownerName: string | null;
+  status?: 'active' | 'revoked';
+  version?: string;
+  platform?: string;
+  features?: string[];
+  capabilities: ('http' | 'browser' | 'exec')[];
+  networkMode?: 'allowlist' | 'full';
+  hosts?: string[];
+  lastSeenAt?: number;
+  createdAt?: number;
+  updatedAt?: number;
+};
+
+export type AgentJob = {
+  jobId: string;
+  orgId: string;
+  type: 'http.batch' | 'exec' | 'browser.batch';
+  status: string;
+  createdBy: string;
+  expiresAt: number;
+  label?: string;
+  hosts?: string[];
+  input?: unknown;
+  error?: string;
+  deviceId?: string;
+  cancelRequestedAt?: number;
+  canceledBy?: string;
+  heartbeatAt?: number;
+  queueTtl?: number;
+  callbackUrl?: string;
+  claimedAt?: number;
+  completedAt?: number;
+  updatedAt?: number;
+  createdAt?: number;
+  waiting?: {
+    reason: 'no_devices' | 'offline' | 'blocked';
+    devices?: unknown[];
+  } | null;
+};
+
+export type AgentOk = {
+  ok: true;
+};
+
+export type Attendee = {
+  email: string;
+  name?: string;
+  role: 'optional' | 'required' | 'chair' | 'non-participant';
+  status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
+  rsvp: boolean;
+  kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
+};
+
+export type Board = {
+  boardId: string;
+  name: string;
+  ownerId?: string;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  config: {
+    type: 'scrum' | 'kanban';
+    spaceIds: string[];
+    columns: {
+      id: string;
+      name: string;
+      statusIds: string[];
+    }[];
+    swimlanes: string;
+    quickFilters: {
+      id: string;
+      name: string;
+      query: string;
+    }[];
+    cardFields: string[];
+    estimation: string;
+    sharing: {
+      org: boolean;
+      teams: string[];
+      users: string[];
+    };
+  };
+};
+
+export type BranchProtection = {
+  requiredApprovals: number;
+  branch: string | null;
+};
+
+export type BuildLogLine = {
+  t: number;
+  m: string;
+};
+
+export type Calendar = {
+  calendarId: string;
+  name: string;
+  color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
+  description: string;
+  isDefault: boolean;
+  version: number;
+};
+
+export type CalendarEvent = {
+  eventId: string;
+  calendarId: string;
+  uid: string;
+  version: number;
+  summary: string;
+  description: string;
+  location: string;
+  allDay: boolean;
+  start: number;
+  end: number;
+  startLocal: string;
+  endLocal: string;
+  timeZone: string;
+  organizer: {
+    email: string;
+    name?: string;
+  } | null;
+  attendees: Attendee[];
+  isOrganizer: boolean;
+  myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+  status: 'confirmed' | 'tentative' | 'cancelled';
+  busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+  sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
+  reminders: number[];
+  categories: string[];
+  url: string | null;
+  recurrence: {
+    freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
+    interval: number;
+    count?: number;
+    until?: string;
+    byDay?: {
+      day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+      nth?: number;
+    }[];
+    byMonthDay?: number[];
+    byMonth?: number[];
+    bySetPos?: number[];
+    weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
+  } | null;
+  rrule: string | null;
+  exceptions: {
+    recurrenceId: number;
+    start: number;
+    end: number;
+    startLocal: string;
+    endLocal: string;
+    summary: string;
+    location: string;
+    status: 'confirmed' | 'tentative' | 'cancelled';
+    myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+    attendees?: Attendee[];
+  }[];
+  sequence: number;
+};
+
+export type CalendarNotified = {
+  sent: number;
+  error?: string;
+};
+
+export type ChangedFile = {
+  path: string;
+  change: 'deleted' | 'added' | 'modified';
+  additions: number;
+  deletions: number;
+  binary?: boolean;
+  collapsed?: boolean;
+  hunks: {
+    oldStart: number;
+    oldLines: number;
+    newStart: number;
+    newLines: number;
+    lines: string[];
+  }[];
+};
+
+export type ColumnLoad = {
+  id: string;
+  count: number;
+  min?: number;
+  max?: number;
+  wipExceeded: boolean;
+  wipBelowMin: boolean;
+};
+
+export type Comment = {
+  commentId: string;
+  number: number;
+  orgId: string;
+  repoId: string;
+  body: string;
+  authorId: string;
+  authorEmail?: string;
+  authorName?: string;
+  createdAt?: number;
+  updatedAt?: number;
+};
+
+export type Commit = {
+  id: string;
+  message: string;
+  author: {
+    name?: string;
+    email?: string;
+    date?: number;
+  };
+  committedAt: number | null;
+  parents: string[];
+};
+
+export type Conflict = {
+  path: string;
+  conflicts: number;
+  binary: boolean;
+  kind: 'type' | 'content' | 'mode';
+};
+
+export type Contact = {
+  contactId: string;
+  addressBookId: string;
+  uid: string;
+  version: number;
+  updatedAt: number;
+  hasPhoto: boolean;
+  fullName: string;
+  displayName: string;
+  name: {
+    family: string;
+    given: string;
+    additional: string;
+    prefix: string;
+    suffix: string;
+  };
+  nickname: string;
+  emails: ContactTypedValue[];
+  phones: ContactTypedValue[];
+  urls: ContactTypedValue[];
+  addresses: {
+    type: 'home' | 'work' | 'other';
+    poBox: string;
+    extended: string;
+    street: string;
+    locality: string;
+    region: string;
+    postalCode: string;
+    country: string;
+  }[];
+  organization: string;
+  department: string;
+  title: string;
+  birthday?: string;
+  anniversary?: string;
+  notes: string;
+  categories: string[];
+};
+
+export type ContactImportResult = {
+  imported: number;
+  updated: number;
+  skipped: number;
+  warnings: string[];
+  done: boolean;
+  next: string | null;
+  upload?: {
+    url: string;
+    method: 'PUT';
+    headers: {
+      [key: string]: string;
+    };
+  };
+};
+
+export type ContactTypedValue = {
+  value: string;
+  type: string;
+  pref?: boolean;
+};
+
+export type CorsRule = {
+  ID?: string;
+  AllowedHeaders?: string[];
+  AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
+  AllowedOrigins?: string[];
+  ExposeHeaders?: string[];
+  MaxAgeSeconds?: number;
+};
+
+export type CustomDomain = {
+  hostname: string;
+  orgId: string;
+  projectId: string;
+  status?: 'error' | 'active' | 'pending' | 'verifying';
+  message?: string;
+  createdAt?: number;
+  updatedAt?: number;
+  tenantId?: string;
+  certificateArn?: string;
+  records?: string;
+  zone?: string;
+  dnsProvider?: string;
+  checkedAt?: number;
+  redirectTo?: string;
+};
+
+export type CustomDomainSummary = {
+  hostname: string;
+  status?: 'error' | 'active' | 'pending' | 'verifying';
+  redirectTo?: string;
+};
+
+export type Deployment = {
+  deploymentId: string;
+  orgId: string;
+  projectId: string;
+  location: string;
+  target: 'preview' | 'production';
+  status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
+  error?: string;
+  createdAt?: number;
+  updatedAt?: number;
+  region?: string;
+  createdBy?: string;
+  branch?: string;
+  commitSha?: string;
+  commitMessage?: string;
+  commitAuthor?: string;
+  host?: string;
+  buildId?: string;
+  buildDurationMs?: number;
+  readyAt?: number;
+  crons?: string;
+  envHash?: string;
+  previousDeploymentId?: string;
+  reason?: string;
+  source?: 'git' | 'upload';
+  sourceArchive?: string;
+  buildMetrics?: {
+    restoreMs?: number;
+    installMs?: number;
+    buildMs?: number;
+    uploadMs?: number;
+    saveMs?: number;
+    depsCache?: 'hit' | 'partial' | 'miss' | 'off';
+    nextCache?: 'hit' | 'partial' | 'miss' | 'off';
+    packageManager?: string;
+    installDir?: string;
+  };
+  meta?: {
+    branch?: string;
+    commit?: string;
+    dirty?: boolean;
+    machine?: string;
+  };
+};
+
+export type DeploymentRef = {
+  deploymentId: string;
+  host: string;
+  target: 'preview' | 'production';
+};
+
+export type Draft = {
+  draftId: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  text: string;
+  html: string | null;
+  attachments: (
+    | {
+        uploadId: string;
+      }
+    | {
+        messageId: string;
+        index: number;
+      }
+  )[];
+  inReplyTo: string | null;
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+};
+
+export type FunctionConfig = {
+  memoryMb: 1024;
+  timeoutSeconds: 30;
+  architecture: 'arm64';
+  runtime: 'nodejs22.x';
+};
+
+export type Issue = {
+  orgId: string;
+  issueId: string;
+  spaceId: string;
+  number: number;
+  key: string;
+  typeId: string;
+  summary: string;
+  statusId: string;
+  statusCategory: 'todo' | 'inprogress' | 'done';
+  labels: string[];
+  componentIds: string[];
+  fixVersionIds: string[];
+  affectsVersionIds: string[];
+  closedSprintIds: string[];
+  rank: string;
+  watchers: string[];
+  voters: string[];
+  fields: {
+    [key: string]: unknown;
+  };
+  excerpt: string;
+  statusLog: ([string, number] | [string, number, string])[];
+  fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
+  commentCount: number;
+  attachmentCount: number;
+  participants: string[];
+  sla: {
+    [key: string]: unknown;
+  };
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type IssueAttachment = {
+  attachmentId: string;
+  issueId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  authorId: string;
+  uploaded: boolean;
+  createdAt: number;
+};
+
+export type IssueComment = {
+  commentId: string;
+  issueId: string;
+  authorId: string;
+  body: string;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type IssueCounts = {
+  total: number;
+  done: number;
+};
+
+export type IssueLink = {
+  linkId: string;
+  type: string;
+  direction: 'outward' | 'inward';
+  issueId: string;
+  label: string;
+  createdAt: number;
+};
+
+export type IssuePage = {
+  issues: Issue[];
+  total: number;
+  startAt: number;
+  maxResults: number;
+  scanned: number;
+};
+
+export type IssueSummary = {
+  issueId: string;
+  key: string;
+  summary: string;
+  typeId: string;
+  statusId: string;
+  statusCategory: string;
+};
+
+export type IssueTransition = {
+  id: string;
+  name: string;
+  to: string;
+  fields: string[];
+};
+
+export type LifecycleRule = {
+  id: string;
+  prefix: string;
+  enabled: boolean;
+  expirationDays?: number;
+  noncurrentDays?: number;
+  other: boolean;
+};
+
+export type LinkedRepo = {
+  resourceId: string;
+  name: string;
+};
+
+export type Mailbox = {
+  mailboxId: string;
+  address: string;
+  name: string;
+  kind: 'personal' | 'shared';
+  members: string[];
+  aliases: string[];
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+};
+
+export type MailDomain = {
+  domain: string;
+  status: 'pending' | 'verified' | 'failed';
+  receiving: boolean;
+  catchAll: string | null;
+  createdAt: number;
+  checkedAt: number | null;
+  verifiedAt: number | null;
+  version: number;
+  records: MailPublishRecord[];
+  message?: string;
+};
+
+export type MailLabel = {
+  labelId: string;
+  name: string;
+  type: 'system' | 'user';
+  parent: string | null;
+  total: number;
+  unread: number;
+};
+
+export type MailPublishRecord = {
+  purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
+  type: 'TXT' | 'CNAME' | 'MX';
+  name: string;
+  value: string;
+  found: boolean | null;
+};
+
+export type MailSettings = {
+  displayName: string | null;
+  signature: string | null;
+  vacation: {
+    enabled: boolean;
+    subject: string;
+    text: string;
+    startsAt: number | null;
+    endsAt: number | null;
+  } | null;
+  vipSenders: string[];
+};
+
+export type MailThreadSummary = {
+  threadId: string;
+  subject: string;
+  snippet: string;
+  from: Party[];
+  to: Party[];
+  labels: string[];
+  unread: boolean;
+  lastAt: number;
+  hasAttachment: boolean;
+  messageCount: number;
+};
+
+export type Message = {
+  messageId: string;
+  threadId: string;
+  direction: 'in' | 'out';
+  from: Party | null;
+  to: Party[];
+  cc: Party[];
+  bcc: Party[];
+  replyTo: Party[];
+  subject: string;
+  date: number;
+  headerId: string;
+  inReplyTo: string | null;
+  references: string[];
+  snippet: string;
+  size: number;
+  attachments: {
+    index: number;
+    filename: string;
+    contentType: string;
+    size: number;
+    contentId: string | null;
+    inline: boolean;
+  }[];
+};
+
+export type NetworkRequest = {
+  orgId: string;
+  deviceId: string;
+  host: string;
+  status?: 'pending' | 'approved' | 'denied';
+  reason?: string;
+  createdAt?: number;
+  updatedAt?: number;
+};
+
+export type Notice = {
+  noticeId: string;
+  orgId?: string;
+  event: string;
+  title: string;
+  body?: string;
+  url?: string;
+  read?: boolean;
+  requireAck?: boolean;
+  ackedAt?: number;
+  createdAt?: number;
+};
+
+export type NotificationProtocol = {
+  protocolId: string;
+  orgId: string;
+  name: string;
+  description?: string;
+  enabled: boolean;
+  createdBy: string;
+  createdAt?: number;
+  updatedAt?: number;
+  version?: number;
+  rules: {
+    events: (
+      | 'issue.sla_breached'
+      | 'deployment.ready'
+      | 'deployment.failed'
+      | 'account.new_sign_in'
+      | 'domain.verified'
+      | 'domain.failed'
+      | 'issue.assigned'
+      | 'issue.mentioned'
+      | 'calendar.invite_unanswered'
+      | 'calendar.meeting_soon'
+      | 'mail.vip'
+      | 'agent.job_done'
+      | 'agent.job_failed'
+      | 'ops.alarm'
+    )[];
+    match?: {
+      [key: string]: string[];
+    };
+    steps: {
+      afterMinutes: number;
+      channels: ('inapp' | 'email' | 'sms' | 'voice')[];
+    }[];
+    beforeEvent?: boolean;
+    roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
+    userIds?: string[];
+    overrideQuietHours?: boolean;
+  }[];
+  attachments: {
+    resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
+    resourceId: string;
+    resourceLabel?: string;
+  }[];
+};
+
+export type NotificationSettings = {
+  phone: string | null;
+  quietHours: {
+    start: string;
+    end: string;
+    timeZone: string;
+  } | null;
+};
+
+export type ObjectInfo = {
+  key: string;
+  size: number;
+  contentType?: string;
+  lastModified?: number;
+  etag?: string;
+  storageClass:
+    | 'STANDARD'
+    | 'STANDARD_IA'
+    | 'ONEZONE_IA'
+    | 'INTELLIGENT_TIERING'
+    | 'REDUCED_REDUNDANCY'
+    | 'DEEP_ARCHIVE'
+    | 'ARCHIVE'
+    | 'ARCHIVE_IR'
+    | 'EXPRESS_ONEZONE'
+    | 'OUTPOSTS'
+    | 'SNOW'
+    | 'CLOUD_BACKUP_LOW_COST_WARM'
+    | 'CLOUD_BACKUP_WARM'
+    | 'FS_ONTAP'
+    | 'FS_OPENZFS';
+  versionId?: string;
+  cacheControl?: string;
+  contentEncoding?: string;
+  contentDisposition?: string;
+  encryption?: 'AES256' | 'cloud:backup' | 'cloud:fs' | 'cloud:kms' | 'cloud:kms:dsse';
+  metadata: {
+    [key: string]: string;
+  };
+};
+
+export type Occurrence = {
+  eventId: string;
+  calendarId: string;
+  recurrenceId: number | null;
+  start: number;
+  end: number;
+  allDay: boolean;
+  startDate?: string;
+  endDate?: string;
+  summary: string;
+  location: string;
+  status: 'confirmed' | 'tentative' | 'cancelled';
+  busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
+  recurring: boolean;
+  isException: boolean;
+  isOrganizer: boolean;
+  attendees: number;
+  myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
+};
+
+export type Party = {
+  name: string;
+  address: string;
+};
+
+export type Project = {
+  projectId: string;
+  orgId: string;
+  name: string;
+  slug: string;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+  repoId?: string;
+  productionBranch: string;
+  framework: 'nextjs' | 'static' | 'node';
+  rootDirectory: string;
+  buildCommand?: string;
+  installCommand?: string;
+  outputDirectory?: string;
+  location: string;
+  productionDeploymentId?: string;
+  version: number;
+  status?: 'deleting' | 'transferring';
+};
+
+export type ProjectListEntry = {
+  projectId: string;
+  orgId: string;
+  name: string;
+  slug: string;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+  repoId?: string;
+  productionBranch: string;
+  framework: 'nextjs' | 'static' | 'node';
+  rootDirectory: string;
+  buildCommand?: string;
+  installCommand?: string;
+  outputDirectory?: string;
+  location: string;
+  productionDeploymentId?: string;
+  version: number;
+  status?: 'deleting' | 'transferring';
+  latest?: Deployment;
+  production?: Deployment;
+  productionHost?: string;
+  repo?: LinkedRepo;
+  domains?: CustomDomainSummary[];
+};
+
+export type PullRequest = {
+  number: number;
+  pullRequestId: string;
+  orgId: string;
+  repoId: string;
+  title: string;
+  state?: 'open' | 'closed' | 'merged';
+  sourceBranch: string;
+  targetBranch: string;
+  labels?: string[];
+  assignees?: string[];
+  comments?: number;
+  createdAt?: number;
+  updatedAt?: number;
+  closedAt?: number;
+  closedBy?: string;
+  authorId: string;
+  authorEmail?: string;
+  authorName?: string;
+  mergeCommitId?: string;
+  previousPullRequestIds?: string[];
+};
+
+export type PullRequestDetail = {
+  number: number;
+  pullRequestId: string;
+  orgId: string;
+  repoId: string;
+  title: string;
+  state?: 'open' | 'closed' | 'merged';
+  sourceBranch: string;
+  targetBranch: string;
+  labels?: string[];
+  assignees?: string[];
+  comments?: number;
+  createdAt?: number;
+  updatedAt?: number;
+  closedAt?: number;
+  closedBy?: string;
+  authorId: string;
+  authorEmail?: string;
+  authorName?: string;
+  mergeCommitId: string | null;
+  previousPullRequestIds?: string[];
+  description: string;
+  base: string | null;
+  head: string | null;
+  revisionId: string | null;
+  sourceBranchExists: boolean | null;
+};
+
+export type RepoCredential = {
+  keyId: string;
+  name: string;
+  scopes: string[];
+  createdAt: number;
+  expiresAt: number | null;
+};
+
+export type RepoDetail = {
+  resourceId: string;
+  name: string;
+  description: string | null;
+  defaultBranch: string;
+  branches: string[];
+  tags: string[];
+  initialBranch: string;
+  protectedBranch: string | null;
+  createdAt?: number;
+  updatedAt?: number;
+  openIssues: number;
+  openPulls: number;
+  requiredApprovals: number;
+  cloneUrl: string;
+  empty: boolean;
+  status?: string;
+};
+
+export type RepoLabel = {
+  name: string;
+  color: string;
+  description?: string;
+};
+
+export type RepoListEntry = {
+  name: string;
+  resourceId: string;
+  description: string | null;
+  defaultBranch: string | null;
+  createdAt?: number;
+  updatedAt?: number;
+  language: string | null;
+};
+
+export type Resource = {
+  resourceId: string;
+  type: 'repository' | 'database' | 'bucket';
+  name: string;
+  status?: 'error' | 'active' | 'creating' | 'deleting';
+  error?: string;
+  description?: string;
+  createdAt?: number;
+  updatedAt?: number;
+  region: string;
+  orgId: string;
+  createdBy: string;
+  projectId?: string;
+  location: string;
+  arn?: string;
+  physicalName: string;
+};
+
+export type ReviewThread = {
+  id: string;
+  path: string | null;
+  line: number | null;
+  side: 'old' | 'new';
+  beforeCommitId: string;
+  afterCommitId: string | null;
+  outdated: boolean;
+  comments: {
+    id: string;
+    body: string;
+    author: {
+      id: string | null;
+      name: string;
+      email: string | null;
+    };
+    createdAt: number;
+    updatedAt: number | null;
+    deleted: boolean;
+  }[];
+};
+
+export type RuntimeLogLine = {
+  t: number;
+  level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
+  requestId?: string;
+  message: string;
+  truncated?: boolean;
+};
+
+export type Sprint = {
+  sprintId: string;
+  boardId: string;
+  name: string;
+  goal: string;
+  state: 'active' | 'closed' | 'future';
+  startDate?: number;
+  endDate?: number;
+  completedAt?: number;
+  position: number;
+  createdAt: number;
+  data: {
+    capacity?: number;
+    report?: {
+      committed: number;
+      added: number;
+      removed: number;
+      completed: number;
+      incomplete: number;
+      completedIssueIds: string[];
+      incompleteIssueIds: string[];
+      carriedTo?: string;
+    };
+  };
+};
+
+export type State = {
+  state: 'open' | 'closed' | 'merged';
+};
+
+export type StorageFile = {
+  key: string;
+  size: number;
+  lastModified?: number;
+  etag?: string;
+  storageClass:
+    | 'STANDARD'
+    | 'STANDARD_IA'
+    | 'ONEZONE_IA'
+    | 'INTELLIGENT_TIERING'
+    | 'REDUCED_REDUNDANCY'
+    | 'DEEP_ARCHIVE'
+    | 'ARCHIVE'
+    | 'ARCHIVE_IR'
+    | 'EXPRESS_ONEZONE'
+    | 'OUTPOSTS'
+    | 'SNOW'
+    | 'CLOUD_BACKUP_LOW_COST_WARM'
+    | 'CLOUD_BACKUP_WARM'
+    | 'FS_ONTAP'
+    | 'FS_OPENZFS';
+};
+
+export type TailLogLine = {
+  t: number;
+  level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
+  requestId?: string;
+  message: string;
+  truncated?: boolean;
+  id: string;
+};
+
+export type TrackerComponent = {
+  componentId: string;
+  spaceId: string;
+  name: string;
+  description: string;
+  defaultAssignee: 'space' | 'lead' | 'unassigned';
+};
+
+export type TrackerSpace = {
+  orgId: string;
+  spaceId: string;
+  key: string;
+  name: string;
+  description: string;
+  template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
+  leadId?: string;
+  archived: boolean;
+  seq: number;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  config: {
+    issueTypeIds: string[];
+    defaultTypeId: string;
+    workflows: {
+      [key: string]: string;
+    };
+    access: {
+      visibility: 'org' | 'private';
+      members: unknown[];
+    };
+    securityLevels: unknown[];
+    defaultAssignee: 'lead' | 'unassigned';
+    estimation: 'count' | 'storyPoints' | 'originalEstimate';
+    boardId?: string;
+    formerKeys?: string[];
+  };
+};
+
+export type TrackerVersion = {
+  versionId: string;
+  spaceId: string;
+  name: string;
+  description: string;
+  released: boolean;
+  archived: boolean;
+  position: number;
+  data: {
+    [key: string]: unknown;
+  };
+};
+
+export type TreeEntry = {
+  name: string;
+  path: string;
+  type: 'file' | 'dir' | 'link' | 'submodule';
+  mode: string;
+  id: string;
+  size: number | null;
+};
+
+export type Worklog = {
+  worklogId: string;
+  issueId: string;
+  authorId: string;
+  timeSpent: number;
+  started: number;
+  comment: string;
+  createdAt: number;
+};
+
 /** Each operation of the API: path parameters, query, body and, where the route declares it, its response. */
 export interface Operations {
   /** Liveness: answers without a token */
@@ -217,23 +1285,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      resources: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      }[];
+      resources: Resource[];
     };
   };
   /** Creates a database (a table */
@@ -258,23 +1310,7 @@ export interface Operations {
       } | null;
     };
     response: {
-      resource: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      };
+      resource: Resource;
     };
   };
   /** Links a database or bucket to a project (`projectId`), or unlinks it (`null`) */
@@ -289,23 +1325,7 @@ export interface Operations {
       projectId: string | null;
     };
     response: {
-      resource: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      };
+      resource: Resource;
     };
   };
   /** Deletes the resource and its table or bucket */
@@ -390,23 +1410,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      database: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      };
+      database: Resource;
       table: {
         name: string;
         status: string;
@@ -994,23 +1998,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      bucket: {
-        resourceId: string;
-        type: 'repository' | 'database' | 'bucket';
-        name: string;
-        status?: 'error' | 'active' | 'creating' | 'deleting';
-        error?: string;
-        description?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region: string;
-        orgId: string;
-        createdBy: string;
-        projectId?: string;
-        location: string;
-        arn?: string;
-        physicalName: string;
-      };
+      bucket: Resource;
       versioning: 'Enabled' | 'Suspended' | 'Disabled' | null;
       usage: {
         sizeBytes?: number;
@@ -1044,28 +2032,7 @@ export interface Operations {
     response: {
       prefix: string;
       folders: string[];
-      files: {
-        key: string;
-        size: number;
-        lastModified?: number;
-        etag?: string;
-        storageClass:
-          | 'STANDARD'
-          | 'STANDARD_IA'
-          | 'ONEZONE_IA'
-          | 'INTELLIGENT_TIERING'
-          | 'REDUCED_REDUNDANCY'
-          | 'DEEP_ARCHIVE'
-          | 'ARCHIVE'
-          | 'ARCHIVE_IR'
-          | 'EXPRESS_ONEZONE'
-          | 'OUTPOSTS'
-          | 'SNOW'
-          | 'CLOUD_BACKUP_LOW_COST_WARM'
-          | 'CLOUD_BACKUP_WARM'
-          | 'FS_ONTAP'
-          | 'FS_OPENZFS';
-      }[];
+      files: StorageFile[];
       cursor: string | null;
     };
   };
@@ -1080,37 +2047,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      object: {
-        key: string;
-        size: number;
-        contentType?: string;
-        lastModified?: number;
-        etag?: string;
-        storageClass:
-          | 'STANDARD'
-          | 'STANDARD_IA'
-          | 'ONEZONE_IA'
-          | 'INTELLIGENT_TIERING'
-          | 'REDUCED_REDUNDANCY'
-          | 'DEEP_ARCHIVE'
-          | 'ARCHIVE'
-          | 'ARCHIVE_IR'
-          | 'EXPRESS_ONEZONE'
-          | 'OUTPOSTS'
-          | 'SNOW'
-          | 'CLOUD_BACKUP_LOW_COST_WARM'
-          | 'CLOUD_BACKUP_WARM'
-          | 'FS_ONTAP'
-          | 'FS_OPENZFS';
-        versionId?: string;
-        cacheControl?: string;
-        contentEncoding?: string;
-        contentDisposition?: string;
-        encryption?: 'AES256' | 'cloud:backup' | 'cloud:fs' | 'cloud:kms' | 'cloud:kms:dsse';
-        metadata: {
-          [key: string]: string;
-        };
-      };
+      object: ObjectInfo;
     };
   };
   /** A presigned GET link to the file, valid five minutes */
@@ -1192,30 +2129,9 @@ export interface Operations {
     body: undefined;
     response: {
       versioning: 'Enabled' | 'Suspended' | 'Disabled';
-      cors: {
-        ID?: string;
-        AllowedHeaders?: string[];
-        AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
-        AllowedOrigins?: string[];
-        ExposeHeaders?: string[];
-        MaxAgeSeconds?: number;
-      }[];
-      cloudCors: {
-        ID?: string;
-        AllowedHeaders?: string[];
-        AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
-        AllowedOrigins?: string[];
-        ExposeHeaders?: string[];
-        MaxAgeSeconds?: number;
-      };
-      lifecycle: {
-        id: string;
-        prefix: string;
-        enabled: boolean;
-        expirationDays?: number;
-        noncurrentDays?: number;
-        other: boolean;
-      }[];
+      cors: CorsRule[];
+      cloudCors: CorsRule;
+      lifecycle: LifecycleRule[];
       publicAccessBlocked: boolean;
     };
   };
@@ -1237,14 +2153,7 @@ export interface Operations {
       }[];
     };
     response: {
-      cors: {
-        ID?: string;
-        AllowedHeaders?: string[];
-        AllowedMethods?: ('GET' | 'PUT' | 'POST' | 'DELETE' | 'HEAD')[];
-        AllowedOrigins?: string[];
-        ExposeHeaders?: string[];
-        MaxAgeSeconds?: number;
-      }[];
+      cors: CorsRule[];
     };
   };
   /** Turns versioning on (`enabled: true`) or suspends it */
@@ -1274,22 +2183,8 @@ export interface Operations {
       noncurrentDays?: number;
     };
     response: {
-      rule: {
-        id: string;
-        prefix: string;
-        enabled: boolean;
-        expirationDays?: number;
-        noncurrentDays?: number;
-        other: boolean;
-      };
-      lifecycle: {
-        id: string;
-        prefix: string;
-        enabled: boolean;
-        expirationDays?: number;
-        noncurrentDays?: number;
-        other: boolean;
-      }[];
+      rule: LifecycleRule;
+      lifecycle: LifecycleRule[];
     };
   };
   /** Removes a lifecycle rule */
@@ -1302,14 +2197,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      lifecycle: {
-        id: string;
-        prefix: string;
-        enabled: boolean;
-        expirationDays?: number;
-        noncurrentDays?: number;
-        other: boolean;
-      }[];
+      lifecycle: LifecycleRule[];
     };
   };
   /** Projects, by name */
@@ -1322,124 +2210,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      projects: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-        latest?: {
-          deploymentId: string;
-          orgId: string;
-          projectId: string;
-          location: string;
-          target: 'preview' | 'production';
-          status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-          error?: string;
-          createdAt?: number;
-          updatedAt?: number;
-          region?: string;
-          createdBy?: string;
-          branch?: string;
-          commitSha?: string;
-          commitMessage?: string;
-          commitAuthor?: string;
-          host?: string;
-          buildId?: string;
-          buildDurationMs?: number;
-          readyAt?: number;
-          crons?: string;
-          envHash?: string;
-          previousDeploymentId?: string;
-          reason?: string;
-          source?: 'git' | 'upload';
-          sourceArchive?: string;
-          buildMetrics?: {
-            restoreMs?: number;
-            installMs?: number;
-            buildMs?: number;
-            uploadMs?: number;
-            saveMs?: number;
-            depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-            nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-            packageManager?: string;
-            installDir?: string;
-          };
-          meta?: {
-            branch?: string;
-            commit?: string;
-            dirty?: boolean;
-            machine?: string;
-          };
-        };
-        production?: {
-          deploymentId: string;
-          orgId: string;
-          projectId: string;
-          location: string;
-          target: 'preview' | 'production';
-          status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-          error?: string;
-          createdAt?: number;
-          updatedAt?: number;
-          region?: string;
-          createdBy?: string;
-          branch?: string;
-          commitSha?: string;
-          commitMessage?: string;
-          commitAuthor?: string;
-          host?: string;
-          buildId?: string;
-          buildDurationMs?: number;
-          readyAt?: number;
-          crons?: string;
-          envHash?: string;
-          previousDeploymentId?: string;
-          reason?: string;
-          source?: 'git' | 'upload';
-          sourceArchive?: string;
-          buildMetrics?: {
-            restoreMs?: number;
-            installMs?: number;
-            buildMs?: number;
-            uploadMs?: number;
-            saveMs?: number;
-            depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-            nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-            packageManager?: string;
-            installDir?: string;
-          };
-          meta?: {
-            branch?: string;
-            commit?: string;
-            dirty?: boolean;
-            machine?: string;
-          };
-        };
-        productionHost?: string;
-        repo?: {
-          resourceId: string;
-          name: string;
-        };
-        domains?: {
-          hostname: string;
-          status?: 'error' | 'active' | 'pending' | 'verifying';
-          redirectTo?: string;
-        }[];
-      }[];
+      projects: ProjectListEntry[];
     };
   };
   /** Creates a project */
@@ -1457,26 +2228,7 @@ export interface Operations {
       location?: string;
     };
     response: {
-      project: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-      };
+      project: Project;
       deployment: null;
     };
   };
@@ -1489,141 +2241,13 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      project: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-      };
+      project: Project;
       productionHost?: string;
-      deployments: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      }[];
-      production?: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      };
-      repo?: {
-        resourceId: string;
-        name: string;
-      };
-      domains: {
-        hostname: string;
-        orgId: string;
-        projectId: string;
-        status?: 'error' | 'active' | 'pending' | 'verifying';
-        message?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        tenantId?: string;
-        certificateArn?: string;
-        records?: string;
-        zone?: string;
-        dnsProvider?: string;
-        checkedAt?: number;
-        redirectTo?: string;
-      }[];
-      functionConfig: {
-        memoryMb: 1024;
-        timeoutSeconds: 30;
-        architecture: 'arm64';
-        runtime: 'nodejs22.x';
-      };
+      deployments: Deployment[];
+      production?: Deployment;
+      repo?: LinkedRepo;
+      domains: CustomDomain[];
+      functionConfig: FunctionConfig;
     };
   };
   /** Changes project settings */
@@ -1647,26 +2271,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      project: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-      };
+      project: Project;
       deployment?: null;
     };
   };
@@ -1691,26 +2296,7 @@ export interface Operations {
       orgId: string;
     };
     response: {
-      project: {
-        projectId: string;
-        orgId: string;
-        name: string;
-        slug: string;
-        createdBy: string;
-        createdAt: number;
-        updatedAt: number;
-        repoId?: string;
-        productionBranch: string;
-        framework: 'nextjs' | 'static' | 'node';
-        rootDirectory: string;
-        buildCommand?: string;
-        installCommand?: string;
-        outputDirectory?: string;
-        location: string;
-        productionDeploymentId?: string;
-        version: number;
-        status?: 'deleting' | 'transferring';
-      };
+      project: Project;
       org: {
         orgId: string;
         slug: string;
@@ -1844,11 +2430,7 @@ export interface Operations {
           existing: true;
         }
       | {
-          deployment: {
-            deploymentId: string;
-            host: string;
-            target: 'preview' | 'production';
-          };
+          deployment: DeploymentRef;
           existing: false;
         };
   };
@@ -1863,10 +2445,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      lines: {
-        t: number;
-        m: string;
-      }[];
+      lines: BuildLogLine[];
       cursor: string | null;
       status: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
       error: string | null;
@@ -1887,26 +2466,13 @@ export interface Operations {
     response:
       | {
           available: false;
-          lines: {
-            t: number;
-            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
-            requestId?: string;
-            message: string;
-            truncated?: boolean;
-          }[];
+          lines: RuntimeLogLine[];
           next: number;
           more: false;
         }
       | {
           available: true;
-          lines: {
-            t: number;
-            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
-            requestId?: string;
-            message: string;
-            truncated?: boolean;
-            id: string;
-          }[];
+          lines: TailLogLine[];
           next: number;
           more: boolean;
         };
@@ -1926,50 +2492,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      deployments: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      }[];
+      deployments: Deployment[];
       cursor: string | null;
     };
   };
@@ -1982,50 +2505,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      deployment: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      };
+      deployment: Deployment;
       project: {
         projectId: string;
         name: string;
@@ -2080,23 +2560,11 @@ export interface Operations {
     response:
       | {
           available: false;
-          lines: {
-            t: number;
-            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
-            requestId?: string;
-            message: string;
-            truncated?: boolean;
-          }[];
+          lines: RuntimeLogLine[];
         }
       | {
           available: true;
-          lines: {
-            t: number;
-            level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
-            requestId?: string;
-            message: string;
-            truncated?: boolean;
-          }[];
+          lines: RuntimeLogLine[];
           from: number;
           to: number;
           limited: boolean;
@@ -2111,11 +2579,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      deployment: {
-        deploymentId: string;
-        host: string;
-        target: 'preview' | 'production';
-      };
+      deployment: DeploymentRef;
     };
   };
   /** Makes a ready deployment the production deployment, without a rebuild */
@@ -2127,50 +2591,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      deployment: {
-        deploymentId: string;
-        orgId: string;
-        projectId: string;
-        location: string;
-        target: 'preview' | 'production';
-        status?: 'queued' | 'building' | 'deploying' | 'ready' | 'error' | 'canceled' | 'expired' | 'skipped';
-        error?: string;
-        createdAt?: number;
-        updatedAt?: number;
-        region?: string;
-        createdBy?: string;
-        branch?: string;
-        commitSha?: string;
-        commitMessage?: string;
-        commitAuthor?: string;
-        host?: string;
-        buildId?: string;
-        buildDurationMs?: number;
-        readyAt?: number;
-        crons?: string;
-        envHash?: string;
-        previousDeploymentId?: string;
-        reason?: string;
-        source?: 'git' | 'upload';
-        sourceArchive?: string;
-        buildMetrics?: {
-          restoreMs?: number;
-          installMs?: number;
-          buildMs?: number;
-          uploadMs?: number;
-          saveMs?: number;
-          depsCache?: 'hit' | 'partial' | 'miss' | 'off';
-          nextCache?: 'hit' | 'partial' | 'miss' | 'off';
-          packageManager?: string;
-          installDir?: string;
-        };
-        meta?: {
-          branch?: string;
-          commit?: string;
-          dirty?: boolean;
-          machine?: string;
-        };
-      };
+      deployment: Deployment;
       productionHost: string;
     };
   };
@@ -2182,15 +2603,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      repos: {
-        name: string;
-        resourceId: string;
-        description: string | null;
-        defaultBranch: string | null;
-        createdAt?: number;
-        updatedAt?: number;
-        language: string | null;
-      }[];
+      repos: RepoListEntry[];
     };
   };
   /** Creates a repository, empty unless a README, a .gitignore template or a license is asked for (then one first commit holds them) */
@@ -2296,24 +2709,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      resourceId: string;
-      name: string;
-      description: string | null;
-      defaultBranch: string;
-      branches: string[];
-      tags: string[];
-      initialBranch: string;
-      protectedBranch: string | null;
-      createdAt?: number;
-      updatedAt?: number;
-      openIssues: number;
-      openPulls: number;
-      requiredApprovals: number;
-      cloneUrl: string;
-      empty: boolean;
-      status?: string;
-    };
+    response: RepoDetail;
   };
   /** Changes the description (null removes it) or the default branch (one that exists) */
   patchReposByName: {
@@ -2327,24 +2723,7 @@ export interface Operations {
       defaultBranch?: string;
     };
     response: {
-      repo: {
-        resourceId: string;
-        name: string;
-        description: string | null;
-        defaultBranch: string;
-        branches: string[];
-        tags: string[];
-        initialBranch: string;
-        protectedBranch: string | null;
-        createdAt?: number;
-        updatedAt?: number;
-        openIssues: number;
-        openPulls: number;
-        requiredApprovals: number;
-        cloneUrl: string;
-        empty: boolean;
-        status?: string;
-      };
+      repo: RepoDetail;
     };
   };
   /** The approvals pull requests into the default branch need */
@@ -2355,10 +2734,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      requiredApprovals: number;
-      branch: string | null;
-    };
+    response: BranchProtection;
   };
   /** Protects the default branch: it then changes only through pull requests with this many approvals (0 removes the rule) */
   putReposProtection: {
@@ -2370,10 +2746,7 @@ export interface Operations {
     body: {
       requiredApprovals: number;
     };
-    response: {
-      requiredApprovals: number;
-      branch: string | null;
-    };
+    response: BranchProtection;
   };
   /** Branches with their commits */
   getReposBranches: {
@@ -2605,17 +2978,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      commits: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      }[];
+      commits: Commit[];
       cursor: string | null;
     };
   };
@@ -2631,17 +2994,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      commit: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      } | null;
+      commit: Commit | null;
     };
   };
   /** The repository's labels */
@@ -2653,11 +3006,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      labels: {
-        name: string;
-        color: string;
-        description?: string;
-      }[];
+      labels: RepoLabel[];
     };
   };
   /** Creates or replaces a label by name */
@@ -2673,11 +3022,7 @@ export interface Operations {
       description?: string;
     };
     response: {
-      label: {
-        name: string;
-        color: string;
-        description?: string;
-      };
+      label: RepoLabel;
     };
   };
   /** Removes a label */
@@ -2711,42 +3056,13 @@ export interface Operations {
       aheadBy: number;
       behindBy: number;
       exact: boolean;
-      commits: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      }[];
+      commits: Commit[];
       commitsTruncated: boolean;
-      files: {
-        path: string;
-        change: 'deleted' | 'added' | 'modified';
-        additions: number;
-        deletions: number;
-        binary?: boolean;
-        collapsed?: boolean;
-        hunks: {
-          oldStart: number;
-          oldLines: number;
-          newStart: number;
-          newLines: number;
-          lines: string[];
-        }[];
-      }[];
+      files: ChangedFile[];
       total: number;
       truncated: boolean;
       mergeOptions: ('fast-forward' | 'squash' | 'three-way')[];
-      conflicts: {
-        path: string;
-        conflicts: number;
-        binary: boolean;
-        kind: 'type' | 'content' | 'mode';
-      }[];
+      conflicts: Conflict[];
       base: {
         ref: string;
         commitId: string;
@@ -2799,14 +3115,7 @@ export interface Operations {
       ref: string;
       commitId: string;
       path: string;
-      entries: {
-        name: string;
-        path: string;
-        type: 'file' | 'dir' | 'link' | 'submodule';
-        mode: string;
-        id: string;
-        size: number | null;
-      }[];
+      entries: TreeEntry[];
     };
   };
   /** A file of a ref with its content: UTF-8 text, or base64 for anything else */
@@ -2839,32 +3148,8 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      commit: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      };
-      files: {
-        path: string;
-        change: 'deleted' | 'added' | 'modified';
-        additions: number;
-        deletions: number;
-        binary?: boolean;
-        collapsed?: boolean;
-        hunks: {
-          oldStart: number;
-          oldLines: number;
-          newStart: number;
-          newLines: number;
-          lines: string[];
-        }[];
-      }[];
+      commit: Commit;
+      files: ChangedFile[];
       truncated: boolean;
     };
   };
@@ -2906,17 +3191,7 @@ export interface Operations {
       commitId: string;
       path: string;
       commits: {
-        [key: string]: {
-          id: string;
-          message: string;
-          author: {
-            name?: string;
-            email?: string;
-            date?: number;
-          };
-          committedAt: number | null;
-          parents: string[];
-        } | null;
+        [key: string]: Commit | null;
       };
       truncated: boolean;
     };
@@ -2929,13 +3204,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      credentials: {
-        keyId: string;
-        name: string;
-        scopes: string[];
-        createdAt: number;
-        expiresAt: number | null;
-      }[];
+      credentials: RepoCredential[];
     };
   };
   /** Makes a password for git over HTTPS (any user name): its git scopes as far as the caller holds them, an expiry in days (90 unless given) */
@@ -2950,13 +3219,7 @@ export interface Operations {
       expiresInDays?: number;
     };
     response: {
-      credential: {
-        keyId: string;
-        name: string;
-        scopes: string[];
-        createdAt: number;
-        expiresAt: number | null;
-      };
+      credential: RepoCredential;
       username: string;
       password: string;
     };
@@ -3073,18 +3336,7 @@ export interface Operations {
         authorEmail?: string;
         authorName?: string;
       };
-      comments: {
-        commentId: string;
-        number: number;
-        orgId: string;
-        repoId: string;
-        body: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      }[];
+      comments: Comment[];
     };
   };
   /** Changes an issue (its author, or members with git:write): `state` closed sets `closedAt` and `closedBy`, open clears them */
@@ -3136,18 +3388,7 @@ export interface Operations {
       body: string;
     };
     response: {
-      comment: {
-        commentId: string;
-        number: number;
-        orgId: string;
-        repoId: string;
-        body: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      };
+      comment: Comment;
     };
   };
   /** Pull requests, newest first (`state` open, closed or merged */
@@ -3166,28 +3407,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      pulls: {
-        number: number;
-        pullRequestId: string;
-        orgId: string;
-        repoId: string;
-        title: string;
-        state?: 'open' | 'closed' | 'merged';
-        sourceBranch: string;
-        targetBranch: string;
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        mergeCommitId?: string;
-        previousPullRequestIds?: string[];
-      }[];
+      pulls: PullRequest[];
       cursor: string | null;
     };
   };
@@ -3207,28 +3427,7 @@ export interface Operations {
       assignees?: string[];
     };
     response: {
-      pull: {
-        number: number;
-        pullRequestId: string;
-        orgId: string;
-        repoId: string;
-        title: string;
-        state?: 'open' | 'closed' | 'merged';
-        sourceBranch: string;
-        targetBranch: string;
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        mergeCommitId?: string;
-        previousPullRequestIds?: string[];
-      };
+      pull: PullRequest;
     };
   };
   /** A pull request in detail (merge base, heads, revision), the strategies that would merge it now, its conflicts and its comments */
@@ -3241,52 +3440,10 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      pull: {
-        number: number;
-        pullRequestId: string;
-        orgId: string;
-        repoId: string;
-        title: string;
-        state?: 'open' | 'closed' | 'merged';
-        sourceBranch: string;
-        targetBranch: string;
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        mergeCommitId: string | null;
-        previousPullRequestIds?: string[];
-        description: string;
-        base: string | null;
-        head: string | null;
-        revisionId: string | null;
-        sourceBranchExists: boolean | null;
-      };
+      pull: PullRequestDetail;
       mergeOptions: ('fast-forward' | 'squash' | 'three-way')[];
-      conflicts: {
-        path: string;
-        conflicts: number;
-        binary: boolean;
-        kind: 'type' | 'content' | 'mode';
-      }[];
-      comments: {
-        commentId: string;
-        number: number;
-        orgId: string;
-        repoId: string;
-        body: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      }[];
+      conflicts: Conflict[];
+      comments: Comment[];
     };
   };
   /** Changes the title, description, labels or assignees (its author, or members with git:write) */
@@ -3304,28 +3461,7 @@ export interface Operations {
       assignees?: string[];
     };
     response: {
-      pull: {
-        number: number;
-        pullRequestId: string;
-        orgId: string;
-        repoId: string;
-        title: string;
-        state?: 'open' | 'closed' | 'merged';
-        sourceBranch: string;
-        targetBranch: string;
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        mergeCommitId?: string;
-        previousPullRequestIds?: string[];
-      };
+      pull: PullRequest;
     };
   };
   /** The commits the source brings (newest first, 250 at most: `truncated` past them) */
@@ -3338,17 +3474,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      commits: {
-        id: string;
-        message: string;
-        author: {
-          name?: string;
-          email?: string;
-          date?: number;
-        };
-        committedAt: number | null;
-        parents: string[];
-      }[];
+      commits: Commit[];
       truncated: boolean;
     };
   };
@@ -3362,21 +3488,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      files: {
-        path: string;
-        change: 'deleted' | 'added' | 'modified';
-        additions: number;
-        deletions: number;
-        binary?: boolean;
-        collapsed?: boolean;
-        hunks: {
-          oldStart: number;
-          oldLines: number;
-          newStart: number;
-          newLines: number;
-          lines: string[];
-        }[];
-      }[];
+      files: ChangedFile[];
       total: number;
       truncated: boolean;
       base: string | null;
@@ -3411,27 +3523,7 @@ export interface Operations {
       approved: boolean;
       overridden: boolean;
       viewerApproved: boolean;
-      threads: {
-        id: string;
-        path: string | null;
-        line: number | null;
-        side: 'old' | 'new';
-        beforeCommitId: string;
-        afterCommitId: string | null;
-        outdated: boolean;
-        comments: {
-          id: string;
-          body: string;
-          author: {
-            id: string | null;
-            name: string;
-            email: string | null;
-          };
-          createdAt: number;
-          updatedAt: number | null;
-          deleted: boolean;
-        }[];
-      }[];
+      threads: ReviewThread[];
     };
   };
   /** A review comment: a new thread on `line` of `path` (`side` old or new) of the diff between `base` and `head` (default: the merge base and the source head), or a reply with `inReplyTo` (a thread or comment id) */
@@ -3501,9 +3593,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      state: 'open' | 'closed' | 'merged';
-    };
+    response: State;
   };
   /** Reopens a closed pull request as a new one under the same number (approvals start over) */
   postReposPullsReopen: {
@@ -3514,9 +3604,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      state: 'open' | 'closed' | 'merged';
-    };
+    response: State;
   };
   /** Adds a comment to a pull request (its `comments` goes up in the same write) */
   postReposPullsComments: {
@@ -3530,18 +3618,7 @@ export interface Operations {
       body: string;
     };
     response: {
-      comment: {
-        commentId: string;
-        number: number;
-        orgId: string;
-        repoId: string;
-        body: string;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      };
+      comment: Comment;
     };
   };
   /** The organization's devices, their pending network requests and the latest jobs */
@@ -3552,58 +3629,9 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      devices: {
-        deviceId: string;
-        orgId: string;
-        userId: string;
-        name: string;
-        ownerName: string | null;
-        status?: 'active' | 'revoked';
-        version?: string;
-        platform?: string;
-        features?: string[];
-        capabilities: ('http' | 'browser' | 'exec')[];
-        networkMode?: 'allowlist' | 'full';
-        hosts?: string[];
-        lastSeenAt?: number;
-        createdAt?: number;
-        updatedAt?: number;
-      }[];
-      requests: {
-        orgId: string;
-        deviceId: string;
-        host: string;
-        status?: 'pending' | 'approved' | 'denied';
-        reason?: string;
-        createdAt?: number;
-        updatedAt?: number;
-      }[];
-      jobs: {
-        jobId: string;
-        orgId: string;
-        type: 'http.batch' | 'exec' | 'browser.batch';
-        status: string;
-        createdBy: string;
-        expiresAt: number;
-        label?: string;
-        hosts?: string[];
-        input?: unknown;
-        error?: string;
-        deviceId?: string;
-        cancelRequestedAt?: number;
-        canceledBy?: string;
-        heartbeatAt?: number;
-        queueTtl?: number;
-        callbackUrl?: string;
-        claimedAt?: number;
-        completedAt?: number;
-        updatedAt?: number;
-        createdAt?: number;
-        waiting?: {
-          reason: 'no_devices' | 'offline' | 'blocked';
-          devices?: unknown[];
-        } | null;
-      }[];
+      devices: AgentDevice[];
+      requests: NetworkRequest[];
+      jobs: AgentJob[];
     };
   };
   /** Queues a job for a device of the organization: `http.batch` `{ requests: [{ method, url, headers?, body?, timeoutMs? }] }` (1-100), `exec` `{ command: [argv…], cwd?, env?, timeoutMs? }` (also needs agents:write), `browser.batch` `{ pages: [{ url, waitFor?, screenshot?, text? }] }` (1-20) */
@@ -3634,32 +3662,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      job: {
-        jobId: string;
-        orgId: string;
-        type: 'http.batch' | 'exec' | 'browser.batch';
-        status: string;
-        createdBy: string;
-        expiresAt: number;
-        label?: string;
-        hosts?: string[];
-        input?: unknown;
-        error?: string;
-        deviceId?: string;
-        cancelRequestedAt?: number;
-        canceledBy?: string;
-        heartbeatAt?: number;
-        queueTtl?: number;
-        callbackUrl?: string;
-        claimedAt?: number;
-        completedAt?: number;
-        updatedAt?: number;
-        createdAt?: number;
-        waiting?: {
-          reason: 'no_devices' | 'offline' | 'blocked';
-          devices?: unknown[];
-        } | null;
-      };
+      job: AgentJob;
       resultsUrl: string | null;
     };
   };
@@ -3705,9 +3708,7 @@ export interface Operations {
       userCode: string;
       approve?: boolean;
     };
-    response: {
-      ok: true;
-    };
+    response: AgentOk;
   };
   /** Changes a device's name, capabilities, network mode or allowed hosts */
   patchAgentsDevicesByDeviceId: {
@@ -3722,9 +3723,7 @@ export interface Operations {
       name?: string;
       capabilities?: ('http' | 'browser' | 'exec')[];
     };
-    response: {
-      ok: true;
-    };
+    response: AgentOk;
   };
   /** Revokes a device and its token at once (its next call is 401) */
   deleteAgentsDevicesByDeviceId: {
@@ -3746,9 +3745,7 @@ export interface Operations {
     };
     query: object;
     body: undefined;
-    response: {
-      ok: true;
-    };
+    response: AgentOk;
   };
   /** Marks the device seen, answers its policy and claims the oldest queued job it may run (its type's capability, hosts within the allowlist), with a results link */
   postAgentPoll: {
@@ -4608,18 +4605,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      notices: {
-        noticeId: string;
-        orgId?: string;
-        event: string;
-        title: string;
-        body?: string;
-        url?: string;
-        read?: boolean;
-        requireAck?: boolean;
-        ackedAt?: number;
-        createdAt?: number;
-      }[];
+      notices: Notice[];
       cursor: string | null;
     };
   };
@@ -4651,14 +4637,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      settings: {
-        phone: string | null;
-        quietHours: {
-          start: string;
-          end: string;
-          timeZone: string;
-        } | null;
-      };
+      settings: NotificationSettings;
     };
   };
   /** Replaces the settings: `phone` (E.164, or null: texts and calls go by email), `quietHours` ({ start, end, timeZone }, or null): during them only in-app notices arrive, the rest wait for their end */
@@ -4674,14 +4653,7 @@ export interface Operations {
       } | null;
     };
     response: {
-      settings: {
-        phone: string | null;
-        quietHours: {
-          start: string;
-          end: string;
-          timeZone: string;
-        } | null;
-      };
+      settings: NotificationSettings;
     };
   };
   /** The protocol templates a protocol can be made from (`{ template }`) */
@@ -4736,51 +4708,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      protocols: {
-        protocolId: string;
-        orgId: string;
-        name: string;
-        description?: string;
-        enabled: boolean;
-        createdBy: string;
-        createdAt?: number;
-        updatedAt?: number;
-        version?: number;
-        rules: {
-          events: (
-            | 'issue.sla_breached'
-            | 'deployment.ready'
-            | 'deployment.failed'
-            | 'account.new_sign_in'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'issue.assigned'
-            | 'issue.mentioned'
-            | 'calendar.invite_unanswered'
-            | 'calendar.meeting_soon'
-            | 'mail.vip'
-            | 'agent.job_done'
-            | 'agent.job_failed'
-            | 'ops.alarm'
-          )[];
-          match?: {
-            [key: string]: string[];
-          };
-          steps: {
-            afterMinutes: number;
-            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
-          }[];
-          beforeEvent?: boolean;
-          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
-          userIds?: string[];
-          overrideQuietHours?: boolean;
-        }[];
-        attachments: {
-          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
-          resourceId: string;
-          resourceLabel?: string;
-        }[];
-      }[];
+      protocols: NotificationProtocol[];
     };
   };
   /** Creates a protocol: `{ template }` copies a template, else `{ name, description?, enabled?, rules }` */
@@ -4828,51 +4756,7 @@ export interface Operations {
           }[];
         };
     response: {
-      protocol: {
-        protocolId: string;
-        orgId: string;
-        name: string;
-        description?: string;
-        enabled: boolean;
-        createdBy: string;
-        createdAt?: number;
-        updatedAt?: number;
-        version?: number;
-        rules: {
-          events: (
-            | 'issue.sla_breached'
-            | 'deployment.ready'
-            | 'deployment.failed'
-            | 'account.new_sign_in'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'issue.assigned'
-            | 'issue.mentioned'
-            | 'calendar.invite_unanswered'
-            | 'calendar.meeting_soon'
-            | 'mail.vip'
-            | 'agent.job_done'
-            | 'agent.job_failed'
-            | 'ops.alarm'
-          )[];
-          match?: {
-            [key: string]: string[];
-          };
-          steps: {
-            afterMinutes: number;
-            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
-          }[];
-          beforeEvent?: boolean;
-          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
-          userIds?: string[];
-          overrideQuietHours?: boolean;
-        }[];
-        attachments: {
-          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
-          resourceId: string;
-          resourceLabel?: string;
-        }[];
-      };
+      protocol: NotificationProtocol;
     };
   };
   /** A protocol with its rules and attachments */
@@ -4884,51 +4768,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      protocol: {
-        protocolId: string;
-        orgId: string;
-        name: string;
-        description?: string;
-        enabled: boolean;
-        createdBy: string;
-        createdAt?: number;
-        updatedAt?: number;
-        version?: number;
-        rules: {
-          events: (
-            | 'issue.sla_breached'
-            | 'deployment.ready'
-            | 'deployment.failed'
-            | 'account.new_sign_in'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'issue.assigned'
-            | 'issue.mentioned'
-            | 'calendar.invite_unanswered'
-            | 'calendar.meeting_soon'
-            | 'mail.vip'
-            | 'agent.job_done'
-            | 'agent.job_failed'
-            | 'ops.alarm'
-          )[];
-          match?: {
-            [key: string]: string[];
-          };
-          steps: {
-            afterMinutes: number;
-            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
-          }[];
-          beforeEvent?: boolean;
-          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
-          userIds?: string[];
-          overrideQuietHours?: boolean;
-        }[];
-        attachments: {
-          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
-          resourceId: string;
-          resourceLabel?: string;
-        }[];
-      };
+      protocol: NotificationProtocol;
     };
   };
   /** Replaces a protocol (attachments stay) */
@@ -4974,51 +4814,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      protocol: {
-        protocolId: string;
-        orgId: string;
-        name: string;
-        description?: string;
-        enabled: boolean;
-        createdBy: string;
-        createdAt?: number;
-        updatedAt?: number;
-        version?: number;
-        rules: {
-          events: (
-            | 'issue.sla_breached'
-            | 'deployment.ready'
-            | 'deployment.failed'
-            | 'account.new_sign_in'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'issue.assigned'
-            | 'issue.mentioned'
-            | 'calendar.invite_unanswered'
-            | 'calendar.meeting_soon'
-            | 'mail.vip'
-            | 'agent.job_done'
-            | 'agent.job_failed'
-            | 'ops.alarm'
-          )[];
-          match?: {
-            [key: string]: string[];
-          };
-          steps: {
-            afterMinutes: number;
-            channels: ('inapp' | 'email' | 'sms' | 'voice')[];
-          }[];
-          beforeEvent?: boolean;
-          roles?: ('owner' | 'admin' | 'developer' | 'viewer')[];
-          userIds?: string[];
-          overrideQuietHours?: boolean;
-        }[];
-        attachments: {
-          resourceType: 'org' | 'project' | 'agent' | 'mailbox' | 'calendar' | 'space';
-          resourceId: string;
-          resourceLabel?: string;
-        }[];
-      };
+      protocol: NotificationProtocol;
     };
   };
   /** Deletes a protocol and its attachments */
@@ -5692,24 +5488,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      domains: {
-        domain: string;
-        status: 'pending' | 'verified' | 'failed';
-        receiving: boolean;
-        catchAll: string | null;
-        createdAt: number;
-        checkedAt: number | null;
-        verifiedAt: number | null;
-        version: number;
-        records: {
-          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
-          type: 'TXT' | 'CNAME' | 'MX';
-          name: string;
-          value: string;
-          found: boolean | null;
-        }[];
-        message?: string;
-      }[];
+      domains: MailDomain[];
     };
   };
   /** Adds a domain for mail: the records to publish (ownership TXT, DKIM, SPF, DMARC, MX) */
@@ -5722,24 +5501,7 @@ export interface Operations {
       domain: string;
     };
     response: {
-      domain: {
-        domain: string;
-        status: 'pending' | 'verified' | 'failed';
-        receiving: boolean;
-        catchAll: string | null;
-        createdAt: number;
-        checkedAt: number | null;
-        verifiedAt: number | null;
-        version: number;
-        records: {
-          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
-          type: 'TXT' | 'CNAME' | 'MX';
-          name: string;
-          value: string;
-          found: boolean | null;
-        }[];
-        message?: string;
-      };
+      domain: MailDomain;
     };
   };
   /** Checks the domain's ownership record now */
@@ -5751,24 +5513,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      domain: {
-        domain: string;
-        status: 'pending' | 'verified' | 'failed';
-        receiving: boolean;
-        catchAll: string | null;
-        createdAt: number;
-        checkedAt: number | null;
-        verifiedAt: number | null;
-        version: number;
-        records: {
-          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
-          type: 'TXT' | 'CNAME' | 'MX';
-          name: string;
-          value: string;
-          found: boolean | null;
-        }[];
-        message?: string;
-      };
+      domain: MailDomain;
     };
   };
   /** Receiving on or off */
@@ -5784,24 +5529,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      domain: {
-        domain: string;
-        status: 'pending' | 'verified' | 'failed';
-        receiving: boolean;
-        catchAll: string | null;
-        createdAt: number;
-        checkedAt: number | null;
-        verifiedAt: number | null;
-        version: number;
-        records: {
-          purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
-          type: 'TXT' | 'CNAME' | 'MX';
-          name: string;
-          value: string;
-          found: boolean | null;
-        }[];
-        message?: string;
-      };
+      domain: MailDomain;
     };
   };
   /** Removes the domain */
@@ -5842,17 +5570,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      mailboxes: {
-        mailboxId: string;
-        address: string;
-        name: string;
-        kind: 'personal' | 'shared';
-        members: string[];
-        aliases: string[];
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      }[];
+      mailboxes: Mailbox[];
     };
   };
   /** Creates a mailbox: an address on one of the organization's domains, unique with aliases platform-wide */
@@ -5868,17 +5586,7 @@ export interface Operations {
       kind?: 'personal' | 'shared';
     };
     response: {
-      mailbox: {
-        mailboxId: string;
-        address: string;
-        name: string;
-        kind: 'personal' | 'shared';
-        members: string[];
-        aliases: string[];
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      mailbox: Mailbox;
     };
   };
   /** Renames a mailbox or replaces its members (`ifVersion`: 409 when it changed) */
@@ -5894,17 +5602,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      mailbox: {
-        mailboxId: string;
-        address: string;
-        name: string;
-        kind: 'personal' | 'shared';
-        members: string[];
-        aliases: string[];
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      mailbox: Mailbox;
     };
   };
   /** Deletes a mailbox: its addresses, messages and attachments, in steps safe to repeat */
@@ -5928,17 +5626,7 @@ export interface Operations {
       address: string;
     };
     response: {
-      mailbox: {
-        mailboxId: string;
-        address: string;
-        name: string;
-        kind: 'personal' | 'shared';
-        members: string[];
-        aliases: string[];
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      mailbox: Mailbox;
     };
   };
   /** Removes an alias */
@@ -5991,18 +5679,7 @@ export interface Operations {
         createdAt: number;
         updatedAt: number;
         version: number;
-        settings: {
-          displayName: string | null;
-          signature: string | null;
-          vacation: {
-            enabled: boolean;
-            subject: string;
-            text: string;
-            startsAt: number | null;
-            endsAt: number | null;
-          } | null;
-          vipSenders: string[];
-        };
+        settings: MailSettings;
         unread: number;
       }[];
     };
@@ -6047,18 +5724,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      settings: {
-        displayName: string | null;
-        signature: string | null;
-        vacation: {
-          enabled: boolean;
-          subject: string;
-          text: string;
-          startsAt: number | null;
-          endsAt: number | null;
-        } | null;
-        vipSenders: string[];
-      };
+      settings: MailSettings;
       version: number;
     };
   };
@@ -6071,14 +5737,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      labels: {
-        labelId: string;
-        name: string;
-        type: 'system' | 'user';
-        parent: string | null;
-        total: number;
-        unread: number;
-      }[];
+      labels: MailLabel[];
     };
   };
   /** Creates a user label, unique case-insensitively */
@@ -6092,14 +5751,7 @@ export interface Operations {
       name: string;
     };
     response: {
-      label: {
-        labelId: string;
-        name: string;
-        type: 'system' | 'user';
-        parent: string | null;
-        total: number;
-        unread: number;
-      };
+      label: MailLabel;
     };
   };
   /** Deletes a user label: taken off every thread, the mail kept */
@@ -6127,24 +5779,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      threads: {
-        threadId: string;
-        subject: string;
-        snippet: string;
-        from: {
-          name: string;
-          address: string;
-        }[];
-        to: {
-          name: string;
-          address: string;
-        }[];
-        labels: string[];
-        unread: boolean;
-        lastAt: number;
-        hasAttachment: boolean;
-        messageCount: number;
-      }[];
+      threads: MailThreadSummary[];
       cursor: string | null;
     };
   };
@@ -6190,64 +5825,8 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      thread: {
-        threadId: string;
-        subject: string;
-        snippet: string;
-        from: {
-          name: string;
-          address: string;
-        }[];
-        to: {
-          name: string;
-          address: string;
-        }[];
-        labels: string[];
-        unread: boolean;
-        lastAt: number;
-        hasAttachment: boolean;
-        messageCount: number;
-      };
-      messages: {
-        messageId: string;
-        threadId: string;
-        direction: 'in' | 'out';
-        from: {
-          name: string;
-          address: string;
-        } | null;
-        to: {
-          name: string;
-          address: string;
-        }[];
-        cc: {
-          name: string;
-          address: string;
-        }[];
-        bcc: {
-          name: string;
-          address: string;
-        }[];
-        replyTo: {
-          name: string;
-          address: string;
-        }[];
-        subject: string;
-        date: number;
-        headerId: string;
-        inReplyTo: string | null;
-        references: string[];
-        snippet: string;
-        size: number;
-        attachments: {
-          index: number;
-          filename: string;
-          contentType: string;
-          size: number;
-          contentId: string | null;
-          inline: boolean;
-        }[];
-      }[];
+      thread: MailThreadSummary;
+      messages: Message[];
     };
   };
   /** A message's text and cleaned HTML (no scripts, handlers or forms */
@@ -6330,64 +5909,8 @@ export interface Operations {
       draftId?: string;
     };
     response: {
-      message: {
-        messageId: string;
-        threadId: string;
-        direction: 'in' | 'out';
-        from: {
-          name: string;
-          address: string;
-        } | null;
-        to: {
-          name: string;
-          address: string;
-        }[];
-        cc: {
-          name: string;
-          address: string;
-        }[];
-        bcc: {
-          name: string;
-          address: string;
-        }[];
-        replyTo: {
-          name: string;
-          address: string;
-        }[];
-        subject: string;
-        date: number;
-        headerId: string;
-        inReplyTo: string | null;
-        references: string[];
-        snippet: string;
-        size: number;
-        attachments: {
-          index: number;
-          filename: string;
-          contentType: string;
-          size: number;
-          contentId: string | null;
-          inline: boolean;
-        }[];
-      };
-      thread: {
-        threadId: string;
-        subject: string;
-        snippet: string;
-        from: {
-          name: string;
-          address: string;
-        }[];
-        to: {
-          name: string;
-          address: string;
-        }[];
-        labels: string[];
-        unread: boolean;
-        lastAt: number;
-        hasAttachment: boolean;
-        messageCount: number;
-      };
+      message: Message;
+      thread: MailThreadSummary;
       rejected: string[];
     };
   };
@@ -6464,28 +5987,7 @@ export interface Operations {
       inReplyTo?: string | null;
     };
     response: {
-      draft: {
-        draftId: string;
-        to: string[];
-        cc: string[];
-        bcc: string[];
-        subject: string;
-        text: string;
-        html: string | null;
-        attachments: (
-          | {
-              uploadId: string;
-            }
-          | {
-              messageId: string;
-              index: number;
-            }
-        )[];
-        inReplyTo: string | null;
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      draft: Draft;
     };
   };
   /** A draft */
@@ -6498,28 +6000,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      draft: {
-        draftId: string;
-        to: string[];
-        cc: string[];
-        bcc: string[];
-        subject: string;
-        text: string;
-        html: string | null;
-        attachments: (
-          | {
-              uploadId: string;
-            }
-          | {
-              messageId: string;
-              index: number;
-            }
-        )[];
-        inReplyTo: string | null;
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      draft: Draft;
     };
   };
   /** Replaces a draft's fields */
@@ -6550,28 +6031,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      draft: {
-        draftId: string;
-        to: string[];
-        cc: string[];
-        bcc: string[];
-        subject: string;
-        text: string;
-        html: string | null;
-        attachments: (
-          | {
-              uploadId: string;
-            }
-          | {
-              messageId: string;
-              index: number;
-            }
-        )[];
-        inReplyTo: string | null;
-        createdAt: number;
-        updatedAt: number;
-        version: number;
-      };
+      draft: Draft;
     };
   };
   /** Deletes a draft */
@@ -6968,12 +6428,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      addressBooks: {
-        addressBookId: string;
-        name: string;
-        isDefault: boolean;
-        version: number;
-      }[];
+      addressBooks: AddressBook[];
     };
   };
   /** Creates an address book */
@@ -6987,12 +6442,7 @@ export interface Operations {
       name: unknown;
     };
     response: {
-      addressBook: {
-        addressBookId: string;
-        name: string;
-        isDefault: boolean;
-        version: number;
-      };
+      addressBook: AddressBook;
     };
   };
   /** Renames an address book (`name`: any JSON, kept as text) */
@@ -7007,12 +6457,7 @@ export interface Operations {
       name: unknown;
     };
     response: {
-      addressBook: {
-        addressBookId: string;
-        name: string;
-        isDefault: boolean;
-        version: number;
-      };
+      addressBook: AddressBook;
     };
   };
   /** Deletes an address book with its contacts and their photos (never the default one) */
@@ -7040,56 +6485,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      contacts: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      }[];
+      contacts: Contact[];
       cursor: string | null;
     };
   };
@@ -7145,56 +6541,7 @@ export interface Operations {
       categories?: string[];
     };
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** A contact */
@@ -7208,56 +6555,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** Changes a contact: fields left out keep their value, an empty `birthday` or `anniversary` clears it */
@@ -7314,56 +6612,7 @@ export interface Operations {
       ifVersion?: number;
     };
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** Deletes a contact and its photo */
@@ -7404,56 +6653,7 @@ export interface Operations {
       data: string;
     };
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** Removes the contact's photo */
@@ -7466,56 +6666,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      contact: {
-        contactId: string;
-        addressBookId: string;
-        uid: string;
-        version: number;
-        updatedAt: number;
-        hasPhoto: boolean;
-        fullName: string;
-        displayName: string;
-        name: {
-          family: string;
-          given: string;
-          additional: string;
-          prefix: string;
-          suffix: string;
-        };
-        nickname: string;
-        emails: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        phones: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        urls: {
-          value: string;
-          type: string;
-          pref?: boolean;
-        }[];
-        addresses: {
-          type: 'home' | 'work' | 'other';
-          poBox: string;
-          extended: string;
-          street: string;
-          locality: string;
-          region: string;
-          postalCode: string;
-          country: string;
-        }[];
-        organization: string;
-        department: string;
-        title: string;
-        birthday?: string;
-        anniversary?: string;
-        notes: string;
-        categories: string[];
-      };
+      contact: Contact;
     };
   };
   /** Imports vCard 2.1, 3.0 and 4.0 files, 200 cards per call */
@@ -7531,21 +6682,7 @@ export interface Operations {
       size?: number;
       next?: string;
     };
-    response: {
-      imported: number;
-      updated: number;
-      skipped: number;
-      warnings: string[];
-      done: boolean;
-      next: string | null;
-      upload?: {
-        url: string;
-        method: 'PUT';
-        headers: {
-          [key: string]: string;
-        };
-      };
-    };
+    response: ContactImportResult;
   };
   /** The address book as a vCard file (`text/vcard`), `version` 3.0 (default) or 4.0, photos inline */
   getMailMailboxesAddressBooksExport: {
@@ -7570,14 +6707,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      calendars: {
-        calendarId: string;
-        name: string;
-        color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
-        description: string;
-        isDefault: boolean;
-        version: number;
-      }[];
+      calendars: Calendar[];
     };
   };
   /** Creates a calendar (at most 50 a mailbox, the default included) */
@@ -7593,14 +6723,7 @@ export interface Operations {
       description?: string;
     };
     response: {
-      calendar: {
-        calendarId: string;
-        name: string;
-        color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
-        description: string;
-        isDefault: boolean;
-        version: number;
-      };
+      calendar: Calendar;
     };
   };
   /** Changes a calendar's name, color or description */
@@ -7617,14 +6740,7 @@ export interface Operations {
       description?: string;
     };
     response: {
-      calendar: {
-        calendarId: string;
-        name: string;
-        color: 'blue' | 'orange' | 'teal' | 'amber' | 'pink' | 'green' | 'red' | 'gray';
-        description: string;
-        isDefault: boolean;
-        version: number;
-      };
+      calendar: Calendar;
     };
   };
   /** Deletes a calendar with its events (nobody is emailed) */
@@ -7651,25 +6767,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      occurrences: {
-        eventId: string;
-        calendarId: string;
-        recurrenceId: number | null;
-        start: number;
-        end: number;
-        allDay: boolean;
-        startDate?: string;
-        endDate?: string;
-        summary: string;
-        location: string;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        recurring: boolean;
-        isException: boolean;
-        isOrganizer: boolean;
-        attendees: number;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-      }[];
+      occurrences: Occurrence[];
     };
   };
   /** Creates an event: wall-clock start and end in an IANA timeZone (a time in a DST gap moves forward, an ambiguous one takes the first), an optional repeat rule */
@@ -7716,80 +6814,8 @@ export interface Operations {
       notify?: boolean;
     };
     response: {
-      event: {
-        eventId: string;
-        calendarId: string;
-        uid: string;
-        version: number;
-        summary: string;
-        description: string;
-        location: string;
-        allDay: boolean;
-        start: number;
-        end: number;
-        startLocal: string;
-        endLocal: string;
-        timeZone: string;
-        organizer: {
-          email: string;
-          name?: string;
-        } | null;
-        attendees: {
-          email: string;
-          name?: string;
-          role: 'optional' | 'required' | 'chair' | 'non-participant';
-          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-          rsvp: boolean;
-          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-        }[];
-        isOrganizer: boolean;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
-        reminders: number[];
-        categories: string[];
-        url: string | null;
-        recurrence: {
-          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
-          interval: number;
-          count?: number;
-          until?: string;
-          byDay?: {
-            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-            nth?: number;
-          }[];
-          byMonthDay?: number[];
-          byMonth?: number[];
-          bySetPos?: number[];
-          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-        } | null;
-        rrule: string | null;
-        exceptions: {
-          recurrenceId: number;
-          start: number;
-          end: number;
-          startLocal: string;
-          endLocal: string;
-          summary: string;
-          location: string;
-          status: 'confirmed' | 'tentative' | 'cancelled';
-          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-          attendees?: {
-            email: string;
-            name?: string;
-            role: 'optional' | 'required' | 'chair' | 'non-participant';
-            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-            rsvp: boolean;
-            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-          }[];
-        }[];
-        sequence: number;
-      };
-      notified: {
-        sent: number;
-        error?: string;
-      };
+      event: CalendarEvent;
+      notified: CalendarNotified;
     };
   };
   /** An event (a series with its changed occurrences) */
@@ -7803,76 +6829,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      event: {
-        eventId: string;
-        calendarId: string;
-        uid: string;
-        version: number;
-        summary: string;
-        description: string;
-        location: string;
-        allDay: boolean;
-        start: number;
-        end: number;
-        startLocal: string;
-        endLocal: string;
-        timeZone: string;
-        organizer: {
-          email: string;
-          name?: string;
-        } | null;
-        attendees: {
-          email: string;
-          name?: string;
-          role: 'optional' | 'required' | 'chair' | 'non-participant';
-          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-          rsvp: boolean;
-          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-        }[];
-        isOrganizer: boolean;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
-        reminders: number[];
-        categories: string[];
-        url: string | null;
-        recurrence: {
-          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
-          interval: number;
-          count?: number;
-          until?: string;
-          byDay?: {
-            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-            nth?: number;
-          }[];
-          byMonthDay?: number[];
-          byMonth?: number[];
-          bySetPos?: number[];
-          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-        } | null;
-        rrule: string | null;
-        exceptions: {
-          recurrenceId: number;
-          start: number;
-          end: number;
-          startLocal: string;
-          endLocal: string;
-          summary: string;
-          location: string;
-          status: 'confirmed' | 'tentative' | 'cancelled';
-          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-          attendees?: {
-            email: string;
-            name?: string;
-            role: 'optional' | 'required' | 'chair' | 'non-participant';
-            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-            rsvp: boolean;
-            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-          }[];
-        }[];
-        sequence: number;
-      };
+      event: CalendarEvent;
     };
   };
   /** Changes an event (fields left out are kept) or, with recurrenceId (its original start), one occurrence */
@@ -7923,80 +6880,8 @@ export interface Operations {
       moveTo?: unknown;
     };
     response: {
-      event: {
-        eventId: string;
-        calendarId: string;
-        uid: string;
-        version: number;
-        summary: string;
-        description: string;
-        location: string;
-        allDay: boolean;
-        start: number;
-        end: number;
-        startLocal: string;
-        endLocal: string;
-        timeZone: string;
-        organizer: {
-          email: string;
-          name?: string;
-        } | null;
-        attendees: {
-          email: string;
-          name?: string;
-          role: 'optional' | 'required' | 'chair' | 'non-participant';
-          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-          rsvp: boolean;
-          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-        }[];
-        isOrganizer: boolean;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
-        reminders: number[];
-        categories: string[];
-        url: string | null;
-        recurrence: {
-          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
-          interval: number;
-          count?: number;
-          until?: string;
-          byDay?: {
-            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-            nth?: number;
-          }[];
-          byMonthDay?: number[];
-          byMonth?: number[];
-          bySetPos?: number[];
-          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-        } | null;
-        rrule: string | null;
-        exceptions: {
-          recurrenceId: number;
-          start: number;
-          end: number;
-          startLocal: string;
-          endLocal: string;
-          summary: string;
-          location: string;
-          status: 'confirmed' | 'tentative' | 'cancelled';
-          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-          attendees?: {
-            email: string;
-            name?: string;
-            role: 'optional' | 'required' | 'chair' | 'non-participant';
-            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-            rsvp: boolean;
-            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-          }[];
-        }[];
-        sequence: number;
-      };
-      notified: {
-        sent: number;
-        error?: string;
-      };
+      event: CalendarEvent;
+      notified: CalendarNotified;
       cancelled: number;
     };
   };
@@ -8030,80 +6915,8 @@ export interface Operations {
       comment?: string;
     };
     response: {
-      event: {
-        eventId: string;
-        calendarId: string;
-        uid: string;
-        version: number;
-        summary: string;
-        description: string;
-        location: string;
-        allDay: boolean;
-        start: number;
-        end: number;
-        startLocal: string;
-        endLocal: string;
-        timeZone: string;
-        organizer: {
-          email: string;
-          name?: string;
-        } | null;
-        attendees: {
-          email: string;
-          name?: string;
-          role: 'optional' | 'required' | 'chair' | 'non-participant';
-          status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-          rsvp: boolean;
-          kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-        }[];
-        isOrganizer: boolean;
-        myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-        status: 'confirmed' | 'tentative' | 'cancelled';
-        busyStatus: 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere';
-        sensitivity: 'normal' | 'personal' | 'private' | 'confidential';
-        reminders: number[];
-        categories: string[];
-        url: string | null;
-        recurrence: {
-          freq: 'daily' | 'weekly' | 'monthly' | 'yearly';
-          interval: number;
-          count?: number;
-          until?: string;
-          byDay?: {
-            day: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-            nth?: number;
-          }[];
-          byMonthDay?: number[];
-          byMonth?: number[];
-          bySetPos?: number[];
-          weekStart?: 'SU' | 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA';
-        } | null;
-        rrule: string | null;
-        exceptions: {
-          recurrenceId: number;
-          start: number;
-          end: number;
-          startLocal: string;
-          endLocal: string;
-          summary: string;
-          location: string;
-          status: 'confirmed' | 'tentative' | 'cancelled';
-          myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
-          attendees?: {
-            email: string;
-            name?: string;
-            role: 'optional' | 'required' | 'chair' | 'non-participant';
-            status: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-            rsvp: boolean;
-            kind: 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-          }[];
-        }[];
-        sequence: number;
-      };
-      notified: {
-        sent: number;
-        error?: string;
-      };
+      event: CalendarEvent;
+      notified: CalendarNotified;
     };
   };
   /** Imports an iCalendar file, 200 events a call */
@@ -8158,36 +6971,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      spaces: {
-        orgId: string;
-        spaceId: string;
-        key: string;
-        name: string;
-        description: string;
-        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
-        leadId?: string;
-        archived: boolean;
-        seq: number;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          issueTypeIds: string[];
-          defaultTypeId: string;
-          workflows: {
-            [key: string]: string;
-          };
-          access: {
-            visibility: 'org' | 'private';
-            members: unknown[];
-          };
-          securityLevels: unknown[];
-          defaultAssignee: 'lead' | 'unassigned';
-          estimation: 'count' | 'storyPoints' | 'originalEstimate';
-          boardId?: string;
-          formerKeys?: string[];
-        };
-      }[];
+      spaces: TrackerSpace[];
     };
   };
   /** Creates a space from a template (Jira’s issue types and workflows */
@@ -8206,36 +6990,7 @@ export interface Operations {
       color?: 'gray' | 'blue' | 'green' | 'teal' | 'yellow' | 'orange' | 'red' | 'pink' | 'purple';
     };
     response: {
-      space: {
-        orgId: string;
-        spaceId: string;
-        key: string;
-        name: string;
-        description: string;
-        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
-        leadId?: string;
-        archived: boolean;
-        seq: number;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          issueTypeIds: string[];
-          defaultTypeId: string;
-          workflows: {
-            [key: string]: string;
-          };
-          access: {
-            visibility: 'org' | 'private';
-            members: unknown[];
-          };
-          securityLevels: unknown[];
-          defaultAssignee: 'lead' | 'unassigned';
-          estimation: 'count' | 'storyPoints' | 'originalEstimate';
-          boardId?: string;
-          formerKeys?: string[];
-        };
-      };
+      space: TrackerSpace;
     };
   };
   /** A space by key (former keys too) or `spc_` id, with the caller’s permissions, the 21 permission names in order, its versions and components */
@@ -8247,59 +7002,13 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      space: {
-        orgId: string;
-        spaceId: string;
-        key: string;
-        name: string;
-        description: string;
-        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
-        leadId?: string;
-        archived: boolean;
-        seq: number;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          issueTypeIds: string[];
-          defaultTypeId: string;
-          workflows: {
-            [key: string]: string;
-          };
-          access: {
-            visibility: 'org' | 'private';
-            members: unknown[];
-          };
-          securityLevels: unknown[];
-          defaultAssignee: 'lead' | 'unassigned';
-          estimation: 'count' | 'storyPoints' | 'originalEstimate';
-          boardId?: string;
-          formerKeys?: string[];
-        };
-      };
+      space: TrackerSpace;
       permissions: {
         [key: string]: boolean;
       };
       allPermissions: string[];
-      versions: {
-        versionId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        released: boolean;
-        archived: boolean;
-        position: number;
-        data: {
-          [key: string]: unknown;
-        };
-      }[];
-      components: {
-        componentId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        defaultAssignee: 'space' | 'lead' | 'unassigned';
-      }[];
+      versions: TrackerVersion[];
+      components: TrackerComponent[];
     };
   };
   /** Changes a space’s name, key (old keys keep resolving */
@@ -8408,36 +7117,7 @@ export interface Operations {
       };
     };
     response: {
-      space: {
-        orgId: string;
-        spaceId: string;
-        key: string;
-        name: string;
-        description: string;
-        template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
-        leadId?: string;
-        archived: boolean;
-        seq: number;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          issueTypeIds: string[];
-          defaultTypeId: string;
-          workflows: {
-            [key: string]: string;
-          };
-          access: {
-            visibility: 'org' | 'private';
-            members: unknown[];
-          };
-          securityLevels: unknown[];
-          defaultAssignee: 'lead' | 'unassigned';
-          estimation: 'count' | 'storyPoints' | 'originalEstimate';
-          boardId?: string;
-          formerKeys?: string[];
-        };
-      };
+      space: TrackerSpace;
     };
   };
   /** The boards over spaces the caller can browse */
@@ -8450,36 +7130,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      boards: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      }[];
+      boards: Board[];
     };
   };
   /** Creates a scrum or kanban board over 1-20 spaces, one column per status of their workflows */
@@ -8495,36 +7146,7 @@ export interface Operations {
       query?: string;
     };
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
+      board: Board;
     };
   };
   /** GET /v1/orgs/:orgId/issues/boards/:boardId */
@@ -8536,36 +7158,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
+      board: Board;
     };
   };
   /** Changes a board’s name and configuration (each `config` field given replaces the stored one) */
@@ -8612,36 +7205,7 @@ export interface Operations {
       baseVersion?: number;
     };
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
+      board: Board;
     };
   };
   /** Deletes a board without an active sprint */
@@ -8668,103 +7232,10 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
-      issues: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      }[];
-      columns: {
-        id: string;
-        count: number;
-        min?: number;
-        max?: number;
-        wipExceeded: boolean;
-        wipBelowMin: boolean;
-      }[];
-      sprints: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      }[];
+      board: Board;
+      issues: Issue[];
+      columns: ColumnLoad[];
+      sprints: Sprint[];
       lanes: {
         [key: string]: string;
       };
@@ -8779,10 +7250,7 @@ export interface Operations {
         };
       };
       subtasks: {
-        [key: string]: {
-          total: number;
-          done: number;
-        };
+        [key: string]: IssueCounts;
       };
       spaces: {
         spaceId: string;
@@ -8802,36 +7270,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      board: {
-        boardId: string;
-        name: string;
-        ownerId?: string;
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-        config: {
-          type: 'scrum' | 'kanban';
-          spaceIds: string[];
-          columns: {
-            id: string;
-            name: string;
-            statusIds: string[];
-          }[];
-          swimlanes: string;
-          quickFilters: {
-            id: string;
-            name: string;
-            query: string;
-          }[];
-          cardFields: string[];
-          estimation: string;
-          sharing: {
-            org: boolean;
-            teams: string[];
-            users: string[];
-          };
-        };
-      };
+      board: Board;
       sprints: {
         sprintId: string;
         boardId: string;
@@ -8858,40 +7297,7 @@ export interface Operations {
         };
         issueIds: string[];
       }[];
-      issues: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      }[];
+      issues: Issue[];
       backlogIds: string[];
       epics: {
         issueId: string;
@@ -8954,49 +7360,9 @@ export interface Operations {
       };
     };
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
       transition: string | null;
-      column?: {
-        id: string;
-        count: number;
-        min?: number;
-        max?: number;
-        wipExceeded: boolean;
-        wipBelowMin: boolean;
-      };
+      column?: ColumnLoad;
     };
   };
   /** The board’s sprints (Jira’s GET /board/{id}/sprint), in board order */
@@ -9008,31 +7374,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      sprints: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      }[];
+      sprints: Sprint[];
     };
   };
   /** Creates a future sprint on a scrum board (name defaults to "<board> Sprint <n>") */
@@ -9050,31 +7392,7 @@ export interface Operations {
       capacity?: number;
     };
     response: {
-      sprint: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      };
+      sprint: Sprint;
     };
   };
   /** Velocity: the last 7 closed sprints, committed and completed estimates in the board’s estimation */
@@ -9105,31 +7423,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      sprint: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      };
+      sprint: Sprint;
     };
   };
   /** Changes a sprint */
@@ -9149,31 +7443,7 @@ export interface Operations {
       carryTo?: string;
     };
     response: {
-      sprint: {
-        sprintId: string;
-        boardId: string;
-        name: string;
-        goal: string;
-        state: 'active' | 'closed' | 'future';
-        startDate?: number;
-        endDate?: number;
-        completedAt?: number;
-        position: number;
-        createdAt: number;
-        data: {
-          capacity?: number;
-          report?: {
-            committed: number;
-            added: number;
-            removed: number;
-            completed: number;
-            incomplete: number;
-            completedIssueIds: string[];
-            incompleteIssueIds: string[];
-            carriedTo?: string;
-          };
-        };
-      };
+      sprint: Sprint;
     };
   };
   /** Deletes a sprint that is not active */
@@ -9204,40 +7474,7 @@ export interface Operations {
           format: 'tracker-issues/1';
           exportedAt: number;
           total: number;
-          issues: {
-            orgId: string;
-            issueId: string;
-            spaceId: string;
-            number: number;
-            key: string;
-            typeId: string;
-            summary: string;
-            statusId: string;
-            statusCategory: 'todo' | 'inprogress' | 'done';
-            labels: string[];
-            componentIds: string[];
-            fixVersionIds: string[];
-            affectsVersionIds: string[];
-            closedSprintIds: string[];
-            rank: string;
-            watchers: string[];
-            voters: string[];
-            fields: {
-              [key: string]: unknown;
-            };
-            excerpt: string;
-            statusLog: ([string, number] | [string, number, string])[];
-            fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-            commentCount: number;
-            attachmentCount: number;
-            participants: string[];
-            sla: {
-              [key: string]: unknown;
-            };
-            version: number;
-            createdAt: number;
-            updatedAt: number;
-          }[];
+          issues: Issue[];
         };
   };
   /** Imports a Jira CSV export (or this API’s JSON export) into a space, 200 records a call: pass `startRow` and `keyMap` from the previous answer until `done` */
@@ -9309,46 +7546,7 @@ export interface Operations {
       order?: 'rank' | 'updated' | 'created' | 'key';
     };
     body: undefined;
-    response: {
-      issues: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      }[];
-      total: number;
-      startAt: number;
-      maxResults: number;
-      scanned: number;
-    };
+    response: IssuePage;
   };
   /** Creates an issue in `space` (key or id) */
   postIssues: {
@@ -9385,40 +7583,7 @@ export interface Operations {
       space: string;
     };
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
     };
   };
   /** GET /issues with its fields in the body (for long queries) */
@@ -9433,46 +7598,7 @@ export interface Operations {
       maxResults?: number;
       order?: 'rank' | 'updated' | 'created' | 'key';
     };
-    response: {
-      issues: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      }[];
-      total: number;
-      startAt: number;
-      maxResults: number;
-      scanned: number;
-    };
+    response: IssuePage;
   };
   /** Ranks 1-200 issues (in the order given) right before or after another one: exactly one of `before` and `after` */
   postIssuesRank: {
@@ -9574,40 +7700,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
       space: {
         spaceId: string;
         key: string;
@@ -9619,22 +7712,8 @@ export interface Operations {
       links: unknown[];
       worklogs: unknown[];
       attachments: unknown[];
-      children: {
-        issueId: string;
-        key: string;
-        summary: string;
-        typeId: string;
-        statusId: string;
-        statusCategory: string;
-      }[];
-      parent: {
-        issueId: string;
-        key: string;
-        summary: string;
-        typeId: string;
-        statusId: string;
-        statusCategory: string;
-      } | null;
+      children: IssueSummary[];
+      parent: IssueSummary | null;
       transitions: {
         id: string;
         name: string;
@@ -9681,40 +7760,7 @@ export interface Operations {
       participants?: string[];
     };
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
     };
   };
   /** An issue’s comments, oldest first (Jira’s GET /issue/{key}/comment) */
@@ -9726,14 +7772,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      comments: {
-        commentId: string;
-        issueId: string;
-        authorId: string;
-        body: string;
-        createdAt: number;
-        updatedAt: number;
-      }[];
+      comments: IssueComment[];
     };
   };
   /** Comments on an issue */
@@ -9747,14 +7786,7 @@ export interface Operations {
       body: string;
     };
     response: {
-      comment: {
-        commentId: string;
-        issueId: string;
-        authorId: string;
-        body: string;
-        createdAt: number;
-        updatedAt: number;
-      };
+      comment: IssueComment;
     };
   };
   /** Edits a comment: its author, or holders of `editComments` */
@@ -9769,14 +7801,7 @@ export interface Operations {
       body: string;
     };
     response: {
-      comment: {
-        commentId: string;
-        issueId: string;
-        authorId: string;
-        body: string;
-        createdAt: number;
-        updatedAt: number;
-      };
+      comment: IssueComment;
     };
   };
   /** Deletes a comment: its author, or holders of `deleteComments` */
@@ -9799,15 +7824,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      worklogs: {
-        worklogId: string;
-        issueId: string;
-        authorId: string;
-        timeSpent: number;
-        started: number;
-        comment: string;
-        createdAt: number;
-      }[];
+      worklogs: Worklog[];
     };
   };
   /** Logs work: `timeSpent` in seconds or as `1h 30m` */
@@ -9823,49 +7840,8 @@ export interface Operations {
       comment?: string;
     };
     response: {
-      worklog: {
-        worklogId: string;
-        issueId: string;
-        authorId: string;
-        timeSpent: number;
-        started: number;
-        comment: string;
-        createdAt: number;
-      };
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      worklog: Worklog;
+      issue: Issue;
     };
   };
   /** Links the issue to another (`type` blocks, relates, duplicates or clones */
@@ -9881,14 +7857,7 @@ export interface Operations {
       direction?: 'outward' | 'inward';
     };
     response: {
-      link: {
-        linkId: string;
-        type: string;
-        direction: 'outward' | 'inward';
-        issueId: string;
-        label: string;
-        createdAt: number;
-      };
+      link: IssueLink;
     };
   };
   /** Removes a link from both issues */
@@ -9915,16 +7884,7 @@ export interface Operations {
       size: number;
     };
     response: {
-      attachment: {
-        attachmentId: string;
-        issueId: string;
-        filename: string;
-        contentType: string;
-        size: number;
-        authorId: string;
-        uploaded: boolean;
-        createdAt: number;
-      };
+      attachment: IssueAttachment;
       upload: {
         url: string;
         method: 'PUT';
@@ -9944,16 +7904,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      attachment: {
-        attachmentId: string;
-        issueId: string;
-        filename: string;
-        contentType: string;
-        size: number;
-        authorId: string;
-        uploaded: boolean;
-        createdAt: number;
-      };
+      attachment: IssueAttachment;
     };
   };
   /** An uploaded attachment with a presigned download link (5 minutes) */
@@ -9966,16 +7917,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      attachment: {
-        attachmentId: string;
-        issueId: string;
-        filename: string;
-        contentType: string;
-        size: number;
-        authorId: string;
-        uploaded: boolean;
-        createdAt: number;
-      };
+      attachment: IssueAttachment;
       url: string;
     };
   };
@@ -9999,12 +7941,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      transitions: {
-        id: string;
-        name: string;
-        to: string;
-        fields: string[];
-      }[];
+      transitions: IssueTransition[];
     };
   };
   /** Moves the issue through a transition (`transition`: its id, its name or the target status) */
@@ -10045,40 +7982,7 @@ export interface Operations {
       };
     };
     response: {
-      issue: {
-        orgId: string;
-        issueId: string;
-        spaceId: string;
-        number: number;
-        key: string;
-        typeId: string;
-        summary: string;
-        statusId: string;
-        statusCategory: 'todo' | 'inprogress' | 'done';
-        labels: string[];
-        componentIds: string[];
-        fixVersionIds: string[];
-        affectsVersionIds: string[];
-        closedSprintIds: string[];
-        rank: string;
-        watchers: string[];
-        voters: string[];
-        fields: {
-          [key: string]: unknown;
-        };
-        excerpt: string;
-        statusLog: ([string, number] | [string, number, string])[];
-        fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
-        commentCount: number;
-        attachmentCount: number;
-        participants: string[];
-        sla: {
-          [key: string]: unknown;
-        };
-        version: number;
-        createdAt: number;
-        updatedAt: number;
-      };
+      issue: Issue;
     };
   };
   /** Adds a version (release) to a space (Jira’s POST /version) */
@@ -10095,18 +7999,7 @@ export interface Operations {
       releaseDate?: string;
     };
     response: {
-      version: {
-        versionId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        released: boolean;
-        archived: boolean;
-        position: number;
-        data: {
-          [key: string]: unknown;
-        };
-      };
+      version: TrackerVersion;
     };
   };
   /** Changes a version */
@@ -10126,18 +8019,7 @@ export interface Operations {
       archived?: boolean;
     };
     response: {
-      version: {
-        versionId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        released: boolean;
-        archived: boolean;
-        position: number;
-        data: {
-          [key: string]: unknown;
-        };
-      };
+      version: TrackerVersion;
     };
   };
   /** DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId */
@@ -10165,13 +8047,7 @@ export interface Operations {
       defaultAssignee?: 'space' | 'lead' | 'unassigned';
     };
     response: {
-      component: {
-        componentId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        defaultAssignee: 'space' | 'lead' | 'unassigned';
-      };
+      component: TrackerComponent;
     };
   };
   /** PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId */
@@ -10189,13 +8065,7 @@ export interface Operations {
       defaultAssignee?: 'space' | 'lead' | 'unassigned';
     };
     response: {
-      component: {
-        componentId: string;
-        spaceId: string;
-        name: string;
-        description: string;
-        defaultAssignee: 'space' | 'lead' | 'unassigned';
-      };
+      component: TrackerComponent;
     };
   };
   /** DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId */

@@ -125,16 +125,58 @@ export function operationIdOf(method: Method, path: string): string {
   return `${method.toLowerCase()}${words.map(pascal).join('')}${trailing.length ? `By${trailing.join('And')}` : ''}`;
 }
 
-/** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), as a client must send it. */
-export function jsonSchemaOf(schema: $ZodType, where: string): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+/**
+ * The named schemas of the document (`components.schemas`): every zod schema registered with an
+ * `id` in zod's global registry (the records of shared/domains/<product>/record-schemas.ts) is
+ * emitted once there and `$ref`ed wherever a route uses it.
+ */
+export type Components = Map<string, JsonSchema>;
+
+const COMPONENT_REF = '#/components/schemas/';
+
+/** `#/$defs/<id>` (where zod puts a registered schema) → `#/components/schemas/<id>`, throughout. */
+function refsToComponents(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(refsToComponents);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')
+        ? `${COMPONENT_REF}${v.slice('#/$defs/'.length)}`
+        : refsToComponents(v),
+    ]),
+  );
+}
+
+/**
+ * A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), as a client must send it. Registered
+ * schemas (with an `id`) go to `components` and are referred to by `$ref`; without `components`,
+ * `jsonSchemaOf` refuses them.
+ */
+export function jsonSchemaOf(schema: $ZodType, where: string, components?: Components): JsonSchema {
+  const {
+    $schema: _dialect,
+    $defs,
+    ...json
+  } = z.toJSONSchema(schema, {
     io: 'input',
     unrepresentable: 'any',
     target: 'draft-2020-12',
   }) as JsonSchema;
-  // `$defs` come from recursive schemas: their `#/$defs/…` refs would point into the document's root.
-  if ('$defs' in json) throw new Error(`${where}: recursive schemas are not supported by the OpenAPI generator yet`);
-  return json;
+  for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
+    // zod names the other `$defs` (of recursive schemas) `__schema<n>`: they have no name of their own.
+    if (id.startsWith('__schema')) {
+      throw new Error(`${where}: recursive schemas are not supported by the OpenAPI generator yet`);
+    }
+    if (!components) throw new Error(`${where}: uses the named schema ${id}, which has no place here`);
+    const named = refsToComponents(def) as JsonSchema;
+    const known = components.get(id);
+    if (known && JSON.stringify(known) !== JSON.stringify(named)) {
+      throw new Error(`${where}: two different schemas are registered as ${id}`);
+    }
+    components.set(id, named);
+  }
+  return refsToComponents(json) as JsonSchema;
 }
 
 /** The errors the middy stack answers by itself, by what the route is (shared/kernel/http/handler.ts). */
@@ -228,7 +270,7 @@ function errorResponses(route: Route): Operation['responses'] {
 
 const invalidExample = { error: 'Invalid request', issues: [{ path: 'name', message: 'Too small: expected …' }] };
 
-function successResponses(route: DocumentedRoute, operationId: string): Operation['responses'] {
+function successResponses(route: DocumentedRoute, operationId: string, components: Components): Operation['responses'] {
   const declared = Object.entries(route.responses ?? {}).filter(
     (e): e is [string, $ZodType | null] => e[1] !== undefined,
   );
@@ -238,7 +280,9 @@ function successResponses(route: DocumentedRoute, operationId: string): Operatio
     out[status] = schema
       ? {
           description: route.summary ?? 'Success.',
-          content: { 'application/json': { schema: jsonSchemaOf(schema, `${operationId} response ${status}`) } },
+          content: {
+            'application/json': { schema: jsonSchemaOf(schema, `${operationId} response ${status}`, components) },
+          },
         }
       : { description: route.summary ?? 'Success: no body.' };
   }
@@ -356,7 +400,7 @@ function describeAccess(route: Route): { security: Operation['security']; text: 
   return { security: scopes.map((s) => ({ bearer: [s] })), text: `Scope \`${route.scope}\`${others}.` };
 }
 
-function operationOf(group: string, route: DocumentedRoute): Operation {
+function operationOf(group: string, route: DocumentedRoute, components: Components): Operation {
   const operationId = operationIdOf(route.method, route.path);
   const access = describeAccess(route);
   const summary = route.summary ?? `${route.method} ${route.path}`;
@@ -366,7 +410,7 @@ function operationOf(group: string, route: DocumentedRoute): Operation {
     description: `${summary}\n\n${access.text}`,
     tags: [group],
     security: access.security,
-    responses: { ...successResponses(route, operationId), ...errorResponses(route) },
+    responses: { ...successResponses(route, operationId, components), ...errorResponses(route) },
   };
   if (route.access === 'scope' && route.scope) op['x-scopes'] = { required: route.scope, allowed: route.allowed ?? [] };
   const parameters = parametersOf(route, operationId);
@@ -374,7 +418,7 @@ function operationOf(group: string, route: DocumentedRoute): Operation {
   if (route.body) {
     op.requestBody = {
       required: true,
-      content: { 'application/json': { schema: jsonSchemaOf(route.body, `${operationId} body`) } },
+      content: { 'application/json': { schema: jsonSchemaOf(route.body, `${operationId} body`, components) } },
     };
   }
   return op;
@@ -396,9 +440,10 @@ export function openApiDocument(table: GroupRoutes[], options: DocumentOptions =
   const groups = options.groups ?? routeGroups;
   const paths: OpenApiDocument['paths'] = {};
   const ids = new Map<string, string>();
+  const components: Components = new Map();
   for (const { group, routes } of table) {
     for (const route of routes) {
-      const op = operationOf(group, route);
+      const op = operationOf(group, route, components);
       const key = `${route.method} ${route.path}`;
       const clash = ids.get(op.operationId);
       if (clash) throw new Error(`${key} and ${clash} have the same operationId ${op.operationId}`);
@@ -442,6 +487,7 @@ export function openApiDocument(table: GroupRoutes[], options: DocumentOptions =
         },
       },
       schemas: {
+        ...Object.fromEntries([...components].sort(([a], [b]) => a.localeCompare(b))),
         Error: {
           type: 'object',
           properties: {

@@ -36,6 +36,7 @@ const key = (name: string) => (IDENT.test(name) ? name : JSON.stringify(name));
 
 /** A TypeScript type for the JSON Schema subset `z.toJSONSchema` emits. */
 export function tsType(schema: JsonSchema, indent = ''): string {
+  if (typeof schema.$ref === 'string') return componentName(schema.$ref);
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
   for (const union of ['anyOf', 'oneOf'] as const) {
@@ -68,6 +69,47 @@ export function tsType(schema: JsonSchema, indent = ''): string {
     default:
       return 'unknown';
   }
+}
+
+const COMPONENT_REF = '#/components/schemas/';
+
+/** `#/components/schemas/Project` → `Project`, the name of its type in the client. */
+function componentName(ref: string): string {
+  if (!ref.startsWith(COMPONENT_REF)) throw new Error(`${ref}: only refs to components are supported`);
+  return ref.slice(COMPONENT_REF.length);
+}
+
+/** Names the generated file declares itself: a component may not take them. */
+const RESERVED = new Set(['Operations', 'OperationId', 'HttpMethod', 'operations']);
+
+/** Every `$ref` under `value`. */
+function refsIn(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) refsIn(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string') out.add(componentName(v));
+      else refsIn(v, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * One exported type per named schema (`components.schemas`) the operations' bodies and success
+ * answers use, directly or through another: the error shapes stay with client/index.ts.
+ */
+function componentTypes(doc: OpenApiDocument, used: unknown[]): string[] {
+  const names = refsIn(used);
+  for (const name of names) refsIn(doc.components.schemas[name], names);
+  return Object.entries(doc.components.schemas)
+    .filter(([name]) => names.has(name))
+    .map(([name, schema]) => {
+      if (!IDENT.test(name) || RESERVED.has(name))
+        throw new Error(`components.schemas.${name}: not a usable type name`);
+      const about =
+        typeof schema.description === 'string' ? `/** ${schema.description.replace(/\*\//g, '*\\/')} */\n` : '';
+      return `${about}export type ${name} = ${tsType(schema)};\n`;
+    });
 }
 
 function objectType(schema: JsonSchema, indent: string): string {
@@ -107,6 +149,7 @@ export function formatTs(source: string, path = 'client/operations.ts'): string 
 export function clientSource(doc: OpenApiDocument): string {
   const types: string[] = [];
   const table: string[] = [];
+  const used: unknown[] = [];
   for (const { method, path, operation } of operationsOf(doc)) {
     const params = operation.parameters ?? [];
     const pathParams = params.filter((p) => p.in === 'path');
@@ -141,11 +184,21 @@ export function clientSource(doc: OpenApiDocument): string {
         '  };',
       ].join('\n'),
     );
+    used.push(body, response);
     table.push(`  ${operation.operationId}: { method: '${method}', path: '${path}' },`);
   }
+  const records = componentTypes(doc, used);
+  const named = records.length
+    ? [
+        '/** The named schemas of the API (its records): `components.schemas` of the OpenAPI document. */',
+        '',
+        ...records,
+      ]
+    : [];
   return [
     '// Generated from the route table by scripts/openapi.ts (npx tsx scripts/openapi.ts). Do not edit.',
     '',
+    ...named,
     '/** Each operation of the API: path parameters, query, body and, where the route declares it, its response. */',
     'export interface Operations {',
     types.join('\n'),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ResourceDoc } from '../../shared/domains/record-docs';
+import { Resource } from '../../shared/domains/resources/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 import { BILLING_MODES, TABLE_CLASSES } from './settings';
 
@@ -56,8 +56,8 @@ const TableSummary = z.object({
 
 /** A database of the list: with its table's summary, or `table: null` and why (`error` replaces the cause). */
 const DatabaseEntry = z.union([
-  z.extend(ResourceDoc, { table: TableSummary }),
-  z.extend(ResourceDoc, { table: z.null(), error: z.enum(['missing', 'unavailable']) }),
+  z.extend(Resource, { table: TableSummary }),
+  z.extend(Resource, { table: z.null(), error: z.enum(['missing', 'unavailable']) }),
 ]);
 
 /**
@@ -136,7 +136,7 @@ const SettingName = z.enum([
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/databases': { 200: z.object({ databases: z.array(DatabaseEntry) }) },
   'GET /v1/orgs/:orgId/databases/:resourceId': {
-    200: z.object({ database: ResourceDoc, table: z.nullable(TableDescription) }),
+    200: z.object({ database: Resource, table: z.nullable(TableDescription) }),
   },
   'POST /v1/orgs/:orgId/databases/:resourceId/scan': { 200: Page },
   'POST /v1/orgs/:orgId/databases/:resourceId/query': { 200: Page },

@@ -1,28 +1,16 @@
 import * as z from 'zod/mini';
+import {
+  BuildLogLine,
+  Deployment,
+  DeploymentRef,
+  noLines,
+  RuntimeLogLine,
+  TailLogLine,
+  Target,
+} from '../../shared/domains/deployments/record-schemas';
 import { DEPLOYMENT_STATUSES } from '../../shared/domains/deployments/schema';
 import { FRAMEWORKS } from '../../shared/domains/projects/schema';
-import { DeploymentDoc } from '../../shared/domains/record-docs';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
-
-const Target = z.enum(['preview', 'production']);
-const _Cache = z.optional(z.enum(['hit', 'partial', 'miss', 'off']));
-
-/** What create and redeploy answer: a new deployment always has its host. */
-const DeploymentRef = z.object({ deploymentId: z.string(), host: z.string(), target: Target });
-
-const BuildLogLine = z.object({ t: z.number(), m: z.string() });
-
-/** Spec part A, "Log lines": a runtime log line; `id` only on the tail route. */
-const runtimeLine = {
-  t: z.number(),
-  level: z.enum(['error', 'platform', 'warn', 'info', 'debug']),
-  requestId: z.optional(z.string()),
-  message: z.string(),
-  truncated: z.optional(z.boolean()),
-};
-const RuntimeLogLine = z.object(runtimeLine);
-const TailLogLine = z.object({ ...runtimeLine, id: z.string() });
-const noLines = z.array(RuntimeLogLine).check(z.maxLength(0));
 
 /** Success responses of the deployments routes (see shared/kernel/http/responses.ts): documentation only. */
 export const responses: ResponseDocs = {
@@ -58,11 +46,11 @@ export const responses: ResponseDocs = {
     ]),
   },
   'GET /v1/orgs/:orgId/deployments': {
-    200: z.object({ deployments: z.array(DeploymentDoc), cursor: z.nullable(z.string()) }),
+    200: z.object({ deployments: z.array(Deployment), cursor: z.nullable(z.string()) }),
   },
   'GET /v1/orgs/:orgId/deployments/:deploymentId': {
     200: z.object({
-      deployment: DeploymentDoc,
+      deployment: Deployment,
       project: z.object({
         projectId: z.string(),
         name: z.string(),
@@ -111,6 +99,6 @@ export const responses: ResponseDocs = {
   },
   'POST /v1/orgs/:orgId/deployments/:deploymentId/redeploy': { 201: z.object({ deployment: DeploymentRef }) },
   'POST /v1/orgs/:orgId/deployments/:deploymentId/promote': {
-    200: z.object({ deployment: DeploymentDoc, productionHost: z.string() }),
+    200: z.object({ deployment: Deployment, productionHost: z.string() }),
   },
 };

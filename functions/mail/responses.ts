@@ -1,124 +1,22 @@
 import * as z from 'zod/mini';
+import {
+  Draft,
+  Mailbox,
+  MailDomain,
+  MailLabel,
+  MailSettings,
+  MailThreadSummary,
+  Message,
+} from '../../shared/domains/mail/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the mail routes (see shared/kernel/http/responses.ts): documentation only. */
-const PublishRecord = z.object({
-  purpose: z.enum(['verification', 'dkim', 'spf', 'dmarc', 'mx']),
-  type: z.enum(['TXT', 'CNAME', 'MX']),
-  name: z.string(),
-  value: z.string(),
-  found: z.nullable(z.boolean()),
-});
-const Domain = z.object({
-  domain: z.string(),
-  status: z.enum(['pending', 'verified', 'failed']),
-  receiving: z.boolean(),
-  catchAll: z.nullable(z.string()),
-  createdAt: z.number(),
-  checkedAt: z.nullable(z.number()),
-  verifiedAt: z.nullable(z.number()),
-  version: z.number(),
-  records: z.array(PublishRecord),
-  /** Why a claim failed: another organization verified the domain first. */
-  message: z.optional(z.string()),
-});
-const Mailbox = z.object({
-  mailboxId: z.string(),
-  address: z.string(),
-  name: z.string(),
-  kind: z.enum(['personal', 'shared']),
-  members: z.array(z.string()),
-  aliases: z.array(z.string()),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  version: z.number(),
-});
-export const Settings = z.object({
-  displayName: z.nullable(z.string()),
-  signature: z.nullable(z.string()),
-  vacation: z.nullable(
-    z.object({
-      enabled: z.boolean(),
-      subject: z.string(),
-      text: z.string(),
-      startsAt: z.nullable(z.number()),
-      endsAt: z.nullable(z.number()),
-    }),
-  ),
-  vipSenders: z.array(z.string()),
-});
-
-const Party = z.object({ name: z.string(), address: z.string() });
-const Label = z.object({
-  labelId: z.string(),
-  name: z.string(),
-  type: z.enum(['system', 'user']),
-  parent: z.nullable(z.string()),
-  total: z.number(),
-  unread: z.number(),
-});
-const ThreadSummary = z.object({
-  threadId: z.string(),
-  subject: z.string(),
-  snippet: z.string(),
-  from: z.array(Party),
-  to: z.array(Party),
-  labels: z.array(z.string()),
-  unread: z.boolean(),
-  lastAt: z.number(),
-  hasAttachment: z.boolean(),
-  messageCount: z.number(),
-});
-const Message = z.object({
-  messageId: z.string(),
-  threadId: z.string(),
-  direction: z.enum(['in', 'out']),
-  from: z.nullable(Party),
-  to: z.array(Party),
-  cc: z.array(Party),
-  bcc: z.array(Party),
-  replyTo: z.array(Party),
-  subject: z.string(),
-  date: z.number(),
-  headerId: z.string(),
-  inReplyTo: z.nullable(z.string()),
-  references: z.array(z.string()),
-  snippet: z.string(),
-  size: z.number(),
-  attachments: z.array(
-    z.object({
-      index: z.number(),
-      filename: z.string(),
-      contentType: z.string(),
-      size: z.number(),
-      contentId: z.nullable(z.string()),
-      inline: z.boolean(),
-    }),
-  ),
-});
-
-const Draft = z.object({
-  draftId: z.string(),
-  to: z.array(z.string()),
-  cc: z.array(z.string()),
-  bcc: z.array(z.string()),
-  subject: z.string(),
-  text: z.string(),
-  html: z.nullable(z.string()),
-  attachments: z.array(
-    z.union([z.object({ uploadId: z.string() }), z.object({ messageId: z.string(), index: z.number() })]),
-  ),
-  inReplyTo: z.nullable(z.string()),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  version: z.number(),
-});
 
 export const responses: ResponseDocs = {
-  'GET /v1/orgs/:orgId/mail/domains': { 200: z.object({ domains: z.array(Domain) }) },
-  'POST /v1/orgs/:orgId/mail/domains': { 201: z.object({ domain: Domain }) },
-  'POST /v1/orgs/:orgId/mail/domains/:domain/verify': { 200: z.object({ domain: Domain }) },
-  'PATCH /v1/orgs/:orgId/mail/domains/:domain': { 200: z.object({ domain: Domain }) },
+  'GET /v1/orgs/:orgId/mail/domains': { 200: z.object({ domains: z.array(MailDomain) }) },
+  'POST /v1/orgs/:orgId/mail/domains': { 201: z.object({ domain: MailDomain }) },
+  'POST /v1/orgs/:orgId/mail/domains/:domain/verify': { 200: z.object({ domain: MailDomain }) },
+  'PATCH /v1/orgs/:orgId/mail/domains/:domain': { 200: z.object({ domain: MailDomain }) },
   'DELETE /v1/orgs/:orgId/mail/domains/:domain': { 204: null },
   'GET /v1/orgs/:orgId/mail/members': {
     200: z.object({
@@ -140,7 +38,7 @@ export const responses: ResponseDocs = {
   'POST /v1/orgs/:orgId/mail/admin/mailboxes/:mailboxId/aliases': { 201: z.object({ mailbox: Mailbox }) },
   'DELETE /v1/orgs/:orgId/mail/admin/aliases/:address': { 204: null },
   'GET /v1/orgs/:orgId/mail/mailboxes': {
-    200: z.object({ mailboxes: z.array(z.extend(Mailbox, { settings: Settings, unread: z.number() })) }),
+    200: z.object({ mailboxes: z.array(z.extend(Mailbox, { settings: MailSettings, unread: z.number() })) }),
   },
 
   'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/limits': {
@@ -174,11 +72,11 @@ export const responses: ResponseDocs = {
     }),
   },
 
-  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/labels': { 200: z.object({ labels: z.array(Label) }) },
-  'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/labels': { 201: z.object({ label: Label }) },
+  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/labels': { 200: z.object({ labels: z.array(MailLabel) }) },
+  'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/labels': { 201: z.object({ label: MailLabel }) },
   'DELETE /v1/orgs/:orgId/mail/mailboxes/:mailboxId/labels/:labelId': { 204: null },
   'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/threads': {
-    200: z.object({ threads: z.array(ThreadSummary), cursor: z.nullable(z.string()) }),
+    200: z.object({ threads: z.array(MailThreadSummary), cursor: z.nullable(z.string()) }),
   },
   'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/threads/actions': {
     200: z.object({
@@ -186,7 +84,7 @@ export const responses: ResponseDocs = {
     }),
   },
   'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/threads/:threadId': {
-    200: z.object({ thread: ThreadSummary, messages: z.array(Message) }),
+    200: z.object({ thread: MailThreadSummary, messages: z.array(Message) }),
   },
   'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/threads/:threadId/messages/:messageId/body': {
     200: z.object({
@@ -209,7 +107,7 @@ export const responses: ResponseDocs = {
     200: z.object({ url: z.string(), size: z.number(), expiresAt: z.number() }),
   },
   'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/send': {
-    200: z.object({ message: Message, thread: ThreadSummary, rejected: z.array(z.string()) }),
+    200: z.object({ message: Message, thread: MailThreadSummary, rejected: z.array(z.string()) }),
   },
 
   'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/uploads': {
@@ -245,6 +143,6 @@ export const responses: ResponseDocs = {
   'PUT /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId': { 200: z.object({ draft: Draft }) },
   'DELETE /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId': { 204: null },
   'PATCH /v1/orgs/:orgId/mail/mailboxes/:mailboxId/settings': {
-    200: z.object({ settings: Settings, version: z.number() }),
+    200: z.object({ settings: MailSettings, version: z.number() }),
   },
 };

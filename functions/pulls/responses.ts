@@ -1,84 +1,38 @@
 import * as z from 'zod/mini';
-import { ChangedFileDoc, CommentDoc, CommitDoc, ConflictDoc } from '../../shared/domains/record-docs';
+import {
+  ChangedFile,
+  Comment,
+  Commit,
+  Conflict,
+  nullableString,
+  PullRequest,
+  PullRequestDetail,
+  ReviewThread,
+  State,
+  Strategy,
+} from '../../shared/domains/repos/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the pulls routes (see shared/kernel/http/responses.ts): documentation only. */
-const nullableString = z.nullable(z.string());
-const Strategy = z.enum(['fast-forward', 'squash', 'three-way']);
-
-const Pull = z.object({
-  number: z.number(),
-  pullRequestId: z.string(),
-  orgId: z.string(),
-  repoId: z.string(),
-  title: z.string(),
-  state: z.optional(z.enum(['open', 'closed', 'merged'])),
-  sourceBranch: z.string(),
-  targetBranch: z.string(),
-  labels: z.optional(z.array(z.string())),
-  assignees: z.optional(z.array(z.string())),
-  comments: z.optional(z.number()),
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-  closedAt: z.optional(z.number()),
-  closedBy: z.optional(z.string()),
-  authorId: z.string(),
-  authorEmail: z.optional(z.string()),
-  authorName: z.optional(z.string()),
-  mergeCommitId: z.optional(z.string()),
-  previousPullRequestIds: z.optional(z.array(z.string())),
-});
-
-const PullDetail = z.object({
-  ...Pull.shape,
-  description: z.string(),
-  base: nullableString,
-  head: nullableString,
-  mergeCommitId: nullableString,
-  revisionId: nullableString,
-  sourceBranchExists: z.nullable(z.boolean()),
-});
-
-const Thread = z.object({
-  id: z.string(),
-  path: nullableString,
-  line: z.nullable(z.number()),
-  side: z.enum(['old', 'new']),
-  beforeCommitId: z.string(),
-  afterCommitId: nullableString,
-  outdated: z.boolean(),
-  comments: z.array(
-    z.object({
-      id: z.string(),
-      body: z.string(),
-      author: z.object({ id: nullableString, name: z.string(), email: nullableString }),
-      createdAt: z.number(),
-      updatedAt: z.nullable(z.number()),
-      deleted: z.boolean(),
-    }),
-  ),
-});
-
-const State = z.object({ state: z.enum(['open', 'closed', 'merged']) });
 
 export const responses: ResponseDocs = {
-  'GET /v1/orgs/:orgId/repos/:name/pulls': { 200: z.object({ pulls: z.array(Pull), cursor: nullableString }) },
-  'POST /v1/orgs/:orgId/repos/:name/pulls': { 201: z.object({ pull: Pull }) },
+  'GET /v1/orgs/:orgId/repos/:name/pulls': { 200: z.object({ pulls: z.array(PullRequest), cursor: nullableString }) },
+  'POST /v1/orgs/:orgId/repos/:name/pulls': { 201: z.object({ pull: PullRequest }) },
   'GET /v1/orgs/:orgId/repos/:name/pulls/:number': {
     200: z.object({
-      pull: PullDetail,
+      pull: PullRequestDetail,
       mergeOptions: z.array(Strategy),
-      conflicts: z.array(ConflictDoc),
-      comments: z.array(CommentDoc),
+      conflicts: z.array(Conflict),
+      comments: z.array(Comment),
     }),
   },
-  'PATCH /v1/orgs/:orgId/repos/:name/pulls/:number': { 200: z.object({ pull: Pull }) },
+  'PATCH /v1/orgs/:orgId/repos/:name/pulls/:number': { 200: z.object({ pull: PullRequest }) },
   'GET /v1/orgs/:orgId/repos/:name/pulls/:number/commits': {
-    200: z.object({ commits: z.array(CommitDoc), truncated: z.boolean() }),
+    200: z.object({ commits: z.array(Commit), truncated: z.boolean() }),
   },
   'GET /v1/orgs/:orgId/repos/:name/pulls/:number/files': {
     200: z.object({
-      files: z.array(ChangedFileDoc),
+      files: z.array(ChangedFile),
       total: z.number(),
       truncated: z.boolean(),
       base: nullableString,
@@ -98,7 +52,7 @@ export const responses: ResponseDocs = {
       approved: z.boolean(),
       overridden: z.boolean(),
       viewerApproved: z.boolean(),
-      threads: z.array(Thread),
+      threads: z.array(ReviewThread),
     }),
   },
   'POST /v1/orgs/:orgId/repos/:name/pulls/:number/review/comments': {
@@ -110,5 +64,5 @@ export const responses: ResponseDocs = {
   },
   'POST /v1/orgs/:orgId/repos/:name/pulls/:number/close': { 200: State },
   'POST /v1/orgs/:orgId/repos/:name/pulls/:number/reopen': { 200: State },
-  'POST /v1/orgs/:orgId/repos/:name/pulls/:number/comments': { 201: z.object({ comment: CommentDoc }) },
+  'POST /v1/orgs/:orgId/repos/:name/pulls/:number/comments': { 201: z.object({ comment: Comment }) },
 };

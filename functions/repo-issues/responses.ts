@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CommentDoc } from '../../shared/domains/record-docs';
+import { Comment } from '../../shared/domains/repos/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the repo-issues routes (see shared/kernel/http/responses.ts): documentation only. */
@@ -28,7 +28,7 @@ export const responses: ResponseDocs = {
     200: z.object({ issues: z.array(Issue), cursor: z.nullable(z.string()) }),
   },
   'POST /v1/orgs/:orgId/repos/:name/issues': { 201: z.object({ issue: Issue }) },
-  'GET /v1/orgs/:orgId/repos/:name/issues/:number': { 200: z.object({ issue: Issue, comments: z.array(CommentDoc) }) },
+  'GET /v1/orgs/:orgId/repos/:name/issues/:number': { 200: z.object({ issue: Issue, comments: z.array(Comment) }) },
   'PATCH /v1/orgs/:orgId/repos/:name/issues/:number': { 200: z.object({ issue: Issue }) },
-  'POST /v1/orgs/:orgId/repos/:name/issues/:number/comments': { 201: z.object({ comment: CommentDoc }) },
+  'POST /v1/orgs/:orgId/repos/:name/issues/:number/comments': { 201: z.object({ comment: Comment }) },
 };

@@ -1,60 +1,21 @@
 import * as z from 'zod/mini';
-import { ChangedFileDoc, CommitDoc, ConflictDoc, ResourceDoc } from '../../shared/domains/record-docs';
+import {
+  BranchProtection,
+  ChangedFile,
+  Commit,
+  Conflict,
+  nullableString,
+  RepoCredential,
+  RepoDetail,
+  RepoLabel,
+  RepoListEntry,
+  Sha,
+  TreeEntry,
+} from '../../shared/domains/repos/record-schemas';
+import { Resource } from '../../shared/domains/resources/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the repos routes (see shared/kernel/http/responses.ts): documentation only. */
-const nullableString = z.nullable(z.string());
-const Sha = z.string();
-
-const RepoListEntry = z.object({
-  name: z.string(),
-  resourceId: z.string(),
-  description: nullableString,
-  defaultBranch: nullableString,
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-  language: nullableString,
-});
-
-const RepoDetail = z.object({
-  resourceId: z.string(),
-  name: z.string(),
-  description: nullableString,
-  defaultBranch: z.string(),
-  branches: z.array(z.string()),
-  tags: z.array(z.string()),
-  initialBranch: z.string(),
-  protectedBranch: nullableString,
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-  openIssues: z.number(),
-  openPulls: z.number(),
-  requiredApprovals: z.number(),
-  cloneUrl: z.string(),
-  empty: z.boolean(),
-  status: z.optional(z.string()),
-});
-
-const Label = z.object({ name: z.string(), color: z.string(), description: z.optional(z.string()) });
-
-const Credential = z.object({
-  keyId: z.string(),
-  name: z.string(),
-  scopes: z.array(z.string()),
-  createdAt: z.number(),
-  expiresAt: z.nullable(z.number()),
-});
-
-const Protection = z.object({ requiredApprovals: z.number(), branch: nullableString });
-
-const TreeEntry = z.object({
-  name: z.string(),
-  path: z.string(),
-  type: z.enum(['file', 'dir', 'link', 'submodule']),
-  mode: z.string(),
-  id: z.string(),
-  size: z.nullable(z.number()),
-});
 
 export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/repos/:name/compare': {
@@ -64,13 +25,13 @@ export const responses: ResponseDocs = {
       aheadBy: z.number(),
       behindBy: z.number(),
       exact: z.boolean(),
-      commits: z.array(CommitDoc),
+      commits: z.array(Commit),
       commitsTruncated: z.boolean(),
-      files: z.array(ChangedFileDoc),
+      files: z.array(ChangedFile),
       total: z.number(),
       truncated: z.boolean(),
       mergeOptions: z.array(z.enum(['fast-forward', 'squash', 'three-way'])),
-      conflicts: z.array(ConflictDoc),
+      conflicts: z.array(Conflict),
       base: z.object({ ref: z.string(), commitId: Sha }),
       head: z.object({ ref: z.string(), commitId: Sha }),
       pull: z.nullable(z.number()),
@@ -100,7 +61,7 @@ export const responses: ResponseDocs = {
     }),
   },
   'GET /v1/orgs/:orgId/repos/:name/commits/:sha': {
-    200: z.object({ commit: CommitDoc, files: z.array(ChangedFileDoc), truncated: z.boolean() }),
+    200: z.object({ commit: Commit, files: z.array(ChangedFile), truncated: z.boolean() }),
   },
   'GET /v1/orgs/:orgId/repos/:name/branches/divergence': {
     200: z.object({
@@ -115,7 +76,7 @@ export const responses: ResponseDocs = {
     200: z.object({
       commitId: Sha,
       path: z.string(),
-      commits: z.record(z.string(), z.nullable(CommitDoc)),
+      commits: z.record(z.string(), z.nullable(Commit)),
       truncated: z.boolean(),
     }),
   },
@@ -130,13 +91,13 @@ export const responses: ResponseDocs = {
   },
   'POST /v1/orgs/:orgId/repos': {
     201: z.object({
-      repo: z.extend(ResourceDoc, { defaultBranch: z.string(), empty: z.boolean(), cloneUrl: z.string() }),
+      repo: z.extend(Resource, { defaultBranch: z.string(), empty: z.boolean(), cloneUrl: z.string() }),
     }),
   },
   'POST /v1/orgs/:orgId/repos/:name/rename': { 200: z.object({ name: z.string() }) },
   'DELETE /v1/orgs/:orgId/repos/:name': { 204: null },
-  'GET /v1/orgs/:orgId/repos/:name/protection': { 200: Protection },
-  'PUT /v1/orgs/:orgId/repos/:name/protection': { 200: Protection },
+  'GET /v1/orgs/:orgId/repos/:name/protection': { 200: BranchProtection },
+  'PUT /v1/orgs/:orgId/repos/:name/protection': { 200: BranchProtection },
   'GET /v1/orgs/:orgId/repos/:name': { 200: RepoDetail },
   'PATCH /v1/orgs/:orgId/repos/:name': { 200: z.object({ repo: RepoDetail }) },
   'GET /v1/orgs/:orgId/repos/:name/branches': {
@@ -208,15 +169,15 @@ export const responses: ResponseDocs = {
     }),
   },
   'GET /v1/orgs/:orgId/repos/:name/commits': {
-    200: z.object({ commits: z.array(CommitDoc), cursor: nullableString }),
+    200: z.object({ commits: z.array(Commit), cursor: nullableString }),
   },
-  'GET /v1/orgs/:orgId/repos/:name/last-commit': { 200: z.object({ commit: z.nullable(CommitDoc) }) },
-  'GET /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ labels: z.array(Label) }) },
-  'PUT /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ label: Label }) },
+  'GET /v1/orgs/:orgId/repos/:name/last-commit': { 200: z.object({ commit: z.nullable(Commit) }) },
+  'GET /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ labels: z.array(RepoLabel) }) },
+  'PUT /v1/orgs/:orgId/repos/:name/labels': { 200: z.object({ label: RepoLabel }) },
   'DELETE /v1/orgs/:orgId/repos/:name/labels': { 204: null },
-  'GET /v1/orgs/:orgId/git-credentials': { 200: z.object({ credentials: z.array(Credential) }) },
+  'GET /v1/orgs/:orgId/git-credentials': { 200: z.object({ credentials: z.array(RepoCredential) }) },
   'POST /v1/orgs/:orgId/git-credentials': {
-    201: z.object({ credential: Credential, username: z.string(), password: z.string() }),
+    201: z.object({ credential: RepoCredential, username: z.string(), password: z.string() }),
   },
   'DELETE /v1/orgs/:orgId/git-credentials/:keyId': { 204: null },
 };

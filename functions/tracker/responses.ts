@@ -1,210 +1,39 @@
 import * as z from 'zod/mini';
+import {
+  Board,
+  ColumnLoad,
+  Issue,
+  IssueAttachment,
+  IssueComment,
+  IssueCounts,
+  IssueLink,
+  IssuePage,
+  IssueSummary,
+  IssueTransition,
+  Permissions,
+  Sprint,
+  TrackerComponent,
+  TrackerSpace,
+  TrackerVersion,
+  Worklog,
+} from '../../shared/domains/tracker/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the tracker routes (see shared/kernel/http/responses.ts): documentation only. */
-const Space = z.object({
-  orgId: z.string(),
-  spaceId: z.string(),
-  key: z.string(),
-  name: z.string(),
-  description: z.string(),
-  template: z.enum(['basic', 'service', 'scrum', 'kanban', 'bugs']),
-  leadId: z.optional(z.string()),
-  archived: z.boolean(),
-  seq: z.number(),
-  version: z.number(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  config: z.object({
-    issueTypeIds: z.array(z.string()),
-    defaultTypeId: z.string(),
-    workflows: z.record(z.string(), z.string()),
-    access: z.object({ visibility: z.enum(['org', 'private']), members: z.array(z.unknown()) }),
-    securityLevels: z.array(z.unknown()),
-    defaultAssignee: z.enum(['lead', 'unassigned']),
-    estimation: z.enum(['count', 'storyPoints', 'originalEstimate']),
-    boardId: z.optional(z.string()),
-    formerKeys: z.optional(z.array(z.string())),
-  }),
-});
-const Version = z.object({
-  versionId: z.string(),
-  spaceId: z.string(),
-  name: z.string(),
-  description: z.string(),
-  released: z.boolean(),
-  archived: z.boolean(),
-  position: z.number(),
-  data: z.object({}),
-});
-const Component = z.object({
-  componentId: z.string(),
-  spaceId: z.string(),
-  name: z.string(),
-  description: z.string(),
-  defaultAssignee: z.enum(['space', 'lead', 'unassigned']),
-});
-export const Issue = z.object({
-  orgId: z.string(),
-  issueId: z.string(),
-  spaceId: z.string(),
-  number: z.number(),
-  key: z.string(),
-  typeId: z.string(),
-  summary: z.string(),
-  statusId: z.string(),
-  statusCategory: z.enum(['todo', 'inprogress', 'done']),
-  labels: z.array(z.string()),
-  componentIds: z.array(z.string()),
-  fixVersionIds: z.array(z.string()),
-  affectsVersionIds: z.array(z.string()),
-  closedSprintIds: z.array(z.string()),
-  rank: z.string(),
-  watchers: z.array(z.string()),
-  voters: z.array(z.string()),
-  fields: z.record(z.string(), z.unknown()),
-  excerpt: z.string(),
-  /** [statusId, at, by?]: who made the change, when known. */
-  statusLog: z.array(z.union([z.tuple([z.string(), z.number()]), z.tuple([z.string(), z.number(), z.string()])])),
-  /** [field, before, after, at, by?]: changes of assignee, reporter, priority, resolution and fixVersion. */
-  fieldLog: z.optional(
-    z.array(
-      z.union([
-        z.tuple([z.string(), z.array(z.string()), z.array(z.string()), z.number()]),
-        z.tuple([z.string(), z.array(z.string()), z.array(z.string()), z.number(), z.string()]),
-      ]),
-    ),
-  ),
-  commentCount: z.number(),
-  attachmentCount: z.number(),
-  participants: z.array(z.string()),
-  sla: z.record(z.string(), z.unknown()),
-  version: z.number(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
-const IssueSummary = z.object({
-  issueId: z.string(),
-  key: z.string(),
-  summary: z.string(),
-  typeId: z.string(),
-  statusId: z.string(),
-  statusCategory: z.string(),
-});
-const Permissions = z.record(z.string(), z.boolean());
-const Board = z.object({
-  boardId: z.string(),
-  name: z.string(),
-  ownerId: z.optional(z.string()),
-  version: z.number(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  config: z.object({
-    type: z.enum(['scrum', 'kanban']),
-    spaceIds: z.array(z.string()),
-    columns: z.array(z.object({ id: z.string(), name: z.string(), statusIds: z.array(z.string()) })),
-    swimlanes: z.string(),
-    quickFilters: z.array(z.object({ id: z.string(), name: z.string(), query: z.string() })),
-    cardFields: z.array(z.string()),
-    estimation: z.string(),
-    sharing: z.object({ org: z.boolean(), teams: z.array(z.string()), users: z.array(z.string()) }),
-  }),
-});
-const Sprint = z.object({
-  sprintId: z.string(),
-  boardId: z.string(),
-  name: z.string(),
-  goal: z.string(),
-  state: z.enum(['active', 'closed', 'future']),
-  startDate: z.optional(z.number()),
-  endDate: z.optional(z.number()),
-  completedAt: z.optional(z.number()),
-  position: z.number(),
-  createdAt: z.number(),
-  data: z.object({
-    capacity: z.optional(z.number()),
-    report: z.optional(
-      z.object({
-        committed: z.number(),
-        added: z.number(),
-        removed: z.number(),
-        completed: z.number(),
-        incomplete: z.number(),
-        completedIssueIds: z.array(z.string()),
-        incompleteIssueIds: z.array(z.string()),
-        carriedTo: z.optional(z.string()),
-      }),
-    ),
-  }),
-});
-const Page = z.object({
-  issues: z.array(Issue),
-  total: z.number(),
-  startAt: z.number(),
-  maxResults: z.number(),
-  scanned: z.number(),
-});
-const Comment = z.object({
-  commentId: z.string(),
-  issueId: z.string(),
-  authorId: z.string(),
-  body: z.string(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
-const Worklog = z.object({
-  worklogId: z.string(),
-  issueId: z.string(),
-  authorId: z.string(),
-  timeSpent: z.number(),
-  started: z.number(),
-  comment: z.string(),
-  createdAt: z.number(),
-});
-const Link = z.object({
-  linkId: z.string(),
-  type: z.string(),
-  direction: z.enum(['outward', 'inward']),
-  issueId: z.string(),
-  label: z.string(),
-  createdAt: z.number(),
-});
-const Attachment = z.object({
-  attachmentId: z.string(),
-  issueId: z.string(),
-  filename: z.string(),
-  contentType: z.string(),
-  size: z.number(),
-  authorId: z.string(),
-  uploaded: z.boolean(),
-  createdAt: z.number(),
-});
-const Transition = z.object({ id: z.string(), name: z.string(), to: z.string(), fields: z.array(z.string()) });
-const Counts = z.object({ total: z.number(), done: z.number() });
-
-/** A board column's load against its WIP limits (warned about, not enforced). */
-const ColumnLoad = z.object({
-  id: z.string(),
-  count: z.number(),
-  min: z.optional(z.number()),
-  max: z.optional(z.number()),
-  wipExceeded: z.boolean(),
-  wipBelowMin: z.boolean(),
-});
 
 export const responses: ResponseDocs = {
-  'GET /v1/orgs/:orgId/issues/spaces': { 200: z.object({ spaces: z.array(Space) }) },
-  'POST /v1/orgs/:orgId/issues/spaces': { 201: z.object({ space: Space }) },
+  'GET /v1/orgs/:orgId/issues/spaces': { 200: z.object({ spaces: z.array(TrackerSpace) }) },
+  'POST /v1/orgs/:orgId/issues/spaces': { 201: z.object({ space: TrackerSpace }) },
   'GET /v1/orgs/:orgId/issues/spaces/:spaceKey': {
     200: z.object({
-      space: Space,
+      space: TrackerSpace,
       permissions: Permissions,
       allPermissions: z.array(z.string()),
-      versions: z.array(Version),
-      components: z.array(Component),
+      versions: z.array(TrackerVersion),
+      components: z.array(TrackerComponent),
     }),
   },
-  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey': { 200: z.object({ space: Space }) },
+  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey': { 200: z.object({ space: TrackerSpace }) },
   'GET /v1/orgs/:orgId/issues/labels': { 200: z.object({ labels: z.array(z.string()) }) },
   'POST /v1/orgs/:orgId/issues': { 201: z.object({ issue: Issue }) },
   'GET /v1/orgs/:orgId/issues/:issueKey': {
@@ -246,7 +75,7 @@ export const responses: ResponseDocs = {
           parentId: z.optional(z.string()),
         }),
       ),
-      subtasks: z.record(z.string(), Counts),
+      subtasks: z.record(z.string(), IssueCounts),
       spaces: z.array(z.object({ spaceId: z.string(), key: z.string(), name: z.string() })),
     }),
   },
@@ -265,7 +94,7 @@ export const responses: ResponseDocs = {
           progress: z.object({ total: z.number(), done: z.number(), points: z.number() }),
         }),
       ),
-      subtaskCounts: z.record(z.string(), z.extend(Counts, { points: z.number() })),
+      subtaskCounts: z.record(z.string(), z.extend(IssueCounts, { points: z.number() })),
     }),
   },
   'POST /v1/orgs/:orgId/issues/boards/:boardId/move': {
@@ -290,36 +119,38 @@ export const responses: ResponseDocs = {
   'GET /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprint: Sprint }) },
   'PATCH /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprint: Sprint }) },
   'DELETE /v1/orgs/:orgId/issues/sprints/:sprintId': { 200: z.object({ sprintId: z.string() }) },
-  'GET /v1/orgs/:orgId/issues/:issueKey/comments': { 200: z.object({ comments: z.array(Comment) }) },
-  'POST /v1/orgs/:orgId/issues/:issueKey/comments': { 201: z.object({ comment: Comment }) },
-  'PATCH /v1/orgs/:orgId/issues/:issueKey/comments/:commentId': { 200: z.object({ comment: Comment }) },
+  'GET /v1/orgs/:orgId/issues/:issueKey/comments': { 200: z.object({ comments: z.array(IssueComment) }) },
+  'POST /v1/orgs/:orgId/issues/:issueKey/comments': { 201: z.object({ comment: IssueComment }) },
+  'PATCH /v1/orgs/:orgId/issues/:issueKey/comments/:commentId': { 200: z.object({ comment: IssueComment }) },
   'DELETE /v1/orgs/:orgId/issues/:issueKey/comments/:commentId': { 204: null },
   'GET /v1/orgs/:orgId/issues/:issueKey/worklogs': { 200: z.object({ worklogs: z.array(Worklog) }) },
   'POST /v1/orgs/:orgId/issues/:issueKey/worklogs': { 201: z.object({ worklog: Worklog, issue: Issue }) },
-  'POST /v1/orgs/:orgId/issues/:issueKey/links': { 201: z.object({ link: Link }) },
+  'POST /v1/orgs/:orgId/issues/:issueKey/links': { 201: z.object({ link: IssueLink }) },
   'DELETE /v1/orgs/:orgId/issues/:issueKey/links/:linkId': { 204: null },
   'POST /v1/orgs/:orgId/issues/:issueKey/attachments': {
     201: z.object({
-      attachment: Attachment,
+      attachment: IssueAttachment,
       upload: z.object({ url: z.string(), method: z.literal('PUT'), headers: z.record(z.string(), z.string()) }),
     }),
   },
   'POST /v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId/complete': {
-    200: z.object({ attachment: Attachment }),
+    200: z.object({ attachment: IssueAttachment }),
   },
   'GET /v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId': {
-    200: z.object({ attachment: Attachment, url: z.string() }),
+    200: z.object({ attachment: IssueAttachment, url: z.string() }),
   },
   'DELETE /v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId': { 204: null },
-  'GET /v1/orgs/:orgId/issues/:issueKey/transitions': { 200: z.object({ transitions: z.array(Transition) }) },
+  'GET /v1/orgs/:orgId/issues/:issueKey/transitions': { 200: z.object({ transitions: z.array(IssueTransition) }) },
   'POST /v1/orgs/:orgId/issues/:issueKey/transitions': { 200: z.object({ issue: Issue }) },
-  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/versions': { 201: z.object({ version: Version }) },
-  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId': { 200: z.object({ version: Version }) },
+  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/versions': { 201: z.object({ version: TrackerVersion }) },
+  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId': { 200: z.object({ version: TrackerVersion }) },
   'DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId': { 204: null },
-  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/components': { 201: z.object({ component: Component }) },
-  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': { 200: z.object({ component: Component }) },
+  'POST /v1/orgs/:orgId/issues/spaces/:spaceKey/components': { 201: z.object({ component: TrackerComponent }) },
+  'PATCH /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': {
+    200: z.object({ component: TrackerComponent }),
+  },
   'DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': { 204: null },
-  'GET /v1/orgs/:orgId/issues': { 200: Page },
+  'GET /v1/orgs/:orgId/issues': { 200: IssuePage },
   // A CSV file (text), or the JSON export.
   'GET /v1/orgs/:orgId/issues/export': {
     200: z.union([
@@ -361,7 +192,7 @@ export const responses: ResponseDocs = {
       file: z.string(),
     }),
   },
-  'POST /v1/orgs/:orgId/issues/search': { 200: Page },
+  'POST /v1/orgs/:orgId/issues/search': { 200: IssuePage },
   'POST /v1/orgs/:orgId/issues/rank': {
     200: z.object({ issues: z.array(z.object({ issueId: z.string(), key: z.string(), rank: z.string() })) }),
   },
@@ -378,5 +209,3 @@ export const responses: ResponseDocs = {
     }),
   },
 };
-
-export { Component, IssueSummary, Space, Version };

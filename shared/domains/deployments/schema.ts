@@ -1,5 +1,4 @@
-import type { output } from 'zod/v4/core';
-import type { DeploymentDoc } from '../record-docs';
+import type { Deployment } from './record-schemas';
 
 /** Spec part A, "Deployment" and "States and transitions". */
 export const DEPLOYMENT_STATUSES = [
@@ -32,8 +31,8 @@ export type BuildMetrics = NonNullable<Deployment['buildMetrics']>;
  */
 export type DeploymentMeta = NonNullable<Deployment['meta']>;
 
-/** The deployment as the API answers it: the type of its documented schema (shared/domains/record-docs.ts). */
-export type Deployment = output<typeof DeploymentDoc>;
+/** The deployment as the API answers it: the type of its record schema. */
+export type { Deployment };
 
 /**
  * The stored record (shared/domains/projects/deployments.ts): pk `ORG#<orgId>`, sk `DPL#<deploymentId>`,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { output } from 'zod/v4/core';
-import type { ResourceDoc } from '../record-docs';
+import type { Resource as AnsweredResource } from './record-schemas';
 
 /** Spec part A, "Resource record (repository, database or bucket)" (+ `version`). */
 export const RESOURCE_TYPES = ['repository', 'database', 'bucket'] as const;
@@ -28,8 +28,8 @@ export interface KeySchema {
   sortKey?: KeyAttribute;
 }
 
-/** The stored record: the answered fields (their documented schema, shared/domains/record-docs.ts) and the kept ones. */
-export type Resource = output<typeof ResourceDoc> & {
+/** The stored record: the answered fields (their record schema, ./record-schemas.ts) and the kept ones. */
+export type Resource = AnsweredResource & {
   /** Databases: the table's primary key, fixed at creation. */
   keys?: KeySchema;
   /** Tags the owner set (PATCH .../tags); the record is their source of truth. */

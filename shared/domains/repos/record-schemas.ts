@@ -1,0 +1,211 @@
+import * as z from 'zod/mini';
+
+/**
+ * The records the repository routes (repos, pulls, repo issues) answer, each declared once and registered
+ * by its id: lib/openapi.ts names them in `components.schemas`, the typed client declares a type of each.
+ * Only documentation (functions/<group>/responses.ts) imports these values, so they stay out of the Lambda
+ * bundles; code imports their types.
+ */
+
+/** Spec part B, "Commit summary" (with `parents`, as lists carry them). */
+export const Commit = z
+  .object({
+    id: z.string(),
+    message: z.string(),
+    author: z.object({ name: z.optional(z.string()), email: z.optional(z.string()), date: z.optional(z.number()) }),
+    committedAt: z.nullable(z.number()),
+    parents: z.array(z.string()),
+  })
+  .register(z.globalRegistry, { id: 'Commit' });
+export type Commit = z.output<typeof Commit>;
+
+/** Spec part B, "Changed file", with its unified hunks. */
+export const ChangedFile = z
+  .object({
+    path: z.string(),
+    change: z.enum(['deleted', 'added', 'modified']),
+    additions: z.number(),
+    deletions: z.number(),
+    binary: z.optional(z.boolean()),
+    collapsed: z.optional(z.boolean()),
+    hunks: z.array(
+      z.object({
+        oldStart: z.number(),
+        oldLines: z.number(),
+        newStart: z.number(),
+        newLines: z.number(),
+        lines: z.array(z.string()),
+      }),
+    ),
+  })
+  .register(z.globalRegistry, { id: 'ChangedFile' });
+export type ChangedFile = z.output<typeof ChangedFile>;
+
+/** Spec part B, "Conflict entry". */
+export const Conflict = z
+  .object({
+    path: z.string(),
+    conflicts: z.number(),
+    binary: z.boolean(),
+    kind: z.enum(['type', 'content', 'mode']),
+  })
+  .register(z.globalRegistry, { id: 'Conflict' });
+export type Conflict = z.output<typeof Conflict>;
+
+/** Spec part B, "Issue/pull-request comment". */
+export const Comment = z
+  .object({
+    commentId: z.string(),
+    number: z.number(),
+    orgId: z.string(),
+    repoId: z.string(),
+    body: z.string(),
+    authorId: z.string(),
+    authorEmail: z.optional(z.string()),
+    authorName: z.optional(z.string()),
+    createdAt: z.optional(z.number()),
+    updatedAt: z.optional(z.number()),
+  })
+  .register(z.globalRegistry, { id: 'Comment' });
+export type Comment = z.output<typeof Comment>;
+
+export const nullableString = z.nullable(z.string());
+
+export const Sha = z.string();
+
+export const RepoListEntry = z
+  .object({
+    name: z.string(),
+    resourceId: z.string(),
+    description: nullableString,
+    defaultBranch: nullableString,
+    createdAt: z.optional(z.number()),
+    updatedAt: z.optional(z.number()),
+    language: nullableString,
+  })
+  .register(z.globalRegistry, { id: 'RepoListEntry' });
+export type RepoListEntry = z.output<typeof RepoListEntry>;
+
+export const RepoDetail = z
+  .object({
+    resourceId: z.string(),
+    name: z.string(),
+    description: nullableString,
+    defaultBranch: z.string(),
+    branches: z.array(z.string()),
+    tags: z.array(z.string()),
+    initialBranch: z.string(),
+    protectedBranch: nullableString,
+    createdAt: z.optional(z.number()),
+    updatedAt: z.optional(z.number()),
+    openIssues: z.number(),
+    openPulls: z.number(),
+    requiredApprovals: z.number(),
+    cloneUrl: z.string(),
+    empty: z.boolean(),
+    status: z.optional(z.string()),
+  })
+  .register(z.globalRegistry, { id: 'RepoDetail' });
+export type RepoDetail = z.output<typeof RepoDetail>;
+
+export const RepoLabel = z
+  .object({ name: z.string(), color: z.string(), description: z.optional(z.string()) })
+  .register(z.globalRegistry, { id: 'RepoLabel' });
+export type RepoLabel = z.output<typeof RepoLabel>;
+
+export const RepoCredential = z
+  .object({
+    keyId: z.string(),
+    name: z.string(),
+    scopes: z.array(z.string()),
+    createdAt: z.number(),
+    expiresAt: z.nullable(z.number()),
+  })
+  .register(z.globalRegistry, { id: 'RepoCredential' });
+export type RepoCredential = z.output<typeof RepoCredential>;
+
+export const BranchProtection = z
+  .object({ requiredApprovals: z.number(), branch: nullableString })
+  .register(z.globalRegistry, { id: 'BranchProtection' });
+export type BranchProtection = z.output<typeof BranchProtection>;
+
+export const TreeEntry = z
+  .object({
+    name: z.string(),
+    path: z.string(),
+    type: z.enum(['file', 'dir', 'link', 'submodule']),
+    mode: z.string(),
+    id: z.string(),
+    size: z.nullable(z.number()),
+  })
+  .register(z.globalRegistry, { id: 'TreeEntry' });
+export type TreeEntry = z.output<typeof TreeEntry>;
+
+export const Strategy = z.enum(['fast-forward', 'squash', 'three-way']);
+
+export const PullRequest = z
+  .object({
+    number: z.number(),
+    pullRequestId: z.string(),
+    orgId: z.string(),
+    repoId: z.string(),
+    title: z.string(),
+    state: z.optional(z.enum(['open', 'closed', 'merged'])),
+    sourceBranch: z.string(),
+    targetBranch: z.string(),
+    labels: z.optional(z.array(z.string())),
+    assignees: z.optional(z.array(z.string())),
+    comments: z.optional(z.number()),
+    createdAt: z.optional(z.number()),
+    updatedAt: z.optional(z.number()),
+    closedAt: z.optional(z.number()),
+    closedBy: z.optional(z.string()),
+    authorId: z.string(),
+    authorEmail: z.optional(z.string()),
+    authorName: z.optional(z.string()),
+    mergeCommitId: z.optional(z.string()),
+    previousPullRequestIds: z.optional(z.array(z.string())),
+  })
+  .register(z.globalRegistry, { id: 'PullRequest' });
+export type PullRequest = z.output<typeof PullRequest>;
+
+export const PullRequestDetail = z
+  .object({
+    ...PullRequest.shape,
+    description: z.string(),
+    base: nullableString,
+    head: nullableString,
+    mergeCommitId: nullableString,
+    revisionId: nullableString,
+    sourceBranchExists: z.nullable(z.boolean()),
+  })
+  .register(z.globalRegistry, { id: 'PullRequestDetail' });
+export type PullRequestDetail = z.output<typeof PullRequestDetail>;
+
+export const ReviewThread = z
+  .object({
+    id: z.string(),
+    path: nullableString,
+    line: z.nullable(z.number()),
+    side: z.enum(['old', 'new']),
+    beforeCommitId: z.string(),
+    afterCommitId: nullableString,
+    outdated: z.boolean(),
+    comments: z.array(
+      z.object({
+        id: z.string(),
+        body: z.string(),
+        author: z.object({ id: nullableString, name: z.string(), email: nullableString }),
+        createdAt: z.number(),
+        updatedAt: z.nullable(z.number()),
+        deleted: z.boolean(),
+      }),
+    ),
+  })
+  .register(z.globalRegistry, { id: 'ReviewThread' });
+export type ReviewThread = z.output<typeof ReviewThread>;
+
+export const State = z
+  .object({ state: z.enum(['open', 'closed', 'merged']) })
+  .register(z.globalRegistry, { id: 'State' });
+export type State = z.output<typeof State>;

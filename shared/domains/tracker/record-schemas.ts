@@ -1,0 +1,257 @@
+import * as z from 'zod/mini';
+
+/**
+ * The records the tracker routes answer, each declared once and registered by its id: lib/openapi.ts names them
+ * in `components.schemas`, the typed client declares a type of each. Only documentation
+ * (functions/<group>/responses.ts) imports these values, so they stay out of the Lambda bundles; code
+ * imports their types.
+ */
+
+export const TrackerSpace = z
+  .object({
+    orgId: z.string(),
+    spaceId: z.string(),
+    key: z.string(),
+    name: z.string(),
+    description: z.string(),
+    template: z.enum(['basic', 'service', 'scrum', 'kanban', 'bugs']),
+    leadId: z.optional(z.string()),
+    archived: z.boolean(),
+    seq: z.number(),
+    version: z.number(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    config: z.object({
+      issueTypeIds: z.array(z.string()),
+      defaultTypeId: z.string(),
+      workflows: z.record(z.string(), z.string()),
+      access: z.object({ visibility: z.enum(['org', 'private']), members: z.array(z.unknown()) }),
+      securityLevels: z.array(z.unknown()),
+      defaultAssignee: z.enum(['lead', 'unassigned']),
+      estimation: z.enum(['count', 'storyPoints', 'originalEstimate']),
+      boardId: z.optional(z.string()),
+      formerKeys: z.optional(z.array(z.string())),
+    }),
+  })
+  .register(z.globalRegistry, { id: 'TrackerSpace' });
+export type TrackerSpace = z.output<typeof TrackerSpace>;
+
+export const TrackerVersion = z
+  .object({
+    versionId: z.string(),
+    spaceId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    released: z.boolean(),
+    archived: z.boolean(),
+    position: z.number(),
+    data: z.object({}),
+  })
+  .register(z.globalRegistry, { id: 'TrackerVersion' });
+export type TrackerVersion = z.output<typeof TrackerVersion>;
+
+export const TrackerComponent = z
+  .object({
+    componentId: z.string(),
+    spaceId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    defaultAssignee: z.enum(['space', 'lead', 'unassigned']),
+  })
+  .register(z.globalRegistry, { id: 'TrackerComponent' });
+export type TrackerComponent = z.output<typeof TrackerComponent>;
+
+export const Issue = z
+  .object({
+    orgId: z.string(),
+    issueId: z.string(),
+    spaceId: z.string(),
+    number: z.number(),
+    key: z.string(),
+    typeId: z.string(),
+    summary: z.string(),
+    statusId: z.string(),
+    statusCategory: z.enum(['todo', 'inprogress', 'done']),
+    labels: z.array(z.string()),
+    componentIds: z.array(z.string()),
+    fixVersionIds: z.array(z.string()),
+    affectsVersionIds: z.array(z.string()),
+    closedSprintIds: z.array(z.string()),
+    rank: z.string(),
+    watchers: z.array(z.string()),
+    voters: z.array(z.string()),
+    fields: z.record(z.string(), z.unknown()),
+    excerpt: z.string(),
+    /** [statusId, at, by?]: who made the change, when known. */
+    statusLog: z.array(z.union([z.tuple([z.string(), z.number()]), z.tuple([z.string(), z.number(), z.string()])])),
+    /** [field, before, after, at, by?]: changes of assignee, reporter, priority, resolution and fixVersion. */
+    fieldLog: z.optional(
+      z.array(
+        z.union([
+          z.tuple([z.string(), z.array(z.string()), z.array(z.string()), z.number()]),
+          z.tuple([z.string(), z.array(z.string()), z.array(z.string()), z.number(), z.string()]),
+        ]),
+      ),
+    ),
+    commentCount: z.number(),
+    attachmentCount: z.number(),
+    participants: z.array(z.string()),
+    sla: z.record(z.string(), z.unknown()),
+    version: z.number(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  })
+  .register(z.globalRegistry, { id: 'Issue' });
+export type Issue = z.output<typeof Issue>;
+
+export const IssueSummary = z
+  .object({
+    issueId: z.string(),
+    key: z.string(),
+    summary: z.string(),
+    typeId: z.string(),
+    statusId: z.string(),
+    statusCategory: z.string(),
+  })
+  .register(z.globalRegistry, { id: 'IssueSummary' });
+export type IssueSummary = z.output<typeof IssueSummary>;
+
+export const Permissions = z.record(z.string(), z.boolean());
+
+export const Board = z
+  .object({
+    boardId: z.string(),
+    name: z.string(),
+    ownerId: z.optional(z.string()),
+    version: z.number(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    config: z.object({
+      type: z.enum(['scrum', 'kanban']),
+      spaceIds: z.array(z.string()),
+      columns: z.array(z.object({ id: z.string(), name: z.string(), statusIds: z.array(z.string()) })),
+      swimlanes: z.string(),
+      quickFilters: z.array(z.object({ id: z.string(), name: z.string(), query: z.string() })),
+      cardFields: z.array(z.string()),
+      estimation: z.string(),
+      sharing: z.object({ org: z.boolean(), teams: z.array(z.string()), users: z.array(z.string()) }),
+    }),
+  })
+  .register(z.globalRegistry, { id: 'Board' });
+export type Board = z.output<typeof Board>;
+
+export const Sprint = z
+  .object({
+    sprintId: z.string(),
+    boardId: z.string(),
+    name: z.string(),
+    goal: z.string(),
+    state: z.enum(['active', 'closed', 'future']),
+    startDate: z.optional(z.number()),
+    endDate: z.optional(z.number()),
+    completedAt: z.optional(z.number()),
+    position: z.number(),
+    createdAt: z.number(),
+    data: z.object({
+      capacity: z.optional(z.number()),
+      report: z.optional(
+        z.object({
+          committed: z.number(),
+          added: z.number(),
+          removed: z.number(),
+          completed: z.number(),
+          incomplete: z.number(),
+          completedIssueIds: z.array(z.string()),
+          incompleteIssueIds: z.array(z.string()),
+          carriedTo: z.optional(z.string()),
+        }),
+      ),
+    }),
+  })
+  .register(z.globalRegistry, { id: 'Sprint' });
+export type Sprint = z.output<typeof Sprint>;
+
+export const IssuePage = z
+  .object({
+    issues: z.array(Issue),
+    total: z.number(),
+    startAt: z.number(),
+    maxResults: z.number(),
+    scanned: z.number(),
+  })
+  .register(z.globalRegistry, { id: 'IssuePage' });
+export type IssuePage = z.output<typeof IssuePage>;
+
+export const IssueComment = z
+  .object({
+    commentId: z.string(),
+    issueId: z.string(),
+    authorId: z.string(),
+    body: z.string(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  })
+  .register(z.globalRegistry, { id: 'IssueComment' });
+export type IssueComment = z.output<typeof IssueComment>;
+
+export const Worklog = z
+  .object({
+    worklogId: z.string(),
+    issueId: z.string(),
+    authorId: z.string(),
+    timeSpent: z.number(),
+    started: z.number(),
+    comment: z.string(),
+    createdAt: z.number(),
+  })
+  .register(z.globalRegistry, { id: 'Worklog' });
+export type Worklog = z.output<typeof Worklog>;
+
+export const IssueLink = z
+  .object({
+    linkId: z.string(),
+    type: z.string(),
+    direction: z.enum(['outward', 'inward']),
+    issueId: z.string(),
+    label: z.string(),
+    createdAt: z.number(),
+  })
+  .register(z.globalRegistry, { id: 'IssueLink' });
+export type IssueLink = z.output<typeof IssueLink>;
+
+export const IssueAttachment = z
+  .object({
+    attachmentId: z.string(),
+    issueId: z.string(),
+    filename: z.string(),
+    contentType: z.string(),
+    size: z.number(),
+    authorId: z.string(),
+    uploaded: z.boolean(),
+    createdAt: z.number(),
+  })
+  .register(z.globalRegistry, { id: 'IssueAttachment' });
+export type IssueAttachment = z.output<typeof IssueAttachment>;
+
+export const IssueTransition = z
+  .object({ id: z.string(), name: z.string(), to: z.string(), fields: z.array(z.string()) })
+  .register(z.globalRegistry, { id: 'IssueTransition' });
+export type IssueTransition = z.output<typeof IssueTransition>;
+
+export const IssueCounts = z
+  .object({ total: z.number(), done: z.number() })
+  .register(z.globalRegistry, { id: 'IssueCounts' });
+export type IssueCounts = z.output<typeof IssueCounts>;
+
+/** A board column's load against its WIP limits (warned about, not enforced). */
+export const ColumnLoad = z
+  .object({
+    id: z.string(),
+    count: z.number(),
+    min: z.optional(z.number()),
+    max: z.optional(z.number()),
+    wipExceeded: z.boolean(),
+    wipBelowMin: z.boolean(),
+  })
+  .register(z.globalRegistry, { id: 'ColumnLoad' });
+export type ColumnLoad = z.output<typeof ColumnLoad>;
