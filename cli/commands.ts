@@ -6,6 +6,7 @@ import { requireProject, UsageError } from './context';
 import { deploy, promote } from './deploy';
 import { envList, envPull, envRemove, envSet, parseTargets } from './env';
 import { GROUP_COMMANDS } from './groups';
+import { PROJECT } from './groups/common';
 import { login, logout } from './login';
 import { logs } from './logs';
 import { table } from './output';
@@ -23,13 +24,7 @@ const FRAMEWORK: OptionSpec = {
   help: 'the framework of the project',
   complete: ['static', 'node', 'nextjs'],
 };
-const PROJECT: OptionSpec = {
-  type: 'string',
-  value: 'P',
-  help: "the project's slug or id (default: PLATFORM_PROJECT, or the linked folder's)",
-  complete: 'project',
-};
-const PROJECT_REQUIRED: OptionSpec = { ...PROJECT, required: true };
+const PROJECT_REQUIRED: OptionSpec = { ...PROJECT, required: true, defaulted: true };
 
 const CORE: CommandSpec[] = [
   {
@@ -85,7 +80,7 @@ const CORE: CommandSpec[] = [
                 ['', 'PROFILE', 'URL', 'ORG'],
                 ...profiles.map((p) => [p.current ? '*' : '', p.name, p.baseUrl, p.orgSlug ?? p.orgId]),
               ],
-              c.io.columns ?? 80,
+              c.io,
             ),
       );
     },

@@ -1,7 +1,7 @@
 import { ApiError, type Client, createClient } from '../client';
 import type { Project } from '../shared/domains/projects/schema';
 import { type Config, type Env, type Link, readConfig, readLink } from './config';
-import { table as sizedTable, widthOf } from './output';
+import { table as sizedTable } from './output';
 
 /** What a command reads and writes: the process's streams and environment, or a test's. */
 export interface Io {
@@ -9,10 +9,12 @@ export interface Io {
   stderr: (text: string) => void;
   env: Env;
   cwd: string;
-  /** stderr is a terminal: show the animated progress indicator. */
+  /** stdout and stderr are terminals: show the animated progress indicator. */
   tty: boolean;
-  /** The terminal's width when stdout is one (tables are sized to it; 80 otherwise). */
+  /** The terminal's width when stdout is one (tables are sized to it); unset: whole tab-separated cells. */
   columns?: number;
+  /** Colour statuses (stdout a terminal, no NO_COLOR, no --no-color). */
+  color?: boolean;
   /** Standard input, read whole (for `login --token -` and `env set KEY` without a value). */
   stdin: () => Promise<string>;
   /** Wait between two polls of a log that had nothing new (ms). */
@@ -51,7 +53,9 @@ export function session(io: Io, profile?: string): Session {
   const config = readConfig(io.env, profile);
   if (!config.baseUrl || !config.token || !config.orgId) {
     const named = profile ? ` (profile ${profile})` : '';
-    throw new CliError(`Not logged in${named}. Run: platform login --url <base URL> --token <token or API key>`);
+    throw new CliError(
+      `Not logged in${named}. Run: platform login --url <base URL> --token <token or API key>${profile ? ` --profile ${profile}` : ''}`,
+    );
   }
   const api = createClient({ baseUrl: config.baseUrl, token: config.token, fetch: io.fetch, userAgent: USER_AGENT });
   return { api, config: config as Config, io, link: readLink(io.cwd) };
@@ -100,7 +104,7 @@ const LOOPBACK_URL = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(
 /** What to do when the API did not answer at all: a platform on this machine is most likely stopped. */
 export const unreachableHint = (baseUrl: string | undefined) =>
   baseUrl && LOOPBACK_URL.test(baseUrl)
-    ? 'Is the local platform running? Start it with npm start (in the platform folder), then try again.'
+    ? 'Is the local platform running? Start it with npm start (in the platform folder, with the same PORT), then try again.'
     : 'Check the address (platform login --url <base URL>) and the network.';
 
 /** A deployment host as a link: the local edge answers plain HTTP, hosted ones HTTPS. */
@@ -120,5 +124,5 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
 export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** Rows as aligned columns (the first row being the header), sized to the terminal's width. */
-export const table = (rows: string[][], io?: Pick<Io, 'columns'>, keep: number[] = []) =>
-  sizedTable(rows, widthOf(io?.columns), keep);
+export const table = (rows: string[][], io?: Pick<Io, 'columns' | 'color'>, keep: number[] = []) =>
+  sizedTable(rows, io, keep);

@@ -48,6 +48,41 @@ export function findCommand(argv: string[]): { command: CommandSpec; words: numb
 /** The commands of a group (`env`), when the word names one. */
 export const groupOf = (word: string) => visible().filter((c) => c.path.length > 1 && c.path[0] === word);
 
+/** The words that may come first (no group: commands, their aliases and groups), or after a group's name. */
+export function wordsOf(group?: string): string[] {
+  const words = visible()
+    .filter((c) => (group ? c.path[0] === group && c.path.length > 1 : true))
+    .flatMap((c) => (group ? [c.path.slice(1).join(' '), ...(c.aliases ?? [])] : [c.path[0] as string]));
+  return [...new Set(words)];
+}
+
+/** Edits from one word to another (a swap of two neighbours counts one, as in `deplyo`). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = d[i] as number[];
+    const up = d[i - 1] as number[];
+    for (let j = 1; j <= b.length; j++) {
+      const same = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + same);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
+/** The known word nearest to a mistyped one, when it is near enough to be meant (or starts the same). */
+export function nearest(word: string, known: string[]): string | undefined {
+  let best: { word: string; d: number } | undefined;
+  for (const k of known) {
+    const d = k.startsWith(word) && word.length >= 3 ? 0.5 : distance(word.toLowerCase(), k);
+    if (!best || d < best.d) best = { word: k, d };
+  }
+  return best && best.d <= Math.max(1, Math.min(2, Math.floor(word.length / 3))) ? best.word : undefined;
+}
+
 /** The command (or group) a command line is about: `env set` for `env set KEY --plain`; undefined for none. */
 export function topicOf(argv: string[]): string | undefined {
   const found = findCommand(argv);
@@ -82,7 +117,8 @@ function optionLines(options: Record<string, OptionSpec>): string {
 /** What each group is about, in the overview. */
 const GROUPS: Record<string, string> = {
   profile: 'the profiles of the config file (a local platform, a deployed stack…)',
-  projects: "the organization's projects",
+  projects: "the organization's projects and their settings",
+  deployments: 'deployments: list them, inspect one',
   env: "a project's environment variables",
   repo: 'repositories: create, clone, view, rename, protect, delete',
   key: 'git credentials: passwords for git over HTTPS',
@@ -95,7 +131,14 @@ const GROUPS: Record<string, string> = {
   notify: 'your notifications',
   agent: 'agent devices and jobs; network requests to approve',
   connector: 'MCP connectors',
+  webhook: 'webhook endpoints: events sent to your URLs, signed; deliveries',
+  track: 'the issue tracker: spaces, issues searched with JQL, import and export',
+  cal: 'your calendars: the agenda, events and invitations, .ics import and export',
+  mail: 'mail domains and mailboxes; threads: list, read, send',
 };
+
+/** What a group is about (the overview's line and the group's own --help). */
+export const groupSummary = (group: string) => GROUPS[group];
 
 /** A group's line: `env <ls|set|rm|pull>`. */
 export const groupUsage = (group: string) =>
@@ -134,6 +177,16 @@ ${ENV_NOTE}
 `;
 };
 
+/** A command's example when it declares none: its words with what it requires. */
+function exampleOf(c: CommandSpec): string {
+  const words = ['platform', ...c.path];
+  for (const p of c.positionals ?? []) if (p.required) words.push(`<${p.name}>`);
+  for (const [name, o] of Object.entries(c.options ?? {}))
+    if (o.required && !o.defaulted) words.push(optionWord(name, o));
+  if (words.length === c.path.length + 1) words.push('--json');
+  return words.join(' ');
+}
+
 function commandHelp(c: CommandSpec): string {
   const parts = [`Usage: platform ${usageOf(c)}\n`];
   const summary = c.summary;
@@ -142,7 +195,7 @@ function commandHelp(c: CommandSpec): string {
   if (args.length) parts.push(`\nArguments:\n${args.map((p) => `  ${p.name}  ${p.help}`).join('\n')}\n`);
   if (c.options && Object.keys(c.options).length) parts.push(`\nOptions:\n${optionLines(c.options)}\n`);
   parts.push(`\nOptions of every command: --json, --org ORG, --profile NAME, --help.\n`);
-  if (c.examples?.length) parts.push(`\nExamples:\n${c.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  parts.push(`\nExamples:\n${(c.examples ?? [exampleOf(c)]).map((e) => `  $ ${e}`).join('\n')}\n`);
   return parts.join('');
 }
 
@@ -153,7 +206,8 @@ export function helpOf(topic: string | undefined): string {
   const group = topic ? groupOf(topic) : [];
   if (topic && group.length) {
     const subs = group.map((c) => c.path.slice(1).join(' ')).join('|');
-    return `Usage: platform ${topic} <${subs}> [options]\n\n${group.map(line).join('\n')}\n\nEach command's own usage: platform ${topic} <command> --help.\n`;
+    const about = GROUPS[topic] ? `${GROUPS[topic].charAt(0).toUpperCase()}${GROUPS[topic].slice(1)}.\n\n` : '';
+    return `Usage: platform ${topic} <${subs}> [options]\n\n${about}${group.map(line).join('\n')}\n\nEach command's own usage: platform ${topic} <command> --help.\n`;
   }
   return overview();
 }

@@ -25,7 +25,10 @@ interface LoginOptions {
 /** The running local platform's address and API key, from `$DATA_DIR/local.json`. */
 function localPlatform(io: Io): { url: string; token: string; org: string } {
   const file = resolve(io.cwd, io.env.DATA_DIR ?? '.data', 'local.json');
-  if (!existsSync(file)) throw new CliError(`No local platform here (${file} is missing): start it with npm start.`);
+  if (!existsSync(file))
+    throw new CliError(
+      `No local platform here (${file} is missing): start it with npm start, or set DATA_DIR to the data folder it uses.`,
+    );
   const info = JSON.parse(readFileSync(file, 'utf8')) as {
     baseUrl: string;
     apiKey: string;

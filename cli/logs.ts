@@ -108,5 +108,7 @@ export async function logs(
     return 0;
   }
   if (result.status === 'error') s.io.stderr(`Build failed: ${result.error ?? 'no reason given'}\n`);
+  // Followed to its end: say where it ended (the log itself stops at its last step).
+  else if (options.follow) s.io.stderr(`Deployment ${deploymentId}: ${result.status}.\n`);
   return result.status === 'error' ? 1 : 0;
 }

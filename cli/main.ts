@@ -21,9 +21,11 @@ run(process.argv.slice(2), {
   env: process.env,
   // `npm run cli` runs in the package's folder; the folder it was typed in is INIT_CWD.
   cwd: (process.env.npm_lifecycle_event === 'cli' && process.env.INIT_CWD) || process.cwd(),
-  tty: process.stderr.isTTY === true,
-  // Not a terminal: COLUMNS when it is set (a pager, a script that wants a width), else 80.
-  columns: process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || undefined,
+  // The spinner and transfer lines only when a person watches both streams (as gh).
+  tty: process.stderr.isTTY === true && process.stdout.isTTY === true,
+  // Not a terminal: no width, so tables print whole tab-separated cells.
+  columns: process.stdout.isTTY ? process.stdout.columns || 80 : undefined,
+  color: process.stdout.isTTY === true,
   stdin: readStdin,
   signal: controller.signal,
   pollMs: Number(process.env.PLATFORM_POLL_MS) || undefined,

@@ -1,22 +1,62 @@
 /**
- * Output for people: tables sized to the terminal (cells cut with `…` when a row is wider than
- * it), sizes, rates and durations.
+ * Output for people and for scripts: on a terminal, tables sized to it (cells cut with `…` when a
+ * row is wider than it) and colour where it carries meaning; elsewhere, whole tab-separated cells.
+ * Sizes, rates and durations.
  */
 
-/** The width of the terminal output is sized to: `columns` of the Io, else 80. */
-export const widthOf = (columns: number | undefined) => (columns && columns > 20 ? columns : 80);
+/** The width tables are sized to: the terminal's (at least 20); undefined when stdout is not one. */
+export const widthOf = (columns: number | undefined) => (columns === undefined ? undefined : Math.max(20, columns));
+
+const COLOURS = { red: 31, green: 32, yellow: 33, blue: 34, grey: 90 } as const;
+
+/** The colour a status word carries: done green, failed red, under way yellow, stopped grey. */
+function colourOf(status: string): keyof typeof COLOURS | undefined {
+  const s = status.toLowerCase();
+  if (/^(ready|succeeded|success|merged|done|approved|active|verified|open|accepted|delivered|live)$/.test(s))
+    return 'green';
+  if (/^(error|failed|failure|denied|refused|rejected|declined|expired|invalid)$/.test(s)) return 'red';
+  if (/^(queued|building|deploying|pending|waiting|running|in progress|assigned|claimed|tentative)$/.test(s))
+    return 'yellow';
+  if (/^(canceled|cancelled|closed|superseded|revoked)$/.test(s)) return 'grey';
+  return undefined;
+}
+
+/** A status word in its colour when `colour` is on (a terminal, no NO_COLOR, no --no-color). */
+export function paintStatus(text: string, colour: boolean | undefined): string {
+  const c = colour ? colourOf(text.replace(/…$/, '').trim()) : undefined;
+  return c ? `\x1b[${COLOURS[c]}m${text}\x1b[0m` : text;
+}
+
+/** How a table is shown: the terminal's width (none: not a terminal) and whether colour is on. */
+export interface TableOut {
+  columns?: number;
+  color?: boolean;
+}
 
 const cut = (text: string, width: number) =>
   text.length <= width ? text : width <= 1 ? '…'.slice(0, width) : `${text.slice(0, width - 1)}…`;
 
 /**
  * Rows as aligned columns (the first row is the header), two spaces apart, no wider than `width`:
- * the widest columns give up room first (those in `keep`, like times and ids, only when the others
- * can give no more), down to their header's width (at least 4), their cells ending with `…`.
+ * the widest columns give up room, down to their header's width (at least 4), their cells ending
+ * with `…`; those in `keep` (ids, URLs, times) never do: a row that still does not fit runs over.
  * Line breaks and tabs in a cell are shown as spaces.
  */
-export function table(rows: string[][], width = 80, keep: number[] = []): string {
+export function table(
+  rows: string[][],
+  out: TableOut | number | undefined,
+  keep: number[] = [],
+  status?: number,
+): string {
   const clean = rows.map((r) => r.map((c) => (c ?? '').replace(/[\r\n\t]+/g, ' ')));
+  const { columns, color } = typeof out === 'number' ? { columns: out, color: false } : (out ?? {});
+  const width = widthOf(columns);
+  // Not a terminal: every cell whole, tab-separated, no header (as gh prints for scripts).
+  if (width === undefined)
+    return clean
+      .slice(1)
+      .map((r) => r.join('\t'))
+      .join('\n');
   const n = Math.max(0, ...clean.map((r) => r.length));
   const widths = Array.from({ length: n }, (_, i) => Math.max(0, ...clean.map((r) => (r[i] ?? '').length)));
   const floor = widths.map((_, i) => Math.max(4, Math.min(widths[i] ?? 0, (clean[0]?.[i] ?? '').length)));
@@ -31,8 +71,7 @@ export function table(rows: string[][], width = 80, keep: number[] = []): string
   };
   while (over > 0) {
     // The widest column that can still give room gives one character.
-    let widest = widestOf((i) => !keep.includes(i));
-    if (widest < 0) widest = widestOf(() => true);
+    const widest = widestOf((i) => !keep.includes(i));
     if (widest < 0) break;
     widths[widest] = (widths[widest] ?? 0) - 1;
     over--;
@@ -42,7 +81,8 @@ export function table(rows: string[][], width = 80, keep: number[] = []): string
       r
         .map((c, i) => {
           const text = cut(c, widths[i] ?? 0);
-          return i === r.length - 1 ? text : text.padEnd(widths[i] ?? 0);
+          const padded = i === r.length - 1 ? text : text.padEnd(widths[i] ?? 0);
+          return i === status && r !== clean[0] ? paintStatus(padded, color) : padded;
         })
         .join('  ')
         .trimEnd(),

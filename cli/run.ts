@@ -3,7 +3,17 @@ import { ApiError, type Client } from '../client';
 import { COMMAND_TABLE } from './commands';
 import { readConfig } from './config';
 import { CliError, type Io, openSession, type Session, UsageError, unreachableHint } from './context';
-import { findCommand, groupOf, helpOf, requiredArguments, topicOf } from './help';
+import {
+  findCommand,
+  groupOf,
+  groupUsage,
+  helpOf,
+  nearest,
+  requiredArguments,
+  topicOf,
+  usageOf,
+  wordsOf,
+} from './help';
 import { PackError } from './pack';
 import { type CommandSpec, type Ctx, GLOBAL_OPTIONS, type Values } from './spec';
 
@@ -20,14 +30,18 @@ function parse(command: CommandSpec, args: string[]) {
     options[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
   }
   let parsed: { values: Values; positionals: string[] };
+  const topic = command.path.join(' ');
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true }) as typeof parsed;
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(optionMistake(topic, Object.keys(options), err as Error & { code?: string }));
+  }
+  for (const [name, o] of Object.entries(command.options ?? {})) {
+    if (o.required && !o.defaulted && parsed.values[name] === undefined)
+      throw new UsageError(`${topic} needs --${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}.`);
   }
   const declared = command.positionals ?? [];
   const min = declared.filter((p) => p.required).length;
-  const topic = command.path.join(' ');
   if (parsed.positionals.length < min) {
     const missing = requiredArguments(topic)[parsed.positionals.length] ?? 'an argument';
     throw new UsageError(`${topic} needs ${missing}.`);
@@ -37,6 +51,20 @@ function parse(command: CommandSpec, args: string[]) {
     throw new UsageError(`Unexpected argument ${parsed.positionals[declared.length]}.`);
   }
   return parsed;
+}
+
+/** node:util's parse error said in our words: the option, what is wrong, the nearest known one. */
+function optionMistake(topic: string, known: string[], err: Error & { code?: string }): string {
+  const option = /'(-[^' ]+)/.exec(err.message)?.[1] ?? '';
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const near = option.startsWith('--') ? nearest(option.slice(2), known) : undefined;
+    return `${topic} has no option ${option}.${near ? ` Did you mean --${near}?` : ''}`;
+  }
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return /argument missing/.test(err.message) ? `${option} needs a value.` : `${option} takes no value.`;
+  }
+  if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `${topic} takes no such argument.`;
+  return err.message;
 }
 
 /** A client that keeps the last answer it got (for `jsonLast` commands). */
@@ -68,14 +96,19 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   if (!found) {
     if (groupOf(first).length > 0) {
       const sub = argv[1];
-      throw new UsageError(sub === undefined ? `Name a ${first} command.` : `Unknown ${first} command ${sub}.`);
+      if (sub === undefined) throw new UsageError(`Name a ${first} command.`);
+      const near = nearest(sub, wordsOf(first));
+      throw new UsageError(`Unknown ${first} command ${sub}.${near ? ` Did you mean \`${first} ${near}\`?` : ''}`);
     }
-    throw new UsageError(`Unknown command ${first}.`);
+    const near = nearest(first, wordsOf());
+    throw new UsageError(`Unknown command ${first}.${near ? ` Did you mean \`${near}\`?` : ''}`);
   }
   const { command, words } = found;
   const args = argv.slice(words);
   if (command.raw) return command.run(rawCtx(io, args));
   const { values, positionals } = parse(command, args);
+  // Colour only where it is wanted: not with NO_COLOR (any value) or --no-color.
+  if (io.color && (values['no-color'] === true || io.env.NO_COLOR)) io = { ...io, color: false };
   const json = values.json === true;
   const str = (name: string) => {
     const v = values[name];
@@ -133,6 +166,22 @@ function rawCtx(io: Io, args: string[]): Ctx {
   };
 }
 
+/** After a usage mistake: the usage line of the command (or group) and where the rest is, not the whole help. */
+function usageHint(topic: string | undefined): string {
+  if (!topic) return 'Run platform --help to list the commands.\n';
+  const command = findCommand(topic.split(' '));
+  const usage = command && command.command.path.join(' ') === topic ? usageOf(command.command) : undefined;
+  const line = usage ?? groupUsage(topic);
+  return `\nUsage: platform ${line}\n\nRun platform ${topic} --help for ${usage ? 'its options and examples' : 'its commands'}.\n`;
+}
+
+/** ` --profile NAME` when a profile other than the default is in use (to name it in a hint). */
+function profileOf(io: Io, argv: string[]): string {
+  const given = argv[argv.indexOf('--profile') + 1];
+  const name = argv.includes('--profile') ? given : io.env.PLATFORM_PROFILE;
+  return name && name !== 'default' ? ` --profile ${name}` : '';
+}
+
 /** The API address in the config, if it can be read (for a hint only). */
 function configuredUrl(io: Io): string | undefined {
   try {
@@ -151,17 +200,19 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return await dispatch(argv, io);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`Error: ${err.message}\n\n${helpOf(topicOf(argv))}`);
+      io.stderr(`Error: ${err.message}\n${usageHint(topicOf(argv))}`);
       return 2;
     }
     if (err instanceof ApiError) {
       const issues = err.issues.map((i) => `\n  ${i.path ? `${i.path}: ` : ''}${i.message}`).join('');
       const hint =
         err.status === 401
-          ? '\nLog in again: platform login'
+          ? `\nLog in again: platform login${profileOf(io, argv)}`
           : err.status === 0
             ? `\n${unreachableHint(configuredUrl(io))}`
-            : '';
+            : err.status === 403
+              ? '\nAsk an owner or admin of the organization for the role or access (platform member list names them).'
+              : '';
       io.stderr(`Error: ${err.message}${issues}${hint}\n`);
       return 1;
     }

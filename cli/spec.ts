@@ -26,6 +26,8 @@ export interface OptionSpec {
   help: string;
   /** Shown without brackets in the usage line (the command refuses to run without it). */
   required?: boolean;
+  /** Required, but with a default the command finds itself (`--project`: PLATFORM_PROJECT, the linked folder). */
+  defaulted?: boolean;
   /** May be given several times (`--where a=1 --where b=2`). */
   multiple?: boolean;
   complete?: Completion;
@@ -89,6 +91,7 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
     complete: 'org',
   },
   profile: { type: 'string', value: 'NAME', help: 'use this profile of the config file', complete: 'profile' },
+  'no-color': { type: 'boolean', help: 'no colour on a terminal (as NO_COLOR=1)' },
   help: { type: 'boolean', short: 'h', help: 'print the usage of the command' },
 };
 

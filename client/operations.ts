@@ -5708,6 +5708,7 @@ export interface Operations {
           value: string;
           found: boolean | null;
         }[];
+        message?: string;
       }[];
     };
   };
@@ -5737,6 +5738,7 @@ export interface Operations {
           value: string;
           found: boolean | null;
         }[];
+        message?: string;
       };
     };
   };
@@ -5765,6 +5767,7 @@ export interface Operations {
           value: string;
           found: boolean | null;
         }[];
+        message?: string;
       };
     };
   };
@@ -5797,6 +5800,7 @@ export interface Operations {
           value: string;
           found: boolean | null;
         }[];
+        message?: string;
       };
     };
   };

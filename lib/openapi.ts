@@ -3,8 +3,9 @@ import type { $ZodType } from 'zod/v4/core';
 import { version as packageVersion } from '../package.json';
 import { ORG_NOT_FOUND } from '../shared/kernel/ground/messages';
 import { NOT_JSON, TOO_DEEP } from '../shared/kernel/http/body';
-import { MALFORMED_PATH, PRECONDITION_BUSY, PRECONDITION_FAILED } from '../shared/kernel/http/handler';
-import { IM } from '../shared/kernel/http/idempotency';
+import { IDEMPOTENCY_MESSAGES } from '../shared/kernel/http/idempotency';
+import { MALFORMED_PATH } from '../shared/kernel/http/middleware/match-route';
+import { PRECONDITION_BUSY, PRECONDITION_FAILED } from '../shared/kernel/http/middleware/preconditions';
 import type { ResponseDocs } from '../shared/kernel/http/responses';
 import type { Method, Route } from '../shared/kernel/http/route';
 import { isWrite } from '../shared/kernel/http/route-entry';
@@ -157,10 +158,10 @@ function stackErrors(route: Route): Record<number, string[]> {
   if (takesIdempotencyKey(route)) {
     add(412, PRECONDITION_FAILED);
     add(409, PRECONDITION_BUSY);
-    add(400, IM.empty);
-    add(400, IM.tooLong);
-    add(409, IM.running);
-    add(422, IM.mismatch);
+    add(400, IDEMPOTENCY_MESSAGES.empty);
+    add(400, IDEMPOTENCY_MESSAGES.tooLong);
+    add(409, IDEMPOTENCY_MESSAGES.running);
+    add(422, IDEMPOTENCY_MESSAGES.mismatch);
   }
   return out;
 }

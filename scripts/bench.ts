@@ -6,6 +6,7 @@ import { benchAudit, renderAudit } from './bench/audit';
 import { bareName, buildBare } from './bench/bare';
 import { readBlock, renderSummary, SUMMARY_MARKERS, writeBlock } from './bench/blocks';
 import { benchCalendar, renderCalendar } from './bench/calendar';
+import { benchCli, renderCli } from './bench/cli';
 import { coldPair, firstAnswerTime, firstRequests } from './bench/cold';
 import { benchConnectors, renderConnectors } from './bench/connectors';
 import { benchContacts, renderContacts } from './bench/contacts';
@@ -127,6 +128,9 @@ async function main(): Promise<void> {
     say('connectors: test of a server-everything connector, through the API and with the MCP SDK');
     sections.push(`**Connectors**\n\n${renderConnectors(await benchConnectors(platform))}`);
   }
+  // The command line (scripts/bench/cli.ts): platform --help from the bundle, a fresh process each run.
+  say('command line: platform --help, a fresh process each run');
+  sections.push(`**Command line start**\n\n${renderCli(benchCli())}`);
   // Idempotency keys (scripts/bench/idempotency.ts): a create vs its replay.
   say('idempotency: a create with a fresh key vs the same request replayed');
   sections.push(`**Idempotency keys**\n\n${renderIdempotency(await benchIdempotency(platform))}`);

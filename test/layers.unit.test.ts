@@ -17,6 +17,10 @@ import * as ts from 'typescript';
  * - a port never imports a product's rules at run time (a type, or one of the few values listed in
  *   PORT_READS_DOMAIN with its reason);
  * - `config.target` is read only in a port's index.ts;
+ * - the environment is read only in `shared/kernel/ground/env.ts` (`readEnv`, `requireEnv`) and the
+ *   settings `shared/kernel/config.ts` reads once: no other
+ *   file of `shared/` or `functions/` touches `process.env` (text of a program the platform writes
+ *   out, such as the build script, is not code of ours and may);
  * - the ground floor (`shared/kernel/ground/`: errors, logging) imports nothing of the project,
  *   and the floors below HTTP (the store, the workers) never import `shared/kernel/http/`;
  * - no import cycle, anywhere, among the imports evaluated when a module loads (a type-only import
@@ -190,6 +194,42 @@ describe('no config.target switch outside a port’s index.ts', () => {
   });
 });
 
+/** Files whose code (not string or template text) reads `process.env`. */
+const readsEnvironment = (file: string, text: string) => {
+  if (file === 'shared/kernel/config.ts' || file === 'shared/kernel/ground/env.ts') return false;
+  const found: number[] = [];
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'process' &&
+      node.name.text === 'env'
+    ) {
+      found.push(node.pos);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
+  return found.length > 0;
+};
+
+describe('the environment is read in one place', () => {
+  test('holds over functions/ and shared/', () => {
+    const found = [...functions, ...shared].filter((f) => readsEnvironment(f, readFileSync(join(root, f), 'utf8')));
+    expect(found).toEqual([]);
+  });
+  test('catches a violation, and lets program text name it', () => {
+    expect(readsEnvironment('shared/domains/x.ts', "const a = process.env.APPS_DOMAIN ?? 'x';")).toBe(true);
+    expect(readsEnvironment('functions/x/routes.ts', 'const { A } = process.env;')).toBe(true);
+    expect(
+      readsEnvironment('shared/ports/builds/buildspec.ts', 'export const S = String.raw`const E = process.env;`;'),
+    ).toBe(false);
+    expect(readsEnvironment('shared/kernel/config.ts', 'export const readEnv = (n: string) => process.env[n];')).toBe(
+      false,
+    );
+  });
+});
+
 describe.each(rules)('$name', ({ files, rule, bad }) => {
   test('holds over the import graph', () => {
     expect(violations(files, rule)).toEqual([]);
@@ -295,7 +335,7 @@ describe('no import cycle', () => {
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
   });
   test('reads type-only imports as erased, and import() as lazy', () => {
-    const edges = edgesOf('shared/kernel/http/handler.ts');
+    const edges = edgesOf('shared/kernel/http/middleware/idempotency.ts');
     expect(edges.some((e) => e.typeOnly)).toBe(true);
     expect(edges.some((e) => !e.typeOnly && !e.dynamic)).toBe(true);
     expect(edges.some((e) => e.to === 'shared/kernel/http/idempotency' && e.dynamic)).toBe(true);

@@ -24,7 +24,7 @@ const CALENDAR: OptionSpec = { type: 'string', value: 'ID', help: 'the calendar 
 /** What an import body may hold inline (the route's limit); a larger file goes through an upload link. */
 const INLINE_IMPORT_BYTES = 4 * 1024 * 1024;
 
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
 
 function zoneOf(c: Ctx): string {
   const zone = c.str('zone') ?? c.io.env.TZ ?? Intl.DateTimeFormat().resolvedOptions().timeZone;

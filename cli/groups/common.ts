@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, UsageError } from '../context';
 import type { Ctx, OptionSpec } from '../spec';
@@ -22,6 +22,14 @@ export function localFile(c: Pick<Ctx, 'io'>, name: string, options: { empty?: b
     throw new UsageError(`${name} is not a file${options.empty === false ? ' (or is empty)' : ''}.`);
   return { file, size };
 }
+
+/** `--project P`: a project of the organization, by slug or id (defaults: PLATFORM_PROJECT, the linked folder). */
+export const PROJECT: OptionSpec = {
+  type: 'string',
+  value: 'P',
+  help: "the project's slug or id (default: PLATFORM_PROJECT, or the linked folder's)",
+  complete: 'project',
+};
 
 /** `--repo R`: a repository of the organization (default: the one `origin` points to here). */
 export const REPO: OptionSpec = {
@@ -104,7 +112,5 @@ export async function bodyOf(c: Ctx, name = 'body'): Promise<string | undefined>
   const file = c.str(`${name}-file`);
   if (file === undefined) return undefined;
   if (file === '-') return c.io.stdin();
-  const { readFileSync } = await import('node:fs');
-  const { resolve } = await import('node:path');
   return readFileSync(resolve(c.io.cwd, file), 'utf8');
 }

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { count, UsageError } from '../context';
-import { bytes, table, when } from '../output';
+import { bytes, type TableOut, table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
 import { downloadFile, TransferMeter, typeOf, uploadFile } from '../transfer';
 import { intOption, localFile } from './common';
@@ -12,7 +12,7 @@ const org = async (c: Ctx) => {
   const s = await c.session();
   return { s, api: s.api, orgId: s.config.orgId };
 };
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
 
 type Attr = Record<string, unknown>;
 
@@ -59,7 +59,7 @@ const plainItem = (item: Attr) => Object.fromEntries(Object.entries(item).map(([
 const cell = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 /** Items as a table: the key attributes first, then the others in order of appearance. */
-function itemsTable(items: Attr[], keys: string[], w: number): string {
+function itemsTable(items: Attr[], keys: string[], w: TableOut): string {
   const plainItems = items.map(plainItem);
   const columns = [...keys];
   for (const item of plainItems) for (const k of Object.keys(item)) if (!columns.includes(k)) columns.push(k);

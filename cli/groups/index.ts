@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../spec';
 import { CALENDAR_COMMANDS } from './calendar';
 import { DATA_COMMANDS } from './data';
+import { DEPLOYMENT_COMMANDS } from './deployments';
 import { MAIL_COMMANDS } from './mail';
 import { OTHER_COMMANDS } from './other';
 import { REPO_COMMANDS } from './repos';
@@ -9,6 +10,7 @@ import { WEBHOOK_COMMANDS } from './webhooks';
 
 /** The command groups over the API (repo, pr, issue, track, cal, mail…), each thin over the typed client. */
 export const GROUP_COMMANDS: CommandSpec[] = [
+  ...DEPLOYMENT_COMMANDS,
   ...REPO_COMMANDS,
   ...DATA_COMMANDS,
   ...OTHER_COMMANDS,

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import type { Operations } from '../../client';
 import { UsageError } from '../context';
 import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx, OptionSpec } from '../spec';
@@ -14,7 +15,7 @@ export const MAILBOX: OptionSpec = {
   complete: 'mailbox',
 };
 
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
 const person = (a: { name: string; address: string } | null | undefined) =>
   a ? (a.name ? `${a.name} <${a.address}>` : a.address) : '-';
 
@@ -49,7 +50,68 @@ const addresses = (c: Ctx, name: string) =>
     .map((a) => a.trim())
     .filter(Boolean);
 
+type MailDomain = Operations['postMailDomains']['response']['domain'];
+
+/** A mail domain and the DNS records it needs (found or not once checked). */
+const domainText = (d: MailDomain, c: Ctx) =>
+  `${d.domain}: ${d.status}${d.status === 'verified' ? '' : ` (create these records, then: platform mail domain verify ${d.domain})`}\n${table(
+    [
+      ['PURPOSE', 'TYPE', 'NAME', 'VALUE', 'FOUND'],
+      ...d.records.map((r) => [r.purpose, r.type, r.name, r.value, r.found === null ? '-' : r.found ? 'yes' : 'no']),
+    ],
+    c.io,
+    [1, 2, 3, 4],
+  )}`;
+
 export const MAIL_COMMANDS: CommandSpec[] = [
+  {
+    path: ['mail', 'domain', 'add'],
+    summary: 'send and receive mail at a domain of yours; prints the DNS records to create',
+    positionals: [{ name: 'domain', required: true }],
+    examples: ['platform mail domain add example.com', 'platform mail domain verify example.com'],
+    run: async (c) => {
+      const s = await c.session();
+      const res = await s.api.postMailDomains({ orgId: s.config.orgId, body: { domain: c.args[0] as string } });
+      return c.print(res, () => domainText(res.domain, c));
+    },
+  },
+  {
+    path: ['mail', 'domain', 'verify'],
+    summary: "check a mail domain's DNS records now",
+    positionals: [{ name: 'domain', required: true }],
+    examples: ['platform mail domain verify example.com'],
+    run: async (c) => {
+      const s = await c.session();
+      const res = await s.api.postMailDomainsVerify({ orgId: s.config.orgId, domain: c.args[0] as string });
+      return c.print(res, () => domainText(res.domain, c));
+    },
+  },
+  {
+    path: ['mail', 'mailbox', 'add'],
+    summary: 'create a mailbox at a verified domain (owners and admins)',
+    positionals: [{ name: 'address', required: true }],
+    options: {
+      name: { type: 'string', value: 'N', help: 'the name mail is sent as', required: true },
+      member: { type: 'string', value: 'EMAIL', help: 'a member who reads it (repeat it)', multiple: true },
+      shared: { type: 'boolean', help: 'a shared mailbox (default: personal)' },
+    },
+    examples: ['platform mail mailbox add ada@example.com --name "Ada Lovelace" --member ada@example.com'],
+    run: async (c) => {
+      const s = await c.session();
+      const members = c.all('member');
+      const res = await s.api.postMailAdminMailboxes({
+        orgId: s.config.orgId,
+        body: {
+          address: c.args[0] as string,
+          name: c.str('name') as string,
+          ...(members.length ? { members } : {}),
+          kind: c.flag('shared') ? 'shared' : 'personal',
+        },
+      });
+      const box = (res as { mailbox: { address: string; mailboxId: string } }).mailbox;
+      return c.print(res, () => `Created mailbox ${box.address} (${box.mailboxId}).`);
+    },
+  },
   {
     path: ['mail', 'mailboxes'],
     summary: 'the mailboxes you are a member of, with their unread counts',
@@ -151,7 +213,7 @@ export const MAIL_COMMANDS: CommandSpec[] = [
               (bodies[i]?.text ?? '').trimEnd() || '(no text part)',
             ].join('\n'),
           )
-          .join(`\n\n${'─'.repeat(Math.min(width(c), 60))}\n\n`),
+          .join(`\n\n${'─'.repeat(Math.min(c.io.columns ?? 60, 60))}\n\n`),
       );
     },
   },

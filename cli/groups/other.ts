@@ -1,6 +1,8 @@
-import { UsageError } from '../context';
+import { readFileSync } from 'node:fs';
+import { requireProject, sleep, UsageError } from '../context';
 import { table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
+import { intOption, localFile } from './common';
 
 /** `domain`, `notify`, `agent` and `connector`, over the typed client. */
 
@@ -8,7 +10,65 @@ const org = async (c: Ctx) => {
   const s = await c.session();
   return { s, api: s.api, orgId: s.config.orgId };
 };
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
+
+const JOB_TYPES = ['http.batch', 'exec', 'browser.batch'] as const;
+const JOB_FINAL = new Set(['done', 'failed', 'canceled', 'expired']);
+
+/** JSON given inline, or @FILE (@- reads stdin); not JSON is a usage mistake. */
+async function jsonInput(c: Ctx, value: string): Promise<unknown> {
+  let text = value;
+  if (value.startsWith('@')) {
+    const name = value.slice(1);
+    text = name === '-' ? await c.io.stdin() : readFileSync(localFile(c, name).file, 'utf8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(`--input is not JSON${value.startsWith('@') ? ` (${value.slice(1)})` : ''}.`);
+  }
+}
+
+/** Why a queued job waits, in words that say what to do. */
+function waitingText(w: { reason: string; devices?: unknown[] }): string {
+  if (w.reason === 'no_devices')
+    return 'waiting: no device can run it. Log one in on a machine: npm run agent -- login';
+  if (w.reason === 'offline') return 'waiting: the devices that can run it are offline (start the agent program).';
+  const lacks = (w.devices ?? []).map((d) => {
+    const x = d as { deviceId?: string; name?: string; hosts?: string[]; missing?: string[]; lacks?: unknown };
+    return `${x.name ?? x.deviceId ?? '?'}: ${JSON.stringify(x.missing ?? x.hosts ?? x.lacks ?? d)}`;
+  });
+  return `waiting: blocked, no device may run it yet${lacks.length ? ` (${lacks.join('; ')})` : ''}. Approve the hosts it needs: platform agent devices, then platform agent approve <deviceId> <host>`;
+}
+
+/** Polls a job until it ends, printing each change of status (and why it waits) on stderr; exit 0 when done. */
+async function watchJob(c: Ctx, jobId: string): Promise<number> {
+  const { api, orgId } = await org(c);
+  let said = '';
+  for (;;) {
+    const res = await api.getAgentsJobsByJobId({ orgId, jobId });
+    const j = res.job;
+    // Why a queued job waits is said in the organization's list (the job alone doesn't say it).
+    const waiting =
+      j.waiting ??
+      (j.status === 'queued' ? (await api.getAgents({ orgId })).jobs.find((x) => x.jobId === jobId)?.waiting : null);
+    const line = `${j.status}${waiting ? ` (${waitingText(waiting)})` : ''}`;
+    if (line !== said) {
+      c.io.stderr(`${jobId}: ${line}\n`);
+      said = line;
+    }
+    if (JOB_FINAL.has(j.status) || c.io.signal?.aborted) {
+      const done = j.status === 'done';
+      c.print(res, () =>
+        done
+          ? `Job ${jobId} done.${res.resultsUrl ? ` Results: ${res.resultsUrl}` : ''}`
+          : `Job ${jobId} ${j.status}${j.error ? `: ${j.error}` : '.'}`,
+      );
+      return done ? 0 : 1;
+    }
+    await sleep(c.io.pollMs ?? 1000, c.io.signal);
+  }
+}
 
 export const OTHER_COMMANDS: CommandSpec[] = [
   {
@@ -38,13 +98,19 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     summary: 'serve a project on a hostname of yours; prints the DNS records to create',
     positionals: [{ name: 'hostname', required: true }],
     options: {
-      project: { type: 'string', value: 'P', help: "the project's slug or id", required: true, complete: 'project' },
+      project: {
+        type: 'string',
+        value: 'P',
+        help: "the project's slug or id",
+        required: true,
+        defaulted: true,
+        complete: 'project',
+      },
       'redirect-to': { type: 'string', value: 'HOST', help: 'redirect to this hostname instead of serving' },
     },
     examples: ['platform domain add www.example.com --project web', 'platform domain verify www.example.com'],
     run: async (c) => {
       const s = await c.session();
-      const { requireProject } = await import('../context');
       const project = await requireProject(s, c.str('project'));
       const res = await s.api.postDomains({
         orgId: s.config.orgId,
@@ -190,6 +256,81 @@ export const OTHER_COMMANDS: CommandSpec[] = [
               width(c),
               [0, 2, 4],
             ),
+      );
+    },
+  },
+  {
+    path: ['agent', 'job', 'create'],
+    summary: 'queue a job for the agent devices (--watch: follow it to its end)',
+    details:
+      "--input is the job's input as JSON, or @FILE to read it from a file (- : stdin). --host: a host it needs to\n" +
+      'reach (repeat it). The job waits for a device that may run it: platform agent job watch says why it waits.',
+    options: {
+      type: {
+        type: 'string',
+        value: 'http.batch|exec|browser.batch',
+        help: 'what it runs',
+        required: true,
+        complete: JOB_TYPES,
+      },
+      input: { type: 'string', value: 'JSON|@FILE', help: 'its input', required: true },
+      host: { type: 'string', value: 'H', help: 'a host it needs to reach', multiple: true },
+      label: { type: 'string', value: 'L', help: 'a label to find it by' },
+      ttl: { type: 'string', value: 'SECONDS', help: 'how long it may wait in the queue' },
+      watch: { type: 'boolean', help: 'follow it to its end (exit 1 unless it is done)' },
+    },
+    examples: [
+      'platform agent job create --type http.batch --input \'{"requests":[{"url":"https://example.com"}]}\' --host example.com --watch',
+      'platform agent job create --type exec --input @job.json',
+    ],
+    run: async (c) => {
+      const type = c.str('type') as string;
+      if (!(JOB_TYPES as readonly string[]).includes(type))
+        throw new UsageError(`Unknown job type ${type}: use ${JOB_TYPES.join(', ')}.`);
+      const input = await jsonInput(c, c.str('input') as string);
+      const ttlSeconds = intOption(c, 'ttl', 1);
+      const { api, orgId } = await org(c);
+      const hosts = c.all('host');
+      const res = await api.postAgentsJobs({
+        orgId,
+        body: {
+          type: type as (typeof JOB_TYPES)[number],
+          input,
+          label: c.str('label'),
+          ...(hosts.length ? { hosts } : {}),
+          ...(ttlSeconds ? { ttlSeconds } : {}),
+        },
+      });
+      const job = res;
+      if (!c.flag('watch'))
+        return c.print(
+          res,
+          () => `Queued job ${job.jobId} (${type}). Follow it: platform agent job watch ${job.jobId}`,
+        );
+      c.io.stderr(`Queued job ${job.jobId} (${type}).\n`);
+      return watchJob(c, job.jobId);
+    },
+  },
+  {
+    path: ['agent', 'job', 'watch'],
+    summary: 'follow a job to its end, saying why it waits (no device, offline, a host not approved)',
+    positionals: [{ name: 'jobId', required: true }],
+    examples: ['platform agent job watch job_01m8bhk6hy7q'],
+    run: (c) => watchJob(c, c.args[0] as string),
+  },
+  {
+    path: ['agent', 'device', 'approve'],
+    summary: "approve a device's login by the code it shows (--deny: refuse it)",
+    details: 'The agent program prints a code like BCDF-GHJK when it logs in (npm run agent -- login).',
+    positionals: [{ name: 'code', required: true }],
+    options: { deny: { type: 'boolean', help: 'refuse the login instead' } },
+    examples: ['platform agent device approve BCDF-GHJK'],
+    run: async (c) => {
+      const { api, orgId } = await org(c);
+      const userCode = (c.args[0] as string).toUpperCase();
+      const res = await api.postAgentsLogin({ orgId, body: { userCode, approve: !c.flag('deny') } });
+      return c.print(res, () =>
+        c.flag('deny') ? `Refused the login ${userCode}.` : `Approved the login ${userCode}: the device is signed in.`,
       );
     },
   },

@@ -15,7 +15,7 @@ const org = async (c: Ctx) => {
   return { s, api: s.api, orgId: s.config.orgId };
 };
 
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
 
 /** The credential helper git runs for the platform's URLs: this command line, answering the profile's token. */
 function credentialHelper(c: Ctx): string {
@@ -380,33 +380,41 @@ export const REPO_COMMANDS: CommandSpec[] = [
   {
     path: ['pr', 'list'],
     aliases: ['ls'],
-    summary: "a repository's pull requests",
+    summary: "a repository's pull requests (newest update first)",
     options: {
       repo: REPO,
       state: {
         type: 'string',
-        value: 'open|closed|merged',
+        value: 'open|closed|merged|all',
         help: 'which (default: open)',
-        complete: ['open', 'closed', 'merged'],
+        complete: ['open', 'closed', 'merged', 'all'],
       },
-      limit: { type: 'string', value: 'N', help: 'at most N' },
+      limit: { type: 'string', value: 'N', help: 'at most N (default 30)' },
     },
+    examples: ['platform pr list', 'platform pr list --state all --repo api'],
     run: async (c) => {
       const name = await repoOf(c);
-      const state = (c.str('state') ?? 'open') as 'open';
-      if (!['open', 'closed', 'merged'].includes(state))
-        throw new UsageError(`Unknown state ${state}: use open, closed, merged.`);
-      const limit = intOption(c, 'limit', 1, 100);
+      const state = c.str('state') ?? 'open';
+      if (!['open', 'closed', 'merged', 'all'].includes(state))
+        throw new UsageError(`Unknown state ${state}: use open, closed, merged, all.`);
+      const limit = intOption(c, 'limit', 1, 100) ?? 30;
       const { api, orgId } = await org(c);
-      const res = await api.getReposPulls({ orgId, name, state, limit });
+      const states = (state === 'all' ? ['open', 'closed', 'merged'] : [state]) as ('open' | 'closed' | 'merged')[];
+      const pages = await Promise.all(states.map((s) => api.getReposPulls({ orgId, name, state: s, limit })));
+      const pulls = pages
+        .flatMap((p) => p.pulls)
+        .sort((a, b) => Number(b.updatedAt ?? 0) - Number(a.updatedAt ?? 0))
+        .slice(0, limit);
+      const res = state === 'all' ? { pulls } : { ...pages[0], pulls };
       return c.print(res, () =>
-        res.pulls.length === 0
-          ? `No ${state} pull requests in ${name}.`
+        pulls.length === 0
+          ? `No ${state === 'all' ? '' : `${state} `}pull requests in ${name}.`
           : table(
               [
-                ['#', 'TITLE', 'BRANCH', 'AUTHOR', 'UPDATED'],
-                ...res.pulls.map((p) => [
+                ['#', 'STATE', 'TITLE', 'BRANCH', 'AUTHOR', 'UPDATED'],
+                ...pulls.map((p) => [
                   String(p.number),
+                  p.state ?? state,
                   p.title,
                   `${p.sourceBranch} → ${p.targetBranch}`,
                   p.authorName ?? p.authorEmail ?? p.authorId,
@@ -414,7 +422,8 @@ export const REPO_COMMANDS: CommandSpec[] = [
                 ]),
               ],
               width(c),
-              [0, 4],
+              [0, 1, 5],
+              1,
             ),
       );
     },

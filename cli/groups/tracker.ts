@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
 import type { Operations } from '../../client';
 import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../../shared/domains/tracker/catalog';
 import { UsageError } from '../context';
@@ -20,7 +20,7 @@ const org = async (c: Ctx) => {
   const s = await c.session();
   return { api: s.api, orgId: s.config.orgId };
 };
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
 /** The catalog's names of its ids (`inprogress` → In Progress); ids it doesn't know as they are. */
 const nameIn = (list: { id: string; name: string }[]) => (id: string) => list.find((s) => s.id === id)?.name ?? id;
 const statusName = nameIn(STATUSES);
@@ -61,7 +61,69 @@ function importFile(c: Ctx, name: string): { file: string; format: 'csv' | 'json
   return { file, format: extname(file).toLowerCase() === '.json' ? 'json' : 'csv', size };
 }
 
+const TEMPLATES = ['scrum', 'kanban', 'bugs', 'service', 'basic'] as const;
+
 export const TRACKER_COMMANDS: CommandSpec[] = [
+  {
+    path: ['track', 'space', 'create'],
+    summary: 'create a space of issues (its KEY prefixes their keys: WEB-1)',
+    positionals: [{ name: 'KEY', required: true }],
+    options: {
+      name: { type: 'string', value: 'N', help: 'its name', required: true },
+      template: {
+        type: 'string',
+        value: TEMPLATES.join('|'),
+        help: 'its workflow and board (default: kanban)',
+        complete: TEMPLATES,
+      },
+      description: { type: 'string', value: 'TEXT', help: 'what it is for' },
+    },
+    examples: ['platform track space create WEB --name "Web site" --template scrum'],
+    run: async (c) => {
+      const template = (c.str('template') ?? 'kanban') as (typeof TEMPLATES)[number];
+      if (!TEMPLATES.includes(template))
+        throw new UsageError(`Unknown template ${template}: use ${TEMPLATES.join(', ')}.`);
+      const { api, orgId } = await org(c);
+      const key = c.args[0] as string;
+      const res = await api.postIssuesSpaces({
+        orgId,
+        body: { key, name: c.str('name') as string, template, description: c.str('description') },
+      });
+      return c.print(
+        res,
+        () => `Created space ${key} (${template}). Add an issue: platform track create <summary> --space ${key}`,
+      );
+    },
+  },
+  {
+    path: ['track', 'export'],
+    summary: 'export issues (all, or those a JQL query finds) as CSV or JSON, to a file or stdout',
+    details: 'The JSON export is what platform track import reads back (into another space too).',
+    positionals: [{ name: 'JQL' }],
+    options: {
+      format: { type: 'string', value: 'csv|json', help: 'the format (default: json)', complete: ['csv', 'json'] },
+      output: { type: 'string', short: 'o', value: 'FILE', help: 'write it to this file', complete: 'file' },
+    },
+    examples: ["platform track export 'space = WEB' -o web.json", 'platform track export --format csv > issues.csv'],
+    run: async (c) => {
+      const format = (c.str('format') ?? 'json') as 'csv' | 'json';
+      if (format !== 'csv' && format !== 'json') throw new UsageError(`Unknown format ${format}: use csv, json.`);
+      const { api, orgId } = await org(c);
+      const res = await api.getIssuesExport({ orgId, jql: c.args[0], format });
+      const text = typeof res === 'string' ? res : `${JSON.stringify(res, null, 2)}\n`;
+      const file = c.str('output');
+      if (!file) {
+        c.io.stdout(text);
+        return 0;
+      }
+      writeFileSync(resolve(c.io.cwd, file), text);
+      const total = typeof res === 'string' ? undefined : res.total;
+      c.io.stderr(
+        `Exported ${total === undefined ? 'the issues' : `${total} issue${total === 1 ? '' : 's'}`} to ${file}.\n`,
+      );
+      return 0;
+    },
+  },
   {
     path: ['track', 'search'],
     aliases: ['list', 'ls'],

@@ -11,7 +11,7 @@ const org = async (c: Ctx) => {
   const s = await c.session();
   return { api: s.api, orgId: s.config.orgId };
 };
-const width = (c: Ctx) => c.io.columns ?? 80;
+const width = (c: Ctx) => c.io;
 const SECRET_NOTE = 'Keep the signing secret now: it is not shown again (rotate-secret makes a new one).';
 
 /** `--event a --event b` or `--event a,b`. */

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {
-  DM,
+  DEVICE_MESSAGES,
   fileRequest,
   LOGIN_INTERVAL,
   loginToken,
@@ -8,7 +8,14 @@ import {
   requireDevice,
   startLogin,
 } from '../../shared/domains/agents/devices';
-import { claimNext, completeJob, heartbeat, JM, resultsLink, uploadUrl } from '../../shared/domains/agents/jobs';
+import {
+  claimNext,
+  completeJob,
+  heartbeat,
+  JOB_MESSAGES,
+  resultsLink,
+  uploadUrl,
+} from '../../shared/domains/agents/jobs';
 import type { Caller } from '../../shared/kernel/auth/caller';
 import { HttpError } from '../../shared/kernel/ground/errors';
 import { ok, route } from '../../shared/kernel/http/route';
@@ -72,7 +79,7 @@ export const routes = [
     summary: 'Keeps a running job alive (every 30 s; after 2 minutes without one it fails); `cancel` says stop.',
     params: JobPath,
     body: z.object({ progress: z.optional(z.string().check(z.maxLength(500))) }),
-    errors: { 404: [JM.notFound] },
+    errors: { 404: [JOB_MESSAGES.notFound] },
     run: async ({ params, caller }) => ok(await heartbeat(await deviceOf(caller), params.jobId)),
   }),
   route({
@@ -82,7 +89,7 @@ export const routes = [
     summary: 'Ends a job the device ran: `done` or `failed` (while canceling: `canceled`); a repeat changes nothing.',
     params: JobPath,
     body: z.object({ status: z.enum(['done', 'failed']), error: z.optional(z.string().check(z.maxLength(2000))) }),
-    errors: { 404: [JM.notFound] },
+    errors: { 404: [JOB_MESSAGES.notFound] },
     run: async ({ params, body, caller }) => {
       await completeJob(await deviceOf(caller), params.jobId, body);
       return ok({ ok: true });
@@ -94,7 +101,7 @@ export const routes = [
     access: 'device',
     summary: 'A fresh results link (PUT, JSON, 15 minutes, 100 MB at most) for a job still running.',
     params: JobPath,
-    errors: { 404: [JM.notFound] },
+    errors: { 404: [JOB_MESSAGES.notFound] },
     run: async ({ params, caller }) => ok({ uploadUrl: await uploadUrl(await deviceOf(caller), params.jobId) }),
   }),
   route({
@@ -139,7 +146,7 @@ export const routes = [
       host: z.string().check(z.trim(), z.toLowerCase(), z.minLength(3), z.maxLength(253)),
       reason: z.optional(z.string().check(z.maxLength(500))),
     }),
-    errors: { 400: [DM.badHost('<host>')] },
+    errors: { 400: [DEVICE_MESSAGES.badHost('<host>')] },
     run: async ({ body, caller }) => {
       const device = await deviceOf(caller);
       await fileRequest(device.orgId, device.deviceId, body.host, body.reason, true);

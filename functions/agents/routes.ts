@@ -2,8 +2,8 @@ import * as z from 'zod/mini';
 import {
   answerLogin,
   type Capability,
+  DEVICE_MESSAGES,
   type DeviceRecord,
-  DM,
   decideRequest,
   fileRequest,
   isDeviceHost,
@@ -20,7 +20,7 @@ import {
   createJob,
   DEFAULT_TTL_SECONDS,
   endDeviceJobs,
-  JM,
+  JOB_MESSAGES,
   type JobRecord,
   missingFor,
   recentJobs,
@@ -31,6 +31,7 @@ import {
 import { callerId } from '../../shared/kernel/auth/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { checkPublicUrl, UnresolvableHostError, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 import { publicFields } from '../../shared/kernel/store/table';
 
@@ -38,7 +39,7 @@ const OrgPath = z.object({ orgId: z.string() });
 const DevicePath = z.object({ orgId: z.string(), deviceId: z.string() });
 const JobPath = z.object({ orgId: z.string(), jobId: z.string() });
 const CALLBACK = 'callbackUrl must be a public https URL.';
-const BAD_HOST = DM.badHost('<host>');
+const BAD_HOST = DEVICE_MESSAGES.badHost('<host>');
 const CALLBACK_UNRESOLVED = "callbackUrl's host <host> does not resolve.";
 
 /** A hostname of at least two labels, optionally `*.` for its subdomains. */
@@ -94,21 +95,21 @@ export const routes = [
     params: OrgPath,
     body: z.object({
       type: z.enum(['http.batch', 'exec', 'browser.batch']),
-      label: z.optional(z.string().check(z.maxLength(120))),
+      label: z.optional(z.string().check(z.maxLength(120), oneLine)),
       input: z.unknown(),
       hosts: z._default(z.array(Host).check(z.maxLength(50)), []),
       callbackUrl: z.optional(z.string().check(z.maxLength(2048))),
       ttlSeconds: z.optional(z.number()),
     }),
     errors: {
-      400: ['Invalid browser.batch input. ...', CALLBACK, CALLBACK_UNRESOLVED, JM.ttl],
+      400: ['Invalid browser.batch input. ...', CALLBACK, CALLBACK_UNRESOLVED, JOB_MESSAGES.ttl],
       403: ['Missing scope agents:write'],
-      413: [JM.tooLarge],
+      413: [JOB_MESSAGES.tooLarge],
     },
     run: async ({ org, body, caller, scopes }) => {
       if (body.type === 'exec' && !scopes.has('agents:write')) throw forbidden('Missing scope agents:write');
       const ttl = body.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-      if (!Number.isInteger(ttl) || ttl < 60 || ttl > 604_800) throw badRequest(JM.ttl);
+      if (!Number.isInteger(ttl) || ttl < 60 || ttl > 604_800) throw badRequest(JOB_MESSAGES.ttl);
       if (body.callbackUrl !== undefined) {
         try {
           await checkPublicUrl(body.callbackUrl, { what: 'callbackUrl' });
@@ -142,7 +143,7 @@ export const routes = [
     scope: 'agents:read',
     summary: 'A job, and a 5-minute link to its results once done.',
     params: JobPath,
-    errors: { 404: [JM.notFound] },
+    errors: { 404: [JOB_MESSAGES.notFound] },
     run: async ({ org, params }) => {
       const job = await requireJob(org.orgId, params.jobId);
       return ok({ job: shownJob(job), resultsUrl: await resultsUrl(job) });
@@ -154,7 +155,7 @@ export const routes = [
     scope: 'agents:run',
     summary: 'Cancels a job: a queued one at once, a running one once its device stops (`canceling`).',
     params: JobPath,
-    errors: { 404: [JM.notFound], 409: [JM.finished] },
+    errors: { 404: [JOB_MESSAGES.notFound], 409: [JOB_MESSAGES.finished] },
     run: async ({ org, params, caller }) => {
       const job = await requireJob(org.orgId, params.jobId);
       return ok({ status: await cancelJob(job, callerId(caller)) });
@@ -169,12 +170,12 @@ export const routes = [
       'approves them) and says what else is missing. Nothing changes until approved.',
     params: JobPath,
     body: z.object({ deviceId: z.string().check(z.minLength(1), z.maxLength(64)) }),
-    errors: { 404: [JM.notFound, DM.deviceNotFound], 409: [JM.onlyQueued] },
+    errors: { 404: [JOB_MESSAGES.notFound, DEVICE_MESSAGES.deviceNotFound], 409: [JOB_MESSAGES.onlyQueued] },
     run: async ({ org, params, body }) => {
       const job = await requireJob(org.orgId, params.jobId);
       const device = await requireDevice(org.orgId, body.deviceId);
-      if (device.status !== 'active') throw notFound(DM.deviceNotFound);
-      if (job.status !== 'queued') throw conflict(JM.onlyQueued);
+      if (device.status !== 'active') throw notFound(DEVICE_MESSAGES.deviceNotFound);
+      if (job.status !== 'queued') throw conflict(JOB_MESSAGES.onlyQueued);
       const missing = missingFor(device, job);
       // Hosts no device may allow (an IP literal, localhost) are not asked for: only full network runs them.
       const requested = (missing.hosts ?? []).filter(isDeviceHost);
@@ -195,9 +196,9 @@ export const routes = [
       userCode: z.string().check(z.minLength(1), z.maxLength(16)),
       approve: z._default(z.boolean(), true),
     }),
-    errors: { 403: [DM.peopleOnly], 404: [DM.codeNotFound], 409: [DM.codeUsed] },
+    errors: { 403: [DEVICE_MESSAGES.peopleOnly], 404: [DEVICE_MESSAGES.codeNotFound], 409: [DEVICE_MESSAGES.codeUsed] },
     run: async ({ org, body, caller }) => {
-      if (caller.kind !== 'user') throw forbidden(DM.peopleOnly);
+      if (caller.kind !== 'user') throw forbidden(DEVICE_MESSAGES.peopleOnly);
       await answerLogin(
         org.orgId,
         { userId: caller.userId, name: caller.name ?? caller.email ?? null },
@@ -218,17 +219,22 @@ export const routes = [
     body: z.object({
       networkMode: z.optional(z.enum(['allowlist', 'full'])),
       hosts: z.optional(z.array(Host).check(z.maxLength(MAX_HOSTS))),
-      name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
+      name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64), oneLine)),
       capabilities: z.optional(z.array(z.enum(['http', 'browser', 'exec'])).check(z.minLength(1), z.maxLength(3))),
     }),
-    errors: { 400: [BAD_HOST], 403: [DM.ownerOnly], 404: [DM.deviceNotFound], 409: [DM.changed] },
+    errors: {
+      400: [BAD_HOST],
+      403: [DEVICE_MESSAGES.ownerOnly],
+      404: [DEVICE_MESSAGES.deviceNotFound],
+      409: [DEVICE_MESSAGES.changed],
+    },
     run: async ({ org, params, body, caller }) => {
       const device = await requireDevice(org.orgId, params.deviceId, true);
-      if (device.status !== 'active') throw notFound(DM.deviceNotFound);
+      if (device.status !== 'active') throw notFound(DEVICE_MESSAGES.deviceNotFound);
       const owner = caller.kind === 'user' && caller.userId === device.userId;
       const adds = (body.capabilities ?? []).some((c) => !device.capabilities.includes(c));
       const opens = body.networkMode === 'full' && device.networkMode !== 'full';
-      if ((adds || opens) && !owner) throw forbidden(DM.ownerOnly);
+      if ((adds || opens) && !owner) throw forbidden(DEVICE_MESSAGES.ownerOnly);
       const fields: Partial<DeviceRecord> = { updatedAt: Date.now() };
       if (body.name !== undefined) fields.name = body.name;
       if (body.networkMode !== undefined) fields.networkMode = body.networkMode;
@@ -244,7 +250,7 @@ export const routes = [
     scope: 'agents:write',
     summary: 'Revokes a device and its token at once (its next call is 401); its running jobs fail.',
     params: DevicePath,
-    errors: { 404: [DM.deviceNotFound] },
+    errors: { 404: [DEVICE_MESSAGES.deviceNotFound] },
     run: async ({ org, params }) => {
       const device = await requireDevice(org.orgId, params.deviceId, true);
       if (device.status === 'active') await revokeDevice(device);
@@ -259,7 +265,11 @@ export const routes = [
     scope: 'agents:write',
     summary: "Decides a device's network request: `approve` adds the host to its allowlist; anything else denies.",
     params: z.object({ orgId: z.string(), deviceId: z.string(), host: z.string(), decision: z.string() }),
-    errors: { 400: [BAD_HOST], 404: [DM.requestNotFound, DM.deviceNotFound], 409: [DM.changed, DM.tooManyHosts] },
+    errors: {
+      400: [BAD_HOST],
+      404: [DEVICE_MESSAGES.requestNotFound, DEVICE_MESSAGES.deviceNotFound],
+      409: [DEVICE_MESSAGES.changed, DEVICE_MESSAGES.tooManyHosts],
+    },
     run: async ({ org, params }) => {
       await decideRequest(org.orgId, params.deviceId, params.host.toLowerCase(), params.decision === 'approve');
       return ok({ ok: true });

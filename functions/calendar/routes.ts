@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {
-  CM,
+  CALENDAR_MESSAGES,
   COLORS,
   createCalendar,
   deleteCalendar,
@@ -11,10 +11,11 @@ import {
   shownEvent,
   updateCalendar,
 } from '../../shared/domains/calendar/records';
-import { MM, memberMailbox } from '../../shared/domains/mail/records';
+import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
 import { badRequest } from '../../shared/kernel/ground/errors';
 import { QueryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
 
 /**
  * The calendar group: a mailbox's calendars and events (spec part C, "Calendar"). Every route
@@ -26,19 +27,25 @@ const transfer = () => import('../../shared/domains/calendar/transfer');
 
 const MAX_WINDOW = 400 * 86_400_000;
 
-const members = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound] };
-const withCalendar = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound, CM.calendarNotFound] };
-const withEvent = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound, CM.calendarNotFound, CM.eventNotFound] };
-const sending = [MM.domainRemoved, MM.notVerified('<domain>')];
+const members = { 403: [MAIL_MESSAGES.membersOnly], 404: [MAIL_MESSAGES.mailboxNotFound] };
+const withCalendar = {
+  403: [MAIL_MESSAGES.membersOnly],
+  404: [MAIL_MESSAGES.mailboxNotFound, CALENDAR_MESSAGES.calendarNotFound],
+};
+const withEvent = {
+  403: [MAIL_MESSAGES.membersOnly],
+  404: [MAIL_MESSAGES.mailboxNotFound, CALENDAR_MESSAGES.calendarNotFound, CALENDAR_MESSAGES.eventNotFound],
+};
+const sending = [MAIL_MESSAGES.domainRemoved, MAIL_MESSAGES.notVerified('<domain>')];
 
 const Id = z.string().check(z.minLength(1), z.maxLength(64));
 const MailboxPath = z.object({ orgId: z.string(), mailboxId: Id });
 const CalendarPath = z.object({ orgId: z.string(), mailboxId: Id, calendarId: Id });
 const EventPath = z.object({ orgId: z.string(), mailboxId: Id, calendarId: Id, eventId: Id });
 
-const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100), oneLine);
 const Color = z.enum(COLORS);
-const Description = z.string().check(z.maxLength(1000));
+const Description = z.string().check(z.maxLength(1000), plainText);
 
 const Int = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
 const Local = z.string().check(z.maxLength(19));
@@ -111,7 +118,7 @@ export const routes = [
     summary: 'Creates a calendar (at most 50 a mailbox, the default included).',
     params: MailboxPath,
     body: z.object({ name: Name, color: z.optional(Color), description: z.optional(Description) }),
-    errors: { ...members, 409: [CM.tooMany] },
+    errors: { ...members, 409: [CALENDAR_MESSAGES.tooMany] },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return created({ calendar: shownCalendar(await createCalendar(m.mailboxId, body)) });
@@ -138,7 +145,7 @@ export const routes = [
     scope: 'calendar:write',
     summary: 'Deletes a calendar with its events (nobody is emailed); the default calendar stays.',
     params: CalendarPath,
-    errors: { ...withCalendar, 400: [CM.defaultUndeletable] },
+    errors: { ...withCalendar, 400: [CALENDAR_MESSAGES.defaultUndeletable] },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       await deleteCalendar(m.mailboxId, params.calendarId);
@@ -158,10 +165,10 @@ export const routes = [
       to: QueryInt,
       calendarId: z.optional(z.string().check(z.maxLength(2000))),
     }),
-    errors: { ...members, 400: [CM.window, CM.tooManyOccurrences] },
+    errors: { ...members, 400: [CALENDAR_MESSAGES.window, CALENDAR_MESSAGES.tooManyOccurrences] },
     run: async ({ org, caller, params, query }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
-      if (query.to <= query.from || query.to - query.from > MAX_WINDOW) throw badRequest(CM.window);
+      if (query.to <= query.from || query.to - query.from > MAX_WINDOW) throw badRequest(CALENDAR_MESSAGES.window);
       const ids = query.calendarId
         ?.split(',')
         .map((s) => s.trim())
@@ -209,7 +216,7 @@ export const routes = [
       'Changes an event (fields left out are kept) or, with recurrenceId (its original start), one occurrence. A new time or rule drops changed occurrences, raises sequence and asks attendees again; attendees get the update, removed ones a cancellation. moveTo: another calendar of the mailbox.',
     params: EventPath,
     body: UpdateBody,
-    errors: { ...withEvent, 409: [CM.stale, ...sending] },
+    errors: { ...withEvent, 409: [CALENDAR_MESSAGES.stale, ...sending] },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const { updateEvent } = await service();
@@ -253,7 +260,7 @@ export const routes = [
       recurrenceId: z.optional(z.number().check(z.int())),
       comment: z.optional(z.string().check(z.maxLength(2000))),
     }),
-    errors: { ...withEvent, 400: [CM.ownEvent], 409: sending },
+    errors: { ...withEvent, 400: [CALENDAR_MESSAGES.ownEvent], 409: sending },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const { respond } = await service();
@@ -287,7 +294,7 @@ export const routes = [
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const t = await transfer();
       const given = [body.content, body.size, body.next].filter((x) => x !== undefined).length;
-      if (given !== 1) throw badRequest(t.TM.oneSource);
+      if (given !== 1) throw badRequest(t.CALENDAR_TRANSFER_MESSAGES.oneSource);
       if (body.content !== undefined) return ok(await t.importContent(m, params.calendarId, body.content));
       if (body.size !== undefined) return ok(await t.importUpload(m, params.calendarId, body.size));
       return ok(await t.importNext(m, params.calendarId, body.next as string));

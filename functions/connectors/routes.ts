@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {
-  CM,
+  CONNECTOR_MESSAGES,
   checkCredentials,
   createConnector,
   deleteConnector,
@@ -13,8 +13,10 @@ import {
 } from '../../shared/domains/connectors/records';
 import { readTools } from '../../shared/domains/connectors/tools';
 import { callerId } from '../../shared/kernel/auth/caller';
+import { readEnv } from '../../shared/kernel/ground/env';
 import { badRequest, forbidden } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { checkPublicUrlFor, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 
 /** What `test` and sign-in need (the MCP client, OAuth), loaded by those routes alone. */
@@ -33,7 +35,7 @@ const Printable = (max: number) =>
       z.maxLength(max),
       z.regex(/^[\x20-\x7e]*$/, { message: 'Use printable ASCII characters only.' }),
     );
-const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
+const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(64), oneLine);
 const Slug = z.string().check(
   z.maxLength(24),
   z.regex(/^[a-z](?:[a-z0-9-]*[a-z0-9])?$/, {
@@ -43,7 +45,8 @@ const Slug = z.string().check(
 
 /** Where the server sends the browser back: the platform's own page (`CONNECTOR_OAUTH_REDIRECT_URL` overrides). */
 function redirectUri(headers: Record<string, string | undefined>): string {
-  if (process.env.CONNECTOR_OAUTH_REDIRECT_URL) return process.env.CONNECTOR_OAUTH_REDIRECT_URL;
+  const configured = readEnv('CONNECTOR_OAUTH_REDIRECT_URL');
+  if (configured) return configured;
   const host = headers.host ?? 'localhost';
   const proto =
     headers['x-forwarded-proto'] ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
@@ -73,7 +76,7 @@ export const routes = [
     scope: 'connectors:read',
     summary: 'A connector and its cached tools, as its last good `test` listed them.',
     params: ConnectorPath,
-    errors: { 404: [CM.notFound] },
+    errors: { 404: [CONNECTOR_MESSAGES.notFound] },
     read: async ({ orgId, params }) => {
       const connector = await requireConnector(orgId, params.connectorId);
       return { connector: shownConnector(connector), tools: await readTools(connector) };
@@ -93,21 +96,21 @@ export const routes = [
       url: z.string().check(z.minLength(1), z.maxLength(2048)),
       authType: z._default(z.enum(['none', 'bearer', 'header', 'oauth']), 'none'),
       transport: z._default(z.enum(['http', 'sse']), 'http'),
-      headerName: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+      headerName: z.optional(z.string().check(z.trim(), z.maxLength(100), oneLine)),
       secret: z.optional(Printable(4096)),
       oauthClientId: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
       oauthClientSecret: z.optional(Printable(4096)),
     }),
     errors: {
       400: [
-        CM.tooMany,
-        CM.noCredential,
-        CM.needsSecret,
-        CM.needsHeaderName,
-        CM.badHeaderName,
-        CM.headerNameOnly,
-        CM.oauthOnly,
-        CM.clientSecretWithoutId,
+        CONNECTOR_MESSAGES.tooMany,
+        CONNECTOR_MESSAGES.noCredential,
+        CONNECTOR_MESSAGES.needsSecret,
+        CONNECTOR_MESSAGES.needsHeaderName,
+        CONNECTOR_MESSAGES.badHeaderName,
+        CONNECTOR_MESSAGES.headerNameOnly,
+        CONNECTOR_MESSAGES.oauthOnly,
+        CONNECTOR_MESSAGES.clientSecretWithoutId,
         'url must use https.',
         "url can't be reached from the platform: ...",
       ],
@@ -133,7 +136,7 @@ export const routes = [
       'Connects and caches the tool list (up to 200; the rest counted in `omittedTools`), 15 s at most. A failure ' +
       'keeps the last good tools and records `status: error` and `lastError`.',
     params: ConnectorPath,
-    errors: { 404: [CM.notFound] },
+    errors: { 404: [CONNECTOR_MESSAGES.notFound] },
     run: async ({ org, params }) => {
       const { checkConnector } = await checking();
       const checked = await checkConnector(await requireConnector(org.orgId, params.connectorId, true));
@@ -151,14 +154,14 @@ export const routes = [
       enabled: z.optional(z.boolean()),
       secret: z.optional(Printable(4096)),
     }),
-    errors: { 400: [CM.nothing, CM.noCredential], 404: [CM.notFound] },
+    errors: { 400: [CONNECTOR_MESSAGES.nothing, CONNECTOR_MESSAGES.noCredential], 404: [CONNECTOR_MESSAGES.notFound] },
     run: async ({ org, params, body }) => {
       if (body.name === undefined && body.enabled === undefined && body.secret === undefined) {
-        throw badRequest(CM.nothing);
+        throw badRequest(CONNECTOR_MESSAGES.nothing);
       }
       const connector = await requireConnector(org.orgId, params.connectorId, true);
       if (body.secret !== undefined && connector.authType !== 'bearer' && connector.authType !== 'header') {
-        throw badRequest(CM.noCredential);
+        throw badRequest(CONNECTOR_MESSAGES.noCredential);
       }
       const [secret] = body.secret !== undefined ? await sealFor(connector, [body.secret]) : [];
       const updated = await updateConnector(connector, {
@@ -176,7 +179,7 @@ export const routes = [
     scope: 'connectors:write',
     summary: 'Deletes a connector with its credentials, tokens and cached tools.',
     params: ConnectorPath,
-    errors: { 404: [CM.notFound] },
+    errors: { 404: [CONNECTOR_MESSAGES.notFound] },
     run: async ({ org, params }) => {
       await deleteConnector(await requireConnector(org.orgId, params.connectorId, true));
       return noContent();
@@ -192,14 +195,14 @@ export const routes = [
     params: ConnectorPath,
     body: z.object({ returnTo: z.optional(ReturnTo) }),
     errors: {
-      400: [CM.notOauth, 'Could not start the sign-in: ...'],
-      403: [CM.peopleOnly],
-      404: [CM.notFound],
+      400: [CONNECTOR_MESSAGES.notOauth, 'Could not start the sign-in: ...'],
+      403: [CONNECTOR_MESSAGES.peopleOnly],
+      404: [CONNECTOR_MESSAGES.notFound],
     },
     run: async ({ org, params, body, caller, event }) => {
-      if (caller.kind !== 'user') throw forbidden(CM.peopleOnly);
+      if (caller.kind !== 'user') throw forbidden(CONNECTOR_MESSAGES.peopleOnly);
       const connector = await requireConnector(org.orgId, params.connectorId);
-      if (connector.authType !== 'oauth') throw badRequest(CM.notOauth);
+      if (connector.authType !== 'oauth') throw badRequest(CONNECTOR_MESSAGES.notOauth);
       const { startSignIn } = await signingIn();
       const url = await startSignIn(connector, caller.userId, body.returnTo, redirectUri(event.headers));
       return ok({ url });
@@ -218,9 +221,13 @@ export const routes = [
       code: z.optional(z.string().check(z.minLength(1), z.maxLength(4000))),
       error: z.optional(z.string().check(z.maxLength(200))),
     }),
-    errors: { 403: [CM.peopleOnly], 404: [CM.notFound], 409: [CM.startAgain] },
+    errors: {
+      403: [CONNECTOR_MESSAGES.peopleOnly],
+      404: [CONNECTOR_MESSAGES.notFound],
+      409: [CONNECTOR_MESSAGES.startAgain],
+    },
     run: async ({ org, body, caller }) => {
-      if (caller.kind !== 'user') throw forbidden(CM.peopleOnly);
+      if (caller.kind !== 'user') throw forbidden(CONNECTOR_MESSAGES.peopleOnly);
       const [{ consumeState, finishSignIn }, { checkConnector }] = await Promise.all([signingIn(), checking()]);
       const state = await consumeState(body.state, org.orgId, caller.userId);
       const connector = await requireConnector(org.orgId, state.connectorId, true);

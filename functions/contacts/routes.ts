@@ -9,8 +9,8 @@ import {
   updateContact,
 } from '../../shared/domains/contacts/contacts';
 import { deletePhoto, MAX_PHOTO_BODY_BYTES, photoLink, putPhoto } from '../../shared/domains/contacts/photos';
-import { CM, shownBook, shownContact } from '../../shared/domains/contacts/records';
-import { MM, memberMailbox } from '../../shared/domains/mail/records';
+import { CONTACT_MESSAGES, shownBook, shownContact } from '../../shared/domains/contacts/records';
+import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
 import { HttpError } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
@@ -28,7 +28,7 @@ import {
 import { vcardRoutes } from './vcard-routes';
 
 /** The refusals every route of one mailbox may answer. */
-export const memberErrors = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound] };
+export const memberErrors = { 403: [MAIL_MESSAGES.membersOnly], 404: [MAIL_MESSAGES.mailboxNotFound] };
 
 /** The raw body's size as it arrived (API Gateway itself refuses anything over 10 MB). */
 function bodyBytes(event: { body?: string; isBase64Encoded?: boolean }): number {
@@ -56,7 +56,11 @@ export const routes = [
     summary: `Creates an address book; \`name\` is any JSON, kept as text (a string as it is, trimmed). At most 20 per mailbox.`,
     params: MailboxPath,
     body: BookBody,
-    errors: { 400: [CM.bookName, CM.bookNameLong], ...memberErrors, 409: [CM.tooManyBooks] },
+    errors: {
+      400: [CONTACT_MESSAGES.bookName, CONTACT_MESSAGES.bookNameLong],
+      ...memberErrors,
+      409: [CONTACT_MESSAGES.tooManyBooks],
+    },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const name = bookName(body.name);
@@ -70,7 +74,11 @@ export const routes = [
     summary: 'Renames an address book (`name`: any JSON, kept as text).',
     params: BookPath,
     body: BookBody,
-    errors: { 400: [CM.bookName, CM.bookNameLong], 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.bookNotFound] },
+    errors: {
+      400: [CONTACT_MESSAGES.bookName, CONTACT_MESSAGES.bookNameLong],
+      403: memberErrors[403],
+      404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.bookNotFound],
+    },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const name = bookName(body.name);
@@ -83,7 +91,11 @@ export const routes = [
     scope: 'contacts:write',
     summary: 'Deletes an address book with its contacts and their photos (never the default one).',
     params: BookPath,
-    errors: { 400: [CM.defaultBook], 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.bookNotFound] },
+    errors: {
+      400: [CONTACT_MESSAGES.defaultBook],
+      403: memberErrors[403],
+      404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.bookNotFound],
+    },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       await deleteBook(m.mailboxId, params.addressBookId);
@@ -105,7 +117,11 @@ export const routes = [
       cursor: z.optional(z.string().check(z.maxLength(2000))),
       limit: queryInt(1, 500, 100),
     }),
-    errors: { 400: [INVALID_CURSOR], 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.bookNotFound] },
+    errors: {
+      400: [INVALID_CURSOR],
+      403: memberErrors[403],
+      404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.bookNotFound],
+    },
     run: async ({ org, caller, params, query }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       if (query.addressBookId !== undefined) await getBook(m.mailboxId, query.addressBookId);
@@ -123,9 +139,9 @@ export const routes = [
     params: BookPath,
     body: ContactBody,
     errors: {
-      400: [CM.needsSomething, CM.badDate],
+      400: [CONTACT_MESSAGES.needsSomething, CONTACT_MESSAGES.badDate],
       403: memberErrors[403],
-      404: [MM.mailboxNotFound, CM.bookNotFound],
+      404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.bookNotFound],
     },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
@@ -140,7 +156,7 @@ export const routes = [
     scope: 'contacts:read',
     summary: 'A contact.',
     params: ContactPath,
-    errors: { 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.contactNotFound] },
+    errors: { 403: memberErrors[403], 404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.contactNotFound] },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return ok({ contact: shownContact(await getContact(m.mailboxId, params.contactId, params.addressBookId)) });
@@ -156,10 +172,10 @@ export const routes = [
     params: ContactPath,
     body: PutContactBody,
     errors: {
-      400: [CM.needsSomething, CM.badDate],
+      400: [CONTACT_MESSAGES.needsSomething, CONTACT_MESSAGES.badDate],
       403: memberErrors[403],
-      404: [MM.mailboxNotFound, CM.contactNotFound],
-      409: [CM.stale],
+      404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.contactNotFound],
+      409: [CONTACT_MESSAGES.stale],
     },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
@@ -174,7 +190,7 @@ export const routes = [
     scope: 'contacts:write',
     summary: 'Deletes a contact and its photo.',
     params: ContactPath,
-    errors: { 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.contactNotFound] },
+    errors: { 403: memberErrors[403], 404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.contactNotFound] },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       await deleteContact(m.mailboxId, params.addressBookId, params.contactId);
@@ -187,7 +203,10 @@ export const routes = [
     scope: 'contacts:read',
     summary: "A link to the contact's photo, valid 5 minutes.",
     params: PhotoPath,
-    errors: { 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.contactNotFound, CM.noPhoto] },
+    errors: {
+      403: memberErrors[403],
+      404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.contactNotFound, CONTACT_MESSAGES.noPhoto],
+    },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return ok({ url: await photoLink(m.mailboxId, params.contactId) });
@@ -203,13 +222,13 @@ export const routes = [
     params: PhotoPath,
     body: PhotoBody,
     errors: {
-      400: [CM.notBase64, CM.notAnImage],
+      400: [CONTACT_MESSAGES.notBase64, CONTACT_MESSAGES.notAnImage],
       403: memberErrors[403],
-      404: [MM.mailboxNotFound, CM.contactNotFound],
-      413: [CM.photoTooLarge, CM.photoBodyTooLarge],
+      404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.contactNotFound],
+      413: [CONTACT_MESSAGES.photoTooLarge, CONTACT_MESSAGES.photoBodyTooLarge],
     },
     run: async ({ org, caller, params, body, event }) => {
-      if (bodyBytes(event) > MAX_PHOTO_BODY_BYTES) throw new HttpError(413, CM.photoBodyTooLarge);
+      if (bodyBytes(event) > MAX_PHOTO_BODY_BYTES) throw new HttpError(413, CONTACT_MESSAGES.photoBodyTooLarge);
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return ok({ contact: shownContact(await putPhoto(m.mailboxId, params.contactId, body.data)) });
     },
@@ -220,7 +239,7 @@ export const routes = [
     scope: 'contacts:write',
     summary: "Removes the contact's photo.",
     params: PhotoPath,
-    errors: { 403: memberErrors[403], 404: [MM.mailboxNotFound, CM.contactNotFound] },
+    errors: { 403: memberErrors[403], 404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.contactNotFound] },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return ok({ contact: shownContact(await deletePhoto(m.mailboxId, params.contactId)) });

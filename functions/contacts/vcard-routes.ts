@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { getBook } from '../../shared/domains/contacts/books';
-import { CM } from '../../shared/domains/contacts/records';
+import { CONTACT_MESSAGES } from '../../shared/domains/contacts/records';
 import {
+  CONTACT_TRANSFER_MESSAGES,
   exportBook,
   exportLink,
   exportName,
@@ -9,10 +10,9 @@ import {
   importNext,
   importUpload,
   MAX_INLINE_EXPORT_BYTES,
-  TM,
   VCARD_TYPE,
 } from '../../shared/domains/contacts/transfer';
-import { MM, memberMailbox } from '../../shared/domains/mail/records';
+import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
 import { badRequest } from '../../shared/kernel/ground/errors';
 import { ok, route } from '../../shared/kernel/http/route';
 import { BookPath } from './schemas';
@@ -40,16 +40,21 @@ export const vcardRoutes = [
       next: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
     }),
     errors: {
-      400: [TM.oneSource, TM.noCards, TM.notUploaded, TM.badNext],
-      403: [MM.membersOnly],
-      404: [MM.mailboxNotFound, CM.bookNotFound],
-      413: [TM.contentTooLarge, TM.uploadTooLarge],
+      400: [
+        CONTACT_TRANSFER_MESSAGES.oneSource,
+        CONTACT_TRANSFER_MESSAGES.noCards,
+        CONTACT_TRANSFER_MESSAGES.notUploaded,
+        CONTACT_TRANSFER_MESSAGES.badNext,
+      ],
+      403: [MAIL_MESSAGES.membersOnly],
+      404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.bookNotFound],
+      413: [CONTACT_TRANSFER_MESSAGES.contentTooLarge, CONTACT_TRANSFER_MESSAGES.uploadTooLarge],
     },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const book = await getBook(m.mailboxId, params.addressBookId);
       const given = [body.content, body.size, body.next].filter((x) => x !== undefined).length;
-      if (given !== 1) throw badRequest(TM.oneSource);
+      if (given !== 1) throw badRequest(CONTACT_TRANSFER_MESSAGES.oneSource);
       if (body.content !== undefined) return ok(await importContent(org.orgId, book, body.content));
       if (body.size !== undefined) return ok(await importUpload(org.orgId, book, body.size));
       return ok(await importNext(org.orgId, book, body.next as string));
@@ -67,7 +72,7 @@ export const vcardRoutes = [
       version: z._default(z.enum(['3.0', '4.0']), '3.0'),
       link: z.optional(z.enum(['true', 'false'])),
     }),
-    errors: { 403: [MM.membersOnly], 404: [MM.mailboxNotFound, CM.bookNotFound] },
+    errors: { 403: [MAIL_MESSAGES.membersOnly], 404: [MAIL_MESSAGES.mailboxNotFound, CONTACT_MESSAGES.bookNotFound] },
     run: async ({ org, caller, params, query }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const book = await getBook(m.mailboxId, params.addressBookId);

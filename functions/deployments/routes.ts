@@ -6,6 +6,7 @@ import { actorId, isId } from '../../shared/domains/projects/records';
 import { notFound } from '../../shared/kernel/ground/errors';
 import { QueryInt, queryInt } from '../../shared/kernel/http/query';
 import { created, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { createDeployment } from './create';
 import { listDeployments } from './list';
 import { buildLogLines, buildLogPage, runtimeLogs, tailRuntimeLogs } from './logs';
@@ -18,7 +19,7 @@ import { deploymentRef } from './view';
 
 const DeploymentParams = z.object({ orgId: z.string(), deploymentId: z.string() });
 const Target = z.enum(['production', 'preview']);
-const Branch = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
+const Branch = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), oneLine);
 const Q = z.optional(z.string().check(z.trim(), z.maxLength(200)));
 
 export const routes = [

@@ -6,7 +6,7 @@ import {
   CHECK_EVERY_MS,
   CHECK_FOR_MS,
   claimIndex,
-  DM,
+  DOMAIN_MESSAGES,
   type DomainRecord,
   domainKey,
   domainsOfProject,
@@ -60,10 +60,10 @@ export async function requireDomain(orgId: string, hostname: string, consistent 
   try {
     name = normalizeHostname(hostname);
   } catch {
-    throw notFound(DM.notFound);
+    throw notFound(DOMAIN_MESSAGES.notFound);
   }
   const d = await getDomainRecord(orgId, name, consistent);
-  if (!d) throw notFound(DM.notFound);
+  if (!d) throw notFound(DOMAIN_MESSAGES.notFound);
   return d;
 }
 
@@ -103,11 +103,11 @@ function checkRedirect(hostname: string, redirectTo: string, siblings: DomainRec
   try {
     target = normalizeHostname(redirectTo);
   } catch {
-    throw conflict(DM.redirectUnknown);
+    throw conflict(DOMAIN_MESSAGES.redirectUnknown);
   }
   const to = siblings.find((s) => s.hostname === target);
-  if (!to || target === hostname) throw conflict(DM.redirectUnknown);
-  if (to.redirectTo || siblings.some((s) => s.redirectTo === hostname)) throw conflict(DM.redirectChain);
+  if (!to || target === hostname) throw conflict(DOMAIN_MESSAGES.redirectUnknown);
+  if (to.redirectTo || siblings.some((s) => s.redirectTo === hostname)) throw conflict(DOMAIN_MESSAGES.redirectChain);
   return target;
 }
 
@@ -128,7 +128,7 @@ export async function addDomain(
   assertActive(project);
   const siblings = await domainsOfProject(orgId, project.projectId);
   if (siblings.some((s) => s.hostname === hostname)) throw conflict(HOST_IN_USE(hostname));
-  if (siblings.length >= MAX_PER_PROJECT) throw conflict(DM.tooMany);
+  if (siblings.length >= MAX_PER_PROJECT) throw conflict(DOMAIN_MESSAGES.tooMany);
   const redirectTo = body.redirectTo === undefined ? undefined : checkRedirect(hostname, body.redirectTo, siblings);
   const zone = zoneOf(hostname);
   const provider = await getProviderRecord(orgId);
@@ -174,10 +174,10 @@ export function verify(orgId: string, hostname: string) {
 export async function writeRecords(orgId: string, hostname: string): Promise<DomainRecord> {
   const d = await requireDomain(orgId, hostname);
   const connected = await connectedProvider(orgId);
-  if (!connected) throw conflict(DM.connectFirst);
+  if (!connected) throw conflict(DOMAIN_MESSAGES.connectFirst);
   const records = recordsOf(d.hostname, d.zone, d.token);
   try {
-    if (!(await connected.provider.holdsZone(d.zone))) throw conflict(DM.providerLacksZone(d.zone));
+    if (!(await connected.provider.holdsZone(d.zone))) throw conflict(DOMAIN_MESSAGES.providerLacksZone(d.zone));
     await connected.provider.upsert(d.zone, records);
   } catch (err) {
     if (!(err instanceof ProviderRefused)) throw err;
@@ -193,7 +193,7 @@ export async function writeRecords(orgId: string, hostname: string): Promise<Dom
       message: 'Records written through the DNS provider: verify once they are visible.',
       updatedAt: Date.now(),
     },
-    DM.changed,
+    DOMAIN_MESSAGES.changed,
   );
 }
 
@@ -207,7 +207,7 @@ export async function patchDomain(
   body: { projectId?: string; redirectTo?: string | null; ifVersion?: number },
 ): Promise<DomainRecord> {
   const d = await requireDomain(orgId, hostname);
-  if (body.ifVersion !== undefined && body.ifVersion !== d.version) throw conflict(DM.changed);
+  if (body.ifVersion !== undefined && body.ifVersion !== d.version) throw conflict(DOMAIN_MESSAGES.changed);
   const moving = body.projectId !== undefined && body.projectId !== d.projectId;
   const projectId = body.projectId ?? d.projectId;
   if (moving) {
@@ -216,9 +216,9 @@ export async function patchDomain(
   }
   const [ofTarget, holder] = await Promise.all([domainsOfProject(orgId, projectId), getHost(d.hostname, true)]);
   const siblings = ofTarget.filter((s) => s.hostname !== d.hostname);
-  if (moving && siblings.length >= MAX_PER_PROJECT) throw conflict(DM.tooMany);
+  if (moving && siblings.length >= MAX_PER_PROJECT) throw conflict(DOMAIN_MESSAGES.tooMany);
   const others = await domainsOfProject(orgId, d.projectId);
-  if (moving && others.some((s) => s.redirectTo === d.hostname)) throw conflict(DM.redirectedTo);
+  if (moving && others.some((s) => s.redirectTo === d.hostname)) throw conflict(DOMAIN_MESSAGES.redirectedTo);
   let redirectTo: string | undefined = moving ? undefined : d.redirectTo;
   if (body.redirectTo === null) redirectTo = undefined;
   else if (body.redirectTo !== undefined) redirectTo = checkRedirect(d.hostname, body.redirectTo, siblings);
@@ -226,14 +226,14 @@ export async function patchDomain(
   const items: Parameters<typeof transact>[0] = [
     { Update: versionedUpdate(domainKey(orgId, d.hostname), d.version, fields) },
   ];
-  const failures: (string | (() => Error) | undefined)[] = [DM.changed];
+  const failures: (string | (() => Error) | undefined)[] = [DOMAIN_MESSAGES.changed];
   if (moving) {
     items.push(projectIsActive(orgId, projectId));
     failures.push(() => notFound(PROJECT_NOT_FOUND));
     // A verified domain's host follows it; a pending claim holds none.
     if (holder?.orgId === orgId && holder.projectId === d.projectId) {
       items.push(hostToProject(d.hostname, d.projectId, projectId));
-      failures.push(DM.changed);
+      failures.push(DOMAIN_MESSAGES.changed);
     }
   }
   await transact(items, failures);
@@ -246,6 +246,6 @@ export async function patchDomain(
 export async function deleteDomain(orgId: string, hostname: string): Promise<void> {
   const d = await requireDomain(orgId, hostname);
   const siblings = await domainsOfProject(orgId, d.projectId);
-  if (siblings.some((s) => s.redirectTo === d.hostname)) throw conflict(DM.redirectedTo);
+  if (siblings.some((s) => s.redirectTo === d.hostname)) throw conflict(DOMAIN_MESSAGES.redirectedTo);
   await removeDomain(d);
 }

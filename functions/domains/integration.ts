@@ -6,6 +6,7 @@ import {
   providerKey,
   sealCredentials,
 } from '../../shared/domains/custom-domains/provider';
+import { processEnv } from '../../shared/kernel/ground/env';
 import { badRequest, conflict, HttpError } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { db } from '../../shared/kernel/store/client';
@@ -14,7 +15,7 @@ import { dnsProvider, kindAvailable, providerFetch } from '../../shared/ports/dn
 import { type ProviderCredentials, type ProviderKind, ProviderRefused } from '../../shared/ports/dns/port';
 import { secrets } from '../../shared/ports/secrets';
 
-export const IM = {
+export const INTEGRATION_MESSAGES = {
   refused: 'The DNS provider refused these credentials.',
   unreachable: "The DNS provider couldn't be reached. Try again.",
   noOAuth: 'This DNS provider has no OAuth sign-in on this platform. Connect it with credentials.',
@@ -40,7 +41,7 @@ export async function connect(
   kind: ProviderKind,
   credentials: ProviderCredentials,
 ): Promise<ProviderRecord> {
-  if (!kindAvailable(kind)) throw badRequest(IM.refused);
+  if (!kindAvailable(kind)) throw badRequest(INTEGRATION_MESSAGES.refused);
   let zones: string[];
   try {
     zones = await (await dnsProvider(kind, credentials)).listZones();
@@ -48,10 +49,10 @@ export async function connect(
     if (!(err instanceof ProviderRefused)) {
       // No answer, or one that is no answer of the provider's API: nothing to tell the caller but to try again.
       log.warn('dns provider unreachable', { orgId, kind, error: describeError(err) });
-      throw new HttpError(502, IM.unreachable);
+      throw new HttpError(502, INTEGRATION_MESSAGES.unreachable);
     }
     log.info('dns provider refused credentials', { orgId, kind, error: describeError(err) });
-    throw badRequest(IM.refused);
+    throw badRequest(INTEGRATION_MESSAGES.refused);
   }
   const now = Date.now();
   const previous = await getProviderRecord(orgId, true);
@@ -82,7 +83,7 @@ export async function disconnect(orgId: string): Promise<void> {
  * `DNS_OAUTH_REDIRECT_URI`, `DNS_OAUTH_SCOPE`). The access token it gives is used as an API token.
  */
 function oauthClient() {
-  const env = process.env;
+  const env = processEnv();
   if (!env.DNS_OAUTH_ISSUER || !env.DNS_OAUTH_CLIENT_ID || !env.DNS_OAUTH_REDIRECT_URI) return undefined;
   return {
     issuer: env.DNS_OAUTH_ISSUER.replace(/\/$/, ''),
@@ -97,7 +98,7 @@ async function discover(issuer: string): Promise<{ authorization_endpoint: strin
   const res = await providerFetch()(`${issuer}/.well-known/openid-configuration`);
   const meta = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok || typeof meta.authorization_endpoint !== 'string' || typeof meta.token_endpoint !== 'string') {
-    throw badRequest(IM.noOAuth);
+    throw badRequest(INTEGRATION_MESSAGES.noOAuth);
   }
   return meta as { authorization_endpoint: string; token_endpoint: string };
 }
@@ -121,7 +122,7 @@ const STATE_MS = 10 * 60_000;
 /** `authorize`: the provider's sign-in URL, with a one-time state (PKCE S256) for this person and organization, 10 minutes. */
 export async function authorize(orgId: string, userId: string, kind: ProviderKind): Promise<string> {
   const client = oauthClient();
-  if (kind !== 'cloudflare' || !client) throw badRequest(IM.noOAuth);
+  if (kind !== 'cloudflare' || !client) throw badRequest(INTEGRATION_MESSAGES.noOAuth);
   const meta = await discover(client.issuer);
   const state = randomBytes(32).toString('base64url');
   const verifier = randomBytes(32).toString('base64url');
@@ -165,7 +166,7 @@ async function consumeState(state: string, orgId: string, userId: string): Promi
     );
     return out.Attributes as StateRecord;
   } catch (err) {
-    if ((err as Error).name === 'ConditionalCheckFailedException') throw conflict(IM.startAgain);
+    if ((err as Error).name === 'ConditionalCheckFailedException') throw conflict(INTEGRATION_MESSAGES.startAgain);
     throw err;
   }
 }
@@ -173,7 +174,7 @@ async function consumeState(state: string, orgId: string, userId: string): Promi
 /** `oauth`: the code exchanged (with the PKCE verifier) for a token, which connects the provider. */
 export async function finishOAuth(orgId: string, userId: string, code: string, state: string): Promise<ProviderRecord> {
   const client = oauthClient();
-  if (!client) throw badRequest(IM.noOAuth);
+  if (!client) throw badRequest(INTEGRATION_MESSAGES.noOAuth);
   const st = await consumeState(state, orgId, userId);
   const [verifier] = await secrets().decrypt(stateContext(orgId), [st.verifier]);
   const form = new URLSearchParams({
@@ -190,6 +191,6 @@ export async function finishOAuth(orgId: string, userId: string, code: string, s
     body: form,
   });
   const tokens = (await res.json().catch(() => ({}))) as { access_token?: unknown };
-  if (!res.ok || typeof tokens.access_token !== 'string') throw badRequest(IM.refused);
+  if (!res.ok || typeof tokens.access_token !== 'string') throw badRequest(INTEGRATION_MESSAGES.refused);
   return connect(orgId, userId, st.kind, { apiToken: tokens.access_token });
 }

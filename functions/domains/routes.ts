@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DM } from '../../shared/domains/custom-domains/records';
+import { DOMAIN_MESSAGES } from '../../shared/domains/custom-domains/records';
 import {
   actorId,
   PROJECT_DELETING,
@@ -22,7 +22,15 @@ import {
   verify,
   writeRecords,
 } from './domains';
-import { authorize, connect, disconnect, finishOAuth, IM, readIntegration, toIntegration } from './integration';
+import {
+  authorize,
+  connect,
+  disconnect,
+  finishOAuth,
+  INTEGRATION_MESSAGES,
+  readIntegration,
+  toIntegration,
+} from './integration';
 
 const OrgPath = z.object({ orgId: z.string() });
 const DomainPath = z.object({ orgId: z.string(), hostname: z.string().check(z.maxLength(300)) });
@@ -33,12 +41,12 @@ const roles: { allow: Role[]; refusal: string } = {
 };
 const IN_USE = '<hostname> is already in use.';
 const HOSTNAME_ERRORS = [
-  DM.tooLong,
-  DM.labelTooLong,
-  DM.twoLabels,
-  DM.wildcard,
-  DM.ipLiteral,
-  DM.invalid,
+  DOMAIN_MESSAGES.tooLong,
+  DOMAIN_MESSAGES.labelTooLong,
+  DOMAIN_MESSAGES.twoLabels,
+  DOMAIN_MESSAGES.wildcard,
+  DOMAIN_MESSAGES.ipLiteral,
+  DOMAIN_MESSAGES.invalid,
   'Hostnames under <apps domain> belong to the platform.',
 ];
 const RoleCredentials = z.object({
@@ -96,7 +104,14 @@ export const routes = [
     errors: {
       400: HOSTNAME_ERRORS,
       404: [PROJECT_NOT_FOUND],
-      409: [IN_USE, DM.tooMany, DM.redirectUnknown, DM.redirectChain, PROJECT_DELETING, PROJECT_TRANSFERRING],
+      409: [
+        IN_USE,
+        DOMAIN_MESSAGES.tooMany,
+        DOMAIN_MESSAGES.redirectUnknown,
+        DOMAIN_MESSAGES.redirectChain,
+        PROJECT_DELETING,
+        PROJECT_TRANSFERRING,
+      ],
     },
     run: async ({ org, caller, body }) => created({ domain: toDomain(await addDomain(org.orgId, caller, body)) }),
   }),
@@ -108,7 +123,7 @@ export const routes = [
       'Checks DNS now: with the TXT and routing records found the domain becomes `active`; otherwise `message` ' +
       'names what is missing.',
     params: DomainPath,
-    errors: { 404: [DM.notFound] },
+    errors: { 404: [DOMAIN_MESSAGES.notFound] },
     run: async ({ org, params }) => ok({ domain: toDomain(await verify(org.orgId, params.hostname)) }),
   }),
   route({
@@ -118,8 +133,8 @@ export const routes = [
     summary: "Writes the domain's records through the organization's connected DNS provider; verify afterwards.",
     params: DomainPath,
     errors: {
-      404: [DM.notFound],
-      409: [DM.connectFirst, 'The connected DNS provider does not hold the zone <zone>.'],
+      404: [DOMAIN_MESSAGES.notFound],
+      409: [DOMAIN_MESSAGES.connectFirst, 'The connected DNS provider does not hold the zone <zone>.'],
       502: [PROVIDER_FAILED],
     },
     run: async ({ org, params }) => ok({ domain: toDomain(await writeRecords(org.orgId, params.hostname)) }),
@@ -138,8 +153,15 @@ export const routes = [
       ifVersion: z.optional(z.int().check(z.minimum(1))),
     }),
     errors: {
-      404: [DM.notFound, PROJECT_NOT_FOUND],
-      409: [DM.changed, DM.tooMany, DM.redirectUnknown, DM.redirectChain, DM.redirectedTo, PROJECT_DELETING],
+      404: [DOMAIN_MESSAGES.notFound, PROJECT_NOT_FOUND],
+      409: [
+        DOMAIN_MESSAGES.changed,
+        DOMAIN_MESSAGES.tooMany,
+        DOMAIN_MESSAGES.redirectUnknown,
+        DOMAIN_MESSAGES.redirectChain,
+        DOMAIN_MESSAGES.redirectedTo,
+        PROJECT_DELETING,
+      ],
     },
     run: async ({ org, params, body }) => ok({ domain: toDomain(await patchDomain(org.orgId, params.hostname, body)) }),
   }),
@@ -149,7 +171,7 @@ export const routes = [
     scope: 'projects:write',
     summary: 'Removes the domain: its routing, the records the platform wrote for it, and its reservation.',
     params: DomainPath,
-    errors: { 404: [DM.notFound], 409: [DM.redirectedTo] },
+    errors: { 404: [DOMAIN_MESSAGES.notFound], 409: [DOMAIN_MESSAGES.redirectedTo] },
     run: async ({ org, params }) => {
       await deleteDomain(org.orgId, params.hostname);
       return noContent();
@@ -176,8 +198,8 @@ export const routes = [
     params: OrgPath,
     body: z.object({ kind: z.enum(PROVIDER_KINDS), credentials: Credentials }),
     errors: {
-      400: [IM.refused, CREDENTIALS_OF.route53.message, CREDENTIALS_OF.cloudflare.message],
-      502: [IM.unreachable],
+      400: [INTEGRATION_MESSAGES.refused, CREDENTIALS_OF.route53.message, CREDENTIALS_OF.cloudflare.message],
+      502: [INTEGRATION_MESSAGES.unreachable],
     },
     run: async ({ org, caller, body }) =>
       ok(
@@ -208,7 +230,7 @@ export const routes = [
       'person and organization.',
     params: OrgPath,
     body: z.object({ kind: z.enum(PROVIDER_KINDS) }),
-    errors: { 400: [IM.noOAuth] },
+    errors: { 400: [INTEGRATION_MESSAGES.noOAuth] },
     run: async ({ org, caller, body }) => ok({ url: await authorize(org.orgId, actorId(caller), body.kind) }),
   }),
   route({
@@ -222,7 +244,7 @@ export const routes = [
       code: z.string().check(z.minLength(1), z.maxLength(4096)),
       state: z.string().check(z.minLength(1), z.maxLength(256)),
     }),
-    errors: { 400: [IM.refused], 409: [IM.startAgain] },
+    errors: { 400: [INTEGRATION_MESSAGES.refused], 409: [INTEGRATION_MESSAGES.startAgain] },
     run: async ({ org, caller, body }) =>
       ok(toIntegration(await finishOAuth(org.orgId, actorId(caller), body.code, body.state))),
   }),

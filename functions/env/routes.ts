@@ -3,13 +3,14 @@ import { ENV_TARGETS, MAX_BULK_VARS, MAX_KEY_LENGTH, MAX_VALUE_LENGTH } from '..
 import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
 import { PROJECT_DELETING, PROJECT_NOT_FOUND, PROJECT_TRANSFERRING } from '../../shared/domains/projects/records';
 import { noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
 import { listVars } from './list';
 import { NAME_RULE } from './names';
 import { deleteOne, ENTER_NEW_VALUE, ENTER_VALUE, NOT_ALL_SAVED, putOne, upsertMany } from './write';
 
 const VarParams = z.extend(ProjectParams, { key: z.string().check(z.minLength(1), z.maxLength(MAX_KEY_LENGTH)) });
 const Targets = z.array(z.enum(ENV_TARGETS)).check(z.minLength(1));
-const Value = z.string().check(z.maxLength(MAX_VALUE_LENGTH));
+const Value = z.string().check(z.maxLength(MAX_VALUE_LENGTH), plainText);
 
 export const routes = [
   route({
@@ -31,7 +32,7 @@ export const routes = [
     params: ProjectParams,
     body: z.object({
       vars: z
-        .array(z.object({ key: z.string().check(z.minLength(1), z.maxLength(MAX_KEY_LENGTH)), value: Value }))
+        .array(z.object({ key: z.string().check(z.minLength(1), z.maxLength(MAX_KEY_LENGTH), oneLine), value: Value }))
         .check(z.minLength(1), z.maxLength(MAX_BULK_VARS)),
       targets: Targets,
       sensitive: z._default(z.boolean(), true),

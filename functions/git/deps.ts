@@ -2,6 +2,7 @@ import { gitAccess } from '../../shared/domains/repos/credentials';
 import { findRepo } from '../../shared/domains/repos/records';
 import { indexTagMoves, repoGit } from '../../shared/domains/repos/tags';
 import { log } from '../../shared/kernel/ground/log';
+import { findOrgBySlug } from '../../shared/kernel/identity/orgs';
 import { ZERO_ID } from './receive-pack';
 import type { GitEndpointDeps } from './serve';
 
@@ -12,6 +13,8 @@ import type { GitEndpointDeps } from './serve';
  * into the tags index (shared/domains/repos/tags.ts).
  */
 export const gitEndpointDeps: GitEndpointDeps = {
+  // Ids start with org_, slugs can't (lowercase letters, digits and hyphens).
+  orgIdOf: async (ref) => (ref.startsWith('org_') ? ref : ((await findOrgBySlug(ref))?.orgId ?? ref)),
   authenticate: (orgId, password) => gitAccess(orgId, password),
   async findRepo(orgId, name) {
     const r = await findRepo(orgId, name);

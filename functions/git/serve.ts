@@ -33,6 +33,8 @@ export interface GitRepo {
 
 /** What the endpoint needs of the platform: the same code serves the local gateway and Lambda. */
 export interface GitEndpointDeps {
+  /** The organization's id for the URL's `<orgId>`, which may also be its slug (unknown: unchanged). */
+  orgIdOf(ref: string): Promise<string>;
   /** The caller a Basic password names in the organization (any key or git credential), if any. */
   authenticate(orgId: string, password: string): Promise<GitCaller | undefined>;
   findRepo(orgId: string, name: string): Promise<GitRepo | undefined>;
@@ -46,7 +48,7 @@ export interface GitEndpointDeps {
 
 export interface GitRequest {
   method: string;
-  /** The path from `/git/` on: `/git/<orgId>/<name>.git/<service>`. */
+  /** The path from `/git/` on: `/git/<orgId or slug>/<name>.git/<service>`. */
   path: string;
   query: URLSearchParams;
   headers: Record<string, string | undefined>;
@@ -73,10 +75,11 @@ export const PUSH_TOO_LARGE_HINT = [
 ];
 export const PUSH_TOO_LARGE_REASON = 'push over 6 MB: push fewer commits, use Git LFS, or platform repo push';
 
-const PATH =
-  /^\/git\/(org_[0-9a-z]{10,64})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+const ORG_REF = '(org_[0-9a-z]{10,64}|[a-z0-9][a-z0-9-]{0,63})';
+const REPO_URL = `^\\/git\\/${ORG_REF}\\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\\.git\\/`;
+const PATH = new RegExp(`${REPO_URL}(info\\/refs|git-upload-pack|git-receive-pack)$`);
 const SIGN_IN = 'Sign in with a key or git credential of this organization.';
-const LFS_URL = /^\/git\/(org_[0-9a-z]{10,64})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/lfs\/.+)$/;
+const LFS_URL = new RegExp(`${REPO_URL}(info\\/lfs\\/.+)$`);
 const REALM = 'Basic realm="Platform git", charset="UTF-8"';
 
 const text = (status: number, message: string, headers: Record<string, string> = {}): GitAnswer => ({
@@ -107,7 +110,8 @@ export async function serveGit(deps: GitEndpointDeps, req: GitRequest): Promise<
   if (lfs) return serveLfsRequest(deps, req, lfs);
   const m = PATH.exec(req.path);
   if (!m) return text(404, 'Repository not found');
-  const [, orgId, name, service] = m as unknown as [string, string, string, GitHttpRequest['service']];
+  const [, orgRef, name, service] = m as unknown as [string, string, string, GitHttpRequest['service']];
+  const orgId = await deps.orgIdOf(orgRef);
   const wanted = service === 'info/refs' ? req.query.get('service') : service;
   if (wanted !== 'git-upload-pack' && wanted !== 'git-receive-pack') {
     return text(403, 'Only smart HTTP is served: use git 1.6.6 or newer.');
@@ -145,7 +149,8 @@ export async function serveGit(deps: GitEndpointDeps, req: GitRequest): Promise<
  * `git:read` to download and list locks, `git:write` to upload, verify and lock.
  */
 async function serveLfsRequest(deps: GitEndpointDeps, req: GitRequest, m: RegExpExecArray): Promise<GitAnswer> {
-  const [, orgId, name, rest] = m as unknown as [string, string, string, string];
+  const [, orgRef, name, rest] = m as unknown as [string, string, string, string];
+  const orgId = await deps.orgIdOf(orgRef);
   const route = LFS_PATH.exec(rest);
   if (!route) return lfsJson(404, { message: 'Not found' });
   const body = await readLfsBody(req.body);

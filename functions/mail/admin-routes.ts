@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CLAIM_MESSAGES } from '../../shared/domains/custom-domains/claims';
 import {
   addAlias,
   createMailbox,
@@ -9,7 +10,7 @@ import {
   updateMailbox,
 } from '../../shared/domains/mail/admin';
 import { addDomain, removeDomain, shownDomain, updateDomain, verifyDomain } from '../../shared/domains/mail/domains';
-import { listDomains, listMailboxes, MM } from '../../shared/domains/mail/records';
+import { listDomains, listMailboxes, MAIL_MESSAGES } from '../../shared/domains/mail/records';
 import { usageOf } from '../../shared/domains/mail/usage';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { Address, DisplayName, DomainName, DomainPath, IfVersion, MailboxPath, OrgPath } from './schemas';
@@ -37,10 +38,14 @@ export const adminRoutes = [
     path: '/v1/orgs/:orgId/mail/domains',
     scope,
     summary:
-      'Adds a domain for mail: the records to publish (ownership TXT, DKIM, SPF, DMARC, MX). Names under .test, .example and .localhost verify at once.',
+      'Adds a domain for mail: the records to publish (ownership TXT, DKIM, SPF, DMARC, MX). Names under .test, .example and .localhost verify at once. ' +
+      'Until verified it is a claim that blocks no other organization: the first to verify holds the domain, the other claims fail (`message` says why).',
     params: OrgPath,
     body: z.object({ domain: DomainName }),
-    errors: { 409: [MM.domainTaken, MM.domainExists] },
+    errors: {
+      400: [CLAIM_MESSAGES.publicSuffix('<domain>')],
+      409: [MAIL_MESSAGES.domainTaken, MAIL_MESSAGES.domainExists],
+    },
     run: async ({ org, body }) => created({ domain: shownDomain(await addDomain(org.orgId, body.domain)) }),
   }),
   route({
@@ -49,7 +54,7 @@ export const adminRoutes = [
     scope,
     summary: "Checks the domain's ownership record now; a domain pending for 72 hours fails.",
     params: DomainPath,
-    errors: { 404: [MM.domainNotFound] },
+    errors: { 404: [MAIL_MESSAGES.domainNotFound] },
     run: async ({ org, params }) => ok({ domain: shownDomain(await verifyDomain(org.orgId, params.domain)) }),
   }),
   route({
@@ -64,7 +69,7 @@ export const adminRoutes = [
       ifVersion: IfVersion,
     }),
     errors: {
-      404: [MM.domainNotFound, MM.catchAllNotFound],
+      404: [MAIL_MESSAGES.domainNotFound, MAIL_MESSAGES.catchAllNotFound],
       409: ['This domain changed since it was read. Reload and try again.'],
     },
     run: async ({ org, params, body }) =>
@@ -76,7 +81,7 @@ export const adminRoutes = [
     scope,
     summary: "Removes the domain; its mailboxes stay, and can't send until it is added again.",
     params: DomainPath,
-    errors: { 404: [MM.domainNotFound] },
+    errors: { 404: [MAIL_MESSAGES.domainNotFound] },
     run: async ({ org, params }) => {
       await removeDomain(org.orgId, params.domain);
       return noContent();
@@ -111,7 +116,10 @@ export const adminRoutes = [
       members: z._default(z.array(MemberRef).check(z.maxLength(100)), []),
       kind: z._default(z.enum(['personal', 'shared']), 'personal'),
     }),
-    errors: { 400: [MM.notOrgDomain, MM.memberNotFound('<member>')], 409: [MM.addressTaken] },
+    errors: {
+      400: [MAIL_MESSAGES.notOrgDomain, MAIL_MESSAGES.memberNotFound('<member>')],
+      409: [MAIL_MESSAGES.addressTaken, MAIL_MESSAGES.addressesNeedVerified('<domain>')],
+    },
     run: async ({ org, body }) => created({ mailbox: shownMailbox(await createMailbox(org.orgId, body)) }),
   }),
   route({
@@ -125,7 +133,11 @@ export const adminRoutes = [
       members: z.optional(z.array(MemberRef).check(z.maxLength(100))),
       ifVersion: IfVersion,
     }),
-    errors: { 400: [MM.memberNotFound('<member>')], 404: [MM.mailboxNotFound], 409: [MM.stale] },
+    errors: {
+      400: [MAIL_MESSAGES.memberNotFound('<member>')],
+      404: [MAIL_MESSAGES.mailboxNotFound],
+      409: [MAIL_MESSAGES.stale],
+    },
     run: async ({ org, params, body }) =>
       ok({ mailbox: shownMailbox(await updateMailbox(org.orgId, params.mailboxId, body)) }),
   }),
@@ -135,7 +147,7 @@ export const adminRoutes = [
     scope,
     summary: 'Deletes a mailbox: its addresses, messages and attachments, in steps safe to repeat.',
     params: MailboxPath,
-    errors: { 404: [MM.mailboxNotFound] },
+    errors: { 404: [MAIL_MESSAGES.mailboxNotFound] },
     run: async ({ org, params }) => {
       await deleteMailbox(org.orgId, params.mailboxId);
       return noContent();
@@ -148,7 +160,11 @@ export const adminRoutes = [
     summary: "Adds an alias: another address of the organization's domains reaching the mailbox.",
     params: MailboxPath,
     body: z.object({ address: Address }),
-    errors: { 400: [MM.notOrgDomain], 404: [MM.mailboxNotFound], 409: [MM.addressTaken, MM.stale] },
+    errors: {
+      400: [MAIL_MESSAGES.notOrgDomain],
+      404: [MAIL_MESSAGES.mailboxNotFound],
+      409: [MAIL_MESSAGES.addressTaken, MAIL_MESSAGES.stale, MAIL_MESSAGES.addressesNeedVerified('<domain>')],
+    },
     run: async ({ org, params, body }) =>
       created({ mailbox: shownMailbox(await addAlias(org.orgId, params.mailboxId, body.address)) }),
   }),
@@ -158,7 +174,7 @@ export const adminRoutes = [
     scope,
     summary: 'Removes an alias; mail to it is no longer received.',
     params: z.object({ orgId: z.string(), address: Address }),
-    errors: { 404: [MM.aliasNotFound] },
+    errors: { 404: [MAIL_MESSAGES.aliasNotFound] },
     run: async ({ org, params }) => {
       await removeAlias(org.orgId, params.address);
       return noContent();

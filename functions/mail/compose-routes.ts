@@ -1,10 +1,17 @@
 import * as z from 'zod/mini';
-import { createDraft, DM, deleteDraft, replaceDraft, requireDraft, shownDraft } from '../../shared/domains/mail/drafts';
+import {
+  createDraft,
+  DRAFT_MESSAGES,
+  deleteDraft,
+  replaceDraft,
+  requireDraft,
+  shownDraft,
+} from '../../shared/domains/mail/drafts';
 import { checkRecipients } from '../../shared/domains/mail/recipients';
-import { MM, memberMailbox } from '../../shared/domains/mail/records';
-import { SM, sendMessage } from '../../shared/domains/mail/send';
+import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
+import { SEND_MESSAGES, sendMessage } from '../../shared/domains/mail/send';
 import { summaryOf } from '../../shared/domains/mail/threads';
-import { createUpload, UM } from '../../shared/domains/mail/uploads';
+import { ATTACHMENT_MESSAGES, createUpload } from '../../shared/domains/mail/uploads';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { memberErrors, scope } from './mailbox-routes';
 import { Address, IfVersion, MailboxPath } from './schemas';
@@ -46,20 +53,20 @@ export const composeRoutes = [
     body: z.object({ ...ComposeFields, from: z.optional(Address), draftId: z.optional(Id) }),
     errors: {
       400: [
-        SM.noRecipients,
-        SM.tooManyRecipients,
-        SM.lineBreak,
-        SM.badFrom,
-        SM.replyNotFound,
-        SM.partNotFound,
-        SM.uploadNotFound('<uploadId>'),
-        SM.refused('<addresses>'),
+        SEND_MESSAGES.noRecipients,
+        SEND_MESSAGES.tooManyRecipients,
+        SEND_MESSAGES.lineBreak,
+        SEND_MESSAGES.badFrom,
+        SEND_MESSAGES.replyNotFound,
+        SEND_MESSAGES.partNotFound,
+        SEND_MESSAGES.uploadNotFound('<uploadId>'),
+        SEND_MESSAGES.refused('<addresses>'),
       ],
       403: memberErrors[403],
-      404: [...memberErrors[404], DM.notFound],
-      409: [MM.domainRemoved, MM.notVerified('<domain>')],
-      413: [SM.tooLarge],
-      429: [SM.quota],
+      404: [...memberErrors[404], DRAFT_MESSAGES.notFound],
+      409: [MAIL_MESSAGES.domainRemoved, MAIL_MESSAGES.notVerified('<domain>')],
+      413: [SEND_MESSAGES.tooLarge],
+      429: [SEND_MESSAGES.quota],
     },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
@@ -86,7 +93,7 @@ export const composeRoutes = [
         .check(z.trim(), z.minLength(3), z.maxLength(255), z.regex(/^[\w.+-]+\/[\w.+-]+$/, 'A MIME type.')),
       size: z.number().check(z.int(), z.minimum(1)),
     }),
-    errors: { ...memberErrors, 413: [UM.tooLarge] },
+    errors: { ...memberErrors, 413: [ATTACHMENT_MESSAGES.tooLarge] },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return created({ upload: await createUpload(m.mailboxId, body) });
@@ -127,7 +134,7 @@ export const composeRoutes = [
     scope,
     summary: 'A draft.',
     params: DraftPath,
-    errors: { 403: memberErrors[403], 404: [...memberErrors[404], DM.notFound] },
+    errors: { 403: memberErrors[403], 404: [...memberErrors[404], DRAFT_MESSAGES.notFound] },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return ok({ draft: shownDraft(await requireDraft(m.mailboxId, params.draftId)) });
@@ -140,7 +147,11 @@ export const composeRoutes = [
     summary: "Replaces a draft's fields; `ifVersion`: 409 when it changed since it was read.",
     params: DraftPath,
     body: z.object({ ...ComposeFields, ifVersion: IfVersion }),
-    errors: { 403: memberErrors[403], 404: [...memberErrors[404], DM.notFound], 409: [DM.stale] },
+    errors: {
+      403: memberErrors[403],
+      404: [...memberErrors[404], DRAFT_MESSAGES.notFound],
+      409: [DRAFT_MESSAGES.stale],
+    },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const { ifVersion, ...fields } = body;
@@ -153,7 +164,7 @@ export const composeRoutes = [
     scope,
     summary: 'Deletes a draft.',
     params: DraftPath,
-    errors: { 403: memberErrors[403], 404: [...memberErrors[404], DM.notFound] },
+    errors: { 403: memberErrors[403], 404: [...memberErrors[404], DRAFT_MESSAGES.notFound] },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       await deleteDraft(m.mailboxId, params.draftId);

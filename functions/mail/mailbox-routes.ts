@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { shownMailbox } from '../../shared/domains/mail/admin';
 import { unreadCounts } from '../../shared/domains/mail/labels';
-import { listMailboxes, MM, memberMailbox } from '../../shared/domains/mail/records';
+import { listMailboxes, MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
 import { updateSettings } from '../../shared/domains/mail/settings';
 import { limitsOf } from '../../shared/domains/mail/usage';
 import { forbidden } from '../../shared/kernel/ground/errors';
@@ -9,7 +9,7 @@ import { ok, route } from '../../shared/kernel/http/route';
 import { Address, DisplayName, IfVersion, MailboxPath, OrgPath } from './schemas';
 
 /** The refusals every route of one mailbox may answer. */
-export const memberErrors = { 403: [MM.membersOnly], 404: [MM.mailboxNotFound] };
+export const memberErrors = { 403: [MAIL_MESSAGES.membersOnly], 404: [MAIL_MESSAGES.mailboxNotFound] };
 
 /** A mailbox's own routes serve its members (people); `org:read` lets every member role in. */
 export const scope = 'org:read' as const;
@@ -21,9 +21,9 @@ export const mailboxRoutes = [
     scope,
     summary: "The caller's mailboxes, each with its unread INBOX threads.",
     params: OrgPath,
-    errors: { 403: [MM.membersOnly] },
+    errors: { 403: [MAIL_MESSAGES.membersOnly] },
     run: async ({ org, caller }) => {
-      if (caller.kind !== 'user') throw forbidden(MM.membersOnly);
+      if (caller.kind !== 'user') throw forbidden(MAIL_MESSAGES.membersOnly);
       const mine = (await listMailboxes(org.orgId)).filter((m) => m.members.includes(caller.userId));
       const unread = await unreadCounts(mine.map((m) => m.mailboxId));
       return ok({
@@ -70,7 +70,7 @@ export const mailboxRoutes = [
       vipSenders: z.optional(z.array(Address).check(z.maxLength(100))),
       ifVersion: IfVersion,
     }),
-    errors: { ...memberErrors, 409: [MM.stale] },
+    errors: { ...memberErrors, 409: [MAIL_MESSAGES.stale] },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const updated = await updateSettings(org.orgId, m.mailboxId, body);

@@ -19,6 +19,8 @@ const Domain = z.object({
   verifiedAt: z.nullable(z.number()),
   version: z.number(),
   records: z.array(PublishRecord),
+  /** Why a claim failed: another organization verified the domain first. */
+  message: z.optional(z.string()),
 });
 const Mailbox = z.object({
   mailboxId: z.string(),

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { ACTIONS, AM, deleteLabel, threadActions } from '../../shared/domains/mail/actions';
+import { ACTIONS, deleteLabel, MAIL_ACTION_MESSAGES, threadActions } from '../../shared/domains/mail/actions';
 import { bodyOf } from '../../shared/domains/mail/body';
 import {
   createLabel,
   isSystemLabel,
-  LM,
+  LABEL_MESSAGES,
   labelNames,
   listLabels,
   requireUserLabel,
@@ -84,7 +84,7 @@ export const threadRoutes = [
     summary: 'Creates a user label, unique case-insensitively; `/` nests (`Work/Clients`).',
     params: MailboxPath,
     body: z.object({ name: z.string().check(z.maxLength(200)) }),
-    errors: { ...memberErrors, 400: [LM.badName, LM.system], 409: [LM.taken] },
+    errors: { ...memberErrors, 400: [LABEL_MESSAGES.badName, LABEL_MESSAGES.system], 409: [LABEL_MESSAGES.taken] },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return created({ label: await createLabel(m.mailboxId, body.name) });
@@ -96,7 +96,11 @@ export const threadRoutes = [
     scope,
     summary: 'Deletes a user label: taken off every thread, the mail kept. System labels are 400.',
     params: z.extend(MailboxPath, { labelId: Id }),
-    errors: { 400: [LM.system], 403: memberErrors[403], 404: [...memberErrors[404], LM.notFound] },
+    errors: {
+      400: [LABEL_MESSAGES.system],
+      403: memberErrors[403],
+      404: [...memberErrors[404], LABEL_MESSAGES.notFound],
+    },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       await deleteLabel(m.mailboxId, params.labelId);
@@ -116,7 +120,7 @@ export const threadRoutes = [
       cursor: z.optional(z.string().check(z.maxLength(2000))),
       limit: queryInt(1, 100, 50),
     }),
-    errors: { 400: [INVALID_CURSOR], 403: memberErrors[403], 404: [...memberErrors[404], LM.notFound] },
+    errors: { 400: [INVALID_CURSOR], 403: memberErrors[403], 404: [...memberErrors[404], LABEL_MESSAGES.notFound] },
     run: async ({ org, caller, params, query }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       // Label names only for a search that names labels (one more Query).
@@ -140,7 +144,11 @@ export const threadRoutes = [
       action: z.enum(ACTIONS),
       labelIds: z._default(z.array(Id).check(z.maxLength(20)), []),
     }),
-    errors: { ...memberErrors, 400: [AM.labelsRequired, LM.system], 404: [...memberErrors[404], LM.notFound] },
+    errors: {
+      ...memberErrors,
+      400: [MAIL_ACTION_MESSAGES.labelsRequired, LABEL_MESSAGES.system],
+      404: [...memberErrors[404], LABEL_MESSAGES.notFound],
+    },
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return ok({ results: await threadActions(m.mailboxId, body.threadIds, body.action, body.labelIds) });
@@ -152,11 +160,11 @@ export const threadRoutes = [
     scope,
     summary: 'A thread and its messages (headers, snippet, attachment list), oldest first.',
     params: ThreadPath,
-    errors: { 403: memberErrors[403], 404: [...memberErrors[404], AM.threadNotFound] },
+    errors: { 403: memberErrors[403], 404: [...memberErrors[404], MAIL_ACTION_MESSAGES.threadNotFound] },
     run: async ({ org, caller, params }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const t = await getThread(m.mailboxId, params.threadId);
-      if (!t) throw notFound(AM.threadNotFound);
+      if (!t) throw notFound(MAIL_ACTION_MESSAGES.threadNotFound);
       const messages = await getMessages(m.mailboxId, t.messageIds);
       return ok({ thread: summaryOf(t), messages: messages.map(shownMessage) });
     },

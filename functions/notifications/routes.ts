@@ -1,17 +1,17 @@
 import * as z from 'zod/mini';
-import { DM, requireDevice } from '../../shared/domains/agents/devices';
-import { CM as CalendarMessages, calKeys, defaultCalendarId } from '../../shared/domains/calendar/records';
-import { getMailbox, listMailboxes, MM } from '../../shared/domains/mail/records';
+import { DEVICE_MESSAGES, requireDevice } from '../../shared/domains/agents/devices';
+import { CALENDAR_MESSAGES, calKeys, defaultCalendarId } from '../../shared/domains/calendar/records';
+import { getMailbox, listMailboxes, MAIL_MESSAGES } from '../../shared/domains/mail/records';
 import { stepTimer } from '../../shared/domains/notifications/deliver';
 import { RESOURCE_TYPES, type ResourceType } from '../../shared/domains/notifications/kinds';
-import { ackNotice, listNotices, markRead, NM } from '../../shared/domains/notifications/notices';
+import { ackNotice, listNotices, markRead, NOTICE_MESSAGES } from '../../shared/domains/notifications/notices';
 import {
   attach,
   createProtocol,
   deleteProtocol,
   detach,
   listProtocols,
-  PM,
+  PROTOCOL_MESSAGES,
   replaceProtocol,
   requireProtocol,
   shownProtocol,
@@ -20,7 +20,7 @@ import { ProtocolBody, ResourceTypeSchema } from '../../shared/domains/notificat
 import { readSettings, writeSettings } from '../../shared/domains/notifications/settings';
 import { TEMPLATES } from '../../shared/domains/notifications/templates';
 import { getProject, PROJECT_NOT_FOUND } from '../../shared/domains/projects/records';
-import { TK, TM } from '../../shared/domains/tracker/records';
+import { TK, TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
 import type { Caller } from '../../shared/kernel/auth/caller';
 import { callerId } from '../../shared/kernel/auth/caller';
 import type { Role } from '../../shared/kernel/auth/scopes';
@@ -33,7 +33,7 @@ import { scheduler } from '../../shared/ports/scheduler';
 
 /** The person calling, or 403: keys and devices have no notifications. */
 function personOf(caller: Caller): string {
-  if (caller.kind !== 'user') throw forbidden(NM.people);
+  if (caller.kind !== 'user') throw forbidden(NOTICE_MESSAGES.people);
   return caller.userId;
 }
 
@@ -52,10 +52,10 @@ const ID_PREFIX: Record<Exclude<ResourceType, 'org' | 'project' | 'agent'>, stri
 const NOT_ATTACHABLE = {
   org: 'An org attachment names this organization.',
   project: PROJECT_NOT_FOUND,
-  agent: DM.deviceNotFound,
-  space: TM.spaceNotFound,
-  mailbox: MM.mailboxNotFound,
-  calendar: CalendarMessages.calendarNotFound,
+  agent: DEVICE_MESSAGES.deviceNotFound,
+  space: TRACKER_MESSAGES.spaceNotFound,
+  mailbox: MAIL_MESSAGES.mailboxNotFound,
+  calendar: CALENDAR_MESSAGES.calendarNotFound,
   prefix: 'The id does not name a resource of this type.',
 } as const;
 
@@ -117,7 +117,7 @@ export const routes = [
       cursor: z.optional(z.string().check(z.maxLength(2000))),
       limit: queryInt(1, 100, 50),
     }),
-    errors: { 400: ['Invalid page cursor. Run the request again.'], 403: [NM.people] },
+    errors: { 400: ['Invalid page cursor. Run the request again.'], 403: [NOTICE_MESSAGES.people] },
     run: async ({ caller, query }) => ok(await listNotices(personOf(caller), query.limit, query.cursor)),
   }),
   route({
@@ -128,7 +128,7 @@ export const routes = [
     body: z.object({
       noticeIds: z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.minLength(1), z.maxLength(100)),
     }),
-    errors: { 403: [NM.people] },
+    errors: { 403: [NOTICE_MESSAGES.people] },
     run: async ({ caller, body }) => {
       await markRead(personOf(caller), body.noticeIds);
       return ok({ ok: true });
@@ -141,7 +141,7 @@ export const routes = [
     summary:
       'Acknowledges a notice by its id (`nte_…`): its later escalation steps are not sent. `acked` is false when it already was.',
     params: z.object({ noticeId: z.string() }),
-    errors: { 403: [NM.people], 404: [NM.notFound] },
+    errors: { 403: [NOTICE_MESSAGES.people], 404: [NOTICE_MESSAGES.notFound] },
     run: async ({ caller, params }) => {
       const { acked, notice } = await ackNotice(personOf(caller), params.noticeId);
       if (acked) {
@@ -157,7 +157,7 @@ export const routes = [
     path: '/v1/me/notifications/settings',
     access: 'token',
     summary: "The caller's phone number for texts and calls, and quiet hours (none by default).",
-    errors: { 403: [NM.people] },
+    errors: { 403: [NOTICE_MESSAGES.people] },
     run: async ({ caller }) => ok({ settings: await readSettings(personOf(caller)) }),
   }),
   route({
@@ -171,7 +171,7 @@ export const routes = [
       phone: z.nullable(z.string().check(z.regex(E164, 'phone is an E.164 number, e.g. +4915112345678.'))),
       quietHours: z.nullable(QuietHours),
     }),
-    errors: { 403: [NM.people] },
+    errors: { 403: [NOTICE_MESSAGES.people] },
     run: async ({ caller, body }) => {
       const userId = personOf(caller);
       await writeSettings(userId, body);
@@ -204,12 +204,12 @@ export const routes = [
       'A protocol attached nowhere holds for the whole organization.',
     params: OrgPath,
     body: z.union([z.object({ template: z.string().check(z.maxLength(64)) }), ProtocolBody]),
-    errors: { 400: [PM.unknownTemplate, PM.tooMany] },
+    errors: { 400: [PROTOCOL_MESSAGES.unknownTemplate, PROTOCOL_MESSAGES.tooMany] },
     run: async ({ org, body, caller }) => {
       let input: z.infer<typeof ProtocolBody>;
       if ('template' in body) {
         const t = TEMPLATES.find((x) => x.id === body.template);
-        if (!t) throw badRequest(PM.unknownTemplate);
+        if (!t) throw badRequest(PROTOCOL_MESSAGES.unknownTemplate);
         input = { name: t.name, description: t.description, enabled: true, rules: t.rules };
       } else input = body;
       return created({ protocol: shownProtocol(await createProtocol(org.orgId, input, callerId(caller))) });
@@ -221,7 +221,7 @@ export const routes = [
     scope: 'org:read',
     summary: 'A protocol with its rules and attachments.',
     params: ProtocolPath,
-    errors: { 404: [PM.notFound] },
+    errors: { 404: [PROTOCOL_MESSAGES.notFound] },
     run: async ({ org, params }) =>
       ok({ protocol: shownProtocol(await requireProtocol(org.orgId, params.protocolId)) }),
   }),
@@ -233,11 +233,11 @@ export const routes = [
     summary: 'Replaces a protocol (attachments stay); with `ifVersion`, only if it is still that version.',
     params: ProtocolPath,
     body: z.extend(ProtocolBody, { ifVersion: z.optional(z.int()) }),
-    errors: { 404: [PM.notFound], 409: [PM.changed] },
+    errors: { 404: [PROTOCOL_MESSAGES.notFound], 409: [PROTOCOL_MESSAGES.changed] },
     run: async ({ org, params, body }) => {
       const p = await requireProtocol(org.orgId, params.protocolId, true);
       const { ifVersion, ...input } = body;
-      if (ifVersion !== undefined && ifVersion !== p.version) throw conflict(PM.changed);
+      if (ifVersion !== undefined && ifVersion !== p.version) throw conflict(PROTOCOL_MESSAGES.changed);
       return ok({ protocol: shownProtocol(await replaceProtocol(p, input, ifVersion)) });
     },
   }),
@@ -248,7 +248,7 @@ export const routes = [
     roles,
     summary: 'Deletes a protocol and its attachments.',
     params: ProtocolPath,
-    errors: { 404: [PM.notFound] },
+    errors: { 404: [PROTOCOL_MESSAGES.notFound] },
     run: async ({ org, params }) => {
       await deleteProtocol(await requireProtocol(org.orgId, params.protocolId, true));
       return noContent();
@@ -270,16 +270,16 @@ export const routes = [
       label: z.optional(z.string().check(z.maxLength(120))),
     }),
     errors: {
-      400: [NOT_ATTACHABLE.org, NOT_ATTACHABLE.prefix, PM.tooManyAttachments],
+      400: [NOT_ATTACHABLE.org, NOT_ATTACHABLE.prefix, PROTOCOL_MESSAGES.tooManyAttachments],
       404: [
-        PM.notFound,
+        PROTOCOL_MESSAGES.notFound,
         NOT_ATTACHABLE.project,
         NOT_ATTACHABLE.agent,
         NOT_ATTACHABLE.space,
         NOT_ATTACHABLE.mailbox,
         NOT_ATTACHABLE.calendar,
       ],
-      409: [PM.changed],
+      409: [PROTOCOL_MESSAGES.changed],
     },
     run: async ({ org, params, body }) => {
       const p = await requireProtocol(org.orgId, params.protocolId, true);
@@ -299,10 +299,14 @@ export const routes = [
     roles,
     summary: 'Detaches a resource.',
     params: z.object({ orgId: z.string(), protocolId: z.string(), resourceType: z.string(), targetId: z.string() }),
-    errors: { 400: [PM.unknownType], 404: [PM.notFound, PM.attachmentNotFound], 409: [PM.changed] },
+    errors: {
+      400: [PROTOCOL_MESSAGES.unknownType],
+      404: [PROTOCOL_MESSAGES.notFound, PROTOCOL_MESSAGES.attachmentNotFound],
+      409: [PROTOCOL_MESSAGES.changed],
+    },
     run: async ({ org, params }) => {
       const type = params.resourceType as ResourceType;
-      if (!RESOURCE_TYPES.includes(type)) throw badRequest(PM.unknownType);
+      if (!RESOURCE_TYPES.includes(type)) throw badRequest(PROTOCOL_MESSAGES.unknownType);
       await detach(await requireProtocol(org.orgId, params.protocolId, true), type, params.targetId);
       return noContent();
     },

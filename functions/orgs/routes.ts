@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import type { Organization } from '../../shared/kernel/identity/schema';
 import { toOrganization } from '../../shared/kernel/identity/schema';
 import { updateVersioned } from '../../shared/kernel/store/ops';
@@ -25,7 +26,7 @@ export const routes = [
     scope: 'org:write',
     summary: 'Renames the organization; the slug does not change.',
     body: z.object({
-      name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+      name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64), oneLine),
       ifVersion: z.optional(z.int().check(z.minimum(1))),
     }),
     errors: { 404: [NOT_FOUND], 409: ['The organization changed since it was read. Reload and try again.'] },

@@ -4,8 +4,8 @@ import { addFavorite, isFavorite, listFavorites, removeFavorite } from '../../sh
 import {
   crumb,
   getPage,
+  PAGE_MESSAGES,
   type PageRecord,
-  PM,
   requireVisible,
   shown,
   summary,
@@ -20,11 +20,12 @@ import { notFound } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 
 const OrgPath = z.object({ orgId: z.string() });
 const PagePath = z.object({ orgId: z.string(), pageId: z.string() });
-const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
+const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), oneLine);
 /** An emoji or an image URL. */
 const Icon = z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(1024)));
 const PageId = z.string().check(z.minLength(1), z.maxLength(64));
@@ -39,7 +40,7 @@ async function contentOf(orgId: string, page: PageRecord): Promise<{ page: PageR
     const content = await readContent(page.contentKey);
     if (content !== undefined) return { page, content };
     const again = await getPage(orgId, page.pageId, true);
-    if (!again || again.status === 'removed') throw notFound(PM.pageNotFound);
+    if (!again || again.status === 'removed') throw notFound(PAGE_MESSAGES.pageNotFound);
     page = again;
   }
   throw new Error('The content of a page could not be read.');
@@ -48,7 +49,7 @@ async function contentOf(orgId: string, page: PageRecord): Promise<{ page: PageR
 /** People above viewer write pages; keys need org:write (the spec names no scope here). */
 const WRITERS: { allow: Role[]; refusal: string; keyScope: Scope } = {
   allow: ['owner', 'admin', 'developer'],
-  refusal: PM.viewer,
+  refusal: PAGE_MESSAGES.viewer,
   keyScope: 'org:write',
 };
 
@@ -66,7 +67,7 @@ export const routes = [
       cursor: z.optional(z.string()),
       limit: queryInt(1, 200, 100),
     }),
-    errors: { 400: [INVALID_CURSOR], 404: [PM.pageNotFound] },
+    errors: { 400: [INVALID_CURSOR], 404: [PAGE_MESSAGES.pageNotFound] },
     run: async ({ org, query }) => {
       if (query.parentId) await requireVisible(org.orgId, query.parentId);
       const page = await listChildren(org.orgId, query.parentId ?? null, query.limit, query.cursor);
@@ -91,9 +92,9 @@ export const routes = [
       after: z.optional(PageId),
     }),
     errors: {
-      400: [PM.beforeAndAfter, PM.notSibling, PM.tooDeep],
+      400: [PAGE_MESSAGES.beforeAndAfter, PAGE_MESSAGES.notSibling, PAGE_MESSAGES.tooDeep],
 
-      404: [PM.parentNotFound],
+      404: [PAGE_MESSAGES.parentNotFound],
     },
     run: async ({ org, caller, body }) => {
       const by = callerId(caller);
@@ -137,7 +138,7 @@ export const routes = [
       'A page with its Markdown content, its breadcrumbs (ancestors, top level first), its first 100 children ' +
       '(`childrenCursor` continues them on GET /pages) and whether it is one of the caller’s favorites.',
     params: PagePath,
-    errors: { 404: [PM.pageNotFound] },
+    errors: { 404: [PAGE_MESSAGES.pageNotFound] },
     run: async ({ org, params, caller }) => {
       const { page, ancestors } = await requireVisible(org.orgId, params.pageId);
       const [read, children, favorite] = await Promise.all([
@@ -174,10 +175,10 @@ export const routes = [
       ifVersion: z.optional(Version),
     }),
     errors: {
-      400: [PM.underItself, PM.beforeAndAfter, PM.notSibling, PM.tooDeep],
+      400: [PAGE_MESSAGES.underItself, PAGE_MESSAGES.beforeAndAfter, PAGE_MESSAGES.notSibling, PAGE_MESSAGES.tooDeep],
 
-      404: [PM.pageNotFound, PM.parentNotFound],
-      409: [PM.changed],
+      404: [PAGE_MESSAGES.pageNotFound, PAGE_MESSAGES.parentNotFound],
+      409: [PAGE_MESSAGES.changed],
     },
     run: async ({ org, caller, params, body }) => {
       const by = callerId(caller);
@@ -194,7 +195,7 @@ export const routes = [
       'Deletes a page and every page under it: all of them answer 404 at once; their content, search entries ' +
       'and favorites are removed right after (a very large subtree finishes in the background).',
     params: PagePath,
-    errors: { 404: [PM.pageNotFound] },
+    errors: { 404: [PAGE_MESSAGES.pageNotFound] },
     run: async ({ org, params }) => {
       await hidePage(org.orgId, params.pageId);
       // Hidden is deleted for every reader: a sweep that fails here is finished by the worker.
@@ -214,7 +215,7 @@ export const routes = [
       'the edit started from; when the content changed since, 409 with the current `contentVersion`.',
     params: PagePath,
     body: z.object({ content: Markdown, baseVersion: z.optional(Version) }),
-    errors: { 404: [PM.pageNotFound], 409: [PM.contentChanged] },
+    errors: { 404: [PAGE_MESSAGES.pageNotFound], 409: [PAGE_MESSAGES.contentChanged] },
     run: async ({ org, caller, params, body }) => {
       const by = callerId(caller);
       const updated = await saveContent(org.orgId, params.pageId, by, body.content, body.baseVersion);
@@ -243,7 +244,7 @@ export const routes = [
     scope: 'org:read',
     summary: 'Makes a page one of the caller’s favorites (again: no change). Viewers may keep favorites.',
     params: PagePath,
-    errors: { 404: [PM.pageNotFound] },
+    errors: { 404: [PAGE_MESSAGES.pageNotFound] },
     run: async ({ org, caller, params }) => {
       const { page } = await requireVisible(org.orgId, params.pageId);
       const favorite = await addFavorite(org.orgId, page.pageId, callerId(caller));
@@ -256,7 +257,7 @@ export const routes = [
     scope: 'org:read',
     summary: 'Removes a page from the caller’s favorites (not one: no change).',
     params: PagePath,
-    errors: { 404: [PM.pageNotFound] },
+    errors: { 404: [PAGE_MESSAGES.pageNotFound] },
     run: async ({ org, caller, params }) => {
       await requireVisible(org.orgId, params.pageId);
       await removeFavorite(org.orgId, params.pageId, callerId(caller));

@@ -5,8 +5,9 @@ import { listModels, putModel, showModel } from '../../shared/domains/platform-a
 import { listOrgs, patchOrg } from '../../shared/domains/platform-admin/orgs';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, ok, type Reply, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { NOT_OPERATOR, requireOperator } from '../../shared/kernel/identity/operators';
-import { PM } from '../../shared/kernel/plans/messages';
+import { PLATFORM_ADMIN_MESSAGES } from '../../shared/kernel/plans/messages';
 import { ENFORCED_LIMITS, KEPT_LIMITS, listPlans, putPlan, showPlan } from '../../shared/kernel/plans/plans';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { routes as insightRoutes } from './insight-routes';
@@ -18,7 +19,7 @@ import { routes as insightRoutes } from './insight-routes';
  */
 const ENTRY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const EntryId = z.string().check(z.regex(ENTRY_ID, 'Expected letters, digits, ".", "_" or "-" (up to 64)'));
-const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100), oneLine);
 const Version = z.int().check(z.minimum(0));
 const Limit = z.int().check(z.minimum(0), z.maximum(1_000_000_000));
 const Limits = z.strictObject(
@@ -69,10 +70,10 @@ export const routes = [
         ifVersion: z.optional(Version),
       }),
       errors: {
-        400: [PM.unknownPlan('<planId>'), PM.platformOrg],
+        400: [PLATFORM_ADMIN_MESSAGES.unknownPlan('<planId>'), PLATFORM_ADMIN_MESSAGES.platformOrg],
         ...OPERATORS,
-        404: [PM.orgNotFound],
-        409: [PM.orgStale],
+        404: [PLATFORM_ADMIN_MESSAGES.orgNotFound],
+        409: [PLATFORM_ADMIN_MESSAGES.orgStale],
       },
       run: async ({ caller, params, body }) => {
         await requireOperator(caller);
@@ -117,7 +118,11 @@ export const routes = [
       'an unknown id adds the region (201). `ifVersion` guards the change. Operators only.',
     params: z.object({ regionId: EntryId }),
     body: z.object({ name: z.optional(Name), enabled: z.optional(z.boolean()), ifVersion: z.optional(Version) }),
-    errors: { ...OPERATORS, 404: [PM.regionNotFound], 409: [PM.regionInUse(['<locationId>']), PM.regionStale] },
+    errors: {
+      ...OPERATORS,
+      404: [PLATFORM_ADMIN_MESSAGES.regionNotFound],
+      409: [PLATFORM_ADMIN_MESSAGES.regionInUse(['<locationId>']), PLATFORM_ADMIN_MESSAGES.regionStale],
+    },
     run: async ({ caller, params, body }) => {
       await requireOperator(caller);
       const out = await putRegion(params.regionId, body);
@@ -141,10 +146,18 @@ export const routes = [
       ifVersion: z.optional(Version),
     }),
     errors: {
-      400: [PM.unknownRegion('<region>'), PM.keepDefault, PM.defaultMustBeEnabled],
+      400: [
+        PLATFORM_ADMIN_MESSAGES.unknownRegion('<region>'),
+        PLATFORM_ADMIN_MESSAGES.keepDefault,
+        PLATFORM_ADMIN_MESSAGES.defaultMustBeEnabled,
+      ],
       ...OPERATORS,
-      404: [PM.locationNotFound],
-      409: [PM.regionDisabled('<region>'), PM.defaultDisabled, PM.locationStale],
+      404: [PLATFORM_ADMIN_MESSAGES.locationNotFound],
+      409: [
+        PLATFORM_ADMIN_MESSAGES.regionDisabled('<region>'),
+        PLATFORM_ADMIN_MESSAGES.defaultDisabled,
+        PLATFORM_ADMIN_MESSAGES.locationStale,
+      ],
     },
     run: async ({ caller, params, body }) => {
       await requireOperator(caller);
@@ -174,7 +187,7 @@ export const routes = [
       'unknown id adds the plan (201). Organizations on it get its budgets within a minute. Operators only.',
     params: z.object({ planId: EntryId }),
     body: z.object({ name: z.optional(Name), limits: z.optional(Limits), ifVersion: z.optional(Version) }),
-    errors: { ...OPERATORS, 404: [PM.planNotFound], 409: [PM.planStale] },
+    errors: { ...OPERATORS, 404: [PLATFORM_ADMIN_MESSAGES.planNotFound], 409: [PLATFORM_ADMIN_MESSAGES.planStale] },
     run: async ({ caller, params, body }) => {
       await requireOperator(caller);
       const out = await putPlan(params.planId, body);
@@ -206,7 +219,7 @@ export const routes = [
       enabled: z.optional(z.boolean()),
       ifVersion: z.optional(Version),
     }),
-    errors: { ...OPERATORS, 404: [PM.modelNotFound], 409: [PM.modelStale] },
+    errors: { ...OPERATORS, 404: [PLATFORM_ADMIN_MESSAGES.modelNotFound], 409: [PLATFORM_ADMIN_MESSAGES.modelStale] },
     run: async ({ caller, params, body }) => {
       await requireOperator(caller);
       const out = await putModel(params.modelId, body);

@@ -7,6 +7,7 @@ import {
 } from '../../shared/domains/projects/records';
 import { FRAMEWORKS, ProjectName, ProjectSlug, RootDirectory, toProject } from '../../shared/domains/projects/schema';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { createProject, SLUG_TAKEN } from './create';
 import { deleteProject, NOT_ALL_REMOVED, WAIT_FOR_DEPLOYMENT } from './delete';
 import { listProjects, readProject } from './read';
@@ -18,7 +19,7 @@ const UNKNOWN_LOCATION = 'Unknown location: ...';
 
 /** `:projectId` of any shape; one that is not a project id is 404 without a read. */
 /** Build settings: text, or null (or empty) to go back to the framework's default. */
-const Setting = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));
+const Setting = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max), oneLine)));
 
 export const routes = [
   route({
@@ -78,7 +79,7 @@ export const routes = [
       slug: z.optional(ProjectSlug),
       framework: z.optional(z.enum(FRAMEWORKS)),
       repoId: z.optional(z.nullable(z.string())),
-      productionBranch: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(255))),
+      productionBranch: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(255), oneLine)),
       rootDirectory: z.optional(RootDirectory),
       buildCommand: Setting(1024),
       installCommand: Setting(1024),

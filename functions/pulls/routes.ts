@@ -20,7 +20,7 @@ import {
   gitPerson,
   listApprovals,
   listThreads,
-  PM,
+  PULL_MESSAGES,
   type PullRecord,
   reopenPull,
   replyToThread,
@@ -44,17 +44,18 @@ import {
 import { type Caller, callerId } from '../../shared/kernel/auth/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
 import { created, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { newId } from '../../shared/kernel/store/ids';
 import { queryPrefix } from '../../shared/kernel/store/ops';
 import { publicFields } from '../../shared/kernel/store/table';
 import { GitChangeError, GitConflict, type GitPort, GitTooFar } from '../../shared/ports/git';
 
-const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(150));
+const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(150), oneLine);
 const Description = z.string().check(z.maxLength(10_240));
-const Branch = z.string().check(z.minLength(1), z.maxLength(255));
+const Branch = z.string().check(z.minLength(1), z.maxLength(255), oneLine);
 const Sha = z.string().check(z.regex(/^[0-9a-f]{40}$/, 'Use a 40-character lowercase hex commit id.'));
 
-const NOT_FOUND = ['Not found', PM.notFound];
+const NOT_FOUND = ['Not found', PULL_MESSAGES.notFound];
 /** Commits a pull request lists, and files it shows, at most. */
 const MAX_COMMITS = 250;
 const MAX_FILES = 300;
@@ -62,7 +63,7 @@ const MAX_FILES = 300;
 const COLLAPSE_LINES = 1000;
 
 const requirePull = (repoId: string, number: number, consistent = false) =>
-  requireNumbered<PullRecord>(repoId, number, 'pull', PM.notFound, consistent);
+  requireNumbered<PullRecord>(repoId, number, 'pull', PULL_MESSAGES.notFound, consistent);
 
 /** The repository and the pull request of a route's path. */
 async function pullOf(orgId: string, params: { name: string; number: string }, consistent = false) {
@@ -101,7 +102,7 @@ async function headsOf(port: GitPort, pull: PullRecord) {
 /** Both heads of an open comparison: 404 `Branch or commit not found.` when one is gone. */
 async function requireHeads(port: GitPort, pull: PullRecord) {
   const heads = await headsOf(port, pull);
-  if (!heads.source || !heads.target) throw notFound(PM.refNotFound);
+  if (!heads.source || !heads.target) throw notFound(PULL_MESSAGES.refNotFound);
   return heads as { source: string; target: string };
 }
 
@@ -195,20 +196,27 @@ export const routes = [
       assignees: z._default(Assignees, []),
     }),
     errors: {
-      400: [PM.branchesSame, PM.notMember, PM.branchNotFound, PM.divergedCreate],
-      409: [PM.alreadyOpen(1), PM.tooMany, PM.createFailed],
+      400: [
+        PULL_MESSAGES.branchesSame,
+        PULL_MESSAGES.notMember,
+        PULL_MESSAGES.branchNotFound,
+        PULL_MESSAGES.divergedCreate,
+      ],
+      409: [PULL_MESSAGES.alreadyOpen(1), PULL_MESSAGES.tooMany, PULL_MESSAGES.createFailed],
     },
     run: async ({ org, params, body, caller }) => {
-      if (body.source === body.target) throw badRequest(PM.branchesSame);
+      if (body.source === body.target) throw badRequest(PULL_MESSAGES.branchesSame);
       const r = await requireRepo(org.orgId, params.name);
-      const assignees = await memberIds(org.orgId, body.assignees, PM.notMember);
+      const assignees = await memberIds(org.orgId, body.assignees, PULL_MESSAGES.notMember);
       const port = await repoGit();
       const [source, target] = await Promise.all([
         port.resolve(r.resourceId, body.source),
         port.resolve(r.resourceId, body.target),
       ]);
-      if (source?.kind !== 'branch' || target?.kind !== 'branch') throw badRequest(PM.branchNotFound);
-      await mergeState(port, r.resourceId, target.commit, source.commit, () => badRequest(PM.divergedCreate));
+      if (source?.kind !== 'branch' || target?.kind !== 'branch') throw badRequest(PULL_MESSAGES.branchNotFound);
+      await mergeState(port, r.resourceId, target.commit, source.commit, () =>
+        badRequest(PULL_MESSAGES.divergedCreate),
+      );
       const now = Date.now();
       const pull = await createPull(r, (number) => ({
         kind: 'pull',
@@ -240,7 +248,7 @@ export const routes = [
       'A pull request in detail (merge base, heads, revision), the strategies that would merge it now, its ' +
       'conflicts and its comments.',
     params: NumberPath,
-    errors: { 400: [PM.tooFar], 404: [...NOT_FOUND, PM.refNotFound] },
+    errors: { 400: [PULL_MESSAGES.tooFar], 404: [...NOT_FOUND, PULL_MESSAGES.refNotFound] },
     run: async ({ org, params }) => {
       const { r, pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
@@ -249,10 +257,10 @@ export const routes = [
         queryPrefix<CommentRecord>(numberKey(r.resourceId, pull.number).pk, COMMENT_PREFIX(pull.number)),
       ]);
       const open = pull.state === 'open';
-      if (open && !heads.target) throw notFound(PM.refNotFound);
+      if (open && !heads.target) throw notFound(PULL_MESSAGES.refNotFound);
       const merge =
         open && heads.source && heads.target
-          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PM.tooFar))
+          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PULL_MESSAGES.tooFar))
           : undefined;
       return ok({
         pull: {
@@ -282,15 +290,21 @@ export const routes = [
       labels: z.optional(Labels),
       assignees: z.optional(Assignees),
     }),
-    errors: { 400: [PM.notMember], 403: [PM.onlyAuthorEdit], 404: NOT_FOUND, 409: [PM.changed] },
+    errors: {
+      400: [PULL_MESSAGES.notMember],
+      403: [PULL_MESSAGES.onlyAuthorEdit],
+      404: NOT_FOUND,
+      409: [PULL_MESSAGES.changed],
+    },
     run: async ({ org, params, body, caller, scopes }) => {
       const { pull } = await pullOf(org.orgId, params, true);
-      if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PM.onlyAuthorEdit);
+      if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PULL_MESSAGES.onlyAuthorEdit);
       const fields: Record<string, unknown> = { updatedAt: Date.now() };
       if (body.title !== undefined) fields.title = body.title;
       if (body.description !== undefined) fields.description = body.description;
       if (body.labels !== undefined) fields.labels = [...new Set(body.labels)];
-      if (body.assignees !== undefined) fields.assignees = await memberIds(org.orgId, body.assignees, PM.notMember);
+      if (body.assignees !== undefined)
+        fields.assignees = await memberIds(org.orgId, body.assignees, PULL_MESSAGES.notMember);
       return ok({ pull: shown(await updatePull(pull, fields)) });
     },
   }),
@@ -300,13 +314,13 @@ export const routes = [
     scope: 'git:read',
     summary: 'The commits the source brings (newest first, 250 at most: `truncated` past them).',
     params: NumberPath,
-    errors: { 400: [PM.tooFar], 404: [...NOT_FOUND, PM.refNotFound] },
+    errors: { 400: [PULL_MESSAGES.tooFar], 404: [...NOT_FOUND, PULL_MESSAGES.refNotFound] },
     run: async ({ org, params }) => {
       const { pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
       // From the merge base (not the target's head: CodeCommit walks down to it), and too far apart is 400.
-      const base = await mergeBaseOf(port, pull.repoId, heads, () => badRequest(PM.tooFar));
+      const base = await mergeBaseOf(port, pull.repoId, heads, () => badRequest(PULL_MESSAGES.tooFar));
       const commits = await port.commitsBetween(pull.repoId, base ?? heads.target, heads.source, MAX_COMMITS + 1);
       return ok({ commits: commits.slice(0, MAX_COMMITS), truncated: commits.length > MAX_COMMITS });
     },
@@ -319,12 +333,12 @@ export const routes = [
       'The files the source changes since the merge base, with unified hunks (binary files and files of more than ' +
       '1,000 changed lines `collapsed`; 300 files at most: `truncated`).',
     params: NumberPath,
-    errors: { 400: [PM.tooFar], 404: [...NOT_FOUND, PM.refNotFound] },
+    errors: { 400: [PULL_MESSAGES.tooFar], 404: [...NOT_FOUND, PULL_MESSAGES.refNotFound] },
     run: async ({ org, params }) => {
       const { pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
-      const base = await mergeBaseOf(port, pull.repoId, heads, () => badRequest(PM.tooFar));
+      const base = await mergeBaseOf(port, pull.repoId, heads, () => badRequest(PULL_MESSAGES.tooFar));
       const diff = await port.diff(pull.repoId, base, heads.source, {
         maxFiles: MAX_FILES,
         maxLines: 50_000,
@@ -343,14 +357,14 @@ export const routes = [
       'The review of the current revision: approvals that count (by others than the author, of this revision), ' +
       'what branch protection requires, and the review threads (`outdated` once their line changed).',
     params: NumberPath,
-    errors: { 400: [PM.tooFar], 404: [...NOT_FOUND, PM.refNotFound] },
+    errors: { 400: [PULL_MESSAGES.tooFar], 404: [...NOT_FOUND, PULL_MESSAGES.refNotFound] },
     run: async ({ org, params, caller }) => {
       const { r, pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
       const heads = await headsOf(port, pull);
       const merge =
         heads.source && heads.target
-          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PM.tooFar))
+          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PULL_MESSAGES.tooFar))
           : undefined;
       const revisionId = revisionAt(pull, heads.source);
       const [review, threads] = await Promise.all([
@@ -400,7 +414,7 @@ export const routes = [
       base: z.optional(Sha),
       head: z.optional(Sha),
     }),
-    errors: { 400: [PM.tooFar, PM.chooseLine], 404: NOT_FOUND, 409: [PM.noChanges] },
+    errors: { 400: [PULL_MESSAGES.tooFar, PULL_MESSAGES.chooseLine], 404: NOT_FOUND, 409: [PULL_MESSAGES.noChanges] },
     run: async ({ org, params, body, caller }) => {
       const { pull } = await pullOf(org.orgId, params);
       const author = authorOf(caller);
@@ -416,13 +430,15 @@ export const routes = [
         if (!id) throw notFound();
         return created({ comment: { id } });
       }
-      if (body.path === undefined || body.line === undefined) throw badRequest(PM.chooseLine);
+      if (body.path === undefined || body.line === undefined) throw badRequest(PULL_MESSAGES.chooseLine);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
-      const merge = await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PM.tooFar));
+      const merge = await mergeState(port, pull.repoId, heads.target, heads.source, () =>
+        badRequest(PULL_MESSAGES.tooFar),
+      );
       const base = body.base ?? merge.mergeBase;
       const head = body.head ?? heads.source;
-      if (!base || base === head) throw conflict(PM.noChanges);
+      if (!base || base === head) throw conflict(PULL_MESSAGES.noChanges);
       const id = await createThread(
         pull,
         { path: body.path, line: body.line, side: body.side, beforeCommitId: base, afterCommitId: head },
@@ -440,16 +456,20 @@ export const routes = [
       "An author can't approve their own; a new push makes a new revision.",
     params: NumberPath,
     body: z.object({ approve: z.boolean(), revisionId: z.optional(z.string().check(z.minLength(1))) }),
-    errors: { 403: [PM.ownApproval], 404: NOT_FOUND, 409: [PM.closed, PM.staleRevision, PM.maxApprovals] },
+    errors: {
+      403: [PULL_MESSAGES.ownApproval],
+      404: NOT_FOUND,
+      409: [PULL_MESSAGES.closed, PULL_MESSAGES.staleRevision, PULL_MESSAGES.maxApprovals],
+    },
     run: async ({ org, params, body, caller }) => {
       const { pull } = await pullOf(org.orgId, params, true);
       const who = callerId(caller);
-      if (pull.authorId === who) throw forbidden(PM.ownApproval);
-      if (pull.state !== 'open') throw conflict(PM.closed);
+      if (pull.authorId === who) throw forbidden(PULL_MESSAGES.ownApproval);
+      if (pull.state !== 'open') throw conflict(PULL_MESSAGES.closed);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
       const current = revisionOf(pull, heads.source);
-      if (body.revisionId !== undefined && body.revisionId !== current) throw conflict(PM.staleRevision);
+      if (body.revisionId !== undefined && body.revisionId !== current) throw conflict(PULL_MESSAGES.staleRevision);
       const author = authorOf(caller);
       await setApproval(
         pull,
@@ -475,21 +495,30 @@ export const routes = [
       sourceCommitId: z.optional(Sha),
     }),
     errors: {
-      404: [...NOT_FOUND, PM.refNotFound],
-      409: [PM.alreadyClosed, PM.sourceChanged, PM.divergedMerge, PM.needsApprovals, PM.strategy, PM.targetChanged],
+      404: [...NOT_FOUND, PULL_MESSAGES.refNotFound],
+      409: [
+        PULL_MESSAGES.alreadyClosed,
+        PULL_MESSAGES.sourceChanged,
+        PULL_MESSAGES.divergedMerge,
+        PULL_MESSAGES.needsApprovals,
+        PULL_MESSAGES.strategy,
+        PULL_MESSAGES.targetChanged,
+      ],
     },
     run: async ({ org, params, body, caller }) => {
       const { r, pull } = await pullOf(org.orgId, params, true);
-      if (pull.state !== 'open') throw conflict(PM.alreadyClosed);
+      if (pull.state !== 'open') throw conflict(PULL_MESSAGES.alreadyClosed);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
       if (body.sourceCommitId !== undefined && body.sourceCommitId !== heads.source) {
-        throw conflict(PM.sourceChanged);
+        throw conflict(PULL_MESSAGES.sourceChanged);
       }
-      const merge = await mergeState(port, pull.repoId, heads.target, heads.source, () => conflict(PM.divergedMerge));
+      const merge = await mergeState(port, pull.repoId, heads.target, heads.source, () =>
+        conflict(PULL_MESSAGES.divergedMerge),
+      );
       const review = await reviewState(r, pull, revisionOf(pull, heads.source));
-      if (!review.approved) throw conflict(PM.needsApprovals);
-      if (!merge.options.includes(body.strategy)) throw conflict(PM.strategy);
+      if (!review.approved) throw conflict(PULL_MESSAGES.needsApprovals);
+      if (!merge.options.includes(body.strategy)) throw conflict(PULL_MESSAGES.strategy);
       const merger = authorOf(caller);
       const message =
         body.message ||
@@ -512,9 +541,9 @@ export const routes = [
           committer: gitPerson(merger),
         }));
       } catch (err) {
-        if (err instanceof GitConflict) throw conflict(PM.targetChanged);
-        if (err instanceof GitChangeError) throw conflict(PM.strategy);
-        if (err instanceof GitTooFar) throw conflict(PM.divergedMerge);
+        if (err instanceof GitConflict) throw conflict(PULL_MESSAGES.targetChanged);
+        if (err instanceof GitChangeError) throw conflict(PULL_MESSAGES.strategy);
+        if (err instanceof GitTooFar) throw conflict(PULL_MESSAGES.divergedMerge);
         throw err;
       }
       await finishPull(pull, 'merged', {
@@ -535,10 +564,10 @@ export const routes = [
     scope: 'git:read',
     summary: 'Closes a pull request without merging (its author, or members with git:write).',
     params: NumberPath,
-    errors: { 403: [PM.onlyAuthorClose], 404: NOT_FOUND, 409: [PM.changed] },
+    errors: { 403: [PULL_MESSAGES.onlyAuthorClose], 404: NOT_FOUND, 409: [PULL_MESSAGES.changed] },
     run: async ({ org, params, caller, scopes }) => {
       const { pull } = await pullOf(org.orgId, params, true);
-      if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PM.onlyAuthorClose);
+      if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PULL_MESSAGES.onlyAuthorClose);
       if (pull.state !== 'open') return ok({ state: pull.state });
       const closed = await finishPull(pull, 'closed', { closedAt: Date.now(), closedBy: callerId(caller) });
       return ok({ state: closed.state });
@@ -553,18 +582,26 @@ export const routes = [
       'must exist and differ, and no other pull request be open for them.',
     params: NumberPath,
     errors: {
-      403: [PM.onlyAuthorReopen],
+      403: [PULL_MESSAGES.onlyAuthorReopen],
       404: NOT_FOUND,
-      409: [PM.mergedReopen, PM.alreadyOpen(1), PM.branchGone('a', 'b'), PM.sameCommit, PM.tooMany, PM.changed],
+      409: [
+        PULL_MESSAGES.mergedReopen,
+        PULL_MESSAGES.alreadyOpen(1),
+        PULL_MESSAGES.branchGone('a', 'b'),
+        PULL_MESSAGES.sameCommit,
+        PULL_MESSAGES.tooMany,
+        PULL_MESSAGES.changed,
+      ],
     },
     run: async ({ org, params, caller, scopes }) => {
       const { pull } = await pullOf(org.orgId, params, true);
-      if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PM.onlyAuthorReopen);
-      if (pull.state === 'merged') throw conflict(PM.mergedReopen);
+      if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PULL_MESSAGES.onlyAuthorReopen);
+      if (pull.state === 'merged') throw conflict(PULL_MESSAGES.mergedReopen);
       if (pull.state === 'open') return ok({ state: 'open' });
       const heads = await headsOf(await repoGit(), pull);
-      if (!heads.source || !heads.target) throw conflict(PM.branchGone(pull.sourceBranch, pull.targetBranch));
-      if (heads.source === heads.target) throw conflict(PM.sameCommit);
+      if (!heads.source || !heads.target)
+        throw conflict(PULL_MESSAGES.branchGone(pull.sourceBranch, pull.targetBranch));
+      if (heads.source === heads.target) throw conflict(PULL_MESSAGES.sameCommit);
       const reopened = await reopenPull(pull);
       return ok({ state: reopened.state });
     },
@@ -576,12 +613,12 @@ export const routes = [
     summary: 'Adds a comment to a pull request (its `comments` goes up in the same write).',
     params: NumberPath,
     body: CommentBody,
-    errors: { 404: NOT_FOUND, 409: [PM.commentFailed] },
+    errors: { 404: NOT_FOUND, 409: [PULL_MESSAGES.commentFailed] },
     run: async ({ org, params, body, caller }) => {
       const r = await requireRepo(org.orgId, params.name);
       const comment = await addComment(r, numberOf(params.number), 'pull', authorOf(caller), body.body, {
-        notFound: () => notFound(PM.notFound),
-        failure: PM.commentFailed,
+        notFound: () => notFound(PULL_MESSAGES.notFound),
+        failure: PULL_MESSAGES.commentFailed,
       });
       return created({ comment });
     },

@@ -26,6 +26,7 @@ import {
 import { callerId } from '../../shared/kernel/auth/caller';
 import { forbidden, notFound } from '../../shared/kernel/ground/errors';
 import { created, ok, route } from '../../shared/kernel/http/route';
+import { oneLine } from '../../shared/kernel/http/text-checks';
 import { queryPrefix } from '../../shared/kernel/store/ops';
 import { publicFields } from '../../shared/kernel/store/table';
 
@@ -38,7 +39,7 @@ const M = {
   commentFailed: 'Could not add the comment. Try again.',
 } as const;
 
-const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
+const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(256), oneLine);
 const Body = z.string().check(z.maxLength(65_536));
 
 /** The issue of a number: 404 `Issue not found` when it is none, or a pull request. */

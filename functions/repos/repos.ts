@@ -15,8 +15,10 @@ import { repoGit } from '../../shared/domains/repos/tags';
 import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/domains/repos/template-names';
 import { listResources, updateResource } from '../../shared/domains/resources/records';
 import { toResource } from '../../shared/domains/resources/schema';
+import { readEnv } from '../../shared/kernel/ground/env';
 import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { plainText } from '../../shared/kernel/http/text-checks';
 import { refNameProblem } from '../../shared/ports/git/names';
 
 /** Repository names: the spec's format. */
@@ -42,7 +44,7 @@ export function cloneUrl(r: RepoRecord, event: APIGatewayProxyEventV2): string {
   const host = event.headers.host ?? 'localhost';
   const proto =
     event.headers['x-forwarded-proto'] ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
-  const base = process.env.GIT_BASE_URL ?? `${proto}://${host}`;
+  const base = readEnv('GIT_BASE_URL') ?? `${proto}://${host}`;
   return `${base.replace(/\/$/, '')}/git/${r.orgId}/${r.name}.git`;
 }
 
@@ -123,7 +125,7 @@ export const repoRoutes = [
       'first commit holds them). After a 502, creating it again with the same name finishes it.',
     body: z.object({
       name: RepoName,
-      description: z.optional(z.string().check(z.trim(), z.maxLength(1000))),
+      description: z.optional(z.string().check(z.trim(), z.maxLength(1000), plainText)),
       readme: z._default(z.boolean(), false),
       gitignore: z.optional(z.enum(GITIGNORE_TEMPLATES)),
       license: z.optional(z.enum(LICENSES)),
@@ -226,7 +228,7 @@ export const repoRoutes = [
     summary: 'Changes the description (null removes it) or the default branch (one that exists).',
     params: RepoParams,
     body: z.object({
-      description: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(1000)))),
+      description: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(1000), plainText))),
       defaultBranch: z.optional(BranchName),
     }),
     errors: { 400: ['Branch ... not found.'], 404: [M.repoNotFound], 409: [M.changed] },

@@ -8,7 +8,7 @@ import {
   putClient,
   requireClient,
   rotatedSecrets,
-  SM,
+  SIGNIN_CLIENT_MESSAGES,
   shownClient,
   updateClient,
 } from '../../shared/domains/signin-clients/clients';
@@ -70,7 +70,7 @@ async function provider<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    if (err instanceof SigninUnavailableError) throw conflict(SM.unavailable);
+    if (err instanceof SigninUnavailableError) throw conflict(SIGNIN_CLIENT_MESSAGES.unavailable);
     throw err;
   }
 }
@@ -111,7 +111,11 @@ export const routes = [
       allowedOrigins: z._default(Origins, []),
       scopes: z._default(Scopes, [...SCOPES]),
     }),
-    errors: { 400: [REDIRECT, ORIGIN, SM.tooMany], 404: [PROJECT_NOT_FOUND], 409: [SM.unavailable] },
+    errors: {
+      400: [REDIRECT, ORIGIN, SIGNIN_CLIENT_MESSAGES.tooMany],
+      404: [PROJECT_NOT_FOUND],
+      409: [SIGNIN_CLIENT_MESSAGES.unavailable],
+    },
     run: async ({ org, params, body, caller }) => {
       const project = await requireProject(org.orgId, projectIdOf(params));
       assertActive(project);
@@ -146,12 +150,16 @@ export const routes = [
       scopes: z.optional(Scopes),
       ifVersion: z.optional(z.int()),
     }),
-    errors: { 400: [SM.typeFixed, REDIRECT, ORIGIN], 404: [PROJECT_NOT_FOUND, SM.notFound], 409: [SM.changed] },
+    errors: {
+      400: [SIGNIN_CLIENT_MESSAGES.typeFixed, REDIRECT, ORIGIN],
+      404: [PROJECT_NOT_FOUND, SIGNIN_CLIENT_MESSAGES.notFound],
+      409: [SIGNIN_CLIENT_MESSAGES.changed],
+    },
     run: async ({ org, params, body }) => {
       const project = await requireProject(org.orgId, projectIdOf(params));
       const c = await requireClient(project.projectId, params.clientId);
-      if (body.type !== undefined && body.type !== c.type) throw badRequest(SM.typeFixed);
-      if (body.ifVersion !== undefined && body.ifVersion !== c.version) throw conflict(SM.changed);
+      if (body.type !== undefined && body.type !== c.type) throw badRequest(SIGNIN_CLIENT_MESSAGES.typeFixed);
+      if (body.ifVersion !== undefined && body.ifVersion !== c.version) throw conflict(SIGNIN_CLIENT_MESSAGES.changed);
       const { ifVersion: _v, type: _t, ...changes } = body;
       const spec = checkSpec({
         ...specOf(c),
@@ -167,7 +175,7 @@ export const routes = [
     scope: 'projects:write',
     summary: 'Deletes a client: its users get no more tokens from it, refresh tokens included.',
     params: ClientPath,
-    errors: { 404: [PROJECT_NOT_FOUND, SM.notFound] },
+    errors: { 404: [PROJECT_NOT_FOUND, SIGNIN_CLIENT_MESSAGES.notFound] },
     run: async ({ org, params }) => {
       const project = await requireProject(org.orgId, projectIdOf(params));
       const c = await requireClient(project.projectId, params.clientId);
@@ -185,11 +193,15 @@ export const routes = [
       'for 7 days. `{ "revokePrevious": true }` instead ends every secret but the newest now.',
     params: ClientPath,
     body: z._default(z.object({ revokePrevious: z._default(z.boolean(), false) }), { revokePrevious: false }),
-    errors: { 400: [SM.onlyWeb], 404: [PROJECT_NOT_FOUND, SM.notFound], 409: [SM.changed] },
+    errors: {
+      400: [SIGNIN_CLIENT_MESSAGES.onlyWeb],
+      404: [PROJECT_NOT_FOUND, SIGNIN_CLIENT_MESSAGES.notFound],
+      409: [SIGNIN_CLIENT_MESSAGES.changed],
+    },
     run: async ({ org, params, body }) => {
       const project = await requireProject(org.orgId, projectIdOf(params));
       const c = await requireClient(project.projectId, params.clientId);
-      if (c.type !== 'web') throw badRequest(SM.onlyWeb);
+      if (c.type !== 'web') throw badRequest(SIGNIN_CLIENT_MESSAGES.onlyWeb);
       if (body.revokePrevious) {
         const [newest, ...previous] = c.secrets;
         await provider(() => Promise.all(previous.map((s) => signin().removeSecret(c.clientId, s.secretId))));

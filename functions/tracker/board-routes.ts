@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { boardBacklog, boardIssues, moveCard } from '../../shared/domains/tracker/board-views';
 import { createBoard, listBoards, patchBoard, requireBoard } from '../../shared/domains/tracker/boards';
 import type { Space } from '../../shared/domains/tracker/model';
-import { TM } from '../../shared/domains/tracker/records';
+import { TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
 import { requireSpace } from '../../shared/domains/tracker/spaces';
 import {
   boardSprints,
@@ -30,7 +30,7 @@ export const boardRoutes = [
     summary: 'The boards over spaces the caller can browse; `space` (key or id) narrows to boards showing it.',
     params: OrgPath,
     query: z.object({ space: z.optional(str(1, 64)) }),
-    errors: { 404: [TM.spaceNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.spaceNotFound] },
     run: async (ctx) => {
       const actor = actorOf(ctx);
       const space = ctx.query.space ? await requireSpace(actor, ctx.query.space) : undefined;
@@ -49,7 +49,7 @@ export const boardRoutes = [
       spaces: z.array(str(1, 64)).check(z.minLength(1), z.maxLength(20)),
       query: z.optional(str(0, 2000)),
     }),
-    errors: { 404: [TM.spaceNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.spaceNotFound] },
     run: async (ctx) => {
       const actor = actorOf(ctx);
       const spaces: Space[] = [];
@@ -65,7 +65,7 @@ export const boardRoutes = [
     path: '/v1/orgs/:orgId/issues/boards/:boardId',
     scope: 'issues:read',
     params: BoardPath,
-    errors: { 404: [TM.boardNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.boardNotFound] },
     run: async (ctx) => ok({ board: (await requireBoard(actorOf(ctx), ctx.params.boardId)).board }),
   }),
   route({
@@ -114,7 +114,11 @@ export const boardRoutes = [
       ),
       baseVersion: z.optional(z.int().check(z.minimum(0))),
     }),
-    errors: { 403: [TM.cannotBoard], 404: [TM.boardNotFound, TM.spaceNotFound], 409: [TM.boardChanged] },
+    errors: {
+      403: [TRACKER_MESSAGES.cannotBoard],
+      404: [TRACKER_MESSAGES.boardNotFound, TRACKER_MESSAGES.spaceNotFound],
+      409: [TRACKER_MESSAGES.boardChanged],
+    },
     run: async (ctx) => {
       const actor = actorOf(ctx);
       const board = await patchBoard(actor, ctx.params.boardId, ctx.body, async (refs) => {
@@ -131,7 +135,11 @@ export const boardRoutes = [
     scope: 'issues:write',
     summary: 'Deletes a board without an active sprint; its future sprints’ issues return to the backlog.',
     params: BoardPath,
-    errors: { 403: [TM.cannotBoard], 404: [TM.boardNotFound], 409: [TM.activeSprint] },
+    errors: {
+      403: [TRACKER_MESSAGES.cannotBoard],
+      404: [TRACKER_MESSAGES.boardNotFound],
+      409: [TRACKER_MESSAGES.activeSprint],
+    },
     run: async (ctx) => {
       await deleteBoard(actorOf(ctx), ctx.params.boardId);
       return ok({ boardId: ctx.params.boardId });
@@ -148,7 +156,10 @@ export const boardRoutes = [
       '`wipBelowMin` under `min`): shown, not enforced, as in Jira.',
     params: BoardPath,
     query: z.object({ quickFilters: z.optional(str(0, 400)), sprint: z.optional(str(1, 64)) }),
-    errors: { 400: ['Unknown quick filter: <id>'], 404: [TM.boardNotFound, TM.sprintNotFound] },
+    errors: {
+      400: ['Unknown quick filter: <id>'],
+      404: [TRACKER_MESSAGES.boardNotFound, TRACKER_MESSAGES.sprintNotFound],
+    },
     run: async (ctx) => ok(await boardIssues(actorOf(ctx), ctx.params.boardId, ctx.query)),
   }),
   route({
@@ -160,7 +171,7 @@ export const boardRoutes = [
       'board with `kanbanBacklog` (Jira’s kanban backlog), the issues of its first column, which leave the board.',
     params: BoardPath,
     query: z.object({ quickFilters: z.optional(str(0, 400)) }),
-    errors: { 400: ['Unknown quick filter: <id>'], 404: [TM.boardNotFound] },
+    errors: { 400: ['Unknown quick filter: <id>'], 404: [TRACKER_MESSAGES.boardNotFound] },
     run: async (ctx) => ok(await boardBacklog(actorOf(ctx), ctx.params.boardId, ctx.query)),
   }),
   route({
@@ -181,10 +192,10 @@ export const boardRoutes = [
       fields: z.optional(IssueEdit),
     }),
     errors: {
-      400: [TM.beforeOrAfter],
-      403: [TM.cannotTransition],
-      404: [TM.boardNotFound, TM.columnNotFound, TM.issueNotFound],
-      409: [TM.noTransition, 'The transition "<name>" needs these fields: <fields>.'],
+      400: [TRACKER_MESSAGES.beforeOrAfter],
+      403: [TRACKER_MESSAGES.cannotTransition],
+      404: [TRACKER_MESSAGES.boardNotFound, TRACKER_MESSAGES.columnNotFound, TRACKER_MESSAGES.issueNotFound],
+      409: [TRACKER_MESSAGES.noTransition, 'The transition "<name>" needs these fields: <fields>.'],
     },
     run: async (ctx) => ok(await moveCard(actorOf(ctx), ctx.params.boardId, ctx.body)),
   }),
@@ -194,7 +205,7 @@ export const boardRoutes = [
     scope: 'issues:read',
     summary: 'The board’s sprints (Jira’s GET /board/{id}/sprint), in board order.',
     params: BoardPath,
-    errors: { 404: [TM.boardNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.boardNotFound] },
     run: async (ctx) => {
       await requireBoard(actorOf(ctx), ctx.params.boardId);
       return ok({ sprints: await boardSprints(ctx.org.orgId, ctx.params.boardId) });
@@ -213,7 +224,11 @@ export const boardRoutes = [
       endDate: z.optional(Millis),
       capacity: z.optional(z.number().check(z.minimum(0), z.maximum(1_000_000))),
     }),
-    errors: { 400: ['Only scrum boards have sprints.'], 403: [TM.cannotSprints], 404: [TM.boardNotFound] },
+    errors: {
+      400: ['Only scrum boards have sprints.'],
+      403: [TRACKER_MESSAGES.cannotSprints],
+      404: [TRACKER_MESSAGES.boardNotFound],
+    },
     run: async (ctx) => created({ sprint: await createSprint(actorOf(ctx), ctx.params.boardId, ctx.body) }),
   }),
   route({
@@ -222,7 +237,7 @@ export const boardRoutes = [
     scope: 'issues:read',
     summary: 'Velocity: the last 7 closed sprints, committed and completed estimates in the board’s estimation.',
     params: BoardPath,
-    errors: { 404: [TM.boardNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.boardNotFound] },
     run: async (ctx) => ok(await velocity(actorOf(ctx), ctx.params.boardId)),
   }),
   route({
@@ -231,7 +246,7 @@ export const boardRoutes = [
     scope: 'issues:read',
     summary: 'A sprint, with its report once closed (`data.report`: committed, added, removed, completed, incomplete).',
     params: SprintPath,
-    errors: { 404: [TM.sprintNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.sprintNotFound] },
     run: async (ctx) => {
       const { sprint } = await requireSprint(actorOf(ctx), ctx.params.sprintId);
       const {
@@ -263,9 +278,9 @@ export const boardRoutes = [
     }),
     errors: {
       400: ['carryTo names a future sprint of the same board.'],
-      403: [TM.cannotSprints],
-      404: [TM.sprintNotFound],
-      409: [TM.oneActive],
+      403: [TRACKER_MESSAGES.cannotSprints],
+      404: [TRACKER_MESSAGES.sprintNotFound],
+      409: [TRACKER_MESSAGES.oneActive],
     },
     run: async (ctx) => ok({ sprint: await changeSprint(actorOf(ctx), ctx.params.sprintId, ctx.body) }),
   }),
@@ -276,8 +291,8 @@ export const boardRoutes = [
     summary: 'Deletes a sprint that is not active; a future sprint’s issues return to the backlog.',
     params: SprintPath,
     errors: {
-      403: [TM.cannotSprints],
-      404: [TM.sprintNotFound],
+      403: [TRACKER_MESSAGES.cannotSprints],
+      404: [TRACKER_MESSAGES.sprintNotFound],
       409: ["The active sprint can't be deleted. Complete it first."],
     },
     run: async (ctx) => {

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { Actor } from '../../shared/domains/tracker/records';
 import type { Caller } from '../../shared/kernel/auth/caller';
 import type { Role } from '../../shared/kernel/auth/scopes';
+import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
 import type { Organization } from '../../shared/kernel/identity/schema';
 
 /** The tracker's view of a request's caller. */
@@ -16,8 +17,9 @@ export function actorOf(ctx: { org: Organization; caller: Caller; role: Role | u
 }
 
 export const OrgPath = z.object({ orgId: z.string() });
-export const str = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
-export const trimmed = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max));
+export const str = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max), plainText);
+export const trimmed = (min: number, max: number) =>
+  z.string().check(z.trim(), z.minLength(min), z.maxLength(max), oneLine);
 export const Ref = str(1, 64);
 
 const Estimate = z.nullable(z.union([z.number().check(z.minimum(0), z.maximum(315_360_000)), str(1, 40)]));

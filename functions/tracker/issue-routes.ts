@@ -3,7 +3,7 @@ import { raiseTrackerEvents } from '../../shared/domains/tracker/events';
 import { createIssue, editIssue, requireIssue } from '../../shared/domains/tracker/issues';
 import { labelsOf } from '../../shared/domains/tracker/labels';
 import { issuePage } from '../../shared/domains/tracker/page';
-import { TM } from '../../shared/domains/tracker/records';
+import { TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { actorOf, IssueEdit, issueFields, OrgPath, Ref, str } from './common';
 
@@ -17,7 +17,7 @@ export const issueRoutes = [
     summary: 'Labels used on the issues the caller sees (of one `space`), most used first.',
     params: OrgPath,
     query: z.object({ space: z.optional(str(1, 64)) }),
-    errors: { 404: [TM.spaceNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.spaceNotFound] },
     run: async (ctx) => ok({ labels: await labelsOf(actorOf(ctx), ctx.query.space) }),
   }),
   route({
@@ -29,7 +29,11 @@ export const issueRoutes = [
       '`parent` an issue key; its number comes from the space’s counter in the issue’s own transaction.',
     params: OrgPath,
     body: z.object({ ...z.partial(z.object(issueFields)).shape, space: str(1, 64), summary: issueFields.summary }),
-    errors: { 400: [TM.subtaskParent, TM.badParent], 403: [TM.cannotCreate], 404: [TM.spaceNotFound] },
+    errors: {
+      400: [TRACKER_MESSAGES.subtaskParent, TRACKER_MESSAGES.badParent],
+      403: [TRACKER_MESSAGES.cannotCreate],
+      404: [TRACKER_MESSAGES.spaceNotFound],
+    },
     run: async (ctx) => {
       const actor = actorOf(ctx);
       const { space: ref, ...input } = ctx.body;
@@ -52,7 +56,7 @@ export const issueRoutes = [
       'first in the caller’s issue history (50 issues), which JQL reads: `issue in issueHistory()`, `lastViewed`.',
     params: IssuePath,
     query: z.object({ remember: z._default(z.enum(['0', '1']), '0') }),
-    errors: { 404: [TM.issueNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.issueNotFound] },
     run: async (ctx) => ok(await issuePage(actorOf(ctx), ctx.params.issueKey, ctx.query.remember === '1')),
   }),
   route({
@@ -65,10 +69,10 @@ export const issueRoutes = [
     params: IssuePath,
     body: IssueEdit,
     errors: {
-      400: [TM.subtaskParent, TM.badParent],
-      403: [TM.cannotEdit],
-      404: [TM.issueNotFound],
-      409: [TM.issueChanged],
+      400: [TRACKER_MESSAGES.subtaskParent, TRACKER_MESSAGES.badParent],
+      403: [TRACKER_MESSAGES.cannotEdit],
+      404: [TRACKER_MESSAGES.issueNotFound],
+      409: [TRACKER_MESSAGES.issueChanged],
     },
     run: async (ctx) => {
       const actor = actorOf(ctx);

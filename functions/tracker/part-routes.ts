@@ -22,7 +22,7 @@ import {
   listWorklogs,
   startAttachment,
 } from '../../shared/domains/tracker/parts';
-import { TM } from '../../shared/domains/tracker/records';
+import { TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
 import { applyTransition, findTransition } from '../../shared/domains/tracker/transitions';
 import { HttpError } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
@@ -47,7 +47,7 @@ export const partRoutes = [
     scope: 'issues:read',
     summary: 'An issue’s comments, oldest first (Jira’s GET /issue/{key}/comment).',
     params: IssuePath,
-    errors: { 404: [TM.issueNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.issueNotFound] },
     run: async (ctx) => ok({ comments: await listComments(actorOf(ctx), ctx.params.issueKey) }),
   }),
   route({
@@ -57,7 +57,7 @@ export const partRoutes = [
     summary: 'Comments on an issue; members named (`@handle`, `[~accountid:…]`) get `issue.mentioned`.',
     params: IssuePath,
     body: z.object({ body: Body }),
-    errors: { 403: [TM.cannotComment], 404: [TM.issueNotFound] },
+    errors: { 403: [TRACKER_MESSAGES.cannotComment], 404: [TRACKER_MESSAGES.issueNotFound] },
     run: async (ctx) => {
       const actor = actorOf(ctx);
       const { comment, issue, space } = await addComment(actor, ctx.params.issueKey, ctx.body.body);
@@ -72,7 +72,10 @@ export const partRoutes = [
     summary: 'Edits a comment: its author, or holders of `editComments`.',
     params: CommentPath,
     body: z.object({ body: Body }),
-    errors: { 403: ["You can't change this comment."], 404: [TM.issueNotFound, TM.commentNotFound] },
+    errors: {
+      403: ["You can't change this comment."],
+      404: [TRACKER_MESSAGES.issueNotFound, TRACKER_MESSAGES.commentNotFound],
+    },
     run: async (ctx) =>
       ok({ comment: await editComment(actorOf(ctx), ctx.params.issueKey, ctx.params.commentId, ctx.body.body) }),
   }),
@@ -82,7 +85,10 @@ export const partRoutes = [
     scope: 'issues:write',
     summary: 'Deletes a comment: its author, or holders of `deleteComments`.',
     params: CommentPath,
-    errors: { 403: ["You can't change this comment."], 404: [TM.issueNotFound, TM.commentNotFound] },
+    errors: {
+      403: ["You can't change this comment."],
+      404: [TRACKER_MESSAGES.issueNotFound, TRACKER_MESSAGES.commentNotFound],
+    },
     run: async (ctx) => {
       await deleteComment(actorOf(ctx), ctx.params.issueKey, ctx.params.commentId);
       return noContent();
@@ -94,7 +100,7 @@ export const partRoutes = [
     scope: 'issues:read',
     summary: 'Work logged on an issue (Jira’s GET /issue/{key}/worklog).',
     params: IssuePath,
-    errors: { 404: [TM.issueNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.issueNotFound] },
     run: async (ctx) => ok({ worklogs: await listWorklogs(actorOf(ctx), ctx.params.issueKey) }),
   }),
   route({
@@ -113,7 +119,7 @@ export const partRoutes = [
     errors: {
       400: ['timeSpent takes seconds or a duration such as 1w 2d 3h 30m.'],
       403: ["You can't log work on this issue."],
-      404: [TM.issueNotFound],
+      404: [TRACKER_MESSAGES.issueNotFound],
     },
     run: async (ctx) => created(await addWorklog(actorOf(ctx), ctx.params.issueKey, ctx.body)),
   }),
@@ -128,7 +134,7 @@ export const partRoutes = [
     body: z.object({ type: str(1, 32), issue: Ref, direction: z.optional(z.enum(['outward', 'inward'])) }),
     errors: {
       400: ['Unknown link type: <type>.', 'Unknown issue: <key>'],
-      404: [TM.issueNotFound],
+      404: [TRACKER_MESSAGES.issueNotFound],
       409: ['These issues are already linked that way.'],
     },
     run: async (ctx) => created({ link: await addLink(actorOf(ctx), ctx.params.issueKey, ctx.body) }),
@@ -139,7 +145,7 @@ export const partRoutes = [
     scope: 'issues:write',
     summary: 'Removes a link from both issues.',
     params: LinkPath,
-    errors: { 404: [TM.issueNotFound, TM.linkNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.issueNotFound, TRACKER_MESSAGES.linkNotFound] },
     run: async (ctx) => {
       await deleteLink(actorOf(ctx), ctx.params.issueKey, ctx.params.linkId);
       return noContent();
@@ -158,7 +164,7 @@ export const partRoutes = [
       contentType: str(1, 255),
       size: z.int().check(z.minimum(0), z.maximum(100 * 1024 * 1024)),
     }),
-    errors: { 403: ["You can't attach files to this issue."], 404: [TM.issueNotFound] },
+    errors: { 403: ["You can't attach files to this issue."], 404: [TRACKER_MESSAGES.issueNotFound] },
     run: async (ctx) => created(await startAttachment(actorOf(ctx), ctx.params.issueKey, ctx.body)),
   }),
   route({
@@ -199,7 +205,7 @@ export const partRoutes = [
     summary:
       'The transitions open from the issue’s status, with the fields each asks for (Jira’s GET /issue/{key}/transitions).',
     params: IssuePath,
-    errors: { 404: [TM.issueNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.issueNotFound] },
     run: async (ctx) => {
       const { issue, space } = await requireIssue(actorOf(ctx), ctx.params.issueKey);
       const wf = workflowOf(space.config, issue.typeId);
@@ -223,12 +229,12 @@ export const partRoutes = [
     params: IssuePath,
     body: z.object({ transition: str(1, 80), fields: z.optional(IssueEdit) }),
     errors: {
-      403: [TM.cannotTransition],
-      404: [TM.issueNotFound],
+      403: [TRACKER_MESSAGES.cannotTransition],
+      404: [TRACKER_MESSAGES.issueNotFound],
       409: [
         'No transition "<name>" from this issue\'s status.',
         'The transition "<name>" needs these fields: <fields>.',
-        TM.issueChanged,
+        TRACKER_MESSAGES.issueChanged,
       ],
     },
     run: async (ctx) => {
@@ -252,7 +258,11 @@ export const partRoutes = [
       startDate: z.optional(Day),
       releaseDate: z.optional(Day),
     }),
-    errors: { 403: [TM.administer], 404: [TM.spaceNotFound], 409: ['A version with this name exists in the space.'] },
+    errors: {
+      403: [TRACKER_MESSAGES.administer],
+      404: [TRACKER_MESSAGES.spaceNotFound],
+      409: ['A version with this name exists in the space.'],
+    },
     run: async (ctx) => created({ version: await createVersion(actorOf(ctx), ctx.params.spaceKey, ctx.body) }),
   }),
   route({
@@ -269,7 +279,10 @@ export const partRoutes = [
       released: z.optional(z.boolean()),
       archived: z.optional(z.boolean()),
     }),
-    errors: { 403: [TM.administer], 404: [TM.spaceNotFound, TM.versionNotFound] },
+    errors: {
+      403: [TRACKER_MESSAGES.administer],
+      404: [TRACKER_MESSAGES.spaceNotFound, TRACKER_MESSAGES.versionNotFound],
+    },
     run: async (ctx) =>
       ok({ version: await changeVersion(actorOf(ctx), ctx.params.spaceKey, ctx.params.versionId, ctx.body) }),
   }),
@@ -278,7 +291,10 @@ export const partRoutes = [
     path: `${spaceBase}/versions/:versionId`,
     scope: 'issues:write',
     params: VersionPath,
-    errors: { 403: [TM.administer], 404: [TM.spaceNotFound, TM.versionNotFound] },
+    errors: {
+      403: [TRACKER_MESSAGES.administer],
+      404: [TRACKER_MESSAGES.spaceNotFound, TRACKER_MESSAGES.versionNotFound],
+    },
     run: async (ctx) => {
       await deleteVersion(actorOf(ctx), ctx.params.spaceKey, ctx.params.versionId);
       return noContent();
@@ -296,7 +312,11 @@ export const partRoutes = [
       leadId: z.optional(str(1, 64)),
       defaultAssignee: z.optional(z.enum(['space', 'lead', 'unassigned'])),
     }),
-    errors: { 403: [TM.administer], 404: [TM.spaceNotFound], 409: ['A component with this name exists in the space.'] },
+    errors: {
+      403: [TRACKER_MESSAGES.administer],
+      404: [TRACKER_MESSAGES.spaceNotFound],
+      409: ['A component with this name exists in the space.'],
+    },
     run: async (ctx) => created({ component: await createComponent(actorOf(ctx), ctx.params.spaceKey, ctx.body) }),
   }),
   route({
@@ -310,7 +330,10 @@ export const partRoutes = [
       leadId: z.optional(str(1, 64)),
       defaultAssignee: z.optional(z.enum(['space', 'lead', 'unassigned'])),
     }),
-    errors: { 403: [TM.administer], 404: [TM.spaceNotFound, TM.componentNotFound] },
+    errors: {
+      403: [TRACKER_MESSAGES.administer],
+      404: [TRACKER_MESSAGES.spaceNotFound, TRACKER_MESSAGES.componentNotFound],
+    },
     run: async (ctx) =>
       ok({ component: await changeComponent(actorOf(ctx), ctx.params.spaceKey, ctx.params.componentId, ctx.body) }),
   }),
@@ -319,7 +342,10 @@ export const partRoutes = [
     path: `${spaceBase}/components/:componentId`,
     scope: 'issues:write',
     params: ComponentPath,
-    errors: { 403: [TM.administer], 404: [TM.spaceNotFound, TM.componentNotFound] },
+    errors: {
+      403: [TRACKER_MESSAGES.administer],
+      404: [TRACKER_MESSAGES.spaceNotFound, TRACKER_MESSAGES.componentNotFound],
+    },
     run: async (ctx) => {
       await deleteComponent(actorOf(ctx), ctx.params.spaceKey, ctx.params.componentId);
       return noContent();

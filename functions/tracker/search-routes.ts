@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { IMPORT_MESSAGES } from '../../shared/domains/mail/imports';
 import { bulkChange } from '../../shared/domains/tracker/bulk';
 import { rankIssues } from '../../shared/domains/tracker/ranking';
-import { TM } from '../../shared/domains/tracker/records';
+import { TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
 import { searchIssues } from '../../shared/domains/tracker/search';
 import { queryInt } from '../../shared/kernel/http/query';
 import { ok, route } from '../../shared/kernel/http/route';
@@ -57,13 +57,13 @@ export const searchRoutes = [
     errors: {
       400: [
         'The CSV file has no Summary column: export it from the issue tracker with all fields.',
-        TM.importOneSource,
+        TRACKER_MESSAGES.importOneSource,
         IMPORT_MESSAGES.notUploaded,
         IMPORT_MESSAGES.badNext,
       ],
-      403: [TM.importAdmins],
-      404: [TM.spaceNotFound],
-      413: [TM.importTooLarge],
+      403: [TRACKER_MESSAGES.importAdmins],
+      404: [TRACKER_MESSAGES.spaceNotFound],
+      413: [TRACKER_MESSAGES.importTooLarge],
     },
     run: async (ctx) => ok(await (await transfer()).importIssues(actorOf(ctx), ctx.body)),
   }),
@@ -82,7 +82,11 @@ export const searchRoutes = [
       format: z.enum(['csv', 'json']),
       size: z.int().check(z.minimum(1)),
     }),
-    errors: { 403: [TM.importAdmins], 404: [TM.spaceNotFound], 413: [TM.importTooLarge] },
+    errors: {
+      403: [TRACKER_MESSAGES.importAdmins],
+      404: [TRACKER_MESSAGES.spaceNotFound],
+      413: [TRACKER_MESSAGES.importTooLarge],
+    },
     run: async (ctx) => ok(await (await transfer()).startImportUpload(actorOf(ctx), ctx.body)),
   }),
   route({
@@ -132,10 +136,10 @@ export const searchRoutes = [
       after: z.optional(Ref),
     }),
     errors: {
-      400: [TM.beforeOrAfter, TM.rankSelf],
-      403: [TM.cannotEdit],
-      404: [TM.issueNotFound],
-      409: [TM.issueChanged],
+      400: [TRACKER_MESSAGES.beforeOrAfter, TRACKER_MESSAGES.rankSelf],
+      403: [TRACKER_MESSAGES.cannotEdit],
+      404: [TRACKER_MESSAGES.issueNotFound],
+      409: [TRACKER_MESSAGES.issueChanged],
     },
     run: async (ctx) => ok({ issues: await rankIssues(actorOf(ctx), ctx.body.issues, ctx.body) }),
   }),
@@ -158,8 +162,8 @@ export const searchRoutes = [
     }),
     errors: {
       400: ['A transition operation needs transition.', 'A move operation needs space.'],
-      403: [TM.cannotCreate],
-      404: [TM.spaceNotFound],
+      403: [TRACKER_MESSAGES.cannotCreate],
+      404: [TRACKER_MESSAGES.spaceNotFound],
     },
     run: async (ctx) => ok(await bulkChange(actorOf(ctx), ctx.body)),
   }),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { permissionsFor } from '../../shared/domains/tracker/access';
 import { PERMISSIONS } from '../../shared/domains/tracker/model';
-import { TM } from '../../shared/domains/tracker/records';
+import { TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
 import {
   createSpace,
   listSpaces,
@@ -171,7 +171,7 @@ export const spaceRoutes = [
       icon: z.optional(str(0, 16)),
       color: z.optional(Color),
     }),
-    errors: { 400: [TM.keyFormat], 409: [TM.keyTaken] },
+    errors: { 400: [TRACKER_MESSAGES.keyFormat], 409: [TRACKER_MESSAGES.keyTaken] },
     run: async (ctx) => {
       const { space } = await createSpace(actorOf(ctx), ctx.body);
       return created({ space });
@@ -185,7 +185,7 @@ export const spaceRoutes = [
       'A space by key (former keys too) or `spc_` id, with the caller’s permissions, the 21 permission names in ' +
       'order, its versions and components.',
     params: SpacePath,
-    errors: { 404: [TM.spaceNotFound] },
+    errors: { 404: [TRACKER_MESSAGES.spaceNotFound] },
     run: async (ctx) => {
       const actor = actorOf(ctx);
       const space = await requireSpace(actor, ctx.params.spaceKey);
@@ -220,7 +220,12 @@ export const spaceRoutes = [
       archived: z.optional(z.boolean()),
       config: z.optional(Config),
     }),
-    errors: { 400: [TM.keyFormat], 403: [TM.administer], 404: [TM.spaceNotFound], 409: [TM.keyTaken] },
+    errors: {
+      400: [TRACKER_MESSAGES.keyFormat],
+      403: [TRACKER_MESSAGES.administer],
+      404: [TRACKER_MESSAGES.spaceNotFound],
+      409: [TRACKER_MESSAGES.keyTaken],
+    },
     run: async (ctx) => {
       const actor = actorOf(ctx);
       const config = ctx.body.config;

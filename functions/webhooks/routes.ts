@@ -9,13 +9,14 @@ import {
   rotateSecret,
   shownEndpoint,
   updateEndpoint,
-  WM,
+  WEBHOOK_MESSAGES,
 } from '../../shared/domains/webhooks/endpoints';
 import { callerId } from '../../shared/kernel/auth/caller';
 import type { Role } from '../../shared/kernel/auth/scopes';
 import { badRequest, conflict } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { plainText } from '../../shared/kernel/http/text-checks';
 import { checkPublicUrl, UnresolvableHostError, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
 
 const OrgPath = z.object({ orgId: z.string() });
@@ -28,7 +29,7 @@ const roles: { allow: Role[]; refusal: string } = {
 const UNRESOLVED = "The URL's host <host> does not resolve.";
 const Url = z.string().check(z.minLength(1), z.maxLength(2048));
 const Events = z.array(z.enum(EVENT_KINDS)).check(z.minLength(1), z.maxLength(EVENT_KINDS.length));
-const Description = z.string().check(z.maxLength(300));
+const Description = z.string().check(z.maxLength(300), plainText);
 
 /** A public https URL, as the guarded fetch will reach it (its address is checked again at each try). */
 async function publicUrl(raw: string): Promise<string> {
@@ -37,7 +38,7 @@ async function publicUrl(raw: string): Promise<string> {
   } catch (err) {
     // A name without an address says so: the URL may be right, its DNS not there yet.
     if (err instanceof UnresolvableHostError) throw badRequest(err.message);
-    if (err instanceof UnsafeUrlError) throw badRequest(WM.url);
+    if (err instanceof UnsafeUrlError) throw badRequest(WEBHOOK_MESSAGES.url);
     throw err;
   }
 }
@@ -67,7 +68,7 @@ export const routes = [
       description: z.optional(Description),
       enabled: z._default(z.boolean(), true),
     }),
-    errors: { 400: [WM.url, UNRESOLVED, WM.tooMany] },
+    errors: { 400: [WEBHOOK_MESSAGES.url, UNRESOLVED, WEBHOOK_MESSAGES.tooMany] },
     run: async ({ org, body, caller }) => {
       const url = await publicUrl(body.url);
       const { endpoint, secret } = await createEndpoint(
@@ -84,7 +85,7 @@ export const routes = [
     scope: 'org:read',
     summary: 'An endpoint.',
     params: EndpointPath,
-    errors: { 404: [WM.notFound] },
+    errors: { 404: [WEBHOOK_MESSAGES.notFound] },
     run: async ({ org, params }) =>
       ok({ endpoint: shownEndpoint(await requireEndpoint(org.orgId, params.endpointId)) }),
   }),
@@ -103,13 +104,17 @@ export const routes = [
       enabled: z.optional(z.boolean()),
       ifVersion: z.optional(z.int()),
     }),
-    errors: { 400: [WM.url, UNRESOLVED, 'Nothing to update.'], 404: [WM.notFound], 409: [WM.changed] },
+    errors: {
+      400: [WEBHOOK_MESSAGES.url, UNRESOLVED, 'Nothing to update.'],
+      404: [WEBHOOK_MESSAGES.notFound],
+      409: [WEBHOOK_MESSAGES.changed],
+    },
     run: async ({ org, params, body }) => {
       const e = await requireEndpoint(org.orgId, params.endpointId);
       const { ifVersion, ...changes } = body;
       const fields = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       if (Object.keys(fields).length === 0) throw badRequest('Nothing to update.');
-      if (ifVersion !== undefined && ifVersion !== e.version) throw conflict(WM.changed);
+      if (ifVersion !== undefined && ifVersion !== e.version) throw conflict(WEBHOOK_MESSAGES.changed);
       if (body.url !== undefined) fields.url = await publicUrl(body.url);
       if (body.events !== undefined) fields.events = [...new Set(body.events)];
       return ok({ endpoint: shownEndpoint(await updateEndpoint(e, fields)) });
@@ -122,7 +127,7 @@ export const routes = [
     roles,
     summary: 'Removes an endpoint; deliveries still pending end failed.',
     params: EndpointPath,
-    errors: { 404: [WM.notFound] },
+    errors: { 404: [WEBHOOK_MESSAGES.notFound] },
     run: async ({ org, params }) => {
       await deleteEndpoint(await requireEndpoint(org.orgId, params.endpointId));
       return noContent();
@@ -137,7 +142,7 @@ export const routes = [
       'A new signing secret (answered once). The one it replaces signs beside it for 24 hours: each delivery then ' +
       'carries both signatures, so the receiver can switch without missing one.',
     params: EndpointPath,
-    errors: { 404: [WM.notFound], 409: [WM.changed] },
+    errors: { 404: [WEBHOOK_MESSAGES.notFound], 409: [WEBHOOK_MESSAGES.changed] },
     run: async ({ org, params }) => {
       const { endpoint, secret } = await rotateSecret(await requireEndpoint(org.orgId, params.endpointId));
       return ok({ endpoint: shownEndpoint(endpoint), secret });
@@ -154,7 +159,7 @@ export const routes = [
       cursor: z.optional(z.string().check(z.maxLength(2000))),
       limit: queryInt(1, 100, 30),
     }),
-    errors: { 400: ['Invalid page cursor. Run the request again.'], 404: [WM.notFound] },
+    errors: { 400: ['Invalid page cursor. Run the request again.'], 404: [WEBHOOK_MESSAGES.notFound] },
     run: async ({ org, params, query }) => {
       const e = await requireEndpoint(org.orgId, params.endpointId);
       return ok(await listDeliveries(org.orgId, e.endpointId, query.limit, query.cursor));
@@ -166,7 +171,7 @@ export const routes = [
     scope: 'org:read',
     summary: 'A delivery with the payload it sends and its tries.',
     params: DeliveryPath,
-    errors: { 404: [WM.notFound, WM.deliveryNotFound] },
+    errors: { 404: [WEBHOOK_MESSAGES.notFound, WEBHOOK_MESSAGES.deliveryNotFound] },
     run: async ({ org, params }) => {
       const d = await requireDelivery(org.orgId, params.endpointId, params.deliveryId);
       return ok({ delivery: shownDelivery(d, true) });
@@ -179,7 +184,7 @@ export const routes = [
     roles,
     summary: 'Sends a delivery again, as a new delivery of the same payload (its own `webhook-id` and tries).',
     params: DeliveryPath,
-    errors: { 404: [WM.notFound, WM.deliveryNotFound] },
+    errors: { 404: [WEBHOOK_MESSAGES.notFound, WEBHOOK_MESSAGES.deliveryNotFound] },
     run: async ({ org, params }) => {
       const e = await requireEndpoint(org.orgId, params.endpointId);
       const copy = await redeliver(await requireDelivery(org.orgId, e.endpointId, params.deliveryId));

@@ -6,6 +6,7 @@ import PostalMime from 'postal-mime';
 import { receiveItip } from '../../shared/domains/calendar/itip';
 import { eventByUid } from '../../shared/domains/calendar/records';
 import type { Mailbox } from '../../shared/domains/mail/records';
+import { setLocalRecord } from '../../shared/ports/dns/local';
 import type { Person } from '../helpers/platform';
 import { type MailWorld, mailboxFor, startMailWorld, unique, until } from '../mail/helpers';
 
@@ -176,13 +177,19 @@ test('notify=false mails nobody; a removed or unverified domain is 409 before an
     204,
   );
 
+  // A domain no longer verified: verified, given a mailbox, removed and added again (pending).
   const domain = `${unique('pend')}.org`;
-  await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/domains`, { domain });
+  const domains = `/v1/orgs/${w.p.org.orgId}/mail/domains`;
+  const txt = (await w.p.post(domains, { domain })).body.domain.records[0];
+  await setLocalRecord(domain, { name: txt.name, type: 'TXT', value: txt.value });
+  expect((await w.p.post(`${domains}/${domain}/verify`)).body.domain.status).toBe('verified');
   const pending = await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes`, {
     address: `p@${domain}`,
     name: 'P',
     members: [w.p.owner.userId],
   });
+  expect((await w.p.delete(`${domains}/${domain}`)).status).toBe(204);
+  expect((await w.p.post(domains, { domain })).body.domain.status).toBe('pending');
   const base = `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${pending.body.mailbox.mailboxId}`;
   const cal = (await w.p.get(`${base}/calendars`)).body.calendars[0].calendarId;
   const body = {

@@ -76,11 +76,16 @@ describe('projects', () => {
     });
   });
 
-  it('create, then list as a table and as JSON', async () => {
+  it('create, then list: tab-separated cells piped, a table on a terminal, and as JSON', async () => {
     const created = await cli.run(['projects', 'create', slug, '--framework', 'static', '--name', 'CLI site']);
     expect(created.stderr).toBe('');
     expect(created.stdout).toMatch(new RegExp(`^Created project ${slug} \\(prj_\\w+\\), static, in \\S+\\.\\n$`));
-    const list = await cli.run(['projects', 'list']);
+    const piped = await cli.run(['projects', 'list']);
+    expect(piped.stdout).toMatch(new RegExp(`^${slug}\tprj_\\w+\tstatic\t-\n$`));
+    const terminal = new Cli();
+    Object.assign(terminal.env, cli.env);
+    terminal.columns = 100;
+    const list = await terminal.run(['projects', 'list']);
     const [header, row] = list.stdout.trimEnd().split('\n');
     expect(header).toMatch(/^SLUG\s+ID\s+FRAMEWORK\s+PRODUCTION$/);
     expect(row).toMatch(new RegExp(`^${slug}\\s+prj_\\w+\\s+static\\s+-$`));
@@ -112,16 +117,18 @@ describe('projects', () => {
 
   it('usage mistakes exit 2 with the usage of the command', async () => {
     for (const [argv, usage] of [
-      [['projects'], 'projects <list|create>'],
+      [['projects'], 'projects <list|create|settings>'],
       [['projects', 'create'], 'projects create <slug>'],
       [['projects', 'list', '--nope'], 'projects list [--json]'],
-      [['frobnicate'], '<command>'],
     ] as const) {
       const res = await cli.run([...argv]);
       expect(res.code).toBe(2);
       expect(res.stderr).toMatch(/^Error: .+\n\nUsage: platform /);
       expect(res.stderr).toContain(`\n\nUsage: platform ${usage}`);
     }
+    expect((await cli.run(['frobnicate'])).stderr).toBe(
+      'Error: Unknown command frobnicate.\nRun platform --help to list the commands.\n',
+    );
     expect((await cli.run(['help'])).stdout).toContain('deploy [folder]');
   });
 });
@@ -162,10 +169,9 @@ describe('env', () => {
 
     const ls = await cli.run(['env', 'ls', '--project', slug]);
     expect(ls.stdout.split('\n')).toEqual([
-      expect.stringMatching(/^KEY\s+TARGETS\s+VALUE$/),
-      expect.stringMatching(/^API_SECRET\s+production,development\s+\(sensitive\)$/),
-      expect.stringMatching(/^GREETING\s+production,preview,development\s+Hello "you"$/),
-      expect.stringMatching(/^PREVIEW_ONLY\s+preview\s+x$/),
+      'API_SECRET\tproduction,development\t(sensitive)',
+      'GREETING\tproduction,preview,development\tHello "you"',
+      'PREVIEW_ONLY\tpreview\tx',
       '',
     ]);
     expect(ls.stdout).not.toContain('s3cr3t');

@@ -113,8 +113,117 @@ describe('deploy [folder]', () => {
     expect(res.stdout).toContain('Going live.');
     const follow = await cli.run(['logs', deploymentId, '--follow']);
     expect(follow.stdout).toBe(res.stdout);
+    expect(follow.stderr).toBe(`Deployment ${deploymentId}: ready.\n`);
     const runtime = await cli.run(['logs', deploymentId, '--runtime']);
     expect(runtime.stdout).toBe('This deployment has no server function: no runtime logs.\n');
+  });
+
+  it('deployments ls: whole tab-separated cells piped; on a terminal a fitted table, the status coloured', async () => {
+    const piped = await cli.run(['deployments', 'ls', '--project', 'cli-site']);
+    expect(piped.code).toBe(0);
+    const [row] = piped.stdout.split('\n');
+    expect(row?.split('\t').slice(0, 5)).toEqual([
+      deploymentId,
+      'ready',
+      'preview',
+      `http://${host}`,
+      expect.stringMatching(/^\d+[smhd]$/),
+    ]);
+    const none = await cli.run([
+      'deployments',
+      'ls',
+      '--project',
+      'cli-site',
+      '--target',
+      'production',
+      '--status',
+      'error',
+    ]);
+    expect(none.stdout).toBe('No deployments yet. Deploy a folder: platform deploy\n');
+    const bad = await cli.run(['deployments', 'ls', '--status', 'done']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^Error: Unknown status done: use queued, building/);
+
+    const terminal = new Cli();
+    Object.assign(terminal.env, cli.env);
+    terminal.columns = 70;
+    terminal.color = true;
+    const table = await terminal.run(['deployments', 'ls']);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+TARGET\s+URL\s+AGE/);
+    const mine = lines.find((l) => l.startsWith(deploymentId)) as string;
+    expect(mine).toContain('\x1b[32mready');
+    expect(mine).toContain(`http://${host}`);
+    terminal.env.NO_COLOR = '1';
+    expect((await terminal.run(['deployments', 'ls'])).stdout).not.toContain('\x1b[');
+    delete terminal.env.NO_COLOR;
+    expect((await terminal.run(['deployments', 'ls', '--no-color'])).stdout).not.toContain('\x1b[');
+  });
+
+  it('deployments inspect <id>: status, target, URL, project; an unknown one is the API message', async () => {
+    const res = await cli.run(['deployments', 'inspect', deploymentId]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(
+      new RegExp(`^id {9}${deploymentId}\nstatus {5}ready\ntarget {5}preview\nurl {8}http://`),
+    );
+    expect(res.stdout).toMatch(/\nproject {4}cli-site \(prj_\w+\)\n/);
+    const json = JSON.parse((await cli.run(['deployments', 'inspect', deploymentId, '--json'])).stdout);
+    expect(json.deployment.deploymentId).toBe(deploymentId);
+    expect(await cli.run(['deployments', 'inspect', 'dpl_nope'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: Deployment not found\n',
+    });
+  });
+
+  it("projects settings shows and changes a project's build settings; --no-… goes back to the default", async () => {
+    const shown = await cli.run(['projects', 'settings', '--project', 'cli-site']);
+    expect(shown.stdout).toMatch(
+      /^Settings of cli-site:\n {2}framework {2}static\n {2}build {6}\(the framework default\)\n/,
+    );
+    const set = await cli.run([
+      'projects',
+      'settings',
+      '--project',
+      'cli-site',
+      '--build-command',
+      'npm run build',
+      '--output-directory',
+      'public',
+      '--root-directory',
+      'site',
+      '--production-branch',
+      'release',
+    ]);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('Saved the settings of cli-site:\n');
+    expect(set.stdout).toContain('  build      npm run build\n');
+    expect(set.stdout).toContain('  output     public\n');
+    expect(set.stdout).toContain('  root       site\n');
+    expect(set.stdout).toContain('  production release\n');
+    const reset = await cli.run([
+      'projects',
+      'settings',
+      '--project',
+      'cli-site',
+      '--no-build-command',
+      '--root-directory',
+      '',
+      '--production-branch',
+      'main',
+      '--output-directory',
+      '.',
+      '--json',
+    ]);
+    expect(reset.code).toBe(0);
+    const project = JSON.parse(reset.stdout).project;
+    expect(project.buildCommand).toBeUndefined();
+    expect(project.productionBranch).toBe('main');
+    const unknownRepo = await cli.run(['projects', 'settings', '--project', 'cli-site', '--repo', 'nope']);
+    expect(unknownRepo.code).toBe(2);
+    expect(unknownRepo.stderr).toMatch(/^Error: No repository nope in this organization/);
+    const both = await cli.run(['projects', 'settings', '--repo', 'x', '--no-repo']);
+    expect(both.code).toBe(2);
   });
 
   it('promote <deploymentId> makes it production and prints the production host', async () => {

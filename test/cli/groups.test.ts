@@ -152,8 +152,8 @@ describe('clone, pr, issue', () => {
     cli.columns = 60;
     const list = await cli.run(['pr', 'list']);
     expect(norm(list.stdout)).toMatchInlineSnapshot(`
-"#  TITLE        BRANCH        AUTHOR        UPDATED
-9  Greet the …  greeting → …  Key key_……  9999-99-99 99:99
+"#  STATE  TITLE      BRANCH     AUTHOR      UPDATED
+9  open   Greet th…  greeting…  Key key_……  9999-99-99 99:99
 "
 `);
     const listed = await json(cli, ['pr', 'list']);
@@ -214,6 +214,20 @@ describe('clone, pr, issue', () => {
     );
     expect((await cli.run(['pr', 'close', '2'])).stdout).toBe('#2 is closed.\n');
     expect(await json(cli, ['pr', 'reopen', '2'])).toEqual({ state: 'open' });
+
+    // --state all: open, closed and merged ones together, newest update first, each with its state.
+    cli.columns = undefined;
+    const all = await cli.run(['pr', 'list', '--state', 'all']);
+    expect(all.stdout.split('\n').map((l) => l.split('\t').slice(0, 3))).toEqual([
+      ['2', 'open', 'Notes'],
+      ['1', 'merged', 'Greet the world'],
+      [''],
+    ]);
+    expect((await json(cli, ['pr', 'list', '--state', 'all'])).pulls).toHaveLength(2);
+    expect((await cli.run(['pr', 'list', '--state', 'merged'])).stdout).toMatch(/^1\tmerged\tGreet the world\t/);
+    const anyState = await cli.run(['pr', 'list', '--state', 'any']);
+    expect(anyState.code).toBe(2);
+    expect(anyState.stderr).toMatch(/^Error: Unknown state any: use open, closed, merged, all\./);
   });
 
   it('issue create, list, view, comment, close', async () => {

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import type { Io } from '../../cli/context';
 import { run } from '../../cli/run';
 
@@ -12,64 +11,8 @@ export interface CliResult {
   stderr: string;
 }
 
-let bundling: Promise<string> | undefined;
-
-/**
- * Starts the bundle with V8's code cache (kept beside it, made by the first command that runs):
- * ~25 ms less a command than compiling the 0.5 MB again each time.
- */
-const LOADER = `const fs = require('node:fs');
-const vm = require('node:vm');
-const Module = require('node:module');
-const file = require('node:path').join(__dirname, 'platform.cjs');
-const cacheFile = file + '.v8cache';
-let cachedData;
-try { cachedData = fs.readFileSync(cacheFile); } catch {}
-const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
-const m = new Module(file, module);
-m.filename = file;
-script.runInThisContext().call(m.exports, m.exports, (id) => m.require(id), m, file, __dirname);
-if (!cachedData || script.cachedDataRejected) {
-  process.once('exit', () => {
-    try {
-      fs.writeFileSync(cacheFile + process.pid, script.createCachedData());
-      fs.renameSync(cacheFile + process.pid, cacheFile);
-    } catch {}
-  });
-}
-`;
-
-/**
- * The command line as one script (`cli/main.ts` and what it imports, bundled by esbuild), made
- * once per test run (the run's data folder) and shared by the test files: `node` starts it in
- * ~0.1 s, where tsx would compile the sources again for every command. Answers the path of its
- * loader (what a test runs).
- */
-export function cliBundle(): Promise<string> {
-  bundling ??= (async () => {
-    const dir = join(process.env.TEST_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'platform-cli-')), 'cli-bundle');
-    const loader = join(dir, 'platform-loader.cjs');
-    if (existsSync(loader)) return loader;
-    mkdirSync(dir, { recursive: true });
-    // Another test file may bundle at the same time: each writes its own files, renamed into place
-    // (the bundle first, then the loader that needs it).
-    const own = join(dir, `platform-${process.pid}.cjs`);
-    await build({
-      entryPoints: [join(__dirname, '..', '..', 'cli', 'main.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      outfile: own,
-      logLevel: 'error',
-    });
-    renameSync(own, join(dir, 'platform.cjs'));
-    writeFileSync(`${loader}.${process.pid}`, LOADER);
-    renameSync(`${loader}.${process.pid}`, loader);
-    return loader;
-  })();
-  return bundling;
-}
+/** The package's `platform` command (the bundled command line, made again when a source changed). */
+export const BIN = join(__dirname, '..', '..', 'cli', 'bin.cjs');
 
 /**
  * The `platform` command for a test: run as a child process (the bundled program under `node`,
@@ -81,19 +24,22 @@ export class Cli {
   readonly configHome = mkdtempSync(join(tmpdir(), 'platform-cli-config-'));
   readonly env: Record<string, string | undefined> = { XDG_CONFIG_HOME: this.configHome, HOME: this.configHome };
 
-  /** The terminal's width the output is sized to (unset: 80, as when stdout is not a terminal). */
+  /**
+   * Set: stdout is a terminal this wide (the command runs in this process, tables sized to it);
+   * unset: stdout is a pipe (whole tab-separated cells).
+   */
   columns: number | undefined;
+  /** With `columns`: the terminal shows colour. */
+  color = false;
 
   constructor(public cwd: string = mkdtempSync(join(tmpdir(), 'platform-cli-cwd-'))) {}
 
   async run(argv: string[], options: { stdin?: string; tty?: boolean } = {}): Promise<CliResult> {
-    if (options.tty) return this.inProcess(argv, options.stdin, true);
-    const bundle = await cliBundle();
+    if (options.tty || this.columns !== undefined) return this.inProcess(argv, options.stdin, options.tty === true);
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', PLATFORM_POLL_MS: '50' };
     for (const [name, value] of Object.entries(this.env)) if (value !== undefined) env[name] = value;
-    if (this.columns !== undefined) env.COLUMNS = String(this.columns);
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [bundle, ...argv], { cwd: this.cwd, env, stdio: 'pipe' });
+      const child = spawn(process.execPath, [BIN, ...argv], { cwd: this.cwd, env, stdio: 'pipe' });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -127,6 +73,7 @@ export class Cli {
       cwd: this.cwd,
       tty,
       columns: this.columns,
+      color: this.columns !== undefined && this.color,
       stdin: async () => stdin ?? '',
       pollMs: 50,
     };

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, groupUsage } from '../../cli/help';
+import { COMMANDS, groupSummary, groupUsage } from '../../cli/help';
 import { freePort } from '../../shared/kernel/net/free-port';
 import { Cli } from './helpers';
 
@@ -50,7 +50,9 @@ describe('--help', () => {
   it('a group lists its commands; no command, the overview', async () => {
     const env = await cli.run(['env', '--help']);
     expect(env.code).toBe(0);
-    expect(env.stdout).toMatch(/^Usage: platform env <ls\|set\|rm\|pull> \[options\]\n\n {2}env ls --project P/);
+    expect(env.stdout).toMatch(
+      /^Usage: platform env <ls\|set\|rm\|pull> \[options\]\n\nA project's environment variables\.\n\n {2}env ls --project P/,
+    );
     const all = await cli.run(['--help']);
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(/^Usage: platform <command> \[options\]\n/);
@@ -61,6 +63,31 @@ describe('--help', () => {
     }
     expect(all.stdout).toContain('\n  env <ls|set|rm|pull>');
     expect((await cli.run([])).stdout).toBe(all.stdout);
+  });
+
+  it('every group has a summary, shown by its --help', async () => {
+    const groups = [
+      ...new Set(
+        Object.keys(COMMANDS)
+          .filter((k) => k.includes(' '))
+          .map((k) => k.split(' ')[0] as string),
+      ),
+    ];
+    for (const group of groups) {
+      expect({ group, summary: groupSummary(group) }).toEqual({ group, summary: expect.stringMatching(/\w/) });
+      const res = await cli.inProcess([group, '--help']);
+      expect(res.stdout).toContain(`${groupSummary(group)?.slice(1)}.\n\n`);
+    }
+  });
+
+  it("every command's --help has a summary and an example", async () => {
+    for (const command of Object.keys(COMMANDS)) {
+      const res = await cli.inProcess([...command.split(' '), '--help']);
+      expect({ command, help: res.stdout }).toEqual({
+        command,
+        help: expect.stringMatching(new RegExp(`\\n\\n[A-Z].+\\n[^]*\\nExamples:\\n[^]*\\bplatform ${command}[ \\n)]`)),
+      });
+    }
   });
 
   it('after --, --help is an argument', async () => {
@@ -100,18 +127,62 @@ describe('usage mistakes: exit 2, the usage of the command', () => {
     expect(create.stderr.startsWith('Error: Unknown framework Static: use nextjs, static, node.\n\n')).toBe(true);
   });
 
-  it('an unknown subcommand shows its group; an unknown command, the overview', async () => {
+  it('an unknown subcommand shows its group; an unknown command, where the list is, not the whole help', async () => {
     const sub = await cli.run(['env', 'show']);
     expect(sub.code).toBe(2);
     expect(sub.stderr).toMatch(/^Error: Unknown env command show\.\n\nUsage: platform env <ls\|set\|rm\|pull>/);
     const none = await cli.run(['frobnicate']);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/^Error: Unknown command frobnicate\.\n\nUsage: platform <command>/);
+    expect(none).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: Unknown command frobnicate.\nRun platform --help to list the commands.\n',
+    });
+  });
+
+  it('a mistyped command or subcommand suggests the nearest', async () => {
+    const deplyo = await cli.run(['deplyo']);
+    expect(deplyo).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: Unknown command deplyo. Did you mean `deploy`?\nRun platform --help to list the commands.\n',
+    });
+    expect((await cli.inProcess(['projetcs', 'ls'])).stderr).toMatch(
+      /^Error: Unknown command projetcs\. Did you mean `projects`\?/,
+    );
+    const sub = await cli.inProcess(['repo', 'clnoe', 'api']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toMatch(
+      /^Error: Unknown repo command clnoe\. Did you mean `repo clone`\?\n\nUsage: platform repo </,
+    );
+    expect((await cli.inProcess(['zzzzzz'])).stderr).not.toContain('Did you mean');
+  });
+
+  it('an unknown option is named in our words, with the nearest; exit 2', async () => {
+    const res = await cli.run(['deploy', '--forse']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe(
+      `Error: deploy has no option --forse. Did you mean --force?\n\n${usageOf('deploy')}\nRun platform deploy --help for its options and examples.\n`,
+    );
+    const far = await cli.inProcess(['promote', 'dpl_1', '--zzz']);
+    expect(far.stderr).toMatch(/^Error: promote has no option --zzz\.\n/);
+    const value = await cli.inProcess(['pr', 'list', '--state']);
+    expect(value.code).toBe(2);
+    expect(value.stderr).toMatch(/^Error: --state needs a value\.\n/);
+  });
+
+  it('a missing required option is a usage error before any request', async () => {
+    const res = await cli.inProcess(['track', 'create', 'A summary']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^Error: track create needs --space KEY\.\n\nUsage: platform track create /);
+    const db = await cli.inProcess(['db', 'get', 'orders']);
+    expect(db.code).toBe(2);
+    expect(db.stderr).toMatch(/^Error: db get needs --key JSON\.\n/);
   });
 });
 
 describe('a platform that does not answer', () => {
-  const hint = 'Is the local platform running? Start it with npm start (in the platform folder), then try again.';
+  const hint =
+    'Is the local platform running? Start it with npm start (in the platform folder, with the same PORT), then try again.';
 
   it('login --local to a stopped platform says to run npm start', async () => {
     const here = new Cli();

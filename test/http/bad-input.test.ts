@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { MAX_BODY_DEPTH, NOT_TEXT, PROTO_NAME, TOO_DEEP } from '../../shared/kernel/http/body';
-import { MALFORMED_PATH } from '../../shared/kernel/http/handler';
+import { MALFORMED_PATH } from '../../shared/kernel/http/middleware/match-route';
 import { newDatabase } from '../databases/helpers';
 import { TestPlatform } from '../helpers/platform';
 

@@ -1,4 +1,4 @@
-import { PRECONDITION_FAILED } from '../../shared/kernel/http/handler';
+import { PRECONDITION_FAILED } from '../../shared/kernel/http/middleware/preconditions';
 import { TestPlatform } from '../helpers/platform';
 import { createProject } from '../projects/fixtures';
 

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MM } from '../../shared/domains/mail/records';
+import { MAIL_MESSAGES } from '../../shared/domains/mail/records';
+import { TEXT_MESSAGES } from '../../shared/kernel/ground/text';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
 import { setLocalRecord } from '../../shared/ports/dns/local';
@@ -34,11 +35,11 @@ describe('domains', () => {
       value: 'v=spf1 include:amazonses.com ~all',
     });
 
-    expect((await w.p.post(`${base()}/domains`, { domain })).body).toEqual({ error: MM.domainExists });
+    expect((await w.p.post(`${base()}/domains`, { domain })).body).toEqual({ error: MAIL_MESSAGES.domainExists });
     const other = await w.p.newOrg();
     const taken = await w.p.post(`/v1/orgs/${other.org.orgId}/mail/domains`, { domain }, { token: other.owner.token });
     expect(taken.status).toBe(409);
-    expect(taken.body).toEqual({ error: MM.domainTaken });
+    expect(taken.body).toEqual({ error: MAIL_MESSAGES.domainTaken });
 
     const list = await w.p.get(`${base()}/domains`);
     expect(list.status).toBe(200);
@@ -64,7 +65,7 @@ describe('domains', () => {
     expect(late.body.domain.records[0].found).toBe(true);
 
     expect((await w.p.post(`${base()}/domains/nope-${unique()}.org/verify`)).body).toEqual({
-      error: MM.domainNotFound,
+      error: MAIL_MESSAGES.domainNotFound,
     });
   });
 
@@ -84,19 +85,77 @@ describe('domains', () => {
     expect(res.body.domain.records[0].found).toBe(false);
   });
 
+  test('an unproven claim blocks no one: the first to publish its TXT record holds the domain, the other claim fails', async () => {
+    const domain = `${unique('victimcorp')}.com`;
+    const squatter = await w.p.newOrg();
+    const theirs = `/v1/orgs/${squatter.org.orgId}/mail`;
+    const asSquatter = { token: squatter.owner.token };
+    const squatted = await w.p.post(`${theirs}/domains`, { domain }, asSquatter);
+    expect(squatted.status).toBe(201);
+    expect(squatted.body.domain.status).toBe('pending');
+    // Addresses are claimed platform-wide: an unproven claim takes none of them.
+    const ceo = await w.p.post(`${theirs}/admin/mailboxes`, { address: `ceo@${domain}`, name: 'CEO' }, asSquatter);
+    expect(ceo.status).toBe(409);
+    expect(ceo.body).toEqual({ error: MAIL_MESSAGES.addressesNeedVerified(domain) });
+    const own = `${unique('squat')}.test`;
+    await w.p.post(`${theirs}/domains`, { domain: own }, asSquatter);
+    const box = await w.p.post(`${theirs}/admin/mailboxes`, { address: `a@${own}`, name: 'A' }, asSquatter);
+    expect(box.status).toBe(201);
+    const aliasPath = `${theirs}/admin/mailboxes/${box.body.mailbox.mailboxId}/aliases`;
+    const alias = await w.p.post(aliasPath, { address: `ceo@${domain}` }, asSquatter);
+    expect(alias.status).toBe(409);
+    expect(alias.body).toEqual({ error: MAIL_MESSAGES.addressesNeedVerified(domain) });
+
+    // The real owner adds it too (no 409), publishes its TXT record and verifies.
+    const added = await w.p.post(`${base()}/domains`, { domain });
+    expect(added.status).toBe(201);
+    const txt = added.body.domain.records[0];
+    await setLocalRecord(domain, { name: txt.name, type: 'TXT', value: txt.value });
+    const verified = await w.p.post(`${base()}/domains/${domain}/verify`);
+    expect(verified.body.domain).toMatchObject({ status: 'verified', verifiedAt: expect.any(Number) });
+    expect(verified.body.domain).not.toHaveProperty('message');
+    const owners = await w.p.post(`${base()}/admin/mailboxes`, { address: `ceo@${domain}`, name: 'CEO' });
+    expect(owners.status).toBe(201);
+
+    // The squatter's claim failed, saying why; its verify says the same.
+    const why = `${domain} was verified by another organization: its DNS records prove they own it.`;
+    const listed = await w.p.get(`${theirs}/domains`, asSquatter);
+    expect(listed.body.domains).toContainEqual(expect.objectContaining({ domain, status: 'failed', message: why }));
+    const again = await w.p.post(`${theirs}/domains/${domain}/verify`, undefined, asSquatter);
+    expect(again.status).toBe(200);
+    expect(again.body.domain).toMatchObject({ status: 'failed', message: why });
+
+    // Verified now: a new claim is refused; the squatter's delete leaves the owner's claim alone.
+    const late = await w.p.newOrg();
+    const refused = await w.p.post(`/v1/orgs/${late.org.orgId}/mail/domains`, { domain }, { token: late.owner.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: MAIL_MESSAGES.domainTaken });
+    expect((await w.p.delete(`${theirs}/domains/${domain}`, asSquatter)).status).toBe(204);
+    const still = await w.p.post(`/v1/orgs/${late.org.orgId}/mail/domains`, { domain }, { token: late.owner.token });
+    expect(still.body).toEqual({ error: MAIL_MESSAGES.domainTaken });
+  });
+
+  test.each([['co.uk'], ['github.io']])('400 for the public suffix %s', async (domain) => {
+    const res = await w.p.post(`${base()}/domains`, { domain });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: `${domain} is a public suffix, shared by many owners: add a name registered under it.`,
+    });
+  });
+
   test('PATCH sets receiving and a catch-all mailbox of the organization; DELETE keeps its mailboxes', async () => {
     const box = await mailboxFor(w.p, [w.p.owner.userId]);
     const path = `${base()}/domains/${box.domain}`;
     const patched = await w.p.patch(path, { receiving: false, catchAll: box.mailboxId });
     expect(patched.status).toBe(200);
     expect(patched.body.domain).toMatchObject({ receiving: false, catchAll: box.mailboxId, version: 2 });
-    expect((await w.p.patch(path, { catchAll: 'mbx_nope' })).body).toEqual({ error: MM.catchAllNotFound });
+    expect((await w.p.patch(path, { catchAll: 'mbx_nope' })).body).toEqual({ error: MAIL_MESSAGES.catchAllNotFound });
     const stale = await w.p.patch(path, { receiving: true, ifVersion: 1 });
     expect(stale.status).toBe(409);
     expect((await w.p.patch(`${base()}/domains/gone-${unique()}.test`, { receiving: true })).status).toBe(404);
 
     expect((await w.p.delete(path)).status).toBe(204);
-    expect((await w.p.delete(path)).body).toEqual({ error: MM.domainNotFound });
+    expect((await w.p.delete(path)).body).toEqual({ error: MAIL_MESSAGES.domainNotFound });
     const boxes = await w.p.get(`${base()}/admin/mailboxes`);
     expect(boxes.body.mailboxes.map((m: { mailboxId: string }) => m.mailboxId)).toContain(box.mailboxId);
   });
@@ -127,16 +186,16 @@ describe('mailboxes and aliases', () => {
 
     const again = await w.p.post(`${base()}/admin/mailboxes`, { address, name: 'Again' });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ error: MM.addressTaken });
+    expect(again.body).toEqual({ error: MAIL_MESSAGES.addressTaken });
     const outside = await w.p.post(`${base()}/admin/mailboxes`, { address: `x@${unique()}.test`, name: 'X' });
-    expect(outside.body).toEqual({ error: MM.notOrgDomain });
+    expect(outside.body).toEqual({ error: MAIL_MESSAGES.notOrgDomain });
     const stranger = await w.p.post(`${base()}/admin/mailboxes`, {
       address: `y-${unique()}@${domain}`,
       name: 'Y',
       members: ['nobody@example.com'],
     });
     expect(stranger.status).toBe(400);
-    expect(stranger.body).toEqual({ error: MM.memberNotFound('nobody@example.com') });
+    expect(stranger.body).toEqual({ error: MAIL_MESSAGES.memberNotFound('nobody@example.com') });
 
     const members = await w.p.get(`${base()}/members`);
     expect(members.status).toBe(200);
@@ -153,9 +212,9 @@ describe('mailboxes and aliases', () => {
     expect(renamed.body.mailbox).toMatchObject({ name: 'Renamed', members: [viewer.userId], version: 2 });
     const stale = await w.p.patch(path, { name: 'Stale', ifVersion: 1 });
     expect(stale.status).toBe(409);
-    expect(stale.body).toEqual({ error: MM.stale });
+    expect(stale.body).toEqual({ error: MAIL_MESSAGES.stale });
     expect((await w.p.patch(`${base()}/admin/mailboxes/mbx_nope`, { name: 'N' })).body).toEqual({
-      error: MM.mailboxNotFound,
+      error: MAIL_MESSAGES.mailboxNotFound,
     });
     // The name is the From display name of the mailbox's mail: one line, as the settings route holds it.
     for (const name of ['Sales\r\nBcc: all@outside.example', 'Sales\nTeam']) {
@@ -165,31 +224,36 @@ describe('mailboxes and aliases', () => {
       });
       expect(settings.body).toEqual({
         error: 'Invalid request',
-        issues: [{ path: 'displayName', message: 'No line breaks.' }],
+        issues: [{ path: 'displayName', message: TEXT_MESSAGES.oneLine }],
       });
       expect(broken.status).toBe(400);
-      expect(broken.body).toEqual({ error: 'Invalid request', issues: [{ path: 'name', message: 'No line breaks.' }] });
+      expect(broken.body).toEqual({
+        error: 'Invalid request',
+        issues: [{ path: 'name', message: TEXT_MESSAGES.oneLine }],
+      });
       expect(
         (await w.p.post(`${base()}/admin/mailboxes`, { address: `nb-${unique()}@${box.domain}`, name })).status,
       ).toBe(400);
     }
     const unknownMember = await w.p.patch(path, { members: ['usr_nobody'] });
-    expect(unknownMember.body).toEqual({ error: MM.memberNotFound('usr_nobody') });
+    expect(unknownMember.body).toEqual({ error: MAIL_MESSAGES.memberNotFound('usr_nobody') });
 
     const alias = `hello-${unique()}@${box.domain}`;
     const added = await w.p.post(`${path}/aliases`, { address: alias });
     expect(added.status).toBe(201);
     expect(added.body.mailbox.aliases).toEqual([alias]);
-    expect((await w.p.post(`${path}/aliases`, { address: box.address })).body).toEqual({ error: MM.addressTaken });
+    expect((await w.p.post(`${path}/aliases`, { address: box.address })).body).toEqual({
+      error: MAIL_MESSAGES.addressTaken,
+    });
     expect((await w.p.post(`${path}/aliases`, { address: `a@${unique()}.test` })).body).toEqual({
-      error: MM.notOrgDomain,
+      error: MAIL_MESSAGES.notOrgDomain,
     });
     expect(
       (await w.p.post(`${base()}/admin/mailboxes/mbx_nope/aliases`, { address: `b-${unique()}@${box.domain}` })).status,
     ).toBe(404);
 
     expect((await w.p.delete(`${base()}/admin/aliases/${alias}`)).status).toBe(204);
-    expect((await w.p.delete(`${base()}/admin/aliases/${alias}`)).body).toEqual({ error: MM.aliasNotFound });
+    expect((await w.p.delete(`${base()}/admin/aliases/${alias}`)).body).toEqual({ error: MAIL_MESSAGES.aliasNotFound });
     // A mailbox's own address is not an alias.
     expect((await w.p.delete(`${base()}/admin/aliases/${box.address}`)).status).toBe(404);
     const list = await w.p.get(`${base()}/admin/mailboxes`);
@@ -202,7 +266,7 @@ describe('mailboxes and aliases', () => {
     await w.p.post(`${base()}/admin/mailboxes/${box.mailboxId}/aliases`, { address: alias });
     expect((await w.p.delete(`${base()}/admin/mailboxes/${box.mailboxId}`)).status).toBe(204);
     expect((await w.p.delete(`${base()}/admin/mailboxes/${box.mailboxId}`)).body).toEqual({
-      error: MM.mailboxNotFound,
+      error: MAIL_MESSAGES.mailboxNotFound,
     });
     expect((await w.p.get(`${base()}/mailboxes/${box.mailboxId}/limits`)).status).toBe(404);
     const reused = await w.p.post(`${base()}/admin/mailboxes`, { address: alias, name: 'Reused' });
@@ -233,14 +297,14 @@ describe('who reaches a mailbox', () => {
 
     const refused = await w.p.get(`${base()}/mailboxes/${box.mailboxId}/limits`, { token: outsider.token });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: MM.membersOnly });
+    expect(refused.body).toEqual({ error: MAIL_MESSAGES.membersOnly });
     const key = await w.p.apiKey();
     expect((await w.p.get(`${base()}/mailboxes/${box.mailboxId}/limits`, { token: key })).body).toEqual({
-      error: MM.membersOnly,
+      error: MAIL_MESSAGES.membersOnly,
     });
-    expect((await w.p.get(`${base()}/mailboxes`, { token: key })).body).toEqual({ error: MM.membersOnly });
+    expect((await w.p.get(`${base()}/mailboxes`, { token: key })).body).toEqual({ error: MAIL_MESSAGES.membersOnly });
     expect((await w.p.get(`${base()}/mailboxes/mbx_nope/limits`, { token: member.token })).body).toEqual({
-      error: MM.mailboxNotFound,
+      error: MAIL_MESSAGES.mailboxNotFound,
     });
     // Administration is owners', admins' and org:write keys'.
     expect((await w.p.get(`${base()}/admin/mailboxes`, { token: outsider.token })).status).toBe(403);

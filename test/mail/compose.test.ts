@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
-import { MM } from '../../shared/domains/mail/records';
+import { MAIL_MESSAGES } from '../../shared/domains/mail/records';
 import type { Person } from '../helpers/platform';
 import { type MailWorld, mailboxFor, startMailWorld, unique, until } from './helpers';
 
@@ -100,7 +100,7 @@ test('settings: display name on sent mail, ifVersion; a VIP sender raises mail.v
   });
   const stale = await w.p.patch(`${mb()}/settings`, { signature: '--', ifVersion: version });
   expect(stale.status).toBe(409);
-  expect(stale.body).toEqual({ error: MM.stale });
+  expect(stale.body).toEqual({ error: MAIL_MESSAGES.stale });
 
   const sent = await w.p.post(`${mb()}/send`, { to: ['x@outside.example'], subject: 'Named', text: 'x' });
   expect(sent.body.message.from).toEqual({ name: 'Front Desk', address: box.address });

@@ -3,6 +3,7 @@ import { createTransport } from 'nodemailer';
 import { db } from '../../shared/kernel/store/client';
 import { queryAll } from '../../shared/kernel/store/ops';
 import { TABLE } from '../../shared/kernel/store/table';
+import { setLocalRecord } from '../../shared/ports/dns/local';
 import { type MailWorld, mailboxFor, startMailWorld, unique, until } from './helpers';
 
 /**
@@ -278,14 +279,20 @@ test("send's refusals: recipients, line breaks, from, reply, parts, domains, quo
     ).status,
   ).toBe(413);
 
-  // An unverified domain, then a removed one.
+  // A domain no longer verified (removed and added again, its mailbox kept), then a removed one.
   const domain = `${unique('pend')}.org`;
-  await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/domains`, { domain });
+  const domains = `/v1/orgs/${w.p.org.orgId}/mail/domains`;
+  const txt = (await w.p.post(domains, { domain })).body.domain.records[0];
+  await setLocalRecord(domain, { name: txt.name, type: 'TXT', value: txt.value });
+  expect((await w.p.post(`${domains}/${domain}/verify`)).body.domain.status).toBe('verified');
   const pending = await w.p.post(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes`, {
     address: `p@${domain}`,
     name: 'P',
     members: [w.p.owner.userId],
   });
+  expect(pending.status).toBe(201);
+  expect((await w.p.delete(`${domains}/${domain}`)).status).toBe(204);
+  expect((await w.p.post(domains, { domain })).body.domain.status).toBe('pending');
   const pendingSend = await w.p.post(
     `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${pending.body.mailbox.mailboxId}/send`,
     {

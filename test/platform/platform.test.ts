@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { NOT_OPERATOR } from '../../shared/kernel/identity/operators';
 import { createOrg } from '../../shared/kernel/identity/orgs';
-import { PM } from '../../shared/kernel/plans/messages';
+import { PLATFORM_ADMIN_MESSAGES } from '../../shared/kernel/plans/messages';
 import { db } from '../../shared/kernel/store/client';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { TABLE } from '../../shared/kernel/store/table';
@@ -122,13 +122,13 @@ describe('organizations', () => {
 
     const unknown = await p.patch(`/v1/platform/orgs/${org.orgId}`, { planId: 'gold-nope' }, asOwner());
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toEqual({ error: PM.unknownPlan('gold-nope') });
+    expect(unknown.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.unknownPlan('gold-nope') });
     const missing = await p.patch('/v1/platform/orgs/org_nothing', { planId: 'pro' }, asOwner());
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'Organization not found' });
     const stale = await p.patch(`/v1/platform/orgs/${org.orgId}`, { planId: null, ifVersion: 1 }, asOwner());
     expect(stale.status).toBe(409);
-    expect(stale.body).toEqual({ error: PM.orgStale });
+    expect(stale.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.orgStale });
     const empty = await p.patch(`/v1/platform/orgs/${org.orgId}`, {}, asOwner());
     expect(empty.status).toBe(400);
     const bad = await p.patch(`/v1/platform/orgs/${org.orgId}`, { status: 'closed' }, asOwner());
@@ -147,7 +147,7 @@ describe('organizations', () => {
 
     const write = await p.patch(`/v1/orgs/${org.orgId}`, { name: 'Renamed' }, { token: owner.token });
     expect(write.status).toBe(403);
-    expect(write.body).toEqual({ error: PM.suspended });
+    expect(write.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.suspended });
     const create = await p.post(
       `/v1/orgs/${org.orgId}/projects`,
       { name: 'Nope', slug: `nope-${stamp}` },
@@ -169,7 +169,7 @@ describe('organizations', () => {
   it("the platform organization can't be suspended", async () => {
     const res = await p.patch(`/v1/platform/orgs/${ops.platform.orgId}`, { status: 'suspended' }, asOwner());
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: PM.platformOrg });
+    expect(res.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.platformOrg });
   });
 });
 
@@ -250,7 +250,7 @@ describe('regions and locations', () => {
   it('adds a region and a location in it; GET /v1/locations lists the enabled ones only', async () => {
     const missing = await p.put(`/v1/platform/regions/${region}`, { enabled: true }, asOwner());
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: PM.regionNotFound });
+    expect(missing.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.regionNotFound });
     const added = await p.put(`/v1/platform/regions/${region}`, { name: 'Test region' }, asOwner());
     expect(added.status).toBe(201);
     expect(added.body.region).toMatchObject({
@@ -267,10 +267,10 @@ describe('regions and locations', () => {
       asOwner(),
     );
     expect(unknownRegion.status).toBe(400);
-    expect(unknownRegion.body).toEqual({ error: PM.unknownRegion('mars-1') });
+    expect(unknownRegion.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.unknownRegion('mars-1') });
     const partial = await p.put(`/v1/platform/locations/${location}`, { enabled: true }, asOwner());
     expect(partial.status).toBe(404);
-    expect(partial.body).toEqual({ error: PM.locationNotFound });
+    expect(partial.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.locationNotFound });
 
     const loc = await p.put(`/v1/platform/locations/${location}`, { name: 'Test city', region }, asOwner());
     expect(loc.status).toBe(201);
@@ -298,10 +298,10 @@ describe('regions and locations', () => {
     // Disabling a region that an enabled location uses is 409; once the location is off, it goes.
     const inUse = await p.put(`/v1/platform/regions/${region}`, { enabled: false }, asOwner());
     expect(inUse.status).toBe(409);
-    expect(inUse.body).toEqual({ error: PM.regionInUse([location]) });
+    expect(inUse.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.regionInUse([location]) });
     const stale = await p.put(`/v1/platform/locations/${location}`, { enabled: false, ifVersion: 7 }, asOwner());
     expect(stale.status).toBe(409);
-    expect(stale.body).toEqual({ error: PM.locationStale });
+    expect(stale.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.locationStale });
     const off = await p.put(`/v1/platform/locations/${location}`, { enabled: false, ifVersion: 1 }, asOwner());
     expect(off.status).toBe(200);
     expect(off.body.location).toMatchObject({ enabled: false, version: 2 });
@@ -317,7 +317,7 @@ describe('regions and locations', () => {
     expect(disabled.body.region).toMatchObject({ enabled: false, name: 'Closed', version: 2 });
     const onAgain = await p.put(`/v1/platform/locations/${location}`, { enabled: true }, asOwner());
     expect(onAgain.status).toBe(409);
-    expect(onAgain.body).toEqual({ error: PM.regionDisabled(region) });
+    expect(onAgain.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.regionDisabled(region) });
   });
 
   it('a region disabled while a location in it is enabled: never both', async () => {
@@ -344,17 +344,17 @@ describe('regions and locations', () => {
   it('keeps one enabled default location', async () => {
     const noDefault = await p.put('/v1/platform/locations/fra', { default: false }, asOwner());
     expect(noDefault.status).toBe(400);
-    expect(noDefault.body).toEqual({ error: PM.keepDefault });
+    expect(noDefault.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.keepDefault });
     const offDefault = await p.put('/v1/platform/locations/fra', { enabled: false }, asOwner());
     expect(offDefault.status).toBe(409);
-    expect(offDefault.body).toEqual({ error: PM.defaultDisabled });
+    expect(offDefault.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.defaultDisabled });
     const disabledDefault = await p.put(
       `/v1/platform/locations/${location}`,
       { default: true, enabled: false },
       asOwner(),
     );
     expect(disabledDefault.status).toBe(400);
-    expect(disabledDefault.body).toEqual({ error: PM.defaultMustBeEnabled });
+    expect(disabledDefault.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.defaultMustBeEnabled });
     const same = await p.put('/v1/platform/locations/fra', { default: true, name: 'Frankfurt' }, asOwner());
     expect(same.status).toBe(200);
     expect(same.body.location).toMatchObject({ id: 'fra', default: true, enabled: true });
@@ -383,7 +383,7 @@ describe('plans', () => {
   it('adds a plan with a name and limits, changes it, and refuses what it cannot take', async () => {
     const missing = await p.put(`/v1/platform/plans/${plan}`, { name: 'Partial' }, asOwner());
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: PM.planNotFound });
+    expect(missing.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.planNotFound });
     const added = await p.put(`/v1/platform/plans/${plan}`, { name: 'Test', limits: { projects: 2 } }, asOwner());
     expect(added.status).toBe(201);
     expect(added.body.plan).toMatchObject({
@@ -399,7 +399,7 @@ describe('plans', () => {
     expect(negative.status).toBe(400);
     const stale = await p.put(`/v1/platform/plans/${plan}`, { name: 'Stale', ifVersion: 5 }, asOwner());
     expect(stale.status).toBe(409);
-    expect(stale.body).toEqual({ error: PM.planStale });
+    expect(stale.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.planStale });
     const changed = await p.put(`/v1/platform/plans/${plan}`, { limits: { requests: 50 }, ifVersion: 1 }, asOwner());
     expect(changed.status).toBe(200);
     expect(changed.body.plan).toMatchObject({
@@ -440,7 +440,7 @@ describe('models', () => {
   it('adds a model to the catalog, changes it, lists it; unknown ids are 404', async () => {
     const missing = await p.put(`/v1/platform/models/${model}`, { enabled: false }, asOwner());
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: PM.modelNotFound });
+    expect(missing.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.modelNotFound });
     const added = await p.put(`/v1/platform/models/${model}`, { name: 'Test model', provider: 'acme-ai' }, asOwner());
     expect(added.status).toBe(201);
     expect(added.body.model).toEqual({
@@ -456,7 +456,7 @@ describe('models', () => {
     expect(off.body.model).toMatchObject({ enabled: false, version: 2, name: 'Test model' });
     const stale = await p.put(`/v1/platform/models/${model}`, { enabled: true, ifVersion: 1 }, asOwner());
     expect(stale.status).toBe(409);
-    expect(stale.body).toEqual({ error: PM.modelStale });
+    expect(stale.body).toEqual({ error: PLATFORM_ADMIN_MESSAGES.modelStale });
     const blank = await p.put(`/v1/platform/models/${model}`, { name: '  ' }, asOwner());
     expect(blank.status).toBe(400);
     const listed = await p.get('/v1/platform/models', { token: ops.admin.token });

@@ -62,7 +62,7 @@ interface LoginRecord {
   ownerName?: string | null;
 }
 
-export const DM = {
+export const DEVICE_MESSAGES = {
   deviceNotFound: 'Device not found',
   requestNotFound: 'Request not found',
   ownerOnly: "Only the device's owner can add capabilities or allow full network access.",
@@ -99,7 +99,7 @@ export function isDeviceHost(host: string): boolean {
 
 /** The host, if a device may allow it; 400 saying why not otherwise. */
 export function checkDeviceHost(host: string): string {
-  if (!isDeviceHost(host)) throw badRequest(DM.badHost(host));
+  if (!isDeviceHost(host)) throw badRequest(DEVICE_MESSAGES.badHost(host));
   return host;
 }
 
@@ -182,9 +182,9 @@ export async function answerLogin(
   approve: boolean,
 ): Promise<void> {
   const found = await loginOfUserCode(typed);
-  if (!found) throw notFound(DM.codeNotFound);
+  if (!found) throw notFound(DEVICE_MESSAGES.codeNotFound);
   const { key, login } = found;
-  if (login.status !== 'pending') throw conflict(DM.codeUsed);
+  if (login.status !== 'pending') throw conflict(DEVICE_MESSAGES.codeUsed);
   await transact(
     [
       {
@@ -204,7 +204,7 @@ export async function answerLogin(
         },
       },
     ],
-    [DM.codeUsed],
+    [DEVICE_MESSAGES.codeUsed],
   );
 }
 
@@ -284,7 +284,7 @@ export const listRequests = (orgId: string) => queryPrefix<NetworkRequest>(`ORG#
 
 export async function requireDevice(orgId: string, deviceId: string, consistent = false): Promise<DeviceRecord> {
   const device = await getItem<DeviceRecord>(deviceKey(orgId, deviceId), consistent);
-  if (!device) throw notFound(DM.deviceNotFound);
+  if (!device) throw notFound(DEVICE_MESSAGES.deviceNotFound);
   return device;
 }
 
@@ -307,7 +307,7 @@ export async function updateDevice(device: DeviceRecord, fields: Partial<DeviceR
         },
       },
     ],
-    [DM.changed],
+    [DEVICE_MESSAGES.changed],
   );
 }
 
@@ -386,13 +386,13 @@ export async function fileRequest(
 /** A decision on a pending request: `approve` adds the host to the device's allowlist; anything else denies. */
 export async function decideRequest(orgId: string, deviceId: string, host: string, approve: boolean): Promise<void> {
   const request = await getItem<NetworkRequest>(requestKey(orgId, deviceId, host), true);
-  if (!request) throw notFound(DM.requestNotFound);
+  if (!request) throw notFound(DEVICE_MESSAGES.requestNotFound);
   const device = await requireDevice(orgId, deviceId, true);
   // A request filed before the rule held may name anything: it can be denied, never approved.
   if (approve) checkDeviceHost(host);
   const now = Date.now();
   const hosts = approve && !device.hosts.includes(host) ? [...device.hosts, host] : device.hosts;
-  if (hosts.length > MAX_HOSTS) throw conflict(DM.tooManyHosts);
+  if (hosts.length > MAX_HOSTS) throw conflict(DEVICE_MESSAGES.tooManyHosts);
   await transact(
     [
       {
@@ -416,7 +416,7 @@ export async function decideRequest(orgId: string, deviceId: string, host: strin
         },
       },
     ],
-    [() => notFound(DM.requestNotFound), DM.changed],
+    [() => notFound(DEVICE_MESSAGES.requestNotFound), DEVICE_MESSAGES.changed],
   );
 }
 

@@ -1,5 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
+import { readEnv } from '../../kernel/ground/env';
 import { badRequest, conflict, HttpError, notFound } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
@@ -52,7 +53,7 @@ export interface JobRecord {
   queueTtl?: number;
 }
 
-export const JM = {
+export const JOB_MESSAGES = {
   notFound: 'Job not found',
   finished: 'This job already finished.',
   onlyQueued: 'Only queued jobs wait for access.',
@@ -67,7 +68,7 @@ export const MAX_INPUT_BYTES = 300 * 1024;
 export const MAX_RESULT_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_TTL_SECONDS = 3600;
 /** How long a running job may go without a heartbeat (AGENT_HEARTBEAT_LIMIT_MS shortens it for tests). */
-const heartbeatLimitMs = () => Number(process.env.AGENT_HEARTBEAT_LIMIT_MS ?? 2 * 60_000);
+const heartbeatLimitMs = () => Number(readEnv('AGENT_HEARTBEAT_LIMIT_MS') ?? 2 * 60_000);
 export const UPLOAD_LINK_SECONDS = 15 * 60;
 const FINAL: JobStatus[] = ['canceled', 'done', 'failed', 'expired'];
 export const isFinal = (s: JobStatus) => FINAL.includes(s);
@@ -148,7 +149,8 @@ export function checkInput(type: JobType, input: unknown): { input: unknown; hos
 export async function createJob(job: Omit<JobRecord, 'jobId' | 'status' | 'updatedAt'>): Promise<JobRecord> {
   const jobId = newId('job_');
   const record: JobRecord = { ...job, jobId, status: 'queued', updatedAt: job.createdAt };
-  if (Buffer.byteLength(JSON.stringify(record.input)) > MAX_INPUT_BYTES) throw new HttpError(413, JM.tooLarge);
+  if (Buffer.byteLength(JSON.stringify(record.input)) > MAX_INPUT_BYTES)
+    throw new HttpError(413, JOB_MESSAGES.tooLarge);
   await transact([putNew({ ...jobKey(job.orgId, jobId), ...record, ...queuedIndex(job.orgId, job.createdAt, jobId) })]);
   await queueCheck(record);
   return record;
@@ -162,7 +164,7 @@ export async function createJob(job: Omit<JobRecord, 'jobId' | 'status' | 'updat
  */
 export async function queueCheck(job: Pick<JobRecord, 'orgId' | 'jobId' | 'status' | 'expiresAt'>, now = Date.now()) {
   if (isFinal(job.status)) return;
-  const override = process.env.AGENT_CHECK_DELAY_SECONDS;
+  const override = readEnv('AGENT_CHECK_DELAY_SECONDS');
   const seconds =
     override !== undefined
       ? Number(override)
@@ -189,7 +191,7 @@ export async function checkJob(message: { orgId: string; jobId: string }): Promi
 
 export async function requireJob(orgId: string, jobId: string): Promise<JobRecord> {
   const job = await getItem<JobRecord>(jobKey(orgId, jobId), true);
-  if (!job) throw notFound(JM.notFound);
+  if (!job) throw notFound(JOB_MESSAGES.notFound);
   return settle(job);
 }
 
@@ -281,7 +283,7 @@ export interface CallbackMessage {
 
 /** Tries of a callback, and the wait before each after the first (seconds). */
 export const CALLBACK_TRIES = 5;
-const callbackDelay = (attempt: number) => Number(process.env.AGENT_CALLBACK_DELAY_SECONDS ?? 10) * 3 ** (attempt - 1);
+const callbackDelay = (attempt: number) => Number(readEnv('AGENT_CALLBACK_DELAY_SECONDS') ?? 10) * 3 ** (attempt - 1);
 
 /**
  * Queues a job's callback: once per end (only the transition that ended the job sends it), the
@@ -340,7 +342,9 @@ async function settle(job: JobRecord, now = Date.now()): Promise<JobRecord> {
   }
   if ((job.status === 'running' || job.status === 'canceling') && now - (job.heartbeatAt ?? 0) > heartbeatLimitMs()) {
     const ended =
-      job.status === 'canceling' ? { status: 'canceled' as const } : { status: 'failed' as const, error: JM.stopped };
+      job.status === 'canceling'
+        ? { status: 'canceled' as const }
+        : { status: 'failed' as const, error: JOB_MESSAGES.stopped };
     return (await move(job, ['running', 'canceling'], { ...ended, updatedAt: now, completedAt: now })) ?? reread(job);
   }
   return job;
@@ -370,7 +374,7 @@ export async function cancelJob(job: JobRecord, by: string): Promise<JobStatus> 
     if (asked) return asked.status;
   }
   if (job.status === 'canceling') return 'canceling';
-  throw conflict(JM.finished);
+  throw conflict(JOB_MESSAGES.finished);
 }
 
 /** Whether a device's allowlist (or `full`) covers a host; `*.example.com` covers its subdomains. */
@@ -444,7 +448,9 @@ export async function endDeviceJobs(device: Pick<DeviceRecord, 'orgId' | 'device
   });
   for (const job of running) {
     const ended =
-      job.status === 'canceling' ? { status: 'canceled' as const } : { status: 'failed' as const, error: JM.revoked };
+      job.status === 'canceling'
+        ? { status: 'canceled' as const }
+        : { status: 'failed' as const, error: JOB_MESSAGES.revoked };
     await move(job, ['running', 'canceling'], { ...ended, updatedAt: now, completedAt: now });
   }
 }
@@ -452,7 +458,7 @@ export async function endDeviceJobs(device: Pick<DeviceRecord, 'orgId' | 'device
 /** The device's own job, running or canceling (another device's, or a finished one, is 404). */
 async function deviceJob(device: DeviceRecord, jobId: string): Promise<JobRecord> {
   const job = await getItem<JobRecord>(jobKey(device.orgId, jobId), true);
-  if (!job || job.deviceId !== device.deviceId) throw notFound(JM.notFound);
+  if (!job || job.deviceId !== device.deviceId) throw notFound(JOB_MESSAGES.notFound);
   return job;
 }
 
@@ -468,7 +474,7 @@ export async function heartbeat(device: DeviceRecord, jobId: string): Promise<{ 
 /** A fresh results link for a job still running. */
 export async function uploadUrl(device: DeviceRecord, jobId: string): Promise<string> {
   const job = await deviceJob(device, jobId);
-  if (job.status !== 'running' && job.status !== 'canceling') throw notFound(JM.notFound);
+  if (job.status !== 'running' && job.status !== 'canceling') throw notFound(JOB_MESSAGES.notFound);
   return resultsLink(job);
 }
 
@@ -499,7 +505,7 @@ export async function completeJob(
   if (stored && stored.size > MAX_RESULT_BYTES) {
     await storage.deleteKeys({ name: artifactsBucket() }, [key]);
     status = 'failed';
-    error = JM.resultsTooLarge;
+    error = JOB_MESSAGES.resultsTooLarge;
   } else if (stored) result = { resultKey: key };
   await move(job, ['running', 'canceling'], {
     status,

@@ -6,8 +6,8 @@ import {
   type Attendee,
   type AttendeeStatus,
   type BusyStatus,
+  CALENDAR_MESSAGES,
   type CalEvent,
-  CM,
   type EventStatus,
   type Exception,
   eventsTouching,
@@ -22,8 +22,8 @@ import {
 import {
   expand,
   lastEndOf,
+  RECURRENCE_MESSAGES,
   type Recurrence,
-  RM,
   ruleError,
   type Series,
   toRRule,
@@ -68,14 +68,14 @@ interface Times {
 /** Start and end as wall-clock in `timeZone` (400 on an unknown zone, a bad time, an end before the start). */
 export function resolveTimes(allDay: boolean, start: string, end: string, zone: string): Times {
   const timeZone = canonicalZone(zone);
-  if (!timeZone) throw badRequest(CM.badZone(zone));
+  if (!timeZone) throw badRequest(CALENDAR_MESSAGES.badZone(zone));
   const s = parseLocal(start);
-  if (!s) throw badRequest(CM.badTime('start'));
+  if (!s) throw badRequest(CALENDAR_MESSAGES.badTime('start'));
   const e = parseLocal(end);
-  if (!e) throw badRequest(CM.badTime('end'));
+  if (!e) throw badRequest(CALENDAR_MESSAGES.badTime('end'));
   if (allDay) {
-    if (s.time || e.time) throw badRequest(CM.allDayDates);
-    if (Temporal.PlainDate.compare(e.date, s.date) <= 0) throw badRequest(CM.endBeforeStart);
+    if (s.time || e.time) throw badRequest(CALENDAR_MESSAGES.allDayDates);
+    if (Temporal.PlainDate.compare(e.date, s.date) <= 0) throw badRequest(CALENDAR_MESSAGES.endBeforeStart);
     return {
       allDay,
       timeZone,
@@ -85,10 +85,10 @@ export function resolveTimes(allDay: boolean, start: string, end: string, zone: 
       endLocal: e.date.toString(),
     };
   }
-  if (!s.time || !e.time) throw badRequest(CM.timedTimes);
+  if (!s.time || !e.time) throw badRequest(CALENDAR_MESSAGES.timedTimes);
   const zs = zoned(s.date.toPlainDateTime(s.time), timeZone);
   const ze = zoned(e.date.toPlainDateTime(e.time), timeZone);
-  if (ze.epochMilliseconds < zs.epochMilliseconds) throw badRequest(CM.endBeforeStart);
+  if (ze.epochMilliseconds < zs.epochMilliseconds) throw badRequest(CALENDAR_MESSAGES.endBeforeStart);
   return {
     allDay,
     timeZone,
@@ -121,7 +121,7 @@ function ruleOf(
   const why = ruleError(r);
   if (why) throw badRequest(why);
   const rrule = toRRule(r, t.allDay, t.timeZone);
-  if (!usableRule({ rrule, ...t })) throw badRequest(RM.unusable);
+  if (!usableRule({ rrule, ...t })) throw badRequest(RECURRENCE_MESSAGES.unusable);
   return { recurrence: r, rrule };
 }
 
@@ -229,8 +229,8 @@ export function hasOccurrence(e: CalEvent, recurrenceId: number): boolean {
 }
 
 function requireOccurrence(e: CalEvent, recurrenceId: number) {
-  if (!e.rrule) throw badRequest(CM.notRecurring);
-  if (!hasOccurrence(e, recurrenceId)) throw notFound(CM.occurrenceNotFound);
+  if (!e.rrule) throw badRequest(CALENDAR_MESSAGES.notRecurring);
+  if (!hasOccurrence(e, recurrenceId)) throw notFound(CALENDAR_MESSAGES.occurrenceNotFound);
 }
 
 /** An occurrence as an exception: the stored one, else the series' values at that start. */
@@ -269,12 +269,12 @@ export async function updateEvent(
 ): Promise<{ event: CalEvent; notified: Notified; cancelled: number }> {
   await getCalendar(mailbox.mailboxId, calendarId);
   const e = await getEvent(mailbox.mailboxId, eventId, calendarId);
-  if (input.ifVersion !== undefined && input.ifVersion !== e.version) throw conflict(CM.stale);
+  if (input.ifVersion !== undefined && input.ifVersion !== e.version) throw conflict(CALENDAR_MESSAGES.stale);
   let target = e.calendarId;
   if (input.moveTo !== undefined && input.moveTo !== null) {
-    if (typeof input.moveTo !== 'string' || input.moveTo.length > 64) throw badRequest(CM.moveTo);
+    if (typeof input.moveTo !== 'string' || input.moveTo.length > 64) throw badRequest(CALENDAR_MESSAGES.moveTo);
     await getCalendar(mailbox.mailboxId, input.moveTo).catch(() => {
-      throw badRequest(CM.moveTo);
+      throw badRequest(CALENDAR_MESSAGES.moveTo);
     });
     target = input.moveTo;
   }
@@ -451,7 +451,7 @@ export async function respond(
 ): Promise<{ event: CalEvent; notified: Notified }> {
   await getCalendar(mailbox.mailboxId, calendarId);
   const e = await getEvent(mailbox.mailboxId, eventId, calendarId);
-  if (e.isOrganizer) throw badRequest(CM.ownEvent);
+  if (e.isOrganizer) throw badRequest(CALENDAR_MESSAGES.ownEvent);
   if (input.recurrenceId !== undefined) requireOccurrence(e, input.recurrenceId);
   const mine = own(mailbox);
   const me: Attendee = e.attendees.find((a) => mine.has(a.email)) ?? {
@@ -595,6 +595,6 @@ export async function listOccurrences(
   const wanted = calendarIds ? new Set(calendarIds) : null;
   const out = events.filter((e) => !wanted || wanted.has(e.calendarId)).flatMap((e) => occurrencesOf(e, from, to));
   // About 350 bytes each: past this the answer nears what a Lambda response can carry (6 MB).
-  if (out.length > MAX_OCCURRENCES) throw badRequest(CM.tooManyOccurrences);
+  if (out.length > MAX_OCCURRENCES) throw badRequest(CALENDAR_MESSAGES.tooManyOccurrences);
   return out.sort((a, b) => a.start - b.start || a.end - b.end || a.eventId.localeCompare(b.eventId));
 }

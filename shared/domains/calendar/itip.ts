@@ -12,7 +12,7 @@ import {
   putNewEvent,
   replaceEvent,
 } from './records';
-import { RM, receivedRuleError, usableRule } from './recurrence';
+import { RECURRENCE_MESSAGES, receivedRuleError, usableRule } from './recurrence';
 
 /**
  * Invitations received by a platform mailbox (iTIP, RFC 5546), called by the mail inbound delivery
@@ -82,7 +82,8 @@ async function request(mailbox: Mailbox, p: ParsedEvent, existing: CalEvent | un
   if (p.rrule) {
     // Anyone can mail a mailbox: a rule is held to what the event body takes, or the invitation stays mail.
     const refused =
-      receivedRuleError(p.rrule, p.timeZone) ?? (usableRule({ ...p, rrule: p.rrule }) ? null : RM.unusable);
+      receivedRuleError(p.rrule, p.timeZone) ??
+      (usableRule({ ...p, rrule: p.rrule }) ? null : RECURRENCE_MESSAGES.unusable);
     if (refused) {
       log.info('calendar_itip_refused', { mailboxId: mailbox.mailboxId, uid: p.uid, reason: refused });
       return false;

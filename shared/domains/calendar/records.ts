@@ -31,7 +31,7 @@ export const calKeys = {
   }),
 };
 
-export const CM = {
+export const CALENDAR_MESSAGES = {
   calendarNotFound: 'Calendar not found',
   eventNotFound: 'Event not found',
   occurrenceNotFound: 'This event has no occurrence at recurrenceId.',
@@ -121,7 +121,7 @@ async function putCalendar(c: Calendar): Promise<void> {
         },
       },
     ],
-    [CM.tooMany, () => conflict('This calendar exists already.')],
+    [CALENDAR_MESSAGES.tooMany, () => conflict('This calendar exists already.')],
   );
 }
 
@@ -155,7 +155,7 @@ export async function getCalendar(mailboxId: string, calendarId: string): Promis
     if (found) return found;
   }
   const c = await getItem<Calendar>(calKeys.calendar(mailboxId, calendarId));
-  if (!c) throw notFound(CM.calendarNotFound);
+  if (!c) throw notFound(CALENDAR_MESSAGES.calendarNotFound);
   return c;
 }
 
@@ -186,13 +186,18 @@ export async function updateCalendar(
 ): Promise<Calendar> {
   await getCalendar(mailboxId, calendarId);
   const fields = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  return updateVersioned<Calendar>(calKeys.calendar(mailboxId, calendarId), undefined, fields, CM.staleCalendar);
+  return updateVersioned<Calendar>(
+    calKeys.calendar(mailboxId, calendarId),
+    undefined,
+    fields,
+    CALENDAR_MESSAGES.staleCalendar,
+  );
 }
 
 /** Deletes a calendar (not the default) with its events and their UIDs. */
 export async function deleteCalendar(mailboxId: string, calendarId: string): Promise<void> {
   const c = await getCalendar(mailboxId, calendarId);
-  if (c.isDefault) throw badRequest(CM.defaultUndeletable);
+  if (c.isDefault) throw badRequest(CALENDAR_MESSAGES.defaultUndeletable);
   const events = await eventsOf(mailboxId, [calendarId]);
   await deleteMany(events.flatMap((e) => [calKeys.event(mailboxId, e.eventId), calKeys.uid(mailboxId, e.uid)]));
   await transact([
@@ -212,7 +217,7 @@ export async function deleteCalendar(mailboxId: string, calendarId: string): Pro
       },
     },
   ]).catch((err: Error) => {
-    if (err.name === 'TransactionCanceledException') throw notFound(CM.calendarNotFound);
+    if (err.name === 'TransactionCanceledException') throw notFound(CALENDAR_MESSAGES.calendarNotFound);
     throw err;
   });
 }
@@ -337,7 +342,7 @@ export const eventItem = (e: CalEvent) => ({
 export async function getEvent(mailboxId: string, eventId: string, calendarId?: string): Promise<CalEvent> {
   const out = await db.send(new GetCommand({ TableName: TABLE(), Key: calKeys.event(mailboxId, eventId) }));
   const e = out.Item as CalEvent | undefined;
-  if (!e || (calendarId !== undefined && e.calendarId !== calendarId)) throw notFound(CM.eventNotFound);
+  if (!e || (calendarId !== undefined && e.calendarId !== calendarId)) throw notFound(CALENDAR_MESSAGES.eventNotFound);
   return e;
 }
 
@@ -377,7 +382,7 @@ export async function putNewEvent(e: CalEvent): Promise<void> {
         },
       },
     ],
-    [undefined, CM.uidTaken],
+    [undefined, CALENDAR_MESSAGES.uidTaken],
   );
 }
 
@@ -395,7 +400,7 @@ export async function replaceEvent(e: CalEvent, expected: number): Promise<void>
         },
       },
     ],
-    [CM.stale],
+    [CALENDAR_MESSAGES.stale],
   );
 }
 

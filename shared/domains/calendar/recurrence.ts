@@ -32,7 +32,7 @@ export interface Recurrence {
   weekStart?: Weekday;
 }
 
-export const RM = {
+export const RECURRENCE_MESSAGES = {
   countAndUntil: 'A repeat rule takes count or until, not both.',
   setPosAlone: 'bySetPos needs byDay, byMonthDay or byMonth beside it.',
   nthNotMonthly: 'A numbered byDay (like the 2nd Tuesday) is only for monthly or yearly rules.',
@@ -52,13 +52,16 @@ export const RM = {
 
 /** Why the rule is not a valid RFC 5545 rule, or null. */
 export function ruleError(r: Recurrence): string | null {
-  if (r.count !== undefined && r.until !== undefined) return RM.countAndUntil;
-  if (r.bySetPos?.length && !r.byDay?.length && !r.byMonthDay?.length && !r.byMonth?.length) return RM.setPosAlone;
-  if (r.byDay?.some((d) => d.nth !== undefined) && r.freq !== 'monthly' && r.freq !== 'yearly') return RM.nthNotMonthly;
-  if (r.byDay?.some((d) => d.nth === 0) || r.byMonthDay?.includes(0) || r.bySetPos?.includes(0)) return RM.zero;
+  if (r.count !== undefined && r.until !== undefined) return RECURRENCE_MESSAGES.countAndUntil;
+  if (r.bySetPos?.length && !r.byDay?.length && !r.byMonthDay?.length && !r.byMonth?.length)
+    return RECURRENCE_MESSAGES.setPosAlone;
+  if (r.byDay?.some((d) => d.nth !== undefined) && r.freq !== 'monthly' && r.freq !== 'yearly')
+    return RECURRENCE_MESSAGES.nthNotMonthly;
+  if (r.byDay?.some((d) => d.nth === 0) || r.byMonthDay?.includes(0) || r.bySetPos?.includes(0))
+    return RECURRENCE_MESSAGES.zero;
   if (r.until !== undefined) {
     const p = parseLocal(r.until);
-    if (!p || p.time) return RM.badUntil;
+    if (!p || p.time) return RECURRENCE_MESSAGES.badUntil;
   }
   return null;
 }
@@ -180,22 +183,22 @@ const KEPT = new Set(['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'BYMONTHDAY
  */
 export function receivedRuleError(rrule: string, zone: string): string | null {
   const p = ruleParts(rrule);
-  for (const key of p.keys()) if (!KEPT.has(key)) return RM.part(key);
+  for (const key of p.keys()) if (!KEPT.has(key)) return RECURRENCE_MESSAGES.part(key);
   const freq = (p.get('FREQ') ?? '').toUpperCase();
-  if (!(FREQS as readonly string[]).includes(freq.toLowerCase())) return RM.freq(freq);
+  if (!(FREQS as readonly string[]).includes(freq.toLowerCase())) return RECURRENCE_MESSAGES.freq(freq);
   const bad = p
     .get('BYDAY')
     ?.split(',')
     .find((d) => !/^([+-]?\d{1,2})?(SU|MO|TU|WE|TH|FR|SA)$/i.test(d.trim()));
-  if (bad !== undefined) return RM.badDay(bad);
+  if (bad !== undefined) return RECURRENCE_MESSAGES.badDay(bad);
   const until = p.get('UNTIL');
-  if (until !== undefined && !untilOf(until, zone)) return RM.badUntilValue;
+  if (until !== undefined && !untilOf(until, zone)) return RECURRENCE_MESSAGES.badUntilValue;
   const r = fromRRule(rrule, zone) as Recurrence;
   if (p.has('INTERVAL')) r.interval = Number(p.get('INTERVAL'));
   const checked = z.safeParse(RecurrenceSchema, r);
   if (!checked.success) {
     const field = String(checked.error.issues[0]?.path[0] ?? '');
-    return RM.limit(field.toUpperCase() || 'rule');
+    return RECURRENCE_MESSAGES.limit(field.toUpperCase() || 'rule');
   }
   return ruleError(r);
 }

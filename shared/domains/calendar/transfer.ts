@@ -32,7 +32,7 @@ export { MAX_INLINE_EXPORT_BYTES };
 export const ICS_TYPE = 'text/calendar; charset=utf-8';
 const MAX_WARNINGS = 100;
 
-export const TM = {
+export const CALENDAR_TRANSFER_MESSAGES = {
   ...IMPORT_MESSAGES,
   contentTooLarge: 'An import body can hold at most 4 MB of iCalendar: upload a larger file (send its `size`).',
   notCalendar: 'No iCalendar data (BEGIN:VCALENDAR … END:VCALENDAR) was found.',
@@ -46,7 +46,8 @@ const scopeOf = (mailbox: Mailbox, calendarId: string) => `${mailbox.mailboxId}:
 
 function parsed(mailbox: Mailbox, content: string) {
   const out = parseIcs(content, [mailbox.address, ...mailbox.aliases]);
-  if (out.events.length === 0 && !/BEGIN:VCALENDAR/i.test(content)) throw badRequest(TM.notCalendar);
+  if (out.events.length === 0 && !/BEGIN:VCALENDAR/i.test(content))
+    throw badRequest(CALENDAR_TRANSFER_MESSAGES.notCalendar);
   return out;
 }
 
@@ -92,7 +93,7 @@ async function importChunk(mailbox: Mailbox, calendarId: string, file: Parsed, o
 export async function importContent(mailbox: Mailbox, calendarId: string, content: string): Promise<ImportResult> {
   await getCalendar(mailbox.mailboxId, calendarId);
   const bytes = Buffer.from(content, 'utf8');
-  if (bytes.length > MAX_IMPORT_CONTENT_BYTES) throw new HttpError(413, TM.contentTooLarge);
+  if (bytes.length > MAX_IMPORT_CONTENT_BYTES) throw new HttpError(413, CALENDAR_TRANSFER_MESSAGES.contentTooLarge);
   const file = parsed(mailbox, content);
   const { more, ...result } = await importChunk(mailbox, calendarId, file, 0);
   if (!more) return { ...result, done: true, next: null };
@@ -117,7 +118,7 @@ export async function importNext(mailbox: Mailbox, calendarId: string, next: str
   await getCalendar(mailbox.mailboxId, calendarId);
   const token = readImportToken(scopeOf(mailbox, calendarId), next, folderOf(mailbox.mailboxId));
   const bytes = await getObject(token.key);
-  if (!bytes) throw badRequest(TM.notUploaded);
+  if (!bytes) throw badRequest(CALENDAR_TRANSFER_MESSAGES.notUploaded);
   let file: Parsed;
   try {
     file = parsed(mailbox, bytes.toString('utf8'));

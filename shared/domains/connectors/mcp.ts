@@ -1,3 +1,4 @@
+import { readEnv } from '../../kernel/ground/env';
 import { UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { type FetchLike, streamingGuardedFetch } from '../../kernel/net/streaming-fetch';
 import { loopbackAllowed } from './records';
@@ -14,9 +15,9 @@ import type { ListedTool } from './tools';
 export const connectorFetch = (): FetchLike => streamingGuardedFetch({ loopback: loopbackAllowed() });
 
 /** Tools kept per connector (`CONNECTOR_MAX_TOOLS` lowers it in tests). */
-export const maxTools = () => Number(process.env.CONNECTOR_MAX_TOOLS ?? 200);
+export const maxTools = () => Number(readEnv('CONNECTOR_MAX_TOOLS') ?? 200);
 /** The whole exchange of a `test` (`CONNECTOR_TIMEOUT_MS` in tests). */
-export const checkTimeoutMs = () => Number(process.env.CONNECTOR_TIMEOUT_MS ?? 15_000);
+export const checkTimeoutMs = () => Number(readEnv('CONNECTOR_TIMEOUT_MS') ?? 15_000);
 
 /** A failed exchange with a connector's server: what `lastError` says, and the HTTP status if one was answered. */
 export class ConnectorError extends Error {

@@ -6,7 +6,7 @@ import { db } from '../../kernel/store/client';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { secrets } from '../../ports/secrets';
 import { ConnectorError, connectorFetch } from './mcp';
-import { CM, type ConnectorRecord, openFor, sealFor, tokenKey, updateConnector } from './records';
+import { CONNECTOR_MESSAGES, type ConnectorRecord, openFor, sealFor, tokenKey, updateConnector } from './records';
 
 /**
  * OAuth sign-in to a connector's server (MCP authorization, 2025-11-25): the protected resource
@@ -282,7 +282,7 @@ export async function consumeState(state: string, orgId: string, userId: string)
     );
     return out.Attributes as StateRecord;
   } catch (err) {
-    if ((err as Error).name === 'ConditionalCheckFailedException') throw conflict(CM.startAgain);
+    if ((err as Error).name === 'ConditionalCheckFailedException') throw conflict(CONNECTOR_MESSAGES.startAgain);
     throw err;
   }
 }

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { readEnv } from '../../kernel/ground/env';
 import { badRequest, notFound } from '../../kernel/ground/errors';
 import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
 import { orgIsActive } from '../../kernel/identity/orgs';
@@ -55,7 +56,7 @@ export interface ConnectorRecord {
   version: number;
 }
 
-export const CM = {
+export const CONNECTOR_MESSAGES = {
   notFound: 'Connector not found',
   tooMany: 'An organization can have up to 50 connectors.',
   slugTaken: (slug: string) => `Slug "${slug}" is already in use.`,
@@ -79,7 +80,7 @@ export const MAX_CONNECTORS = 50;
  * `npm start` alone sets it (bin/local.ts): servers on the person's own machine (loopback `http`)
  * may be connectors. The stack never sets it.
  */
-export const loopbackAllowed = () => process.env.LOCAL_CONNECTORS_LOOPBACK === 'true';
+export const loopbackAllowed = () => readEnv('LOCAL_CONNECTORS_LOOPBACK') === 'true';
 
 export const connectorKey = (orgId: string, connectorId: string) => ({
   pk: keys.org(orgId).pk,
@@ -137,18 +138,19 @@ export type NewConnector = Pick<ConnectorRecord, 'name' | 'slug' | 'url' | 'tran
 /** The spec's checks of a new connector's credentials (400s), before anything is written. */
 export function checkCredentials(input: NewConnector): void {
   const credential = input.authType === 'bearer' || input.authType === 'header';
-  if (input.secret !== undefined && !credential) throw badRequest(CM.noCredential);
-  if (credential && input.secret === undefined) throw badRequest(CM.needsSecret);
-  if (input.headerName !== undefined && input.authType !== 'header') throw badRequest(CM.headerNameOnly);
+  if (input.secret !== undefined && !credential) throw badRequest(CONNECTOR_MESSAGES.noCredential);
+  if (credential && input.secret === undefined) throw badRequest(CONNECTOR_MESSAGES.needsSecret);
+  if (input.headerName !== undefined && input.authType !== 'header')
+    throw badRequest(CONNECTOR_MESSAGES.headerNameOnly);
   if (input.authType === 'header') {
-    if (!input.headerName) throw badRequest(CM.needsHeaderName);
-    if (!validHeaderName(input.headerName)) throw badRequest(CM.badHeaderName);
+    if (!input.headerName) throw badRequest(CONNECTOR_MESSAGES.needsHeaderName);
+    if (!validHeaderName(input.headerName)) throw badRequest(CONNECTOR_MESSAGES.badHeaderName);
   }
   if ((input.oauthClientId !== undefined || input.oauthClientSecret !== undefined) && input.authType !== 'oauth') {
-    throw badRequest(CM.oauthOnly);
+    throw badRequest(CONNECTOR_MESSAGES.oauthOnly);
   }
   if (input.oauthClientSecret !== undefined && input.oauthClientId === undefined) {
-    throw badRequest(CM.clientSecretWithoutId);
+    throw badRequest(CONNECTOR_MESSAGES.clientSecretWithoutId);
   }
 }
 
@@ -198,7 +200,11 @@ export async function createConnector(orgId: string, createdBy: string, input: N
       putNew({ ...slugKey(orgId, input.slug), connectorId }),
       putNew({ ...connectorKey(orgId, connectorId), ...record }),
     ],
-    [() => notFound(ORG_NOT_FOUND), () => badRequest(CM.tooMany), CM.slugTaken(input.slug)],
+    [
+      () => notFound(ORG_NOT_FOUND),
+      () => badRequest(CONNECTOR_MESSAGES.tooMany),
+      CONNECTOR_MESSAGES.slugTaken(input.slug),
+    ],
   );
   return record;
 }
@@ -210,7 +216,7 @@ export async function listConnectors(orgId: string): Promise<ConnectorRecord[]> 
 /** The connector, or 404 `Connector not found`. */
 export async function requireConnector(orgId: string, connectorId: string, consistent = false) {
   const found = await getItem<ConnectorRecord>(connectorKey(orgId, connectorId), consistent);
-  if (!found) throw notFound(CM.notFound);
+  if (!found) throw notFound(CONNECTOR_MESSAGES.notFound);
   return found;
 }
 
@@ -238,11 +244,11 @@ export async function updateConnector(
       const out = await db.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return out.Attributes as ConnectorRecord;
     } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') throw notFound(CM.notFound);
+      if ((err as Error).name === 'ConditionalCheckFailedException') throw notFound(CONNECTOR_MESSAGES.notFound);
       throw err;
     }
   }
-  await transact([{ Update: update }, ...(extra as never[])], [() => notFound(CM.notFound)]);
+  await transact([{ Update: update }, ...(extra as never[])], [() => notFound(CONNECTOR_MESSAGES.notFound)]);
   const written: Record<string, unknown> = { ...c, ...fields, version: c.version + 1 };
   for (const [name, value] of Object.entries(fields)) if (value === undefined) delete written[name];
   return written as unknown as ConnectorRecord;
@@ -286,7 +292,7 @@ export async function deleteConnector(c: ConnectorRecord): Promise<void> {
       { Delete: { TableName: TABLE(), Key: tokenKey(c.orgId, c.connectorId) } },
       ...parts.map((key) => ({ Delete: { TableName: TABLE(), Key: key } })),
     ],
-    [() => notFound(CM.notFound)],
+    [() => notFound(CONNECTOR_MESSAGES.notFound)],
   );
 }
 

@@ -5,7 +5,7 @@ import { getItem, putNew, TABLE } from '../../kernel/store/table';
 import { deleteObjects } from '../mail/objects';
 import { removeContactsOf } from './contacts';
 import { exportKeyFor } from './objects';
-import { type AddressBookRecord, CM, CONTACT_PREFIX, contactKeys, MAX_BOOKS } from './records';
+import { type AddressBookRecord, CONTACT_MESSAGES, CONTACT_PREFIX, contactKeys, MAX_BOOKS } from './records';
 
 /** The name the default address book gets. */
 export const DEFAULT_BOOK_NAME = 'Contacts';
@@ -23,8 +23,8 @@ interface Head {
  */
 export function bookName(value: unknown): string {
   const text = typeof value === 'string' ? value.trim() : value === undefined ? '' : JSON.stringify(value);
-  if (text === '') throw badRequest(CM.bookName);
-  if (text.length > 200) throw badRequest(CM.bookNameLong);
+  if (text === '') throw badRequest(CONTACT_MESSAGES.bookName);
+  if (text.length > 200) throw badRequest(CONTACT_MESSAGES.bookNameLong);
   return text;
 }
 
@@ -80,7 +80,7 @@ export async function getBook(mailboxId: string, addressBookId: string): Promise
       const made = await getItem<AddressBookRecord>(contactKeys.book(mailboxId, addressBookId), true);
       if (made) return made;
     }
-    throw notFound(CM.bookNotFound);
+    throw notFound(CONTACT_MESSAGES.bookNotFound);
   }
   return book;
 }
@@ -102,7 +102,7 @@ export async function createBook(mailboxId: string, name: string): Promise<Addre
       },
       putNew({ ...book }),
     ],
-    [CM.tooManyBooks],
+    [CONTACT_MESSAGES.tooManyBooks],
   );
   return book;
 }
@@ -114,11 +114,11 @@ export async function renameBook(mailboxId: string, addressBookId: string, name:
       contactKeys.book(mailboxId, addressBookId),
       undefined,
       { name },
-      CM.bookStale,
+      CONTACT_MESSAGES.bookStale,
     );
   } catch (err) {
     // Deleted between the read and the write.
-    if ((err as { status?: number }).status === 409) throw notFound(CM.bookNotFound);
+    if ((err as { status?: number }).status === 409) throw notFound(CONTACT_MESSAGES.bookNotFound);
     throw err;
   }
 }
@@ -126,7 +126,7 @@ export async function renameBook(mailboxId: string, addressBookId: string, name:
 /** Deletes an address book with its contacts and their photos (never the default one). */
 export async function deleteBook(mailboxId: string, addressBookId: string): Promise<void> {
   const book = await getBook(mailboxId, addressBookId);
-  if (book.isDefault) throw badRequest(CM.defaultBook);
+  if (book.isDefault) throw badRequest(CONTACT_MESSAGES.defaultBook);
   await removeContactsOf(mailboxId, addressBookId);
   try {
     await transact(
@@ -147,7 +147,7 @@ export async function deleteBook(mailboxId: string, addressBookId: string): Prom
           },
         },
       ],
-      [() => notFound(CM.bookNotFound)],
+      [() => notFound(CONTACT_MESSAGES.bookNotFound)],
     );
   } catch (err) {
     if ((err as { status?: number }).status === 404) return; // a concurrent delete did it

@@ -9,7 +9,7 @@ import { getItem, getMany, TABLE } from '../../kernel/store/table';
 import { deleteObjects } from '../mail/objects';
 import {
   type Address,
-  CM,
+  CONTACT_MESSAGES,
   CONTACT_PREFIX,
   type ContactFields,
   type ContactName,
@@ -47,13 +47,13 @@ const DATE = /^(\d{4}|-)-(\d{2})-(\d{2})$/;
 /** YYYY-MM-DD, or --MM-DD for an unknown year (29 February included); anything else is a 400. */
 export function checkDate(value: string): string {
   const m = DATE.exec(value);
-  if (!m) throw badRequest(CM.badDate);
+  if (!m) throw badRequest(CONTACT_MESSAGES.badDate);
   const year = m[1] === '-' ? 2000 : Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
   const d = new Date(Date.UTC(year, month - 1, day));
   if (month < 1 || month > 12 || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day || year < 1) {
-    throw badRequest(CM.badDate);
+    throw badRequest(CONTACT_MESSAGES.badDate);
   }
   return value;
 }
@@ -92,7 +92,7 @@ export function merge(base: ContactFields, input: ContactInput): ContactFields {
   for (const field of ['organization', 'department', 'title'] as const) {
     if (input[field] === undefined) continue;
     const text = asText(input[field]);
-    if (text.length > 1000) throw badRequest(CM.textTooLong(field));
+    if (text.length > 1000) throw badRequest(CONTACT_MESSAGES.textTooLong(field));
     out[field] = text;
   }
   if (input.notes !== undefined) out.notes = input.notes;
@@ -105,7 +105,7 @@ export function merge(base: ContactFields, input: ContactInput): ContactFields {
   }
   const hasName = out.fullName !== '' || out.nickname !== '' || Object.values(out.name).some((part) => part !== '');
   if (!hasName && out.organization === '' && out.emails.length === 0 && out.phones.length === 0) {
-    throw badRequest(CM.needsSomething);
+    throw badRequest(CONTACT_MESSAGES.needsSomething);
   }
   return out;
 }
@@ -158,7 +158,8 @@ export async function putContact(record: ContactRecord): Promise<ContactRecord> 
 /** A contact of the mailbox; with `addressBookId`, only in that address book. Else 404. */
 export async function getContact(mailboxId: string, contactId: string, addressBookId?: string): Promise<ContactRecord> {
   const c = await getItem<ContactRecord>(contactKeys.contact(mailboxId, contactId), true);
-  if (!c || (addressBookId !== undefined && c.addressBookId !== addressBookId)) throw notFound(CM.contactNotFound);
+  if (!c || (addressBookId !== undefined && c.addressBookId !== addressBookId))
+    throw notFound(CONTACT_MESSAGES.contactNotFound);
   return c;
 }
 
@@ -172,7 +173,7 @@ export async function replaceContact(
   expected = current.version,
 ): Promise<ContactRecord> {
   const record: ContactRecord = { ...next, version: current.version + 1, updatedAt: Date.now() };
-  if (expected !== current.version) throw conflict(CM.stale);
+  if (expected !== current.version) throw conflict(CONTACT_MESSAGES.stale);
   try {
     await db.send(
       new PutCommand({
@@ -185,8 +186,8 @@ export async function replaceContact(
   } catch (err) {
     if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
     const again = await getItem<ContactRecord>(contactKeys.contact(current.mailboxId, current.contactId), true);
-    if (!again) throw notFound(CM.contactNotFound);
-    throw conflict(CM.stale);
+    if (!again) throw notFound(CONTACT_MESSAGES.contactNotFound);
+    throw conflict(CONTACT_MESSAGES.stale);
   }
   await syncPostings(current, record);
   return record;

@@ -2,7 +2,7 @@ import { badRequest, HttpError, notFound } from '../../kernel/ground/errors';
 import { deleteObjects, linkTo, putObject } from '../mail/objects';
 import { getContact, replaceContact } from './contacts';
 import { photoKeyFor } from './objects';
-import { CM, type ContactRecord } from './records';
+import { CONTACT_MESSAGES, type ContactRecord } from './records';
 
 /** A photo's bytes may be at most this many. */
 export const MAX_PHOTO_BYTES = 1024 * 1024;
@@ -29,15 +29,16 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The bytes of base64 `data` (whitespace allowed), refused when it is no base64. */
 export function decodeBase64(data: string): Buffer {
   const compact = data.replace(/\s+/g, '');
-  if (compact.length === 0 || compact.length % 4 === 1 || !BASE64.test(compact)) throw badRequest(CM.notBase64);
+  if (compact.length === 0 || compact.length % 4 === 1 || !BASE64.test(compact))
+    throw badRequest(CONTACT_MESSAGES.notBase64);
   return Buffer.from(compact, 'base64');
 }
 
 /** An image's bytes checked for a photo: at most 1 MB (413), and JPEG, PNG, GIF or WebP by its bytes. */
 export function checkPhoto(bytes: Buffer): PhotoType {
-  if (bytes.length > MAX_PHOTO_BYTES) throw new HttpError(413, CM.photoTooLarge);
+  if (bytes.length > MAX_PHOTO_BYTES) throw new HttpError(413, CONTACT_MESSAGES.photoTooLarge);
   const type = sniffImage(bytes);
-  if (!type) throw badRequest(CM.notAnImage);
+  if (!type) throw badRequest(CONTACT_MESSAGES.notAnImage);
   return type;
 }
 
@@ -73,7 +74,7 @@ export async function putPhoto(mailboxId: string, contactId: string, data: strin
 /** A 5-minute link to the contact's photo; 404 without one. */
 export async function photoLink(mailboxId: string, contactId: string): Promise<string> {
   const contact = await getContact(mailboxId, contactId);
-  if (!contact.photoKey) throw notFound(CM.noPhoto);
+  if (!contact.photoKey) throw notFound(CONTACT_MESSAGES.noPhoto);
   return linkTo(contact.photoKey);
 }
 

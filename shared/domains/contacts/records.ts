@@ -29,7 +29,7 @@ export const CONTACT_PREFIX = { book: 'CTS#ABK#', contact: 'CTS#CTC#' } as const
 export const MAX_BOOKS = 20;
 
 /** The group's messages, one place (routes declare them, tests compare them). */
-export const CM = {
+export const CONTACT_MESSAGES = {
   bookNotFound: 'Address book not found',
   contactNotFound: 'Contact not found',
   tooManyBooks: `A mailbox can have at most ${MAX_BOOKS} address books.`,

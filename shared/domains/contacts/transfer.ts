@@ -32,7 +32,7 @@ export { IMPORT_CHUNK, MAX_IMPORT_CONTENT_BYTES, MAX_IMPORT_UPLOAD_BYTES, MAX_IN
 const MAX_WARNINGS = 100;
 const VCARD_TYPE = 'text/vcard; charset=utf-8';
 
-export const TM = {
+export const CONTACT_TRANSFER_MESSAGES = {
   ...IMPORT_MESSAGES,
   contentTooLarge: 'An import body can hold at most 4 MB of vCard: upload a larger file (send its `size`).',
   noCards: 'No vCard (BEGIN:VCARD … END:VCARD) was found.',
@@ -111,9 +111,9 @@ function textOf(bytes: Buffer): string {
 /** An import's first call with the file in the body. */
 export async function importContent(orgId: string, book: AddressBookRecord, content: string): Promise<ImportAnswer> {
   const bytes = Buffer.from(content, 'utf8');
-  if (bytes.length > MAX_IMPORT_CONTENT_BYTES) throw new HttpError(413, TM.contentTooLarge);
+  if (bytes.length > MAX_IMPORT_CONTENT_BYTES) throw new HttpError(413, CONTACT_TRANSFER_MESSAGES.contentTooLarge);
   const cards = (await vcardReader()).splitCards(content);
-  if (cards.length === 0) throw badRequest(TM.noCards);
+  if (cards.length === 0) throw badRequest(CONTACT_TRANSFER_MESSAGES.noCards);
   const result = await importChunk(book, cards, 0);
   if (cards.length <= IMPORT_CHUNK) return { ...result, done: true, next: null };
   const key = fileKeyFor(book.mailboxId, 'imp_', 'vcf');
@@ -130,11 +130,11 @@ export async function importUpload(orgId: string, book: AddressBookRecord, size:
 export async function importNext(orgId: string, book: AddressBookRecord, next: string): Promise<ImportAnswer> {
   const token = readImportToken(scopeOf(orgId, book), next, filesFolder(book.mailboxId));
   const bytes = await getObject(token.key);
-  if (!bytes) throw badRequest(TM.notUploaded);
+  if (!bytes) throw badRequest(CONTACT_TRANSFER_MESSAGES.notUploaded);
   const cards = (await vcardReader()).splitCards(textOf(bytes));
   if (cards.length === 0) {
     await deleteObjects([token.key]);
-    throw badRequest(TM.noCards);
+    throw badRequest(CONTACT_TRANSFER_MESSAGES.noCards);
   }
   const result = await importChunk(book, cards, token.offset);
   const offset = token.offset + IMPORT_CHUNK;

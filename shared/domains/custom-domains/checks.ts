@@ -1,3 +1,4 @@
+import { readEnv } from '../../kernel/ground/env';
 import { HttpError } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { transact, updateVersioned } from '../../kernel/store/ops';
@@ -10,7 +11,7 @@ import { peopleOf, raiseEvent } from '../notifications/raise';
 import {
   CHECK_EVERY_MS,
   claimsOf,
-  DM,
+  DOMAIN_MESSAGES,
   type DomainRecord,
   domainKey,
   getDomainRecord,
@@ -102,7 +103,12 @@ export async function verifyDomain(d: DomainRecord, now = Date.now(), next?: num
   const reserving = missing.length === 0 && !holds;
   let updated: DomainRecord;
   if (!reserving)
-    updated = await updateVersioned<DomainRecord>(domainKey(d.orgId, d.hostname), d.version, fields, DM.changed);
+    updated = await updateVersioned<DomainRecord>(
+      domainKey(d.orgId, d.hostname),
+      d.version,
+      fields,
+      DOMAIN_MESSAGES.changed,
+    );
   else {
     // Proven: the host becomes this domain's in the write that records it, unless another got there first.
     try {
@@ -111,7 +117,7 @@ export async function verifyDomain(d: DomainRecord, now = Date.now(), next?: num
           { Update: versionedUpdate(domainKey(d.orgId, d.hostname), d.version, fields) },
           reserveHost(hostEntry(d.hostname, 'domain', { orgId: d.orgId, projectId: d.projectId }, now)),
         ],
-        [DM.changed, () => new HostTaken(d.hostname)],
+        [DOMAIN_MESSAGES.changed, () => new HostTaken(d.hostname)],
       );
     } catch (err) {
       if (err instanceof HostTaken) return claimedElsewhere(d, now);
@@ -132,12 +138,12 @@ async function claimedElsewhere(d: DomainRecord, now: number): Promise<DomainRec
     d.version,
     {
       status: 'error',
-      message: DM.claimedElsewhere(d.hostname),
+      message: DOMAIN_MESSAGES.claimedElsewhere(d.hostname),
       checkedAt: now,
       updatedAt: now,
       nextCheckAt: undefined,
     },
-    DM.changed,
+    DOMAIN_MESSAGES.changed,
   );
   if (d.status !== 'error') await raiseDomainEvent(updated, 'domain.failed');
   return updated;
@@ -177,7 +183,7 @@ export interface CheckMessage {
 
 /** The worker's next check of the domain, due at `due` (`DOMAIN_CHECK_DELAY_SECONDS` shortens the wait in tests). */
 export async function queueCheck(d: Pick<DomainRecord, 'orgId' | 'hostname'>, due: number, now = Date.now()) {
-  const override = process.env.DOMAIN_CHECK_DELAY_SECONDS;
+  const override = readEnv('DOMAIN_CHECK_DELAY_SECONDS');
   const seconds = override !== undefined ? Number(override) : Math.ceil((due - now) / 1000);
   const message: CheckMessage = { orgId: d.orgId, hostname: d.hostname, due };
   await queue.send('DOMAIN_CHECKS_QUEUE_URL', message, { delaySeconds: Math.min(900, Math.max(0, seconds)) });

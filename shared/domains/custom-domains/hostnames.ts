@@ -4,7 +4,8 @@ import { getDomain } from 'tldts';
 import { badRequest } from '../../kernel/ground/errors';
 import { normalizeHost } from '../deployments/hosts';
 import { appsDomain } from '../projects/hosts';
-import { DM } from './records';
+import { DOMAIN_MESSAGES } from './records';
+import { isPublicSuffix } from './suffix';
 
 /**
  * Hostnames of custom domains as the domains group takes them (apart from records.ts, which the
@@ -21,29 +22,21 @@ const platformDomain = () => normalizeHost(appsDomain());
  */
 export function normalizeHostname(input: string): string {
   const raw = input.trim().replace(/\.$/, '');
-  if (raw.includes('*')) throw badRequest(DM.wildcard);
-  if (isIP(raw) || isIP(raw.replace(/^\[|\]$/g, ''))) throw badRequest(DM.ipLiteral);
-  if (raw.length > 253) throw badRequest(DM.tooLong);
+  if (raw.includes('*')) throw badRequest(DOMAIN_MESSAGES.wildcard);
+  if (isIP(raw) || isIP(raw.replace(/^\[|\]$/g, ''))) throw badRequest(DOMAIN_MESSAGES.ipLiteral);
+  if (raw.length > 253) throw badRequest(DOMAIN_MESSAGES.tooLong);
   const ascii = domainToASCII(raw.toLowerCase());
-  if (!ascii) throw badRequest(DM.invalid);
-  if (ascii.length > 253) throw badRequest(DM.tooLong);
+  if (!ascii) throw badRequest(DOMAIN_MESSAGES.invalid);
+  if (ascii.length > 253) throw badRequest(DOMAIN_MESSAGES.tooLong);
   const labels = ascii.split('.');
-  if (labels.some((l) => l.length > 63)) throw badRequest(DM.labelTooLong);
-  if (labels.length < 2) throw badRequest(DM.twoLabels);
-  if (labels.some((l) => !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(l))) throw badRequest(DM.invalid);
-  if (/^\d+$/.test(labels[labels.length - 1] as string)) throw badRequest(DM.ipLiteral);
+  if (labels.some((l) => l.length > 63)) throw badRequest(DOMAIN_MESSAGES.labelTooLong);
+  if (labels.length < 2) throw badRequest(DOMAIN_MESSAGES.twoLabels);
+  if (labels.some((l) => !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(l))) throw badRequest(DOMAIN_MESSAGES.invalid);
+  if (/^\d+$/.test(labels[labels.length - 1] as string)) throw badRequest(DOMAIN_MESSAGES.ipLiteral);
   const apps = platformDomain();
-  if (ascii === apps || ascii.endsWith(`.${apps}`)) throw badRequest(DM.appsDomain(apps));
-  if (isPublicSuffix(ascii)) throw badRequest(DM.publicSuffix(ascii));
+  if (ascii === apps || ascii.endsWith(`.${apps}`)) throw badRequest(DOMAIN_MESSAGES.appsDomain(apps));
+  if (isPublicSuffix(ascii)) throw badRequest(DOMAIN_MESSAGES.publicSuffix(ascii));
   return ascii;
-}
-
-/**
- * Whether the name is a public suffix of the Public Suffix List (ICANN's `co.uk` and the private
- * section's `github.io` alike): names under it belong to different owners, so nobody adds it.
- */
-export function isPublicSuffix(name: string): boolean {
-  return getDomain(name, { allowPrivateDomains: true }) === null;
 }
 
 /** The registrable domain (public suffix list): the zone that holds the hostname's records. */

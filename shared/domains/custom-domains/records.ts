@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { readEnv } from '../../kernel/ground/env';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { queryAll } from '../../kernel/store/ops';
@@ -10,6 +11,7 @@ import { normalizeHost } from '../deployments/hosts';
 import { releaseHosts } from '../hosts/registry';
 import { appsDomain } from '../projects/hosts';
 import { DOMAIN_PREFIX } from '../projects/records';
+import { CLAIM_MESSAGES } from './claims';
 import { connectedProvider } from './provider';
 
 /**
@@ -56,7 +58,7 @@ export interface DomainRecord {
   written?: { kind: string; zone: string; records: DnsRecord[] };
 }
 
-export const DM = {
+export const DOMAIN_MESSAGES = {
   notFound: 'Domain not found',
   tooLong: 'A hostname has at most 253 characters.',
   labelTooLong: 'Each label of a hostname has at most 63 characters.',
@@ -72,10 +74,8 @@ export const DM = {
   redirectChain: 'redirectTo must name a domain that does not redirect itself.',
   redirectedTo: 'Other domains redirect to this one: change them first.',
   changed: 'The domain changed since it was read. Reload and try again.',
-  publicSuffix: (hostname: string) =>
-    `${hostname} is a public suffix, shared by many owners: add a name registered under it.`,
-  claimedElsewhere: (hostname: string) =>
-    `${hostname} was verified by another organization: its DNS records prove they own it.`,
+  publicSuffix: CLAIM_MESSAGES.publicSuffix,
+  claimedElsewhere: CLAIM_MESSAGES.claimedElsewhere,
 } as const;
 
 export const MAX_PER_PROJECT = 50;
@@ -105,7 +105,7 @@ export function getDomainRecord(orgId: string, hostname: string, consistent = fa
 }
 
 /** Where domains point: `ROUTING_TARGET`, else `cname.<apps domain>` (locally `cname.localhost`, loopback). */
-export const routingTarget = () => process.env.ROUTING_TARGET ?? `cname.${normalizeHost(appsDomain())}`;
+export const routingTarget = () => readEnv('ROUTING_TARGET') ?? `cname.${normalizeHost(appsDomain())}`;
 
 export const newToken = () => randomBytes(16).toString('hex');
 

@@ -1,4 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { readEnv } from '../../kernel/ground/env';
 import { db } from '../../kernel/store/client';
 import { TABLE } from '../../kernel/store/table';
 import { artifacts } from '../../ports/artifacts';
@@ -21,7 +22,7 @@ import { type DeploymentRecord, isInProgress } from './schema';
  */
 const DAY = 86_400_000;
 const days = (v: string | undefined, d: number) => (v && Number(v) > 0 ? Number(v) : d);
-const deploymentRetentionDays = () => days(process.env.DEPLOYMENT_RETENTION_DAYS, 30);
+const deploymentRetentionDays = () => days(readEnv('DEPLOYMENT_RETENTION_DAYS'), 30);
 
 const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readEnv } from '../../kernel/ground/env';
 import { storage } from '../../ports/object-storage';
 
 /** Spec part A, "Limits": a source archive is a gzipped tar of at most 250 MB. */
@@ -13,10 +14,10 @@ const days = (v: string | undefined, d: number) => (v && Number(v) > 0 ? Number(
  * Source archives are kept this long (an S3 lifecycle rule on `sources/` on AWS): a deployment
  * whose archive is gone, or older than this, can't be redeployed ("This upload has expired").
  */
-export const sourceRetentionDays = () => days(process.env.SOURCE_RETENTION_DAYS, 30);
+export const sourceRetentionDays = () => days(readEnv('SOURCE_RETENTION_DAYS'), 30);
 
 /** The platform's own bucket: source archives, build artifacts. */
-export const artifactsBucket = () => process.env.ARTIFACTS_BUCKET ?? 'platform-artifacts';
+export const artifactsBucket = () => readEnv('ARTIFACTS_BUCKET') ?? 'platform-artifacts';
 
 /**
  * Where an upload lands: under its project, so an upload id is only ever found for the project

@@ -3,7 +3,7 @@ import { HttpError, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { deleteMany, queryAll } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
-import { checkLabels, LM, labelKey, labelNameKey, requireUserLabel } from './labels';
+import { checkLabels, LABEL_MESSAGES, labelKey, labelNameKey, requireUserLabel } from './labels';
 import { getMessages, messageKey } from './messages';
 import { deleteObjects } from './objects';
 import { changeThread, indexPrefix, mailPk, type Thread } from './threads';
@@ -25,7 +25,7 @@ export const ACTIONS = [
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
-export const AM = {
+export const MAIL_ACTION_MESSAGES = {
   threadNotFound: 'Thread not found',
   deleteOnly: 'Only threads in TRASH or SPAM can be deleted.',
   labelsRequired: 'addLabels and removeLabels need labelIds.',
@@ -76,7 +76,7 @@ export async function threadActions(
   labelIds: string[] = [],
 ): Promise<ActionResult[]> {
   if (action === 'addLabels' || action === 'removeLabels') {
-    if (labelIds.length === 0) throw new HttpError(400, AM.labelsRequired);
+    if (labelIds.length === 0) throw new HttpError(400, MAIL_ACTION_MESSAGES.labelsRequired);
     if (action === 'addLabels') await checkLabels(mailboxId, labelIds);
   }
   const results: ActionResult[] = new Array(threadIds.length);
@@ -105,7 +105,7 @@ async function act(mailboxId: string, threadId: string, action: Action, labelIds
       n.unread === t.unread && n.labels.length === t.labels.length && n.labels.every((x) => t.labels.includes(x));
     return same ? undefined : { after: n };
   });
-  if (after === undefined) throw notFound(AM.threadNotFound);
+  if (after === undefined) throw notFound(MAIL_ACTION_MESSAGES.threadNotFound);
 }
 
 /** Deletes a thread of TRASH or SPAM for good: its records, then its messages and their objects. */
@@ -120,8 +120,8 @@ async function deleteThread(mailboxId: string, threadId: string) {
     messageIds = t.messageIds;
     return { after: null };
   });
-  if (result === undefined) throw notFound(AM.threadNotFound);
-  if (refused) throw new HttpError(400, AM.deleteOnly);
+  if (result === undefined) throw notFound(MAIL_ACTION_MESSAGES.threadNotFound);
+  if (refused) throw new HttpError(400, MAIL_ACTION_MESSAGES.deleteOnly);
   const messages = await getMessages(mailboxId, messageIds);
   await deleteMany(messageIds.map((id) => messageKey(mailboxId, id)));
   await db.send(
@@ -166,4 +166,4 @@ export async function deleteLabel(mailboxId: string, labelId: string): Promise<v
   await deleteMany([labelKey(mailboxId, labelId), labelNameKey(mailboxId, label.name as string)]);
 }
 
-export { LM };
+export { LABEL_MESSAGES };

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, notFound } from '../../kernel/ground/errors';
+import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
@@ -11,8 +11,8 @@ import {
   DEFAULT_SETTINGS,
   domainOf,
   getDomain,
+  MAIL_MESSAGES,
   type Mailbox,
-  MM,
   mailKeys,
   orgMembers,
   resolveMembers,
@@ -38,10 +38,16 @@ export const shownMailbox = (m: Mailbox) => ({
   version: m.version,
 });
 
-/** An address on one of the organization's domains (400 otherwise). */
+/**
+ * An address on one of the organization's domains (400 otherwise) that it has verified (409
+ * otherwise): addresses are claimed platform-wide and reach their mailbox, so an unproven claim of
+ * a domain must not take the addresses of whoever owns it.
+ */
 async function requireOrgAddress(orgId: string, address: string): Promise<string> {
   const domain = domainOf(address);
-  if (!(await getDomain(orgId, domain))) throw badRequest(MM.notOrgDomain);
+  const record = await getDomain(orgId, domain);
+  if (!record) throw badRequest(MAIL_MESSAGES.notOrgDomain);
+  if (record.status !== 'verified') throw conflict(MAIL_MESSAGES.addressesNeedVerified(domain));
   return domain;
 }
 
@@ -74,7 +80,7 @@ export async function createMailbox(
       claim({ address, orgId, mailboxId: mailbox.mailboxId, kind: 'primary' }),
       putNew({ ...mailKeys.mailbox(orgId, mailbox.mailboxId), ...mailbox }),
     ],
-    [MM.addressTaken],
+    [MAIL_MESSAGES.addressTaken],
   );
   return mailbox;
 }
@@ -85,13 +91,13 @@ export async function updateMailbox(
   input: { name?: string; members?: string[]; ifVersion?: number },
 ): Promise<Mailbox> {
   const current = await getItem<Mailbox>(mailKeys.mailbox(orgId, mailboxId));
-  if (!current || current.deleting) throw notFound(MM.mailboxNotFound);
+  if (!current || current.deleting) throw notFound(MAIL_MESSAGES.mailboxNotFound);
   const members = input.members ? await resolveMembers(orgId, input.members) : undefined;
   return updateVersioned<Mailbox>(
     mailKeys.mailbox(orgId, mailboxId),
     input.ifVersion,
     definedOnly({ name: input.name, members, updatedAt: Date.now() }),
-    MM.stale,
+    MAIL_MESSAGES.stale,
   );
 }
 
@@ -99,7 +105,7 @@ export async function addAlias(orgId: string, mailboxId: string, alias: string):
   const address = alias.toLowerCase();
   await requireOrgAddress(orgId, address);
   const current = await getItem<Mailbox>(mailKeys.mailbox(orgId, mailboxId));
-  if (!current || current.deleting) throw notFound(MM.mailboxNotFound);
+  if (!current || current.deleting) throw notFound(MAIL_MESSAGES.mailboxNotFound);
   await transact(
     [
       claim({ address, orgId, mailboxId, kind: 'alias' }),
@@ -110,7 +116,7 @@ export async function addAlias(orgId: string, mailboxId: string, alias: string):
         }),
       },
     ],
-    [MM.addressTaken, MM.stale],
+    [MAIL_MESSAGES.addressTaken, MAIL_MESSAGES.stale],
   );
   return { ...current, aliases: [...current.aliases, address], version: current.version + 1 };
 }
@@ -118,7 +124,7 @@ export async function addAlias(orgId: string, mailboxId: string, alias: string):
 export async function removeAlias(orgId: string, alias: string): Promise<void> {
   const address = alias.toLowerCase();
   const c = await getItem<AddressClaim>(mailKeys.address(address), true);
-  if (!c || c.orgId !== orgId || c.kind !== 'alias') throw notFound(MM.aliasNotFound);
+  if (!c || c.orgId !== orgId || c.kind !== 'alias') throw notFound(MAIL_MESSAGES.aliasNotFound);
   const mailbox = await getItem<Mailbox>(mailKeys.mailbox(orgId, c.mailboxId));
   const items: Parameters<typeof transact>[0] = [
     {
@@ -138,7 +144,7 @@ export async function removeAlias(orgId: string, alias: string): Promise<void> {
       }),
     });
   }
-  await transact(items, [MM.aliasNotFound, MM.stale]);
+  await transact(items, [MAIL_MESSAGES.aliasNotFound, MAIL_MESSAGES.stale]);
 }
 
 /** The mailbox an address reaches on the platform, if any. */
@@ -154,7 +160,7 @@ export const mailFolder = (mailboxId: string) => `mail/${mailboxId}/`;
  */
 export async function deleteMailbox(orgId: string, mailboxId: string): Promise<void> {
   const m = await getItem<Mailbox>(mailKeys.mailbox(orgId, mailboxId), true);
-  if (!m) throw notFound(MM.mailboxNotFound);
+  if (!m) throw notFound(MAIL_MESSAGES.mailboxNotFound);
   if (!m.deleting) {
     await db.send(
       new UpdateCommand({

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { conflict, notFound } from '../../kernel/ground/errors';
-import { deleteMany, transact, updateVersioned } from '../../kernel/store/ops';
-import { getItem, putNew } from '../../kernel/store/table';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
+import { describeError, log } from '../../kernel/ground/log';
+import { db } from '../../kernel/store/client';
+import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
+import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { lookup } from '../../ports/dns';
 import { inboundMxHost, mail } from '../../ports/mail-transport';
-import { getDomain, getMailbox, type MailDomain, MM, mailKeys } from './records';
+import { CLAIM_MESSAGES } from '../custom-domains/claims';
+import { getDomain, getMailbox, MAIL_MESSAGES, type MailDomain, mailKeys } from './records';
 
 /** Top-level names no one can register: domains under them verify at once (tests, examples, this machine). */
 const RESERVED_TLDS = new Set(['test', 'example', 'localhost']);
@@ -12,6 +16,31 @@ const reserved = (domain: string) => RESERVED_TLDS.has(domain.split('.').pop() ?
 
 /** How long a domain may stay pending before it is failed. */
 const PENDING_MS = 72 * 3_600_000;
+
+const STALE = 'This domain changed since it was read. Reload and try again.';
+
+/**
+ * A domain is claimed by any number of organizations until one proves it owns it (the TXT
+ * record): that one takes its platform-wide claim item (`MAILDOMAIN#<domain>`) in the verifying
+ * transaction, and the others' records fail, saying why. Every organization's record of a domain
+ * is on gsi1 under `MAILCLAIM#<domain>`.
+ */
+const claimIndex = (domain: string) => ({ gsi1pk: `MAILCLAIM#${domain}`, gsi1sk: 'MAILDOM' });
+
+const claimsOf = (domain: string) =>
+  queryAll<MailDomain>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :c',
+    ExpressionAttributeValues: { ':c': claimIndex(domain).gsi1pk },
+  });
+
+const holderOf = (domain: string) => getItem<{ orgId: string }>(mailKeys.domainClaim(domain), true);
+
+/** The organization's record, read consistently. */
+const readDomain = (orgId: string, domain: string) => getItem<MailDomain>(mailKeys.domain(orgId, domain), true);
+
+/** Thrown inside a verify whose claim item another organization took first. */
+class ClaimTaken extends Error {}
 
 export interface PublishRecord {
   purpose: 'verification' | 'dkim' | 'spf' | 'dmarc' | 'mx';
@@ -65,13 +94,20 @@ export const shownDomain = (d: MailDomain) => ({
   verifiedAt: d.verifiedAt,
   version: d.version,
   records: recordsOf(d),
+  ...(d.message ? { message: d.message } : {}),
 });
 
 /**
- * Adds a domain: its platform-wide claim and the organization's record in one transaction (a domain
- * held by another organization is 409), then its sending identity. Reserved names verify at once.
+ * Adds a domain, a claim of this organization that blocks no other (reserved names verify at once
+ * and take the platform-wide claim now). 409 when another organization has verified it, or this
+ * one has it already; 400 for a public suffix. Then its sending identity.
  */
 export async function addDomain(orgId: string, domain: string): Promise<MailDomain> {
+  // The Public Suffix List is loaded by the add alone (out of the mail group's cold start).
+  const { isPublicSuffix } = await import('../custom-domains/suffix');
+  if (isPublicSuffix(domain)) throw badRequest(CLAIM_MESSAGES.publicSuffix(domain));
+  const holder = await holderOf(domain);
+  if (holder && holder.orgId !== orgId) throw conflict(MAIL_MESSAGES.domainTaken);
   const now = Date.now();
   const { dkimTokens } = await mail().createDomain(domain);
   const verifiedAtOnce = reserved(domain);
@@ -88,14 +124,17 @@ export async function addDomain(orgId: string, domain: string): Promise<MailDoma
     verifiedAt: verifiedAtOnce ? now : null,
     version: 1,
   };
+  const claimKey = mailKeys.domainClaim(domain);
   await transact(
     [
-      putNew({ ...mailKeys.domainClaim(domain), orgId, domain }),
-      putNew({ ...mailKeys.domain(orgId, domain), ...record }),
+      verifiedAtOnce
+        ? putNew({ ...claimKey, orgId, domain })
+        : { ConditionCheck: { TableName: TABLE(), Key: claimKey, ConditionExpression: 'attribute_not_exists(pk)' } },
+      putNew({ ...mailKeys.domain(orgId, domain), ...claimIndex(domain), ...record }),
     ],
     async () => {
-      const claim = await getItem<{ orgId: string }>(mailKeys.domainClaim(domain), true);
-      return conflict(claim && claim.orgId !== orgId ? MM.domainTaken : MM.domainExists);
+      const claim = await holderOf(domain);
+      return conflict(claim && claim.orgId !== orgId ? MAIL_MESSAGES.domainTaken : MAIL_MESSAGES.domainExists);
     },
   );
   return record;
@@ -103,23 +142,84 @@ export async function addDomain(orgId: string, domain: string): Promise<MailDoma
 
 export async function requireDomain(orgId: string, domain: string): Promise<MailDomain> {
   const d = await getDomain(orgId, domain);
-  if (!d) throw notFound(MM.domainNotFound);
+  if (!d) throw notFound(MAIL_MESSAGES.domainNotFound);
   return d;
 }
 
-/** Checks the domain's TXT record now: verified when found; failed after 72 hours pending. */
+/**
+ * Checks the domain's TXT record now: verified when found, taking the domain's platform-wide
+ * claim in the same transaction (other organizations' claims then fail); failed after 72 hours
+ * pending, or at once when another organization verified it first.
+ */
 export async function verifyDomain(orgId: string, domain: string): Promise<MailDomain> {
   const d = await requireDomain(orgId, domain);
   if (d.status === 'verified') return d;
   const now = Date.now();
+  const holder = await holderOf(domain);
+  if (holder && holder.orgId !== orgId) return claimedElsewhere(d, now);
   const txt = reserved(domain) ? [] : await lookup().txt(verificationName(domain));
   const found = reserved(domain) || txt.includes(verificationValue(d.verificationToken));
-  const status = found ? 'verified' : now - d.createdAt > PENDING_MS ? 'failed' : 'pending';
-  return updateVersioned<MailDomain>(mailKeys.domain(orgId, domain), undefined, {
-    status,
-    checkedAt: now,
-    verifiedAt: found ? now : null,
-  });
+  if (!found) {
+    return updateVersioned<MailDomain>(mailKeys.domain(orgId, domain), undefined, {
+      status: now - d.createdAt > PENDING_MS ? 'failed' : 'pending',
+      checkedAt: now,
+      verifiedAt: null,
+    });
+  }
+  const claimKey = mailKeys.domainClaim(domain);
+  try {
+    await transact(
+      [
+        holder
+          ? {
+              ConditionCheck: {
+                TableName: TABLE(),
+                Key: claimKey,
+                ConditionExpression: 'orgId = :o',
+                ExpressionAttributeValues: { ':o': orgId },
+              },
+            }
+          : putNew({ ...claimKey, orgId, domain }),
+        {
+          Update: versionedUpdate(mailKeys.domain(orgId, domain), d.version, {
+            status: 'verified',
+            checkedAt: now,
+            verifiedAt: now,
+            message: undefined,
+          }),
+        },
+      ],
+      [() => new ClaimTaken(), STALE],
+    );
+  } catch (err) {
+    if (err instanceof ClaimTaken) return claimedElsewhere(d, now);
+    throw err;
+  }
+  await failOtherClaims(domain, orgId, now);
+  return (await readDomain(orgId, domain)) as MailDomain;
+}
+
+/** The claim fails: another organization verified the domain. */
+function claimedElsewhere(d: MailDomain, now: number): Promise<MailDomain> {
+  return updateVersioned<MailDomain>(
+    mailKeys.domain(d.orgId, d.domain),
+    d.version,
+    { status: 'failed', checkedAt: now, verifiedAt: null, message: CLAIM_MESSAGES.claimedElsewhere(d.domain) },
+    STALE,
+  );
+}
+
+/** Other organizations' claims of a domain just verified fail, each saying why (one that fails to write is logged). */
+async function failOtherClaims(domain: string, winner: string, now: number): Promise<void> {
+  for (const claim of await claimsOf(domain)) {
+    if (claim.orgId === winner) continue;
+    try {
+      const current = await readDomain(claim.orgId, domain);
+      if (current && current.status !== 'verified') await claimedElsewhere(current, now);
+    } catch (err) {
+      log.warn('mail domain claim not failed', { orgId: claim.orgId, domain, error: describeError(err) });
+    }
+  }
 }
 
 /** Receiving on or off; the catch-all mailbox (one of the organization's, or null). */
@@ -131,13 +231,13 @@ export async function updateDomain(
   await requireDomain(orgId, domain);
   if (input.catchAll) {
     const m = await getMailbox(orgId, input.catchAll);
-    if (!m) throw notFound(MM.catchAllNotFound);
+    if (!m) throw notFound(MAIL_MESSAGES.catchAllNotFound);
   }
   return updateVersioned<MailDomain>(
     mailKeys.domain(orgId, domain),
     input.ifVersion,
     definedOnly({ receiving: input.receiving, catchAll: input.catchAll }),
-    'This domain changed since it was read. Reload and try again.',
+    STALE,
   );
 }
 
@@ -145,17 +245,35 @@ export async function updateDomain(
 export const definedOnly = (fields: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 
-/** Removes the domain, its claim and its sending identity; its mailboxes stay (they can no longer send). */
+/**
+ * Removes the organization's record and, when it holds it, the domain's claim; the sending
+ * identity goes too unless another organization still has a record of the domain. Its mailboxes
+ * stay (they can no longer send).
+ */
 export async function removeDomain(orgId: string, domain: string): Promise<void> {
   await requireDomain(orgId, domain);
-  await mail().deleteDomain(domain);
-  await deleteMany([mailKeys.domain(orgId, domain), mailKeys.domainClaim(domain)]);
+  const shared = (await claimsOf(domain)).some((c) => c.orgId !== orgId);
+  if (!shared) await mail().deleteDomain(domain);
+  await deleteMany([mailKeys.domain(orgId, domain)]);
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: TABLE(),
+        Key: mailKeys.domainClaim(domain),
+        ConditionExpression: 'orgId = :o',
+        ExpressionAttributeValues: { ':o': orgId },
+      }),
+    );
+  } catch (err) {
+    // Another organization's claim (or none) stays as it is.
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+  }
 }
 
 /** What a mailbox may send from: its domain still the organization's and verified. */
 export async function requireSendingDomain(orgId: string, domain: string): Promise<MailDomain> {
   const d = await getDomain(orgId, domain);
-  if (!d) throw conflict(MM.domainRemoved);
-  if (d.status !== 'verified') throw conflict(MM.notVerified(domain));
+  if (!d) throw conflict(MAIL_MESSAGES.domainRemoved);
+  if (d.status !== 'verified') throw conflict(MAIL_MESSAGES.notVerified(domain));
   return d;
 }

@@ -5,7 +5,7 @@ import { getItem, putNew, TABLE } from '../../kernel/store/table';
 import { labelKey } from './labels';
 import type { Compose } from './send';
 
-export const DM = {
+export const DRAFT_MESSAGES = {
   notFound: 'Draft not found',
   stale: 'This draft changed since it was read. Reload and try again.',
 } as const;
@@ -48,7 +48,7 @@ export async function createDraft(mailboxId: string, fields: Compose): Promise<D
 
 export async function requireDraft(mailboxId: string, draftId: string): Promise<Draft> {
   const d = await getItem<Draft>(draftKey(mailboxId, draftId), true);
-  if (!d) throw notFound(DM.notFound);
+  if (!d) throw notFound(DRAFT_MESSAGES.notFound);
   return d;
 }
 
@@ -59,7 +59,7 @@ export async function replaceDraft(mailboxId: string, draftId: string, fields: C
     draftKey(mailboxId, draftId),
     ifVersion,
     { ...fields, updatedAt: Date.now() },
-    DM.stale,
+    DRAFT_MESSAGES.stale,
   );
 }
 
@@ -72,6 +72,6 @@ export async function deleteDraft(mailboxId: string, draftId: string): Promise<v
       },
       countDrafts(mailboxId, -1),
     ],
-    [DM.notFound],
+    [DRAFT_MESSAGES.notFound],
   );
 }

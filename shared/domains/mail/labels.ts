@@ -29,7 +29,7 @@ export async function unreadCounts(mailboxIds: string[]): Promise<number[]> {
   return items.map((i) => Math.max(0, i?.unread ?? 0));
 }
 
-export const LM = {
+export const LABEL_MESSAGES = {
   notFound: 'Label not found',
   system: "System labels can't be created or deleted.",
   taken: 'A label with this name exists.',
@@ -84,24 +84,25 @@ export const labelNames = async (mailboxId: string) =>
 
 export async function createLabel(mailboxId: string, rawName: string): Promise<ShownLabel> {
   const name = rawName.trim();
-  if (!name || name.length > 100 || name.split('/').some((part) => part.trim() === '')) throw badRequest(LM.badName);
-  if (isSystemLabel(name.toUpperCase())) throw badRequest(LM.system);
+  if (!name || name.length > 100 || name.split('/').some((part) => part.trim() === ''))
+    throw badRequest(LABEL_MESSAGES.badName);
+  if (isSystemLabel(name.toUpperCase())) throw badRequest(LABEL_MESSAGES.system);
   const label: LabelRecord = { labelId: newId('lbl_'), name, total: 0, unread: 0, createdAt: Date.now() };
   await transact(
     [
       putNew({ ...nameKey(mailboxId, name), labelId: label.labelId }),
       putNew({ ...labelKey(mailboxId, label.labelId), ...label }),
     ],
-    [LM.taken],
+    [LABEL_MESSAGES.taken],
   );
   return shown(label, 'user');
 }
 
 /** A user label of the mailbox (system ids are 400, unknown ones 404). */
 export async function requireUserLabel(mailboxId: string, labelId: string): Promise<LabelRecord> {
-  if (isSystemLabel(labelId)) throw badRequest(LM.system);
+  if (isSystemLabel(labelId)) throw badRequest(LABEL_MESSAGES.system);
   const label = await getItem<LabelRecord & { deleting?: boolean }>(labelKey(mailboxId, labelId), true);
-  if (!label?.name || label.deleting) throw notFound(LM.notFound);
+  if (!label?.name || label.deleting) throw notFound(LABEL_MESSAGES.notFound);
   return label;
 }
 

@@ -26,7 +26,7 @@ export const mailKeys = {
 export const MAIL_PREFIX = { domain: 'MAILDOM#', mailbox: 'MBX#' } as const;
 
 /** The group's messages, one place (routes declare them, tests compare them). */
-export const MM = {
+export const MAIL_MESSAGES = {
   membersOnly: 'Mailboxes are only available to members.',
   mailboxNotFound: 'Mailbox not found',
   domainNotFound: 'Domain not found',
@@ -35,6 +35,7 @@ export const MM = {
   domainRemoved: "This mailbox's domain was removed.",
   notVerified: (domain: string) => `${domain} isn't verified for sending yet.`,
   notOrgDomain: "The address's domain is not one of this organization's domains.",
+  addressesNeedVerified: (domain: string) => `${domain} isn't verified yet: verify it before adding addresses on it.`,
   addressTaken: 'This address is taken.',
   aliasNotFound: 'Alias not found',
   memberNotFound: (who: string) => `${who} is not a member of this organization.`,
@@ -58,6 +59,8 @@ export interface MailDomain {
   checkedAt: number | null;
   verifiedAt: number | null;
   version: number;
+  /** Why a claim failed (another organization verified the domain). */
+  message?: string;
 }
 
 export interface VacationReply {
@@ -111,10 +114,10 @@ export const listDomains = (orgId: string) => queryPrefix<MailDomain>(`ORG#${org
  * are people's), an unknown mailbox 404, a person not among its members 403.
  */
 export async function memberMailbox(orgId: string, mailboxId: string, caller: Caller): Promise<Mailbox> {
-  if (caller.kind !== 'user') throw forbidden(MM.membersOnly);
+  if (caller.kind !== 'user') throw forbidden(MAIL_MESSAGES.membersOnly);
   const mailbox = await getMailbox(orgId, mailboxId);
-  if (!mailbox) throw notFound(MM.mailboxNotFound);
-  if (!mailbox.members.includes(caller.userId)) throw forbidden(MM.membersOnly);
+  if (!mailbox) throw notFound(MAIL_MESSAGES.mailboxNotFound);
+  if (!mailbox.members.includes(caller.userId)) throw forbidden(MAIL_MESSAGES.membersOnly);
   return mailbox;
 }
 
@@ -131,7 +134,7 @@ export async function resolveMembers(orgId: string, given: string[]): Promise<st
   const out = new Set<string>();
   for (const g of given) {
     const id = members.has(g) ? g : byEmail.get(g.trim().toLowerCase());
-    if (!id) throw badRequest(MM.memberNotFound(g));
+    if (!id) throw badRequest(MAIL_MESSAGES.memberNotFound(g));
     out.add(id);
   }
   return [...out];

@@ -24,7 +24,7 @@ export interface Compose {
   inReplyTo: string | null;
 }
 
-export const SM = {
+export const SEND_MESSAGES = {
   noRecipients: 'Add at least one recipient.',
   tooManyRecipients: `A message can have at most ${LIMITS.recipients} recipients.`,
   lineBreak: 'Headers cannot contain line breaks.',
@@ -67,16 +67,16 @@ export async function sendMessage(
   input: Compose & { from?: string },
 ): Promise<{ message: Message; thread: Thread; rejected: string[] }> {
   const from = (input.from ?? mailbox.address).toLowerCase();
-  if (from !== mailbox.address && !mailbox.aliases.includes(from)) throw badRequest(SM.badFrom);
+  if (from !== mailbox.address && !mailbox.aliases.includes(from)) throw badRequest(SEND_MESSAGES.badFrom);
   const recipients = [...input.to, ...input.cc, ...input.bcc];
-  if (recipients.length === 0) throw badRequest(SM.noRecipients);
-  if (recipients.length > LIMITS.recipients) throw badRequest(SM.tooManyRecipients);
-  if (hasBreak(input.subject) || recipients.some(hasBreak)) throw badRequest(SM.lineBreak);
+  if (recipients.length === 0) throw badRequest(SEND_MESSAGES.noRecipients);
+  if (recipients.length > LIMITS.recipients) throw badRequest(SEND_MESSAGES.tooManyRecipients);
+  if (hasBreak(input.subject) || recipients.some(hasBreak)) throw badRequest(SEND_MESSAGES.lineBreak);
   await requireSendingDomain(mailbox.orgId, domainOf(from));
-  if ((await sentToday(mailbox.mailboxId)) >= LIMITS.dailyQuota) throw new HttpError(429, SM.quota);
+  if ((await sentToday(mailbox.mailboxId)) >= LIMITS.dailyQuota) throw new HttpError(429, SEND_MESSAGES.quota);
 
   const answered = input.inReplyTo ? await getMessage(mailbox.mailboxId, input.inReplyTo) : undefined;
-  if (input.inReplyTo && !answered) throw badRequest(SM.replyNotFound);
+  if (input.inReplyTo && !answered) throw badRequest(SEND_MESSAGES.replyNotFound);
   const files = await attachmentsOf(mailbox.mailboxId, input.attachments);
   const now = Date.now();
   const messageId = newId('msg_', now);
@@ -99,12 +99,13 @@ export async function sendMessage(
   })
     .compile()
     .build();
-  if (raw.length > LIMITS.messageBytes) throw new HttpError(413, SM.tooLarge);
+  if (raw.length > LIMITS.messageBytes) throw new HttpError(413, SEND_MESSAGES.tooLarge);
 
   const sent = await mail()
     .sendRaw({ from, to: recipients, raw })
     .catch((err: Error & { rejected?: unknown }) => {
-      if (Array.isArray(err.rejected) && err.rejected.length > 0) throw badRequest(SM.refused(err.rejected.join(', ')));
+      if (Array.isArray(err.rejected) && err.rejected.length > 0)
+        throw badRequest(SEND_MESSAGES.refused(err.rejected.join(', ')));
       throw err;
     });
   const stored = await storeParsed(mailbox.mailboxId, messageId, raw);
@@ -148,13 +149,13 @@ async function attachmentsOf(mailboxId: string, list: Compose['attachments']) {
       if ('uploadId' in a) {
         const upload = await getItem<Upload>(uploadKey(mailboxId, a.uploadId));
         const content = upload ? await getObject(upload.key) : undefined;
-        if (!upload || !content) throw badRequest(SM.uploadNotFound(a.uploadId));
+        if (!upload || !content) throw badRequest(SEND_MESSAGES.uploadNotFound(a.uploadId));
         return { filename: upload.filename, contentType: upload.contentType, content };
       }
       const m = await getMessage(mailboxId, a.messageId);
       const part = m?.attachments[a.index];
       const content = part ? await getObject(part.key) : undefined;
-      if (!part || !content) throw badRequest(SM.partNotFound);
+      if (!part || !content) throw badRequest(SEND_MESSAGES.partNotFound);
       return { filename: part.filename, contentType: part.contentType, content };
     }),
   );

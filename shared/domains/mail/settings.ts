@@ -1,7 +1,7 @@
 import { notFound } from '../../kernel/ground/errors';
 import { updateVersioned } from '../../kernel/store/ops';
 import { getItem } from '../../kernel/store/table';
-import { type Mailbox, type MailboxSettings, MM, mailKeys } from './records';
+import { MAIL_MESSAGES, type Mailbox, type MailboxSettings, mailKeys } from './records';
 
 /** Changes the given settings of a mailbox (`ifVersion`: the mailbox's version, 409 when it changed). */
 export async function updateSettings(
@@ -10,7 +10,7 @@ export async function updateSettings(
   input: Partial<MailboxSettings> & { ifVersion?: number },
 ): Promise<Mailbox> {
   const current = await getItem<Mailbox>(mailKeys.mailbox(orgId, mailboxId), true);
-  if (!current || current.deleting) throw notFound(MM.mailboxNotFound);
+  if (!current || current.deleting) throw notFound(MAIL_MESSAGES.mailboxNotFound);
   const { ifVersion, ...given } = input;
   const settings: MailboxSettings = {
     ...current.settings,
@@ -21,6 +21,6 @@ export async function updateSettings(
     mailKeys.mailbox(orgId, mailboxId),
     ifVersion ?? current.version,
     { settings, updatedAt: Date.now() },
-    MM.stale,
+    MAIL_MESSAGES.stale,
   );
 }

@@ -8,7 +8,7 @@ import { uploadLink } from './objects';
 import { type Upload, uploadKey } from './send';
 import { LIMITS } from './usage';
 
-export const UM = { tooLarge: 'Attachments can be at most 25 MB.' } as const;
+export const ATTACHMENT_MESSAGES = { tooLarge: 'Attachments can be at most 25 MB.' } as const;
 const UPLOAD_SECONDS = 15 * 60;
 
 /**
@@ -16,7 +16,7 @@ const UPLOAD_SECONDS = 15 * 60;
  * a day (`ttl`) for send and drafts to name it.
  */
 export async function createUpload(mailboxId: string, input: { filename: string; contentType: string; size: number }) {
-  if (input.size > LIMITS.messageBytes) throw new HttpError(413, UM.tooLarge);
+  if (input.size > LIMITS.messageBytes) throw new HttpError(413, ATTACHMENT_MESSAGES.tooLarge);
   const uploadId = newId('upl_');
   const key = `${mailFolder(mailboxId)}uploads/${uploadId}`;
   const expiresAt = Date.now() + UPLOAD_SECONDS * 1000;

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { getItem, TABLE } from '../../kernel/store/table';
 import type { EventKind, NotifyEvent, Step } from './kinds';
 
-export const NM = {
+export const NOTICE_MESSAGES = {
   people: 'Notifications belong to people.',
   notFound: 'Notice not found',
 } as const;
@@ -146,6 +146,6 @@ export async function ackNotice(userId: string, noticeId: string): Promise<{ ack
     if (!conditionFailed(err)) throw err;
   }
   const notice = isNoticeId(noticeId) ? await getItem<NoticeRecord>(noticeKey(userId, noticeId), true) : undefined;
-  if (!notice) throw notFound(NM.notFound);
+  if (!notice) throw notFound(NOTICE_MESSAGES.notFound);
   return { acked: false, notice };
 }

@@ -5,7 +5,7 @@ import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import type { ResourceType, Rule } from './kinds';
 
-export const PM = {
+export const PROTOCOL_MESSAGES = {
   notFound: 'Protocol not found',
   tooMany: 'An organization can have up to 50 protocols.',
   tooManyAttachments: 'A protocol can have up to 100 attachments.',
@@ -74,7 +74,7 @@ export async function requireProtocol(orgId: string, protocolId: string, consist
   const p = protocolId.startsWith('npr_')
     ? await getItem<ProtocolRecord>(protocolKey(orgId, protocolId), consistent)
     : undefined;
-  if (!p) throw notFound(PM.notFound);
+  if (!p) throw notFound(PROTOCOL_MESSAGES.notFound);
   return p;
 }
 
@@ -91,7 +91,7 @@ export interface ProtocolInput {
  */
 export async function createProtocol(orgId: string, input: ProtocolInput, createdBy: string): Promise<ProtocolRecord> {
   const existing = await listProtocols(orgId);
-  if (existing.length >= MAX_PROTOCOLS) throw badRequest(PM.tooMany);
+  if (existing.length >= MAX_PROTOCOLS) throw badRequest(PROTOCOL_MESSAGES.tooMany);
   const now = Date.now();
   const protocol: ProtocolRecord = {
     protocolId: newId('npr_', now),
@@ -136,7 +136,7 @@ async function writeVersioned(
 ) {
   await transact(
     [{ Update: versionedUpdate(protocolKey(p.orgId, p.protocolId), expected, fields) }, ...others],
-    [PM.changed],
+    [PROTOCOL_MESSAGES.changed],
   );
 }
 
@@ -155,14 +155,14 @@ export async function deleteProtocol(p: ProtocolRecord): Promise<void> {
       },
       ...p.attachments.map((a) => ({ Delete: { TableName: TABLE(), Key: attachedKey(p.orgId, a, p.protocolId) } })),
     ],
-    [PM.changed],
+    [PROTOCOL_MESSAGES.changed],
   );
 }
 
 /** Attaches a resource (again: its label is updated); 100 at most. */
 export async function attach(p: ProtocolRecord, a: Attachment): Promise<void> {
   const others = p.attachments.filter((x) => !(x.resourceType === a.resourceType && x.resourceId === a.resourceId));
-  if (others.length >= MAX_ATTACHMENTS) throw badRequest(PM.tooManyAttachments);
+  if (others.length >= MAX_ATTACHMENTS) throw badRequest(PROTOCOL_MESSAGES.tooManyAttachments);
   const attachments = [...others, a];
   await writeVersioned(p, p.version, { attachments, updatedAt: Date.now() }, [
     {
@@ -176,7 +176,7 @@ export async function attach(p: ProtocolRecord, a: Attachment): Promise<void> {
 
 export async function detach(p: ProtocolRecord, type: ResourceType, id: string): Promise<void> {
   const found = p.attachments.find((x) => x.resourceType === type && x.resourceId === id);
-  if (!found) throw notFound(PM.attachmentNotFound);
+  if (!found) throw notFound(PROTOCOL_MESSAGES.attachmentNotFound);
   const attachments = p.attachments.filter((x) => x !== found);
   await writeVersioned(p, p.version, { attachments, updatedAt: Date.now() }, [
     { Delete: { TableName: TABLE(), Key: attachedKey(p.orgId, found, p.protocolId) } },

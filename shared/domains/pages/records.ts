@@ -50,7 +50,7 @@ export interface IndexedState {
   bodyLength: number;
 }
 
-export const PM = {
+export const PAGE_MESSAGES = {
   pageNotFound: 'Page not found',
   parentNotFound: 'Parent page not found',
   underItself: "A page can't be moved under itself.",
@@ -104,7 +104,7 @@ export async function requireVisible(
   orgId: string,
   pageId: string,
   consistent = false,
-  message: string = PM.pageNotFound,
+  message: string = PAGE_MESSAGES.pageNotFound,
 ): Promise<{ page: PageRecord; ancestors: PageRecord[] }> {
   const page = await getPage(orgId, pageId, consistent);
   if (!page || page.status === 'removed') throw notFound(message);

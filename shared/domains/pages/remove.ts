@@ -5,7 +5,16 @@ import { deleteMany, queryAll, transact } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { removeAllContent } from './content';
 import { favoritesPk } from './favorites';
-import { leaveParent, listPk, type PageRecord, PM, pageKey, requireVisible, SWEEP_PK, sweepKey } from './records';
+import {
+  leaveParent,
+  listPk,
+  PAGE_MESSAGES,
+  type PageRecord,
+  pageKey,
+  requireVisible,
+  SWEEP_PK,
+  sweepKey,
+} from './records';
 import { reindex } from './search-index';
 
 /**
@@ -37,7 +46,7 @@ export async function hidePage(orgId: string, pageId: string): Promise<void> {
       { Put: { TableName: TABLE(), Item: { ...sweepKey(orgId, pageId), orgId, pageId, at: Date.now() } } },
     ],
     // Hidden meanwhile (or its parent gone): the page is gone for this caller either way.
-    [() => notFound(PM.pageNotFound), () => notFound(PM.pageNotFound)],
+    [() => notFound(PAGE_MESSAGES.pageNotFound), () => notFound(PAGE_MESSAGES.pageNotFound)],
   );
 }
 

@@ -3,11 +3,11 @@ import { HttpError, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { fieldUpdate, TABLE } from '../../kernel/store/table';
 import { removeContent, writeContent } from './content';
-import { getPage, type PageRecord, PM, pageKey, requireVisible } from './records';
+import { getPage, PAGE_MESSAGES, type PageRecord, pageKey, requireVisible } from './records';
 import { reindex } from './search-index';
 
 /** 409: the content moved on since `baseVersion`; the current version is in the answer. */
-const stale = (contentVersion: number) => new HttpError(409, PM.contentChanged, { contentVersion });
+const stale = (contentVersion: number) => new HttpError(409, PAGE_MESSAGES.contentChanged, { contentVersion });
 
 /**
  * Saves a page's content: a new object first, then the record points to it only while its
@@ -46,7 +46,7 @@ export async function saveContent(
     if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
     if (contentKey) await removeContent([contentKey]);
     const now = await getPage(orgId, pageId, true);
-    if (!now || now.status === 'removed') throw notFound(PM.pageNotFound);
+    if (!now || now.status === 'removed') throw notFound(PAGE_MESSAGES.pageNotFound);
     throw stale(now.contentVersion);
   }
   await reindex(orgId, pageId);

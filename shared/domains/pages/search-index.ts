@@ -4,7 +4,7 @@ import { withLease } from '../../kernel/store/lease';
 import { transact } from '../../kernel/store/ops';
 import { getItem, sleep, TABLE } from '../../kernel/store/table';
 import { readContent, removeContent } from './content';
-import { type IndexedState, type PageRecord, PM, pageKey } from './records';
+import { type IndexedState, PAGE_MESSAGES, type PageRecord, pageKey } from './records';
 import { frequencies, markdownText } from './text';
 
 /**
@@ -101,7 +101,7 @@ const contentOf = async (key: string | null | undefined) => (await readContent(k
  * Content objects older than the one the index now holds are deleted. Safe to run again at any time.
  */
 export async function reindex(orgId: string, pageId: string, remove = false): Promise<void> {
-  await withLease(`pages-index#${orgId}#${pageId}`, PM.busy, async () => {
+  await withLease(`pages-index#${orgId}#${pageId}`, PAGE_MESSAGES.busy, async () => {
     for (let round = 0; round < 5; round++) {
       const page = await getItem<PageRecord>(pageKey(orgId, pageId), true);
       const old = page?.indexed;

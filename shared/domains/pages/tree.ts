@@ -7,7 +7,16 @@ import { newId } from '../../kernel/store/ids';
 import { transact } from '../../kernel/store/ops';
 import { putNew, TABLE } from '../../kernel/store/table';
 import { removeContent, writeContent } from './content';
-import { leaveParent, listPk, listSk, MAX_DEPTH, type PageRecord, PM, pageKey, requireVisible } from './records';
+import {
+  leaveParent,
+  listPk,
+  listSk,
+  MAX_DEPTH,
+  PAGE_MESSAGES,
+  type PageRecord,
+  pageKey,
+  requireVisible,
+} from './records';
 import { reindex } from './search-index';
 
 /**
@@ -67,12 +76,12 @@ function tableSiblings(orgId: string, parentId: string | null): Siblings {
  * by page id, and a page placed next to them goes past all of them.
  */
 export async function placeRank(siblings: Siblings, placement: Placement, self?: string): Promise<string> {
-  if (placement.before && placement.after) throw badRequest(PM.beforeAndAfter);
+  if (placement.before && placement.after) throw badRequest(PAGE_MESSAGES.beforeAndAfter);
   const anchorId = placement.before ?? placement.after;
   const other = (items: { pageId: string; rank: string }[]) => items.find((p) => p.pageId !== self);
   if (!anchorId) return generateKeyBetween(other(await siblings.below())?.rank ?? null, null);
   const rank = anchorId === self ? undefined : await siblings.rankOf(anchorId);
-  if (rank === undefined) throw badRequest(PM.notSibling);
+  if (rank === undefined) throw badRequest(PAGE_MESSAGES.notSibling);
   if (placement.after) {
     // Past every sibling of the same rank: `#~` sorts after `#pg_…`, before longer ranks.
     return generateKeyBetween(rank, other(await siblings.above(`${rank}#~`))?.rank ?? null);
@@ -85,8 +94,8 @@ const rankFor = (orgId: string, parentId: string | null, placement: Placement, s
 
 /** A parent that exists and is visible, with its ancestors: 404 `Parent page not found`. */
 async function requireParent(orgId: string, parentId: string) {
-  const found = await requireVisible(orgId, parentId, true, PM.parentNotFound);
-  if (found.ancestors.length + 1 >= MAX_DEPTH) throw badRequest(PM.tooDeep);
+  const found = await requireVisible(orgId, parentId, true, PAGE_MESSAGES.parentNotFound);
+  if (found.ancestors.length + 1 >= MAX_DEPTH) throw badRequest(PAGE_MESSAGES.tooDeep);
   return found;
 }
 
@@ -160,7 +169,7 @@ export async function createPage(orgId: string, by: string, input: NewPage): Pro
       }),
       ...(parent ? parentChecks(orgId, parent.page, parent.ancestors) : []),
     ],
-    async (i) => (i === 0 ? undefined : notFound(PM.parentNotFound)),
+    async (i) => (i === 0 ? undefined : notFound(PAGE_MESSAGES.parentNotFound)),
   ).catch(async (err: unknown) => {
     // Nothing names the content written for it: it goes too.
     if (contentKey) await removeContent([contentKey]);
@@ -186,14 +195,14 @@ export interface PageChange extends Placement {
 export async function changePage(orgId: string, pageId: string, by: string, change: PageChange): Promise<PageRecord> {
   for (let attempt = 0; ; attempt++) {
     const { page } = await requireVisible(orgId, pageId, true);
-    if (change.ifVersion !== undefined && page.version !== change.ifVersion) throw conflict(PM.changed);
+    if (change.ifVersion !== undefined && page.version !== change.ifVersion) throw conflict(PAGE_MESSAGES.changed);
     const parentId = change.parentId === undefined ? page.parentId : change.parentId;
     const moves = parentId !== page.parentId;
     let parent: Awaited<ReturnType<typeof requireParent>> | undefined;
     if (parentId !== null && moves) {
-      if (parentId === pageId) throw badRequest(PM.underItself);
+      if (parentId === pageId) throw badRequest(PAGE_MESSAGES.underItself);
       parent = await requireParent(orgId, parentId);
-      if (parent.ancestors.some((a) => a.pageId === pageId)) throw badRequest(PM.underItself);
+      if (parent.ancestors.some((a) => a.pageId === pageId)) throw badRequest(PAGE_MESSAGES.underItself);
     }
     const placed = moves || change.before !== undefined || change.after !== undefined;
     const rank = placed ? await rankFor(orgId, parentId, change, pageId) : page.rank;
@@ -225,13 +234,13 @@ export async function changePage(orgId: string, pageId: string, by: string, chan
     if (moves) items.push(...leaveParent(orgId, page.parentId));
     if (parent) items.push(...parentChecks(orgId, parent.page, parent.ancestors));
     const raced = await transact(items, async (i) => {
-      if (i === 0 && change.ifVersion !== undefined) return conflict(PM.changed);
+      if (i === 0 && change.ifVersion !== undefined) return conflict(PAGE_MESSAGES.changed);
       return RACED;
     }).then(
       () => false,
       (err: unknown) => {
         if (err === RACED && attempt < 3) return true;
-        if (err === RACED) throw conflict(PM.changed);
+        if (err === RACED) throw conflict(PAGE_MESSAGES.changed);
         throw err;
       },
     );

@@ -2,7 +2,7 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { locations as configured, defaultLocation } from '../../kernel/config';
 import { badRequest, conflict, type HttpError, notFound } from '../../kernel/ground/errors';
 import { CATALOG, readCatalog } from '../../kernel/plans/catalog';
-import { PM } from '../../kernel/plans/messages';
+import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
 import { transact } from '../../kernel/store/ops';
 import { fieldUpdate, TABLE } from '../../kernel/store/table';
 
@@ -189,11 +189,12 @@ export async function putRegion(
   usable = undefined;
   const geo = await readGeo(true);
   const existing = geo.regions.find((r) => r.id === id);
-  if (!existing && (body.name === undefined || body.ifVersion !== undefined)) throw notFound(PM.regionNotFound);
+  if (!existing && (body.name === undefined || body.ifVersion !== undefined))
+    throw notFound(PLATFORM_ADMIN_MESSAGES.regionNotFound);
   const disabling = existing?.enabled === true && body.enabled === false;
   if (disabling) {
     const inUse = geo.locations.filter((l) => l.region === id && l.enabled).map((l) => l.id);
-    if (inUse.length > 0) throw conflict(PM.regionInUse(inUse));
+    if (inUse.length > 0) throw conflict(PLATFORM_ADMIN_MESSAGES.regionInUse(inUse));
   }
   const fields = existing
     ? { name: body.name, enabled: body.enabled }
@@ -208,7 +209,7 @@ export async function putRegion(
   await write([
     {
       item: entryWrite(geoKeys.region(id), existing !== undefined, defined, body.ifVersion, guard),
-      failure: () => conflict(PM.regionStale),
+      failure: () => conflict(PLATFORM_ADMIN_MESSAGES.regionStale),
     },
   ]);
   const after = await readGeo(true);
@@ -224,17 +225,17 @@ export async function putLocation(
   const geo = await readGeo(true);
   const existing = geo.locations.find((l) => l.id === id);
   if (!existing && (body.name === undefined || body.region === undefined || body.ifVersion !== undefined)) {
-    throw notFound(PM.locationNotFound);
+    throw notFound(PLATFORM_ADMIN_MESSAGES.locationNotFound);
   }
   const regionId = body.region ?? (existing?.region as string);
   const region = geo.regions.find((r) => r.id === regionId);
-  if (!region) throw badRequest(PM.unknownRegion(regionId));
+  if (!region) throw badRequest(PLATFORM_ADMIN_MESSAGES.unknownRegion(regionId));
   const enabled = body.enabled ?? existing?.enabled ?? true;
   const isDefault = geo.defaultId === id;
-  if (body.default === false && isDefault) throw badRequest(PM.keepDefault);
-  if (!enabled && body.default === true) throw badRequest(PM.defaultMustBeEnabled);
-  if (!enabled && isDefault) throw conflict(PM.defaultDisabled);
-  if (enabled && !region.enabled) throw conflict(PM.regionDisabled(regionId));
+  if (body.default === false && isDefault) throw badRequest(PLATFORM_ADMIN_MESSAGES.keepDefault);
+  if (!enabled && body.default === true) throw badRequest(PLATFORM_ADMIN_MESSAGES.defaultMustBeEnabled);
+  if (!enabled && isDefault) throw conflict(PLATFORM_ADMIN_MESSAGES.defaultDisabled);
+  if (enabled && !region.enabled) throw conflict(PLATFORM_ADMIN_MESSAGES.regionDisabled(regionId));
 
   const fields = existing
     ? { name: body.name, region: body.region, enabled: body.enabled }
@@ -243,7 +244,7 @@ export async function putLocation(
   const items: { item: TransactItem; failure: () => HttpError }[] = [
     {
       item: entryWrite(geoKeys.location(id), existing !== undefined, defined, body.ifVersion),
-      failure: () => conflict(PM.locationStale),
+      failure: () => conflict(PLATFORM_ADMIN_MESSAGES.locationStale),
     },
   ];
   if (enabled) {
@@ -259,7 +260,7 @@ export async function putLocation(
           ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':true': true },
         },
       },
-      failure: () => conflict(PM.regionDisabled(regionId)),
+      failure: () => conflict(PLATFORM_ADMIN_MESSAGES.regionDisabled(regionId)),
     });
   }
   const pointer = geoKeys.default();
@@ -275,7 +276,7 @@ export async function putLocation(
           ExpressionAttributeValues: { ':id': id, ':old': geo.defaultId, ':zero': 0, ':one': 1 },
         },
       },
-      failure: () => conflict(PM.locationStale),
+      failure: () => conflict(PLATFORM_ADMIN_MESSAGES.locationStale),
     });
   } else if (!enabled) {
     // Disabled while another request makes it the default: one of the two is refused.
@@ -288,7 +289,7 @@ export async function putLocation(
           ExpressionAttributeValues: { ':id': id },
         },
       },
-      failure: () => conflict(PM.defaultDisabled),
+      failure: () => conflict(PLATFORM_ADMIN_MESSAGES.defaultDisabled),
     });
   }
   await write(items);

@@ -1,5 +1,5 @@
 import { CATALOG, putEntry, readCatalog } from '../../kernel/plans/catalog';
-import { PM } from '../../kernel/plans/messages';
+import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
 
 /**
  * The catalog of models offered to organizations (`PLATFORM#MODELS`): a name, the provider that
@@ -47,8 +47,8 @@ export async function putModel(
     existing,
     fields,
     ifVersion: body.ifVersion,
-    stale: PM.modelStale,
-    notFoundMessage: PM.modelNotFound,
+    stale: PLATFORM_ADMIN_MESSAGES.modelStale,
+    notFoundMessage: PLATFORM_ADMIN_MESSAGES.modelNotFound,
     required: ['name', 'provider'],
   });
   return { model: out.entry, created: out.created };

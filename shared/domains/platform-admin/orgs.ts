@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { badRequest, notFound } from '../../kernel/ground/errors';
 import { getOrg } from '../../kernel/identity/orgs';
 import type { Organization } from '../../kernel/identity/schema';
-import { PM } from '../../kernel/plans/messages';
+import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
 import { notePlanOf } from '../../kernel/plans/plan-limits';
 import { listPlans, type PlanRecord } from '../../kernel/plans/plans';
 import { db } from '../../kernel/store/client';
@@ -107,15 +107,21 @@ export async function patchOrg(
   if (body.planId === undefined && body.status === undefined)
     throw badRequest('Nothing to change: give planId or status.');
   const org = await getOrg(orgId);
-  if (!org) throw notFound(PM.orgNotFound);
+  if (!org) throw notFound(PLATFORM_ADMIN_MESSAGES.orgNotFound);
   const plans = await planMap();
-  if (typeof body.planId === 'string' && !plans.has(body.planId)) throw badRequest(PM.unknownPlan(body.planId));
-  if (body.status === 'suspended' && org.kind === 'platform') throw badRequest(PM.platformOrg);
+  if (typeof body.planId === 'string' && !plans.has(body.planId))
+    throw badRequest(PLATFORM_ADMIN_MESSAGES.unknownPlan(body.planId));
+  if (body.status === 'suspended' && org.kind === 'platform') throw badRequest(PLATFORM_ADMIN_MESSAGES.platformOrg);
   const fields: Record<string, unknown> = { updatedAt: Date.now() };
   // `undefined` removes the attribute: no plan, not suspended.
   if (body.planId !== undefined) fields.planId = body.planId ?? undefined;
   if (body.status !== undefined) fields.suspended = body.status === 'suspended' ? true : undefined;
-  const updated = await updateVersioned<Organization>(keys.org(orgId), body.ifVersion, fields, PM.orgStale);
+  const updated = await updateVersioned<Organization>(
+    keys.org(orgId),
+    body.ifVersion,
+    fields,
+    PLATFORM_ADMIN_MESSAGES.orgStale,
+  );
   if (body.planId !== undefined) notePlanOf(orgId, updated.planId);
   return show(updated, plans, await countsOf(orgId));
 }

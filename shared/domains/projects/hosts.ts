@@ -1,10 +1,11 @@
+import { readEnv } from '../../kernel/ground/env';
 import type { ProjectRecord } from './schema';
 
 /**
  * The domain under which projects get their platform hosts: `APPS_DOMAIN`, or `localhost` on one
  * machine (the local edge serves `<host>.localhost`).
  */
-export const appsDomain = (): string => process.env.APPS_DOMAIN ?? 'localhost';
+export const appsDomain = (): string => readEnv('APPS_DOMAIN') ?? 'localhost';
 
 /**
  * The project's production host on the platform: `<label>.<apps domain>`, present once the

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { oneLine } from '../../kernel/http/text-checks';
 
 export const FRAMEWORKS = ['nextjs', 'static', 'node'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -12,8 +13,8 @@ export const ProjectSlug = z
       'Use 2-40 lowercase letters, digits and hyphens, starting and ending with a letter or digit.',
     ),
   );
-export const ProjectName = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
-export const RootDirectory = z.string().check(z.trim(), z.maxLength(256));
+export const ProjectName = z.string().check(z.trim(), z.minLength(1), z.maxLength(64), oneLine);
+export const RootDirectory = z.string().check(z.trim(), z.maxLength(256), oneLine);
 
 /**
  * Spec part A, "Project". `version` is answered too (for guarded edits), and `status` while a

@@ -71,7 +71,7 @@ export interface ThreadRecord {
   comments: ThreadComment[];
 }
 
-export const PM = {
+export const PULL_MESSAGES = {
   notFound: 'Pull request not found',
   branchesSame: 'Choose two different branches.',
   notMember: 'Assignees must be members of this organization.',
@@ -149,12 +149,12 @@ export async function createPull(
 ): Promise<PullRecord> {
   const sample = item(0);
   const lock = lockKey(repo.resourceId, sample.sourceBranch, sample.targetBranch);
-  return createNumbered<PullRecord>(repo, item, PM.createFailed, {
+  return createNumbered<PullRecord>(repo, item, PULL_MESSAGES.createFailed, {
     items: (number) => [
       { Put: { TableName: TABLE(), Item: { ...lock, number }, ConditionExpression: 'attribute_not_exists(pk)' } },
     ],
     explain: async () => alreadyOpen(lock),
-    openCap: { max: MAX_OPEN_PULLS, message: PM.tooMany },
+    openCap: { max: MAX_OPEN_PULLS, message: PULL_MESSAGES.tooMany },
   });
 }
 
@@ -175,7 +175,7 @@ export async function openPullFor(repoId: string, source: string, target: string
 
 async function alreadyOpen(lock: { pk: string; sk: string }): Promise<Error> {
   const held = await getItem<{ number: number }>(lock, true);
-  return held ? conflict(PM.alreadyOpen(held.number)) : conflict(PM.createFailed);
+  return held ? conflict(PULL_MESSAGES.alreadyOpen(held.number)) : conflict(PULL_MESSAGES.createFailed);
 }
 
 /**
@@ -186,7 +186,7 @@ export async function finishPull(
   pull: PullRecord,
   state: 'closed' | 'merged',
   fields: Record<string, unknown>,
-  stale: string = PM.changed,
+  stale: string = PULL_MESSAGES.changed,
 ): Promise<PullRecord> {
   const now = Date.now();
   const all = { ...fields, state, updatedAt: now };
@@ -243,7 +243,8 @@ export async function reopenPull(pull: PullRecord): Promise<PullRecord> {
         },
       },
     ],
-    async (index) => (index === 0 ? conflict(PM.changed) : index === 1 ? alreadyOpen(lock) : conflict(PM.tooMany)),
+    async (index) =>
+      index === 0 ? conflict(PULL_MESSAGES.changed) : index === 1 ? alreadyOpen(lock) : conflict(PULL_MESSAGES.tooMany),
   );
   return applied(pull, fields);
 }
@@ -252,7 +253,7 @@ export async function reopenPull(pull: PullRecord): Promise<PullRecord> {
 export async function updatePull(pull: PullRecord, fields: Record<string, unknown>): Promise<PullRecord> {
   await transact(
     [{ Update: versionedUpdate(numberKey(pull.repoId, pull.number), pull.version, fields) }],
-    [PM.changed],
+    [PULL_MESSAGES.changed],
   );
   return applied(pull, fields);
 }
@@ -284,7 +285,7 @@ export async function setApproval(
   }
   const current = await listApprovals(pull.repoId, pull.number);
   if (current.length >= MAX_APPROVALS && !current.some((a) => a.userId === who.userId)) {
-    throw conflict(PM.maxApprovals);
+    throw conflict(PULL_MESSAGES.maxApprovals);
   }
   await transact([{ Put: { TableName: TABLE(), Item: { ...key, ...who, revisionId, at: Date.now() } } }]);
 }

@@ -7,7 +7,7 @@ import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/tabl
 import { signin } from '../../ports/signin/index';
 import type { ClientSpec, ClientType, NewSecret } from '../../ports/signin/port';
 
-export const SM = {
+export const SIGNIN_CLIENT_MESSAGES = {
   notFound: 'Client not found',
   tooMany: 'A project can have up to 20 sign-in clients.',
   onlyWeb: 'Only web clients have a secret.',
@@ -86,7 +86,7 @@ export function listClients(projectId: string): Promise<ClientRecord[]> {
 /** The project's client, or 404 `Client not found`. */
 export async function requireClient(projectId: string, clientId: string): Promise<ClientRecord> {
   const c = clientId.length <= 128 ? await getItem<ClientRecord>(clientKey(clientId), true) : undefined;
-  if (!c || c.projectId !== projectId) throw notFound(SM.notFound);
+  if (!c || c.projectId !== projectId) throw notFound(SIGNIN_CLIENT_MESSAGES.notFound);
   return c;
 }
 
@@ -125,7 +125,7 @@ export async function putClient(
       },
       putNew(record as ClientRecord & Record<string, unknown>),
     ],
-    [() => badRequest(SM.tooMany)],
+    [() => badRequest(SIGNIN_CLIENT_MESSAGES.tooMany)],
   );
   return record;
 }
@@ -133,7 +133,10 @@ export async function putClient(
 /** Writes fields of the client as it was read (409 otherwise). */
 export async function updateClient(c: ClientRecord, fields: Partial<ClientRecord>): Promise<ClientRecord> {
   const set = { ...fields, updatedAt: Date.now() };
-  await transact([{ Update: versionedUpdate(clientKey(c.clientId), c.version, set) }], [SM.changed]);
+  await transact(
+    [{ Update: versionedUpdate(clientKey(c.clientId), c.version, set) }],
+    [SIGNIN_CLIENT_MESSAGES.changed],
+  );
   return { ...c, ...set, version: c.version + 1 };
 }
 

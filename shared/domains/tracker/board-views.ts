@@ -6,7 +6,7 @@ import type { IssueInput } from './issues';
 import { present, requireIssue, spaceIssues } from './issues';
 import type { Board, Space, Sprint, TrackedIssue } from './model';
 import { rankIssues } from './ranking';
-import { type Actor, TM } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
 import { matching } from './search';
 import { boardSprints } from './sprints';
 import { applyTransition } from './transitions';
@@ -77,7 +77,7 @@ export async function boardIssues(actor: Actor, boardId: string, q: { quickFilte
   if (board.config.type === 'scrum') {
     if (q.sprint) {
       const s = sprints.find((x) => x.sprintId === q.sprint);
-      if (!s) throw notFound(TM.sprintNotFound);
+      if (!s) throw notFound(TRACKER_MESSAGES.sprintNotFound);
       sprintIds = new Set([s.sprintId]);
     } else sprintIds = activeSprints(sprints);
   }
@@ -261,12 +261,12 @@ export async function moveCard(
   input: { issue: string; columnId: string; before?: string; after?: string; fields?: IssueInput },
 ) {
   const { board } = await requireBoard(actor, boardId);
-  if (input.before !== undefined && input.after !== undefined) throw badRequest(TM.beforeOrAfter);
+  if (input.before !== undefined && input.after !== undefined) throw badRequest(TRACKER_MESSAGES.beforeOrAfter);
   const column = board.config.columns.find((c) => c.id === input.columnId);
-  if (!column) throw notFound(TM.columnNotFound);
+  if (!column) throw notFound(TRACKER_MESSAGES.columnNotFound);
   const { issue, space } = await requireIssue(actor, input.issue, true);
-  if (!board.config.spaceIds.includes(issue.spaceId)) throw notFound(TM.issueNotFound);
-  if (!canEdit(issue, space, actor)) throw new HttpError(403, TM.cannotTransition);
+  if (!board.config.spaceIds.includes(issue.spaceId)) throw notFound(TRACKER_MESSAGES.issueNotFound);
+  if (!canEdit(issue, space, actor)) throw new HttpError(403, TRACKER_MESSAGES.cannotTransition);
   let current = issue;
   let transition: string | null = null;
   if (!column.statusIds.includes(issue.statusId)) {
@@ -276,7 +276,7 @@ export async function moveCard(
       (x) => targets.includes(x.to) && x.to !== issue.statusId && (!x.from || x.from.includes(issue.statusId)),
     );
     if (!t)
-      throw new HttpError(409, TM.noTransition, {
+      throw new HttpError(409, TRACKER_MESSAGES.noTransition, {
         column: column.id,
         status: statusById(issue.statusId)?.name ?? issue.statusId,
       });

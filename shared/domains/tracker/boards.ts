@@ -5,7 +5,7 @@ import { getItem, putNew } from '../../kernel/store/table';
 import { canBrowse, permissionsFor } from './access';
 import { statusById, workflowById } from './catalog';
 import type { Board, BoardConfig, Space } from './model';
-import { type Actor, pkOf, TK, TM, TP } from './records';
+import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
 
 type Stored<T> = T & { pk: string; sk: string };
 const strip = <T extends object>(item: Stored<T>): T => {
@@ -67,9 +67,9 @@ export async function requireBoard(
   consistent = false,
 ): Promise<{ board: Board; spaces: Space[] }> {
   const board = await getBoard(actor.orgId, boardId, consistent);
-  if (!board) throw notFound(TM.boardNotFound);
+  if (!board) throw notFound(TRACKER_MESSAGES.boardNotFound);
   const spaces = await boardSpaces(actor, board);
-  if (spaces.length === 0) throw notFound(TM.boardNotFound);
+  if (spaces.length === 0) throw notFound(TRACKER_MESSAGES.boardNotFound);
   return { board, spaces };
 }
 
@@ -123,8 +123,9 @@ export async function patchBoard(
   resolveSpaces: (refs: string[]) => Promise<Space[]>,
 ): Promise<Board> {
   const { board, spaces } = await requireBoard(actor, boardId, true);
-  if (!canManageBoard(actor, board, spaces)) throw forbidden(TM.cannotBoard);
-  if (patch.baseVersion !== undefined && patch.baseVersion !== board.version) throw conflict(TM.boardChanged);
+  if (!canManageBoard(actor, board, spaces)) throw forbidden(TRACKER_MESSAGES.cannotBoard);
+  if (patch.baseVersion !== undefined && patch.baseVersion !== board.version)
+    throw conflict(TRACKER_MESSAGES.boardChanged);
   const config: BoardConfig = { ...board.config };
   for (const [k, v] of Object.entries(patch.config ?? {}))
     if (v !== undefined) (config as unknown as Record<string, unknown>)[k] = v;
@@ -142,7 +143,7 @@ export async function patchBoard(
     TK.board(actor.orgId, boardId),
     board.version,
     fields,
-    TM.boardChanged,
+    TRACKER_MESSAGES.boardChanged,
   );
   return strip(saved);
 }

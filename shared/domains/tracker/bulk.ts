@@ -5,7 +5,7 @@ import { canEdit, permissionsFor } from './access';
 import { findNamed, ISSUE_TYPES, workflowOf } from './catalog';
 import { type IssueInput, present, requireIssue, resolveInput, statusChange, writeChanges } from './issues';
 import type { Space, TrackedIssue } from './model';
-import { type Actor, countBy, spaceIssuesPk, spaceIssuesSk, TK, TM } from './records';
+import { type Actor, countBy, spaceIssuesPk, spaceIssuesSk, TK, TRACKER_MESSAGES } from './records';
 import { requireSpace } from './spaces';
 import { applyTransition, findTransition } from './transitions';
 
@@ -35,7 +35,7 @@ export async function bulkChange(
     throw badRequest('A transition operation needs transition.');
   if (input.operation === 'move' && !input.space) throw badRequest('A move operation needs space.');
   const target = input.operation === 'move' ? await requireSpace(actor, input.space as string) : undefined;
-  if (target && !permissionsFor(target, actor).create) throw forbidden(TM.cannotCreate);
+  if (target && !permissionsFor(target, actor).create) throw forbidden(TRACKER_MESSAGES.cannotCreate);
   const results: BulkResult[] = [];
   const queue = [...input.issues];
   const work = async () => {
@@ -63,7 +63,7 @@ async function one(actor: Actor, ref: string, input: BulkInput, target?: Space):
   const perms = permissionsFor(space, actor);
   switch (input.operation) {
     case 'edit': {
-      if (!canEdit(issue, space, actor)) throw forbidden(TM.cannotEdit);
+      if (!canEdit(issue, space, actor)) throw forbidden(TRACKER_MESSAGES.cannotEdit);
       const { fields, description } = await resolveInput(actor, space, input.fields ?? {}, issue);
       await writeChanges(actor.orgId, issue, fields, description, actor.id);
       return undefined;
@@ -76,7 +76,7 @@ async function one(actor: Actor, ref: string, input: BulkInput, target?: Space):
     }
     case 'watch':
     case 'unwatch': {
-      if (!perms.browse) throw notFound(TM.issueNotFound);
+      if (!perms.browse) throw notFound(TRACKER_MESSAGES.issueNotFound);
       const watchers =
         input.operation === 'watch'
           ? [...new Set([...issue.watchers, actor.id])]
@@ -85,7 +85,8 @@ async function one(actor: Actor, ref: string, input: BulkInput, target?: Space):
       return undefined;
     }
     case 'delete': {
-      if (!(perms.delete || (perms.deleteOwn && issue.reporterId === actor.id))) throw forbidden(TM.cannotDelete);
+      if (!(perms.delete || (perms.deleteOwn && issue.reporterId === actor.id)))
+        throw forbidden(TRACKER_MESSAGES.cannotDelete);
       await transact(
         [
           {
@@ -100,7 +101,7 @@ async function one(actor: Actor, ref: string, input: BulkInput, target?: Space):
           { Delete: { TableName: TABLE(), Key: TK.description(actor.orgId, issue.issueId) } },
           countBy(TABLE(), actor.orgId, issue.spaceId, issue.statusId, -1),
         ],
-        [TM.issueChanged],
+        [TRACKER_MESSAGES.issueChanged],
       );
       return undefined;
     }
@@ -182,7 +183,7 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
           countBy(TABLE(), actor.orgId, from.spaceId, issue.statusId, -1),
           countBy(TABLE(), actor.orgId, to.spaceId, next.statusId, 1),
         ],
-        (i) => Promise.resolve(i === 1 ? new HttpError(409, TM.issueChanged) : undefined),
+        (i) => Promise.resolve(i === 1 ? new HttpError(409, TRACKER_MESSAGES.issueChanged) : undefined),
       );
       return next.key;
     } catch (err) {

@@ -27,7 +27,7 @@ import {
   type TrackedIssue,
 } from './model';
 import { rankAfter } from './rank';
-import { type Actor, countBy, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TM, TP } from './records';
+import { type Actor, countBy, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TP, TRACKER_MESSAGES } from './records';
 import { allSpaces, findSpace, spaceComponents, spaceVersions, strip } from './spaces';
 
 type Stored<T> = T & { pk: string; sk: string };
@@ -113,7 +113,7 @@ export async function requireIssue(
 ): Promise<{ issue: TrackedIssue; space: Space }> {
   const issue = await findIssue(actor.orgId, ref, consistent);
   const space = issue ? await findSpace(actor.orgId, issue.spaceId) : undefined;
-  if (!issue || !space || !canSee(issue, space, actor)) throw notFound(TM.issueNotFound);
+  if (!issue || !space || !canSee(issue, space, actor)) throw notFound(TRACKER_MESSAGES.issueNotFound);
   return { issue, space };
 }
 
@@ -301,12 +301,13 @@ export async function resolveInput(
       if (!parent || !parentSpace || !canSee(parent, parentSpace, actor))
         throw badRequest(`Unknown parent issue: ${input.parent}`);
       const parentLevel = typeById(parent.typeId)?.level ?? 0;
-      if (parentLevel !== level + 1 || parent.issueId === current?.issueId) throw badRequest(TM.badParent);
+      if (parentLevel !== level + 1 || parent.issueId === current?.issueId)
+        throw badRequest(TRACKER_MESSAGES.badParent);
       out.parentId = parent.issueId;
     }
   }
   const parentId = 'parentId' in out ? out.parentId : current?.parentId;
-  if (level === -1 && !parentId) throw badRequest(TM.subtaskParent);
+  if (level === -1 && !parentId) throw badRequest(TRACKER_MESSAGES.subtaskParent);
   if (input.sprint !== undefined) {
     if (input.sprint === null) out.sprintId = undefined;
     else {
@@ -340,9 +341,9 @@ export async function createIssue(
   options: CreateOptions = {},
 ): Promise<{ issue: TrackedIssue; space: Space; existing?: boolean }> {
   const found = await findSpace(actor.orgId, spaceRef);
-  if (!found || !permissionsFor(found, actor).browse) throw notFound(TM.spaceNotFound);
-  if (!permissionsFor(found, actor).create) throw forbidden(TM.cannotCreate);
-  if (found.archived) throw badRequest(TM.archived);
+  if (!found || !permissionsFor(found, actor).browse) throw notFound(TRACKER_MESSAGES.spaceNotFound);
+  if (!permissionsFor(found, actor).create) throw forbidden(TRACKER_MESSAGES.cannotCreate);
+  if (found.archived) throw badRequest(TRACKER_MESSAGES.archived);
   const { fields, description } = await resolveInput(actor, found, input);
   const made = await inTurn(actor.orgId, () =>
     commitNew(actor, found, input.summary, { ...fields, ...(options.overrides ?? {}) }, description, options.marker),
@@ -502,7 +503,7 @@ async function commitNew(
 
 async function findSpaceConsistent(orgId: string, spaceId: string): Promise<Space> {
   const item = await getItem<Stored<Space>>(TK.space(orgId, spaceId), true);
-  if (!item) throw notFound(TM.spaceNotFound);
+  if (!item) throw notFound(TRACKER_MESSAGES.spaceNotFound);
   return strip(item);
 }
 
@@ -540,7 +541,7 @@ export async function writeChanges(
     );
   if (description !== undefined)
     items.push({ Put: { TableName: TABLE(), Item: { ...TK.description(orgId, issue.issueId), description } } });
-  await transact(items, [TM.issueChanged]);
+  await transact(items, [TRACKER_MESSAGES.issueChanged]);
   const next = { ...issue, ...fields, version: issue.version + 1 } as TrackedIssue;
   for (const [k, v] of Object.entries(fields))
     if (v === undefined) delete (next as unknown as Record<string, unknown>)[k];
@@ -583,7 +584,7 @@ export function statusChange(issue: TrackedIssue, to: string, now = Date.now(), 
 /** Edits an issue the actor may edit: the fields given, resolved against its space. */
 export async function editIssue(actor: Actor, ref: string, input: IssueInput): Promise<TrackedIssue> {
   const { issue, space } = await requireIssue(actor, ref, true);
-  if (!canEdit(issue, space, actor)) throw forbidden(TM.cannotEdit);
+  if (!canEdit(issue, space, actor)) throw forbidden(TRACKER_MESSAGES.cannotEdit);
   const { fields, description } = await resolveInput(actor, space, input, issue);
   if (fields.typeId && fields.typeId !== issue.typeId) {
     const wf = workflowOf(space.config, fields.typeId);

@@ -9,7 +9,7 @@ import { artifactsBucket } from '../deployments/sources';
 import { permissionsFor } from './access';
 import { parseEstimate, requireIssue, slaModule, writeChanges } from './issues';
 import type { Component, Space, TrackedIssue, Version } from './model';
-import { type Actor, pkOf, TK, TM, TP } from './records';
+import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
 
 type Stored<T> = T & { pk: string; sk: string };
@@ -50,7 +50,7 @@ export async function listComments(actor: Actor, ref: string): Promise<Comment[]
 
 export async function addComment(actor: Actor, ref: string, body: string) {
   const { issue, space } = await requireIssue(actor, ref);
-  if (!permissionsFor(space, actor).comment) throw forbidden(TM.cannotComment);
+  if (!permissionsFor(space, actor).comment) throw forbidden(TRACKER_MESSAGES.cannotComment);
   const now = Date.now();
   const comment: Comment = {
     commentId: newId('cmt_', now),
@@ -76,7 +76,7 @@ export async function addComment(actor: Actor, ref: string, body: string) {
 async function ownComment(actor: Actor, ref: string, commentId: string, permission: 'editComments' | 'deleteComments') {
   const { issue, space } = await requireIssue(actor, ref);
   const found = await getItem<Stored<Comment>>(TK.comment(actor.orgId, issue.issueId, commentId));
-  if (!found) throw notFound(TM.commentNotFound);
+  if (!found) throw notFound(TRACKER_MESSAGES.commentNotFound);
   const mine = found.authorId === actor.id;
   if (!mine && !permissionsFor(space, actor)[permission]) throw forbidden("You can't change this comment.");
   return { issue, comment: bare(found) };
@@ -214,7 +214,7 @@ export async function deleteLink(actor: Actor, ref: string, linkId: string): Pro
   const { issue, space } = await requireIssue(actor, ref);
   if (!permissionsFor(space, actor).link) throw forbidden("You can't link this issue.");
   const link = await getItem<Stored<Link>>(TK.link(actor.orgId, issue.issueId, linkId));
-  if (!link) throw notFound(TM.linkNotFound);
+  if (!link) throw notFound(TRACKER_MESSAGES.linkNotFound);
   await deleteMany([TK.link(actor.orgId, issue.issueId, linkId), TK.link(actor.orgId, link.issueId, linkId)]);
 }
 
@@ -322,7 +322,7 @@ export async function deleteAttachment(actor: Actor, ref: string, id: string): P
 
 async function adminSpace(actor: Actor, ref: string): Promise<Space> {
   const space = await requireSpace(actor, ref);
-  if (!permissionsFor(space, actor).administer) throw forbidden(TM.administer);
+  if (!permissionsFor(space, actor).administer) throw forbidden(TRACKER_MESSAGES.administer);
   return space;
 }
 
@@ -359,7 +359,7 @@ export async function changeVersion(
 ): Promise<Version> {
   const space = await adminSpace(actor, ref);
   const found = await getItem<Stored<Version>>(TK.version(actor.orgId, space.spaceId, versionId));
-  if (!found) throw notFound(TM.versionNotFound);
+  if (!found) throw notFound(TRACKER_MESSAGES.versionNotFound);
   const next: Version = {
     ...bare(found),
     ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
@@ -374,7 +374,8 @@ export async function changeVersion(
 
 export async function deleteVersion(actor: Actor, ref: string, versionId: string): Promise<void> {
   const space = await adminSpace(actor, ref);
-  if (!(await getItem(TK.version(actor.orgId, space.spaceId, versionId)))) throw notFound(TM.versionNotFound);
+  if (!(await getItem(TK.version(actor.orgId, space.spaceId, versionId))))
+    throw notFound(TRACKER_MESSAGES.versionNotFound);
   await deleteMany([TK.version(actor.orgId, space.spaceId, versionId)]);
 }
 
@@ -407,7 +408,7 @@ export async function changeComponent(
 ): Promise<Component> {
   const space = await adminSpace(actor, ref);
   const found = await getItem<Stored<Component>>(TK.component(actor.orgId, space.spaceId, componentId));
-  if (!found) throw notFound(TM.componentNotFound);
+  if (!found) throw notFound(TRACKER_MESSAGES.componentNotFound);
   const next: Component = {
     ...bare(found),
     ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
@@ -420,6 +421,7 @@ export async function changeComponent(
 
 export async function deleteComponent(actor: Actor, ref: string, componentId: string): Promise<void> {
   const space = await adminSpace(actor, ref);
-  if (!(await getItem(TK.component(actor.orgId, space.spaceId, componentId)))) throw notFound(TM.componentNotFound);
+  if (!(await getItem(TK.component(actor.orgId, space.spaceId, componentId))))
+    throw notFound(TRACKER_MESSAGES.componentNotFound);
   await deleteMany([TK.component(actor.orgId, space.spaceId, componentId)]);
 }

@@ -7,7 +7,7 @@ import { canEdit } from './access';
 import { orgIssues, present, requireIssue } from './issues';
 import type { Space, TrackedIssue } from './model';
 import { compareRanks, placeRanks } from './rank';
-import { type Actor, spaceIssuesSk, TK, TM } from './records';
+import { type Actor, spaceIssuesSk, TK, TRACKER_MESSAGES } from './records';
 
 /** Raises the organization's last rank to `rank` when it is higher (new issues go after it). */
 async function raiseLastRank(orgId: string, rank: string): Promise<void> {
@@ -36,7 +36,8 @@ export async function rankIssues(
   refs: string[],
   anchorRef: { before?: string; after?: string },
 ): Promise<{ issueId: string; key: string; rank: string }[]> {
-  if ((anchorRef.before === undefined) === (anchorRef.after === undefined)) throw badRequest(TM.beforeOrAfter);
+  if ((anchorRef.before === undefined) === (anchorRef.after === undefined))
+    throw badRequest(TRACKER_MESSAGES.beforeOrAfter);
   const side = anchorRef.before !== undefined ? 'before' : 'after';
   const anchor = await requireIssue(actor, (anchorRef.before ?? anchorRef.after) as string);
   const moving: { issue: TrackedIssue; space: Space }[] = [];
@@ -45,8 +46,8 @@ export async function rankIssues(
   for (let i = 0; i < refs.length; i += 25)
     found.push(...(await Promise.all(refs.slice(i, i + 25).map((ref) => requireIssue(actor, ref)))));
   for (const one of found) {
-    if (!canEdit(one.issue, one.space, actor)) throw forbidden(TM.cannotEdit);
-    if (one.issue.issueId === anchor.issue.issueId) throw badRequest(TM.rankSelf);
+    if (!canEdit(one.issue, one.space, actor)) throw forbidden(TRACKER_MESSAGES.cannotEdit);
+    if (one.issue.issueId === anchor.issue.issueId) throw badRequest(TRACKER_MESSAGES.rankSelf);
     if (!moving.some((m) => m.issue.issueId === one.issue.issueId)) moving.push(one);
   }
   const all = (await orgIssues(actor.orgId)).sort(
@@ -74,7 +75,7 @@ export async function rankIssues(
               }),
             },
           ],
-          [TM.issueChanged],
+          [TRACKER_MESSAGES.issueChanged],
         );
       }),
     );

@@ -69,7 +69,7 @@ export interface Actor {
   role?: Role;
 }
 
-export const TM = {
+export const TRACKER_MESSAGES = {
   spaceNotFound: 'Space not found',
   issueNotFound: 'Issue not found',
   boardNotFound: 'Board not found',

@@ -6,13 +6,13 @@ import { canBrowse, permissionsFor } from './access';
 import { newBoardConfig } from './boards';
 import { templateConfig } from './catalog';
 import type { Board, Component, Space, SpaceColor, SpaceConfig, SpaceTemplate, Version } from './model';
-import { type Actor, pkOf, TK, TM, TP } from './records';
+import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
 
 const KEY = /^[A-Z][A-Z0-9]{1,9}$/;
 
 export function normalizeKey(key: string): string {
   const k = key.trim().toUpperCase();
-  if (!KEY.test(k)) throw badRequest(TM.keyFormat);
+  if (!KEY.test(k)) throw badRequest(TRACKER_MESSAGES.keyFormat);
   return k;
 }
 
@@ -38,7 +38,7 @@ export async function findSpace(orgId: string, ref: string): Promise<Space | und
 /** A space the actor may browse, else 404. */
 export async function requireSpace(actor: Actor, ref: string): Promise<Space> {
   const space = await findSpace(actor.orgId, ref);
-  if (!space || !canBrowse(space, actor)) throw notFound(TM.spaceNotFound);
+  if (!space || !canBrowse(space, actor)) throw notFound(TRACKER_MESSAGES.spaceNotFound);
   return space;
 }
 
@@ -108,7 +108,7 @@ export async function createSpace(actor: Actor, input: NewSpace): Promise<{ spac
       putNew({ ...TK.space(actor.orgId, spaceId), ...space }),
       putNew({ ...TK.board(actor.orgId, boardId), ...board }),
     ],
-    [TM.keyTaken],
+    [TRACKER_MESSAGES.keyTaken],
   );
   return { space, board };
 }
@@ -131,7 +131,7 @@ export interface SpacePatch {
  */
 export async function patchSpace(actor: Actor, ref: string, patch: SpacePatch): Promise<Space> {
   const space = await requireSpace(actor, ref);
-  if (!permissionsFor(space, actor).administer) throw forbidden(TM.administer);
+  if (!permissionsFor(space, actor).administer) throw forbidden(TRACKER_MESSAGES.administer);
   const fields: Record<string, unknown> = { updatedAt: Date.now() };
   for (const f of ['name', 'description', 'leadId', 'icon', 'color'] as const) {
     if (patch[f] !== undefined) fields[f] = patch[f];
@@ -163,10 +163,10 @@ export async function patchSpace(actor: Actor, ref: string, patch: SpacePatch): 
       former.delete(key);
       config.formerKeys = [...former];
       const pointer = await getItem<{ spaceId: string }>(TK.spaceKey(actor.orgId, key), true);
-      if (pointer && pointer.spaceId !== space.spaceId) throw conflict(TM.keyTaken);
+      if (pointer && pointer.spaceId !== space.spaceId) throw conflict(TRACKER_MESSAGES.keyTaken);
       if (!pointer) {
         items.push(putNew({ ...TK.spaceKey(actor.orgId, key), spaceId: space.spaceId }));
-        failures.push(TM.keyTaken);
+        failures.push(TRACKER_MESSAGES.keyTaken);
       }
     }
   }

@@ -6,7 +6,7 @@ import { permissionsFor } from './access';
 import { canManageBoard, requireBoard } from './boards';
 import { spaceIssues, writeChanges } from './issues';
 import type { Space, Sprint, SprintReport, TrackedIssue } from './model';
-import { type Actor, pkOf, TK, TM, TP } from './records';
+import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
 
 type Stored<T> = T & { pk: string; sk: string; version?: number };
 const strip = (item: Stored<Sprint>): Sprint => {
@@ -45,9 +45,9 @@ export async function getSprint(orgId: string, sprintId: string, consistent = fa
 /** A sprint of a board the actor sees, with the board. */
 export async function requireSprint(actor: Actor, sprintId: string, consistent = false) {
   const sprint = await getSprint(actor.orgId, sprintId, consistent);
-  if (!sprint) throw notFound(TM.sprintNotFound);
+  if (!sprint) throw notFound(TRACKER_MESSAGES.sprintNotFound);
   const { board, spaces } = await requireBoard(actor, sprint.boardId).catch(() => {
-    throw notFound(TM.sprintNotFound);
+    throw notFound(TRACKER_MESSAGES.sprintNotFound);
   });
   return { sprint, board, spaces };
 }
@@ -56,7 +56,7 @@ async function manage(actor: Actor, boardId: string) {
   const { board, spaces } = await requireBoard(actor, boardId, true);
   if (board.config.type !== 'scrum') throw badRequest('Only scrum boards have sprints.');
   if (!canManageBoard(actor, board, spaces) && !spaces.some((s) => spaceCanManageSprints(actor, s)))
-    throw forbidden(TM.cannotSprints);
+    throw forbidden(TRACKER_MESSAGES.cannotSprints);
   return { board, spaces };
 }
 
@@ -106,9 +106,9 @@ export interface SprintChange {
 /** Changes a sprint; `state` moves it future → active → closed, never back. */
 export async function changeSprint(actor: Actor, sprintId: string, change: SprintChange): Promise<Sprint> {
   const found = await getSprint(actor.orgId, sprintId, true);
-  if (!found) throw notFound(TM.sprintNotFound);
+  if (!found) throw notFound(TRACKER_MESSAGES.sprintNotFound);
   const { board } = await manage(actor, found.boardId).catch((e: { status?: number }) => {
-    if (e.status === 404) throw notFound(TM.sprintNotFound);
+    if (e.status === 404) throw notFound(TRACKER_MESSAGES.sprintNotFound);
     throw e;
   });
   const fields: Record<string, unknown> = {};
@@ -122,7 +122,7 @@ export async function changeSprint(actor: Actor, sprintId: string, change: Sprin
     if (change.state === 'active') {
       if (found.state !== 'future') throw conflict('Only a future sprint can be started.');
       const sprints = await boardSprints(orgId, board.boardId);
-      if (sprints.some((s) => s.state === 'active')) throw conflict(TM.oneActive);
+      if (sprints.some((s) => s.state === 'active')) throw conflict(TRACKER_MESSAGES.oneActive);
       const now = Date.now();
       fields.state = 'active';
       fields.startDate = change.startDate ?? found.startDate ?? now;
@@ -174,7 +174,7 @@ export async function changeSprint(actor: Actor, sprintId: string, change: Sprin
 /** Deletes a future sprint: its issues return to the backlog. */
 export async function deleteSprint(actor: Actor, sprintId: string): Promise<void> {
   const found = await getSprint(actor.orgId, sprintId, true);
-  if (!found) throw notFound(TM.sprintNotFound);
+  if (!found) throw notFound(TRACKER_MESSAGES.sprintNotFound);
   const { board } = await manage(actor, found.boardId);
   if (found.state === 'active') throw conflict("The active sprint can't be deleted. Complete it first.");
   if (found.state === 'future') {
@@ -191,9 +191,9 @@ export async function deleteSprint(actor: Actor, sprintId: string): Promise<void
  */
 export async function deleteBoard(actor: Actor, boardId: string): Promise<void> {
   const { board, spaces } = await requireBoard(actor, boardId, true);
-  if (!canManageBoard(actor, board, spaces)) throw forbidden(TM.cannotBoard);
+  if (!canManageBoard(actor, board, spaces)) throw forbidden(TRACKER_MESSAGES.cannotBoard);
   const sprints = await boardSprints(actor.orgId, boardId);
-  if (sprints.some((s) => s.state === 'active')) throw conflict(TM.activeSprint);
+  if (sprints.some((s) => s.state === 'active')) throw conflict(TRACKER_MESSAGES.activeSprint);
   const future = new Set(sprints.filter((s) => s.state === 'future').map((s) => s.sprintId));
   if (future.size > 0) {
     const lists = await Promise.all(board.config.spaceIds.map((id) => spaceIssues(actor.orgId, id)));

@@ -22,7 +22,7 @@ import {
 import { createIssue, findIssue, getIssue, type IssueInput, membersOf, orgIssues, writeChanges } from './issues';
 import type { Component, Space, Sprint, TrackedIssue, Version } from './model';
 import { addLink, createComponent, createVersion, LINK_TYPES, type Link } from './parts';
-import { type Actor, pkOf, TK, TM, TP } from './records';
+import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
 import { matching } from './search';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
 import { createSprint } from './sprints';
@@ -219,11 +219,11 @@ export interface ImportResult {
  * call sent twice answers the issues it made the first time and creates nothing twice.
  */
 export async function importIssues(actor: Actor, input: ImportInput) {
-  if ((input.content === undefined) === (input.file === undefined)) throw badRequest(TM.importOneSource);
+  if ((input.content === undefined) === (input.file === undefined)) throw badRequest(TRACKER_MESSAGES.importOneSource);
   if (input.content !== undefined && input.content.length > MAX_IMPORT_CHARS)
-    throw new HttpError(413, TM.importTooLarge);
+    throw new HttpError(413, TRACKER_MESSAGES.importTooLarge);
   const space = await requireSpace(actor, input.space);
-  if (!permissionsFor(space, actor).administer) throw forbidden(TM.importAdmins);
+  if (!permissionsFor(space, actor).administer) throw forbidden(TRACKER_MESSAGES.importAdmins);
   const content = input.content ?? (await uploadedFile(actor, space, input.file as string));
   const startRow = input.startRow ?? 0;
   const page =
@@ -289,8 +289,8 @@ const importScope = (orgId: string, spaceId: string) => `${orgId}:${spaceId}:tra
  */
 export async function startImportUpload(actor: Actor, input: { space: string; format: 'csv' | 'json'; size: number }) {
   const space = await requireSpace(actor, input.space);
-  if (!permissionsFor(space, actor).administer) throw forbidden(TM.importAdmins);
-  if (input.size > MAX_IMPORT_BYTES) throw new HttpError(413, TM.importTooLarge);
+  if (!permissionsFor(space, actor).administer) throw forbidden(TRACKER_MESSAGES.importAdmins);
+  if (input.size > MAX_IMPORT_BYTES) throw new HttpError(413, TRACKER_MESSAGES.importTooLarge);
   const key = `${importFolder(actor.orgId, space.spaceId)}${newId('imp_')}.${input.format}`;
   const type = input.format === 'csv' ? 'text/csv' : 'application/json';
   const started = await startUpload(importScope(actor.orgId, space.spaceId), key, type, input.size);
@@ -316,7 +316,7 @@ async function uploadedFile(actor: Actor, space: Space, file: string): Promise<s
   }
   const size = await objectSize(key);
   if (size === undefined) throw badRequest(IMPORT_MESSAGES.notUploaded);
-  if (size > MAX_IMPORT_BYTES) throw new HttpError(413, TM.importTooLarge);
+  if (size > MAX_IMPORT_BYTES) throw new HttpError(413, TRACKER_MESSAGES.importTooLarge);
   const bytes = await getObject(key);
   if (!bytes) throw badRequest(IMPORT_MESSAGES.notUploaded);
   return bytes.toString('utf8');
@@ -408,7 +408,7 @@ async function importOne(
   const warnings = [...record.warnings];
   const src = record.input;
   if (src.description !== undefined && src.description.length > MAX_DESCRIPTION)
-    return { ...base, error: TM.descriptionTooLong(src.description.length) };
+    return { ...base, error: TRACKER_MESSAGES.descriptionTooLong(src.description.length) };
   const input: IssueInput & { summary: string } = { summary: src.summary };
   const keep = <K extends keyof IssueInput>(k: K) => {
     if (src[k] !== undefined) (input as unknown as Record<string, unknown>)[k] = src[k];

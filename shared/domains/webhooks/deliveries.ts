@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { readEnv } from '../../kernel/ground/env';
 import { notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
@@ -9,7 +10,7 @@ import { newId } from '../../kernel/store/ids';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { queue } from '../../ports/queue';
 import type { NotifyEvent } from '../notifications/kinds';
-import { type EndpointRecord, endpointKey, listEndpoints, signingSecrets, WM } from './endpoints';
+import { type EndpointRecord, endpointKey, listEndpoints, signingSecrets, WEBHOOK_MESSAGES } from './endpoints';
 
 /** One try: when, the answer's status or the error, how long it took. */
 export interface Attempt {
@@ -57,7 +58,7 @@ const TIMEOUT_MS = 10_000;
 /** Waits between tries (seconds), growing; WEBHOOK_RETRY_SECONDS scales them for tests. */
 const WAITS = [30, 120, 600, 1800, 3600, 7200, 14_400, 28_800];
 const waitAfter = (tries: number) =>
-  (WAITS[Math.min(tries - 1, WAITS.length - 1)] as number) * Number(process.env.WEBHOOK_RETRY_SCALE ?? 1) * 1000;
+  (WAITS[Math.min(tries - 1, WAITS.length - 1)] as number) * Number(readEnv('WEBHOOK_RETRY_SCALE') ?? 1) * 1000;
 
 /** The Standard Webhooks envelope: `type`, `timestamp`, `data`. */
 export function payloadOf(event: NotifyEvent): string {
@@ -259,7 +260,7 @@ export async function requireDelivery(orgId: string, endpointId: string, deliver
   const d = deliveryId.startsWith('msg_')
     ? await getItem<DeliveryRecord>(deliveryKey(orgId, endpointId, deliveryId), true)
     : undefined;
-  if (!d) throw notFound(WM.deliveryNotFound);
+  if (!d) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
   return d;
 }
 

@@ -7,7 +7,7 @@ import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/tabl
 import { secrets } from '../../ports/secrets';
 import type { EventKind } from '../notifications/kinds';
 
-export const WM = {
+export const WEBHOOK_MESSAGES = {
   notFound: 'Webhook endpoint not found',
   tooMany: 'An organization can have up to 20 webhook endpoints.',
   changed: 'The endpoint changed. Reload and try again.',
@@ -74,7 +74,7 @@ export async function requireEndpoint(orgId: string, endpointId: string): Promis
   const e = endpointId.startsWith('whe_')
     ? await getItem<EndpointRecord>(endpointKey(orgId, endpointId), true)
     : undefined;
-  if (!e) throw notFound(WM.notFound);
+  if (!e) throw notFound(WEBHOOK_MESSAGES.notFound);
   return e;
 }
 
@@ -83,7 +83,7 @@ export async function createEndpoint(
   input: { url: string; events: EventKind[]; description?: string; enabled: boolean },
   createdBy: string,
 ): Promise<{ endpoint: EndpointRecord; secret: string }> {
-  if ((await listEndpoints(orgId)).length >= MAX_ENDPOINTS) throw badRequest(WM.tooMany);
+  if ((await listEndpoints(orgId)).length >= MAX_ENDPOINTS) throw badRequest(WEBHOOK_MESSAGES.tooMany);
   const now = Date.now();
   const endpointId = newId('whe_', now);
   const secret = newSigningSecret();
@@ -104,7 +104,10 @@ export async function createEndpoint(
 
 export async function updateEndpoint(e: EndpointRecord, fields: Partial<EndpointRecord>, expected = e.version) {
   const set = { ...fields, updatedAt: Date.now() };
-  await transact([{ Update: versionedUpdate(endpointKey(e.orgId, e.endpointId), expected, set) }], [WM.changed]);
+  await transact(
+    [{ Update: versionedUpdate(endpointKey(e.orgId, e.endpointId), expected, set) }],
+    [WEBHOOK_MESSAGES.changed],
+  );
   return { ...e, ...set, version: expected + 1 } as EndpointRecord;
 }
 

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { $ZodType } from 'zod/v4/core';
 import { analytics } from '../../ports/analytics/index';
 import type { Caller } from '../auth/caller';
+import { readEnv } from '../ground/env';
 import type { Route } from '../http/route';
 import type { RouteTable } from '../http/route-entry';
 import { actionOf, areaOf, isAudited } from './actions';
@@ -39,7 +40,7 @@ export function rememberActions(routes: RouteTable): void {
 const actionFor = (route: Route) => actions.get(`${route.method} ${route.path}`) ?? actionOf(route);
 
 /** Switched off only by the bench, to measure what the audit costs. */
-const auditOff = () => process.env.AUDIT_OFF === '1';
+const auditOff = () => readEnv('AUDIT_OFF') === '1';
 
 /**
  * After every answer: one analytics event (no I/O: a log line or an in-memory buffer), and for

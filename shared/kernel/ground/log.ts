@@ -1,3 +1,5 @@
+import { readEnv } from './env';
+
 /**
  * Structured JSON log lines on stdout (CloudWatch Logs on AWS). Callers pass only identifiers
  * and error descriptions: never request bodies, headers or tokens.
@@ -5,7 +7,7 @@
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
 function write(level: Level, message: string, fields: Record<string, unknown>): void {
-  if (process.env.LOG_LEVEL === 'silent') return;
+  if (readEnv('LOG_LEVEL') === 'silent') return;
   const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
   if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { readEnv } from './env';
 
 let sequence = 0;
 
@@ -9,7 +10,7 @@ let sequence = 0;
  * in the order things were sent.
  */
 export function outboxFile(extension: string): string {
-  const dir = process.env.OUTBOX_DIR;
+  const dir = readEnv('OUTBOX_DIR');
   if (!dir) throw new Error('OUTBOX_DIR is not set.');
   sequence = (sequence + 1) % 1_000_000;
   const name = `${String(Date.now()).padStart(15, '0')}-${String(sequence).padStart(6, '0')}-${randomBytes(3).toString('hex')}`;

@@ -13,7 +13,7 @@ import { TABLE } from '../store/table';
  * true`; another body is 422; while the first still runs, 409. A 5xx is not kept (the record goes),
  * so a retry runs again. Records live in the platform table and expire by TTL.
  */
-export const IM = {
+export const IDEMPOTENCY_MESSAGES = {
   empty: 'Idempotency-Key must not be empty.',
   tooLong: 'Idempotency-Key is at most 255 characters.',
   mismatch: 'This idempotency key was used with another request.',
@@ -51,8 +51,8 @@ export async function claim(
   request: { method: string; path: string; body: string | undefined },
   now = Date.now(),
 ): Promise<{ claim: Claim } | { replay: Result }> {
-  if (key.trim() === '') throw badRequest(IM.empty);
-  if (key.length > MAX_KEY) throw badRequest(IM.tooLong);
+  if (key.trim() === '') throw badRequest(IDEMPOTENCY_MESSAGES.empty);
+  if (key.length > MAX_KEY) throw badRequest(IDEMPOTENCY_MESSAGES.tooLong);
   const itemKey = { pk: `IDEM#${scope}`, sk: key };
   const fingerprint = createHash('sha256')
     .update(`${request.method} ${request.path}\n`)
@@ -82,9 +82,9 @@ export async function claim(
     | IdemRecord
     | undefined;
   // Gone meanwhile (the first failed with a 5xx): the caller may try again.
-  if (!found) throw conflict(IM.running);
-  if (found.fingerprint !== fingerprint) throw new HttpError(422, IM.mismatch);
-  if (found.status !== 'done' || !found.response) throw conflict(IM.running);
+  if (!found) throw conflict(IDEMPOTENCY_MESSAGES.running);
+  if (found.fingerprint !== fingerprint) throw new HttpError(422, IDEMPOTENCY_MESSAGES.mismatch);
+  if (found.status !== 'done' || !found.response) throw conflict(IDEMPOTENCY_MESSAGES.running);
   return {
     replay: { ...found.response, headers: { ...found.response.headers, 'idempotent-replayed': 'true' } },
   };

@@ -1,4 +1,5 @@
 import type { Caller } from '../auth/caller';
+import { readEnv } from '../ground/env';
 import { HttpError } from '../ground/errors';
 import { describeError, log } from '../ground/log';
 import { planLimitsOf } from '../plans/plan-limits';
@@ -34,11 +35,11 @@ const DEFAULTS = { org: 3000, key: 1200, window: 60, builds: 30 };
 const FLUSH_MS = 1000;
 const FLUSH_BATCH = 25;
 const num = (name: string, fallback: number) => {
-  const v = Number(process.env[name]);
+  const v = Number(readEnv(name));
   return Number.isFinite(v) && v > 0 ? v : fallback;
 };
 
-export const rateLimitsOn = () => process.env.RATE_LIMITS !== 'off';
+export const rateLimitsOn = () => readEnv('RATE_LIMITS') !== 'off';
 
 /**
  * The budgets a request spends: its organization's, a key's own, and a route's (`builds`). The

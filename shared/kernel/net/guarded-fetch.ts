@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { readEnv } from '../ground/env';
 
 /**
  * THE way the platform fetches a URL a tenant gave (job callbacks, connector servers, webhooks):
@@ -104,7 +105,7 @@ export function hostProblem(host: string): string | undefined {
  * set only by tests, never by the stack (test/infra holds it) nor by `npm start`.
  */
 export const testAllowed = (host: string) =>
-  (process.env.UNSAFE_TEST_ALLOW_HOSTS ?? '')
+  (readEnv('UNSAFE_TEST_ALLOW_HOSTS') ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter(Boolean)
@@ -133,7 +134,7 @@ export function checkUrlSyntax(raw: string, what = 'The URL'): URL {
  */
 /** The test receiver's certificate, when a test set one (shared with ./streaming-fetch.ts). */
 export const testCa = () => {
-  const file = process.env.UNSAFE_TEST_CA_FILE;
+  const file = readEnv('UNSAFE_TEST_CA_FILE');
   return file ? readFileSync(file) : undefined;
 };
 

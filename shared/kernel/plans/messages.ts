@@ -1,5 +1,5 @@
 /** The platform group's answers, in one place for the routes, the reference and the tests. */
-export const PM = {
+export const PLATFORM_ADMIN_MESSAGES = {
   orgNotFound: 'Organization not found',
   regionNotFound: 'Region not found',
   locationNotFound: 'Location not found',

@@ -1,5 +1,5 @@
 import { CATALOG, putEntry, readCatalog } from './catalog';
-import { PM } from './messages';
+import { PLATFORM_ADMIN_MESSAGES } from './messages';
 import { forgetPlans } from './plan-limits';
 
 /**
@@ -78,8 +78,8 @@ export async function putPlan(id: string, body: { name?: string; limits?: Limits
     existing,
     fields,
     ifVersion: body.ifVersion,
-    stale: PM.planStale,
-    notFoundMessage: PM.planNotFound,
+    stale: PLATFORM_ADMIN_MESSAGES.planStale,
+    notFoundMessage: PLATFORM_ADMIN_MESSAGES.planNotFound,
     required: ['name', 'limits'],
   });
   forgetPlans(); // this container sees its own change at once

@@ -1,10 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readEnv } from '../ground/env';
 import { badRequest } from '../ground/errors';
 
 export const INVALID_CURSOR = 'Invalid page cursor. Run the request again.';
 
 function secret(): string {
-  const s = process.env.CURSOR_SECRET;
+  const s = readEnv('CURSOR_SECRET');
   if (!s) throw new Error('CURSOR_SECRET is not set');
   return s;
 }

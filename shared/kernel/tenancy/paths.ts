@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readEnv } from '../ground/env';
 
 /**
  * Where the one-machine platform keeps deployment files, under `DATA_DIR` (read on every call:
@@ -24,11 +25,11 @@ import { join, resolve } from 'node:path';
  * | `functions/<id>/app/` | the server function's app, its working folder while it runs |
  */
 export function dataDir(): string {
-  return resolve(process.env.DATA_DIR ?? '.data');
+  return resolve(readEnv('DATA_DIR') ?? '.data');
 }
 
 /** Where tenant code's folders live (outside DATA_DIR). */
-export const tenantRoot = () => process.env.TENANT_DIR ?? join(tmpdir(), 'platform-tenants');
+export const tenantRoot = () => readEnv('TENANT_DIR') ?? join(tmpdir(), 'platform-tenants');
 
 const dir = (deploymentId: string) => join(dataDir(), 'deployments', assertSafeId(deploymentId));
 

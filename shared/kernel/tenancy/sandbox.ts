@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, lchown, lstat, mkdir, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { processEnv } from '../ground/env';
 import { assertSafeId, dataDir, tenantRoot } from './paths';
 
 /**
@@ -88,7 +89,7 @@ const MACHINE_NETWORK = [
   'SSL_CERT_DIR',
 ];
 
-export function machineNetworkEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function machineNetworkEnv(env: NodeJS.ProcessEnv = processEnv()): Record<string, string> {
   return Object.fromEntries(MACHINE_NETWORK.flatMap((name) => (env[name] ? [[name, env[name] as string]] : [])));
 }
 

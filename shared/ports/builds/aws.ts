@@ -2,6 +2,7 @@ import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloud
 import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { config } from '../../kernel/config';
+import { requireEnv } from '../../kernel/ground/env';
 import { repositoryName } from '../git/events';
 import { deploymentVars } from './events';
 import type { BuildJob, BuildsPort } from './port';
@@ -18,12 +19,6 @@ import type { BuildJob, BuildsPort } from './port';
 let codebuild: CodeBuildClient | undefined;
 let logs: CloudWatchLogsClient | undefined;
 let s3: S3Client | undefined;
-
-const required = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
 
 /** The build's CloudWatch stream: the part of the build id after the project name. */
 export const logStreamOf = (buildId: string) => buildId.slice(buildId.indexOf(':') + 1);
@@ -67,7 +62,7 @@ export function awsBuilds(): BuildsPort {
   s3 ??= new S3Client({});
   const cb = codebuild;
   const cw = logs;
-  const bucket = () => required('ARTIFACTS_BUCKET');
+  const bucket = () => requireEnv('ARTIFACTS_BUCKET');
   return {
     async start(job: BuildJob) {
       await (s3 as S3Client).send(
@@ -92,7 +87,7 @@ export function awsBuilds(): BuildsPort {
       };
       const out = await cb.send(
         new StartBuildCommand({
-          projectName: required('BUILD_PROJECT'),
+          projectName: requireEnv('BUILD_PROJECT'),
           // Retries of the same start never start two builds.
           idempotencyToken: job.deploymentId,
           // A commit: CodeBuild checks it out of the repository's CodeCommit repository itself.
@@ -125,7 +120,7 @@ export function awsBuilds(): BuildsPort {
       try {
         const out = await cw.send(
           new GetLogEventsCommand({
-            logGroupName: required('BUILD_LOG_GROUP'),
+            logGroupName: requireEnv('BUILD_LOG_GROUP'),
             logStreamName: logStreamOf(deployment.buildId),
             startFromHead: true,
             nextToken: position || undefined,
@@ -153,7 +148,7 @@ async function lastErrorLine(buildId: string): Promise<string | undefined> {
   try {
     const out = await logs.send(
       new GetLogEventsCommand({
-        logGroupName: required('BUILD_LOG_GROUP'),
+        logGroupName: requireEnv('BUILD_LOG_GROUP'),
         logStreamName: logStreamOf(buildId),
         startFromHead: false,
         limit: 100,

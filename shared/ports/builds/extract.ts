@@ -4,6 +4,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Parser, type ReadEntry } from 'tar';
+import { processEnv } from '../../kernel/ground/env';
 import { isPlatformFile } from './platform-files';
 
 /** Why an archive was refused: the message is the deployment's `error`, as is. */
@@ -19,7 +20,7 @@ export interface ExtractLimits {
 }
 
 /** Generous for any site or server, small enough that one archive can't fill the disk. */
-export function extractLimits(env = process.env): ExtractLimits {
+export function extractLimits(env = processEnv()): ExtractLimits {
   const num = (v: string | undefined, d: number) => (v && Number(v) > 0 ? Number(v) : d);
   return {
     maxEntries: num(env.BUILD_MAX_ENTRIES, 100_000),

@@ -7,6 +7,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { BuildMetrics, DeploymentRecord } from '../../domains/deployments/schema';
 import { IN_PROGRESS } from '../../domains/deployments/schema';
 import { publishEvent } from '../../kernel/events/bus';
+import { readEnv } from '../../kernel/ground/env';
 import { describeError, log as platformLog } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { TABLE } from '../../kernel/store/table';
@@ -64,9 +65,9 @@ interface State {
 const state: State = { queue: [], active: new Map(), busyProjects: new Set(), idle: [] };
 
 const num = (v: string | undefined, d: number) => (v && Number(v) > 0 ? Number(v) : d);
-const concurrency = () => num(process.env.BUILD_CONCURRENCY, 2);
+const concurrency = () => num(readEnv('BUILD_CONCURRENCY'), 2);
 /** The whole build (download, install, build, output) must finish within this. */
-export const buildTimeoutMs = () => num(process.env.BUILD_TIMEOUT_MS, 15 * 60_000);
+export const buildTimeoutMs = () => num(readEnv('BUILD_TIMEOUT_MS'), 15 * 60_000);
 
 export const buildIdOf = (deploymentId: string) => `local-${deploymentId}`;
 const deploymentOfBuild = (buildId: string) => buildId.replace(/^local-/, '');
@@ -119,9 +120,9 @@ function inside(root: string, rel: string): string | undefined {
 function stepEnv(job: BuildJob, home: string): Record<string, string> {
   const base: Record<string, string> = {
     ...machineNetworkEnv(),
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    PATH: readEnv('PATH') ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
-    LANG: process.env.LANG ?? 'C.UTF-8',
+    LANG: readEnv('LANG') ?? 'C.UTF-8',
     TZ: 'UTC',
     CI: '1',
     npm_config_update_notifier: 'false',

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { processEnv } from '../../kernel/ground/env';
 import { tenantRoot } from '../../kernel/tenancy/paths';
 import type { PackageManager } from './detect';
 
@@ -89,7 +90,7 @@ export function toolBin(tool: ManagerTool): Promise<string> {
         await run(
           'npm',
           ['install', '--prefix', aside, '--no-audit', '--no-fund', '--no-save', `${tool.npmPackage}@${tool.version}`],
-          { timeout: 5 * 60_000, env: { ...process.env, npm_config_update_notifier: 'false' } },
+          { timeout: 5 * 60_000, env: { ...processEnv(), npm_config_update_notifier: 'false' } },
         );
         await chmod(aside, 0o755);
         await rename(aside, dir).catch(async (err: NodeJS.ErrnoException) => {

@@ -7,6 +7,7 @@ import {
   GetManagedCertificateDetailsCommand,
   UpdateDistributionTenantCommand,
 } from '@aws-sdk/client-cloudfront';
+import { readEnv } from '../../kernel/ground/env';
 import { log } from '../../kernel/ground/log';
 import type { CdnPort, CertificateState } from './port';
 
@@ -28,7 +29,7 @@ export const tenantName = (hostname: string) => hostname.replace(/[^a-z0-9.-]/g,
  */
 export const cloudfrontCdn: CdnPort = {
   async addDomain(hostname) {
-    const distributionId = process.env.CDN_DISTRIBUTION_ID;
+    const distributionId = readEnv('CDN_DISTRIBUTION_ID');
     if (!distributionId || distributionId === '-') return undefined;
     try {
       const out = await cloudfront().send(
@@ -36,7 +37,7 @@ export const cloudfrontCdn: CdnPort = {
           DistributionId: distributionId,
           Name: tenantName(hostname),
           Domains: [{ Domain: hostname }],
-          ...(process.env.CDN_CONNECTION_GROUP_ID ? { ConnectionGroupId: process.env.CDN_CONNECTION_GROUP_ID } : {}),
+          ...(readEnv('CDN_CONNECTION_GROUP_ID') ? { ConnectionGroupId: readEnv('CDN_CONNECTION_GROUP_ID') } : {}),
           Enabled: true,
           ManagedCertificateRequest: { ValidationTokenHost: 'cloudfront', PrimaryDomainName: hostname },
         }),

@@ -1,3 +1,4 @@
+import { readEnv } from '../../kernel/ground/env';
 import type { CdnPort } from './port';
 
 const PREFIX = 'local-';
@@ -8,7 +9,7 @@ const PREFIX = 'local-';
  */
 export const localCdn: CdnPort = {
   async addDomain(_hostname, now) {
-    const seconds = Number(process.env.LOCAL_CERTIFICATE_SECONDS);
+    const seconds = Number(readEnv('LOCAL_CERTIFICATE_SECONDS'));
     if (!Number.isFinite(seconds) || seconds <= 0) return undefined;
     return { tenantId: `${PREFIX}${now + seconds * 1000}` };
   },

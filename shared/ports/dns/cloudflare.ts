@@ -1,8 +1,9 @@
+import { readEnv } from '../../kernel/ground/env';
 import type { FetchLike } from '../../kernel/net/streaming-fetch';
 import { type DnsProvider, type DnsRecord, ProviderRefused } from './port';
 
 /** Cloudflare's API (`CLOUDFLARE_API_URL` points elsewhere: a test's stand-in). */
-const apiBase = () => process.env.CLOUDFLARE_API_URL ?? 'https://api.cloudflare.com/client/v4';
+const apiBase = () => readEnv('CLOUDFLARE_API_URL') ?? 'https://api.cloudflare.com/client/v4';
 
 interface Envelope<T> {
   success: boolean;

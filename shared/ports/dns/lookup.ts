@@ -1,4 +1,5 @@
 import { Resolver } from 'node:dns/promises';
+import { readEnv } from '../../kernel/ground/env';
 import type { DnsLookup } from './port';
 
 /** Public resolvers, when `DNS_SERVERS` names none (AWS). */
@@ -8,7 +9,7 @@ const NONE = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'NXDOMAIN', 'ESERVFAIL'
 
 /** Lookups through `DNS_SERVERS` (read at each call: tests point it at their own server). */
 export function dnsLookup(): DnsLookup {
-  const servers = (process.env.DNS_SERVERS ?? '')
+  const servers = (readEnv('DNS_SERVERS') ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);

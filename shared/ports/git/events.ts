@@ -1,3 +1,4 @@
+import { readEnv } from '../../kernel/ground/env';
 /**
  * CodeCommit's "Repository State Change" event, the parts the platform reads. CodeCommit sends it
  * (EventBridge) whenever a branch or tag moves: pushes, web commits, merges. The local git engine
@@ -21,9 +22,9 @@ export interface RefChange {
 }
 
 /** CodeCommit repositories of the platform are `<prefix><repoId>` (the prefix is the stack's). */
-export const repositoryName = (repoId: string) => `${process.env.GIT_REPO_PREFIX ?? 'plt-repo-'}${repoId}`;
+export const repositoryName = (repoId: string) => `${readEnv('GIT_REPO_PREFIX') ?? 'plt-repo-'}${repoId}`;
 export const repoIdOf = (name: string) => {
-  const prefix = process.env.GIT_REPO_PREFIX ?? 'plt-repo-';
+  const prefix = readEnv('GIT_REPO_PREFIX') ?? 'plt-repo-';
   return name.startsWith(prefix) ? name.slice(prefix.length) : undefined;
 };
 

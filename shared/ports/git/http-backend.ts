@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { readEnv } from '../../kernel/ground/env';
 
 /**
  * One smart-HTTP exchange of git with a repository's storage: what the git endpoint
@@ -38,7 +39,7 @@ const PASSED = new Set(['content-type', 'cache-control', 'expires', 'pragma', 'c
 export function httpBackend(gitDir: string, req: GitHttpRequest): Promise<GitHttpResponse> {
   const slash = gitDir.lastIndexOf('/');
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: readEnv('PATH') ?? '/usr/bin:/bin',
     GIT_PROJECT_ROOT: gitDir.slice(0, slash),
     PATH_INFO: `/${gitDir.slice(slash + 1)}/${req.service}`,
     REQUEST_METHOD: req.method,

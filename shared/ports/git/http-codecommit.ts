@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { readEnv } from '../../kernel/ground/env';
 import type { Credentials } from '../runtime/iam';
 import type { GitHttpRequest, GitHttpResponse } from './http-backend';
 
@@ -7,7 +8,7 @@ const hash = (data: string) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 
 export const codecommitHost = (region: string) =>
-  process.env.CODECOMMIT_GIT_HOST ?? `git-codecommit.${region}.amazonaws.com`;
+  readEnv('CODECOMMIT_GIT_HOST') ?? `git-codecommit.${region}.amazonaws.com`;
 
 /**
  * The Basic credentials CodeCommit's HTTPS endpoint takes from an IAM identity, as

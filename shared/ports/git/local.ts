@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { publishEvent } from '../../kernel/events/bus';
+import { readEnv } from '../../kernel/ground/env';
 import { describeError, log } from '../../kernel/ground/log';
 import { assertSafeId, dataDir } from '../../kernel/tenancy/paths';
 import { refChange } from './events';
@@ -42,7 +43,7 @@ const ZERO = '0'.repeat(40);
 const MAX_BUFFER = 256 * 1024 * 1024;
 
 const gitEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  PATH: readEnv('PATH') ?? '/usr/bin:/bin',
   HOME: gitRoot(),
   LANG: 'C',
   GIT_CONFIG_NOSYSTEM: '1',

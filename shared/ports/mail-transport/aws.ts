@@ -8,6 +8,7 @@ import {
   SESv2Client,
   SendEmailCommand,
 } from '@aws-sdk/client-sesv2';
+import { readEnv } from '../../kernel/ground/env';
 import { type MailPort, mailFrom } from './port';
 
 let client: SESv2Client | undefined;
@@ -48,7 +49,7 @@ export const sesMail: MailPort = {
         Destination: { ToAddresses: message.to },
         Content: { Raw: { Data: message.raw } },
         // Bounces and complaints put the address on the suppression list (lib/aws/mail.ts).
-        ...(process.env.MAIL_CONFIGURATION_SET ? { ConfigurationSetName: process.env.MAIL_CONFIGURATION_SET } : {}),
+        ...(readEnv('MAIL_CONFIGURATION_SET') ? { ConfigurationSetName: readEnv('MAIL_CONFIGURATION_SET') } : {}),
       }),
     );
     return { messageId: out.MessageId ?? '', rejected: [] };

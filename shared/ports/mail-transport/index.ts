@@ -1,4 +1,5 @@
 import { config } from '../../kernel/config';
+import { readEnv } from '../../kernel/ground/env';
 import { lazyPort } from '../../kernel/ground/lazy';
 import type { MailPort } from './port';
 
@@ -21,4 +22,4 @@ export function mail(): MailPort {
 
 /** Where a domain's inbound mail goes (its MX): SES's receiving endpoint of the region; locally this machine. */
 export const inboundMxHost = () =>
-  config.target === 'local' ? 'localhost' : `inbound-smtp.${process.env.AWS_REGION}.amazonaws.com`;
+  config.target === 'local' ? 'localhost' : `inbound-smtp.${readEnv('AWS_REGION')}.amazonaws.com`;

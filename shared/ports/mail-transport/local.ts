@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTransport, type Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { readEnv } from '../../kernel/ground/env';
 import { outboxFile } from '../../kernel/ground/outbox';
 import { type MailPort, mailFrom, simulated } from './port';
 
@@ -17,7 +18,7 @@ let transportPort: string | undefined;
 
 /** nodemailer's SMTP transport to the local SMTP server (`SMTP_PORT`, read at each send: tests start their own). */
 function smtp(): Transporter {
-  const port = process.env.SMTP_PORT;
+  const port = readEnv('SMTP_PORT');
   if (!port) throw new Error('SMTP_PORT is not set.');
   if (!transport || transportPort !== port) {
     transport?.close();

@@ -1,3 +1,4 @@
+import { readEnv } from '../../kernel/ground/env';
 /**
  * The mail port: messages the platform sends (SES on AWS; locally an outbox folder of `.eml` files
  * and the local SMTP server), the sending identities of organizations' domains, and the account's
@@ -52,7 +53,7 @@ export interface MailQuota {
 
 /** The sender of the platform's own messages (`MAIL_FROM`). */
 export function mailFrom(): string {
-  const from = process.env.MAIL_FROM;
+  const from = readEnv('MAIL_FROM');
   if (!from) throw new Error('MAIL_FROM is not set.');
   return from;
 }

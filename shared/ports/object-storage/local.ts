@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../kernel/config';
+import { readEnv } from '../../kernel/ground/env';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
 import { sleep, TABLE } from '../../kernel/store/table';
@@ -41,7 +42,7 @@ function clientFor(): S3Client {
   client ??= new S3Client({
     ...S3_CLIENT_DEFAULTS,
     region: config.region,
-    endpoint: process.env.AWS_ENDPOINT_URL_S3,
+    endpoint: readEnv('AWS_ENDPOINT_URL_S3'),
     forcePathStyle: true,
   });
   return client;

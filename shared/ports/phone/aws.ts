@@ -3,6 +3,7 @@ import {
   SendTextMessageCommand,
   SendVoiceMessageCommand,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import { readEnv } from '../../kernel/ground/env';
 import type { PhonePort } from './port';
 
 let client: PinpointSMSVoiceV2Client | undefined;
@@ -14,7 +15,7 @@ let client: PinpointSMSVoiceV2Client | undefined;
 export const awsPhone: PhonePort = {
   async text(to, body) {
     client ??= new PinpointSMSVoiceV2Client({});
-    const origin = process.env.PHONE_ORIGINATION;
+    const origin = readEnv('PHONE_ORIGINATION');
     await client.send(
       new SendTextMessageCommand({
         DestinationPhoneNumber: to,
@@ -25,7 +26,7 @@ export const awsPhone: PhonePort = {
     );
   },
   async call(to, message) {
-    const origin = process.env.PHONE_ORIGINATION;
+    const origin = readEnv('PHONE_ORIGINATION');
     if (!origin) throw new Error('PHONE_ORIGINATION is not set: voice calls need an origination number.');
     client ??= new PinpointSMSVoiceV2Client({});
     await client.send(

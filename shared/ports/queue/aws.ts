@@ -1,4 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { requireEnv } from '../../kernel/ground/env';
 import type { QueuePort } from './port';
 
 let client: SQSClient | undefined;
@@ -9,8 +10,7 @@ let client: SQSClient | undefined;
  */
 export const sqsQueue: QueuePort = {
   async send(urlVariable, message, options) {
-    const url = process.env[urlVariable];
-    if (!url) throw new Error(`${urlVariable} is not set.`);
+    const url = requireEnv(urlVariable);
     // The client's endpoint, not the URL's host: the local engine's queue URLs name a host that
     // need not resolve; on AWS both are the region's SQS endpoint.
     client ??= new SQSClient({ useQueueUrlAsEndpoint: false });

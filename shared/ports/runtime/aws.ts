@@ -14,6 +14,7 @@ import {
 import { FUNCTION_CONFIG } from '../../domains/deployments/schema';
 import { linkedVariables } from '../../domains/resources/links';
 import { config } from '../../kernel/config';
+import { readEnv } from '../../kernel/ground/env';
 import { arnParts, FUNCTION_POLICY, functionPolicy, LAMBDA_TRUST } from './function-role';
 import { type Iam, IamError, iamClient } from './iam';
 import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimeLogLine, RuntimePort } from './port';
@@ -176,7 +177,7 @@ export function awsRuntime(options: AwsRuntimeOptions = {}): RuntimePort {
       const code = input.code;
       if (!('bucket' in code)) throw new Error('The AWS runtime deploys zips from S3');
       const name = functionName(input.deploymentId);
-      const boundary = process.env.FUNCTION_BOUNDARY_ARN;
+      const boundary = readEnv('FUNCTION_BOUNDARY_ARN');
       if (!boundary) throw new Error('FUNCTION_BOUNDARY_ARN is not set');
       const { partition, account } = arnParts(boundary);
       const linked = await linkedVariables(input.orgId, input.projectId);
@@ -191,7 +192,7 @@ export function awsRuntime(options: AwsRuntimeOptions = {}): RuntimePort {
         bucket: linked.BUCKET_NAME,
       });
       await ensureRole(iam(), name, boundary, policy);
-      const layer = process.env.WEB_ADAPTER_LAYER_ARN;
+      const layer = readEnv('WEB_ADAPTER_LAYER_ARN');
       const create = new CreateFunctionCommand({
         FunctionName: name,
         Role: `arn:${partition}:iam::${account}:role/${name}`,

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { readEnv } from '../../kernel/ground/env';
 
 /**
  * The four IAM calls that give each server function a role of its own (shared/ports/runtime/aws.ts):
@@ -31,7 +32,8 @@ const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).u
 
 /** The endpoint and signing region of IAM in the partition of `region`. */
 export function iamEndpoint(region: string): { url: string; region: string } {
-  if (process.env.IAM_ENDPOINT) return { url: process.env.IAM_ENDPOINT, region: 'us-east-1' };
+  const configured = readEnv('IAM_ENDPOINT');
+  if (configured) return { url: configured, region: 'us-east-1' };
   if (region.startsWith('cn-')) return { url: 'https://iam.cn-north-1.amazonaws.com.cn/', region: 'cn-north-1' };
   if (region.startsWith('us-gov-')) return { url: 'https://iam.us-gov.amazonaws.com/', region: 'us-gov-west-1' };
   return { url: 'https://iam.amazonaws.com/', region: 'us-east-1' };

@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { FUNCTION_CONFIG } from '../../domains/deployments/schema';
+import { readEnv } from '../../kernel/ground/env';
 import { freePort } from '../../kernel/net/free-port';
 import { localPaths } from '../../kernel/tenancy/paths';
 import { machineNetworkEnv, spawnTenant, tenantDir } from '../../kernel/tenancy/sandbox';
@@ -189,9 +190,9 @@ async function waitListening(child: ChildProcess, port: number, deadline: number
 function functionEnv(fn: FunctionFile, port: number, home: string): Record<string, string> {
   return {
     ...machineNetworkEnv(),
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    PATH: readEnv('PATH') ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
-    LANG: process.env.LANG ?? 'C.UTF-8',
+    LANG: readEnv('LANG') ?? 'C.UTF-8',
     TZ: 'UTC',
     ...fn.env,
     NODE_ENV: fn.env.NODE_ENV ?? 'production',

@@ -1,5 +1,6 @@
 import { FUNCTION_CONFIG } from '../../domains/deployments/schema';
 import { config } from '../../kernel/config';
+import { readEnv } from '../../kernel/ground/env';
 /** Spec part A, "Log lines": a runtime log line (`id` on the tail route). */
 export interface RuntimeLogLine {
   t: number;
@@ -82,7 +83,7 @@ export interface RuntimePort {
 }
 
 /** Functions are named `<prefix><deploymentId>`: the platform's grants are scoped to the prefix. */
-export const functionName = (deploymentId: string) => `${process.env.FUNCTION_PREFIX ?? 'plt-fn-'}${deploymentId}`;
+export const functionName = (deploymentId: string) => `${readEnv('FUNCTION_PREFIX') ?? 'plt-fn-'}${deploymentId}`;
 
 export const functionInfo = (deploymentId: string, region = config.region): FunctionInfo => ({
   region,

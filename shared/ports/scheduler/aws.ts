@@ -6,6 +6,7 @@ import {
   SchedulerClient,
   UpdateScheduleCommand,
 } from '@aws-sdk/client-scheduler';
+import { requireEnv } from '../../kernel/ground/env';
 import { queue } from '../queue';
 import type { SchedulerPort } from './port';
 
@@ -13,12 +14,6 @@ import type { SchedulerPort } from './port';
 export const MAX_DELAY_SECONDS = 900;
 
 let client: SchedulerClient | undefined;
-
-const env = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set.`);
-  return value;
-};
 
 /** `at(yyyy-mm-ddThh:mm:ss)` in UTC, the form of a one-time schedule. */
 export const atExpression = (at: number) => `at(${new Date(at).toISOString().slice(0, 19)})`;
@@ -33,17 +28,17 @@ export const awsScheduler: SchedulerPort = {
     client ??= new SchedulerClient({});
     const input = {
       Name: key,
-      GroupName: env('SCHEDULE_GROUP'),
+      GroupName: requireEnv('SCHEDULE_GROUP'),
       ScheduleExpression: atExpression(at),
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: FlexibleTimeWindowMode.OFF },
       ActionAfterCompletion: ActionAfterCompletion.DELETE,
       Target: {
-        Arn: env('NOTIFY_QUEUE_ARN'),
-        RoleArn: env('SCHEDULER_ROLE_ARN'),
+        Arn: requireEnv('NOTIFY_QUEUE_ARN'),
+        RoleArn: requireEnv('SCHEDULER_ROLE_ARN'),
         Input: JSON.stringify(message),
         RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 86_400 },
-        DeadLetterConfig: { Arn: env('SCHEDULE_DLQ_ARN') },
+        DeadLetterConfig: { Arn: requireEnv('SCHEDULE_DLQ_ARN') },
       },
     };
     try {
@@ -58,7 +53,7 @@ export const awsScheduler: SchedulerPort = {
   async cancel(key) {
     client ??= new SchedulerClient({});
     try {
-      await client.send(new DeleteScheduleCommand({ Name: key, GroupName: env('SCHEDULE_GROUP') }));
+      await client.send(new DeleteScheduleCommand({ Name: key, GroupName: requireEnv('SCHEDULE_GROUP') }));
     } catch (err) {
       if ((err as Error).name !== 'ResourceNotFoundException') throw err;
     }

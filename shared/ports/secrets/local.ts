@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readEnv } from '../../kernel/ground/env';
 import { contextBytes, decryptAll, encryptAll, open, seal } from './envelope';
 import type { SecretsPort } from './index';
 
 /** Reads the local master key: `LOCAL_SECRETS_KEY`, base64 of 32 bytes. */
-export function localMasterKey(value = process.env.LOCAL_SECRETS_KEY): Buffer {
+export function localMasterKey(value = readEnv('LOCAL_SECRETS_KEY')): Buffer {
   const key = value ? Buffer.from(value, 'base64') : Buffer.alloc(0);
   if (key.length !== 32) throw new Error('LOCAL_SECRETS_KEY must be set to base64 of 32 random bytes');
   return key;

@@ -9,13 +9,14 @@ import {
   ResourceNotFoundException,
   UpdateUserPoolClientCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { readEnv } from '../../kernel/ground/env';
 import { type ClientSpec, type SigninPort, SigninUnavailableError } from './port';
 
 let client: CognitoIdentityProviderClient | undefined;
 
 /** The user pool of the project users' sign-in (`COGNITO_USER_POOL_ID`; `-`: none set up). */
 function pool(): string {
-  const id = process.env.COGNITO_USER_POOL_ID;
+  const id = readEnv('COGNITO_USER_POOL_ID');
   if (!id || id === '-') throw new SigninUnavailableError('No user pool is set up for sign-in clients.');
   return id;
 }
