@@ -1,7 +1,9 @@
 import { PassThrough, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { type LfsObjectRequest, VERIFY_HEADER, verifyTokenFits } from '../../shared/domains/repos/lfs/objects';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import type { GitHttpRequest, GitHttpResponse } from '../../shared/ports/git/http-backend';
+import { LFS_PATH, json as lfsJson, lfsScope, readLfsBody, serveLfs, verifyLfs } from './lfs';
 import { PktError } from './pkt-line';
 import { type PushRules, refusals } from './protect';
 import {
@@ -20,6 +22,8 @@ export interface GitCaller {
   /** For the reflog: the person's or key's id. */
   user: string;
   scopes: string[];
+  /** An owner or admin of the organization (may force an LFS unlock). */
+  admin?: boolean;
 }
 
 export interface GitRepo {
@@ -69,8 +73,11 @@ export const PUSH_TOO_LARGE_HINT = [
 ];
 export const PUSH_TOO_LARGE_REASON = 'push over 6 MB: push fewer commits at a time';
 
-const PATH =
-  /^\/git\/(org_[0-9a-z]{10,64}|[a-z0-9][a-z0-9-]{0,63})\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+const ORG_REF = '(org_[0-9a-z]{10,64}|[a-z0-9][a-z0-9-]{0,63})';
+const REPO_URL = `^\\/git\\/${ORG_REF}\\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\\.git\\/`;
+const PATH = new RegExp(`${REPO_URL}(info\\/refs|git-upload-pack|git-receive-pack)$`);
+const SIGN_IN = 'Sign in with a key or git credential of this organization.';
+const LFS_URL = new RegExp(`${REPO_URL}(info\\/lfs\\/.+)$`);
 const REALM = 'Basic realm="Platform git", charset="UTF-8"';
 
 const text = (status: number, message: string, headers: Record<string, string> = {}): GitAnswer => ({
@@ -97,6 +104,8 @@ export function basicPassword(header: string | undefined): string | undefined {
  * own report (`! [remote rejected] main (…)`), the others go through.
  */
 export async function serveGit(deps: GitEndpointDeps, req: GitRequest): Promise<GitAnswer> {
+  const lfs = LFS_URL.exec(req.path);
+  if (lfs) return serveLfsRequest(deps, req, lfs);
   const m = PATH.exec(req.path);
   if (!m) return text(404, 'Repository not found');
   const [, orgRef, name, service] = m as unknown as [string, string, string, GitHttpRequest['service']];
@@ -108,8 +117,7 @@ export async function serveGit(deps: GitEndpointDeps, req: GitRequest): Promise<
   const method = service === 'info/refs' ? 'GET' : 'POST';
   if (req.method !== method) return text(405, `${method} only.`, { allow: method });
 
-  const signIn = () =>
-    text(401, 'Sign in with a key or git credential of this organization.', { 'www-authenticate': REALM });
+  const signIn = () => text(401, SIGN_IN, { 'www-authenticate': REALM });
   const password = basicPassword(req.headers.authorization);
   if (!password) return signIn();
   // The repository is read together with the password; nothing of it is said until the caller is known.
@@ -132,6 +140,51 @@ export async function serveGit(deps: GitEndpointDeps, req: GitRequest): Promise<
   };
   if (service !== 'git-receive-pack') return answer(await deps.transport(repo.repoId, { ...base, body: req.body }));
   return receivePack(deps, orgId, repo, caller, base, req.body);
+}
+
+/**
+ * Git LFS at `<repo>.git/info/lfs/…` (functions/git/lfs.ts): the same passwords and scopes as git,
+ * `git:read` to download and list locks, `git:write` to upload, verify and lock.
+ */
+async function serveLfsRequest(deps: GitEndpointDeps, req: GitRequest, m: RegExpExecArray): Promise<GitAnswer> {
+  const [, orgRef, name, rest] = m as unknown as [string, string, string, string];
+  const orgId = await deps.orgIdOf(orgRef);
+  const route = LFS_PATH.exec(rest);
+  if (!route) return lfsJson(404, { message: 'Not found' });
+  const body = await readLfsBody(req.body);
+  if (!body) return lfsJson(422, { message: 'The request must be a JSON object of at most 1 MB.' });
+  const routeName = (route[2] ? 'locks/unlock' : route[1]) as string;
+  const token = req.headers[VERIFY_HEADER.toLowerCase()];
+  if (routeName === 'objects/verify' && token) {
+    // An upload's verify, with the token its batch answer gave instead of the password.
+    const repo = await deps.findRepo(orgId, name);
+    const object = { oid: body.oid, size: body.size } as LfsObjectRequest;
+    if (repo && verifyTokenFits({ orgId, repoId: repo.repoId }, token, object)) return verifyLfs(orgId, repo, object);
+    return lfsJson(403, { message: 'This verify link is not valid. Push again.' });
+  }
+  const password = basicPassword(req.headers.authorization);
+  const signIn = { ...lfsJson(401, { message: SIGN_IN }), headers: { 'www-authenticate': REALM } };
+  if (!password) return signIn;
+  const [caller, repo] = await Promise.all([deps.authenticate(orgId, password), deps.findRepo(orgId, name)]);
+  if (!caller) return signIn;
+  const need = lfsScope(routeName, req.method, body.operation);
+  if (!caller.scopes.includes(need)) {
+    const what = need === 'git:write' ? 'upload or lock' : 'download';
+    return lfsJson(403, { message: `This credential can't ${what}: it needs ${need}.` });
+  }
+  if (!repo) return lfsJson(404, { message: 'Repository not found' });
+  const proto = req.headers['x-forwarded-proto'] ?? 'http';
+  return serveLfs({
+    orgId,
+    repo,
+    caller,
+    method: req.method,
+    route: routeName,
+    lockId: route[2],
+    query: req.query,
+    body,
+    repoUrl: `${proto}://${req.headers.host}/git/${orgId}/${name}.git`,
+  });
 }
 
 const answer = (res: GitHttpResponse): GitAnswer => ({

@@ -1,4 +1,4 @@
-import { ROLE_SCOPES } from '../../kernel/auth/roles';
+import { isAdmin, ROLE_SCOPES } from '../../kernel/auth/roles';
 import type { Scope } from '../../kernel/auth/scopes';
 import { notFound } from '../../kernel/ground/errors';
 import { findKey, hashSecret, KEY_PREFIX } from '../../kernel/identity/key-secrets';
@@ -80,7 +80,7 @@ export async function deleteCredential(orgId: string, userId: string, keyId: str
 export async function gitAccess(
   orgId: string,
   password: string,
-): Promise<{ user: string; scopes: Scope[] } | undefined> {
+): Promise<{ user: string; scopes: Scope[]; admin: boolean } | undefined> {
   if (!/^app_[a-z]+_[A-Za-z0-9_-]{20,200}$/.test(password)) return undefined;
   if (password.startsWith(GIT_CREDENTIAL_PREFIX)) {
     const [credential] = await getMany<GitCredential>([byHash(hashSecret(password))]);
@@ -89,10 +89,19 @@ export async function gitAccess(
     const member = await getItem<Member>(keys.member(orgId, credential.userId), true);
     if (!member) return undefined;
     const allowed = new Set(ROLE_SCOPES[member.role]);
-    return { user: credential.userId, scopes: credential.scopes.filter((s) => allowed.has(s)) };
+    return {
+      user: credential.userId,
+      scopes: credential.scopes.filter((s) => allowed.has(s)),
+      admin: isAdmin(member.role),
+    };
   }
   if (!password.startsWith(KEY_PREFIX.api)) return undefined;
   const key = await findKey(password);
   if (key?.kind !== 'api' || key.orgId !== orgId) return undefined;
-  return { user: key.keyId, scopes: key.scopes.filter((s) => (GIT_SCOPES as readonly string[]).includes(s)) };
+  return {
+    user: key.keyId,
+    scopes: key.scopes.filter((s) => (GIT_SCOPES as readonly string[]).includes(s)),
+    // A key administers what an admin's key would: it holds org:write.
+    admin: key.scopes.includes('org:write'),
+  };
 }

@@ -18,6 +18,8 @@ import {
   updateResource,
 } from '../resources/records';
 import type { Resource } from '../resources/schema';
+import { removeLocks } from './lfs/locks';
+import { removeLfsObjects } from './lfs/objects';
 import { removeRepoIndex } from './tags';
 import type { GitignoreTemplate, License } from './template-names';
 
@@ -221,6 +223,7 @@ export async function deleteRepository(r: RepoRecord): Promise<void> {
     }
   }
   await (await git()).remove(r.resourceId);
+  await Promise.all([removeLfsObjects({ orgId: r.orgId, repoId: r.resourceId }), removeLocks(r.resourceId)]);
   await removeResource(marked);
   // The id's own items: its organization (repoOrgKey), the tags index, archive records.
   await removeRepoIndex(r.resourceId);

@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import type { Organization } from '../../../kernel/identity/schema';
+import { findPlan } from '../../../kernel/plans/plans';
+import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
+import { getItem, keys } from '../../../kernel/store/table';
+import { storage } from '../../../ports/object-storage';
+import { artifactsBucket, headSource } from '../../deployments/sources';
+
+/**
+ * Git LFS objects (the Batch API's rules): kept in the platform's artifacts bucket under
+ * `repo-lfs/<orgId>/<repoId>/<oid>`, uploaded and downloaded with presigned links (their bytes
+ * never pass through the API), checked by size and SHA-256 when git-lfs asks to verify, counted
+ * against the plan's `storageGb` over the organization's repositories, removed with the
+ * repository.
+ */
+export const LFS_LINK_SECONDS = 60 * 60;
+export const LFS_CONTENT_TYPE = 'application/octet-stream';
+/** The largest object taken (GitHub's is 2 GB on its free plans; S3's single PUT is 5 GB). */
+export const MAX_LFS_OBJECT_BYTES = 5 * 1024 ** 3;
+export const MAX_BATCH_OBJECTS = 1000;
+
+const OID = /^[0-9a-f]{64}$/;
+const orgPrefix = (orgId: string) => `repo-lfs/${orgId}/`;
+const repoPrefix = (orgId: string, repoId: string) => `${orgPrefix(orgId)}${repoId}/`;
+const keyOf = (orgId: string, repoId: string, oid: string) => `${repoPrefix(orgId, repoId)}${oid}`;
+const bucket = () => ({ name: artifactsBucket() });
+
+export interface LfsRepo {
+  orgId: string;
+  repoId: string;
+}
+
+export interface LfsObjectRequest {
+  oid: string;
+  size: number;
+}
+
+export interface LfsAction {
+  href: string;
+  header?: Record<string, string>;
+  expires_in: number;
+}
+
+/** One object of a batch answer: its actions, or its error (the Batch API's per-object codes). */
+export interface LfsObjectAnswer {
+  oid: string;
+  size: number;
+  authenticated?: boolean;
+  actions?: Record<string, LfsAction>;
+  error?: { code: number; message: string };
+}
+
+export const LFS = {
+  badObject: 'An object needs an oid (64 hex digits, its SHA-256) and a size (0 or more bytes).',
+  tooLarge: `An LFS object is at most ${MAX_LFS_OBJECT_BYTES / 1024 ** 3} GB.`,
+  missing: 'Object does not exist',
+  notUploaded: 'The object was not uploaded. Push it again.',
+  mismatch: "The uploaded object doesn't match its oid and size: it was removed. Push it again.",
+  overPlan: (gb: number) =>
+    `These LFS objects would pass your plan's storage of ${gb} GB. Remove large files from your repositories or move to a larger plan.`,
+} as const;
+
+/** The size of the object when it is stored, else undefined. */
+const storedSize = async (repo: LfsRepo, oid: string) => (await headSource(keyOf(repo.orgId, repo.repoId, oid)))?.size;
+
+const invalid = (o: LfsObjectRequest): string | undefined =>
+  typeof o?.oid !== 'string' || !OID.test(o.oid) || !Number.isSafeInteger(o.size) || o.size < 0
+    ? LFS.badObject
+    : o.size > MAX_LFS_OBJECT_BYTES
+      ? LFS.tooLarge
+      : undefined;
+
+/** Links to download the objects; a missing one is its 404, never a link. */
+export function downloadBatch(repo: LfsRepo, objects: LfsObjectRequest[]): Promise<LfsObjectAnswer[]> {
+  return Promise.all(
+    objects.map(async (o): Promise<LfsObjectAnswer> => {
+      const bad = invalid(o);
+      if (bad) return { oid: String(o?.oid), size: Number(o?.size), error: { code: 422, message: bad } };
+      const size = await storedSize(repo, o.oid);
+      if (size === undefined || size !== o.size) return { ...o, error: { code: 404, message: LFS.missing } };
+      const href = await storage.presignGet(bucket(), keyOf(repo.orgId, repo.repoId, o.oid), {
+        expiresIn: LFS_LINK_SECONDS,
+      });
+      return { ...o, authenticated: true, actions: { download: { href, expires_in: LFS_LINK_SECONDS } } };
+    }),
+  );
+}
+
+/**
+ * Links to upload the objects not stored yet (a stored one has no actions: git-lfs skips it), each
+ * with `verify` at `verifyHref`. The new bytes are counted against the plan first: past it, the
+ * whole batch is refused with the plan's message (thrown as `PlanExceeded`).
+ */
+export async function uploadBatch(
+  repo: LfsRepo,
+  objects: LfsObjectRequest[],
+  verify: { href: string },
+): Promise<LfsObjectAnswer[]> {
+  const stored = await Promise.all(objects.map((o) => (invalid(o) ? undefined : storedSize(repo, o.oid))));
+  const adding = objects.reduce((sum, o, i) => sum + (invalid(o) || stored[i] === o.size ? 0 : o.size), 0);
+  if (adding > 0) await checkPlan(repo.orgId, adding);
+  return Promise.all(
+    objects.map(async (o, i): Promise<LfsObjectAnswer> => {
+      const bad = invalid(o);
+      if (bad) return { oid: String(o?.oid), size: Number(o?.size), error: { code: 422, message: bad } };
+      if (stored[i] === o.size) return { ...o, authenticated: true };
+      const href = await storage.presignPut(bucket(), keyOf(repo.orgId, repo.repoId, o.oid), {
+        contentType: LFS_CONTENT_TYPE,
+        size: o.size,
+        expiresIn: LFS_LINK_SECONDS,
+      });
+      return {
+        ...o,
+        authenticated: true,
+        actions: {
+          upload: { href, header: { 'Content-Type': LFS_CONTENT_TYPE }, expires_in: LFS_LINK_SECONDS },
+          verify: {
+            href: verify.href,
+            header: { [VERIFY_HEADER]: verifyToken(repo, o) },
+            expires_in: LFS_LINK_SECONDS,
+          },
+        },
+      };
+    }),
+  );
+}
+
+/**
+ * git-lfs sends `verify` without the git password, with only the action's headers: each upload's
+ * verify carries a token signed for that repository and object, valid as long as its link.
+ */
+export const VERIFY_HEADER = 'X-Platform-Lfs-Verify';
+const verifyScope = (repo: LfsRepo) => `lfs-verify:${repo.orgId}:${repo.repoId}`;
+const verifyToken = (repo: LfsRepo, o: LfsObjectRequest) =>
+  encodeCursor(verifyScope(repo), { oid: o.oid, size: o.size, exp: Date.now() + LFS_LINK_SECONDS * 1000 }) as string;
+
+/** True when `token` was given for verifying this object of this repository, and is still valid. */
+export function verifyTokenFits(repo: LfsRepo, token: string, o: LfsObjectRequest): boolean {
+  try {
+    const t = decodeCursor<{ oid: string; size: number; exp: number }>(verifyScope(repo), token);
+    return t !== undefined && t.oid === o.oid && t.size === o.size && t.exp > Date.now();
+  } catch {
+    return false;
+  }
+}
+
+export class PlanExceeded extends Error {
+  override name = 'PlanExceeded';
+}
+
+/** Throws PlanExceeded when `adding` bytes more of LFS objects would pass the plan's `storageGb`. */
+async function checkPlan(orgId: string, adding: number): Promise<void> {
+  const org = await getItem<Organization>(keys.org(orgId));
+  const gb = org?.planId ? (await findPlan(org.planId))?.limits.storageGb : undefined;
+  if (gb === undefined) return;
+  if ((await usedBytes(orgId)) + adding > gb * 1024 ** 3) throw new PlanExceeded(LFS.overPlan(gb));
+}
+
+/** The bytes of LFS objects the organization keeps, over all its repositories. */
+export async function usedBytes(orgId: string): Promise<number> {
+  let total = 0;
+  let token: string | undefined;
+  do {
+    const page = await storage.listKeys(bucket(), orgPrefix(orgId), 1000, token);
+    for (const k of page.keys) total += k.size;
+    token = page.nextToken;
+  } while (token);
+  return total;
+}
+
+/**
+ * Checks an uploaded object: its size, then its SHA-256 read through a short link (S3 keeps no
+ * SHA-256 of a presigned PUT). A mismatch removes it, so only objects named by their bytes stay.
+ */
+export async function verifyObject(repo: LfsRepo, o: LfsObjectRequest): Promise<'ok' | 'missing' | 'mismatch'> {
+  const size = await storedSize(repo, o.oid);
+  if (size === undefined) return 'missing';
+  const key = keyOf(repo.orgId, repo.repoId, o.oid);
+  let same = size === o.size;
+  if (same) {
+    const res = await fetch(await storage.presignGet(bucket(), key, { expiresIn: 300 }));
+    if (!res.ok || !res.body) throw new Error(`Reading an LFS object failed (HTTP ${res.status}).`);
+    const hash = createHash('sha256');
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+    same = hash.digest('hex') === o.oid;
+  }
+  if (same) return 'ok';
+  await storage.deleteKeys(bucket(), [key]);
+  return 'mismatch';
+}
+
+export { invalid as invalidObject };
+
+/** The repository's LFS objects, removed with it (in pages of 1,000 keys). */
+export async function removeLfsObjects(repo: LfsRepo): Promise<void> {
+  for (;;) {
+    const page = await storage.listKeys(bucket(), repoPrefix(repo.orgId, repo.repoId), 1000);
+    if (page.keys.length === 0) return;
+    await storage.deleteKeys(
+      bucket(),
+      page.keys.map((k) => k.key),
+    );
+    if (!page.truncated) return;
+  }
+}
+
+/** A link to an object of the repository, when it is stored (for `contents/raw` of a pointer). */
+export async function objectLink(repo: LfsRepo, pointer: LfsObjectRequest, filename?: string) {
+  const size = await storedSize(repo, pointer.oid);
+  if (size !== pointer.size) return undefined;
+  return storage.presignGet(bucket(), keyOf(repo.orgId, repo.repoId, pointer.oid), {
+    expiresIn: 300,
+    filename,
+  });
+}
+
+const POINTER =
+  /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (\d+)\n(?:[a-z0-9.-]+ [^\n]*\n)*$/;
+/** The object an LFS pointer file names (the spec's pointer: version, oid, size), if it is one. */
+export function parsePointer(content: Buffer): LfsObjectRequest | undefined {
+  if (content.length > 1024) return undefined;
+  const m = POINTER.exec(content.toString('utf8'));
+  return m ? { oid: m[1] as string, size: Number(m[2]) } : undefined;
+}
