@@ -188,6 +188,7 @@ describe('the protected branch', () => {
     expect(push.code).not.toBe(0);
     expect(push.out).toContain('remote: This push is larger than 6 MB');
     expect(push.out).toContain('remote: Push fewer commits at a time');
+    expect(push.out).toContain('remote: and track large files with Git LFS');
     expect(push.out).toContain('! [remote rejected] HEAD -> big (push over 6 MB');
     expect(push.out).not.toContain('RPC failed');
     expect((await p.get(`${repos()}/${name}`)).body.branches).toEqual(['main']);
