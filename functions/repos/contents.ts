@@ -38,7 +38,7 @@ const Ref = z.string().check(z.minLength(1), z.maxLength(256));
 const Sha = z.string().check(z.regex(/^[0-9a-f]{40}$/, 'Use a 40-character lowercase hex commit id.'));
 /** How soon to ask again for an archive being made. */
 const redirect = (location: string): Reply => ({
-  status: 302,
+  status: 303,
   body: '',
   headers: { location, 'cache-control': 'no-store' },
 });
@@ -359,7 +359,7 @@ export const contentRoutes = [
     scope: 'git:read',
     summary:
       "A file's bytes at a ref, as application/octet-stream (never rendered). Up to 4 MB: larger files are cloned. " +
-      'A file stored with Git LFS answers `302` to a link to its object, valid 5 minutes (its bytes never pass ' +
+      'A file stored with Git LFS answers `303` to a link to its object, valid 5 minutes (its bytes never pass ' +
       'through the API).',
     params: RepoParams,
     query: z.object({ ref: z.optional(Ref), path: z.string().check(z.minLength(1), z.maxLength(4096)) }),

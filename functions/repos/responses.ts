@@ -143,7 +143,7 @@ export const responses: ResponseDocs = {
     }),
   },
   // The file's bytes (application/octet-stream).
-  'GET /v1/orgs/:orgId/repos/:name/contents/raw': { 200: z.string(), 302: null },
+  'GET /v1/orgs/:orgId/repos/:name/contents/raw': { 200: z.string(), 303: null },
   'POST /v1/orgs/:orgId/repos/:name/contents/uploads': {
     201: z.object({
       uploads: z.array(

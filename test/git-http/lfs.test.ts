@@ -89,7 +89,7 @@ describe('git lfs push and clone', () => {
       headers: { authorization: `Bearer ${key}` },
       redirect: 'manual',
     });
-    expect(raw.status).toBe(302);
+    expect(raw.status).toBe(303);
     expect(Number(raw.headers.get('content-length') ?? 0)).toBe(0);
     const link = raw.headers.get('location') as string;
     expect(new URL(link).origin).not.toBe(new URL(p.baseUrl).origin);
