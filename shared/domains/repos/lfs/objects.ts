@@ -4,6 +4,7 @@ import { findPlan } from '../../../kernel/plans/plans';
 import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
 import { getItem, keys } from '../../../kernel/store/table';
 import { storage } from '../../../ports/object-storage';
+import { errorName } from '../../../ports/object-storage/errors';
 import { artifactsBucket, headSource } from '../../deployments/sources';
 
 /**
@@ -194,7 +195,10 @@ export { invalid as invalidObject };
 /** The repository's LFS objects, removed with it (in pages of 1,000 keys). */
 export async function removeLfsObjects(repo: LfsRepo): Promise<void> {
   for (;;) {
-    const page = await storage.listKeys(bucket(), repoPrefix(repo.orgId, repo.repoId), 1000);
+    const page = await storage
+      .listKeys(bucket(), repoPrefix(repo.orgId, repo.repoId), 1000)
+      // No artifacts bucket (yet): no object of the repository to remove.
+      .catch((err) => (errorName(err) === 'NoSuchBucket' ? { keys: [], truncated: false } : Promise.reject(err)));
     if (page.keys.length === 0) return;
     await storage.deleteKeys(
       bucket(),
