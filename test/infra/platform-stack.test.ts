@@ -394,7 +394,10 @@ describe('least privilege', () => {
       const touches = (fragment: string) => statements.some((s) => s.resource.includes(fragment));
       const needs = (need: RouteGroup['needs'][number]) => f.group.needs.includes(need);
       expect(touches(on(stack.data.table))).toBe(needs('table'));
-      expect(touches(on(stack.data.artifactsBucket))).toBe(needs('buckets'));
+      expect(touches(on(stack.data.artifactsBucket))).toBe(needs('buckets') || needs('repoLfs'));
+      // repoLfs alone: the LFS objects of the bucket, nothing else of it.
+      const bucketStatements = statements.filter((s) => s.resource.includes(on(stack.data.artifactsBucket)));
+      if (!needs('buckets')) expect(bucketStatements.every((s) => s.resource.includes('repo-lfs/*'))).toBe(true);
       expect(touches(on(stack.jobs.queue))).toBe(needs('queue'));
       expect(touches(on(stack.data.secretsKey))).toBe(needs('kms'));
       expect(touches(':table/cust-')).toBe(needs('customerTables'));
