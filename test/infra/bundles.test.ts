@@ -74,6 +74,16 @@ it("route groups: no local code anywhere, only DynamoDB's client at start", asyn
     const commands = inputs.flatMap((i) => /lib-dynamodb\/dist-es\/commands\/(\w+Command)\.js$/.exec(i)?.[1] ?? []);
     expect({ [b.name]: commands.sort() }).toEqual({ [b.name]: ['BatchGetCommand', 'GetCommand'] });
   }
+  // The options of lib/bundle.ts, which the stack's bundling uses too (the CDK test below): ESM with
+  // the require banner, code split into chunks, each minified (long lines, not one statement a line).
+  for (const b of bundles) {
+    expect(readFileSync(b.outfile, 'utf8').startsWith("import{createRequire as __cr}from'module';")).toBe(true);
+    const chunkDir = join(dirname(b.outfile), 'chunks');
+    const chunks = readdirSync(chunkDir);
+    expect({ [b.name]: chunks.length > 0 }).toEqual({ [b.name]: true });
+    const js = [b.outfile, ...chunks.map((c) => join(chunkDir, c))].map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(js.length / js.split('\n').length).toBeGreaterThan(1000);
+  }
 }, 120_000);
 
 it("every function's bundle starts and answers its first route's request, whose module it loads then", async () => {

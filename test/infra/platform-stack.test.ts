@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App, Token } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -30,7 +30,9 @@ const workerOf = (stack: PlatformStack, name: string) => {
 
 /** Each statement of each IAM policy attached to `roleId`, actions as a list. */
 
-// Synthesized once, with real bundling and the checks of bin/platform.ts: shared by the tests below.
+// Synthesized once, with the checks of bin/platform.ts: shared by the tests below. Without bundling:
+// test/infra/bundles.test.ts builds every function as npm run build does, checks their shape, and
+// that CDK's synchronous bundling (lib/aws/bundle-sync.ts) makes the same files.
 let app: App;
 let stack: PlatformStack;
 let template: Template;
@@ -40,7 +42,7 @@ let synthError: unknown;
 beforeAll(() => {
   // authUrl given, so AUTH_URL of the environment (set by the global setup) does not leak in.
   ({ app, stack } = platformApp({
-    context: { ...flags, authUrl: 'https://auth.example.com', authAudience: 'platform-api' },
+    context: { ...flags, ...noBundling, authUrl: 'https://auth.example.com', authAudience: 'platform-api' },
   }));
   try {
     template = Template.fromStack(stack);
@@ -114,23 +116,6 @@ describe('functions', () => {
     expect('SECRETS_KEY_ID' in env).toBe(f.group.needs.includes('kms'));
     // Source maps are off, so Node is not told to read them.
     expect(env.NODE_OPTIONS).toBeUndefined();
-  });
-
-  test('bundled by the local esbuild with lib/bundle.ts options: ESM, banner, minified', () => {
-    for (const f of stack.functions) {
-      const code = template.toJSON().Resources[logicalId(f.fn)].Properties.Code;
-      const hash = String(code.S3Key).replace(/\.zip$/, '');
-      const file = path.join(assembly.directory, `asset.${hash}`, 'index.mjs');
-      expect(existsSync(file)).toBe(true);
-      expect(readFileSync(file, 'utf8').startsWith("import{createRequire as __cr}from'module';")).toBe(true);
-      // Code splitting: the entry and its chunks, each minified (long lines, not one statement a line).
-      const chunks = readdirSync(path.join(assembly.directory, `asset.${hash}`, 'chunks'));
-      expect(chunks.length).toBeGreaterThan(0);
-      const js = [file, ...chunks.map((c) => path.join(assembly.directory, `asset.${hash}`, 'chunks', c))]
-        .map((f) => readFileSync(f, 'utf8'))
-        .join('\n');
-      expect(js.length / js.split('\n').length).toBeGreaterThan(1000);
-    }
   });
 });
 
