@@ -162,6 +162,15 @@ const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] 
     bad: ['shared/kernel/store/table.ts', 'shared/kernel/http/errors'],
   },
   {
+    name: 'below HTTP, errors are by meaning: only the http layer and the route groups choose a status',
+    files: shared.filter((f) => !f.startsWith('shared/kernel/http/')),
+    rule: (_from, to) =>
+      to.startsWith('shared/kernel/http/http-error')
+        ? 'throw a DomainError of shared/kernel/ground/errors.ts (its kind), not an HttpError'
+        : undefined,
+    bad: ['shared/domains/repos/records.ts', 'shared/kernel/http/http-error.ts'],
+  },
+  {
     name: 'the agent program stands alone (it runs on a device, against the API only)',
     files: sources('agent'),
     rule: (_from, to) => (!to.startsWith('agent/') ? 'the agent program imports platform code' : undefined),

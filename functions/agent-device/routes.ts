@@ -17,7 +17,7 @@ import {
   uploadUrl,
 } from '../../shared/domains/agents/jobs';
 import type { Caller } from '../../shared/kernel/auth/caller';
-import { HttpError } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { ok, route } from '../../shared/kernel/http/route';
 
 /** Where a person types the user code: the platform's own address (`<origin>/device`). */

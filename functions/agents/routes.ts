@@ -29,7 +29,7 @@ import {
   waitingOf,
 } from '../../shared/domains/agents/jobs';
 import { callerId } from '../../shared/kernel/auth/caller';
-import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, forbidden, invalid, notFound } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 import { checkPublicUrl, UnresolvableHostError, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
@@ -109,14 +109,14 @@ export const routes = [
     run: async ({ org, body, caller, scopes }) => {
       if (body.type === 'exec' && !scopes.has('agents:write')) throw forbidden('Missing scope agents:write');
       const ttl = body.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-      if (!Number.isInteger(ttl) || ttl < 60 || ttl > 604_800) throw badRequest(JOB_MESSAGES.ttl);
+      if (!Number.isInteger(ttl) || ttl < 60 || ttl > 604_800) throw invalid(JOB_MESSAGES.ttl);
       if (body.callbackUrl !== undefined) {
         try {
           await checkPublicUrl(body.callbackUrl, { what: 'callbackUrl' });
         } catch (err) {
           // A name without an address says so: the URL may be right, its DNS not there yet.
-          if (err instanceof UnresolvableHostError) throw badRequest(err.message);
-          if (err instanceof UnsafeUrlError) throw badRequest(CALLBACK);
+          if (err instanceof UnresolvableHostError) throw invalid(err.message);
+          if (err instanceof UnsafeUrlError) throw invalid(CALLBACK);
           throw err;
         }
       }

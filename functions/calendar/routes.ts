@@ -12,7 +12,7 @@ import {
   updateCalendar,
 } from '../../shared/domains/calendar/records';
 import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { QueryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
@@ -168,7 +168,7 @@ export const routes = [
     errors: { ...members, 400: [CALENDAR_MESSAGES.window, CALENDAR_MESSAGES.tooManyOccurrences] },
     run: async ({ org, caller, params, query }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
-      if (query.to <= query.from || query.to - query.from > MAX_WINDOW) throw badRequest(CALENDAR_MESSAGES.window);
+      if (query.to <= query.from || query.to - query.from > MAX_WINDOW) throw invalid(CALENDAR_MESSAGES.window);
       const ids = query.calendarId
         ?.split(',')
         .map((s) => s.trim())
@@ -294,7 +294,7 @@ export const routes = [
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const t = await transfer();
       const given = [body.content, body.size, body.next].filter((x) => x !== undefined).length;
-      if (given !== 1) throw badRequest(t.CALENDAR_TRANSFER_MESSAGES.oneSource);
+      if (given !== 1) throw invalid(t.CALENDAR_TRANSFER_MESSAGES.oneSource);
       if (body.content !== undefined) return ok(await t.importContent(m, params.calendarId, body.content));
       if (body.size !== undefined) return ok(await t.importUpload(m, params.calendarId, body.size));
       return ok(await t.importNext(m, params.calendarId, body.next as string));

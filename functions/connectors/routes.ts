@@ -14,7 +14,7 @@ import {
 import { readTools } from '../../shared/domains/connectors/tools';
 import { callerId } from '../../shared/kernel/auth/caller';
 import { readEnv } from '../../shared/kernel/ground/env';
-import { badRequest, forbidden } from '../../shared/kernel/ground/errors';
+import { forbidden, invalid } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 import { checkPublicUrlFor, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
@@ -121,7 +121,7 @@ export const routes = [
       try {
         await checkPublicUrlFor(body.url, { what: 'url', loopback: loopbackAllowed() });
       } catch (err) {
-        if (err instanceof UnsafeUrlError) throw badRequest(err.message);
+        if (err instanceof UnsafeUrlError) throw invalid(err.message);
         throw err;
       }
       const connector = await createConnector(org.orgId, callerId(caller), body);
@@ -157,11 +157,11 @@ export const routes = [
     errors: { 400: [CONNECTOR_MESSAGES.nothing, CONNECTOR_MESSAGES.noCredential], 404: [CONNECTOR_MESSAGES.notFound] },
     run: async ({ org, params, body }) => {
       if (body.name === undefined && body.enabled === undefined && body.secret === undefined) {
-        throw badRequest(CONNECTOR_MESSAGES.nothing);
+        throw invalid(CONNECTOR_MESSAGES.nothing);
       }
       const connector = await requireConnector(org.orgId, params.connectorId, true);
       if (body.secret !== undefined && connector.authType !== 'bearer' && connector.authType !== 'header') {
-        throw badRequest(CONNECTOR_MESSAGES.noCredential);
+        throw invalid(CONNECTOR_MESSAGES.noCredential);
       }
       const [secret] = body.secret !== undefined ? await sealFor(connector, [body.secret]) : [];
       const updated = await updateConnector(connector, {
@@ -202,7 +202,7 @@ export const routes = [
     run: async ({ org, params, body, caller, event }) => {
       if (caller.kind !== 'user') throw forbidden(CONNECTOR_MESSAGES.peopleOnly);
       const connector = await requireConnector(org.orgId, params.connectorId);
-      if (connector.authType !== 'oauth') throw badRequest(CONNECTOR_MESSAGES.notOauth);
+      if (connector.authType !== 'oauth') throw invalid(CONNECTOR_MESSAGES.notOauth);
       const { startSignIn } = await signingIn();
       const url = await startSignIn(connector, caller.userId, body.returnTo, redirectUri(event.headers));
       return ok({ url });

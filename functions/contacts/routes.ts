@@ -11,7 +11,7 @@ import {
 import { deletePhoto, MAX_PHOTO_BODY_BYTES, photoLink, putPhoto } from '../../shared/domains/contacts/photos';
 import { CONTACT_MESSAGES, shownBook, shownContact } from '../../shared/domains/contacts/records';
 import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
-import { HttpError } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';

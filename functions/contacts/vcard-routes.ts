@@ -13,7 +13,7 @@ import {
   VCARD_TYPE,
 } from '../../shared/domains/contacts/transfer';
 import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { ok, route } from '../../shared/kernel/http/route';
 import { BookPath } from './schemas';
 
@@ -54,7 +54,7 @@ export const vcardRoutes = [
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       const book = await getBook(m.mailboxId, params.addressBookId);
       const given = [body.content, body.size, body.next].filter((x) => x !== undefined).length;
-      if (given !== 1) throw badRequest(CONTACT_TRANSFER_MESSAGES.oneSource);
+      if (given !== 1) throw invalid(CONTACT_TRANSFER_MESSAGES.oneSource);
       if (body.content !== undefined) return ok(await importContent(org.orgId, book, body.content));
       if (body.size !== undefined) return ok(await importUpload(org.orgId, book, body.size));
       return ok(await importNext(org.orgId, book, body.next as string));

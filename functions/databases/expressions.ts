@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { valueIn } from '../../shared/domains/databases/attributes';
 import type { KeyAttribute, KeySchema } from '../../shared/domains/resources/schema';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 
 export const FILTER_OPS = [
   '=',
@@ -77,7 +77,7 @@ function condition(p: Placeholders, f: Filter, i: number): string {
   const n = p.name(f.attribute);
   if (f.op === 'exists') return `attribute_exists(${n})`;
   if (f.op === 'not_exists') return `attribute_not_exists(${n})`;
-  if (f.value === undefined || (f.op === 'between' && f.value2 === undefined)) throw badRequest(MISSING_VALUE);
+  if (f.value === undefined || (f.op === 'between' && f.value2 === undefined)) throw invalid(MISSING_VALUE);
   const v = p.value(valueIn(f.value, ['filters', i, 'value']));
   if (COMPARISONS.has(f.op)) return `${n} ${f.op} ${v}`;
   if (f.op === 'begins_with') return `begins_with(${n}, ${v})`;
@@ -103,7 +103,7 @@ const TYPE_NAMES = { S: 'string', N: 'number', B: 'binary' } as const;
 
 function keyValue(v: unknown, key: KeyAttribute, role: 'partition' | 'sort', path: (string | number)[]) {
   const value = valueIn(v, path);
-  if (!(key.type in value)) throw badRequest(`The ${role} key ${key.name} is a ${TYPE_NAMES[key.type]} (${key.type}).`);
+  if (!(key.type in value)) throw invalid(`The ${role} key ${key.name} is a ${TYPE_NAMES[key.type]} (${key.type}).`);
   return value;
 }
 
@@ -117,11 +117,11 @@ export function keyCondition(
   const pk = `${p.name(keys.partitionKey.name)} = ${p.value(keyValue(partition, keys.partitionKey, 'partition', ['partition']))}`;
   if (!sort) return pk;
   const sk = keys.sortKey;
-  if (!sk) throw badRequest(NO_SORT_KEY);
+  if (!sk) throw invalid(NO_SORT_KEY);
   if (sort.value === undefined || (sort.op === 'between' && sort.value2 === undefined)) {
-    throw badRequest(SORT_MISSING_VALUE);
+    throw invalid(SORT_MISSING_VALUE);
   }
-  if (sort.op === 'begins_with' && sk.type === 'N') throw badRequest(BEGINS_WITH_TYPES);
+  if (sort.op === 'begins_with' && sk.type === 'N') throw invalid(BEGINS_WITH_TYPES);
   const n = p.name(sk.name);
   const v = p.value(keyValue(sort.value, sk, 'sort', ['sort', 'value']));
   if (sort.op === 'begins_with') return `${pk} AND begins_with(${n}, ${v})`;

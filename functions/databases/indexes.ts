@@ -2,7 +2,7 @@ import { type AttributeDefinition, UpdateTableCommand } from '@aws-sdk/client-dy
 import { customerDynamo } from '../../shared/domains/databases/client';
 import { billingModeOf, indexBusyMessage, type TableOut, tableOut } from '../../shared/domains/databases/tables';
 import type { KeyAttribute } from '../../shared/domains/resources/schema';
-import { badRequest, conflict, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../shared/kernel/ground/errors';
 import { type Database, describe, forget, onMissingTable } from './load';
 
 export interface IndexInput {
@@ -31,9 +31,9 @@ export const typeTaken = (name: string, type: KeyAttribute['type']) =>
  */
 export async function addIndex(db: Database, input: IndexInput): Promise<TableOut> {
   const { projection } = input;
-  if (projection.type === 'INCLUDE' && !projection.attributes?.length) throw badRequest(LIST_ATTRIBUTES);
-  if (projection.type !== 'INCLUDE' && projection.attributes !== undefined) throw badRequest(ONLY_INCLUDE_LISTS);
-  if (input.sortKey && input.sortKey.name === input.partitionKey.name) throw badRequest(SAME_KEYS);
+  if (projection.type === 'INCLUDE' && !projection.attributes?.length) throw invalid(LIST_ATTRIBUTES);
+  if (projection.type !== 'INCLUDE' && projection.attributes !== undefined) throw invalid(ONLY_INCLUDE_LISTS);
+  if (input.sortKey && input.sortKey.name === input.partitionKey.name) throw invalid(SAME_KEYS);
 
   const t = await describe(db);
   if (billingModeOf(t) !== 'PAY_PER_REQUEST') throw conflict(ON_DEMAND_ONLY);
@@ -46,7 +46,7 @@ export async function addIndex(db: Database, input: IndexInput): Promise<TableOu
   for (const a of keyAttrs) {
     const known = t.AttributeDefinitions?.find((d) => d.AttributeName === a.name);
     if (known && known.AttributeType !== a.type) {
-      throw badRequest(typeTaken(a.name, known.AttributeType as KeyAttribute['type']));
+      throw invalid(typeTaken(a.name, known.AttributeType as KeyAttribute['type']));
     }
     definitions.push({ AttributeName: a.name, AttributeType: a.type });
   }
@@ -84,7 +84,7 @@ export async function addIndex(db: Database, input: IndexInput): Promise<TableOu
  */
 export async function removeIndex(db: Database, name: string): Promise<TableOut> {
   const t = await describe(db);
-  if ((t.LocalSecondaryIndexes ?? []).some((i) => i.IndexName === name)) throw badRequest(LOCAL_INDEX);
+  if ((t.LocalSecondaryIndexes ?? []).some((i) => i.IndexName === name)) throw invalid(LOCAL_INDEX);
   const index = (t.GlobalSecondaryIndexes ?? []).find((i) => i.IndexName === name);
   if (!index) throw notFound(INDEX_NOT_FOUND);
   if (index.IndexStatus === 'DELETING') return tableOut(t);

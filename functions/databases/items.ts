@@ -18,7 +18,8 @@ import {
   sameValue,
 } from '../../shared/domains/databases/attributes';
 import { customerDynamo } from '../../shared/domains/databases/client';
-import { conflict, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, type DomainError, notFound } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { type Database, onMissingTable } from './load';
 
 export const ITEM_NOT_FOUND = 'Item not found';
@@ -96,7 +97,7 @@ function unchanged(now: SdkItem, original: SdkItem): boolean {
 }
 
 /** Why a guarded write failed: the item is gone (deleted) or it is not what was read (changed). */
-async function guardFailure(db: Database, originalKey: SdkItem): Promise<HttpError> {
+async function guardFailure(db: Database, originalKey: SdkItem): Promise<DomainError> {
   return (await read(db, originalKey)) ? conflict(ITEM_CHANGED) : conflict(ITEM_DELETED);
 }
 

@@ -2,8 +2,9 @@ import { describeTable, keySchemaOf, type SdkTable } from '../../shared/domains/
 import { getResource } from '../../shared/domains/resources/records';
 import type { KeySchema, Resource } from '../../shared/domains/resources/schema';
 import { refreshStatus } from '../../shared/domains/resources/status';
-import { type HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { notFound } from '../../shared/kernel/ground/errors';
 import { toHttpError } from '../../shared/kernel/http/backend-errors';
+import type { HttpError } from '../../shared/kernel/http/http-error';
 
 export const DATABASE_NOT_FOUND = 'Database not found';
 export const TABLE_NOT_FOUND = 'Table not found';

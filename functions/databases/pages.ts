@@ -1,7 +1,7 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { itemIn, itemOut, type JsonItem, type SdkItem } from '../../shared/domains/databases/attributes';
 import { customerDynamo } from '../../shared/domains/databases/client';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import {
   type Filter,
@@ -52,7 +52,7 @@ function startKey(db: Database, op: 'scan' | 'query', input: PageInput): SdkItem
   try {
     return itemIn(key, 'cursor');
   } catch {
-    throw badRequest(INVALID_CURSOR);
+    throw invalid(INVALID_CURSOR);
   }
 }
 
@@ -82,7 +82,7 @@ function pageOf(
 
 /** One page of a scan of the table or of an index. */
 export async function scanPage(db: Database, input: PageInput): Promise<Page> {
-  if (input.index !== undefined && !(await keysOf(db, input.index))) throw badRequest(noIndex(input.index));
+  if (input.index !== undefined && !(await keysOf(db, input.index))) throw invalid(noIndex(input.index));
   const p = new Placeholders();
   const filter = filterExpression(p, input.filters, input.match);
   const projection = projectionExpression(p, input.projection);
@@ -107,7 +107,7 @@ export async function scanPage(db: Database, input: PageInput): Promise<Page> {
 /** One page of a query on the table or an index: one partition, optionally a sort key range. */
 export async function queryPage(db: Database, input: QueryInput): Promise<Page> {
   const keys = await keysOf(db, input.index);
-  if (!keys) throw badRequest(noIndex(input.index as string));
+  if (!keys) throw invalid(noIndex(input.index as string));
   const p = new Placeholders();
   const key = keyCondition(p, keys, input.partition, input.sort);
   const filter = filterExpression(p, input.filters, input.match);

@@ -3,7 +3,7 @@ import { isWellFormed } from '../../shared/domains/databases/attributes';
 import { PROTECTED } from '../../shared/domains/databases/tables';
 import { deleteDatabaseTable, deleteResource } from '../../shared/domains/resources/delete';
 import { KeyAttributeSchema } from '../../shared/domains/resources/schema';
-import { HttpError } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { getDatabase, listDatabases } from './describe';

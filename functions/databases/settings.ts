@@ -8,7 +8,7 @@ import {
 import { type Capability, isUnknownOperation, NOTES, supports } from '../../shared/domains/databases/capabilities';
 import { customerDynamo } from '../../shared/domains/databases/client';
 import { billingModeOf, type SdkTable, tableClassOf } from '../../shared/domains/databases/tables';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { type Database, describe, onMissingTable } from './load';
 
 export const TABLE_CLASSES = ['STANDARD', 'STANDARD_INFREQUENT_ACCESS'] as const;
@@ -109,14 +109,14 @@ export async function changeSettings(
   db: Database,
   change: SettingsChange,
 ): Promise<{ settings: Settings; applied: string[]; skipped: string[] }> {
-  if (Object.values(change).every((v) => v === undefined)) throw badRequest(NOTHING_TO_CHANGE);
-  if (change.ttl?.enabled && !change.ttl.attribute) throw badRequest(TTL_ATTRIBUTE);
+  if (Object.values(change).every((v) => v === undefined)) throw invalid(NOTHING_TO_CHANGE);
+  if (change.ttl?.enabled && !change.ttl.attribute) throw invalid(TTL_ATTRIBUTE);
   if (change.tableClass !== undefined && (change.billingMode !== undefined || change.capacity !== undefined)) {
-    throw badRequest(ONE_AT_A_TIME);
+    throw invalid(ONE_AT_A_TIME);
   }
   const t = await describe(db);
   const mode = change.billingMode ?? billingModeOf(t);
-  if (change.capacity && mode !== 'PROVISIONED') throw badRequest(CAPACITY_PROVISIONED);
+  if (change.capacity && mode !== 'PROVISIONED') throw invalid(CAPACITY_PROVISIONED);
 
   const applied: string[] = [];
   const skipped: string[] = [];

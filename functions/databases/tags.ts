@@ -3,7 +3,8 @@ import { isUnknownOperation, NOTES, supports } from '../../shared/domains/databa
 import { customerDynamo } from '../../shared/domains/databases/client';
 import { getResource, updateResource } from '../../shared/domains/resources/records';
 import type { Resource } from '../../shared/domains/resources/schema';
-import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
+import { statusOf } from '../../shared/kernel/http/http-error';
 import { type Database, describe } from './load';
 
 export const MAX_TAGS = 50;
@@ -17,7 +18,7 @@ function merged(current: Record<string, string> | undefined, change: Record<stri
     if (v === null) delete tags[k];
     else tags[k] = v;
   }
-  if (Object.keys(tags).length > MAX_TAGS) throw badRequest(TOO_MANY_TAGS);
+  if (Object.keys(tags).length > MAX_TAGS) throw invalid(TOO_MANY_TAGS);
   return tags;
 }
 
@@ -32,7 +33,7 @@ async function storeTags(db: Database, change: Record<string, string | null>): P
     try {
       return await updateResource(current, { tags: merged(current.tags, change) });
     } catch (err) {
-      if (!(err instanceof HttpError && err.status === 409) || attempt >= 8) throw err;
+      if (statusOf(err) !== 409 || attempt >= 8) throw err;
       const fresh = await getResource(db.orgId, 'database', db.resourceId);
       if (!fresh) throw err;
       current = fresh;
@@ -52,7 +53,7 @@ export async function changeTags(
   change: Record<string, string | null>,
 ): Promise<{ tags: Record<string, string>; applied: boolean; notes: string[] }> {
   const names = Object.keys(change);
-  if (names.some((k) => /^(aws|platform):/i.test(k))) throw badRequest(RESERVED_TAG);
+  if (names.some((k) => /^(aws|platform):/i.test(k))) throw invalid(RESERVED_TAG);
   merged(db.tags, change);
   const updated = await storeTags(db, change);
 

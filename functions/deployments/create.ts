@@ -6,7 +6,8 @@ import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from '../..
 import { envHash } from '../../shared/domains/projects/env';
 import { assertActive, requireProject } from '../../shared/domains/projects/records';
 import { getResource } from '../../shared/domains/resources/records';
-import { badRequest, conflict, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { git } from '../../shared/ports/git';
 import { M } from './messages';
 import { unchangedSince } from './unchanged';
@@ -43,7 +44,7 @@ export async function createDeployment(orgId: string, projectId: string, created
   assertActive(project);
 
   if (body.source === 'git') {
-    if (!body.branch || !body.commitSha) throw badRequest(M.gitNeeds);
+    if (!body.branch || !body.commitSha) throw invalid(M.gitNeeds);
     if (!project.repoId) throw conflict(M.linkRepo);
     const target = body.target ?? (body.branch === (project.productionBranch ?? 'main') ? 'production' : 'preview');
     if (!body.force) {
@@ -69,7 +70,7 @@ export async function createDeployment(orgId: string, projectId: string, created
     return { existing: false, deployment } satisfies CreateResult;
   }
 
-  if (!body.uploadId || !body.target) throw badRequest(M.uploadNeeds);
+  if (!body.uploadId || !body.target) throw invalid(M.uploadNeeds);
   const key = sourceKey(projectId, body.uploadId);
   const head = await headSource(key);
   if (!head) throw conflict(M.uploadMissing);

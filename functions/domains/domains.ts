@@ -28,8 +28,9 @@ import {
   requireProject,
 } from '../../shared/domains/projects/records';
 import type { Caller } from '../../shared/kernel/auth/caller';
-import { conflict, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, notFound } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { db } from '../../shared/kernel/store/client';
 import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
 import { transact, updateVersioned } from '../../shared/kernel/store/ops';

@@ -7,8 +7,9 @@ import {
   sealCredentials,
 } from '../../shared/domains/custom-domains/provider';
 import { readEnv } from '../../shared/kernel/ground/env';
-import { badRequest, conflict, HttpError } from '../../shared/kernel/ground/errors';
+import { conflict, invalid } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
 import { dnsProvider, kindAvailable, providerFetch } from '../../shared/ports/dns';
@@ -41,7 +42,7 @@ export async function connect(
   kind: ProviderKind,
   credentials: ProviderCredentials,
 ): Promise<ProviderRecord> {
-  if (!kindAvailable(kind)) throw badRequest(INTEGRATION_MESSAGES.refused);
+  if (!kindAvailable(kind)) throw invalid(INTEGRATION_MESSAGES.refused);
   let zones: string[];
   try {
     zones = await (await dnsProvider(kind, credentials)).listZones();
@@ -52,7 +53,7 @@ export async function connect(
       throw new HttpError(502, INTEGRATION_MESSAGES.unreachable);
     }
     log.info('dns provider refused credentials', { orgId, kind, error: describeError(err) });
-    throw badRequest(INTEGRATION_MESSAGES.refused);
+    throw invalid(INTEGRATION_MESSAGES.refused);
   }
   const now = Date.now();
   const previous = await getProviderRecord(orgId, true);
@@ -100,7 +101,7 @@ async function discover(issuer: string): Promise<{ authorization_endpoint: strin
   const res = await providerFetch()(`${issuer}/.well-known/openid-configuration`);
   const meta = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok || typeof meta.authorization_endpoint !== 'string' || typeof meta.token_endpoint !== 'string') {
-    throw badRequest(INTEGRATION_MESSAGES.noOAuth);
+    throw invalid(INTEGRATION_MESSAGES.noOAuth);
   }
   return meta as { authorization_endpoint: string; token_endpoint: string };
 }
@@ -124,7 +125,7 @@ const STATE_MS = 10 * 60_000;
 /** `authorize`: the provider's sign-in URL, with a one-time state (PKCE S256) for this person and organization, 10 minutes. */
 export async function authorize(orgId: string, userId: string, kind: ProviderKind): Promise<string> {
   const client = oauthClient();
-  if (kind !== 'cloudflare' || !client) throw badRequest(INTEGRATION_MESSAGES.noOAuth);
+  if (kind !== 'cloudflare' || !client) throw invalid(INTEGRATION_MESSAGES.noOAuth);
   const meta = await discover(client.issuer);
   const state = randomBytes(32).toString('base64url');
   const verifier = randomBytes(32).toString('base64url');
@@ -176,7 +177,7 @@ async function consumeState(state: string, orgId: string, userId: string): Promi
 /** `oauth`: the code exchanged (with the PKCE verifier) for a token, which connects the provider. */
 export async function finishOAuth(orgId: string, userId: string, code: string, state: string): Promise<ProviderRecord> {
   const client = oauthClient();
-  if (!client) throw badRequest(INTEGRATION_MESSAGES.noOAuth);
+  if (!client) throw invalid(INTEGRATION_MESSAGES.noOAuth);
   const st = await consumeState(state, orgId, userId);
   const [verifier] = await secrets().decrypt(stateContext(orgId), [st.verifier]);
   const form = new URLSearchParams({
@@ -193,6 +194,6 @@ export async function finishOAuth(orgId: string, userId: string, code: string, s
     body: form,
   });
   const tokens = (await res.json().catch(() => ({}))) as { access_token?: unknown };
-  if (!res.ok || typeof tokens.access_token !== 'string') throw badRequest(INTEGRATION_MESSAGES.refused);
+  if (!res.ok || typeof tokens.access_token !== 'string') throw invalid(INTEGRATION_MESSAGES.refused);
   return connect(orgId, userId, st.kind, { apiToken: tokens.access_token });
 }

@@ -7,7 +7,7 @@ import {
   PROJECT_TRANSFERRING,
 } from '../../shared/domains/projects/records';
 import type { Role } from '../../shared/kernel/auth/scopes';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
@@ -68,7 +68,7 @@ function credentialsFor(kind: string, credentials: unknown): unknown {
   const rule = CREDENTIALS_OF[kind as keyof typeof CREDENTIALS_OF];
   if (!rule) return credentials;
   const parsed = z.safeParse(rule.schema, credentials);
-  if (!parsed.success) throw badRequest(rule.message);
+  if (!parsed.success) throw invalid(rule.message);
   return parsed.data;
 }
 

@@ -1,5 +1,5 @@
 import { isReservedName, isValidName } from '../../shared/domains/projects/env-schema';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 
 export const NAME_RULE = 'Use letters, numbers and underscores, not starting with a number.';
 
@@ -11,14 +11,14 @@ const unique = (names: string[]) => [...new Set(names)];
  * then all reserved ones, named exactly as they were sent.
  */
 export function checkNames(names: string[]): void {
-  const invalid = unique(names.filter((n) => !isValidName(n)));
-  if (invalid.length > 0) throw badRequest(`Invalid names: ${invalid.join(', ')}. ${NAME_RULE}`);
+  const bad = unique(names.filter((n) => !isValidName(n)));
+  if (bad.length > 0) throw invalid(`Invalid names: ${bad.join(', ')}. ${NAME_RULE}`);
   const reserved = unique(names.filter(isReservedName));
-  if (reserved.length > 0) throw badRequest(`Reserved by the platform: ${reserved.join(', ')}.`);
+  if (reserved.length > 0) throw invalid(`Reserved by the platform: ${reserved.join(', ')}.`);
 }
 
 /** Checks the name of a single write. */
 export function checkName(name: string): void {
-  if (!isValidName(name)) throw badRequest(NAME_RULE);
-  if (isReservedName(name)) throw badRequest(`${name} is reserved by the platform.`);
+  if (!isValidName(name)) throw invalid(NAME_RULE);
+  if (isReservedName(name)) throw invalid(`${name} is reserved by the platform.`);
 }

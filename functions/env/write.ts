@@ -8,9 +8,10 @@ import {
   requireProject,
 } from '../../shared/domains/projects/records';
 import type { Caller } from '../../shared/kernel/auth/caller';
-import { badRequest, conflict, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { ORG_NOT_FOUND } from '../../shared/kernel/ground/messages';
+import { HttpError, httpErrorOf } from '../../shared/kernel/http/http-error';
 import { orgIsActive } from '../../shared/kernel/identity/orgs';
 import { transact } from '../../shared/kernel/store/ops';
 import { getItem, TABLE } from '../../shared/kernel/store/table';
@@ -159,7 +160,7 @@ export async function upsertMany(orgId: string, projectId: string, caller: Calle
         projectId,
         written,
         total: names.length,
-        error: err instanceof HttpError ? err.message : describeError(err),
+        error: httpErrorOf(err) ? (err as Error).message : describeError(err),
       });
       throw new HttpError(503, NOT_ALL_SAVED);
     }
@@ -192,8 +193,8 @@ export async function putOne(orgId: string, projectId: string, key: string, call
       item = setVar(orgId, projectId, key, { ...fields, secret }, Date.now());
     } else {
       const stored = await getItem<EnvRecord>(projectKeys.env(orgId, projectId, key), true);
-      if (!stored) throw badRequest(ENTER_VALUE);
-      if (stored.sensitive && !input.sensitive) throw badRequest(ENTER_NEW_VALUE);
+      if (!stored) throw invalid(ENTER_VALUE);
+      if (stored.sensitive && !input.sensitive) throw invalid(ENTER_NEW_VALUE);
       item = setVar(orgId, projectId, key, fields, Date.now(), stored.version);
     }
     try {

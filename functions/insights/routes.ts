@@ -3,7 +3,7 @@ import { analyticsOf } from '../../shared/domains/insights/analytics';
 import { FROM_AFTER_TO, QueryTime, RANGE_TOO_LONG, rangeOf } from '../../shared/domains/insights/query';
 import { listAudit } from '../../shared/kernel/audit/audit';
 import type { Role, Scope } from '../../shared/kernel/auth/scopes';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import { ok, route } from '../../shared/kernel/http/route';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
@@ -43,7 +43,7 @@ export const routes = [
     }),
     errors: { 400: [FROM_AFTER_TO, INVALID_CURSOR] },
     run: async ({ org, query }) => {
-      if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw badRequest(FROM_AFTER_TO);
+      if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw invalid(FROM_AFTER_TO);
       return ok(await listAudit(org.orgId, query));
     },
   }),

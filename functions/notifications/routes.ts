@@ -24,7 +24,7 @@ import { TK, TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
 import type { Caller } from '../../shared/kernel/auth/caller';
 import { callerId } from '../../shared/kernel/auth/caller';
 import type { Role } from '../../shared/kernel/auth/scopes';
-import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, forbidden, invalid, notFound } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { getItem, getMany } from '../../shared/kernel/store/table';
@@ -70,7 +70,7 @@ async function calendarExists(orgId: string, calendarId: string): Promise<boolea
 /** What an attachment names exists in this organization: itself, or its project, device, space, mailbox or calendar. */
 async function checkTarget(orgId: string, type: ResourceType, id: string): Promise<void> {
   if (type === 'org') {
-    if (id !== orgId) throw badRequest(NOT_ATTACHABLE.org);
+    if (id !== orgId) throw invalid(NOT_ATTACHABLE.org);
     return;
   }
   if (type === 'project') {
@@ -81,7 +81,7 @@ async function checkTarget(orgId: string, type: ResourceType, id: string): Promi
     await requireDevice(orgId, id);
     return;
   }
-  if (!id.startsWith(ID_PREFIX[type])) throw badRequest(NOT_ATTACHABLE.prefix);
+  if (!id.startsWith(ID_PREFIX[type])) throw invalid(NOT_ATTACHABLE.prefix);
   const exists =
     type === 'space'
       ? (await getItem(TK.space(orgId, id))) !== undefined
@@ -209,7 +209,7 @@ export const routes = [
       let input: z.infer<typeof ProtocolBody>;
       if ('template' in body) {
         const t = TEMPLATES.find((x) => x.id === body.template);
-        if (!t) throw badRequest(PROTOCOL_MESSAGES.unknownTemplate);
+        if (!t) throw invalid(PROTOCOL_MESSAGES.unknownTemplate);
         input = { name: t.name, description: t.description, enabled: true, rules: t.rules };
       } else input = body;
       return created({ protocol: shownProtocol(await createProtocol(org.orgId, input, callerId(caller))) });
@@ -306,7 +306,7 @@ export const routes = [
     },
     run: async ({ org, params }) => {
       const type = params.resourceType as ResourceType;
-      if (!RESOURCE_TYPES.includes(type)) throw badRequest(PROTOCOL_MESSAGES.unknownType);
+      if (!RESOURCE_TYPES.includes(type)) throw invalid(PROTOCOL_MESSAGES.unknownType);
       await detach(await requireProtocol(org.orgId, params.protocolId, true), type, params.targetId);
       return noContent();
     },

@@ -1,4 +1,5 @@
-import { conflict, HttpError } from '../../shared/kernel/ground/errors';
+import { conflict } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import type { Organization } from '../../shared/kernel/identity/schema';
 import { deleteMany, queryAll, updateVersioned } from '../../shared/kernel/store/ops';
 import { type Item, keys } from '../../shared/kernel/store/table';

@@ -5,7 +5,7 @@ import { FROM_AFTER_TO, QueryTime, RANGE_TOO_LONG, rangeOf } from '../../shared/
 import { Analytics, AuditList, PlatformStats } from '../../shared/domains/insights/responses';
 import { listAudit, listPlatformAudit } from '../../shared/kernel/audit/audit';
 import { readStats } from '../../shared/kernel/audit/stats';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 import { ok, type Route, route } from '../../shared/kernel/http/route';
@@ -68,7 +68,7 @@ export const routes: Route[] = [
     errors: { 400: [FROM_AFTER_TO, RANGE_TOO_LONG, INVALID_CURSOR], ...OPERATORS },
     run: async ({ caller, query }) => {
       await requireOperator(caller);
-      if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw badRequest(FROM_AFTER_TO);
+      if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw invalid(FROM_AFTER_TO);
       if (query.orgId) return ok(await listAudit(query.orgId, query));
       const { from, to } = rangeOf(query.from, query.to, 30 * 86_400_000);
       return ok(await listPlatformAudit({ ...query, from, to }));

@@ -2,8 +2,9 @@ import { HostTaken, hostEntry, hostOfLabel, productionLabels, reserveHost } from
 import { actorId, projectKeys } from '../../shared/domains/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/domains/projects/schema';
 import type { Caller } from '../../shared/kernel/auth/caller';
-import { HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { notFound } from '../../shared/kernel/ground/errors';
 import { ORG_NOT_FOUND } from '../../shared/kernel/ground/messages';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { orgIsActive } from '../../shared/kernel/identity/orgs';
 import { newId } from '../../shared/kernel/store/ids';
 import { transact } from '../../shared/kernel/store/ops';

@@ -13,8 +13,9 @@ import {
 import type { ProjectRecord } from '../../shared/domains/projects/schema';
 import { removeServerFunctions } from '../../shared/domains/projects/server-functions';
 import { forgetProjectClients } from '../../shared/domains/signin-clients/clients';
-import { conflict, HttpError } from '../../shared/kernel/ground/errors';
+import { conflict } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
+import { HttpError, statusOf } from '../../shared/kernel/http/http-error';
 import { db } from '../../shared/kernel/store/client';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../shared/kernel/store/ops';
 import { keys, TABLE } from '../../shared/kernel/store/table';
@@ -123,7 +124,7 @@ async function markDeleting(project: ProjectRecord): Promise<ProjectRecord> {
   try {
     return await updateVersioned<ProjectRecord>(key, project.version, { status: 'deleting', updatedAt: Date.now() });
   } catch (err) {
-    if (!(err instanceof HttpError) || err.status !== 409) throw err;
+    if (statusOf(err) !== 409) throw err;
     const now = await requireProject(project.orgId, project.projectId, true);
     if (now.status === 'deleting') return now;
     if (now.status === 'transferring') throw conflict(PROJECT_TRANSFERRING);

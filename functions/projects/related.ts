@@ -1,5 +1,5 @@
 import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/domains/projects/records';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { queryAll } from '../../shared/kernel/store/ops';
 import { type Item, keys, TABLE } from '../../shared/kernel/store/table';
 
@@ -31,7 +31,7 @@ export const REPO_NOT_FOUND = 'Repository not found in this organization.';
  * An id that is not a resource id names no repository: 400 at once, without a read.
  */
 export function repoExists(orgId: string, repoId: string) {
-  if (!isId('res_', repoId)) throw badRequest(REPO_NOT_FOUND);
+  if (!isId('res_', repoId)) throw invalid(REPO_NOT_FOUND);
   return {
     ConditionCheck: {
       TableName: TABLE(),

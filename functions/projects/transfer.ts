@@ -15,8 +15,9 @@ import {
 import type { ProjectRecord } from '../../shared/domains/projects/schema';
 import { accessOrg } from '../../shared/kernel/auth/authenticate';
 import type { Caller } from '../../shared/kernel/auth/caller';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, forbidden, invalid, notFound } from '../../shared/kernel/ground/errors';
 import { ORG_NOT_FOUND } from '../../shared/kernel/ground/messages';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { orgIsActive } from '../../shared/kernel/identity/orgs';
 import type { Organization } from '../../shared/kernel/identity/schema';
 import { db } from '../../shared/kernel/store/client';
@@ -49,7 +50,7 @@ export async function transferProject(
   targetOrgId: string,
 ): Promise<{ project: ProjectRecord; org: Organization }> {
   const project = await requireProject(source.orgId, projectId, true);
-  if (targetOrgId === source.orgId) throw badRequest(ALREADY_HERE);
+  if (targetOrgId === source.orgId) throw invalid(ALREADY_HERE);
   if (project.status === 'deleting') throw conflict(PROJECT_DELETING);
   if (project.status === 'transferring' && project.transferTo !== targetOrgId) throw conflict(PROJECT_TRANSFERRING);
   if (!isId('org_', targetOrgId)) throw notFound(ORG_NOT_FOUND);

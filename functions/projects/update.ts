@@ -9,7 +9,8 @@ import {
 import { productionLabelOf } from '../../shared/domains/projects/hosts';
 import { assertActive, projectKeys, requireProject } from '../../shared/domains/projects/records';
 import type { Framework, ProjectRecord } from '../../shared/domains/projects/schema';
-import { conflict, HttpError } from '../../shared/kernel/ground/errors';
+import { conflict } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { transact } from '../../shared/kernel/store/ops';
 import { putNew, TABLE } from '../../shared/kernel/store/table';
 import { SLUG_TAKEN } from './create';

@@ -42,7 +42,7 @@ import {
   RepoPath,
 } from '../../shared/domains/repos/thread-schemas';
 import { type Caller, callerId } from '../../shared/kernel/auth/caller';
-import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, forbidden, invalid, notFound } from '../../shared/kernel/ground/errors';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 import { newId } from '../../shared/kernel/store/ids';
@@ -205,7 +205,7 @@ export const routes = [
       409: [PULL_MESSAGES.alreadyOpen(1), PULL_MESSAGES.tooMany, PULL_MESSAGES.createFailed],
     },
     run: async ({ org, params, body, caller }) => {
-      if (body.source === body.target) throw badRequest(PULL_MESSAGES.branchesSame);
+      if (body.source === body.target) throw invalid(PULL_MESSAGES.branchesSame);
       const r = await requireRepo(org.orgId, params.name);
       const assignees = await memberIds(org.orgId, body.assignees, PULL_MESSAGES.notMember);
       const port = await repoGit();
@@ -213,10 +213,8 @@ export const routes = [
         port.resolve(r.resourceId, body.source),
         port.resolve(r.resourceId, body.target),
       ]);
-      if (source?.kind !== 'branch' || target?.kind !== 'branch') throw badRequest(PULL_MESSAGES.branchNotFound);
-      await mergeState(port, r.resourceId, target.commit, source.commit, () =>
-        badRequest(PULL_MESSAGES.divergedCreate),
-      );
+      if (source?.kind !== 'branch' || target?.kind !== 'branch') throw invalid(PULL_MESSAGES.branchNotFound);
+      await mergeState(port, r.resourceId, target.commit, source.commit, () => invalid(PULL_MESSAGES.divergedCreate));
       const now = Date.now();
       const pull = await createPull(r, (number) => ({
         kind: 'pull',
@@ -260,7 +258,7 @@ export const routes = [
       if (open && !heads.target) throw notFound(PULL_MESSAGES.refNotFound);
       const merge =
         open && heads.source && heads.target
-          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PULL_MESSAGES.tooFar))
+          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => invalid(PULL_MESSAGES.tooFar))
           : undefined;
       return ok({
         pull: {
@@ -320,7 +318,7 @@ export const routes = [
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
       // From the merge base (not the target's head: CodeCommit walks down to it), and too far apart is 400.
-      const base = await mergeBaseOf(port, pull.repoId, heads, () => badRequest(PULL_MESSAGES.tooFar));
+      const base = await mergeBaseOf(port, pull.repoId, heads, () => invalid(PULL_MESSAGES.tooFar));
       const commits = await port.commitsBetween(pull.repoId, base ?? heads.target, heads.source, MAX_COMMITS + 1);
       return ok({ commits: commits.slice(0, MAX_COMMITS), truncated: commits.length > MAX_COMMITS });
     },
@@ -338,7 +336,7 @@ export const routes = [
       const { pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
-      const base = await mergeBaseOf(port, pull.repoId, heads, () => badRequest(PULL_MESSAGES.tooFar));
+      const base = await mergeBaseOf(port, pull.repoId, heads, () => invalid(PULL_MESSAGES.tooFar));
       const diff = await port.diff(pull.repoId, base, heads.source, {
         maxFiles: MAX_FILES,
         maxLines: 50_000,
@@ -364,7 +362,7 @@ export const routes = [
       const heads = await headsOf(port, pull);
       const merge =
         heads.source && heads.target
-          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => badRequest(PULL_MESSAGES.tooFar))
+          ? await mergeState(port, pull.repoId, heads.target, heads.source, () => invalid(PULL_MESSAGES.tooFar))
           : undefined;
       const revisionId = revisionAt(pull, heads.source);
       const [review, threads] = await Promise.all([
@@ -430,11 +428,11 @@ export const routes = [
         if (!id) throw notFound();
         return created({ comment: { id } });
       }
-      if (body.path === undefined || body.line === undefined) throw badRequest(PULL_MESSAGES.chooseLine);
+      if (body.path === undefined || body.line === undefined) throw invalid(PULL_MESSAGES.chooseLine);
       const port = await repoGit();
       const heads = await requireHeads(port, pull);
       const merge = await mergeState(port, pull.repoId, heads.target, heads.source, () =>
-        badRequest(PULL_MESSAGES.tooFar),
+        invalid(PULL_MESSAGES.tooFar),
       );
       const base = body.base ?? merge.mergeBase;
       const head = body.head ?? heads.source;

@@ -7,7 +7,8 @@ import { M, type RepoRecord, requireRepo } from '../../shared/domains/repos/reco
 import { repoGit } from '../../shared/domains/repos/tags';
 import { createUploads, readUpload, removeUploads } from '../../shared/domains/repos/uploads';
 import type { Caller } from '../../shared/kernel/auth/caller';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/kernel/ground/errors';
+import { conflict, forbidden, invalid, notFound } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, ok, type Reply, route } from '../../shared/kernel/http/route';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/kernel/store/cursor';
@@ -95,20 +96,20 @@ async function toChanges(
     return buf;
   };
   const decode = (path: string, content: string) => {
-    if (content.length % 4 !== 0 || !BASE64.test(content)) throw badRequest(`${path}: content is not valid base64`);
+    if (content.length % 4 !== 0 || !BASE64.test(content)) throw invalid(`${path}: content is not valid base64`);
     return count(Buffer.from(content, 'base64'));
   };
   const body = async (c: { path: string; content?: string; uploadId?: string }) => {
     if (c.content !== undefined && c.uploadId !== undefined) {
-      throw badRequest(`${c.path}: give content or uploadId, not both`);
+      throw invalid(`${c.path}: give content or uploadId, not both`);
     }
     if (c.uploadId !== undefined) return count(await uploaded(c.path, c.uploadId, MAX_CONTENT_BYTES - bytes));
     return c.content !== undefined ? decode(c.path, c.content) : undefined;
   };
   const claim = (path: string) => {
     const problem = pathProblem(path);
-    if (problem) throw badRequest(`${path.replaceAll('\0', '\\0').slice(0, 300)}: ${problem}`);
-    if (seen.has(path)) throw badRequest(`${path} is changed more than once.`);
+    if (problem) throw invalid(`${path.replaceAll('\0', '\\0').slice(0, 300)}: ${problem}`);
+    if (seen.has(path)) throw invalid(`${path} is changed more than once.`);
     seen.add(path);
   };
   for (const c of changes) {
@@ -120,7 +121,7 @@ async function toChanges(
     if (c.action === 'delete') out.push({ action: 'delete', path: c.path });
     else if (c.action === 'put') {
       const content = await body(c);
-      if (!content) throw badRequest(`${c.path}: content or uploadId is required`);
+      if (!content) throw invalid(`${c.path}: content or uploadId is required`);
       out.push({ action: 'put', path: c.path, content });
     } else {
       const content = await body(c);
@@ -179,14 +180,14 @@ export const contentRoutes = [
     },
     run: async ({ org, params, body }) => {
       const problem = refNameProblem(body.name);
-      if (problem) throw badRequest(`Branch name ${problem}.`);
+      if (problem) throw invalid(`Branch name ${problem}.`);
       const r = await requireRepo(org.orgId, params.name);
       const port = await repoGit();
       const refs = await port.refs(r.resourceId);
       if (refs.tags.some((t) => t.name === body.name)) throw conflict(TAG_EXISTS);
       if (refs.branches.some((b) => b.name === body.name)) throw conflict(BRANCH_EXISTS);
       const from = await port.resolve(r.resourceId, body.from);
-      if (!from) throw isCommitId(body.from) ? badRequest(NO_SUCH_COMMIT) : notFound(REF_NOT_FOUND);
+      if (!from) throw isCommitId(body.from) ? invalid(NO_SUCH_COMMIT) : notFound(REF_NOT_FOUND);
       try {
         await port.setRef(r.resourceId, `refs/heads/${body.name}`, from.commit, null);
       } catch (err) {
@@ -206,7 +207,7 @@ export const contentRoutes = [
     errors: { 400: [DEFAULT_BRANCH], 404: [M.repoNotFound, BRANCH_GONE], 409: [BRANCH_CHANGED] },
     run: async ({ org, params, query }) => {
       const r = await requireRepo(org.orgId, params.name);
-      if (query.name === r.defaultBranch) throw badRequest(DEFAULT_BRANCH);
+      if (query.name === r.defaultBranch) throw invalid(DEFAULT_BRANCH);
       const port = await repoGit();
       const branch = (await port.refs(r.resourceId)).branches.find((b) => b.name === query.name);
       if (!branch) throw notFound(BRANCH_GONE);
@@ -264,11 +265,11 @@ export const contentRoutes = [
       const head = refs.branches.find((b) => b.name === body.branch);
       const empty = refs.branches.length === 0;
       if (!head && !(empty && body.branch === r.defaultBranch)) throw notFound(`Branch ${body.branch} not found.`);
-      if (head && !body.parentCommitId) throw badRequest(PARENT_REQUIRED);
+      if (head && !body.parentCommitId) throw invalid(PARENT_REQUIRED);
       const target = body.newBranch || body.branch;
       if (body.newBranch) {
         const problem = refNameProblem(body.newBranch);
-        if (problem) throw badRequest(`${body.newBranch}: ${problem}`);
+        if (problem) throw invalid(`${body.newBranch}: ${problem}`);
         if (refs.branches.some((b) => b.name === body.newBranch))
           throw conflict(`A branch named ${body.newBranch} already exists.`);
         if (refs.tags.some((t) => t.name === body.newBranch))
@@ -296,7 +297,7 @@ export const contentRoutes = [
         if (err instanceof GitConflict) {
           throw conflict(body.newBranch ? `A branch named ${body.newBranch} already exists.` : BRANCH_CHANGED);
         }
-        if (err instanceof GitChangeError || err instanceof GitInputError) throw badRequest(err.message);
+        if (err instanceof GitChangeError || err instanceof GitInputError) throw invalid(err.message);
         throw err;
       }
     },
@@ -323,7 +324,7 @@ export const contentRoutes = [
     run: async ({ org, params, body }) => {
       for (const f of body.files) {
         const problem = pathProblem(f.path);
-        if (problem) throw badRequest(`${f.path.slice(0, 300)}: ${problem}`);
+        if (problem) throw invalid(`${f.path.slice(0, 300)}: ${problem}`);
       }
       if (body.files.reduce((n, f) => n + f.size, 0) > MAX_CONTENT_BYTES) throw new HttpError(413, TOO_BIG_COMMIT);
       const r = await requireRepo(org.orgId, params.name);
@@ -448,7 +449,7 @@ export const contentRoutes = [
       const r = await requireRepo(orgId, params.name);
       const scope = `commits:${r.resourceId}:${query.path ?? ''}`;
       const at = query.cursor ? decodeCursor<{ from: string; skip: number }>(scope, query.cursor) : undefined;
-      if (query.cursor && !at) throw badRequest(INVALID_CURSOR);
+      if (query.cursor && !at) throw invalid(INVALID_CURSOR);
       if (query.path && pathProblem(query.path)) return { commits: [], cursor: null };
       const empty = (await (await repoGit()).refs(r.resourceId)).branches.length === 0;
       if (empty && !at) return { commits: [], cursor: null };

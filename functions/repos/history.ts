@@ -3,7 +3,7 @@ import { lfsFileOf } from '../../shared/domains/repos/lfs/objects';
 import { openPullFor } from '../../shared/domains/repos/pulls';
 import { M, type RepoRecord, requireRepo } from '../../shared/domains/repos/records';
 import { repoGit } from '../../shared/domains/repos/tags';
-import { badRequest, notFound } from '../../shared/kernel/ground/errors';
+import { invalid, notFound } from '../../shared/kernel/ground/errors';
 import { route } from '../../shared/kernel/http/route';
 import { GitTooFar } from '../../shared/ports/git';
 import { pathProblem } from '../../shared/ports/git/names';
@@ -89,12 +89,12 @@ export const historyRoutes = [
       const head = await port.resolve(r.resourceId, query.head);
       if (!head) throw notFound('Branch or commit not found.');
       const apart = await port.divergence(r.resourceId, base.commit, head.commit, TOO_FAR_COMMITS);
-      if (!apart.exact) throw badRequest(TOO_FAR);
+      if (!apart.exact) throw invalid(TOO_FAR);
       let merge: Awaited<ReturnType<typeof port.mergeOptions>>;
       try {
         merge = await port.mergeOptions(r.resourceId, base.commit, head.commit);
       } catch (err) {
-        if (err instanceof GitTooFar) throw badRequest(TOO_FAR);
+        if (err instanceof GitTooFar) throw invalid(TOO_FAR);
         throw err;
       }
       const commits = await port.commitsBetween(r.resourceId, base.commit, head.commit, MAX_COMPARE_COMMITS);

@@ -16,7 +16,8 @@ import { GITIGNORE_TEMPLATES, LICENSES } from '../../shared/domains/repos/templa
 import { listResources, updateResource } from '../../shared/domains/resources/records';
 import { toResource } from '../../shared/domains/resources/schema';
 import { readEnv } from '../../shared/kernel/ground/env';
-import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { plainText } from '../../shared/kernel/http/text-checks';
 import { refNameProblem } from '../../shared/ports/git/names';
@@ -176,7 +177,7 @@ export const repoRoutes = [
     run: async ({ org, params, query }) => {
       const r = await findRepo(org.orgId, params.name);
       if (!r) throw new HttpError(404, M.repoNotFound);
-      if (query.confirm !== r.name) throw badRequest(M.confirm);
+      if (query.confirm !== r.name) throw invalid(M.confirm);
       await deleteRepository(r);
       return noContent();
     },
@@ -206,7 +207,7 @@ export const repoRoutes = [
     run: async ({ org, params, body }) => {
       const r = await requireRepo(org.orgId, params.name);
       if (body.requiredApprovals > 0 && !(await (await repoGit()).resolve(r.resourceId, r.defaultBranch))) {
-        throw badRequest('Push a branch before protecting it.');
+        throw invalid('Push a branch before protecting it.');
       }
       const next = (await updateResource(r, { requiredApprovals: body.requiredApprovals } as never)) as RepoRecord;
       return ok({ requiredApprovals: next.requiredApprovals ?? 0, branch: protectedBranchOf(next) });
@@ -238,7 +239,7 @@ export const repoRoutes = [
       if (body.description !== undefined) fields.description = body.description ?? undefined;
       if (body.defaultBranch !== undefined && body.defaultBranch !== r.defaultBranch) {
         const found = await (await repoGit()).resolve(r.resourceId, body.defaultBranch);
-        if (found?.kind !== 'branch') throw badRequest(`Branch ${body.defaultBranch} not found.`);
+        if (found?.kind !== 'branch') throw invalid(`Branch ${body.defaultBranch} not found.`);
         fields.defaultBranch = body.defaultBranch;
       }
       const next = Object.keys(fields).length > 0 ? ((await updateResource(r, fields as never)) as RepoRecord) : r;

@@ -1,6 +1,6 @@
 import { RESOURCE_TYPES, type ResourceType } from '../../shared/domains/resources/schema';
 import type { Scope } from '../../shared/kernel/auth/scopes';
-import { badRequest, forbidden } from '../../shared/kernel/ground/errors';
+import { forbidden, invalid } from '../../shared/kernel/ground/errors';
 
 /**
  * The resource routes' precise scope rule (spec part A, "Resources"): repositories need
@@ -15,6 +15,6 @@ export function requireScopeFor(scopes: ReadonlySet<Scope>, type: ResourceType |
 
 /** The `:type` of a path: 400 `Unknown type` for anything but the three. */
 export function typeOf(value: string): ResourceType {
-  if (!(RESOURCE_TYPES as readonly string[]).includes(value)) throw badRequest('Unknown type');
+  if (!(RESOURCE_TYPES as readonly string[]).includes(value)) throw invalid('Unknown type');
   return value as ResourceType;
 }

@@ -10,8 +10,9 @@ import {
 import type { KeyAttribute, KeySchema, Resource, ResourceType } from '../../shared/domains/resources/schema';
 import type { Caller } from '../../shared/kernel/auth/caller';
 import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/kernel/config';
-import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { log } from '../../shared/kernel/ground/log';
+import { HttpError, httpErrorOf } from '../../shared/kernel/http/http-error';
 import type { Organization } from '../../shared/kernel/identity/schema';
 import { newId } from '../../shared/kernel/store/ids';
 import { provisionBucket } from './buckets';
@@ -35,7 +36,7 @@ export const PROVISIONING_FAILED = 'Provisioning failed.';
 function keysFor(input: Pick<CreateInput, 'partitionKey' | 'sortKey'>): KeySchema {
   const partitionKey = input.partitionKey ?? { name: 'pk', type: 'S' };
   const sortKey = input.sortKey === undefined ? { name: 'sk', type: 'S' as const } : input.sortKey;
-  if (sortKey && sortKey.name === partitionKey.name) throw badRequest(SAME_KEYS);
+  if (sortKey && sortKey.name === partitionKey.name) throw invalid(SAME_KEYS);
   return sortKey ? { partitionKey, sortKey } : { partitionKey };
 }
 
@@ -72,14 +73,14 @@ function causeOf(err: unknown): string {
  */
 export async function createResource(org: Organization, caller: Caller, input: CreateInput): Promise<Resource> {
   if (input.type !== 'database' && (input.partitionKey !== undefined || input.sortKey !== undefined)) {
-    throw badRequest(ONLY_DATABASES_HAVE_KEYS);
+    throw invalid(ONLY_DATABASES_HAVE_KEYS);
   }
   const keys = input.type === 'database' ? keysFor(input) : undefined;
   const location = await usableLocation(input.location);
-  if (!location) throw badRequest(`Unknown location: ${input.location}`);
+  if (!location) throw invalid(`Unknown location: ${input.location}`);
   const locationId = location.id;
   if (input.type === 'repository') {
-    if (input.projectId !== undefined) throw badRequest(ONLY_LINKABLE);
+    if (input.projectId !== undefined) throw invalid(ONLY_LINKABLE);
     // The same code as POST /repos: an empty repository on the default branch `main`.
     return createRepository(org.orgId, caller, {
       name: input.name,
@@ -90,7 +91,7 @@ export async function createResource(org: Organization, caller: Caller, input: C
   let projectName: string | undefined;
   if (input.projectId !== undefined) {
     projectName = await getProjectName(org.orgId, input.projectId);
-    if (!projectName) throw badRequest(PROJECT_NOT_FOUND);
+    if (!projectName) throw invalid(PROJECT_NOT_FOUND);
   }
 
   const now = Date.now();
@@ -124,7 +125,7 @@ export async function createResource(org: Organization, caller: Caller, input: C
       status = created.TableStatus;
     } else arn = await provisionBucket(record, tags);
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (httpErrorOf(err)) throw err;
     log.warn('provisioning failed', { resourceId, type: record.type, backend: (err as Error).name });
     await updateResource(record, { status: 'error', error: causeOf(err) }).catch(() => undefined);
     throw new HttpError(502, PROVISIONING_FAILED);

@@ -15,7 +15,7 @@ import {
   toResource,
 } from '../../shared/domains/resources/schema';
 import { refreshStatus } from '../../shared/domains/resources/status';
-import { badRequest, notFound } from '../../shared/kernel/ground/errors';
+import { invalid, notFound } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { requireScopeFor, typeOf } from './access';
 import { deleteBucketBackend } from './buckets';
@@ -101,13 +101,13 @@ export const routes = [
     },
     run: async ({ org, params, body }) => {
       const type = typeOf(params.type);
-      if (type === 'repository') throw badRequest(ONLY_LINKABLE);
+      if (type === 'repository') throw invalid(ONLY_LINKABLE);
       const resource = await getResource(org.orgId, type, params.resourceId);
       if (!resource) throw notFound();
       let projectName: string | undefined;
       if (body.projectId !== null) {
         projectName = await getProjectName(org.orgId, body.projectId);
-        if (!projectName) throw badRequest(PROJECT_NOT_FOUND);
+        if (!projectName) throw invalid(PROJECT_NOT_FOUND);
       }
       return ok({ resource: toResource(await linkResource(resource, body.projectId, projectName)) });
     },

@@ -13,7 +13,7 @@ import {
   updateClient,
 } from '../../shared/domains/signin-clients/clients';
 import { callerId } from '../../shared/kernel/auth/caller';
-import { badRequest, conflict } from '../../shared/kernel/ground/errors';
+import { conflict, invalid } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { type ClientSpec, SigninUnavailableError, signin } from '../../shared/ports/signin';
 
@@ -55,8 +55,8 @@ const Origins = z.array(z.string().check(z.maxLength(500))).check(z.maxLength(20
 const Scopes = z.array(z.enum(SCOPES)).check(z.minLength(1), z.maxLength(3));
 
 function checkSpec(spec: ClientSpec): ClientSpec {
-  if (!spec.redirectUris.every((u) => redirectAllowed(u, spec.type))) throw badRequest(REDIRECT);
-  if (!spec.allowedOrigins.every(originAllowed)) throw badRequest(ORIGIN);
+  if (!spec.redirectUris.every((u) => redirectAllowed(u, spec.type))) throw invalid(REDIRECT);
+  if (!spec.allowedOrigins.every(originAllowed)) throw invalid(ORIGIN);
   return {
     ...spec,
     redirectUris: [...new Set(spec.redirectUris)],
@@ -158,7 +158,7 @@ export const routes = [
     run: async ({ org, params, body }) => {
       const project = await requireProject(org.orgId, projectIdOf(params));
       const c = await requireClient(project.projectId, params.clientId);
-      if (body.type !== undefined && body.type !== c.type) throw badRequest(SIGNIN_CLIENT_MESSAGES.typeFixed);
+      if (body.type !== undefined && body.type !== c.type) throw invalid(SIGNIN_CLIENT_MESSAGES.typeFixed);
       if (body.ifVersion !== undefined && body.ifVersion !== c.version) throw conflict(SIGNIN_CLIENT_MESSAGES.changed);
       const { ifVersion: _v, type: _t, ...changes } = body;
       const spec = checkSpec({
@@ -201,7 +201,7 @@ export const routes = [
     run: async ({ org, params, body }) => {
       const project = await requireProject(org.orgId, projectIdOf(params));
       const c = await requireClient(project.projectId, params.clientId);
-      if (c.type !== 'web') throw badRequest(SIGNIN_CLIENT_MESSAGES.onlyWeb);
+      if (c.type !== 'web') throw invalid(SIGNIN_CLIENT_MESSAGES.onlyWeb);
       if (body.revokePrevious) {
         const [newest, ...previous] = c.secrets;
         await provider(() => Promise.all(previous.map((s) => signin().removeSecret(c.clientId, s.secretId))));

@@ -1,4 +1,4 @@
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { type DeleteOutcome, deleteFailure, storage } from '../../shared/ports/object-storage';
 import type { Bucket } from './buckets';
 import { assertFolderPath } from './objects';
@@ -15,8 +15,8 @@ export const DELETE_BATCH = 1000;
  * Files S3 refuses to delete (per key) make the call a 409, after the others went.
  */
 export async function deleteObjects(bucket: Bucket, keys: string[], prefixes: string[]) {
-  if (keys.length === 0 && prefixes.length === 0) throw badRequest(NOTHING);
-  if (prefixes.some((p) => p === '' || p === '/')) throw badRequest(WHOLE_BUCKET);
+  if (keys.length === 0 && prefixes.length === 0) throw invalid(NOTHING);
+  if (prefixes.some((p) => p === '' || p === '/')) throw invalid(WHOLE_BUCKET);
   for (const p of prefixes) assertFolderPath(p);
 
   const result: DeleteOutcome = { deleted: 0, errors: [] };

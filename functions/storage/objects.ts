@@ -1,5 +1,6 @@
-import { badRequest, HttpError } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { isBackendError, toHttpError } from '../../shared/kernel/http/backend-errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
 import { storage } from '../../shared/ports/object-storage';
 import type { Bucket } from './buckets';
@@ -18,7 +19,7 @@ const MAX_KEY_BYTES = 1024;
 
 /** A folder path is empty (the bucket's top) or ends with `/`. */
 export function assertFolderPath(prefix: string): void {
-  if (prefix !== '' && !prefix.endsWith('/')) throw badRequest(FOLDER_PATH);
+  if (prefix !== '' && !prefix.endsWith('/')) throw invalid(FOLDER_PATH);
 }
 
 /** Errors about one file (`NoSuchKey`, `NotFound`) say `File not found.` */
@@ -54,7 +55,7 @@ export async function objectInfo(bucket: Bucket, key: string) {
 }
 
 export async function downloadLink(bucket: Bucket, key: string) {
-  if (key.endsWith('/')) throw badRequest(FOLDER_DOWNLOAD);
+  if (key.endsWith('/')) throw invalid(FOLDER_DOWNLOAD);
   // A link to nothing would fail in the browser; say so here instead.
   await onFile(storage.headObject(bucket.ref, key));
   const filename = key.slice(key.lastIndexOf('/') + 1);
@@ -74,7 +75,7 @@ export interface UploadRequest {
  */
 export async function uploadLinks(bucket: Bucket, files: UploadRequest[]) {
   for (const f of files) {
-    if (f.key.endsWith('/')) throw badRequest(FILE_NAME);
+    if (f.key.endsWith('/')) throw invalid(FILE_NAME);
     if (f.size > MAX_FILE_BYTES) throw new HttpError(413, `${f.key} is larger than 5 GB.`);
   }
   const uploads = await Promise.all(
@@ -95,9 +96,9 @@ export async function uploadLinks(bucket: Bucket, files: UploadRequest[]) {
 /** An empty folder: the object `<prefix><name>/`, as S3 consoles make it. */
 export async function createFolder(bucket: Bucket, prefix: string, name: string) {
   assertFolderPath(prefix);
-  if (name.includes('/')) throw badRequest(FOLDER_NAME);
+  if (name.includes('/')) throw invalid(FOLDER_NAME);
   const key = `${prefix}${name}/`;
-  if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw badRequest('Folder paths are at most 1,024 bytes.');
+  if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw invalid('Folder paths are at most 1,024 bytes.');
   await storage.putFolder(bucket.ref, key);
   return { key };
 }

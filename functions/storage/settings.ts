@@ -1,5 +1,5 @@
 import type { LifecycleRule as S3LifecycleRule } from '@aws-sdk/client-s3';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { type CorsRule, RESERVED_CORS_ID, splitCors, storage, uploadCorsRule } from '../../shared/ports/object-storage';
 import type { Bucket } from './buckets';
 
@@ -43,7 +43,7 @@ export async function getSettings(bucket: Bucket) {
 
 /** Replaces the customer's CORS rules; the platform's own upload rule stays first, untouched. */
 export async function replaceCors(bucket: Bucket, rules: CorsRule[]) {
-  if (rules.some((r) => r.ID === RESERVED_CORS_ID)) throw badRequest(RESERVED_RULE);
+  if (rules.some((r) => r.ID === RESERVED_CORS_ID)) throw invalid(RESERVED_RULE);
   const current = splitCors(await storage.getCors(bucket.ref)).cloudCors;
   const reserved = current.ID === RESERVED_CORS_ID ? current : uploadCorsRule();
   await storage.putCors(bucket.ref, [reserved, ...rules]);

@@ -24,7 +24,7 @@ import {
 } from '../../shared/domains/tracker/parts';
 import { TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
 import { applyTransition, findTransition } from '../../shared/domains/tracker/transitions';
-import { HttpError } from '../../shared/kernel/ground/errors';
+import { HttpError } from '../../shared/kernel/http/http-error';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { actorOf, IssueEdit, Ref, str, trimmed } from './common';
 

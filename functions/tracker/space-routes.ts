@@ -10,7 +10,7 @@ import {
   spaceComponents,
   spaceVersions,
 } from '../../shared/domains/tracker/spaces';
-import { badRequest } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../shared/kernel/ground/errors';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { actorOf, OrgPath, str, trimmed } from './common';
 
@@ -239,4 +239,4 @@ export const spaceRoutes = [
   }),
 ];
 
-const badGrant = (type: string) => badRequest(`Unknown grant type: ${type}`);
+const badGrant = (type: string) => invalid(`Unknown grant type: ${type}`);

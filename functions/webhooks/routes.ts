@@ -13,7 +13,7 @@ import {
 } from '../../shared/domains/webhooks/endpoints';
 import { callerId } from '../../shared/kernel/auth/caller';
 import type { Role } from '../../shared/kernel/auth/scopes';
-import { badRequest, conflict } from '../../shared/kernel/ground/errors';
+import { conflict, invalid } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { plainText } from '../../shared/kernel/http/text-checks';
@@ -37,8 +37,8 @@ async function publicUrl(raw: string): Promise<string> {
     return (await checkPublicUrl(raw)).toString();
   } catch (err) {
     // A name without an address says so: the URL may be right, its DNS not there yet.
-    if (err instanceof UnresolvableHostError) throw badRequest(err.message);
-    if (err instanceof UnsafeUrlError) throw badRequest(WEBHOOK_MESSAGES.url);
+    if (err instanceof UnresolvableHostError) throw invalid(err.message);
+    if (err instanceof UnsafeUrlError) throw invalid(WEBHOOK_MESSAGES.url);
     throw err;
   }
 }
@@ -113,7 +113,7 @@ export const routes = [
       const e = await requireEndpoint(org.orgId, params.endpointId);
       const { ifVersion, ...changes } = body;
       const fields = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-      if (Object.keys(fields).length === 0) throw badRequest('Nothing to update.');
+      if (Object.keys(fields).length === 0) throw invalid('Nothing to update.');
       if (ifVersion !== undefined && ifVersion !== e.version) throw conflict(WEBHOOK_MESSAGES.changed);
       if (body.url !== undefined) fields.url = await publicUrl(body.url);
       if (body.events !== undefined) fields.events = [...new Set(body.events)];

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { HttpError } from '../../shared/kernel/ground/errors';
 import { TEXT_MESSAGES } from '../../shared/kernel/ground/text';
 import { NOT_JSON } from '../../shared/kernel/http/body';
 import { stackOrder } from '../../shared/kernel/http/handler';
+import { HttpError, httpErrorOf } from '../../shared/kernel/http/http-error';
 import { authorize } from '../../shared/kernel/http/middleware/authorize';
 import { conditionalReads, etagOf } from '../../shared/kernel/http/middleware/conditional-reads';
 import { idempotency } from '../../shared/kernel/http/middleware/idempotency';
@@ -67,11 +67,13 @@ const requestOf = (event: Event, api: Partial<State> = {}): Request =>
     internal: {},
   }) as unknown as Request;
 
+/** What the stack answers for the error `run` throws (a DomainError by its kind, an HttpError as it is). */
 async function thrown(run: () => unknown): Promise<HttpError> {
   try {
     await run();
   } catch (err) {
-    if (err instanceof HttpError) return err;
+    const http = httpErrorOf(err);
+    if (http) return http;
     throw err;
   }
   throw new Error('nothing was thrown');

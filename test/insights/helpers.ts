@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { HttpError } from '../../shared/kernel/ground/errors';
+import { statusOf } from '../../shared/kernel/http/http-error';
 import { findPlatformOrg } from '../../shared/kernel/identity/operators';
 import { createOrg, findOrgBySlug } from '../../shared/kernel/identity/orgs';
 import type { Organization } from '../../shared/kernel/identity/schema';
@@ -13,7 +13,7 @@ export async function platformOrg(): Promise<Organization> {
   try {
     await createOrg({ slug: 'platform', name: 'Platform', kind: 'platform' });
   } catch (err) {
-    if (!(err instanceof HttpError && err.status === 409)) throw err;
+    if (statusOf(err) !== 409) throw err;
   }
   const org = (await findPlatformOrg()) ?? (await findOrgBySlug('platform'));
   if (!org) throw new Error('no platform organization');

@@ -1,5 +1,5 @@
 import { SCOPES } from '../../shared/kernel/auth/scopes';
-import { HttpError } from '../../shared/kernel/ground/errors';
+import { statusOf } from '../../shared/kernel/http/http-error';
 import { createKey } from '../../shared/kernel/identity/keys';
 import { createOrg, findOrgBySlug } from '../../shared/kernel/identity/orgs';
 import type { Organization } from '../../shared/kernel/identity/schema';
@@ -16,7 +16,7 @@ export async function platformOrg(): Promise<Organization> {
     return await createOrg({ slug: 'platform', name: 'Platform', kind: 'platform' });
   } catch (err) {
     // Made by another test file at the same moment.
-    if (!(err instanceof HttpError && err.status === 409)) throw err;
+    if (statusOf(err) !== 409) throw err;
     return (await findOrgBySlug('platform')) as Organization;
   }
 }

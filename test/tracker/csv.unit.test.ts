@@ -17,7 +17,7 @@ import {
   writeJiraCsv,
   writeJsonExport,
 } from '../../shared/domains/tracker/csv';
-import { HttpError } from '../../shared/kernel/ground/errors';
+import { DomainError } from '../../shared/kernel/ground/errors';
 import { issue } from '../fixtures/tracker/jql-world';
 
 const fixture = readFileSync(join(__dirname, '..', 'fixtures', 'tracker', 'jira-cloud-export.csv'), 'utf8');
@@ -189,7 +189,7 @@ describe('rows and files that cannot be imported', () => {
 
   test('a file that is not CSV, or has no Summary column, is a 400', () => {
     const unclosed = () => readJiraCsv('Summary,Labels\r\n"open,a\r\n');
-    expect(unclosed).toThrow(HttpError);
+    expect(unclosed).toThrow(DomainError);
     expect(unclosed).toThrow(/^The CSV file could not be read/);
     expect(() => readJiraCsv('Title,Labels\r\nx,a\r\n')).toThrow(
       'The CSV file has no Summary column: export it from the issue tracker with all fields.',

@@ -254,7 +254,7 @@ test('any text is a query or a 400 (JqlError), never another error', async () =>
         } catch (e) {
           expect(e).toBeInstanceOf(JqlError);
           const err = e as JqlError;
-          expect(err.status).toBe(400);
+          expect(err.kind).toBe('invalid');
           expect(err.line).toBeGreaterThanOrEqual(1);
           expect(err.column).toBeGreaterThanOrEqual(1);
           refused++;

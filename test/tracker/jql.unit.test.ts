@@ -1,4 +1,5 @@
 import { compileJql, JqlError, type JqlIssue, parseJql } from '../../shared/domains/tracker/jql';
+import { statusOf } from '../../shared/kernel/http/http-error';
 import { ctx, DAY, issue, NOW } from '../fixtures/tracker/jql-world';
 
 /** The tree without source positions (they are checked apart). */
@@ -187,7 +188,7 @@ async function failure(query: string) {
   try {
     await compileJql(query, ctx());
   } catch (e) {
-    if (e instanceof JqlError) return { status: e.status, ...(e.toJSON() as object) };
+    if (e instanceof JqlError) return { status: statusOf(e), ...(e.toJSON() as object) };
     throw e;
   }
   throw new Error(`no error for ${query}`);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { keyItems } from '../../kernel/identity/keys';
 import { hostProblem, testAllowed } from '../../kernel/net/guarded-fetch';
 import { newId } from '../../kernel/store/ids';
@@ -99,7 +99,7 @@ export function isDeviceHost(host: string): boolean {
 
 /** The host, if a device may allow it; 400 saying why not otherwise. */
 export function checkDeviceHost(host: string): string {
-  if (!isDeviceHost(host)) throw badRequest(DEVICE_MESSAGES.badHost(host));
+  if (!isDeviceHost(host)) throw invalid(DEVICE_MESSAGES.badHost(host));
   return host;
 }
 

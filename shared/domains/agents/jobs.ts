@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { readEnv } from '../../kernel/ground/env';
-import { badRequest, conflict, HttpError, notFound } from '../../kernel/ground/errors';
+import { conflict, DomainError, invalid, notFound } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
@@ -138,7 +138,7 @@ export function checkInput(type: JobType, input: unknown): { input: unknown; hos
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'input';
-    throw badRequest(`Invalid ${type} input. ${where}: ${issue?.message ?? 'not valid'}.`);
+    throw invalid(`Invalid ${type} input. ${where}: ${issue?.message ?? 'not valid'}.`);
   }
   const value = parsed.data as { requests?: { url: string }[]; pages?: { url: string }[] };
   const urls = [...(value.requests ?? []), ...(value.pages ?? [])].map((r) => r.url);
@@ -150,7 +150,7 @@ export async function createJob(job: Omit<JobRecord, 'jobId' | 'status' | 'updat
   const jobId = newId('job_');
   const record: JobRecord = { ...job, jobId, status: 'queued', updatedAt: job.createdAt };
   if (Buffer.byteLength(JSON.stringify(record.input)) > MAX_INPUT_BYTES)
-    throw new HttpError(413, JOB_MESSAGES.tooLarge);
+    throw new DomainError('tooLarge', JOB_MESSAGES.tooLarge);
   await transact([putNew({ ...jobKey(job.orgId, jobId), ...record, ...queuedIndex(job.orgId, job.createdAt, jobId) })]);
   await queueCheck(record);
   return record;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import type { Mailbox } from '../mail/records';
 import { checkSending, type Notified, sendItip } from './imip';
 import {
@@ -68,14 +68,14 @@ interface Times {
 /** Start and end as wall-clock in `timeZone` (400 on an unknown zone, a bad time, an end before the start). */
 export function resolveTimes(allDay: boolean, start: string, end: string, zone: string): Times {
   const timeZone = canonicalZone(zone);
-  if (!timeZone) throw badRequest(CALENDAR_MESSAGES.badZone(zone));
+  if (!timeZone) throw invalid(CALENDAR_MESSAGES.badZone(zone));
   const s = parseLocal(start);
-  if (!s) throw badRequest(CALENDAR_MESSAGES.badTime('start'));
+  if (!s) throw invalid(CALENDAR_MESSAGES.badTime('start'));
   const e = parseLocal(end);
-  if (!e) throw badRequest(CALENDAR_MESSAGES.badTime('end'));
+  if (!e) throw invalid(CALENDAR_MESSAGES.badTime('end'));
   if (allDay) {
-    if (s.time || e.time) throw badRequest(CALENDAR_MESSAGES.allDayDates);
-    if (Temporal.PlainDate.compare(e.date, s.date) <= 0) throw badRequest(CALENDAR_MESSAGES.endBeforeStart);
+    if (s.time || e.time) throw invalid(CALENDAR_MESSAGES.allDayDates);
+    if (Temporal.PlainDate.compare(e.date, s.date) <= 0) throw invalid(CALENDAR_MESSAGES.endBeforeStart);
     return {
       allDay,
       timeZone,
@@ -85,10 +85,10 @@ export function resolveTimes(allDay: boolean, start: string, end: string, zone: 
       endLocal: e.date.toString(),
     };
   }
-  if (!s.time || !e.time) throw badRequest(CALENDAR_MESSAGES.timedTimes);
+  if (!s.time || !e.time) throw invalid(CALENDAR_MESSAGES.timedTimes);
   const zs = zoned(s.date.toPlainDateTime(s.time), timeZone);
   const ze = zoned(e.date.toPlainDateTime(e.time), timeZone);
-  if (ze.epochMilliseconds < zs.epochMilliseconds) throw badRequest(CALENDAR_MESSAGES.endBeforeStart);
+  if (ze.epochMilliseconds < zs.epochMilliseconds) throw invalid(CALENDAR_MESSAGES.endBeforeStart);
   return {
     allDay,
     timeZone,
@@ -119,9 +119,9 @@ function ruleOf(
   if (!recurrence) return { recurrence: null, rrule: null };
   const r: Recurrence = { ...recurrence, interval: recurrence.interval ?? 1 };
   const why = ruleError(r);
-  if (why) throw badRequest(why);
+  if (why) throw invalid(why);
   const rrule = toRRule(r, t.allDay, t.timeZone);
-  if (!usableRule({ rrule, ...t })) throw badRequest(RECURRENCE_MESSAGES.unusable);
+  if (!usableRule({ rrule, ...t })) throw invalid(RECURRENCE_MESSAGES.unusable);
   return { recurrence: r, rrule };
 }
 
@@ -229,7 +229,7 @@ export function hasOccurrence(e: CalEvent, recurrenceId: number): boolean {
 }
 
 function requireOccurrence(e: CalEvent, recurrenceId: number) {
-  if (!e.rrule) throw badRequest(CALENDAR_MESSAGES.notRecurring);
+  if (!e.rrule) throw invalid(CALENDAR_MESSAGES.notRecurring);
   if (!hasOccurrence(e, recurrenceId)) throw notFound(CALENDAR_MESSAGES.occurrenceNotFound);
 }
 
@@ -272,9 +272,9 @@ export async function updateEvent(
   if (input.ifVersion !== undefined && input.ifVersion !== e.version) throw conflict(CALENDAR_MESSAGES.stale);
   let target = e.calendarId;
   if (input.moveTo !== undefined && input.moveTo !== null) {
-    if (typeof input.moveTo !== 'string' || input.moveTo.length > 64) throw badRequest(CALENDAR_MESSAGES.moveTo);
+    if (typeof input.moveTo !== 'string' || input.moveTo.length > 64) throw invalid(CALENDAR_MESSAGES.moveTo);
     await getCalendar(mailbox.mailboxId, input.moveTo).catch(() => {
-      throw badRequest(CALENDAR_MESSAGES.moveTo);
+      throw invalid(CALENDAR_MESSAGES.moveTo);
     });
     target = input.moveTo;
   }
@@ -451,7 +451,7 @@ export async function respond(
 ): Promise<{ event: CalEvent; notified: Notified }> {
   await getCalendar(mailbox.mailboxId, calendarId);
   const e = await getEvent(mailbox.mailboxId, eventId, calendarId);
-  if (e.isOrganizer) throw badRequest(CALENDAR_MESSAGES.ownEvent);
+  if (e.isOrganizer) throw invalid(CALENDAR_MESSAGES.ownEvent);
   if (input.recurrenceId !== undefined) requireOccurrence(e, input.recurrenceId);
   const mine = own(mailbox);
   const me: Attendee = e.attendees.find((a) => mine.has(a.email)) ?? {
@@ -595,6 +595,6 @@ export async function listOccurrences(
   const wanted = calendarIds ? new Set(calendarIds) : null;
   const out = events.filter((e) => !wanted || wanted.has(e.calendarId)).flatMap((e) => occurrencesOf(e, from, to));
   // About 350 bytes each: past this the answer nears what a Lambda response can carry (6 MB).
-  if (out.length > MAX_OCCURRENCES) throw badRequest(CALENDAR_MESSAGES.tooManyOccurrences);
+  if (out.length > MAX_OCCURRENCES) throw invalid(CALENDAR_MESSAGES.tooManyOccurrences);
   return out.sort((a, b) => a.start - b.start || a.end - b.end || a.eventId.localeCompare(b.eventId));
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll, queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
@@ -197,7 +197,7 @@ export async function updateCalendar(
 /** Deletes a calendar (not the default) with its events and their UIDs. */
 export async function deleteCalendar(mailboxId: string, calendarId: string): Promise<void> {
   const c = await getCalendar(mailboxId, calendarId);
-  if (c.isDefault) throw badRequest(CALENDAR_MESSAGES.defaultUndeletable);
+  if (c.isDefault) throw invalid(CALENDAR_MESSAGES.defaultUndeletable);
   const events = await eventsOf(mailboxId, [calendarId]);
   await deleteMany(events.flatMap((e) => [calKeys.event(mailboxId, e.eventId), calKeys.uid(mailboxId, e.uid)]));
   await transact([

@@ -1,4 +1,4 @@
-import { badRequest, HttpError } from '../../kernel/ground/errors';
+import { DomainError, invalid } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { mailFolder } from '../mail/admin';
 import {
@@ -47,7 +47,7 @@ const scopeOf = (mailbox: Mailbox, calendarId: string) => `${mailbox.mailboxId}:
 function parsed(mailbox: Mailbox, content: string) {
   const out = parseIcs(content, [mailbox.address, ...mailbox.aliases]);
   if (out.events.length === 0 && !/BEGIN:VCALENDAR/i.test(content))
-    throw badRequest(CALENDAR_TRANSFER_MESSAGES.notCalendar);
+    throw invalid(CALENDAR_TRANSFER_MESSAGES.notCalendar);
   return out;
 }
 
@@ -93,7 +93,8 @@ async function importChunk(mailbox: Mailbox, calendarId: string, file: Parsed, o
 export async function importContent(mailbox: Mailbox, calendarId: string, content: string): Promise<ImportResult> {
   await getCalendar(mailbox.mailboxId, calendarId);
   const bytes = Buffer.from(content, 'utf8');
-  if (bytes.length > MAX_IMPORT_CONTENT_BYTES) throw new HttpError(413, CALENDAR_TRANSFER_MESSAGES.contentTooLarge);
+  if (bytes.length > MAX_IMPORT_CONTENT_BYTES)
+    throw new DomainError('tooLarge', CALENDAR_TRANSFER_MESSAGES.contentTooLarge);
   const file = parsed(mailbox, content);
   const { more, ...result } = await importChunk(mailbox, calendarId, file, 0);
   if (!more) return { ...result, done: true, next: null };
@@ -118,7 +119,7 @@ export async function importNext(mailbox: Mailbox, calendarId: string, next: str
   await getCalendar(mailbox.mailboxId, calendarId);
   const token = readImportToken(scopeOf(mailbox, calendarId), next, folderOf(mailbox.mailboxId));
   const bytes = await getObject(token.key);
-  if (!bytes) throw badRequest(CALENDAR_TRANSFER_MESSAGES.notUploaded);
+  if (!bytes) throw invalid(CALENDAR_TRANSFER_MESSAGES.notUploaded);
   let file: Parsed;
   try {
     file = parsed(mailbox, bytes.toString('utf8'));

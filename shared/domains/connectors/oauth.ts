@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict } from '../../kernel/ground/errors';
+import { conflict, DomainError, invalid } from '../../kernel/ground/errors';
 import { UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
@@ -129,7 +129,7 @@ async function clientFor(
     };
   }
   if (typeof metadata.registration_endpoint !== 'string') {
-    throw badRequest("This server doesn't register clients itself: enter an OAuth client id (oauthClientId).");
+    throw invalid("This server doesn't register clients itself: enter an OAuth client id (oauthClientId).");
   }
   const supported = metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
   const method = ['client_secret_basic', 'client_secret_post', 'none'].find((m) => supported.includes(m)) ?? 'none';
@@ -174,10 +174,10 @@ async function clientFor(
 
 /** A sign-in step that failed at the server: 400 with what went wrong. */
 function signInFailure(err: unknown): Error {
-  // Our own answers (HttpError) and the platform's storage errors (AWS SDK) stay what they are.
-  if ((err as { status?: number }).status || (err as { $metadata?: unknown }).$metadata) return err as Error;
+  // Our own answers and the platform's storage errors (AWS SDK) stay what they are.
+  if (err instanceof DomainError || (err as { $metadata?: unknown }).$metadata) return err as Error;
   const reason = err instanceof UnsafeUrlError ? err.message : String((err as Error)?.message ?? err).slice(0, 300);
-  return badRequest(`Could not start the sign-in: ${reason}`);
+  return invalid(`Could not start the sign-in: ${reason}`);
 }
 
 /**
@@ -209,10 +209,10 @@ export async function startSignIn(
     const metadata = (await auth.discoverAuthorizationServerMetadata(asUrl, { fetchFn: fetch })) as
       | Metadata
       | undefined;
-    if (!metadata) throw badRequest("Could not start the sign-in: the server's authorization server has no metadata.");
+    if (!metadata) throw invalid("Could not start the sign-in: the server's authorization server has no metadata.");
     const methods = metadata.code_challenge_methods_supported;
     if (!Array.isArray(methods) || !methods.includes('S256')) {
-      throw badRequest("Could not start the sign-in: the server's authorization server does not offer PKCE with S256.");
+      throw invalid("Could not start the sign-in: the server's authorization server does not offer PKCE with S256.");
     }
     const issuer = typeof metadata.issuer === 'string' ? metadata.issuer : asUrl;
     const selected = await auth.selectResourceURL(c.url, {} as never, resourceMetadata);

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readEnv } from '../../kernel/ground/env';
-import { badRequest, notFound } from '../../kernel/ground/errors';
+import { invalid, notFound } from '../../kernel/ground/errors';
 import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { db } from '../../kernel/store/client';
@@ -138,19 +138,18 @@ export type NewConnector = Pick<ConnectorRecord, 'name' | 'slug' | 'url' | 'tran
 /** The spec's checks of a new connector's credentials (400s), before anything is written. */
 export function checkCredentials(input: NewConnector): void {
   const credential = input.authType === 'bearer' || input.authType === 'header';
-  if (input.secret !== undefined && !credential) throw badRequest(CONNECTOR_MESSAGES.noCredential);
-  if (credential && input.secret === undefined) throw badRequest(CONNECTOR_MESSAGES.needsSecret);
-  if (input.headerName !== undefined && input.authType !== 'header')
-    throw badRequest(CONNECTOR_MESSAGES.headerNameOnly);
+  if (input.secret !== undefined && !credential) throw invalid(CONNECTOR_MESSAGES.noCredential);
+  if (credential && input.secret === undefined) throw invalid(CONNECTOR_MESSAGES.needsSecret);
+  if (input.headerName !== undefined && input.authType !== 'header') throw invalid(CONNECTOR_MESSAGES.headerNameOnly);
   if (input.authType === 'header') {
-    if (!input.headerName) throw badRequest(CONNECTOR_MESSAGES.needsHeaderName);
-    if (!validHeaderName(input.headerName)) throw badRequest(CONNECTOR_MESSAGES.badHeaderName);
+    if (!input.headerName) throw invalid(CONNECTOR_MESSAGES.needsHeaderName);
+    if (!validHeaderName(input.headerName)) throw invalid(CONNECTOR_MESSAGES.badHeaderName);
   }
   if ((input.oauthClientId !== undefined || input.oauthClientSecret !== undefined) && input.authType !== 'oauth') {
-    throw badRequest(CONNECTOR_MESSAGES.oauthOnly);
+    throw invalid(CONNECTOR_MESSAGES.oauthOnly);
   }
   if (input.oauthClientSecret !== undefined && input.oauthClientId === undefined) {
-    throw badRequest(CONNECTOR_MESSAGES.clientSecretWithoutId);
+    throw invalid(CONNECTOR_MESSAGES.clientSecretWithoutId);
   }
 }
 
@@ -202,7 +201,7 @@ export async function createConnector(orgId: string, createdBy: string, input: N
     ],
     [
       () => notFound(ORG_NOT_FOUND),
-      () => badRequest(CONNECTOR_MESSAGES.tooMany),
+      () => invalid(CONNECTOR_MESSAGES.tooMany),
       CONNECTOR_MESSAGES.slugTaken(input.slug),
     ],
   );

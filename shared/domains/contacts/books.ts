@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../../kernel/ground/errors';
+import { invalid, isDomainError, notFound } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE } from '../../kernel/store/table';
@@ -23,8 +23,8 @@ interface Head {
  */
 export function bookName(value: unknown): string {
   const text = typeof value === 'string' ? value.trim() : value === undefined ? '' : JSON.stringify(value);
-  if (text === '') throw badRequest(CONTACT_MESSAGES.bookName);
-  if (text.length > 200) throw badRequest(CONTACT_MESSAGES.bookNameLong);
+  if (text === '') throw invalid(CONTACT_MESSAGES.bookName);
+  if (text.length > 200) throw invalid(CONTACT_MESSAGES.bookNameLong);
   return text;
 }
 
@@ -118,7 +118,7 @@ export async function renameBook(mailboxId: string, addressBookId: string, name:
     );
   } catch (err) {
     // Deleted between the read and the write.
-    if ((err as { status?: number }).status === 409) throw notFound(CONTACT_MESSAGES.bookNotFound);
+    if (isDomainError(err, 'conflict')) throw notFound(CONTACT_MESSAGES.bookNotFound);
     throw err;
   }
 }
@@ -126,7 +126,7 @@ export async function renameBook(mailboxId: string, addressBookId: string, name:
 /** Deletes an address book with its contacts and their photos (never the default one). */
 export async function deleteBook(mailboxId: string, addressBookId: string): Promise<void> {
   const book = await getBook(mailboxId, addressBookId);
-  if (book.isDefault) throw badRequest(CONTACT_MESSAGES.defaultBook);
+  if (book.isDefault) throw invalid(CONTACT_MESSAGES.defaultBook);
   await removeContactsOf(mailboxId, addressBookId);
   try {
     await transact(
@@ -150,7 +150,7 @@ export async function deleteBook(mailboxId: string, addressBookId: string): Prom
       [() => notFound(CONTACT_MESSAGES.bookNotFound)],
     );
   } catch (err) {
-    if ((err as { status?: number }).status === 404) return; // a concurrent delete did it
+    if (isDomainError(err, 'notFound')) return; // a concurrent delete did it
     throw err;
   }
   // Contacts written while it was being removed; large exports left in the bucket.

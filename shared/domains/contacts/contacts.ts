@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
+import { conflict, invalid, isDomainError, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
@@ -47,13 +47,13 @@ const DATE = /^(\d{4}|-)-(\d{2})-(\d{2})$/;
 /** YYYY-MM-DD, or --MM-DD for an unknown year (29 February included); anything else is a 400. */
 export function checkDate(value: string): string {
   const m = DATE.exec(value);
-  if (!m) throw badRequest(CONTACT_MESSAGES.badDate);
+  if (!m) throw invalid(CONTACT_MESSAGES.badDate);
   const year = m[1] === '-' ? 2000 : Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
   const d = new Date(Date.UTC(year, month - 1, day));
   if (month < 1 || month > 12 || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day || year < 1) {
-    throw badRequest(CONTACT_MESSAGES.badDate);
+    throw invalid(CONTACT_MESSAGES.badDate);
   }
   return value;
 }
@@ -92,7 +92,7 @@ export function merge(base: ContactFields, input: ContactInput): ContactFields {
   for (const field of ['organization', 'department', 'title'] as const) {
     if (input[field] === undefined) continue;
     const text = asText(input[field]);
-    if (text.length > 1000) throw badRequest(CONTACT_MESSAGES.textTooLong(field));
+    if (text.length > 1000) throw invalid(CONTACT_MESSAGES.textTooLong(field));
     out[field] = text;
   }
   if (input.notes !== undefined) out.notes = input.notes;
@@ -105,7 +105,7 @@ export function merge(base: ContactFields, input: ContactInput): ContactFields {
   }
   const hasName = out.fullName !== '' || out.nickname !== '' || Object.values(out.name).some((part) => part !== '');
   if (!hasName && out.organization === '' && out.emails.length === 0 && out.phones.length === 0) {
-    throw badRequest(CONTACT_MESSAGES.needsSomething);
+    throw invalid(CONTACT_MESSAGES.needsSomething);
   }
   return out;
 }
@@ -209,7 +209,7 @@ export async function updateContact(
       return await replaceContact(current, { ...kept, ...fields }, ifVersion ?? current.version);
     } catch (err) {
       // Without ifVersion the caller asked for no guard: a concurrent write is merged again.
-      if (ifVersion !== undefined || attempt >= 2 || (err as { status?: number }).status !== 409) throw err;
+      if (ifVersion !== undefined || attempt >= 2 || !isDomainError(err, 'conflict')) throw err;
     }
   }
 }
@@ -281,7 +281,7 @@ export async function listContacts(
   const start = decodeCursor<{ pk: string; sk: string }>(cursorScope, options.cursor);
   const after = start ? contactIdOfKey(String(start.sk)) : undefined;
   if (start && (start.pk !== contactKeys.pk(mailboxId) || after === undefined)) {
-    throw badRequest('Invalid page cursor. Run the request again.');
+    throw invalid('Invalid page cursor. Run the request again.');
   }
   const words = [...new Set(wordsOf(options.q ?? '').map((w) => w.slice(0, 64)))];
   if (words.length > 0) return searchContacts(cursorScope, mailboxId, words, options, after);

@@ -1,4 +1,4 @@
-import { badRequest, HttpError, notFound } from '../../kernel/ground/errors';
+import { DomainError, invalid, isDomainError, notFound } from '../../kernel/ground/errors';
 import { deleteObjects, linkTo, putObject } from '../mail/objects';
 import { getContact, replaceContact } from './contacts';
 import { photoKeyFor } from './objects';
@@ -30,15 +30,15 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export function decodeBase64(data: string): Buffer {
   const compact = data.replace(/\s+/g, '');
   if (compact.length === 0 || compact.length % 4 === 1 || !BASE64.test(compact))
-    throw badRequest(CONTACT_MESSAGES.notBase64);
+    throw invalid(CONTACT_MESSAGES.notBase64);
   return Buffer.from(compact, 'base64');
 }
 
 /** An image's bytes checked for a photo: at most 1 MB (413), and JPEG, PNG, GIF or WebP by its bytes. */
 export function checkPhoto(bytes: Buffer): PhotoType {
-  if (bytes.length > MAX_PHOTO_BYTES) throw new HttpError(413, CONTACT_MESSAGES.photoTooLarge);
+  if (bytes.length > MAX_PHOTO_BYTES) throw new DomainError('tooLarge', CONTACT_MESSAGES.photoTooLarge);
   const type = sniffImage(bytes);
-  if (!type) throw badRequest(CONTACT_MESSAGES.notAnImage);
+  if (!type) throw invalid(CONTACT_MESSAGES.notAnImage);
   return type;
 }
 
@@ -66,7 +66,7 @@ export async function putPhoto(mailboxId: string, contactId: string, data: strin
     try {
       return await setPhoto(contact, bytes, type);
     } catch (err) {
-      if (attempt >= 2 || (err as { status?: number }).status !== 409) throw err;
+      if (attempt >= 2 || !isDomainError(err, 'conflict')) throw err;
     }
   }
 }
@@ -89,7 +89,7 @@ export async function deletePhoto(mailboxId: string, contactId: string): Promise
       await deleteObjects([contact.photoKey]);
       return saved;
     } catch (err) {
-      if (attempt >= 2 || (err as { status?: number }).status !== 409) throw err;
+      if (attempt >= 2 || !isDomainError(err, 'conflict')) throw err;
     }
   }
 }

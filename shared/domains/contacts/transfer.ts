@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, HttpError } from '../../kernel/ground/errors';
+import { DomainError, invalid, isCallersError } from '../../kernel/ground/errors';
 import { getItem } from '../../kernel/store/table';
 import {
   IMPORT_CHUNK,
@@ -81,7 +81,7 @@ async function importChunk(book: AddressBookRecord, cards: RawCard[], offset: nu
         out.imported++;
       }
     } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      if (!isCallersError(err)) throw err;
       out.skipped++;
       warn(card, `${err.message} Skipped.`);
       continue;
@@ -90,7 +90,7 @@ async function importChunk(book: AddressBookRecord, cards: RawCard[], offset: nu
       try {
         await setPhoto(record, photo, checkPhoto(photo));
       } catch (err) {
-        if (!(err instanceof HttpError)) throw err;
+        if (!(err instanceof DomainError)) throw err;
         warn(card, `photo left out: ${err.message}`);
       }
     }
@@ -111,9 +111,10 @@ function textOf(bytes: Buffer): string {
 /** An import's first call with the file in the body. */
 export async function importContent(orgId: string, book: AddressBookRecord, content: string): Promise<ImportAnswer> {
   const bytes = Buffer.from(content, 'utf8');
-  if (bytes.length > MAX_IMPORT_CONTENT_BYTES) throw new HttpError(413, CONTACT_TRANSFER_MESSAGES.contentTooLarge);
+  if (bytes.length > MAX_IMPORT_CONTENT_BYTES)
+    throw new DomainError('tooLarge', CONTACT_TRANSFER_MESSAGES.contentTooLarge);
   const cards = (await vcardReader()).splitCards(content);
-  if (cards.length === 0) throw badRequest(CONTACT_TRANSFER_MESSAGES.noCards);
+  if (cards.length === 0) throw invalid(CONTACT_TRANSFER_MESSAGES.noCards);
   const result = await importChunk(book, cards, 0);
   if (cards.length <= IMPORT_CHUNK) return { ...result, done: true, next: null };
   const key = fileKeyFor(book.mailboxId, 'imp_', 'vcf');
@@ -130,11 +131,11 @@ export async function importUpload(orgId: string, book: AddressBookRecord, size:
 export async function importNext(orgId: string, book: AddressBookRecord, next: string): Promise<ImportAnswer> {
   const token = readImportToken(scopeOf(orgId, book), next, filesFolder(book.mailboxId));
   const bytes = await getObject(token.key);
-  if (!bytes) throw badRequest(CONTACT_TRANSFER_MESSAGES.notUploaded);
+  if (!bytes) throw invalid(CONTACT_TRANSFER_MESSAGES.notUploaded);
   const cards = (await vcardReader()).splitCards(textOf(bytes));
   if (cards.length === 0) {
     await deleteObjects([token.key]);
-    throw badRequest(CONTACT_TRANSFER_MESSAGES.noCards);
+    throw invalid(CONTACT_TRANSFER_MESSAGES.noCards);
   }
   const result = await importChunk(book, cards, token.offset);
   const offset = token.offset + IMPORT_CHUNK;

@@ -1,5 +1,5 @@
 import { readEnv } from '../../kernel/ground/env';
-import { HttpError } from '../../kernel/ground/errors';
+import { isDomainError } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { transact, updateVersioned } from '../../kernel/store/ops';
 import { versionedUpdate } from '../../kernel/store/table';
@@ -205,7 +205,7 @@ export async function recheck(message: CheckMessage, now = Date.now()): Promise<
       return checked;
     } catch (err) {
       // Changed meanwhile (a verify, a patch): read it again.
-      if (!(err instanceof HttpError && err.status === 409)) throw err;
+      if (!isDomainError(err, 'conflict')) throw err;
     }
   }
   return undefined;

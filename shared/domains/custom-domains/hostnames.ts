@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { getDomain } from 'tldts';
-import { badRequest } from '../../kernel/ground/errors';
+import { invalid } from '../../kernel/ground/errors';
 import { normalizeHost } from '../deployments/hosts';
 import { appsDomain } from '../projects/hosts';
 import { DOMAIN_MESSAGES } from './records';
@@ -22,20 +22,20 @@ const platformDomain = () => normalizeHost(appsDomain());
  */
 export function normalizeHostname(input: string): string {
   const raw = input.trim().replace(/\.$/, '');
-  if (raw.includes('*')) throw badRequest(DOMAIN_MESSAGES.wildcard);
-  if (isIP(raw) || isIP(raw.replace(/^\[|\]$/g, ''))) throw badRequest(DOMAIN_MESSAGES.ipLiteral);
-  if (raw.length > 253) throw badRequest(DOMAIN_MESSAGES.tooLong);
+  if (raw.includes('*')) throw invalid(DOMAIN_MESSAGES.wildcard);
+  if (isIP(raw) || isIP(raw.replace(/^\[|\]$/g, ''))) throw invalid(DOMAIN_MESSAGES.ipLiteral);
+  if (raw.length > 253) throw invalid(DOMAIN_MESSAGES.tooLong);
   const ascii = domainToASCII(raw.toLowerCase());
-  if (!ascii) throw badRequest(DOMAIN_MESSAGES.invalid);
-  if (ascii.length > 253) throw badRequest(DOMAIN_MESSAGES.tooLong);
+  if (!ascii) throw invalid(DOMAIN_MESSAGES.invalid);
+  if (ascii.length > 253) throw invalid(DOMAIN_MESSAGES.tooLong);
   const labels = ascii.split('.');
-  if (labels.some((l) => l.length > 63)) throw badRequest(DOMAIN_MESSAGES.labelTooLong);
-  if (labels.length < 2) throw badRequest(DOMAIN_MESSAGES.twoLabels);
-  if (labels.some((l) => !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(l))) throw badRequest(DOMAIN_MESSAGES.invalid);
-  if (/^\d+$/.test(labels[labels.length - 1] as string)) throw badRequest(DOMAIN_MESSAGES.ipLiteral);
+  if (labels.some((l) => l.length > 63)) throw invalid(DOMAIN_MESSAGES.labelTooLong);
+  if (labels.length < 2) throw invalid(DOMAIN_MESSAGES.twoLabels);
+  if (labels.some((l) => !/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(l))) throw invalid(DOMAIN_MESSAGES.invalid);
+  if (/^\d+$/.test(labels[labels.length - 1] as string)) throw invalid(DOMAIN_MESSAGES.ipLiteral);
   const apps = platformDomain();
-  if (ascii === apps || ascii.endsWith(`.${apps}`)) throw badRequest(DOMAIN_MESSAGES.appsDomain(apps));
-  if (isPublicSuffix(ascii)) throw badRequest(DOMAIN_MESSAGES.publicSuffix(ascii));
+  if (ascii === apps || ascii.endsWith(`.${apps}`)) throw invalid(DOMAIN_MESSAGES.appsDomain(apps));
+  if (isPublicSuffix(ascii)) throw invalid(DOMAIN_MESSAGES.publicSuffix(ascii));
   return ascii;
 }
 

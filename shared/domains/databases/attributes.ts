@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { badRequest, type Issue, invalidRequest } from '../../kernel/ground/errors';
+import { type Issue, invalid, invalidRequest } from '../../kernel/ground/errors';
 import type { KeyAttribute, KeySchema } from '../resources/schema';
 
 /**
@@ -213,11 +213,11 @@ function keyValue(v: unknown, attr: KeyAttribute): AttributeValue | undefined {
  */
 export function keyIn(v: unknown, keys: KeySchema): SdkItem {
   const attrs = keyAttributes(keys);
-  if (!isObject(v) || Object.keys(v).length !== attrs.length) throw badRequest(keyMessage(keys));
+  if (!isObject(v) || Object.keys(v).length !== attrs.length) throw invalid(keyMessage(keys));
   const out: SdkItem = {};
   for (const a of attrs) {
     const value = Object.hasOwn(v, a.name) ? keyValue(v[a.name], a) : undefined;
-    if (!value) throw badRequest(keyMessage(keys));
+    if (!value) throw invalid(keyMessage(keys));
     out[a.name] = value;
   }
   return out;
@@ -228,7 +228,7 @@ export function keyOfItem(item: SdkItem, keys: KeySchema): SdkItem {
   const out: SdkItem = {};
   for (const a of keyAttributes(keys)) {
     const value = item[a.name];
-    if (!value || !(a.type in value)) throw badRequest(keyMessage(keys));
+    if (!value || !(a.type in value)) throw invalid(keyMessage(keys));
     out[a.name] = value;
   }
   return out;

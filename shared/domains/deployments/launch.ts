@@ -1,5 +1,5 @@
 import { config, findLocation } from '../../kernel/config';
-import { HttpError } from '../../kernel/ground/errors';
+import { DomainError } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
 import { orgIsActive } from '../../kernel/identity/orgs';
@@ -98,9 +98,9 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     putNew(expiryMarker(deploymentId, projectId, now) as never),
   ];
   const failures: (string | (() => Error) | undefined)[] = [
-    () => new HttpError(404, ORG_NOT_FOUND),
+    () => new DomainError('notFound', ORG_NOT_FOUND),
     undefined,
-    () => new HttpError(404, PROJECT_NOT_FOUND),
+    () => new DomainError('notFound', PROJECT_NOT_FOUND),
   ];
   failures[items.length] = HOST_IN_USE(host);
   await transact(
@@ -133,7 +133,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
   } catch (err) {
     log.error('build start failed', { deploymentId, error: (err as Error).message });
     await transition(orgId, deploymentId, ['queued'], 'error', { error: START_FAILED });
-    throw new HttpError(502, START_FAILED);
+    throw new DomainError('backend', START_FAILED);
   }
   return record;
 }

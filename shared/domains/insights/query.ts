@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { badRequest } from '../../kernel/ground/errors';
+import { invalid } from '../../kernel/ground/errors';
 
 /** A time in a query string: epoch milliseconds, or an ISO 8601 date or date-time (UTC unless it says). */
 export const QueryTime = z
@@ -31,7 +31,7 @@ export const MAX_RANGE_MS = 90 * 86_400_000;
 export function rangeOf(from: number | undefined, to: number | undefined, span: number, grain = 1, now = Date.now()) {
   const end = to ?? Math.floor(now / grain) * grain + grain - 1;
   const start = from ?? end - span + 1;
-  if (start > end) throw badRequest(FROM_AFTER_TO);
-  if (end - start > MAX_RANGE_MS) throw badRequest(RANGE_TOO_LONG);
+  if (start > end) throw invalid(FROM_AFTER_TO);
+  if (end - start > MAX_RANGE_MS) throw invalid(RANGE_TOO_LONG);
   return { from: start, to: end };
 }

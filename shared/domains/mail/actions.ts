@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { HttpError, notFound } from '../../kernel/ground/errors';
+import { DomainError, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { deleteMany, queryAll } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
@@ -76,7 +76,7 @@ export async function threadActions(
   labelIds: string[] = [],
 ): Promise<ActionResult[]> {
   if (action === 'addLabels' || action === 'removeLabels') {
-    if (labelIds.length === 0) throw new HttpError(400, MAIL_ACTION_MESSAGES.labelsRequired);
+    if (labelIds.length === 0) throw new DomainError('invalid', MAIL_ACTION_MESSAGES.labelsRequired);
     if (action === 'addLabels') await checkLabels(mailboxId, labelIds);
   }
   const results: ActionResult[] = new Array(threadIds.length);
@@ -89,7 +89,7 @@ export async function threadActions(
         await (action === 'delete' ? deleteThread(mailboxId, threadId) : act(mailboxId, threadId, action, labelIds));
         results[i] = { threadId, ok: true };
       } catch (err) {
-        if (!(err instanceof HttpError)) throw err;
+        if (!(err instanceof DomainError)) throw err;
         results[i] = { threadId, ok: false, error: err.message };
       }
     }
@@ -121,7 +121,7 @@ async function deleteThread(mailboxId: string, threadId: string) {
     return { after: null };
   });
   if (result === undefined) throw notFound(MAIL_ACTION_MESSAGES.threadNotFound);
-  if (refused) throw new HttpError(400, MAIL_ACTION_MESSAGES.deleteOnly);
+  if (refused) throw new DomainError('invalid', MAIL_ACTION_MESSAGES.deleteOnly);
   const messages = await getMessages(mailboxId, messageIds);
   await deleteMany(messageIds.map((id) => messageKey(mailboxId, id)));
   await db.send(

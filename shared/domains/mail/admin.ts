@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
@@ -46,7 +46,7 @@ export const shownMailbox = (m: Mailbox) => ({
 async function requireOrgAddress(orgId: string, address: string): Promise<string> {
   const domain = domainOf(address);
   const record = await getDomain(orgId, domain);
-  if (!record) throw badRequest(MAIL_MESSAGES.notOrgDomain);
+  if (!record) throw invalid(MAIL_MESSAGES.notOrgDomain);
   if (record.status !== 'verified') throw conflict(MAIL_MESSAGES.addressesNeedVerified(domain));
   return domain;
 }

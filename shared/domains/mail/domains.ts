@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
@@ -105,7 +105,7 @@ export const shownDomain = (d: MailDomain) => ({
 export async function addDomain(orgId: string, domain: string): Promise<MailDomain> {
   // The Public Suffix List is loaded by the add alone (out of the mail group's cold start).
   const { isPublicSuffix } = await import('../custom-domains/suffix');
-  if (isPublicSuffix(domain)) throw badRequest(CLAIM_MESSAGES.publicSuffix(domain));
+  if (isPublicSuffix(domain)) throw invalid(CLAIM_MESSAGES.publicSuffix(domain));
   const holder = await holderOf(domain);
   if (holder && holder.orgId !== orgId) throw conflict(MAIL_MESSAGES.domainTaken);
   const now = Date.now();

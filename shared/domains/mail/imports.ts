@@ -1,4 +1,4 @@
-import { badRequest, HttpError } from '../../kernel/ground/errors';
+import { DomainError, invalid } from '../../kernel/ground/errors';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { uploadLink } from './objects';
 
@@ -40,7 +40,7 @@ export async function startUpload(
   contentType: string,
   size: number,
 ): Promise<ImportAnswer> {
-  if (size > MAX_IMPORT_UPLOAD_BYTES) throw new HttpError(413, IMPORT_MESSAGES.uploadTooLarge);
+  if (size > MAX_IMPORT_UPLOAD_BYTES) throw new DomainError('tooLarge', IMPORT_MESSAGES.uploadTooLarge);
   const url = await uploadLink(key, contentType, size, 900);
   return {
     imported: 0,
@@ -63,7 +63,7 @@ export function readImportToken(scope: string, next: string, folder: string): { 
     !Number.isSafeInteger(token.offset) ||
     token.offset < 0
   ) {
-    throw badRequest(IMPORT_MESSAGES.badNext);
+    throw invalid(IMPORT_MESSAGES.badNext);
   }
   return token;
 }

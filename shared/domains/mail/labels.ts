@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../../kernel/ground/errors';
+import { invalid, notFound } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { queryAll, transact } from '../../kernel/store/ops';
 import { getItem, getMany, putNew } from '../../kernel/store/table';
@@ -85,8 +85,8 @@ export const labelNames = async (mailboxId: string) =>
 export async function createLabel(mailboxId: string, rawName: string): Promise<ShownLabel> {
   const name = rawName.trim();
   if (!name || name.length > 100 || name.split('/').some((part) => part.trim() === ''))
-    throw badRequest(LABEL_MESSAGES.badName);
-  if (isSystemLabel(name.toUpperCase())) throw badRequest(LABEL_MESSAGES.system);
+    throw invalid(LABEL_MESSAGES.badName);
+  if (isSystemLabel(name.toUpperCase())) throw invalid(LABEL_MESSAGES.system);
   const label: LabelRecord = { labelId: newId('lbl_'), name, total: 0, unread: 0, createdAt: Date.now() };
   await transact(
     [
@@ -100,7 +100,7 @@ export async function createLabel(mailboxId: string, rawName: string): Promise<S
 
 /** A user label of the mailbox (system ids are 400, unknown ones 404). */
 export async function requireUserLabel(mailboxId: string, labelId: string): Promise<LabelRecord> {
-  if (isSystemLabel(labelId)) throw badRequest(LABEL_MESSAGES.system);
+  if (isSystemLabel(labelId)) throw invalid(LABEL_MESSAGES.system);
   const label = await getItem<LabelRecord & { deleting?: boolean }>(labelKey(mailboxId, labelId), true);
   if (!label?.name || label.deleting) throw notFound(LABEL_MESSAGES.notFound);
   return label;

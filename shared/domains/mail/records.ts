@@ -1,5 +1,5 @@
 import type { Caller } from '../../kernel/auth/caller';
-import { badRequest, forbidden, notFound } from '../../kernel/ground/errors';
+import { forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import type { Member } from '../../kernel/identity/schema';
 import { queryPrefix } from '../../kernel/store/ops';
 import { getItem, keys, ORG_PREFIX } from '../../kernel/store/table';
@@ -134,7 +134,7 @@ export async function resolveMembers(orgId: string, given: string[]): Promise<st
   const out = new Set<string>();
   for (const g of given) {
     const id = members.has(g) ? g : byEmail.get(g.trim().toLowerCase());
-    if (!id) throw badRequest(MAIL_MESSAGES.memberNotFound(g));
+    if (!id) throw invalid(MAIL_MESSAGES.memberNotFound(g));
     out.add(id);
   }
   return [...out];

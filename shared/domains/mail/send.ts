@@ -1,4 +1,4 @@
-import { badRequest, HttpError } from '../../kernel/ground/errors';
+import { DomainError, invalid } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { getItem } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
@@ -67,16 +67,17 @@ export async function sendMessage(
   input: Compose & { from?: string },
 ): Promise<{ message: Message; thread: Thread; rejected: string[] }> {
   const from = (input.from ?? mailbox.address).toLowerCase();
-  if (from !== mailbox.address && !mailbox.aliases.includes(from)) throw badRequest(SEND_MESSAGES.badFrom);
+  if (from !== mailbox.address && !mailbox.aliases.includes(from)) throw invalid(SEND_MESSAGES.badFrom);
   const recipients = [...input.to, ...input.cc, ...input.bcc];
-  if (recipients.length === 0) throw badRequest(SEND_MESSAGES.noRecipients);
-  if (recipients.length > LIMITS.recipients) throw badRequest(SEND_MESSAGES.tooManyRecipients);
-  if (hasBreak(input.subject) || recipients.some(hasBreak)) throw badRequest(SEND_MESSAGES.lineBreak);
+  if (recipients.length === 0) throw invalid(SEND_MESSAGES.noRecipients);
+  if (recipients.length > LIMITS.recipients) throw invalid(SEND_MESSAGES.tooManyRecipients);
+  if (hasBreak(input.subject) || recipients.some(hasBreak)) throw invalid(SEND_MESSAGES.lineBreak);
   await requireSendingDomain(mailbox.orgId, domainOf(from));
-  if ((await sentToday(mailbox.mailboxId)) >= LIMITS.dailyQuota) throw new HttpError(429, SEND_MESSAGES.quota);
+  if ((await sentToday(mailbox.mailboxId)) >= LIMITS.dailyQuota)
+    throw new DomainError('throttled', SEND_MESSAGES.quota);
 
   const answered = input.inReplyTo ? await getMessage(mailbox.mailboxId, input.inReplyTo) : undefined;
-  if (input.inReplyTo && !answered) throw badRequest(SEND_MESSAGES.replyNotFound);
+  if (input.inReplyTo && !answered) throw invalid(SEND_MESSAGES.replyNotFound);
   const files = await attachmentsOf(mailbox.mailboxId, input.attachments);
   const now = Date.now();
   const messageId = newId('msg_', now);
@@ -99,13 +100,13 @@ export async function sendMessage(
   })
     .compile()
     .build();
-  if (raw.length > LIMITS.messageBytes) throw new HttpError(413, SEND_MESSAGES.tooLarge);
+  if (raw.length > LIMITS.messageBytes) throw new DomainError('tooLarge', SEND_MESSAGES.tooLarge);
 
   const sent = await mail()
     .sendRaw({ from, to: recipients, raw })
     .catch((err: Error & { rejected?: unknown }) => {
       if (Array.isArray(err.rejected) && err.rejected.length > 0)
-        throw badRequest(SEND_MESSAGES.refused(err.rejected.join(', ')));
+        throw invalid(SEND_MESSAGES.refused(err.rejected.join(', ')));
       throw err;
     });
   const stored = await storeParsed(mailbox.mailboxId, messageId, raw);
@@ -149,13 +150,13 @@ async function attachmentsOf(mailboxId: string, list: Compose['attachments']) {
       if ('uploadId' in a) {
         const upload = await getItem<Upload>(uploadKey(mailboxId, a.uploadId));
         const content = upload ? await getObject(upload.key) : undefined;
-        if (!upload || !content) throw badRequest(SEND_MESSAGES.uploadNotFound(a.uploadId));
+        if (!upload || !content) throw invalid(SEND_MESSAGES.uploadNotFound(a.uploadId));
         return { filename: upload.filename, contentType: upload.contentType, content };
       }
       const m = await getMessage(mailboxId, a.messageId);
       const part = m?.attachments[a.index];
       const content = part ? await getObject(part.key) : undefined;
-      if (!part || !content) throw badRequest(SEND_MESSAGES.partNotFound);
+      if (!part || !content) throw invalid(SEND_MESSAGES.partNotFound);
       return { filename: part.filename, contentType: part.contentType, content };
     }),
   );

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { HttpError } from '../../kernel/ground/errors';
+import { DomainError } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
 import { TABLE } from '../../kernel/store/table';
@@ -16,7 +16,7 @@ const UPLOAD_SECONDS = 15 * 60;
  * a day (`ttl`) for send and drafts to name it.
  */
 export async function createUpload(mailboxId: string, input: { filename: string; contentType: string; size: number }) {
-  if (input.size > LIMITS.messageBytes) throw new HttpError(413, ATTACHMENT_MESSAGES.tooLarge);
+  if (input.size > LIMITS.messageBytes) throw new DomainError('tooLarge', ATTACHMENT_MESSAGES.tooLarge);
   const uploadId = newId('upl_');
   const key = `${mailFolder(mailboxId)}uploads/${uploadId}`;
   const expiresAt = Date.now() + UPLOAD_SECONDS * 1000;

@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../../kernel/ground/errors';
+import { invalid, notFound } from '../../kernel/ground/errors';
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
@@ -91,7 +91,7 @@ export interface ProtocolInput {
  */
 export async function createProtocol(orgId: string, input: ProtocolInput, createdBy: string): Promise<ProtocolRecord> {
   const existing = await listProtocols(orgId);
-  if (existing.length >= MAX_PROTOCOLS) throw badRequest(PROTOCOL_MESSAGES.tooMany);
+  if (existing.length >= MAX_PROTOCOLS) throw invalid(PROTOCOL_MESSAGES.tooMany);
   const now = Date.now();
   const protocol: ProtocolRecord = {
     protocolId: newId('npr_', now),
@@ -162,7 +162,7 @@ export async function deleteProtocol(p: ProtocolRecord): Promise<void> {
 /** Attaches a resource (again: its label is updated); 100 at most. */
 export async function attach(p: ProtocolRecord, a: Attachment): Promise<void> {
   const others = p.attachments.filter((x) => !(x.resourceType === a.resourceType && x.resourceId === a.resourceId));
-  if (others.length >= MAX_ATTACHMENTS) throw badRequest(PROTOCOL_MESSAGES.tooManyAttachments);
+  if (others.length >= MAX_ATTACHMENTS) throw invalid(PROTOCOL_MESSAGES.tooManyAttachments);
   const attachments = [...others, a];
   await writeVersioned(p, p.version, { attachments, updatedAt: Date.now() }, [
     {

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { HttpError, notFound } from '../../kernel/ground/errors';
+import { DomainError, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { fieldUpdate, TABLE } from '../../kernel/store/table';
 import { removeContent, writeContent } from './content';
@@ -7,7 +7,7 @@ import { getPage, PAGE_MESSAGES, type PageRecord, pageKey, requireVisible } from
 import { reindex } from './search-index';
 
 /** 409: the content moved on since `baseVersion`; the current version is in the answer. */
-const stale = (contentVersion: number) => new HttpError(409, PAGE_MESSAGES.contentChanged, { contentVersion });
+const stale = (contentVersion: number) => new DomainError('conflict', PAGE_MESSAGES.contentChanged, { contentVersion });
 
 /**
  * Saves a page's content: a new object first, then the record points to it only while its

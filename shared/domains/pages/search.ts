@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest } from '../../kernel/ground/errors';
+import { invalid } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../kernel/store/cursor';
 import { getMany, TABLE } from '../../kernel/store/table';
@@ -94,7 +94,7 @@ export async function searchPages(
 ): Promise<{ hits: Hit[]; cursor: string | null }> {
   const scope = `${orgId}:pages-search`;
   const from = decodeCursor<{ q: string; o: number }>(scope, cursor);
-  if (from && (from.q !== q || !Number.isInteger(from.o) || from.o < 0)) throw badRequest(INVALID_CURSOR);
+  if (from && (from.q !== q || !Number.isInteger(from.o) || from.o < 0)) throw invalid(INVALID_CURSOR);
   const offset = from?.o ?? 0;
   const query = [...new Set(words(q).map((w) => w.term))].slice(0, MAX_WORDS);
   if (query.length === 0) return { hits: [], cursor: null };

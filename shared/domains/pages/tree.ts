@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { generateKeyBetween } from 'fractional-indexing';
-import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
@@ -76,12 +76,12 @@ function tableSiblings(orgId: string, parentId: string | null): Siblings {
  * by page id, and a page placed next to them goes past all of them.
  */
 export async function placeRank(siblings: Siblings, placement: Placement, self?: string): Promise<string> {
-  if (placement.before && placement.after) throw badRequest(PAGE_MESSAGES.beforeAndAfter);
+  if (placement.before && placement.after) throw invalid(PAGE_MESSAGES.beforeAndAfter);
   const anchorId = placement.before ?? placement.after;
   const other = (items: { pageId: string; rank: string }[]) => items.find((p) => p.pageId !== self);
   if (!anchorId) return generateKeyBetween(other(await siblings.below())?.rank ?? null, null);
   const rank = anchorId === self ? undefined : await siblings.rankOf(anchorId);
-  if (rank === undefined) throw badRequest(PAGE_MESSAGES.notSibling);
+  if (rank === undefined) throw invalid(PAGE_MESSAGES.notSibling);
   if (placement.after) {
     // Past every sibling of the same rank: `#~` sorts after `#pg_…`, before longer ranks.
     return generateKeyBetween(rank, other(await siblings.above(`${rank}#~`))?.rank ?? null);
@@ -95,7 +95,7 @@ const rankFor = (orgId: string, parentId: string | null, placement: Placement, s
 /** A parent that exists and is visible, with its ancestors: 404 `Parent page not found`. */
 async function requireParent(orgId: string, parentId: string) {
   const found = await requireVisible(orgId, parentId, true, PAGE_MESSAGES.parentNotFound);
-  if (found.ancestors.length + 1 >= MAX_DEPTH) throw badRequest(PAGE_MESSAGES.tooDeep);
+  if (found.ancestors.length + 1 >= MAX_DEPTH) throw invalid(PAGE_MESSAGES.tooDeep);
   return found;
 }
 
@@ -200,9 +200,9 @@ export async function changePage(orgId: string, pageId: string, by: string, chan
     const moves = parentId !== page.parentId;
     let parent: Awaited<ReturnType<typeof requireParent>> | undefined;
     if (parentId !== null && moves) {
-      if (parentId === pageId) throw badRequest(PAGE_MESSAGES.underItself);
+      if (parentId === pageId) throw invalid(PAGE_MESSAGES.underItself);
       parent = await requireParent(orgId, parentId);
-      if (parent.ancestors.some((a) => a.pageId === pageId)) throw badRequest(PAGE_MESSAGES.underItself);
+      if (parent.ancestors.some((a) => a.pageId === pageId)) throw invalid(PAGE_MESSAGES.underItself);
     }
     const placed = moves || change.before !== undefined || change.after !== undefined;
     const rank = placed ? await rankFor(orgId, parentId, change, pageId) : page.rank;

@@ -1,6 +1,6 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { locations as configured, defaultLocation } from '../../kernel/config';
-import { badRequest, conflict, type HttpError, notFound } from '../../kernel/ground/errors';
+import { conflict, type DomainError, invalid, notFound } from '../../kernel/ground/errors';
 import { CATALOG, readCatalog } from '../../kernel/plans/catalog';
 import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
 import { transact } from '../../kernel/store/ops';
@@ -175,7 +175,7 @@ function entryWrite(
 }
 
 /** Runs a transaction whose items each have their own failure (undefined: the entry's staleness). */
-async function write(items: { item: TransactItem; failure: () => HttpError }[]): Promise<void> {
+async function write(items: { item: TransactItem; failure: () => DomainError }[]): Promise<void> {
   await transact(
     items.map((i) => i.item),
     async (index) => items[index]?.failure(),
@@ -229,11 +229,11 @@ export async function putLocation(
   }
   const regionId = body.region ?? (existing?.region as string);
   const region = geo.regions.find((r) => r.id === regionId);
-  if (!region) throw badRequest(PLATFORM_ADMIN_MESSAGES.unknownRegion(regionId));
+  if (!region) throw invalid(PLATFORM_ADMIN_MESSAGES.unknownRegion(regionId));
   const enabled = body.enabled ?? existing?.enabled ?? true;
   const isDefault = geo.defaultId === id;
-  if (body.default === false && isDefault) throw badRequest(PLATFORM_ADMIN_MESSAGES.keepDefault);
-  if (!enabled && body.default === true) throw badRequest(PLATFORM_ADMIN_MESSAGES.defaultMustBeEnabled);
+  if (body.default === false && isDefault) throw invalid(PLATFORM_ADMIN_MESSAGES.keepDefault);
+  if (!enabled && body.default === true) throw invalid(PLATFORM_ADMIN_MESSAGES.defaultMustBeEnabled);
   if (!enabled && isDefault) throw conflict(PLATFORM_ADMIN_MESSAGES.defaultDisabled);
   if (enabled && !region.enabled) throw conflict(PLATFORM_ADMIN_MESSAGES.regionDisabled(regionId));
 
@@ -241,7 +241,7 @@ export async function putLocation(
     ? { name: body.name, region: body.region, enabled: body.enabled }
     : { id, name: body.name, region: regionId, enabled };
   const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  const items: { item: TransactItem; failure: () => HttpError }[] = [
+  const items: { item: TransactItem; failure: () => DomainError }[] = [
     {
       item: entryWrite(geoKeys.location(id), existing !== undefined, defined, body.ifVersion),
       failure: () => conflict(PLATFORM_ADMIN_MESSAGES.locationStale),

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, notFound } from '../../kernel/ground/errors';
+import { invalid, notFound } from '../../kernel/ground/errors';
 import { getOrg } from '../../kernel/identity/orgs';
 import type { Organization } from '../../kernel/identity/schema';
 import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
@@ -105,13 +105,13 @@ export async function patchOrg(
   body: { planId?: string | null; status?: 'active' | 'suspended'; ifVersion?: number },
 ): Promise<PlatformOrg> {
   if (body.planId === undefined && body.status === undefined)
-    throw badRequest('Nothing to change: give planId or status.');
+    throw invalid('Nothing to change: give planId or status.');
   const org = await getOrg(orgId);
   if (!org) throw notFound(PLATFORM_ADMIN_MESSAGES.orgNotFound);
   const plans = await planMap();
   if (typeof body.planId === 'string' && !plans.has(body.planId))
-    throw badRequest(PLATFORM_ADMIN_MESSAGES.unknownPlan(body.planId));
-  if (body.status === 'suspended' && org.kind === 'platform') throw badRequest(PLATFORM_ADMIN_MESSAGES.platformOrg);
+    throw invalid(PLATFORM_ADMIN_MESSAGES.unknownPlan(body.planId));
+  if (body.status === 'suspended' && org.kind === 'platform') throw invalid(PLATFORM_ADMIN_MESSAGES.platformOrg);
   const fields: Record<string, unknown> = { updatedAt: Date.now() };
   // `undefined` removes the attribute: no plan, not suspended.
   if (body.planId !== undefined) fields.planId = body.planId ?? undefined;

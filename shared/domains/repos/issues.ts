@@ -1,6 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../kernel/auth/caller';
-import { badRequest, conflict, notFound } from '../../kernel/ground/errors';
+import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
@@ -90,7 +90,7 @@ export async function memberIds(orgId: string, given: string[], message: string)
   if (given.length === 0) return [];
   const people = await listPeople(orgId);
   const ids = given.map((g) => memberOf(people, g));
-  if (ids.some((id) => id === undefined)) throw badRequest(message);
+  if (ids.some((id) => id === undefined)) throw invalid(message);
   return [...new Set(ids as string[])];
 }
 

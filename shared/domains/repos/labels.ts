@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest } from '../../kernel/ground/errors';
+import { invalid } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { keys, TABLE } from '../../kernel/store/table';
@@ -62,7 +62,7 @@ export async function upsertLabel(r: RepoRecord, label: Label): Promise<Label> {
           exists = true;
           return new Error('exists');
         }
-        return badRequest(TOO_MANY_LABELS);
+        return invalid(TOO_MANY_LABELS);
       },
     );
   } catch (err) {

@@ -1,6 +1,6 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../kernel/auth/caller';
-import { conflict, HttpError, notFound } from '../../kernel/ground/errors';
+import { conflict, DomainError, isDomainError, notFound } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
@@ -103,7 +103,7 @@ const callerEmail = (c: Caller) => (c.kind === 'user' && c.email ? c.email : 'no
  */
 export async function createRepository(orgId: string, caller: Caller, input: CreateRepoInput): Promise<RepoRecord> {
   const location = await usableLocation(input.location);
-  if (!location) throw new HttpError(400, `Unknown location: ${input.location}`);
+  if (!location) throw new DomainError('invalid', `Unknown location: ${input.location}`);
   const defaultBranch = input.defaultBranch ?? 'main';
   const now = Date.now();
   const resourceId = newId('res_', now);
@@ -133,7 +133,7 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
       existing &&
       (existing.status === 'error' ||
         (existing.status === 'creating' && (existing.createdAt ?? 0) < Date.now() - ABANDONED_AFTER_MS));
-    if (!(err instanceof HttpError && err.status === 409) || !existing || !unfinished) throw err;
+    if (!isDomainError(err, 'conflict') || !existing || !unfinished) throw err;
     record = existing;
   }
 
@@ -144,7 +144,7 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
   } catch (err) {
     log.error('repository storage failed', { repoId: record.resourceId, error: String(err) });
     await updateResource(record, { status: 'error', error: M.createFailed }).catch(() => undefined);
-    throw new HttpError(502, M.createFailed);
+    throw new DomainError('backend', M.createFailed);
   }
   const files = await firstFiles(record, input, caller);
   if (files.length > 0 && (await port.refs(record.resourceId)).branches.length === 0) {
@@ -159,7 +159,7 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
     } catch (err) {
       log.error('initial commit failed', { repoId: record.resourceId, error: String(err) });
       await updateResource(record, { status: 'error', error: M.commitFailed }).catch(() => undefined);
-      throw new HttpError(502, M.commitFailed);
+      throw new DomainError('backend', M.commitFailed);
     }
   }
   const fresh = (await getResource(orgId, 'repository', record.resourceId)) as RepoRecord;

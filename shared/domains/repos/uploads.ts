@@ -1,4 +1,4 @@
-import { badRequest } from '../../kernel/ground/errors';
+import { invalid } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { storage } from '../../ports/object-storage';
 import { artifactsBucket } from '../deployments/sources';
@@ -38,11 +38,11 @@ export async function createUploads(repoId: string, files: { path: string; size:
 /** An uploaded file's bytes (400 when it was never uploaded), read through a short link. */
 export async function readUpload(repoId: string, path: string, uploadId: string, maxBytes: number): Promise<Buffer> {
   if (!/^rup_[0-9a-z]{10,64}$/.test(uploadId))
-    throw badRequest(`${path}: ${uploadId} is not an upload of this repository.`);
+    throw invalid(`${path}: ${uploadId} is not an upload of this repository.`);
   const bucket = { name: artifactsBucket() };
   const url = await storage.presignGet(bucket, keyOf(repoId, uploadId), { expiresIn: 60 });
   const res = await fetch(url);
-  if (res.status === 404) throw badRequest(`${path}: the upload ${uploadId} wasn't found. Upload the file first.`);
+  if (res.status === 404) throw invalid(`${path}: the upload ${uploadId} wasn't found. Upload the file first.`);
   if (!res.ok) throw new Error(`Reading an upload failed (HTTP ${res.status}).`);
   const length = Number(res.headers.get('content-length') ?? '0');
   if (length > maxBytes) return Buffer.alloc(maxBytes + 1);

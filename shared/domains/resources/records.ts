@@ -1,5 +1,5 @@
 import { DeleteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict, type HttpError } from '../../kernel/ground/errors';
+import { conflict, type DomainError, invalid } from '../../kernel/ground/errors';
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { db } from '../../kernel/store/client';
 import { queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
@@ -73,7 +73,7 @@ const projectExists = (orgId: string, projectId: string) => ({
 });
 
 /** The 409 for a project whose link of this type is taken (the other resource's name read back). */
-async function linkConflict(r: Resource, projectId: string, projectName: string): Promise<HttpError> {
+async function linkConflict(r: Resource, projectId: string, projectName: string): Promise<DomainError> {
   const other = await getItem<LinkItem>(projectLinkKey(r.orgId, projectId, r.type), true);
   return conflict(linkTaken(projectName, other?.name ?? 'another resource', r.type));
 }
@@ -131,7 +131,7 @@ export async function insertResource(
         retry = attempt < 2 && (await releaseIfStale(r, nameKey));
         return retry ? undefined : conflict(messages.nameTaken ?? nameTaken(r.type, r.name));
       }
-      if (i === 3) return badRequest(PROJECT_NOT_FOUND);
+      if (i === 3) return invalid(PROJECT_NOT_FOUND);
       if (i === 4 && r.projectId && linkKey) {
         retry = attempt < 2 && (await releaseIfStale(r, linkKey, r.projectId));
         return retry ? undefined : linkConflict(r, r.projectId, projectName ?? r.projectId);
@@ -225,7 +225,7 @@ export async function linkResource(r: Resource, projectId: string | null, projec
     let retry = false;
     await transact(items, async (i) => {
       if (i === 0) return conflict(RESOURCE_CHANGED);
-      if (projectId && i === projectAt) return badRequest(PROJECT_NOT_FOUND);
+      if (projectId && i === projectAt) return invalid(PROJECT_NOT_FOUND);
       if (projectId && i === projectAt + 1) {
         retry = attempt < 2 && (await releaseIfStale(r, projectLinkKey(r.orgId, projectId, r.type), projectId));
         return retry ? undefined : linkConflict(r, projectId, projectName ?? projectId);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, notFound } from '../../kernel/ground/errors';
+import { invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { queryAll, transact } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
@@ -125,7 +125,7 @@ export async function putClient(
       },
       putNew(record as ClientRecord & Record<string, unknown>),
     ],
-    [() => badRequest(SIGNIN_CLIENT_MESSAGES.tooMany)],
+    [() => invalid(SIGNIN_CLIENT_MESSAGES.tooMany)],
   );
   return record;
 }

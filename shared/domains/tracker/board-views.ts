@@ -1,4 +1,4 @@
-import { badRequest, HttpError, notFound } from '../../kernel/ground/errors';
+import { DomainError, invalid, notFound } from '../../kernel/ground/errors';
 import { canEdit } from './access';
 import { requireBoard } from './boards';
 import { statusById, typeById, workflowOf } from './catalog';
@@ -19,7 +19,7 @@ function boardQueries(board: Board, quickFilters?: string): string[] {
     .map((s) => s.trim())
     .filter(Boolean)) {
     const f = board.config.quickFilters.find((q) => q.id === id);
-    if (!f) throw badRequest(`Unknown quick filter: ${id}`);
+    if (!f) throw invalid(`Unknown quick filter: ${id}`);
     queries.push(f.query);
   }
   return queries;
@@ -261,12 +261,12 @@ export async function moveCard(
   input: { issue: string; columnId: string; before?: string; after?: string; fields?: IssueInput },
 ) {
   const { board } = await requireBoard(actor, boardId);
-  if (input.before !== undefined && input.after !== undefined) throw badRequest(TRACKER_MESSAGES.beforeOrAfter);
+  if (input.before !== undefined && input.after !== undefined) throw invalid(TRACKER_MESSAGES.beforeOrAfter);
   const column = board.config.columns.find((c) => c.id === input.columnId);
   if (!column) throw notFound(TRACKER_MESSAGES.columnNotFound);
   const { issue, space } = await requireIssue(actor, input.issue, true);
   if (!board.config.spaceIds.includes(issue.spaceId)) throw notFound(TRACKER_MESSAGES.issueNotFound);
-  if (!canEdit(issue, space, actor)) throw new HttpError(403, TRACKER_MESSAGES.cannotTransition);
+  if (!canEdit(issue, space, actor)) throw new DomainError('forbidden', TRACKER_MESSAGES.cannotTransition);
   let current = issue;
   let transition: string | null = null;
   if (!column.statusIds.includes(issue.statusId)) {
@@ -276,7 +276,7 @@ export async function moveCard(
       (x) => targets.includes(x.to) && x.to !== issue.statusId && (!x.from || x.from.includes(issue.statusId)),
     );
     if (!t)
-      throw new HttpError(409, TRACKER_MESSAGES.noTransition, {
+      throw new DomainError('conflict', TRACKER_MESSAGES.noTransition, {
         column: column.id,
         status: statusById(issue.statusId)?.name ?? issue.statusId,
       });

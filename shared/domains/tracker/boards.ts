@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, notFound } from '../../kernel/ground/errors';
+import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew } from '../../kernel/store/table';
@@ -132,10 +132,10 @@ export async function patchBoard(
   if (patch.config?.spaceIds) config.spaceIds = (await resolveSpaces(patch.config.spaceIds)).map((s) => s.spaceId);
   const ids = new Set<string>();
   for (const c of config.columns) {
-    if (ids.has(c.id)) throw badRequest(`Column ids must be unique: ${c.id}`);
+    if (ids.has(c.id)) throw invalid(`Column ids must be unique: ${c.id}`);
     ids.add(c.id);
     if (c.min !== undefined && c.max !== undefined && c.min > c.max)
-      throw badRequest(`Column ${c.id}: min can't be above max.`);
+      throw invalid(`Column ${c.id}: min can't be above max.`);
   }
   const fields: Record<string, unknown> = { config, updatedAt: Date.now() };
   if (patch.name !== undefined) fields.name = patch.name;

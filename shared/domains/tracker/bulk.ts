@@ -1,4 +1,4 @@
-import { badRequest, forbidden, HttpError, notFound } from '../../kernel/ground/errors';
+import { DomainError, forbidden, invalid, isCallersError, notFound } from '../../kernel/ground/errors';
 import { transact } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { canEdit, permissionsFor } from './access';
@@ -31,9 +31,8 @@ export async function bulkChange(
   actor: Actor,
   input: BulkInput,
 ): Promise<{ results: BulkResult[]; done: number; failed: number }> {
-  if (input.operation === 'transition' && !input.transition)
-    throw badRequest('A transition operation needs transition.');
-  if (input.operation === 'move' && !input.space) throw badRequest('A move operation needs space.');
+  if (input.operation === 'transition' && !input.transition) throw invalid('A transition operation needs transition.');
+  if (input.operation === 'move' && !input.space) throw invalid('A move operation needs space.');
   const target = input.operation === 'move' ? await requireSpace(actor, input.space as string) : undefined;
   if (target && !permissionsFor(target, actor).create) throw forbidden(TRACKER_MESSAGES.cannotCreate);
   const results: BulkResult[] = [];
@@ -45,7 +44,7 @@ export async function bulkChange(
         const key = await one(actor, ref, input, target);
         results[at] = { issue: ref, ok: true, ...(key ? { key } : {}) };
       } catch (err) {
-        if (!(err instanceof HttpError) || err.status >= 500) throw err;
+        if (!isCallersError(err)) throw err;
         results[at] = { issue: ref, ok: false, error: err.message };
       }
     }
@@ -70,7 +69,7 @@ async function one(actor: Actor, ref: string, input: BulkInput, target?: Space):
     }
     case 'transition': {
       const t = findTransition(space, issue, input.transition as string);
-      if (!t) throw new HttpError(409, `No transition "${input.transition}" from this issue's status.`);
+      if (!t) throw new DomainError('conflict', `No transition "${input.transition}" from this issue's status.`);
       await applyTransition(actor, space, issue, t, input.fields);
       return undefined;
     }
@@ -125,7 +124,7 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
     : to.config.issueTypeIds.includes(issue.typeId)
       ? issue.typeId
       : to.config.defaultTypeId;
-  if (!typeId) throw badRequest(`Unknown issue type: ${typeRef}`);
+  if (!typeId) throw invalid(`Unknown issue type: ${typeRef}`);
   const wf = workflowOf(to.config, typeId);
   for (let attempt = 0; ; attempt++) {
     const space = (await getItem<Space & { pk: string }>(TK.space(actor.orgId, to.spaceId), true)) as Space;
@@ -183,7 +182,7 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
           countBy(TABLE(), actor.orgId, from.spaceId, issue.statusId, -1),
           countBy(TABLE(), actor.orgId, to.spaceId, next.statusId, 1),
         ],
-        (i) => Promise.resolve(i === 1 ? new HttpError(409, TRACKER_MESSAGES.issueChanged) : undefined),
+        (i) => Promise.resolve(i === 1 ? new DomainError('conflict', TRACKER_MESSAGES.issueChanged) : undefined),
       );
       return next.key;
     } catch (err) {

@@ -1,5 +1,5 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict, forbidden, notFound } from '../../kernel/ground/errors';
+import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import type { Member } from '../../kernel/identity/schema';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
@@ -154,18 +154,18 @@ export function parseEstimate(value: number | string, field: string): number {
   const parts = text.split(/\s+/);
   for (const part of parts) {
     const m = /^(\d+(?:\.\d+)?)([wdhms])$/.exec(part);
-    if (!m) throw badRequest(`${field} takes seconds or a duration such as 1w 2d 3h 30m.`);
+    if (!m) throw invalid(`${field} takes seconds or a duration such as 1w 2d 3h 30m.`);
     total += Number(m[1]) * (units[m[2] as string] as number);
   }
   const seconds = Math.round(total);
-  if (seconds > 315_360_000) throw badRequest(`${field} can be at most 315360000 seconds.`);
+  if (seconds > 315_360_000) throw invalid(`${field} can be at most 315360000 seconds.`);
   return seconds;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 function checkDate(value: string, field: string): string {
   if (!DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-    throw badRequest(`${field} takes a date as YYYY-MM-DD.`);
+    throw invalid(`${field} takes a date as YYYY-MM-DD.`);
   return value;
 }
 
@@ -178,7 +178,7 @@ function checkFieldValue(name: string, value: unknown): FieldValue {
     if (v.child === undefined || typeof v.child === 'string')
       return v.child === undefined ? { parent: v.parent } : { parent: v.parent, child: v.child };
   }
-  throw badRequest(`Field ${name} takes a boolean, null, a string, a number, a list of strings or {parent, child}.`);
+  throw invalid(`Field ${name} takes a boolean, null, a string, a number, a list of strings or {parent, child}.`);
 }
 
 /** Resolves catalog names, people and references of `input` against `space`: the record fields it sets. */
@@ -196,14 +196,14 @@ export async function resolveInput(
       ISSUE_TYPES.filter((t) => space.config.issueTypeIds.includes(t.id)),
       input.type,
     );
-    if (!type) throw badRequest(`Unknown issue type: ${input.type}`);
+    if (!type) throw invalid(`Unknown issue type: ${input.type}`);
     out.typeId = type.id;
   }
   if (input.priority !== undefined) {
     if (input.priority === null) out.priorityId = undefined;
     else {
       const p = findNamed(PRIORITIES, input.priority);
-      if (!p) throw badRequest(`Unknown priority: ${input.priority}`);
+      if (!p) throw invalid(`Unknown priority: ${input.priority}`);
       out.priorityId = p.id;
     }
   }
@@ -213,7 +213,7 @@ export async function resolveInput(
       out.resolvedAt = undefined;
     } else {
       const r = findNamed(RESOLUTIONS, input.resolution);
-      if (!r) throw badRequest(`Unknown resolution: ${input.resolution}`);
+      if (!r) throw invalid(`Unknown resolution: ${input.resolution}`);
       out.resolutionId = r.id;
       if (!current?.resolutionId) out.resolvedAt = Date.now();
     }
@@ -222,7 +222,7 @@ export async function resolveInput(
     if (input.securityLevel === null) out.securityLevelId = undefined;
     else {
       const l = findNamed(space.config.securityLevels, input.securityLevel);
-      if (!l) throw badRequest(`Unknown security level: ${input.securityLevel}`);
+      if (!l) throw invalid(`Unknown security level: ${input.securityLevel}`);
       out.securityLevelId = l.id;
     }
   }
@@ -232,7 +232,7 @@ export async function resolveInput(
   const person = (value: string, field: string) => {
     const v = value.trim().toLowerCase();
     const m = people.find((p) => p.userId === value || p.email?.toLowerCase() === v);
-    if (!m) throw badRequest(`Unknown person in ${field}: ${value}`);
+    if (!m) throw invalid(`Unknown person in ${field}: ${value}`);
     return m.userId;
   };
   if (input.assignee !== undefined)
@@ -242,7 +242,7 @@ export async function resolveInput(
   if (input.participants !== undefined)
     out.participants = [...new Set(input.participants.map((p) => person(p, 'participants')))];
   if (input.labels !== undefined) {
-    for (const l of input.labels) if (/\s/.test(l) || l === '') throw badRequest(`Labels can't contain spaces: ${l}`);
+    for (const l of input.labels) if (/\s/.test(l) || l === '') throw invalid(`Labels can't contain spaces: ${l}`);
     out.labels = [...new Set(input.labels)];
   }
   if (input.components !== undefined) {
@@ -250,7 +250,7 @@ export async function resolveInput(
     out.componentIds = input.components.map((c) => {
       const found =
         all.find((x) => x.componentId === c) ?? all.find((x) => x.name.toLowerCase() === c.trim().toLowerCase());
-      if (!found) throw badRequest(`Unknown component: ${c}`);
+      if (!found) throw invalid(`Unknown component: ${c}`);
       return found.componentId;
     });
   }
@@ -260,7 +260,7 @@ export async function resolveInput(
       list.map((c) => {
         const found =
           all.find((x) => x.versionId === c) ?? all.find((x) => x.name.toLowerCase() === c.trim().toLowerCase());
-        if (!found) throw badRequest(`Unknown version: ${c}`);
+        if (!found) throw invalid(`Unknown version: ${c}`);
         return found.versionId;
       });
     if (input.fixVersions !== undefined) out.fixVersionIds = pick(input.fixVersions);
@@ -282,7 +282,7 @@ export async function resolveInput(
     const rt = space.config.servicedesk?.requestTypes.find(
       (r) => r.id === input.requestType || r.name.toLowerCase() === input.requestType?.toLowerCase(),
     );
-    if (!rt) throw badRequest(`Unknown request type: ${input.requestType}`);
+    if (!rt) throw invalid(`Unknown request type: ${input.requestType}`);
     out.requestTypeId = rt.id;
     if (input.type === undefined && !current) out.typeId = rt.typeId;
   }
@@ -299,15 +299,14 @@ export async function resolveInput(
       const parent = await findIssue(orgId, input.parent);
       const parentSpace = parent ? await findSpace(orgId, parent.spaceId) : undefined;
       if (!parent || !parentSpace || !canSee(parent, parentSpace, actor))
-        throw badRequest(`Unknown parent issue: ${input.parent}`);
+        throw invalid(`Unknown parent issue: ${input.parent}`);
       const parentLevel = typeById(parent.typeId)?.level ?? 0;
-      if (parentLevel !== level + 1 || parent.issueId === current?.issueId)
-        throw badRequest(TRACKER_MESSAGES.badParent);
+      if (parentLevel !== level + 1 || parent.issueId === current?.issueId) throw invalid(TRACKER_MESSAGES.badParent);
       out.parentId = parent.issueId;
     }
   }
   const parentId = 'parentId' in out ? out.parentId : current?.parentId;
-  if (level === -1 && !parentId) throw badRequest(TRACKER_MESSAGES.subtaskParent);
+  if (level === -1 && !parentId) throw invalid(TRACKER_MESSAGES.subtaskParent);
   if (input.sprint !== undefined) {
     if (input.sprint === null) out.sprintId = undefined;
     else {
@@ -315,7 +314,7 @@ export async function resolveInput(
       const s =
         sprints.find((x) => x.sprintId === input.sprint) ??
         sprints.find((x) => x.state !== 'closed' && x.name.toLowerCase() === input.sprint?.trim().toLowerCase());
-      if (!s || s.state === 'closed') throw badRequest(`Unknown or closed sprint: ${input.sprint}`);
+      if (!s || s.state === 'closed') throw invalid(`Unknown or closed sprint: ${input.sprint}`);
       out.sprintId = s.sprintId;
     }
   }
@@ -343,7 +342,7 @@ export async function createIssue(
   const found = await findSpace(actor.orgId, spaceRef);
   if (!found || !permissionsFor(found, actor).browse) throw notFound(TRACKER_MESSAGES.spaceNotFound);
   if (!permissionsFor(found, actor).create) throw forbidden(TRACKER_MESSAGES.cannotCreate);
-  if (found.archived) throw badRequest(TRACKER_MESSAGES.archived);
+  if (found.archived) throw invalid(TRACKER_MESSAGES.archived);
   const { fields, description } = await resolveInput(actor, found, input);
   const made = await inTurn(actor.orgId, () =>
     commitNew(actor, found, input.summary, { ...fields, ...(options.overrides ?? {}) }, description, options.marker),

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, conflict, forbidden, notFound } from '../../kernel/ground/errors';
+import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryPrefix, transact } from '../../kernel/store/ops';
@@ -123,7 +123,7 @@ export async function addWorklog(
   const space = (await requireIssue(actor, ref)).space;
   if (!permissionsFor(space, actor).worklog) throw forbidden("You can't log work on this issue.");
   const seconds = parseEstimate(input.timeSpent, 'timeSpent');
-  if (seconds <= 0) throw badRequest('timeSpent must be above 0.');
+  if (seconds <= 0) throw invalid('timeSpent must be above 0.');
   const now = Date.now();
   const worklog: Worklog = {
     worklogId: newId('wlg_', now),
@@ -173,13 +173,13 @@ export async function addLink(
   input: { type: string; issue: string; direction?: 'outward' | 'inward' },
 ) {
   const type = LINK_TYPES[input.type];
-  if (!type) throw badRequest(`Unknown link type: ${input.type}. Use ${Object.keys(LINK_TYPES).join(', ')}.`);
+  if (!type) throw invalid(`Unknown link type: ${input.type}. Use ${Object.keys(LINK_TYPES).join(', ')}.`);
   const from = await requireIssue(actor, ref);
   if (!permissionsFor(from.space, actor).link) throw forbidden("You can't link this issue.");
   const to = await requireIssue(actor, input.issue).catch(() => {
-    throw badRequest(`Unknown issue: ${input.issue}`);
+    throw invalid(`Unknown issue: ${input.issue}`);
   });
-  if (to.issue.issueId === from.issue.issueId) throw badRequest("An issue can't be linked to itself.");
+  if (to.issue.issueId === from.issue.issueId) throw invalid("An issue can't be linked to itself.");
   const existing = await queryPrefix<Stored<Link>>(pkOf(actor.orgId), TP.link(from.issue.issueId));
   const direction = input.direction ?? 'outward';
   if (existing.some((l) => l.issueId === to.issue.issueId && l.type === input.type && l.direction === direction))
@@ -250,7 +250,7 @@ export async function startAttachment(
 ) {
   const { issue, space } = await requireIssue(actor, ref);
   if (!permissionsFor(space, actor).attach) throw forbidden("You can't attach files to this issue.");
-  if (input.size > MAX_ATTACHMENT) throw badRequest('Attachments can be up to 100 MB.');
+  if (input.size > MAX_ATTACHMENT) throw invalid('Attachments can be up to 100 MB.');
   const now = Date.now();
   const attachment: Attachment = {
     attachmentId: newId('att_', now),

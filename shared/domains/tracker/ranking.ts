@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { badRequest, forbidden } from '../../kernel/ground/errors';
+import { forbidden, invalid } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { transact } from '../../kernel/store/ops';
 import { TABLE, versionedUpdate } from '../../kernel/store/table';
@@ -37,7 +37,7 @@ export async function rankIssues(
   anchorRef: { before?: string; after?: string },
 ): Promise<{ issueId: string; key: string; rank: string }[]> {
   if ((anchorRef.before === undefined) === (anchorRef.after === undefined))
-    throw badRequest(TRACKER_MESSAGES.beforeOrAfter);
+    throw invalid(TRACKER_MESSAGES.beforeOrAfter);
   const side = anchorRef.before !== undefined ? 'before' : 'after';
   const anchor = await requireIssue(actor, (anchorRef.before ?? anchorRef.after) as string);
   const moving: { issue: TrackedIssue; space: Space }[] = [];
@@ -47,7 +47,7 @@ export async function rankIssues(
     found.push(...(await Promise.all(refs.slice(i, i + 25).map((ref) => requireIssue(actor, ref)))));
   for (const one of found) {
     if (!canEdit(one.issue, one.space, actor)) throw forbidden(TRACKER_MESSAGES.cannotEdit);
-    if (one.issue.issueId === anchor.issue.issueId) throw badRequest(TRACKER_MESSAGES.rankSelf);
+    if (one.issue.issueId === anchor.issue.issueId) throw invalid(TRACKER_MESSAGES.rankSelf);
     if (!moving.some((m) => m.issue.issueId === one.issue.issueId)) moving.push(one);
   }
   const all = (await orgIssues(actor.orgId)).sort(

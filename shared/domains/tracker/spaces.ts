@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, notFound } from '../../kernel/ground/errors';
+import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, putNew, versionedUpdate } from '../../kernel/store/table';
@@ -12,7 +12,7 @@ const KEY = /^[A-Z][A-Z0-9]{1,9}$/;
 
 export function normalizeKey(key: string): string {
   const k = key.trim().toUpperCase();
-  if (!KEY.test(k)) throw badRequest(TRACKER_MESSAGES.keyFormat);
+  if (!KEY.test(k)) throw invalid(TRACKER_MESSAGES.keyFormat);
   return k;
 }
 
@@ -142,7 +142,7 @@ export async function patchSpace(actor: Actor, ref: string, patch: SpacePatch): 
   }
   const config: SpaceConfig = { ...space.config, ...stripUndefined(patch.config ?? {}) };
   if (patch.config?.servicedesk) {
-    if (!space.config.servicedesk) throw badRequest('Only service spaces have a service desk.');
+    if (!space.config.servicedesk) throw invalid('Only service spaces have a service desk.');
     config.servicedesk = { ...space.config.servicedesk, ...stripUndefined(patch.config.servicedesk) };
     // A goal's query is checked now (400 with its position), not when an issue first meets it.
     const queries = (patch.config.servicedesk.slas ?? []).flatMap((s) => s.goals.map((g) => g.query?.trim() ?? ''));

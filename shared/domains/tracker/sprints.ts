@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, notFound } from '../../kernel/ground/errors';
+import { conflict, forbidden, invalid, isDomainError, notFound } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew } from '../../kernel/store/table';
@@ -54,7 +54,7 @@ export async function requireSprint(actor: Actor, sprintId: string, consistent =
 
 async function manage(actor: Actor, boardId: string) {
   const { board, spaces } = await requireBoard(actor, boardId, true);
-  if (board.config.type !== 'scrum') throw badRequest('Only scrum boards have sprints.');
+  if (board.config.type !== 'scrum') throw invalid('Only scrum boards have sprints.');
   if (!canManageBoard(actor, board, spaces) && !spaces.some((s) => spaceCanManageSprints(actor, s)))
     throw forbidden(TRACKER_MESSAGES.cannotSprints);
   return { board, spaces };
@@ -107,8 +107,8 @@ export interface SprintChange {
 export async function changeSprint(actor: Actor, sprintId: string, change: SprintChange): Promise<Sprint> {
   const found = await getSprint(actor.orgId, sprintId, true);
   if (!found) throw notFound(TRACKER_MESSAGES.sprintNotFound);
-  const { board } = await manage(actor, found.boardId).catch((e: { status?: number }) => {
-    if (e.status === 404) throw notFound(TRACKER_MESSAGES.sprintNotFound);
+  const { board } = await manage(actor, found.boardId).catch((e: unknown) => {
+    if (isDomainError(e, 'notFound')) throw notFound(TRACKER_MESSAGES.sprintNotFound);
     throw e;
   });
   const fields: Record<string, unknown> = {};
@@ -134,7 +134,7 @@ export async function changeSprint(actor: Actor, sprintId: string, change: Sprin
       if (change.carryTo) {
         const target = await getSprint(orgId, change.carryTo, true);
         if (!target || target.boardId !== board.boardId || target.state !== 'future')
-          throw badRequest('carryTo names a future sprint of the same board.');
+          throw invalid('carryTo names a future sprint of the same board.');
         carryTo = target.sprintId;
       }
       const issues = await issuesIn(orgId, board.config.spaceIds, sprintId);

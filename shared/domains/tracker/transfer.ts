@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { badRequest, forbidden, HttpError } from '../../kernel/ground/errors';
+import { DomainError, forbidden, invalid, isCallersError, isDomainError } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getMany, putNew } from '../../kernel/store/table';
@@ -143,8 +143,8 @@ export async function exportIssues(
 ): Promise<{ body: string; contentType: string; filename: string } | { link: string }> {
   const { matched, spaces } = await matching(actor, jql, 'key');
   if (matched.length > MAX_EXPORT)
-    throw new HttpError(
-      400,
+    throw new DomainError(
+      'invalid',
       `An export can hold up to ${MAX_EXPORT} issues; this query matches ${matched.length}. Narrow it.`,
     );
   const [descriptions, comments, links, names] = await Promise.all([
@@ -219,9 +219,9 @@ export interface ImportResult {
  * call sent twice answers the issues it made the first time and creates nothing twice.
  */
 export async function importIssues(actor: Actor, input: ImportInput) {
-  if ((input.content === undefined) === (input.file === undefined)) throw badRequest(TRACKER_MESSAGES.importOneSource);
+  if ((input.content === undefined) === (input.file === undefined)) throw invalid(TRACKER_MESSAGES.importOneSource);
   if (input.content !== undefined && input.content.length > MAX_IMPORT_CHARS)
-    throw new HttpError(413, TRACKER_MESSAGES.importTooLarge);
+    throw new DomainError('tooLarge', TRACKER_MESSAGES.importTooLarge);
   const space = await requireSpace(actor, input.space);
   if (!permissionsFor(space, actor).administer) throw forbidden(TRACKER_MESSAGES.importAdmins);
   const content = input.content ?? (await uploadedFile(actor, space, input.file as string));
@@ -290,7 +290,7 @@ const importScope = (orgId: string, spaceId: string) => `${orgId}:${spaceId}:tra
 export async function startImportUpload(actor: Actor, input: { space: string; format: 'csv' | 'json'; size: number }) {
   const space = await requireSpace(actor, input.space);
   if (!permissionsFor(space, actor).administer) throw forbidden(TRACKER_MESSAGES.importAdmins);
-  if (input.size > MAX_IMPORT_BYTES) throw new HttpError(413, TRACKER_MESSAGES.importTooLarge);
+  if (input.size > MAX_IMPORT_BYTES) throw new DomainError('tooLarge', TRACKER_MESSAGES.importTooLarge);
   const key = `${importFolder(actor.orgId, space.spaceId)}${newId('imp_')}.${input.format}`;
   const type = input.format === 'csv' ? 'text/csv' : 'application/json';
   const started = await startUpload(importScope(actor.orgId, space.spaceId), key, type, input.size);
@@ -311,14 +311,14 @@ async function uploadedFile(actor: Actor, space: Space, file: string): Promise<s
     ));
   } catch (err) {
     // A token altered, or signed for another space: the import's own message, not a page cursor's.
-    if (err instanceof HttpError && err.status === 400) throw badRequest(IMPORT_MESSAGES.badNext);
+    if (isDomainError(err, 'invalid')) throw invalid(IMPORT_MESSAGES.badNext);
     throw err;
   }
   const size = await objectSize(key);
-  if (size === undefined) throw badRequest(IMPORT_MESSAGES.notUploaded);
-  if (size > MAX_IMPORT_BYTES) throw new HttpError(413, TRACKER_MESSAGES.importTooLarge);
+  if (size === undefined) throw invalid(IMPORT_MESSAGES.notUploaded);
+  if (size > MAX_IMPORT_BYTES) throw new DomainError('tooLarge', TRACKER_MESSAGES.importTooLarge);
   const bytes = await getObject(key);
-  if (!bytes) throw badRequest(IMPORT_MESSAGES.notUploaded);
+  if (!bytes) throw invalid(IMPORT_MESSAGES.notUploaded);
   return bytes.toString('utf8');
 }
 
@@ -521,7 +521,7 @@ async function importOne(
     await importLinks(actor, issue, record, keyMap, warnings);
     return { ...base, key: issue.key, ...(warnings.length ? { warnings } : {}) };
   } catch (err) {
-    if (!(err instanceof HttpError) || err.status >= 500) throw err;
+    if (!isCallersError(err)) throw err;
     return { ...base, error: err.message, ...(warnings.length ? { warnings } : {}) };
   }
 }
@@ -561,8 +561,8 @@ async function importLinks(
         (await addLink(actor, issue.key, { type, issue: other, direction: link.direction })) as Stored<Link>,
       );
     } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      if (err.status !== 409) warnings.push(`The link to ${link.key} was not made: ${err.message}`);
+      if (!isCallersError(err)) throw err;
+      if (err.kind !== 'conflict') warnings.push(`The link to ${link.key} was not made: ${err.message}`);
     }
   }
 }

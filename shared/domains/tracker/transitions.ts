@@ -1,4 +1,4 @@
-import { forbidden, HttpError } from '../../kernel/ground/errors';
+import { DomainError, forbidden } from '../../kernel/ground/errors';
 import { permissionsFor } from './access';
 import { findNamed, RESOLUTIONS, statusById, type Transition, transitionsFrom, workflowOf } from './catalog';
 import { goalsAfter, type IssueInput, resolveInput, slaModule, statusChange, writeChanges } from './issues';
@@ -7,7 +7,7 @@ import type { Actor } from './records';
 
 /** 409 naming the fields a transition asks for (`fields` in the answer too). */
 export const fieldsNeeded = (t: Transition, missing: string[]) =>
-  new HttpError(409, `The transition "${t.name}" needs these fields: ${missing.join(', ')}.`, {
+  new DomainError('conflict', `The transition "${t.name}" needs these fields: ${missing.join(', ')}.`, {
     fields: missing,
     transition: t.id,
   });

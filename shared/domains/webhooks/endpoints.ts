@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { badRequest, notFound } from '../../kernel/ground/errors';
+import { invalid, notFound } from '../../kernel/ground/errors';
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
@@ -83,7 +83,7 @@ export async function createEndpoint(
   input: { url: string; events: EventKind[]; description?: string; enabled: boolean },
   createdBy: string,
 ): Promise<{ endpoint: EndpointRecord; secret: string }> {
-  if ((await listEndpoints(orgId)).length >= MAX_ENDPOINTS) throw badRequest(WEBHOOK_MESSAGES.tooMany);
+  if ((await listEndpoints(orgId)).length >= MAX_ENDPOINTS) throw invalid(WEBHOOK_MESSAGES.tooMany);
   const now = Date.now();
   const endpointId = newId('whe_', now);
   const secret = newSigningSecret();

@@ -1,4 +1,4 @@
-import { HttpError } from '../ground/errors';
+import { HttpError } from './http-error';
 
 /**
  * Spec part A, "Errors" §5: how a DynamoDB or S3 failure reaches the caller. The one table for

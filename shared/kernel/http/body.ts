@@ -1,4 +1,5 @@
-import { HttpError, type Issue, invalidRequest } from '../ground/errors';
+import { type Issue, invalidRequest } from '../ground/errors';
+import { HttpError } from './http-error';
 
 export const NOT_JSON = 'The request body is not valid JSON.';
 

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { badRequest, conflict, HttpError } from '../ground/errors';
+import { conflict, invalid } from '../ground/errors';
 import { describeError, log } from '../ground/log';
 import { db } from '../store/client';
 import { TABLE } from '../store/table';
+import { HttpError } from './http-error';
 
 /**
  * Idempotency keys as Stripe defines them: a write sent with `Idempotency-Key` runs once per
@@ -51,8 +52,8 @@ export async function claim(
   request: { method: string; path: string; body: string | undefined },
   now = Date.now(),
 ): Promise<{ claim: Claim } | { replay: Result }> {
-  if (key.trim() === '') throw badRequest(IDEMPOTENCY_MESSAGES.empty);
-  if (key.length > MAX_KEY) throw badRequest(IDEMPOTENCY_MESSAGES.tooLong);
+  if (key.trim() === '') throw invalid(IDEMPOTENCY_MESSAGES.empty);
+  if (key.length > MAX_KEY) throw invalid(IDEMPOTENCY_MESSAGES.tooLong);
   const itemKey = { pk: `IDEM#${scope}`, sk: key };
   const fingerprint = createHash('sha256')
     .update(`${request.method} ${request.path}\n`)

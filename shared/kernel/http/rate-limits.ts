@@ -1,8 +1,8 @@
 import type { Caller } from '../auth/caller';
 import { readEnv } from '../ground/env';
-import { HttpError } from '../ground/errors';
 import { describeError, log } from '../ground/log';
 import { planLimitsOf } from '../plans/plan-limits';
+import { HttpError } from './http-error';
 
 /**
  * Rate limits per organization and per API key, in fixed windows. Only callers that passed

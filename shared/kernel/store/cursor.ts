@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readEnv } from '../ground/env';
-import { badRequest } from '../ground/errors';
+import { invalid } from '../ground/errors';
 
 export const INVALID_CURSOR = 'Invalid page cursor. Run the request again.';
 
@@ -28,15 +28,15 @@ export function encodeCursor(scope: string, key: Record<string, unknown> | undef
 export function decodeCursor<T = Record<string, unknown>>(scope: string, cursor: string | undefined): T | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   const [payload, sig, extra] = cursor.split('.');
-  if (!payload || !sig || extra !== undefined) throw badRequest(INVALID_CURSOR);
+  if (!payload || !sig || extra !== undefined) throw invalid(INVALID_CURSOR);
   const given = Buffer.from(sig, 'base64url');
   const expected = mac(scope, payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badRequest(INVALID_CURSOR);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid(INVALID_CURSOR);
   try {
     const value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
     return value as T;
   } catch {
-    throw badRequest(INVALID_CURSOR);
+    throw invalid(INVALID_CURSOR);
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { HttpError } from '../ground/errors';
+import { DomainError } from '../ground/errors';
 import { db } from './client';
 import { sleep, TABLE } from './table';
 
@@ -55,7 +55,7 @@ export async function takeLease(name: string, busy: string, options: LeaseOption
       break;
     } catch (err) {
       if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-      if (Date.now() > deadline) throw new HttpError(409, busy);
+      if (Date.now() > deadline) throw new DomainError('conflict', busy);
       await sleep(10 + Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5)));
     }
   }

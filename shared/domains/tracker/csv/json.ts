@@ -1,4 +1,4 @@
-import { badRequest } from '../../../kernel/ground/errors';
+import { invalid } from '../../../kernel/ground/errors';
 import type { FieldValue } from '../model';
 import type { ExportIssue, ExportNames, ImportedIssueInput, ImportPage, ImportRecord, ReadOptions } from './types';
 
@@ -48,10 +48,10 @@ export function readJsonExport(content: string, options: ReadOptions = {}): Impo
   try {
     data = JSON.parse(content);
   } catch {
-    throw badRequest('The JSON file could not be read: it is not valid JSON.');
+    throw invalid('The JSON file could not be read: it is not valid JSON.');
   }
   const issues = Array.isArray(data) ? data : (data as { issues?: unknown })?.issues;
-  if (!Array.isArray(issues)) throw badRequest('The JSON file has no issues list: use this API’s JSON export.');
+  if (!Array.isArray(issues)) throw invalid('The JSON file has no issues list: use this API’s JSON export.');
   const startRow = options.startRow ?? 0;
   const limit = options.limit ?? 200;
   const records = issues.slice(startRow, startRow + limit).map((raw, k) => mapIssue(raw, startRow + k));

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { badRequest } from '../../../kernel/ground/errors';
+import { invalid } from '../../../kernel/ground/errors';
 import type { FieldValue } from '../model';
 import { readDate, readDay } from './dates';
 import type { ImportedComment, ImportedIssueInput, ImportedLink, ImportPage, ImportRecord, ReadOptions } from './types';
@@ -194,7 +194,7 @@ export function parseCsvRecords(content: string, to?: number): { header: string[
   } catch (e) {
     const err = e as { message?: string; lines?: number };
     const where = err.lines ? ` (line ${err.lines})` : '';
-    throw badRequest(`The CSV file could not be read${where}: ${err.message ?? 'invalid CSV'}`);
+    throw invalid(`The CSV file could not be read${where}: ${err.message ?? 'invalid CSV'}`);
   }
 }
 
@@ -214,7 +214,7 @@ export function readJiraCsv(content: string, options: ReadOptions = {}): ImportP
     );
   });
   if (!columns.some((c) => COLUMNS[norm(c)] === 'summary')) {
-    throw badRequest('The CSV file has no Summary column: export it from the issue tracker with all fields.');
+    throw invalid('The CSV file has no Summary column: export it from the issue tracker with all fields.');
   }
   const records = rows
     .slice(startRow, startRow + limit)

@@ -1,11 +1,11 @@
-import { HttpError } from '../../../kernel/ground/errors';
+import { DomainError } from '../../../kernel/ground/errors';
 
 /**
  * A query that cannot be run: 400 with the position of the problem (1-based line and column) and,
  * for a syntax error, what was expected there. Thrown by parseJql and compileJql; the route lets it
  * through, so the answer is `{ error, line, column, expected? }`.
  */
-export class JqlError extends HttpError {
+export class JqlError extends DomainError {
   constructor(
     message: string,
     readonly line: number,
@@ -13,7 +13,7 @@ export class JqlError extends HttpError {
     readonly expected?: string[],
     readonly field?: string,
   ) {
-    super(400, message, {
+    super('invalid', message, {
       line,
       column,
       ...(expected ? { expected } : {}),

@@ -1,6 +1,6 @@
 import { isAudited } from '../../audit/actions';
 import { authenticate } from '../../auth/authenticate';
-import { HttpError } from '../../ground/errors';
+import { HttpError } from '../http-error';
 import type { Route } from '../route';
 import type { Middleware, Request } from './state';
 import { validInput } from './validate';

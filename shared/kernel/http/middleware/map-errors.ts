@@ -1,5 +1,5 @@
-import { HttpError } from '../../ground/errors';
 import { describeError, log } from '../../ground/log';
+import { HttpError, httpErrorOf } from '../http-error';
 import { rateHeaders } from '../rate-limits';
 import { type Middleware, type Request, type Result, reply } from './state';
 
@@ -18,11 +18,13 @@ export const mapErrors = (): Middleware => ({
 /** The answer to the request's error (logged when it is the backend's or unexpected). */
 export async function errorResult(request: Request): Promise<Result> {
   const err = request.error;
-  let http: HttpError;
+  // The platform's own answer: a DomainError by its kind, or the http layer's HttpError.
+  const own = httpErrorOf(err);
+  if (own) return reply({ status: own.status, body: own.toJSON(), headers: own.headers });
   // The backend's errors' table loads with the first error that is not the platform's own.
-  const backend = err instanceof HttpError ? undefined : await import('../backend-errors');
-  if (err instanceof HttpError) http = err;
-  else if (backend?.isBackendError(err)) {
+  const backend = await import('../backend-errors');
+  let http: HttpError;
+  if (backend.isBackendError(err)) {
     http = backend.toHttpError(err);
     log.warn('backend error', {
       requestId: request.context.awsRequestId,

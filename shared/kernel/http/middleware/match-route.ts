@@ -1,4 +1,5 @@
-import { badRequest, HttpError, notFound } from '../../ground/errors';
+import { invalid, notFound } from '../../ground/errors';
+import { HttpError } from '../http-error';
 import type { Route } from '../route';
 import { isEntry, isWrite, type RouteEntry, type RouteTable } from '../route-entry';
 import { createRouter } from '../router';
@@ -16,7 +17,7 @@ export const matchRoute = (routes: RouteTable): Middleware => {
     before: async (request: Request) => {
       request.context.api = { params: {} };
       const m = match(request.event.requestContext.http.method, request.event.rawPath);
-      if (m.kind === 'malformed') throw badRequest(MALFORMED_PATH);
+      if (m.kind === 'malformed') throw invalid(MALFORMED_PATH);
       if (m.kind === 'none') throw notFound();
       if (m.kind === 'method') throw new HttpError(405, 'Method not allowed', {}, { allow: m.allow.join(', ') });
       request.context.api.route = await routeOf(m.route);

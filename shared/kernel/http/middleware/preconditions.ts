@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { accessOrg } from '../../auth/authenticate';
-import { HttpError, type Issue } from '../../ground/errors';
+import type { Issue } from '../../ground/errors';
+import { HttpError, statusOf } from '../http-error';
 import { runRoute } from '../run-route';
 import { etagOf, listsTag } from './conditional-reads';
 import type { Middleware, Request, Result } from './state';
@@ -45,7 +46,7 @@ export const preconditions = (): Middleware => ({
       const access = state.access && state.caller ? await accessOrg(state.caller, state.access.org.orgId) : undefined;
       answer = await runRoute(route, input, { ...state, access }, request.event, request.context);
     } catch (err) {
-      if (err instanceof HttpError && err.status === 404) throw new HttpError(412, PRECONDITION_FAILED);
+      if (statusOf(err) === 404) throw new HttpError(412, PRECONDITION_FAILED);
       throw err;
     }
     if (answer.statusCode !== 200 || typeof answer.body !== 'string' || !listsTag(asked, etagOf(answer.body))) {

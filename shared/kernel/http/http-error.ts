@@ -1,0 +1,44 @@
+import { DomainError, type ErrorKind } from '../ground/errors';
+
+/** An answer of the http layer with its status: `{ error: message, ...extra }` with `headers`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { error: this.message, ...this.extra };
+  }
+}
+
+/** The one mapping of meaning to status. */
+export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  notFound: 404,
+  notAllowed: 405,
+  conflict: 409,
+  precondition: 412,
+  tooLarge: 413,
+  unprocessable: 422,
+  throttled: 429,
+  internal: 500,
+  backend: 502,
+};
+
+/** The http answer of an error of ours (an HttpError as it is, a DomainError by its kind), else undefined. */
+export function httpErrorOf(err: unknown): HttpError | undefined {
+  if (err instanceof HttpError) return err;
+  if (err instanceof DomainError) return new HttpError(STATUS_OF_KIND[err.kind], err.message, err.extra, err.headers);
+  return undefined;
+}
+
+/** The status an error of ours answers with, else undefined (a backend's or an unexpected error). */
+export const statusOf = (err: unknown): number | undefined => httpErrorOf(err)?.status;
