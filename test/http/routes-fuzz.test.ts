@@ -27,10 +27,12 @@ import { seeds } from './fuzz-seeds';
  * strings (digits and what is not quite digits, enum members, odd text, prototype names) and
  * bodies (from the route's schema as JSON Schema, and anything else). Whatever arrives, the answer
  * is never a 5xx, and an error is the API's `{ error }`. The seed is fixed, so a run is
- * reproducible; FUZZ_SEED=<n> FUZZ_RUNS=<n> explore further.
+ * reproducible; FUZZ_SEED=<n> FUZZ_RUNS=<n> explore further. `npm test` runs 12 cases a route (about
+ * 3,700 requests): the same every run, since the seed is fixed; more runs of one seed find nothing
+ * a new seed wouldn't, so exploring is a matter of other seeds, not of a longer npm test.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 
 let p: TestPlatform;
 let deployments: Awaited<ReturnType<typeof startDeployments>>;

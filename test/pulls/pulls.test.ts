@@ -58,11 +58,11 @@ async function setup() {
   writeFileSync(join(dir, 'app.txt'), 'one\ntwo\nthree\n');
   await ok(dir, ['add', '.']);
   await ok(dir, ['commit', '-q', '-m', 'Add app']);
-  await ok(dir, ['push', '-q', 'origin', 'main']);
   await ok(dir, ['checkout', '-q', '-b', 'feature']);
   writeFileSync(join(dir, 'app.txt'), 'one\nTWO\nthree\n');
   await ok(dir, ['commit', '-q', '-am', 'Shout two']);
-  await ok(dir, ['push', '-q', 'origin', 'feature']);
+  // Both branches in one push (one exchange with the git endpoint instead of two).
+  await ok(dir, ['push', '-q', 'origin', 'main', 'feature']);
   return { name, url, dir, base: `${repos()}/${name}`, pulls: `${repos()}/${name}/pulls` };
 }
 
