@@ -1,5 +1,16 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
+import {
+  answerDeviceCode,
+  CODE_INTERVAL,
+  CODE_SECONDS,
+  DEVICE_CODE_MESSAGES,
+  type DeviceCodeRecord,
+  findUserCode,
+  ISSUED_ALREADY,
+  type PollError,
+  pollDeviceCode,
+  startDeviceCode,
+} from '../../kernel/identity/device-codes';
 import { keyItems } from '../../kernel/identity/keys';
 import { hostProblem, testAllowed } from '../../kernel/net/guarded-fetch';
 import { newId } from '../../kernel/store/ids';
@@ -10,8 +21,7 @@ import { fieldUpdate, getItem, keys, putNew, TABLE } from '../../kernel/store/ta
  * Self-hosted agent devices (the agents and agent-device groups): the device login that makes
  * them (RFC 8628, as `gh auth login`), their records and their network requests.
  *
- * A device login is two items: the login by the hash of its device code (`DEVLOGIN#…`; the code
- * itself is never stored) and its user code (`USERCODE#…`), both gone 15 minutes on (TTL). A
+ * A device login is a device code (shared/kernel/identity/device-codes.ts) of kind `agent`: a
  * person of the organization approves the user code; the next token request writes the device,
  * its `app_dev_` token and the login's `issued` state in one transaction, so the token is shown
  * once. A device record's own field `version` is the agent program's, so its writes are
@@ -48,26 +58,12 @@ export interface NetworkRequest {
   updatedAt: number;
 }
 
-interface LoginRecord {
-  userCode: string;
-  status: 'pending' | 'approved' | 'denied' | 'issued';
-  expiresAt: number;
-  interval: number;
-  lastPollAt?: number;
-  name?: string;
-  platform?: string;
-  version?: string;
-  orgId?: string;
-  userId?: string;
-  ownerName?: string | null;
-}
-
 export const DEVICE_MESSAGES = {
   deviceNotFound: 'Device not found',
   requestNotFound: 'Request not found',
   ownerOnly: "Only the device's owner can add capabilities or allow full network access.",
-  codeNotFound: 'That code is unknown or expired. Start the login on the device again.',
-  codeUsed: 'That code was already used.',
+  codeNotFound: DEVICE_CODE_MESSAGES.codeNotFound,
+  codeUsed: DEVICE_CODE_MESSAGES.codeUsed,
   peopleOnly: 'Only people can approve a device.',
   changed: 'The device changed. Reload and try again.',
   tooManyHosts: 'A device allows 200 hosts at most. Remove some first.',
@@ -76,8 +72,8 @@ export const DEVICE_MESSAGES = {
 } as const;
 
 /** RFC 8628 values: how long a login waits, how often the device may ask. */
-export const LOGIN_SECONDS = 15 * 60;
-export const LOGIN_INTERVAL = 5;
+export const LOGIN_SECONDS = CODE_SECONDS;
+export const LOGIN_INTERVAL = CODE_INTERVAL;
 export const MAX_HOSTS = 200;
 
 const HOSTNAME = /^(\*\.)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -108,58 +104,9 @@ const requestKey = (orgId: string, deviceId: string, host: string) => ({
   pk: `ORG#${orgId}`,
   sk: `NETREQ#${deviceId}#${host}`,
 });
-const loginKey = (deviceCode: string) => ({
-  pk: `DEVLOGIN#${createHash('sha256').update(deviceCode).digest('hex')}`,
-  sk: 'LOGIN',
-});
-const userCodeKey = (userCode: string) => ({ pk: `USERCODE#${userCode}`, sk: 'CODE' });
-
-/** Eight letters no one misreads (no vowels, no look-alikes), shown as `XXXX-XXXX`. */
-const USER_CODE_LETTERS = 'BCDFGHJKLMNPQRSTVWXZ';
-const newUserCode = () => {
-  const letters = Array.from({ length: 8 }, () => USER_CODE_LETTERS[randomInt(USER_CODE_LETTERS.length)]).join('');
-  return `${letters.slice(0, 4)}-${letters.slice(4)}`;
-};
-/** A user code as typed: case and the dash don't matter. */
-export const normalUserCode = (typed: string) => {
-  const letters = typed.toUpperCase().replace(/[^A-Z]/g, '');
-  return letters.length === 8 ? `${letters.slice(0, 4)}-${letters.slice(4)}` : undefined;
-};
-
 /** Starts a device login: its device code (for the device) and user code (for the person). */
-export async function startLogin(device: { name?: string; platform?: string; version?: string }) {
-  const deviceCode = randomBytes(32).toString('base64url');
-  const now = Date.now();
-  const expiresAt = now + LOGIN_SECONDS * 1000;
-  const ttl = Math.ceil(expiresAt / 1000) + 3600;
-  for (let attempt = 0; ; attempt++) {
-    const userCode = newUserCode();
-    const login: LoginRecord = { userCode, status: 'pending', expiresAt, interval: LOGIN_INTERVAL, ...device };
-    try {
-      await transact(
-        [
-          putNew({ ...loginKey(deviceCode), ...login, ttl }),
-          putNew({ ...userCodeKey(userCode), login: loginKey(deviceCode).pk, expiresAt, ttl }),
-        ],
-        [undefined, () => new Error('user code taken')],
-      );
-      return { deviceCode, userCode, expiresIn: LOGIN_SECONDS, interval: LOGIN_INTERVAL };
-    } catch (err) {
-      if ((err as Error).message !== 'user code taken' || attempt >= 5) throw err;
-    }
-  }
-}
-
-/** The login a typed user code names (not expired), with its key; undefined for an unknown code. */
-async function loginOfUserCode(typed: string) {
-  const code = normalUserCode(typed);
-  const held = code ? await getItem<{ login: string; expiresAt: number }>(userCodeKey(code), true) : undefined;
-  if (!held || held.expiresAt <= Date.now()) return undefined;
-  const key = { pk: held.login, sk: 'LOGIN' };
-  const login = await getItem<LoginRecord>(key, true);
-  if (!login || login.expiresAt <= Date.now()) return undefined;
-  return { key, login };
-}
+export const startLogin = (device: { name?: string; platform?: string; version?: string }) =>
+  startDeviceCode('agent', device);
 
 /**
  * What a person is asked to approve for a user code (the device's name and system), for the page
@@ -167,8 +114,8 @@ async function loginOfUserCode(typed: string) {
  */
 export async function pendingLogin(
   typed: string,
-): Promise<{ userCode: string; name?: string; platform?: string; status: LoginRecord['status'] } | undefined> {
-  const found = await loginOfUserCode(typed);
+): Promise<{ userCode: string; name?: string; platform?: string; status: DeviceCodeRecord['status'] } | undefined> {
+  const found = await findUserCode(typed, 'agent');
   if (!found) return undefined;
   const { userCode, name, platform, status } = found.login;
   return { userCode, name, platform, status };
@@ -181,59 +128,20 @@ export async function answerLogin(
   typed: string,
   approve: boolean,
 ): Promise<void> {
-  const found = await loginOfUserCode(typed);
+  const found = await findUserCode(typed, 'agent');
   if (!found) throw notFound(DEVICE_MESSAGES.codeNotFound);
-  const { key, login } = found;
-  if (login.status !== 'pending') throw conflict(DEVICE_MESSAGES.codeUsed);
-  await transact(
-    [
-      {
-        Update: {
-          TableName: TABLE(),
-          Key: key,
-          UpdateExpression: 'SET #status = :next, orgId = :org, userId = :user, ownerName = :owner',
-          ConditionExpression: '#status = :pending',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':next': approve ? 'approved' : 'denied',
-            ':org': orgId,
-            ':user': person.userId,
-            ':owner': person.name,
-            ':pending': 'pending',
-          },
-        },
-      },
-    ],
-    [DEVICE_MESSAGES.codeUsed],
-  );
+  await answerDeviceCode(found, { orgId, userId: person.userId, ownerName: person.name }, approve);
 }
 
 /** RFC 8628's answers while a login waits; the token once it was approved. */
-export type TokenAnswer =
-  | { error: 'authorization_pending' | 'slow_down' | 'expired_token' | 'access_denied' }
-  | { token: string; deviceId: string; orgId: string };
+export type TokenAnswer = PollError | { token: string; deviceId: string; orgId: string };
 
 export async function loginToken(deviceCode: string): Promise<TokenAnswer> {
-  const key = loginKey(deviceCode);
-  const login = await getItem<LoginRecord>(key, true);
-  const now = Date.now();
-  if (!login || login.expiresAt <= now || login.status === 'issued') return { error: 'expired_token' };
-  if (login.status === 'denied') return { error: 'access_denied' };
-  if (login.status === 'pending') {
-    const tooSoon = login.lastPollAt !== undefined && now - login.lastPollAt < login.interval * 1000;
-    await transact([
-      {
-        Update: {
-          TableName: TABLE(),
-          Key: key,
-          UpdateExpression: 'SET lastPollAt = :now',
-          ExpressionAttributeValues: { ':now': now },
-        },
-      },
-    ]);
-    return { error: tooSoon ? 'slow_down' : 'authorization_pending' };
-  }
+  const polled = await pollDeviceCode(deviceCode, 'agent');
+  if ('error' in polled) return polled;
   // Approved: the device, its token and the login's end, together, once.
+  const { login } = polled;
+  const now = Date.now();
   const orgId = login.orgId as string;
   const deviceId = newId('dev_');
   const token = keyItems({ orgId, kind: 'device', scopes: [], name: login.name ?? 'Agent', deviceId });
@@ -256,24 +164,11 @@ export async function loginToken(deviceCode: string): Promise<TokenAnswer> {
   };
   try {
     await transact(
-      [
-        {
-          Update: {
-            TableName: TABLE(),
-            Key: key,
-            UpdateExpression: 'SET #status = :issued',
-            ConditionExpression: '#status = :approved',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':issued': 'issued', ':approved': 'approved' },
-          },
-        },
-        putNew({ ...deviceKey(orgId, deviceId), ...device }),
-        ...token.items,
-      ],
-      [() => new Error('issued')],
+      [polled.issued, putNew({ ...deviceKey(orgId, deviceId), ...device }), ...token.items],
+      [ISSUED_ALREADY],
     );
   } catch (err) {
-    if ((err as Error).message === 'issued') return { error: 'expired_token' };
+    if ((err as Error).message === ISSUED_ALREADY().message) return { error: 'expired_token' };
     throw err;
   }
   return { token: token.secret, deviceId, orgId };
