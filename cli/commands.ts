@@ -29,15 +29,22 @@ const PROJECT_REQUIRED: OptionSpec = { ...PROJECT, required: true, defaulted: tr
 const CORE: CommandSpec[] = [
   {
     path: ['login'],
-    summary: 'check and store the API address, a token or API key, the organization',
+    summary: 'sign in (by device code, or with a token) and store the API address and organization',
     details:
-      'The token is checked against GET /v1/me. --token - reads it from stdin. --org: an organization id or\n' +
-      'slug (needed when the token has several). --local: the address and API key of the platform npm start\n' +
-      'runs here (DATA_DIR/local.json). --profile NAME stores it in that profile (see platform profile).',
-    examples: ['platform login --local', 'platform login --url https://api.example.com --token - --profile prod'],
+      'Without a token, you sign in as yourself by device code: the command shows a code and the page where\n' +
+      'you approve it, signed in; the session lasts 90 days (GET /v1/me/sessions lists them). With a token\n' +
+      '(--token, --with-token from stdin, or PLATFORM_TOKEN) it is checked against GET /v1/me. --org: an\n' +
+      'organization id or slug (needed when you have several). --local: the address and API key of the\n' +
+      'platform npm start runs here (DATA_DIR/local.json). --profile NAME stores it in that profile.',
+    examples: [
+      'platform login --url https://api.example.com',
+      'platform login --local',
+      'echo "$TOKEN" | platform login --url https://api.example.com --with-token --profile ci',
+    ],
     options: {
       url: { type: 'string', value: 'URL', help: 'the API address' },
       token: { type: 'string', value: 'TOKEN|-', help: 'a token or API key (-: read from stdin)' },
+      'with-token': { type: 'boolean', help: 'read the token from stdin (for scripts)' },
       org: { type: 'string', value: 'ORG', help: 'the organization (id or slug)', complete: 'org' },
       local: { type: 'boolean', help: 'the platform npm start runs in this folder' },
     },
@@ -45,6 +52,7 @@ const CORE: CommandSpec[] = [
       login(c.io, {
         url: c.str('url'),
         token: c.str('token'),
+        withToken: c.flag('with-token'),
         org: c.str('org'),
         local: c.flag('local'),
         profile: c.str('profile'),

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { ApiError, createClient } from '../client';
 import { configFile, profileName, removeConfig, writeConfig } from './config';
-import { CliError, type Io, USER_AGENT, UsageError, unreachableHint } from './context';
+import { CliError, type Io, sleep, USER_AGENT, UsageError, unreachableHint } from './context';
 
 interface Me {
   kind: 'user' | 'api' | 'agent';
@@ -17,6 +18,8 @@ interface LoginOptions {
   org?: string;
   /** Take the address and the API key of the platform `npm start` runs here (`.data/local.json`). */
   local?: boolean;
+  /** Read the token from stdin (for scripts; as --token -). */
+  withToken?: boolean;
   /** The profile to store it in (default: the one in use). */
   profile?: string;
   json?: boolean;
@@ -49,13 +52,15 @@ export async function login(io: Io, options: LoginOptions): Promise<number> {
     token ??= local.token;
     org ??= local.org;
   }
+  if (options.withToken) token ??= '-';
   if (token === '-') token = (await io.stdin()).trim();
   token ??= io.env.PLATFORM_TOKEN;
   url ??= io.env.PLATFORM_URL;
   if (!url) throw new UsageError('Give the API address: --url <base URL> (or --local for npm start).');
-  if (!token) throw new UsageError('Give a token or an API key: --token <token>, or --token - to read it from stdin.');
   if (!/^https?:\/\//.test(url)) throw new UsageError(`${url} is not an http(s) address.`);
   const baseUrl = url.replace(/\/+$/, '');
+  // No token given: a person signs in by device code, as gh and vercel do.
+  token ||= await deviceLogin(io, baseUrl);
   const api = createClient({ baseUrl, token, fetch: io.fetch, userAgent: USER_AGENT });
   const me = (await api.getMe().catch((err: unknown) => {
     // No answer at all: say what to do rather than only the socket's error code.
@@ -87,6 +92,55 @@ export async function login(io: Io, options: LoginOptions): Promise<number> {
   io.stdout(`Logged in to ${baseUrl} as ${who}, organization ${chosen.slug} (${chosen.orgId}).\n`);
   io.stdout(`Saved in ${file}.\n`);
   return 0;
+}
+
+interface DeviceCode {
+  deviceCode: string;
+  userCode: string;
+  verificationUriComplete: string;
+  interval: number;
+  expiresIn: number;
+}
+
+/**
+ * A person's login by device code (RFC 8628; POST /v1/login/device): shows the code and the page
+ * where the person approves it while signed in, asks for the token every `interval` seconds (5 more
+ * after a `slow_down`) until it is approved, denied or expired. The token acts as the person.
+ */
+async function deviceLogin(io: Io, baseUrl: string): Promise<string> {
+  const call = async (path: string, body: unknown) => {
+    const res = await (io.fetch ?? fetch)(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+      body: JSON.stringify(body),
+    }).catch((err: Error) => {
+      throw new CliError(`${err.message}\n${unreachableHint(baseUrl)}`);
+    });
+    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  };
+  const started = await call('/v1/login/device', {
+    name: `platform CLI on ${hostname().slice(0, 48)}`,
+    platform: process.platform,
+  });
+  if (started.status !== 200) throw new CliError(`The platform refused the login (${started.status}).`);
+  const code = started.body as unknown as DeviceCode;
+  io.stderr(`First copy your one-time code: ${code.userCode}\n`);
+  io.stderr(`Then open ${code.verificationUriComplete} and approve it (signed in as yourself).\n`);
+  io.stderr('Waiting for the approval…\n');
+  let wait = code.interval * 1000;
+  const until = Date.now() + code.expiresIn * 1000;
+  while (Date.now() < until) {
+    await sleep(wait, io.signal);
+    const polled = await call('/v1/login/device/token', { deviceCode: code.deviceCode });
+    if (polled.status === 200) return String(polled.body.token);
+    const error = polled.body.error;
+    if (error === 'slow_down') wait += 5000;
+    else if (error === 'access_denied') throw new CliError('The login was denied on the approval page.');
+    else if (error === 'expired_token') throw new CliError('The code expired. Run platform login again.');
+    else if (error !== 'authorization_pending')
+      throw new CliError(`The platform refused the login (${polled.status}).`);
+  }
+  throw new CliError('The code expired. Run platform login again.');
 }
 
 const names = (orgs: Me['orgs']) => orgs.map((o) => o.slug).join(', ');

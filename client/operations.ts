@@ -1175,6 +1175,72 @@ export interface Operations {
       default: string;
     };
   };
+  /** Starts a person's login by device code (RFC 8628): the command line shows `userCode` and `verificationUri` for the person to approve while signed in, and asks `login/device/token` every `interval` seconds until then */
+  postLoginDevice: {
+    params: object;
+    query: object;
+    body: {
+      name?: string;
+      platform?: string;
+      version?: string;
+    };
+    response: {
+      deviceCode: string;
+      userCode: string;
+      verificationUri: string;
+      verificationUriComplete: string;
+      interval: number;
+      expiresIn: number;
+    };
+  };
+  /** The session token of an approved login, once (it acts as the person, 90 days): until then 400 `authorization_pending` (`slow_down` when asked more often than `interval`), `access_denied` or `expired_token` */
+  postLoginDeviceToken: {
+    params: object;
+    query: object;
+    body: {
+      deviceCode: string;
+    };
+    response: {
+      token: string;
+      sessionId: string;
+      expiresAt: number;
+    };
+  };
+  /** Answers a login's user code as the signed-in person: approved, that command line acts as them */
+  postLoginDeviceAnswer: {
+    params: object;
+    query: object;
+    body: {
+      userCode: string;
+      approve?: boolean;
+    };
+    response: {
+      ok: true;
+    };
+  };
+  /** The person's command-line sessions (never their tokens), newest first */
+  getMeSessions: {
+    params: object;
+    query: object;
+    body: undefined;
+    response: {
+      sessions: {
+        sessionId: string;
+        label: string;
+        createdAt: number;
+        expiresAt: number;
+      }[];
+    };
+  };
+  /** Ends one of the person's command-line sessions: its token stops working at once */
+  deleteMeSessionsBySessionId: {
+    params: {
+      sessionId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
   /** The organization */
   getOrgsByOrgId: {
     params: {
@@ -8095,6 +8161,11 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getHealth: { method: 'GET', path: '/health' },
   getMe: { method: 'GET', path: '/v1/me' },
   getLocations: { method: 'GET', path: '/v1/locations' },
+  postLoginDevice: { method: 'POST', path: '/v1/login/device' },
+  postLoginDeviceToken: { method: 'POST', path: '/v1/login/device/token' },
+  postLoginDeviceAnswer: { method: 'POST', path: '/v1/login/device/answer' },
+  getMeSessions: { method: 'GET', path: '/v1/me/sessions' },
+  deleteMeSessionsBySessionId: { method: 'DELETE', path: '/v1/me/sessions/{sessionId}' },
   getOrgsByOrgId: { method: 'GET', path: '/v1/orgs/{orgId}' },
   patchOrgsByOrgId: { method: 'PATCH', path: '/v1/orgs/{orgId}' },
   deleteOrgsByOrgId: { method: 'DELETE', path: '/v1/orgs/{orgId}' },

@@ -27,7 +27,8 @@ export interface RouteGroup {
 export const routeGroups: RouteGroup[] = [
   {
     name: 'core',
-    prefixes: ['/health', '/v1/me', '/v1/locations'],
+    // /v1/login: people's command-line logins by device code (shared/kernel/identity/sessions.ts).
+    prefixes: ['/health', '/v1/me', '/v1/locations', '/v1/login'],
     needs: ['table'],
     fallback: true,
   },

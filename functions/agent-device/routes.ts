@@ -19,14 +19,7 @@ import {
 import type { Caller } from '../../shared/kernel/auth/caller';
 import { HttpError } from '../../shared/kernel/http/http-error';
 import { ok, route } from '../../shared/kernel/http/route';
-
-/** Where a person types the user code: the platform's own address (`<origin>/device`). */
-function verificationUri(headers: Record<string, string | undefined>): string {
-  const host = headers.host ?? 'localhost';
-  const proto =
-    headers['x-forwarded-proto'] ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
-  return `${proto}://${host}/device`;
-}
+import { verificationUri } from '../../shared/kernel/http/verification-uri';
 
 const JobPath = z.object({ jobId: z.string() });
 

@@ -12,7 +12,29 @@ const OrgEntry = z.object({
   scopes: z.array(z.enum(SCOPES)),
 });
 
+const DeviceCode = z.object({
+  deviceCode: z.string(),
+  userCode: z.string(),
+  verificationUri: z.string(),
+  verificationUriComplete: z.string(),
+  interval: z.number(),
+  expiresIn: z.number(),
+});
+
 export const responses: ResponseDocs = {
+  'POST /v1/login/device': { 200: DeviceCode },
+  'POST /v1/login/device/token': {
+    200: z.object({ token: z.string(), sessionId: z.string(), expiresAt: z.number() }),
+  },
+  'POST /v1/login/device/answer': { 200: z.object({ ok: z.literal(true) }) },
+  'GET /v1/me/sessions': {
+    200: z.object({
+      sessions: z.array(
+        z.object({ sessionId: z.string(), label: z.string(), createdAt: z.number(), expiresAt: z.number() }),
+      ),
+    }),
+  },
+  'DELETE /v1/me/sessions/:sessionId': { 204: null },
   'GET /health': { 200: z.object({ ok: z.literal(true), time: z.number() }) },
   'GET /v1/me': {
     200: z.object({

@@ -2,9 +2,15 @@
 import { lazyRoute } from '../../shared/kernel/http/route-entry';
 
 const routes = () => import('./routes').then((m) => m.routes);
+const sessionRoutes = () => import('./sessions').then((m) => m.sessionRoutes);
 
 export const routeIndex = [
   lazyRoute('GET', '/health', routes),
   lazyRoute('GET', '/v1/me', routes),
   lazyRoute('GET', '/v1/locations', routes),
+  lazyRoute('POST', '/v1/login/device', sessionRoutes),
+  lazyRoute('POST', '/v1/login/device/token', sessionRoutes),
+  lazyRoute('POST', '/v1/login/device/answer', sessionRoutes),
+  lazyRoute('GET', '/v1/me/sessions', sessionRoutes),
+  lazyRoute('DELETE', '/v1/me/sessions/:sessionId', sessionRoutes),
 ];

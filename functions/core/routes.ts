@@ -1,6 +1,7 @@
 import { publicLocations } from '../../shared/domains/platform-admin/geo';
 import { ok, route } from '../../shared/kernel/http/route';
 import { describeCaller } from './me';
+import { sessionRoutes } from './sessions';
 
 export const routes = [
   route({
@@ -25,4 +26,5 @@ export const routes = [
     // The platform's registry (shared/domains/platform-admin/geo.ts), seeded from LOCATIONS: its enabled locations.
     run: async () => ok(await publicLocations()),
   }),
+  ...sessionRoutes,
 ];

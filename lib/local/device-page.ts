@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pendingLogin } from '../../shared/domains/agents/devices';
+import { pendingSessionLogin } from '../../shared/kernel/identity/sessions';
 import type { LocalRoute } from './gateway';
 import { escapeHtml, PLATFORM_CLIENT_ID } from './idp-oauth';
 
@@ -13,9 +14,9 @@ import { escapeHtml, PLATFORM_CLIENT_ID } from './idp-oauth';
  * the code asks for and the person's organizations that may grant it, and answers through the
  * API's own route with the person's token (`POST /device`, with the session's CSRF token).
  *
- * What is approved follows the code's kind (KINDS): today an agent device's login; a person's
- * `platform login` by device code would be another kind (its own lookup and route, no
- * organization to choose), on the same page.
+ * What is approved follows the code's kind (KINDS): an agent device's login (in an organization
+ * the person chooses), or a person's `platform login` by device code (no organization: the
+ * command line acts as the person).
  */
 
 /** The API, called as the signed-in person. */
@@ -47,7 +48,22 @@ const agentDevice: CodeKind = {
     api('POST', `/v1/orgs/${encodeURIComponent(orgId ?? '')}/agents/login`, { userCode: code, approve }),
 };
 
-const KINDS: CodeKind[] = [agentDevice];
+const commandLine: CodeKind = {
+  async find(code) {
+    const login = await pendingSessionLogin(code);
+    if (!login) return undefined;
+    const system = login.platform ? ` on ${login.platform}` : '';
+    return {
+      title: 'Sign in the command line',
+      detail: `"${login.name ?? 'platform CLI'}"${system} asks to act as you, with your roles in your organizations, for 90 days (revoke it under your sessions).`,
+      code: login.userCode,
+      answered: login.status !== 'pending',
+    };
+  },
+  answer: (api, code, approve) => api('POST', '/v1/login/device/answer', { userCode: code, approve }),
+};
+
+const KINDS: CodeKind[] = [agentDevice, commandLine];
 
 const SESSION_MS = 15 * 60_000;
 const SIGN_IN_MS = 10 * 60_000;

@@ -141,6 +141,27 @@ it('serves the verification URI: sign in, approve, and the agent program’s pol
   );
 });
 
+it("a person's platform login: the page asks to act as them, with no organization to choose", async () => {
+  const start = await p.post(
+    '/v1/login/device',
+    { name: 'platform CLI on laptop', platform: 'linux' },
+    { token: null },
+  );
+  expect(start.body.verificationUriComplete).toBe(`${p.baseUrl}/device?code=${start.body.userCode}`);
+  const browser = new Browser();
+  const approval = await signIn(browser, start.body.verificationUriComplete, p.owner);
+  expect(approval.status).toBe(200);
+  expect(approval.text).toContain('Sign in the command line');
+  expect(approval.text).toContain('&quot;platform CLI on laptop&quot; on linux asks to act as you');
+  expect(approval.text).not.toContain('<select');
+  const form = hiddenFields(approval.text);
+  const approved = await browser.go(`${p.baseUrl}/device`, { ...form, decision: 'approve' });
+  expect(approved.text).toContain('Approved. Go back to the device');
+  await forgetLastPoll(start.body.deviceCode);
+  const token = await p.post('/v1/login/device/token', { deviceCode: start.body.deviceCode }, { token: null });
+  expect((await p.get('/v1/me', { token: token.body.token })).body.me.userId).toBe(p.owner.userId);
+});
+
 it('a person who may not approve devices sees why; an unknown code and an unknown email are said plainly', async () => {
   const start = await p.post('/v1/agent/login', { name: 'laptop' }, { token: null });
   const browser = new Browser();

@@ -1,7 +1,7 @@
 import type { createRemoteJWKSet } from 'jose';
 import { config } from '../config';
 import { notFound, unauthorized } from '../ground/errors';
-import { hashSecret, KEY_PREFIX, usableKey } from '../identity/key-secrets';
+import { findSession, hashSecret, KEY_PREFIX, usableKey } from '../identity/key-secrets';
 import type { KeyRecord, Member, Organization } from '../identity/schema';
 import { getItem, getMany, keys } from '../store/table';
 import type { Caller, OrgAccess } from './caller';
@@ -95,7 +95,9 @@ export async function authenticate(
       ? 'api'
       : token.startsWith(KEY_PREFIX.agent)
         ? 'agent'
-        : undefined;
+        : token.startsWith(KEY_PREFIX.session)
+          ? 'session'
+          : undefined;
 
   if (!keyKind) {
     const caller = await verifyJwt(token);
@@ -106,6 +108,19 @@ export async function authenticate(
   // A key is `<prefix><secret>`, the secret URL-safe base64: anything else is no key, and no read.
   if (!/^[A-Za-z0-9_-]{20,200}$/.test(token.slice(KEY_PREFIX[keyKind].length))) throw unauthorized();
   verified?.();
+  if (keyKind === 'session') {
+    // A person's command-line session (shared/kernel/identity/sessions.ts): the person, as their
+    // identity provider's token would be, with their current role in the organization.
+    const session = await findSession(token);
+    if (!session) throw unauthorized();
+    const caller: Caller = {
+      kind: 'user',
+      userId: session.userId,
+      ...(session.email ? { email: session.email } : {}),
+      ...(session.name ? { name: session.name } : {}),
+    };
+    return { caller, access: orgId === undefined ? undefined : await accessOrg(caller, orgId) };
+  }
   const [record, org] = await getMany<KeyRecord | Organization>(
     orgId === undefined ? [keys.keyHash(hashSecret(token))] : [keys.keyHash(hashSecret(token)), keys.org(orgId)],
   );

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { getItem, keys } from '../store/table';
 import type { KeyRecord } from './schema';
+import type { SessionRecord } from './sessions';
 
 /**
  * Keys as authentication reads them: their prefixes, the hash they are stored by, and whether a
  * stored key may still be used. Apart from `./keys` (creating keys), which every function's
  * start would otherwise load with its writes.
  */
-export const KEY_PREFIX = { api: 'app_api_', agent: 'app_agent_', device: 'app_dev_' } as const;
+export const KEY_PREFIX = { api: 'app_api_', agent: 'app_agent_', device: 'app_dev_', session: 'app_ses_' } as const;
 
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -21,4 +22,10 @@ export function usableKey(key: KeyRecord | undefined): KeyRecord | undefined {
   if (!key || key.revoked) return undefined;
   if (key.expiresAt !== undefined && key.expiresAt <= Date.now()) return undefined;
   return key;
+}
+
+/** The session a presented `app_ses_` token names (./sessions.ts), if it may still be used. */
+export async function findSession(token: string): Promise<SessionRecord | undefined> {
+  const record = await getItem<SessionRecord>(keys.keyHash(hashSecret(token)));
+  return record?.kind === 'session' && record.expiresAt > Date.now() ? record : undefined;
 }
