@@ -75,11 +75,15 @@ const packSize = (cwd: string, tip: string, have: string[]) =>
     true,
   );
 
+/** `git rev-list <options> tip ^have…`, the commits given on stdin (a remote may have many refs). */
+const revList = (cwd: string, options: string[], tip: string, have: string[]) =>
+  gitPipe(cwd, ['rev-list', ...options, '--stdin'], `${[tip, ...have.map((h) => `^${h}`)].join('\n')}\n`).then((out) =>
+    out.trim(),
+  );
+
 /** What the objects new in `tip` (not reachable from `have`) take on disk: the plan's estimate. */
-async function diskUsage(c: Ctx, cwd: string, tip: string, have: string[]): Promise<number> {
-  const out = await git(c, cwd, ['rev-list', '--objects', '--disk-usage', tip, '--not', ...have]);
-  return Number(out) || 0;
-}
+const diskUsage = async (cwd: string, tip: string, have: string[]) =>
+  Number(await revList(cwd, ['--objects', '--disk-usage'], tip, have)) || 0;
 
 /** The refs of the remote (`git ls-remote`, with the remote's own credentials): ref → commit. */
 async function remoteRefs(c: Ctx, cwd: string, remote: string): Promise<Map<string, string>> {
@@ -104,8 +108,8 @@ async function present(cwd: string, shas: string[]): Promise<string[]> {
 }
 
 /** The largest files new in `commit`, for the refusal: `path (size)`. */
-async function largestFiles(c: Ctx, cwd: string, commit: string, have: string[]): Promise<string[]> {
-  const named = await git(c, cwd, ['rev-list', '--objects', commit, '--not', ...have]);
+async function largestFiles(cwd: string, commit: string, have: string[]): Promise<string[]> {
+  const named = await revList(cwd, ['--objects'], commit, have);
   const paths = new Map<string, string>();
   for (const line of named.split('\n')) {
     const space = line.indexOf(' ');
@@ -128,7 +132,7 @@ async function largestFiles(c: Ctx, cwd: string, commit: string, have: string[])
 }
 
 async function tooLarge(c: Ctx, cwd: string, commit: string, size: number, have: string[]): Promise<CliError> {
-  const files = await largestFiles(c, cwd, commit, have);
+  const files = await largestFiles(cwd, commit, have);
   const first = /^(.*) \(/.exec(files[0] ?? '')?.[1] ?? '<file>';
   const parents = (await git(c, cwd, ['rev-list', '--parents', '-n', '1', commit])).split(' ').length - 1;
   const merge =
@@ -169,16 +173,14 @@ export async function repoPush(c: Ctx): Promise<number> {
   }
 
   // The first-parent walk, oldest first, each commit's estimate (one estimate when all fit at once).
-  const commits = (await git(c, cwd, ['rev-list', '--first-parent', '--reverse', tip, '--not', ...have]))
-    .split('\n')
-    .filter(Boolean);
-  const whole = commits.length ? await diskUsage(c, cwd, tip, have) : 0;
+  const commits = (await revList(cwd, ['--first-parent', '--reverse'], tip, have)).split('\n').filter(Boolean);
+  const whole = commits.length ? await diskUsage(cwd, tip, have) : 0;
   const estimates: number[] = [];
   if (whole <= BUDGET) estimates.push(...commits.map((_, i) => (i === commits.length - 1 ? whole : 0)));
   else
     for (let i = 0; i < commits.length; i++) {
       const before = i === 0 ? have : [commits[i - 1] as string, ...have];
-      estimates.push(await diskUsage(c, cwd, commits[i] as string, before));
+      estimates.push(await diskUsage(cwd, commits[i] as string, before));
     }
   // Refused before anything is pushed: a commit that alone can't fit.
   for (let i = 0; i < commits.length; i++) {

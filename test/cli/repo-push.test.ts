@@ -145,7 +145,7 @@ describe('platform repo push', () => {
       stdout: `origin's main is up to date (${history[5]?.slice(0, 7)}).\n`,
       stderr: '',
     });
-  }, 120_000);
+  }, 180_000);
 
   it('on a terminal, a progress bar redrawn in place', async () => {
     await git(work, 'switch', '-q', '-c', 'feature');
