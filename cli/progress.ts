@@ -58,3 +58,9 @@ export class Progress {
     this.shown = true;
   }
 }
+
+/** `[██████░░░░░░]`: a fraction (0 to 1) as a bar of `width` cells. */
+export function bar(fraction: number, width = 20): string {
+  const full = Math.round(Math.min(1, Math.max(0, fraction)) * width);
+  return `[${'█'.repeat(full)}${'░'.repeat(width - full)}]`;
+}

@@ -5,6 +5,7 @@ import type { Client } from '../../client';
 import { profileName, readConfigFile, writeConfigFile } from '../config';
 import { CliError, UsageError } from '../context';
 import { table, when } from '../output';
+import { repoPush } from '../repo-push';
 import type { CommandSpec, Ctx } from '../spec';
 import { bodyOf, currentBranch, git, intOption, list, numberArg, REPO, repoNameOf, repoOf } from './common';
 
@@ -246,6 +247,23 @@ export const REPO_COMMANDS: CommandSpec[] = [
       await git(c, folder, ['config', '--replace-all', helper, credentialHelper(c)]);
       return c.print({ ...r, folder }, () => `Cloned ${name} into ${folder}.`);
     },
+  },
+  {
+    path: ['repo', 'push'],
+    summary: 'push a history of any size, in pushes that each fit the 6 MB limit',
+    details:
+      "Walks the branch's history (first parent, from what the remote has to the tip) and pushes it in\n" +
+      "increments whose pack each stays under the limit, with git and the remote's own credentials; other\n" +
+      'refs given are pushed after it as git pushes them. Interrupted, it goes on where it stopped when run\n' +
+      'again. A commit too large alone is refused: keep its large files in Git LFS (git lfs track, git lfs\n' +
+      'migrate import). Defaults: origin, the current branch.',
+    positionals: [
+      { name: 'remote', help: 'the remote (default: origin)' },
+      { name: 'branch', help: 'the local branch (default: the current one)', complete: 'branch' },
+      { name: 'ref…', help: 'more refs, pushed as git pushes them' },
+    ],
+    examples: ['platform repo push', 'platform repo push origin main v1.0'],
+    run: repoPush,
   },
   {
     path: ['auth', 'git-credential'],

@@ -71,8 +71,10 @@ export const PUSH_TOO_LARGE_HINT = [
   'This push is larger than 6 MB, more than the platform takes in one request.',
   'Push fewer commits at a time (git push origin <commit>:<branch>, then the rest),',
   "and track large files with Git LFS (git lfs track '*.bin'), whose objects skip this limit.",
+  'Or run platform repo push: it pushes any history in steps that fit.',
 ];
-export const PUSH_TOO_LARGE_REASON = 'push over 6 MB: push fewer commits at a time, use Git LFS for large files';
+export const PUSH_TOO_LARGE_REASON =
+  'push over 6 MB: push fewer commits at a time (platform repo push), use Git LFS for large files';
 
 const ORG_REF = '(org_[0-9a-z]{10,64}|[a-z0-9][a-z0-9-]{0,63})';
 const REPO_URL = `^\\/git\\/${ORG_REF}\\/([a-z0-9][a-z0-9-]{1,38}[a-z0-9])\\.git\\/`;

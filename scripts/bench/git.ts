@@ -20,7 +20,21 @@ export interface GitFigures {
   runs: number;
   clone: { platform: number; direct: number };
   push: { platform: number; direct: number };
+  /** `platform repo push` of a history past the 6 MB a push takes, per size. */
+  repoPush: RepoPushFigure[];
 }
+
+/** A history of `mb` commits of 1 MB of random data each, pushed into an empty repository. */
+interface RepoPushFigure {
+  mb: number;
+  seconds: number;
+  pushes: number;
+  bytes: number;
+}
+
+/** The sizes of history `platform repo push` is timed on (MB). */
+const REPO_PUSH_SIZES = [10, 100];
+const BIN = join(__dirname, '..', '..', 'cli', 'bin.cjs');
 
 const gitEnv = (home: string) => ({
   PATH: process.env.PATH,
@@ -45,12 +59,15 @@ function git(cwd: string, home: string, args: string[], input?: Buffer): Promise
   });
 }
 
-/** `commits` commits, each changing one of 200 files of ~10 KB of random data (incompressible: ~20 MB). */
-function fixtureStream(commits: number): Buffer {
+/**
+ * `commits` commits, each changing one of 200 files of `size` bytes of random data (incompressible:
+ * ~20 MB for 2,000 of 10 KB).
+ */
+function fixtureStream(commits: number, size = 10 * 1024): Buffer {
   const parts: Buffer[] = [];
   const t = Math.floor(Date.now() / 1000) - commits * 60;
   for (let i = 0; i < commits; i++) {
-    const data = randomBytes(10 * 1024);
+    const data = randomBytes(size);
     const message = `Commit ${i}`;
     parts.push(
       Buffer.from(
@@ -62,6 +79,15 @@ function fixtureStream(commits: number): Buffer {
     );
   }
   return Buffer.concat(parts);
+}
+
+/** The command line (its bundle) in `cwd`: its stdout. */
+function platformCli(cwd: string, home: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, env: gitEnv(home) }, (err, stdout, stderr) =>
+      err ? reject(new Error(`platform ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout),
+    );
+  });
 }
 
 const time = async (f: () => Promise<void>) => {
@@ -82,15 +108,19 @@ export async function benchGit(platform: BenchPlatform, options: { commits?: num
   const gateway = createGateway();
   const port = await listen(gateway, 0);
   try {
-    const name = `bench-${randomBytes(3).toString('hex')}`;
-    const res = await fetch(`http://127.0.0.1:${port}/v1/orgs/${platform.orgId}/repos`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${platform.jwt}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name }),
-    });
-    if (res.status !== 201) throw new Error(`creating the bench repository: ${res.status} ${await res.text()}`);
-    const repo = (await res.json()) as { repo: { resourceId: string; cloneUrl: string } };
-    const url = repo.repo.cloneUrl.replace('://', `://git:${platform.apiKey}@`);
+    const createRepo = async () => {
+      const name = `bench-${randomBytes(3).toString('hex')}`;
+      const res = await fetch(`http://127.0.0.1:${port}/v1/orgs/${platform.orgId}/repos`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${platform.jwt}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
+      if (res.status !== 201) throw new Error(`creating the bench repository: ${res.status} ${await res.text()}`);
+      const created = (await res.json()) as { repo: { resourceId: string; cloneUrl: string } };
+      return { ...created, url: created.repo.cloneUrl.replace('://', `://git:${platform.apiKey}@`) };
+    };
+    const repo = await createRepo();
+    const url = repo.url;
     const { repoPath } = await import('../../shared/ports/git/local');
     const bare = repoPath(repo.repo.resourceId);
 
@@ -124,12 +154,29 @@ export async function benchGit(platform: BenchPlatform, options: { commits?: num
       rmSync(b, { recursive: true, force: true });
       rmSync(target, { recursive: true, force: true });
     }
+    // `platform repo push` of a history too large for one push, into an empty repository each.
+    const repoPush: RepoPushFigure[] = [];
+    for (const mb of REPO_PUSH_SIZES) {
+      const source = join(dir, `history-${mb}`);
+      await git(dir, home, ['init', '-q', '-b', 'main', source]);
+      await git(source, home, ['fast-import', '--quiet'], fixtureStream(mb, 1024 * 1024));
+      const target = await createRepo();
+      let out = '';
+      const seconds =
+        (await time(async () => {
+          out = await platformCli(source, home, ['repo', 'push', target.url, 'main', '--json']);
+        })) / 1000;
+      const summary = JSON.parse(out) as { increments: unknown[]; bytes: number };
+      repoPush.push({ mb, seconds, pushes: summary.increments.length, bytes: summary.bytes });
+      rmSync(source, { recursive: true, force: true });
+    }
     return {
       commits,
       bytes: size,
       runs,
       clone: { platform: median(figures.clone.platform), direct: median(figures.clone.direct) },
       push: { platform: median(figures.push.platform), direct: median(figures.push.direct) },
+      repoPush,
     } satisfies GitFigures;
   } finally {
     gateway.closeAllConnections();
@@ -152,6 +199,16 @@ export function renderGit(g: GitFigures): string {
     '|---|--:|--:|--:|---|',
     row('clone', g.clone),
     row('push of 1 MB', g.push),
+    '',
+    'Histories past the 6 MB one push takes (commits of 1 MB of random data), pushed into an empty',
+    'repository with `platform repo push` (increments of at most 5 MB, one `git push` each):',
+    '',
+    '| history | seconds | pushes | bytes sent | MB/s |',
+    '|---|--:|--:|--:|--:|',
+    ...g.repoPush.map(
+      (r) =>
+        `| ${r.mb} MB | ${r.seconds.toFixed(1)} s | ${r.pushes} | ${(r.bytes / 1024 / 1024).toFixed(1)} MB | ${(r.mb / r.seconds).toFixed(1)} |`,
+    ),
     '',
   ].join('\n');
 }

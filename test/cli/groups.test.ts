@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { TestPlatform } from '../helpers/platform';
-import { Cli } from './helpers';
+import { Cli, GIT_ENV } from './helpers';
 
 /**
  * The command groups over the API (repo, pr, issue, key, member, domain, notify, agent,
@@ -18,12 +18,6 @@ let cli: Cli;
 let reviewer: Cli;
 let key: string;
 const repo = `cli-${Date.now().toString(36)}`;
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'CLI test',
-  GIT_AUTHOR_EMAIL: 'cli@example.com',
-  GIT_COMMITTER_NAME: 'CLI test',
-  GIT_COMMITTER_EMAIL: 'cli@example.com',
-};
 
 /** Git, never synchronous: the platform it talks to answers from this process. */
 async function git(cwd: string, ...args: string[]): Promise<string> {

@@ -11,6 +11,14 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Who the commits of a test are by (git refuses to commit without a name). */
+export const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'CLI test',
+  GIT_AUTHOR_EMAIL: 'cli@example.com',
+  GIT_COMMITTER_NAME: 'CLI test',
+  GIT_COMMITTER_EMAIL: 'cli@example.com',
+};
+
 /** The package's `platform` command (the bundled command line, made again when a source changed). */
 export const BIN = join(__dirname, '..', '..', 'cli', 'bin.cjs');
 

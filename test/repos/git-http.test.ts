@@ -189,6 +189,7 @@ describe('the protected branch', () => {
     expect(push.out).toContain('remote: This push is larger than 6 MB');
     expect(push.out).toContain('remote: Push fewer commits at a time');
     expect(push.out).toContain('remote: and track large files with Git LFS');
+    expect(push.out).toContain('remote: Or run platform repo push: it pushes any history in steps that fit.');
     expect(push.out).toContain('! [remote rejected] HEAD -> big (push over 6 MB');
     expect(push.out).not.toContain('RPC failed');
     expect((await p.get(`${repos()}/${name}`)).body.branches).toEqual(['main']);
