@@ -100,6 +100,7 @@ export type Board = {
 
 export type BranchProtection = {
   requiredApprovals: number;
+  requiredChecks: string[];
   branch: string | null;
 };
 
@@ -193,6 +194,36 @@ export type ChangedFile = {
     newLines: number;
     lines: string[];
   }[];
+};
+
+export type CheckRun = {
+  checkId: string;
+  orgId: string;
+  repoId: string;
+  commitId: string;
+  name: string;
+  state: 'queued' | 'in_progress' | 'success' | 'failure' | 'cancelled';
+  summary: string | null;
+  detailsUrl: string | null;
+  startedAt: number | null;
+  completedAt: number | null;
+  createdBy: string;
+  createdByKind: 'user' | 'api_key' | 'agent_key' | 'device' | 'system';
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+};
+
+export type CheckSummary = {
+  state: 'none' | 'pending' | 'success' | 'failure';
+  total: number;
+  counts: {
+    queued: number;
+    in_progress: number;
+    success: number;
+    failure: number;
+    cancelled: number;
+  };
 };
 
 export type ColumnLoad = {
@@ -660,6 +691,7 @@ export type NotificationProtocol = {
       | 'agent.job_done'
       | 'agent.job_failed'
       | 'ops.alarm'
+      | 'check.completed'
     )[];
     match?: {
       [key: string]: string[];
@@ -842,6 +874,18 @@ export type PullRequestDetail = {
   head: string | null;
   revisionId: string | null;
   sourceBranchExists: boolean | null;
+  checks: {
+    state: 'none' | 'pending' | 'success' | 'failure';
+    total: number;
+    counts: {
+      queued: number;
+      in_progress: number;
+      success: number;
+      failure: number;
+      cancelled: number;
+    };
+    required: string[];
+  };
 };
 
 export type RepoCredential = {
@@ -866,6 +910,7 @@ export type RepoDetail = {
   openIssues: number;
   openPulls: number;
   requiredApprovals: number;
+  requiredChecks: string[];
   cloneUrl: string;
   empty: boolean;
   status?: string;
@@ -2792,7 +2837,7 @@ export interface Operations {
       repo: RepoDetail;
     };
   };
-  /** The approvals pull requests into the default branch need */
+  /** The approvals and the checks pull requests into the default branch need */
   getReposProtection: {
     params: {
       orgId: string;
@@ -2802,7 +2847,7 @@ export interface Operations {
     body: undefined;
     response: BranchProtection;
   };
-  /** Protects the default branch: it then changes only through pull requests with this many approvals (0 removes the rule) */
+  /** Protects the default branch: it then changes only through pull requests with this many approvals and these checks `success` on their head (`requiredChecks`, up to 20 names) */
   putReposProtection: {
     params: {
       orgId: string;
@@ -2810,7 +2855,8 @@ export interface Operations {
     };
     query: object;
     body: {
-      requiredApprovals: number;
+      requiredApprovals?: number;
+      requiredChecks?: string[];
     };
     response: BranchProtection;
   };
@@ -3692,6 +3738,82 @@ export interface Operations {
       comment: Comment;
     };
   };
+  /** Reports a check run on a commit: one per commit and `name` */
+  postReposCommitsChecks: {
+    params: {
+      orgId: string;
+      name: string;
+      sha: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      state?: 'queued' | 'in_progress' | 'success' | 'failure' | 'cancelled';
+      summary?: string | null;
+      detailsUrl?: string | null;
+    };
+    response: {
+      check: CheckRun;
+    };
+  };
+  /** A commit's check runs by name (signed cursor, `limit` 1-100, default 50) and their summary */
+  getReposCommitsChecks: {
+    params: {
+      orgId: string;
+      name: string;
+      sha: string;
+    };
+    query: {
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      commitId: string;
+      checks: CheckRun[];
+      cursor: string | null;
+      summary: CheckSummary;
+    };
+  };
+  /** Updates a check run: `state` forward only (queued → in_progress → success, failure or cancelled */
+  patchReposCommitsChecksByCheckId: {
+    params: {
+      orgId: string;
+      name: string;
+      sha: string;
+      checkId: string;
+    };
+    query: object;
+    body: {
+      state?: 'queued' | 'in_progress' | 'success' | 'failure' | 'cancelled';
+      summary?: string | null;
+      detailsUrl?: string | null;
+      ifVersion?: number;
+    };
+    response: {
+      check: CheckRun;
+    };
+  };
+  /** The check runs of a pull request's head (the source head while open, the head merged once merged */
+  getReposPullsChecks: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: {
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      head: string | null;
+      checks: CheckRun[];
+      cursor: string | null;
+      summary: CheckSummary;
+      required: string[];
+    };
+  };
   /** The organization's devices, their pending network requests and the latest jobs */
   getAgents: {
     params: {
@@ -4366,6 +4488,7 @@ export interface Operations {
           | 'agent.job_done'
           | 'agent.job_failed'
           | 'ops.alarm'
+          | 'check.completed'
         )[];
         description?: string;
         enabled: boolean;
@@ -4399,6 +4522,7 @@ export interface Operations {
         | 'agent.job_done'
         | 'agent.job_failed'
         | 'ops.alarm'
+        | 'check.completed'
       )[];
       description?: string;
       enabled?: boolean;
@@ -4423,6 +4547,7 @@ export interface Operations {
           | 'agent.job_done'
           | 'agent.job_failed'
           | 'ops.alarm'
+          | 'check.completed'
         )[];
         description?: string;
         enabled: boolean;
@@ -4462,6 +4587,7 @@ export interface Operations {
           | 'agent.job_done'
           | 'agent.job_failed'
           | 'ops.alarm'
+          | 'check.completed'
         )[];
         description?: string;
         enabled: boolean;
@@ -4496,6 +4622,7 @@ export interface Operations {
         | 'agent.job_done'
         | 'agent.job_failed'
         | 'ops.alarm'
+        | 'check.completed'
       )[];
       description?: string;
       enabled?: boolean;
@@ -4521,6 +4648,7 @@ export interface Operations {
           | 'agent.job_done'
           | 'agent.job_failed'
           | 'ops.alarm'
+          | 'check.completed'
         )[];
         description?: string;
         enabled: boolean;
@@ -4569,6 +4697,7 @@ export interface Operations {
           | 'agent.job_done'
           | 'agent.job_failed'
           | 'ops.alarm'
+          | 'check.completed'
         )[];
         description?: string;
         enabled: boolean;
@@ -4755,6 +4884,7 @@ export interface Operations {
             | 'agent.job_done'
             | 'agent.job_failed'
             | 'ops.alarm'
+            | 'check.completed'
           )[];
           match?: {
             [key: string]: string[];
@@ -4812,6 +4942,7 @@ export interface Operations {
               | 'agent.job_done'
               | 'agent.job_failed'
               | 'ops.alarm'
+              | 'check.completed'
             )[];
             match?: {
               [key: string]: string[];
@@ -4869,6 +5000,7 @@ export interface Operations {
           | 'agent.job_done'
           | 'agent.job_failed'
           | 'ops.alarm'
+          | 'check.completed'
         )[];
         match?: {
           [key: string]: string[];
@@ -8288,6 +8420,13 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postReposPullsClose: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/close' },
   postReposPullsReopen: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/reopen' },
   postReposPullsComments: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/comments' },
+  postReposCommitsChecks: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/commits/{sha}/checks' },
+  getReposCommitsChecks: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/commits/{sha}/checks' },
+  patchReposCommitsChecksByCheckId: {
+    method: 'PATCH',
+    path: '/v1/orgs/{orgId}/repos/{name}/commits/{sha}/checks/{checkId}',
+  },
+  getReposPullsChecks: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/checks' },
   getAgents: { method: 'GET', path: '/v1/orgs/{orgId}/agents' },
   postAgentsJobs: { method: 'POST', path: '/v1/orgs/{orgId}/agents/jobs' },
   getAgentsJobsByJobId: { method: 'GET', path: '/v1/orgs/{orgId}/agents/jobs/{jobId}' },

@@ -95,10 +95,12 @@ export const routeGroups: RouteGroup[] = [
     needs: ['table', 'cursorSecret', 'notify'],
   },
   {
-    // Pull requests: their records, and the repository's storage to compare and merge branches.
+    // Pull requests: their records, and the repository's storage to compare and merge branches;
+    // check runs on commits (the longer prefix wins over repos').
     name: 'pulls',
-    prefixes: ['/v1/orgs/{orgId}/repos/{name}/pulls'],
-    needs: ['table', 'cursorSecret', 'git'],
+    prefixes: ['/v1/orgs/{orgId}/repos/{name}/pulls', '/v1/orgs/{orgId}/repos/{name}/commits/{sha}/checks'],
+    // notify: a check that completes raises check.completed.
+    needs: ['table', 'cursorSecret', 'git', 'notify'],
   },
   {
     // Self-hosted agents as the organization manages them: devices, device logins, network

@@ -1,5 +1,6 @@
 import type { CommandSpec } from '../spec';
 import { CALENDAR_COMMANDS } from './calendar';
+import { CHECK_COMMANDS } from './checks';
 import { DATA_COMMANDS } from './data';
 import { DEPLOYMENT_COMMANDS } from './deployments';
 import { MAIL_COMMANDS } from './mail';
@@ -12,6 +13,7 @@ import { WEBHOOK_COMMANDS } from './webhooks';
 export const GROUP_COMMANDS: CommandSpec[] = [
   ...DEPLOYMENT_COMMANDS,
   ...REPO_COMMANDS,
+  ...CHECK_COMMANDS,
   ...DATA_COMMANDS,
   ...OTHER_COMMANDS,
   ...WEBHOOK_COMMANDS,

@@ -192,25 +192,41 @@ export const REPO_COMMANDS: CommandSpec[] = [
   },
   {
     path: ['repo', 'protect'],
-    summary: 'approvals a pull request needs before it merges into the default branch',
+    summary: 'approvals and checks a pull request needs before it merges into the default branch',
+    details:
+      'Without options, shows the rule. --require-check adds a check that must succeed on the head of a pull\n' +
+      'request (repeat it); --drop-check removes one; the other settings stay as they are.',
     positionals: [{ name: 'name', complete: 'repo' }],
     options: {
       repo: REPO,
       approvals: { type: 'string', value: 'N', help: 'required approvals (0: none; without: show)' },
+      'require-check': { type: 'string', value: 'NAME', help: 'a check that must succeed (repeat it)', multiple: true },
+      'drop-check': { type: 'string', value: 'NAME', help: 'no longer require this check (repeat it)', multiple: true },
     },
-    examples: ['platform repo protect api --approvals 1'],
+    examples: ['platform repo protect api --approvals 1', 'platform repo protect api --require-check build'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const name = c.args[0] ?? (await repoOf(c));
       const approvals = intOption(c, 'approvals', 0, 10);
-      const res =
-        approvals === undefined
-          ? await api.getReposProtection({ orgId, name })
-          : await api.putReposProtection({ orgId, name, body: { requiredApprovals: approvals } });
+      const adding = c.all('require-check').flatMap((v) => list(v) ?? []);
+      const dropping = c.all('drop-check').flatMap((v) => list(v) ?? []);
+      let res = await api.getReposProtection({ orgId, name });
+      if (approvals !== undefined || adding.length > 0 || dropping.length > 0) {
+        const checks = [...res.requiredChecks, ...adding].filter((n) => !dropping.includes(n));
+        res = await api.putReposProtection({
+          orgId,
+          name,
+          body: {
+            ...(approvals !== undefined ? { requiredApprovals: approvals } : {}),
+            ...(adding.length > 0 || dropping.length > 0 ? { requiredChecks: [...new Set(checks)] } : {}),
+          },
+        });
+      }
+      const checks = res.requiredChecks.length > 0 ? ` Required checks: ${res.requiredChecks.join(', ')}.` : '';
       return c.print(
         res,
         () =>
-          `${name}: ${res.requiredApprovals} approvals required to merge into ${res.branch ?? 'the default branch'}.`,
+          `${name}: ${res.requiredApprovals} approvals required to merge into ${res.branch ?? 'the default branch'}.${checks}`,
       );
     },
   },

@@ -1,4 +1,5 @@
 import { gitAccess } from '../../shared/domains/repos/credentials';
+import { protectedBranchOf } from '../../shared/domains/repos/protection';
 import { findRepo } from '../../shared/domains/repos/records';
 import { indexTagMoves, repoGit } from '../../shared/domains/repos/tags';
 import { log } from '../../shared/kernel/ground/log';
@@ -23,7 +24,7 @@ export const gitEndpointDeps: GitEndpointDeps = {
       repoId: r.resourceId,
       rules: {
         defaultBranch: r.defaultBranch,
-        protectedBranch: (r.requiredApprovals ?? 0) > 0 ? r.defaultBranch : null,
+        protectedBranch: protectedBranchOf(r),
       },
     };
   },

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import {
   ChangedFile,
+  CheckRun,
+  CheckSummary,
   Comment,
   Commit,
   Conflict,
@@ -65,4 +67,21 @@ export const responses: ResponseDocs = {
   'POST /v1/orgs/:orgId/repos/:name/pulls/:number/close': { 200: State },
   'POST /v1/orgs/:orgId/repos/:name/pulls/:number/reopen': { 200: State },
   'POST /v1/orgs/:orgId/repos/:name/pulls/:number/comments': { 201: z.object({ comment: Comment }) },
+  'POST /v1/orgs/:orgId/repos/:name/commits/:sha/checks': {
+    200: z.object({ check: CheckRun }),
+    201: z.object({ check: CheckRun }),
+  },
+  'PATCH /v1/orgs/:orgId/repos/:name/commits/:sha/checks/:checkId': { 200: z.object({ check: CheckRun }) },
+  'GET /v1/orgs/:orgId/repos/:name/commits/:sha/checks': {
+    200: z.object({ commitId: z.string(), checks: z.array(CheckRun), cursor: nullableString, summary: CheckSummary }),
+  },
+  'GET /v1/orgs/:orgId/repos/:name/pulls/:number/checks': {
+    200: z.object({
+      head: nullableString,
+      checks: z.array(CheckRun),
+      cursor: nullableString,
+      summary: CheckSummary,
+      required: z.array(z.string()),
+    }),
+  },
 };

@@ -2,6 +2,7 @@
 import { lazyRoute } from '../../shared/kernel/http/route-entry';
 
 const routes = () => import('./routes').then((m) => m.routes);
+const checkRoutes = () => import('./checks').then((m) => m.checkRoutes);
 
 export const routeIndex = [
   lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/pulls', routes),
@@ -17,4 +18,8 @@ export const routeIndex = [
   lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/close', routes),
   lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/reopen', routes),
   lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/comments', routes),
+  lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/commits/:sha/checks', checkRoutes),
+  lazyRoute('PATCH', '/v1/orgs/:orgId/repos/:name/commits/:sha/checks/:checkId', checkRoutes),
+  lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/commits/:sha/checks', checkRoutes),
+  lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/pulls/:number/checks', checkRoutes),
 ];

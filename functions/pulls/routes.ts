@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CHECK_MESSAGES, checkSummary, checksOf, requiredChecksBlock } from '../../shared/domains/repos/checks';
 import {
   addComment,
   authorOf,
@@ -12,6 +13,7 @@ import {
   requireNumbered,
   updateIssue,
 } from '../../shared/domains/repos/issues';
+import { requiredChecksFor } from '../../shared/domains/repos/protection';
 import {
   closingNumbers,
   createPull,
@@ -49,6 +51,7 @@ import { newId } from '../../shared/kernel/store/ids';
 import { queryPrefix } from '../../shared/kernel/store/ops';
 import { publicFields } from '../../shared/kernel/store/table';
 import { GitChangeError, GitConflict, type GitPort, GitTooFar } from '../../shared/ports/git';
+import { checkRoutes } from './checks';
 
 const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(150), oneLine);
 const Description = z.string().check(z.maxLength(10_240));
@@ -147,7 +150,7 @@ async function reviewState(r: RepoRecord, pull: PullRecord, revisionId: string |
   return { approvals, required, protectedTarget, approved: approvals.length >= required };
 }
 
-export const routes = [
+const pullRoutes = [
   route({
     method: 'GET',
     path: '/v1/orgs/:orgId/repos/:name/pulls',
@@ -254,6 +257,8 @@ export const routes = [
         headsOf(port, pull),
         queryPrefix<CommentRecord>(numberKey(r.resourceId, pull.number).pk, COMMENT_PREFIX(pull.number)),
       ]);
+      const checkHead = reviewedHead(pull, heads.source) ?? heads.source;
+      const checks = checkSummary(checkHead ? await checksOf(pull.repoId, checkHead) : []);
       const open = pull.state === 'open';
       if (open && !heads.target) throw notFound(PULL_MESSAGES.refNotFound);
       const merge =
@@ -269,6 +274,7 @@ export const routes = [
           mergeCommitId: pull.mergeCommitId ?? null,
           revisionId: revisionAt(pull, heads.source),
           sourceBranchExists: heads.source !== null,
+          checks: { ...checks, required: requiredChecksFor(r, pull.targetBranch) },
         },
         mergeOptions: merge?.options ?? [],
         conflicts: merge?.conflicts ?? [],
@@ -499,6 +505,8 @@ export const routes = [
         PULL_MESSAGES.sourceChanged,
         PULL_MESSAGES.divergedMerge,
         PULL_MESSAGES.needsApprovals,
+        CHECK_MESSAGES.missing('build'),
+        CHECK_MESSAGES.notPassed('build', 'failure'),
         PULL_MESSAGES.strategy,
         PULL_MESSAGES.targetChanged,
       ],
@@ -516,6 +524,9 @@ export const routes = [
       );
       const review = await reviewState(r, pull, revisionOf(pull, heads.source));
       if (!review.approved) throw conflict(PULL_MESSAGES.needsApprovals);
+      const required = requiredChecksFor(r, pull.targetBranch);
+      const unpassed = required.length > 0 && requiredChecksBlock(required, await checksOf(pull.repoId, heads.source));
+      if (unpassed) throw conflict(unpassed);
       if (!merge.options.includes(body.strategy)) throw conflict(PULL_MESSAGES.strategy);
       const merger = authorOf(caller);
       const message =
@@ -622,6 +633,9 @@ export const routes = [
     },
   }),
 ];
+
+/** The pulls group: pull requests, and check runs on commits (functions/pulls/checks.ts). */
+export const routes = [...pullRoutes, ...checkRoutes];
 
 /** Threads whose line changed since the commit they were written on (the source head moved there). */
 async function outdatedLines(

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ARCHIVE_TOO_LARGE, requestArchive } from '../../shared/domains/repos/archives';
 import { deleteLabel, LABEL_COLORS, listLabels, TOO_MANY_LABELS, upsertLabel } from '../../shared/domains/repos/labels';
 import { lfsFileOf } from '../../shared/domains/repos/lfs/objects';
+import { protectedBranchOf } from '../../shared/domains/repos/protection';
 import { openPairs } from '../../shared/domains/repos/pulls';
 import { M, type RepoRecord, requireRepo } from '../../shared/domains/repos/records';
 import { repoGit } from '../../shared/domains/repos/tags';
@@ -14,7 +15,7 @@ import { created, ok, type Reply, route } from '../../shared/kernel/http/route';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { type GitChange, GitChangeError, GitConflict, GitInputError } from '../../shared/ports/git';
 import { isCommitId, pathProblem, refNameProblem } from '../../shared/ports/git/names';
-import { protectedBranchOf, RepoParams } from './repos';
+import { RepoParams } from './repos';
 
 const NOT_FOUND = 'Not found';
 const REF_NOT_FOUND = 'Branch or tag not found';

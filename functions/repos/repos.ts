@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { listPeople } from '../../shared/domains/repos/people';
+import { MAX_REQUIRED_CHECKS, protectedBranchOf, protectionOf } from '../../shared/domains/repos/protection';
 import {
   createRepository,
   deleteRepository,
@@ -19,7 +20,7 @@ import { readEnv } from '../../shared/kernel/ground/env';
 import { invalid } from '../../shared/kernel/ground/errors';
 import { HttpError } from '../../shared/kernel/http/http-error';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
-import { plainText } from '../../shared/kernel/http/text-checks';
+import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
 import { refNameProblem } from '../../shared/ports/git/names';
 
 /** Repository names: the spec's format. */
@@ -49,9 +50,6 @@ export function cloneUrl(r: RepoRecord, event: APIGatewayProxyEventV2): string {
   return `${base.replace(/\/$/, '')}/git/${r.orgId}/${r.name}.git`;
 }
 
-/** The branch the protection rule covers: the default one, while approvals are required. */
-export const protectedBranchOf = (r: RepoRecord) => ((r.requiredApprovals ?? 0) > 0 ? r.defaultBranch : null);
-
 /** `GET /repos/:name` and `PATCH`'s answer: the record, its refs and what is derived from them. */
 async function repoDetail(r: RepoRecord, event: APIGatewayProxyEventV2) {
   const refs = await (await repoGit()).refs(r.resourceId);
@@ -69,6 +67,7 @@ async function repoDetail(r: RepoRecord, event: APIGatewayProxyEventV2) {
     openIssues: r.openIssues ?? 0,
     openPulls: r.openPulls ?? 0,
     requiredApprovals: r.requiredApprovals ?? 0,
+    requiredChecks: r.requiredChecks ?? [],
     cloneUrl: cloneUrl(r, event),
     empty: refs.branches.length === 0,
     status: r.status,
@@ -186,31 +185,41 @@ export const repoRoutes = [
     method: 'GET',
     path: '/v1/orgs/:orgId/repos/:name/protection',
     scope: 'git:read',
-    summary: 'The approvals pull requests into the default branch need; `branch` is null while none are.',
+    summary:
+      'The approvals and the checks pull requests into the default branch need; `branch` is null while none are.',
     params: RepoParams,
     errors: { 404: [M.repoNotFound] },
-    read: async ({ orgId, params }) => {
-      const r = await requireRepo(orgId, params.name);
-      return { requiredApprovals: r.requiredApprovals ?? 0, branch: protectedBranchOf(r) };
-    },
+    read: async ({ orgId, params }) => protectionOf(await requireRepo(orgId, params.name)),
   }),
   route({
     method: 'PUT',
     path: '/v1/orgs/:orgId/repos/:name/protection',
     scope: 'git:write',
     summary:
-      'Protects the default branch: it then changes only through pull requests with this many approvals ' +
-      '(0 removes the rule). The rule follows the default branch.',
+      'Protects the default branch: it then changes only through pull requests with this many approvals and ' +
+      'these checks `success` on their head (`requiredChecks`, up to 20 names). A field left out stays as it is; ' +
+      '0 and [] remove the rule. The rule follows the default branch.',
     params: RepoParams,
-    body: z.object({ requiredApprovals: z.int().check(z.minimum(0), z.maximum(10)) }),
+    body: z.object({
+      requiredApprovals: z.optional(z.int().check(z.minimum(0), z.maximum(10))),
+      requiredChecks: z.optional(
+        z
+          .array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100), oneLine))
+          .check(z.maxLength(MAX_REQUIRED_CHECKS)),
+      ),
+    }),
     errors: { 400: ['Push a branch before protecting it.'], 404: [M.repoNotFound], 409: [M.changed] },
     run: async ({ org, params, body }) => {
       const r = await requireRepo(org.orgId, params.name);
-      if (body.requiredApprovals > 0 && !(await (await repoGit()).resolve(r.resourceId, r.defaultBranch))) {
+      const fields = {
+        requiredApprovals: body.requiredApprovals ?? r.requiredApprovals ?? 0,
+        requiredChecks: body.requiredChecks ? [...new Set(body.requiredChecks)] : (r.requiredChecks ?? []),
+      };
+      const protecting = fields.requiredApprovals > 0 || fields.requiredChecks.length > 0;
+      if (protecting && !(await (await repoGit()).resolve(r.resourceId, r.defaultBranch))) {
         throw invalid('Push a branch before protecting it.');
       }
-      const next = (await updateResource(r, { requiredApprovals: body.requiredApprovals } as never)) as RepoRecord;
-      return ok({ requiredApprovals: next.requiredApprovals ?? 0, branch: protectedBranchOf(next) });
+      return ok(protectionOf((await updateResource(r, fields as never)) as RepoRecord));
     },
   }),
   route({

@@ -124,6 +124,7 @@ describe('clone, pr, issue', () => {
     await git(work, 'push', '-q', 'origin', 'HEAD:main');
     expect(await json(cli, ['repo', 'protect', repo, '--approvals', '1'])).toEqual({
       requiredApprovals: 1,
+      requiredChecks: [],
       branch: 'main',
     });
     expect((await cli.run(['repo', 'protect'])).stdout).toBe(`${repo}: 1 approvals required to merge into main.\n`);

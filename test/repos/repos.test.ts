@@ -203,9 +203,13 @@ describe('one repository', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'Push a branch before protecting it.' });
     const { name } = await newRepo({ readme: true });
-    expect((await p.get(`${repos()}/${name}/protection`)).body).toEqual({ requiredApprovals: 0, branch: null });
+    expect((await p.get(`${repos()}/${name}/protection`)).body).toEqual({
+      requiredApprovals: 0,
+      requiredChecks: [],
+      branch: null,
+    });
     const on = await p.put(`${repos()}/${name}/protection`, { requiredApprovals: 2 });
-    expect(on.body).toEqual({ requiredApprovals: 2, branch: 'main' });
+    expect(on.body).toEqual({ requiredApprovals: 2, requiredChecks: [], branch: 'main' });
     expect((await p.get(`${repos()}/${name}`)).body).toMatchObject({ protectedBranch: 'main', requiredApprovals: 2 });
     expect((await p.get(`${repos()}/${name}/branches`)).body.branches).toEqual([
       { name: 'main', commit: expect.any(String), isDefault: true, protected: true, openPull: null },
@@ -214,7 +218,7 @@ describe('one repository', () => {
       expect((await p.put(`${repos()}/${name}/protection`, { requiredApprovals: bad })).status).toBe(400);
     }
     const off = await p.put(`${repos()}/${name}/protection`, { requiredApprovals: 0 });
-    expect(off.body).toEqual({ requiredApprovals: 0, branch: null });
+    expect(off.body).toEqual({ requiredApprovals: 0, requiredChecks: [], branch: null });
     expect((await p.put(`${repos()}/nope-${unique()}/protection`, { requiredApprovals: 1 })).status).toBe(404);
   });
 

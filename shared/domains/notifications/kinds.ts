@@ -16,6 +16,8 @@ export const EVENT_KINDS = [
   'agent.job_done',
   'agent.job_failed',
   'ops.alarm',
+  // Beyond the spec's list: a check run on a commit completed (webhooks; its pull requests' authors when it failed).
+  'check.completed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -101,6 +101,7 @@ export const RepoDetail = z
     openIssues: z.number(),
     openPulls: z.number(),
     requiredApprovals: z.number(),
+    requiredChecks: z.array(z.string()),
     cloneUrl: z.string(),
     empty: z.boolean(),
     status: z.optional(z.string()),
@@ -125,7 +126,7 @@ export const RepoCredential = z
 export type RepoCredential = z.output<typeof RepoCredential>;
 
 export const BranchProtection = z
-  .object({ requiredApprovals: z.number(), branch: nullableString })
+  .object({ requiredApprovals: z.number(), requiredChecks: z.array(z.string()), branch: nullableString })
   .register(z.globalRegistry, { id: 'BranchProtection' });
 export type BranchProtection = z.output<typeof BranchProtection>;
 
@@ -169,6 +170,44 @@ export const PullRequest = z
   .register(z.globalRegistry, { id: 'PullRequest' });
 export type PullRequest = z.output<typeof PullRequest>;
 
+/** A check run on a commit (shared/domains/repos/checks.ts). */
+export const CheckRun = z
+  .object({
+    checkId: z.string(),
+    orgId: z.string(),
+    repoId: z.string(),
+    commitId: z.string(),
+    name: z.string(),
+    state: z.enum(['queued', 'in_progress', 'success', 'failure', 'cancelled']),
+    summary: nullableString,
+    detailsUrl: nullableString,
+    startedAt: z.nullable(z.number()),
+    completedAt: z.nullable(z.number()),
+    createdBy: z.string(),
+    createdByKind: z.enum(['user', 'api_key', 'agent_key', 'device', 'system']),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    version: z.number(),
+  })
+  .register(z.globalRegistry, { id: 'CheckRun' });
+export type CheckRun = z.output<typeof CheckRun>;
+
+/** The check runs of a commit counted per state, and their overall state. */
+export const CheckSummary = z
+  .object({
+    state: z.enum(['none', 'pending', 'success', 'failure']),
+    total: z.number(),
+    counts: z.object({
+      queued: z.number(),
+      in_progress: z.number(),
+      success: z.number(),
+      failure: z.number(),
+      cancelled: z.number(),
+    }),
+  })
+  .register(z.globalRegistry, { id: 'CheckSummary' });
+export type CheckSummary = z.output<typeof CheckSummary>;
+
 export const PullRequestDetail = z
   .object({
     ...PullRequest.shape,
@@ -178,6 +217,7 @@ export const PullRequestDetail = z
     mergeCommitId: nullableString,
     revisionId: nullableString,
     sourceBranchExists: z.nullable(z.boolean()),
+    checks: z.object({ ...CheckSummary.shape, required: z.array(z.string()) }),
   })
   .register(z.globalRegistry, { id: 'PullRequestDetail' });
 export type PullRequestDetail = z.output<typeof PullRequestDetail>;

@@ -28,6 +28,8 @@ export type RepoRecord = Resource & {
   defaultBranch: string;
   /** Approvals a pull request into the default branch needs; 0 or absent: the branch is not protected. */
   requiredApprovals?: number;
+  /** Check names that must be `success` on a pull request's head to merge into the default branch. */
+  requiredChecks?: string[];
   /** Labels kept (the 101st is refused). */
   labelCount?: number;
   openIssues?: number;
