@@ -355,6 +355,11 @@ export type Deployment = {
   reason?: string;
   source?: 'git' | 'upload';
   sourceArchive?: string;
+  pullRequest?: {
+    repoId: string;
+    number: number;
+  };
+  previewHost?: string;
   buildMetrics?: {
     restoreMs?: number;
     installMs?: number;
@@ -649,6 +654,8 @@ export type NotificationProtocol = {
       | 'issue.sla_breached'
       | 'deployment.ready'
       | 'deployment.failed'
+      | 'pull_request.preview_ready'
+      | 'pull_request.preview_failed'
       | 'account.new_sign_in'
       | 'domain.verified'
       | 'domain.failed'
@@ -761,6 +768,10 @@ export type Project = {
   buildCommand?: string;
   installCommand?: string;
   outputDirectory?: string;
+  previews?: {
+    enabled: boolean;
+    ignore: string[];
+  };
   location: string;
   productionDeploymentId?: string;
   version: number;
@@ -782,6 +793,10 @@ export type ProjectListEntry = {
   buildCommand?: string;
   installCommand?: string;
   outputDirectory?: string;
+  previews?: {
+    enabled: boolean;
+    ignore: string[];
+  };
   location: string;
   productionDeploymentId?: string;
   version: number;
@@ -842,6 +857,19 @@ export type PullRequestDetail = {
   head: string | null;
   revisionId: string | null;
   sourceBranchExists: boolean | null;
+  preview: {
+    url: string;
+    state: 'queued' | 'building' | 'ready' | 'error' | 'cancelled' | 'retired';
+    deploymentId: string;
+    commit: string | null;
+    projectId: string;
+    skipped: boolean;
+  } | null;
+  deployment: {
+    deploymentId: string;
+    status: string;
+    host: string | null;
+  } | null;
 };
 
 export type RepoCredential = {
@@ -2267,6 +2295,10 @@ export interface Operations {
       buildCommand?: string | null;
       installCommand?: string | null;
       outputDirectory?: string | null;
+      previews?: {
+        enabled?: boolean;
+        ignore?: string[];
+      };
       location?: string;
       ifVersion?: number;
     };
@@ -4284,6 +4316,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4317,6 +4351,8 @@ export interface Operations {
         | 'issue.sla_breached'
         | 'deployment.ready'
         | 'deployment.failed'
+        | 'pull_request.preview_ready'
+        | 'pull_request.preview_failed'
         | 'account.new_sign_in'
         | 'domain.verified'
         | 'domain.failed'
@@ -4341,6 +4377,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4380,6 +4418,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4414,6 +4454,8 @@ export interface Operations {
         | 'issue.sla_breached'
         | 'deployment.ready'
         | 'deployment.failed'
+        | 'pull_request.preview_ready'
+        | 'pull_request.preview_failed'
         | 'account.new_sign_in'
         | 'domain.verified'
         | 'domain.failed'
@@ -4439,6 +4481,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4487,6 +4531,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4673,6 +4719,8 @@ export interface Operations {
             | 'issue.sla_breached'
             | 'deployment.ready'
             | 'deployment.failed'
+            | 'pull_request.preview_ready'
+            | 'pull_request.preview_failed'
             | 'account.new_sign_in'
             | 'domain.verified'
             | 'domain.failed'
@@ -4730,6 +4778,8 @@ export interface Operations {
               | 'issue.sla_breached'
               | 'deployment.ready'
               | 'deployment.failed'
+              | 'pull_request.preview_ready'
+              | 'pull_request.preview_failed'
               | 'account.new_sign_in'
               | 'domain.verified'
               | 'domain.failed'
@@ -4787,6 +4837,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'

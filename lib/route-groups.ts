@@ -94,9 +94,11 @@ export const routeGroups: RouteGroup[] = [
   },
   {
     // Pull requests: their records, and the repository's storage to compare and merge branches.
+    // Opening and reopening start previews: the target's variables (kms), the build (builds, the
+    // artifacts bucket for its variables object); notify: a preview that fails to start.
     name: 'pulls',
     prefixes: ['/v1/orgs/{orgId}/repos/{name}/pulls'],
-    needs: ['table', 'cursorSecret', 'git'],
+    needs: ['table', 'cursorSecret', 'git', 'kms', 'buckets', 'builds', 'notify'],
   },
   {
     // Self-hosted agents as the organization manages them: devices, device logins, network

@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { mergedDeployment, previewPullForAll } from '../../shared/domains/deployments/preview-builds';
+import { pullPreview, retirePreviews } from '../../shared/domains/deployments/previews';
 import {
   addComment,
   authorOf,
@@ -43,6 +45,7 @@ import {
 } from '../../shared/domains/repos/thread-schemas';
 import { type Caller, callerId } from '../../shared/kernel/auth/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../shared/kernel/ground/errors';
+import { describeError, log } from '../../shared/kernel/ground/log';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 import { newId } from '../../shared/kernel/store/ids';
@@ -172,7 +175,9 @@ export const routes = [
             ...(settled.state === 'merged' && settled.source
               ? { mergeCommitId: settled.source, mergedHead: settled.source }
               : {}),
-          }).catch(() => undefined);
+          })
+            .then(() => retirePreviews(pull.repoId, pull.number))
+            .catch(() => undefined);
           return undefined;
         }),
       );
@@ -237,6 +242,7 @@ export const routes = [
         updatedAt: now,
         version: 1,
       }));
+      await startPreviews(pull, source.commit);
       return created({ pull: shown(pull) });
     },
   }),
@@ -252,9 +258,13 @@ export const routes = [
     run: async ({ org, params }) => {
       const { r, pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
-      const [heads, comments] = await Promise.all([
+      const [heads, comments, preview, deployment] = await Promise.all([
         headsOf(port, pull),
         queryPrefix<CommentRecord>(numberKey(r.resourceId, pull.number).pk, COMMENT_PREFIX(pull.number)),
+        pullPreview(pull.repoId, pull.number),
+        pull.state === 'merged' && pull.mergeCommitId
+          ? mergedDeployment(org.orgId, pull.repoId, pull.mergeCommitId)
+          : undefined,
       ]);
       const open = pull.state === 'open';
       if (open && !heads.target) throw notFound(PULL_MESSAGES.refNotFound);
@@ -271,6 +281,14 @@ export const routes = [
           mergeCommitId: pull.mergeCommitId ?? null,
           revisionId: revisionAt(pull, heads.source),
           sourceBranchExists: heads.source !== null,
+          preview,
+          deployment: deployment
+            ? {
+                deploymentId: deployment.deploymentId,
+                status: deployment.status ?? 'queued',
+                host: deployment.host ?? null,
+              }
+            : null,
         },
         mergeOptions: merge?.options ?? [],
         conflicts: merge?.conflicts ?? [],
@@ -552,6 +570,7 @@ export const routes = [
         closedAt: Date.now(),
         closedBy: callerId(caller),
       });
+      await retirePreviews(pull.repoId, pull.number);
       const closedIssues = closing
         ? await closeIssues(r, pull, [pull.title, pull.description, ...brought.map((c) => c.message)], caller)
         : [];
@@ -570,6 +589,7 @@ export const routes = [
       if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PULL_MESSAGES.onlyAuthorClose);
       if (pull.state !== 'open') return ok({ state: pull.state });
       const closed = await finishPull(pull, 'closed', { closedAt: Date.now(), closedBy: callerId(caller) });
+      await retirePreviews(pull.repoId, pull.number);
       return ok({ state: closed.state });
     },
   }),
@@ -603,6 +623,7 @@ export const routes = [
         throw conflict(PULL_MESSAGES.branchGone(pull.sourceBranch, pull.targetBranch));
       if (heads.source === heads.target) throw conflict(PULL_MESSAGES.sameCommit);
       const reopened = await reopenPull(pull);
+      await startPreviews(reopened, heads.source);
       return ok({ state: reopened.state });
     },
   }),
@@ -678,4 +699,13 @@ async function closeIssues(r: RepoRecord, pull: PullRecord, texts: string[], cal
     }
   }
   return closed;
+}
+
+/** The previews of a pull request just opened or reopened; a failure is logged, the pull request stands. */
+async function startPreviews(pull: PullRecord, head: string): Promise<void> {
+  try {
+    await previewPullForAll(pull, head);
+  } catch (err) {
+    log.error('previews not started', { repoId: pull.repoId, number: pull.number, error: describeError(err) });
+  }
 }
