@@ -386,6 +386,11 @@ export type Deployment = {
   reason?: string;
   source?: 'git' | 'upload';
   sourceArchive?: string;
+  pullRequest?: {
+    repoId: string;
+    number: number;
+  };
+  previewHost?: string;
   buildMetrics?: {
     restoreMs?: number;
     installMs?: number;
@@ -680,6 +685,8 @@ export type NotificationProtocol = {
       | 'issue.sla_breached'
       | 'deployment.ready'
       | 'deployment.failed'
+      | 'pull_request.preview_ready'
+      | 'pull_request.preview_failed'
       | 'account.new_sign_in'
       | 'domain.verified'
       | 'domain.failed'
@@ -793,6 +800,10 @@ export type Project = {
   buildCommand?: string;
   installCommand?: string;
   outputDirectory?: string;
+  previews?: {
+    enabled: boolean;
+    ignore: string[];
+  };
   location: string;
   productionDeploymentId?: string;
   version: number;
@@ -814,6 +825,10 @@ export type ProjectListEntry = {
   buildCommand?: string;
   installCommand?: string;
   outputDirectory?: string;
+  previews?: {
+    enabled: boolean;
+    ignore: string[];
+  };
   location: string;
   productionDeploymentId?: string;
   version: number;
@@ -886,6 +901,19 @@ export type PullRequestDetail = {
     };
     required: string[];
   };
+  preview: {
+    url: string;
+    state: 'queued' | 'building' | 'ready' | 'error' | 'cancelled' | 'retired';
+    deploymentId: string;
+    commit: string | null;
+    projectId: string;
+    skipped: boolean;
+  } | null;
+  deployment: {
+    deploymentId: string;
+    status: string;
+    host: string | null;
+  } | null;
 };
 
 export type RepoCredential = {
@@ -2378,6 +2406,10 @@ export interface Operations {
       buildCommand?: string | null;
       installCommand?: string | null;
       outputDirectory?: string | null;
+      previews?: {
+        enabled?: boolean;
+        ignore?: string[];
+      };
       location?: string;
       ifVersion?: number;
     };
@@ -4477,6 +4509,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4511,6 +4545,8 @@ export interface Operations {
         | 'issue.sla_breached'
         | 'deployment.ready'
         | 'deployment.failed'
+        | 'pull_request.preview_ready'
+        | 'pull_request.preview_failed'
         | 'account.new_sign_in'
         | 'domain.verified'
         | 'domain.failed'
@@ -4536,6 +4572,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4576,6 +4614,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4611,6 +4651,8 @@ export interface Operations {
         | 'issue.sla_breached'
         | 'deployment.ready'
         | 'deployment.failed'
+        | 'pull_request.preview_ready'
+        | 'pull_request.preview_failed'
         | 'account.new_sign_in'
         | 'domain.verified'
         | 'domain.failed'
@@ -4637,6 +4679,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4686,6 +4730,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'
@@ -4873,6 +4919,8 @@ export interface Operations {
             | 'issue.sla_breached'
             | 'deployment.ready'
             | 'deployment.failed'
+            | 'pull_request.preview_ready'
+            | 'pull_request.preview_failed'
             | 'account.new_sign_in'
             | 'domain.verified'
             | 'domain.failed'
@@ -4931,6 +4979,8 @@ export interface Operations {
               | 'issue.sla_breached'
               | 'deployment.ready'
               | 'deployment.failed'
+              | 'pull_request.preview_ready'
+              | 'pull_request.preview_failed'
               | 'account.new_sign_in'
               | 'domain.verified'
               | 'domain.failed'
@@ -4989,6 +5039,8 @@ export interface Operations {
           | 'issue.sla_breached'
           | 'deployment.ready'
           | 'deployment.failed'
+          | 'pull_request.preview_ready'
+          | 'pull_request.preview_failed'
           | 'account.new_sign_in'
           | 'domain.verified'
           | 'domain.failed'

@@ -96,11 +96,12 @@ export const routeGroups: RouteGroup[] = [
   },
   {
     // Pull requests: their records, and the repository's storage to compare and merge branches;
-    // check runs on commits (the longer prefix wins over repos').
+    // check runs on commits (the longer prefix wins over repos'). Opening and reopening start
+    // previews: the target's variables (kms), the build (builds, the artifacts bucket for its
+    // variables object); notify: a preview that fails to start, a check that completes.
     name: 'pulls',
     prefixes: ['/v1/orgs/{orgId}/repos/{name}/pulls', '/v1/orgs/{orgId}/repos/{name}/commits/{sha}/checks'],
-    // notify: a check that completes raises check.completed.
-    needs: ['table', 'cursorSecret', 'git', 'notify'],
+    needs: ['table', 'cursorSecret', 'git', 'kms', 'buckets', 'builds', 'notify'],
   },
   {
     // Self-hosted agents as the organization manages them: devices, device logins, network

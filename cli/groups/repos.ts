@@ -464,7 +464,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
   },
   {
     path: ['pr', 'view'],
-    summary: 'a pull request with its review state (approvals, rules) and comments',
+    summary: 'a pull request with its review state (approvals, rules), its preview and comments',
     positionals: [{ name: 'number', required: true }],
     options: { repo: REPO },
     run: async (c) => {
@@ -486,7 +486,9 @@ export const REPO_COMMANDS: CommandSpec[] = [
             (r) => `  rule ${r.name}: ${r.required} required, ${r.satisfied ? 'satisfied' : 'not satisfied'}`,
           ),
           `merge: ${pr.conflicts.length ? `${pr.conflicts.length} conflicting files` : pr.mergeOptions.join(', ') || '-'}`,
+          `preview: ${p.preview ? `${p.preview.url} [${p.preview.state}${p.preview.skipped ? ', skipped' : ''}]` : '-'}`,
         ];
+        if (p.deployment) lines.push(`deployment: ${p.deployment.deploymentId} [${p.deployment.status}]`);
         if (p.description) lines.push('', p.description);
         for (const cm of pr.comments)
           lines.push('', `${cm.authorName ?? cm.authorEmail ?? cm.authorId}, ${when(cm.createdAt)}:`, cm.body);

@@ -5,7 +5,15 @@ import {
   PROJECT_NOT_FOUND,
   PROJECT_TRANSFERRING as TRANSFERRING,
 } from '../../shared/domains/projects/records';
-import { FRAMEWORKS, ProjectName, ProjectSlug, RootDirectory, toProject } from '../../shared/domains/projects/schema';
+import {
+  FRAMEWORKS,
+  PREVIEW_MESSAGES,
+  PreviewSettings,
+  ProjectName,
+  ProjectSlug,
+  RootDirectory,
+  toProject,
+} from '../../shared/domains/projects/schema';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 import { createProject, SLUG_TAKEN } from './create';
@@ -84,11 +92,12 @@ export const routes = [
       buildCommand: Setting(1024),
       installCommand: Setting(1024),
       outputDirectory: Setting(256),
+      previews: z.optional(PreviewSettings),
       location: z.optional(z.string().check(z.minLength(1))),
       ifVersion: z.optional(z.int().check(z.minimum(1))),
     }),
     errors: {
-      400: [REPO_NOT_FOUND, UNKNOWN_LOCATION],
+      400: [REPO_NOT_FOUND, UNKNOWN_LOCATION, PREVIEW_MESSAGES.tooManyIgnores, PREVIEW_MESSAGES.ignorePattern],
       404: [PROJECT_NOT_FOUND],
       409: [SLUG_TAKEN, PROJECT_CHANGED, DELETING, TRANSFERRING],
     },

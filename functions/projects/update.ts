@@ -8,7 +8,7 @@ import {
 } from '../../shared/domains/hosts/registry';
 import { productionLabelOf } from '../../shared/domains/projects/hosts';
 import { assertActive, projectKeys, requireProject } from '../../shared/domains/projects/records';
-import type { Framework, ProjectRecord } from '../../shared/domains/projects/schema';
+import { type Framework, type ProjectRecord, previewsOf } from '../../shared/domains/projects/schema';
 import { conflict } from '../../shared/kernel/ground/errors';
 import { HttpError } from '../../shared/kernel/http/http-error';
 import { transact } from '../../shared/kernel/store/ops';
@@ -29,6 +29,7 @@ interface ProjectChanges {
   buildCommand?: string | null;
   installCommand?: string | null;
   outputDirectory?: string | null;
+  previews?: { enabled?: boolean; ignore?: string[] };
   location?: string;
   ifVersion?: number;
 }
@@ -44,6 +45,7 @@ const FIELDS = [
   'buildCommand',
   'installCommand',
   'outputDirectory',
+  'previews',
   'location',
 ] as const;
 
@@ -102,6 +104,10 @@ async function apply(current: ProjectRecord, changes: ProjectChanges, production
     if (value === undefined) continue;
     if (value === null) {
       if (current[field] !== undefined) remove.push(field);
+    } else if (field === 'previews') {
+      // The fields left out stay as they were.
+      const next = { ...previewsOf(current), ...(value as ProjectChanges['previews']) };
+      if (JSON.stringify(next) !== JSON.stringify(previewsOf(current))) set.previews = next;
     } else if (value !== current[field]) set[field] = value;
   }
   if (Object.keys(set).length === 0 && remove.length === 0) return { project: current, linked: false };

@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { mergedDeployment, previewPullForAll } from '../../shared/domains/deployments/preview-builds';
+import { pullPreview, retirePreviews } from '../../shared/domains/deployments/previews';
 import { CHECK_MESSAGES, checkSummary, checksOf, requiredChecksBlock } from '../../shared/domains/repos/checks';
 import {
   addComment,
@@ -45,6 +47,7 @@ import {
 } from '../../shared/domains/repos/thread-schemas';
 import { type Caller, callerId } from '../../shared/kernel/auth/caller';
 import { conflict, forbidden, invalid, notFound } from '../../shared/kernel/ground/errors';
+import { describeError, log } from '../../shared/kernel/ground/log';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 import { newId } from '../../shared/kernel/store/ids';
@@ -175,7 +178,9 @@ const pullRoutes = [
             ...(settled.state === 'merged' && settled.source
               ? { mergeCommitId: settled.source, mergedHead: settled.source }
               : {}),
-          }).catch(() => undefined);
+          })
+            .then(() => retirePreviews(pull.repoId, pull.number))
+            .catch(() => undefined);
           return undefined;
         }),
       );
@@ -238,6 +243,7 @@ const pullRoutes = [
         updatedAt: now,
         version: 1,
       }));
+      await startPreviews(pull, source.commit);
       return created({ pull: shown(pull) });
     },
   }),
@@ -253,9 +259,13 @@ const pullRoutes = [
     run: async ({ org, params }) => {
       const { r, pull } = await pullOf(org.orgId, params);
       const port = await repoGit();
-      const [heads, comments] = await Promise.all([
+      const [heads, comments, preview, deployment] = await Promise.all([
         headsOf(port, pull),
         queryPrefix<CommentRecord>(numberKey(r.resourceId, pull.number).pk, COMMENT_PREFIX(pull.number)),
+        pullPreview(pull.repoId, pull.number),
+        pull.state === 'merged' && pull.mergeCommitId
+          ? mergedDeployment(org.orgId, pull.repoId, pull.mergeCommitId)
+          : undefined,
       ]);
       const checkHead = reviewedHead(pull, heads.source) ?? heads.source;
       const checks = checkSummary(checkHead ? await checksOf(pull.repoId, checkHead) : []);
@@ -275,6 +285,14 @@ const pullRoutes = [
           revisionId: revisionAt(pull, heads.source),
           sourceBranchExists: heads.source !== null,
           checks: { ...checks, required: requiredChecksFor(r, pull.targetBranch) },
+          preview,
+          deployment: deployment
+            ? {
+                deploymentId: deployment.deploymentId,
+                status: deployment.status ?? 'queued',
+                host: deployment.host ?? null,
+              }
+            : null,
         },
         mergeOptions: merge?.options ?? [],
         conflicts: merge?.conflicts ?? [],
@@ -561,6 +579,7 @@ const pullRoutes = [
         closedAt: Date.now(),
         closedBy: callerId(caller),
       });
+      await retirePreviews(pull.repoId, pull.number);
       const closedIssues = closing
         ? await closeIssues(r, pull, [pull.title, pull.description, ...brought.map((c) => c.message)], caller)
         : [];
@@ -579,6 +598,7 @@ const pullRoutes = [
       if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PULL_MESSAGES.onlyAuthorClose);
       if (pull.state !== 'open') return ok({ state: pull.state });
       const closed = await finishPull(pull, 'closed', { closedAt: Date.now(), closedBy: callerId(caller) });
+      await retirePreviews(pull.repoId, pull.number);
       return ok({ state: closed.state });
     },
   }),
@@ -612,6 +632,7 @@ const pullRoutes = [
         throw conflict(PULL_MESSAGES.branchGone(pull.sourceBranch, pull.targetBranch));
       if (heads.source === heads.target) throw conflict(PULL_MESSAGES.sameCommit);
       const reopened = await reopenPull(pull);
+      await startPreviews(reopened, heads.source);
       return ok({ state: reopened.state });
     },
   }),
@@ -690,4 +711,13 @@ async function closeIssues(r: RepoRecord, pull: PullRecord, texts: string[], cal
     }
   }
   return closed;
+}
+
+/** The previews of a pull request just opened or reopened; a failure is logged, the pull request stands. */
+async function startPreviews(pull: PullRecord, head: string): Promise<void> {
+  try {
+    await previewPullForAll(pull, head);
+  } catch (err) {
+    log.error('previews not started', { repoId: pull.repoId, number: pull.number, error: describeError(err) });
+  }
 }

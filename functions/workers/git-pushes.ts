@@ -1,6 +1,9 @@
 import { launch } from '../../shared/domains/deployments/launch';
+import { previewPull, previewsOff } from '../../shared/domains/deployments/preview-builds';
 import { existingForCommit } from '../../shared/domains/deployments/records';
 import { getProject } from '../../shared/domains/projects/records';
+import { getNumbered } from '../../shared/domains/repos/issues';
+import { openPairs, type PullRecord } from '../../shared/domains/repos/pulls';
 import { linkedProjects, repoById } from '../../shared/domains/repos/records';
 import { indexTagMoves } from '../../shared/domains/repos/tags';
 import { describeError, log } from '../../shared/kernel/ground/log';
@@ -14,7 +17,10 @@ const SKIP = /\[(skip ci|ci skip|skip deploy)\]/i;
  * The git-pushes worker: a branch that moved (a push, a web commit, a merge: CodeCommit's
  * "Repository State Change" on AWS, the local git engine's same event here) deploys its new
  * commit for every project linked to the repository: the project's production branch (`main`
- * unless set) to production, any other branch to a preview. `[skip ci]` in the message skips it;
+ * unless set) to production, any other branch to a preview: with an open pull request from it,
+ * the pull request's preview (shared/domains/deployments/preview-builds.ts: its own host, skipped when nothing the
+ * project builds changed), else a deployment of the branch; none when the project turned previews
+ * off. `[skip ci]` in the message skips it;
  * deleted branches and tags deploy nothing; a tag's event updates the tags index
  * (shared/domains/repos/tags.ts). Events come at least once: a commit already building
  * or ready for that target is not deployed twice.
@@ -42,11 +48,19 @@ export async function handler(event: RefChange): Promise<void> {
     return;
   }
   const branch = d.referenceName;
+  const pulls = await openPullsFrom(repo.resourceId, branch);
   for (const { projectId } of await linkedProjects(repo.orgId, repo.resourceId)) {
     const project = await getProject(repo.orgId, projectId, true);
     if (!project || project.repoId !== repo.resourceId) continue;
     if (project.status === 'deleting' || project.status === 'transferring') continue;
     const target = branch === (project.productionBranch ?? 'main') ? 'production' : 'preview';
+    if (target === 'preview') {
+      if (previewsOff(project, { branch, commit: commit.id })) continue;
+      if (pulls.length > 0) {
+        for (const pull of pulls) await previewPull(project, pull, commit, d.oldCommitId ?? null);
+        continue;
+      }
+    }
     if (await existingForCommit(projectId, commit.id, target)) continue;
     try {
       await launch({
@@ -64,4 +78,11 @@ export async function handler(event: RefChange): Promise<void> {
       log.error('deploying a push failed', { projectId, commit: commit.id, error: describeError(err) });
     }
   }
+}
+
+/** The open pull requests whose source is `branch`. */
+async function openPullsFrom(repoId: string, branch: string): Promise<PullRecord[]> {
+  const pairs = (await openPairs(repoId)).filter((pair) => pair.source === branch);
+  const pulls = await Promise.all(pairs.map((pair) => getNumbered<PullRecord>(repoId, pair.number)));
+  return pulls.filter((pull): pull is PullRecord => pull?.kind === 'pull' && pull.state === 'open');
 }

@@ -158,6 +158,8 @@ describe('clone, pr, issue', () => {
     expect(view.stdout).toMatch(
       /^#1 Greet the world \[open\]\ngreeting → main, by .*\nreview: not approved \(0 of 1 required; by nobody\)\n/,
     );
+    // No project is linked to the repository: no preview.
+    expect(view.stdout).toContain('\npreview: -\n');
     const viewed = await json(cli, ['pr', 'view', '1']);
     expect(viewed.review).toEqual(
       (await p.get(`/v1/orgs/${p.org.orgId}/repos/${repo}/pulls/1/review`, { token: key })).body,

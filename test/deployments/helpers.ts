@@ -18,9 +18,10 @@ let counter = 0;
  * Environment is read at call time by the builds and the edge, so setting it here is enough.
  * The event workers run as on `npm start` (a build's end reaches `build-events`); the scheduled
  * ones don't: their sweeps would reach other test files' records in the shared table.
+ * `queueWorkers` names queue workers that read their queues too (`notify`: notices are delivered).
  */
 export async function startDeployments(
-  options: { workers?: boolean } = {},
+  options: { workers?: boolean; queueWorkers?: string[] } = {},
 ): Promise<{ edge: Edge; dataDir: string; close: () => Promise<void> }> {
   const tag = `${process.pid.toString(36)}-${Date.now().toString(36)}-${counter++}`;
   const dataDir = join(process.env.TEST_DATA_DIR as string, `deployments-${tag}`);
@@ -31,7 +32,7 @@ export async function startDeployments(
   const edge = await startEdge({ port: 0 });
   process.env.APPS_DOMAIN = `localhost:${edge.port}`;
   // The workers' queues (none of their readers): build-events raises deployment events to notify's.
-  const queues = options.workers === false ? undefined : await startQueueWorker();
+  const queues = options.workers === false ? undefined : await startQueueWorker(...(options.queueWorkers ?? []));
   const running = await startWorkers({
     workers: options.workers === false ? [] : workers.filter((w) => w.trigger.kind === 'event'),
   });
@@ -53,12 +54,15 @@ export type Deployments = Awaited<ReturnType<typeof startDeployments>>;
  * A test file's platform and deployments environment: started before its tests (handed to
  * `ready`), closed after them.
  */
-export function withDeployments(ready: (p: TestPlatform, env: Deployments) => void): void {
+export function withDeployments(
+  ready: (p: TestPlatform, env: Deployments) => void,
+  options: { queueWorkers?: string[] } = {},
+): void {
   let p: TestPlatform | undefined;
   let env: Deployments | undefined;
   beforeAll(async () => {
     p = await TestPlatform.start();
-    env = await startDeployments();
+    env = await startDeployments(options);
     ready(p, env);
   });
   afterAll(async () => {

@@ -16,6 +16,7 @@ import type { ProjectRecord } from '../projects/schema';
 import { type DeploymentEnv, deploymentEnv } from './env';
 import { deploymentHost } from './hosts';
 import { sealLogMask } from './log-mask';
+import { previewDeploymentMoved, previewHost } from './previews';
 import { queuedFor, routeItem, setFields, transition } from './records';
 import { expiryMarker } from './retention';
 import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from './schema';
@@ -45,6 +46,8 @@ interface LaunchInput {
    * serving at its host) and no build starts.
    */
   skip?: { previousDeploymentId: string; reason: string };
+  /** A pull request's preview: its host is the pull request's (shared/domains/deployments/previews.ts). */
+  pullRequest?: { repoId: string; number: number; authorId?: string };
 }
 
 /**
@@ -89,6 +92,12 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     logMask: env && (await sealLogMask(deploymentId, env.sensitive)),
     sourceSize: input.sourceSize,
     sourceHash: input.sourceHash,
+    ...(input.pullRequest
+      ? {
+          pullRequest: { repoId: input.pullRequest.repoId, number: input.pullRequest.number },
+          previewHost: previewHost(project.slug, input.pullRequest.number),
+        }
+      : {}),
   };
   // The deployment's host is reserved in the global registry with the record (shared/domains/hosts).
   const items = [
@@ -108,6 +117,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     failures,
   );
   const record = { ...deployment } as DeploymentRecord;
+  await previewDeploymentMoved(record, { authorId: input.pullRequest?.authorId });
   if (!env) return record;
 
   await supersede(project, input.branch, target, deploymentId);

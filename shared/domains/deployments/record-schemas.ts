@@ -39,6 +39,9 @@ export const Deployment = z
     reason: z.optional(z.string()),
     source: z.optional(z.enum(['git', 'upload'])),
     sourceArchive: z.optional(z.string()),
+    /** A pull request's preview: the repository and number, and the pull request's stable host. */
+    pullRequest: z.optional(z.object({ repoId: z.string(), number: z.number() })),
+    previewHost: z.optional(z.string()),
     buildMetrics: z.optional(
       z.object({
         restoreMs: z.optional(z.number()),

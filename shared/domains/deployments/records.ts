@@ -5,6 +5,7 @@ import { peopleOf, raiseEvent } from '../notifications/raise';
 import { byProjectValues, deploymentKeys } from '../projects/deployments';
 import { projectKeys, projectPrefixes } from '../projects/records';
 import { normalizeHost } from './hosts';
+import { previewDeploymentMoved } from './previews';
 import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from './schema';
 
 /**
@@ -58,6 +59,7 @@ export async function transition(
     );
     const moved = out.Attributes as DeploymentRecord;
     if (to === 'ready' || to === 'error') await raiseDeploymentEvent(moved);
+    await previewDeploymentMoved(moved);
     return moved;
   } catch (err) {
     if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
@@ -149,15 +151,28 @@ async function* projectDeployments(
  * The deployment of `commitSha` for `target` that a new git deployment would repeat: one that is
  * building (deploying is the end of its build) or ready. Spec: returned with `existing: true`.
  */
-export async function existingForCommit(
+export const existingForCommit = (projectId: string, commitSha: string, target: DeploymentTarget) =>
+  newestForCommit(projectId, commitSha, target, ['building', 'deploying', 'ready']);
+
+/** The newest deployment of `commitSha` for `target`, whatever its status (a merged pull request's). */
+export const latestForCommit = (projectId: string, commitSha: string, target: DeploymentTarget) =>
+  newestForCommit(projectId, commitSha, target);
+
+async function newestForCommit(
   projectId: string,
   commitSha: string,
   target: DeploymentTarget,
+  statuses?: DeploymentStatus[],
 ): Promise<DeploymentRecord | undefined> {
+  const values: Record<string, unknown> = { ':c': commitSha, ':t': target };
+  statuses?.forEach((status, i) => {
+    values[`:s${i}`] = status;
+  });
+  const only = statuses ? ` AND #status IN (${statuses.map((_, i) => `:s${i}`).join(', ')})` : '';
   for await (const d of projectDeployments(projectId, {
-    FilterExpression: 'commitSha = :c AND #target = :t AND #status IN (:b, :dp, :r)',
-    ExpressionAttributeNames: { '#target': 'target', '#status': 'status' },
-    values: { ':c': commitSha, ':t': target, ':b': 'building', ':dp': 'deploying', ':r': 'ready' },
+    FilterExpression: `commitSha = :c AND #target = :t${only}`,
+    ExpressionAttributeNames: { '#target': 'target', ...(statuses ? { '#status': 'status' } : {}) },
+    values,
   })) {
     return d;
   }

@@ -8,13 +8,13 @@ import { appsDomain } from '../projects/hosts';
 
 /**
  * THE host registry: one global item per host the platform answers (production hosts, deployment
- * hosts, custom domains), `pk = HOST#<host>` (lowercased, no port), written with
+ * hosts, pull request preview hosts naming their newest ready deployment, custom domains), `pk = HOST#<host>` (lowercased, no port), written with
  * `attribute_not_exists` in the transaction that creates what it names, so no two projects of any
  * organizations hold one host. The local edge and the AWS router read it (shared/domains/hosts/resolve.ts).
  * Each item is also on gsi1 under its project (`PRJHOSTS#<projectId>`), so a transfer moves and a
  * delete releases them all.
  */
-export type HostKind = 'production' | 'deployment' | 'domain';
+export type HostKind = 'production' | 'deployment' | 'preview' | 'domain';
 
 export interface HostEntry {
   pk: string;

@@ -12,7 +12,7 @@ export type HostTarget = { deployment: DeploymentRecord } | { redirect: string }
 
 /**
  * The host lookup of the local edge (and of a router in front of the functions on AWS): the
- * registry item names the project; a deployment host answers its deployment, the production
+ * registry item names the project; a deployment host (and a pull request's preview host) answers its deployment, the production
  * host and an active custom domain the project's production deployment, a custom domain with
  * `redirectTo` a redirect. A `skipped` deployment answers with the one it points at. A host the
  * registry does not know is looked up in the edge routes (records from before the registry).
@@ -22,7 +22,7 @@ export async function resolveHostTarget(host: string): Promise<HostTarget> {
   const entry = await getHost(name);
   if (!entry) return legacy(name);
   let deploymentId: string | undefined;
-  if (entry.kind === 'deployment') deploymentId = entry.deploymentId;
+  if (entry.kind === 'deployment' || entry.kind === 'preview') deploymentId = entry.deploymentId;
   else {
     // A custom domain's record and its project are read together (both named by the entry).
     const [domain, project] = await Promise.all([

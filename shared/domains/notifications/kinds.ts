@@ -5,6 +5,8 @@ export const EVENT_KINDS = [
   'issue.sla_breached',
   'deployment.ready',
   'deployment.failed',
+  'pull_request.preview_ready',
+  'pull_request.preview_failed',
   'account.new_sign_in',
   'domain.verified',
   'domain.failed',

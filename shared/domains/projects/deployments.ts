@@ -27,7 +27,7 @@ const RECENT_DEPLOYMENTS = 10;
 
 /**
  * A deployment as every group answers it: exactly the fields of spec part A "Deployment" that are
- * set, and `meta`. Picked one by one: bookkeeping on the record (keys, version, the sealed log
+ * set, `meta`, and a pull request preview's `pullRequest` and `previewHost`. Picked one by one: bookkeeping on the record (keys, version, the sealed log
  * mask, the archive's size and hash) never reaches an answer.
  */
 export const toDeployment = (r: DeploymentRecord): Deployment => ({
@@ -58,6 +58,8 @@ export const toDeployment = (r: DeploymentRecord): Deployment => ({
   sourceArchive: r.sourceArchive,
   buildMetrics: r.buildMetrics,
   meta: r.meta,
+  pullRequest: r.pullRequest,
+  previewHost: r.previewHost,
 });
 
 export function getDeployment(orgId: string, deploymentId: string, consistent = false) {

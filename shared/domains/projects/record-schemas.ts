@@ -31,6 +31,8 @@ export const Project = z
     buildCommand: z.optional(z.string()),
     installCommand: z.optional(z.string()),
     outputDirectory: z.optional(z.string()),
+    /** Pull request previews: on unless `enabled` is false; `ignore`: globs whose changes alone deploy nothing. */
+    previews: z.optional(z.object({ enabled: z.boolean(), ignore: z.array(z.string()) })),
     location: z.string(),
     productionDeploymentId: z.optional(z.string()),
     version: z.int().check(z.minimum(1)),

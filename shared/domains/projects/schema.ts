@@ -16,6 +16,47 @@ export const ProjectSlug = z
 export const ProjectName = z.string().check(z.trim(), z.minLength(1), z.maxLength(64), oneLine);
 export const RootDirectory = z.string().check(z.trim(), z.maxLength(256), oneLine);
 
+/** At most this many ignore patterns in a project's preview settings. */
+export const MAX_PREVIEW_IGNORES = 50;
+export const PREVIEW_MESSAGES = {
+  tooManyIgnores: `Use at most ${MAX_PREVIEW_IGNORES} ignore patterns.`,
+  ignorePattern: 'Each ignore pattern is 1 to 256 characters on one line, relative to the repository root.',
+} as const;
+
+/**
+ * `previews` of a PATCH: turn pull request previews off (`enabled: false`) or on, and the globs of
+ * repository paths (`*` within a folder, `**` across folders, `?` one character) whose changes alone
+ * deploy nothing. Either field may be left out: the other stays as it was.
+ */
+export const PreviewSettings = z.object({
+  enabled: z.optional(z.boolean()),
+  ignore: z.optional(
+    z
+      .array(
+        z
+          .string()
+          .check(
+            z.refine(
+              (v) => v.length >= 1 && v.length <= 256 && !/[\r\n]/.test(v) && !v.startsWith('/'),
+              PREVIEW_MESSAGES.ignorePattern,
+            ),
+          ),
+      )
+      .check(z.maxLength(MAX_PREVIEW_IGNORES, PREVIEW_MESSAGES.tooManyIgnores)),
+  ),
+});
+
+/** A project's preview settings as stored and answered: previews are on unless turned off. */
+export interface Previews {
+  enabled: boolean;
+  ignore: string[];
+}
+
+export const previewsOf = (project: Pick<Project, 'previews'>): Previews => ({
+  enabled: project.previews?.enabled ?? true,
+  ignore: project.previews?.ignore ?? [],
+});
+
 /**
  * Spec part A, "Project". `version` is answered too (for guarded edits), and `status` while a
  * delete or a transfer is unfinished (`deleting`, `transferring`): run it again to finish.
@@ -35,6 +76,8 @@ export interface Project {
   buildCommand?: string;
   installCommand?: string;
   outputDirectory?: string;
+  /** Pull request previews (absent: on, nothing ignored). */
+  previews?: Previews;
   location: string;
   productionDeploymentId?: string;
   version: number;

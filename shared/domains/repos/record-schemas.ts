@@ -218,6 +218,23 @@ export const PullRequestDetail = z
     revisionId: nullableString,
     sourceBranchExists: z.nullable(z.boolean()),
     checks: z.object({ ...CheckSummary.shape, required: z.array(z.string()) }),
+    /**
+     * The preview of the pull request's head (of its most recently changed linked project): its
+     * stable URL, the state of its newest build (`retired` once closed or merged), that build's
+     * deployment and commit; null when none was built.
+     */
+    preview: z.nullable(
+      z.object({
+        url: z.string(),
+        state: z.enum(['queued', 'building', 'ready', 'error', 'cancelled', 'retired']),
+        deploymentId: z.string(),
+        commit: nullableString,
+        projectId: z.string(),
+        skipped: z.boolean(),
+      }),
+    ),
+    /** Merged: the production deployment of its merge commit (null until one starts, or when none does). */
+    deployment: z.nullable(z.object({ deploymentId: z.string(), status: z.string(), host: nullableString })),
   })
   .register(z.globalRegistry, { id: 'PullRequestDetail' });
 export type PullRequestDetail = z.output<typeof PullRequestDetail>;

@@ -1,0 +1,291 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describeError, log } from '../../kernel/ground/log';
+import { db } from '../../kernel/store/client';
+import { queryPrefix, transact } from '../../kernel/store/ops';
+import { TABLE } from '../../kernel/store/table';
+import { hostEntry, releaseHosts } from '../hosts/registry';
+import { peopleOf, raiseEvent } from '../notifications/raise';
+import { appsDomain } from '../projects/hosts';
+import type { DeploymentRecord, DeploymentStatus } from './schema';
+
+/**
+ * Pull request previews: a project linked to a repository builds a `preview` deployment of the
+ * head of every open pull request (shared/domains/deployments/preview-builds.ts starts them), served at one
+ * host per pull request and project, `<project slug>-pr-<number>.<apps domain>`, held in the host
+ * registry (kind `preview`) and pointed at the newest ready (or skipped) deployment of the pull
+ * request. Beside the pull request (partition `REPOID#<repoId>`) one item per project,
+ * `PREVIEW#<number>#<projectId>`, keeps what the pull request shows: the host, the state and the
+ * deployment and commit of its newest build. Closing or merging retires the host (the
+ * deployments stay listed); reopening builds again.
+ *
+ * Every state change of a preview build goes through `onPreviewBuildState` (from `launch` and
+ * from `transition`, on both targets): that is where the pull request's `build` check is reported.
+ */
+
+/** The states of a preview build, as the `build` check of the pull request reports them. */
+export type PreviewBuildState = 'queued' | 'building' | 'ready' | 'error' | 'cancelled';
+
+/** What the pull request shows of its preview: a build state, or `retired` once closed or merged. */
+export type PreviewState = PreviewBuildState | 'retired';
+
+export interface PreviewBuildChange {
+  orgId: string;
+  projectId: string;
+  repoId: string;
+  number: number;
+  deploymentId: string;
+  commit?: string;
+  state: PreviewBuildState;
+  /** `https://<preview host>`: where the pull request's preview is served. */
+  url: string;
+  /** The build log of the deployment (the deployments route). */
+  logUrl: string;
+  error?: string;
+  /** Nothing the project builds changed: the previous preview keeps serving (state `ready`). */
+  skipped?: boolean;
+  /** The pull request's author, when a person: notified of ready and failed builds. */
+  authorId?: string;
+}
+
+export interface PreviewRecord {
+  pk: string;
+  sk: string;
+  orgId: string;
+  repoId: string;
+  number: number;
+  projectId: string;
+  host: string;
+  state: PreviewBuildState;
+  deploymentId: string;
+  commit?: string;
+  skipped?: boolean;
+  authorId?: string;
+  retired?: boolean;
+  updatedAt: number;
+}
+
+/** What `GET …/pulls/:number` answers as `preview`. */
+export interface PullPreview {
+  url: string;
+  state: PreviewState;
+  deploymentId: string;
+  commit: string | null;
+  projectId: string;
+  skipped: boolean;
+}
+
+const pad = (n: number) => String(n).padStart(10, '0');
+const previewKey = (repoId: string, number: number, projectId: string) => ({
+  pk: `REPOID#${repoId}`,
+  sk: `PREVIEW#${pad(number)}#${projectId}`,
+});
+
+/** A DNS label of at most 63 characters: the slug (at most 40) with `-pr-<number>`. */
+export const previewHost = (slug: string, number: number) => `${slug}-pr-${number}.${appsDomain()}`;
+
+export const buildLogUrl = (orgId: string, deploymentId: string) =>
+  `/v1/orgs/${orgId}/deployments/${deploymentId}/build-log`;
+
+const STATE_OF: Partial<Record<DeploymentStatus, PreviewBuildState>> = {
+  queued: 'queued',
+  building: 'building',
+  deploying: 'building',
+  ready: 'ready',
+  skipped: 'ready',
+  error: 'error',
+  canceled: 'cancelled',
+};
+
+/**
+ * A pull request preview deployment moved (its record as written): its change goes to
+ * `onPreviewBuildState`. Other deployments, and states a preview does not report (expired), pass.
+ */
+export async function previewDeploymentMoved(d: DeploymentRecord, extra: { authorId?: string } = {}): Promise<void> {
+  const pull = d.pullRequest;
+  const state = d.status && STATE_OF[d.status];
+  if (!pull || d.target !== 'preview' || !state || !d.previewHost) return;
+  try {
+    await onPreviewBuildState({
+      orgId: d.orgId,
+      projectId: d.projectId,
+      repoId: pull.repoId,
+      number: pull.number,
+      deploymentId: d.deploymentId,
+      commit: d.commitSha,
+      state,
+      url: `https://${d.previewHost}`,
+      logUrl: buildLogUrl(d.orgId, d.deploymentId),
+      ...(d.error ? { error: d.error } : {}),
+      ...(d.status === 'skipped' ? { skipped: true } : {}),
+      ...extra,
+    });
+  } catch (err) {
+    // The deployment moved either way; the pull request shows it at the next change.
+    log.error('preview state not recorded', { deploymentId: d.deploymentId, error: describeError(err) });
+  }
+}
+
+/**
+ * THE function called at each state change of a pull request's preview build (queued, building,
+ * ready, error, cancelled), on both targets. It records the state on the pull request (a newer
+ * build's states win; a retired preview stays retired until a new build is queued), points the
+ * preview host at a ready build, and tells the author and the webhooks
+ * (`pull_request.preview_ready`, `pull_request.preview_failed` with the build log).
+ * The pull request's `build` check is reported from here: `change` carries its state, commit,
+ * summary (`error`) and details URL (`logUrl`).
+ */
+export async function onPreviewBuildState(change: PreviewBuildChange): Promise<void> {
+  const recorded = await recordState(change);
+  if (!recorded) return;
+  if (change.state === 'ready') await pointHost(change);
+  if (change.skipped) return;
+  if (change.state === 'ready' || change.state === 'error') await notify(change, recorded.authorId);
+}
+
+/** Writes the state on the pull request's preview item; undefined when a newer build or a retire holds it. */
+async function recordState(change: PreviewBuildChange): Promise<PreviewRecord | undefined> {
+  // A build's first state: queued, or skipped (written skipped, nothing to build).
+  const queued = change.state === 'queued' || change.skipped === true;
+  const host = new URL(change.url).host;
+  const values: Record<string, unknown> = {
+    ':o': change.orgId,
+    ':r': change.repoId,
+    ':n': change.number,
+    ':p': change.projectId,
+    ':h': host,
+    ':s': change.state,
+    ':d': change.deploymentId,
+    ':c': change.commit ?? null,
+    ':k': change.skipped === true,
+    ':t': Date.now(),
+  };
+  const sets = [
+    'orgId = :o',
+    'repoId = :r',
+    '#number = :n',
+    'projectId = :p',
+    'host = :h',
+    '#state = :s',
+    'deploymentId = :d',
+    '#commit = :c',
+    'skipped = :k',
+    'updatedAt = :t',
+  ];
+  if (change.authorId) {
+    sets.push('authorId = :a');
+    values[':a'] = change.authorId;
+  }
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: previewKey(change.repoId, change.number, change.projectId),
+        // A new build takes the item (and ends a retire: the pull request was reopened); a build's
+        // later states count while it is the newest and the preview is not retired.
+        UpdateExpression: `SET ${sets.join(', ')}${queued ? ' REMOVE retired' : ''}`,
+        ConditionExpression: queued
+          ? 'attribute_not_exists(pk) OR deploymentId <= :d'
+          : 'deploymentId = :d AND attribute_not_exists(retired)',
+        ExpressionAttributeNames: { '#number': 'number', '#state': 'state', '#commit': 'commit' },
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes as PreviewRecord;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The preview host answers this deployment, in one transaction with the check that it is still
+ * the pull request's newest and not retired (so a retire that comes meanwhile is never undone).
+ * A host another project holds stays theirs.
+ */
+async function pointHost(change: PreviewBuildChange): Promise<void> {
+  const host = new URL(change.url).host;
+  const entry = hostEntry(host, 'preview', change);
+  try {
+    await transact([
+      {
+        ConditionCheck: {
+          TableName: TABLE(),
+          Key: previewKey(change.repoId, change.number, change.projectId),
+          ConditionExpression: 'deploymentId = :d AND attribute_not_exists(retired)',
+          ExpressionAttributeValues: { ':d': change.deploymentId },
+        },
+      },
+      {
+        Put: {
+          TableName: TABLE(),
+          Item: entry,
+          ConditionExpression: 'attribute_not_exists(pk) OR (projectId = :p AND kind = :k)',
+          ExpressionAttributeValues: { ':p': change.projectId, ':k': 'preview' },
+        },
+      },
+    ]);
+  } catch (err) {
+    log.warn('preview host not pointed', { host, deploymentId: change.deploymentId, error: describeError(err) });
+  }
+}
+
+function notify(change: PreviewBuildChange, authorId: string | undefined): Promise<void> {
+  const ready = change.state === 'ready';
+  return raiseEvent({
+    kind: ready ? 'pull_request.preview_ready' : 'pull_request.preview_failed',
+    orgId: change.orgId,
+    resources: [{ type: 'project', id: change.projectId }],
+    attributes: {
+      projectId: change.projectId,
+      deploymentId: change.deploymentId,
+      repoId: change.repoId,
+      number: String(change.number),
+      ...(change.commit ? { commit: change.commit } : {}),
+    },
+    people: peopleOf(authorId),
+    title: ready
+      ? `The preview of pull request #${change.number} is ready`
+      : `The preview of pull request #${change.number} failed`,
+    ...(ready ? {} : { body: `${change.error ? `${change.error}\n` : ''}Build log: ${change.logUrl}` }),
+    url: ready ? change.url : change.logUrl,
+  });
+}
+
+/** The pull request's previews, one per linked project. */
+export const previewsOfPull = (repoId: string, number: number) =>
+  queryPrefix<PreviewRecord>(`REPOID#${repoId}`, `PREVIEW#${pad(number)}#`);
+
+/** What the pull request shows: its most recently changed preview, or null. */
+export async function pullPreview(repoId: string, number: number): Promise<PullPreview | null> {
+  const [latest] = (await previewsOfPull(repoId, number)).sort((a, b) => b.updatedAt - a.updatedAt);
+  if (!latest) return null;
+  return {
+    url: `https://${latest.host}`,
+    state: latest.retired ? 'retired' : latest.state,
+    deploymentId: latest.deploymentId,
+    commit: latest.commit ?? null,
+    projectId: latest.projectId,
+    skipped: latest.skipped === true,
+  };
+}
+
+/**
+ * Closing or merging a pull request retires its previews: each item is marked retired (later
+ * build states no longer count) and its host released (it answers as unknown hosts do). The
+ * deployments stay listed with their own hosts.
+ */
+export async function retirePreviews(repoId: string, number: number): Promise<void> {
+  for (const preview of await previewsOfPull(repoId, number)) {
+    if (preview.retired) continue;
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: previewKey(repoId, number, preview.projectId),
+        UpdateExpression: 'SET retired = :y, updatedAt = :t',
+        ExpressionAttributeValues: { ':y': true, ':t': Date.now() },
+      }),
+    );
+    await releaseHosts([preview.host], preview.projectId);
+  }
+}
