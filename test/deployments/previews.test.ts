@@ -176,6 +176,18 @@ describe('a static site: open, push, skip, merge', () => {
       );
     });
     expect(notice.title).toBe(`The preview of pull request #${number} is ready`);
+    // The preview build is the pull request's `build` check on its head, linking its build log.
+    const checks = await p.get(`/v1/orgs/${p.org.orgId}/repos/${site.name}/pulls/${number}/checks`);
+    expect(checks.body.checks).toContainEqual(
+      expect.objectContaining({
+        name: 'build',
+        commitId: head,
+        state: 'success',
+        summary: `Preview ready: ${url}`,
+        detailsUrl: `/v1/orgs/${p.org.orgId}/deployments/${preview.deploymentId}/build-log`,
+        createdByKind: 'system',
+      }),
+    );
     const cli = new Cli();
     expect((await cli.run(['login', '--url', p.baseUrl, '--token', p.owner.token])).code).toBe(0);
     const view = await cli.run(['pr', 'view', String(number), '--repo', site.name]);

@@ -6,6 +6,7 @@ import { TABLE } from '../../kernel/store/table';
 import { hostEntry, releaseHosts } from '../hosts/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { appsDomain } from '../projects/hosts';
+import { type CheckState, reportCheck } from '../repos/checks';
 import type { DeploymentRecord, DeploymentStatus } from './schema';
 
 /**
@@ -138,9 +139,49 @@ export async function onPreviewBuildState(change: PreviewBuildChange): Promise<v
   const recorded = await recordState(change);
   if (!recorded) return;
   if (change.state === 'ready') await pointHost(change);
+  await reportBuildCheck(change);
   if (change.skipped) return;
   if (change.state === 'ready' || change.state === 'error') await notify(change, recorded.authorId);
 }
+
+/** The build check's state for each state of the preview build. */
+const CHECK_STATE_OF: Record<PreviewBuildState, CheckState> = {
+  queued: 'queued',
+  building: 'in_progress',
+  ready: 'success',
+  error: 'failure',
+  cancelled: 'cancelled',
+};
+
+/**
+ * The pull request's `build` check on the built commit (shared/domains/repos/checks.ts): its state
+ * follows the build's, its details are the build log (the API path), its summary the preview's URL
+ * or the build's error. A check that can't be written never stops the build's own state.
+ */
+async function reportBuildCheck(change: PreviewBuildChange): Promise<void> {
+  if (!change.commit) return;
+  const state = CHECK_STATE_OF[change.state];
+  const summary = change.skipped
+    ? `Nothing the project builds changed: ${change.url} keeps serving.`
+    : change.state === 'ready'
+      ? `Preview ready: ${change.url}`
+      : change.state === 'error'
+        ? (change.error ?? 'The build failed.').slice(0, 4000)
+        : null;
+  try {
+    await reportCheck(change.orgId, change.repoId, change.commit, BUILD_CHECK, state, {
+      summary,
+      detailsUrl: change.logUrl,
+      createdBy: 'platform',
+      createdByKind: 'system',
+    });
+  } catch (err) {
+    log.warn('build check not reported', { deploymentId: change.deploymentId, error: describeError(err) });
+  }
+}
+
+/** The name of the check the preview build reports. */
+export const BUILD_CHECK = 'build';
 
 /** Writes the state on the pull request's preview item; undefined when a newer build or a retire holds it. */
 async function recordState(change: PreviewBuildChange): Promise<PreviewRecord | undefined> {
