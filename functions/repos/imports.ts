@@ -94,10 +94,11 @@ export const importRoutes = [
       429: ['Too many builds. ...'],
     },
     run: async ({ org, caller, body }) => {
-      const source = await sourceOf(body.url);
+      const source = sourceOf(body.url);
       const name = body.name ?? nameFromUrl(source.url);
       if (!RepoName.safeParse(name).success)
         throw badRequest('Name the repository: no name can be made from this URL.');
+      await checkReachable(source.url);
       if ((await activeImports(org.orgId)).length >= MAX_ACTIVE_IMPORTS) throw new HttpError(409, IMPORT_M.tooMany);
       const importId = newImportId();
       const repo = await createRepository(org.orgId, caller, { name, description: body.description, importId });
