@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { IMPORT_M, importKey, MAX_ACTIVE_IMPORTS, putImport } from '../../shared/domains/repos/imports/records';
 import { M } from '../../shared/domains/repos/records';
 import { storage } from '../../shared/ports/object-storage';
+import { Cli } from '../cli/helpers';
 import { serveGit } from '../helpers/git-server';
 import { TestPlatform } from '../helpers/platform';
 import { until } from '../helpers/until';
@@ -269,4 +270,48 @@ describe('refusals', () => {
     expect((await p.get(imports(other.org.orgId), { token: other.owner.token })).body.imports).toEqual([]);
     await finalState(id);
   }, 60_000);
+});
+
+describe('platform repo import', () => {
+  let cli: Cli;
+  beforeAll(async () => {
+    cli = new Cli();
+    expect((await cli.run(['login', '--url', p.baseUrl, '--token', p.owner.token])).code).toBe(0);
+  });
+
+  it('follows the import to its end, and never prints the password', async () => {
+    const name = unique('cli');
+    const res = await cli.run(['repo', 'import', server.url('small'), name, '--username', 'u', '--password', PASSWORD]);
+    expect(res.stderr).toContain(`Importing ${server.url('small')} into ${name}`);
+    expect(res.stdout).toMatch(new RegExp(`^Imported ${name} in [\\d.]+ s: \\d+ objects, [\\d.]+ MB\\.\\n$`));
+    expect(res.code).toBe(0);
+    expect(`${res.stdout}${res.stderr}`).not.toContain(PASSWORD);
+    expect((await p.get(`/v1/orgs/${p.org.orgId}/repos/${name}`)).body.status).toBe('active');
+  }, 60_000);
+
+  it('--no-wait --json prints the queued import; a failed one exits 1 with its reason', async () => {
+    const started = await cli.run([
+      'repo',
+      'import',
+      'http://127.0.0.1:1/gone.git',
+      unique('cli'),
+      '--no-wait',
+      '--json',
+    ]);
+    expect(started.code).toBe(0);
+    expect(JSON.parse(started.stdout).import).toMatchObject({ state: 'queued', url: 'http://127.0.0.1:1/gone.git' });
+    const failed = await cli.run(['repo', 'import', 'http://127.0.0.1:1/gone.git', unique('cli')]);
+    expect(failed).toMatchObject({ code: 1, stdout: `Import failed: ${IMPORT_M.unreachable}\n` });
+    await finalState(JSON.parse(started.stdout).import.importId);
+  }, 60_000);
+
+  it('answers the API refusal, and --help has a summary and an example', async () => {
+    const bad = await cli.run(['repo', 'import', 'ftp://example.com/x.git', 'x-repo']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain(IMPORT_M.badUrl);
+    const help = await cli.run(['repo', 'import', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Bring an existing repository in by its git URL');
+    expect(help.stdout).toContain('platform repo import https://github.com/expressjs/express.git');
+  });
 });
