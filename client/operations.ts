@@ -3212,6 +3212,11 @@ export interface Operations {
       encoding?: 'utf-8' | 'base64';
       content?: string;
       tooLarge?: true;
+      lfs?: {
+        oid: string;
+        size: number;
+        url: string | null;
+      };
     };
   };
   /** A commit with the files it changed against its first parent (hunks in the spec's shape */

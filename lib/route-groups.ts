@@ -39,8 +39,9 @@ export const routeGroups: RouteGroup[] = [
   {
     name: 'resources',
     prefixes: ['/v1/orgs/{orgId}/resources'],
-    // git: repositories created and deleted through /resources share the repos group's code.
-    needs: ['table', 'customerTables', 'customerBuckets', 'git'],
+    // git: repositories created and deleted through /resources share the repos group's code
+    // (repoLfs: a deleted repository's LFS objects go with it).
+    needs: ['table', 'customerTables', 'customerBuckets', 'git', 'repoLfs'],
   },
   {
     name: 'databases',

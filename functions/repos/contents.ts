@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ARCHIVE_TOO_LARGE, requestArchive } from '../../shared/domains/repos/archives';
 import { deleteLabel, LABEL_COLORS, listLabels, TOO_MANY_LABELS, upsertLabel } from '../../shared/domains/repos/labels';
+import { lfsFileOf } from '../../shared/domains/repos/lfs/objects';
 import { openPairs } from '../../shared/domains/repos/pulls';
 import { M, type RepoRecord, requireRepo } from '../../shared/domains/repos/records';
 import { repoGit } from '../../shared/domains/repos/tags';
@@ -8,7 +9,7 @@ import { createUploads, readUpload, removeUploads } from '../../shared/domains/r
 import type { Caller } from '../../shared/kernel/auth/caller';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
-import { created, ok, route } from '../../shared/kernel/http/route';
+import { created, ok, type Reply, route } from '../../shared/kernel/http/route';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { type GitChange, GitChangeError, GitConflict, GitInputError } from '../../shared/ports/git';
 import { isCommitId, pathProblem, refNameProblem } from '../../shared/ports/git/names';
@@ -24,6 +25,9 @@ const BRANCH_GONE = 'Branch not found.';
 const BRANCH_CHANGED = 'The branch changed. Reload and try again.';
 const TOO_BIG_COMMIT = 'Web commits can change up to 100 files and 4 MB of content. Push larger changes with git.';
 const TOO_LARGE_FILE = 'This file is too large to show here. Clone the repository to get it.';
+/** A file that is a Git LFS pointer to an object never uploaded (e.g. pushed without git-lfs installed). */
+export const LFS_OBJECT_MISSING =
+  'This file is stored with Git LFS and its object was never uploaded. Push it with git lfs push --all origin.';
 const PARENT_REQUIRED = 'parentCommitId is required.';
 
 /** What a web commit may carry, and what `raw` and `blobs` answer at most (Lambda's 6 MB, base64 included). */
@@ -33,6 +37,12 @@ const MAX_FILES = 10_000;
 const Ref = z.string().check(z.minLength(1), z.maxLength(256));
 const Sha = z.string().check(z.regex(/^[0-9a-f]{40}$/, 'Use a 40-character lowercase hex commit id.'));
 /** How soon to ask again for an archive being made. */
+const redirect = (location: string): Reply => ({
+  status: 303,
+  body: '',
+  headers: { location, 'cache-control': 'no-store' },
+});
+const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const ARCHIVE_RETRY = { 'retry-after': '2' };
 const protectedMessage = (branch: string) => `${branch} is protected. Commit to a new branch and open a pull request.`;
 
@@ -348,10 +358,12 @@ export const contentRoutes = [
     path: '/v1/orgs/:orgId/repos/:name/contents/raw',
     scope: 'git:read',
     summary:
-      "A file's bytes at a ref, as application/octet-stream (never rendered). Up to 4 MB: larger files are cloned.",
+      "A file's bytes at a ref, as application/octet-stream (never rendered). Up to 4 MB: larger files are cloned. " +
+      'A file stored with Git LFS answers `303` to a link to its object, valid 5 minutes (its bytes never pass ' +
+      'through the API).',
     params: RepoParams,
     query: z.object({ ref: z.optional(Ref), path: z.string().check(z.minLength(1), z.maxLength(4096)) }),
-    errors: { 404: [M.repoNotFound, NOT_FOUND], 413: [TOO_LARGE_FILE] },
+    errors: { 404: [M.repoNotFound, NOT_FOUND, LFS_OBJECT_MISSING], 413: [TOO_LARGE_FILE] },
     run: async ({ org, params, query }) => {
       const r = await requireRepo(org.orgId, params.name);
       if (pathProblem(query.path)) throw notFound(NOT_FOUND);
@@ -360,6 +372,9 @@ export const contentRoutes = [
       const file = await (await repoGit()).readFile(r.resourceId, found.commit, query.path, MAX_CONTENT_BYTES);
       if (!file) throw notFound(NOT_FOUND);
       if ('tooLarge' in file) throw new HttpError(413, TOO_LARGE_FILE);
+      const lfs = await lfsFileOf({ orgId: org.orgId, repoId: r.resourceId }, file.content, baseName(query.path));
+      if (lfs && !lfs.url) throw notFound(LFS_OBJECT_MISSING);
+      if (lfs?.url) return redirect(lfs.url);
       return {
         status: 200,
         body: file.content,

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lfsFileOf } from '../../shared/domains/repos/lfs/objects';
 import { openPullFor } from '../../shared/domains/repos/pulls';
 import { M, type RepoRecord, requireRepo } from '../../shared/domains/repos/records';
 import { repoGit } from '../../shared/domains/repos/tags';
@@ -194,7 +195,8 @@ export const historyRoutes = [
     path: '/v1/orgs/:orgId/repos/:name/blob',
     scope: 'git:read',
     summary:
-      'A file of a ref with its content: UTF-8 text, or base64 for anything else; `tooLarge` past 1 MB (read it with contents/raw or clone).',
+      'A file of a ref with its content: UTF-8 text, or base64 for anything else; `tooLarge` past 1 MB (read it with contents/raw or clone). ' +
+      'A Git LFS pointer also gets `lfs`: its object (oid, size) and a link to it valid 5 minutes, `url: null` when the object was never uploaded.',
     params: RepoParams,
     query: z.object({ ref: Ref, path: z.string().check(z.minLength(1), z.maxLength(4096)) }),
     errors: { 404: [M.repoNotFound, NOT_FOUND, REF_NOT_FOUND] },
@@ -205,7 +207,8 @@ export const historyRoutes = [
       const file = await (await repoGit()).readFile(r.resourceId, commitId, query.path, MAX_BLOB_BYTES);
       if (!file) throw notFound(NOT_FOUND);
       if ('tooLarge' in file) return { path: query.path, commitId, size: file.size, tooLarge: true };
-      return { path: query.path, commitId, size: file.size, ...encode(file.content) };
+      const lfs = await lfsFileOf({ orgId, repoId: r.resourceId }, file.content, query.path.split('/').pop());
+      return { path: query.path, commitId, size: file.size, ...encode(file.content), ...(lfs && { lfs }) };
     },
   }),
   route({

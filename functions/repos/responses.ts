@@ -59,6 +59,7 @@ export const responses: ResponseDocs = {
       encoding: z.optional(z.enum(['utf-8', 'base64'])),
       content: z.optional(z.string()),
       tooLarge: z.optional(z.literal(true)),
+      lfs: z.optional(z.object({ oid: z.string(), size: z.number(), url: z.nullable(z.string()) })),
     }),
   },
   'GET /v1/orgs/:orgId/repos/:name/commits/:sha': {
@@ -143,7 +144,7 @@ export const responses: ResponseDocs = {
     }),
   },
   // The file's bytes (application/octet-stream).
-  'GET /v1/orgs/:orgId/repos/:name/contents/raw': { 200: z.string() },
+  'GET /v1/orgs/:orgId/repos/:name/contents/raw': { 200: z.string(), 303: null },
   'POST /v1/orgs/:orgId/repos/:name/contents/uploads': {
     201: z.object({
       uploads: z.array(

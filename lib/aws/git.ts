@@ -6,8 +6,12 @@ import type { Need } from '../../shared/kernel/needs';
 import { type Grantable, grantNeeds } from './grants';
 import { PlatformFunction } from './group-function';
 
-/** What the git function reaches: the platform table (credentials, repositories) and CodeCommit. */
-export const GIT_FUNCTION_NEEDS: Need[] = ['table', 'git'];
+/**
+ * What the git function reaches: the platform table (credentials, repositories, LFS locks),
+ * CodeCommit, the LFS objects it presigns links to, and the key that signs lock pages and LFS
+ * verify tokens.
+ */
+export const GIT_FUNCTION_NEEDS: Need[] = ['table', 'git', 'repoLfs', 'cursorSecret'];
 
 /**
  * Git over HTTPS on AWS: one function (functions/git/handler.ts) behind a function URL with

@@ -33,6 +33,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   table: ['dynamodb'],
   customerTables: ['dynamodb'],
   buckets: ['s3'],
+  repoLfs: ['s3'],
   customerBuckets: ['s3'],
   queue: ['sqs'],
   repoArchives: ['sqs'],

@@ -20,6 +20,8 @@ export const NEED_ENV = {
   secretsDecrypt: { aws: ['SECRETS_KEY_ID'], local: ['LOCAL_SECRETS_KEY'] },
   // The platform's artifacts bucket: read and write.
   buckets: { aws: ['ARTIFACTS_BUCKET'], local: ['ARTIFACTS_BUCKET'] },
+  // Git LFS objects (`repo-lfs/` of the artifacts bucket): read, write, delete, and presign links to them.
+  repoLfs: { aws: ['ARTIFACTS_BUCKET'], local: ['ARTIFACTS_BUCKET'] },
   // Build outputs (`artifacts/` of the artifacts bucket): read.
   artifactsRead: { aws: ['ARTIFACTS_BUCKET'], local: ['ARTIFACTS_BUCKET'] },
   // Build outputs: read and delete (retention).

@@ -84,6 +84,20 @@ describe('git lfs push and clone', () => {
     expect(sha256(readFileSync(join(clone, 'copy', 'video.bin')))).toBe(sha256(content));
     expect((await ok(join(clone, 'copy'), ['lfs', 'ls-files'])).trim()).toMatch(/ \* video\.bin$/);
 
+    // contents/raw answers with a link to the object, and the blob view names it: no bytes through the API.
+    const raw = await fetch(`${p.baseUrl}${repos()}/${name}/contents/raw?path=video.bin`, {
+      headers: { authorization: `Bearer ${key}` },
+      redirect: 'manual',
+    });
+    expect(raw.status).toBe(303);
+    expect(Number(raw.headers.get('content-length') ?? 0)).toBe(0);
+    const link = raw.headers.get('location') as string;
+    expect(new URL(link).origin).not.toBe(new URL(p.baseUrl).origin);
+    expect(sha256(Buffer.from(await (await fetch(link)).arrayBuffer()))).toBe(sha256(content));
+    const blob = await p.get(`${repos()}/${name}/blob?path=video.bin`);
+    expect(blob.body.lfs).toEqual({ oid: sha256(content), size: content.length, url: expect.any(String) });
+    expect(blob.body.content).toContain(`oid sha256:${sha256(content)}`);
+
     // Deleted with its repository: nothing of it stays in the bucket.
     const stored = () =>
       storage.listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, `repo-lfs/${p.org.orgId}/`, 1000);
@@ -183,6 +197,19 @@ describe('the batch API', () => {
     await ok(repo, ['-c', 'lfs.allowincompletepush=true', 'push', '-q', 'origin', 'main']);
     const clone = await run(workdir(), ['clone', authed(url, key), 'copy']);
     expect(clone.out).toContain('Object does not exist');
+    // The API reports the missing object too, never serves the pointer as the file.
+    const name = url
+      .split('/')
+      .pop()
+      ?.replace(/\.git$/, '');
+    const raw = await p.get(`${repos()}/${name}/contents/raw?path=lost.bin`);
+    expect(raw.status).toBe(404);
+    expect(raw.body).toEqual({
+      error:
+        'This file is stored with Git LFS and its object was never uploaded. Push it with git lfs push --all origin.',
+    });
+    const blob = await p.get(`${repos()}/${name}/blob?path=lost.bin`);
+    expect(blob.body.lfs).toEqual({ oid: 'b'.repeat(64), size: 12, url: null });
   });
 });
 

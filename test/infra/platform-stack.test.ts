@@ -189,7 +189,15 @@ describe('HTTP API', () => {
     const text = JSON.stringify(policies);
     expect(text).toContain('codecommit:GitPush');
     expect(text).toContain(':plt-repo-*');
-    expect(text).not.toContain('s3:');
+    // S3 only on the LFS objects (presigned uploads and downloads), and their bucket for listing.
+    const s3 = statementsOf(template, logicalId(git?.role as never)).filter((s) =>
+      s.actions.some((a) => a.startsWith('s3:')),
+    );
+    expect(s3.length).toBeGreaterThan(0);
+    for (const st of s3) expect(st.resource).toMatch(/repo-lfs\/\*/);
+    expect(JSON.stringify(s3)).toContain('s3:PutObject');
+    const gitEnv = template.toJSON().Resources[logicalId(git?.fn as never)].Properties.Environment.Variables;
+    expect(Object.keys(gitEnv)).toEqual(expect.arrayContaining(['ARTIFACTS_BUCKET', 'CURSOR_SECRET']));
     expect(statements).toContain('lambda.amazonaws.com');
     const repos = stack.functions.find((f) => f.group.name === 'repos');
     const env = template.toJSON().Resources[logicalId(repos?.fn as never)].Properties.Environment.Variables;
@@ -386,7 +394,10 @@ describe('least privilege', () => {
       const touches = (fragment: string) => statements.some((s) => s.resource.includes(fragment));
       const needs = (need: RouteGroup['needs'][number]) => f.group.needs.includes(need);
       expect(touches(on(stack.data.table))).toBe(needs('table'));
-      expect(touches(on(stack.data.artifactsBucket))).toBe(needs('buckets'));
+      expect(touches(on(stack.data.artifactsBucket))).toBe(needs('buckets') || needs('repoLfs'));
+      // repoLfs alone: the LFS objects of the bucket, nothing else of it.
+      const bucketStatements = statements.filter((s) => s.resource.includes(on(stack.data.artifactsBucket)));
+      if (!needs('buckets')) expect(bucketStatements.every((s) => s.resource.includes('repo-lfs/*'))).toBe(true);
       expect(touches(on(stack.jobs.queue))).toBe(needs('queue'));
       expect(touches(on(stack.data.secretsKey))).toBe(needs('kms'));
       expect(touches(':table/cust-')).toBe(needs('customerTables'));

@@ -4,6 +4,7 @@ import { findPlan } from '../../../kernel/plans/plans';
 import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
 import { getItem, keys } from '../../../kernel/store/table';
 import { storage } from '../../../ports/object-storage';
+import { errorName } from '../../../ports/object-storage/errors';
 import { artifactsBucket, headSource } from '../../deployments/sources';
 
 /**
@@ -194,7 +195,10 @@ export { invalid as invalidObject };
 /** The repository's LFS objects, removed with it (in pages of 1,000 keys). */
 export async function removeLfsObjects(repo: LfsRepo): Promise<void> {
   for (;;) {
-    const page = await storage.listKeys(bucket(), repoPrefix(repo.orgId, repo.repoId), 1000);
+    const page = await storage
+      .listKeys(bucket(), repoPrefix(repo.orgId, repo.repoId), 1000)
+      // No artifacts bucket (yet): no object of the repository to remove.
+      .catch((err) => (errorName(err) === 'NoSuchBucket' ? { keys: [], truncated: false } : Promise.reject(err)));
     if (page.keys.length === 0) return;
     await storage.deleteKeys(
       bucket(),
@@ -204,20 +208,38 @@ export async function removeLfsObjects(repo: LfsRepo): Promise<void> {
   }
 }
 
-/** A link to an object of the repository, when it is stored (for `contents/raw` of a pointer). */
-export async function objectLink(repo: LfsRepo, pointer: LfsObjectRequest, filename?: string) {
-  const size = await storedSize(repo, pointer.oid);
-  if (size !== pointer.size) return undefined;
-  return storage.presignGet(bucket(), keyOf(repo.orgId, repo.repoId, pointer.oid), {
-    expiresIn: 300,
-    filename,
-  });
+/** How long a link to an LFS object given by `contents/raw` or the blob view lasts. */
+export const LFS_VIEW_LINK_SECONDS = 300;
+
+/** An LFS pointer of a file with a link to its object, or `url: null` when the object isn't stored. */
+export interface LfsFile {
+  oid: string;
+  size: number;
+  url: string | null;
+}
+
+/**
+ * The LFS object a file's content names, when the content is a pointer (else undefined): a link
+ * valid 5 minutes when the object is stored with the pointer's size, `url: null` when it was never
+ * uploaded (a pointer to a missing object is reported, never served).
+ */
+export async function lfsFileOf(repo: LfsRepo, content: Buffer, filename?: string): Promise<LfsFile | undefined> {
+  const pointer = parsePointer(content);
+  if (!pointer) return undefined;
+  const stored = (await storedSize(repo, pointer.oid)) === pointer.size;
+  const url = stored
+    ? await storage.presignGet(bucket(), keyOf(repo.orgId, repo.repoId, pointer.oid), {
+        expiresIn: LFS_VIEW_LINK_SECONDS,
+        filename,
+      })
+    : null;
+  return { ...pointer, url };
 }
 
 const POINTER =
   /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (\d+)\n(?:[a-z0-9.-]+ [^\n]*\n)*$/;
 /** The object an LFS pointer file names (the spec's pointer: version, oid, size), if it is one. */
-export function parsePointer(content: Buffer): LfsObjectRequest | undefined {
+function parsePointer(content: Buffer): LfsObjectRequest | undefined {
   if (content.length > 1024) return undefined;
   const m = POINTER.exec(content.toString('utf8'));
   return m ? { oid: m[1] as string, size: Number(m[2]) } : undefined;
