@@ -944,6 +944,26 @@ export type RepoDetail = {
   status?: string;
 };
 
+export type RepoImport = {
+  importId: string;
+  url: string;
+  name: string;
+  state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  progress: {
+    phase: 'queued' | 'cloning' | 'lfs' | 'pushing' | 'done';
+    objects: number;
+    bytes: number;
+  };
+  message: string | null;
+  repository: {
+    name: string;
+    resourceId: string;
+  } | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+};
+
 export type RepoLabel = {
   name: string;
   color: string;
@@ -2736,6 +2756,62 @@ export interface Operations {
     response: {
       deployment: Deployment;
       productionHost: string;
+    };
+  };
+  /** Imports an existing repository by its git URL (every branch and tag, and its Git LFS objects when the source serves them) as background work where builds run */
+  postReposImports: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      url: string;
+      name?: string;
+      description?: string;
+      username?: string;
+      password?: string;
+    };
+    response: {
+      import: RepoImport;
+    };
+  };
+  /** The organization's imports, newest first, `limit` a page (cursor: `nextCursor`) */
+  getReposImports: {
+    params: {
+      orgId: string;
+    };
+    query: {
+      limit?: number;
+      cursor?: string;
+    };
+    body: undefined;
+    response: {
+      imports: RepoImport[];
+      nextCursor: string | null;
+    };
+  };
+  /** An import: its state, progress (`phase`, `objects`, `bytes`), message and, once done, its repository */
+  getReposImportsByImportId: {
+    params: {
+      orgId: string;
+      importId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      import: RepoImport;
+    };
+  };
+  /** Cancels a queued or running import: its work stops and the repository it was filling is removed */
+  postReposImportsCancel: {
+    params: {
+      orgId: string;
+      importId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      import: RepoImport;
     };
   };
   /** The organization's repositories, by name */
@@ -8416,6 +8492,10 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getDeploymentsRuntimeLogs: { method: 'GET', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/runtime-logs' },
   postDeploymentsRedeploy: { method: 'POST', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/redeploy' },
   postDeploymentsPromote: { method: 'POST', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/promote' },
+  postReposImports: { method: 'POST', path: '/v1/orgs/{orgId}/repos/-/imports' },
+  getReposImports: { method: 'GET', path: '/v1/orgs/{orgId}/repos/-/imports' },
+  getReposImportsByImportId: { method: 'GET', path: '/v1/orgs/{orgId}/repos/-/imports/{importId}' },
+  postReposImportsCancel: { method: 'POST', path: '/v1/orgs/{orgId}/repos/-/imports/{importId}/cancel' },
   getRepos: { method: 'GET', path: '/v1/orgs/{orgId}/repos' },
   postRepos: { method: 'POST', path: '/v1/orgs/{orgId}/repos' },
   getReposAvailable: { method: 'GET', path: '/v1/orgs/{orgId}/repos/-/available' },

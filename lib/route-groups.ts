@@ -85,7 +85,7 @@ export const routeGroups: RouteGroup[] = [
     prefixes: ['/v1/orgs/{orgId}/repos', '/v1/orgs/{orgId}/git-credentials'],
     // git: the repositories' storage; cursorSecret: commit pages; buckets: files uploaded for web
     // commits, archives; repoArchives: archives queued for their worker.
-    needs: ['table', 'cursorSecret', 'git', 'buckets', 'repoArchives'],
+    needs: ['table', 'cursorSecret', 'git', 'buckets', 'repoArchives', 'repoImports', 'kms'],
   },
   {
     // Issues of a repository: its records only (the longer prefix wins over repos').

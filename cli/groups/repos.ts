@@ -5,6 +5,7 @@ import type { Client } from '../../client';
 import { profileName, readConfigFile, writeConfigFile } from '../config';
 import { CliError, UsageError } from '../context';
 import { table, when } from '../output';
+import { repoImportCommand } from '../repo-import';
 import { repoPush } from '../repo-push';
 import type { CommandSpec, Ctx } from '../spec';
 import { bodyOf, currentBranch, git, intOption, list, numberArg, REPO, repoNameOf, repoOf } from './common';
@@ -83,6 +84,7 @@ function commentCommand(
 }
 
 export const REPO_COMMANDS: CommandSpec[] = [
+  repoImportCommand,
   {
     path: ['repo', 'list'],
     aliases: ['ls'],

@@ -7,6 +7,7 @@ import {
   nullableString,
   RepoCredential,
   RepoDetail,
+  RepoImport,
   RepoLabel,
   RepoListEntry,
   Sha,
@@ -181,4 +182,10 @@ export const responses: ResponseDocs = {
     201: z.object({ credential: RepoCredential, username: z.string(), password: z.string() }),
   },
   'DELETE /v1/orgs/:orgId/git-credentials/:keyId': { 204: null },
+  'POST /v1/orgs/:orgId/repos/-/imports': { 202: z.object({ import: RepoImport }) },
+  'GET /v1/orgs/:orgId/repos/-/imports': {
+    200: z.object({ imports: z.array(RepoImport), nextCursor: nullableString }),
+  },
+  'GET /v1/orgs/:orgId/repos/-/imports/:importId': { 200: z.object({ import: RepoImport }) },
+  'POST /v1/orgs/:orgId/repos/-/imports/:importId/cancel': { 200: z.object({ import: RepoImport }) },
 };

@@ -10,6 +10,7 @@ import { PlatformDeployments } from './deployments';
 import { GitFunction } from './git';
 import { grantNeeds } from './grants';
 import { GroupFunction } from './group-function';
+import { RepoImports } from './imports';
 import { AgentJobs } from './jobs';
 import { PlatformServing } from './serving';
 import { addWorkers, pascal, type WorkerFunction } from './workers';
@@ -71,6 +72,8 @@ export class PlatformStack extends Stack {
   readonly http: PlatformApi;
   /** Deployment builds (CodeBuild), the server functions' role. */
   readonly deployments: PlatformDeployments;
+  /** Imports of existing repositories (CodeBuild). */
+  readonly imports: RepoImports;
   /** Git over HTTPS (functions/git), when the repos group is in the table. */
   readonly git: GitFunction | undefined;
   /** One function per worker of lib/workers.ts, with its trigger, in the table's order. */
@@ -128,6 +131,12 @@ export class PlatformStack extends Stack {
       projectRoot,
       environment,
       webAdapterLayerArn: props.webAdapterLayerArn,
+    });
+    this.imports = new RepoImports(this, 'RepoImports', {
+      data: this.data,
+      projectRoot,
+      environment,
+      encryptionKey: this.deployments.buildKey,
     });
     // Git over HTTPS, when the repositories are served: its URL is the base of clone URLs.
     this.git = groups.some((g) => g.name === 'repos')

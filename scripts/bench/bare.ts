@@ -56,6 +56,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   kms: ['kms'],
   cursorSecret: [],
   builds: ['codebuild', 'logs'],
+  repoImports: ['codebuild'],
   functions: ['lambda', 'logs'],
   // Workers' needs (lib/workers.ts); bucket metrics also read CloudWatch, which no group needs.
   secretsDecrypt: ['kms'],

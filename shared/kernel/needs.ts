@@ -79,6 +79,8 @@ export const NEED_ENV = {
   bucketMetrics: { aws: [], local: [] },
   // Deployment builds: start and stop them, read their logs.
   builds: { aws: ['BUILD_PROJECT', 'BUILD_LOG_GROUP'], local: [] },
+  // Repository imports: start and stop builds of the import project (lib/aws/imports.ts); locally the builder's child process.
+  repoImports: { aws: ['IMPORT_PROJECT'], local: [] },
   // Build logs: read only.
   buildLogs: { aws: ['BUILD_LOG_GROUP'], local: [] },
   // Deployed server functions: read, delete, read their logs.

@@ -395,7 +395,9 @@ describe('least privilege', () => {
       expect(reads.some((s) => s.actions.includes('logs:GetLogEvents'))).toBe(needs('builds'));
       expect(reads.some((s) => s.actions.includes('logs:FilterLogEvents'))).toBe(needs('functions'));
       expect(touches(':function:plt-fn-*')).toBe(needs('functions'));
-      expect(statements.some((s) => s.actions.includes('codebuild:StartBuild'))).toBe(needs('builds'));
+      expect(statements.some((s) => s.actions.includes('codebuild:StartBuild'))).toBe(
+        needs('builds') || needs('repoImports'),
+      );
       expect(logs).toEqual([
         {
           actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
@@ -574,8 +576,9 @@ describe('deployments', () => {
   const fnResource = (fn: Construct) => template.toJSON().Resources[logicalId(fn)];
 
   test('one CodeBuild project: arm64, 15 minutes, no source of its own, encrypted, logs to its group', () => {
-    template.resourceCountIs('AWS::CodeBuild::Project', 1);
-    const project = Object.values(template.findResources('AWS::CodeBuild::Project') as Resources)[0]!;
+    // Two projects: deployment builds, and repository imports (lib/aws/imports.ts).
+    template.resourceCountIs('AWS::CodeBuild::Project', 2);
+    const project = template.toJSON().Resources[logicalId(stack.deployments.project)];
     expect(project.Properties).toMatchObject({
       Environment: { Type: 'ARM_CONTAINER', ComputeType: 'BUILD_GENERAL1_SMALL', PrivilegedMode: false },
       Source: { Type: 'NO_SOURCE' },
@@ -586,6 +589,32 @@ describe('deployments', () => {
     const spec = JSON.stringify(project.Properties.Source);
     expect(spec).toContain('platform-build.js');
     expect(spec).toContain('runuser');
+  });
+
+  test('repository imports: a project of their own running the bundled job for hours, not minutes; its role pushes to the platform repositories and reaches repo-lfs/ only', () => {
+    const project = template.toJSON().Resources[logicalId(stack.imports.project)];
+    expect(project.Properties).toMatchObject({
+      Environment: { Type: 'ARM_CONTAINER', ComputeType: 'BUILD_GENERAL1_SMALL', PrivilegedMode: false },
+      Source: { Type: 'S3' },
+      TimeoutInMinutes: 8 * 60,
+      EncryptionKey: { 'Fn::GetAtt': [logicalId(stack.deployments.buildKey), 'Arn'] },
+    });
+    expect(JSON.stringify(project.Properties.Source)).toContain('node index.mjs');
+    const own = statementsOf(template, logicalId(stack.imports.project.role as unknown as Construct));
+    const push = own.find((s) => s.actions.includes('codecommit:GitPush'));
+    expect(JSON.stringify(push?.resource)).toContain(':plt-repo-*');
+    const objects = own.filter((s) => s.actions.includes('s3:PutObject'));
+    expect(objects).toHaveLength(1);
+    expect(JSON.stringify(objects[0]?.resource)).toContain('/repo-lfs/*');
+    // The repos group starts and stops its builds, and knows the project by IMPORT_PROJECT.
+    const repos = stack.functions.find((f) => f.group.name === 'repos')!;
+    const starts = statementsOf(template, logicalId(repos.role)).find((s) =>
+      s.actions.includes('codebuild:StartBuild'),
+    );
+    expect(JSON.stringify(starts?.resource)).toContain(logicalId(stack.imports.project));
+    expect(fnResource(repos.fn).Properties.Environment.Variables.IMPORT_PROJECT).toEqual({
+      Ref: logicalId(stack.imports.project),
+    });
   });
 
   test("the build project's role reaches no data: it can only assume the build-data role, which each build narrows", () => {

@@ -27,7 +27,14 @@ const creating = serverFunctions([
 const deleting = serverFunctions(['lambda:DeleteFunction']);
 
 export const deploymentGrants: Grants<
-  'builds' | 'buildLogs' | 'serverFunctions' | 'functionsInvoke' | 'functionsDelete' | 'functions' | 'git'
+  | 'builds'
+  | 'repoImports'
+  | 'buildLogs'
+  | 'serverFunctions'
+  | 'functionsInvoke'
+  | 'functionsDelete'
+  | 'functions'
+  | 'git'
 > = {
   // Start and stop builds of the one build project; read its log group.
   builds: {
@@ -39,6 +46,13 @@ export const deploymentGrants: Grants<
       allow({ actions: ['codebuild:StartBuild', 'codebuild:StopBuild'], resources: [deployments.project.projectArn] });
       allow({ actions: ['logs:GetLogEvents'], resources: [deployments.buildLogs.logGroupArn] });
     },
+  },
+
+  // Start and stop imports: builds of the import project.
+  repoImports: {
+    env: ({ platform: { imports } }) => ({ IMPORT_PROJECT: imports.project.projectName }),
+    grant: ({ platform: { imports }, allow }) =>
+      allow({ actions: ['codebuild:StartBuild', 'codebuild:StopBuild'], resources: [imports.project.projectArn] }),
   },
 
   // The build log only: a failed build's last error line.

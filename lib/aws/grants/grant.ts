@@ -5,6 +5,7 @@ import type { NEED_ENV, Need } from '../../../shared/kernel/needs';
 import type { PlatformData } from '../data';
 import type { PlatformDeployments } from '../deployments';
 import type { PlatformFunction } from '../group-function';
+import type { RepoImports } from '../imports';
 import type { AgentJobs } from '../jobs';
 import { ack } from '../nag';
 
@@ -13,6 +14,7 @@ export interface Grantable {
   data: PlatformData;
   jobs: AgentJobs;
   deployments: PlatformDeployments;
+  imports: RepoImports;
   /** The queue of the queue worker reading `queue` (lib/workers.ts); the synthesis stops without one. */
   workerQueue(queue: string): sqs.IQueue;
   /** Made known by each queue worker as it is built, before any grant asks for it. */

@@ -266,3 +266,24 @@ export const State = z
   .object({ state: z.enum(['open', 'closed', 'merged']) })
   .register(z.globalRegistry, { id: 'State' });
 export type State = z.output<typeof State>;
+
+/** An import of an existing repository (shared/domains/repos/imports/records.ts `importView`). */
+export const RepoImport = z
+  .object({
+    importId: z.string(),
+    url: z.string(),
+    name: z.string(),
+    state: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    progress: z.object({
+      phase: z.enum(['queued', 'cloning', 'lfs', 'pushing', 'done']),
+      objects: z.number(),
+      bytes: z.number(),
+    }),
+    message: nullableString,
+    repository: z.nullable(z.object({ name: z.string(), resourceId: z.string() })),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    finishedAt: z.nullable(z.number()),
+  })
+  .register(z.globalRegistry, { id: 'RepoImport' });
+export type RepoImport = z.output<typeof RepoImport>;

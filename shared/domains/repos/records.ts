@@ -34,6 +34,8 @@ export type RepoRecord = Resource & {
   labelCount?: number;
   openIssues?: number;
   openPulls?: number;
+  /** The import filling it while it is `creating` (shared/domains/repos/imports/): never finished by a create. */
+  importId?: string;
 };
 
 export const M = {
@@ -90,6 +92,8 @@ export interface CreateRepoInput {
   license?: License;
   defaultBranch?: string;
   location?: string;
+  /** Only the record and its name (`creating`): an import fills the storage and makes it `active`. */
+  importId?: string;
 }
 
 const callerId = (c: Caller) => (c.kind === 'user' ? c.userId : c.keyId);
@@ -123,6 +127,7 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
     location: location.id,
     physicalName: `repo-${resourceId.toLowerCase()}`,
     defaultBranch,
+    ...(input.importId ? { importId: input.importId } : {}),
     version: 1,
   };
   try {
@@ -133,6 +138,8 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
     const existing = await findRepo(orgId, input.name);
     const unfinished =
       existing &&
+      !existing.importId &&
+      !input.importId &&
       (existing.status === 'error' ||
         (existing.status === 'creating' && (existing.createdAt ?? 0) < Date.now() - ABANDONED_AFTER_MS));
     if (!isDomainError(err, 'conflict') || !existing || !unfinished) throw err;
@@ -140,6 +147,7 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
   }
 
   await db.send(new PutCommand({ TableName: TABLE(), Item: { ...repoOrgKey(record.resourceId), orgId } }));
+  if (input.importId) return record;
   const port = await git();
   try {
     await port.create(record.resourceId, record.defaultBranch);

@@ -107,6 +107,22 @@ export function awsBuilds(): BuildsPort {
       if (!id) throw new Error('CodeBuild returned no build id');
       return { buildId: id };
     },
+    async startImport(job) {
+      const out = await cb.send(
+        new StartBuildCommand({
+          // The import project (lib/aws/imports.ts): its source is the bundled import job.
+          projectName: requireEnv('IMPORT_PROJECT'),
+          idempotencyToken: job.importId,
+          environmentVariablesOverride: [
+            { name: 'IMPORT_ID', value: job.importId, type: 'PLAINTEXT' },
+            { name: 'ORG_ID', value: job.orgId, type: 'PLAINTEXT' },
+          ],
+        }),
+      );
+      const id = out.build?.id;
+      if (!id) throw new Error('CodeBuild returned no build id');
+      return { buildId: id };
+    },
     async cancel(buildId) {
       try {
         await cb.send(new StopBuildCommand({ id: buildId }));

@@ -3,7 +3,7 @@ import type { BuildsPort } from './port';
 
 export type { BuildLogLine } from './build-log';
 export type { BuildSettings } from './plan';
-export type { BuildJob, BuildSource, BuildsPort } from './port';
+export type { BuildJob, BuildSource, BuildsPort, ImportJob } from './port';
 
 let adapter: Promise<BuildsPort> | undefined;
 

@@ -1,13 +1,16 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { pathToFileURL } from 'node:url';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { BuildMetrics, DeploymentRecord } from '../../domains/deployments/schema';
 import { IN_PROGRESS } from '../../domains/deployments/schema';
 import { publishEvent } from '../../kernel/events/bus';
-import { readEnv } from '../../kernel/ground/env';
+import { processEnv, readEnv } from '../../kernel/ground/env';
 import { describeError, log as platformLog } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { TABLE } from '../../kernel/store/table';
@@ -23,7 +26,7 @@ import { type BuildOf, type BuildStatus, buildStateChange } from './events';
 import { ArchiveError, extractArchive } from './extract';
 import { toolBin } from './package-managers';
 import { type BuildPlan, builtSiteDirectory, NEXT_START_ENTRY, PlanError, planBuild } from './plan';
-import type { BuildJob, BuildsPort } from './port';
+import type { BuildJob, BuildsPort, ImportJob } from './port';
 import { runStep } from './steps';
 
 /**
@@ -448,6 +451,42 @@ export async function recoverInterruptedBuilds(): Promise<number> {
   return recovered;
 }
 
+/**
+ * Import jobs on one machine: each a child process running the job's program
+ * (shared/domains/repos/imports/main.ts, as the import's CodeBuild project runs its bundle), with
+ * the platform's own environment (it is the platform's code, not a tenant's). Not queued behind
+ * deployments: an import is mostly waiting on the network.
+ */
+const imports = new Map<string, ChildProcess>();
+const IMPORT_ENTRY = join(__dirname, '..', '..', 'domains', 'repos', 'imports', 'main.ts');
+const importBuildId = (importId: string) => `local-import-${importId}`;
+
+function startImportProcess(job: ImportJob): string {
+  const buildId = importBuildId(job.importId);
+  const tsx = pathToFileURL(createRequire(__filename).resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsx, IMPORT_ENTRY], {
+    env: { ...processEnv(), IMPORT_ID: job.importId, ORG_ID: job.orgId },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  imports.set(buildId, child);
+  child.on('exit', () => imports.delete(buildId));
+  return buildId;
+}
+
+/** Stops an import's process and waits for it to end (its own handling then cleans up). */
+async function stopImport(buildId: string): Promise<void> {
+  const child = imports.get(buildId);
+  if (!child || child.exitCode !== null) return;
+  const ended = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await ended;
+}
+
+/** Stops every import process (the platform stops). */
+export function abortAllImports(): Promise<void> {
+  return Promise.all([...imports.keys()].map(stopImport)).then(() => undefined);
+}
+
 export function localBuilds(): BuildsPort {
   return {
     async start(job) {
@@ -459,7 +498,9 @@ export function localBuilds(): BuildsPort {
       setImmediate(pump);
       return { buildId: buildIdOf(job.deploymentId) };
     },
+    startImport: async (job) => ({ buildId: startImportProcess(job) }),
     async cancel(buildId) {
+      if (buildId.startsWith('local-import-')) return stopImport(buildId);
       const deploymentId = deploymentOfBuild(buildId);
       const i = state.queue.findIndex((j) => j.deploymentId === deploymentId);
       if (i >= 0) state.queue.splice(i, 1);

@@ -20,6 +20,15 @@ export interface BuildJob {
 }
 
 /**
+ * An import of an existing repository (shared/domains/repos/imports/job.ts), run where builds run:
+ * the import names its record; the job reads the rest and writes its progress there itself.
+ */
+export interface ImportJob {
+  importId: string;
+  orgId: string;
+}
+
+/**
  * The builds port. AWS: a CodeBuild build per deployment, its log in CloudWatch Logs. One
  * machine: the build runs beside the API (unpacking, install and build as child processes with a
  * time limit), its log in a file. Either way `start` returns at once (the deployment is `queued`),
@@ -31,7 +40,12 @@ export interface BuildJob {
 export interface BuildsPort {
   /** Starts (or queues) the build; throws when it could not be started. */
   start(job: BuildJob): Promise<{ buildId: string }>;
-  /** Stops a queued or running build (a superseded deployment). Unknown ids are ignored. */
+  /**
+   * Starts an import job (AWS: a build of the import project; one machine: a child process running
+   * the job) and returns at once; its build id stops it with `cancel`.
+   */
+  startImport(job: ImportJob): Promise<{ buildId: string }>;
+  /** Stops a queued or running build (a superseded deployment, a cancelled import). Unknown ids are ignored. */
   cancel(buildId: string): Promise<void>;
   /**
    * Log lines after `position` (an opaque position of this adapter; undefined: the start), at

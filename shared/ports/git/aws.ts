@@ -139,6 +139,12 @@ export function awsGit(): GitPort {
       }
     },
 
+    // The job's role signs git's requests (CodeCommit's credential helper, in the AWS CLI).
+    pushTarget: (repoId) => ({
+      url: `https://git-codecommit.${config.region}.amazonaws.com/v1/repos/${repositoryName(repoId)}`,
+      config: ['credential.helper=!aws codecommit credential-helper $@', 'credential.UseHttpPath=true'],
+    }),
+
     async remove(repoId) {
       await cc().send(new DeleteRepositoryCommand({ repositoryName: repositoryName(repoId) }));
     },

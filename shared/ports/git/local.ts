@@ -315,6 +315,8 @@ export function localGit(): GitPort {
       });
     },
 
+    pushTarget: (repoId) => ({ url: repoPath(repoId), config: [] }),
+
     async remove(repoId) {
       await rm(repoPath(repoId), { recursive: true, force: true });
     },

@@ -1,0 +1,183 @@
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DomainError } from '../../../kernel/ground/errors';
+import { db } from '../../../kernel/store/client';
+import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
+import { newId } from '../../../kernel/store/ids';
+import { getItem, TABLE } from '../../../kernel/store/table';
+
+/**
+ * Imports of existing repositories (`POST /v1/orgs/:orgId/repos/-/imports`): one record per import
+ * beside its organization (`ORG#<orgId>`, `REPOIMPORT#<importId>`, time-ordered ids), moved by the
+ * import job that runs where builds run (shared/domains/repos/imports/job.ts) and by the cancel
+ * route. The source's credentials are kept sealed (the secrets port) only while the import is
+ * queued or running, and never answered.
+ */
+export type ImportState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type ImportPhase = 'queued' | 'cloning' | 'lfs' | 'pushing' | 'done';
+
+export const FINAL_STATES: readonly ImportState[] = ['succeeded', 'failed', 'cancelled'];
+/** Imports of one organization queued or running at once. */
+export const MAX_ACTIVE_IMPORTS = 3;
+
+export interface ImportRecord {
+  pk: string;
+  sk: string;
+  importId: string;
+  orgId: string;
+  /** The source without credentials. */
+  url: string;
+  name: string;
+  description?: string;
+  repoId: string;
+  state: ImportState;
+  progress: { phase: ImportPhase; objects: number; bytes: number };
+  message: string | null;
+  /** The build running it (the builds port's id), once started. */
+  buildId?: string;
+  /** `user:password` of the source, sealed; removed at the end. */
+  sealedCredentials?: string;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt?: number;
+}
+
+export const IMPORT_M = {
+  notFound: 'Import not found',
+  badUrl: 'url must be an http or https git URL.',
+  finished: 'This import has already finished.',
+  tooMany: `At most ${MAX_ACTIVE_IMPORTS} imports run at a time in an organization. Wait for one to finish.`,
+  cancelled: 'The import was cancelled.',
+  unreachable: 'The source repository could not be fetched. Check the URL and its credentials.',
+  empty: 'The source repository has no branches or tags.',
+  pushFailed: 'The history could not be written to the new repository.',
+  lfsFailed: "The source's Git LFS objects could not be fetched.",
+  lost: 'The import stopped unexpectedly. Start it again.',
+} as const;
+
+const PREFIX = 'REPOIMPORT#';
+export const importKey = (orgId: string, importId: string) => ({ pk: `ORG#${orgId}`, sk: `${PREFIX}${importId}` });
+/** The credentials' encryption context: they open for this import only. */
+export const credentialsContext = (orgId: string, importId: string) => ({ purpose: 'repo-import', orgId, importId });
+
+export const newImportId = () => newId('imp_');
+
+/** The URL without user name, password, query or fragment (what is kept and answered). */
+export function publicUrl(url: URL): string {
+  const clean = new URL(url.href);
+  clean.username = '';
+  clean.password = '';
+  clean.hash = '';
+  return clean.href;
+}
+
+export async function putImport(record: ImportRecord): Promise<void> {
+  await db.send(new PutCommand({ TableName: TABLE(), Item: record, ConditionExpression: 'attribute_not_exists(pk)' }));
+}
+
+export const getImport = (orgId: string, importId: string) => getItem<ImportRecord>(importKey(orgId, importId), true);
+
+export async function requireImport(orgId: string, importId: string): Promise<ImportRecord> {
+  const found = /^imp_[0-9a-z]{26}$/.test(importId) ? await getImport(orgId, importId) : undefined;
+  if (!found) throw new DomainError('notFound', IMPORT_M.notFound);
+  return found;
+}
+
+/** The organization's imports, newest first. */
+export async function listImports(
+  orgId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ imports: ImportRecord[]; nextCursor: string | null }> {
+  const scope = `repo-imports:${orgId}`;
+  const page = await db.send(
+    new QueryCommand({
+      TableName: TABLE(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':p': PREFIX },
+      ScanIndexForward: false,
+      Limit: limit,
+      ExclusiveStartKey: decodeCursor(scope, cursor),
+    }),
+  );
+  return {
+    imports: (page.Items ?? []) as ImportRecord[],
+    nextCursor: encodeCursor(scope, page.LastEvaluatedKey),
+  };
+}
+
+/** Imports of the organization not yet finished. */
+export async function activeImports(orgId: string): Promise<ImportRecord[]> {
+  const out: ImportRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: TABLE(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        FilterExpression: '#state IN (:q, :r)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':p': PREFIX, ':q': 'queued', ':r': 'running' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    out.push(...((page.Items ?? []) as ImportRecord[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/**
+ * Changes an import that is not finished yet (`state` one of queued, running): false when it had
+ * finished already (a cancel won the race, say). A final state drops the sealed credentials.
+ */
+export async function moveImport(
+  r: Pick<ImportRecord, 'orgId' | 'importId'>,
+  fields: Partial<Pick<ImportRecord, 'state' | 'progress' | 'message' | 'buildId'>>,
+): Promise<boolean> {
+  const names: Record<string, string> = { '#state': 'state', '#updatedAt': 'updatedAt' };
+  const values: Record<string, unknown> = { ':q': 'queued', ':r': 'running', ':now': Date.now() };
+  const sets = ['#updatedAt = :now'];
+  for (const [k, v] of Object.entries(fields)) {
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    sets.push(`#${k} = :${k}`);
+  }
+  const final = fields.state !== undefined && FINAL_STATES.includes(fields.state);
+  if (final) {
+    names['#finishedAt'] = 'finishedAt';
+    sets.push('#finishedAt = :now');
+  }
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: importKey(r.orgId, r.importId),
+        UpdateExpression: `SET ${sets.join(', ')}${final ? ' REMOVE sealedCredentials' : ''}`,
+        ConditionExpression: '#state IN (:q, :r)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
+}
+
+/** What the routes answer of an import: never its credentials or its build. */
+export function importView(r: ImportRecord) {
+  return {
+    importId: r.importId,
+    url: r.url,
+    name: r.name,
+    state: r.state,
+    progress: r.progress,
+    message: r.message,
+    repository: r.state === 'succeeded' ? { name: r.name, resourceId: r.repoId } : null,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    finishedAt: r.finishedAt ?? null,
+  };
+}

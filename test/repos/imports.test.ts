@@ -1,0 +1,317 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IMPORT_M, importKey, MAX_ACTIVE_IMPORTS, putImport } from '../../shared/domains/repos/imports/records';
+import { M } from '../../shared/domains/repos/records';
+import { storage } from '../../shared/ports/object-storage';
+import { Cli } from '../cli/helpers';
+import { serveGit } from '../helpers/git-server';
+import { TestPlatform } from '../helpers/platform';
+import { until } from '../helpers/until';
+import { gitCli } from './git-cli';
+
+/**
+ * Imports of existing repositories through the local gateway, run by the local builder with the
+ * real git: a 100 MB repository with branches and tags served on loopback (a private one: the
+ * password travels in the URL and is never answered) is imported and cloned back with every ref
+ * equal; a failed and a cancelled import leave no repository; the listed errors; another
+ * organization sees nothing.
+ */
+let p: TestPlatform;
+let home: string;
+let server: Awaited<ReturnType<typeof serveGit>>;
+const PASSWORD = 'source-secret-7f3a';
+const imports = (orgId = p.org.orgId) => `/v1/orgs/${orgId}/repos/-/imports`;
+const { ok } = gitCli(() => home);
+let n = 0;
+const unique = (base = 'imp') => `${base}-${Date.now().toString(36)}-${(n++).toString(36)}`;
+
+const MB = 1024 * 1024;
+
+/** A bare repository `<name>.git` under the server's root: `files` of `mb` random MB each per branch. */
+async function makeSource(root: string, name: string, branches: Record<string, number[]>) {
+  const work = join(home, `${name}-work`);
+  mkdirSync(work);
+  await ok(work, ['init', '-q', '--initial-branch=main']);
+  // Random data doesn't compress or delta: git is told not to try.
+  await ok(work, ['config', 'core.bigFileThreshold', '1m']);
+  await ok(work, ['config', 'core.compression', '0']);
+  let i = 0;
+  for (const [branch, sizes] of Object.entries(branches)) {
+    if (branch !== 'main') await ok(work, ['checkout', '-q', '-b', branch, 'main']);
+    for (const size of sizes) {
+      writeFileSync(join(work, `data-${i++}.bin`), size > 0 ? randomBytes(size * MB) : `file ${i}\n`);
+      await ok(work, ['add', '.']);
+      await ok(work, ['commit', '-q', '-m', `Add ${i} to ${branch}`]);
+    }
+    await ok(work, ['tag', `${branch}-light`]);
+    await ok(work, ['tag', '-a', `${branch}-v1`, '-m', `Release of ${branch}`]);
+  }
+  await ok(work, ['checkout', '-q', 'main']);
+  const bare = join(root, `${name}.git`);
+  await ok(home, ['clone', '-q', '--bare', work, bare]);
+  await ok(bare, ['config', 'core.bigFileThreshold', '1m']);
+  return bare;
+}
+
+const refsOf = (gitDir: string) =>
+  ok(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads', 'refs/tags']);
+
+const withPassword = (url: string) => url.replace('://', `://source:${PASSWORD}@`);
+
+async function finalState(importId: string, orgId = p.org.orgId) {
+  return until(async () => {
+    const res = await p.get(`${imports(orgId)}/${importId}`);
+    return ['succeeded', 'failed', 'cancelled'].includes(res.body.import?.state) ? res.body.import : undefined;
+  }, 80_000);
+}
+
+let bigSource: string;
+let smallSource: string;
+
+beforeAll(async () => {
+  process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'imports-'));
+  home = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'imports-home-'));
+  // As `npm start` sets it: loopback sources are allowed on one machine.
+  process.env.LOCAL_CONNECTORS_LOOPBACK = 'true';
+  // The platform's artifacts bucket (LFS objects live there; a removed repository's are looked for).
+  process.env.ARTIFACTS_BUCKET = `imports-${Date.now().toString(36)}`;
+  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  p = await TestPlatform.start();
+  const root = join(home, 'served');
+  mkdirSync(root);
+  server = await serveGit(root, { password: PASSWORD });
+  bigSource = await makeSource(root, 'big', { main: [30, 10, 0], feature: [20, 10], release: [25, 5] });
+  smallSource = await makeSource(root, 'small', { main: [0, 0], dev: [0] });
+}, 60_000);
+afterAll(async () => {
+  delete process.env.LOCAL_CONNECTORS_LOOPBACK;
+  await server.close();
+  await p.close();
+});
+
+describe('an import', () => {
+  it('brings a 100 MB repository with its branches and tags in, and it clones with every ref equal', async () => {
+    const name = unique('big');
+    const started = await p.post(imports(), { url: withPassword(server.url('big')), name, description: 'Moved in' });
+    expect(started.status).toBe(202);
+    expect(started.text).not.toContain(PASSWORD);
+    expect(started.body.import).toMatchObject({
+      url: server.url('big'),
+      name,
+      state: 'queued',
+      progress: { phase: 'queued', objects: 0, bytes: 0 },
+      repository: null,
+    });
+    const done = await finalState(started.body.import.importId);
+    expect(done).toMatchObject({ state: 'succeeded', message: null, progress: { phase: 'done' } });
+    expect(done.progress.bytes).toBeGreaterThan(95 * MB);
+    expect(done.progress.objects).toBeGreaterThan(10);
+    expect(done.repository.name).toBe(name);
+
+    const repo = await p.get(`/v1/orgs/${p.org.orgId}/repos/${name}`);
+    expect(repo.status).toBe(200);
+    expect(repo.body).toMatchObject({ status: 'active', defaultBranch: 'main', empty: false });
+    expect(repo.body.branches.sort()).toEqual(['feature', 'main', 'release']);
+    expect(repo.body.tags).toHaveLength(6);
+
+    const key = await p.apiKey(['git:read']);
+    const clone = join(mkdtempSync(join(home, 'clone-')), 'copy.git');
+    await ok(home, ['clone', '-q', '--mirror', repo.body.cloneUrl.replace('://', `://git:${key}@`), clone]);
+    expect(await refsOf(clone)).toBe(await refsOf(bigSource));
+
+    const list = await p.get(imports());
+    expect(list.status).toBe(200);
+    expect(list.body.imports.map((i: { importId: string }) => i.importId)).toContain(done.importId);
+    expect(list.text).not.toContain(PASSWORD);
+  }, 90_000);
+
+  it('takes the name from the URL, and credentials given apart', async () => {
+    const started = await p.post(imports(), { url: server.url('small'), username: 'source', password: PASSWORD });
+    expect(started.status).toBe(202);
+    expect(started.body.import.name).toBe('small');
+    expect(started.text).not.toContain(PASSWORD);
+    expect(await finalState(started.body.import.importId)).toMatchObject({ state: 'succeeded' });
+    const clone = join(mkdtempSync(join(home, 'clone-')), 'small.git');
+    const key = await p.apiKey(['git:read']);
+    const repo = await p.get(`/v1/orgs/${p.org.orgId}/repos/small`);
+    await ok(home, ['clone', '-q', '--mirror', repo.body.cloneUrl.replace('://', `://git:${key}@`), clone]);
+    expect(await refsOf(clone)).toBe(await refsOf(smallSource));
+  }, 60_000);
+
+  it('fails on a source it cannot fetch, and leaves no repository', async () => {
+    const name = unique('gone');
+    const started = await p.post(imports(), { url: 'http://127.0.0.1:1/nothing.git', name });
+    expect(started.status).toBe(202);
+    const done = await finalState(started.body.import.importId);
+    expect(done).toMatchObject({ state: 'failed', message: IMPORT_M.unreachable, repository: null });
+    expect((await p.get(`/v1/orgs/${p.org.orgId}/repos/${name}`)).status).toBe(404);
+    expect((await p.get(`/v1/orgs/${p.org.orgId}/repos/-/available?name=${name}`)).body.available).toBe(true);
+  }, 60_000);
+
+  it('fails with the wrong password, which is never answered', async () => {
+    const started = await p.post(imports(), {
+      url: server.url('small').replace('://', '://source:wrong-pass@'),
+      name: unique('nopass'),
+    });
+    expect(started.status).toBe(202);
+    const done = await finalState(started.body.import.importId);
+    expect(done).toMatchObject({ state: 'failed', message: IMPORT_M.unreachable });
+    expect(JSON.stringify(done)).not.toContain('wrong-pass');
+  }, 60_000);
+
+  it('is cancelled: its work stops and nothing is left', async () => {
+    const name = unique('cancel');
+    const started = await p.post(imports(), { url: withPassword(server.url('big')), name });
+    expect(started.status).toBe(202);
+    const id = started.body.import.importId;
+    const cancelled = await p.post(`${imports()}/${id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.import).toMatchObject({ state: 'cancelled', message: IMPORT_M.cancelled, repository: null });
+    expect((await p.get(`/v1/orgs/${p.org.orgId}/repos/${name}`)).status).toBe(404);
+    const again = await p.post(`${imports()}/${id}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe(IMPORT_M.finished);
+    expect((await p.get(`${imports()}/${id}`)).body.import.state).toBe('cancelled');
+  }, 60_000);
+});
+
+describe('refusals', () => {
+  it.each([
+    ['ftp://example.com/repo.git', IMPORT_M.badUrl],
+    ['not a url', IMPORT_M.badUrl],
+    ['http://example.com/repo.git', 'url must use https.'],
+    ['https://10.0.0.8/repo.git', "url can't be reached from the platform: it is not a public address."],
+    ['https://git.internal/repo.git', "url can't be reached from the platform: it names a private network."],
+    ['https://169.254.169.254/repo.git', "url can't be reached from the platform: it is not a public address."],
+  ])('refuses %s', async (url, message) => {
+    const res = await p.post(imports(), { url, name: unique() });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+  });
+
+  it('refuses loopback where npm start does not allow it', async () => {
+    delete process.env.LOCAL_CONNECTORS_LOOPBACK;
+    try {
+      const res = await p.post(imports(), { url: server.url('small'), name: unique() });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('url must use https.');
+    } finally {
+      process.env.LOCAL_CONNECTORS_LOOPBACK = 'true';
+    }
+  });
+
+  it('refuses a name in use, a name that is not one, and a URL no name comes from', async () => {
+    const name = unique('taken');
+    expect((await p.post(`/v1/orgs/${p.org.orgId}/repos`, { name })).status).toBe(201);
+    const taken = await p.post(imports(), { url: server.url('small'), name });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toBe(M.nameTaken);
+    const bad = await p.post(imports(), { url: server.url('small'), name: 'Not_A_Name' });
+    expect(bad.status).toBe(400);
+    const none = await p.post(imports(), { url: 'https://example.com/', name: undefined });
+    expect(none.status).toBe(400);
+    expect(none.body.error).toBe('Name the repository: no name can be made from this URL.');
+  });
+
+  it(`refuses a ${MAX_ACTIVE_IMPORTS + 1}th import while ${MAX_ACTIVE_IMPORTS} run`, async () => {
+    const other = await p.newOrg();
+    for (let i = 0; i < MAX_ACTIVE_IMPORTS; i++) {
+      const importId = `imp_${'0'.repeat(25)}${i}`;
+      await putImport({
+        ...importKey(other.org.orgId, importId),
+        importId,
+        orgId: other.org.orgId,
+        url: 'https://example.com/x.git',
+        name: `running-${i}`,
+        repoId: 'res_none',
+        state: 'running',
+        progress: { phase: 'cloning', objects: 0, bytes: 0 },
+        message: null,
+        createdBy: other.owner.userId,
+        createdAt: Date.now(),
+        updatedAt: Date.now(),
+      });
+    }
+    const res = await p.post(
+      imports(other.org.orgId),
+      { url: server.url('small'), name: unique() },
+      { token: other.owner.token },
+    );
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(IMPORT_M.tooMany);
+  });
+
+  it('needs git:write to import or cancel, git:read to read', async () => {
+    const reader = await p.apiKey(['git:read']);
+    const res = await p.post(imports(), { url: server.url('small'), name: unique() }, { token: reader });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('Missing scope git:write');
+    expect((await p.get(imports(), { token: reader })).status).toBe(200);
+  });
+
+  it('answers 404 for an import that is not there, and to another organization', async () => {
+    const missing = await p.get(`${imports()}/imp_0000000000000000000000000x`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe(IMPORT_M.notFound);
+    expect((await p.post(`${imports()}/nope/cancel`)).status).toBe(404);
+
+    const started = await p.post(imports(), {
+      url: server.url('small').replace('://', `://source:${PASSWORD}@`),
+      name: unique('mine'),
+    });
+    const id = started.body.import.importId;
+    const other = await p.newOrg();
+    const theirs = await p.get(`${imports(other.org.orgId)}/${id}`, { token: other.owner.token });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error).toBe(IMPORT_M.notFound);
+    const mine = await p.get(`${imports()}/${id}`, { token: other.owner.token });
+    expect(mine.status).toBe(404);
+    expect((await p.get(imports(other.org.orgId), { token: other.owner.token })).body.imports).toEqual([]);
+    await finalState(id);
+  }, 60_000);
+});
+
+describe('platform repo import', () => {
+  let cli: Cli;
+  beforeAll(async () => {
+    cli = new Cli();
+    expect((await cli.run(['login', '--url', p.baseUrl, '--token', p.owner.token])).code).toBe(0);
+  });
+
+  it('follows the import to its end, and never prints the password', async () => {
+    const name = unique('cli');
+    const res = await cli.run(['repo', 'import', server.url('small'), name, '--username', 'u', '--password', PASSWORD]);
+    expect(res.stderr).toContain(`Importing ${server.url('small')} into ${name}`);
+    expect(res.stdout).toMatch(new RegExp(`^Imported ${name} in [\\d.]+ s: \\d+ objects, [\\d.]+ MB\\.\\n$`));
+    expect(res.code).toBe(0);
+    expect(`${res.stdout}${res.stderr}`).not.toContain(PASSWORD);
+    expect((await p.get(`/v1/orgs/${p.org.orgId}/repos/${name}`)).body.status).toBe('active');
+  }, 60_000);
+
+  it('--no-wait --json prints the queued import; a failed one exits 1 with its reason', async () => {
+    const started = await cli.run([
+      'repo',
+      'import',
+      'http://127.0.0.1:1/gone.git',
+      unique('cli'),
+      '--no-wait',
+      '--json',
+    ]);
+    expect(started.code).toBe(0);
+    expect(JSON.parse(started.stdout).import).toMatchObject({ state: 'queued', url: 'http://127.0.0.1:1/gone.git' });
+    const failed = await cli.run(['repo', 'import', 'http://127.0.0.1:1/gone.git', unique('cli')]);
+    expect(failed).toMatchObject({ code: 1, stdout: `Import failed: ${IMPORT_M.unreachable}\n` });
+    await finalState(JSON.parse(started.stdout).import.importId);
+  }, 60_000);
+
+  it('answers the API refusal, and --help has a summary and an example', async () => {
+    const bad = await cli.run(['repo', 'import', 'ftp://example.com/x.git', 'x-repo']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain(IMPORT_M.badUrl);
+    const help = await cli.run(['repo', 'import', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Bring an existing repository in by its git URL');
+    expect(help.stdout).toContain('platform repo import https://github.com/expressjs/express.git');
+  });
+});
