@@ -20,6 +20,7 @@ import { createRepository, deleteRepository, M, repoById } from '../../shared/do
 import { invalid } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { HttpError } from '../../shared/kernel/http/http-error';
+import { queryInt } from '../../shared/kernel/http/query';
 import { accepted, ok, route } from '../../shared/kernel/http/route';
 import { plainText } from '../../shared/kernel/http/text-checks';
 import { checkPublicUrlFor, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
@@ -145,7 +146,7 @@ export const importRoutes = [
     scope: 'git:read',
     summary: "The organization's imports, newest first, `limit` a page (cursor: `nextCursor`).",
     query: z.object({
-      limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 25),
+      limit: queryInt(1, 100, 25),
       cursor: z.optional(z.string()),
     }),
     read: async ({ orgId, query }) => {

@@ -188,7 +188,10 @@ describe('bucket deletion on S3', () => {
 
   it('refuses a bucket with files', async () => {
     s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'a', Size: 1 }], IsTruncated: true });
-    await expect(purge()).rejects.toMatchObject({ status: 409, message: 'Delete every file in this bucket first.' });
+    await expect(purge()).rejects.toMatchObject({
+      kind: 'conflict',
+      message: 'Delete every file in this bucket first.',
+    });
     expect(s3.commandCalls(DeleteBucketCommand)).toHaveLength(0);
   });
 
@@ -206,7 +209,10 @@ describe('bucket deletion on S3', () => {
         { Key: 'b', VersionId: 'b1', Code: 'AccessDenied', Message: 'Access Denied' },
       ],
     });
-    await expect(purge()).rejects.toMatchObject({ status: 409, message: "Couldn't delete 2 files: Access Denied" });
+    await expect(purge()).rejects.toMatchObject({
+      kind: 'conflict',
+      message: "Couldn't delete 2 files: Access Denied",
+    });
   });
 
   it('answers Files were added when S3 finds files as the bucket goes', async () => {
@@ -215,7 +221,7 @@ describe('bucket deletion on S3', () => {
     s3.on(DeleteObjectsCommand).resolves({});
     s3.on(DeleteBucketCommand).rejects(s3Error('BucketNotEmpty', 'The bucket you tried to delete is not empty'));
     await expect(purge()).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       message: 'Files were added while deleting. Delete them first.',
     });
     expect(s3.commandCalls(DeleteObjectsCommand)[0]?.args[0].input.Delete?.Objects).toEqual([
