@@ -115,7 +115,7 @@ describe('completion', () => {
       '-c',
       `source '${file}' && COMP_WORDS=(platform pr ch) && COMP_CWORD=2 && _platform && echo "\${COMPREPLY[@]}"`,
     ]);
-    expect(words.stdout).toBe('checkout\n');
+    expect(words.stdout).toBe('checkout checks\n');
     for (const shell of ['zsh', 'fish']) {
       const other = await cli.run(['completion', shell]);
       expect(other.stdout).toContain('platform __complete');
@@ -125,7 +125,7 @@ describe('completion', () => {
 
   it('__complete: command words and options from the table, names from the API', async () => {
     const words = async (...w: string[]) => (await cli.run(['__complete', ...w])).stdout.split('\n').filter(Boolean);
-    expect(await words('pr', 'ch')).toEqual(['checkout']);
+    expect(await words('pr', 'ch')).toEqual(['checkout', 'checks']);
     expect(await words('env', 'set', '--t')).toEqual(['--target']);
     expect(await words('env', 'set', '--target', 'pr')).toEqual(['production', 'preview']);
     expect(await words('env', 'ls', '--project', slug.slice(0, 4))).toEqual([slug]);
