@@ -273,6 +273,36 @@ describe('a Node app in a root directory: skip outside it, close', () => {
     expect((await edgeFetch(env.edge, hostOf(preview.url), '/')).status).toBe(404);
     expect((await pullOf(site, number)).preview.state).toBe('retired');
   });
+
+  it('a failing build fails the build check, which blocks the merge when required; a fixed push unblocks it', async () => {
+    const repo = `${org()}/repos/${site.name}`;
+    expect((await p.put(`${repo}/protection`, { requiredChecks: ['build'] })).status).toBe(200);
+    const manifest = (scripts?: Record<string, string>) =>
+      writeFileSync(
+        join(site.dir, 'app', 'package.json'),
+        JSON.stringify({ name: 'app', version: '1.0.0', main: 'server.js', ...(scripts ? { scripts } : {}) }),
+      );
+    const broken = await commit(site.dir, 'broken', 'Breaks the build', () => {
+      app(site.dir, 'fixed')();
+      manifest({ build: 'exit 3' });
+    });
+    const number = await openPull(site, 'broken');
+    expect((await previewOf(site, number, broken)).state).toBe('error');
+    const checks = await p.get(`${repo}/pulls/${number}/checks`);
+    const build = (checks.body.checks as { name: string; state: string; detailsUrl: string }[]).find(
+      (c) => c.name === 'build',
+    );
+    expect(build).toMatchObject({ state: 'failure', detailsUrl: expect.stringMatching(/\/build-log$/) });
+    const refused = await p.post(`${repo}/pulls/${number}/merge`, { strategy: 'squash' });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { error: 'Required check "build" is failure; it must succeed to merge.' },
+    });
+
+    const fixed = await commit(site.dir, 'broken', 'Fixes the build', () => manifest());
+    expect((await previewOf(site, number, fixed)).state).toBe('ready');
+    expect((await p.post(`${repo}/pulls/${number}/merge`, { strategy: 'squash' })).status).toBe(200);
+  });
 });
 
 describe('previews off', () => {
