@@ -50,6 +50,12 @@ export function parseGitProgress(line: string): { objects: number; bytes: number
   return { objects: Number(m[1]), bytes: m[2] ? Math.round(Number(m[2]) * (UNITS[m[3] as string] ?? 1)) : 0 };
 }
 
+/** The LFS endpoint git-lfs derives from a clone URL: `<url>/info/lfs`, with `.git` added when missing. */
+const lfsEndpointOf = (url: URL) => {
+  const base = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  return `${base.endsWith('.git') ? base : `${base}.git`}/info/lfs`;
+};
+
 /** The `-c` settings that hold git to the checked addresses and to http(s), with no prompt or redirect. */
 async function guardedGitConfig(url: URL): Promise<string[]> {
   const loopback = loopbackAllowed();
@@ -69,6 +75,9 @@ async function guardedGitConfig(url: URL): Promise<string[]> {
     'protocol.allow=never',
     `protocol.${url.protocol.slice(0, -1)}.allow=always`,
     'core.hooksPath=/dev/null',
+    // The LFS server is the source's own (as git-lfs derives it), never one the source's
+    // `.lfsconfig` names: that file is the tenant's and could point git-lfs at an internal address.
+    `lfs.url=${lfsEndpointOf(url)}`,
     'credential.helper=',
     'credential.helper=!f() { test "$1" = get && echo "username=$IMPORT_SOURCE_USER" && echo "password=$IMPORT_SOURCE_PASSWORD"; }; f',
   ];
