@@ -2758,6 +2758,18 @@ export interface Operations {
       productionHost: string;
     };
   };
+  /** Cancels a deployment still queued, building or deploying: it becomes canceled and its build is stopped */
+  postDeploymentsCancel: {
+    params: {
+      orgId: string;
+      deploymentId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      deployment: Deployment;
+    };
+  };
   /** Imports an existing repository by its git URL (every branch and tag, and its Git LFS objects when the source serves them) as background work where builds run */
   postReposImports: {
     params: {
@@ -8492,6 +8504,7 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getDeploymentsRuntimeLogs: { method: 'GET', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/runtime-logs' },
   postDeploymentsRedeploy: { method: 'POST', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/redeploy' },
   postDeploymentsPromote: { method: 'POST', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/promote' },
+  postDeploymentsCancel: { method: 'POST', path: '/v1/orgs/{orgId}/deployments/{deploymentId}/cancel' },
   postReposImports: { method: 'POST', path: '/v1/orgs/{orgId}/repos/-/imports' },
   getReposImports: { method: 'GET', path: '/v1/orgs/{orgId}/repos/-/imports' },
   getReposImportsByImportId: { method: 'GET', path: '/v1/orgs/{orgId}/repos/-/imports/{importId}' },

@@ -4,7 +4,7 @@ import { parseFramework } from '../projects';
 import type { CommandSpec, Ctx } from '../spec';
 import { intOption, PROJECT } from './common';
 
-/** `deployments ls|inspect` and `projects settings`, as vercel has them, over the typed client. */
+/** `deployments ls|inspect|cancel` and `projects settings`, as vercel has them, over the typed client. */
 
 /** `12s`, `5m`, `3h`, `2d` since a time (epoch ms). */
 export function age(since: number | undefined, now = Date.now()): string {
@@ -122,6 +122,19 @@ export const DEPLOYMENT_COMMANDS: CommandSpec[] = [
           .map(([k, v]) => `${k.padEnd(11)}${v}`)
           .join('\n');
       });
+    },
+  },
+  {
+    path: ['deployments', 'cancel'],
+    summary: 'cancel a deployment still queued, building or deploying: its build stops',
+    details:
+      'A deployment that has already finished (ready, error, expired, skipped) or was canceled is left as it is.',
+    positionals: [{ name: 'deploymentId', required: true }],
+    examples: ['platform deployments cancel dpl_01m8bhk6hy7q'],
+    run: async (c) => {
+      const s = await c.session();
+      const res = await s.api.postDeploymentsCancel({ orgId: s.config.orgId, deploymentId: c.args[0] as string });
+      return c.print(res, () => `Canceled ${res.deployment.deploymentId} (${res.deployment.target}).`);
     },
   },
   {

@@ -21,4 +21,6 @@ export const M = {
   alreadyProduction: 'This is already the production deployment.',
   functionRemoved: "This deployment's server function was removed. Redeploy it instead.",
   routingFailed: "Couldn't update production routing. Try again.",
+  alreadyFinished: 'This deployment has already finished.',
+  alreadyCanceled: 'This deployment was already canceled.',
 } as const;

@@ -98,6 +98,7 @@ export const responses: ResponseDocs = {
     ]),
   },
   'POST /v1/orgs/:orgId/deployments/:deploymentId/redeploy': { 201: z.object({ deployment: DeploymentRef }) },
+  'POST /v1/orgs/:orgId/deployments/:deploymentId/cancel': { 200: z.object({ deployment: Deployment }) },
   'POST /v1/orgs/:orgId/deployments/:deploymentId/promote': {
     200: z.object({ deployment: Deployment, productionHost: z.string() }),
   },

@@ -14,4 +14,5 @@ export const routeIndex = [
   lazyRoute('GET', '/v1/orgs/:orgId/deployments/:deploymentId/runtime-logs', routes),
   lazyRoute('POST', '/v1/orgs/:orgId/deployments/:deploymentId/redeploy', routes),
   lazyRoute('POST', '/v1/orgs/:orgId/deployments/:deploymentId/promote', routes),
+  lazyRoute('POST', '/v1/orgs/:orgId/deployments/:deploymentId/cancel', routes),
 ];

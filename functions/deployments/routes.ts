@@ -7,6 +7,7 @@ import { notFound } from '../../shared/kernel/ground/errors';
 import { QueryInt, queryInt } from '../../shared/kernel/http/query';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
+import { cancel } from './cancel';
 import { createDeployment } from './create';
 import { listDeployments } from './list';
 import { buildLogLines, buildLogPage, runtimeLogs, tailRuntimeLogs } from './logs';
@@ -177,5 +178,16 @@ export const routes = [
       502: [M.routingFailed],
     },
     run: async ({ org, params }) => ok(await promote(org.orgId, params.deploymentId)),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/orgs/:orgId/deployments/:deploymentId/cancel',
+    scope: 'deployments:write',
+    summary:
+      'Cancels a deployment still queued, building or deploying: it becomes canceled and its build is stopped; ' +
+      "the build's later events never move it again. A pull request preview's build check becomes cancelled.",
+    params: DeploymentParams,
+    errors: { 404: [M.deploymentNotFound], 409: [M.alreadyFinished, M.alreadyCanceled] },
+    run: async ({ org, params, caller }) => ok(await cancel(org.orgId, params.deploymentId, actorId(caller))),
   }),
 ];

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { mergedDeployment, previewPullForAll } from '../../shared/domains/deployments/preview-builds';
-import { pullPreview, retirePreviews } from '../../shared/domains/deployments/previews';
+import { mergedDeployment, previewPullForAll, retirePreviews } from '../../shared/domains/deployments/preview-builds';
+import { pullPreview } from '../../shared/domains/deployments/previews';
 import { CHECK_MESSAGES, checkSummary, checksOf, requiredChecksBlock } from '../../shared/domains/repos/checks';
 import {
   addComment,
@@ -179,7 +179,7 @@ const pullRoutes = [
               ? { mergeCommitId: settled.source, mergedHead: settled.source }
               : {}),
           })
-            .then(() => retirePreviews(pull.repoId, pull.number))
+            .then(() => retirePreviews(pull.repoId, pull.number, settled.state))
             .catch(() => undefined);
           return undefined;
         }),
@@ -579,7 +579,7 @@ const pullRoutes = [
         closedAt: Date.now(),
         closedBy: callerId(caller),
       });
-      await retirePreviews(pull.repoId, pull.number);
+      await retirePreviews(pull.repoId, pull.number, 'merged');
       const closedIssues = closing
         ? await closeIssues(r, pull, [pull.title, pull.description, ...brought.map((c) => c.message)], caller)
         : [];
@@ -598,7 +598,7 @@ const pullRoutes = [
       if (!isAuthorOr(pull, caller, scopes)) throw forbidden(PULL_MESSAGES.onlyAuthorClose);
       if (pull.state !== 'open') return ok({ state: pull.state });
       const closed = await finishPull(pull, 'closed', { closedAt: Date.now(), closedBy: callerId(caller) });
-      await retirePreviews(pull.repoId, pull.number);
+      await retirePreviews(pull.repoId, pull.number, 'closed');
       return ok({ state: closed.state });
     },
   }),

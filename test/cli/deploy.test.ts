@@ -3,8 +3,10 @@ import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '../../client';
+import { newId } from '../../shared/kernel/store/ids';
 import { edgeFetch, startDeployments } from '../deployments/helpers';
 import { TestPlatform } from '../helpers/platform';
+import { putRecord } from '../helpers/records';
 import { Cli } from './helpers';
 
 /**
@@ -174,6 +176,44 @@ describe('deploy [folder]', () => {
       stdout: '',
       stderr: 'Error: Deployment not found\n',
     });
+  });
+
+  it('deployments cancel <id>: a deployment in progress is canceled; a finished one is the API message', async () => {
+    const read = (await createClient({ baseUrl: p.baseUrl, token: p.owner.token }).getDeploymentsByDeploymentId({
+      orgId: p.org.orgId,
+      deploymentId,
+    })) as { project: { projectId: string } };
+    const { projectId } = read.project;
+    // A queued deployment as the builds leave one waiting (written directly: nothing to wait for).
+    const queued = newId('dpl_');
+    await putRecord(p.org.orgId, `DPL#${queued}`, {
+      deploymentId: queued,
+      orgId: p.org.orgId,
+      projectId,
+      location: 'fra',
+      target: 'preview',
+      status: 'queued',
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+      gsi1pk: `PRJ#${projectId}`,
+      gsi1sk: `DPL#${queued}`,
+      version: 1,
+    });
+    expect(await cli.run(['deployments', 'cancel', queued])).toEqual({
+      code: 0,
+      stdout: `Canceled ${queued} (preview).\n`,
+      stderr: '',
+    });
+    const json = JSON.parse((await cli.run(['deployments', 'inspect', queued, '--json'])).stdout);
+    expect(json.deployment.status).toBe('canceled');
+    expect(await cli.run(['deployments', 'cancel', deploymentId])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: This deployment has already finished.\n',
+    });
+    const help = await cli.run(['deployments', 'cancel', '--help']);
+    expect(help.stdout).toContain('cancel a deployment still queued, building or deploying');
+    expect(help.stdout).toContain('platform deployments cancel dpl_');
   });
 
   it("projects settings shows and changes a project's build settings; --no-… goes back to the default", async () => {

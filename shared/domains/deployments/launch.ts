@@ -13,13 +13,14 @@ import { newDeploymentItems } from '../projects/deployments';
 import { envHash } from '../projects/env';
 import { PROJECT_NOT_FOUND } from '../projects/records';
 import type { ProjectRecord } from '../projects/schema';
+import { cancelDeployment, stopIfCanceled } from './cancel';
 import { type DeploymentEnv, deploymentEnv } from './env';
 import { deploymentHost } from './hosts';
 import { sealLogMask } from './log-mask';
 import { previewDeploymentMoved, previewHost } from './previews';
-import { queuedFor, routeItem, setFields, transition } from './records';
+import { inFlightForPull, queuedFor, routeItem, setFields, transition } from './records';
 import { expiryMarker } from './retention';
-import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from './schema';
+import type { DeploymentMeta, DeploymentRecord, DeploymentStatus, DeploymentTarget } from './schema';
 
 /** Spec part A: the build could not be started (the deployment is left in `error`). */
 export const START_FAILED = "Couldn't start the build. Try again.";
@@ -120,7 +121,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
   await previewDeploymentMoved(record, { authorId: input.pullRequest?.authorId });
   if (!env) return record;
 
-  await supersede(project, input.branch, target, deploymentId);
+  await supersede(project, input, deploymentId);
   const port = await builds();
   try {
     const { buildId } = await port.start({
@@ -140,6 +141,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     });
     await setFields(orgId, deploymentId, { buildId });
     record.buildId = buildId;
+    await stopIfCanceled(orgId, deploymentId, buildId);
   } catch (err) {
     log.error('build start failed', { deploymentId, error: (err as Error).message });
     await transition(orgId, deploymentId, ['queued'], 'error', { error: START_FAILED });
@@ -148,15 +150,21 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
   return record;
 }
 
-/** Queued deployments of the same project, branch and target give way to `newer`. */
-async function supersede(project: ProjectRecord, branch: string | undefined, target: DeploymentTarget, newer: string) {
-  const queued = (await queuedFor(project.projectId, branch, target)).filter((d) => d.deploymentId !== newer);
-  if (queued.length === 0) return;
-  const port = await builds();
-  for (const d of queued) {
-    const canceled = await transition(project.orgId, d.deploymentId, ['queued'], 'canceled', {
-      reason: `Superseded by ${newer}.`,
-    });
-    if (canceled && d.buildId) await port.cancel(d.buildId);
-  }
+/**
+ * Queued deployments of the same project, branch and target give way to `newer`; for a pull
+ * request's preview, so does a build of an older head still queued or running (its build is
+ * stopped, its `build` check becomes `cancelled`).
+ */
+async function supersede(
+  project: ProjectRecord,
+  input: Pick<LaunchInput, 'branch' | 'target' | 'pullRequest'>,
+  newer: string,
+) {
+  const queued = await queuedFor(project.projectId, input.branch, input.target);
+  const pull = input.pullRequest;
+  const running = pull ? await inFlightForPull(project.projectId, pull.repoId, pull.number) : [];
+  // A pull request's older builds stop while queued or building; a branch's only while queued.
+  const from: DeploymentStatus[] = pull ? ['queued', 'building'] : ['queued'];
+  const older = new Set([...queued, ...running].map((d) => d.deploymentId).filter((id) => id !== newer));
+  for (const id of older) await cancelDeployment(project.orgId, id, `Superseded by ${newer}.`, from);
 }

@@ -4,9 +4,10 @@ import { getProject } from '../projects/records';
 import { type ProjectRecord, previewsOf } from '../projects/schema';
 import type { PullRecord } from '../repos/pulls';
 import { linkedProjects } from '../repos/records';
+import { cancelDeployment } from './cancel';
 import { launch } from './launch';
-import { previewsOfPull } from './previews';
-import { latestForCommit } from './records';
+import { previewsOfPull, retirePreview } from './previews';
+import { inFlightForPull, latestForCommit } from './records';
 import type { DeploymentRecord } from './schema';
 
 /**
@@ -140,6 +141,25 @@ export function globPattern(glob: string): RegExp {
     else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`^${re}$`);
+}
+
+/**
+ * Closing or merging a pull request (`how`) retires its previews: for each linked project, its
+ * builds still queued or running are canceled (their build stopped, their `build` check
+ * `cancelled`), then the preview is marked retired and its host released
+ * (shared/domains/deployments/previews.ts). The deployments stay listed with their own hosts.
+ */
+export async function retirePreviews(repoId: string, number: number, how: 'closed' | 'merged'): Promise<void> {
+  for (const preview of await previewsOfPull(repoId, number)) {
+    if (preview.retired) continue;
+    for (const d of await inFlightForPull(preview.projectId, repoId, number)) {
+      await cancelDeployment(preview.orgId, d.deploymentId, `Pull request #${number} was ${how}.`, [
+        'queued',
+        'building',
+      ]);
+    }
+    await retirePreview(preview);
+  }
 }
 
 /** The production deployment of a merged pull request: the newest of its merge commit, of any linked project. */

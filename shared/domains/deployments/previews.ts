@@ -21,6 +21,9 @@ import type { DeploymentRecord, DeploymentStatus } from './schema';
  *
  * Every state change of a preview build goes through `onPreviewBuildState` (from `launch` and
  * from `transition`, on both targets): that is where the pull request's `build` check is reported.
+ * A new head stops the builds of older heads still queued or running (`launch`), and so does
+ * closing or merging (`retirePreviews` in preview-builds.ts): they end `canceled`, their check
+ * `cancelled`.
  */
 
 /** The states of a preview build, as the `build` check of the pull request reports them. */
@@ -137,10 +140,11 @@ export async function previewDeploymentMoved(d: DeploymentRecord, extra: { autho
  */
 export async function onPreviewBuildState(change: PreviewBuildChange): Promise<void> {
   const recorded = await recordState(change);
-  if (!recorded) return;
-  if (change.state === 'ready') await pointHost(change);
+  if (recorded && change.state === 'ready') await pointHost(change);
+  // The check is the built commit's: a build superseded by a newer head, or still going when the
+  // pull request closed, reports how it ended (`cancelled` when it was stopped) all the same.
   await reportBuildCheck(change);
-  if (change.skipped) return;
+  if (!recorded || change.skipped) return;
   if (change.state === 'ready' || change.state === 'error') await notify(change, recorded.authorId);
 }
 
@@ -312,21 +316,17 @@ export async function pullPreview(repoId: string, number: number): Promise<PullP
 }
 
 /**
- * Closing or merging a pull request retires its previews: each item is marked retired (later
- * build states no longer count) and its host released (it answers as unknown hosts do). The
- * deployments stay listed with their own hosts.
+ * Marks a pull request's preview retired (later build states no longer count) and releases its
+ * host (it answers as unknown hosts do). The deployments stay listed with their own hosts.
  */
-export async function retirePreviews(repoId: string, number: number): Promise<void> {
-  for (const preview of await previewsOfPull(repoId, number)) {
-    if (preview.retired) continue;
-    await db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: previewKey(repoId, number, preview.projectId),
-        UpdateExpression: 'SET retired = :y, updatedAt = :t',
-        ExpressionAttributeValues: { ':y': true, ':t': Date.now() },
-      }),
-    );
-    await releaseHosts([preview.host], preview.projectId);
-  }
+export async function retirePreview(preview: PreviewRecord): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: TABLE(),
+      Key: previewKey(preview.repoId, preview.number, preview.projectId),
+      UpdateExpression: 'SET retired = :y, updatedAt = :t',
+      ExpressionAttributeValues: { ':y': true, ':t': Date.now() },
+    }),
+  );
+  await releaseHosts([preview.host], preview.projectId);
 }

@@ -196,6 +196,19 @@ export async function queuedFor(
   return found;
 }
 
+/** The project's preview builds of a pull request still queued or running (superseded by a new head, or by closing). */
+export async function inFlightForPull(projectId: string, repoId: string, number: number): Promise<DeploymentRecord[]> {
+  const found: DeploymentRecord[] = [];
+  for await (const d of projectDeployments(projectId, {
+    FilterExpression: '#status IN (:q, :b) AND #target = :t AND pullRequest.repoId = :r AND pullRequest.#number = :n',
+    ExpressionAttributeNames: { '#status': 'status', '#target': 'target', '#number': 'number' },
+    values: { ':q': 'queued', ':b': 'building', ':t': 'preview', ':r': repoId, ':n': number },
+  })) {
+    found.push(d);
+  }
+  return found;
+}
+
 /** The newest ready deployment of the project for `target` (what a `skipped` one points at). */
 export async function latestReady(projectId: string, target: DeploymentTarget): Promise<DeploymentRecord | undefined> {
   for await (const d of projectDeployments(projectId, {

@@ -205,7 +205,12 @@ async function runBuild({ job, abort }: Active): Promise<void> {
     }
     // Restored dependencies and the unpacked source become the project's user's before its code runs.
     const handOverSource = () => handOver(work, job.projectId);
+    // A cancel that came between steps (the signal only reaches a running step) ends the build here.
+    const stopIfCanceled = () => {
+      if (abort.signal.aborted) throw new Stopped('The build was canceled.');
+    };
     const step = async (name: string, command: string) => {
+      stopIfCanceled();
       log.line(`Running "${command}"`);
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new TimedOut(timeLimitMessage());
@@ -232,6 +237,7 @@ async function runBuild({ job, abort }: Active): Promise<void> {
     else await handOverSource();
     if (plan.buildCommand) metrics.buildMs = await step('build', plan.buildCommand);
 
+    stopIfCanceled();
     log.line('Uploading the output.');
     const uploadStarted = Date.now();
     const output = await publishOutput(job, plan, appDir, log);
