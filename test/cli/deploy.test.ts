@@ -212,7 +212,7 @@ describe('deploy [folder]', () => {
       stderr: 'Error: This deployment has already finished.\n',
     });
     const help = await cli.run(['deployments', 'cancel', '--help']);
-    expect(help.stdout).toContain('cancel a deployment still queued, building or deploying');
+    expect(help.stdout).toContain('Cancel a deployment still queued, building or deploying: its build stops.');
     expect(help.stdout).toContain('platform deployments cancel dpl_');
   });
 

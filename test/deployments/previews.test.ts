@@ -1,9 +1,13 @@
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { handler as gitPushes } from '../../functions/workers/git-pushes';
+import { buildsIdle } from '../../shared/ports/builds/local';
 import { refChange } from '../../shared/ports/git/events';
 import { Cli } from '../cli/helpers';
 import type { TestPlatform } from '../helpers/platform';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { gitCli } from '../repos/git-cli';
 import { type Deployments, edgeFetch, waitFinal, withDeployments } from './helpers';
 
@@ -14,10 +18,15 @@ import { type Deployments, edgeFetch, waitFinal, withDeployments } from './helpe
  * directory, or only ignored paths) is a skipped deployment that says why, closing or merging
  * retires the host (404 as unknown hosts answer), merging into the production branch deploys
  * production (and the pull request shows it), and a project with previews off builds none.
+ * The author is told of a ready or failed preview in-app and webhooks get the events; a new head
+ * or closing the pull request cancels a build still running.
  */
 let p: TestPlatform;
 let env: Deployments;
 let home: string;
+let receiver: Receiver;
+/** The body of each webhook delivery of the preview events. */
+const hooked = () => receiver.callsTo('/previews').map((c) => JSON.parse(c.body));
 let n = 0;
 const unique = (base: string) => `${base}-${Date.now().toString(36)}-${(n++).toString(36)}`;
 
@@ -27,8 +36,18 @@ withDeployments(
     env = deployments;
     home = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'previews-home-'));
   },
-  { queueWorkers: ['notify'] },
+  { queueWorkers: ['notify', 'webhooks'] },
 );
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  const hook = await p.post(`/v1/orgs/${p.org.orgId}/webhooks`, {
+    url: `https://localhost:${receiver.port}/previews`,
+    events: ['pull_request.preview_ready', 'pull_request.preview_failed'],
+  });
+  expect(hook.status).toBe(201);
+});
+afterAll(() => receiver?.close());
 
 const git = gitCli(() => home).ok;
 const org = () => `/v1/orgs/${p.org.orgId}`;
@@ -176,6 +195,18 @@ describe('a static site: open, push, skip, merge', () => {
       );
     });
     expect(notice.title).toBe(`The preview of pull request #${number} is ready`);
+    const hook = await until('the preview_ready webhook', async () =>
+      hooked().find((h) => h.type === 'pull_request.preview_ready' && h.data.attributes.commit === head),
+    );
+    expect(hook.data).toMatchObject({
+      orgId: p.org.orgId,
+      attributes: {
+        projectId: site.projectId,
+        deploymentId: preview.deploymentId,
+        repoId: site.repoId,
+        number: `${number}`,
+      },
+    });
     // The preview build is the pull request's `build` check on its head, linking its build log.
     const checks = await p.get(`/v1/orgs/${p.org.orgId}/repos/${site.name}/pulls/${number}/checks`);
     expect(checks.body.checks).toContainEqual(
@@ -293,6 +324,28 @@ describe('a Node app in a root directory: skip outside it, close', () => {
       (c) => c.name === 'build',
     );
     expect(build).toMatchObject({ state: 'failure', detailsUrl: expect.stringMatching(/\/build-log$/) });
+    // The author is told in-app, with the reason and the build log; webhooks get the event.
+    const failed = (await pullOf(site, number)).preview.deploymentId;
+    const logUrl = `/v1/orgs/${p.org.orgId}/deployments/${failed}/build-log`;
+    const notice = await until('the preview_failed notice', async () => {
+      const res = await p.get('/v1/me/notifications');
+      return (res.body.notices as { event: string; title: string; url?: string; body?: string }[] | undefined)?.find(
+        (x) => x.event === 'pull_request.preview_failed' && x.url === logUrl,
+      );
+    });
+    expect(notice.title).toBe(`The preview of pull request #${number} failed`);
+    expect(notice.body).toMatch(/exit code 3/);
+    expect(notice.body).toContain(`Build log: ${logUrl}`);
+    const hook = await until('the preview_failed webhook', async () =>
+      hooked().find((h) => h.type === 'pull_request.preview_failed' && h.data.attributes.commit === broken),
+    );
+    expect(hook.data).toMatchObject({
+      orgId: p.org.orgId,
+      attributes: { projectId: site.projectId, deploymentId: failed, repoId: site.repoId, number: `${number}` },
+    });
+    expect(hooked().some((h) => h.type === 'pull_request.preview_ready' && h.data.attributes.commit === broken)).toBe(
+      false,
+    );
     const refused = await p.post(`${repo}/pulls/${number}/merge`, { strategy: 'squash' });
     expect(refused).toMatchObject({
       status: 409,
@@ -302,6 +355,97 @@ describe('a Node app in a root directory: skip outside it, close', () => {
     const fixed = await commit(site.dir, 'broken', 'Fixes the build', () => manifest());
     expect((await previewOf(site, number, fixed)).state).toBe('ready');
     expect((await p.post(`${repo}/pulls/${number}/merge`, { strategy: 'squash' })).status).toBe(200);
+  });
+});
+
+describe('a build still running is cancelled by a new head and by closing', () => {
+  it("the older head's build stops (check cancelled), then closing stops the newer one", async () => {
+    // Preview builds wait on a gate this test opens only for the branch's own first build.
+    const waiting: ServerResponse[] = [];
+    let open = true;
+    const gate = createServer((_req, res) => {
+      if (open) res.end('go');
+      else waiting.push(res);
+    });
+    await new Promise<void>((r) => gate.listen(0, '127.0.0.1', () => r()));
+    try {
+      const site = await linkedSite(
+        'static',
+        (dir) => {
+          page(dir, 'production')();
+          writeFileSync(
+            join(dir, 'gate.js'),
+            'if (process.env.GATE_URL) fetch(process.env.GATE_URL).then((r) => r.text());\n',
+          );
+        },
+        { buildCommand: 'node gate.js' },
+      );
+      const gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}/`;
+      const vars = await p.post(`${org()}/projects/${site.projectId}/env`, {
+        vars: [{ key: 'GATE_URL', value: gateUrl }],
+        targets: ['preview'],
+        sensitive: false,
+      });
+      expect(vars.status).toBe(200);
+      // The push of a branch with no pull request yet deploys the branch; it passes the open gate.
+      const first = await commit(site.dir, 'slow', 'Slow one', page(site.dir, 'slow one'));
+      await until('the branch deployment', async () =>
+        (await deploymentsOf(site.projectId)).find(
+          (d) => d.commitSha === first && !d.pullRequest && d.status === 'ready',
+        ),
+      );
+      open = false;
+      const number = await openPull(site, 'slow');
+      const reached = async (count: number) =>
+        until(`build ${count} at the gate`, async () => (waiting.length >= count ? true : undefined));
+      await reached(1);
+      const older = (await pullOf(site, number)).preview;
+      expect(older).toMatchObject({ commit: first, state: 'building' });
+
+      const second = await commit(site.dir, 'slow', 'Slow two', page(site.dir, 'slow two'));
+      const superseded = await until('the older build canceled', async () =>
+        (await deploymentsOf(site.projectId)).find(
+          (d) => d.deploymentId === older.deploymentId && d.status === 'canceled',
+        ),
+      );
+      const newer = (await pullOf(site, number)).preview;
+      expect(newer.commit).toBe(second);
+      expect(superseded.reason).toBe(`Superseded by ${newer.deploymentId}.`);
+      const checkOf = async (sha: string) =>
+        (
+          (await p.get(`${org()}/repos/${site.name}/commits/${sha}/checks`)).body.checks as {
+            name: string;
+            state: string;
+          }[]
+        ).find((c) => c.name === 'build');
+      expect(await checkOf(first)).toMatchObject({
+        state: 'cancelled',
+        detailsUrl: expect.stringMatching(/build-log$/),
+      });
+      // The older build's step was killed; the newer one runs and reaches the gate.
+      await reached(2);
+      await until('the newer check in progress', async () =>
+        (await checkOf(second))?.state === 'in_progress' ? true : undefined,
+      );
+
+      const closed = await p.post(`${org()}/repos/${site.name}/pulls/${number}/close`, {});
+      expect(closed.status).toBe(200);
+      const stopped = (await deploymentsOf(site.projectId)).find((d) => d.deploymentId === newer.deploymentId);
+      expect(stopped).toMatchObject({ status: 'canceled', reason: `Pull request #${number} was closed.` });
+      expect(await checkOf(second)).toMatchObject({ state: 'cancelled' });
+      expect((await pullOf(site, number)).preview).toMatchObject({
+        state: 'retired',
+        deploymentId: newer.deploymentId,
+      });
+      // Both builds are gone though the gate never answered them.
+      await buildsIdle();
+      expect(waiting.length).toBe(2);
+      expect((await waitFinal(p, newer.deploymentId)).deployment.status).toBe('canceled');
+    } finally {
+      for (const res of waiting.splice(0)) res.end('go');
+      gate.closeAllConnections();
+      gate.close();
+    }
   });
 });
 
