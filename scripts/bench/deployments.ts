@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tarOfDir } from '../../test/fixtures/tar';
+import { git } from './git';
 import type { BenchPlatform } from './platform';
 import { median, ms, percentile } from './stats';
 
@@ -16,6 +17,11 @@ import { median, ms, percentile } from './stats';
  *   dependency: no registry needed). Each run is a fresh project (an empty dependency cache):
  *   its first build installs (`depsCache: miss`, `installMs`), the second restores the cache
  *   (`hit`, `restoreMs + installMs`). The ratio is uncached ÷ cached, at the median.
+ * - **push to preview ready**: the static fixture in a repository linked to a project, a branch
+ *   with an open pull request; each run commits a change, `git push`es it through the gateway's
+ *   git endpoint, and polls the pull request until its preview of that commit is `ready`, then
+ *   gets the preview URL through the edge (the git-pushes worker, the build, the build-events
+ *   worker and the preview host on the way). Wall time from the push's start.
  * Everything runs in this process on loopback: the gateway, the builds, the edge, and an S3
  * server (started here unless the environment already names one).
  */
@@ -23,6 +29,8 @@ import { median, ms, percentile } from './stats';
 export interface DeploymentBenchOptions {
   /** Upload-to-ready runs (default 5). */
   uploadRuns?: number;
+  /** Push-to-preview-ready runs (default 5). */
+  previewRuns?: number;
   /** Uncached/cached install pairs (default 3). */
   installRuns?: number;
 }
@@ -37,6 +45,7 @@ export interface Series {
 
 export interface DeploymentFigures {
   uploadToReady: Series;
+  pushToPreview: Series;
   install: {
     /** `installMs` of first builds (depsCache: miss). */
     uncached: Series;
@@ -61,6 +70,8 @@ const DEADLINE_MS = 60_000;
 interface Ctx {
   api: string;
   token: string;
+  /** An API key with every scope: git's credential. */
+  apiKey: string;
   orgId: string;
   edgePort: number;
 }
@@ -134,6 +145,84 @@ export async function benchUploadToReady(ctx: Ctx, runs: number): Promise<Series
   return series(times);
 }
 
+/** Polls `found` every 10 ms until it answers something (bounded by DEADLINE_MS). */
+async function until<T>(what: string, found: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const value = await found();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${DEADLINE_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Push to preview ready of the static fixture on the branch of an open pull request, `runs` times. */
+export async function benchPushToPreview(ctx: Ctx, dir: string, runs: number): Promise<Series> {
+  const home = join(dir, 'home');
+  mkdirSync(home, { recursive: true });
+  const name = `bench-${randomBytes(4).toString('hex')}`;
+  const repo = await call(ctx, 'POST', `/v1/orgs/${ctx.orgId}/repos`, { name });
+  const repoId = repo.repo.resourceId as string;
+  const project = await call(ctx, 'POST', `/v1/orgs/${ctx.orgId}/projects`, {
+    name,
+    slug: name,
+    framework: 'static',
+    repoId,
+  });
+  const projectId = project.project.projectId as string;
+  const work = join(dir, 'work');
+  await git(dir, home, ['clone', '-q', (repo.repo.cloneUrl as string).replace('://', `://git:${ctx.apiKey}@`), work]);
+  cpSync(join(FIXTURES, 'static-site'), work, { recursive: true });
+  const commitAndPush = async (branch: string, message: string) => {
+    await git(work, home, ['add', '-A']);
+    await git(work, home, ['commit', '-q', '-m', message]);
+    await git(work, home, ['push', '-q', 'origin', branch]);
+  };
+  const page = (text: string) => writeFileSync(join(work, 'index.html'), `<h1>${text}</h1>`);
+  await git(work, home, ['symbolic-ref', 'HEAD', 'refs/heads/main']);
+  page('production');
+  await commitAndPush('main', 'Site');
+  const deployments = `/v1/orgs/${ctx.orgId}/deployments?projectId=${projectId}`;
+  // The production build of main first: it holds the project's build slot while it runs.
+  await until('the production deployment', async () => {
+    const list = (await call(ctx, 'GET', deployments)).deployments as { status: string }[];
+    return list.some((d) => d.status === 'ready') ? true : undefined;
+  });
+  await git(work, home, ['checkout', '-q', '-b', 'feature']);
+  page('feature');
+  await commitAndPush('feature', 'Feature');
+  const pull = await call(ctx, 'POST', `/v1/orgs/${ctx.orgId}/repos/${name}/pulls`, {
+    title: 'Bench',
+    source: 'feature',
+    target: 'main',
+  });
+  const pullPath = `/v1/orgs/${ctx.orgId}/repos/${name}/pulls/${pull.pull.number}`;
+  const readyPreview = async (head: string) =>
+    until(`the preview of ${head}`, async () => {
+      const preview = (await call(ctx, 'GET', pullPath)).pull.preview;
+      if (preview?.commit === head && preview.state === 'error') throw new Error(`the preview of ${head} failed`);
+      return preview?.commit === head && preview.state === 'ready' ? (preview.url as string) : undefined;
+    });
+  const head = async () => {
+    const out = await call(ctx, 'GET', `/v1/orgs/${ctx.orgId}/repos/${name}/branches`);
+    return (out.branches as { name: string; commit: string }[]).find((b) => b.name === 'feature')?.commit as string;
+  };
+  await readyPreview(await head());
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    page(`change ${i}`);
+    await git(work, home, ['add', '-A']);
+    await git(work, home, ['commit', '-q', '-m', `Change ${i}`]);
+    const started = performance.now();
+    await git(work, home, ['push', '-q', 'origin', 'feature']);
+    const url = await readyPreview(await head());
+    const status = await edgeGet(ctx.edgePort, new URL(url).host);
+    if (status !== 200) throw new Error(`the edge answered ${status} for ${url}`);
+    times.push(performance.now() - started);
+  }
+  return series(times);
+}
+
 /** Uncached vs cached install of the node fixture, `runs` pairs. */
 export async function benchInstallCache(ctx: Ctx, runs: number): Promise<DeploymentFigures['install']> {
   const archive = tarOfDir(join(FIXTURES, 'node-server'));
@@ -200,12 +289,14 @@ export async function benchDeployments(
     const ctx: Ctx = {
       api: `http://127.0.0.1:${apiPort}`,
       token: platform.jwt,
+      apiKey: platform.apiKey,
       orgId: platform.orgId,
       edgePort: edge.port,
     };
     const uploadToReady = await benchUploadToReady(ctx, options.uploadRuns ?? 5);
     const install = await benchInstallCache(ctx, options.installRuns ?? 3);
-    return { uploadToReady, install };
+    const pushToPreview = await benchPushToPreview(ctx, dataDir, options.previewRuns ?? 5);
+    return { uploadToReady, install, pushToPreview };
   } finally {
     for (const stop of stops.reverse()) await stop();
   }
@@ -221,6 +312,7 @@ export function renderDeployments(f: DeploymentFigures): string {
     row('upload to ready, static fixture (through the edge)', f.uploadToReady),
     row('install, uncached (depsCache miss)', f.install.uncached),
     row('install, cached (depsCache hit: restore)', f.install.cached),
+    row('push to preview ready, static fixture (git push to the URL of the open pull request)', f.pushToPreview),
     '',
     `Cached install is ${f.install.ratio.toFixed(1)}× faster than uncached (median ÷ median).`,
   ].join('\n');

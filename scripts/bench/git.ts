@@ -47,7 +47,7 @@ const gitEnv = (home: string) => ({
   GIT_COMMITTER_EMAIL: 'bench@example.com',
 });
 
-function git(cwd: string, home: string, args: string[], input?: Buffer): Promise<void> {
+export function git(cwd: string, home: string, args: string[], input?: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd, env: gitEnv(home), stdio: ['pipe', 'ignore', 'pipe'] });
     let err = '';
