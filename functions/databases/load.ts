@@ -2,9 +2,8 @@ import { describeTable, keySchemaOf, type SdkTable } from '../../shared/domains/
 import { getResource } from '../../shared/domains/resources/records';
 import type { KeySchema, Resource } from '../../shared/domains/resources/schema';
 import { refreshStatus } from '../../shared/domains/resources/status';
+import { backendError } from '../../shared/kernel/ground/backend-errors';
 import { notFound } from '../../shared/kernel/ground/errors';
-import { toHttpError } from '../../shared/kernel/http/backend-errors';
-import type { HttpError } from '../../shared/kernel/http/http-error';
 
 export const DATABASE_NOT_FOUND = 'Database not found';
 export const TABLE_NOT_FOUND = 'Table not found';
@@ -73,7 +72,7 @@ export async function onMissingTable<T>(db: Database, call: () => Promise<T>): P
 }
 
 /** The 404 of a table deleted outside the platform, as the mapping table words it. */
-export const tableGone = (): HttpError => toHttpError({ name: 'ResourceNotFoundException' });
+export const tableGone = () => backendError({ name: 'ResourceNotFoundException' });
 
 /** Table descriptions, for index key schemas; refreshed when an index is not found in them. */
 const tables = new Map<string, SdkTable>();

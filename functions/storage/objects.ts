@@ -1,5 +1,5 @@
+import { backendError, isBackendError } from '../../shared/kernel/ground/backend-errors';
 import { invalid } from '../../shared/kernel/ground/errors';
-import { isBackendError, toHttpError } from '../../shared/kernel/http/backend-errors';
 import { HttpError } from '../../shared/kernel/http/http-error';
 import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
 import { storage } from '../../shared/ports/object-storage';
@@ -27,7 +27,7 @@ async function onFile<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (err) {
-    if (isBackendError(err)) throw toHttpError(err, true);
+    if (isBackendError(err)) throw backendError(err, true);
     throw err;
   }
 }

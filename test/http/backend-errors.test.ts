@@ -1,10 +1,14 @@
-import { type BackendError, toHttpError } from '../../shared/kernel/http/backend-errors';
+import { type BackendError, backendError } from '../../shared/kernel/ground/backend-errors';
+import { HttpError, httpErrorOf } from '../../shared/kernel/http/http-error';
 import { dynamo } from '../../shared/kernel/store/client';
 import { newDatabase } from '../databases/helpers';
 import { TestPlatform } from '../helpers/platform';
 
 /** Spec part A, "Errors" §5: every row of the backend error table, and one answer through a route. */
 const backend = (name: string, message?: string): BackendError => ({ name, message, $metadata: {} });
+/** The answer the http layer gives a backend error (by its kind, through the one mapping). */
+const toHttpError = (err: BackendError, fileRoute = false): HttpError =>
+  httpErrorOf(backendError(err, fileRoute)) ?? new HttpError(500, 'unmapped');
 
 describe('the backend error table', () => {
   it.each(['ValidationException', 'InvalidArgument', 'InvalidRequest', 'MalformedXML', 'SerializationException'])(

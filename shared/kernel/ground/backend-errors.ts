@@ -1,29 +1,30 @@
-import { HttpError } from './http-error';
+import { DomainError, type ErrorKind } from './errors';
 
 /**
- * Spec part A, "Errors" §5: how a DynamoDB or S3 failure reaches the caller. The one table for
- * every database and storage route; `toHttpError` is applied by the middy stack to anything a
- * route lets escape, so routes only catch what they answer with a more precise message.
+ * Spec part A, "Errors" §5: how a DynamoDB or S3 failure reaches the caller, by meaning (the http
+ * layer's one mapping gives the kind: 'invalid', 409, 404, 409, 429, else 502). The one table for every
+ * route; the middy stack applies `backendError` to anything a route lets escape, so code only
+ * catches what it answers with a more precise message.
  */
-const table: { names: string[]; status: number; message: (err: BackendError, fileRoute: boolean) => string }[] = [
+const table: { names: string[]; kind: ErrorKind; message: (err: BackendError, fileRoute: boolean) => string }[] = [
   {
     names: ['ValidationException', 'InvalidArgument', 'InvalidRequest', 'MalformedXML', 'SerializationException'],
-    status: 400,
+    kind: 'invalid',
     message: (err) => cleanMessage(err) ?? 'The backend rejected the request.',
   },
   {
     names: ['ConditionalCheckFailedException'],
-    status: 409,
+    kind: 'conflict',
     message: () => 'The item changed since it was read. Reload and try again.',
   },
   {
     names: ['TransactionCanceledException'],
-    status: 409,
+    kind: 'conflict',
     message: () => 'An item with the new key already exists, or the original was changed or deleted.',
   },
   {
     names: ['ResourceNotFoundException', 'NoSuchBucket', 'NoSuchKey', 'NotFound'],
-    status: 404,
+    kind: 'notFound',
     message: (err, fileRoute) =>
       err.name === 'NoSuchKey' || (fileRoute && err.name === 'NotFound')
         ? 'File not found.'
@@ -38,12 +39,12 @@ const table: { names: string[]; status: number; message: (err: BackendError, fil
       'IndexNotFoundException',
       'ContinuousBackupsUnavailableException',
     ],
-    status: 409,
+    kind: 'conflict',
     message: (err) => cleanMessage(err) ?? 'The resource is busy. Try again shortly.',
   },
   {
     names: ['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'SlowDown'],
-    status: 429,
+    kind: 'throttled',
     message: () => 'The backend is throttling requests. Try again in a moment.',
   },
 ];
@@ -69,9 +70,9 @@ function cleanMessage(err: BackendError): string | undefined {
   return m;
 }
 
-/** Maps a backend error to the spec's status and message. `fileRoute`: the call addressed one file. */
-export function toHttpError(err: BackendError, fileRoute = false): HttpError {
+/** A backend error as the spec words it, by meaning. `fileRoute`: the call addressed one file. */
+export function backendError(err: BackendError, fileRoute = false): DomainError {
   const row = table.find((r) => r.names.includes(err.name));
-  if (!row) return new HttpError(502, 'The backend request failed. Try again.');
-  return new HttpError(row.status, row.message(err, fileRoute));
+  if (!row) return new DomainError('backend', 'The backend request failed. Try again.');
+  return new DomainError(row.kind, row.message(err, fileRoute));
 }
