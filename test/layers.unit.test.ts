@@ -17,6 +17,9 @@ import * as ts from 'typescript';
  * - a port never imports a product's rules at run time (a type, or one of the few values listed in
  *   PORT_READS_DOMAIN with its reason);
  * - `config.target` is read only in a port's index.ts;
+ * - only the store (`shared/kernel/store/`, the platform's table) and the ports import `@aws-sdk`:
+ *   domains and routes build their table calls with the store's commands, and reach every other
+ *   AWS service through its port;
  * - the environment is read only in `shared/kernel/ground/env.ts` (`readEnv`, `requireEnv`) and the
  *   settings `shared/kernel/config.ts` reads once: no other
  *   file of `shared/` or `functions/` touches `process.env` (text of a program the platform writes
@@ -205,6 +208,11 @@ const readsEnvironment = (file: string, text: string) =>
   file !== 'shared/kernel/ground/env.ts' &&
   touchesEnvironment(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
 
+/** The SDK is named by the store (the platform's table) and the ports (outside systems) only. */
+const namesTheSdk = (file: string, text: string) =>
+  !/^shared\/(kernel\/store|ports\/[^/]+)\//.test(file) &&
+  ts.preProcessFile(text, true, true).importedFiles.some((f) => f.fileName.startsWith('@aws-sdk/'));
+
 /** Rules over each file's text, held over functions/ and shared/, each with files it must catch and let through. */
 const textRules: {
   name: string;
@@ -220,6 +228,20 @@ const textRules: {
       ['shared/kernel/http/handler.ts', "config.target === 'aws'"],
     ],
     allowed: [['shared/ports/object-storage/index.ts', "config.target === 'local'"]],
+  },
+  {
+    name: 'only the store and the ports import @aws-sdk',
+    finds: namesTheSdk,
+    caught: [
+      ['shared/domains/projects/records.ts', "import { QueryCommand } from '@aws-sdk/lib-dynamodb';"],
+      ['functions/databases/pages.ts', "export { ScanCommand } from '@aws-sdk/client-dynamodb';"],
+      ['shared/kernel/audit/audit.ts', "const s3 = await import('@aws-sdk/client-s3');"],
+    ],
+    allowed: [
+      ['shared/kernel/store/commands.ts', "export { PutCommand } from '@aws-sdk/lib-dynamodb';"],
+      ['shared/ports/queue/aws.ts', "import { SQSClient } from '@aws-sdk/client-sqs';"],
+      ['shared/domains/projects/records.ts', "import { PutCommand } from '../../kernel/store/commands';"],
+    ],
   },
   {
     name: 'the environment is read in one place',

@@ -1,7 +1,7 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { valueIn } from '../../shared/domains/databases/attributes';
 import type { KeyAttribute, KeySchema } from '../../shared/domains/resources/schema';
 import { invalid } from '../../shared/kernel/ground/errors';
+import type { AttributeValue } from '../../shared/ports/customer-tables/commands';
 
 export const FILTER_OPS = [
   '=',

@@ -1,8 +1,8 @@
-import { type AttributeDefinition, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
-import { customerDynamo } from '../../shared/domains/databases/client';
 import { billingModeOf, indexBusyMessage, type TableOut, tableOut } from '../../shared/domains/databases/tables';
 import type { KeyAttribute } from '../../shared/domains/resources/schema';
 import { conflict, invalid, notFound } from '../../shared/kernel/ground/errors';
+import { customerDynamo } from '../../shared/ports/customer-tables/client';
+import { type AttributeDefinition, UpdateTableCommand } from '../../shared/ports/customer-tables/commands';
 import { type Database, describe, forget, onMissingTable } from './load';
 
 export interface IndexInput {

@@ -1,11 +1,4 @@
 import {
-  type AttributeValue,
-  DeleteItemCommand,
-  GetItemCommand,
-  PutItemCommand,
-  TransactWriteItemsCommand,
-} from '@aws-sdk/client-dynamodb';
-import {
   itemIn,
   itemOut,
   itemSize,
@@ -17,9 +10,16 @@ import {
   sameKey,
   sameValue,
 } from '../../shared/domains/databases/attributes';
-import { customerDynamo } from '../../shared/domains/databases/client';
 import { conflict, type DomainError, notFound } from '../../shared/kernel/ground/errors';
 import { HttpError } from '../../shared/kernel/http/http-error';
+import { customerDynamo } from '../../shared/ports/customer-tables/client';
+import {
+  type AttributeValue,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  TransactWriteItemsCommand,
+} from '../../shared/ports/customer-tables/commands';
 import { type Database, onMissingTable } from './load';
 
 export const ITEM_NOT_FOUND = 'Item not found';

@@ -1,8 +1,8 @@
-import { QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { itemIn, itemOut, type JsonItem, type SdkItem } from '../../shared/domains/databases/attributes';
-import { customerDynamo } from '../../shared/domains/databases/client';
 import { invalid } from '../../shared/kernel/ground/errors';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/kernel/store/cursor';
+import { customerDynamo } from '../../shared/ports/customer-tables/client';
+import { QueryCommand, ScanCommand } from '../../shared/ports/customer-tables/commands';
 import {
   type Filter,
   filterExpression,

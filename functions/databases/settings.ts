@@ -1,14 +1,14 @@
+import { type Capability, isUnknownOperation, NOTES, supports } from '../../shared/domains/databases/capabilities';
+import { billingModeOf, type SdkTable, tableClassOf } from '../../shared/domains/databases/tables';
+import { invalid } from '../../shared/kernel/ground/errors';
+import { customerDynamo } from '../../shared/ports/customer-tables/client';
 import {
   DescribeContinuousBackupsCommand,
   DescribeTimeToLiveCommand,
   UpdateContinuousBackupsCommand,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
-} from '@aws-sdk/client-dynamodb';
-import { type Capability, isUnknownOperation, NOTES, supports } from '../../shared/domains/databases/capabilities';
-import { customerDynamo } from '../../shared/domains/databases/client';
-import { billingModeOf, type SdkTable, tableClassOf } from '../../shared/domains/databases/tables';
-import { invalid } from '../../shared/kernel/ground/errors';
+} from '../../shared/ports/customer-tables/commands';
 import { type Database, describe, onMissingTable } from './load';
 
 export const TABLE_CLASSES = ['STANDARD', 'STANDARD_INFREQUENT_ACCESS'] as const;

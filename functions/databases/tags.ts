@@ -1,10 +1,10 @@
-import { TagResourceCommand, UntagResourceCommand } from '@aws-sdk/client-dynamodb';
 import { isUnknownOperation, NOTES, supports } from '../../shared/domains/databases/capabilities';
-import { customerDynamo } from '../../shared/domains/databases/client';
 import { getResource, updateResource } from '../../shared/domains/resources/records';
 import type { Resource } from '../../shared/domains/resources/schema';
 import { invalid } from '../../shared/kernel/ground/errors';
 import { statusOf } from '../../shared/kernel/http/http-error';
+import { customerDynamo } from '../../shared/ports/customer-tables/client';
+import { TagResourceCommand, UntagResourceCommand } from '../../shared/ports/customer-tables/commands';
 import { type Database, describe } from './load';
 
 export const MAX_TAGS = 50;

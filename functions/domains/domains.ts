@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { queueCheck, verifyDomain } from '../../shared/domains/custom-domains/checks';
 import { normalizeHostname, zoneOf } from '../../shared/domains/custom-domains/hostnames';
 import { connectedProvider, getProviderRecord } from '../../shared/domains/custom-domains/provider';
@@ -32,6 +31,7 @@ import { conflict, notFound } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { HttpError } from '../../shared/kernel/http/http-error';
 import { db } from '../../shared/kernel/store/client';
+import { QueryCommand } from '../../shared/kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
 import { transact, updateVersioned } from '../../shared/kernel/store/ops';
 import { keys, putNew, TABLE, versionedUpdate } from '../../shared/kernel/store/table';

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   getProviderRecord,
   type ProviderRecord,
@@ -11,6 +10,7 @@ import { conflict, invalid } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { HttpError } from '../../shared/kernel/http/http-error';
 import { db } from '../../shared/kernel/store/client';
+import { DeleteCommand, PutCommand } from '../../shared/kernel/store/commands';
 import { TABLE } from '../../shared/kernel/store/table';
 import { dnsProvider, kindAvailable, providerFetch } from '../../shared/ports/dns';
 import { type ProviderCredentials, type ProviderKind, ProviderRefused } from '../../shared/ports/dns/port';

@@ -1,4 +1,3 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { domainsOfProject, removeDomain } from '../../shared/domains/custom-domains/records';
 import { hostOfLabel, hostsOfProject, releaseHosts } from '../../shared/domains/hosts/registry';
 import { deploymentInProgress, projectDeploymentKeys } from '../../shared/domains/projects/deployments';
@@ -17,6 +16,7 @@ import { conflict } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { HttpError, statusOf } from '../../shared/kernel/http/http-error';
 import { db } from '../../shared/kernel/store/client';
+import { GetCommand, UpdateCommand } from '../../shared/kernel/store/commands';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../shared/kernel/store/ops';
 import { keys, TABLE } from '../../shared/kernel/store/table';
 import { linkedStorage, type ResourceRecord } from './related';

@@ -1,4 +1,3 @@
-import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { removeProjectFunctions } from '../../shared/domains/deployments/functions';
 import { hostOfLabel, hostsOfProject, moveHosts } from '../../shared/domains/hosts/registry';
 import { deploymentInProgress, projectDeploymentKeys } from '../../shared/domains/projects/deployments';
@@ -21,6 +20,7 @@ import { HttpError } from '../../shared/kernel/http/http-error';
 import { orgIsActive } from '../../shared/kernel/identity/orgs';
 import type { Organization } from '../../shared/kernel/identity/schema';
 import { db } from '../../shared/kernel/store/client';
+import { BatchGetCommand, type BatchGetCommandOutput } from '../../shared/kernel/store/commands';
 import { queryAll, transact } from '../../shared/kernel/store/ops';
 import { type Item, keys, putNew, sleep, TABLE } from '../../shared/kernel/store/table';
 import { SecretDecryptError, secrets } from '../../shared/ports/secrets';

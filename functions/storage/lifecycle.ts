@@ -1,7 +1,7 @@
-import type { LifecycleRule as S3LifecycleRule } from '@aws-sdk/client-s3';
 import { conflict, notFound } from '../../shared/kernel/ground/errors';
 import { newId } from '../../shared/kernel/store/ids';
 import { withLease } from '../../shared/kernel/store/lease';
+import type { S3LifecycleRule } from '../../shared/ports/object-storage';
 import { storage } from '../../shared/ports/object-storage';
 import type { Bucket } from './buckets';
 import { PLATFORM_RULE_PREFIX, toLifecycleRule } from './settings';

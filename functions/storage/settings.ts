@@ -1,5 +1,5 @@
-import type { LifecycleRule as S3LifecycleRule } from '@aws-sdk/client-s3';
 import { invalid } from '../../shared/kernel/ground/errors';
+import type { S3LifecycleRule } from '../../shared/ports/object-storage';
 import { type CorsRule, RESERVED_CORS_ID, splitCors, storage, uploadCorsRule } from '../../shared/ports/object-storage';
 import type { Bucket } from './buckets';
 

@@ -1,7 +1,7 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../kernel/auth/caller';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
 import { transact } from '../../kernel/store/ops';

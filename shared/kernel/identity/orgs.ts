@@ -1,6 +1,6 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../auth/scopes';
 import { db } from '../store/client';
+import { PutCommand } from '../store/commands';
 import { newId } from '../store/ids';
 import { queryAll, transact } from '../store/ops';
 import { getItem, keys, putNew, TABLE } from '../store/table';

@@ -1,6 +1,6 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '../ground/errors';
 import { db } from '../store/client';
+import { PutCommand } from '../store/commands';
 import { queryAll, transact, updateVersioned } from '../store/ops';
 import { type Item, TABLE } from '../store/table';
 
