@@ -31,6 +31,7 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   throttled: 429,
   internal: 500,
   backend: 502,
+  unavailable: 503,
 };
 
 /** The http answer of an error of ours (an HttpError as it is, a DomainError by its kind), else undefined. */

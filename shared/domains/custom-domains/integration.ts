@@ -1,20 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  getProviderRecord,
-  type ProviderRecord,
-  providerKey,
-  sealCredentials,
-} from '../../shared/domains/custom-domains/provider';
-import { readEnv } from '../../shared/kernel/ground/env';
-import { conflict, invalid } from '../../shared/kernel/ground/errors';
-import { describeError, log } from '../../shared/kernel/ground/log';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { db } from '../../shared/kernel/store/client';
-import { DeleteCommand, PutCommand } from '../../shared/kernel/store/commands';
-import { TABLE } from '../../shared/kernel/store/table';
-import { dnsProvider, kindAvailable, providerFetch } from '../../shared/ports/dns';
-import { type ProviderCredentials, type ProviderKind, ProviderRefused } from '../../shared/ports/dns/port';
-import { secrets } from '../../shared/ports/secrets';
+import { readEnv } from '../../kernel/ground/env';
+import { conflict, DomainError, invalid } from '../../kernel/ground/errors';
+import { describeError, log } from '../../kernel/ground/log';
+import { db } from '../../kernel/store/client';
+import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
+import { TABLE } from '../../kernel/store/table';
+import { dnsProvider, kindAvailable, providerFetch } from '../../ports/dns';
+import { type ProviderCredentials, type ProviderKind, ProviderRefused } from '../../ports/dns/port';
+import { secrets } from '../../ports/secrets';
+import { getProviderRecord, type ProviderRecord, providerKey, sealCredentials } from './provider';
 
 export const INTEGRATION_MESSAGES = {
   refused: 'The DNS provider refused these credentials.',
@@ -50,7 +44,7 @@ export async function connect(
     if (!(err instanceof ProviderRefused)) {
       // No answer, or one that is no answer of the provider's API: nothing to tell the caller but to try again.
       log.warn('dns provider unreachable', { orgId, kind, error: describeError(err) });
-      throw new HttpError(502, INTEGRATION_MESSAGES.unreachable);
+      throw new DomainError('backend', INTEGRATION_MESSAGES.unreachable);
     }
     log.info('dns provider refused credentials', { orgId, kind, error: describeError(err) });
     throw invalid(INTEGRATION_MESSAGES.refused);

@@ -1,9 +1,8 @@
-import { conflict } from '../../shared/kernel/ground/errors';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import type { Organization } from '../../shared/kernel/identity/schema';
-import { deleteMany, queryAll, updateVersioned } from '../../shared/kernel/store/ops';
-import { type Item, keys } from '../../shared/kernel/store/table';
-import { countContents, describeRemaining } from './contents';
+import { conflict, invalid } from '../ground/errors';
+import { deleteMany, queryAll, updateVersioned } from '../store/ops';
+import { type Item, keys } from '../store/table';
+import { countContents, describeRemaining } from './org-contents';
+import type { Organization } from './schema';
 
 /**
  * Deletes an empty customer organization with its members, teams, invites and keys (owners only:
@@ -13,7 +12,7 @@ import { countContents, describeRemaining } from './contents';
  * remains, the mark is lifted and the answer is 409 `Remove its ... first.`
  */
 export async function deleteOrganization(org: Organization): Promise<void> {
-  if (org.kind === 'platform') throw new HttpError(400, "The platform organization can't be deleted.");
+  if (org.kind === 'platform') throw invalid("The platform organization can't be deleted.");
 
   const marked = await updateVersioned<Organization>(keys.org(org.orgId), org.version, {
     status: 'deleting',

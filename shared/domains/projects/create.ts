@@ -1,16 +1,15 @@
-import { HostTaken, hostEntry, hostOfLabel, productionLabels, reserveHost } from '../../shared/domains/hosts/registry';
-import { actorId, projectKeys } from '../../shared/domains/projects/records';
-import type { Framework, ProjectRecord } from '../../shared/domains/projects/schema';
-import type { Caller } from '../../shared/kernel/auth/caller';
-import { notFound } from '../../shared/kernel/ground/errors';
-import { ORG_NOT_FOUND } from '../../shared/kernel/ground/messages';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { orgIsActive } from '../../shared/kernel/identity/orgs';
-import { newId } from '../../shared/kernel/store/ids';
-import { transact } from '../../shared/kernel/store/ops';
-import { putNew } from '../../shared/kernel/store/table';
+import type { Caller } from '../../kernel/auth/caller';
+import { conflict, invalid, notFound } from '../../kernel/ground/errors';
+import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
+import { orgIsActive } from '../../kernel/identity/orgs';
+import { newId } from '../../kernel/store/ids';
+import { transact } from '../../kernel/store/ops';
+import { putNew } from '../../kernel/store/table';
+import { HostTaken, hostEntry, hostOfLabel, productionLabels, reserveHost } from '../hosts/registry';
 import { checkLocation } from './location';
+import { actorId, projectKeys } from './records';
 import { REPO_NOT_FOUND, repoExists } from './related';
+import type { Framework, ProjectRecord } from './schema';
 
 export const SLUG_TAKEN = 'A project with this slug exists.';
 
@@ -43,7 +42,7 @@ export async function createProject(
       if (!(err instanceof HostTaken)) throw err;
     }
   }
-  throw new HttpError(409, SLUG_TAKEN);
+  throw conflict(SLUG_TAKEN);
 }
 
 async function createWithLabel(
@@ -85,8 +84,8 @@ async function createWithLabel(
   ];
   await transact(items, [
     () => notFound(ORG_NOT_FOUND),
-    ...(repoCheck ? [() => new HttpError(400, REPO_NOT_FOUND)] : []),
-    () => new HttpError(409, SLUG_TAKEN),
+    ...(repoCheck ? [() => invalid(REPO_NOT_FOUND)] : []),
+    () => conflict(SLUG_TAKEN),
     undefined,
     () => new HostTaken(host),
   ]);

@@ -1,15 +1,15 @@
-import { type Capability, isUnknownOperation, NOTES, supports } from '../../shared/domains/databases/capabilities';
-import { billingModeOf, type SdkTable, tableClassOf } from '../../shared/domains/databases/tables';
-import { invalid } from '../../shared/kernel/ground/errors';
-import { customerDynamo } from '../../shared/ports/customer-tables/client';
+import { invalid } from '../../kernel/ground/errors';
+import { customerDynamo } from '../../ports/customer-tables/client';
 import {
   DescribeContinuousBackupsCommand,
   DescribeTimeToLiveCommand,
   UpdateContinuousBackupsCommand,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
-} from '../../shared/ports/customer-tables/commands';
+} from '../../ports/customer-tables/commands';
+import { type Capability, isUnknownOperation, NOTES, supports } from './capabilities';
 import { type Database, describe, onMissingTable } from './load';
+import { billingModeOf, type SdkTable, tableClassOf } from './tables';
 
 export const TABLE_CLASSES = ['STANDARD', 'STANDARD_INFREQUENT_ACCESS'] as const;
 export const BILLING_MODES = ['PAY_PER_REQUEST', 'PROVISIONED'] as const;

@@ -1,31 +1,23 @@
-import { removeProjectFunctions } from '../../shared/domains/deployments/functions';
-import { hostOfLabel, hostsOfProject, moveHosts } from '../../shared/domains/hosts/registry';
-import { deploymentInProgress, projectDeploymentKeys } from '../../shared/domains/projects/deployments';
-import { envContext, listEnvRecords } from '../../shared/domains/projects/env';
-import { productionLabelOf } from '../../shared/domains/projects/hosts';
-import {
-  isId,
-  PROJECT_DELETING,
-  PROJECT_TRANSFERRING,
-  projectKeys,
-  projectPrefixes,
-  requireProject,
-} from '../../shared/domains/projects/records';
-import type { ProjectRecord } from '../../shared/domains/projects/schema';
-import { accessOrg } from '../../shared/kernel/auth/authenticate';
-import type { Caller } from '../../shared/kernel/auth/caller';
-import { conflict, forbidden, invalid, notFound } from '../../shared/kernel/ground/errors';
-import { ORG_NOT_FOUND } from '../../shared/kernel/ground/messages';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { orgIsActive } from '../../shared/kernel/identity/orgs';
-import type { Organization } from '../../shared/kernel/identity/schema';
-import { db } from '../../shared/kernel/store/client';
-import { BatchGetCommand, type BatchGetCommandOutput } from '../../shared/kernel/store/commands';
-import { queryAll, transact } from '../../shared/kernel/store/ops';
-import { type Item, keys, putNew, sleep, TABLE } from '../../shared/kernel/store/table';
-import { SecretDecryptError, secrets } from '../../shared/ports/secrets';
+import { accessOrg } from '../../kernel/auth/authenticate';
+import type { Caller } from '../../kernel/auth/caller';
+import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/errors';
+import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
+import { orgIsActive } from '../../kernel/identity/orgs';
+import type { Organization } from '../../kernel/identity/schema';
+import { db } from '../../kernel/store/client';
+import { BatchGetCommand, type BatchGetCommandOutput } from '../../kernel/store/commands';
+import { queryAll, transact } from '../../kernel/store/ops';
+import { type Item, keys, putNew, sleep, TABLE } from '../../kernel/store/table';
+import { SecretDecryptError, secrets } from '../../ports/secrets';
+import { removeProjectFunctions } from '../deployments/functions';
+import { hostOfLabel, hostsOfProject, moveHosts } from '../hosts/registry';
 import { WAIT_FOR_DEPLOYMENT } from './delete';
+import { deploymentInProgress, projectDeploymentKeys } from './deployments';
+import { envContext, listEnvRecords } from './env';
+import { productionLabelOf } from './hosts';
+import { isId, PROJECT_DELETING, PROJECT_TRANSFERRING, projectKeys, projectPrefixes, requireProject } from './records';
 import { domainsOf, linkedStorage } from './related';
+import type { ProjectRecord } from './schema';
 
 export const ALREADY_HERE = 'The project is already in this organization.';
 export const UNLINK_STORAGE = "Unlink this project's databases and buckets first. They stay in this organization.";
@@ -131,7 +123,7 @@ async function reserve(project: ProjectRecord, target: Organization): Promise<Pr
     ],
     [
       () => notFound(ORG_NOT_FOUND),
-      () => new HttpError(409, slugTaken(target)),
+      () => conflict(slugTaken(target)),
       () => conflict('The project changed since it was read. Reload and try again.'),
     ],
   );

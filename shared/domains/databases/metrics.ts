@@ -1,5 +1,5 @@
-import { billingModeOf } from '../../shared/domains/databases/tables';
 import { type Database, describe } from './load';
+import { billingModeOf } from './tables';
 
 /**
  * The database's figures as DynamoDB describes the table: items and bytes of the table and of

@@ -1,6 +1,6 @@
-import type { Invite, Member, Team } from '../../shared/kernel/identity/schema';
-import { queryPrefix } from '../../shared/kernel/store/ops';
-import { type Item, keys, ORG_PREFIX } from '../../shared/kernel/store/table';
+import { queryPrefix } from '../store/ops';
+import { type Item, keys, ORG_PREFIX } from '../store/table';
+import type { Invite, Member, Team } from './schema';
 
 const pick = <T>(item: Record<string, unknown>, fields: (keyof T)[]): T =>
   Object.fromEntries(fields.filter((f) => item[f as string] !== undefined).map((f) => [f, item[f as string]])) as T;

@@ -1,22 +1,15 @@
-import { envContext } from '../../shared/domains/projects/env';
-import type { EnvRecord, EnvTarget } from '../../shared/domains/projects/env-schema';
-import {
-  actorId,
-  assertActive,
-  projectIsActive,
-  projectKeys,
-  requireProject,
-} from '../../shared/domains/projects/records';
-import type { Caller } from '../../shared/kernel/auth/caller';
-import { conflict, invalid, notFound } from '../../shared/kernel/ground/errors';
-import { describeError, log } from '../../shared/kernel/ground/log';
-import { ORG_NOT_FOUND } from '../../shared/kernel/ground/messages';
-import { HttpError, httpErrorOf } from '../../shared/kernel/http/http-error';
-import { orgIsActive } from '../../shared/kernel/identity/orgs';
-import { transact } from '../../shared/kernel/store/ops';
-import { getItem, TABLE } from '../../shared/kernel/store/table';
-import { secrets } from '../../shared/ports/secrets';
-import { checkName, checkNames } from './names';
+import type { Caller } from '../../kernel/auth/caller';
+import { conflict, DomainError, invalid, notFound } from '../../kernel/ground/errors';
+import { describeError, log } from '../../kernel/ground/log';
+import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
+import { orgIsActive } from '../../kernel/identity/orgs';
+import { transact } from '../../kernel/store/ops';
+import { getItem, TABLE } from '../../kernel/store/table';
+import { secrets } from '../../ports/secrets';
+import { envContext } from './env';
+import { checkName, checkNames } from './env-names';
+import type { EnvRecord, EnvTarget } from './env-schema';
+import { actorId, assertActive, projectIsActive, projectKeys, requireProject } from './records';
 
 export const NOT_ALL_SAVED = "Some variables weren't saved. Try again.";
 export const ENTER_VALUE = 'Enter a value.';
@@ -160,9 +153,9 @@ export async function upsertMany(orgId: string, projectId: string, caller: Calle
         projectId,
         written,
         total: names.length,
-        error: httpErrorOf(err) ? (err as Error).message : describeError(err),
+        error: err instanceof DomainError ? err.message : describeError(err),
       });
-      throw new HttpError(503, NOT_ALL_SAVED);
+      throw new DomainError('unavailable', NOT_ALL_SAVED);
     }
   }
   return { keys: names, targets, sensitive: input.sensitive };

@@ -1,8 +1,8 @@
-import { itemIn, itemOut, type JsonItem, type SdkItem } from '../../shared/domains/databases/attributes';
-import { invalid } from '../../shared/kernel/ground/errors';
-import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../shared/kernel/store/cursor';
-import { customerDynamo } from '../../shared/ports/customer-tables/client';
-import { QueryCommand, ScanCommand } from '../../shared/ports/customer-tables/commands';
+import { invalid } from '../../kernel/ground/errors';
+import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../kernel/store/cursor';
+import { customerDynamo } from '../../ports/customer-tables/client';
+import { QueryCommand, ScanCommand } from '../../ports/customer-tables/commands';
+import { itemIn, itemOut, type JsonItem, type SdkItem } from './attributes';
 import {
   type Filter,
   filterExpression,

@@ -1,8 +1,8 @@
-import { describeTable, type TableOut, tableOut } from '../../shared/domains/databases/tables';
-import { listResources } from '../../shared/domains/resources/records';
-import { type Resource, toResource } from '../../shared/domains/resources/schema';
-import { refreshStatus } from '../../shared/domains/resources/status';
+import { listResources } from '../resources/records';
+import { type Resource, toResource } from '../resources/schema';
+import { refreshStatus } from '../resources/status';
 import { forget, loadDatabase } from './load';
+import { describeTable, type TableOut, tableOut } from './tables';
 
 /** `GET .../databases/:resourceId`: the record and its table; `table` is null when there is none. */
 export async function getDatabase(orgId: string, resourceId: string) {

@@ -1,3 +1,12 @@
+import { conflict, type DomainError, notFound, tooLarge } from '../../kernel/ground/errors';
+import { customerDynamo } from '../../ports/customer-tables/client';
+import {
+  type AttributeValue,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  TransactWriteItemsCommand,
+} from '../../ports/customer-tables/commands';
 import {
   itemIn,
   itemOut,
@@ -9,17 +18,7 @@ import {
   type SdkItem,
   sameKey,
   sameValue,
-} from '../../shared/domains/databases/attributes';
-import { conflict, type DomainError, notFound } from '../../shared/kernel/ground/errors';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { customerDynamo } from '../../shared/ports/customer-tables/client';
-import {
-  type AttributeValue,
-  DeleteItemCommand,
-  GetItemCommand,
-  PutItemCommand,
-  TransactWriteItemsCommand,
-} from '../../shared/ports/customer-tables/commands';
+} from './attributes';
 import { type Database, onMissingTable } from './load';
 
 export const ITEM_NOT_FOUND = 'Item not found';
@@ -118,7 +117,7 @@ export interface PutInput {
 export async function putItem(db: Database, input: PutInput): Promise<{ item: JsonItem; created: boolean }> {
   const item = itemIn(input.item, 'item');
   const key = keyOfItem(item, db.keys);
-  if (itemSize(item) > MAX_ITEM_BYTES) throw new HttpError(413, ITEM_TOO_LARGE);
+  if (itemSize(item) > MAX_ITEM_BYTES) throw tooLarge(ITEM_TOO_LARGE);
   const pkName = db.keys.partitionKey.name;
 
   if (input.original === undefined) {

@@ -1,7 +1,7 @@
-import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/domains/projects/records';
-import { invalid } from '../../shared/kernel/ground/errors';
-import { queryAll } from '../../shared/kernel/store/ops';
-import { type Item, keys, TABLE } from '../../shared/kernel/store/table';
+import { invalid } from '../../kernel/ground/errors';
+import { queryAll } from '../../kernel/store/ops';
+import { type Item, keys, TABLE } from '../../kernel/store/table';
+import { DOMAIN_PREFIX, isId, projectKeys } from './records';
 
 /**
  * The records around a project that other groups own, read against the platform table layout

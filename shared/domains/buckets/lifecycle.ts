@@ -1,8 +1,8 @@
-import { conflict, notFound } from '../../shared/kernel/ground/errors';
-import { newId } from '../../shared/kernel/store/ids';
-import { withLease } from '../../shared/kernel/store/lease';
-import type { S3LifecycleRule } from '../../shared/ports/object-storage';
-import { storage } from '../../shared/ports/object-storage';
+import { conflict, notFound } from '../../kernel/ground/errors';
+import { newId } from '../../kernel/store/ids';
+import { withLease } from '../../kernel/store/lease';
+import type { S3LifecycleRule } from '../../ports/object-storage';
+import { storage } from '../../ports/object-storage';
 import type { Bucket } from './buckets';
 import { PLATFORM_RULE_PREFIX, toLifecycleRule } from './settings';
 

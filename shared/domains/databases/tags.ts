@@ -1,10 +1,9 @@
-import { isUnknownOperation, NOTES, supports } from '../../shared/domains/databases/capabilities';
-import { getResource, updateResource } from '../../shared/domains/resources/records';
-import type { Resource } from '../../shared/domains/resources/schema';
-import { invalid } from '../../shared/kernel/ground/errors';
-import { statusOf } from '../../shared/kernel/http/http-error';
-import { customerDynamo } from '../../shared/ports/customer-tables/client';
-import { TagResourceCommand, UntagResourceCommand } from '../../shared/ports/customer-tables/commands';
+import { invalid, isDomainError } from '../../kernel/ground/errors';
+import { customerDynamo } from '../../ports/customer-tables/client';
+import { TagResourceCommand, UntagResourceCommand } from '../../ports/customer-tables/commands';
+import { getResource, updateResource } from '../resources/records';
+import type { Resource } from '../resources/schema';
+import { isUnknownOperation, NOTES, supports } from './capabilities';
 import { type Database, describe } from './load';
 
 export const MAX_TAGS = 50;
@@ -33,7 +32,7 @@ async function storeTags(db: Database, change: Record<string, string | null>): P
     try {
       return await updateResource(current, { tags: merged(current.tags, change) });
     } catch (err) {
-      if (statusOf(err) !== 409 || attempt >= 8) throw err;
+      if (!isDomainError(err, 'conflict') || attempt >= 8) throw err;
       const fresh = await getResource(db.orgId, 'database', db.resourceId);
       if (!fresh) throw err;
       current = fresh;

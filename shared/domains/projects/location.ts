@@ -1,5 +1,5 @@
-import { usableLocation } from '../../shared/domains/platform-admin/geo';
-import { invalid } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../kernel/ground/errors';
+import { usableLocation } from '../platform-admin/geo';
 
 /** A usable location of the registry (the registry's default when none is given), or 400. */
 export async function checkLocation(location: string | undefined): Promise<string> {

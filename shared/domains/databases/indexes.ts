@@ -1,9 +1,9 @@
-import { billingModeOf, indexBusyMessage, type TableOut, tableOut } from '../../shared/domains/databases/tables';
-import type { KeyAttribute } from '../../shared/domains/resources/schema';
-import { conflict, invalid, notFound } from '../../shared/kernel/ground/errors';
-import { customerDynamo } from '../../shared/ports/customer-tables/client';
-import { type AttributeDefinition, UpdateTableCommand } from '../../shared/ports/customer-tables/commands';
+import { conflict, invalid, notFound } from '../../kernel/ground/errors';
+import { customerDynamo } from '../../ports/customer-tables/client';
+import { type AttributeDefinition, UpdateTableCommand } from '../../ports/customer-tables/commands';
+import type { KeyAttribute } from '../resources/schema';
 import { type Database, describe, forget, onMissingTable } from './load';
+import { billingModeOf, indexBusyMessage, type TableOut, tableOut } from './tables';
 
 export interface IndexInput {
   name: string;

@@ -1,5 +1,5 @@
-import { queryCount } from '../../shared/kernel/store/ops';
-import { keys, ORG_PREFIX } from '../../shared/kernel/store/table';
+import { queryCount } from '../store/ops';
+import { keys, ORG_PREFIX } from '../store/table';
 
 /** What must be removed before an organization can be deleted, in the order the spec names it. */
 const COUNTED = [

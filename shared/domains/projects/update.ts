@@ -1,21 +1,13 @@
-import {
-  HostTaken,
-  hostEntry,
-  hostOfLabel,
-  productionLabels,
-  releaseHost,
-  reserveHost,
-} from '../../shared/domains/hosts/registry';
-import { productionLabelOf } from '../../shared/domains/projects/hosts';
-import { assertActive, projectKeys, requireProject } from '../../shared/domains/projects/records';
-import { type Framework, type ProjectRecord, previewsOf } from '../../shared/domains/projects/schema';
-import { conflict } from '../../shared/kernel/ground/errors';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { transact } from '../../shared/kernel/store/ops';
-import { putNew, TABLE } from '../../shared/kernel/store/table';
+import { conflict, invalid } from '../../kernel/ground/errors';
+import { transact } from '../../kernel/store/ops';
+import { putNew, TABLE } from '../../kernel/store/table';
+import { HostTaken, hostEntry, hostOfLabel, productionLabels, releaseHost, reserveHost } from '../hosts/registry';
 import { SLUG_TAKEN } from './create';
+import { productionLabelOf } from './hosts';
 import { checkLocation } from './location';
+import { assertActive, projectKeys, requireProject } from './records';
 import { REPO_NOT_FOUND, repoExists } from './related';
+import { type Framework, type ProjectRecord, previewsOf } from './schema';
 
 export const PROJECT_CHANGED = 'The project changed since it was read. Reload and try again.';
 
@@ -92,7 +84,7 @@ async function applyWithHost(current: ProjectRecord, changes: ProjectChanges, or
       if (!(err instanceof HostTaken)) throw err;
     }
   }
-  throw new HttpError(409, SLUG_TAKEN);
+  throw conflict(SLUG_TAKEN);
 }
 
 async function apply(current: ProjectRecord, changes: ProjectChanges, productionLabel?: string) {
@@ -134,11 +126,11 @@ async function apply(current: ProjectRecord, changes: ProjectChanges, production
   const failures: (() => Error)[] = [];
   if (linking) {
     items.push(linking);
-    failures.push(() => new HttpError(400, REPO_NOT_FOUND));
+    failures.push(() => invalid(REPO_NOT_FOUND));
   }
   if (newSlug) {
     items.push(putNew({ ...projectKeys.slug(orgId, newSlug), projectId }));
-    failures.push(() => new HttpError(409, SLUG_TAKEN));
+    failures.push(() => conflict(SLUG_TAKEN));
     items.push({
       Delete: {
         TableName: TABLE(),

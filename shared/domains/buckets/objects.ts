@@ -1,8 +1,7 @@
-import { backendError, isBackendError } from '../../shared/kernel/ground/backend-errors';
-import { invalid } from '../../shared/kernel/ground/errors';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
-import { storage } from '../../shared/ports/object-storage';
+import { backendError, isBackendError } from '../../kernel/ground/backend-errors';
+import { invalid, tooLarge } from '../../kernel/ground/errors';
+import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
+import { storage } from '../../ports/object-storage';
 import type { Bucket } from './buckets';
 
 export const FOLDER_PATH = 'Folder paths end with /.';
@@ -76,7 +75,7 @@ export interface UploadRequest {
 export async function uploadLinks(bucket: Bucket, files: UploadRequest[]) {
   for (const f of files) {
     if (f.key.endsWith('/')) throw invalid(FILE_NAME);
-    if (f.size > MAX_FILE_BYTES) throw new HttpError(413, `${f.key} is larger than 5 GB.`);
+    if (f.size > MAX_FILE_BYTES) throw tooLarge(`${f.key} is larger than 5 GB.`);
   }
   const uploads = await Promise.all(
     files.map(async (f) => {

@@ -1,7 +1,7 @@
-import { valueIn } from '../../shared/domains/databases/attributes';
-import type { KeyAttribute, KeySchema } from '../../shared/domains/resources/schema';
-import { invalid } from '../../shared/kernel/ground/errors';
-import type { AttributeValue } from '../../shared/ports/customer-tables/commands';
+import { invalid } from '../../kernel/ground/errors';
+import type { AttributeValue } from '../../ports/customer-tables/commands';
+import type { KeyAttribute, KeySchema } from '../resources/schema';
+import { valueIn } from './attributes';
 
 export const FILTER_OPS = [
   '=',

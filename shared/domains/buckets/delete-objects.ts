@@ -1,5 +1,5 @@
-import { invalid } from '../../shared/kernel/ground/errors';
-import { type DeleteOutcome, deleteFailure, storage } from '../../shared/ports/object-storage';
+import { invalid } from '../../kernel/ground/errors';
+import { type DeleteOutcome, deleteFailure, storage } from '../../ports/object-storage';
 import type { Bucket } from './buckets';
 import { assertFolderPath } from './objects';
 

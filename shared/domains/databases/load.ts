@@ -1,9 +1,9 @@
-import { describeTable, keySchemaOf, type SdkTable } from '../../shared/domains/databases/tables';
-import { getResource } from '../../shared/domains/resources/records';
-import type { KeySchema, Resource } from '../../shared/domains/resources/schema';
-import { refreshStatus } from '../../shared/domains/resources/status';
-import { backendError } from '../../shared/kernel/ground/backend-errors';
-import { notFound } from '../../shared/kernel/ground/errors';
+import { backendError } from '../../kernel/ground/backend-errors';
+import { notFound } from '../../kernel/ground/errors';
+import { getResource } from '../resources/records';
+import type { KeySchema, Resource } from '../resources/schema';
+import { refreshStatus } from '../resources/status';
+import { describeTable, keySchemaOf, type SdkTable } from './tables';
 
 export const DATABASE_NOT_FOUND = 'Database not found';
 export const TABLE_NOT_FOUND = 'Table not found';

@@ -1,5 +1,5 @@
-import { isReservedName, isValidName } from '../../shared/domains/projects/env-schema';
-import { invalid } from '../../shared/kernel/ground/errors';
+import { invalid } from '../../kernel/ground/errors';
+import { isReservedName, isValidName } from './env-schema';
 
 export const NAME_RULE = 'Use letters, numbers and underscores, not starting with a number.';
 

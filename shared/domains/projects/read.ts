@@ -1,13 +1,13 @@
-import type { DeploymentRecord } from '../../shared/domains/deployments/schema';
-import { FUNCTION_CONFIG } from '../../shared/domains/deployments/schema';
-import { deploymentKeys, recentDeployments, toDeployment } from '../../shared/domains/projects/deployments';
-import { productionHostOf } from '../../shared/domains/projects/hosts';
-import { getProject, PROJECT_NOT_FOUND, projectKeys } from '../../shared/domains/projects/records';
-import { type ProjectRecord, toProject } from '../../shared/domains/projects/schema';
-import { notFound } from '../../shared/kernel/ground/errors';
-import { queryAll } from '../../shared/kernel/store/ops';
-import { getMany, type Item, keys, publicFields } from '../../shared/kernel/store/table';
+import { notFound } from '../../kernel/ground/errors';
+import { queryAll } from '../../kernel/store/ops';
+import { getMany, type Item, keys, publicFields } from '../../kernel/store/table';
+import type { DeploymentRecord } from '../deployments/schema';
+import { FUNCTION_CONFIG } from '../deployments/schema';
+import { deploymentKeys, recentDeployments, toDeployment } from './deployments';
+import { productionHostOf } from './hosts';
+import { getProject, PROJECT_NOT_FOUND, projectKeys } from './records';
 import { type DomainRecord, domainSummary, domainsOf, type ResourceRecord, repoSummary } from './related';
+import { type ProjectRecord, toProject } from './schema';
 
 const byName = (a: ProjectRecord, b: ProjectRecord) =>
   a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.slug.localeCompare(b.slug);

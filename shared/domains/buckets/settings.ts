@@ -1,6 +1,6 @@
-import { invalid } from '../../shared/kernel/ground/errors';
-import type { S3LifecycleRule } from '../../shared/ports/object-storage';
-import { type CorsRule, RESERVED_CORS_ID, splitCors, storage, uploadCorsRule } from '../../shared/ports/object-storage';
+import { invalid } from '../../kernel/ground/errors';
+import type { S3LifecycleRule } from '../../ports/object-storage';
+import { type CorsRule, RESERVED_CORS_ID, splitCors, storage, uploadCorsRule } from '../../ports/object-storage';
 import type { Bucket } from './buckets';
 
 export const RESERVED_RULE = `${RESERVED_CORS_ID} is reserved for the service uploads.`;

@@ -1,6 +1,25 @@
-import { queueCheck, verifyDomain } from '../../shared/domains/custom-domains/checks';
-import { normalizeHostname, zoneOf } from '../../shared/domains/custom-domains/hostnames';
-import { connectedProvider, getProviderRecord } from '../../shared/domains/custom-domains/provider';
+import type { Caller } from '../../kernel/auth/caller';
+import { conflict, DomainError, notFound } from '../../kernel/ground/errors';
+import { describeError, log } from '../../kernel/ground/log';
+import { db } from '../../kernel/store/client';
+import { QueryCommand } from '../../kernel/store/commands';
+import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
+import { transact, updateVersioned } from '../../kernel/store/ops';
+import { keys, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
+import { ProviderRefused } from '../../ports/dns/port';
+import { getHost, HOST_IN_USE, hostIsFree, hostToProject } from '../hosts/registry';
+import {
+  actorId,
+  assertActive,
+  DOMAIN_PREFIX,
+  isId,
+  PROJECT_NOT_FOUND,
+  projectIsActive,
+  requireProject,
+} from '../projects/records';
+import { queueCheck, verifyDomain } from './checks';
+import { normalizeHostname, zoneOf } from './hostnames';
+import { connectedProvider, getProviderRecord } from './provider';
 import {
   CHECK_EVERY_MS,
   CHECK_FOR_MS,
@@ -15,27 +34,7 @@ import {
   recordsOf,
   recordsText,
   removeDomain,
-} from '../../shared/domains/custom-domains/records';
-import { getHost, HOST_IN_USE, hostIsFree, hostToProject } from '../../shared/domains/hosts/registry';
-import {
-  actorId,
-  assertActive,
-  DOMAIN_PREFIX,
-  isId,
-  PROJECT_NOT_FOUND,
-  projectIsActive,
-  requireProject,
-} from '../../shared/domains/projects/records';
-import type { Caller } from '../../shared/kernel/auth/caller';
-import { conflict, notFound } from '../../shared/kernel/ground/errors';
-import { describeError, log } from '../../shared/kernel/ground/log';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { db } from '../../shared/kernel/store/client';
-import { QueryCommand } from '../../shared/kernel/store/commands';
-import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
-import { transact, updateVersioned } from '../../shared/kernel/store/ops';
-import { keys, putNew, TABLE, versionedUpdate } from '../../shared/kernel/store/table';
-import { ProviderRefused } from '../../shared/ports/dns/port';
+} from './records';
 
 export const PROVIDER_FAILED = "The DNS provider refused the change. Check the provider's access and try again.";
 
@@ -183,7 +182,7 @@ export async function writeRecords(orgId: string, hostname: string): Promise<Dom
   } catch (err) {
     if (!(err instanceof ProviderRefused)) throw err;
     log.warn('dns provider refused', { orgId, hostname: d.hostname, error: describeError(err) });
-    throw new HttpError(502, PROVIDER_FAILED);
+    throw new DomainError('backend', PROVIDER_FAILED);
   }
   return updateVersioned<DomainRecord>(
     domainKey(orgId, d.hostname),

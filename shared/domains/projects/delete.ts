@@ -1,25 +1,18 @@
-import { domainsOfProject, removeDomain } from '../../shared/domains/custom-domains/records';
-import { hostOfLabel, hostsOfProject, releaseHosts } from '../../shared/domains/hosts/registry';
-import { deploymentInProgress, projectDeploymentKeys } from '../../shared/domains/projects/deployments';
-import { productionLabelOf } from '../../shared/domains/projects/hosts';
-import {
-  getProject,
-  PROJECT_TRANSFERRING,
-  projectKeys,
-  projectPrefixes,
-  requireProject,
-} from '../../shared/domains/projects/records';
-import type { ProjectRecord } from '../../shared/domains/projects/schema';
-import { removeServerFunctions } from '../../shared/domains/projects/server-functions';
-import { forgetProjectClients } from '../../shared/domains/signin-clients/clients';
-import { conflict } from '../../shared/kernel/ground/errors';
-import { describeError, log } from '../../shared/kernel/ground/log';
-import { HttpError, statusOf } from '../../shared/kernel/http/http-error';
-import { db } from '../../shared/kernel/store/client';
-import { GetCommand, UpdateCommand } from '../../shared/kernel/store/commands';
-import { deleteMany, queryAll, transact, updateVersioned } from '../../shared/kernel/store/ops';
-import { keys, TABLE } from '../../shared/kernel/store/table';
+import { conflict, DomainError, isDomainError } from '../../kernel/ground/errors';
+import { describeError, log } from '../../kernel/ground/log';
+import { db } from '../../kernel/store/client';
+import { GetCommand, UpdateCommand } from '../../kernel/store/commands';
+import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
+import { keys, TABLE } from '../../kernel/store/table';
+import { domainsOfProject, removeDomain } from '../custom-domains/records';
+import { hostOfLabel, hostsOfProject, releaseHosts } from '../hosts/registry';
+import { forgetProjectClients } from '../signin-clients/clients';
+import { deploymentInProgress, projectDeploymentKeys } from './deployments';
+import { productionLabelOf } from './hosts';
+import { getProject, PROJECT_TRANSFERRING, projectKeys, projectPrefixes, requireProject } from './records';
 import { linkedStorage, type ResourceRecord } from './related';
+import type { ProjectRecord } from './schema';
+import { removeServerFunctions } from './server-functions';
 
 export const WAIT_FOR_DEPLOYMENT = 'Wait for the deployment in progress to finish.';
 export const NOT_ALL_REMOVED = "Couldn't remove all of the project's resources. Try again.";
@@ -124,7 +117,7 @@ async function markDeleting(project: ProjectRecord): Promise<ProjectRecord> {
   try {
     return await updateVersioned<ProjectRecord>(key, project.version, { status: 'deleting', updatedAt: Date.now() });
   } catch (err) {
-    if (statusOf(err) !== 409) throw err;
+    if (!isDomainError(err, 'conflict')) throw err;
     const now = await requireProject(project.orgId, project.projectId, true);
     if (now.status === 'deleting') return now;
     if (now.status === 'transferring') throw conflict(PROJECT_TRANSFERRING);
@@ -160,7 +153,7 @@ export async function deleteProject(orgId: string, projectId: string): Promise<v
       log.warn('project delete step failed', { orgId, projectId, step: step.name, error: describeError(err) });
     }
   }
-  if (failed.length > 0) throw new HttpError(502, NOT_ALL_REMOVED);
+  if (failed.length > 0) throw new DomainError('backend', NOT_ALL_REMOVED);
 
   try {
     await transact(

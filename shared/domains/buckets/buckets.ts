@@ -1,6 +1,4 @@
-import { getResource, listResources, removeResource } from '../../shared/domains/resources/records';
-import { type Resource, toResource } from '../../shared/domains/resources/schema';
-import { notFound } from '../../shared/kernel/ground/errors';
+import { notFound } from '../../kernel/ground/errors';
 import {
   type BucketRef,
   deleteBucketAndVersions,
@@ -8,7 +6,9 @@ import {
   getBucketConfigs,
   storage,
   type Versioning,
-} from '../../shared/ports/object-storage';
+} from '../../ports/object-storage';
+import { getResource, listResources, removeResource } from '../resources/records';
+import { type Resource, toResource } from '../resources/schema';
 
 export const BUCKET_NOT_FOUND = 'Bucket not found';
 

@@ -1,8 +1,8 @@
-import { envContext, listEnvRecords, toEnvVar } from '../../shared/domains/projects/env';
-import type { EnvRecord, EnvVar } from '../../shared/domains/projects/env-schema';
-import { requireProject } from '../../shared/domains/projects/records';
-import { log } from '../../shared/kernel/ground/log';
-import { SecretDecryptError, secrets } from '../../shared/ports/secrets';
+import { log } from '../../kernel/ground/log';
+import { SecretDecryptError, secrets } from '../../ports/secrets';
+import { envContext, listEnvRecords, toEnvVar } from './env';
+import type { EnvRecord, EnvVar } from './env-schema';
+import { requireProject } from './records';
 
 /**
  * The project's variables, sorted by key. Values of visible variables are decrypted (one batch);
