@@ -20,6 +20,7 @@ import {
   MergeBranchesByThreeWayCommand,
 } from '@aws-sdk/client-codecommit';
 import { config } from '../../kernel/config';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { writeArchive } from './archive-writer';
 import { repositoryName } from './events';
 import { codecommitTransport } from './http-codecommit';
@@ -55,7 +56,7 @@ const ARCHIVE_READS = 8;
 
 let client: CodeCommitClient | undefined;
 const cc = () => {
-  client ??= new CodeCommitClient({});
+  client ??= new CodeCommitClient(sdkSettings('git'));
   return client;
 };
 
