@@ -51,6 +51,6 @@ it('the settings are the standard retry mode with timeouts on the request handle
   expect(sdkSettings('table')).toEqual({
     maxAttempts: 3,
     retryMode: 'standard',
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 6_000 },
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 6_000, throwOnRequestTimeout: true },
   });
 });

@@ -7,7 +7,8 @@
  * the retries answers 429 (shared/kernel/ground/backend-errors.ts).
  *
  * `requestMs` is the socket's idle time, not the whole call's: a long stream that keeps moving is
- * not cut. Lambda invocations of customer functions are not here: their time is the function's own.
+ * not cut. `throwOnRequestTimeout`: without it, the SDK only logs a warning when the time is up and
+ * keeps waiting. Lambda invocations of customer functions are not here: their time is the function's own.
  */
 export type SdkClientName =
   | 'table'
@@ -56,7 +57,7 @@ export function sdkSettings(name: SdkClientName) {
   return {
     maxAttempts: s.attempts,
     retryMode: 'standard' as const,
-    requestHandler: { connectionTimeout: s.connectMs, requestTimeout: s.requestMs },
+    requestHandler: { connectionTimeout: s.connectMs, requestTimeout: s.requestMs, throwOnRequestTimeout: true },
   };
 }
 
