@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { GetCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll, queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';

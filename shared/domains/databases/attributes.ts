@@ -1,5 +1,5 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { type Issue, invalid, invalidRequest } from '../../kernel/ground/errors';
+import type { AttributeValue } from '../../ports/customer-tables/commands';
 import type { KeyAttribute, KeySchema } from '../resources/schema';
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand } from '../../kernel/store/commands';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { lookup } from '../../ports/dns';

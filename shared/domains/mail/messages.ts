@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommandInput } from '../../kernel/store/commands';
 import { transact } from '../../kernel/store/ops';
 import { getItem, getMany, putNew, TABLE } from '../../kernel/store/table';
 import { changeThread, MAX_SUBJECTS, mailPk, type Party, type Thread, threadWrites } from './threads';

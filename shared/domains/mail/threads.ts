@@ -1,5 +1,5 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { conflict } from '../../kernel/ground/errors';
+import type { TransactWriteCommandInput } from '../../kernel/store/commands';
 import { transact } from '../../kernel/store/ops';
 import { getItem, sleep, TABLE } from '../../kernel/store/table';
 import { isSystemLabel, labelKey } from './labels';

@@ -1,7 +1,7 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email } from 'postal-mime';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { PutCommand } from '../../kernel/store/commands';
 import { TABLE } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
 import { domainOf, getDomain, type Mailbox } from './records';

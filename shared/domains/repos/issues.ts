@@ -1,10 +1,10 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../kernel/auth/caller';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
-import { transact } from '../../kernel/store/ops';
+import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { raiseEvent } from '../notifications/raise';
 import { resourceKey } from '../resources/records';
@@ -69,6 +69,10 @@ const commentKey = (repoId: string, number: number, commentId: string) => ({
 });
 export const NUMBER_PREFIX = 'NUM#';
 export const COMMENT_PREFIX = (number: number) => `CMT#${pad(number)}#`;
+
+/** The comments of an issue or pull request (they share the numbering), oldest first. */
+export const commentsOf = (repoId: string, number: number) =>
+  queryPrefix<CommentRecord>(numberKey(repoId, number).pk, COMMENT_PREFIX(number));
 
 /** Who wrote something: a person by id, email and name; a key by its id. */
 export function authorOf(caller: Caller): Author {

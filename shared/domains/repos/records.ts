@@ -1,8 +1,8 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../kernel/auth/caller';
 import { conflict, DomainError, isDomainError, notFound } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { transact } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';

@@ -1,7 +1,7 @@
-import { DeleteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { conflict, type DomainError, invalid } from '../../kernel/ground/errors';
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand, type TransactWriteCommandInput } from '../../kernel/store/commands';
 import { queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, keys, ORG_PREFIX, putNew, TABLE } from '../../kernel/store/table';
 import { projectKeys } from '../projects/records';

@@ -24,6 +24,8 @@ export type ErrorKind =
   | 'throttled'
   /** A system the platform stands on failed. */
   | 'backend'
+  /** Stopped part-way for now; repeating the request finishes it. */
+  | 'unavailable'
   /** The platform's own failure. */
   | 'internal';
 
@@ -50,7 +52,8 @@ export const isDomainError = (err: unknown, kind?: ErrorKind): err is DomainErro
 
 /** True when `err` is the caller's (a DomainError whose kind is not the platform's or a backend's failure). */
 export const isCallersError = (err: unknown): err is DomainError =>
-  err instanceof DomainError && err.kind !== 'backend' && err.kind !== 'internal';
+  err instanceof DomainError && !PLATFORMS.has(err.kind);
+const PLATFORMS: ReadonlySet<ErrorKind> = new Set(['backend', 'unavailable', 'internal']);
 
 export const invalid = (message: string, extra?: Record<string, unknown>) => new DomainError('invalid', message, extra);
 export const unauthorized = () => new DomainError('unauthenticated', 'Unauthorized');

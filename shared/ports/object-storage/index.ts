@@ -1,4 +1,8 @@
 import type { LifecycleRule } from '@aws-sdk/client-s3';
+
+/** A bucket's lifecycle rule as S3 words it (what `getLifecycle`/`putLifecycle` carry). */
+export type { LifecycleRule as S3LifecycleRule };
+
 import { config } from '../../kernel/config';
 import { lazyPort } from '../../kernel/ground/lazy';
 import { purgeAndDeleteBucket } from './delete-bucket';
