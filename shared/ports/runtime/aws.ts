@@ -15,6 +15,7 @@ import { FUNCTION_CONFIG } from '../../domains/deployments/schema';
 import { linkedVariables } from '../../domains/resources/links';
 import { config } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { arnParts, FUNCTION_POLICY, functionPolicy, LAMBDA_TRUST } from './function-role';
 import { type Iam, IamError, iamClient } from './iam';
 import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimePort, TailLogLine } from './port';
@@ -38,7 +39,7 @@ import { functionInfo, functionName } from './port';
 let lambda: LambdaClient | undefined;
 let logs: CloudWatchLogsClient | undefined;
 const lambdaClient = () => (lambda ??= new LambdaClient({}));
-const logsClient = () => (logs ??= new CloudWatchLogsClient({}));
+const logsClient = () => (logs ??= new CloudWatchLogsClient(sdkSettings('logs')));
 
 const isNotFound = (err: unknown) => (err as Error).name === 'ResourceNotFoundException';
 const iamIs = (err: unknown, code: string) => err instanceof IamError && err.code === code;
