@@ -1,12 +1,3 @@
-/**
- * `npm start`: the whole platform on one machine. The same handlers and route table as on AWS,
- * behind the local gateway, on embedded stand-ins for DynamoDB, S3, SQS and the identity
- * provider. Data persists under DATA_DIR (default `.data`); everything listens on loopback.
- *
- * Nothing here imports `shared/*` or the gateway statically: the handlers read their environment
- * when they are imported, so it is set first.
- */
-import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensurePlatformTable, JavaMissingError } from '../lib/local/dynamodb';
