@@ -8,12 +8,12 @@ import {
   type Versioning,
 } from '../../ports/object-storage';
 import { getResource, listResources, removeResource } from '../resources/records';
-import { type Resource, toResource } from '../resources/schema';
+import { type ResourceRecord, toResource } from '../resources/schema';
 
 export const BUCKET_NOT_FOUND = 'Bucket not found';
 
 export interface Bucket {
-  resource: Resource;
+  resource: ResourceRecord;
   ref: BucketRef;
 }
 

@@ -1,22 +1,13 @@
 import { invalid } from '../../kernel/ground/errors';
 import type { S3LifecycleRule } from '../../ports/object-storage';
 import { type CorsRule, RESERVED_CORS_ID, splitCors, storage, uploadCorsRule } from '../../ports/object-storage';
+import type { LifecycleRule } from '../resources/record-schemas';
 import type { Bucket } from './buckets';
 
 export const RESERVED_RULE = `${RESERVED_CORS_ID} is reserved for the service uploads.`;
 
 /** Lifecycle rules the platform writes carry this ID prefix; any other rule is `other: true`. */
 export const PLATFORM_RULE_PREFIX = 'platform-';
-
-/** Spec part A, "LifecycleRule". */
-export interface LifecycleRule {
-  id: string;
-  prefix: string;
-  enabled: boolean;
-  expirationDays?: number;
-  noncurrentDays?: number;
-  other: boolean;
-}
 
 export function toLifecycleRule(r: S3LifecycleRule): LifecycleRule {
   const id = r.ID ?? '';

@@ -1,5 +1,5 @@
 import { listResources } from '../resources/records';
-import { type Resource, toResource } from '../resources/schema';
+import { type ResourceRecord, toResource } from '../resources/schema';
 import { refreshStatus } from '../resources/status';
 import { forget, loadDatabase } from './load';
 import { describeTable, type TableOut, tableOut } from './tables';
@@ -25,7 +25,7 @@ type Summary =
     }
   | { table: null; error: 'unavailable' | 'missing' };
 
-async function summaryOf(r: Resource): Promise<Summary> {
+async function summaryOf(r: ResourceRecord): Promise<Summary> {
   if (r.status === 'error') return { table: null, error: 'missing' };
   try {
     const t = await describeTable(r.region, r.physicalName);

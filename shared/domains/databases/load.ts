@@ -1,7 +1,7 @@
 import { backendError } from '../../kernel/ground/backend-errors';
 import { notFound } from '../../kernel/ground/errors';
 import { getResource } from '../resources/records';
-import type { KeySchema, Resource } from '../resources/schema';
+import type { KeySchema, ResourceRecord } from '../resources/schema';
 import { refreshStatus } from '../resources/status';
 import { describeTable, keySchemaOf, type SdkTable } from './tables';
 
@@ -9,7 +9,7 @@ export const DATABASE_NOT_FOUND = 'Database not found';
 export const TABLE_NOT_FOUND = 'Table not found';
 
 /** A database with a table: `active` (or `deleting` while its table still answers). */
-export type Database = Resource & { keys: KeySchema };
+export type Database = ResourceRecord & { keys: KeySchema };
 
 /**
  * What a data route needs of a database (its table's name, region and key schema) never changes
@@ -27,7 +27,7 @@ export function forget(orgId: string, resourceId: string): void {
 }
 
 /** The database record, read now: 404 `Database not found`; a `creating` one gets its status refreshed. */
-export async function loadDatabase(orgId: string, resourceId: string): Promise<Resource> {
+export async function loadDatabase(orgId: string, resourceId: string): Promise<ResourceRecord> {
   const r = await getResource(orgId, 'database', resourceId);
   if (!r) {
     forget(orgId, resourceId);
@@ -37,7 +37,7 @@ export async function loadDatabase(orgId: string, resourceId: string): Promise<R
 }
 
 /** 404 `Table not found` while the database has no table: provisioning failed, or it is still being made. */
-export function requireTable(r: Resource): Database {
+export function requireTable(r: ResourceRecord): Database {
   if (r.status === 'error' || r.status === 'creating' || !r.keys) throw notFound(TABLE_NOT_FOUND);
   return r as Database;
 }
@@ -78,7 +78,7 @@ export const tableGone = () => backendError({ name: 'ResourceNotFoundException' 
 const tables = new Map<string, SdkTable>();
 
 /** The table's description, read now (the mapping table's 404 when it is gone). */
-export async function describe(db: Resource): Promise<SdkTable> {
+export async function describe(db: ResourceRecord): Promise<SdkTable> {
   const t = await describeTable(db.region, db.physicalName);
   if (!t) {
     tables.delete(cacheKey(db.orgId, db.resourceId));

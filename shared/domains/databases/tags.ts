@@ -2,7 +2,7 @@ import { invalid, isDomainError } from '../../kernel/ground/errors';
 import { customerDynamo } from '../../ports/customer-tables/client';
 import { TagResourceCommand, UntagResourceCommand } from '../../ports/customer-tables/commands';
 import { getResource, updateResource } from '../resources/records';
-import type { Resource } from '../resources/schema';
+import type { ResourceRecord } from '../resources/schema';
 import { isUnknownOperation, NOTES, supports } from './capabilities';
 import { type Database, describe } from './load';
 
@@ -26,8 +26,8 @@ function merged(current: Record<string, string> | undefined, change: Record<stri
  * request is read again and this change merged into it (a few times), so concurrent changes of
  * different tags all land.
  */
-async function storeTags(db: Database, change: Record<string, string | null>): Promise<Resource> {
-  let current: Resource = db;
+async function storeTags(db: Database, change: Record<string, string | null>): Promise<ResourceRecord> {
+  let current: ResourceRecord = db;
   for (let attempt = 0; ; attempt++) {
     try {
       return await updateResource(current, { tags: merged(current.tags, change) });

@@ -9,6 +9,7 @@ import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { raiseEvent } from '../notifications/raise';
 import { resourceKey } from '../resources/records';
 import { listPeople, type Person } from './people';
+import type { Comment, RepoIssue } from './record-schemas';
 
 /**
  * Repository issues and their comments (the repo-issues group; pull requests share the numbers).
@@ -25,40 +26,21 @@ import { listPeople, type Person } from './people';
  */
 export type ThreadKind = 'issue' | 'pull';
 
-export interface Author {
-  authorId: string;
-  authorEmail?: string;
-  authorName?: string;
-}
+/** Who wrote an issue or a comment. */
+export type Author = Pick<RepoIssue, 'authorId' | 'authorEmail' | 'authorName'>;
 
-export interface IssueRecord extends Author {
-  kind: 'issue';
-  number: number;
-  orgId: string;
-  repoId: string;
-  title: string;
-  body: string;
-  state: 'open' | 'closed';
-  labels: string[];
-  assignees: string[];
-  comments: number;
-  createdAt: number;
-  updatedAt: number;
-  closedAt?: number;
-  closedBy?: string;
-  closedByPull?: number;
-  version: number;
-}
+/**
+ * An issue as stored: its record (the schema ./record-schemas.ts `RepoIssue`, whose fields the spec
+ * leaves optional) with the ones every stored issue has, its kind and its version.
+ */
+export type IssueRecord = RepoIssue &
+  Required<Pick<RepoIssue, 'body' | 'state' | 'labels' | 'assignees' | 'comments' | 'createdAt' | 'updatedAt'>> & {
+    kind: 'issue';
+    version: number;
+  };
 
-export interface CommentRecord extends Author {
-  commentId: string;
-  number: number;
-  orgId: string;
-  repoId: string;
-  body: string;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A comment as stored: its record (`Comment`) with both times. */
+export type CommentRecord = Comment & Required<Pick<Comment, 'createdAt' | 'updatedAt'>>;
 
 const NUMBER_TRIES = 3;
 const pad = (n: number) => String(n).padStart(10, '0');

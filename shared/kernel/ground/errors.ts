@@ -66,9 +66,9 @@ export const tooLarge = (message: string, extra?: Record<string, unknown>) =>
 export const unprocessable = (message: string, extra?: Record<string, unknown>) =>
   new DomainError('unprocessable', message, extra);
 
-export interface Issue {
+export interface FieldIssue {
   path: string;
   message: string;
 }
 
-export const invalidRequest = (issues: Issue[]) => new DomainError('invalid', 'Invalid request', { issues });
+export const invalidRequest = (issues: FieldIssue[]) => new DomainError('invalid', 'Invalid request', { issues });
