@@ -117,6 +117,24 @@ async function main(): Promise<void> {
   const { createWorkerQueues } = await import('../lib/local/sqs');
   const workerQueues = await createWorkerQueues({ endpoint: services.sqs.endpoint, region, credentials });
 
+  // PLATFORM_FAULTS (off by default): the fault injector in front of the engines (lib/local/faults.ts).
+  const endpoints = {
+    dynamodb: services.dynamo.endpoint,
+    s3: services.s3.endpoint,
+    sqs: services.sqs.endpoint,
+  };
+  if (env.PLATFORM_FAULTS) {
+    const { parseFaults, startFaultProxy } = await import('../lib/local/faults');
+    const rules = parseFaults(env.PLATFORM_FAULTS);
+    for (const service of ['dynamodb', 's3', 'sqs'] as const) {
+      if (!rules.some((r) => r.service === service)) continue;
+      const proxy = await startFaultProxy(service, endpoints[service], rules);
+      stoppers.push(proxy.stop);
+      endpoints[service] = proxy.endpoint;
+    }
+    console.log(`Faults injected (PLATFORM_FAULTS): ${env.PLATFORM_FAULTS}`);
+  }
+
   const idpKeyFile = resolve(dataDir, 'keys', 'idp.json');
   // The environment the handlers read (shared/kernel/config.ts and the ports' adapters), before they load.
   // One key pair for every engine, the one they check.
@@ -126,9 +144,9 @@ async function main(): Promise<void> {
     AWS_REGION: region,
     AWS_ACCESS_KEY_ID: credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: services.dynamo.endpoint,
-    AWS_ENDPOINT_URL_S3: services.s3.endpoint,
-    AWS_ENDPOINT_URL_SQS: services.sqs.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
     S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: tableName,
     AUTH_URL: authUrl,

@@ -6,11 +6,43 @@ import { DomainError, type ErrorKind } from './errors';
  * route; the middy stack applies `backendError` to anything a route lets escape, so code only
  * catches what it answers with a more precise message.
  */
-const table: { names: string[]; kind: ErrorKind; message: (err: BackendError, fileRoute: boolean) => string }[] = [
+/**
+ * Throttling, as each service names it: DynamoDB, S3 (`SlowDown`), SQS, Lambda, SES, STS, the
+ * scheduler, CodeBuild and CodeCommit. The SDK retries these itself first (with jitter); what still
+ * fails reaches the caller as 429.
+ */
+const THROTTLED = [
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'SlowDown',
+  'Throttling',
+  'ThrottledException',
+  'TooManyRequestsException',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'AccountLimitExceededException',
+];
+
+const table: {
+  names: string[];
+  kind: ErrorKind;
+  /** When the row applies beyond its names (by default, always). */
+  when?: (err: BackendError) => boolean;
+  message: (err: BackendError, fileRoute: boolean) => string;
+}[] = [
   {
     names: ['ValidationException', 'InvalidArgument', 'InvalidRequest', 'MalformedXML', 'SerializationException'],
     kind: 'invalid',
     message: (err) => cleanMessage(err) ?? 'The backend rejected the request.',
+  },
+  {
+    // A transaction DynamoDB cancelled because a part of it was throttled is throttling, not a conflict.
+    names: ['TransactionCanceledException'],
+    kind: 'throttled',
+    when: (err) =>
+      reasonsOf(err).includes('ThrottlingError') || reasonsOf(err).includes('ProvisionedThroughputExceeded'),
+    message: () => 'The backend is throttling requests. Try again in a moment.',
   },
   {
     names: ['ConditionalCheckFailedException'],
@@ -43,7 +75,7 @@ const table: { names: string[]; kind: ErrorKind; message: (err: BackendError, fi
     message: (err) => cleanMessage(err) ?? 'The resource is busy. Try again shortly.',
   },
   {
-    names: ['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'SlowDown'],
+    names: THROTTLED,
     kind: 'throttled',
     message: () => 'The backend is throttling requests. Try again in a moment.',
   },
@@ -52,6 +84,8 @@ const table: { names: string[]; kind: ErrorKind; message: (err: BackendError, fi
 export interface BackendError {
   name: string;
   message?: string;
+  /** DynamoDB's reasons a transaction was cancelled, one per part (`Code`: `None`, `ConditionalCheckFailed`, `ThrottlingError`, …). */
+  CancellationReasons?: { Code?: string }[];
   $metadata?: { httpStatusCode?: number };
   $fault?: 'client' | 'server';
 }
@@ -70,9 +104,14 @@ function cleanMessage(err: BackendError): string | undefined {
   return m;
 }
 
-/** A backend error as the spec words it, by meaning. `fileRoute`: the call addressed one file. */
+const reasonsOf = (err: BackendError) => (err.CancellationReasons ?? []).map((r) => r.Code ?? '');
+
+/**
+ * A backend error as the spec words it, by meaning (the http layer adds `Retry-After` to the kinds
+ * worth repeating). `fileRoute`: the call addressed one file.
+ */
 export function backendError(err: BackendError, fileRoute = false): DomainError {
-  const row = table.find((r) => r.names.includes(err.name));
+  const row = table.find((r) => r.names.includes(err.name) && (r.when?.(err) ?? true));
   if (!row) return new DomainError('backend', 'The backend request failed. Try again.');
   return new DomainError(row.kind, row.message(err, fileRoute));
 }

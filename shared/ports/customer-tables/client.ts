@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config } from '../../kernel/config';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { dynamo } from '../../kernel/store/client';
 
 const clients = new Map<string, DynamoDBClient>();
@@ -14,7 +15,7 @@ export function customerDynamo(region: string): DynamoDBClient {
   if (region === config.region) return dynamo;
   let client = clients.get(region);
   if (!client) {
-    client = new DynamoDBClient({ region });
+    client = new DynamoDBClient({ ...sdkSettings('customerTables'), region });
     clients.set(region, client);
   }
   return client;
