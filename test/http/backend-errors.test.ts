@@ -1,4 +1,4 @@
-import { type BackendError, backendError } from '../../shared/kernel/ground/backend-errors';
+import { type BackendError, backendError, isBackendError } from '../../shared/kernel/ground/backend-errors';
 import { HttpError, httpErrorOf } from '../../shared/kernel/http/http-error';
 import { dynamo } from '../../shared/kernel/store/client';
 import { newDatabase } from '../databases/helpers';
@@ -102,6 +102,14 @@ describe('the backend error table', () => {
       expect([err.status, err.headers]).toEqual([502, { 'retry-after': '2' }]);
     },
   );
+});
+
+it('a backend connection cut below the SDK (no $metadata) is a backend error; our own errors are not', () => {
+  const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+  expect(isBackendError(reset)).toBe(true);
+  expect(toHttpError(reset).status).toBe(502);
+  expect(isBackendError(new Error('boom'))).toBe(false);
+  expect(isBackendError(Object.assign(new Error('no such file'), { code: 'ENOENT' }))).toBe(false);
 });
 
 describe('a backend error through a route', () => {

@@ -90,11 +90,16 @@ export interface BackendError {
   $fault?: 'client' | 'server';
 }
 
-/** True for errors thrown by an AWS SDK v3 client (they carry `$metadata`). */
+/** A connection to a backend that failed below the SDK (a stream cut part-way has no `$metadata`). */
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH']);
+
+/**
+ * True for errors thrown by an AWS SDK v3 client (they carry `$metadata`), and for a backend
+ * connection that failed (reset, refused, timed out) where the SDK had no answer to describe.
+ */
 export function isBackendError(err: unknown): err is BackendError {
-  return (
-    typeof err === 'object' && err !== null && '$metadata' in err && typeof (err as BackendError).name === 'string'
-  );
+  if (typeof err !== 'object' || err === null || typeof (err as BackendError).name !== 'string') return false;
+  return '$metadata' in err || NETWORK_CODES.has(String((err as { code?: unknown }).code));
 }
 
 /** A backend message is passed on only when it is plain text of a sensible length. */
