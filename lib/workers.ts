@@ -229,6 +229,16 @@ export const workers: Worker[] = [
     timeoutMinutes: 10,
   },
   {
+    name: 'repo-imports-sweep',
+    description: 'Fails repository imports whose job crashed and removes what they left',
+    // An import still queued or running past its job's time limit (its build or process is gone).
+    trigger: { kind: 'schedule', every: 'hour', retries: 2 },
+    // Records (imports, repositories); the build stopped (repoImports); the repository's storage
+    // (git) and LFS objects (repoLfs) removed.
+    needs: ['table', 'repoImports', 'git', 'repoLfs'],
+    timeoutMinutes: 5,
+  },
+  {
     name: 'analytics',
     description: "Adds the API's request events to hourly analytics counters",
     // One log line per request (shared/ports/analytics/aws.ts); each batch counted once (a marker).

@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   // Git over HTTP (scripts/bench/git.ts): clone and push through the platform vs git's own transport.
   if (routeGroups.some((g) => g.name === 'repos')) {
     say(
-      'git: clone of a 2,000-commit fixture and a 1 MB push, through the platform and directly; platform repo push of 10 and 100 MB',
+      'git: clone of a 2,000-commit fixture and a 1 MB push, through the platform and directly; platform repo push, import and clone of 10 and 100 MB',
     );
     sections.push(`**Git over HTTP**\n\n${renderGit(await benchGit(platform))}`);
   }

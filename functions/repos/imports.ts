@@ -16,7 +16,8 @@ import {
   putImport,
   requireImport,
 } from '../../shared/domains/repos/imports/records';
-import { createRepository, deleteRepository, M, repoById } from '../../shared/domains/repos/records';
+import { removeImportWork } from '../../shared/domains/repos/imports/sweep';
+import { createRepository, deleteRepository, M } from '../../shared/domains/repos/records';
 import { invalid } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { HttpError } from '../../shared/kernel/http/http-error';
@@ -178,10 +179,8 @@ export const importRoutes = [
       ) {
         throw new HttpError(409, IMPORT_M.finished);
       }
-      if (r.buildId) await (await builds()).cancel(r.buildId);
       // The job removes what it made when it stops; a job that was never reached (or killed) is finished here.
-      const left = await repoById(r.repoId);
-      if (left && left.importId === r.importId) await deleteRepository(left);
+      await removeImportWork(r);
       return ok({ import: importView(await requireImport(org.orgId, params.importId)) });
     },
   }),

@@ -6,6 +6,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
+import { IMPORT_QUEUE_HOURS, IMPORT_RUN_HOURS } from '../../shared/domains/repos/imports/records';
 import { bundleFunctionSync } from './bundle-sync';
 import type { PlatformData } from './data';
 import { GIT_REPO_PREFIX } from './deployments';
@@ -14,8 +15,8 @@ import { ack, nagArn, ref } from './nag';
 /** The import job's program (shared/domains/repos/imports/main.ts), bundled as functions are. */
 export const IMPORT_ENTRY = path.join('shared', 'domains', 'repos', 'imports', 'main.ts');
 
-/** The longest import: CodeBuild's limit is 36 hours; a Lambda function's would be 15 minutes. */
-export const IMPORT_TIMEOUT = Duration.hours(8);
+/** The longest import (records' IMPORT_RUN_HOURS, which the sweep of crashed imports reads too). */
+export const IMPORT_TIMEOUT = Duration.hours(IMPORT_RUN_HOURS);
 
 /**
  * Imports of existing repositories on AWS: a CodeBuild project whose source is the bundled import
@@ -96,10 +97,8 @@ export class RepoImports extends Construct {
       source: codebuild.Source.s3({ bucket: source.bucket, path: source.s3ObjectKey }),
       buildSpec: codebuild.BuildSpec.fromObject({
         version: '0.2',
-        phases: {
-          install: { commands: ['command -v git-lfs >/dev/null || dnf install -y git-lfs'] },
-          build: { commands: ['node index.mjs'] },
-        },
+        // git only: the job fetches LFS objects itself, through the guarded network path.
+        phases: { build: { commands: ['node index.mjs'] } },
       }),
       environment: {
         buildImage: codebuild.LinuxArmBuildImage.AMAZON_LINUX_2023_STANDARD_3_0,
@@ -115,7 +114,7 @@ export class RepoImports extends Construct {
         ),
       },
       timeout: IMPORT_TIMEOUT,
-      queuedTimeout: Duration.hours(1),
+      queuedTimeout: Duration.hours(IMPORT_QUEUE_HOURS),
       encryptionKey: props.encryptionKey,
       logging: { cloudWatch: { logGroup: this.logs } },
     });

@@ -110,10 +110,15 @@ describe('the worker table', () => {
     const touches = (construct: Construct) => statements.some((s) => s.resource.includes(`"${logicalId(construct)}"`));
     expect(touches(stack.data.table)).toBe(needs('table'));
     expect(touches(stack.data.artifactsBucket)).toBe(
-      needs('artifactsRead') || needs('artifactsExpire') || needs('buckets'),
+      needs('artifactsRead') || needs('artifactsExpire') || needs('buckets') || needs('repoLfs'),
     );
-    expect(actions.includes('s3:DeleteObject*')).toBe(needs('artifactsExpire') || needs('buckets'));
-    expect(actions.some((a) => a.startsWith('s3:PutObject'))).toBe(needs('buckets'));
+    expect(actions.includes('s3:DeleteObject*')).toBe(needs('artifactsExpire') || needs('buckets') || needs('repoLfs'));
+    expect(actions.some((a) => a.startsWith('s3:PutObject'))).toBe(needs('buckets') || needs('repoLfs'));
+    // LFS objects alone (repoLfs): the bucket's repo-lfs/ prefix, nothing else of it.
+    if (needs('repoLfs') && !needs('buckets') && !needs('artifactsRead') && !needs('artifactsExpire')) {
+      const onBucket = statements.filter((s) => s.resource.includes(`"${logicalId(stack.data.artifactsBucket)}"`));
+      for (const st of onBucket) expect(st.resource).toMatch(/repo-lfs\/\*/);
+    }
     // On the secrets key (the table's grant has its own key): decrypt only, unless the worker seals too.
     const onSecretsKey = statements.filter((s) => s.resource.includes(`"${logicalId(stack.data.secretsKey)}"`));
     const keyActions = onSecretsKey.flatMap((s) => s.actions);
@@ -126,7 +131,7 @@ describe('the worker table', () => {
     expect(actions.includes('lambda:DeleteFunction')).toBe(needs('serverFunctions') || needs('functionsDelete'));
     expect(actions.includes('logs:GetLogEvents')).toBe(needs('buildLogs') || needs('builds'));
     expect(actions.includes('cloudwatch:GetMetricData')).toBe(needs('bucketMetrics'));
-    expect(actions.some((a) => a.startsWith('codebuild:'))).toBe(needs('builds'));
+    expect(actions.some((a) => a.startsWith('codebuild:'))).toBe(needs('builds') || needs('repoImports'));
     // SQS: a queue worker consumes its own queue (its event source's grant); sends only where a need says.
     const onOtherQueues = statements.filter(
       (s) => s.actions.some((a) => a.startsWith('sqs:')) && !(w.queue && s.resource.includes(logicalId(w.queue))),

@@ -1,8 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IMPORT_M, importKey, MAX_ACTIVE_IMPORTS, putImport } from '../../shared/domains/repos/imports/records';
-import { M } from '../../shared/domains/repos/records';
+import { handler as sweepWorker } from '../../functions/workers/repo-imports-sweep';
+import {
+  IMPORT_M,
+  IMPORT_QUEUE_HOURS,
+  IMPORT_RUN_HOURS,
+  importKey,
+  MAX_ACTIVE_IMPORTS,
+  putImport,
+} from '../../shared/domains/repos/imports/records';
+import { createRepository, M } from '../../shared/domains/repos/records';
+import { git } from '../../shared/ports/git';
 import { storage } from '../../shared/ports/object-storage';
 import { Cli } from '../cli/helpers';
 import { serveGit } from '../helpers/git-server';
@@ -14,8 +23,9 @@ import { gitCli } from './git-cli';
  * Imports of existing repositories through the local gateway, run by the local builder with the
  * real git: a 100 MB repository with branches and tags served on loopback (a private one: the
  * password travels in the URL and is never answered) is imported and cloned back with every ref
- * equal; a failed and a cancelled import leave no repository; the listed errors; another
- * organization sees nothing.
+ * equal; the source's Git LFS objects brought along (served by the test's LFS server) and a link
+ * of its batch answer to the metadata address refused; a failed and a cancelled import leave no
+ * repository; the listed errors; another organization sees nothing.
  */
 let p: TestPlatform;
 let home: string;
@@ -59,15 +69,50 @@ const refsOf = (gitDir: string) =>
 
 const withPassword = (url: string) => url.replace('://', `://source:${PASSWORD}@`);
 
-async function finalState(importId: string, orgId = p.org.orgId) {
+async function finalState(importId: string, orgId = p.org.orgId, token?: string) {
   return until(async () => {
-    const res = await p.get(`${imports(orgId)}/${importId}`);
+    const res = await p.get(`${imports(orgId)}/${importId}`, token ? { token } : undefined);
     return ['succeeded', 'failed', 'cancelled'].includes(res.body.import?.state) ? res.body.import : undefined;
   }, 80_000);
 }
 
 let bigSource: string;
 let smallSource: string;
+let root: string;
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+/** What the source named `evil` answers for its second LFS object: the cloud's metadata service. */
+const METADATA = 'https://169.254.169.254/latest/meta-data/iam/security-credentials/';
+
+/**
+ * A bare repository `<name>.git` whose `*.bin` files are tracked by Git LFS (`main` and `assets`,
+ * one object on both), its objects where the server serves them from. Answers each file's bytes.
+ */
+async function makeLfsSource(name: string): Promise<Record<string, Buffer>> {
+  const work = join(home, `${name}-work`);
+  mkdirSync(work);
+  await ok(work, ['init', '-q', '--initial-branch=main']);
+  await ok(work, ['lfs', 'track', '*.bin']);
+  const files: Record<string, Buffer> = { 'a.bin': randomBytes(3 * MB), 'b.bin': randomBytes(1 * MB) };
+  writeFileSync(join(work, 'a.bin'), files['a.bin'] as Buffer);
+  writeFileSync(join(work, 'same.bin'), files['a.bin'] as Buffer);
+  await ok(work, ['add', '.']);
+  await ok(work, ['commit', '-q', '-m', 'Large files']);
+  await ok(work, ['checkout', '-q', '-b', 'assets']);
+  writeFileSync(join(work, 'b.bin'), files['b.bin'] as Buffer);
+  await ok(work, ['add', '.']);
+  await ok(work, ['commit', '-q', '-m', 'One more']);
+  await ok(work, ['checkout', '-q', 'main']);
+  const bare = join(root, `${name}.git`);
+  await ok(home, ['clone', '-q', '--bare', work, bare]);
+  cpSync(join(work, '.git', 'lfs', 'objects'), join(bare, 'lfs', 'objects'), { recursive: true });
+  return files;
+}
+
+/** The keys of the organization's LFS objects in the platform's bucket. */
+const lfsKeys = async (orgId: string) =>
+  (await storage.listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, `repo-lfs/${orgId}/`, 1000)).keys.map(
+    (k) => k.key,
+  );
 
 beforeAll(async () => {
   process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'imports-'));
@@ -78,9 +123,13 @@ beforeAll(async () => {
   process.env.ARTIFACTS_BUCKET = `imports-${Date.now().toString(36)}`;
   await storage.createBucket(process.env.ARTIFACTS_BUCKET);
   p = await TestPlatform.start();
-  const root = join(home, 'served');
+  await ok(home, ['lfs', 'install', '--skip-repo']);
+  root = join(home, 'served');
   mkdirSync(root);
-  server = await serveGit(root, { password: PASSWORD });
+  server = await serveGit(root, {
+    password: PASSWORD,
+    lfsHref: (name, _oid, index, own) => (name === 'evil' && index === 1 ? METADATA : own),
+  });
   bigSource = await makeSource(root, 'big', { main: [30, 10, 0], feature: [20, 10], release: [25, 5] });
   smallSource = await makeSource(root, 'small', { main: [0, 0], dev: [0] });
 }, 60_000);
@@ -174,6 +223,115 @@ describe('an import', () => {
     expect(again.body.error).toBe(IMPORT_M.finished);
     expect((await p.get(`${imports()}/${id}`)).body.import.state).toBe('cancelled');
   }, 60_000);
+});
+
+describe('Git LFS objects of the source', () => {
+  it('are brought along, checked, through the guarded path: a clone and git lfs pull give the same bytes', async () => {
+    const files = await makeLfsSource('media');
+    const name = unique('media');
+    const started = await p.post(imports(), { url: withPassword(server.url('media')), name });
+    expect(started.status).toBe(202);
+    const done = await finalState(started.body.import.importId);
+    expect(done).toMatchObject({ state: 'succeeded', message: null });
+    // The git history's bytes and the LFS objects' (3 MB and 1 MB: the same object twice is read once).
+    expect(done.progress.bytes).toBeGreaterThan(4 * MB);
+    expect(server.lfsServed.filter((oid) => oid === sha256(files['a.bin'] as Buffer))).toHaveLength(1);
+    const stored = await lfsKeys(p.org.orgId);
+    for (const bytes of Object.values(files)) {
+      expect(stored).toContain(`repo-lfs/${p.org.orgId}/${done.repository.resourceId}/${sha256(bytes)}`);
+    }
+
+    const key = await p.apiKey(['git:read']);
+    const repo = await p.get(`/v1/orgs/${p.org.orgId}/repos/${name}`);
+    const dir = mkdtempSync(join(home, 'clone-'));
+    await ok(dir, ['clone', '-q', repo.body.cloneUrl.replace('://', `://git:${key}@`), 'copy'], {
+      GIT_LFS_SKIP_SMUDGE: '1',
+    });
+    const copy = join(dir, 'copy');
+    // Pointers until pulled: the objects come from the platform, not the source.
+    expect(readFileSync(join(copy, 'a.bin'), 'utf8')).toContain(`oid sha256:${sha256(files['a.bin'] as Buffer)}`);
+    await ok(copy, ['lfs', 'pull']);
+    expect(sha256(readFileSync(join(copy, 'a.bin')))).toBe(sha256(files['a.bin'] as Buffer));
+    expect(sha256(readFileSync(join(copy, 'same.bin')))).toBe(sha256(files['a.bin'] as Buffer));
+    await ok(copy, ['checkout', '-q', 'assets']);
+    expect(sha256(readFileSync(join(copy, 'b.bin')))).toBe(sha256(files['b.bin'] as Buffer));
+  }, 90_000);
+
+  it('a link to a private or link-local address is refused: the import fails and leaves nothing', async () => {
+    await makeLfsSource('evil');
+    const other = await p.newOrg();
+    const name = unique('evil');
+    const servedBefore = server.lfsServed.length;
+    const started = await p.post(
+      imports(other.org.orgId),
+      { url: withPassword(server.url('evil')), name },
+      { token: other.owner.token },
+    );
+    expect(started.status).toBe(202);
+    const done = await finalState(started.body.import.importId, other.org.orgId, other.owner.token);
+    expect(done).toMatchObject({ state: 'failed', message: IMPORT_M.lfsUnsafe, repository: null });
+    // The first object was read from the source (and stored) before the second's link was refused.
+    expect(server.lfsServed.length).toBe(servedBefore + 1);
+    const seen = await p.get(`/v1/orgs/${other.org.orgId}/repos/${name}`, { token: other.owner.token });
+    expect(seen.status).toBe(404);
+    expect(await lfsKeys(other.org.orgId)).toEqual([]);
+  }, 60_000);
+});
+
+describe('the sweep of crashed imports', () => {
+  /** An import record of `orgId` in `state`, made `hoursAgo`, filling a new repository (with an LFS object). */
+  async function crashedImport(orgId: string, userId: string, state: 'queued' | 'running', hoursAgo: number) {
+    const importId = `imp_${Date.now().toString(36).padStart(26, '0').slice(-20)}${(n++).toString(36).padStart(6, '0')}`;
+    const name = unique('crashed');
+    const repo = await createRepository(orgId, { kind: 'user', userId }, { name, importId });
+    await (await git()).create(repo.resourceId, 'main');
+    const lfsKey = `repo-lfs/${orgId}/${repo.resourceId}/${'a'.repeat(64)}`;
+    const bucket = { name: process.env.ARTIFACTS_BUCKET as string };
+    const put = await storage.presignPut(bucket, lfsKey, { contentType: 'application/octet-stream', expiresIn: 60 });
+    const headers = { 'content-type': 'application/octet-stream' };
+    expect((await fetch(put, { method: 'PUT', headers, body: 'partial' })).status).toBe(200);
+    const at = Date.now() - hoursAgo * 3_600_000;
+    await putImport({
+      ...importKey(orgId, importId),
+      importId,
+      orgId,
+      url: 'https://example.com/x.git',
+      name,
+      repoId: repo.resourceId,
+      state,
+      progress: { phase: state === 'queued' ? 'queued' : 'pushing', objects: 10, bytes: 1000 },
+      message: null,
+      createdBy: userId,
+      createdAt: at,
+      updatedAt: at,
+    });
+    return { importId, name };
+  }
+
+  it('fails an import still queued or running past its time limit and removes its repository; a younger one is left', async () => {
+    const other = await p.newOrg();
+    const as = { token: other.owner.token };
+    const limit = IMPORT_QUEUE_HOURS + IMPORT_RUN_HOURS;
+    const running = await crashedImport(other.org.orgId, other.owner.userId, 'running', limit + 1);
+    const queued = await crashedImport(other.org.orgId, other.owner.userId, 'queued', limit + 0.5);
+    const young = await crashedImport(other.org.orgId, other.owner.userId, 'running', limit - 0.5);
+
+    const result = await sweepWorker();
+    expect(result.swept).toBeGreaterThanOrEqual(2);
+    expect(result.failed).toBe(0);
+    for (const gone of [running, queued]) {
+      const seen = (await p.get(`${imports(other.org.orgId)}/${gone.importId}`, as)).body.import;
+      expect(seen).toMatchObject({ state: 'failed', message: IMPORT_M.overdue, repository: null });
+      expect(seen.finishedAt).toEqual(expect.any(Number));
+      expect((await p.get(`/v1/orgs/${other.org.orgId}/repos/${gone.name}`, as)).status).toBe(404);
+    }
+    const left = (await p.get(`${imports(other.org.orgId)}/${young.importId}`, as)).body.import;
+    expect(left).toMatchObject({ state: 'running', message: null });
+    expect((await p.get(`/v1/orgs/${other.org.orgId}/repos/${young.name}`, as)).status).toBe(200);
+    // Only the younger import's LFS object is left; a second sweep finds nothing more to do.
+    expect((await lfsKeys(other.org.orgId)).length).toBe(1);
+    expect(await sweepWorker()).toEqual({ swept: 0, failed: 0 });
+  });
 });
 
 describe('refusals', () => {

@@ -1,8 +1,8 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
@@ -11,6 +11,7 @@ import { getItem, TABLE } from '../../kernel/store/table';
 import { git } from '../../ports/git';
 import { GitArchiveError } from '../../ports/git/port';
 import { storage } from '../../ports/object-storage';
+import { putFileAt } from '../../ports/object-storage/put-file';
 import { queue } from '../../ports/queue';
 import { artifactsBucket } from '../deployments/sources';
 
@@ -161,11 +162,5 @@ const putRecord = (key: { pk: string; sk: string }, record: ArchiveRecord) =>
 /** The file into the artifacts bucket, through a short presigned PUT (as uploads are read). */
 async function upload(file: string, size: number, key: string, type: string): Promise<void> {
   const url = await storage.presignPut({ name: artifactsBucket() }, key, { contentType: type, size, expiresIn: 300 });
-  const res = await fetch(url, {
-    method: 'PUT',
-    headers: { 'content-type': type, 'content-length': String(size) },
-    body: Readable.toWeb(createReadStream(file)) as ReadableStream,
-    duplex: 'half',
-  } as RequestInit);
-  if (!res.ok) throw new Error(`Writing the archive failed (HTTP ${res.status}).`);
+  await putFileAt(url, file, size, type, 'Writing the archive');
 }

@@ -1,9 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { readEnv } from '../../../kernel/ground/env';
 import { describeError, log } from '../../../kernel/ground/log';
 import { addressesFor, systemResolver, UnsafeUrlError } from '../../../kernel/net/guarded-fetch';
@@ -11,9 +9,10 @@ import { git } from '../../../ports/git';
 import { secrets } from '../../../ports/secrets';
 import { loopbackAllowed } from '../../connectors/records';
 import { updateResource } from '../../resources/records';
-import { LFS_CONTENT_TYPE, uploadBatch } from '../lfs/objects';
+import { type LfsObjectRequest, parsePointer } from '../lfs/objects';
 import { deleteRepository, type RepoRecord, repoById } from '../records';
 import { indexTagMoves } from '../tags';
+import { importLfsObjects, LfsImportFailed, type LfsSource } from './lfs';
 import { credentialsContext, getImport, IMPORT_M, type ImportPhase, type ImportRecord, moveImport } from './records';
 
 /**
@@ -24,8 +23,9 @@ import { credentialsContext, getImport, IMPORT_M, type ImportPhase, type ImportR
  *    addresses are checked as the guarded fetch checks them (public only; loopback where `npm start`
  *    allows it, as for connectors) and git connects to those addresses only (`http.curloptResolve`),
  *    follows no redirect and speaks http(s) only;
- * 2. fetches the Git LFS objects of every ref when the history points at some, and stores them as
- *    the LFS routes do (uploadBatch's presigned links, counted against the plan);
+ * 2. finds the Git LFS pointers of every branch and tag (small blobs that parse as pointers) and
+ *    brings their objects from the source's Batch API through the guarded network path, checked
+ *    by size and SHA-256 and stored as an LFS push stores them (./lfs.ts);
  * 3. creates the repository's storage with the source's default branch and pushes every branch and
  *    tag into it, at most PUSH_REFS refs a push (CodeCommit takes 4,000 ref changes a push);
  * 4. makes the repository `active` and the import `succeeded`.
@@ -50,12 +50,6 @@ export function parseGitProgress(line: string): { objects: number; bytes: number
   return { objects: Number(m[1]), bytes: m[2] ? Math.round(Number(m[2]) * (UNITS[m[3] as string] ?? 1)) : 0 };
 }
 
-/** The LFS endpoint git-lfs derives from a clone URL: `<url>/info/lfs`, with `.git` added when missing. */
-const lfsEndpointOf = (url: URL) => {
-  const base = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-  return `${base.endsWith('.git') ? base : `${base}.git`}/info/lfs`;
-};
-
 /** The `-c` settings that hold git to the checked addresses and to http(s), with no prompt or redirect. */
 async function guardedGitConfig(url: URL): Promise<string[]> {
   const loopback = loopbackAllowed();
@@ -75,9 +69,6 @@ async function guardedGitConfig(url: URL): Promise<string[]> {
     'protocol.allow=never',
     `protocol.${url.protocol.slice(0, -1)}.allow=always`,
     'core.hooksPath=/dev/null',
-    // The LFS server is the source's own (as git-lfs derives it), never one the source's
-    // `.lfsconfig` names: that file is the tenant's and could point git-lfs at an internal address.
-    `lfs.url=${lfsEndpointOf(url)}`,
     'credential.helper=',
     'credential.helper=!f() { test "$1" = get && echo "username=$IMPORT_SOURCE_USER" && echo "password=$IMPORT_SOURCE_PASSWORD"; }; f',
   ];
@@ -89,6 +80,8 @@ interface Run {
   progress: Progress;
   lastWrite: number;
   cancelled: boolean;
+  /** Stops the LFS transfers (fetches) with the import. */
+  abort: AbortController;
 }
 
 let current: Run | undefined;
@@ -98,6 +91,7 @@ export function stopRunningImport(): void {
   if (!current) return;
   current.cancelled = true;
   current.child?.kill('SIGTERM');
+  current.abort.abort();
 }
 
 /** Writes progress (throttled unless `force`); a finished import (cancelled) stops the job. */
@@ -110,37 +104,43 @@ async function report(run: Run, next: Partial<Progress>, force = false): Promise
   if (!still) {
     run.cancelled = true;
     run.child?.kill('SIGTERM');
+    run.abort.abort();
     throw new Cancelled(IMPORT_M.cancelled);
   }
 }
 
-/** Runs git with the job's environment; its progress lines feed `onLine`. Rejects with its last lines. */
-function runGit(
+/**
+ * Runs git with the job's environment (`input` on its stdin); its progress lines feed `onLine`.
+ * Answers its output as bytes; rejects with its last lines.
+ */
+function gitBytes(
   run: Run,
   cwd: string,
   args: string[],
   env: Record<string, string>,
   onLine?: (line: string) => void,
-): Promise<string> {
+  input?: string,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd, env, stdio: 'pipe' });
     run.child = child;
-    let out = '';
+    const out: Buffer[] = [];
     let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString('utf8');
-    });
+    child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => {
       const text = d.toString('utf8');
       err = (err + text).slice(-4000);
       if (onLine) for (const line of text.split(/[\r\n]+/)) if (line) onLine(line);
     });
+    // git may stop reading early (it failed): its exit code says so, not a broken pipe.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input ?? '');
     if (run.cancelled) child.kill('SIGTERM');
     child.on('error', reject);
     child.on('close', (code) => {
       run.child = undefined;
       if (run.cancelled) reject(new Cancelled(IMPORT_M.cancelled));
-      else if (code === 0) resolve(out);
+      else if (code === 0) resolve(Buffer.concat(out));
       else
         reject(
           new Error(
@@ -151,44 +151,80 @@ function runGit(
   });
 }
 
-/** Every file under `dir` (LFS keeps objects as `lfs/objects/ab/cd/<oid>`). */
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? (e as { path: string }).path, e.name));
+/** `gitBytes` answering text. */
+const runGit = async (...args: Parameters<typeof gitBytes>): Promise<string> =>
+  (await gitBytes(...args)).toString('utf8');
+
+/** The largest LFS pointer file (the spec's limit); a blob larger is never a pointer. */
+const MAX_POINTER_BYTES = 1024;
+
+/**
+ * The distinct LFS objects the branches and tags point at: every blob of at most
+ * MAX_POINTER_BYTES reachable from them (git's own object filter) that parses as a pointer.
+ */
+async function lfsPointers(run: Run, mirror: string, env: Record<string, string>): Promise<LfsObjectRequest[]> {
+  const listed = await runGit(
+    run,
+    mirror,
+    [
+      'rev-list',
+      '--objects',
+      '--no-object-names',
+      `--filter=blob:limit=${MAX_POINTER_BYTES + 1}`,
+      '--branches',
+      '--tags',
+    ],
+    env,
+  );
+  if (!listed.trim()) return [];
+  const kinds = await runGit(
+    run,
+    mirror,
+    ['cat-file', '--batch-check=%(objecttype) %(objectname) %(objectsize)'],
+    env,
+    undefined,
+    listed,
+  );
+  const small = kinds
+    .split('\n')
+    .map((l) => l.split(' '))
+    .filter(([kind, , size]) => kind === 'blob' && Number(size) <= MAX_POINTER_BYTES)
+    .map(([, oid]) => oid);
+  if (small.length === 0) return [];
+  const contents = await gitBytes(run, mirror, ['cat-file', '--batch'], env, undefined, `${small.join('\n')}\n`);
+  const found = new Map<string, LfsObjectRequest>();
+  // `<oid> blob <size>\n<content>\n`, one after the other.
+  for (let at = 0; at < contents.length; ) {
+    const eol = contents.indexOf(0x0a, at);
+    if (eol < 0) break;
+    const size = Number(contents.subarray(at, eol).toString('latin1').split(' ')[2]);
+    if (!Number.isSafeInteger(size)) break;
+    const pointer = parsePointer(contents.subarray(eol + 1, eol + 1 + size));
+    if (pointer) found.set(pointer.oid, pointer);
+    at = eol + 1 + size + 1;
+  }
+  return [...found.values()];
 }
 
-/** Brings the LFS objects of every ref along, when the history points at some. */
-async function importLfs(run: Run, mirror: string, repo: RepoRecord, env: Record<string, string>, cfg: string[]) {
-  const pointers = await runGit(run, mirror, [...cfg, 'lfs', 'ls-files', '--all', '--long'], env).catch(() => '');
-  if (!pointers.trim()) return;
+/** Brings the LFS objects the branches and tags point at along, when the source serves them. */
+async function importLfs(run: Run, mirror: string, repo: RepoRecord, env: Record<string, string>, source: LfsSource) {
+  const pointers = await lfsPointers(run, mirror, env);
+  if (pointers.length === 0) return;
   await report(run, { phase: 'lfs' }, true);
   try {
-    await runGit(run, mirror, [...cfg, 'lfs', 'fetch', '--all', 'origin'], env);
+    const { stored, missing } = await importLfsObjects({
+      repo: { orgId: repo.orgId, repoId: repo.resourceId },
+      source,
+      pointers,
+      workDir: join(mirror, '..'),
+      signal: run.abort.signal,
+      onObject: (bytes) => report(run, { bytes: run.progress.bytes + bytes }),
+    });
+    log.info('repository import: LFS objects', { importId: run.record.importId, stored, missing });
   } catch (err) {
-    if (err instanceof Cancelled) throw err;
-    log.warn('repository import: LFS fetch failed', { importId: run.record.importId, error: describeError(err) });
-    throw new ImportFailed(IMPORT_M.lfsFailed);
-  }
-  const files = await filesUnder(join(mirror, 'lfs', 'objects'));
-  const objects = await Promise.all(files.map(async (f) => ({ oid: f.slice(-64), size: (await stat(f)).size, f })));
-  const lfsRepo = { orgId: repo.orgId, repoId: repo.resourceId };
-  for (let i = 0; i < objects.length; i += 100) {
-    const batch = objects.slice(i, i + 100);
-    // Past the plan's storage this throws its message (PlanExceeded), which the import reports.
-    const answers = await uploadBatch(lfsRepo, batch, { href: '' });
-    for (const [j, a] of answers.entries()) {
-      const upload = a.actions?.upload;
-      if (!upload) continue;
-      const o = batch[j] as (typeof batch)[number];
-      const res = await fetch(upload.href, {
-        method: 'PUT',
-        headers: { 'Content-Type': LFS_CONTENT_TYPE, 'Content-Length': String(o.size) },
-        body: Readable.toWeb(createReadStream(o.f)) as ReadableStream,
-        duplex: 'half',
-      } as RequestInit);
-      if (!res.ok) throw new ImportFailed(IMPORT_M.lfsFailed);
-      await report(run, { bytes: run.progress.bytes + o.size });
-    }
+    if (run.cancelled) throw new Cancelled(IMPORT_M.cancelled);
+    if (err instanceof LfsImportFailed) throw new ImportFailed(err.message);
+    throw err;
   }
 }
 
@@ -250,6 +286,7 @@ export async function runImport(orgId: string, importId: string): Promise<Import
     progress: { phase: 'cloning', objects: 0, bytes: 0 },
     lastWrite: 0,
     cancelled: false,
+    abort: new AbortController(),
   };
   current = run;
   const work = await mkdtemp(join(readEnv('IMPORT_WORK_DIR') ?? tmpdir(), 'import-'));
@@ -271,7 +308,6 @@ export async function runImport(orgId: string, importId: string): Promise<Import
       GIT_CONFIG_NOSYSTEM: '1',
       GIT_CONFIG_GLOBAL: '/dev/null',
       GIT_TERMINAL_PROMPT: '0',
-      GIT_LFS_SKIP_SMUDGE: '1',
       IMPORT_SOURCE_USER: user ?? '',
       IMPORT_SOURCE_PASSWORD: password ?? '',
     };
@@ -297,7 +333,7 @@ export async function runImport(orgId: string, importId: string): Promise<Import
     const anyRef = (await runGit(run, mirror, ['for-each-ref', '--count=1', 'refs/heads', 'refs/tags'], env)).trim();
     if (!anyRef) throw new ImportFailed(IMPORT_M.empty);
 
-    await importLfs(run, mirror, repo, env, cfg);
+    await importLfs(run, mirror, repo, env, { url: new URL(record.url), user: user ?? '', password: password ?? '' });
     await report(run, { phase: 'pushing' }, true);
     const defaultBranch = branch ?? repo.defaultBranch;
     await (await git()).create(repo.resourceId, defaultBranch);

@@ -3,6 +3,7 @@ import { db } from '../../../kernel/store/client';
 import { PutCommand, QueryCommand, UpdateCommand } from '../../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
 import { newId } from '../../../kernel/store/ids';
+import { queryAll } from '../../../kernel/store/ops';
 import { getItem, TABLE } from '../../../kernel/store/table';
 
 /**
@@ -18,6 +19,15 @@ export type ImportPhase = 'queued' | 'cloning' | 'lfs' | 'pushing' | 'done';
 export const FINAL_STATES: readonly ImportState[] = ['succeeded', 'failed', 'cancelled'];
 /** Imports of one organization queued or running at once. */
 export const MAX_ACTIVE_IMPORTS = 3;
+/**
+ * The import job's limits: queued at most IMPORT_QUEUE_HOURS, then running at most
+ * IMPORT_RUN_HOURS (the import project's build timeout, lib/aws/imports.ts; CodeBuild's own limit
+ * is 36 hours, a Lambda function's would be 15 minutes). An import not finished past both is swept
+ * (./sweep.ts).
+ */
+export const IMPORT_QUEUE_HOURS = 1;
+export const IMPORT_RUN_HOURS = 8;
+const LIMIT_MS = (IMPORT_QUEUE_HOURS + IMPORT_RUN_HOURS) * 3_600_000;
 
 export interface ImportRecord {
   pk: string;
@@ -40,6 +50,9 @@ export interface ImportRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt?: number;
+  /** While queued or running: the index of unfinished imports (ACTIVE_PK), by creation time. */
+  gsi1pk?: string;
+  gsi1sk?: string;
 }
 
 export const IMPORT_M = {
@@ -52,7 +65,9 @@ export const IMPORT_M = {
   empty: 'The source repository has no branches or tags.',
   pushFailed: 'The history could not be written to the new repository.',
   lfsFailed: "The source's Git LFS objects could not be fetched.",
+  lfsUnsafe: "The source's Git LFS server named a link the platform does not reach (only public https hosts).",
   lost: 'The import stopped unexpectedly. Start it again.',
+  overdue: `The import did not finish within ${IMPORT_QUEUE_HOURS + IMPORT_RUN_HOURS} hours and was stopped. Start it again.`,
 } as const;
 
 const PREFIX = 'REPOIMPORT#';
@@ -71,9 +86,23 @@ export function publicUrl(url: URL): string {
   return clean.href;
 }
 
+/** Every unfinished import of every organization is in gsi1 under this key, oldest first; a final state leaves it. */
+const ACTIVE_PK = 'REPOIMPORTS#ACTIVE';
+const activeSortKey = (createdAt: number, orgId: string, importId: string) =>
+  `${String(createdAt).padStart(15, '0')}#${orgId}#${importId}`;
+
 export async function putImport(record: ImportRecord): Promise<void> {
-  await db.send(new PutCommand({ TableName: TABLE(), Item: record, ConditionExpression: 'attribute_not_exists(pk)' }));
+  const item = { ...record, gsi1pk: ACTIVE_PK, gsi1sk: activeSortKey(record.createdAt, record.orgId, record.importId) };
+  await db.send(new PutCommand({ TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
 }
+
+/** Imports of any organization still queued or running past their job's time limit at `now`. */
+export const overdueImports = (now = Date.now()) =>
+  queryAll<ImportRecord>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+    ExpressionAttributeValues: { ':pk': ACTIVE_PK, ':before': activeSortKey(now - LIMIT_MS, '', '') },
+  });
 
 export const getImport = (orgId: string, importId: string) => getItem<ImportRecord>(importKey(orgId, importId), true);
 
@@ -107,25 +136,13 @@ export async function listImports(
 }
 
 /** Imports of the organization not yet finished. */
-export async function activeImports(orgId: string): Promise<ImportRecord[]> {
-  const out: ImportRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        FilterExpression: '#state IN (:q, :r)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':p': PREFIX, ':q': 'queued', ':r': 'running' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...((page.Items ?? []) as ImportRecord[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
-}
+export const activeImports = (orgId: string) =>
+  queryAll<ImportRecord>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    FilterExpression: '#state IN (:q, :r)',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':p': PREFIX, ':q': 'queued', ':r': 'running' },
+  });
 
 /**
  * Changes an import that is not finished yet (`state` one of queued, running): false when it had
@@ -153,7 +170,7 @@ export async function moveImport(
       new UpdateCommand({
         TableName: TABLE(),
         Key: importKey(r.orgId, r.importId),
-        UpdateExpression: `SET ${sets.join(', ')}${final ? ' REMOVE sealedCredentials' : ''}`,
+        UpdateExpression: `SET ${sets.join(', ')}${final ? ' REMOVE sealedCredentials, gsi1pk, gsi1sk' : ''}`,
         ConditionExpression: '#state IN (:q, :r)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,

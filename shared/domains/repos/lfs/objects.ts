@@ -239,7 +239,7 @@ export async function lfsFileOf(repo: LfsRepo, content: Buffer, filename?: strin
 const POINTER =
   /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (\d+)\n(?:[a-z0-9.-]+ [^\n]*\n)*$/;
 /** The object an LFS pointer file names (the spec's pointer: version, oid, size), if it is one. */
-function parsePointer(content: Buffer): LfsObjectRequest | undefined {
+export function parsePointer(content: Buffer): LfsObjectRequest | undefined {
   if (content.length > 1024) return undefined;
   const m = POINTER.exec(content.toString('utf8'));
   return m ? { oid: m[1] as string, size: Number(m[2]) } : undefined;
