@@ -1,12 +1,3 @@
-/**
- * `npm start`: the whole platform on one machine. The same handlers and route table as on AWS,
- * behind the local gateway, on embedded stand-ins for DynamoDB, S3, SQS and the identity
- * provider. Data persists under DATA_DIR (default `.data`); everything listens on loopback.
- *
- * Nothing here imports `shared/*` or the gateway statically: the handlers read their environment
- * when they are imported, so it is set first.
- */
-import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensurePlatformTable, JavaMissingError } from '../lib/local/dynamodb';
@@ -59,17 +50,6 @@ function onSignal(): void {
  * Without DynamoDB or S3 the API only answers errors: when one dies on its own, say so and stop.
  * Ctrl-C reaches the children from the terminal too, so an exit is judged a moment later.
  */
-function watch(name: string, child: ChildProcess): void {
-  child.once('exit', (code, signal) => {
-    setTimeout(() => {
-      if (stoppingSince !== 0) return;
-      process.stderr.write(
-        `${name} stopped unexpectedly (${signal ?? `exit ${code}`}); stopping the local platform.\n`,
-      );
-      void shutdown(1);
-    }, 500);
-  });
-}
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -98,11 +78,24 @@ async function main(): Promise<void> {
   privateDataDir(dataDir);
   // The key pair every engine checks (DATA_DIR/keys/engines-secret), never the engines' defaults.
   const credentials = engineCredentials(dataDir);
-  const services: LocalServices = await startServices({ dataDir, ports, region, authUrl, credentials });
+  const services: LocalServices = await startServices({
+    dataDir,
+    ports,
+    region,
+    authUrl,
+    credentials,
+    // A dead engine is started again (lib/local/supervise.ts); one that keeps dying stops the platform.
+    supervision: {
+      say: (line) => process.stderr.write(`${line}\n`),
+      giveUp: (reason) => {
+        if (stoppingSince !== 0) return;
+        process.stderr.write(`${reason}; stopping the local platform.\n`);
+        void shutdown(1);
+      },
+    },
+  });
   const servicesAt = Date.now();
   stoppers.push(services.stop);
-  watch('DynamoDB Local', services.dynamo.process);
-  watch('The S3 server', services.s3.process);
 
   const dynamoClient = new DynamoDBClient({
     endpoint: services.dynamo.endpoint,
@@ -117,6 +110,24 @@ async function main(): Promise<void> {
   const { createWorkerQueues } = await import('../lib/local/sqs');
   const workerQueues = await createWorkerQueues({ endpoint: services.sqs.endpoint, region, credentials });
 
+  // PLATFORM_FAULTS (off by default): the fault injector in front of the engines (lib/local/faults.ts).
+  const endpoints = {
+    dynamodb: services.dynamo.endpoint,
+    s3: services.s3.endpoint,
+    sqs: services.sqs.endpoint,
+  };
+  if (env.PLATFORM_FAULTS) {
+    const { parseFaults, startFaultProxy } = await import('../lib/local/faults');
+    const rules = parseFaults(env.PLATFORM_FAULTS);
+    for (const service of ['dynamodb', 's3', 'sqs'] as const) {
+      if (!rules.some((r) => r.service === service)) continue;
+      const proxy = await startFaultProxy(service, endpoints[service], rules);
+      stoppers.push(proxy.stop);
+      endpoints[service] = proxy.endpoint;
+    }
+    console.log(`Faults injected (PLATFORM_FAULTS): ${env.PLATFORM_FAULTS}`);
+  }
+
   const idpKeyFile = resolve(dataDir, 'keys', 'idp.json');
   // The environment the handlers read (shared/kernel/config.ts and the ports' adapters), before they load.
   // One key pair for every engine, the one they check.
@@ -126,9 +137,9 @@ async function main(): Promise<void> {
     AWS_REGION: region,
     AWS_ACCESS_KEY_ID: credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: services.dynamo.endpoint,
-    AWS_ENDPOINT_URL_S3: services.s3.endpoint,
-    AWS_ENDPOINT_URL_SQS: services.sqs.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
     S3_FORCE_PATH_STYLE: 'true',
     TABLE_NAME: tableName,
     AUTH_URL: authUrl,

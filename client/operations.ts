@@ -77,19 +77,30 @@ export type Board = {
   config: {
     type: 'scrum' | 'kanban';
     spaceIds: string[];
+    query?: string;
     columns: {
       id: string;
       name: string;
       statusIds: string[];
+      min?: number;
+      max?: number;
     }[];
-    swimlanes: string;
+    swimlanes: 'query' | 'none' | 'assignee' | 'priority' | 'parent' | 'epic';
+    swimlaneQueries?: {
+      id: string;
+      name: string;
+      query: string;
+    }[];
     quickFilters: {
       id: string;
       name: string;
       query: string;
     }[];
     cardFields: string[];
-    estimation: string;
+    estimation: 'count' | 'storyPoints' | 'originalEstimate';
+    hideDoneAfterDays?: number;
+    kanbanBacklog?: boolean;
+    wipExcludesSubtasks?: boolean;
     sharing: {
       org: boolean;
       teams: string[];
@@ -962,6 +973,26 @@ export type RepoImport = {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
+};
+
+export type RepoIssue = {
+  number: number;
+  orgId: string;
+  repoId: string;
+  title: string;
+  body?: string;
+  state?: 'open' | 'closed';
+  labels?: string[];
+  assignees?: string[];
+  comments?: number;
+  createdAt?: number;
+  updatedAt?: number;
+  closedAt?: number;
+  closedBy?: string;
+  closedByPull?: number;
+  authorId: string;
+  authorEmail?: string;
+  authorName?: string;
 };
 
 export type RepoLabel = {
@@ -3475,25 +3506,7 @@ export interface Operations {
     };
     body: undefined;
     response: {
-      issues: {
-        number: number;
-        orgId: string;
-        repoId: string;
-        title: string;
-        body?: string;
-        state?: 'open' | 'closed';
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        closedByPull?: number;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-      }[];
+      issues: RepoIssue[];
       cursor: string | null;
     };
   };
@@ -3511,25 +3524,7 @@ export interface Operations {
       assignees?: string[];
     };
     response: {
-      issue: {
-        number: number;
-        orgId: string;
-        repoId: string;
-        title: string;
-        body?: string;
-        state?: 'open' | 'closed';
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        closedByPull?: number;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-      };
+      issue: RepoIssue;
     };
   };
   /** An issue and its comments, oldest first */
@@ -3542,25 +3537,7 @@ export interface Operations {
     query: object;
     body: undefined;
     response: {
-      issue: {
-        number: number;
-        orgId: string;
-        repoId: string;
-        title: string;
-        body?: string;
-        state?: 'open' | 'closed';
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        closedByPull?: number;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-      };
+      issue: RepoIssue;
       comments: Comment[];
     };
   };
@@ -3580,25 +3557,7 @@ export interface Operations {
       state?: 'open' | 'closed';
     };
     response: {
-      issue: {
-        number: number;
-        orgId: string;
-        repoId: string;
-        title: string;
-        body?: string;
-        state?: 'open' | 'closed';
-        labels?: string[];
-        assignees?: string[];
-        comments?: number;
-        createdAt?: number;
-        updatedAt?: number;
-        closedAt?: number;
-        closedBy?: string;
-        closedByPull?: number;
-        authorId: string;
-        authorEmail?: string;
-        authorName?: string;
-      };
+      issue: RepoIssue;
     };
   };
   /** Adds a comment to an issue (the issue's `comments` goes up in the same write) */

@@ -38,7 +38,7 @@ export interface OpenApiDocument {
     title: string;
     version: string;
     description: string;
-    contact: Contact;
+    contact: ContactInfo;
     license: License;
   };
   servers: { url: string; description?: string }[];
@@ -58,7 +58,8 @@ export interface Parameter {
   schema: JsonSchema;
 }
 
-export interface Contact {
+/** OpenAPI's `info.contact`. */
+export interface ContactInfo {
   name: string;
   url?: string;
   email?: string;
@@ -430,7 +431,7 @@ interface DocumentOptions {
   version?: string;
   groups?: RouteGroup[];
   /** Who answers questions about the API; the platform team by default. */
-  contact?: Contact;
+  contact?: ContactInfo;
   /** The API's terms: proprietary by default (the package is private and names no license). */
   license?: License;
 }

@@ -11,12 +11,16 @@ import * as ts from 'typescript';
  * - `shared/domains/<product>/`: the rules of each product.
  *
  * The rules:
- * - a route group (`functions/<group>`) never imports another group;
+ * - a route group (`functions/<group>`) never imports another group, and keeps HTTP: it calls a
+ *   domain and never builds a table call itself (the few files that still do are listed);
  * - `shared/` never imports `functions/` or `lib/`, and nothing in either imports `lib/local/`;
  * - the kernel never imports a product's rules (`shared/domains/`);
  * - a port never imports a product's rules at run time (a type, or one of the few values listed in
  *   PORT_READS_DOMAIN with its reason);
  * - `config.target` is read only in a port's index.ts;
+ * - only the store (`shared/kernel/store/`, the platform's table) and the ports import `@aws-sdk`:
+ *   domains and routes build their table calls with the store's commands, and reach every other
+ *   AWS service through its port;
  * - the environment is read only in `shared/kernel/ground/env.ts` (`readEnv`, `requireEnv`) and the
  *   settings `shared/kernel/config.ts` reads once: no other
  *   file of `shared/` or `functions/` touches `process.env` (text of a program the platform writes
@@ -109,6 +113,16 @@ const PORT_READS_DOMAIN: Record<string, string> = {
   'shared/ports/runtime/local.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
 };
 
+/** Route files that still build table calls themselves, each with its reason; the list only shrinks. */
+const ROUTES_READING_THE_TABLE: Record<string, string> = {
+  'functions/deployments/list.ts':
+    "the deployments group's listing query, next to move into shared/domains/deployments",
+  'functions/deployments/read.ts': "the deployments group's reads, next to move into shared/domains/deployments",
+};
+
+/** The table's door (commands, client, multi-item operations) and the customer tables' door. */
+const TABLE_DOORS = /^shared\/(kernel\/store\/(commands|client|ops)|ports\/customer-tables\/(commands|client))$/;
+
 type Rule = (from: string, to: string, typeOnly: boolean) => string | undefined;
 
 const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] }[] = [
@@ -117,6 +131,15 @@ const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] 
     files: functions,
     rule: (from, to) => (to.startsWith('functions/') && groupOf(to) !== groupOf(from) ? 'another group' : undefined),
     bad: ['functions/orgs/routes.ts', 'functions/projects/read'],
+  },
+  {
+    name: 'a route group keeps HTTP: it calls a domain, never builds a table call itself',
+    files: functions,
+    rule: (from, to, typeOnly) =>
+      TABLE_DOORS.test(to) && !typeOnly && !ROUTES_READING_THE_TABLE[from]
+        ? "the group holds a product's rule: move it into shared/domains/<product>/"
+        : undefined,
+    bad: ['functions/projects/routes.ts', 'shared/kernel/store/commands'],
   },
   {
     name: 'shared/ never imports functions/ or lib/',
@@ -178,6 +201,12 @@ const rules: { name: string; files: string[]; rule: Rule; bad: [string, string] 
   },
 ];
 
+test('every listed route reading the table still does (the list only shrinks)', () => {
+  for (const file of Object.keys(ROUTES_READING_THE_TABLE)) {
+    expect([file, importsOf(file).some((to) => TABLE_DOORS.test(to))]).toEqual([file, true]);
+  }
+});
+
 test('every listed port exception is still an import (the list only shrinks)', () => {
   const edges = new Set(
     shared.filter((f) => wingOf(f) === 'ports').flatMap((f) => edgesOf(f).map((e) => `${f} → ${e.to}`)),
@@ -205,6 +234,11 @@ const readsEnvironment = (file: string, text: string) =>
   file !== 'shared/kernel/ground/env.ts' &&
   touchesEnvironment(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
 
+/** The SDK is named by the store (the platform's table) and the ports (outside systems) only. */
+const namesTheSdk = (file: string, text: string) =>
+  !/^shared\/(kernel\/store|ports\/[^/]+)\//.test(file) &&
+  ts.preProcessFile(text, true, true).importedFiles.some((f) => f.fileName.startsWith('@aws-sdk/'));
+
 /** Rules over each file's text, held over functions/ and shared/, each with files it must catch and let through. */
 const textRules: {
   name: string;
@@ -220,6 +254,20 @@ const textRules: {
       ['shared/kernel/http/handler.ts', "config.target === 'aws'"],
     ],
     allowed: [['shared/ports/object-storage/index.ts', "config.target === 'local'"]],
+  },
+  {
+    name: 'only the store and the ports import @aws-sdk',
+    finds: namesTheSdk,
+    caught: [
+      ['shared/domains/projects/records.ts', "import { QueryCommand } from '@aws-sdk/lib-dynamodb';"],
+      ['functions/databases/pages.ts', "export { ScanCommand } from '@aws-sdk/client-dynamodb';"],
+      ['shared/kernel/audit/audit.ts', "const s3 = await import('@aws-sdk/client-s3');"],
+    ],
+    allowed: [
+      ['shared/kernel/store/commands.ts', "export { PutCommand } from '@aws-sdk/lib-dynamodb';"],
+      ['shared/ports/queue/aws.ts', "import { SQSClient } from '@aws-sdk/client-sqs';"],
+      ['shared/domains/projects/records.ts', "import { PutCommand } from '../../kernel/store/commands';"],
+    ],
   },
   {
     name: 'the environment is read in one place',

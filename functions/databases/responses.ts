@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { BILLING_MODES, TABLE_CLASSES } from '../../shared/domains/databases/settings';
 import { Resource } from '../../shared/domains/resources/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
-import { BILLING_MODES, TABLE_CLASSES } from './settings';
 
 /** Success responses of the databases routes (see shared/kernel/http/responses.ts): documentation only. */
 

@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
 import { isWellFormed } from '../../shared/domains/databases/attributes';
-import { PROTECTED } from '../../shared/domains/databases/tables';
-import { deleteDatabaseTable, deleteResource } from '../../shared/domains/resources/delete';
-import { KeyAttributeSchema } from '../../shared/domains/resources/schema';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
-import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
-import { getDatabase, listDatabases } from './describe';
-import { BEGINS_WITH_TYPES, FILTER_OPS, MISSING_VALUE, NO_SORT_KEY, SORT_MISSING_VALUE, SORT_OPS } from './expressions';
+import { getDatabase, listDatabases } from '../../shared/domains/databases/describe';
+import {
+  BEGINS_WITH_TYPES,
+  FILTER_OPS,
+  MISSING_VALUE,
+  NO_SORT_KEY,
+  SORT_MISSING_VALUE,
+  SORT_OPS,
+} from '../../shared/domains/databases/expressions';
 import {
   addIndex,
   INDEX_NOT_FOUND,
@@ -17,7 +18,7 @@ import {
   ONLY_INCLUDE_LISTS,
   removeIndex,
   SAME_KEYS,
-} from './indexes';
+} from '../../shared/domains/databases/indexes';
 import {
   BODY_TOO_LARGE,
   deleteItem,
@@ -29,10 +30,17 @@ import {
   KEY_EXISTS,
   MAX_BODY_BYTES,
   putItem,
-} from './items';
-import { DATABASE_NOT_FOUND, databaseFor, forget, loadDatabase, requireTable, TABLE_NOT_FOUND } from './load';
-import { readMetrics } from './metrics';
-import { queryPage, scanPage } from './pages';
+} from '../../shared/domains/databases/items';
+import {
+  DATABASE_NOT_FOUND,
+  databaseFor,
+  forget,
+  loadDatabase,
+  requireTable,
+  TABLE_NOT_FOUND,
+} from '../../shared/domains/databases/load';
+import { readMetrics } from '../../shared/domains/databases/metrics';
+import { queryPage, scanPage } from '../../shared/domains/databases/pages';
 import {
   BILLING_MODES,
   CAPACITY_PROVISIONED,
@@ -42,8 +50,14 @@ import {
   readSettings,
   TABLE_CLASSES,
   TTL_ATTRIBUTE,
-} from './settings';
-import { changeTags, RESERVED_TAG, TOO_MANY_TAGS } from './tags';
+} from '../../shared/domains/databases/settings';
+import { PROTECTED } from '../../shared/domains/databases/tables';
+import { changeTags, RESERVED_TAG, TOO_MANY_TAGS } from '../../shared/domains/databases/tags';
+import { deleteDatabaseTable, deleteResource } from '../../shared/domains/resources/delete';
+import { KeyAttributeSchema } from '../../shared/domains/resources/schema';
+import { HttpError } from '../../shared/kernel/http/http-error';
+import { accepted, created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 
 const NOT_FOUND = [
   DATABASE_NOT_FOUND,

@@ -1,8 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from '../../shared/domains/deployments/schema';
 import { deploymentKeys } from '../../shared/domains/projects/deployments';
 import { requireProject } from '../../shared/domains/projects/records';
 import { db } from '../../shared/kernel/store/client';
+import { QueryCommand } from '../../shared/kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
 import { keys, TABLE } from '../../shared/kernel/store/table';
 import { toApiDeployment } from './view';

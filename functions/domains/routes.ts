@@ -1,4 +1,23 @@
 import * as z from 'zod/mini';
+import {
+  addDomain,
+  deleteDomain,
+  listDomains,
+  PROVIDER_FAILED,
+  patchDomain,
+  toDomain,
+  verify,
+  writeRecords,
+} from '../../shared/domains/custom-domains/domains';
+import {
+  authorize,
+  connect,
+  disconnect,
+  finishOAuth,
+  INTEGRATION_MESSAGES,
+  readIntegration,
+  toIntegration,
+} from '../../shared/domains/custom-domains/integration';
 import { DOMAIN_MESSAGES } from '../../shared/domains/custom-domains/records';
 import {
   actorId,
@@ -12,25 +31,6 @@ import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { PROVIDER_KINDS } from '../../shared/ports/dns/port';
-import {
-  addDomain,
-  deleteDomain,
-  listDomains,
-  PROVIDER_FAILED,
-  patchDomain,
-  toDomain,
-  verify,
-  writeRecords,
-} from './domains';
-import {
-  authorize,
-  connect,
-  disconnect,
-  finishOAuth,
-  INTEGRATION_MESSAGES,
-  readIntegration,
-  toIntegration,
-} from './integration';
 
 const OrgPath = z.object({ orgId: z.string() });
 const DomainPath = z.object({ orgId: z.string(), hostname: z.string().check(z.maxLength(300)) });

@@ -1,12 +1,19 @@
 import * as z from 'zod/mini';
+import { listVars } from '../../shared/domains/projects/env-list';
+import { NAME_RULE } from '../../shared/domains/projects/env-names';
 import { ENV_TARGETS, MAX_BULK_VARS, MAX_KEY_LENGTH, MAX_VALUE_LENGTH } from '../../shared/domains/projects/env-schema';
+import {
+  deleteOne,
+  ENTER_NEW_VALUE,
+  ENTER_VALUE,
+  NOT_ALL_SAVED,
+  putOne,
+  upsertMany,
+} from '../../shared/domains/projects/env-write';
 import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
 import { PROJECT_DELETING, PROJECT_NOT_FOUND, PROJECT_TRANSFERRING } from '../../shared/domains/projects/records';
 import { noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
-import { listVars } from './list';
-import { NAME_RULE } from './names';
-import { deleteOne, ENTER_NEW_VALUE, ENTER_VALUE, NOT_ALL_SAVED, putOne, upsertMany } from './write';
 
 const VarParams = z.extend(ProjectParams, { key: z.string().check(z.minLength(1), z.maxLength(MAX_KEY_LENGTH)) });
 const Targets = z.array(z.enum(ENV_TARGETS)).check(z.minLength(1));

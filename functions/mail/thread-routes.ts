@@ -10,7 +10,7 @@ import {
   requireUserLabel,
 } from '../../shared/domains/mail/labels';
 import { listThreads } from '../../shared/domains/mail/list';
-import { getMessage, getMessages, type Message } from '../../shared/domains/mail/messages';
+import { getMessage, getMessages, type MessageRecord } from '../../shared/domains/mail/messages';
 import { linkTo } from '../../shared/domains/mail/objects';
 import { memberMailbox } from '../../shared/domains/mail/records';
 import { getThread, summaryOf } from '../../shared/domains/mail/threads';
@@ -29,7 +29,7 @@ const ThreadPath = z.extend(MailboxPath, { threadId: Id });
 const MessagePath = z.extend(MailboxPath, { messageId: Id });
 
 /** A message as the thread shows it: headers, snippet, attachment list (bytes by link). */
-const shownMessage = (m: Message) => ({
+const shownMessage = (m: MessageRecord) => ({
   messageId: m.messageId,
   threadId: m.threadId,
   direction: m.direction,

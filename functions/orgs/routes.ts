@@ -1,13 +1,12 @@
 import * as z from 'zod/mini';
 import { noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
-import type { Organization } from '../../shared/kernel/identity/schema';
+import { listMembers, readPeople } from '../../shared/kernel/identity/members';
+import { countContents } from '../../shared/kernel/identity/org-contents';
+import { deleteOrganization } from '../../shared/kernel/identity/org-delete';
+import { ORG_CHANGED, renameOrg } from '../../shared/kernel/identity/orgs';
 import { toOrganization } from '../../shared/kernel/identity/schema';
-import { updateVersioned } from '../../shared/kernel/store/ops';
-import { type Item, keys } from '../../shared/kernel/store/table';
-import { countContents } from './contents';
-import { deleteOrganization } from './delete';
-import { listMembers, readPeople } from './members';
+import type { Item } from '../../shared/kernel/store/table';
 
 const NOT_FOUND = 'Organization not found';
 
@@ -29,14 +28,9 @@ export const routes = [
       name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64), oneLine),
       ifVersion: z.optional(z.int().check(z.minimum(1))),
     }),
-    errors: { 404: [NOT_FOUND], 409: ['The organization changed since it was read. Reload and try again.'] },
+    errors: { 404: [NOT_FOUND], 409: [ORG_CHANGED] },
     run: async ({ org, body }) => {
-      const updated = await updateVersioned<Organization>(
-        keys.org(org.orgId),
-        body.ifVersion,
-        { name: body.name, updatedAt: Date.now() },
-        'The organization changed since it was read. Reload and try again.',
-      );
+      const updated = await renameOrg(org.orgId, body.name, body.ifVersion);
       return ok({ org: toOrganization(updated) });
     },
   }),

@@ -1,10 +1,14 @@
 import * as z from 'zod/mini';
+import { createProject, SLUG_TAKEN } from '../../shared/domains/projects/create';
+import { deleteProject, NOT_ALL_REMOVED, WAIT_FOR_DEPLOYMENT } from '../../shared/domains/projects/delete';
 import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
+import { listProjects, readProject } from '../../shared/domains/projects/read';
 import {
   PROJECT_DELETING as DELETING,
   PROJECT_NOT_FOUND,
   PROJECT_TRANSFERRING as TRANSFERRING,
 } from '../../shared/domains/projects/records';
+import { REPO_NOT_FOUND } from '../../shared/domains/projects/related';
 import {
   FRAMEWORKS,
   PREVIEW_MESSAGES,
@@ -14,14 +18,10 @@ import {
   RootDirectory,
   toProject,
 } from '../../shared/domains/projects/schema';
+import { ALREADY_HERE, transferProject, UNLINK_STORAGE } from '../../shared/domains/projects/transfer';
+import { PROJECT_CHANGED, updateProject } from '../../shared/domains/projects/update';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
-import { createProject, SLUG_TAKEN } from './create';
-import { deleteProject, NOT_ALL_REMOVED, WAIT_FOR_DEPLOYMENT } from './delete';
-import { listProjects, readProject } from './read';
-import { REPO_NOT_FOUND } from './related';
-import { ALREADY_HERE, transferProject, UNLINK_STORAGE } from './transfer';
-import { PROJECT_CHANGED, updateProject } from './update';
 
 const UNKNOWN_LOCATION = 'Unknown location: ...';
 

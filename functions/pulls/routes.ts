@@ -5,13 +5,12 @@ import { CHECK_MESSAGES, checkSummary, checksOf, requiredChecksBlock } from '../
 import {
   addComment,
   authorOf,
-  COMMENT_PREFIX,
   type CommentRecord,
+  commentsOf,
   getNumbered,
   type IssueRecord,
   listNumbered,
   memberIds,
-  numberKey,
   requireNumbered,
   updateIssue,
 } from '../../shared/domains/repos/issues';
@@ -51,7 +50,6 @@ import { describeError, log } from '../../shared/kernel/ground/log';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 import { newId } from '../../shared/kernel/store/ids';
-import { queryPrefix } from '../../shared/kernel/store/ops';
 import { publicFields } from '../../shared/kernel/store/table';
 import { GitChangeError, GitConflict, type GitPort, GitTooFar } from '../../shared/ports/git';
 import { checkRoutes } from './checks';
@@ -261,7 +259,7 @@ const pullRoutes = [
       const port = await repoGit();
       const [heads, comments, preview, deployment] = await Promise.all([
         headsOf(port, pull),
-        queryPrefix<CommentRecord>(numberKey(r.resourceId, pull.number).pk, COMMENT_PREFIX(pull.number)),
+        commentsOf(r.resourceId, pull.number),
         pullPreview(pull.repoId, pull.number),
         pull.state === 'merged' && pull.mergeCommitId
           ? mergedDeployment(org.orgId, pull.repoId, pull.mergeCommitId)

@@ -2,13 +2,12 @@ import * as z from 'zod/mini';
 import {
   addComment,
   authorOf,
-  COMMENT_PREFIX,
   type CommentRecord,
+  commentsOf,
   createNumbered,
   type IssueRecord,
   listNumbered,
   memberIds,
-  numberKey,
   raiseIssueEvents,
   requireNumbered,
   updateIssue,
@@ -27,7 +26,6 @@ import { callerId } from '../../shared/kernel/auth/caller';
 import { forbidden, notFound } from '../../shared/kernel/ground/errors';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
-import { queryPrefix } from '../../shared/kernel/store/ops';
 import { publicFields } from '../../shared/kernel/store/table';
 
 const M = {
@@ -125,7 +123,7 @@ export const routes = [
       const number = numberOf(params.number);
       const [issue, comments] = await Promise.all([
         requireIssue(r.resourceId, number),
-        queryPrefix<CommentRecord>(numberKey(r.resourceId, number).pk, COMMENT_PREFIX(number)),
+        commentsOf(r.resourceId, number),
       ]);
       return ok({
         issue: shown(issue),

@@ -7,7 +7,7 @@ import {
   PROJECT_NOT_FOUND,
   updateResource,
 } from '../../shared/domains/resources/records';
-import type { KeyAttribute, KeySchema, Resource, ResourceType } from '../../shared/domains/resources/schema';
+import type { KeyAttribute, KeySchema, ResourceRecord, ResourceType } from '../../shared/domains/resources/schema';
 import type { Caller } from '../../shared/kernel/auth/caller';
 import { CUSTOMER_BUCKET_PREFIX, CUSTOMER_TABLE_PREFIX } from '../../shared/kernel/config';
 import { invalid } from '../../shared/kernel/ground/errors';
@@ -71,7 +71,7 @@ function causeOf(err: unknown): string {
  * failure stays visible in the lists, and the answer is 502 `Provisioning failed.`; deleting the
  * record frees the name for another try.
  */
-export async function createResource(org: Organization, caller: Caller, input: CreateInput): Promise<Resource> {
+export async function createResource(org: Organization, caller: Caller, input: CreateInput): Promise<ResourceRecord> {
   if (input.type !== 'database' && (input.partitionKey !== undefined || input.sortKey !== undefined)) {
     throw invalid(ONLY_DATABASES_HAVE_KEYS);
   }
@@ -96,7 +96,7 @@ export async function createResource(org: Organization, caller: Caller, input: C
 
   const now = Date.now();
   const resourceId = newId('res_', now);
-  const record: Resource = {
+  const record: ResourceRecord = {
     resourceId,
     type: input.type,
     name: input.name,

@@ -1,10 +1,19 @@
 import * as z from 'zod/mini';
-import { queryInt } from '../../shared/kernel/http/query';
-import { created, noContent, ok, route } from '../../shared/kernel/http/route';
-import { FILES_ADDED, NOT_EMPTY, STILL_REMOVING } from '../../shared/ports/object-storage/delete-bucket';
-import { BUCKET_NOT_FOUND, deleteBucket, describeBucket, listBuckets, loadBucket } from './buckets';
-import { deleteObjects, NOTHING, WHOLE_BUCKET } from './delete-objects';
-import { addLifecycleRule, deleteLifecycleRule, RULE_NOT_FOUND, SETTINGS_BUSY, TOO_MANY_RULES } from './lifecycle';
+import {
+  BUCKET_NOT_FOUND,
+  deleteBucket,
+  describeBucket,
+  listBuckets,
+  loadBucket,
+} from '../../shared/domains/buckets/buckets';
+import { deleteObjects, NOTHING, WHOLE_BUCKET } from '../../shared/domains/buckets/delete-objects';
+import {
+  addLifecycleRule,
+  deleteLifecycleRule,
+  RULE_NOT_FOUND,
+  SETTINGS_BUSY,
+  TOO_MANY_RULES,
+} from '../../shared/domains/buckets/lifecycle';
 import {
   createFolder,
   downloadLink,
@@ -15,8 +24,11 @@ import {
   listObjects,
   objectInfo,
   uploadLinks,
-} from './objects';
-import { getSettings, RESERVED_RULE, replaceCors, setVersioning } from './settings';
+} from '../../shared/domains/buckets/objects';
+import { getSettings, RESERVED_RULE, replaceCors, setVersioning } from '../../shared/domains/buckets/settings';
+import { queryInt } from '../../shared/kernel/http/query';
+import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { FILES_ADDED, NOT_EMPTY, STILL_REMOVING } from '../../shared/ports/object-storage/delete-bucket';
 
 const BUCKETS = '/v1/orgs/:orgId/storage';
 const BUCKET = `${BUCKETS}/:resourceId`;

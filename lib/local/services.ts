@@ -11,6 +11,7 @@ import { type DynamoLocal, startDynamoLocal } from './dynamodb';
 import { createIdpServer } from './idp';
 import type { EngineCredentials } from './sigv4';
 import { type LocalSqs, startSqs } from './sqs';
+import { type Engine, type Supervised, supervise } from './supervise';
 
 /**
  * The embedded AWS stand-ins of the one-machine platform (DynamoDB Local, s3rver, fauxqs, the
@@ -228,6 +229,8 @@ export async function startServices(options: {
   region: string;
   authUrl: string;
   credentials: EngineCredentials;
+  /** Start DynamoDB Local and the S3 server again when they die (`npm start`), saying so with `say`. */
+  supervision?: { say: (line: string) => void; giveUp: (reason: string) => void };
 }): Promise<LocalServices> {
   const { dataDir, ports, credentials } = options;
   const idpServer = async () => {
@@ -241,12 +244,12 @@ export async function startServices(options: {
     p.finally(() => {
       startMs[name] = Date.now() - from;
     });
+  const startDynamo = () => startDynamoLocal({ port: ports.dynamodb, dbPath: join(dataDir, 'dynamodb'), credentials });
+  const startS3Server = () =>
+    startS3({ port: ports.s3, directory: join(dataDir, 's3'), buckets: Object.values(BUCKETS), credentials });
   const results = await Promise.allSettled([
-    timed('dynamodb', startDynamoLocal({ port: ports.dynamodb, dbPath: join(dataDir, 'dynamodb'), credentials })),
-    timed(
-      's3',
-      startS3({ port: ports.s3, directory: join(dataDir, 's3'), buckets: Object.values(BUCKETS), credentials }),
-    ),
+    timed('dynamodb', startDynamo()),
+    timed('s3', startS3Server()),
     timed('sqs', startSqs({ port: ports.sqs, host: HOST, region: options.region, credentials })),
     timed('idp', idpServer()),
   ] as const);
@@ -269,7 +272,23 @@ export async function startServices(options: {
     const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     throw failed.reason;
   }
-  return { dynamo: dynamo.value, s3: s3.value, sqs: sqs.value, idp: idp.value, startMs, stop };
+  if (!options.supervision)
+    return { dynamo: dynamo.value, s3: s3.value, sqs: sqs.value, idp: idp.value, startMs, stop };
+  // Watched as a process manager would: a dead engine is started again on its port and data folder.
+  const { say, giveUp } = options.supervision;
+  const dynamoWatch = supervise('DynamoDB Local', dynamo.value, startDynamo, { say, giveUp });
+  const s3Watch = supervise('The S3 server', s3.value, startS3Server, { say, giveUp });
+  const supervised = <E extends { endpoint: string; process: ChildProcess }>(w: Supervised<E & Engine>) => ({
+    ...w.current(),
+    get process() {
+      return w.current().process;
+    },
+    stop: w.stop,
+    restarts: w.restarts,
+  });
+  stops.splice(stops.indexOf(dynamo.value.stop), 1, dynamoWatch.stop);
+  stops.splice(stops.indexOf(s3.value.stop), 1, s3Watch.stop);
+  return { dynamo: supervised(dynamoWatch), s3: supervised(s3Watch), sqs: sqs.value, idp: idp.value, startMs, stop };
 }
 
 export function closeServer(server: Server): Promise<void> {

@@ -5,7 +5,7 @@ import { createTransport } from 'nodemailer';
 import PostalMime from 'postal-mime';
 import { receiveItip } from '../../shared/domains/calendar/itip';
 import { eventByUid } from '../../shared/domains/calendar/records';
-import type { Mailbox } from '../../shared/domains/mail/records';
+import type { MailboxRecord } from '../../shared/domains/mail/records';
 import { setLocalRecord } from '../../shared/ports/dns/local';
 import type { Person } from '../helpers/platform';
 import { type MailWorld, mailboxFor, startMailWorld, unique, until } from '../mail/helpers';
@@ -219,7 +219,7 @@ test("Evolution's invitation and its update reach a mailbox (iTIP): needs-action
     mailboxId: `mbx_${unique('itip').replace(/-/g, '')}`,
     address: 'user@no.where',
     aliases: [],
-  } as unknown as Mailbox;
+  } as unknown as MailboxRecord;
   const invite = readFileSync(join(fixtures, 'evolution-invite-1.ics'), 'utf8');
   const update = readFileSync(join(fixtures, 'evolution-invite-3.ics'), 'utf8');
   // From someone else than the organizer: left alone.

@@ -1,10 +1,14 @@
-import { type BackendError, toHttpError } from '../../shared/kernel/http/backend-errors';
+import { type BackendError, backendError, isBackendError } from '../../shared/kernel/ground/backend-errors';
+import { HttpError, httpErrorOf } from '../../shared/kernel/http/http-error';
 import { dynamo } from '../../shared/kernel/store/client';
 import { newDatabase } from '../databases/helpers';
 import { TestPlatform } from '../helpers/platform';
 
 /** Spec part A, "Errors" §5: every row of the backend error table, and one answer through a route. */
 const backend = (name: string, message?: string): BackendError => ({ name, message, $metadata: {} });
+/** The answer the http layer gives a backend error (by its kind, through the one mapping). */
+const toHttpError = (err: BackendError, fileRoute = false): HttpError =>
+  httpErrorOf(backendError(err, fileRoute)) ?? new HttpError(500, 'unmapped');
 
 describe('the backend error table', () => {
   it.each(['ValidationException', 'InvalidArgument', 'InvalidRequest', 'MalformedXML', 'SerializationException'])(
@@ -57,19 +61,55 @@ describe('the backend error table', () => {
     expect([bare.status, bare.message]).toEqual([409, 'The resource is busy. Try again shortly.']);
   });
 
-  it.each(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'SlowDown'])(
-    '%s → 429',
+  it.each([
+    'ProvisionedThroughputExceededException',
+    'ThrottlingException',
+    'RequestLimitExceeded',
+    'SlowDown',
+    // SQS, SES and STS, Lambda, CodeCommit say it their own ways.
+    'RequestThrottled',
+    'Throttling',
+    'TooManyRequestsException',
+    'ThrottledException',
+  ])('%s → 429 with Retry-After', (name) => {
+    const err = toHttpError(backend(name, 'Rate exceeded'));
+    expect([err.status, err.message]).toEqual([429, 'The backend is throttling requests. Try again in a moment.']);
+    expect(err.headers).toEqual({ 'retry-after': '1' });
+  });
+
+  it('a transaction cancelled because a part was throttled → 429; cancelled by a condition → 409', () => {
+    const throttled = toHttpError({
+      ...backend('TransactionCanceledException', 'Transaction cancelled, please refer cancellation reasons'),
+      CancellationReasons: [{ Code: 'None' }, { Code: 'ThrottlingError' }],
+    });
+    expect([throttled.status, throttled.message, throttled.headers]).toEqual([
+      429,
+      'The backend is throttling requests. Try again in a moment.',
+      { 'retry-after': '1' },
+    ]);
+    const conditional = toHttpError({
+      ...backend('TransactionCanceledException'),
+      CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
+    });
+    expect([conditional.status, conditional.headers]).toEqual([409, {}]);
+  });
+
+  it.each(['InternalServerError', 'ServiceUnavailable', 'TimeoutError', 'ECONNRESET'])(
+    '%s (anything else) → 502 with Retry-After, never the backend message',
     (name) => {
-      const err = toHttpError(backend(name, 'Rate exceeded'));
-      expect([err.status, err.message]).toEqual([429, 'The backend is throttling requests. Try again in a moment.']);
+      const err = toHttpError(backend(name, 'stack trace with secrets'));
+      expect(err.toJSON()).toEqual({ error: 'The backend request failed. Try again.' });
+      expect([err.status, err.headers]).toEqual([502, { 'retry-after': '2' }]);
     },
   );
+});
 
-  it('anything else → 502, never the backend message', () => {
-    const err = toHttpError(backend('InternalServerError', 'stack trace with secrets'));
-    expect(err.toJSON()).toEqual({ error: 'The backend request failed. Try again.' });
-    expect(err.status).toBe(502);
-  });
+it('a backend connection cut below the SDK (no $metadata) is a backend error; our own errors are not', () => {
+  const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+  expect(isBackendError(reset)).toBe(true);
+  expect(toHttpError(reset).status).toBe(502);
+  expect(isBackendError(new Error('boom'))).toBe(false);
+  expect(isBackendError(Object.assign(new Error('no such file'), { code: 'ENOENT' }))).toBe(false);
 });
 
 describe('a backend error through a route', () => {
@@ -101,6 +141,7 @@ describe('a backend error through a route', () => {
       const res = await p.post(`${db.path}/scan`, {});
       expect(res.status).toBe(429);
       expect(res.body).toEqual({ error: 'The backend is throttling requests. Try again in a moment.' });
+      expect(res.headers.get('retry-after')).toBe('1');
     } finally {
       dynamo.middlewareStack.remove(name);
     }

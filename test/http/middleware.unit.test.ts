@@ -13,7 +13,7 @@ import { mapErrors } from '../../shared/kernel/http/middleware/map-errors';
 import { MALFORMED_PATH, matchRoute } from '../../shared/kernel/http/middleware/match-route';
 import { preconditions } from '../../shared/kernel/http/middleware/preconditions';
 import { rateLimit } from '../../shared/kernel/http/middleware/rate-limit';
-import type { Event, Request, Result, State } from '../../shared/kernel/http/middleware/state';
+import type { Event, Request, RequestState, Result } from '../../shared/kernel/http/middleware/state';
 import { validate } from '../../shared/kernel/http/middleware/validate';
 import { ok, type Route, route } from '../../shared/kernel/http/route';
 
@@ -58,10 +58,10 @@ const routes: Route[] = [
   route({ method: 'GET', path: '/health', access: 'public', run: async () => ok({ ok: true }) }),
 ];
 
-const requestOf = (event: Event, api: Partial<State> = {}): Request =>
+const requestOf = (event: Event, api: Partial<RequestState> = {}): Request =>
   ({
     event,
-    context: { awsRequestId: 'unit', api: { params: {}, ...api } } as unknown as Context & { api: State },
+    context: { awsRequestId: 'unit', api: { params: {}, ...api } } as unknown as Context & { api: RequestState },
     response: undefined,
     error: undefined,
     internal: {},

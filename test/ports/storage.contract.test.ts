@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CUSTOMER_BUCKET_PREFIX } from '../../shared/kernel/config';
-import { type BucketRef, storage } from '../../shared/ports/object-storage';
+import { type BucketRef, type CorsRule, storage } from '../../shared/ports/object-storage';
 import { RESERVED_CORS_ID } from '../../shared/ports/object-storage/cors';
 
 /**
@@ -127,7 +127,7 @@ describe('versioning', () => {
 
 describe('settings', () => {
   it('replaces and reads back CORS rules', async () => {
-    const rules = [
+    const rules: CorsRule[] = [
       { ID: 'web', AllowedMethods: ['GET'], AllowedOrigins: ['https://example.com'], MaxAgeSeconds: 60 },
       ...(await storage.getCors(bucket)).filter((r) => r.ID === RESERVED_CORS_ID),
     ];

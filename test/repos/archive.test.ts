@@ -6,7 +6,7 @@ import { x as extract } from 'tar';
 import { ARCHIVE_TOO_LARGE } from '../../shared/domains/repos/archives';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
-import { localGit } from '../../shared/ports/git/local';
+import { LocalGit } from '../../shared/ports/git/local';
 import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
@@ -51,7 +51,7 @@ async function newRepo() {
   expect(commit.status).toBe(201);
   // A lightweight tag, as a push would leave it (the API makes no tags).
   const repoId = (await p.get(base)).body.resourceId as string;
-  await localGit().setRef(repoId, 'refs/tags/v1', commit.body.commitId, null);
+  await new LocalGit().setRef(repoId, 'refs/tags/v1', commit.body.commitId, null);
   return { name, base, first: head, second: commit.body.commitId as string };
 }
 

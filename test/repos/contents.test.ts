@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { localGit } from '../../shared/ports/git/local';
+import { LocalGit } from '../../shared/ports/git/local';
 import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 
@@ -362,7 +362,7 @@ describe('reading files', () => {
     const { name, base, head } = await newRepo();
     const repoId = (await p.get(base)).body.resourceId as string;
     // Arranged on the engine, as a push would leave it: a 5 MB file.
-    const { commitId } = await localGit().commit(repoId, {
+    const { commitId } = await new LocalGit().commit(repoId, {
       branch: 'main',
       parent: head,
       changes: [{ action: 'put', path: 'huge.bin', content: Buffer.alloc(5 * 1024 * 1024, 4) }],

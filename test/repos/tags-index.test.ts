@@ -5,7 +5,7 @@ import { indexedTags, withIndexedTags } from '../../shared/domains/repos/tags';
 import { queryAll } from '../../shared/kernel/store/ops';
 import type { GitPort } from '../../shared/ports/git';
 import { refChange } from '../../shared/ports/git/events';
-import { localGit } from '../../shared/ports/git/local';
+import { LocalGit } from '../../shared/ports/git/local';
 import { TestPlatform } from '../helpers/platform';
 import { gitCli } from './git-cli';
 
@@ -71,7 +71,7 @@ it('a push of tags writes them to the index from git’s report; a tag-blind por
     // From the push alone the index knows the tag object, not yet the commit it names.
     { name: 'v2', annotated: false, object: v2Object, commit: v2Object },
   ]);
-  const blind = withIndexedTags(tagBlind(localGit()));
+  const blind = withIndexedTags(tagBlind(new LocalGit()));
   expect((await blind.refs(repoId)).tags.map((t) => t.name)).toEqual(['v1', 'v2']);
   expect(await blind.resolve(repoId, 'v1')).toEqual({ kind: 'tag', commit: head });
   expect(await blind.resolve(repoId, 'main')).toEqual({ kind: 'branch', commit: head });

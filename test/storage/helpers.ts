@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { Resource } from '../../shared/domains/resources/schema';
+import type { ResourceRecord } from '../../shared/domains/resources/schema';
 import { CUSTOMER_BUCKET_PREFIX } from '../../shared/kernel/config';
 import { type BucketRef, storage } from '../../shared/ports/object-storage';
 import { putRecord, someId } from '../helpers/records';
@@ -12,11 +12,11 @@ import { putRecord, someId } from '../helpers/records';
 export async function newBucket(
   orgId: string,
   createdBy = 'usr_test',
-): Promise<{ resource: Resource; ref: BucketRef }> {
+): Promise<{ resource: ResourceRecord; ref: BucketRef }> {
   const resourceId = someId('res_');
   const name = `${CUSTOMER_BUCKET_PREFIX}t-${randomBytes(6).toString('hex')}`;
   await storage.createBucket(name);
-  const resource: Resource = {
+  const resource: ResourceRecord = {
     resourceId,
     type: 'bucket',
     name: `files-${randomBytes(3).toString('hex')}`,

@@ -16,6 +16,7 @@ import { hostProblem, testAllowed } from '../../kernel/net/guarded-fetch';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, keys, putNew, TABLE } from '../../kernel/store/table';
+import type { NetworkRequest } from './record-schemas';
 
 /**
  * Self-hosted agent devices (the agents and agent-device groups): the device login that makes
@@ -46,16 +47,6 @@ export interface DeviceRecord {
   updatedAt: number;
   keyId: string;
   rev: number;
-}
-
-export interface NetworkRequest {
-  orgId: string;
-  deviceId: string;
-  host: string;
-  status: 'pending' | 'approved' | 'denied';
-  reason?: string;
-  createdAt: number;
-  updatedAt: number;
 }
 
 export const DEVICE_MESSAGES = {

@@ -1,10 +1,10 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { readEnv } from '../../kernel/ground/env';
 import { conflict, DomainError, invalid, notFound } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
+import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { queryAll, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, putNew, TABLE } from '../../kernel/store/table';

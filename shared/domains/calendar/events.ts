@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
-import type { Mailbox } from '../mail/records';
+import type { MailboxRecord } from '../mail/records';
 import { checkSending, type Notified, sendItip } from './imip';
+import type { Occurrence } from './record-schemas';
 import {
   type Attendee,
   type AttendeeStatus,
@@ -133,10 +134,10 @@ export function indexed(e: CalEvent): CalEvent {
   return { ...e, firstStart: Math.min(e.start, ...exStarts), lastEnd: Math.max(last, e.end, ...exEnds) };
 }
 
-const own = (mailbox: Mailbox) => new Set([mailbox.address, ...mailbox.aliases]);
+const own = (mailbox: MailboxRecord) => new Set([mailbox.address, ...mailbox.aliases]);
 
 function attendeesOf(
-  mailbox: Mailbox,
+  mailbox: MailboxRecord,
   list: NonNullable<EventInput['attendees']>,
   before: Attendee[] = [],
   reset = false,
@@ -161,13 +162,13 @@ function attendeesOf(
   return out;
 }
 
-const organizerOf = (mailbox: Mailbox) => ({
+const organizerOf = (mailbox: MailboxRecord) => ({
   email: mailbox.address,
   name: mailbox.settings.displayName ?? mailbox.name,
 });
 
 export async function createEvent(
-  mailbox: Mailbox,
+  mailbox: MailboxRecord,
   calendarId: string,
   input: EventInput & { start: string; end: string; timeZone: string },
 ): Promise<{ event: CalEvent; notified: Notified }> {
@@ -262,7 +263,7 @@ export interface UpdateInput extends EventInput {
 }
 
 export async function updateEvent(
-  mailbox: Mailbox,
+  mailbox: MailboxRecord,
   calendarId: string,
   eventId: string,
   input: UpdateInput,
@@ -411,7 +412,7 @@ export const answersFor = (series: Attendee[], occurrence: Attendee[]): Attendee
   series.map((a) => ({ ...a, status: occurrence.find((o) => o.email === a.email)?.status ?? a.status }));
 
 export async function deleteEvent(
-  mailbox: Mailbox,
+  mailbox: MailboxRecord,
   calendarId: string,
   eventId: string,
   options: { recurrenceId?: number; notify: boolean },
@@ -444,7 +445,7 @@ export async function deleteEvent(
 
 /** The mailbox's answer to an invitation: its status, sent to the organizer (REPLY). */
 export async function respond(
-  mailbox: Mailbox,
+  mailbox: MailboxRecord,
   calendarId: string,
   eventId: string,
   input: { status: 'accepted' | 'tentative' | 'declined'; recurrenceId?: number; comment?: string },
@@ -501,26 +502,6 @@ export async function respond(
 }
 
 export const MAX_OCCURRENCES = 10_000;
-
-export interface Occurrence {
-  eventId: string;
-  calendarId: string;
-  recurrenceId: number | null;
-  start: number;
-  end: number;
-  allDay: boolean;
-  startDate?: string;
-  endDate?: string;
-  summary: string;
-  location: string;
-  status: EventStatus;
-  busyStatus: BusyStatus;
-  recurring: boolean;
-  isException: boolean;
-  isOrganizer: boolean;
-  attendees: number;
-  myStatus: AttendeeStatus | null;
-}
 
 /** The occurrences of an event in `[from, to)`: its series expanded, exceptions and EXDATEs applied. */
 export function occurrencesOf(e: CalEvent, from: number, to: number): Occurrence[] {

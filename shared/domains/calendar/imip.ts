@@ -1,7 +1,7 @@
 import { describeError, log } from '../../kernel/ground/log';
 import { mail } from '../../ports/mail-transport';
 import { requireSendingDomain } from '../mail/domains';
-import { domainOf, type Mailbox } from '../mail/records';
+import { domainOf, type MailboxRecord } from '../mail/records';
 import { type IcsPart, type Method, toIcs } from './ics-out';
 import type { CalEvent } from './records';
 import { localOf } from './time';
@@ -18,7 +18,7 @@ export interface Notified {
 }
 
 /** The mailbox may send (its domain is there and verified): a 409 before anything is written. */
-export const checkSending = (mailbox: Mailbox) => requireSendingDomain(mailbox.orgId, domainOf(mailbox.address));
+export const checkSending = (mailbox: MailboxRecord) => requireSendingDomain(mailbox.orgId, domainOf(mailbox.address));
 
 const VERB: Record<Method, string> = {
   PUBLISH: '',
@@ -34,7 +34,7 @@ function whenText(e: CalEvent, recurrenceId?: number) {
 }
 
 export async function sendItip(
-  mailbox: Mailbox,
+  mailbox: MailboxRecord,
   method: 'REQUEST' | 'CANCEL' | 'REPLY',
   part: IcsPart,
   to: string[],

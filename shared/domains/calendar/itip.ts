@@ -1,5 +1,5 @@
 import { describeError, log } from '../../kernel/ground/log';
-import type { Mailbox } from '../mail/records';
+import type { MailboxRecord } from '../mail/records';
 import { answersFor, exceptionAt, hasOccurrence, indexed } from './events';
 import { type Parsed, type ParsedEvent, parseIcs } from './ics-in';
 import {
@@ -27,7 +27,7 @@ import { RECURRENCE_MESSAGES, receivedRuleError, usableRule } from './recurrence
  * Anything else, or a message from someone else than the organizer (REQUEST, CANCEL) or the
  * attendee (REPLY), is left alone. Never throws: the message is filed whatever happens here.
  */
-export async function receiveItip(mailbox: Mailbox, ics: string, from: string | undefined): Promise<string> {
+export async function receiveItip(mailbox: MailboxRecord, ics: string, from: string | undefined): Promise<string> {
   try {
     return await apply(mailbox, ics, (from ?? '').toLowerCase());
   } catch (err) {
@@ -38,7 +38,7 @@ export async function receiveItip(mailbox: Mailbox, ics: string, from: string | 
 
 const sender = (from: string, email: string | undefined) => !!email && from === email.toLowerCase();
 
-async function apply(mailbox: Mailbox, ics: string, from: string): Promise<string> {
+async function apply(mailbox: MailboxRecord, ics: string, from: string): Promise<string> {
   const self = [mailbox.address, ...mailbox.aliases];
   const parsed = parseIcs(ics, self);
   const method = parsed.method ?? '';
@@ -77,7 +77,7 @@ async function apply(mailbox: Mailbox, ics: string, from: string): Promise<strin
   return `${method.toLowerCase() || 'none'}:${done}`;
 }
 
-async function request(mailbox: Mailbox, p: ParsedEvent, existing: CalEvent | undefined, from: string) {
+async function request(mailbox: MailboxRecord, p: ParsedEvent, existing: CalEvent | undefined, from: string) {
   if (!p.organizer || p.isOrganizer || !sender(from, p.organizer.email)) return false;
   if (p.rrule) {
     // Anyone can mail a mailbox: a rule is held to what the event body takes, or the invitation stays mail.

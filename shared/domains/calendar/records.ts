@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { GetCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll, queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
+import type { Attendee, Calendar } from './record-schemas';
 import type { Recurrence } from './recurrence';
 
 /**
@@ -76,18 +77,10 @@ export const COLORS = ['blue', 'orange', 'teal', 'amber', 'pink', 'green', 'red'
 export type Color = (typeof COLORS)[number];
 export const MAX_CALENDARS = 50;
 
-export interface Calendar {
-  mailboxId: string;
-  calendarId: string;
-  name: string;
-  color: Color;
-  description: string;
-  isDefault: boolean;
-  createdAt: number;
-  version: number;
-}
+/** A calendar as stored: the answered record (its schema, ./record-schemas.ts, is the source) and its mailbox. */
+export type CalendarRecord = Calendar & { mailboxId: string; createdAt: number };
 
-export const shownCalendar = (c: Calendar) => ({
+export const shownCalendar = (c: CalendarRecord) => ({
   calendarId: c.calendarId,
   name: c.name,
   color: c.color,
@@ -109,7 +102,7 @@ const countUp = (mailboxId: string) => ({
   },
 });
 
-async function putCalendar(c: Calendar): Promise<void> {
+async function putCalendar(c: CalendarRecord): Promise<void> {
   await transact(
     [
       countUp(c.mailboxId),
@@ -126,8 +119,8 @@ async function putCalendar(c: Calendar): Promise<void> {
 }
 
 /** The mailbox's calendars, the default first (created with the first read), then by creation. */
-export async function listCalendars(mailboxId: string): Promise<Calendar[]> {
-  let list = await queryPrefix<Calendar>(calPk(mailboxId), P.calendar);
+export async function listCalendars(mailboxId: string): Promise<CalendarRecord[]> {
+  let list = await queryPrefix<CalendarRecord>(calPk(mailboxId), P.calendar);
   if (!list.some((c) => c.isDefault)) {
     const now = Date.now();
     await putCalendar({
@@ -140,7 +133,7 @@ export async function listCalendars(mailboxId: string): Promise<Calendar[]> {
       createdAt: now,
       version: 1,
     }).catch(() => undefined); // Another request created it first (or the mailbox is full: it then exists).
-    list = await queryAll<Calendar>({
+    list = await queryAll<CalendarRecord>({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       ExpressionAttributeValues: { ':pk': calPk(mailboxId), ':p': P.calendar },
       ConsistentRead: true,
@@ -149,12 +142,12 @@ export async function listCalendars(mailboxId: string): Promise<Calendar[]> {
   return list.sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.createdAt - b.createdAt);
 }
 
-export async function getCalendar(mailboxId: string, calendarId: string): Promise<Calendar> {
+export async function getCalendar(mailboxId: string, calendarId: string): Promise<CalendarRecord> {
   if (calendarId === defaultCalendarId(mailboxId)) {
     const found = (await listCalendars(mailboxId)).find((c) => c.calendarId === calendarId);
     if (found) return found;
   }
-  const c = await getItem<Calendar>(calKeys.calendar(mailboxId, calendarId));
+  const c = await getItem<CalendarRecord>(calKeys.calendar(mailboxId, calendarId));
   if (!c) throw notFound(CALENDAR_MESSAGES.calendarNotFound);
   return c;
 }
@@ -162,10 +155,10 @@ export async function getCalendar(mailboxId: string, calendarId: string): Promis
 export async function createCalendar(
   mailboxId: string,
   input: { name: string; color?: Color; description?: string },
-): Promise<Calendar> {
+): Promise<CalendarRecord> {
   await listCalendars(mailboxId); // The default comes first, and counts.
   const now = Date.now();
-  const c: Calendar = {
+  const c: CalendarRecord = {
     mailboxId,
     calendarId: newId('cal_', now),
     name: input.name,
@@ -183,10 +176,10 @@ export async function updateCalendar(
   mailboxId: string,
   calendarId: string,
   input: { name?: string; color?: Color; description?: string },
-): Promise<Calendar> {
+): Promise<CalendarRecord> {
   await getCalendar(mailboxId, calendarId);
   const fields = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  return updateVersioned<Calendar>(
+  return updateVersioned<CalendarRecord>(
     calKeys.calendar(mailboxId, calendarId),
     undefined,
     fields,
@@ -222,18 +215,11 @@ export async function deleteCalendar(mailboxId: string, calendarId: string): Pro
   });
 }
 
-export type AttendeeStatus = 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated';
-export type AttendeeRole = 'optional' | 'required' | 'chair' | 'non-participant';
-export type AttendeeKind = 'unknown' | 'resource' | 'individual' | 'group' | 'room';
-
-export interface Attendee {
-  email: string;
-  name?: string;
-  role: AttendeeRole;
-  status: AttendeeStatus;
-  rsvp: boolean;
-  kind: AttendeeKind;
-}
+/** An event's attendee, as stored and answered: its record schema (./record-schemas.ts) is the source. */
+export type { Attendee };
+export type AttendeeStatus = Attendee['status'];
+export type AttendeeRole = Attendee['role'];
+export type AttendeeKind = Attendee['kind'];
 
 export interface Exception {
   /** The original start of the occurrence it changes (UTC ms). */

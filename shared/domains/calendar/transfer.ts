@@ -12,7 +12,7 @@ import {
   startUpload,
 } from '../mail/imports';
 import { deleteObjects, getObject, linkTo, putObject } from '../mail/objects';
-import type { Mailbox } from '../mail/records';
+import type { MailboxRecord } from '../mail/records';
 import { indexed, seriesOf } from './events';
 import { type Parsed, type ParsedEvent, parseIcs } from './ics-in';
 import { toIcs } from './ics-out';
@@ -42,9 +42,9 @@ export type ImportResult = ImportAnswer;
 
 /** Where a mailbox's calendar files wait (removed with the mailbox's folder). */
 const folderOf = (mailboxId: string) => `${mailFolder(mailboxId)}calendar-files/`;
-const scopeOf = (mailbox: Mailbox, calendarId: string) => `${mailbox.mailboxId}:${calendarId}:calendar-import`;
+const scopeOf = (mailbox: MailboxRecord, calendarId: string) => `${mailbox.mailboxId}:${calendarId}:calendar-import`;
 
-function parsed(mailbox: Mailbox, content: string) {
+function parsed(mailbox: MailboxRecord, content: string) {
   const out = parseIcs(content, [mailbox.address, ...mailbox.aliases]);
   if (out.events.length === 0 && !/BEGIN:VCALENDAR/i.test(content))
     throw invalid(CALENDAR_TRANSFER_MESSAGES.notCalendar);
@@ -52,7 +52,7 @@ function parsed(mailbox: Mailbox, content: string) {
 }
 
 /** Writes the events `offset` … `offset + CHUNK` of the file. */
-async function importChunk(mailbox: Mailbox, calendarId: string, file: Parsed, offset: number) {
+async function importChunk(mailbox: MailboxRecord, calendarId: string, file: Parsed, offset: number) {
   const warnings = offset === 0 ? [...file.warnings] : [];
   const chunk = file.events.slice(offset, offset + CHUNK);
   let imported = 0;
@@ -90,7 +90,11 @@ async function importChunk(mailbox: Mailbox, calendarId: string, file: Parsed, o
 }
 
 /** An import's first call with the file in the body. */
-export async function importContent(mailbox: Mailbox, calendarId: string, content: string): Promise<ImportResult> {
+export async function importContent(
+  mailbox: MailboxRecord,
+  calendarId: string,
+  content: string,
+): Promise<ImportResult> {
   await getCalendar(mailbox.mailboxId, calendarId);
   const bytes = Buffer.from(content, 'utf8');
   if (bytes.length > MAX_IMPORT_CONTENT_BYTES)
@@ -104,7 +108,7 @@ export async function importContent(mailbox: Mailbox, calendarId: string, conten
 }
 
 /** An import's first call for a file sent by upload: the link to PUT it to, and the token to go on with. */
-export async function importUpload(mailbox: Mailbox, calendarId: string, size: number): Promise<ImportResult> {
+export async function importUpload(mailbox: MailboxRecord, calendarId: string, size: number): Promise<ImportResult> {
   await getCalendar(mailbox.mailboxId, calendarId);
   return startUpload(
     scopeOf(mailbox, calendarId),
@@ -115,7 +119,7 @@ export async function importUpload(mailbox: Mailbox, calendarId: string, size: n
 }
 
 /** The next chunk of an import, by its token. */
-export async function importNext(mailbox: Mailbox, calendarId: string, next: string): Promise<ImportResult> {
+export async function importNext(mailbox: MailboxRecord, calendarId: string, next: string): Promise<ImportResult> {
   await getCalendar(mailbox.mailboxId, calendarId);
   const token = readImportToken(scopeOf(mailbox, calendarId), next, folderOf(mailbox.mailboxId));
   const bytes = await getObject(token.key);
@@ -136,7 +140,7 @@ export async function importNext(mailbox: Mailbox, calendarId: string, next: str
   return { ...result, done: true, next: null };
 }
 
-function recordOf(mailbox: Mailbox, calendarId: string, p: ParsedEvent, existing?: CalEvent): CalEvent {
+function recordOf(mailbox: MailboxRecord, calendarId: string, p: ParsedEvent, existing?: CalEvent): CalEvent {
   const now = Date.now();
   return indexed({
     ...p,
@@ -152,13 +156,13 @@ function recordOf(mailbox: Mailbox, calendarId: string, p: ParsedEvent, existing
 }
 
 /** A link (5 minutes) to an export written to the mailbox's folder: one per calendar, replaced each time. */
-export async function exportLink(mailbox: Mailbox, calendarId: string, text: string): Promise<string> {
+export async function exportLink(mailbox: MailboxRecord, calendarId: string, text: string): Promise<string> {
   const key = `${folderOf(mailbox.mailboxId)}export-${calendarId}.ics`;
   await putObject(key, Buffer.from(text, 'utf8'), ICS_TYPE);
   return linkTo(key, 'calendar.ics');
 }
 
-export async function exportIcs(mailbox: Mailbox, calendarId: string): Promise<string> {
+export async function exportIcs(mailbox: MailboxRecord, calendarId: string): Promise<string> {
   const calendar = await getCalendar(mailbox.mailboxId, calendarId);
   const events = await eventsOf(mailbox.mailboxId, [calendarId]);
   events.sort((a, b) => a.start - b.start || a.eventId.localeCompare(b.eventId));

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, DomainError, invalid } from '../../kernel/ground/errors';
 import { UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { secrets } from '../../ports/secrets';
 import { ConnectorError, connectorFetch } from './mcp';

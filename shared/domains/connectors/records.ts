@@ -1,9 +1,9 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readEnv } from '../../kernel/ground/env';
 import { invalid, notFound } from '../../kernel/ground/errors';
 import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, keys, ORG_PREFIX, putNew, TABLE } from '../../kernel/store/table';

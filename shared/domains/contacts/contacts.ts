@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, invalid, isDomainError, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll } from '../../kernel/store/ops';

@@ -1,5 +1,5 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { BatchWriteCommand } from '../../kernel/store/commands';
 import { deleteMany, queryAll } from '../../kernel/store/ops';
 import { sleep, TABLE } from '../../kernel/store/table';
 import { CONTACT_PREFIX, type ContactFields, type ContactRecord, contactKeys, fold } from './records';

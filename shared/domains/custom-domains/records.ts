@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { readEnv } from '../../kernel/ground/env';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand } from '../../kernel/store/commands';
 import { queryAll } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { cdn } from '../../ports/cdn';

@@ -1,5 +1,5 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { type Issue, invalid, invalidRequest } from '../../kernel/ground/errors';
+import { type FieldIssue, invalid, invalidRequest } from '../../kernel/ground/errors';
+import type { AttributeValue } from '../../ports/customer-tables/commands';
 import type { KeyAttribute, KeySchema } from '../resources/schema';
 
 /**
@@ -39,7 +39,7 @@ const pathOf = (path: (string | number)[]) => path.map(String).join('.');
  * Checks one attribute value and converts it for the SDK; problems are collected as validation
  * issues (answered 400 `Invalid request`, like any schema failure), never sent to the backend.
  */
-function toSdk(v: unknown, path: (string | number)[], issues: Issue[], depth: number): AttributeValue | undefined {
+function toSdk(v: unknown, path: (string | number)[], issues: FieldIssue[], depth: number): AttributeValue | undefined {
   const fail = (message: string) => {
     issues.push({ path: pathOf(path), message });
     return undefined;
@@ -104,7 +104,7 @@ function toSdk(v: unknown, path: (string | number)[], issues: Issue[], depth: nu
 
 /** One attribute value from a request, for the SDK (400 `Invalid request` with the issues when bad). */
 export function valueIn(v: unknown, path: (string | number)[]): AttributeValue {
-  const issues: Issue[] = [];
+  const issues: FieldIssue[] = [];
   const out = toSdk(v, path, issues, 1);
   if (!out) throw invalidRequest(issues);
   return out;
@@ -112,7 +112,7 @@ export function valueIn(v: unknown, path: (string | number)[]): AttributeValue {
 
 /** An item from a request, for the SDK. */
 export function itemIn(v: unknown, path: string): SdkItem {
-  const issues: Issue[] = [];
+  const issues: FieldIssue[] = [];
   if (!isObject(v)) throw invalidRequest([{ path, message: 'An item is an object of attribute values.' }]);
   const out: SdkItem = {};
   for (const [k, e] of Object.entries(v)) {
@@ -201,7 +201,7 @@ const keyAttributes = (keys: KeySchema): KeyAttribute[] =>
  */
 function keyValue(v: unknown, attr: KeyAttribute): AttributeValue | undefined {
   const wrapped = isObject(v) ? v : attr.type === 'N' && typeof v === 'number' ? { N: String(v) } : { [attr.type]: v };
-  const issues: Issue[] = [];
+  const issues: FieldIssue[] = [];
   const out = toSdk(wrapped, [], issues, 1);
   if (!out || !(attr.type in out)) return undefined;
   return out;

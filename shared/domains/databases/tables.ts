@@ -1,3 +1,6 @@
+import { conflict } from '../../kernel/ground/errors';
+import { sleep } from '../../kernel/store/table';
+import { customerDynamo } from '../../ports/customer-tables/client';
 import {
   CreateTableCommand,
   DeleteTableCommand,
@@ -6,11 +9,8 @@ import {
   type KeySchemaElement,
   type LocalSecondaryIndexDescription,
   type TableDescription as SdkTable,
-} from '@aws-sdk/client-dynamodb';
-import { conflict } from '../../kernel/ground/errors';
-import { sleep } from '../../kernel/store/table';
+} from '../../ports/customer-tables/commands';
 import type { KeyAttribute, KeySchema } from '../resources/schema';
-import { customerDynamo } from './client';
 
 /** Spec part A, "Table description (databases)". */
 export interface IndexOut {

@@ -1,5 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { queryAll } from '../../kernel/store/ops';
 import { keys, TABLE } from '../../kernel/store/table';
 import { artifacts } from '../../ports/artifacts';

@@ -1,6 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import { hostEntry, releaseHosts } from '../hosts/registry';

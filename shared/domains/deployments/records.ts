@@ -1,5 +1,5 @@
-import { QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { QueryCommand, type QueryCommandInput, UpdateCommand } from '../../kernel/store/commands';
 import { fieldUpdate, keys, TABLE } from '../../kernel/store/table';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { byProjectValues, deploymentKeys } from '../projects/deployments';

@@ -1,6 +1,6 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { readEnv } from '../../kernel/ground/env';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
 import { TABLE } from '../../kernel/store/table';
 import { artifacts } from '../../ports/artifacts';
 import { deploymentKeys } from '../projects/deployments';

@@ -1,6 +1,6 @@
-import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Organization } from '../../kernel/identity/schema';
 import { db } from '../../kernel/store/client';
+import { PutCommand, ScanCommand, UpdateCommand } from '../../kernel/store/commands';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import type { DomainRecord } from '../custom-domains/records';
 import type { RouteRecord } from '../deployments/records';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand, UpdateCommand } from '../../kernel/store/commands';
 import { queryAll } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { normalizeHost } from '../deployments/hosts';

@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { QueryCommand } from '../../kernel/store/commands';
 import { transact } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import type { AnalyticsEvent } from '../../ports/analytics/port';

@@ -1,6 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { deleteMany, queryAll } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import { checkLabels, LABEL_MESSAGES, labelKey, labelNameKey, requireUserLabel } from './labels';

@@ -1,6 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
@@ -12,7 +12,7 @@ import {
   domainOf,
   getDomain,
   MAIL_MESSAGES,
-  type Mailbox,
+  type MailboxRecord,
   mailKeys,
   orgMembers,
   resolveMembers,
@@ -26,7 +26,7 @@ export interface AddressClaim {
   kind: 'primary' | 'alias';
 }
 
-export const shownMailbox = (m: Mailbox) => ({
+export const shownMailbox = (m: MailboxRecord) => ({
   mailboxId: m.mailboxId,
   address: m.address,
   name: m.name,
@@ -55,13 +55,13 @@ const claim = (c: AddressClaim) => putNew({ ...mailKeys.address(c.address), ...c
 
 export async function createMailbox(
   orgId: string,
-  input: { address: string; name: string; members: string[]; kind: Mailbox['kind'] },
-): Promise<Mailbox> {
+  input: { address: string; name: string; members: string[]; kind: MailboxRecord['kind'] },
+): Promise<MailboxRecord> {
   const address = input.address.toLowerCase();
   const domain = await requireOrgAddress(orgId, address);
   const members = await resolveMembers(orgId, input.members);
   const now = Date.now();
-  const mailbox: Mailbox = {
+  const mailbox: MailboxRecord = {
     orgId,
     mailboxId: newId('mbx_', now),
     address,
@@ -89,11 +89,11 @@ export async function updateMailbox(
   orgId: string,
   mailboxId: string,
   input: { name?: string; members?: string[]; ifVersion?: number },
-): Promise<Mailbox> {
-  const current = await getItem<Mailbox>(mailKeys.mailbox(orgId, mailboxId));
+): Promise<MailboxRecord> {
+  const current = await getItem<MailboxRecord>(mailKeys.mailbox(orgId, mailboxId));
   if (!current || current.deleting) throw notFound(MAIL_MESSAGES.mailboxNotFound);
   const members = input.members ? await resolveMembers(orgId, input.members) : undefined;
-  return updateVersioned<Mailbox>(
+  return updateVersioned<MailboxRecord>(
     mailKeys.mailbox(orgId, mailboxId),
     input.ifVersion,
     definedOnly({ name: input.name, members, updatedAt: Date.now() }),
@@ -101,10 +101,10 @@ export async function updateMailbox(
   );
 }
 
-export async function addAlias(orgId: string, mailboxId: string, alias: string): Promise<Mailbox> {
+export async function addAlias(orgId: string, mailboxId: string, alias: string): Promise<MailboxRecord> {
   const address = alias.toLowerCase();
   await requireOrgAddress(orgId, address);
-  const current = await getItem<Mailbox>(mailKeys.mailbox(orgId, mailboxId));
+  const current = await getItem<MailboxRecord>(mailKeys.mailbox(orgId, mailboxId));
   if (!current || current.deleting) throw notFound(MAIL_MESSAGES.mailboxNotFound);
   await transact(
     [
@@ -125,7 +125,7 @@ export async function removeAlias(orgId: string, alias: string): Promise<void> {
   const address = alias.toLowerCase();
   const c = await getItem<AddressClaim>(mailKeys.address(address), true);
   if (!c || c.orgId !== orgId || c.kind !== 'alias') throw notFound(MAIL_MESSAGES.aliasNotFound);
-  const mailbox = await getItem<Mailbox>(mailKeys.mailbox(orgId, c.mailboxId));
+  const mailbox = await getItem<MailboxRecord>(mailKeys.mailbox(orgId, c.mailboxId));
   const items: Parameters<typeof transact>[0] = [
     {
       Delete: {
@@ -159,7 +159,7 @@ export const mailFolder = (mailboxId: string) => `mail/${mailboxId}/`;
  * the same DELETE finishes it.
  */
 export async function deleteMailbox(orgId: string, mailboxId: string): Promise<void> {
-  const m = await getItem<Mailbox>(mailKeys.mailbox(orgId, mailboxId), true);
+  const m = await getItem<MailboxRecord>(mailKeys.mailbox(orgId, mailboxId), true);
   if (!m) throw notFound(MAIL_MESSAGES.mailboxNotFound);
   if (!m.deleting) {
     await db.send(
@@ -196,7 +196,7 @@ export async function deleteMailbox(orgId: string, mailboxId: string): Promise<v
 }
 
 /** The organization's members, each with the mailboxes they belong to. */
-export async function membersWithMailboxes(orgId: string, mailboxes: Mailbox[]) {
+export async function membersWithMailboxes(orgId: string, mailboxes: MailboxRecord[]) {
   const members = await orgMembers(orgId);
   return [...members.values()].map((m) => ({
     userId: m.userId,

@@ -1,4 +1,4 @@
-import type { AttachmentRef, Message } from './messages';
+import type { AttachmentRef, MessageRecord } from './messages';
 import { getObject, linkTo } from './objects';
 
 export interface Body {
@@ -23,7 +23,7 @@ function capped(b: Body): Body {
  * scripts, event handlers, forms, frames or styles that load anything); remote images blocked
  * unless `images` (their address kept in `data-blocked-src`), `cid:` parts as short-lived links.
  */
-export async function bodyOf(m: Message, images: boolean): Promise<Body> {
+export async function bodyOf(m: MessageRecord, images: boolean): Promise<Body> {
   const stored = await getObject(m.bodyKey);
   const body = stored
     ? (JSON.parse(stored.toString('utf8')) as { text: string; html: string | null })

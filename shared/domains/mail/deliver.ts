@@ -13,11 +13,11 @@ import {
   fileMessage,
   findThread,
   idsIn,
-  type Message,
+  type MessageRecord,
   SubjectTaken,
 } from './messages';
 import { putObject } from './objects';
-import { domainOf, getDomain, getMailbox, type Mailbox, mailKeys } from './records';
+import { domainOf, getDomain, getMailbox, type MailboxRecord, mailKeys } from './records';
 import type { Party } from './threads';
 import { LIMITS } from './usage';
 import { vacationReply } from './vacation';
@@ -26,7 +26,7 @@ import { vacationReply } from './vacation';
  * The mailbox an address reaches: its own or an alias's; else the catch-all of its domain, when
  * the domain receives. Undefined: no mailbox of the platform (`550 5.1.1` locally).
  */
-export async function mailboxFor(address: string): Promise<Mailbox | undefined> {
+export async function mailboxFor(address: string): Promise<MailboxRecord | undefined> {
   const claim = await addressClaim(address.toLowerCase());
   if (claim) {
     const m = await getMailbox(claim.orgId, claim.mailboxId);
@@ -97,11 +97,11 @@ export async function storeParsed(
  * delivery of it files nothing twice.
  */
 export async function deliverTo(
-  mailbox: Mailbox,
+  mailbox: MailboxRecord,
   raw: Buffer,
   source: string,
   parsed?: Email,
-): Promise<Message | undefined> {
+): Promise<MessageRecord | undefined> {
   if (raw.length > LIMITS.inboundBytes) {
     log.warn('mail_inbound_too_large', { mailboxId: mailbox.mailboxId, bytes: raw.length });
     return undefined;
@@ -115,7 +115,7 @@ export async function deliverTo(
   const date = email.date && !Number.isNaN(Date.parse(email.date)) ? Date.parse(email.date) : now;
   const own = new Set([mailbox.address, ...mailbox.aliases]);
   const from = party(email.from as { name?: string; address?: string } | undefined);
-  const message: Omit<Message, 'threadId'> = {
+  const message: Omit<MessageRecord, 'threadId'> = {
     messageId,
     direction: 'in',
     from,
@@ -197,8 +197,8 @@ const spam = (email: Email) =>
   );
 
 /** The platform mailboxes among `recipients`, each once. */
-export async function mailboxesOf(recipients: string[]): Promise<Mailbox[]> {
+export async function mailboxesOf(recipients: string[]): Promise<MailboxRecord[]> {
   const found = await Promise.all([...new Set(recipients.map((r) => r.toLowerCase()))].map(mailboxFor));
-  const byId = new Map(found.filter((m): m is Mailbox => !!m).map((m) => [m.mailboxId, m]));
+  const byId = new Map(found.filter((m): m is MailboxRecord => !!m).map((m) => [m.mailboxId, m]));
   return [...byId.values()];
 }

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand } from '../../kernel/store/commands';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { lookup } from '../../ports/dns';
 import { inboundMxHost, mail } from '../../ports/mail-transport';
 import { CLAIM_MESSAGES } from '../custom-domains/claims';
-import { getDomain, getMailbox, MAIL_MESSAGES, type MailDomain, mailKeys } from './records';
+import { getDomain, getMailbox, MAIL_MESSAGES, type MailDomainRecord, mailKeys } from './records';
 
 /** Top-level names no one can register: domains under them verify at once (tests, examples, this machine). */
 const RESERVED_TLDS = new Set(['test', 'example', 'localhost']);
@@ -28,7 +28,7 @@ const STALE = 'This domain changed since it was read. Reload and try again.';
 const claimIndex = (domain: string) => ({ gsi1pk: `MAILCLAIM#${domain}`, gsi1sk: 'MAILDOM' });
 
 const claimsOf = (domain: string) =>
-  queryAll<MailDomain>({
+  queryAll<MailDomainRecord>({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :c',
     ExpressionAttributeValues: { ':c': claimIndex(domain).gsi1pk },
@@ -37,7 +37,7 @@ const claimsOf = (domain: string) =>
 const holderOf = (domain: string) => getItem<{ orgId: string }>(mailKeys.domainClaim(domain), true);
 
 /** The organization's record, read consistently. */
-const readDomain = (orgId: string, domain: string) => getItem<MailDomain>(mailKeys.domain(orgId, domain), true);
+const readDomain = (orgId: string, domain: string) => getItem<MailDomainRecord>(mailKeys.domain(orgId, domain), true);
 
 /** Thrown inside a verify whose claim item another organization took first. */
 class ClaimTaken extends Error {}
@@ -55,7 +55,7 @@ const verificationName = (domain: string) => `_platform-mail.${domain}`;
 const verificationValue = (token: string) => `platform-mail-verification=${token}`;
 
 /** The records a domain's owner publishes: ownership, Easy DKIM, SPF, DMARC, MX. */
-export function recordsOf(d: MailDomain, found: Partial<Record<string, boolean>> = {}): PublishRecord[] {
+export function recordsOf(d: MailDomainRecord, found: Partial<Record<string, boolean>> = {}): PublishRecord[] {
   const checked = (name: string) => (d.checkedAt === null ? null : (found[name] ?? d.status === 'verified'));
   return [
     {
@@ -84,7 +84,7 @@ export function recordsOf(d: MailDomain, found: Partial<Record<string, boolean>>
   ];
 }
 
-export const shownDomain = (d: MailDomain) => ({
+export const shownDomain = (d: MailDomainRecord) => ({
   domain: d.domain,
   status: d.status,
   receiving: d.receiving,
@@ -102,7 +102,7 @@ export const shownDomain = (d: MailDomain) => ({
  * and take the platform-wide claim now). 409 when another organization has verified it, or this
  * one has it already; 400 for a public suffix. Then its sending identity.
  */
-export async function addDomain(orgId: string, domain: string): Promise<MailDomain> {
+export async function addDomain(orgId: string, domain: string): Promise<MailDomainRecord> {
   // The Public Suffix List is loaded by the add alone (out of the mail group's cold start).
   const { isPublicSuffix } = await import('../custom-domains/suffix');
   if (isPublicSuffix(domain)) throw invalid(CLAIM_MESSAGES.publicSuffix(domain));
@@ -111,7 +111,7 @@ export async function addDomain(orgId: string, domain: string): Promise<MailDoma
   const now = Date.now();
   const { dkimTokens } = await mail().createDomain(domain);
   const verifiedAtOnce = reserved(domain);
-  const record: MailDomain = {
+  const record: MailDomainRecord = {
     orgId,
     domain,
     status: verifiedAtOnce ? 'verified' : 'pending',
@@ -140,7 +140,7 @@ export async function addDomain(orgId: string, domain: string): Promise<MailDoma
   return record;
 }
 
-export async function requireDomain(orgId: string, domain: string): Promise<MailDomain> {
+export async function requireDomain(orgId: string, domain: string): Promise<MailDomainRecord> {
   const d = await getDomain(orgId, domain);
   if (!d) throw notFound(MAIL_MESSAGES.domainNotFound);
   return d;
@@ -151,7 +151,7 @@ export async function requireDomain(orgId: string, domain: string): Promise<Mail
  * claim in the same transaction (other organizations' claims then fail); failed after 72 hours
  * pending, or at once when another organization verified it first.
  */
-export async function verifyDomain(orgId: string, domain: string): Promise<MailDomain> {
+export async function verifyDomain(orgId: string, domain: string): Promise<MailDomainRecord> {
   const d = await requireDomain(orgId, domain);
   if (d.status === 'verified') return d;
   const now = Date.now();
@@ -160,7 +160,7 @@ export async function verifyDomain(orgId: string, domain: string): Promise<MailD
   const txt = reserved(domain) ? [] : await lookup().txt(verificationName(domain));
   const found = reserved(domain) || txt.includes(verificationValue(d.verificationToken));
   if (!found) {
-    return updateVersioned<MailDomain>(mailKeys.domain(orgId, domain), undefined, {
+    return updateVersioned<MailDomainRecord>(mailKeys.domain(orgId, domain), undefined, {
       status: now - d.createdAt > PENDING_MS ? 'failed' : 'pending',
       checkedAt: now,
       verifiedAt: null,
@@ -196,12 +196,12 @@ export async function verifyDomain(orgId: string, domain: string): Promise<MailD
     throw err;
   }
   await failOtherClaims(domain, orgId, now);
-  return (await readDomain(orgId, domain)) as MailDomain;
+  return (await readDomain(orgId, domain)) as MailDomainRecord;
 }
 
 /** The claim fails: another organization verified the domain. */
-function claimedElsewhere(d: MailDomain, now: number): Promise<MailDomain> {
-  return updateVersioned<MailDomain>(
+function claimedElsewhere(d: MailDomainRecord, now: number): Promise<MailDomainRecord> {
+  return updateVersioned<MailDomainRecord>(
     mailKeys.domain(d.orgId, d.domain),
     d.version,
     { status: 'failed', checkedAt: now, verifiedAt: null, message: CLAIM_MESSAGES.claimedElsewhere(d.domain) },
@@ -227,13 +227,13 @@ export async function updateDomain(
   orgId: string,
   domain: string,
   input: { receiving?: boolean; catchAll?: string | null; ifVersion?: number },
-): Promise<MailDomain> {
+): Promise<MailDomainRecord> {
   await requireDomain(orgId, domain);
   if (input.catchAll) {
     const m = await getMailbox(orgId, input.catchAll);
     if (!m) throw notFound(MAIL_MESSAGES.catchAllNotFound);
   }
-  return updateVersioned<MailDomain>(
+  return updateVersioned<MailDomainRecord>(
     mailKeys.domain(orgId, domain),
     input.ifVersion,
     definedOnly({ receiving: input.receiving, catchAll: input.catchAll }),
@@ -271,7 +271,7 @@ export async function removeDomain(orgId: string, domain: string): Promise<void>
 }
 
 /** What a mailbox may send from: its domain still the organization's and verified. */
-export async function requireSendingDomain(orgId: string, domain: string): Promise<MailDomain> {
+export async function requireSendingDomain(orgId: string, domain: string): Promise<MailDomainRecord> {
   const d = await getDomain(orgId, domain);
   if (!d) throw conflict(MAIL_MESSAGES.domainRemoved);
   if (d.status !== 'verified') throw conflict(MAIL_MESSAGES.notVerified(domain));

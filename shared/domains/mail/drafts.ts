@@ -3,6 +3,7 @@ import { newId } from '../../kernel/store/ids';
 import { transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE } from '../../kernel/store/table';
 import { labelKey } from './labels';
+import type { Draft } from './record-schemas';
 import type { Compose } from './send';
 
 export const DRAFT_MESSAGES = {
@@ -10,9 +11,7 @@ export const DRAFT_MESSAGES = {
   stale: 'This draft changed since it was read. Reload and try again.',
 } as const;
 
-/** A draft: `MBX#<mailboxId>` / `D#<draftId>`, counted by the DRAFTS label. */
-export type Draft = Compose & { draftId: string; createdAt: number; updatedAt: number; version: number };
-
+/** A draft (its record schema, ./record-schemas.ts): `MBX#<mailboxId>` / `D#<draftId>`, counted by the DRAFTS label. */
 const draftKey = (mailboxId: string, draftId: string) => ({ pk: `MBX#${mailboxId}`, sk: `D#${draftId}` });
 const countDrafts = (mailboxId: string, by: number) => ({
   Update: {

@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { TABLE } from '../../kernel/store/table';
 import { type IndexItem, indexPrefix, mailPk, type Party, type ThreadSummary } from './threads';

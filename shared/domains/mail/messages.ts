@@ -1,48 +1,28 @@
 import { createHash } from 'node:crypto';
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommandInput } from '../../kernel/store/commands';
 import { transact } from '../../kernel/store/ops';
 import { getItem, getMany, putNew, TABLE } from '../../kernel/store/table';
-import { changeThread, MAX_SUBJECTS, mailPk, type Party, type Thread, threadWrites } from './threads';
+import type { Message, Party } from './record-schemas';
+import { changeThread, MAX_SUBJECTS, mailPk, type Thread, threadWrites } from './threads';
 import { usageKeys } from './usage';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-export interface AttachmentRef {
-  index: number;
-  filename: string;
-  contentType: string;
-  size: number;
-  key: string;
-  contentId: string | null;
-  inline: boolean;
-}
+/** An attachment as stored: where its bytes are (`key`) beside what the message answers. */
+export type AttachmentRef = Message['attachments'][number] & { key: string };
 
 /**
  * One message of a mailbox: `MBX#<mailboxId>` / `M#<messageId>`. Its bytes are objects
  * (shared/domains/mail/objects.ts): the raw message, its body (`{ text, html }` as JSON) and each
  * attachment on its own. `headerId` is its Message-ID header, found again by `MID#<headerId>`.
+ * The answered record (its schema, ./record-schemas.ts, is the source) with the keys of its bytes.
  */
-export interface Message {
-  messageId: string;
-  threadId: string;
-  direction: 'in' | 'out';
-  from: Party | null;
-  to: Party[];
-  cc: Party[];
-  bcc: Party[];
-  replyTo: Party[];
-  subject: string;
-  date: number;
-  headerId: string;
-  inReplyTo: string | null;
-  references: string[];
-  snippet: string;
-  size: number;
+export type MessageRecord = Omit<Message, 'attachments'> & {
   rawKey: string;
   bodyKey: string;
   attachments: AttachmentRef[];
   createdAt: number;
-}
+};
 
 export const messageKey = (mailboxId: string, messageId: string) => ({ pk: mailPk(mailboxId), sk: `M#${messageId}` });
 const midKey = (mailboxId: string, headerId: string) => ({ pk: mailPk(mailboxId), sk: `MID#${headerId}` });
@@ -56,9 +36,10 @@ const markerKey = (mailboxId: string, source: string) => ({ pk: mailPk(mailboxId
 export const alreadyFiled = async (mailboxId: string, source: string) =>
   !!(await getItem(markerKey(mailboxId, source), true));
 
-export const getMessage = (mailboxId: string, messageId: string) => getItem<Message>(messageKey(mailboxId, messageId));
+export const getMessage = (mailboxId: string, messageId: string) =>
+  getItem<MessageRecord>(messageKey(mailboxId, messageId));
 export const getMessages = async (mailboxId: string, ids: string[]) =>
-  (await getMany<Message>(ids.map((id) => messageKey(mailboxId, id)))).filter((m): m is Message => !!m);
+  (await getMany<MessageRecord>(ids.map((id) => messageKey(mailboxId, id)))).filter((m): m is MessageRecord => !!m);
 
 /** A subject as threads compare it: without Re:/Fwd: prefixes, spaces folded, lowercased. */
 export const normalSubject = (subject: string) =>
@@ -81,7 +62,7 @@ const SUBJECT_WINDOW_MS = 30 * 86_400_000;
  */
 export async function findThread(
   mailboxId: string,
-  m: Pick<Message, 'inReplyTo' | 'references' | 'subject' | 'date'>,
+  m: Pick<MessageRecord, 'inReplyTo' | 'references' | 'subject' | 'date'>,
   participants: string[],
   consistent = false,
 ): Promise<string | undefined> {
@@ -122,7 +103,7 @@ export class SubjectTaken extends Error {}
  */
 export async function fileMessage(input: {
   mailboxId: string;
-  message: Omit<Message, 'threadId'>;
+  message: Omit<MessageRecord, 'threadId'>;
   threadId: string | undefined;
   newThreadId: string;
   labels: string[];
@@ -136,11 +117,11 @@ export async function fileMessage(input: {
    * moment, or an answer filed before the message it answers, end in one thread.
    */
   claimSubject?: boolean;
-}): Promise<{ message: Message; thread: Thread }> {
+}): Promise<{ message: MessageRecord; thread: Thread }> {
   const { mailboxId, message: m } = input;
   const at = m.createdAt;
   const extra = (threadId: string, claim = false): TransactItems => {
-    const message: Message = { ...m, threadId };
+    const message: MessageRecord = { ...m, threadId };
     const items: TransactItems = [
       { Put: { TableName: TABLE(), Item: { ...messageKey(mailboxId, m.messageId), ...message } } },
       { Put: { TableName: TABLE(), Item: { ...midKey(mailboxId, m.headerId), threadId, messageId: m.messageId } } },

@@ -59,6 +59,7 @@ export const MailSettings = z
         enabled: z.boolean(),
         subject: z.string(),
         text: z.string(),
+        /** UTC ms; null: no bound. */
         startsAt: z.nullable(z.number()),
         endsAt: z.nullable(z.number()),
       }),
@@ -68,6 +69,7 @@ export const MailSettings = z
   .register(z.globalRegistry, { id: 'MailSettings' });
 export type MailSettings = z.output<typeof MailSettings>;
 
+/** One address as a message names it. */
 export const Party = z.object({ name: z.string(), address: z.string() }).register(z.globalRegistry, { id: 'Party' });
 export type Party = z.output<typeof Party>;
 

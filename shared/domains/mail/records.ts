@@ -3,6 +3,7 @@ import { forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import type { Member } from '../../kernel/identity/schema';
 import { queryPrefix } from '../../kernel/store/ops';
 import { getItem, keys, ORG_PREFIX } from '../../kernel/store/table';
+import type { Mailbox, MailDomain, MailSettings } from './record-schemas';
 
 /**
  * Mail records in the platform table. An organization's domains and mailboxes live in its
@@ -43,77 +44,50 @@ export const MAIL_MESSAGES = {
   stale: 'This mailbox changed since it was read. Reload and try again.',
 } as const;
 
-export type DomainStatus = 'pending' | 'verified' | 'failed';
+export type DomainStatus = MailDomain['status'];
 
-export interface MailDomain {
+/**
+ * A domain as stored: the answered record (its schema, ./record-schemas.ts, is the source) without
+ * the DNS records the route computes, with what only the platform reads.
+ */
+export type MailDomainRecord = Omit<MailDomain, 'records'> & {
   orgId: string;
-  domain: string;
-  status: DomainStatus;
   /** The TXT value proving the organization holds the domain. */
   verificationToken: string;
   /** SES Easy DKIM's tokens (three CNAMEs); locally random ones. */
   dkimTokens: string[];
-  receiving: boolean;
-  catchAll: string | null;
-  createdAt: number;
-  checkedAt: number | null;
-  verifiedAt: number | null;
-  version: number;
-  /** Why a claim failed (another organization verified the domain). */
-  message?: string;
-}
+};
 
-export interface VacationReply {
-  enabled: boolean;
-  subject: string;
-  text: string;
-  /** UTC ms; null: no bound. */
-  startsAt: number | null;
-  endsAt: number | null;
-}
+export type MailboxSettings = MailSettings;
+export type VacationReply = NonNullable<MailSettings['vacation']>;
 
-export interface MailboxSettings {
-  displayName: string | null;
-  signature: string | null;
-  vacation: VacationReply | null;
-  vipSenders: string[];
-}
-
-export interface Mailbox {
+/** A mailbox as stored: the answered record with what only the platform reads. */
+export type MailboxRecord = Mailbox & {
   orgId: string;
-  mailboxId: string;
-  address: string;
   domain: string;
-  name: string;
-  kind: 'personal' | 'shared';
-  members: string[];
-  aliases: string[];
   settings: MailboxSettings;
   /** Being removed: hidden, its mail removed in steps. */
   deleting?: boolean;
-  createdAt: number;
-  updatedAt: number;
-  version: number;
-}
+};
 
 export const DEFAULT_SETTINGS: MailboxSettings = { displayName: null, signature: null, vacation: null, vipSenders: [] };
 
 export const getMailbox = async (orgId: string, mailboxId: string) => {
-  const m = await getItem<Mailbox>(mailKeys.mailbox(orgId, mailboxId));
+  const m = await getItem<MailboxRecord>(mailKeys.mailbox(orgId, mailboxId));
   return m && !m.deleting ? m : undefined;
 };
 
 export const listMailboxes = async (orgId: string) =>
-  (await queryPrefix<Mailbox>(`ORG#${orgId}`, MAIL_PREFIX.mailbox)).filter((m) => !m.deleting);
+  (await queryPrefix<MailboxRecord>(`ORG#${orgId}`, MAIL_PREFIX.mailbox)).filter((m) => !m.deleting);
 
-export const getDomain = (orgId: string, domain: string) => getItem<MailDomain>(mailKeys.domain(orgId, domain));
-export const listDomains = (orgId: string) => queryPrefix<MailDomain>(`ORG#${orgId}`, MAIL_PREFIX.domain);
+export const getDomain = (orgId: string, domain: string) => getItem<MailDomainRecord>(mailKeys.domain(orgId, domain));
+export const listDomains = (orgId: string) => queryPrefix<MailDomainRecord>(`ORG#${orgId}`, MAIL_PREFIX.domain);
 
 /**
  * A mailbox route's mailbox, for a person among its members: keys and devices get 403 (mailboxes
  * are people's), an unknown mailbox 404, a person not among its members 403.
  */
-export async function memberMailbox(orgId: string, mailboxId: string, caller: Caller): Promise<Mailbox> {
+export async function memberMailbox(orgId: string, mailboxId: string, caller: Caller): Promise<MailboxRecord> {
   if (caller.kind !== 'user') throw forbidden(MAIL_MESSAGES.membersOnly);
   const mailbox = await getMailbox(orgId, mailboxId);
   if (!mailbox) throw notFound(MAIL_MESSAGES.mailboxNotFound);

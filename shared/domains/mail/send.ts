@@ -4,9 +4,9 @@ import { getItem } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
 import { snippetOf, storeParsed } from './deliver';
 import { requireSendingDomain } from './domains';
-import { fileMessage, getMessage, type Message } from './messages';
+import { fileMessage, getMessage, type MessageRecord } from './messages';
 import { getObject } from './objects';
-import { domainOf, type Mailbox } from './records';
+import { domainOf, type MailboxRecord } from './records';
 import type { Party, Thread } from './threads';
 import { LIMITS, sentToday } from './usage';
 
@@ -51,7 +51,7 @@ export const uploadKey = (mailboxId: string, uploadId: string) => ({ pk: `MBX#${
 const hasBreak = (s: string) => /[\r\n]/.test(s);
 
 /** The display form of the sender: the mailbox's display name, else its name. */
-const sender = (mailbox: Mailbox, address: string) => ({
+const sender = (mailbox: MailboxRecord, address: string) => ({
   name: mailbox.settings.displayName ?? mailbox.name,
   address,
 });
@@ -63,9 +63,9 @@ const sender = (mailbox: Mailbox, address: string) => ({
  * thread, and recipients the mail system refused.
  */
 export async function sendMessage(
-  mailbox: Mailbox,
+  mailbox: MailboxRecord,
   input: Compose & { from?: string },
-): Promise<{ message: Message; thread: Thread; rejected: string[] }> {
+): Promise<{ message: MessageRecord; thread: Thread; rejected: string[] }> {
   const from = (input.from ?? mailbox.address).toLowerCase();
   if (from !== mailbox.address && !mailbox.aliases.includes(from)) throw invalid(SEND_MESSAGES.badFrom);
   const recipients = [...input.to, ...input.cc, ...input.bcc];
@@ -111,7 +111,7 @@ export async function sendMessage(
     });
   const stored = await storeParsed(mailbox.mailboxId, messageId, raw);
   const party = (a: string): Party => ({ name: '', address: a.toLowerCase() });
-  const message: Omit<Message, 'threadId'> = {
+  const message: Omit<MessageRecord, 'threadId'> = {
     messageId,
     direction: 'out',
     from: sender(mailbox, from),

@@ -1,16 +1,13 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { conflict } from '../../kernel/ground/errors';
+import type { TransactWriteCommandInput } from '../../kernel/store/commands';
 import { transact } from '../../kernel/store/ops';
 import { getItem, sleep, TABLE } from '../../kernel/store/table';
 import { isSystemLabel, labelKey } from './labels';
+import type { Party } from './record-schemas';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-/** One address as a message names it. */
-export interface Party {
-  name: string;
-  address: string;
-}
+export type { Party };
 
 /**
  * A conversation (Gmail's thread): `MBX#<mailboxId>` / `T#<threadId>`. Labels are the thread's

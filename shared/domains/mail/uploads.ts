@@ -1,6 +1,6 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { PutCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { TABLE } from '../../kernel/store/table';
 import { mailFolder } from './admin';

@@ -1,10 +1,10 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Email } from 'postal-mime';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { PutCommand } from '../../kernel/store/commands';
 import { TABLE } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
-import { domainOf, getDomain, type Mailbox } from './records';
+import { domainOf, getDomain, type MailboxRecord } from './records';
 import { mailPk } from './threads';
 
 /** Automatic or list mail, which a vacation reply never answers (RFC 3834). */
@@ -24,7 +24,7 @@ const automatic = (email: Email) =>
  * `Auto-Submitted: auto-replied`. A failure is logged, never the delivery's.
  */
 export async function vacationReply(
-  mailbox: Mailbox,
+  mailbox: MailboxRecord,
   email: Email,
   sender: string,
   headerId: string,

@@ -1,8 +1,8 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../../kernel/auth/scopes';
 import type { Member } from '../../kernel/identity/schema';
 import { getUser } from '../../kernel/identity/users';
 import { db } from '../../kernel/store/client';
+import { PutCommand, UpdateCommand } from '../../kernel/store/commands';
 import { queryPrefix } from '../../kernel/store/ops';
 import { getItem, ORG_PREFIX, TABLE } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';

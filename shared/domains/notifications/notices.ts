@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { getItem, TABLE } from '../../kernel/store/table';
 import type { EventKind, NotifyEvent, Step } from './kinds';

@@ -1,5 +1,5 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { getItem, getMany, TABLE } from '../../kernel/store/table';
 import { hidingIn, type PageRecord, pageKey, visibleOnly } from './records';

@@ -1,6 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { QueryCommand } from '../../kernel/store/commands';
 import { getItem, TABLE } from '../../kernel/store/table';
 
 /**

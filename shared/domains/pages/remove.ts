@@ -1,6 +1,6 @@
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand, QueryCommand } from '../../kernel/store/commands';
 import { deleteMany, queryAll, transact } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { removeAllContent } from './content';

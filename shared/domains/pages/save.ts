@@ -1,6 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { fieldUpdate, TABLE } from '../../kernel/store/table';
 import { removeContent, writeContent } from './content';
 import { getPage, PAGE_MESSAGES, type PageRecord, pageKey, requireVisible } from './records';

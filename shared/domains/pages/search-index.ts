@@ -1,5 +1,5 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { BatchWriteCommand } from '../../kernel/store/commands';
 import { withLease } from '../../kernel/store/lease';
 import { transact } from '../../kernel/store/ops';
 import { getItem, sleep, TABLE } from '../../kernel/store/table';

@@ -1,6 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { invalid } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../kernel/store/cursor';
 import { getMany, TABLE } from '../../kernel/store/table';
 import { readContent } from './content';

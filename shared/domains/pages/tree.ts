@@ -1,7 +1,7 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { generateKeyBetween } from 'fractional-indexing';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
 import { transact } from '../../kernel/store/ops';

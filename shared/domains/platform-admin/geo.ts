@@ -1,8 +1,8 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { locations as configured, defaultLocation } from '../../kernel/config';
 import { conflict, type DomainError, invalid, notFound } from '../../kernel/ground/errors';
 import { CATALOG, readCatalog } from '../../kernel/plans/catalog';
 import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
+import type { TransactWriteCommandInput } from '../../kernel/store/commands';
 import { transact } from '../../kernel/store/ops';
 import { fieldUpdate, TABLE } from '../../kernel/store/table';
 

@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { invalid, notFound } from '../../kernel/ground/errors';
 import { getOrg } from '../../kernel/identity/orgs';
 import type { Organization } from '../../kernel/identity/schema';
@@ -6,6 +5,7 @@ import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
 import { notePlanOf } from '../../kernel/plans/plan-limits';
 import { listPlans, type PlanRecord } from '../../kernel/plans/plans';
 import { db } from '../../kernel/store/client';
+import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { queryCount, updateVersioned } from '../../kernel/store/ops';
 import { keys, ORG_PREFIX, TABLE } from '../../kernel/store/table';

@@ -1,5 +1,5 @@
-import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { QueryCommand, type QueryCommandOutput } from '../../kernel/store/commands';
 import { queryAll } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { type Deployment, type DeploymentRecord, IN_PROGRESS } from '../deployments/schema';

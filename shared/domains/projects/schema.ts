@@ -1,5 +1,9 @@
 import * as z from 'zod/mini';
 import { oneLine } from '../../kernel/http/text-checks';
+import type { Project } from './record-schemas';
+
+/** A project as the API answers it: its record schema (./record-schemas.ts) is the source. */
+export type { Project };
 
 export const FRAMEWORKS = ['nextjs', 'static', 'node'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -47,42 +51,12 @@ export const PreviewSettings = z.object({
 });
 
 /** A project's preview settings as stored and answered: previews are on unless turned off. */
-export interface Previews {
-  enabled: boolean;
-  ignore: string[];
-}
+export type Previews = NonNullable<Project['previews']>;
 
 export const previewsOf = (project: Pick<Project, 'previews'>): Previews => ({
   enabled: project.previews?.enabled ?? true,
   ignore: project.previews?.ignore ?? [],
 });
-
-/**
- * Spec part A, "Project". `version` is answered too (for guarded edits), and `status` while a
- * delete or a transfer is unfinished (`deleting`, `transferring`): run it again to finish.
- */
-export interface Project {
-  projectId: string;
-  orgId: string;
-  name: string;
-  slug: string;
-  createdBy: string;
-  createdAt?: number;
-  updatedAt?: number;
-  repoId?: string;
-  productionBranch?: string;
-  framework?: Framework;
-  rootDirectory?: string;
-  buildCommand?: string;
-  installCommand?: string;
-  outputDirectory?: string;
-  /** Pull request previews (absent: on, nothing ignored). */
-  previews?: Previews;
-  location: string;
-  productionDeploymentId?: string;
-  version: number;
-  status?: 'deleting' | 'transferring';
-}
 
 /** The stored record: pk `ORG#<orgId>`, sk `PRJ#<projectId>` (see shared/domains/projects/records.ts). */
 export interface ProjectRecord extends Omit<Project, 'status'> {

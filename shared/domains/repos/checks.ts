@@ -1,7 +1,7 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, isDomainError, notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { PutCommand, QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
 import { queryCount, queryPrefix, updateVersioned } from '../../kernel/store/ops';

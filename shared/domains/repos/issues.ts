@@ -1,14 +1,15 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../kernel/auth/caller';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
-import { transact } from '../../kernel/store/ops';
+import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { raiseEvent } from '../notifications/raise';
 import { resourceKey } from '../resources/records';
 import { listPeople, type Person } from './people';
+import type { Comment, RepoIssue } from './record-schemas';
 
 /**
  * Repository issues and their comments (the repo-issues group; pull requests share the numbers).
@@ -25,40 +26,21 @@ import { listPeople, type Person } from './people';
  */
 export type ThreadKind = 'issue' | 'pull';
 
-export interface Author {
-  authorId: string;
-  authorEmail?: string;
-  authorName?: string;
-}
+/** Who wrote an issue or a comment. */
+export type Author = Pick<RepoIssue, 'authorId' | 'authorEmail' | 'authorName'>;
 
-export interface IssueRecord extends Author {
-  kind: 'issue';
-  number: number;
-  orgId: string;
-  repoId: string;
-  title: string;
-  body: string;
-  state: 'open' | 'closed';
-  labels: string[];
-  assignees: string[];
-  comments: number;
-  createdAt: number;
-  updatedAt: number;
-  closedAt?: number;
-  closedBy?: string;
-  closedByPull?: number;
-  version: number;
-}
+/**
+ * An issue as stored: its record (the schema ./record-schemas.ts `RepoIssue`, whose fields the spec
+ * leaves optional) with the ones every stored issue has, its kind and its version.
+ */
+export type IssueRecord = RepoIssue &
+  Required<Pick<RepoIssue, 'body' | 'state' | 'labels' | 'assignees' | 'comments' | 'createdAt' | 'updatedAt'>> & {
+    kind: 'issue';
+    version: number;
+  };
 
-export interface CommentRecord extends Author {
-  commentId: string;
-  number: number;
-  orgId: string;
-  repoId: string;
-  body: string;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A comment as stored: its record (`Comment`) with both times. */
+export type CommentRecord = Comment & Required<Pick<Comment, 'createdAt' | 'updatedAt'>>;
 
 const NUMBER_TRIES = 3;
 const pad = (n: number) => String(n).padStart(10, '0');
@@ -69,6 +51,10 @@ const commentKey = (repoId: string, number: number, commentId: string) => ({
 });
 export const NUMBER_PREFIX = 'NUM#';
 export const COMMENT_PREFIX = (number: number) => `CMT#${pad(number)}#`;
+
+/** The comments of an issue or pull request (they share the numbering), oldest first. */
+export const commentsOf = (repoId: string, number: number) =>
+  queryPrefix<CommentRecord>(numberKey(repoId, number).pk, COMMENT_PREFIX(number));
 
 /** Who wrote something: a person by id, email and name; a key by its id. */
 export function authorOf(caller: Caller): Author {

@@ -1,6 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { invalid } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { keys, TABLE } from '../../kernel/store/table';
 import { resourceKey } from '../resources/records';

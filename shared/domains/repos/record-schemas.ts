@@ -52,6 +52,30 @@ export const Conflict = z
   .register(z.globalRegistry, { id: 'Conflict' });
 export type Conflict = z.output<typeof Conflict>;
 
+/** Spec part B, "Repository issue" (the tracker's issues are `Issue`). */
+export const RepoIssue = z
+  .object({
+    number: z.number(),
+    orgId: z.string(),
+    repoId: z.string(),
+    title: z.string(),
+    body: z.optional(z.string()),
+    state: z.optional(z.enum(['open', 'closed'])),
+    labels: z.optional(z.array(z.string())),
+    assignees: z.optional(z.array(z.string())),
+    comments: z.optional(z.number()),
+    createdAt: z.optional(z.number()),
+    updatedAt: z.optional(z.number()),
+    closedAt: z.optional(z.number()),
+    closedBy: z.optional(z.string()),
+    closedByPull: z.optional(z.number()),
+    authorId: z.string(),
+    authorEmail: z.optional(z.string()),
+    authorName: z.optional(z.string()),
+  })
+  .register(z.globalRegistry, { id: 'RepoIssue' });
+export type RepoIssue = z.output<typeof RepoIssue>;
+
 /** Spec part B, "Issue/pull-request comment". */
 export const Comment = z
   .object({

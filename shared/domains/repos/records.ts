@@ -1,8 +1,8 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../kernel/auth/caller';
 import { conflict, DomainError, isDomainError, notFound } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { transact } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
@@ -17,14 +17,14 @@ import {
   resourceNameKey,
   updateResource,
 } from '../resources/records';
-import type { Resource } from '../resources/schema';
+import type { ResourceRecord } from '../resources/schema';
 import { removeLocks } from './lfs/locks';
 import { removeLfsObjects } from './lfs/objects';
 import { removeRepoIndex } from './tags';
 import type { GitignoreTemplate, License } from './template-names';
 
 /** A repository: a resource record (`type: repository`) and what its routes keep on it. */
-export type RepoRecord = Resource & {
+export type RepoRecord = ResourceRecord & {
   defaultBranch: string;
   /** Approvals a pull request into the default branch needs; 0 or absent: the branch is not protected. */
   requiredApprovals?: number;

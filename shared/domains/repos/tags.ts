@@ -1,5 +1,5 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
 import { deleteMany, queryAll, queryPrefix } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { type GitPort, type GitTag, git } from '../../ports/git';

@@ -1,9 +1,9 @@
 import { deleteTable } from '../databases/tables';
 import { removeResource, updateResource } from './records';
-import type { Resource } from './schema';
+import type { ResourceRecord } from './schema';
 
 /** Deletes what backs a resource; throws the spec's 409s when it can't be deleted yet. */
-export type BackendDelete = (r: Resource) => Promise<void>;
+export type BackendDelete = (r: ResourceRecord) => Promise<void>;
 
 /**
  * A database's backend: its table. A database in `error` never got one (its CreateTable failed);
@@ -21,7 +21,7 @@ export const deleteDatabaseTable: BackendDelete = async (r) => {
  * When the backend refuses, the record gets its previous status back and the refusal is answered.
  * The caller passes the backend, so a group bundles only the clients its resource types need.
  */
-export async function deleteResource(r: Resource, backend: BackendDelete): Promise<void> {
+export async function deleteResource(r: ResourceRecord, backend: BackendDelete): Promise<void> {
   const marked = await updateResource(r, { status: 'deleting' });
   try {
     // The backend sees the record as it was: its status tells whether there is anything to delete.

@@ -1,6 +1,6 @@
 import { getMany } from '../../kernel/store/table';
 import { projectLinkKey, resourceKey } from './records';
-import type { Resource } from './schema';
+import type { ResourceRecord } from './schema';
 
 /**
  * The variables a project's deployments get from its linked resources (read when a deployment is
@@ -18,7 +18,7 @@ export async function linkedVariables(orgId: string, projectId: string): Promise
     links[0] && resourceKey(orgId, 'database', links[0].resourceId),
     links[1] && resourceKey(orgId, 'bucket', links[1].resourceId),
   ].filter((k) => k !== undefined);
-  const found = await getMany<Resource>(wanted);
+  const found = await getMany<ResourceRecord>(wanted);
   const db = found.find((r) => r?.type === 'database');
   const bucket = found.find((r) => r?.type === 'bucket');
   const vars: Record<string, string> = {};

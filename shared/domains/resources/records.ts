@@ -1,11 +1,11 @@
-import { DeleteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { conflict, type DomainError, invalid } from '../../kernel/ground/errors';
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand, type TransactWriteCommandInput } from '../../kernel/store/commands';
 import { queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, keys, ORG_PREFIX, putNew, TABLE } from '../../kernel/store/table';
 import { projectKeys } from '../projects/records';
-import type { Resource, ResourceType } from './schema';
+import type { ResourceRecord, ResourceType } from './schema';
 
 /**
  * Resource records (repositories, databases, buckets), shared by the resources, databases,
@@ -47,15 +47,15 @@ export async function getResource(
   orgId: string,
   type: ResourceType,
   resourceId: string,
-): Promise<Resource | undefined> {
-  return getItem<Resource>(resourceKey(orgId, type, resourceId));
+): Promise<ResourceRecord | undefined> {
+  return getItem<ResourceRecord>(resourceKey(orgId, type, resourceId));
 }
 
 /** The organization's resources of one type, or of every type, oldest first. */
-export async function listResources(orgId: string, type?: ResourceType): Promise<Resource[]> {
+export async function listResources(orgId: string, type?: ResourceType): Promise<ResourceRecord[]> {
   const pk = keys.org(orgId).pk;
-  if (type) return queryPrefix<Resource>(pk, ORG_PREFIX[type]);
-  return queryPrefix<Resource>(pk, 'RES#');
+  if (type) return queryPrefix<ResourceRecord>(pk, ORG_PREFIX[type]);
+  return queryPrefix<ResourceRecord>(pk, 'RES#');
 }
 
 /** The project's name for messages (undefined: no such project in this organization). */
@@ -73,7 +73,7 @@ const projectExists = (orgId: string, projectId: string) => ({
 });
 
 /** The 409 for a project whose link of this type is taken (the other resource's name read back). */
-async function linkConflict(r: Resource, projectId: string, projectName: string): Promise<DomainError> {
+async function linkConflict(r: ResourceRecord, projectId: string, projectName: string): Promise<DomainError> {
   const other = await getItem<LinkItem>(projectLinkKey(r.orgId, projectId, r.type), true);
   return conflict(linkTaken(projectName, other?.name ?? 'another resource', r.type));
 }
@@ -83,10 +83,14 @@ async function linkConflict(r: Resource, projectId: string, projectName: string)
  * record) or is no longer linked there is stale: it is released, conditionally, and the caller may
  * try again. Record, name and link are always written together, so a live one is never released.
  */
-async function releaseIfStale(r: Resource, key: { pk: string; sk: string }, projectId?: string): Promise<boolean> {
+async function releaseIfStale(
+  r: ResourceRecord,
+  key: { pk: string; sk: string },
+  projectId?: string,
+): Promise<boolean> {
   const held = await getItem<LinkItem>(key, true);
   if (!held) return true;
-  const owner = await getItem<Resource>(resourceKey(r.orgId, r.type, held.resourceId), true);
+  const owner = await getItem<ResourceRecord>(resourceKey(r.orgId, r.type, held.resourceId), true);
   if (owner && (projectId === undefined || owner.projectId === projectId)) return false;
   try {
     await db.send(
@@ -108,7 +112,7 @@ async function releaseIfStale(r: Resource, key: { pk: string; sk: string }, proj
  * transaction that also holds only while the organization is active.
  */
 export async function insertResource(
-  r: Resource,
+  r: ResourceRecord,
   projectName?: string,
   messages: { nameTaken?: string } = {},
 ): Promise<void> {
@@ -145,8 +149,8 @@ export async function insertResource(
 }
 
 /** Updates fields of the record, guarded by its version (a stale one is 409). */
-export function updateResource(r: Resource, fields: Partial<Resource>): Promise<Resource> {
-  return updateVersioned<Resource>(
+export function updateResource(r: ResourceRecord, fields: Partial<ResourceRecord>): Promise<ResourceRecord> {
+  return updateVersioned<ResourceRecord>(
     resourceKey(r.orgId, r.type, r.resourceId),
     r.version,
     { ...fields, updatedAt: Date.now() },
@@ -155,7 +159,7 @@ export function updateResource(r: Resource, fields: Partial<Resource>): Promise<
 }
 
 /** Removes the record, its name and its project link in one transaction. */
-export async function removeResource(r: Resource): Promise<void> {
+export async function removeResource(r: ResourceRecord): Promise<void> {
   const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
     { Delete: { TableName: TABLE(), Key: resourceKey(r.orgId, r.type, r.resourceId) } },
     {
@@ -184,7 +188,11 @@ export async function removeResource(r: Resource): Promise<void> {
  * Links the resource to `projectId`, or unlinks it with null, in one transaction: the record
  * (guarded by its version), the old project's link released, the new project's link taken.
  */
-export async function linkResource(r: Resource, projectId: string | null, projectName?: string): Promise<Resource> {
+export async function linkResource(
+  r: ResourceRecord,
+  projectId: string | null,
+  projectName?: string,
+): Promise<ResourceRecord> {
   if ((r.projectId ?? null) === projectId) return r;
   const now = Date.now();
   const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { output } from 'zod/v4/core';
-import type { Resource as AnsweredResource } from './record-schemas';
+import type { Resource } from './record-schemas';
 
 /** Spec part A, "Resource record (repository, database or bucket)" (+ `version`). */
 export const RESOURCE_TYPES = ['repository', 'database', 'bucket'] as const;
@@ -29,7 +29,7 @@ export interface KeySchema {
 }
 
 /** The stored record: the answered fields (their record schema, ./record-schemas.ts) and the kept ones. */
-export type Resource = AnsweredResource & {
+export type ResourceRecord = Resource & {
   /** Databases: the table's primary key, fixed at creation. */
   keys?: KeySchema;
   /** Tags the owner set (PATCH .../tags); the record is their source of truth. */
@@ -38,7 +38,7 @@ export type Resource = AnsweredResource & {
 };
 
 /** The resource as the API answers it. */
-export function toResource(r: Resource) {
+export function toResource(r: ResourceRecord) {
   const { version: _v, ...rest } = r;
   return {
     resourceId: rest.resourceId,

@@ -1,6 +1,6 @@
 import { describeTable } from '../databases/tables';
 import { updateResource } from './records';
-import type { Resource } from './schema';
+import type { ResourceRecord } from './schema';
 
 /**
  * A new database is written `creating`; the create route waits briefly for its table to become
@@ -8,7 +8,7 @@ import type { Resource } from './schema';
  * route answers, the routes that read the record finish the transition here, lazily: the table is
  * described and, once ACTIVE, the record turns `active` with the table's ARN.
  */
-export async function refreshStatus(r: Resource): Promise<Resource> {
+export async function refreshStatus(r: ResourceRecord): Promise<ResourceRecord> {
   if (r.status !== 'creating' || r.type !== 'database') return r;
   const t = await describeTable(r.region, r.physicalName);
   if (t?.TableStatus !== 'ACTIVE') return r;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { DeleteCommand } from '../../kernel/store/commands';
 import { queryAll, transact } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { signin } from '../../ports/signin/index';

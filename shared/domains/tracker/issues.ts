@@ -1,7 +1,7 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import type { Member } from '../../kernel/identity/schema';
 import { db } from '../../kernel/store/client';
+import { QueryCommand, TransactWriteCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { queryAll, queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, keys, ORG_PREFIX, TABLE, versionedUpdate } from '../../kernel/store/table';

@@ -3,11 +3,14 @@
  * field names exactly as the spec writes them. Pure types and constants, no I/O.
  */
 
+import type * as z from 'zod/mini';
+import type { Board, Estimation as EstimationSchema, Sprint } from './record-schemas';
+
 export type SpaceTemplate = 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
 export type SpaceColor = 'gray' | 'blue' | 'green' | 'teal' | 'yellow' | 'orange' | 'red' | 'pink' | 'purple';
 export type StatusCategory = 'todo' | 'inprogress' | 'done';
 export type SpaceRole = 'admin' | 'viewer' | 'member';
-export type Estimation = 'count' | 'storyPoints' | 'originalEstimate';
+export type Estimation = z.output<typeof EstimationSchema>;
 export type NotificationEvent =
   | 'created'
   | 'deleted'
@@ -180,66 +183,12 @@ export interface Component {
   defaultAssignee: 'space' | 'lead' | 'unassigned';
 }
 
-export interface BoardColumn {
-  id: string;
-  name: string;
-  statusIds: string[];
-  min?: number;
-  max?: number;
-}
-
-export interface BoardConfig {
-  type: 'scrum' | 'kanban';
-  spaceIds: string[];
-  query?: string;
-  columns: BoardColumn[];
-  swimlanes: 'query' | 'none' | 'assignee' | 'priority' | 'parent' | 'epic';
-  swimlaneQueries?: { id: string; name: string; query: string }[];
-  quickFilters: { id: string; name: string; query: string }[];
-  cardFields: string[];
-  estimation: Estimation;
-  hideDoneAfterDays?: number;
-  kanbanBacklog?: boolean;
-  wipExcludesSubtasks?: boolean;
-  sharing: { org: boolean; teams: string[]; users: string[] };
-}
-
-export interface Board {
-  boardId: string;
-  name: string;
-  ownerId?: string;
-  version: number;
-  createdAt: number;
-  updatedAt: number;
-  config: BoardConfig;
-}
-
-export type SprintState = 'active' | 'closed' | 'future';
-
-export interface SprintReport {
-  committed: number;
-  added: number;
-  removed: number;
-  completed: number;
-  incomplete: number;
-  completedIssueIds: string[];
-  incompleteIssueIds: string[];
-  carriedTo?: string;
-}
-
-export interface Sprint {
-  sprintId: string;
-  boardId: string;
-  name: string;
-  goal: string;
-  state: SprintState;
-  startDate?: number;
-  endDate?: number;
-  completedAt?: number;
-  position: number;
-  createdAt: number;
-  data: { capacity?: number; report?: SprintReport };
-}
+/** The board and the sprint are answered as stored: their record schemas (./record-schemas.ts) are the source. */
+export type { Board, Sprint } from './record-schemas';
+export type BoardConfig = Board['config'];
+export type BoardColumn = BoardConfig['columns'][number];
+export type SprintState = Sprint['state'];
+export type SprintReport = NonNullable<Sprint['data']['report']>;
 
 export type FieldValue = boolean | null | string | number | string[] | { parent: string; child?: string };
 

@@ -1,6 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE } from '../../kernel/store/table';
@@ -9,6 +9,7 @@ import { artifactsBucket } from '../deployments/sources';
 import { permissionsFor } from './access';
 import { parseEstimate, requireIssue, slaModule, writeChanges } from './issues';
 import type { Component, Space, TrackedIssue, Version } from './model';
+import type { IssueComment, Worklog } from './record-schemas';
 import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
 
@@ -34,25 +35,16 @@ async function count(orgId: string, issueId: string, field: 'commentCount' | 'at
 
 // Comments -----------------------------------------------------------------------------------
 
-export interface Comment {
-  commentId: string;
-  issueId: string;
-  authorId: string;
-  body: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export async function listComments(actor: Actor, ref: string): Promise<Comment[]> {
+export async function listComments(actor: Actor, ref: string): Promise<IssueComment[]> {
   const { issue } = await requireIssue(actor, ref);
-  return (await queryPrefix<Stored<Comment>>(pkOf(actor.orgId), TP.comment(issue.issueId))).map(bare);
+  return (await queryPrefix<Stored<IssueComment>>(pkOf(actor.orgId), TP.comment(issue.issueId))).map(bare);
 }
 
 export async function addComment(actor: Actor, ref: string, body: string) {
   const { issue, space } = await requireIssue(actor, ref);
   if (!permissionsFor(space, actor).comment) throw forbidden(TRACKER_MESSAGES.cannotComment);
   const now = Date.now();
-  const comment: Comment = {
+  const comment: IssueComment = {
     commentId: newId('cmt_', now),
     issueId: issue.issueId,
     authorId: actor.id,
@@ -75,14 +67,14 @@ export async function addComment(actor: Actor, ref: string, body: string) {
 
 async function ownComment(actor: Actor, ref: string, commentId: string, permission: 'editComments' | 'deleteComments') {
   const { issue, space } = await requireIssue(actor, ref);
-  const found = await getItem<Stored<Comment>>(TK.comment(actor.orgId, issue.issueId, commentId));
+  const found = await getItem<Stored<IssueComment>>(TK.comment(actor.orgId, issue.issueId, commentId));
   if (!found) throw notFound(TRACKER_MESSAGES.commentNotFound);
   const mine = found.authorId === actor.id;
   if (!mine && !permissionsFor(space, actor)[permission]) throw forbidden("You can't change this comment.");
   return { issue, comment: bare(found) };
 }
 
-export async function editComment(actor: Actor, ref: string, commentId: string, body: string): Promise<Comment> {
+export async function editComment(actor: Actor, ref: string, commentId: string, body: string): Promise<IssueComment> {
   const { issue, comment } = await ownComment(actor, ref, commentId, 'editComments');
   const next = { ...comment, body, updatedAt: Date.now() };
   await transact([
@@ -98,17 +90,6 @@ export async function deleteComment(actor: Actor, ref: string, commentId: string
 }
 
 // Worklogs -----------------------------------------------------------------------------------
-
-export interface Worklog {
-  worklogId: string;
-  issueId: string;
-  authorId: string;
-  /** Seconds. */
-  timeSpent: number;
-  started: number;
-  comment: string;
-  createdAt: number;
-}
 
 /**
  * Logs work (Jira's auto-adjust): `timeSpent` grows, `remainingEstimate` shrinks by as much (not

@@ -1,6 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forbidden, invalid } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { transact } from '../../kernel/store/ops';
 import { TABLE, versionedUpdate } from '../../kernel/store/table';
 import { canEdit } from './access';

@@ -7,6 +7,8 @@ import * as z from 'zod/mini';
  * imports their types.
  */
 
+export const Estimation = z.enum(['count', 'storyPoints', 'originalEstimate']);
+
 export const TrackerSpace = z
   .object({
     orgId: z.string(),
@@ -28,7 +30,7 @@ export const TrackerSpace = z
       access: z.object({ visibility: z.enum(['org', 'private']), members: z.array(z.unknown()) }),
       securityLevels: z.array(z.unknown()),
       defaultAssignee: z.enum(['lead', 'unassigned']),
-      estimation: z.enum(['count', 'storyPoints', 'originalEstimate']),
+      estimation: Estimation,
       boardId: z.optional(z.string()),
       formerKeys: z.optional(z.array(z.string())),
     }),
@@ -118,6 +120,9 @@ export type IssueSummary = z.output<typeof IssueSummary>;
 
 export const Permissions = z.record(z.string(), z.boolean());
 
+/** A quick filter or a swimlane: a named JQL query. */
+const NamedQuery = z.object({ id: z.string(), name: z.string(), query: z.string() });
+
 export const Board = z
   .object({
     boardId: z.string(),
@@ -129,11 +134,24 @@ export const Board = z
     config: z.object({
       type: z.enum(['scrum', 'kanban']),
       spaceIds: z.array(z.string()),
-      columns: z.array(z.object({ id: z.string(), name: z.string(), statusIds: z.array(z.string()) })),
-      swimlanes: z.string(),
-      quickFilters: z.array(z.object({ id: z.string(), name: z.string(), query: z.string() })),
+      query: z.optional(z.string()),
+      columns: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          statusIds: z.array(z.string()),
+          min: z.optional(z.number()),
+          max: z.optional(z.number()),
+        }),
+      ),
+      swimlanes: z.enum(['query', 'none', 'assignee', 'priority', 'parent', 'epic']),
+      swimlaneQueries: z.optional(z.array(NamedQuery)),
+      quickFilters: z.array(NamedQuery),
       cardFields: z.array(z.string()),
-      estimation: z.string(),
+      estimation: Estimation,
+      hideDoneAfterDays: z.optional(z.number()),
+      kanbanBacklog: z.optional(z.boolean()),
+      wipExcludesSubtasks: z.optional(z.boolean()),
       sharing: z.object({ org: z.boolean(), teams: z.array(z.string()), users: z.array(z.string()) }),
     }),
   })
@@ -199,6 +217,7 @@ export const Worklog = z
     worklogId: z.string(),
     issueId: z.string(),
     authorId: z.string(),
+    /** Seconds. */
     timeSpent: z.number(),
     started: z.number(),
     comment: z.string(),

@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { QueryCommand } from '../../kernel/store/commands';
 import { queryPrefix } from '../../kernel/store/ops';
 import { getMany, TABLE } from '../../kernel/store/table';
 import { canBrowse, canSee } from './access';

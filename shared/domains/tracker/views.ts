@@ -1,5 +1,5 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { PutCommand } from '../../kernel/store/commands';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { type Actor, TK } from './records';
 

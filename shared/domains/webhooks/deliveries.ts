@@ -1,10 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readEnv } from '../../kernel/ground/env';
 import { notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
+import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
 import { getItem, TABLE } from '../../kernel/store/table';

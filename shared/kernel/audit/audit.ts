@@ -1,6 +1,6 @@
-import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describeError, log } from '../ground/log';
 import { db } from '../store/client';
+import { PutCommand, QueryCommand, type QueryCommandInput } from '../store/commands';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { transact } from '../store/ops';
 import { TABLE } from '../store/table';

@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
+import { QueryCommand } from '../store/commands';
 import { queryCount } from '../store/ops';
 import { TABLE } from '../store/table';
 

@@ -24,6 +24,8 @@ export type ErrorKind =
   | 'throttled'
   /** A system the platform stands on failed. */
   | 'backend'
+  /** Stopped part-way for now; repeating the request finishes it. */
+  | 'unavailable'
   /** The platform's own failure. */
   | 'internal';
 
@@ -50,7 +52,8 @@ export const isDomainError = (err: unknown, kind?: ErrorKind): err is DomainErro
 
 /** True when `err` is the caller's (a DomainError whose kind is not the platform's or a backend's failure). */
 export const isCallersError = (err: unknown): err is DomainError =>
-  err instanceof DomainError && err.kind !== 'backend' && err.kind !== 'internal';
+  err instanceof DomainError && !PLATFORMS.has(err.kind);
+const PLATFORMS: ReadonlySet<ErrorKind> = new Set(['backend', 'unavailable', 'internal']);
 
 export const invalid = (message: string, extra?: Record<string, unknown>) => new DomainError('invalid', message, extra);
 export const unauthorized = () => new DomainError('unauthenticated', 'Unauthorized');
@@ -63,9 +66,9 @@ export const tooLarge = (message: string, extra?: Record<string, unknown>) =>
 export const unprocessable = (message: string, extra?: Record<string, unknown>) =>
   new DomainError('unprocessable', message, extra);
 
-export interface Issue {
+export interface FieldIssue {
   path: string;
   message: string;
 }
 
-export const invalidRequest = (issues: Issue[]) => new DomainError('invalid', 'Invalid request', { issues });
+export const invalidRequest = (issues: FieldIssue[]) => new DomainError('invalid', 'Invalid request', { issues });

@@ -1,4 +1,4 @@
-import { type Issue, invalidRequest } from '../ground/errors';
+import { type FieldIssue, invalidRequest } from '../ground/errors';
 import { HttpError } from './http-error';
 
 export const NOT_JSON = 'The request body is not valid JSON.';
@@ -54,8 +54,8 @@ const pathOf = (node: Node): string => {
 };
 
 /** Walks the value without recursion (its depth is the sender's choice). */
-function check(body: unknown): Issue[] {
-  const issues: Issue[] = [];
+function check(body: unknown): FieldIssue[] {
+  const issues: FieldIssue[] = [];
   if (typeof body === 'string' && !wellFormed(body)) issues.push({ path: '', message: NOT_TEXT });
   const stack: Node[] = [{ value: body, depth: 0 }];
   while (stack.length > 0) {

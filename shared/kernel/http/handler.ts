@@ -9,7 +9,7 @@ import { mapErrors } from './middleware/map-errors';
 import { matchRoute } from './middleware/match-route';
 import { preconditions } from './middleware/preconditions';
 import { rateLimit } from './middleware/rate-limit';
-import type { Ctx, Event, Middleware, Result, State } from './middleware/state';
+import type { Ctx, Event, Middleware, RequestState, Result } from './middleware/state';
 import { validate } from './middleware/validate';
 import type { Route } from './route';
 import type { RouteTable } from './route-entry';
@@ -84,6 +84,6 @@ function answer(routes: RouteTable) {
     .use(stackOrder(routes))
     .handler(async (event, context) => {
       const state = context.api;
-      return runRoute(state.route as Route, state.input as NonNullable<State['input']>, state, event, context);
+      return runRoute(state.route as Route, state.input as NonNullable<RequestState['input']>, state, event, context);
     });
 }

@@ -31,13 +31,22 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   throttled: 429,
   internal: 500,
   backend: 502,
+  unavailable: 503,
 };
+
+/**
+ * Seconds a caller waits before repeating what may succeed then (`Retry-After`): a throttled
+ * request soon, a failed backend or a part-way stop a little later.
+ */
+export const RETRY_AFTER_OF_KIND: Partial<Record<ErrorKind, number>> = { throttled: 1, backend: 2, unavailable: 2 };
 
 /** The http answer of an error of ours (an HttpError as it is, a DomainError by its kind), else undefined. */
 export function httpErrorOf(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
-  if (err instanceof DomainError) return new HttpError(STATUS_OF_KIND[err.kind], err.message, err.extra, err.headers);
-  return undefined;
+  if (!(err instanceof DomainError)) return undefined;
+  const wait = RETRY_AFTER_OF_KIND[err.kind];
+  const headers = wait === undefined ? err.headers : { 'retry-after': String(wait), ...err.headers };
+  return new HttpError(STATUS_OF_KIND[err.kind], err.message, err.extra, headers);
 }
 
 /** The status an error of ours answers with, else undefined (a backend's or an unexpected error). */

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { conflict, invalid } from '../ground/errors';
 import { describeError, log } from '../ground/log';
 import { db } from '../store/client';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../store/commands';
 import { TABLE } from '../store/table';
 import { HttpError } from './http-error';
 

@@ -1,5 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../store/client';
+import { UpdateCommand } from '../store/commands';
 import { TABLE } from '../store/table';
 
 /**

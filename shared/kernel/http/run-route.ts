@@ -1,12 +1,12 @@
 import type { Caller } from '../auth/caller';
-import { type Ctx, type Event, type Result, reply, type State } from './middleware/state';
+import { type Ctx, type Event, type RequestState, type Result, reply } from './middleware/state';
 import type { Reply, Route, RouteContext } from './route';
 
 /** Runs a route with its valid input for the caller the stack found; its answer as Lambda's result. */
 export async function runRoute(
   route: Route,
-  input: NonNullable<State['input']>,
-  state: State,
+  input: NonNullable<RequestState['input']>,
+  state: RequestState,
   event: Event,
   context: Ctx,
 ): Promise<Result> {

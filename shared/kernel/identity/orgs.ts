@@ -1,13 +1,19 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../auth/scopes';
 import { db } from '../store/client';
+import { PutCommand } from '../store/commands';
 import { newId } from '../store/ids';
-import { queryAll, transact } from '../store/ops';
+import { queryAll, transact, updateVersioned } from '../store/ops';
 import { getItem, keys, putNew, TABLE } from '../store/table';
 import type { Member, Organization } from './schema';
 import { ensureUser } from './users';
 
 export const SLUG_TAKEN = 'An organization with this slug exists.';
+
+export const ORG_CHANGED = 'The organization changed since it was read. Reload and try again.';
+
+/** Renames an organization, guarded by its version when the caller gives one (409 ORG_CHANGED). */
+export const renameOrg = (orgId: string, name: string, ifVersion?: number) =>
+  updateVersioned<Organization>(keys.org(orgId), ifVersion, { name, updatedAt: Date.now() }, ORG_CHANGED);
 
 export function getOrg(orgId: string): Promise<Organization | undefined> {
   return getItem<Organization>(keys.org(orgId));

@@ -1,6 +1,6 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '../ground/errors';
 import { db } from '../store/client';
+import { PutCommand } from '../store/commands';
 import { queryAll, transact, updateVersioned } from '../store/ops';
 import { type Item, TABLE } from '../store/table';
 
@@ -38,8 +38,10 @@ export async function readCatalog<T>(pk: string, seed: () => Omit<Item, 'pk'>[],
       ...seed().map((i) => create({ ...i, pk, version: 1, updatedAt: Date.now() })),
     ]);
   } catch (err) {
-    // Seeded by another reader meanwhile: its entries are read below.
-    if ((err as Error).name !== 'TransactionCanceledException') throw err;
+    // Seeded by another reader meanwhile (a condition failed): its entries are read below. A
+    // transaction cancelled for another reason (throttling) wrote nothing: it is the caller's error.
+    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    if (!reasons.some((r) => r.Code === 'ConditionalCheckFailed')) throw err;
   }
   return (await read(true)).filter((i) => i.sk !== SEEDED) as unknown as T[];
 }

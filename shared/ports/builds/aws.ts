@@ -3,6 +3,7 @@ import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/c
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { config } from '../../kernel/config';
 import { requireEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { repositoryName } from '../git/events';
 import { deploymentVars } from './events';
 import type { BuildJob, BuildsPort } from './port';
@@ -57,9 +58,9 @@ export function buildSessionPolicy(bucket: string, region: string, projectId: st
 }
 
 export function awsBuilds(): BuildsPort {
-  codebuild ??= new CodeBuildClient({});
-  logs ??= new CloudWatchLogsClient({});
-  s3 ??= new S3Client({});
+  codebuild ??= new CodeBuildClient(sdkSettings('builds'));
+  logs ??= new CloudWatchLogsClient(sdkSettings('logs'));
+  s3 ??= new S3Client(sdkSettings('objectStorage'));
   const cb = codebuild;
   const cw = logs;
   const bucket = () => requireEnv('ARTIFACTS_BUCKET');
@@ -160,7 +161,7 @@ export function awsBuilds(): BuildsPort {
  * exits), read from the end of its log.
  */
 async function lastErrorLine(buildId: string): Promise<string | undefined> {
-  logs ??= new CloudWatchLogsClient({});
+  logs ??= new CloudWatchLogsClient(sdkSettings('logs'));
   try {
     const out = await logs.send(
       new GetLogEventsCommand({

@@ -9,12 +9,13 @@ import {
 } from '@aws-sdk/client-cloudfront';
 import { readEnv } from '../../kernel/ground/env';
 import { log } from '../../kernel/ground/log';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import type { CdnPort, CertificateState } from './port';
 
 let client: CloudFrontClient | undefined;
 // CloudFront's API is global (us-east-1).
 const cloudfront = () => {
-  client ??= new CloudFrontClient({ region: 'us-east-1' });
+  client ??= new CloudFrontClient({ ...sdkSettings('cdn'), region: 'us-east-1' });
   return client;
 };
 const named = (err: unknown, ...names: string[]) => names.includes((err as Error).name);

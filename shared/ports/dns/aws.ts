@@ -5,6 +5,7 @@ import {
   Route53Client,
 } from '@aws-sdk/client-route-53';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { type DnsProvider, type DnsRecord, ProviderRefused } from './port';
 
 /** CloudFront's hosted zone, the target of apex aliases to a distribution. */
@@ -21,7 +22,7 @@ export function route53Provider(credentials: { roleArn: string; externalId: stri
   let client: Promise<Route53Client> | undefined;
   const route53 = () => {
     client ??= (async () => {
-      const sts = new STSClient({});
+      const sts = new STSClient(sdkSettings('dns'));
       try {
         const out = await sts.send(
           new AssumeRoleCommand({
@@ -34,7 +35,7 @@ export function route53Provider(credentials: { roleArn: string; externalId: stri
         const c = out.Credentials;
         if (!c?.AccessKeyId || !c.SecretAccessKey) throw new ProviderRefused('STS gave no credentials for the role.');
         const creds = { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
-        return new Route53Client({ credentials: creds });
+        return new Route53Client({ ...sdkSettings('dns'), credentials: creds });
       } catch (err) {
         client = undefined;
         if (err instanceof ProviderRefused) throw err;

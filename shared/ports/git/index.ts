@@ -13,7 +13,7 @@ const LOCAL_ADAPTER = './local';
 export function git(): Promise<GitPort> {
   adapter ??=
     config.target === 'local'
-      ? (import(LOCAL_ADAPTER) as Promise<{ localGit: () => GitPort }>).then((m) => m.localGit())
-      : import('./aws').then((m) => m.awsGit());
+      ? (import(LOCAL_ADAPTER) as Promise<{ LocalGit: new () => GitPort }>).then((m) => new m.LocalGit())
+      : import('./aws').then((m) => new m.AwsGit());
   return adapter;
 }

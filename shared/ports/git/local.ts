@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import { publishEvent } from '../../kernel/events/bus';
 import { readEnv } from '../../kernel/ground/env';
@@ -12,6 +13,7 @@ import { assertSafeId, dataDir } from '../../kernel/tenancy/paths';
 import { refChange } from './events';
 import { httpBackend } from './http-backend';
 import { isCommitId, pathProblem, refNameProblem } from './names';
+import type { GitBranch, GitChange, GitHttpRequest, GitHttpResponse, GitTag } from './port';
 import {
   type GitChangedFile,
   GitChangeError,
@@ -283,467 +285,495 @@ async function refMap(cwd: string): Promise<Map<string, string>> {
   );
 }
 
-export function localGit(): GitPort {
-  const repo = (repoId: string) => {
+const repo = (repoId: string) => {
+  const path = repoPath(repoId);
+  if (!existsSync(path)) throw new Error(`The repository ${repoId} has no storage.`);
+  return path;
+};
+
+export class LocalGit implements GitPort {
+  readonly listsTags = true;
+  async create(repoId: string, defaultBranch: string): Promise<void> {
+    checkRef(defaultBranch);
     const path = repoPath(repoId);
-    if (!existsSync(path)) throw new Error(`The repository ${repoId} has no storage.`);
-    return path;
-  };
-  return {
-    listsTags: true,
-    async create(repoId, defaultBranch) {
-      checkRef(defaultBranch);
-      const path = repoPath(repoId);
-      if (existsSync(join(path, 'HEAD'))) return;
-      await mkdir(gitRoot(), { recursive: true, mode: 0o700 });
-      // Made beside it and renamed into place: a half-made repository is never seen.
-      const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-      await git(gitRoot(), ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, '--', temp]);
-      for (const [key, value] of [
-        ['http.receivepack', 'true'],
-        ['receive.fsckObjects', 'true'],
-        ['receive.denyNonFastForwards', 'false'],
-        ['core.logAllRefUpdates', 'true'],
-        ['gc.auto', '0'],
-      ] as const) {
-        await git(temp, ['config', key, value]);
+    if (existsSync(join(path, 'HEAD'))) return;
+    await mkdir(gitRoot(), { recursive: true, mode: 0o700 });
+    // Made beside it and renamed into place: a half-made repository is never seen.
+    const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+    await git(gitRoot(), ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, '--', temp]);
+    for (const [key, value] of [
+      ['http.receivepack', 'true'],
+      ['receive.fsckObjects', 'true'],
+      ['receive.denyNonFastForwards', 'false'],
+      ['core.logAllRefUpdates', 'true'],
+      ['gc.auto', '0'],
+    ] as const) {
+      await git(temp, ['config', key, value]);
+    }
+    await rename(temp, path).catch(async (err: NodeJS.ErrnoException) => {
+      await rm(temp, { recursive: true, force: true });
+      // Created meanwhile by a retry: that one stands.
+      if (!existsSync(join(path, 'HEAD'))) throw err;
+    });
+  }
+
+  pushTarget(repoId: string): { url: string; config: string[] } {
+    return { url: repoPath(repoId), config: [] };
+  }
+
+  async remove(repoId: string): Promise<void> {
+    await rm(repoPath(repoId), { recursive: true, force: true });
+  }
+
+  async refs(repoId: string): Promise<{ branches: GitBranch[]; tags: GitTag[] }> {
+    const out = await text(repo(repoId), [
+      'for-each-ref',
+      '--format=%(objectname) %(objecttype) %(*objectname) %(refname)',
+      'refs/heads',
+      'refs/tags',
+    ]);
+    const branches: { name: string; commit: string }[] = [];
+    const tags: { name: string; annotated: boolean; object: string; commit: string }[] = [];
+    for (const line of out.split('\n').filter(Boolean)) {
+      const [object, type, peeled, ref] = line.split(' ') as [string, string, string, string];
+      if (ref.startsWith('refs/heads/')) branches.push({ name: ref.slice(11), commit: object });
+      else if (ref.startsWith('refs/tags/')) {
+        const annotated = type === 'tag';
+        tags.push({ name: ref.slice(10), annotated, object, commit: annotated ? peeled || object : object });
       }
-      await rename(temp, path).catch(async (err: NodeJS.ErrnoException) => {
-        await rm(temp, { recursive: true, force: true });
-        // Created meanwhile by a retry: that one stands.
-        if (!existsSync(join(path, 'HEAD'))) throw err;
-      });
+    }
+    return { branches, tags };
+  }
+
+  async resolve(repoId: string, rev: string): Promise<{ kind: 'branch' | 'tag' | 'commit'; commit: string } | null> {
+    const cwd = repo(repoId);
+    if (!refNameProblem(rev)) {
+      const branch = await exists(cwd, `refs/heads/${rev}`);
+      if (branch) return { kind: 'branch', commit: branch };
+      const tag = await exists(cwd, `refs/tags/${rev}`);
+      if (tag) return { kind: 'tag', commit: tag };
+    }
+    if (isCommitId(rev)) {
+      const commit = await exists(cwd, rev);
+      // An abbreviation must name a commit, not a tree or blob, and one only (rev-parse fails otherwise).
+      if (commit?.startsWith(rev)) return { kind: 'commit', commit };
+    }
+    return null;
+  }
+
+  async commitInfo(repoId: string, sha: string): Promise<GitCommit | null> {
+    if (!isCommitId(sha)) return null;
+    try {
+      const out = await text(repo(repoId), ['log', '-1', ...LOG_FORMAT, '--end-of-options', `${sha}^{commit}`]);
+      return parseCommits(out)[0] ?? null;
+    } catch (err) {
+      if (err instanceof GitFailed) return null;
+      throw err;
+    }
+  }
+
+  async log(repoId: string, input: { from: string; path?: string; skip: number; limit: number }): Promise<GitCommit[]> {
+    checkSha(input.from);
+    if (input.path !== undefined) checkPath(input.path);
+    const out = await text(repo(repoId), [
+      'log',
+      ...LOG_FORMAT,
+      `--max-count=${Math.max(1, Math.floor(input.limit))}`,
+      `--skip=${Math.max(0, Math.floor(input.skip))}`,
+      '--end-of-options',
+      input.from,
+      '--',
+      ...(input.path !== undefined ? [input.path] : []),
+    ]);
+    return parseCommits(out);
+  }
+
+  async commit(
+    repoId: string,
+    input: {
+      branch: string;
+      parent: string | null;
+      changes: GitChange[];
+      message: string;
+      author: GitPerson;
+      create?: boolean;
     },
-
-    pushTarget: (repoId) => ({ url: repoPath(repoId), config: [] }),
-
-    async remove(repoId) {
-      await rm(repoPath(repoId), { recursive: true, force: true });
-    },
-
-    async refs(repoId) {
-      const out = await text(repo(repoId), [
-        'for-each-ref',
-        '--format=%(objectname) %(objecttype) %(*objectname) %(refname)',
-        'refs/heads',
-        'refs/tags',
-      ]);
-      const branches: { name: string; commit: string }[] = [];
-      const tags: { name: string; annotated: boolean; object: string; commit: string }[] = [];
-      for (const line of out.split('\n').filter(Boolean)) {
-        const [object, type, peeled, ref] = line.split(' ') as [string, string, string, string];
-        if (ref.startsWith('refs/heads/')) branches.push({ name: ref.slice(11), commit: object });
-        else if (ref.startsWith('refs/tags/')) {
-          const annotated = type === 'tag';
-          tags.push({ name: ref.slice(10), annotated, object, commit: annotated ? peeled || object : object });
-        }
-      }
-      return { branches, tags };
-    },
-
-    async resolve(repoId, rev) {
-      const cwd = repo(repoId);
-      if (!refNameProblem(rev)) {
-        const branch = await exists(cwd, `refs/heads/${rev}`);
-        if (branch) return { kind: 'branch', commit: branch };
-        const tag = await exists(cwd, `refs/tags/${rev}`);
-        if (tag) return { kind: 'tag', commit: tag };
-      }
-      if (isCommitId(rev)) {
-        const commit = await exists(cwd, rev);
-        // An abbreviation must name a commit, not a tree or blob, and one only (rev-parse fails otherwise).
-        if (commit?.startsWith(rev)) return { kind: 'commit', commit };
-      }
-      return null;
-    },
-
-    async commitInfo(repoId, sha) {
-      if (!isCommitId(sha)) return null;
-      try {
-        const out = await text(repo(repoId), ['log', '-1', ...LOG_FORMAT, '--end-of-options', `${sha}^{commit}`]);
-        return parseCommits(out)[0] ?? null;
-      } catch (err) {
-        if (err instanceof GitFailed) return null;
-        throw err;
-      }
-    },
-
-    async log(repoId, input) {
-      checkSha(input.from);
-      if (input.path !== undefined) checkPath(input.path);
-      const out = await text(repo(repoId), [
-        'log',
-        ...LOG_FORMAT,
-        `--max-count=${Math.max(1, Math.floor(input.limit))}`,
-        `--skip=${Math.max(0, Math.floor(input.skip))}`,
-        '--end-of-options',
-        input.from,
-        '--',
-        ...(input.path !== undefined ? [input.path] : []),
-      ]);
-      return parseCommits(out);
-    },
-
-    async commit(repoId, input) {
-      const cwd = repo(repoId);
-      checkRef(input.branch);
-      if (input.parent !== null) checkSha(input.parent);
-      for (const c of input.changes) {
-        checkPath(c.path);
-        if (c.action === 'move') checkPath(c.from);
-      }
-      const index = join(tmpdir(), `platform-index-${randomBytes(8).toString('hex')}`);
-      const env = { GIT_INDEX_FILE: index };
-      try {
-        if (input.parent) await git(cwd, ['read-tree', input.parent], { env });
-        const staged = new Map(
-          (await text(cwd, ['ls-files', '--stage', '-z'], { env }))
-            .split('\0')
-            .filter(Boolean)
-            .map((line) => {
-              const [meta, path] = line.split('\t') as [string, string];
-              const [mode, sha] = meta.split(' ') as [string, string];
-              return [path, { mode, sha }] as const;
-            }),
-        );
-        const lines: string[] = [];
-        const write = async (content: Buffer) =>
-          (await text(cwd, ['hash-object', '-w', '--stdin'], { input: content })).trim();
-        for (const c of input.changes) {
-          if (c.action === 'delete') {
-            if (!staged.has(c.path)) throw new GitChangeError(`${c.path}: there is no such file to delete`);
-            lines.push(`0 ${ZERO}\t${c.path}`);
-            staged.delete(c.path);
-          } else if (c.action === 'move') {
-            const from = staged.get(c.from);
-            if (!from) throw new GitChangeError(`${c.from}: there is no such file to move`);
-            const sha = c.content ? await write(c.content) : from.sha;
-            lines.push(`0 ${ZERO}\t${c.from}`, `${from.mode} ${sha}\t${c.path}`);
-            staged.delete(c.from);
-            staged.set(c.path, { mode: from.mode, sha });
-          } else {
-            const sha = await write(c.content);
-            const mode = staged.get(c.path)?.mode ?? '100644';
-            lines.push(`${mode === '120000' ? '100644' : mode} ${sha}\t${c.path}`);
-            staged.set(c.path, { mode, sha });
-          }
-        }
-        if (lines.length > 0) {
-          await git(cwd, ['update-index', '-z', '--index-info'], { env, input: `${lines.join('\0')}\0` });
-        }
-        const tree = (await text(cwd, ['write-tree'], { env })).trim();
-        if (input.parent) {
-          const before = (
-            await text(cwd, ['rev-parse', '--verify', '--end-of-options', `${input.parent}^{tree}`])
-          ).trim();
-          if (before === tree) return { commitId: null };
-        }
-        const date = `${Math.floor((input.author.date ?? Date.now()) / 1000)} +0000`;
-        const person = {
-          GIT_AUTHOR_NAME: input.author.name,
-          GIT_AUTHOR_EMAIL: input.author.email,
-          GIT_AUTHOR_DATE: date,
-          GIT_COMMITTER_NAME: input.author.name,
-          GIT_COMMITTER_EMAIL: input.author.email,
-          GIT_COMMITTER_DATE: date,
-        };
-        const commitId = (
-          await text(cwd, ['commit-tree', tree, ...(input.parent ? ['-p', input.parent] : []), '-F', '-'], {
-            env: person,
-            input: input.message,
-          })
-        ).trim();
-        await updateRef(repoId, cwd, `refs/heads/${input.branch}`, commitId, input.create ? null : input.parent);
-        return { commitId };
-      } finally {
-        await rm(index, { force: true });
-      }
-    },
-
-    async setRef(repoId, ref, next, expected) {
-      checkFullRef(ref);
-      if (next !== null) checkSha(next);
-      if (expected !== null) checkSha(expected);
-      await updateRef(repoId, repo(repoId), ref, next, expected);
-    },
-
-    async files(repoId, commit, limit) {
-      checkSha(commit);
-      const out = await text(repo(repoId), ['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', commit]);
-      const files: GitFile[] = [];
-      let truncated = false;
-      for (const entry of out.split('\0')) {
-        if (!entry) continue;
-        const [meta, path] = entry.split('\t') as [string, string];
-        const [mode, type, blobId] = meta.split(' ') as [string, string, string];
-        if (type !== 'blob') continue;
-        if (files.length >= limit) {
-          truncated = true;
-          break;
-        }
-        files.push({ path, blobId, mode, type: mode === '120000' ? 'link' : 'file' });
-      }
-      return { files, truncated };
-    },
-
-    async readFile(repoId, commit, path, maxBytes) {
-      checkSha(commit);
-      checkPath(path);
-      return readObject(repo(repoId), `${commit}:${path}`, maxBytes);
-    },
-
-    async readBlob(repoId, blobId, maxBytes) {
-      checkSha(blobId);
-      return readObject(repo(repoId), blobId, maxBytes);
-    },
-
-    async tree(repoId, commit, path) {
-      checkSha(commit);
-      if (path !== '') checkPath(path);
-      let out: string;
-      try {
-        out = await text(repo(repoId), [
-          'ls-tree',
-          '-z',
-          '-l',
-          '--end-of-options',
-          path ? `${commit}:${path}` : commit,
-        ]);
-      } catch (err) {
-        if (err instanceof GitFailed) return null;
-        throw err;
-      }
-      const entries = out
-        .split('\0')
-        .filter(Boolean)
-        .map((entry) => {
-          const [meta, name] = entry.split('\t') as [string, string];
-          const [mode, kind, id, size] = meta.split(/\s+/) as [string, string, string, string];
-          const type: GitTreeEntry['type'] =
-            kind === 'tree' ? 'dir' : kind === 'commit' ? 'submodule' : mode === '120000' ? 'link' : 'file';
-          return {
-            name,
-            path: path ? `${path}/${name}` : name,
-            type,
-            mode,
-            id,
-            size: size === '-' ? null : Number(size),
-          };
-        });
-      // Folders first, then files, each by name (as repository browsers list them).
-      return entries.sort(
-        (a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name),
+  ): Promise<{ commitId: string | null }> {
+    const cwd = repo(repoId);
+    checkRef(input.branch);
+    if (input.parent !== null) checkSha(input.parent);
+    for (const c of input.changes) {
+      checkPath(c.path);
+      if (c.action === 'move') checkPath(c.from);
+    }
+    const index = join(tmpdir(), `platform-index-${randomBytes(8).toString('hex')}`);
+    const env = { GIT_INDEX_FILE: index };
+    try {
+      if (input.parent) await git(cwd, ['read-tree', input.parent], { env });
+      const staged = new Map(
+        (await text(cwd, ['ls-files', '--stage', '-z'], { env }))
+          .split('\0')
+          .filter(Boolean)
+          .map((line) => {
+            const [meta, path] = line.split('\t') as [string, string];
+            const [mode, sha] = meta.split(' ') as [string, string];
+            return [path, { mode, sha }] as const;
+          }),
       );
-    },
-
-    async diff(repoId, base, head, limits) {
-      checkSha(head);
-      if (base !== null) checkSha(base);
-      const cwd = repo(repoId);
-      const from = base ?? EMPTY_TREE;
-      const range = ['--no-renames', '--end-of-options', from, head];
-      const patchArgs = ['diff', '--no-color', '--no-ext-diff', '-U3', ...range];
-      const [numstat, nameStatus] = await Promise.all([
-        text(cwd, ['diff', '--numstat', '-z', ...range]),
-        text(cwd, ['diff', '--name-status', '-z', ...range]),
-      ]);
-      const stats = numstat.split('\0').filter(Boolean);
-      const status = nameStatus.split('\0').filter(Boolean);
-      const changes = new Map<string, GitChangedFile['change']>();
-      for (let i = 0; i + 1 < status.length; i += 2) {
-        const code = status[i] as string;
-        changes.set(status[i + 1] as string, code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified');
+      const lines: string[] = [];
+      const write = async (content: Buffer) =>
+        (await text(cwd, ['hash-object', '-w', '--stdin'], { input: content })).trim();
+      for (const c of input.changes) {
+        if (c.action === 'delete') {
+          if (!staged.has(c.path)) throw new GitChangeError(`${c.path}: there is no such file to delete`);
+          lines.push(`0 ${ZERO}\t${c.path}`);
+          staged.delete(c.path);
+        } else if (c.action === 'move') {
+          const from = staged.get(c.from);
+          if (!from) throw new GitChangeError(`${c.from}: there is no such file to move`);
+          const sha = c.content ? await write(c.content) : from.sha;
+          lines.push(`0 ${ZERO}\t${c.from}`, `${from.mode} ${sha}\t${c.path}`);
+          staged.delete(c.from);
+          staged.set(c.path, { mode: from.mode, sha });
+        } else {
+          const sha = await write(c.content);
+          const mode = staged.get(c.path)?.mode ?? '100644';
+          lines.push(`${mode === '120000' ? '100644' : mode} ${sha}\t${c.path}`);
+          staged.set(c.path, { mode, sha });
+        }
       }
-      const changed = stats.map((stat) => {
-        const [added, deleted, path] = stat.split('\t') as [string, string, string];
-        return { path, binary: added === '-', additions: Number(added) || 0, deletions: Number(deleted) || 0 };
-      });
-      // Within the line budget, one patch of the whole diff, cut at each `diff --git` (git writes the
-      // files in the order numstat lists them); past it, a patch per file that still fits.
-      const total = changed.reduce((n, f) => n + f.additions + f.deletions, 0);
-      const whole =
-        total <= limits.maxLines && changed.length <= limits.maxFiles
-          ? (await text(cwd, patchArgs)).split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '))
-          : undefined;
-      const files: GitChangedFile[] = [];
-      let lines = 0;
-      for (const [index, f] of changed.slice(0, limits.maxFiles).entries()) {
-        const file: GitChangedFile = {
-          path: f.path,
-          change: changes.get(f.path) ?? 'modified',
-          additions: f.additions,
-          deletions: f.deletions,
-          ...(f.binary ? { binary: true } : {}),
-          hunks: [],
-        };
-        const size = f.additions + f.deletions;
-        if (!f.binary && lines + size <= limits.maxLines) {
-          lines += size;
-          file.hunks = parseHunks(whole ? (whole[index] ?? '') : await text(cwd, [...patchArgs, '--', f.path]));
-        } else if (!f.binary) file.collapsed = true;
-        files.push(file);
+      if (lines.length > 0) {
+        await git(cwd, ['update-index', '-z', '--index-info'], { env, input: `${lines.join('\0')}\0` });
       }
-      return { files, truncated: stats.length > limits.maxFiles };
-    },
-
-    async divergence(repoId, base, head, cap) {
-      checkSha(base);
-      checkSha(head);
-      const out = await text(repo(repoId), [
-        'rev-list',
-        '--left-right',
-        `--max-count=${cap + 1}`,
-        '--end-of-options',
-        `${base}...${head}`,
-      ]);
-      const marks = out.split('\n').filter(Boolean);
-      const exact = marks.length <= cap;
-      const counted = marks.slice(0, cap);
-      return {
-        behind: counted.filter((m) => m.startsWith('<')).length,
-        ahead: counted.filter((m) => m.startsWith('>')).length,
-        exact,
+      const tree = (await text(cwd, ['write-tree'], { env })).trim();
+      if (input.parent) {
+        const before = (
+          await text(cwd, ['rev-parse', '--verify', '--end-of-options', `${input.parent}^{tree}`])
+        ).trim();
+        if (before === tree) return { commitId: null };
+      }
+      const date = `${Math.floor((input.author.date ?? Date.now()) / 1000)} +0000`;
+      const person = {
+        GIT_AUTHOR_NAME: input.author.name,
+        GIT_AUTHOR_EMAIL: input.author.email,
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_NAME: input.author.name,
+        GIT_COMMITTER_EMAIL: input.author.email,
+        GIT_COMMITTER_DATE: date,
       };
-    },
-
-    async isAncestor(repoId, ancestor, descendant) {
-      checkSha(ancestor);
-      checkSha(descendant);
-      // Exit 0: an ancestor; 1: not one; anything else (no such commit) is an error.
-      try {
-        await git(repo(repoId), ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant]);
-        return true;
-      } catch (err) {
-        if (err instanceof GitFailed && err.code === 1) return false;
-        throw err;
-      }
-    },
-
-    async mergeBase(repoId, base, head) {
-      checkSha(base);
-      checkSha(head);
-      await nearEnough(repo(repoId), base, head);
-      return (await text(repo(repoId), ['merge-base', '--end-of-options', base, head]).catch(() => '')).trim() || null;
-    },
-
-    async mergeOptions(repoId, base, head) {
-      checkSha(base);
-      checkSha(head);
-      const cwd = repo(repoId);
-      await nearEnough(cwd, base, head);
-      let mergeBase: string | null;
-      try {
-        mergeBase = (await text(cwd, ['merge-base', '--end-of-options', base, head])).trim() || null;
-      } catch {
-        mergeBase = null;
-      }
-      if (!mergeBase) return { mergeBase: null, options: [], conflicts: [] };
-      if (mergeBase === head) return { mergeBase, options: [], conflicts: [] };
-      const options: MergeStrategy[] = mergeBase === base ? ['fast-forward'] : [];
-      // git merge-tree --write-tree (git 2.38+): exit 1 with the conflicted paths, without touching refs.
-      const conflicts = await mergeTreeConflicts(cwd, base, head);
-      if (conflicts.length === 0) options.push('squash', 'three-way');
-      return { mergeBase, options, conflicts };
-    },
-
-    async merge(repoId, input) {
-      const cwd = repo(repoId);
-      checkRef(input.target);
-      checkSha(input.targetCommit);
-      checkSha(input.source);
-      const ref = `refs/heads/${input.target}`;
-      if (input.strategy === 'fast-forward') {
-        const ancestor = await git(cwd, ['merge-base', '--is-ancestor', input.targetCommit, input.source]).then(
-          () => true,
-          () => false,
-        );
-        if (!ancestor) throw new GitChangeError(`${input.target} can't be fast-forwarded to ${input.source}.`);
-        await updateRef(repoId, cwd, ref, input.source, input.targetCommit);
-        return { commitId: input.source };
-      }
-      let tree: string;
-      try {
-        tree = (
-          await text(cwd, ['merge-tree', '--write-tree', '--no-messages', input.targetCommit, input.source])
-        ).split('\n')[0] as string;
-      } catch (err) {
-        if (err instanceof GitFailed && err.code === 1) throw new GitChangeError('The branches conflict.');
-        throw err;
-      }
-      const parents = input.strategy === 'three-way' ? [input.targetCommit, input.source] : [input.targetCommit];
-      const when = (p: GitPerson) => `${Math.floor((p.date ?? Date.now()) / 1000)} +0000`;
       const commitId = (
-        await text(cwd, ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'], {
-          env: {
-            GIT_AUTHOR_NAME: input.author.name,
-            GIT_AUTHOR_EMAIL: input.author.email,
-            GIT_AUTHOR_DATE: when(input.author),
-            GIT_COMMITTER_NAME: input.committer.name,
-            GIT_COMMITTER_EMAIL: input.committer.email,
-            GIT_COMMITTER_DATE: when(input.committer),
-          },
+        await text(cwd, ['commit-tree', tree, ...(input.parent ? ['-p', input.parent] : []), '-F', '-'], {
+          env: person,
           input: input.message,
         })
       ).trim();
-      await updateRef(repoId, cwd, ref, commitId, input.targetCommit);
+      await updateRef(repoId, cwd, `refs/heads/${input.branch}`, commitId, input.create ? null : input.parent);
       return { commitId };
-    },
+    } finally {
+      await rm(index, { force: true });
+    }
+  }
 
-    async commitsBetween(repoId, base, head, limit) {
-      checkSha(base);
-      checkSha(head);
-      const out = await text(repo(repoId), [
-        'log',
-        ...LOG_FORMAT,
-        `--max-count=${Math.max(1, Math.floor(limit))}`,
-        '--end-of-options',
-        `${base}..${head}`,
-        '--',
-      ]);
-      return parseCommits(out);
-    },
+  async setRef(repoId: string, ref: string, next: string | null, expected: string | null): Promise<void> {
+    checkFullRef(ref);
+    if (next !== null) checkSha(next);
+    if (expected !== null) checkSha(expected);
+    await updateRef(repoId, repo(repoId), ref, next, expected);
+  }
 
-    async archive(repoId, commit, format) {
-      checkSha(commit);
-      const child = spawn(
-        'git',
-        ['-c', 'core.hooksPath=/dev/null', 'archive', `--format=${format}`, '--end-of-options', commit],
-        { cwd: repo(repoId), env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  async files(repoId: string, commit: string, limit: number): Promise<{ files: GitFile[]; truncated: boolean }> {
+    checkSha(commit);
+    const out = await text(repo(repoId), ['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', commit]);
+    const files: GitFile[] = [];
+    let truncated = false;
+    for (const entry of out.split('\0')) {
+      if (!entry) continue;
+      const [meta, path] = entry.split('\t') as [string, string];
+      const [mode, type, blobId] = meta.split(' ') as [string, string, string];
+      if (type !== 'blob') continue;
+      if (files.length >= limit) {
+        truncated = true;
+        break;
+      }
+      files.push({ path, blobId, mode, type: mode === '120000' ? 'link' : 'file' });
+    }
+    return { files, truncated };
+  }
+
+  async readFile(repoId: string, commit: string, path: string, maxBytes: number): Promise<GitFileContent> {
+    checkSha(commit);
+    checkPath(path);
+    return readObject(repo(repoId), `${commit}:${path}`, maxBytes);
+  }
+
+  async readBlob(repoId: string, blobId: string, maxBytes: number): Promise<GitFileContent> {
+    checkSha(blobId);
+    return readObject(repo(repoId), blobId, maxBytes);
+  }
+
+  async tree(repoId: string, commit: string, path: string): Promise<GitTreeEntry[] | null> {
+    checkSha(commit);
+    if (path !== '') checkPath(path);
+    let out: string;
+    try {
+      out = await text(repo(repoId), ['ls-tree', '-z', '-l', '--end-of-options', path ? `${commit}:${path}` : commit]);
+    } catch (err) {
+      if (err instanceof GitFailed) return null;
+      throw err;
+    }
+    const entries = out
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => {
+        const [meta, name] = entry.split('\t') as [string, string];
+        const [mode, kind, id, size] = meta.split(/\s+/) as [string, string, string, string];
+        const type: GitTreeEntry['type'] =
+          kind === 'tree' ? 'dir' : kind === 'commit' ? 'submodule' : mode === '120000' ? 'link' : 'file';
+        return {
+          name,
+          path: path ? `${path}/${name}` : name,
+          type,
+          mode,
+          id,
+          size: size === '-' ? null : Number(size),
+        };
+      });
+    // Folders first, then files, each by name (as repository browsers list them).
+    return entries.sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || a.name.localeCompare(b.name));
+  }
+
+  async diff(
+    repoId: string,
+    base: string | null,
+    head: string,
+    limits: { maxFiles: number; maxLines: number },
+  ): Promise<{ files: GitChangedFile[]; truncated: boolean }> {
+    checkSha(head);
+    if (base !== null) checkSha(base);
+    const cwd = repo(repoId);
+    const from = base ?? EMPTY_TREE;
+    const range = ['--no-renames', '--end-of-options', from, head];
+    const patchArgs = ['diff', '--no-color', '--no-ext-diff', '-U3', ...range];
+    const [numstat, nameStatus] = await Promise.all([
+      text(cwd, ['diff', '--numstat', '-z', ...range]),
+      text(cwd, ['diff', '--name-status', '-z', ...range]),
+    ]);
+    const stats = numstat.split('\0').filter(Boolean);
+    const status = nameStatus.split('\0').filter(Boolean);
+    const changes = new Map<string, GitChangedFile['change']>();
+    for (let i = 0; i + 1 < status.length; i += 2) {
+      const code = status[i] as string;
+      changes.set(status[i + 1] as string, code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified');
+    }
+    const changed = stats.map((stat) => {
+      const [added, deleted, path] = stat.split('\t') as [string, string, string];
+      return { path, binary: added === '-', additions: Number(added) || 0, deletions: Number(deleted) || 0 };
+    });
+    // Within the line budget, one patch of the whole diff, cut at each `diff --git` (git writes the
+    // files in the order numstat lists them); past it, a patch per file that still fits.
+    const total = changed.reduce((n, f) => n + f.additions + f.deletions, 0);
+    const whole =
+      total <= limits.maxLines && changed.length <= limits.maxFiles
+        ? (await text(cwd, patchArgs)).split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '))
+        : undefined;
+    const files: GitChangedFile[] = [];
+    let lines = 0;
+    for (const [index, f] of changed.slice(0, limits.maxFiles).entries()) {
+      const file: GitChangedFile = {
+        path: f.path,
+        change: changes.get(f.path) ?? 'modified',
+        additions: f.additions,
+        deletions: f.deletions,
+        ...(f.binary ? { binary: true } : {}),
+        hunks: [],
+      };
+      const size = f.additions + f.deletions;
+      if (!f.binary && lines + size <= limits.maxLines) {
+        lines += size;
+        file.hunks = parseHunks(whole ? (whole[index] ?? '') : await text(cwd, [...patchArgs, '--', f.path]));
+      } else if (!f.binary) file.collapsed = true;
+      files.push(file);
+    }
+    return { files, truncated: stats.length > limits.maxFiles };
+  }
+
+  async divergence(
+    repoId: string,
+    base: string,
+    head: string,
+    cap: number,
+  ): Promise<{ ahead: number; behind: number; exact: boolean }> {
+    checkSha(base);
+    checkSha(head);
+    const out = await text(repo(repoId), [
+      'rev-list',
+      '--left-right',
+      `--max-count=${cap + 1}`,
+      '--end-of-options',
+      `${base}...${head}`,
+    ]);
+    const marks = out.split('\n').filter(Boolean);
+    const exact = marks.length <= cap;
+    const counted = marks.slice(0, cap);
+    return {
+      behind: counted.filter((m) => m.startsWith('<')).length,
+      ahead: counted.filter((m) => m.startsWith('>')).length,
+      exact,
+    };
+  }
+
+  async isAncestor(repoId: string, ancestor: string, descendant: string): Promise<boolean> {
+    checkSha(ancestor);
+    checkSha(descendant);
+    // Exit 0: an ancestor; 1: not one; anything else (no such commit) is an error.
+    try {
+      await git(repo(repoId), ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant]);
+      return true;
+    } catch (err) {
+      if (err instanceof GitFailed && err.code === 1) return false;
+      throw err;
+    }
+  }
+
+  async mergeBase(repoId: string, base: string, head: string): Promise<string | null> {
+    checkSha(base);
+    checkSha(head);
+    await nearEnough(repo(repoId), base, head);
+    return (await text(repo(repoId), ['merge-base', '--end-of-options', base, head]).catch(() => '')).trim() || null;
+  }
+
+  async mergeOptions(
+    repoId: string,
+    base: string,
+    head: string,
+  ): Promise<{ mergeBase: string | null; options: MergeStrategy[]; conflicts: GitConflictEntry[] }> {
+    checkSha(base);
+    checkSha(head);
+    const cwd = repo(repoId);
+    await nearEnough(cwd, base, head);
+    let mergeBase: string | null;
+    try {
+      mergeBase = (await text(cwd, ['merge-base', '--end-of-options', base, head])).trim() || null;
+    } catch {
+      mergeBase = null;
+    }
+    if (!mergeBase) return { mergeBase: null, options: [], conflicts: [] };
+    if (mergeBase === head) return { mergeBase, options: [], conflicts: [] };
+    const options: MergeStrategy[] = mergeBase === base ? ['fast-forward'] : [];
+    // git merge-tree --write-tree (git 2.38+): exit 1 with the conflicted paths, without touching refs.
+    const conflicts = await mergeTreeConflicts(cwd, base, head);
+    if (conflicts.length === 0) options.push('squash', 'three-way');
+    return { mergeBase, options, conflicts };
+  }
+
+  async merge(
+    repoId: string,
+    input: {
+      target: string;
+      targetCommit: string;
+      source: string;
+      strategy: MergeStrategy;
+      message: string;
+      author: GitPerson;
+      committer: GitPerson;
+    },
+  ): Promise<{ commitId: string }> {
+    const cwd = repo(repoId);
+    checkRef(input.target);
+    checkSha(input.targetCommit);
+    checkSha(input.source);
+    const ref = `refs/heads/${input.target}`;
+    if (input.strategy === 'fast-forward') {
+      const ancestor = await git(cwd, ['merge-base', '--is-ancestor', input.targetCommit, input.source]).then(
+        () => true,
+        () => false,
       );
-      // The archive as it is written; a git failure ends it with git's own words, not a short file.
-      const out = new PassThrough();
-      let stderr = '';
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (d: string) => {
-        stderr = (stderr + d).slice(-1000);
-      });
-      child.stdout.pipe(out, { end: false });
-      child.once('close', (code) => {
-        if (code === 0) out.end();
-        else out.destroy(new Error(`git archive failed (${code}): ${stderr.trim()}`));
-      });
-      child.once('error', (err) => out.destroy(err));
-      return out;
-    },
+      if (!ancestor) throw new GitChangeError(`${input.target} can't be fast-forwarded to ${input.source}.`);
+      await updateRef(repoId, cwd, ref, input.source, input.targetCommit);
+      return { commitId: input.source };
+    }
+    let tree: string;
+    try {
+      tree = (await text(cwd, ['merge-tree', '--write-tree', '--no-messages', input.targetCommit, input.source])).split(
+        '\n',
+      )[0] as string;
+    } catch (err) {
+      if (err instanceof GitFailed && err.code === 1) throw new GitChangeError('The branches conflict.');
+      throw err;
+    }
+    const parents = input.strategy === 'three-way' ? [input.targetCommit, input.source] : [input.targetCommit];
+    const when = (p: GitPerson) => `${Math.floor((p.date ?? Date.now()) / 1000)} +0000`;
+    const commitId = (
+      await text(cwd, ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'], {
+        env: {
+          GIT_AUTHOR_NAME: input.author.name,
+          GIT_AUTHOR_EMAIL: input.author.email,
+          GIT_AUTHOR_DATE: when(input.author),
+          GIT_COMMITTER_NAME: input.committer.name,
+          GIT_COMMITTER_EMAIL: input.committer.email,
+          GIT_COMMITTER_DATE: when(input.committer),
+        },
+        input: input.message,
+      })
+    ).trim();
+    await updateRef(repoId, cwd, ref, commitId, input.targetCommit);
+    return { commitId };
+  }
 
-    async http(repoId, request) {
-      const cwd = repo(repoId);
-      if (request.service !== 'git-receive-pack') return httpBackend(cwd, request);
-      // A push: what it moved is told once git has answered (as CodeCommit tells it).
-      const before = await refMap(cwd);
-      const res = await httpBackend(cwd, request);
-      res.body.once('end', () => {
-        void refMap(cwd).then((after) => {
-          for (const ref of new Set([...before.keys(), ...after.keys()])) {
-            const old = before.get(ref) ?? null;
-            const next = after.get(ref) ?? null;
-            if (old !== next) announce(repoId, ref, old, next);
-          }
-        });
+  async commitsBetween(repoId: string, base: string, head: string, limit: number): Promise<GitCommit[]> {
+    checkSha(base);
+    checkSha(head);
+    const out = await text(repo(repoId), [
+      'log',
+      ...LOG_FORMAT,
+      `--max-count=${Math.max(1, Math.floor(limit))}`,
+      '--end-of-options',
+      `${base}..${head}`,
+      '--',
+    ]);
+    return parseCommits(out);
+  }
+
+  async archive(repoId: string, commit: string, format: 'zip' | 'tar.gz'): Promise<Readable> {
+    checkSha(commit);
+    const child = spawn(
+      'git',
+      ['-c', 'core.hooksPath=/dev/null', 'archive', `--format=${format}`, '--end-of-options', commit],
+      { cwd: repo(repoId), env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    // The archive as it is written; a git failure ends it with git's own words, not a short file.
+    const out = new PassThrough();
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      stderr = (stderr + d).slice(-1000);
+    });
+    child.stdout.pipe(out, { end: false });
+    child.once('close', (code) => {
+      if (code === 0) out.end();
+      else out.destroy(new Error(`git archive failed (${code}): ${stderr.trim()}`));
+    });
+    child.once('error', (err) => out.destroy(err));
+    return out;
+  }
+
+  async http(repoId: string, request: GitHttpRequest): Promise<GitHttpResponse> {
+    const cwd = repo(repoId);
+    if (request.service !== 'git-receive-pack') return httpBackend(cwd, request);
+    // A push: what it moved is told once git has answered (as CodeCommit tells it).
+    const before = await refMap(cwd);
+    const res = await httpBackend(cwd, request);
+    res.body.once('end', () => {
+      void refMap(cwd).then((after) => {
+        for (const ref of new Set([...before.keys(), ...after.keys()])) {
+          const old = before.get(ref) ?? null;
+          const next = after.get(ref) ?? null;
+          if (old !== next) announce(repoId, ref, old, next);
+        }
       });
-      return res;
-    },
-  };
+    });
+    return res;
+  }
 }
 
 /** Tells the platform a ref moved, as CodeCommit would (EventBridge there, the bus here); never awaited. */

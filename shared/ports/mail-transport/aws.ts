@@ -9,11 +9,12 @@ import {
   SendEmailCommand,
 } from '@aws-sdk/client-sesv2';
 import { readEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { type MailPort, mailFrom } from './port';
 
 let client: SESv2Client | undefined;
 const ses = () => {
-  client ??= new SESv2Client({});
+  client ??= new SESv2Client(sdkSettings('mail'));
   return client;
 };
 const named = (err: unknown, name: string) => (err as Error).name === name;

@@ -1,5 +1,6 @@
 import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { config } from '../../kernel/config';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import type { BucketRef, Usage } from '../object-storage';
 import type { MetricsPort } from './port';
 
@@ -14,7 +15,7 @@ const clients = new Map<string, CloudWatchClient>();
 function clientFor(region: string): CloudWatchClient {
   let client = clients.get(region);
   if (!client) {
-    client = new CloudWatchClient({ region });
+    client = new CloudWatchClient({ ...sdkSettings('metrics'), region });
     clients.set(region, client);
   }
   return client;

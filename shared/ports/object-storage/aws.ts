@@ -16,6 +16,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { config } from '../../kernel/config';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { uploadCorsRule } from './cors';
 import type { BucketRef, OldVersion, StoragePort, Versioning } from './index';
 import { deleteBucketRecords } from './records';
@@ -30,7 +31,12 @@ function clientFor(bucket?: BucketRef): S3Client {
   const region = bucket?.region ?? config.region;
   let client = clients.get(region);
   if (!client) {
-    client = new S3Client({ ...S3_CLIENT_DEFAULTS, region, followRegionRedirects: true });
+    client = new S3Client({
+      ...sdkSettings('objectStorage'),
+      ...S3_CLIENT_DEFAULTS,
+      region,
+      followRegionRedirects: true,
+    });
     clients.set(region, client);
   }
   return client;

@@ -1,4 +1,13 @@
 import type { LifecycleRule } from '@aws-sdk/client-s3';
+
+/** A bucket's lifecycle rule as S3 words it (what `getLifecycle`/`putLifecycle` carry). */
+/**
+ * An object's details and a bucket's CORS rule cross the port as the storage routes answer them:
+ * their record schemas (shared/domains/resources/record-schemas.ts) are the source.
+ */
+export type { CorsRule, LifecycleRule as S3LifecycleRule, ObjectInfo };
+
+import type { CorsRule, ObjectInfo } from '../../domains/resources/record-schemas';
 import { config } from '../../kernel/config';
 import { lazyPort } from '../../kernel/ground/lazy';
 import { purgeAndDeleteBucket } from './delete-bucket';
@@ -96,21 +105,6 @@ export interface KeyPage {
   nextToken?: string;
 }
 
-export interface ObjectInfo {
-  key: string;
-  size: number;
-  contentType?: string;
-  lastModified?: number;
-  etag?: string;
-  storageClass: string;
-  versionId?: string;
-  cacheControl?: string;
-  contentEncoding?: string;
-  contentDisposition?: string;
-  encryption?: string;
-  metadata: Record<string, string>;
-}
-
 export interface DeleteOutcome {
   deleted: number;
   errors: { key: string; code?: string; message: string }[];
@@ -119,16 +113,6 @@ export interface DeleteOutcome {
 export interface OldVersion {
   key: string;
   versionId: string;
-}
-
-/** Spec part A, "CorsRule" (S3's own field names). */
-export interface CorsRule {
-  ID?: string;
-  AllowedHeaders?: string[];
-  AllowedMethods?: string[];
-  AllowedOrigins?: string[];
-  ExposeHeaders?: string[];
-  MaxAgeSeconds?: number;
 }
 
 // The local adapter's path is computed: the functions' bundler leaves it out of the Lambda bundles.

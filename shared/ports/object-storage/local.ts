@@ -8,6 +8,7 @@ import {
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
 import { sleep, TABLE } from '../../kernel/store/table';
@@ -40,6 +41,7 @@ interface LocalBucketConfig extends BucketConfig {
 let client: S3Client | undefined;
 function clientFor(): S3Client {
   client ??= new S3Client({
+    ...sdkSettings('objectStorage'),
     ...S3_CLIENT_DEFAULTS,
     region: config.region,
     endpoint: readEnv('AWS_ENDPOINT_URL_S3'),

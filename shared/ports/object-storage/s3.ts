@@ -41,17 +41,17 @@ export const S3_CLIENT_DEFAULTS: Partial<S3ClientConfig> = {
 /** The name S3 gives an error (`NotFound`, `NoSuchKey`, `NoSuchCORSConfiguration` …). */
 
 /** S3's names for storage classes and encryption, as the spec names them. */
-export function storageClassOf(value: string | undefined): string {
+export function storageClassOf(value: string | undefined): ObjectInfo['storageClass'] {
   if (!value) return 'STANDARD';
   if (value === 'GLACIER') return 'ARCHIVE';
   if (value === 'GLACIER_IR') return 'ARCHIVE_IR';
-  return value.replace(/^AWS_BACKUP_/, 'CLOUD_BACKUP_').replace(/^FSX_/, 'FS_');
+  return value.replace(/^AWS_BACKUP_/, 'CLOUD_BACKUP_').replace(/^FSX_/, 'FS_') as ObjectInfo['storageClass'];
 }
 
-export function encryptionOf(value: string | undefined): string | undefined {
+export function encryptionOf(value: string | undefined): ObjectInfo['encryption'] {
   if (!value) return undefined;
   if (value === 'aws:fsx') return 'cloud:fs';
-  return value.replace(/^aws:/, 'cloud:');
+  return value.replace(/^aws:/, 'cloud:') as ObjectInfo['encryption'];
 }
 
 const etagOf = (etag: string | undefined) => etag?.replace(/"/g, '');
@@ -243,7 +243,7 @@ function fromS3Cors(r: CORSRule): CorsRule {
   return {
     ID: r.ID,
     AllowedHeaders: r.AllowedHeaders,
-    AllowedMethods: r.AllowedMethods,
+    AllowedMethods: r.AllowedMethods as CorsRule['AllowedMethods'],
     AllowedOrigins: r.AllowedOrigins,
     ExposeHeaders: r.ExposeHeaders,
     MaxAgeSeconds: r.MaxAgeSeconds,

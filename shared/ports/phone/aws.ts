@@ -4,6 +4,7 @@ import {
   SendVoiceMessageCommand,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { readEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import type { PhonePort } from './port';
 
 let client: PinpointSMSVoiceV2Client | undefined;
@@ -14,7 +15,7 @@ let client: PinpointSMSVoiceV2Client | undefined;
  */
 export const awsPhone: PhonePort = {
   async text(to, body) {
-    client ??= new PinpointSMSVoiceV2Client({});
+    client ??= new PinpointSMSVoiceV2Client(sdkSettings('phone'));
     const origin = readEnv('PHONE_ORIGINATION');
     await client.send(
       new SendTextMessageCommand({
@@ -28,7 +29,7 @@ export const awsPhone: PhonePort = {
   async call(to, message) {
     const origin = readEnv('PHONE_ORIGINATION');
     if (!origin) throw new Error('PHONE_ORIGINATION is not set: voice calls need an origination number.');
-    client ??= new PinpointSMSVoiceV2Client({});
+    client ??= new PinpointSMSVoiceV2Client(sdkSettings('phone'));
     await client.send(
       new SendVoiceMessageCommand({
         DestinationPhoneNumber: to,

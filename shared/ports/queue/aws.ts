@@ -1,5 +1,6 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { requireEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import type { QueuePort } from './port';
 
 let client: SQSClient | undefined;
@@ -13,7 +14,7 @@ export const sqsQueue: QueuePort = {
     const url = requireEnv(urlVariable);
     // The client's endpoint, not the URL's host: the local engine's queue URLs name a host that
     // need not resolve; on AWS both are the region's SQS endpoint.
-    client ??= new SQSClient({ useQueueUrlAsEndpoint: false });
+    client ??= new SQSClient({ ...sdkSettings('queue'), useQueueUrlAsEndpoint: false });
     await client.send(
       new SendMessageCommand({
         QueueUrl: url,

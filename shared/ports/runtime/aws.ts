@@ -15,9 +15,10 @@ import { FUNCTION_CONFIG } from '../../domains/deployments/schema';
 import { linkedVariables } from '../../domains/resources/links';
 import { config } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { arnParts, FUNCTION_POLICY, functionPolicy, LAMBDA_TRUST } from './function-role';
 import { type Iam, IamError, iamClient } from './iam';
-import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimeLogLine, RuntimePort } from './port';
+import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimePort, TailLogLine } from './port';
 import { functionInfo, functionName } from './port';
 
 /**
@@ -38,7 +39,7 @@ import { functionInfo, functionName } from './port';
 let lambda: LambdaClient | undefined;
 let logs: CloudWatchLogsClient | undefined;
 const lambdaClient = () => (lambda ??= new LambdaClient({}));
-const logsClient = () => (logs ??= new CloudWatchLogsClient({}));
+const logsClient = () => (logs ??= new CloudWatchLogsClient(sdkSettings('logs')));
 
 const isNotFound = (err: unknown) => (err as Error).name === 'ResourceNotFoundException';
 const iamIs = (err: unknown, code: string) => err instanceof IamError && err.code === code;
@@ -76,7 +77,7 @@ const RUNTIME_LINE = /^\S+\t([0-9a-f-]{36})\t(ERROR|WARN|INFO|DEBUG|TRACE|FATAL)
 const PLATFORM_LINE = /^(START|END|REPORT|INIT_START|INIT_REPORT|EXTENSION|TELEMETRY)\b/;
 
 /** Reads a CloudWatch line as a runtime log line: level and request id from the runtime's format. */
-export function parseLambdaLine(t: number, raw: string, id: string): RuntimeLogLine {
+export function parseLambdaLine(t: number, raw: string, id: string): TailLogLine {
   const message = raw.replace(/\n$/, '');
   const runtimeLine = RUNTIME_LINE.exec(message);
   if (runtimeLine) {
@@ -85,7 +86,7 @@ export function parseLambdaLine(t: number, raw: string, id: string): RuntimeLogL
       t,
       id,
       requestId: runtimeLine[1],
-      level: level === 'fatal' ? 'error' : level === 'trace' ? 'debug' : (level as RuntimeLogLine['level']),
+      level: level === 'fatal' ? 'error' : level === 'trace' ? 'debug' : (level as TailLogLine['level']),
       message: runtimeLine[3] as string,
     };
   }
@@ -269,7 +270,7 @@ export function awsRuntime(options: AwsRuntimeOptions = {}): RuntimePort {
     },
     async logs(deploymentId, query) {
       const needle = query.q?.toLowerCase();
-      const lines: RuntimeLogLine[] = [];
+      const lines: TailLogLine[] = [];
       let nextToken: string | undefined;
       // Newest first needs the end of the window: read it in pages, keep the last `limit + 1`.
       for (let page = 0; page < 20; page++) {

@@ -1,7 +1,14 @@
 import { config } from '../../kernel/config';
 import type { RuntimePort } from './port';
 
-export type { DeployFunctionInput, FunctionInfo, RuntimeLogLine, RuntimePort } from './port';
+/** The name the deployments group's log route still imports the port's lines by (they are `TailLogLine`s). */
+export type {
+  DeployFunctionInput,
+  FunctionInfo,
+  RuntimePort,
+  TailLogLine,
+  TailLogLine as RuntimeLogLine,
+} from './port';
 export { functionInfo, functionName } from './port';
 
 let adapter: Promise<RuntimePort> | undefined;

@@ -12,7 +12,7 @@ import { freePort } from '../../kernel/net/free-port';
 import { localPaths } from '../../kernel/tenancy/paths';
 import { machineNetworkEnv, spawnTenant, tenantDir } from '../../kernel/tenancy/sandbox';
 import { functionInfo } from './index';
-import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimeLogLine, RuntimePort } from './port';
+import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimePort, TailLogLine } from './port';
 
 /**
  * Server functions on one machine. A function is its app, in a tenant folder outside DATA_DIR
@@ -42,13 +42,13 @@ interface Running {
   idle?: NodeJS.Timeout;
 }
 
-interface State {
+interface Registry {
   running: Map<string, Running>;
   exitHook: boolean;
 }
 
 // One registry per process: the edge and the handlers import this same module.
-const state: State = { running: new Map(), exitHook: false };
+const state: Registry = { running: new Map(), exitHook: false };
 
 const IDLE_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 10_000;
@@ -66,7 +66,7 @@ const files = (deploymentId: string) => {
 
 // Runtime log ---------------------------------------------------------------------------------
 
-type Level = RuntimeLogLine['level'];
+type Level = TailLogLine['level'];
 const LEVELS = new Set<Level>(['error', 'platform', 'warn', 'info', 'debug']);
 const PINO: Record<number, Level> = { 10: 'debug', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'error' };
 
@@ -104,7 +104,7 @@ export function appendRuntimeLog(
   const { log } = files(deploymentId);
   if (!existsSync(join(log, '..'))) return;
   const truncated = line.message.length > MAX_MESSAGE;
-  const entry: Omit<RuntimeLogLine, 'id'> = {
+  const entry: Omit<TailLogLine, 'id'> = {
     t: line.t ?? Date.now(),
     level: line.level,
     message: truncated ? line.message.slice(0, MAX_MESSAGE) : line.message,
@@ -115,7 +115,7 @@ export function appendRuntimeLog(
 }
 
 /** The last `maxBytes` of the log, parsed, oldest first. */
-async function readLogTail(deploymentId: string, maxBytes = 4 * 1024 * 1024): Promise<RuntimeLogLine[]> {
+async function readLogTail(deploymentId: string, maxBytes = 4 * 1024 * 1024): Promise<TailLogLine[]> {
   const { log } = files(deploymentId);
   let handle: Awaited<ReturnType<typeof open>>;
   try {
@@ -128,7 +128,7 @@ async function readLogTail(deploymentId: string, maxBytes = 4 * 1024 * 1024): Pr
     const start = Math.max(0, size - maxBytes);
     const buf = Buffer.alloc(size - start);
     await handle.read(buf, 0, buf.length, start);
-    const out: RuntimeLogLine[] = [];
+    const out: TailLogLine[] = [];
     let offset = 0;
     // A tail that starts inside a line skips to the next one.
     if (start > 0) offset = buf.indexOf(10) + 1;
@@ -136,7 +136,7 @@ async function readLogTail(deploymentId: string, maxBytes = 4 * 1024 * 1024): Pr
       const nl = buf.indexOf(10, offset);
       if (nl < 0) break;
       try {
-        const parsed = JSON.parse(buf.subarray(offset, nl).toString('utf8')) as Omit<RuntimeLogLine, 'id'>;
+        const parsed = JSON.parse(buf.subarray(offset, nl).toString('utf8')) as Omit<TailLogLine, 'id'>;
         out.push({ ...parsed, id: String(start + offset) });
       } catch {
         // a damaged line is skipped

@@ -1,15 +1,13 @@
+import type { TailLogLine } from '../../domains/deployments/record-schemas';
 import { FUNCTION_CONFIG } from '../../domains/deployments/schema';
 import { config } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
-/** Spec part A, "Log lines": a runtime log line (`id` on the tail route). */
-export interface RuntimeLogLine {
-  t: number;
-  level: 'error' | 'platform' | 'warn' | 'info' | 'debug';
-  requestId?: string;
-  message: string;
-  truncated?: boolean;
-  id: string;
-}
+
+/**
+ * A runtime log line as the logs routes answer it (spec part A, "Log lines"): the deployments
+ * domain's record schema `TailLogLine` is the source; its `id` is dropped where a route does not answer it.
+ */
+export type { TailLogLine };
 
 /** `function` of `GET .../deployments/:deploymentId`. */
 export interface FunctionInfo {
@@ -79,7 +77,7 @@ export interface RuntimePort {
   logs(
     deploymentId: string,
     query: { from: number; to: number; q?: string; limit: number; order: 'asc' | 'desc' },
-  ): Promise<{ lines: RuntimeLogLine[]; more: boolean }>;
+  ): Promise<{ lines: TailLogLine[]; more: boolean }>;
 }
 
 /** Functions are named `<prefix><deploymentId>`: the platform's grants are scoped to the prefix. */

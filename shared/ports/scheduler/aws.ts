@@ -7,6 +7,7 @@ import {
   UpdateScheduleCommand,
 } from '@aws-sdk/client-scheduler';
 import { requireEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { queue } from '../queue';
 import type { SchedulerPort } from './port';
 
@@ -25,7 +26,7 @@ export const awsScheduler: SchedulerPort = {
       await queue.send('NOTIFY_QUEUE_URL', message, delaySeconds > 0 ? { delaySeconds } : {});
       return;
     }
-    client ??= new SchedulerClient({});
+    client ??= new SchedulerClient(sdkSettings('scheduler'));
     const input = {
       Name: key,
       GroupName: requireEnv('SCHEDULE_GROUP'),
@@ -51,7 +52,7 @@ export const awsScheduler: SchedulerPort = {
   },
 
   async cancel(key) {
-    client ??= new SchedulerClient({});
+    client ??= new SchedulerClient(sdkSettings('scheduler'));
     try {
       await client.send(new DeleteScheduleCommand({ Name: key, GroupName: requireEnv('SCHEDULE_GROUP') }));
     } catch (err) {

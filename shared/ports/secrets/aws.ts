@@ -1,5 +1,6 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { readEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { decryptAll, encryptAll, SecretDecryptError } from './envelope';
 import type { SecretsPort } from './index';
 
@@ -12,7 +13,10 @@ const UNDECRYPTABLE = new Set(['InvalidCiphertextException', 'IncorrectKeyExcept
  * encryption context; the wrapped key is stored beside the value and unwrapped with KMS Decrypt
  * under the same context. Other KMS errors (throttling, access) escape as backend errors.
  */
-export function awsSecrets(client: KMSClient = new KMSClient({}), keyId = readEnv('SECRETS_KEY_ID')): SecretsPort {
+export function awsSecrets(
+  client: KMSClient = new KMSClient(sdkSettings('secrets')),
+  keyId = readEnv('SECRETS_KEY_ID'),
+): SecretsPort {
   const key = () => {
     if (!keyId) throw new Error('SECRETS_KEY_ID is not set');
     return keyId;

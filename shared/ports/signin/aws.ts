@@ -10,6 +10,7 @@ import {
   UpdateUserPoolClientCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { readEnv } from '../../kernel/ground/env';
+import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { type ClientSpec, type SigninPort, SigninUnavailableError } from './port';
 
 let client: CognitoIdentityProviderClient | undefined;
@@ -22,7 +23,7 @@ function pool(): string {
 }
 
 const cognito = () => {
-  client ??= new CognitoIdentityProviderClient({});
+  client ??= new CognitoIdentityProviderClient(sdkSettings('signin'));
   return client;
 };
 

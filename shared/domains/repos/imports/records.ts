@@ -1,6 +1,6 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '../../../kernel/ground/errors';
 import { db } from '../../../kernel/store/client';
+import { PutCommand, QueryCommand, UpdateCommand } from '../../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
 import { newId } from '../../../kernel/store/ids';
 import { getItem, TABLE } from '../../../kernel/store/table';

@@ -22,10 +22,10 @@ export async function errorResult(request: Request): Promise<Result> {
   const own = httpErrorOf(err);
   if (own) return reply({ status: own.status, body: own.toJSON(), headers: own.headers });
   // The backend's errors' table loads with the first error that is not the platform's own.
-  const backend = await import('../backend-errors');
+  const backend = await import('../../ground/backend-errors');
   let http: HttpError;
   if (backend.isBackendError(err)) {
-    http = backend.toHttpError(err);
+    http = httpErrorOf(backend.backendError(err)) as HttpError;
     log.warn('backend error', {
       requestId: request.context.awsRequestId,
       route: routeName(request),

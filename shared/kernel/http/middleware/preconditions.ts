@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { accessOrg } from '../../auth/authenticate';
-import type { Issue } from '../../ground/errors';
+import type { FieldIssue } from '../../ground/errors';
 import { HttpError, statusOf } from '../http-error';
 import { runRoute } from '../run-route';
 import { etagOf, listsTag } from './conditional-reads';
@@ -33,7 +33,7 @@ export const preconditions = (): Middleware => ({
       .digest('base64url');
     const { takeLease } = await import('../../store/lease');
     state.release = await takeLease(`if-match#${resource}`, PRECONDITION_BUSY, IF_MATCH_LEASE);
-    const issues: Issue[] = [];
+    const issues: FieldIssue[] = [];
     const input = {
       params: parse(route.params, params, '', issues),
       query: parse(route.query, {}, '', issues),

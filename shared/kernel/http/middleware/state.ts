@@ -11,7 +11,7 @@ export type Event = APIGatewayProxyEventV2;
 export type Result = APIGatewayProxyStructuredResultV2;
 
 /** What the middlewares learn about a request, in the order they learn it. */
-export interface State {
+export interface RequestState {
   route?: Route;
   params: Record<string, string>;
   caller?: Caller;
@@ -30,7 +30,7 @@ export interface State {
   /** Lets go of the resource's lease an `If-Match` write holds (see `preconditions`). */
   release?: () => Promise<void>;
 }
-export type Ctx = Context & { api: State };
+export type Ctx = Context & { api: RequestState };
 export type Request = middy.Request<Event, Result, Error, Ctx>;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };

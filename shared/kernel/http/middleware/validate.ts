@@ -1,9 +1,9 @@
 import type { $ZodType } from 'zod/v4/core';
-import { type Issue, invalidRequest } from '../../ground/errors';
+import { type FieldIssue, invalidRequest } from '../../ground/errors';
 import { notOneLine, TEXT_MESSAGES } from '../../ground/text';
 import { parseJsonBody } from '../body';
 import type { Route } from '../route';
-import type { Middleware, Request, State } from './state';
+import type { Middleware, Request, RequestState } from './state';
 
 // The stack validates through each schema's own Standard Schema interface, so zod's code loads
 // with the routes that declare schemas (which set its English messages: shared/kernel/http/route.ts), not
@@ -12,14 +12,14 @@ import type { Middleware, Request, State } from './state';
 function issuesOf(
   found: readonly { path?: readonly (PropertyKey | { key: PropertyKey })[]; message: string }[],
   base: string,
-): Issue[] {
+): FieldIssue[] {
   return found.map((i) => ({
     path: [base, ...(i.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p))].filter(Boolean).join('.'),
     message: i.message,
   }));
 }
 
-export function parse(schema: $ZodType | undefined, value: unknown, base: string, issues: Issue[]): unknown {
+export function parse(schema: $ZodType | undefined, value: unknown, base: string, issues: FieldIssue[]): unknown {
   if (!schema) return value;
   const r = schema['~standard'].validate(value);
   if (r instanceof Promise) throw new Error('Route schemas are synchronous.');
@@ -29,7 +29,7 @@ export function parse(schema: $ZodType | undefined, value: unknown, base: string
 }
 
 /** The parsed and validated params, query and body of the request; issues are collected. */
-function parseInput(request: Request, issues: Issue[]): NonNullable<State['input']> {
+function parseInput(request: Request, issues: FieldIssue[]): NonNullable<RequestState['input']> {
   const state = request.context.api;
   const route = state.route as Route;
   const { event } = request;
@@ -51,8 +51,8 @@ function parseInput(request: Request, issues: Issue[]): NonNullable<State['input
 }
 
 /** The input when it is valid, else undefined (its 400 comes later, after authorization, as always). */
-export function validInput(request: Request): State['input'] {
-  const issues: Issue[] = [];
+export function validInput(request: Request): RequestState['input'] {
+  const issues: FieldIssue[] = [];
   try {
     const input = parseInput(request, issues);
     return issues.length === 0 ? input : undefined;
@@ -67,7 +67,7 @@ export const validate = (): Middleware => ({
     const state = request.context.api;
     // Already parsed when a read route started its data call with it.
     if (state.input) return;
-    const issues: Issue[] = [];
+    const issues: FieldIssue[] = [];
     const input = parseInput(request, issues);
     if (issues.length > 0) throw invalidRequest(issues);
     state.input = input;
