@@ -381,13 +381,13 @@ export const MAIL_COMMANDS: CommandSpec[] = [
 ];
 
 type Box = Awaited<ReturnType<typeof mailboxOf>>;
-type Message = Omit<Operations['postMailMailboxesSend']['body'], 'from'>;
+type Outgoing = Omit<Operations['postMailMailboxesSend']['body'], 'from'>;
 
 /**
  * Sends a message from the mailbox (`--from`: one of its aliases) and says so: `Sent "Subject" to
  * a, b with 1 attachment.`, and the recipients the mail system refused.
  */
-async function sendAs(c: Ctx, box: Box, message: Message): Promise<number> {
+async function sendAs(c: Ctx, box: Box, message: Outgoing): Promise<number> {
   const { api, orgId, mailboxId } = box;
   const res = await api.postMailMailboxesSend({ orgId, mailboxId, body: { ...message, from: c.str('from') } });
   const recipients = [...(message.to ?? []), ...(message.cc ?? []), ...(message.bcc ?? [])];

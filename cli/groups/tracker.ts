@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import type { Operations } from '../../client';
+import type { Board, Operations, Sprint } from '../../client';
 import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../../shared/domains/tracker/catalog';
 import { CliError, UsageError } from '../context';
 import { bytes, table, when } from '../output';
@@ -15,8 +15,6 @@ import { bodyOf, intOption, list, localFile } from './common';
 
 type Issue = Operations['getIssues']['response']['issues'][number] & { assigneeId?: string; priorityId?: string };
 type ImportAnswer = Operations['postIssuesImport']['response'];
-type Board = Operations['getIssuesBoards']['response']['boards'][number];
-type Sprint = Operations['getIssuesBoardsSprints']['response']['sprints'][number];
 
 const org = async (c: Ctx) => {
   const s = await c.session();
