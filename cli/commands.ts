@@ -63,6 +63,7 @@ const CORE: CommandSpec[] = [
     path: ['logout'],
     summary: 'forget them',
     details: 'Removes the profile in use (or --profile NAME); the config file goes with the last one.',
+    examples: ['platform logout', 'platform logout --profile ci'],
     run: (c) => logout(c.io, c.str('profile'), c.json),
   },
   {
@@ -134,6 +135,7 @@ const CORE: CommandSpec[] = [
   {
     path: ['unlink'],
     summary: `remove the link of this folder (the nearest ${LINK_FILE} up)`,
+    examples: ['platform unlink'],
     run: (c) => {
       const link = readLink(c.io.cwd);
       if (link) rmSync(link.file);
@@ -146,6 +148,7 @@ const CORE: CommandSpec[] = [
     path: ['projects', 'list'],
     aliases: ['ls'],
     summary: "the organization's projects",
+    examples: ['platform projects list', "platform projects list --json | jq -r '.projects[].slug'"],
     run: async (c) => projectsList(await c.session(), c.json),
   },
   {
@@ -173,6 +176,7 @@ const CORE: CommandSpec[] = [
     aliases: ['list'],
     summary: "a project's variables (sensitive values are never shown)",
     options: { project: PROJECT_REQUIRED },
+    examples: ['platform env ls --project shop'],
     run: async (c) => {
       const s = await c.session();
       return envList(s, await requireProject(s, c.str('project')), c.json);
@@ -214,6 +218,7 @@ const CORE: CommandSpec[] = [
     summary: 'delete a variable',
     positionals: [{ name: 'KEY', required: true }],
     options: { project: PROJECT_REQUIRED },
+    examples: ['platform env rm GREETING --project shop'],
     run: async (c) => {
       const s = await c.session();
       return envRemove(s, await requireProject(s, c.str('project')), c.args[0] as string);
@@ -233,6 +238,7 @@ const CORE: CommandSpec[] = [
         complete: ['production', 'preview', 'development'],
       },
     },
+    examples: ['platform env pull', 'platform env pull --file .env.preview --target preview'],
     run: async (c) => {
       const [target, ...more] = parseTargets(c.str('target') ?? 'development');
       if (!target || more.length > 0) throw new UsageError('env pull takes one --target.');
@@ -278,6 +284,10 @@ const CORE: CommandSpec[] = [
       follow: { type: 'boolean', short: 'f', help: 'to its end (runtime logs: until Ctrl-C)' },
       runtime: { type: 'boolean', help: "the server function's logs of the last hour" },
     },
+    examples: [
+      'platform logs dpl_01m80dmbn362ba0rqqgmf0ee00 --follow',
+      'platform logs dpl_01m80dmbn362ba0rqqgmf0ee00 --runtime',
+    ],
     run: async (c) =>
       logs(await c.session(), c.args[0] as string, { follow: c.flag('follow'), runtime: c.flag('runtime') }),
   },
@@ -286,6 +296,7 @@ const CORE: CommandSpec[] = [
     jsonLast: true,
     summary: 'make a ready deployment the production one',
     positionals: [{ name: 'deploymentId', required: true }],
+    examples: ['platform promote dpl_01m80dmbn362ba0rqqgmf0ee00'],
     run: async (c) => promote(await c.session(), c.args[0] as string),
   },
 ];

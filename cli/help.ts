@@ -132,9 +132,9 @@ const GROUPS: Record<string, string> = {
   agent: 'agent devices and jobs; network requests to approve',
   connector: 'MCP connectors',
   webhook: 'webhook endpoints: events sent to your URLs, signed; deliveries',
-  track: 'the issue tracker: spaces, issues searched with JQL, import and export',
+  track: 'the issue tracker: spaces, issues searched with JQL, sprints, import and export',
   cal: 'your calendars: the agenda, events and invitations, .ics import and export',
-  mail: 'mail domains and mailboxes; threads: list, read, send',
+  mail: 'mail domains and mailboxes; threads: list, read, send, reply, forward',
 };
 
 /** What a group is about (the overview's line and the group's own --help). */
@@ -177,16 +177,6 @@ ${ENV_NOTE}
 `;
 };
 
-/** A command's example when it declares none: its words with what it requires. */
-function exampleOf(c: CommandSpec): string {
-  const words = ['platform', ...c.path];
-  for (const p of c.positionals ?? []) if (p.required) words.push(`<${p.name}>`);
-  for (const [name, o] of Object.entries(c.options ?? {}))
-    if (o.required && !o.defaulted) words.push(optionWord(name, o));
-  if (words.length === c.path.length + 1) words.push('--json');
-  return words.join(' ');
-}
-
 function commandHelp(c: CommandSpec): string {
   const parts = [`Usage: platform ${usageOf(c)}\n`];
   const summary = c.summary;
@@ -195,7 +185,7 @@ function commandHelp(c: CommandSpec): string {
   if (args.length) parts.push(`\nArguments:\n${args.map((p) => `  ${p.name}  ${p.help}`).join('\n')}\n`);
   if (c.options && Object.keys(c.options).length) parts.push(`\nOptions:\n${optionLines(c.options)}\n`);
   parts.push(`\nOptions of every command: --json, --org ORG, --profile NAME, --help.\n`);
-  parts.push(`\nExamples:\n${(c.examples ?? [exampleOf(c)]).map((e) => `  $ ${e}`).join('\n')}\n`);
+  if (c.examples?.length) parts.push(`\nExamples:\n${c.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
   return parts.join('');
 }
 

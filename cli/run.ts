@@ -24,7 +24,7 @@ function asksHelp(argv: string[]): boolean {
 }
 
 /** The command line of a command (its words taken off), checked against its options and arguments. */
-function parse(command: CommandSpec, args: string[]) {
+export function parse(command: CommandSpec, args: string[]) {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
   for (const [name, o] of Object.entries({ ...GLOBAL_OPTIONS, ...command.options })) {
     options[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };

@@ -86,6 +86,7 @@ export const CALENDAR_COMMANDS: CommandSpec[] = [
     path: ['cal', 'calendars'],
     summary: "the mailbox's calendars, the default first",
     options: { mailbox: MAILBOX },
+    examples: ['platform cal calendars', 'platform cal calendars --mailbox team@example.com'],
     run: async (c) => {
       const { api, orgId, mailboxId } = await mailboxOf(c);
       const res = await api.getMailMailboxesCalendars({ orgId, mailboxId });

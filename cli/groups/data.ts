@@ -158,6 +158,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
     path: ['db', 'list'],
     aliases: ['ls'],
     summary: "the organization's databases",
+    examples: ['platform db list'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.getDatabases({ orgId });
@@ -214,6 +215,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
     path: ['db', 'indexes'],
     summary: "a database's key and indexes",
     positionals: [{ name: 'db', required: true }],
+    examples: ['platform db indexes orders'],
     run: async (c) => {
       const { api, orgId, db } = await databaseOf(c, c.args[0] as string);
       const res = await api.getDatabasesByResourceId({ orgId, resourceId: db.resourceId });
@@ -256,6 +258,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
         complete: ['ALL', 'KEYS_ONLY'],
       },
     },
+    examples: ['platform db index-create orders by-status --pk status --sk placedAt:N'],
     run: async (c) => {
       const partitionKey = keyOf(c.str('pk'));
       if (!partitionKey) throw new UsageError("Give the index's partition key: --pk NAME[:S|N|B].");
@@ -277,6 +280,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
       { name: 'db', required: true },
       { name: 'index', required: true },
     ],
+    examples: ['platform db index-delete orders by-status'],
     run: async (c) => {
       const { api, orgId, db } = await databaseOf(c, c.args[0] as string);
       const res = await api.deleteDatabasesIndexesByIndexName({
@@ -408,6 +412,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
     summary: 'delete an item by its key',
     positionals: [{ name: 'db', required: true }],
     options: { key: { type: 'string', value: 'JSON', help: 'the key attributes', required: true } },
+    examples: ['platform db delete orders --key \'{"customer":"c42","placedAt":1700000000}\''],
     run: async (c) => {
       const key = jsonOption(c, 'key');
       const { api, orgId, db } = await databaseOf(c, c.args[0] as string);
@@ -419,6 +424,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
   {
     path: ['bucket', 'list'],
     summary: "the organization's buckets",
+    examples: ['platform bucket list'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.getStorage({ orgId });
@@ -446,6 +452,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
     summary: 'the folders and files of a bucket (under a prefix)',
     positionals: [{ name: 'bucket[:prefix]', required: true }],
     options: { limit: { type: 'string', value: 'N', help: 'at most N (default 100)' } },
+    examples: ['platform bucket ls assets:img/', 'platform bucket ls assets --limit 100'],
     run: async (c) => {
       const { bucket, key } = await bucketPath(c, c.args[0] as string);
       const { api, orgId } = await org(c);
@@ -527,6 +534,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
     summary: 'delete files (bucket:key), or a folder with --recursive (bucket:prefix/)',
     positionals: [{ name: 'bucket:key', required: true }],
     options: { recursive: { type: 'boolean', help: 'everything under the prefix' } },
+    examples: ['platform bucket rm assets:img/logo.png', 'platform bucket rm assets:drafts/ --recursive'],
     run: async (c) => {
       const { bucket, key } = await bucketPath(c, c.args[0] as string);
       if (!key) throw new UsageError('Name what to delete: bucket:key (or bucket:prefix/ --recursive).');
@@ -546,6 +554,7 @@ export const DATA_COMMANDS: CommandSpec[] = [
     options: {
       versioning: { type: 'string', value: 'on|off', help: 'keep old versions of files', complete: ['on', 'off'] },
     },
+    examples: ['platform bucket settings assets', 'platform bucket settings assets --versioning on'],
     run: async (c) => {
       const { bucket } = await bucketPath(c, c.args[0] as string);
       const { api, orgId } = await org(c);

@@ -76,6 +76,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     aliases: ['ls'],
     summary: "the organization's custom domains and their state",
     options: { project: { type: 'string', value: 'P', help: 'of this project (id)', complete: 'project' } },
+    examples: ['platform domain list', 'platform domain list --project shop'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.getDomains({ orgId, projectId: c.str('project') });
@@ -126,6 +127,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     path: ['domain', 'verify'],
     summary: "check a domain's DNS records now",
     positionals: [{ name: 'hostname', required: true }],
+    examples: ['platform domain verify shop.example.com'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.postDomainsVerify({ orgId, hostname: c.args[0] as string });
@@ -137,6 +139,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     path: ['domain', 'records'],
     summary: 'the DNS records a domain needs',
     positionals: [{ name: 'hostname', required: true }],
+    examples: ['platform domain records shop.example.com'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const hostname = c.args[0] as string;
@@ -151,6 +154,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     aliases: ['ls'],
     summary: 'your notifications, newest first',
     options: { limit: { type: 'string', value: 'N', help: 'at most N' } },
+    examples: ['platform notify list --limit 20'],
     run: async (c) => {
       const limit = c.str('limit') === undefined ? undefined : Number(c.str('limit'));
       if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
@@ -182,6 +186,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     path: ['notify', 'ack'],
     summary: 'acknowledge a notification that asks for it',
     positionals: [{ name: 'noticeId', required: true }],
+    examples: ['platform notify ack nte_01m8bqewt1ntccd2hvfr1kpxzm'],
     run: async (c) => {
       const s = await c.session();
       const res = await s.api.postMeNotificationsAck({ noticeId: c.args[0] as string });
@@ -191,6 +196,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
   {
     path: ['agent', 'devices'],
     summary: "the organization's agent devices, and network requests waiting for a decision",
+    examples: ['platform agent devices'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.getAgents({ orgId });
@@ -229,6 +235,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     path: ['agent', 'jobs'],
     summary: "the organization's recent agent jobs (with an id: that job)",
     positionals: [{ name: 'jobId' }],
+    examples: ['platform agent jobs', 'platform agent jobs job_01m8bqewt1ntccd2hvfr1kpxzm'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       if (c.args[0]) {
@@ -342,6 +349,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
         { name: 'deviceId', required: true },
         { name: 'host', required: true },
       ],
+      examples: [`platform agent ${decision} dev_01m8bqewt1ntccd2hvfr1kpxzm api.github.com`],
       run: async (c) => {
         const { api, orgId } = await org(c);
         const [deviceId, host] = c.args as [string, string];
@@ -359,6 +367,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     path: ['connector', 'list'],
     aliases: ['ls'],
     summary: "the organization's MCP connectors",
+    examples: ['platform connector list'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.getConnectors({ orgId });
@@ -386,6 +395,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     path: ['connector', 'test'],
     summary: 'connect to a connector now and list its tools again',
     positionals: [{ name: 'connectorId', required: true }],
+    examples: ['platform connector test con_01m8bqewt1ntccd2hvfr1kpxzm'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.postConnectorsTest({ orgId, connectorId: c.args[0] as string });
@@ -401,6 +411,7 @@ export const OTHER_COMMANDS: CommandSpec[] = [
     aliases: ['rm'],
     summary: 'remove a connector',
     positionals: [{ name: 'connectorId', required: true }],
+    examples: ['platform connector remove con_01m8bqewt1ntccd2hvfr1kpxzm'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       await api.deleteConnectorsByConnectorId({ orgId, connectorId: c.args[0] as string });

@@ -68,9 +68,13 @@ function commentCommand(
     positionals: [{ name: 'number', required: true }],
     options: {
       repo: REPO,
-      body: { type: 'string', value: 'TEXT', help: 'the comment', required: true },
+      body: { type: 'string', value: 'TEXT', help: 'the comment' },
       'body-file': { type: 'string', value: 'FILE', help: 'the comment, from a file (-: stdin)', complete: 'file' },
     },
+    examples: [
+      `platform ${group} comment 12 --body "Fixed in 3a9945e."`,
+      `platform ${group} comment 12 --body-file notes.md`,
+    ],
     run: async (c) => {
       const name = await repoOf(c);
       const number = numberArg(c);
@@ -89,6 +93,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     path: ['repo', 'list'],
     aliases: ['ls'],
     summary: "the organization's repositories",
+    examples: ['platform repo list'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.getRepos({ orgId });
@@ -149,6 +154,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     summary: 'a repository: branches, protection, open issues and pull requests, clone URL',
     positionals: [{ name: 'name', complete: 'repo' }],
     options: { repo: REPO },
+    examples: ['platform repo view api', 'platform repo view'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const name = c.args[0] ?? (await repoOf(c));
@@ -173,6 +179,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
       { name: 'name', required: true, complete: 'repo' },
       { name: 'new-name', required: true },
     ],
+    examples: ['platform repo rename api orders-api'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.postReposRename({ orgId, name: c.args[0] as string, body: { name: c.args[1] as string } });
@@ -184,6 +191,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     summary: 'delete a repository and its history (--yes: no question)',
     positionals: [{ name: 'name', required: true, complete: 'repo' }],
     options: { yes: { type: 'boolean', help: 'confirm: the repository and its history are gone for good' } },
+    examples: ['platform repo delete scratch --yes'],
     run: async (c) => {
       const name = c.args[0] as string;
       if (!c.flag('yes')) throw new UsageError(`Deleting ${name} cannot be undone: add --yes.`);
@@ -300,6 +308,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     path: ['key', 'list'],
     aliases: ['ls'],
     summary: 'your git credentials in this organization (passwords for git over HTTPS)',
+    examples: ['platform key list'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.getGitCredentials({ orgId });
@@ -353,6 +362,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     path: ['key', 'revoke'],
     summary: 'revoke a git credential: it stops working at once',
     positionals: [{ name: 'keyId', required: true }],
+    examples: ['platform key revoke gcr_01m8bhkc6vx3w8m2ts0cq9a7rn'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       await api.deleteGitCredentialsByKeyId({ orgId, keyId: c.args[0] as string });
@@ -363,6 +373,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     path: ['member', 'list'],
     aliases: ['ls'],
     summary: "the organization's members, teams and pending invitations",
+    examples: ['platform member list'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.getMembers({ orgId });
@@ -469,6 +480,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     summary: 'a pull request with its review state (approvals, rules), its preview and comments',
     positionals: [{ name: 'number', required: true }],
     options: { repo: REPO },
+    examples: ['platform pr view 12', 'platform pr view 12 --repo api --json'],
     run: async (c) => {
       const name = await repoOf(c);
       const number = numberArg(c);
@@ -503,6 +515,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     summary: 'the changes of a pull request, as a unified diff',
     positionals: [{ name: 'number', required: true }],
     options: { repo: REPO },
+    examples: ['platform pr diff 12 | less'],
     run: async (c) => {
       const name = await repoOf(c);
       const number = numberArg(c);
@@ -528,6 +541,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     summary: 'approve a pull request (--revoke: take the approval back)',
     positionals: [{ name: 'number', required: true }],
     options: { repo: REPO, revoke: { type: 'boolean', help: 'take your approval back' } },
+    examples: ['platform pr approve 12', 'platform pr approve 12 --revoke'],
     run: async (c) => {
       const name = await repoOf(c);
       const number = numberArg(c);
@@ -576,6 +590,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
       summary: `${verb} a pull request`,
       positionals: [{ name: 'number', required: true }],
       options: { repo: REPO },
+      examples: [`platform pr ${verb} 12`, `platform pr ${verb} 12 --repo api`],
       run: async (c) => {
         const name = await repoOf(c);
         const number = numberArg(c);
@@ -591,6 +606,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     summary: "check out a pull request's branch here (fetched from origin)",
     positionals: [{ name: 'number', required: true }],
     options: { repo: REPO },
+    examples: ['platform pr checkout 12'],
     run: async (c) => {
       const name = await repoOf(c);
       const number = numberArg(c);
@@ -637,6 +653,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
       label: { type: 'string', value: 'L', help: 'with this label' },
       limit: { type: 'string', value: 'N', help: 'at most N' },
     },
+    examples: ['platform issue list --label bug', 'platform issue list --state closed --repo api'],
     run: async (c) => {
       const name = await repoOf(c);
       const state = (c.str('state') ?? 'open') as 'open';
@@ -669,6 +686,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     summary: 'an issue and its comments',
     positionals: [{ name: 'number', required: true }],
     options: { repo: REPO },
+    examples: ['platform issue view 7'],
     run: async (c) => {
       const name = await repoOf(c);
       const number = numberArg(c);
@@ -693,6 +711,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
     summary: 'close an issue (--reopen: open it again)',
     positionals: [{ name: 'number', required: true }],
     options: { repo: REPO, reopen: { type: 'boolean', help: 'open it again instead' } },
+    examples: ['platform issue close 7', 'platform issue close 7 --reopen'],
     run: async (c) => {
       const name = await repoOf(c);
       const number = numberArg(c);

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import type { Operations } from '../../client';
+import type { Board, Operations, Sprint } from '../../client';
 import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../../shared/domains/tracker/catalog';
-import { UsageError } from '../context';
+import { CliError, UsageError } from '../context';
 import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
 import { TransferMeter, uploadFile } from '../transfer';
@@ -10,7 +10,7 @@ import { bodyOf, intOption, list, localFile } from './common';
 
 /**
  * `track`: the issue tracker (spaces of issues searched with JQL) over the typed client: search,
- * create, view, transition, rank, import a Jira CSV export.
+ * create, view, transition, rank, import a Jira CSV export, start and close a scrum board's sprints.
  */
 
 type Issue = Operations['getIssues']['response']['issues'][number] & { assigneeId?: string; priorityId?: string };
@@ -63,7 +63,195 @@ function importFile(c: Ctx, name: string): { file: string; format: 'csv' | 'json
 
 const TEMPLATES = ['scrum', 'kanban', 'bugs', 'service', 'basic'] as const;
 
+/** `--space KEY` and `--board ID`: whose sprints (a space with one scrum board needs no --board). */
+const SPRINT_OPTIONS = {
+  space: { type: 'string', value: 'KEY', help: 'the space whose scrum board it is', complete: 'space' },
+  board: { type: 'string', value: 'ID', help: 'the board (when the space has several scrum boards)' },
+} as const;
+
+/** The scrum board of `--board`, else the one of `--space`, else the board of the sprint named by its id. */
+async function boardOf(c: Ctx): Promise<Board> {
+  const { api, orgId } = await org(c);
+  const space = c.str('space');
+  const sprintId = !space && /^spr_/.test(c.args[0] ?? '') ? (c.args[0] as string) : undefined;
+  const boardId =
+    c.str('board') ?? (sprintId && (await api.getIssuesSprintsBySprintId({ orgId, sprintId })).sprint.boardId);
+  if (boardId) return (await api.getIssuesBoardsByBoardId({ orgId, boardId })).board;
+  if (!space) throw new UsageError('Name the space: --space KEY (or the board: --board ID, or the sprint by its id).');
+  const { boards } = await api.getIssuesBoards({ orgId, space });
+  const scrum = boards.filter((b) => b.config.type === 'scrum');
+  if (scrum.length === 1) return scrum[0] as Board;
+  if (scrum.length === 0)
+    throw new CliError(`${space} has no scrum board: sprints belong to scrum boards (its template scrum makes one).`);
+  throw new UsageError(
+    `${space} has ${scrum.length} scrum boards; name one: --board ${scrum.map((b) => `${b.boardId} (${b.name})`).join(', ')}.`,
+  );
+}
+
+/** A sprint of the board named by id or by name (case aside). */
+function sprintNamed(sprints: Sprint[], board: Board, name: string): Sprint {
+  const lower = name.trim().toLowerCase();
+  const found = sprints.find((s) => s.sprintId === name) ?? sprints.find((s) => s.name.toLowerCase() === lower);
+  if (found) return found;
+  const known = sprints.filter((s) => s.state !== 'closed').map((s) => `${s.name} (${s.state})`);
+  throw new CliError(`${board.name} has no sprint ${name}${known.length ? ` (open ones: ${known.join(', ')})` : ''}.`);
+}
+
+/** The board and its sprints, in board order. */
+async function sprintsOf(c: Ctx) {
+  const { api, orgId } = await org(c);
+  const board = await boardOf(c);
+  const { sprints } = await api.getIssuesBoardsSprints({ orgId, boardId: board.boardId });
+  return { api, orgId, board, sprints };
+}
+
+const day = (ms: number | undefined) => (ms === undefined ? '-' : when(ms).slice(0, 10));
+const WEEK_MS = 7 * 86_400_000;
+
+const SPRINT_COMMANDS: CommandSpec[] = [
+  {
+    path: ['track', 'sprint', 'list'],
+    aliases: ['ls'],
+    summary: "a scrum board's sprints in board order: name, state, start, end, id",
+    options: SPRINT_OPTIONS,
+    examples: ['platform track sprint list --space OPS'],
+    run: async (c) => {
+      const { board, sprints } = await sprintsOf(c);
+      return c.print({ board, sprints }, () =>
+        sprints.length === 0
+          ? `${board.name} has no sprints. Start one: platform track sprint start --board ${board.boardId}`
+          : table(
+              [
+                ['SPRINT', 'STATE', 'START', 'END', 'ID'],
+                ...sprints.map((s) => [s.name, s.state, day(s.startDate), day(s.endDate), s.sprintId]),
+              ],
+              c.io,
+              [1, 2, 3, 4],
+              1,
+            ),
+      );
+    },
+  },
+  {
+    path: ['track', 'sprint', 'create'],
+    summary: 'plan a future sprint on a scrum board (put issues in it, then start it)',
+    options: {
+      ...SPRINT_OPTIONS,
+      name: { type: 'string', value: 'N', help: 'its name (default "<board> Sprint <n>")' },
+      goal: { type: 'string', value: 'TEXT', help: 'its goal' },
+    },
+    examples: ['platform track sprint create --space OPS --name "OPS Sprint 5" --goal "Faster search"'],
+    run: async (c) => {
+      const { api, orgId } = await org(c);
+      const board = await boardOf(c);
+      const res = await api.postIssuesBoardsSprints({
+        orgId,
+        boardId: board.boardId,
+        body: { name: c.str('name'), goal: c.str('goal') },
+      });
+      const s = res.sprint;
+      return c.print(
+        res,
+        () =>
+          `Planned ${s.name} (${s.sprintId}) on ${board.name}. Add issues: platform track create <summary> --space ${c.str('space') ?? 'KEY'} --sprint "${s.name}"`,
+      );
+    },
+  },
+  {
+    path: ['track', 'sprint', 'start'],
+    summary: "start a sprint: the named one, else the board's next future sprint (made when it has none)",
+    details:
+      'Its issues at that moment are what it committed to (the report at its close counts from them). One sprint\n' +
+      'of a board is active at a time. Without --weeks it ends on the end date it was given, else in 2 weeks.\n' +
+      'Put issues in it with platform track create --sprint, or on the board.',
+    positionals: [{ name: 'sprint', help: "the sprint's name or id (default: the next future one)" }],
+    options: {
+      ...SPRINT_OPTIONS,
+      name: { type: 'string', value: 'N', help: 'its name (a sprint it makes: default "<board> Sprint <n>")' },
+      goal: { type: 'string', value: 'TEXT', help: 'its goal' },
+      weeks: { type: 'string', value: 'N', help: 'it lasts N weeks from now (1-26)' },
+    },
+    examples: [
+      'platform track sprint start --space OPS --weeks 2 --goal "Checkout on Safari"',
+      'platform track sprint start "OPS Sprint 4" --space OPS',
+    ],
+    run: async (c) => {
+      const weeks = intOption(c, 'weeks', 1, 26);
+      const { api, orgId, board, sprints } = await sprintsOf(c);
+      const wanted = c.args[0];
+      let sprint = wanted ? sprintNamed(sprints, board, wanted) : sprints.find((s) => s.state === 'future');
+      if (sprint?.state === 'active') throw new CliError(`${sprint.name} is active already.`);
+      if (sprint?.state === 'closed') throw new CliError(`${sprint.name} is closed; start a future sprint.`);
+      sprint ??= (await api.postIssuesBoardsSprints({ orgId, boardId: board.boardId, body: { name: c.str('name') } }))
+        .sprint;
+      const now = Date.now();
+      const res = await api.patchIssuesSprintsBySprintId({
+        orgId,
+        sprintId: sprint.sprintId,
+        body: {
+          state: 'active',
+          name: c.str('name'),
+          goal: c.str('goal'),
+          ...(weeks ? { startDate: now, endDate: now + weeks * WEEK_MS } : {}),
+        },
+      });
+      const s = res.sprint;
+      return c.print(res, () => `Started ${s.name} (${s.sprintId}) on ${board.name}, until ${day(s.endDate)}.`);
+    },
+  },
+  {
+    path: ['track', 'sprint', 'close'],
+    aliases: ['complete'],
+    summary: 'complete the active sprint: its report, and its unfinished issues to the backlog or another sprint',
+    details:
+      "Done issues (their status's category is done) stay with it; the others go to the backlog, or to\n" +
+      'the future sprint --carry-to names (next: the first one). --json prints the sprint with its report.',
+    positionals: [{ name: 'sprint', help: "the sprint's name or id (default: the board's active one)" }],
+    options: {
+      ...SPRINT_OPTIONS,
+      'carry-to': {
+        type: 'string',
+        value: 'SPRINT',
+        help: 'a future sprint (name, id, or next) for unfinished issues',
+      },
+    },
+    examples: ['platform track sprint close --space OPS', 'platform track sprint close --space OPS --carry-to next'],
+    run: async (c) => {
+      const { api, orgId, board, sprints } = await sprintsOf(c);
+      const wanted = c.args[0];
+      const sprint = wanted ? sprintNamed(sprints, board, wanted) : sprints.find((s) => s.state === 'active');
+      if (!sprint) throw new CliError(`No sprint of ${board.name} is active.`);
+      const carry = c.str('carry-to');
+      const future = sprints.filter((s) => s.state === 'future');
+      const carryTo =
+        carry === undefined
+          ? undefined
+          : carry === 'next'
+            ? (future[0] ?? fail(`${board.name} has no future sprint to carry the unfinished issues to.`))
+            : sprintNamed(sprints, board, carry);
+      const res = await api.patchIssuesSprintsBySprintId({
+        orgId,
+        sprintId: sprint.sprintId,
+        body: { state: 'closed', ...(carryTo ? { carryTo: carryTo.sprintId } : {}) },
+      });
+      const report = res.sprint.data.report;
+      return c.print(res, () => {
+        if (!report) return `Closed ${res.sprint.name}.`;
+        const total = report.completed + report.incomplete;
+        const where = carryTo ? carryTo.name : 'the backlog';
+        const open = report.incomplete ? ` ${report.incomplete} unfinished moved to ${where}.` : '';
+        return `Closed ${res.sprint.name}: ${report.completed} of ${total} issue${total === 1 ? '' : 's'} done.${open}`;
+      });
+    },
+  },
+];
+
+const fail = (message: string): never => {
+  throw new CliError(message);
+};
+
 export const TRACKER_COMMANDS: CommandSpec[] = [
+  ...SPRINT_COMMANDS,
   {
     path: ['track', 'space', 'create'],
     summary: 'create a space of issues (its KEY prefixes their keys: WEB-1)',
@@ -193,6 +381,7 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
       priority: { type: 'string', value: 'P', help: 'Highest, High, Medium, Low, Lowest' },
       label: { type: 'string', value: 'L', help: 'labels (repeat, or a comma list)', multiple: true },
       parent: { type: 'string', value: 'KEY', help: 'its parent (an epic, or the issue of a subtask)' },
+      sprint: { type: 'string', value: 'SPRINT', help: 'a sprint (its name or id) that is not closed' },
     },
     examples: ['platform track create "Checkout fails on Safari" --space WEB --type Bug --priority High'],
     run: async (c) => {
@@ -208,6 +397,7 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
           assignee: c.str('assignee'),
           priority: c.str('priority'),
           parent: c.str('parent'),
+          sprint: c.str('sprint'),
           ...(labels.length ? { labels } : {}),
         },
       });

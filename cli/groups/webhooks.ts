@@ -30,6 +30,7 @@ export const WEBHOOK_COMMANDS: CommandSpec[] = [
     path: ['webhook', 'list'],
     aliases: ['ls'],
     summary: "the organization's webhook endpoints",
+    examples: ['platform webhook list'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.getWebhooks({ orgId });
@@ -70,6 +71,7 @@ export const WEBHOOK_COMMANDS: CommandSpec[] = [
     aliases: ['rm'],
     summary: 'remove an endpoint (nothing more is sent to it)',
     positionals: [{ name: 'endpointId', required: true }],
+    examples: ['platform webhook remove whe_01m8bqewt1ntccd2hvfr1kpxzm'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       await api.deleteWebhooksByEndpointId({ orgId, endpointId: c.args[0] as string });
@@ -80,6 +82,7 @@ export const WEBHOOK_COMMANDS: CommandSpec[] = [
     path: ['webhook', 'rotate-secret'],
     summary: "a new signing secret for an endpoint (the old one keeps working for a while, as the API's answer says)",
     positionals: [{ name: 'endpointId', required: true }],
+    examples: ['platform webhook rotate-secret whe_01m8bqewt1ntccd2hvfr1kpxzm'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.postWebhooksSecret({ orgId, endpointId: c.args[0] as string });
@@ -91,6 +94,7 @@ export const WEBHOOK_COMMANDS: CommandSpec[] = [
     summary: "an endpoint's deliveries, newest first, with their attempts",
     positionals: [{ name: 'endpointId', required: true }],
     options: { limit: { type: 'string', value: 'N', help: 'how many (1-100)' } },
+    examples: ['platform webhook deliveries whe_01m8bqewt1ntccd2hvfr1kpxzm --limit 20'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const limit = c.str('limit');
@@ -130,6 +134,7 @@ export const WEBHOOK_COMMANDS: CommandSpec[] = [
       { name: 'endpointId', required: true },
       { name: 'deliveryId', required: true },
     ],
+    examples: ['platform webhook redeliver whe_01m8bqewt1ntccd2hvfr1kpxzm msg_01m8bqf2a7cz5n0q4k8x3w9d1e'],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const res = await api.postWebhooksDeliveriesRedeliver({

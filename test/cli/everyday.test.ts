@@ -54,6 +54,87 @@ describe('track', () => {
     expect(csv.stdout).toContain('First thing');
   });
 
+  /** The space's sprints as the API answers them, once the first is started. */
+  let sprints: { sprintId: string; name: string; startDate: number; endDate: number }[] = [];
+
+  it('sprints: plan one with its issues and a second, start the first for a week, list them', async () => {
+    const none = await owner.run(['track', 'sprint', 'list', '--space', key]);
+    expect(none.stdout).toMatch(/^.+ has no sprints\. Start one: platform track sprint start --board \S+\n$/);
+    const planned = await owner.run(['track', 'sprint', 'create', '--space', key, '--name', 'Alpha', '--goal', 'Ship']);
+    expect(planned.stdout).toMatch(
+      new RegExp(
+        `^Planned Alpha \\(spr_\\w+\\) on .+\\. Add issues: platform track create <summary> --space ${key} --sprint "Alpha"\\n$`,
+      ),
+    );
+    for (const summary of ['Sprint work', 'Sprint chore'])
+      expect((await owner.run(['track', 'create', summary, '--space', key, '--sprint', 'Alpha'])).code).toBe(0);
+    expect((await owner.run(['track', 'sprint', 'create', '--space', key, '--name', 'Beta'])).code).toBe(0);
+
+    const started = await owner.run(['track', 'sprint', 'start', '--space', key, '--weeks', '1', '--goal', 'Ship it']);
+    expect(started.stderr).toBe('');
+    const json = JSON.parse((await owner.run(['track', 'sprint', 'list', '--space', key, '--json'])).stdout);
+    sprints = json.sprints;
+    const [alpha] = json.sprints;
+    expect(alpha).toMatchObject({ name: 'Alpha', goal: 'Ship it', state: 'active' });
+    expect(alpha.endDate - alpha.startDate).toBe(7 * 86_400_000);
+    const end = new Date(alpha.endDate).toISOString().slice(0, 10);
+    expect(started.stdout).toMatch(new RegExp(`^Started Alpha \\(${alpha.sprintId}\\) on .+, until ${end}\\.\\n$`));
+    // Piped: name, state, start, end, id, whole and tab-separated.
+    const listed = await owner.run(['track', 'sprint', 'list', '--space', key]);
+    const rows = listed.stdout
+      .trimEnd()
+      .split('\n')
+      .map((r) => r.split('\t'));
+    expect(rows).toEqual([
+      ['Alpha', 'active', new Date(alpha.startDate).toISOString().slice(0, 10), end, alpha.sprintId],
+      ['Beta', 'future', '-', '-', json.sprints[1].sprintId],
+    ]);
+    const again = await owner.run(['track', 'sprint', 'start', 'alpha', '--space', key]);
+    expect(again).toEqual({ code: 1, stdout: '', stderr: 'Error: Alpha is active already.\n' });
+  }, 180_000);
+
+  it('sprints: close carries the unfinished issue to the next; a sprint by its id alone', async () => {
+    expect((await owner.run(['track', 'transition', `${key}-2`, 'Done'])).code).toBe(0);
+    const closed = await owner.run(['track', 'sprint', 'close', '--space', key, '--carry-to', 'next']);
+    expect(closed).toEqual({
+      code: 0,
+      stdout: 'Closed Alpha: 1 of 2 issues done. 1 unfinished moved to Beta.\n',
+      stderr: '',
+    });
+    const beta = sprints[1]?.sprintId as string;
+    const chore = JSON.parse((await owner.run(['track', 'view', `${key}-3`, '--json'])).stdout).issue;
+    expect(chore.sprintId).toBe(beta);
+    // No --space: the sprint's id names its board. Beta starts, then closes with its report.
+    expect((await owner.run(['track', 'sprint', 'start', beta])).stdout).toMatch(/^Started Beta /);
+    const report = JSON.parse((await owner.run(['track', 'sprint', 'close', beta, '--json'])).stdout);
+    expect(report.sprint).toMatchObject({ state: 'closed', data: { report: { committed: 1, incomplete: 1 } } });
+  }, 180_000);
+
+  it('sprints: none active, no space named, a bad --weeks, a kanban space', async () => {
+    const closeNone = await owner.run(['track', 'sprint', 'close', '--space', key]);
+    expect(closeNone).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^Error: No sprint of .+ is active\.\n$/),
+    });
+    const noSpace = await owner.run(['track', 'sprint', 'start']);
+    expect(noSpace.code).toBe(2);
+    expect(noSpace.stderr).toMatch(
+      /^Error: Name the space: --space KEY \(or the board: --board ID, or the sprint by its id\)\.\n\nUsage: platform track sprint start /,
+    );
+    const weeks = await owner.run(['track', 'sprint', 'start', '--space', key, '--weeks', '0']);
+    expect(weeks.code).toBe(2);
+    expect(weeks.stderr).toMatch(/^Error: --weeks takes a whole number from 1 to 26\./);
+    const kanbanKey = `K${key.slice(1)}`;
+    expect((await owner.run(['track', 'space', 'create', kanbanKey, '--name', 'Flow'])).code).toBe(0);
+    const kanban = await owner.run(['track', 'sprint', 'start', '--space', kanbanKey]);
+    expect(kanban).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Error: ${kanbanKey} has no scrum board: sprints belong to scrum boards (its template scrum makes one).\n`,
+    });
+  });
+
   it('usage mistakes before any request: no --name, an unknown template or format', async () => {
     const noName = await owner.run(['track', 'space', 'create', 'ZZ']);
     expect(noName.code).toBe(2);

@@ -184,6 +184,12 @@ describe('clone, pr, issue', () => {
 
   it('comment, approve (as another person), merge with a strategy; close and reopen', async () => {
     expect((await cli.run(['pr', 'comment', '1', '--body', 'Please look'])).stdout).toBe('Commented on #1.\n');
+    // The text from a file (here stdin) instead of --body.
+    const piped = await cli.run(['pr', 'comment', '1', '--body-file', '-'], { stdin: 'And the tests.\n' });
+    expect(piped).toEqual({ code: 0, stdout: 'Commented on #1.\n', stderr: '' });
+    const none = await cli.run(['pr', 'comment', '1']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^Error: Give the comment: --body TEXT \(or --body-file FILE\)\.\n/);
     const early = await reviewer.run(['pr', 'merge', '1']);
     expect(early).toEqual({
       code: 1,

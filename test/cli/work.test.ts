@@ -199,6 +199,7 @@ describe('mail', () => {
     expect(read.code).toBe(0);
     expect(normTimes(read.stdout)).toBe(
       [
+        'Message: msg_xxxxxxxxxxxxxxxxxxxxxxxxxx',
         `From:    Ana <${addressA}>`,
         `To:      ${addressB}`,
         'Date:    YYYY-MM-DD hh:mm',
@@ -211,6 +212,87 @@ describe('mail', () => {
     );
     // Read now: no longer marked.
     expect((await bea.run(['mail', 'list'])).stdout).toMatch(/^ {2}THREAD .*\n {2}thr_/);
+  });
+
+  it('reply by message id: quoted, in the thread with In-Reply-To and References; by thread id; to your own', async () => {
+    const theirs = await json(bea, ['mail', 'list', '-q', 'subject:"Q3 notes"']);
+    const threadB = theirs.threads[0].threadId as string;
+    const original = (await json(bea, ['mail', 'read', threadB])).messages[0];
+    const replied = await bea.run(['mail', 'reply', original.messageId, '--body', 'Thanks, got them.']);
+    expect(replied).toEqual({ code: 0, stdout: `Sent "Re: Q3 notes" to ${addressA}.\n`, stderr: '' });
+    // Bea's copy joins her thread.
+    expect((await json(bea, ['mail', 'read', threadB])).messages).toHaveLength(2);
+
+    // Ana's thread (her sent message) gets the reply, which names hers in In-Reply-To and References.
+    const threadA = (await json(ana, ['mail', 'list', '--label', 'SENT', '-q', 'subject:"Q3 notes"'])).threads[0]
+      .threadId as string;
+    const [sentA, reply] = await until(async () => {
+      const read = await json(ana, ['mail', 'read', threadA]);
+      return read.messages.length === 2 ? read.messages : undefined;
+    });
+    expect(reply).toMatchObject({
+      subject: 'Re: Q3 notes',
+      from: { address: addressB },
+      inReplyTo: sentA.headerId,
+      references: [sentA.headerId],
+    });
+    expect(reply.body.text).toMatch(
+      new RegExp(
+        `^Thanks, got them\\.\\n\\nOn \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d, Ana <${addressA}> wrote:\\n> Here are the notes\\.\\n?$`,
+      ),
+    );
+
+    // A thread id: its last message (Bea's reply); --all adds no one but Ana, who is the sender here.
+    const again = await ana.run(['mail', 'reply', threadA, '--all', '--body', 'Good.', '--json']);
+    expect(again.code).toBe(0);
+    const sentAgain = JSON.parse(again.stdout).message;
+    expect(sentAgain).toMatchObject({
+      subject: 'Re: Q3 notes',
+      to: [{ address: addressB }],
+      cc: [],
+      inReplyTo: reply.headerId,
+    });
+    // Answering your own message goes to its recipients.
+    const own = await ana.run(['mail', 'reply', sentA.messageId, '--no-quote', '--body', 'One more thing.', '--json']);
+    expect(JSON.parse(own.stdout).message).toMatchObject({ to: [{ address: addressB }], cc: [] });
+  });
+
+  it('forward: Fwd: subject, the message under its headers, its attachment taken from the mailbox', async () => {
+    const theirs = await json(bea, ['mail', 'list', '-q', 'subject:"Q3 notes"']);
+    const original = (await json(bea, ['mail', 'read', theirs.threads[0].threadId])).messages[0];
+    const forwarded = await bea.run(['mail', 'forward', original.messageId, '--to', addressA, '--body', 'FYI']);
+    expect(forwarded).toEqual({
+      code: 0,
+      stdout: `Sent "Fwd: Q3 notes" to ${addressA} with 1 attachment.\n`,
+      stderr: '',
+    });
+    const thread = await until(async () => {
+      const list = await json(ana, ['mail', 'list', '-q', 'subject:"Fwd: Q3 notes"']);
+      return list.threads.find((t: { subject: string }) => t.subject === 'Fwd: Q3 notes');
+    });
+    // Same subject but for Fwd: and the same people: it joins Ana's thread of the original, last.
+    const message = (await json(ana, ['mail', 'read', thread.threadId])).messages.at(-1);
+    expect(message.subject).toBe('Fwd: Q3 notes');
+    expect(message.attachments).toEqual([expect.objectContaining({ filename: 'notes.txt', size: 18 })]);
+    expect(message.inReplyTo).toBeNull();
+    expect(message.body.text).toMatch(
+      new RegExp(
+        `^FYI\\n\\n---------- Forwarded message ---------\\nFrom: Ana <${addressA}>\\nDate: .+\\nSubject: Q3 notes\\nTo: ${addressB}\\n\\nHere are the notes\\.\\n*$`,
+      ),
+    );
+  });
+
+  it('reply and forward: no text, no recipient, an unknown message', async () => {
+    const text = await bea.run(['mail', 'reply', 'msg_x']);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(
+      /^Error: Write the reply: --body TEXT, or --body-file FILE \(-: stdin\)\.\n\nUsage: platform mail reply /,
+    );
+    const to = await bea.run(['mail', 'forward', 'msg_x']);
+    expect(to.code).toBe(2);
+    expect(to.stderr).toMatch(/^Error: mail forward needs --to ADDR\.\n/);
+    const unknown = await bea.run(['mail', 'forward', 'msg_nosuchmessage', '--to', addressA]);
+    expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'Error: Message not found\n' });
   });
 
   it('usage mistakes before any request; a mailbox you are not in is named', async () => {
