@@ -1,13 +1,13 @@
-import { type FunctionRecord, functionKey } from '../../shared/domains/deployments/records';
-import { getDeployment } from '../../shared/domains/projects/deployments';
-import { productionHostOf } from '../../shared/domains/projects/hosts';
-import { DOMAIN_PREFIX, isId, projectKeys } from '../../shared/domains/projects/records';
-import type { ProjectRecord } from '../../shared/domains/projects/schema';
-import { notFound } from '../../shared/kernel/ground/errors';
-import { queryAll } from '../../shared/kernel/store/ops';
-import { getMany, keys } from '../../shared/kernel/store/table';
-import { functionInfo } from '../../shared/ports/runtime';
+import { notFound } from '../../kernel/ground/errors';
+import { queryAll } from '../../kernel/store/ops';
+import { getMany, keys } from '../../kernel/store/table';
+import { functionInfo } from '../../ports/runtime';
+import { getDeployment } from '../projects/deployments';
+import { productionHostOf } from '../projects/hosts';
+import { DOMAIN_PREFIX, isId, projectKeys } from '../projects/records';
+import type { ProjectRecord } from '../projects/schema';
 import { M } from './messages';
+import { type FunctionRecord, functionKey } from './records';
 import { toApiDeployment } from './view';
 
 /** The deployment, or 404 `Deployment not found` (an id of another shape is not read at all). */

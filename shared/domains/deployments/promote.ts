@@ -1,14 +1,13 @@
-import { ensureProductionRoute } from '../../shared/domains/deployments/finish';
-import { type FunctionRecord, functionKey, setProduction } from '../../shared/domains/deployments/records';
-import { productionHostOf } from '../../shared/domains/projects/hosts';
-import { getProject } from '../../shared/domains/projects/records';
-import { conflict, notFound } from '../../shared/kernel/ground/errors';
-import { log } from '../../shared/kernel/ground/log';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { getItem } from '../../shared/kernel/store/table';
-import { runtime } from '../../shared/ports/runtime';
+import { conflict, DomainError, notFound } from '../../kernel/ground/errors';
+import { log } from '../../kernel/ground/log';
+import { getItem } from '../../kernel/store/table';
+import { runtime } from '../../ports/runtime';
+import { productionHostOf } from '../projects/hosts';
+import { getProject } from '../projects/records';
+import { ensureProductionRoute } from './finish';
 import { M } from './messages';
 import { requireDeployment } from './read';
+import { type FunctionRecord, functionKey, setProduction } from './records';
 import { toApiDeployment } from './view';
 
 /**
@@ -37,7 +36,7 @@ export async function promote(orgId: string, deploymentId: string) {
     log.error('promote failed', { deploymentId, error: (err as Error).message });
   }
   // The pointer moved under us (another promote, a production build finishing): try again.
-  if (!switched) throw new HttpError(502, M.routingFailed);
+  if (!switched) throw new DomainError('backend', M.routingFailed);
   const host = productionHostOf({ ...project, productionDeploymentId: d.deploymentId });
   return { deployment: toApiDeployment(d), productionHost: host };
 }

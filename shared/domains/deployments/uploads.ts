@@ -1,11 +1,6 @@
-import {
-  ARCHIVE_CONTENT_TYPE,
-  presignSourcePut,
-  sourceKey,
-  UPLOAD_LINK_SECONDS,
-} from '../../shared/domains/deployments/sources';
-import { assertActive, requireProject } from '../../shared/domains/projects/records';
-import { newId } from '../../shared/kernel/store/ids';
+import { newId } from '../../kernel/store/ids';
+import { assertActive, requireProject } from '../projects/records';
+import { ARCHIVE_CONTENT_TYPE, presignSourcePut, sourceKey, UPLOAD_LINK_SECONDS } from './sources';
 
 /**
  * `POST .../uploads`: a presigned PUT for one source archive. The archive goes straight to the

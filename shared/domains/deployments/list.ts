@@ -1,10 +1,10 @@
-import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from '../../shared/domains/deployments/schema';
-import { deploymentKeys } from '../../shared/domains/projects/deployments';
-import { requireProject } from '../../shared/domains/projects/records';
-import { db } from '../../shared/kernel/store/client';
-import { QueryCommand } from '../../shared/kernel/store/commands';
-import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
-import { keys, TABLE } from '../../shared/kernel/store/table';
+import { db } from '../../kernel/store/client';
+import { QueryCommand } from '../../kernel/store/commands';
+import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
+import { keys, TABLE } from '../../kernel/store/table';
+import { deploymentKeys } from '../projects/deployments';
+import { requireProject } from '../projects/records';
+import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from './schema';
 import { toApiDeployment } from './view';
 
 interface ListQuery {

@@ -1,11 +1,11 @@
-import { deploymentMasker, type Masker } from '../../shared/domains/deployments/log-mask';
-import { type FunctionRecord, functionKey } from '../../shared/domains/deployments/records';
-import { isInProgress } from '../../shared/domains/deployments/schema';
-import { decodeCursor, encodeCursor } from '../../shared/kernel/store/cursor';
-import { getItem } from '../../shared/kernel/store/table';
-import { builds } from '../../shared/ports/builds';
-import { type RuntimeLogLine, runtime } from '../../shared/ports/runtime';
+import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
+import { getItem } from '../../kernel/store/table';
+import { builds } from '../../ports/builds';
+import { type RuntimeLogLine, runtime } from '../../ports/runtime';
+import { deploymentMasker, type Masker } from './log-mask';
 import { requireDeployment } from './read';
+import { type FunctionRecord, functionKey } from './records';
+import { isInProgress } from './schema';
 
 /** Lines per build-log page. */
 const PAGE_LINES = 500;

@@ -1,10 +1,10 @@
-import { launch } from '../../shared/domains/deployments/launch';
-import { isInProgress } from '../../shared/domains/deployments/schema';
-import { artifactsBucket, headSource, sourceRetentionDays } from '../../shared/domains/deployments/sources';
-import { assertActive, requireProject } from '../../shared/domains/projects/records';
-import { conflict } from '../../shared/kernel/ground/errors';
+import { conflict } from '../../kernel/ground/errors';
+import { assertActive, requireProject } from '../projects/records';
+import { launch } from './launch';
 import { M } from './messages';
 import { requireDeployment } from './read';
+import { isInProgress } from './schema';
+import { artifactsBucket, headSource, sourceRetentionDays } from './sources';
 
 /**
  * `POST .../redeploy`: builds the same source again, as a new deployment of the same target

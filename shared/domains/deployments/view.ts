@@ -1,5 +1,5 @@
-import type { DeploymentRecord } from '../../shared/domains/deployments/schema';
-import { toDeployment } from '../../shared/domains/projects/deployments';
+import { toDeployment } from '../projects/deployments';
+import type { DeploymentRecord } from './schema';
 
 /** A deployment as this group answers it: the same fields as every group (shared/domains/projects/deployments.ts). */
 export const toApiDeployment = toDeployment;

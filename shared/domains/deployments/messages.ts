@@ -1,5 +1,5 @@
-import { START_FAILED } from '../../shared/domains/deployments/launch';
-import { PROJECT_NOT_FOUND } from '../../shared/domains/projects/records';
+import { PROJECT_NOT_FOUND } from '../projects/records';
+import { START_FAILED } from './launch';
 
 /** The deployments group's error messages, exactly as spec part A words them. */
 export const M = {

@@ -1,6 +1,6 @@
-import { latestReady, setFields } from '../../shared/domains/deployments/records';
-import type { DeploymentRecord, DeploymentTarget } from '../../shared/domains/deployments/schema';
-import { headSource, sourceDigest } from '../../shared/domains/deployments/sources';
+import { latestReady, setFields } from './records';
+import type { DeploymentRecord, DeploymentTarget } from './schema';
+import { headSource, sourceDigest } from './sources';
 
 interface UploadedSource {
   key: string;

@@ -1,15 +1,14 @@
-import { deploymentEnv } from '../../shared/domains/deployments/env';
-import { launch } from '../../shared/domains/deployments/launch';
-import { existingForCommit } from '../../shared/domains/deployments/records';
-import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from '../../shared/domains/deployments/schema';
-import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from '../../shared/domains/deployments/sources';
-import { envHash } from '../../shared/domains/projects/env';
-import { assertActive, requireProject } from '../../shared/domains/projects/records';
-import { getResource } from '../../shared/domains/resources/records';
-import { conflict, invalid, notFound } from '../../shared/kernel/ground/errors';
-import { HttpError } from '../../shared/kernel/http/http-error';
-import { git } from '../../shared/ports/git';
+import { conflict, invalid, notFound, tooLarge } from '../../kernel/ground/errors';
+import { git } from '../../ports/git';
+import { envHash } from '../projects/env';
+import { assertActive, requireProject } from '../projects/records';
+import { getResource } from '../resources/records';
+import { deploymentEnv } from './env';
+import { launch } from './launch';
 import { M } from './messages';
+import { existingForCommit } from './records';
+import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from './schema';
+import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from './sources';
 import { unchangedSince } from './unchanged';
 
 interface CreateBody {
@@ -74,7 +73,7 @@ export async function createDeployment(orgId: string, projectId: string, created
   const key = sourceKey(projectId, body.uploadId);
   const head = await headSource(key);
   if (!head) throw conflict(M.uploadMissing);
-  if (head.size > MAX_ARCHIVE_BYTES) throw new HttpError(413, M.tooLarge);
+  if (head.size > MAX_ARCHIVE_BYTES) throw tooLarge(M.tooLarge);
   const branch = body.branch ?? body.meta?.branch;
   const commitSha = body.commitSha ?? (body.meta?.commit?.length === 40 ? body.meta.commit : undefined);
   const env = await deploymentEnv(orgId, projectId, body.target);

@@ -1,8 +1,8 @@
-import { cancelDeployment } from '../../shared/domains/deployments/cancel';
-import type { DeploymentRecord } from '../../shared/domains/deployments/schema';
-import { conflict } from '../../shared/kernel/ground/errors';
+import { conflict } from '../../kernel/ground/errors';
+import { cancelDeployment } from './cancel';
 import { M } from './messages';
 import { requireDeployment } from './read';
+import type { DeploymentRecord } from './schema';
 import { toApiDeployment } from './view';
 
 const finished = (d: Pick<DeploymentRecord, 'status'>) =>
