@@ -467,10 +467,26 @@ export type Issue = {
   summary: string;
   statusId: string;
   statusCategory: 'todo' | 'inprogress' | 'done';
+  statusChangedAt?: number;
+  resolutionId?: string;
+  resolvedAt?: number;
+  priorityId?: string;
+  assigneeId?: string;
+  reporterId?: string;
+  creatorId?: string;
   labels: string[];
   componentIds: string[];
   fixVersionIds: string[];
   affectsVersionIds: string[];
+  dueDate?: string;
+  startDate?: string;
+  storyPoints?: number;
+  originalEstimate?: number;
+  remainingEstimate?: number;
+  timeSpent?: number;
+  environment?: string;
+  parentId?: string;
+  sprintId?: string;
   closedSprintIds: string[];
   rank: string;
   watchers: string[];
@@ -483,7 +499,11 @@ export type Issue = {
   fieldLog?: ([string, string[], string[], number] | [string, string[], string[], number, string])[];
   commentCount: number;
   attachmentCount: number;
+  requestTypeId?: string;
+  channel?: string;
   participants: string[];
+  requesterEmail?: string;
+  emailParticipants?: string[];
   sla: {
     [key: string]: unknown;
   };

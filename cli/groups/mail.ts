@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import PostalMime, { type Address, type Email } from 'postal-mime';
-import type { Client, Operations } from '../../client';
+import type { Client, MailDomain, Operations } from '../../client';
 import { CliError, UsageError } from '../context';
 import { bytes, table, when } from '../output';
 import type { CommandSpec, Ctx, OptionSpec } from '../spec';
@@ -82,8 +82,6 @@ async function contentOf(c: Ctx) {
     files: c.all('attach').map((name) => localFile(c, name, { empty: false })),
   };
 }
-
-type MailDomain = Operations['postMailDomains']['response']['domain'];
 
 /** A mail domain and the DNS records it needs (found or not once checked). */
 const domainText = (d: MailDomain, c: Ctx) =>

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import type { Board, Operations, Sprint } from '../../client';
+import type { Board, Issue, Operations, Sprint } from '../../client';
 import { ISSUE_TYPES, PRIORITIES, STATUSES } from '../../shared/domains/tracker/catalog';
 import { CliError, UsageError } from '../context';
 import { bytes, table, when } from '../output';
@@ -13,7 +13,6 @@ import { bodyOf, intOption, list, localFile } from './common';
  * create, view, transition, rank, import a Jira CSV export, start and close a scrum board's sprints.
  */
 
-type Issue = Operations['getIssues']['response']['issues'][number] & { assigneeId?: string; priorityId?: string };
 type ImportAnswer = Operations['postIssuesImport']['response'];
 
 const org = async (c: Ctx) => {

@@ -1,12 +1,11 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { BuildLogLine } from '../../domains/deployments/record-schemas';
 import { localPaths } from '../../kernel/tenancy/paths';
 
-export interface BuildLogLine {
-  t: number;
-  m: string;
-}
+/** One line of a build's log (the deployments' record: `{ t, m }`). */
+export type { BuildLogLine };
 
 /** A line longer than this is cut (minified bundles print whole files). */
 const MAX_LINE = 4000;

@@ -58,14 +58,14 @@ interface Active {
   abort: AbortController;
 }
 
-interface State {
+interface Runner {
   queue: BuildJob[];
   active: Map<string, Active>;
   busyProjects: Set<string>;
   idle: (() => void)[];
 }
 
-const state: State = { queue: [], active: new Map(), busyProjects: new Set(), idle: [] };
+const state: Runner = { queue: [], active: new Map(), busyProjects: new Set(), idle: [] };
 
 const num = (v: string | undefined, d: number) => (v && Number(v) > 0 ? Number(v) : d);
 const concurrency = () => num(readEnv('BUILD_CONCURRENCY'), 2);
