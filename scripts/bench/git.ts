@@ -1,6 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +28,17 @@ export interface GitFigures {
   repoPush: RepoPushFigure[];
   /** That history imported into a new repository (`POST …/repos/-/imports`), then cloned, per size. */
   imports: ImportFigure[];
+  /** One file of `mb` tracked by Git LFS, pushed and cloned with the real git-lfs (absent without it). */
+  lfs: LfsFigure[];
+}
+
+/** An LFS file pushed and cloned; `apiBytes`: what the API (the gateway) received and sent meanwhile. */
+interface LfsFigure {
+  mb: number;
+  pushSeconds: number;
+  pushApiBytes: number;
+  cloneSeconds: number;
+  cloneApiBytes: number;
 }
 
 /** An import of a repository of `mb` (the pushed history, served by the platform's own git endpoint). */
@@ -192,7 +204,52 @@ export async function benchGit(platform: BenchPlatform, options: { commits?: num
       rmSync(source, { recursive: true, force: true });
       imports.push(await benchImport(port, platform, mb, target.repo.cloneUrl, dir, home));
     }
+    // One large file by Git LFS: its bytes go by presigned links to the S3 server, not through the API.
+    const lfs: LfsFigure[] = [];
+    const hasLfs = await git(dir, home, ['lfs', 'version']).then(
+      () => true,
+      () => false,
+    );
+    let apiBytes = 0;
+    gateway.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      req.on('data', (c: Buffer) => {
+        apiBytes += c.length;
+      });
+      const count = (chunk: unknown) => {
+        if (typeof chunk === 'string' || chunk instanceof Uint8Array) apiBytes += Buffer.byteLength(chunk);
+      };
+      const write = res.write.bind(res);
+      const end = res.end.bind(res);
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        count(chunk);
+        return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof res.write;
+      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        count(chunk);
+        return (end as (...a: unknown[]) => ServerResponse)(chunk, ...rest);
+      }) as typeof res.end;
+    });
+    for (const mb of hasLfs ? REPO_PUSH_SIZES : []) {
+      const target = await createRepo();
+      const work = join(dir, `lfs-${mb}`);
+      await git(dir, home, ['init', '-q', '-b', 'main', work]);
+      await git(work, home, ['lfs', 'install', '--local']);
+      await git(work, home, ['lfs', 'track', '*.bin']);
+      writeFileSync(join(work, 'large.bin'), randomBytes(mb * 1024 * 1024));
+      await git(work, home, ['add', '.']);
+      await git(work, home, ['commit', '-q', '-m', 'large file']);
+      apiBytes = 0;
+      const pushSeconds = (await time(() => git(work, home, ['push', '-q', target.url, 'main']))) / 1000;
+      const pushApiBytes = apiBytes;
+      const copy = join(dir, `lfs-clone-${mb}`);
+      apiBytes = 0;
+      const cloneSeconds = (await time(() => git(dir, home, ['clone', '-q', target.url, copy]))) / 1000;
+      lfs.push({ mb, pushSeconds, pushApiBytes, cloneSeconds, cloneApiBytes: apiBytes });
+      rmSync(work, { recursive: true, force: true });
+      rmSync(copy, { recursive: true, force: true });
+    }
     return {
+      lfs,
       commits,
       bytes: size,
       runs,
@@ -281,5 +338,20 @@ export function renderGit(g: GitFigures): string {
         `| ${r.mb} MB | ${r.seconds.toFixed(1)} s | ${(r.bytes / 1024 / 1024).toFixed(1)} MB | ${(r.mb / r.seconds).toFixed(1)} | ${r.cloneSeconds.toFixed(1)} s |`,
     ),
     '',
+    ...(g.lfs.length === 0
+      ? ['Git LFS: not measured (git-lfs is not installed).', '']
+      : [
+          'One file of that size tracked by Git LFS, `git push` and `git clone` with the real git-lfs, and the',
+          "bytes the API (the local gateway) carried meanwhile: the object's own bytes go by presigned links",
+          'to the S3 server, so the API carries the pointer, the batch calls and the pack:',
+          '',
+          '| LFS file | push | bytes through the API | clone | bytes through the API |',
+          '|---|--:|--:|--:|--:|',
+          ...g.lfs.map(
+            (r) =>
+              `| ${r.mb} MB | ${r.pushSeconds.toFixed(1)} s | ${(r.pushApiBytes / 1024).toFixed(1)} KB | ${r.cloneSeconds.toFixed(1)} s | ${(r.cloneApiBytes / 1024).toFixed(1)} KB |`,
+          ),
+          '',
+        ]),
   ].join('\n');
 }
