@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -210,25 +210,11 @@ export async function benchGit(platform: BenchPlatform, options: { commits?: num
       () => true,
       () => false,
     );
+    // Bytes on the gateway's connections, both ways (the body streams are left to the gateway).
+    const sockets = new Set<Socket>();
+    gateway.on('connection', (socket: Socket) => sockets.add(socket));
+    const apiTotal = () => [...sockets].reduce((n, so) => n + so.bytesRead + so.bytesWritten, 0);
     let apiBytes = 0;
-    gateway.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      req.on('data', (c: Buffer) => {
-        apiBytes += c.length;
-      });
-      const count = (chunk: unknown) => {
-        if (typeof chunk === 'string' || chunk instanceof Uint8Array) apiBytes += Buffer.byteLength(chunk);
-      };
-      const write = res.write.bind(res);
-      const end = res.end.bind(res);
-      res.write = ((chunk: unknown, ...rest: unknown[]) => {
-        count(chunk);
-        return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
-      }) as typeof res.write;
-      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-        count(chunk);
-        return (end as (...a: unknown[]) => ServerResponse)(chunk, ...rest);
-      }) as typeof res.end;
-    });
     for (const mb of hasLfs ? REPO_PUSH_SIZES : []) {
       const target = await createRepo();
       const work = join(dir, `lfs-${mb}`);
@@ -238,13 +224,13 @@ export async function benchGit(platform: BenchPlatform, options: { commits?: num
       writeFileSync(join(work, 'large.bin'), randomBytes(mb * 1024 * 1024));
       await git(work, home, ['add', '.']);
       await git(work, home, ['commit', '-q', '-m', 'large file']);
-      apiBytes = 0;
+      apiBytes = apiTotal();
       const pushSeconds = (await time(() => git(work, home, ['push', '-q', target.url, 'main']))) / 1000;
-      const pushApiBytes = apiBytes;
+      const pushApiBytes = apiTotal() - apiBytes;
       const copy = join(dir, `lfs-clone-${mb}`);
-      apiBytes = 0;
+      apiBytes = apiTotal();
       const cloneSeconds = (await time(() => git(dir, home, ['clone', '-q', target.url, copy]))) / 1000;
-      lfs.push({ mb, pushSeconds, pushApiBytes, cloneSeconds, cloneApiBytes: apiBytes });
+      lfs.push({ mb, pushSeconds, pushApiBytes, cloneSeconds, cloneApiBytes: apiTotal() - apiBytes });
       rmSync(work, { recursive: true, force: true });
       rmSync(copy, { recursive: true, force: true });
     }
