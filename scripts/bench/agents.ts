@@ -116,6 +116,8 @@ async function createToDone(platform: BenchPlatform, port: number, token: string
   const echo = createServer((req, res) => res.end(JSON.stringify({ path: req.url })));
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
   const echoPort = (echo.address() as { port: number }).port;
+  // A loopback host the bench may allow, as the agents' tests do (never set by npm start or the stack).
+  process.env.UNSAFE_TEST_ALLOW_HOSTS = 'echo.localhost';
   await fileRequest(platform.orgId, deviceId, 'echo.localhost', 'bench', false);
   await decideRequest(platform.orgId, deviceId, 'echo.localhost', true);
   const home = mkdtempSync(join(tmpdir(), 'bench-agent-'));
@@ -128,7 +130,13 @@ async function createToDone(platform: BenchPlatform, port: number, token: string
   );
   const tsx = pathToFileURL(require.resolve('tsx')).href;
   const child = spawn(process.execPath, ['--import', tsx, join(__dirname, '..', '..', 'agent', 'main.ts'), 'run'], {
-    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, AGENT_POLL_MS: String(pollMs) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: home,
+      AGENT_POLL_MS: String(pollMs),
+      UNSAFE_TEST_ALLOW_HOSTS: 'echo.localhost',
+    },
     stdio: 'ignore',
   });
   const headers = { authorization: `Bearer ${platform.jwt}`, 'content-type': 'application/json' };
