@@ -52,6 +52,24 @@ export const Conflict = z
   .register(z.globalRegistry, { id: 'Conflict' });
 export type Conflict = z.output<typeof Conflict>;
 
+/** What a repository issue and a pull request both carry: labels, people, counts and times. */
+const threadFields = {
+  labels: z.optional(z.array(z.string())),
+  assignees: z.optional(z.array(z.string())),
+  comments: z.optional(z.number()),
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+  closedAt: z.optional(z.number()),
+  closedBy: z.optional(z.string()),
+};
+
+/** Who wrote it: a person by id, email and name, or a key by its id. */
+const authorFields = {
+  authorId: z.string(),
+  authorEmail: z.optional(z.string()),
+  authorName: z.optional(z.string()),
+};
+
 /** Spec part B, "Repository issue" (the tracker's issues are `Issue`). */
 export const RepoIssue = z
   .object({
@@ -61,17 +79,9 @@ export const RepoIssue = z
     title: z.string(),
     body: z.optional(z.string()),
     state: z.optional(z.enum(['open', 'closed'])),
-    labels: z.optional(z.array(z.string())),
-    assignees: z.optional(z.array(z.string())),
-    comments: z.optional(z.number()),
-    createdAt: z.optional(z.number()),
-    updatedAt: z.optional(z.number()),
-    closedAt: z.optional(z.number()),
-    closedBy: z.optional(z.string()),
+    ...threadFields,
     closedByPull: z.optional(z.number()),
-    authorId: z.string(),
-    authorEmail: z.optional(z.string()),
-    authorName: z.optional(z.string()),
+    ...authorFields,
   })
   .register(z.globalRegistry, { id: 'RepoIssue' });
 export type RepoIssue = z.output<typeof RepoIssue>;
@@ -84,9 +94,7 @@ export const Comment = z
     orgId: z.string(),
     repoId: z.string(),
     body: z.string(),
-    authorId: z.string(),
-    authorEmail: z.optional(z.string()),
-    authorName: z.optional(z.string()),
+    ...authorFields,
     createdAt: z.optional(z.number()),
     updatedAt: z.optional(z.number()),
   })
@@ -178,16 +186,8 @@ export const PullRequest = z
     state: z.optional(z.enum(['open', 'closed', 'merged'])),
     sourceBranch: z.string(),
     targetBranch: z.string(),
-    labels: z.optional(z.array(z.string())),
-    assignees: z.optional(z.array(z.string())),
-    comments: z.optional(z.number()),
-    createdAt: z.optional(z.number()),
-    updatedAt: z.optional(z.number()),
-    closedAt: z.optional(z.number()),
-    closedBy: z.optional(z.string()),
-    authorId: z.string(),
-    authorEmail: z.optional(z.string()),
-    authorName: z.optional(z.string()),
+    ...threadFields,
+    ...authorFields,
     mergeCommitId: z.optional(z.string()),
     previousPullRequestIds: z.optional(z.array(z.string())),
   })

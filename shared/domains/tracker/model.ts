@@ -4,7 +4,7 @@
  */
 
 import type * as z from 'zod/mini';
-import type { Board, Estimation as EstimationSchema, Sprint } from './record-schemas';
+import type { Board, Estimation as EstimationSchema, Issue, Sprint } from './record-schemas';
 
 export type SpaceTemplate = 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
 export type SpaceColor = 'gray' | 'blue' | 'green' | 'teal' | 'yellow' | 'orange' | 'red' | 'pink' | 'purple';
@@ -242,63 +242,17 @@ export type FieldLogEntry =
 /** The newest this many field changes are kept (an issue is one item of the table). */
 export const MAX_FIELD_LOG = 300;
 
-export interface TrackedIssue {
-  orgId: string;
-  issueId: string;
-  spaceId: string;
-  number: number;
-  /** Space key and number, e.g. WEB-12 (the space's key when the issue was created or moved). */
-  key: string;
-  typeId: string;
-  summary: string;
-  statusId: string;
-  statusCategory: StatusCategory;
-  statusChangedAt?: number;
-  resolutionId?: string;
-  resolvedAt?: number;
-  priorityId?: string;
-  assigneeId?: string;
-  reporterId?: string;
-  creatorId?: string;
-  labels: string[];
-  componentIds: string[];
-  fixVersionIds: string[];
-  affectsVersionIds: string[];
-  /** YYYY-MM-DD */
-  dueDate?: string;
-  /** YYYY-MM-DD */
-  startDate?: string;
-  storyPoints?: number;
-  /** Seconds. */
-  originalEstimate?: number;
-  remainingEstimate?: number;
-  timeSpent?: number;
-  environment?: string;
-  parentId?: string;
-  sprintId?: string;
-  closedSprintIds: string[];
-  rank: string;
-  watchers: string[];
-  voters: string[];
+/**
+ * An issue as stored: the answered record (`Issue` of ./record-schemas.ts) with its loose parts
+ * typed exactly, and the fields it keeps but does not answer yet.
+ */
+export interface TrackedIssue extends Omit<Issue, 'fields' | 'fieldLog' | 'sla'> {
   securityLevelId?: string;
   fields: Record<string, FieldValue>;
-  /** The description's first characters (plain text). */
-  excerpt: string;
-  statusLog: StatusLogEntry[];
   /** Changes of assignee, reporter, priority, resolution and fix versions, oldest first (absent: none yet). */
   fieldLog?: FieldLogEntry[];
-  commentCount: number;
-  attachmentCount: number;
-  requestTypeId?: string;
-  channel?: string;
-  participants: string[];
-  requesterEmail?: string;
-  emailParticipants?: string[];
   approvals?: Approval[];
   satisfaction?: number;
   satisfactionComment?: string;
   sla: Record<string, SlaClock>;
-  version: number;
-  createdAt: number;
-  updatedAt: number;
 }
