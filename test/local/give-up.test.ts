@@ -1,10 +1,9 @@
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { createWorkerQueues } from '../../lib/local/sqs';
 import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
 import { type QueueTrigger, type Worker, workers } from '../../lib/workers';
 import { eachMessage } from '../../shared/ports/queue/batch';
-import { startTestSqs } from '../helpers/sqs';
+import { startTestQueues } from '../helpers/sqs';
 import { until } from '../helpers/until';
 
 /**
@@ -27,19 +26,7 @@ let spy: jest.SpyInstance | undefined;
 const level = process.env.LOG_LEVEL;
 
 beforeAll(async () => {
-  sqs = await startTestSqs();
-  env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-  Object.assign(
-    env,
-    await createWorkerQueues({
-      endpoint: sqs.endpoint,
-      region: env.AWS_REGION as string,
-      credentials: {
-        accessKeyId: env.AWS_ACCESS_KEY_ID as string,
-        secretAccessKey: env.AWS_SECRET_ACCESS_KEY as string,
-      },
-    }),
-  );
+  sqs = await startTestQueues(env);
   client = new SQSClient({ endpoint: sqs.endpoint });
 });
 afterAll(async () => {
