@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
+import { handler as agentCallbacks } from '../../functions/workers/agent-callbacks';
 import { handler as agentChecks } from '../../functions/workers/agent-checks';
 import { handler as analyticsBuilds } from '../../functions/workers/analytics-builds';
 import { handler as buildEvents } from '../../functions/workers/build-events';
@@ -316,6 +317,49 @@ describe('webhooks (deliveries)', () => {
   });
 });
 
+/** A job of the owner's organization, as a test's fields have it, with a callback to the receiver's `path`. */
+async function jobWith(fields: Record<string, unknown>, path = `/${unique('callback')}`) {
+  const jobId = newId('job_');
+  await putRecord(p.org.orgId, `JOB#${jobId}`, {
+    jobId,
+    orgId: p.org.orgId,
+    type: 'http.batch',
+    createdBy: p.owner.userId,
+    hosts: [],
+    input: {},
+    callbackUrl: `https://localhost:${receiver.port}${path}`,
+    createdAt: Date.now() - 7_200_000,
+    updatedAt: Date.now() - 7_200_000,
+    ...fields,
+  });
+  return { jobId, path };
+}
+
+describe("agent-callbacks (a job's callback)", () => {
+  test("a callback message twice POSTs once; a failed try's message twice queues one next try, which POSTs once", async () => {
+    const ended = { status: 'done', expiresAt: Date.now(), completedAt: Date.now() - 1000 };
+    const first = await jobWith(ended);
+    const once = sqsEvent({ orgId: p.org.orgId, jobId: first.jobId, attempt: 0 });
+    expect(await agentCallbacks(once)).toEqual(ok);
+    expect(await agentCallbacks(once)).toEqual(ok);
+    expect(receiver.callsTo(first.path)).toHaveLength(1);
+
+    const flaky = await jobWith(ended);
+    receiver.scripted.set(flaky.path, [503]);
+    const before = await queued('agent-callbacks');
+    const failing = sqsEvent({ orgId: p.org.orgId, jobId: flaky.jobId, attempt: 0 });
+    expect(await agentCallbacks(failing)).toEqual(ok);
+    expect(await agentCallbacks(failing)).toEqual(ok);
+    expect(receiver.callsTo(flaky.path)).toHaveLength(1);
+    expect(await queued('agent-callbacks')).toBe(before + 1);
+    const next = sqsEvent({ orgId: p.org.orgId, jobId: flaky.jobId, attempt: 1 });
+    expect(await agentCallbacks(next)).toEqual(ok);
+    expect(await agentCallbacks(next)).toEqual(ok);
+    expect(receiver.callsTo(flaky.path)).toHaveLength(2);
+    expect(await queued('agent-callbacks')).toBe(before + 1);
+  });
+});
+
 describe('agent-checks (job expiry)', () => {
   test.each([
     ['a queued job past its expiry', { status: 'queued', expiresAt: Date.now() - 1000 }, 'expired', 0],
@@ -326,20 +370,7 @@ describe('agent-checks (job expiry)', () => {
       1,
     ],
   ] as const)('%s, checked twice, ends once: one callback and its events once', async (_, fields, status, events) => {
-    const jobId = newId('job_');
-    const callbackUrl = `https://localhost:${receiver.port}/${unique('callback')}`;
-    await putRecord(p.org.orgId, `JOB#${jobId}`, {
-      jobId,
-      orgId: p.org.orgId,
-      type: 'http.batch',
-      createdBy: p.owner.userId,
-      hosts: [],
-      input: {},
-      callbackUrl,
-      createdAt: Date.now() - 7_200_000,
-      updatedAt: Date.now() - 7_200_000,
-      ...fields,
-    });
+    const { jobId } = await jobWith(fields);
     const [callbacks, notices, checks] = await Promise.all([
       queued('agent-callbacks'),
       queued('notify'),
