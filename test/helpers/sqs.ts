@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 
 /**
  * The local SQS endpoint for a test file, in a process of its own (test/fixtures/workers/sqs.ts:
@@ -66,4 +67,29 @@ export async function startQueueWorker(...names: string[]): Promise<{ stop: () =
       await sqs.stop();
     },
   };
+}
+
+/** Messages in a worker's queue on the test's SQS endpoint (`AWS_ENDPOINT_URL_SQS`): waiting, in flight and delayed. */
+export async function queuedIn(queue: string): Promise<number> {
+  const client = new SQSClient({ endpoint: process.env.AWS_ENDPOINT_URL_SQS });
+  try {
+    const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: queue }));
+    const { Attributes: a } = await client.send(
+      new GetQueueAttributesCommand({
+        QueueUrl,
+        AttributeNames: [
+          'ApproximateNumberOfMessages',
+          'ApproximateNumberOfMessagesNotVisible',
+          'ApproximateNumberOfMessagesDelayed',
+        ],
+      }),
+    );
+    return (
+      Number(a?.ApproximateNumberOfMessages) +
+      Number(a?.ApproximateNumberOfMessagesNotVisible) +
+      Number(a?.ApproximateNumberOfMessagesDelayed ?? 0)
+    );
+  } finally {
+    client.destroy();
+  }
 }

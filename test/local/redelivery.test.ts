@@ -1,6 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as agentCallbacks } from '../../functions/workers/agent-callbacks';
@@ -20,7 +19,7 @@ import { buildStateChange } from '../../shared/ports/builds/events';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { putRecord } from '../helpers/records';
-import { startTestQueues } from '../helpers/sqs';
+import { queuedIn, startTestQueues } from '../helpers/sqs';
 import { addDeployment, createProject } from '../projects/fixtures';
 
 /**
@@ -36,7 +35,6 @@ import { addDeployment, createProject } from '../projects/fixtures';
 let p: TestPlatform;
 let receiver: Receiver;
 let sqs: { endpoint: string; stop: () => Promise<void> } | undefined;
-let client: SQSClient;
 let outbox: string;
 let n = 0;
 const unique = (base: string) => `${base}-${Date.now().toString(36)}-${(n++).toString(36)}`;
@@ -49,12 +47,10 @@ beforeAll(async () => {
   process.env.WEBHOOK_RETRY_SCALE = '0.0001';
   receiver = await startReceiver();
   sqs = await startTestQueues();
-  client = new SQSClient({ endpoint: sqs.endpoint });
   p = await TestPlatform.start();
 });
 afterAll(async () => {
   await p?.close();
-  client?.destroy();
   await sqs?.stop();
   receiver?.close();
   delete process.env.WEBHOOK_RETRY_SCALE;
@@ -67,26 +63,6 @@ const sqsEvent = (body: unknown, messageId = unique('msg')): SQSEvent =>
       { messageId, receiptHandle: messageId, body: JSON.stringify(body), attributes: {}, eventSource: 'aws:sqs' },
     ],
   }) as unknown as SQSEvent;
-
-/** Messages in a worker's queue: waiting, in flight and delayed. */
-async function queued(queue: string): Promise<number> {
-  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: queue }));
-  const { Attributes: a } = await client.send(
-    new GetQueueAttributesCommand({
-      QueueUrl,
-      AttributeNames: [
-        'ApproximateNumberOfMessages',
-        'ApproximateNumberOfMessagesNotVisible',
-        'ApproximateNumberOfMessagesDelayed',
-      ],
-    }),
-  );
-  return (
-    Number(a?.ApproximateNumberOfMessages) +
-    Number(a?.ApproximateNumberOfMessagesNotVisible) +
-    Number(a?.ApproximateNumberOfMessagesDelayed ?? 0)
-  );
-}
 
 /** What the outbox holds for `to` (an email address or a phone number). */
 const sentTo = (to: string) =>
@@ -116,7 +92,7 @@ describe('build-events and analytics-builds (EventBridge)', () => {
     await buildEvents(started);
     expect(await getItem(key, true)).toEqual(building);
 
-    const notifyBefore = await queued('notify');
+    const notifyBefore = await queuedIn('notify');
     const failed = event('FAILED');
     await buildEvents(failed);
     const errored = await getItem<Record<string, unknown>>(key, true);
@@ -124,7 +100,7 @@ describe('build-events and analytics-builds (EventBridge)', () => {
     await buildEvents(failed);
     expect(await getItem(key, true)).toEqual(errored);
     // deployment.failed raised by the one move: one message to the notify worker.
-    expect(await queued('notify')).toBe(notifyBefore + 1);
+    expect(await queuedIn('notify')).toBe(notifyBefore + 1);
 
     expect(await analyticsBuilds(failed)).toEqual({ counted: true });
     expect(await analyticsBuilds(failed)).toEqual({ counted: false });
@@ -179,7 +155,7 @@ describe('notify (notices, email, webhook fan-out)', () => {
       { token: owner.token },
     );
     expect(hook.status).toBe(201);
-    const hooksBefore = await queued('webhooks');
+    const hooksBefore = await queuedIn('webhooks');
     const message: NotifyMessage = { type: 'event', event: eventFor(org.orgId, dev) };
     const once = sqsEvent(message);
     expect(await notify(once)).toEqual(ok);
@@ -192,7 +168,7 @@ describe('notify (notices, email, webhook fan-out)', () => {
       token: owner.token,
     });
     expect(deliveries.body.deliveries).toHaveLength(1);
-    expect(await queued('webhooks')).toBe(hooksBefore + 1);
+    expect(await queuedIn('webhooks')).toBe(hooksBefore + 1);
   });
 
   test('an event whose notice was written but whose first step never ran sends that step once, when it comes again', async () => {
@@ -296,7 +272,7 @@ describe('webhooks (deliveries)', () => {
     const path = `/${unique('hook')}`;
     receiver.scripted.set(path, [500]);
     const { message, read } = await deliveryTo(path);
-    const hooksBefore = await queued('webhooks');
+    const hooksBefore = await queuedIn('webhooks');
     const first = sqsEvent(message);
     expect(await webhooks(first)).toEqual(ok);
     expect(await webhooks(first)).toEqual(ok);
@@ -304,7 +280,7 @@ describe('webhooks (deliveries)', () => {
     const pending = await read();
     expect(pending).toMatchObject({ status: 'pending', attempts: [expect.objectContaining({ status: 500 })] });
     // One next try queued, not one per delivery of the first message.
-    expect(await queued('webhooks')).toBe(hooksBefore + 1);
+    expect(await queuedIn('webhooks')).toBe(hooksBefore + 1);
 
     const next = sqsEvent({ ...message, notBefore: pending.nextAttemptAt } satisfies DeliveryMessage);
     expect(await webhooks(next)).toEqual(ok);
@@ -346,17 +322,17 @@ describe("agent-callbacks (a job's callback)", () => {
 
     const flaky = await jobWith(ended);
     receiver.scripted.set(flaky.path, [503]);
-    const before = await queued('agent-callbacks');
+    const before = await queuedIn('agent-callbacks');
     const failing = sqsEvent({ orgId: p.org.orgId, jobId: flaky.jobId, attempt: 0 });
     expect(await agentCallbacks(failing)).toEqual(ok);
     expect(await agentCallbacks(failing)).toEqual(ok);
     expect(receiver.callsTo(flaky.path)).toHaveLength(1);
-    expect(await queued('agent-callbacks')).toBe(before + 1);
+    expect(await queuedIn('agent-callbacks')).toBe(before + 1);
     const next = sqsEvent({ orgId: p.org.orgId, jobId: flaky.jobId, attempt: 1 });
     expect(await agentCallbacks(next)).toEqual(ok);
     expect(await agentCallbacks(next)).toEqual(ok);
     expect(receiver.callsTo(flaky.path)).toHaveLength(2);
-    expect(await queued('agent-callbacks')).toBe(before + 1);
+    expect(await queuedIn('agent-callbacks')).toBe(before + 1);
   });
 });
 
@@ -372,9 +348,9 @@ describe('agent-checks (job expiry)', () => {
   ] as const)('%s, checked twice, ends once: one callback and its events once', async (_, fields, status, events) => {
     const { jobId } = await jobWith(fields);
     const [callbacks, notices, checks] = await Promise.all([
-      queued('agent-callbacks'),
-      queued('notify'),
-      queued('agent-checks'),
+      queuedIn('agent-callbacks'),
+      queuedIn('notify'),
+      queuedIn('agent-checks'),
     ]);
     const check = sqsEvent({ orgId: p.org.orgId, jobId });
     expect(await agentChecks(check)).toEqual(ok);
@@ -382,9 +358,9 @@ describe('agent-checks (job expiry)', () => {
     expect(ended).toMatchObject({ status, completedAt: expect.any(Number) });
     expect(await agentChecks(check)).toEqual(ok);
     expect(await getItem({ pk: `ORG#${p.org.orgId}`, sk: `JOB#${jobId}` }, true)).toEqual(ended);
-    expect(await queued('agent-callbacks')).toBe(callbacks + 1);
+    expect(await queuedIn('agent-callbacks')).toBe(callbacks + 1);
     // agent.job_failed for the stopped device's job; none for an expired one; no further check of an ended job.
-    expect(await queued('notify')).toBe(notices + events);
-    expect(await queued('agent-checks')).toBe(checks);
+    expect(await queuedIn('notify')).toBe(notices + events);
+    expect(await queuedIn('agent-checks')).toBe(checks);
   });
 });
