@@ -144,3 +144,20 @@ it('[skip ci] deploys nothing; tags and deleted branches deploy nothing', async 
   expect((await deploymentsOf(site.projectId)).filter((d) => d.commitSha === sha)).toHaveLength(0);
   expect((await deploymentsOf(site.projectId)).length).toBe(before);
 });
+
+it('the same push event again (EventBridge delivers at least once) deploys its commit once', async () => {
+  const site = await linkedProject();
+  const commit = await p.post(`/v1/orgs/${p.org.orgId}/repos/${site.name}/contents`, {
+    branch: 'main',
+    message: 'Pushed twice',
+    changes: [{ action: 'put', path: 'index.html', content: Buffer.from('twice').toString('base64') }],
+  });
+  expect(commit.status).toBe(201);
+  const sha = commit.body.commitId as string;
+  // The local git engine's event deployed it; the same event comes again, twice.
+  await waitForDeployment(site.projectId, sha);
+  const event = refChange(site.repoId, 'refs/heads/main', null, sha);
+  await gitPushes(event);
+  await gitPushes(event);
+  expect((await deploymentsOf(site.projectId)).filter((d) => d.commitSha === sha)).toHaveLength(1);
+});
