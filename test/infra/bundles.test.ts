@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { bundleFunctionSync } from '../../lib/aws/bundle-sync';
+import { type FunctionBundler, functionBundler } from '../../lib/bundle';
 import { entryOf, routeGroups } from '../../lib/route-groups';
 import { workerEntry, workers } from '../../lib/workers';
 import { firstAnswerTime, firstRequests, importTime } from '../../scripts/bench/cold';
@@ -25,10 +26,23 @@ import {
  */
 const entryOfBundle = (outfile: string) => relative(ROOT, outfile).split('\\').join('/');
 
+/**
+ * One esbuild context for the file's bundles (lib/bundle.ts functionBundler): the workers' and the
+ * git function's reuse what it parsed for the route groups'.
+ */
+let sharedBundler: Promise<FunctionBundler> | undefined;
+const bundler = () => {
+  sharedBundler ??= functionBundler({ absWorkingDir: ROOT, logLevel: 'silent' });
+  return sharedBundler;
+};
+afterAll(async () => {
+  await (await sharedBundler)?.dispose();
+});
+
 /** Every route group's bundle, built once for the tests below that read or run them. */
 let built: Promise<Bundle[]> | undefined;
 const routeBundles = () => {
-  built ??= buildAll(routeGroups);
+  built ??= bundler().then((b) => buildAll(routeGroups, b));
   return built;
 };
 
@@ -100,6 +114,7 @@ it('workers: no local code anywhere, and each starts', async () => {
   // Bundled by one esbuild context (the files they share parsed once), then checked and started one by one.
   const bundles = await bundleEach(
     workers.map((w) => ({ name: w.name, entry: workerEntry(w), outfile: workerOutfile(w.name) })),
+    await bundler(),
   );
   for (const [i, w] of workers.entries()) {
     const result = bundles[i];
@@ -145,7 +160,7 @@ it("CDK's synchronous bundling (lib/aws/bundle-sync.ts) makes what npm run build
 }, 120_000);
 
 it('the git function: no local code anywhere, only DynamoDB at start', async () => {
-  const b = await bundleFile('git', 'functions/git/handler.ts', join(DIST, 'git', 'index.mjs'));
+  const b = await bundleFile('git', 'functions/git/handler.ts', join(DIST, 'git', 'index.mjs'), await bundler());
   expect(bundleViolations(b.metafile, entryOfBundle(b.outfile))).toEqual([]);
 }, 120_000);
 
