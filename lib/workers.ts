@@ -75,6 +75,14 @@ export interface QueueTrigger {
  */
 export const DEAD_LETTER = { maxReceives: 5, retentionDays: 14 } as const;
 
+/**
+ * Where the work of the workers a rule or a log filter starts (events, schedules, logs) goes once
+ * it failed past its retries: one dead-letter queue for them all, `Workers/EventDeadLetters` on AWS
+ * (the functions' asynchronous invocations and the rules' targets), `worker-events-dlq` on the
+ * local SQS endpoint.
+ */
+export const EVENT_DEAD_LETTERS = { constructId: 'EventDeadLetters', localQueue: 'worker-events-dlq' } as const;
+
 /** A queue worker's trigger, with the platform's dead-letter queue (`maxReceives`: fewer tries). */
 export const queueTrigger = (
   queue: string,

@@ -3,6 +3,7 @@ import { AssetHashType, DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { entryOf, type RouteGroup } from '../route-groups';
 import { bundleFunctionSync } from './bundle-sync';
@@ -18,6 +19,8 @@ export interface PlatformFunctionProps {
   roleDescription: string;
   environment: Record<string, string>;
   timeout: Duration;
+  /** Where an asynchronous invocation that failed its retries goes (a worker started by a rule or a log filter). */
+  deadLetterQueue?: sqs.IQueue;
 }
 
 /**
@@ -77,6 +80,7 @@ export class PlatformFunction extends Construct {
       logGroup: this.logGroup,
       description: props.description,
       environment: { ...props.environment, PLATFORM_TARGET: 'aws' },
+      deadLetterQueue: props.deadLetterQueue,
     });
 
     acknowledge(

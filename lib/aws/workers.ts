@@ -8,7 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type EventTrigger, type Worker, type WorkerTrigger, workerEntry } from '../workers';
+import { EVENT_DEAD_LETTERS, type EventTrigger, type Worker, type WorkerTrigger, workerEntry } from '../workers';
 import { DeadLetterQueue } from './dead-letters';
 import { GIT_REPO_PREFIX } from './deployments';
 import { type Grantable, grantNeeds } from './grants';
@@ -44,6 +44,9 @@ export class WorkerFunction extends PlatformFunction {
       roleDescription: worker.description,
       environment: props.environment,
       timeout: Duration.minutes(worker.timeoutMinutes),
+      // Lambda's two retries of an asynchronous invocation (a rule's event or schedule, a log
+      // filter's batch), then the workers' shared dead-letter queue; a queue worker's own queue redrives instead.
+      deadLetterQueue: worker.trigger.kind === 'queue' ? undefined : props.eventDeadLetters,
     });
     this.worker = worker;
     const trigger = worker.trigger;
@@ -92,6 +95,8 @@ export class WorkerFunction extends PlatformFunction {
         targets: [
           new targets.LambdaFunction(this.fn, {
             retryAttempts: trigger.retries,
+            // An event EventBridge could not hand to the function within its retries and age.
+            deadLetterQueue: props.eventDeadLetters,
             ...(trigger.kind === 'event' ? { maxEventAge: Duration.hours(trigger.maxAgeHours) } : {}),
           }),
         ],
@@ -106,6 +111,8 @@ interface WorkerFunctionProps {
   /** The environment every platform function gets (table, auth, stage …); needs add theirs. */
   environment: Record<string, string>;
   platform: Grantable;
+  /** The dead-letter queue of the workers a rule or a log filter starts (addWorkers makes it). */
+  eventDeadLetters?: sqs.IQueue;
 }
 
 /** The schedule or event pattern of a rule. */
@@ -152,10 +159,18 @@ export function addWorkers(stack: Stack, workers: Worker[], props: Omit<WorkerFu
   const names = workers.map((w) => w.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new Error(`The worker table lists ${twice} twice.`);
+  const scopeOf = (scopeId: string) => stack.node.tryFindChild(scopeId) ?? new Construct(stack, scopeId);
+  // One dead-letter queue (with its alarm) for every worker a rule or a log filter starts: what
+  // failed past its retries waits there for a person, whichever worker it was for (the message
+  // names its function). One each would cost three resources a worker, against the stack's 500.
+  const eventDeadLetters = workers.some((w) => w.trigger.kind !== 'queue')
+    ? new DeadLetterQueue(scopeOf('Workers'), EVENT_DEAD_LETTERS.constructId, {
+        of: 'the workers started by events, schedules and log filters',
+      })
+    : undefined;
   const made = workers.map((worker) => {
     const [scopeId, id] = formerPlaces[worker.name] ?? ['Workers', pascal(worker.name)];
-    const scope = stack.node.tryFindChild(scopeId) ?? new Construct(stack, scopeId);
-    return new WorkerFunction(scope, id, { ...props, worker });
+    return new WorkerFunction(scopeOf(scopeId), id, { ...props, worker, eventDeadLetters });
   });
   for (const w of made) grantNeeds(w, w.worker.needs, props.platform);
   return made;

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { onPlatformEvents, type PlatformEvent } from '../../shared/kernel/events/bus';
 import { describeError, errorLine, log } from '../../shared/kernel/ground/log';
@@ -9,6 +16,7 @@ import { keepAnalytics, takeAnalytics } from '../../shared/ports/analytics/local
 import { eventLine, logsEvent } from '../../shared/ports/analytics/logs';
 import { failureReasons } from '../../shared/ports/queue/batch';
 import {
+  EVENT_DEAD_LETTERS,
   type EventTrigger,
   type QueueTrigger,
   scheduleMs,
@@ -72,10 +80,16 @@ export async function startWorkers(options: StartOptions = {}): Promise<LocalWor
   for (const w of rows) {
     const trigger = w.trigger;
     if (trigger.kind !== 'schedule') continue;
+    // As on AWS, a failed run is not retried here (the next one comes with the schedule) and goes
+    // to the workers' dead-letter queue, the run's event in it.
     const run = () =>
-      void handlerOf(w)({}).catch((err: unknown) =>
-        log.warn('a scheduled worker failed', { worker: w.name, error: describeError(err) }),
-      );
+      void handlerOf(w)({}).catch(async (err: unknown) => {
+        log.warn('a scheduled worker failed', {
+          worker: w.name,
+          goesTo: await deadLetter(env.AWS_ENDPOINT_URL_SQS, w, { source: 'schedule', worker: w.name }),
+          error: errorLine(err),
+        });
+      });
     if (options.runSchedulesAtStart ?? true) run();
     const timer = setInterval(run, scheduleMs(trigger));
     timer.unref();
@@ -93,7 +107,11 @@ export async function startWorkers(options: StartOptions = {}): Promise<LocalWor
     const matching = eventRows.filter(
       (w) => w.trigger.source === event.source && w.trigger.detailType === event['detail-type'],
     );
-    await Promise.all(matching.map((w) => deliverWithRetries(w, handlerOf(w), event)));
+    await Promise.all(
+      matching.map((w) =>
+        deliverWithRetries(w, handlerOf(w), event, () => deadLetter(env.AWS_ENDPOINT_URL_SQS, w, event)),
+      ),
+    );
   };
   stops.push(onPlatformEvents(deliverEvent));
 
@@ -157,14 +175,39 @@ function drainLogs(w: Worker, everySeconds: number, handler: Handler): () => Pro
 }
 
 /**
- * As EventBridge: a failed delivery is tried again, `retries` times, then given up, with a warn
- * line (`an event was given up`). On AWS no dead-letter queue takes it: neither the rule's target
- * nor the function has one (lib/aws/workers.ts), so the event is dropped there too.
+ * The workers' shared dead-letter queue on the local SQS endpoint (`worker-events-dlq`, as
+ * `Workers/EventDeadLetters` on AWS) takes the event of work given up; returns where it went.
+ */
+async function deadLetter(endpoint: string | undefined, w: Worker, event: unknown): Promise<string> {
+  if (!endpoint) return 'nowhere: no SQS endpoint';
+  const sqs = new SQSClient({ endpoint });
+  try {
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: EVENT_DEAD_LETTERS.localQueue }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl,
+        MessageBody: JSON.stringify(event),
+        MessageAttributes: { worker: { DataType: 'String', StringValue: w.name } },
+      }),
+    );
+    return EVENT_DEAD_LETTERS.localQueue;
+  } catch (err) {
+    log.warn('a dead-letter queue refused work given up', { worker: w.name, error: describeError(err) });
+    return 'nowhere: the dead-letter queue refused it';
+  } finally {
+    sqs.destroy();
+  }
+}
+
+/**
+ * As EventBridge and Lambda: a failed delivery is tried again, `retries` times, then given up to
+ * the workers' dead-letter queue (`giveUp`), with a warn line (`an event was given up`) naming it.
  */
 async function deliverWithRetries(
   w: Worker & { trigger: EventTrigger },
   handler: Handler,
   event: PlatformEvent & { id: string },
+  giveUp: () => Promise<string>,
 ) {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -177,7 +220,7 @@ async function deliverWithRetries(
           worker: w.name,
           eventId: event.id,
           tries: attempt + 1,
-          goesTo: 'nowhere: dropped, as on AWS (its rule target has no dead-letter queue)',
+          goesTo: await giveUp(),
           error: errorLine(err),
         });
         throw err;

@@ -42,7 +42,16 @@ function deadLetterIds(): string[] {
   const scheduled = Object.values(resources)
     .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.SCHEDULE_DLQ_ARN)
     .map((r) => arnOf(r.Properties.Environment.Variables.SCHEDULE_DLQ_ARN));
-  return [...new Set([...redriven, ...scheduled])];
+  // Functions' asynchronous invocations and rules' targets (the workers started by events,
+  // schedules and log filters).
+  const invoked = Object.values(resources)
+    .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.DeadLetterConfig)
+    .map((r) => arnOf(r.Properties.DeadLetterConfig.TargetArn));
+  const targeted = Object.values(resources)
+    .filter((r) => r.Type === 'AWS::Events::Rule')
+    .flatMap((r) => (r.Properties.Targets ?? []) as { DeadLetterConfig?: { Arn: unknown } }[])
+    .flatMap((t) => (t.DeadLetterConfig ? [arnOf(t.DeadLetterConfig.Arn)] : []));
+  return [...new Set([...redriven, ...scheduled, ...invoked, ...targeted])];
 }
 
 const deadLetterQueues = [
@@ -51,6 +60,7 @@ const deadLetterQueues = [
   'Workers/AgentCallbacks/DeadLetters',
   'Workers/AgentChecks/DeadLetters',
   'Workers/DomainChecks/DeadLetters',
+  'Workers/EventDeadLetters',
   'Workers/MailFeedback/DeadLetters',
   'Workers/MailInbound/DeadLetters',
   'Workers/Notify/DeadLetters',
@@ -97,4 +107,30 @@ test('no alarm on a queue that is not a dead-letter queue', () => {
     (r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.Namespace === 'AWS/SQS',
   );
   expect(sqsAlarms).toHaveLength(deadLetterIds().length);
+});
+
+test('every worker a rule or a log filter starts sends what failed past its retries to the workers’ dead-letter queue, and so does each rule’s target', () => {
+  const paths = queuePaths();
+  const functions = Object.entries(resources).filter(
+    ([, r]) => r.Type === 'AWS::Lambda::Function' && (r.Properties.Description ?? '') !== '',
+  );
+  const workerFns = stack.workers.filter((w) => w.worker.trigger.kind !== 'queue');
+  expect(workerFns.length).toBeGreaterThan(3);
+  for (const w of workerFns) {
+    const id = Stack.of(w).getLogicalId(w.fn.node.defaultChild as CfnElement);
+    const fn = functions.find(([logical]) => logical === id)?.[1];
+    expect({ [w.worker.name]: paths.get(arnOf(fn?.Properties.DeadLetterConfig?.TargetArn)) }).toEqual({
+      [w.worker.name]: 'Workers/EventDeadLetters',
+    });
+    if (!w.rule) continue;
+    const rule = resources[Stack.of(w).getLogicalId(w.rule.node.defaultChild as CfnElement)];
+    expect({ [w.worker.name]: paths.get(arnOf(rule?.Properties.Targets[0].DeadLetterConfig.Arn)) }).toEqual({
+      [w.worker.name]: 'Workers/EventDeadLetters',
+    });
+  }
+  // Queue workers keep their own queue's redrive, no function-level dead-letter queue.
+  for (const w of stack.workers.filter((x) => x.worker.trigger.kind === 'queue')) {
+    const id = Stack.of(w).getLogicalId(w.fn.node.defaultChild as CfnElement);
+    expect({ [w.worker.name]: resources[id]?.Properties.DeadLetterConfig }).toEqual({ [w.worker.name]: undefined });
+  }
 });

@@ -133,8 +133,18 @@ describe('the worker table', () => {
     expect(actions.includes('cloudwatch:GetMetricData')).toBe(needs('bucketMetrics'));
     expect(actions.some((a) => a.startsWith('codebuild:'))).toBe(needs('builds') || needs('repoImports'));
     // SQS: a queue worker consumes its own queue (its event source's grant); sends only where a need says.
+    // A worker a rule or a log filter starts sends what failed past its retries to the workers'
+    // dead-letter queue (Lambda sends it with the function's role): that statement alone.
+    const eventDeadLetters = stack.node
+      .findAll()
+      .find((c) => c.node.path.endsWith('/Workers/EventDeadLetters')) as Construct;
+    const toDeadLetters = statements.filter((s) => s.resource.includes(`"${logicalId(eventDeadLetters)}"`));
+    expect(toDeadLetters.map((s) => s.actions)).toEqual(w.worker.trigger.kind === 'queue' ? [] : [['sqs:SendMessage']]);
     const onOtherQueues = statements.filter(
-      (s) => s.actions.some((a) => a.startsWith('sqs:')) && !(w.queue && s.resource.includes(logicalId(w.queue))),
+      (s) =>
+        s.actions.some((a) => a.startsWith('sqs:')) &&
+        !(w.queue && s.resource.includes(logicalId(w.queue))) &&
+        !toDeadLetters.includes(s),
     );
     // Other queues: sending only, and only where a need names a queue worker's queue.
     // A need that brings a queue's URL (shared/kernel/needs.ts) sends to that queue.
@@ -147,7 +157,9 @@ describe('the worker table', () => {
     if (!sends) expect(onOtherQueues).toEqual([]);
     expect(actions.includes('sqs:ReceiveMessage')).toBe(w.worker.trigger.kind === 'queue');
     // Sending: only to a queue worker's queue its needs name (the agent-callbacks worker's next try).
-    expect(actions.includes('sqs:SendMessage')).toBe(sends);
+    expect(
+      statements.filter((s) => !toDeadLetters.includes(s)).some((s) => s.actions.includes('sqs:SendMessage')),
+    ).toBe(sends);
   });
 
   test.each(workers.map((w) => [w.name, w]))('%s: exactly the environment its needs declare', (_, row) => {

@@ -1,7 +1,13 @@
-import { GetQueueAttributesCommand, GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
-import { type QueueTrigger, type Worker, workers } from '../../lib/workers';
+import { EVENT_DEAD_LETTERS, type QueueTrigger, type Worker, workers } from '../../lib/workers';
 import { eachMessage } from '../../shared/ports/queue/batch';
 import { startTestQueues } from '../helpers/sqs';
 import { until } from '../helpers/until';
@@ -138,7 +144,7 @@ test('a handler that throws (no partial answer) is given up alike, the error nam
   expect(lines.join('')).not.toContain(SECRET);
 });
 
-test('an event worker that fails its last retry gives the event up, with one warn line saying where it goes', async () => {
+test('an event worker that fails its last retry gives the event up to the workers’ dead-letter queue, with one warn line saying so', async () => {
   const row = workers.find((w) => w.name === 'build-events') as Worker;
   const retries = row.trigger.kind === 'event' ? row.trigger.retries : -1;
   let tries = 0;
@@ -168,10 +174,20 @@ test('an event worker that fails its last retry gives the event up, with one war
       worker: 'build-events',
       eventId: 'evt-given-up',
       tries: retries + 1,
-      goesTo: expect.stringContaining('dropped'),
+      goesTo: EVENT_DEAD_LETTERS.localQueue,
       error: `Error: ${FAILURE}`,
     }),
   ]);
+  // The event itself waits there, as Lambda's dead-letter queue keeps the invocation's event.
+  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: EVENT_DEAD_LETTERS.localQueue }));
+  const { Messages = [] } = await client.send(
+    new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'] }),
+  );
+  const kept = Messages.map((m) => ({
+    worker: m.MessageAttributes?.worker?.StringValue,
+    event: JSON.parse(m.Body ?? '{}'),
+  }));
+  expect(kept).toContainEqual({ worker: 'build-events', event: expect.objectContaining({ id: 'evt-given-up' }) });
   expect(lines.join('')).not.toContain(SECRET);
 });
 
@@ -200,4 +216,32 @@ test('a queue message that succeeds on a later receive is not given up', async (
   await until(async () => tries === row.trigger.deadLetter.maxReceives && (await visible('webhooks')) === 0);
   expect(await visible('webhooks-dlq')).toBe(before);
   expect(logged('a queue message was given up')).toEqual([]);
+});
+
+test('a scheduled run that fails puts its event in the workers’ dead-letter queue (the next run comes with the schedule)', async () => {
+  const row = workers.find((w) => w.trigger.kind === 'schedule') as Worker;
+  running = await startWorkers({
+    workers: [row],
+    env,
+    handlers: {
+      [row.name]: async () => {
+        throw new Error(FAILURE);
+      },
+    },
+    runSchedulesAtStart: true,
+  });
+  const { QueueUrl } = await until(async () =>
+    client.send(new GetQueueUrlCommand({ QueueName: EVENT_DEAD_LETTERS.localQueue })).catch(() => undefined),
+  );
+  const kept: unknown[] = [];
+  await until(async () => {
+    const { Messages = [] } = await client.send(
+      new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'] }),
+    );
+    kept.push(...Messages.map((m) => m.MessageAttributes?.worker?.StringValue));
+    return kept.includes(row.name);
+  });
+  expect(logged('a scheduled worker failed')).toEqual([
+    expect.objectContaining({ worker: row.name, goesTo: EVENT_DEAD_LETTERS.localQueue, error: `Error: ${FAILURE}` }),
+  ]);
 });
