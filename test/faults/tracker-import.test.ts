@@ -47,12 +47,16 @@ async function uploaded(tag: string): Promise<string> {
 }
 const importFile = (file: string) => p.post(`${base}/import`, { space: 'IMP', format: 'csv', file });
 
-it('a read of the file that fails once is tried again: the import succeeds', async () => {
-  const file = await uploaded('once');
-  s3.set(parseFaults('s3:GET:internal:1:1'));
+it.each([
+  ['internal', 's3:GET:internal:1:1'],
+  ['reset-after-write', 's3:GET:reset-after-write:1:1'],
+])('a read of the file that fails once (%s) is tried again: the import succeeds', async (fault, rule) => {
+  const file = await uploaded(`once-${fault}`);
+  const before = s3.injected[`s3:GET:${fault}`] ?? 0;
+  s3.set(parseFaults(rule));
   const res = await importFile(file);
   expect([res.status, res.body.processed]).toEqual([200, 3]);
-  expect(s3.injected['s3:GET:internal']).toBe(1);
+  expect((s3.injected[`s3:GET:${fault}`] ?? 0) - before).toBe(1);
 });
 
 it('S3 failing every read answers 502 with Retry-After; throttling, 429; never 500', async () => {

@@ -10,45 +10,42 @@ import { artifactsBucket } from '../deployments/sources';
 const bucket = () => ({ name: artifactsBucket() });
 
 /**
- * One call to a presigned link (no SDK, so no SDK retries): a 5xx answer (S3's SlowDown,
- * InternalError, ServiceUnavailable) or a connection that failed is tried again, three times at
- * most; what still fails is the backend-error table's answer (429 for SlowDown, else 502, with
- * Retry-After), never a 500.
+ * One call to a presigned link (no SDK, so no SDK retries), its answer read whole: a 5xx answer
+ * (S3's SlowDown, InternalError, ServiceUnavailable), a connection that failed or an answer cut
+ * part-way is tried again, three times at most; what still fails is the backend-error table's
+ * answer (429 for SlowDown, else 502, with Retry-After), never a 500.
  */
-async function presigned(link: () => Promise<string>, init?: RequestInit): Promise<Response> {
+async function presigned(link: () => Promise<string>, init?: RequestInit): Promise<{ status: number; body: Buffer }> {
   for (let attempt = 1; ; attempt++) {
-    const res = await fetch(await link(), init).catch((err: Error) => err);
-    if (!(res instanceof Error) && res.status < 500) return res;
-    if (attempt >= 3) throw backendError(await s3ErrorOf(res));
-    if (!(res instanceof Error)) await res.arrayBuffer().catch(() => undefined);
+    const answer = await fetch(await link(), init)
+      .then(async (res) => ({ status: res.status, body: Buffer.from(await res.arrayBuffer()) }))
+      .catch((err: Error) => err);
+    if (!(answer instanceof Error) && answer.status < 500) return answer;
+    if (attempt >= 3) throw backendError(s3ErrorOf(answer));
     await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 50));
   }
 }
 
 /** What S3 said (its XML `Code`), or the connection that failed, as the SDK would name it. */
-async function s3ErrorOf(res: Response | Error): Promise<BackendError> {
-  if (res instanceof Error) return { name: 'NetworkingError', message: res.message };
-  const code = /<Code>([A-Za-z]+)<\/Code>/.exec(await res.text().catch(() => ''))?.[1];
-  return { name: code ?? `HTTP${res.status}`, $metadata: { httpStatusCode: res.status } };
+function s3ErrorOf(answer: { status: number; body: Buffer } | Error): BackendError {
+  if (answer instanceof Error) return { name: 'NetworkingError', message: answer.message };
+  const code = /<Code>([A-Za-z]+)<\/Code>/.exec(answer.body.toString('utf8'))?.[1];
+  return { name: code ?? `HTTP${answer.status}`, $metadata: { httpStatusCode: answer.status } };
 }
 
 /** Writes an object (a 5xx or a failed connection is tried again: `presigned`). */
 export async function putObject(key: string, body: Buffer | Uint8Array, contentType: string): Promise<void> {
   const link = () => storage.presignPut(bucket(), key, { contentType, size: body.length, expiresIn: 120 });
   const res = await presigned(link, { method: 'PUT', headers: { 'content-type': contentType }, body });
-  await res.arrayBuffer().catch(() => undefined);
-  if (!res.ok) throw new Error(`Writing a mail object failed (HTTP ${res.status}).`);
+  if (res.status >= 300) throw new Error(`Writing a mail object failed (HTTP ${res.status}).`);
 }
 
 /** The object's bytes; undefined when it is gone (a 5xx or a failed connection is tried again). */
 export async function getObject(key: string, bucketName = artifactsBucket()): Promise<Buffer | undefined> {
   const res = await presigned(() => storage.presignGet({ name: bucketName }, key, { expiresIn: 120 }));
-  if (res.status === 404) {
-    await res.arrayBuffer().catch(() => undefined);
-    return undefined;
-  }
-  if (!res.ok) throw new Error(`Reading a mail object failed (HTTP ${res.status}).`);
-  return Buffer.from(await res.arrayBuffer());
+  if (res.status === 404) return undefined;
+  if (res.status >= 300) throw new Error(`Reading a mail object failed (HTTP ${res.status}).`);
+  return res.body;
 }
 
 /** A presigned GET, valid 5 minutes by default; `filename` makes browsers save it under that name. */
