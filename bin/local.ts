@@ -110,16 +110,18 @@ async function main(): Promise<void> {
   const { createWorkerQueues } = await import('../lib/local/sqs');
   const workerQueues = await createWorkerQueues({ endpoint: services.sqs.endpoint, region, credentials });
 
-  // PLATFORM_FAULTS (off by default): the fault injector in front of the engines (lib/local/faults.ts).
+  // PLATFORM_FAULTS (off by default): the fault injector in front of the engines and at the
+  // scheduler's and builds' local adapters (lib/local/faults.ts).
   const endpoints = {
     dynamodb: services.dynamo.endpoint,
     s3: services.s3.endpoint,
     sqs: services.sqs.endpoint,
   };
   if (env.PLATFORM_FAULTS) {
-    const { parseFaults, startFaultProxy } = await import('../lib/local/faults');
+    const { parseFaults, startFaultProxy, startPortFaults, WIRE_SERVICES } = await import('../lib/local/faults');
     const rules = parseFaults(env.PLATFORM_FAULTS);
-    for (const service of ['dynamodb', 's3', 'sqs'] as const) {
+    stoppers.push(startPortFaults(rules).stop);
+    for (const service of WIRE_SERVICES) {
       if (!rules.some((r) => r.service === service)) continue;
       const proxy = await startFaultProxy(service, endpoints[service], rules);
       stoppers.push(proxy.stop);

@@ -1,8 +1,14 @@
 import { CloudWatchLogsClient, FilterLogEventsCommand, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
-import { CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
+import {
+  AccountLimitExceededException,
+  CodeBuildClient,
+  StartBuildCommand,
+  StopBuildCommand,
+} from '@aws-sdk/client-codebuild';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import { backendError } from '../../shared/kernel/ground/backend-errors';
 import { awsBuilds, envObjectKey } from '../../shared/ports/builds/aws';
 import type { BuildJob } from '../../shared/ports/builds/index';
 import { awsRuntime, parseLambdaLine } from '../../shared/ports/runtime/aws';
@@ -153,6 +159,27 @@ describe('builds port, AWS adapter (CodeBuild)', () => {
       ],
     });
     expect(await awsBuilds().failureReason('p:uuid')).toBe('The build step "npm run build" failed with exit code 1.');
+  });
+
+  it('a start CodeBuild refuses (account limit, throttling, unavailable) throws what the backend-error table reads', async () => {
+    // The deployment's launch turns any of these into `error` and 502 `Couldn't start the build. Try again.`.
+    process.env.ARTIFACTS_BUCKET = 'artifacts';
+    s3.on(PutObjectCommand).resolves({});
+    const refusals: [Error, string][] = [
+      [
+        new AccountLimitExceededException({ message: 'Cannot have more than 60 active builds', $metadata: {} }),
+        'throttled',
+      ],
+      [Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: {} }), 'throttled'],
+      [Object.assign(new Error('unavailable'), { name: 'ServiceUnavailableException', $metadata: {} }), 'backend'],
+    ];
+    for (const [refusal, kind] of refusals) {
+      codebuild.on(StartBuildCommand).rejects(refusal);
+      const thrown = await awsBuilds()
+        .start(job)
+        .catch((e: Error) => e);
+      expect([(thrown as Error).name, backendError(thrown as never).kind]).toEqual([refusal.name, kind]);
+    }
   });
 });
 

@@ -7,13 +7,16 @@ import {
   ConflictException,
   CreateScheduleCommand,
   DeleteScheduleCommand,
+  InternalServerException,
   ResourceNotFoundException,
   SchedulerClient,
+  ThrottlingException,
   UpdateScheduleCommand,
 } from '@aws-sdk/client-scheduler';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
+import { backendError } from '../../shared/kernel/ground/backend-errors';
 import { sesMail } from '../../shared/ports/mail-transport/aws';
 import { awsPhone } from '../../shared/ports/phone/aws';
 import { atExpression, awsScheduler } from '../../shared/ports/scheduler/aws';
@@ -96,6 +99,29 @@ describe('scheduler', () => {
     expect(schedulerMock.commandCalls(DeleteScheduleCommand)[0]?.args[0].input).toEqual({
       Name: 'ntc_1.3',
       GroupName: 'platform-notify',
+    });
+  });
+
+  it('lets a throttled or failed call reach the backend-error table: 429 throttling, else 502', async () => {
+    // What the SDK throws once its own retries are spent; the route's middy stack maps it by name.
+    const fields = (m: string) => ({ Message: m, message: m, $metadata: {} });
+    const refusals: [Error, string][] = [
+      [new ThrottlingException(fields('Rate exceeded')), 'throttled'],
+      [new InternalServerException(fields('internal')), 'backend'],
+    ];
+    for (const [refusal, kind] of refusals) {
+      schedulerMock.on(CreateScheduleCommand).rejects(refusal);
+      const thrown = await awsScheduler.schedule('ntc_1.4', Date.now() + 3_600_000, {}).catch((e: Error) => e);
+      expect([(thrown as Error).name, backendError(thrown as never).kind]).toEqual([refusal.name, kind]);
+    }
+    // Within 15 minutes the timer is an SQS message: SQS's throttling is 429 too.
+    sqsMock
+      .on(SendMessageCommand)
+      .rejects(Object.assign(new Error('Rate exceeded'), { name: 'RequestThrottled', $metadata: {} }));
+    const soon = await awsScheduler.schedule('ntc_1.5', Date.now() + 60_000, {}).catch((e: Error) => e);
+    expect(backendError(soon as never)).toMatchObject({
+      kind: 'throttled',
+      message: 'The backend is throttling requests. Try again in a moment.',
     });
   });
 });

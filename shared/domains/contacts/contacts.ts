@@ -4,7 +4,7 @@ import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
-import { deleteMany, queryAll } from '../../kernel/store/ops';
+import { deleteMany, putOnce, queryAll } from '../../kernel/store/ops';
 import { getItem, getMany, TABLE } from '../../kernel/store/table';
 import { deleteObjects } from '../mail/objects';
 import {
@@ -150,7 +150,7 @@ export function newContact(
 
 /** Writes a new contact, then its search postings. */
 export async function putContact(record: ContactRecord): Promise<ContactRecord> {
-  await db.send(new PutCommand({ TableName: TABLE(), Item: record, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await putOnce({ Item: record, ConditionExpression: 'attribute_not_exists(pk)' });
   await syncPostings(undefined, record);
   return record;
 }

@@ -1,8 +1,6 @@
 import type { Email } from 'postal-mime';
 import { describeError, log } from '../../kernel/ground/log';
-import { db } from '../../kernel/store/client';
-import { PutCommand } from '../../kernel/store/commands';
-import { TABLE } from '../../kernel/store/table';
+import { putOnce } from '../../kernel/store/ops';
 import { mail } from '../../ports/mail-transport';
 import { domainOf, getDomain, type MailboxRecord } from './records';
 import { mailPk } from './threads';
@@ -39,13 +37,7 @@ export async function vacationReply(
     if (domain?.status !== 'verified') return false;
     const marker = { pk: mailPk(mailbox.mailboxId), sk: `VAC#${v.startsAt ?? 0}#${mailbox.version}#${sender}` };
     try {
-      await db.send(
-        new PutCommand({
-          TableName: TABLE(),
-          Item: { ...marker, at: now },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await putOnce({ Item: { ...marker, at: now }, ConditionExpression: 'attribute_not_exists(pk)' });
     } catch (err) {
       if ((err as Error).name === 'ConditionalCheckFailedException') return false;
       throw err;

@@ -2,8 +2,8 @@ import type { Role } from '../../kernel/auth/scopes';
 import type { Member } from '../../kernel/identity/schema';
 import { getUser } from '../../kernel/identity/users';
 import { db } from '../../kernel/store/client';
-import { PutCommand, UpdateCommand } from '../../kernel/store/commands';
-import { queryPrefix } from '../../kernel/store/ops';
+import { UpdateCommand } from '../../kernel/store/commands';
+import { putOnce, queryPrefix } from '../../kernel/store/ops';
 import { getItem, ORG_PREFIX, TABLE } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
 import { phone } from '../../ports/phone';
@@ -109,9 +109,7 @@ export async function deliverEvent(event: NotifyEvent, now = Date.now()): Promis
         sent: [],
       };
       try {
-        await db.send(
-          new PutCommand({ TableName: TABLE(), Item: notice, ConditionExpression: 'attribute_not_exists(pk)' }),
-        );
+        await putOnce({ Item: notice, ConditionExpression: 'attribute_not_exists(pk)' });
         made.push(noticeId);
       } catch (err) {
         if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;

@@ -1,10 +1,10 @@
 import { conflict, isDomainError, notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
-import { PutCommand, QueryCommand } from '../../kernel/store/commands';
+import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
-import { queryCount, queryPrefix, updateVersioned } from '../../kernel/store/ops';
+import { putOnce, queryCount, queryPrefix, updateVersioned } from '../../kernel/store/ops';
 import { getItem, publicFields, TABLE } from '../../kernel/store/table';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { getNumbered } from './issues';
@@ -179,9 +179,7 @@ export async function reportCheck(
         version: 1,
       };
       try {
-        await db.send(
-          new PutCommand({ TableName: TABLE(), Item: check, ConditionExpression: 'attribute_not_exists(pk)' }),
-        );
+        await putOnce({ Item: check, ConditionExpression: 'attribute_not_exists(pk)' });
       } catch (err) {
         if ((err as Error).name === 'ConditionalCheckFailedException' && attempt < 3) continue;
         throw err;

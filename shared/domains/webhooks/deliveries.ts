@@ -4,9 +4,10 @@ import { notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
-import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
+import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
+import { putOnce } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { queue } from '../../ports/queue';
 import type { NotifyEvent } from '../notifications/kinds';
@@ -123,13 +124,10 @@ export async function fanOut(event: NotifyEvent): Promise<number> {
       createdAt: Date.now(),
     };
     try {
-      await db.send(
-        new PutCommand({
-          TableName: TABLE(),
-          Item: { ...deliveryKey(e.orgId, e.endpointId, deliveryId), ...record },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await putOnce({
+        Item: { ...deliveryKey(e.orgId, e.endpointId, deliveryId), ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      });
     } catch (err) {
       if ((err as Error).name === 'ConditionalCheckFailedException') continue;
       throw err;
@@ -284,13 +282,10 @@ export async function redeliver(d: DeliveryRecord): Promise<DeliveryRecord> {
   };
   delete copy.nextAttemptAt;
   // The key last: a record read from the table carries its own.
-  await db.send(
-    new PutCommand({
-      TableName: TABLE(),
-      Item: { ...copy, ...deliveryKey(d.orgId, d.endpointId, copy.deliveryId) },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putOnce({
+    Item: { ...copy, ...deliveryKey(d.orgId, d.endpointId, copy.deliveryId) },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  });
   await send({ orgId: d.orgId, endpointId: d.endpointId, deliveryId: copy.deliveryId, notBefore: 0 }, 0);
   return copy;
 }

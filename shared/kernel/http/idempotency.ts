@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { conflict, invalid } from '../ground/errors';
 import { describeError, log } from '../ground/log';
 import { db } from '../store/client';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../store/commands';
+import { DeleteCommand, GetCommand, UpdateCommand } from '../store/commands';
+import { putOnce } from '../store/ops';
 import { TABLE } from '../store/table';
 import { HttpError } from './http-error';
 
@@ -11,8 +12,8 @@ import { HttpError } from './http-error';
  * Idempotency keys as Stripe defines them: a write sent with `Idempotency-Key` runs once per
  * organization, caller and key for 24 hours. The first request claims the key with a conditional
  * put; a repeat with the same route and body answers the kept response with `Idempotent-Replayed:
- * true`; another body is 422; while the first still runs, 409. A 5xx is not kept (the record goes),
- * so a retry runs again. Records live in the platform table and expire by TTL.
+ * true`; another body is 422; while the first still runs, 409. A 5xx or a 429 is not kept (the
+ * record goes), so a retry runs again. Records live in the platform table and expire by TTL.
  */
 export const IDEMPOTENCY_MESSAGES = {
   empty: 'Idempotency-Key must not be empty.',
@@ -60,21 +61,20 @@ export async function claim(
     .update(request.body ?? '')
     .digest('hex');
   try {
-    await db.send(
-      new PutCommand({
-        TableName: TABLE(),
-        Item: {
-          ...itemKey,
-          status: 'running',
-          fingerprint,
-          lockUntil: now + LOCK_MS,
-          ttl: Math.floor(now / 1000) + KEEP_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk) OR (#status = :running AND lockUntil < :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':running': 'running', ':now': now },
-      }),
-    );
+    // A claim the SDK repeats after its answer was lost is still this request's (putOnce).
+    await putOnce({
+      Item: {
+        ...itemKey,
+        status: 'running',
+        fingerprint,
+        lockUntil: now + LOCK_MS,
+        ttl: Math.floor(now / 1000) + KEEP_SECONDS,
+        claimId: randomUUID(),
+      },
+      ConditionExpression: 'attribute_not_exists(pk) OR (#status = :running AND lockUntil < :now)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':running': 'running', ':now': now },
+    });
     return { claim: itemKey };
   } catch (err) {
     if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
@@ -95,7 +95,9 @@ export async function claim(
 export async function settle(claimed: Claim, response: Result): Promise<void> {
   try {
     const size = Buffer.byteLength(response.body ?? '') + JSON.stringify(response.headers ?? {}).length;
-    if (response.statusCode === undefined || response.statusCode >= 500 || size > MAX_KEPT) {
+    // A 5xx or a 429 asks for the request again: a repeat runs it, never replays the refusal.
+    const again = response.statusCode === undefined || response.statusCode >= 500 || response.statusCode === 429;
+    if (again || size > MAX_KEPT) {
       await db.send(new DeleteCommand({ TableName: TABLE(), Key: claimed }));
       if (size > MAX_KEPT) log.warn('an idempotent response too large to keep was answered, not kept', { size });
       return;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '../ground/errors';
 import { db } from './client';
+import { putOnce } from './ops';
 import { sleep, TABLE } from './table';
 
 /** How a lease is taken: held at most `ttlMs` (a holder that died lets go then), waited for at most `waitMs`. */
@@ -43,15 +44,12 @@ export async function takeLease(name: string, busy: string, options: LeaseOption
   for (let attempt = 0; ; attempt++) {
     const now = Date.now();
     try {
-      await db.send(
-        new PutCommand({
-          TableName: TABLE(),
-          Item: { ...key, holder, until: now + ttlMs, ttl: Math.ceil((now + ttlMs) / 1000) + 3600 },
-          ConditionExpression: 'attribute_not_exists(pk) OR #until < :now',
-          ExpressionAttributeNames: { '#until': 'until' },
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
+      await putOnce({
+        Item: { ...key, holder, until: now + ttlMs, ttl: Math.ceil((now + ttlMs) / 1000) + 3600 },
+        ConditionExpression: 'attribute_not_exists(pk) OR #until < :now',
+        ExpressionAttributeNames: { '#until': 'until' },
+        ExpressionAttributeValues: { ':now': now },
+      });
       break;
     } catch (err) {
       if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;

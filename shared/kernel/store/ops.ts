@@ -1,5 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   BatchWriteCommand,
+  PutCommand,
+  type PutCommandInput,
   QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
@@ -8,7 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { conflict } from '../ground/errors';
 import { db } from './client';
-import { type Item, sleep, TABLE, versionedUpdate } from './table';
+import { getItem, type Item, sleep, TABLE, versionedUpdate } from './table';
 
 /**
  * The platform table's queries (page after page), batch deletes, transactions and versioned
@@ -103,6 +106,39 @@ export async function transact(
       await sleep(10 + Math.random() * Math.min(400, 20 * 2 ** Math.min(attempt, 5)));
     }
   }
+}
+
+/**
+ * A conditional put (a create: `attribute_not_exists(pk)`, a claim, a lease) that is safe to
+ * repeat. The SDK sends a put again when its answer was lost (the connection reset after DynamoDB
+ * applied it), and the repeat fails its own condition: the item is there, and it is ours. So a
+ * failed condition is taken as success when the stored item is the very item this put wrote (read
+ * back consistently; what it holds is new ids, times and tokens of this request, which no other
+ * writer has); else the `ConditionalCheckFailedException` goes on as before. (A transaction needs
+ * none of this: the SDK repeats it with the same client request token, which DynamoDB takes as the
+ * same transaction.)
+ */
+export async function putOnce<T extends { pk: string; sk: string }>(
+  input: Omit<PutCommandInput, 'TableName' | 'Item'> & { Item: T },
+): Promise<void> {
+  try {
+    await db.send(new PutCommand({ TableName: TABLE(), ...input }));
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    const stored = await getItem({ pk: input.Item.pk, sk: input.Item.sk }, true);
+    if (!stored || !isDeepStrictEqual(stored, withoutUndefined(input.Item))) throw err;
+  }
+}
+
+/** What the document client stores of a value (it drops undefined values: `removeUndefinedValues`). */
+function withoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUndefined);
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, withoutUndefined(v)]),
+  );
 }
 
 /**

@@ -18,6 +18,7 @@ import { localPaths } from '../../kernel/tenancy/paths';
 import { firstLink, handOver, machineNetworkEnv, tenantDir } from '../../kernel/tenancy/sandbox';
 import type { BuildManifest } from '../artifacts/port';
 import { git } from '../git';
+import { withFaults } from '../local-faults';
 import { storage } from '../object-storage';
 import { BuildLogWriter, lastErrorLine, readBuildLog } from './build-log';
 import { depsCacheKey, restoreDeps, saveDeps } from './deps-cache';
@@ -494,30 +495,33 @@ export function abortAllImports(): Promise<void> {
 }
 
 export function localBuilds(): BuildsPort {
-  return {
-    async start(job) {
-      // The build's folder must be writable now: a full disk or a broken data folder is a 502,
-      // not a deployment stuck in `queued`.
-      await mkdir(localPaths.deployment(job.deploymentId), { recursive: true });
-      state.queue.push(job);
-      // After the caller's own bookkeeping (it stores the build id), never inside it.
-      setImmediate(pump);
-      return { buildId: buildIdOf(job.deploymentId) };
-    },
-    startImport: async (job) => ({ buildId: startImportProcess(job) }),
-    async cancel(buildId) {
-      if (buildId.startsWith('local-import-')) return stopImport(buildId);
-      const deploymentId = deploymentOfBuild(buildId);
-      const i = state.queue.findIndex((j) => j.deploymentId === deploymentId);
-      if (i >= 0) state.queue.splice(i, 1);
-      state.active.get(deploymentId)?.abort.abort();
-      if (state.queue.length === 0 && state.active.size === 0) pump();
-    },
-    async readLog(deployment, position, limit) {
-      const offset = position ? Number(position) : 0;
-      const { lines, next } = await readBuildLog(deployment.deploymentId, Number.isFinite(offset) ? offset : 0, limit);
-      return { lines, position: String(next) };
-    },
-    failureReason: async (buildId) => lastErrorLine(deploymentOfBuild(buildId)),
-  };
+  // The local platform's fault injector may fail a call as CodeBuild would (shared/ports/local-faults.ts).
+  return withFaults('builds', localBuildsPort, { start: 'StartBuild', startImport: 'StartBuild', cancel: 'StopBuild' });
 }
+
+const localBuildsPort: BuildsPort = {
+  async start(job) {
+    // The build's folder must be writable now: a full disk or a broken data folder is a 502,
+    // not a deployment stuck in `queued`.
+    await mkdir(localPaths.deployment(job.deploymentId), { recursive: true });
+    state.queue.push(job);
+    // After the caller's own bookkeeping (it stores the build id), never inside it.
+    setImmediate(pump);
+    return { buildId: buildIdOf(job.deploymentId) };
+  },
+  startImport: async (job) => ({ buildId: startImportProcess(job) }),
+  async cancel(buildId) {
+    if (buildId.startsWith('local-import-')) return stopImport(buildId);
+    const deploymentId = deploymentOfBuild(buildId);
+    const i = state.queue.findIndex((j) => j.deploymentId === deploymentId);
+    if (i >= 0) state.queue.splice(i, 1);
+    state.active.get(deploymentId)?.abort.abort();
+    if (state.queue.length === 0 && state.active.size === 0) pump();
+  },
+  async readLog(deployment, position, limit) {
+    const offset = position ? Number(position) : 0;
+    const { lines, next } = await readBuildLog(deployment.deploymentId, Number.isFinite(offset) ? offset : 0, limit);
+    return { lines, position: String(next) };
+  },
+  failureReason: async (buildId) => lastErrorLine(deploymentOfBuild(buildId)),
+};

@@ -1,9 +1,9 @@
 import { DomainError } from '../../../kernel/ground/errors';
 import { db } from '../../../kernel/store/client';
-import { PutCommand, QueryCommand, UpdateCommand } from '../../../kernel/store/commands';
+import { QueryCommand, UpdateCommand } from '../../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
 import { newId } from '../../../kernel/store/ids';
-import { queryAll } from '../../../kernel/store/ops';
+import { putOnce, queryAll } from '../../../kernel/store/ops';
 import { getItem, TABLE } from '../../../kernel/store/table';
 
 /**
@@ -93,7 +93,7 @@ const activeSortKey = (createdAt: number, orgId: string, importId: string) =>
 
 export async function putImport(record: ImportRecord): Promise<void> {
   const item = { ...record, gsi1pk: ACTIVE_PK, gsi1sk: activeSortKey(record.createdAt, record.orgId, record.importId) };
-  await db.send(new PutCommand({ TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await putOnce({ Item: item, ConditionExpression: 'attribute_not_exists(pk)' });
 }
 
 /** Imports of any organization still queued or running past their job's time limit at `now`. */
