@@ -108,6 +108,8 @@ async function main(): Promise<string> {
   try {
     const env = process.env;
     env.ARTIFACTS_BUCKET = `load-${randomBytes(4).toString('hex')}`;
+    // Environment variables are sealed with the local master key, as under `npm start`.
+    env.LOCAL_SECRETS_KEY = randomBytes(32).toString('base64');
     env.OUTBOX_DIR = join(dataDir, 'outbox');
     const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }, { startWorkers }, { workers }] =
       await Promise.all([
