@@ -143,6 +143,12 @@ export function narrowBarrels(): Plugin {
         return imports;
       };
 
+      // A bundler that serves many functions (lib/bundle.ts) keeps what it read of node_modules,
+      // and reads the project's own files again at each build, as esbuild does.
+      build.onStart(() => {
+        for (const file of importers.keys()) if (!file.includes('/node_modules/')) importers.delete(file);
+      });
+
       build.onResolve({ filter: BARREL }, async (args) => {
         // A plugin's own resolve is left to esbuild; an `import()` too (lib/bundle-start-chunk.ts wraps
         // it, and its wrapper's static import of the barrel comes back here).

@@ -34,14 +34,14 @@ const SKIP = PLAIN_RESOLVE;
 const ESM = /^\s*(import|export)\s/m;
 const DEFAULT_EXPORT = /export\s+default\b|export\s*\{[^}]*\bas\s+default\b/;
 
-export function oneStartChunk(): Plugin {
+export function oneStartChunk(entryFile?: () => string): Plugin {
   return {
     name: 'one-start-chunk',
     setup(build: PluginBuild) {
       const { entryPoints, absWorkingDir } = build.initialOptions;
       const entries = Array.isArray(entryPoints) ? entryPoints : [];
-      if (entries.length !== 1 || typeof entries[0] !== 'string') return;
-      const entry = resolve(absWorkingDir ?? process.cwd(), entries[0]);
+      if (!entryFile && (entries.length !== 1 || typeof entries[0] !== 'string')) return;
+      const entryOf = entryFile ?? (() => resolve(absWorkingDir ?? process.cwd(), entries[0] as string));
 
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData === SKIP) return undefined;
@@ -68,7 +68,7 @@ export function oneStartChunk(): Plugin {
       build.onLoad({ filter: /.*/, namespace: NS }, (args) => {
         const { specifier, resolveDir, hasDefault } = args.pluginData as Target;
         const target = JSON.stringify(specifier);
-        const lines = [`import ${JSON.stringify(entry)};`, `export * from ${target};`];
+        const lines = [`import ${JSON.stringify(entryOf())};`, `export * from ${target};`];
         if (hasDefault) lines.push(`export { default } from ${target};`);
         const contents = lines.join('\n');
         return { contents, resolveDir, loader: 'js', pluginData: { source: contents } };

@@ -134,8 +134,9 @@ export const workers: Worker[] = [
   {
     name: 'agent-callbacks',
     description: "Calls agent jobs' callback URLs when they end",
-    // Tries are counted in the message (5, with growing delays, each a new message); a message the
-    // handler throws on (an outage of the platform's own) goes to the dead-letter queue.
+    // Tries are counted in the message (5, with growing delays, each a new message) and beside the
+    // job, so a repeated message sends nothing; a message the handler throws on (an outage of the
+    // platform's own) goes to the dead-letter queue.
     trigger: queueTrigger('agent-callbacks', { batchSize: 10, maxReceives: 3 }),
     // Records (the job); the next try queued again (agentCallbacks).
     needs: ['table', 'agentCallbacks'],
@@ -177,7 +178,7 @@ export const workers: Worker[] = [
     name: 'webhooks',
     description: 'Delivers signed webhooks, retrying for 24 hours',
     // One try per message; the next try is a new message with its wait (chained past SQS's 15
-    // minutes), so a slow receiver holds no batch.
+    // minutes), so a slow receiver holds no batch; a repeated message of a try made sends nothing.
     trigger: queueTrigger('webhooks', { batchSize: 10 }),
     // Records (endpoints, deliveries); the endpoint's secrets (decrypt); the next try (webhooks).
     needs: ['table', 'secretsDecrypt', 'webhooks'],

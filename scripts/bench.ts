@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { routeGroups } from '../lib/route-groups';
+import { buildRef, compareAgainst, renderAgainst } from './bench/against';
 import { benchAgents, renderAgents } from './bench/agents';
 import { benchAudit, renderAudit } from './bench/audit';
 import { bareName, buildBare } from './bench/bare';
-import { readBlock, renderSummary, SUMMARY_MARKERS, writeBlock } from './bench/blocks';
+import { AGAINST_MARKERS, readBlock, renderSummary, SUMMARY_MARKERS, writeBlock } from './bench/blocks';
 import { benchCalendar, renderCalendar } from './bench/calendar';
 import { benchCli, renderCli } from './bench/cli';
 import { coldPair, firstAnswerTime, firstRequests } from './bench/cold';
@@ -32,7 +33,9 @@ import { type Bundle, buildEach, ROOT } from './build';
  * every function of lib/route-groups.ts, each against a bare handler with the same AWS SDK
  * clients (the goals are in DESIGN.md, "Performance"). Prints a markdown report; `--write` puts
  * it between the bench markers of docs/benchmarks.md and its summary between the summary markers of
- * README.md; `--summary` writes that summary again from docs/benchmarks.md, measuring nothing.
+ * README.md; `--summary` writes that summary again from docs/benchmarks.md, measuring nothing;
+ * `--against <ref>` measures only the start bytes and cold starts of every function side by side
+ * with another commit's (scripts/bench/against.ts), into its own block of docs/benchmarks.md with `--write`.
  * Fixed counts, loopback only: about 8 minutes on 2 cores, most of it the git section (100 MB
  * pushes, imports and clones) and the preview builds.
  */
@@ -79,6 +82,29 @@ async function main(): Promise<void> {
   }
 
   const coldRuns = coldRunsFor(functions.length);
+  const against = process.argv[process.argv.indexOf('--against') + 1];
+  if (process.argv.includes('--against')) {
+    if (!against) throw new Error('--against needs a commit: npm run bench -- --against <ref>');
+    say(`building ${against}'s functions in a worktree of its own`);
+    const ref = buildRef(against);
+    try {
+      const firsts = await firstRequests(functions.map((f) => f.group.name));
+      const rows = await compareAgainst(
+        ref.root,
+        results.flatMap((r) => ('bundle' in r ? [r.bundle] : [])),
+        firsts,
+        coldRuns,
+        say,
+      );
+      const stamp = `Measured ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} on Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}, with \`npm run bench -- --against ${against}${write ? ' --write' : ''}\`.`;
+      const report = `${stamp}\n\n${renderAgainst(against, coldRuns, rows)}`;
+      process.stdout.write(report);
+      if (write) writeBlock(REPORT_FILE, report, AGAINST_MARKERS);
+    } finally {
+      ref.remove();
+    }
+    return;
+  }
   // Cold init is judged against one floor for all: a bare handler with the DynamoDB client alone
   // (the other clients a function needs load with its first route that needs them).
   const floor = await buildBare(['table']);

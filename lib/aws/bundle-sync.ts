@@ -7,7 +7,8 @@ import { buildSync } from 'esbuild';
  * lib/bundle.ts for CDK, whose bundling hook is synchronous, while esbuild runs plugins only in its
  * asynchronous API. The bundler (lib/bundle.ts and its plugins, compiled once per process to one
  * CommonJS file) runs in a worker thread, and the caller waits for it with `Atomics.wait`. One
- * worker serves every function of a synth, with esbuild's service kept warm.
+ * worker serves every function of a synth by one esbuild context (lib/bundle.ts functionBundler),
+ * which parses the files the functions share once.
  */
 interface Bundler {
   port: MessagePort;
@@ -18,12 +19,18 @@ let bundler: Bundler | undefined;
 
 const WORKER = `
 const { workerData } = require('node:worker_threads');
-const { bundleFunction } = require(workerData.file);
+const { functionBundler } = require(workerData.file);
 const { port, signal } = workerData;
+const bundlers = new Map();
 port.on('message', async (job) => {
   let error;
   try {
-    await bundleFunction(job);
+    let bundler = bundlers.get(job.absWorkingDir);
+    if (!bundler) {
+      bundler = functionBundler({ absWorkingDir: job.absWorkingDir });
+      bundlers.set(job.absWorkingDir, bundler);
+    }
+    await (await bundler).bundle(job);
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);
   }

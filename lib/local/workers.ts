@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse } from 'aws-lambda';
 import { onPlatformEvents, type PlatformEvent } from '../../shared/kernel/events/bus';
-import { describeError, log } from '../../shared/kernel/ground/log';
+import { describeError, errorLine, log } from '../../shared/kernel/ground/log';
 import { assertNeedsEnv } from '../../shared/kernel/needs';
 import { keepAnalytics, takeAnalytics } from '../../shared/ports/analytics/local';
 import { eventLine, logsEvent } from '../../shared/ports/analytics/logs';
+import { failureReasons } from '../../shared/ports/queue/batch';
 import {
   type EventTrigger,
   type QueueTrigger,
@@ -35,14 +38,30 @@ type Handler = (event: unknown) => Promise<unknown>;
 
 const ROOT = join(__dirname, '..', '..');
 
-export async function startWorkers(
-  options: { workers?: Worker[]; env?: NodeJS.ProcessEnv; runSchedulesAtStart?: boolean } = {},
-): Promise<LocalWorkers> {
+export interface StartOptions {
+  workers?: Worker[];
+  env?: NodeJS.ProcessEnv;
+  runSchedulesAtStart?: boolean;
+  /** Handlers by worker name in place of their files' (a test's handler that always fails). */
+  handlers?: Record<string, Handler>;
+  /**
+   * How long a received message stays invisible, in place of its queue's (six times the worker's
+   * timeout, as on AWS): a test's failed message comes back at once.
+   */
+  visibilitySeconds?: number;
+}
+
+export async function startWorkers(options: StartOptions = {}): Promise<LocalWorkers> {
   const rows = options.workers ?? table;
   const env = options.env ?? process.env;
   for (const w of rows) assertNeedsEnv(`The ${w.name} worker`, w.needs, 'local', env);
   const handlers = new Map<string, Handler>();
   for (const w of rows) {
+    const given = options.handlers?.[w.name];
+    if (given) {
+      handlers.set(w.name, given);
+      continue;
+    }
     const mod = (await import(join(ROOT, workerEntry(w)))) as { handler?: Handler };
     if (typeof mod.handler !== 'function') throw new Error(`${workerEntry(w)} exports no handler.`);
     handlers.set(w.name, mod.handler);
@@ -68,7 +87,9 @@ export async function startWorkers(
   }
 
   const eventRows = rows.filter((w): w is Worker & { trigger: EventTrigger } => w.trigger.kind === 'event');
-  const deliverEvent = async (event: PlatformEvent) => {
+  const deliverEvent = async (published: PlatformEvent) => {
+    // EventBridge gives each event its id.
+    const event = { ...published, id: published.id ?? randomUUID() };
     const matching = eventRows.filter(
       (w) => w.trigger.source === event.source && w.trigger.detailType === event['detail-type'],
     );
@@ -77,7 +98,9 @@ export async function startWorkers(
   stops.push(onPlatformEvents(deliverEvent));
 
   for (const w of rows) {
-    if (w.trigger.kind === 'queue') stops.push(await pollQueue(w, w.trigger, handlerOf(w), env.AWS_ENDPOINT_URL_SQS));
+    if (w.trigger.kind === 'queue') {
+      stops.push(await pollQueue(w, w.trigger, handlerOf(w), env.AWS_ENDPOINT_URL_SQS, options.visibilitySeconds));
+    }
   }
 
   return {
@@ -133,15 +156,32 @@ function drainLogs(w: Worker, everySeconds: number, handler: Handler): () => Pro
   };
 }
 
-/** As EventBridge: a failed delivery is tried again, `retries` times, then given up (and reported). */
-async function deliverWithRetries(w: Worker & { trigger: EventTrigger }, handler: Handler, event: PlatformEvent) {
+/**
+ * As EventBridge: a failed delivery is tried again, `retries` times, then given up, with a warn
+ * line (`an event was given up`). On AWS no dead-letter queue takes it: neither the rule's target
+ * nor the function has one (lib/aws/workers.ts), so the event is dropped there too.
+ */
+async function deliverWithRetries(
+  w: Worker & { trigger: EventTrigger },
+  handler: Handler,
+  event: PlatformEvent & { id: string },
+) {
   for (let attempt = 0; ; attempt++) {
     try {
       await handler(event);
       return;
     } catch (err) {
       log.warn('an event worker failed', { worker: w.name, attempt, error: describeError(err) });
-      if (attempt >= w.trigger.retries) throw err;
+      if (attempt >= w.trigger.retries) {
+        log.warn('an event was given up', {
+          worker: w.name,
+          eventId: event.id,
+          tries: attempt + 1,
+          goesTo: 'nowhere: dropped, as on AWS (its rule target has no dead-letter queue)',
+          error: errorLine(err),
+        });
+        throw err;
+      }
     }
   }
 }
@@ -157,6 +197,7 @@ async function pollQueue(
   trigger: QueueTrigger,
   handler: Handler,
   endpoint: string | undefined,
+  visibilitySeconds: number | undefined,
 ): Promise<() => Promise<void>> {
   if (!endpoint) throw new Error(`The ${w.name} worker cannot start: AWS_ENDPOINT_URL_SQS is not set.`);
   const sqs = new SQSClient({ endpoint });
@@ -170,10 +211,11 @@ async function pollQueue(
             QueueUrl: queueUrl,
             MaxNumberOfMessages: Math.min(trigger.batchSize, 10),
             WaitTimeSeconds: 1,
+            ...(visibilitySeconds !== undefined ? { VisibilityTimeout: visibilitySeconds } : {}),
             MessageSystemAttributeNames: ['ApproximateReceiveCount'],
           }),
         );
-        if (Messages.length > 0) await runBatch(w, handler, queueUrl, Messages, sqs);
+        if (Messages.length > 0) await runBatch(w, trigger, handler, queueUrl, Messages, sqs);
       } catch (err) {
         if (running) log.warn('reading a worker queue failed', { worker: w.name, error: describeError(err) });
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -187,7 +229,14 @@ async function pollQueue(
   };
 }
 
-async function runBatch(w: Worker, handler: Handler, queueUrl: string, messages: Message[], sqs: SQSClient) {
+async function runBatch(
+  w: Worker,
+  trigger: QueueTrigger,
+  handler: Handler,
+  queueUrl: string,
+  messages: Message[],
+  sqs: SQSClient,
+) {
   const records = messages.map((m) => ({
     messageId: m.MessageId,
     receiptHandle: m.ReceiptHandle,
@@ -197,15 +246,17 @@ async function runBatch(w: Worker, handler: Handler, queueUrl: string, messages:
     eventSource: 'aws:sqs',
   }));
   let failed: Set<string>;
+  let reasons: Map<string, string> | undefined;
   try {
-    const answer = (await handler({ Records: records })) as
-      | { batchItemFailures?: { itemIdentifier: string }[] }
-      | undefined;
+    const answer = (await handler({ Records: records })) as SQSBatchResponse | undefined;
     failed = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    reasons = answer ? failureReasons.get(answer) : undefined;
   } catch (err) {
     log.warn('a queue worker failed', { worker: w.name, error: describeError(err) });
-    return;
+    failed = new Set(messages.map((m) => m.MessageId as string));
+    reasons = new Map(messages.map((m) => [m.MessageId as string, errorLine(err)]));
   }
+  givenUp(w, trigger, messages, failed, reasons);
   const done = messages.filter((m) => !failed.has(m.MessageId as string));
   if (done.length === 0) return;
   await sqs.send(
@@ -214,4 +265,30 @@ async function runBatch(w: Worker, handler: Handler, queueUrl: string, messages:
       Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
     }),
   );
+}
+
+/**
+ * The failed messages of a batch that were received `maxReceives` times: the queue's redrive moves
+ * them to its dead-letter queue (as on AWS, where its alarm goes off), each with a warn line naming
+ * the worker, the message and why (never its body).
+ */
+function givenUp(
+  w: Worker,
+  trigger: QueueTrigger,
+  messages: Message[],
+  failed: Set<string>,
+  reasons: Map<string, string> | undefined,
+) {
+  for (const m of messages) {
+    const id = m.MessageId as string;
+    const receives = Number(m.Attributes?.ApproximateReceiveCount ?? 0);
+    if (!failed.has(id) || receives < trigger.deadLetter.maxReceives) continue;
+    log.warn('a queue message was given up', {
+      worker: w.name,
+      messageId: id,
+      receives,
+      goesTo: `${trigger.queue}-dlq`,
+      error: reasons?.get(id) ?? 'listed in batchItemFailures',
+    });
+  }
 }

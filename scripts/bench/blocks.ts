@@ -13,6 +13,8 @@ export interface Markers {
 
 export const REPORT_MARKERS: Markers = { start: '<!-- bench:start -->', end: '<!-- bench:end -->' };
 export const SUMMARY_MARKERS: Markers = { start: '<!-- bench-summary:start -->', end: '<!-- bench-summary:end -->' };
+/** The comparison with another commit (`npm run bench -- --against <ref>`), in docs/benchmarks.md. */
+export const AGAINST_MARKERS: Markers = { start: '<!-- bench-against:start -->', end: '<!-- bench-against:end -->' };
 
 /** Where `text`'s block lies: the offsets just after its start marker and at its end marker. */
 function blockOf(text: string, markers: Markers, file: string): [number, number] {

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 
 /**
  * The local SQS endpoint for a test file, in a process of its own (test/fixtures/workers/sqs.ts:
@@ -29,35 +30,66 @@ export async function startTestSqs(): Promise<{ endpoint: string; stop: () => Pr
 }
 
 /**
- * Queue workers of lib/workers.ts running for a test file: the local SQS endpoint, every queue
- * worker's queue made and its URL in the environment (as `npm start` sets them: a worker may send
- * to another's), the named workers reading theirs.
+ * The local SQS endpoint with every queue worker's queue made and its URL in `env` (as `npm start`
+ * sets them: a worker may send to another's), `AWS_ENDPOINT_URL_SQS` too; no worker reads them.
  */
-export async function startQueueWorker(...names: string[]): Promise<{ stop: () => Promise<void> }> {
-  const [{ createWorkerQueues }, { startWorkers }, { workers }] = await Promise.all([
-    import('../../lib/local/sqs'),
-    import('../../lib/local/workers'),
-    import('../../lib/workers'),
-  ]);
+export async function startTestQueues(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+  const { createWorkerQueues } = await import('../../lib/local/sqs');
   const sqs = await startTestSqs();
-  process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-  const rows = workers.filter((w) => names.includes(w.name));
+  env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
   Object.assign(
-    process.env,
+    env,
     await createWorkerQueues({
       endpoint: sqs.endpoint,
-      region: process.env.AWS_REGION as string,
+      region: env.AWS_REGION as string,
       credentials: {
-        accessKeyId: process.env.AWS_ACCESS_KEY_ID as string,
-        secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY as string,
+        accessKeyId: env.AWS_ACCESS_KEY_ID as string,
+        secretAccessKey: env.AWS_SECRET_ACCESS_KEY as string,
       },
     }),
   );
-  const running = await startWorkers({ workers: rows });
+  return sqs;
+}
+
+/** Queue workers of lib/workers.ts running for a test file: their queues (`startTestQueues`), the named workers reading theirs. */
+export async function startQueueWorker(...names: string[]): Promise<{ stop: () => Promise<void> }> {
+  const [{ startWorkers }, { workers }] = await Promise.all([
+    import('../../lib/local/workers'),
+    import('../../lib/workers'),
+  ]);
+  const sqs = await startTestQueues();
+  const running = await startWorkers({ workers: workers.filter((w) => names.includes(w.name)) });
   return {
     stop: async () => {
       await running.stop();
       await sqs.stop();
     },
   };
+}
+
+/** Messages in a worker's queue on the test's SQS endpoint (`AWS_ENDPOINT_URL_SQS`): waiting, in flight and delayed. */
+export async function queuedIn(queue: string): Promise<number> {
+  const client = new SQSClient({ endpoint: process.env.AWS_ENDPOINT_URL_SQS });
+  try {
+    const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: queue }));
+    const { Attributes: a } = await client.send(
+      new GetQueueAttributesCommand({
+        QueueUrl,
+        AttributeNames: [
+          'ApproximateNumberOfMessages',
+          'ApproximateNumberOfMessagesNotVisible',
+          'ApproximateNumberOfMessagesDelayed',
+        ],
+      }),
+    );
+    return (
+      Number(a?.ApproximateNumberOfMessages) +
+      Number(a?.ApproximateNumberOfMessagesNotVisible) +
+      Number(a?.ApproximateNumberOfMessagesDelayed ?? 0)
+    );
+  } finally {
+    client.destroy();
+  }
 }

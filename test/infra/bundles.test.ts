@@ -2,12 +2,14 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { bundleFunctionSync } from '../../lib/aws/bundle-sync';
+import { type FunctionBundler, functionBundler } from '../../lib/bundle';
 import { entryOf, routeGroups } from '../../lib/route-groups';
 import { workerEntry, workers } from '../../lib/workers';
 import { firstAnswerTime, firstRequests, importTime } from '../../scripts/bench/cold';
 import {
   type Bundle,
   buildAll,
+  bundleEach,
   bundleFile,
   bundleViolations,
   DIST,
@@ -24,10 +26,23 @@ import {
  */
 const entryOfBundle = (outfile: string) => relative(ROOT, outfile).split('\\').join('/');
 
+/**
+ * One esbuild context for the file's bundles (lib/bundle.ts functionBundler): the workers' and the
+ * git function's reuse what it parsed for the route groups'.
+ */
+let sharedBundler: Promise<FunctionBundler> | undefined;
+const bundler = () => {
+  sharedBundler ??= functionBundler({ absWorkingDir: ROOT, logLevel: 'silent' });
+  return sharedBundler;
+};
+afterAll(async () => {
+  await (await sharedBundler)?.dispose();
+});
+
 /** Every route group's bundle, built once for the tests below that read or run them. */
 let built: Promise<Bundle[]> | undefined;
 const routeBundles = () => {
-  built ??= buildAll(routeGroups);
+  built ??= bundler().then((b) => buildAll(routeGroups, b));
   return built;
 };
 
@@ -96,10 +111,15 @@ it("every function's bundle starts and answers its first route's request, whose 
 }, 180_000);
 
 it('workers: no local code anywhere, and each starts', async () => {
-  // Bundled together (esbuild's work overlaps the plugins'), then checked and started one by one.
-  const bundles = await Promise.all(workers.map((w) => bundleFile(w.name, workerEntry(w), workerOutfile(w.name))));
+  // Bundled by one esbuild context (the files they share parsed once), then checked and started one by one.
+  const bundles = await bundleEach(
+    workers.map((w) => ({ name: w.name, entry: workerEntry(w), outfile: workerOutfile(w.name) })),
+    await bundler(),
+  );
   for (const [i, w] of workers.entries()) {
-    const b = bundles[i] as Bundle;
+    const result = bundles[i];
+    if (!result || 'error' in result) throw new Error(`${w.name}: ${result?.error ?? 'not bundled'}`);
+    const b = result.bundle;
     const local = bundleViolations(b.metafile, entryOfBundle(b.outfile)).filter((v) => !v.includes('at start'));
     expect({ [w.name]: local }).toEqual({ [w.name]: [] });
     // It links and starts: a fresh node process imports it (its chunks, shaped by lib/bundle.ts).
@@ -113,6 +133,14 @@ it("CDK's synchronous bundling (lib/aws/bundle-sync.ts) makes what npm run build
   const built = await bundleFile('core', entryOf(core), join(DIST, 'sync-check', 'build', 'index.mjs'));
   const outdir = join(DIST, 'sync-check', 'cdk');
   rmSync(outdir, { recursive: true, force: true });
+  // Another function first: core is the second of the synth's esbuild context, made from what it kept.
+  const orgs = routeGroups.find((g) => g.name === 'orgs');
+  if (!orgs) throw new Error('no orgs group');
+  bundleFunctionSync({
+    entry: join(ROOT, entryOf(orgs)),
+    outdir: join(DIST, 'sync-check', 'orgs'),
+    absWorkingDir: ROOT,
+  });
   bundleFunctionSync({ entry: join(ROOT, entryOf(core)), outdir, absWorkingDir: ROOT });
   const files = (dir: string) =>
     readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -132,7 +160,7 @@ it("CDK's synchronous bundling (lib/aws/bundle-sync.ts) makes what npm run build
 }, 120_000);
 
 it('the git function: no local code anywhere, only DynamoDB at start', async () => {
-  const b = await bundleFile('git', 'functions/git/handler.ts', join(DIST, 'git', 'index.mjs'));
+  const b = await bundleFile('git', 'functions/git/handler.ts', join(DIST, 'git', 'index.mjs'), await bundler());
   expect(bundleViolations(b.metafile, entryOfBundle(b.outfile))).toEqual([]);
 }, 120_000);
 

@@ -5,7 +5,6 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PlatformStack } from '../../lib/aws/platform-stack';
-import { createWorkerQueues } from '../../lib/local/sqs';
 import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
 import { routeGroups } from '../../lib/route-groups';
 import { type Worker, workers } from '../../lib/workers';
@@ -14,7 +13,7 @@ import { db } from '../../shared/kernel/store/client';
 import { newId } from '../../shared/kernel/store/ids';
 import { TABLE } from '../../shared/kernel/store/table';
 import { putRecord } from '../helpers/records';
-import { startTestSqs } from '../helpers/sqs';
+import { startTestQueues } from '../helpers/sqs';
 
 /**
  * The local worker runner (lib/local/workers.ts) reads the same table as the AWS loop: every row
@@ -67,20 +66,7 @@ let running: LocalWorkers | undefined;
 let sqs: { endpoint: string; stop: () => Promise<void> } | undefined;
 // The table has a queue worker: every start reads its queue on a local SQS endpoint.
 beforeAll(async () => {
-  sqs = await startTestSqs();
-  env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-  // The queues senders name (the needs' variables), as npm start makes them.
-  Object.assign(
-    env,
-    await createWorkerQueues({
-      endpoint: sqs.endpoint,
-      region: env.AWS_REGION as string,
-      credentials: {
-        accessKeyId: env.AWS_ACCESS_KEY_ID as string,
-        secretAccessKey: env.AWS_SECRET_ACCESS_KEY as string,
-      },
-    }),
-  );
+  sqs = await startTestQueues(env);
 });
 afterAll(async () => {
   await sqs?.stop();

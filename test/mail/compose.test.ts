@@ -146,3 +146,21 @@ test('a vacation reply answers each sender once, never list mail, marked Auto-Su
   expect(repliesTo(eve)[0]).toContain('Subject: Out of office');
   expect(repliesTo(list)).toHaveLength(0);
 });
+
+test('a send retried with its Idempotency-Key (no answer seen, a client retry) sends one message', async () => {
+  const subject = `retried-${unique()}`;
+  const body = { to: [`zed-${unique()}@outside.example`], subject, text: 'Once.' };
+  const headers = { 'idempotency-key': `send-${unique()}` };
+  const first = await w.p.post(`${mb()}/send`, body, { headers });
+  expect(first.status).toBe(200);
+  const again = await w.p.post(`${mb()}/send`, body, { headers });
+  expect(again.status).toBe(200);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(again.body).toEqual(first.body);
+  const sent = readdirSync(w.outbox).filter((f) => readFileSync(join(w.outbox, f), 'utf8').includes(subject));
+  expect(sent).toHaveLength(1);
+  const threads = await w.p.get(`${mb()}/threads?label=SENT`);
+  expect(threads.body.threads.filter((t: { subject: string }) => t.subject === subject)).toEqual([
+    expect.objectContaining({ messageCount: 1 }),
+  ]);
+});

@@ -1,11 +1,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
 import { unzipSync } from 'fflate';
 import { x as extract } from 'tar';
-import { ARCHIVE_TOO_LARGE } from '../../shared/domains/repos/archives';
+import { handler as archiveWorker } from '../../functions/workers/repo-archives';
+import { ARCHIVE_TOO_LARGE, type ArchiveJob } from '../../shared/domains/repos/archives';
 import { db } from '../../shared/kernel/store/client';
-import { TABLE } from '../../shared/kernel/store/table';
+import { getItem, TABLE } from '../../shared/kernel/store/table';
 import { LocalGit } from '../../shared/ports/git/local';
 import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
@@ -103,6 +105,16 @@ it('a zip of the default branch: 202 while it is made, then a link to the files 
   const again = await p.post(`${base}/contents/archive`, { format: 'zip' });
   expect(again.status).toBe(200);
   expect(again.body.archive.size).toBe(ready.body.archive.size);
+
+  // The worker's message again (SQS delivers at least once): the archive is not made twice.
+  const repoId = (await p.get(base)).body.resourceId as string;
+  const key = { pk: `REPOID#${repoId}`, sk: `ARCHIVE#${second}#zip` };
+  const made = await getItem<{ builtAt: number }>(key, true);
+  expect(made?.builtAt).toEqual(expect.any(Number));
+  const job: ArchiveJob = { repoId, commit: second, format: 'zip', requestedAt: Date.now() };
+  const message = { Records: [{ messageId: `archive-${repoId}`, body: JSON.stringify(job) }] } as unknown as SQSEvent;
+  expect(await archiveWorker(message)).toEqual({ batchItemFailures: [] });
+  expect(await getItem(key, true)).toEqual(made);
 });
 
 it('a tar.gz of a tag or of a commit: the files of that commit', async () => {

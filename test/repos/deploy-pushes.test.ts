@@ -48,6 +48,17 @@ async function linkedProject() {
   };
 }
 
+/** A commit on `main` through the API (a web commit: it moves main as a push does); answers its id. */
+async function webCommit(site: { name: string }, message: string, path: string, content: string): Promise<string> {
+  const commit = await p.post(`/v1/orgs/${p.org.orgId}/repos/${site.name}/contents`, {
+    branch: 'main',
+    message,
+    changes: [{ action: 'put', path, content: Buffer.from(content).toString('base64') }],
+  });
+  expect(commit.status).toBe(201);
+  return commit.body.commitId as string;
+}
+
 async function deploymentsOf(projectId: string) {
   const res = await p.get(`/v1/orgs/${p.org.orgId}/deployments?projectId=${projectId}`);
   expect(res.status).toBe(200);
@@ -96,13 +107,7 @@ it('a push to the production branch goes live on the project host, built from th
 
 it('deploys a commit through the API with its message; an unknown commit is 404 Commit not found', async () => {
   const site = await linkedProject();
-  const commit = await p.post(`/v1/orgs/${p.org.orgId}/repos/${site.name}/contents`, {
-    branch: 'main',
-    message: 'From the web\n\nWith a body.',
-    changes: [{ action: 'put', path: 'index.html', content: Buffer.from('<h1>web</h1>').toString('base64') }],
-  });
-  expect(commit.status).toBe(201);
-  const sha = commit.body.commitId as string;
+  const sha = await webCommit(site, 'From the web\n\nWith a body.', 'index.html', '<h1>web</h1>');
   // The web commit itself deploys too (it moved main); the API deployment of the same commit is
   // answered by that one unless forced.
   const res = await p.post(`/v1/orgs/${p.org.orgId}/projects/${site.projectId}/deployments`, {
@@ -131,16 +136,22 @@ it('deploys a commit through the API with its message; an unknown commit is 404 
 
 it('[skip ci] deploys nothing; tags and deleted branches deploy nothing', async () => {
   const site = await linkedProject();
-  const commit = await p.post(`/v1/orgs/${p.org.orgId}/repos/${site.name}/contents`, {
-    branch: 'main',
-    message: 'Docs only [skip ci]',
-    changes: [{ action: 'put', path: 'README.md', content: Buffer.from('docs').toString('base64') }],
-  });
-  const sha = commit.body.commitId as string;
+  const sha = await webCommit(site, 'Docs only [skip ci]', 'README.md', 'docs');
   const before = (await deploymentsOf(site.projectId)).length;
   await gitPushes(refChange(site.repoId, 'refs/heads/main', null, sha));
   await gitPushes(refChange(site.repoId, 'refs/tags/v1', null, sha));
   await gitPushes(refChange(site.repoId, 'refs/heads/old', sha, null));
   expect((await deploymentsOf(site.projectId)).filter((d) => d.commitSha === sha)).toHaveLength(0);
   expect((await deploymentsOf(site.projectId)).length).toBe(before);
+});
+
+it('the same push event again (EventBridge delivers at least once) deploys its commit once', async () => {
+  const site = await linkedProject();
+  const sha = await webCommit(site, 'Pushed twice', 'index.html', 'twice');
+  // The local git engine's event deployed it; the same event comes again, twice.
+  await waitForDeployment(site.projectId, sha);
+  const event = refChange(site.repoId, 'refs/heads/main', null, sha);
+  await gitPushes(event);
+  await gitPushes(event);
+  expect((await deploymentsOf(site.projectId)).filter((d) => d.commitSha === sha)).toHaveLength(1);
 });

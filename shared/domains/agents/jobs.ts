@@ -4,7 +4,7 @@ import { conflict, DomainError, invalid, notFound } from '../../kernel/ground/er
 import { log } from '../../kernel/ground/log';
 import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
-import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
+import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { queryAll, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, putNew, TABLE } from '../../kernel/store/table';
@@ -295,14 +295,49 @@ export async function queueCallback(job: Pick<JobRecord, 'orgId' | 'jobId'>, att
 }
 
 /**
- * One try of a job's callback: `{ jobId, orgId, status, error?, completedAt }` (no links) POSTed
- * through the guarded fetch (10 s, no redirects, the reply capped). A 2xx answer is the end; any
- * other, or no answer, queues the next try until CALLBACK_TRIES; a URL the guard refuses now is
- * given up at once. Answers what happened.
+ * How many tries of a job's callback were made: `JOBCALLBACK#<jobId>` beside the job, kept a week
+ * (`ttl`). A message whose `attempt` is not that count is a repeat of a try already made (SQS
+ * delivers at least once): it sends nothing.
+ */
+const callbackTriesKey = (orgId: string, jobId: string) => ({ pk: `ORG#${orgId}`, sk: `JOBCALLBACK#${jobId}` });
+
+/** Counts the try of `message`; false when another delivery of it counted it first. */
+async function countCallbackTry(message: CallbackMessage): Promise<boolean> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: TABLE(),
+        Item: {
+          ...callbackTriesKey(message.orgId, message.jobId),
+          tries: message.attempt + 1,
+          ttl: Math.floor(Date.now() / 1000) + 7 * 86_400,
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR tries = :a',
+        ExpressionAttributeValues: { ':a': message.attempt },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
+}
+
+/**
+ * One try of a job's callback, once per message (a repeat sends nothing): `{ jobId, orgId, status,
+ * error?, completedAt }` (no links) POSTed through the guarded fetch (10 s, no redirects, the reply
+ * capped). A 2xx answer is the end; any other, or no answer, queues the next try until
+ * CALLBACK_TRIES (queued before this try is counted: a failure between them brings this message
+ * back, never loses the callback); a URL the guard refuses now is given up at once. Answers what
+ * happened.
  */
 export async function deliverCallback(message: CallbackMessage): Promise<'delivered' | 'retry' | 'given up' | 'none'> {
-  const job = await getItem<JobRecord>(jobKey(message.orgId, message.jobId), true);
+  const [job, tries] = await Promise.all([
+    getItem<JobRecord>(jobKey(message.orgId, message.jobId), true),
+    getItem<{ tries: number }>(callbackTriesKey(message.orgId, message.jobId), true),
+  ]);
   if (!job?.callbackUrl || !isFinal(job.status)) return 'none';
+  if ((tries?.tries ?? 0) !== message.attempt) return 'none';
   const body = JSON.stringify({
     jobId: job.jobId,
     orgId: job.orgId,
@@ -318,21 +353,23 @@ export async function deliverCallback(message: CallbackMessage): Promise<'delive
       body,
       maxBytes: 4096,
     });
-    if (res.status >= 200 && res.status < 300) return 'delivered';
+    if (res.status >= 200 && res.status < 300) return (await countCallbackTry(message)) ? 'delivered' : 'none';
     failure = `HTTP ${res.status}`;
   } catch (err) {
     if (err instanceof UnsafeUrlError) {
       log.warn('a job callback was refused by the guard', { jobId: job.jobId, reason: err.message });
+      await countCallbackTry(message);
       return 'given up';
     }
     failure = (err as Error).message;
   }
   if (message.attempt + 1 >= CALLBACK_TRIES) {
     log.warn('a job callback was given up', { jobId: job.jobId, tries: CALLBACK_TRIES, failure });
+    await countCallbackTry(message);
     return 'given up';
   }
   await queueCallback(job, message.attempt + 1);
-  return 'retry';
+  return (await countCallbackTry(message)) ? 'retry' : 'none';
 }
 
 /** Expiry and a stopped device, settled as the job is read. */

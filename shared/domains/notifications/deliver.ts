@@ -77,8 +77,9 @@ export async function planEvent(event: NotifyEvent): Promise<Map<string, Plan>> 
 }
 
 /**
- * Delivers an event: one notice per person (a conditional put: a redelivered event finds it and
- * sends nothing), then each new notice's first step.
+ * Delivers an event: one notice per person (a conditional put: a redelivered event makes none
+ * again), then its first step, which runs once (runStep's condition): a repeat of an event whose
+ * first delivery failed after the put sends the step then, and one that was delivered sends nothing.
  */
 export async function deliverEvent(event: NotifyEvent, now = Date.now()): Promise<string[]> {
   const plans = await planEvent(event);
@@ -111,11 +112,10 @@ export async function deliverEvent(event: NotifyEvent, now = Date.now()): Promis
         await db.send(
           new PutCommand({ TableName: TABLE(), Item: notice, ConditionExpression: 'attribute_not_exists(pk)' }),
         );
+        made.push(noticeId);
       } catch (err) {
-        if ((err as Error).name === 'ConditionalCheckFailedException') return;
-        throw err;
+        if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
       }
-      made.push(noticeId);
       await runStep(userId, noticeId, 0, now);
     }),
   );

@@ -141,7 +141,7 @@ export async function fanOut(event: NotifyEvent): Promise<number> {
 }
 
 /**
- * One try of a delivery: POSTed through the guarded fetch (10 s, no redirects, the reply capped),
+ * One try of a delivery, once per message of its chain (a repeated message sends nothing): POSTed through the guarded fetch (10 s, no redirects, the reply capped),
  * signed with every live secret. A 2xx ends it `succeeded`; anything else records the try and
  * queues the next after a growing wait, until 24 hours after the delivery was made: then `failed`.
  * A URL the guard refuses now fails it at once. Answers what happened.
@@ -157,6 +157,9 @@ export async function attemptDelivery(m: DeliveryMessage, now = Date.now()): Pro
     getItem<EndpointRecord>(endpointKey(m.orgId, m.endpointId), true),
   ]);
   if (d?.status !== 'pending') return 'none';
+  // A message of a try already made (SQS delivers at least once; the next try has its own
+  // message, `notBefore` its `nextAttemptAt`): nothing is sent again.
+  if ((d.nextAttemptAt ?? 0) !== m.notBefore) return 'none';
   if (!e) return record(key, d, { at: now, error: 'The endpoint was deleted.', durationMs: 0 }, 'failed');
   const started = Date.now();
   let attempt: Attempt;
@@ -183,8 +186,10 @@ export async function attemptDelivery(m: DeliveryMessage, now = Date.now()): Pro
   }
   const next = now + waitAfter(d.attempts.length + 1);
   if (refused || next > d.createdAt + RETRY_WINDOW_MS) return record(key, d, attempt, 'failed');
-  await record(key, d, attempt, 'pending', next);
+  // The next try queued first, then this one recorded: a failure between them brings this message
+  // back (tried again, never lost); the next try's message then finds another `nextAttemptAt`.
   await send({ ...m, notBefore: next }, next - now);
+  await record(key, d, attempt, 'pending', next);
   return 'retry';
 }
 

@@ -6,6 +6,8 @@
  * Nothing listens in a Lambda function: there EventBridge delivers, and nothing publishes here.
  */
 export interface PlatformEvent {
+  /** EventBridge's id of the event; the local runner gives one to an event published without. */
+  id?: string;
   source: string;
   'detail-type': string;
   detail: Record<string, unknown>;

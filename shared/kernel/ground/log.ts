@@ -24,3 +24,6 @@ export function describeError(err: unknown): Record<string, unknown> {
   if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
   return { value: String(err) };
 }
+
+/** An error in one line, for a log field: its name and message, no stack. */
+export const errorLine = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));

@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { describeError, log } from '../../kernel/ground/log';
+import { describeError, errorLine, log } from '../../kernel/ground/log';
 
 export interface BatchOptions<T> {
   /** What a message is, for log lines: `an agent job check`. */
@@ -14,6 +14,13 @@ export interface BatchOptions<T> {
 }
 
 /**
+ * Why each message of a batch failed, by message id, kept beside the answer (never in it: SQS
+ * reads only `batchItemFailures`): the local worker runner names the error when it gives a
+ * message up (lib/local/workers.ts).
+ */
+export const failureReasons = new WeakMap<SQSBatchResponse, Map<string, string>>();
+
+/**
  * A queue worker's batch (lib/workers.ts, `trigger.kind: 'queue'`): each message read as JSON and
  * checked; `handle` runs for each, and a message whose handling throws (a failure of the
  * platform's own) is reported in SQS's partial batch response, so only it is delivered again (then
@@ -21,6 +28,7 @@ export interface BatchOptions<T> {
  */
 export async function eachMessage<T>(event: SQSEvent, options: BatchOptions<T>): Promise<SQSBatchResponse> {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  const reasons = new Map<string, string>();
   const one = async (record: SQSEvent['Records'][number]) => {
     let message: unknown;
     try {
@@ -41,9 +49,12 @@ export async function eachMessage<T>(event: SQSEvent, options: BatchOptions<T>):
         error: describeError(err),
       });
       batchItemFailures.push({ itemIdentifier: record.messageId });
+      reasons.set(record.messageId, errorLine(err));
     }
   };
   if (options.oneAtATime) for (const record of event.Records) await one(record);
   else await Promise.all(event.Records.map(one));
-  return { batchItemFailures };
+  const answer = { batchItemFailures };
+  failureReasons.set(answer, reasons);
+  return answer;
 }

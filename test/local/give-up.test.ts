@@ -1,0 +1,203 @@
+import { GetQueueAttributesCommand, GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
+import { type QueueTrigger, type Worker, workers } from '../../lib/workers';
+import { eachMessage } from '../../shared/ports/queue/batch';
+import { startTestQueues } from '../helpers/sqs';
+import { until } from '../helpers/until';
+
+/**
+ * What the local platform does with work that keeps failing (lib/local/workers.ts): a queue
+ * worker's message received `maxReceives` times without success moves to its dead-letter queue,
+ * and an event worker's event failing its last retry is given up; each with one warn line naming
+ * the worker, the message or event and the error, never the message's body. Every queue row of
+ * lib/workers.ts, on the local SQS endpoint, with a handler that always fails (received again at
+ * once: the runner's `visibilitySeconds`).
+ */
+const env: NodeJS.ProcessEnv = { ...process.env, ARTIFACTS_BUCKET: 'platform-artifacts' };
+const SECRET = 'sk_live_never_logged_0123456789';
+const FAILURE = 'The backend request failed. Try again.';
+
+let sqs: { endpoint: string; stop: () => Promise<void> } | undefined;
+let client: SQSClient;
+let running: LocalWorkers | undefined;
+let lines: string[] = [];
+let spy: jest.SpyInstance | undefined;
+const level = process.env.LOG_LEVEL;
+
+beforeAll(async () => {
+  sqs = await startTestQueues(env);
+  client = new SQSClient({ endpoint: sqs.endpoint });
+});
+afterAll(async () => {
+  client?.destroy();
+  await sqs?.stop();
+});
+beforeEach(() => {
+  lines = [];
+  process.env.LOG_LEVEL = 'info';
+  spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+});
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+  spy?.mockRestore();
+  process.env.LOG_LEVEL = level;
+});
+
+/** The warn lines with `message`, parsed. */
+const logged = (message: string) =>
+  lines
+    .flatMap((l) => l.split('\n'))
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.message === message);
+
+const visible = async (queue: string) => {
+  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: queue }));
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({
+      QueueUrl,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
+  );
+  return Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
+};
+
+const queueRows = workers.filter((w): w is Worker & { trigger: QueueTrigger } => w.trigger.kind === 'queue');
+
+test('the table has queue workers, each with its dead-letter limit', () => {
+  expect(queueRows.length).toBeGreaterThan(5);
+  for (const w of queueRows) expect(w.trigger.deadLetter.maxReceives).toBeGreaterThan(1);
+});
+
+describe.each(queueRows.map((w) => [w.name, w] as const))('the %s worker', (name, row) => {
+  test('a message that always fails lands in its dead-letter queue after maxReceives, with one warn line', async () => {
+    let tries = 0;
+    // A worker's batch as every queue worker answers it (partial failures), whose work always fails.
+    const failing = (event: unknown) =>
+      eachMessage(event as SQSEvent, {
+        what: 'a test message',
+        is: (m): m is object => typeof m === 'object' && m !== null,
+        handle: async () => {
+          tries++;
+          throw new Error(FAILURE);
+        },
+      });
+    running = await startWorkers({
+      workers: [row],
+      env,
+      handlers: { [name]: failing },
+      visibilitySeconds: 0,
+      runSchedulesAtStart: false,
+    });
+    const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: row.trigger.queue }));
+    const sent = await client.send(
+      new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ token: SECRET }) }),
+    );
+    await until(async () => (await visible(`${row.trigger.queue}-dlq`)) === 1);
+    expect(await visible(row.trigger.queue)).toBe(0);
+    expect(tries).toBe(row.trigger.deadLetter.maxReceives);
+    expect(logged('a queue message was given up')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        worker: name,
+        messageId: sent.MessageId,
+        receives: row.trigger.deadLetter.maxReceives,
+        goesTo: `${row.trigger.queue}-dlq`,
+        error: `Error: ${FAILURE}`,
+      }),
+    ]);
+    expect(lines.join('')).not.toContain(SECRET);
+  });
+});
+
+test('a handler that throws (no partial answer) is given up alike, the error named', async () => {
+  const row = queueRows.find((w) => w.name === 'notify') as Worker & { trigger: QueueTrigger };
+  running = await startWorkers({
+    workers: [row],
+    env,
+    handlers: {
+      notify: async () => {
+        throw new Error('The table is unreachable.');
+      },
+    },
+    visibilitySeconds: 0,
+    runSchedulesAtStart: false,
+  });
+  const before = await visible('notify-dlq');
+  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: 'notify' }));
+  const sent = await client.send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ token: SECRET }) }));
+  await until(async () => (await visible('notify-dlq')) === before + 1);
+  expect(logged('a queue message was given up')).toEqual([
+    expect.objectContaining({ worker: 'notify', messageId: sent.MessageId, error: 'Error: The table is unreachable.' }),
+  ]);
+  expect(lines.join('')).not.toContain(SECRET);
+});
+
+test('an event worker that fails its last retry gives the event up, with one warn line saying where it goes', async () => {
+  const row = workers.find((w) => w.name === 'build-events') as Worker;
+  const retries = row.trigger.kind === 'event' ? row.trigger.retries : -1;
+  let tries = 0;
+  running = await startWorkers({
+    workers: [row],
+    env,
+    handlers: {
+      'build-events': async () => {
+        tries++;
+        throw new Error(FAILURE);
+      },
+    },
+    runSchedulesAtStart: false,
+  });
+  await expect(
+    running.deliverEvent({
+      id: 'evt-given-up',
+      source: 'aws.codebuild',
+      'detail-type': 'CodeBuild Build State Change',
+      detail: { 'build-status': 'FAILED', 'build-id': 'local:dpl_x', token: SECRET },
+    }),
+  ).rejects.toThrow(FAILURE);
+  expect(tries).toBe(retries + 1);
+  expect(logged('an event was given up')).toEqual([
+    expect.objectContaining({
+      level: 'warn',
+      worker: 'build-events',
+      eventId: 'evt-given-up',
+      tries: retries + 1,
+      goesTo: expect.stringContaining('dropped'),
+      error: `Error: ${FAILURE}`,
+    }),
+  ]);
+  expect(lines.join('')).not.toContain(SECRET);
+});
+
+test('a queue message that succeeds on a later receive is not given up', async () => {
+  const row = queueRows.find((w) => w.name === 'webhooks') as Worker & { trigger: QueueTrigger };
+  let tries = 0;
+  const flaky = (event: unknown) =>
+    eachMessage(event as SQSEvent, {
+      what: 'a test message',
+      is: (m): m is object => typeof m === 'object' && m !== null,
+      handle: async () => {
+        tries++;
+        if (tries < row.trigger.deadLetter.maxReceives) throw new Error(FAILURE);
+      },
+    });
+  running = await startWorkers({
+    workers: [row],
+    env,
+    handlers: { webhooks: flaky },
+    visibilitySeconds: 0,
+    runSchedulesAtStart: false,
+  });
+  const before = await visible('webhooks-dlq');
+  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: 'webhooks' }));
+  await client.send(new SendMessageCommand({ QueueUrl, MessageBody: '{}' }));
+  await until(async () => tries === row.trigger.deadLetter.maxReceives && (await visible('webhooks')) === 0);
+  expect(await visible('webhooks-dlq')).toBe(before);
+  expect(logged('a queue message was given up')).toEqual([]);
+});
