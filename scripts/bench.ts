@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { routeGroups } from '../lib/route-groups';
@@ -241,7 +242,14 @@ async function stop(code: number): Promise<never> {
   process.exit(code);
 }
 
-if (require.main === module && process.argv.includes('--summary')) {
+if (require.main === module && process.argv.includes('--load')) {
+  // The load across every group (scripts/load.ts), with the arguments after `--load`.
+  const rest = process.argv.slice(process.argv.indexOf('--load') + 1);
+  const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'load.ts'), ...rest], {
+    stdio: 'inherit',
+  });
+  process.exit(run.status ?? 1);
+} else if (require.main === module && process.argv.includes('--summary')) {
   // The README's summary from the report already in docs/benchmarks.md: nothing is measured.
   writeBlock(README, renderSummary(readBlock(REPORT_FILE)), SUMMARY_MARKERS);
   say('README.md bench summary written from docs/benchmarks.md');

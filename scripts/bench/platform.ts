@@ -55,7 +55,15 @@ export function platformEnv(
   };
 }
 
-export async function startBenchPlatform(): Promise<BenchPlatform> {
+/**
+ * `through` puts something (the load script's fault proxies) in front of an engine's endpoint
+ * before any handler or store client sees it.
+ */
+export type EndpointWrap = (service: 'dynamodb' | 's3' | 'sqs', endpoint: string) => Promise<string>;
+
+export async function startBenchPlatform(
+  through: EndpointWrap = async (_service, endpoint) => endpoint,
+): Promise<BenchPlatform> {
   const dir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
   const stops: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
   const stop = async () => {
@@ -74,19 +82,19 @@ export async function startBenchPlatform(): Promise<BenchPlatform> {
       idp.close();
     });
 
-    const env = platformEnv(dynamo.endpoint, authUrl, keyFile, credentials);
+    const env = platformEnv(await through('dynamodb', dynamo.endpoint), authUrl, keyFile, credentials);
     Object.assign(process.env, env);
     // One S3 server for the whole run (the storage port's client keeps the endpoint it first saw).
     const { startS3 } = await import('../../lib/local/services');
     const s3 = await startS3({ port: await freePort(), directory: join(dir, 's3'), buckets: [], credentials });
     stops.push(() => s3.stop());
-    Object.assign(process.env, { AWS_ENDPOINT_URL_S3: s3.endpoint, S3_FORCE_PATH_STYLE: 'true' });
+    Object.assign(process.env, { AWS_ENDPOINT_URL_S3: await through('s3', s3.endpoint), S3_FORCE_PATH_STYLE: 'true' });
     // One SQS engine with every worker's queue for the whole run, as `npm start` has: the queue
     // port's client is made once per process, so every figure must reach the same engine.
     const { startSqs, createWorkerQueues } = await import('../../lib/local/sqs');
     const sqs = await startSqs({ port: await freePort(), region: env.AWS_REGION as string, credentials });
     stops.push(() => sqs.stop());
-    process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
+    process.env.AWS_ENDPOINT_URL_SQS = await through('sqs', sqs.endpoint);
     Object.assign(
       process.env,
       await createWorkerQueues({ endpoint: sqs.endpoint, region: env.AWS_REGION as string, credentials }),
