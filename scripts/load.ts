@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FaultProxy } from '../lib/local/faults';
 import { routeGroups } from '../lib/route-groups';
+import { git } from './bench/git';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { percentile } from './bench/stats';
 
@@ -36,6 +37,8 @@ interface GroupFigures {
   samples: Record<string, string>;
 }
 const figures = new Map<string, GroupFigures>();
+/** Latencies by group and method (a group's reads and writes apart), for where the time goes. */
+const byMethod = new Map<string, number[]>();
 const groupOf = (name: string) => {
   let f = figures.get(name);
   if (!f) {
@@ -165,7 +168,12 @@ async function main(): Promise<string> {
         if (faultRate > 0) groupOf(group).noRetryAfter++;
       }
       const f = groupOf(group);
-      f.latencies.push(performance.now() - t);
+      const ms = performance.now() - t;
+      f.latencies.push(ms);
+      const key = `${group} ${method}`;
+      const list = byMethod.get(key) ?? [];
+      list.push(ms);
+      byMethod.set(key, list);
       f.statuses[status] = (f.statuses[status] ?? 0) + 1;
       if (status >= 400 || status === 0)
         f.samples[`${status} ${method} ${path}`] ??= JSON.stringify(json).slice(0, 200);
@@ -199,6 +207,20 @@ async function main(): Promise<string> {
     const repoName = `load-${suffix}`;
     const repo = await call('repos', 'POST', `${org}/repos`, { name: repoName });
     if (repo.status >= 300) say(`repository not made (${repo.status} ${JSON.stringify(repo.body).slice(0, 200)})`);
+    // Git's own client over the platform's git endpoint: a first commit on main, pushed now; the
+    // run clones it and pushes a commit to a branch of its own (scripts/bench/git.ts's `git`).
+    const home = join(dataDir, 'home');
+    mkdirSync(home);
+    const gitUrl = String((repo.body.repo as { cloneUrl?: string } | undefined)?.cloneUrl).replace(
+      '://',
+      `://git:${platform.apiKey}@`,
+    );
+    const seed = join(dataDir, 'seed');
+    await git(dataDir, home, ['init', '-q', '-b', 'main', seed]);
+    writeFileSync(join(seed, 'README.md'), 'Load\n');
+    await git(seed, home, ['add', '.']);
+    await git(seed, home, ['commit', '-q', '-m', 'First']);
+    await git(seed, home, ['push', '-q', gitUrl, 'main']);
     // An agent device, logged in as `npm run agent` logs in, that polls, claims and completes jobs.
     const { startLogin, answerLogin, loginToken } = await import('../shared/domains/agents/devices');
     const login = await startLogin({ name: 'load' });
@@ -250,7 +272,47 @@ async function main(): Promise<string> {
       ['calendar', `${mbx}/calendars`],
       ['tracker', `${org}/issues?jql=${encodeURIComponent(`space = ${spaceKey} AND status = "To Do"`)}`],
     ];
+    /** A git command timed as a call of the `git` group (0 when it failed: no answer of its own). */
+    const gitTimed = async (method: string, cwd: string, args: string[]) => {
+      const t = performance.now();
+      let status = 200;
+      try {
+        await git(cwd, home, args);
+      } catch (err) {
+        status = 0;
+        groupOf('git').samples[`0 ${method}`] ??= String(err).slice(0, 200);
+        if (faultRate > 0) groupOf('git').noRetryAfter++;
+      }
+      const f = groupOf('git');
+      const ms = performance.now() - t;
+      f.latencies.push(ms);
+      f.statuses[status] = (f.statuses[status] ?? 0) + 1;
+      const list = byMethod.get(`git ${method}`) ?? [];
+      list.push(ms);
+      byMethod.set(`git ${method}`, list);
+      return status === 200;
+    };
     const writes: (() => Promise<void>)[] = [
+      async () => {
+        // A clone, a commit on a branch of its own, its push; the branch's file is read back at the end.
+        const work = mkdtempSync(join(dataDir, 'clone-'));
+        try {
+          if (!(await gitTimed('clone', dataDir, ['clone', '-q', '--depth', '1', gitUrl, work]))) return;
+          const branch = `load-${randomBytes(4).toString('hex')}`;
+          const content = randomBytes(8).toString('hex');
+          writeFileSync(join(work, 'load.txt'), content);
+          await git(work, home, ['add', '.']);
+          await git(work, home, ['commit', '-q', '-m', branch]);
+          if (await gitTimed('push', work, ['push', '-q', gitUrl, `HEAD:refs/heads/${branch}`]))
+            written.push({
+              group: 'git',
+              path: `${org}/repos/${repoName}/contents/raw?ref=${branch}&path=load.txt`,
+              check: (b) => b.text === content,
+            });
+        } finally {
+          rmSync(work, { recursive: true, force: true });
+        }
+      },
       async () => {
         const summary = `Load ${randomBytes(4).toString('hex')}`;
         const res = await call('tracker', 'POST', `${org}/issues`, { space: spaceKey, summary });
@@ -399,6 +461,7 @@ async function main(): Promise<string> {
     say(`reading back ${written.length} writes`);
     const lost: string[] = [];
     const readFigures = new Map(figures);
+    const methods = new Map([...byMethod].filter(([k]) => !k.startsWith('readback')));
     for (let i = 0; i < written.length; i += 20) {
       await Promise.all(
         written.slice(i, i + 20).map(async (w) => {
@@ -431,6 +494,7 @@ async function main(): Promise<string> {
     }
     return render({
       readFigures,
+      methods,
       samples,
       ranMs,
       written: written.length,
@@ -447,6 +511,7 @@ async function main(): Promise<string> {
 
 function render(r: {
   readFigures: Map<string, GroupFigures>;
+  methods: Map<string, number[]>;
   samples: Sample[];
   ranMs: number;
   written: number;
@@ -514,6 +579,19 @@ function render(r: {
     `| 0 lost writes | ${r.lost.length}: ${met(r.lost.length === 0)} |`,
     `| Memory flat within 10 % after warm-up | ${drift.toFixed(1)} %: ${met(Math.abs(drift) <= 10)} |`,
     `| p99 ≤ 3× p50 per group | ${tailMissed.length ? `missed by ${tailMissed.join(', ')}` : 'met'}: ${met(tailMissed.length === 0)} |`,
+  );
+  // Where the time goes: each group's reads and writes apart, slowest first by p50.
+  const slowest = [...r.methods]
+    .map(([k, v]) => ({ k, n: v.length, p50: percentile(v, 50), p99: percentile(v, 99) }))
+    .sort((a, b) => b.p50 - a.p50)
+    .slice(0, 8);
+  lines.push(
+    '',
+    "Slowest by p50 (a group's calls by method):",
+    '',
+    '| Group and method | Requests | p50 ms | p99 ms |',
+    '|---|---:|---:|---:|',
+    ...slowest.map((x) => `| ${x.k} | ${x.n} | ${fmt(x.p50)} | ${fmt(x.p99)} |`),
   );
   const samplesOf = [...r.readFigures].flatMap(([, f]) => Object.entries(f.samples)).slice(0, 12);
   if (samplesOf.length)

@@ -15,11 +15,14 @@ const MAX_COMMANDS_BYTES = 1024 * 1024;
 export interface PushCommands {
   updates: RefUpdate[];
   capabilities: string[];
+  /** `shallow <oid>` lines before the commands: a push from a shallow clone names its boundary. */
+  shallow: string[];
   /** The bytes read past the section's flush (the start of the pack, or push options). */
   rest: Buffer;
 }
 
 const COMMAND = /^([0-9a-f]{40}) ([0-9a-f]{40}) (refs\/[^\s\0]+)$/;
+const SHALLOW = /^shallow ([0-9a-f]{40})$/;
 
 /**
  * Reads a receive-pack request's commands (`<old> <new> <ref>\0<capabilities>` first, one per
@@ -35,7 +38,7 @@ export async function readPushCommands(body: AsyncIterator<Buffer>): Promise<Pus
     const next = await body.next();
     if (next.done) {
       // A request with no commands at all (git sends a lone flush when there is nothing to push).
-      if (buffer.length === 0) return { updates: [], capabilities: [], rest: buffer };
+      if (buffer.length === 0) return { updates: [], capabilities: [], shallow: [], rest: buffer };
       throw new PktError('the push ended inside its commands');
     }
     buffer = Buffer.concat([buffer, next.value]);
@@ -44,10 +47,17 @@ export async function readPushCommands(body: AsyncIterator<Buffer>): Promise<Pus
 
 function parseCommands(pkts: Pkt[]): Omit<PushCommands, 'rest'> {
   const updates: RefUpdate[] = [];
+  const shallow: string[] = [];
   let capabilities: string[] = [];
   for (const p of pkts) {
     if (p.kind !== 'data') continue;
     let line = p.payload.toString('utf8').replace(/\n$/, '');
+    // A shallow clone's push names the commits its history stops at, before any command.
+    const boundary = updates.length === 0 ? SHALLOW.exec(line) : null;
+    if (boundary) {
+      shallow.push(boundary[1] as string);
+      continue;
+    }
     const nul = line.indexOf('\0');
     if (nul >= 0) {
       if (updates.length === 0)
@@ -62,12 +72,16 @@ function parseCommands(pkts: Pkt[]): Omit<PushCommands, 'rest'> {
     if (!m) throw new PktError(`bad push command ${JSON.stringify(line.slice(0, 100))}`);
     updates.push({ old: m[1] as string, next: m[2] as string, ref: m[3] as string });
   }
-  return { updates, capabilities };
+  return { updates, capabilities, shallow };
 }
 
-/** The command section again, with only `updates` (the first line carries the capabilities). */
-export function writePushCommands(updates: RefUpdate[], capabilities: string[]): Buffer {
+/**
+ * The command section again, with only `updates` (the first line carries the capabilities), after
+ * the push's `shallow` lines.
+ */
+export function writePushCommands(updates: RefUpdate[], capabilities: string[], shallow: string[] = []): Buffer {
   return Buffer.concat([
+    ...shallow.map((oid) => pkt(`shallow ${oid}\n`)),
     ...updates.map((u, i) =>
       pkt(`${u.old} ${u.next} ${u.ref}${i === 0 && capabilities.length ? `\0${capabilities.join(' ')}` : ''}\n`),
     ),

@@ -231,10 +231,10 @@ async function receivePack(
     for (let next = await chunks.next(); !next.done; next = await chunks.next());
     return { status: 200, headers: result, body: refusalReport(refused, commands.capabilities) };
   }
-  const head = refused.length > 0 ? writePushCommands(kept, commands.capabilities) : undefined;
+  const head = refused.length > 0 ? writePushCommands(kept, commands.capabilities, commands.shallow) : undefined;
   const forward = Readable.from(
     (async function* () {
-      yield head ?? writePushCommands(commands.updates, commands.capabilities);
+      yield head ?? writePushCommands(commands.updates, commands.capabilities, commands.shallow);
       if (commands.rest.length > 0) yield commands.rest;
       for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
     })(),

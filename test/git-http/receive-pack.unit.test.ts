@@ -49,6 +49,21 @@ it('reads the commands before the pack, however the body is cut, and leaves the 
   expect(again).toMatchObject({ updates: [{ ref: 'refs/heads/feature' }], capabilities: ['report-status'] });
 });
 
+it("a shallow clone's push: its shallow lines before the commands are kept, and written again first", async () => {
+  const section = Buffer.concat([pkt(`shallow ${A}\n`), pkt(`${A} ${B} refs/heads/main\0report-status\n`), FLUSH]);
+  const read = await readPushCommands(chunksOf(section, 3));
+  expect(read).toMatchObject({
+    shallow: [A],
+    updates: [{ old: A, next: B, ref: 'refs/heads/main' }],
+    capabilities: ['report-status'],
+  });
+  expect(writePushCommands(read.updates, read.capabilities, read.shallow)).toEqual(section);
+  // Only before the commands: after one, it is a malformed command.
+  await expect(
+    readPushCommands(chunksOf(Buffer.concat([pkt(`${A} ${B} refs/heads/main\n`), pkt(`shallow ${A}\n`), FLUSH]), 4)),
+  ).rejects.toThrow(PktError);
+});
+
 it('a malformed command section is a PktError, never a crash', async () => {
   for (const bad of [
     Buffer.from('zzzz'),

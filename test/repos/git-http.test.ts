@@ -85,6 +85,37 @@ describe('clone, push, pull', () => {
     expect((await ok(repo, ['show', 'HEAD:docs/page.md'])).trim()).toBe('# Page');
   });
 
+  it('a shallow clone (--depth 1, as CI systems make) pushes a branch', async () => {
+    // It was refused 400 "This push could not be read": its `shallow` lines were read as bad commands.
+    const { name, url } = await newRepo({ readme: true });
+    const dir = workdir();
+    await ok(dir, ['clone', '-q', authed(url, key), 'full']);
+    const full = join(dir, 'full');
+    for (const n of [1, 2]) {
+      writeFileSync(join(full, `f${n}.txt`), `${n}\n`);
+      await ok(full, ['add', '.']);
+      await ok(full, ['commit', '-q', '-m', `Commit ${n}`]);
+    }
+    await ok(full, ['push', '-q', 'origin', 'main']);
+    await ok(dir, ['clone', '-q', '--depth', '1', authed(url, key), 'shallow']);
+    const shallow = join(dir, 'shallow');
+    expect((await ok(shallow, ['rev-parse', '--is-shallow-repository'])).trim()).toBe('true');
+    writeFileSync(join(shallow, 'ci.txt'), 'from CI\n');
+    await ok(shallow, ['add', '.']);
+    await ok(shallow, ['commit', '-q', '-m', 'From a shallow clone']);
+    await ok(shallow, ['push', '-q', 'origin', 'HEAD:refs/heads/ci']);
+    const head = (await ok(shallow, ['rev-parse', 'HEAD'])).trim();
+    const detail = await p.get(`${repos()}/${name}`);
+    expect(detail.body.branches).toEqual(['ci', 'main']);
+    const file = await p.get(`${repos()}/${name}/contents/raw?ref=ci&path=ci.txt`);
+    expect(file.status).toBe(200);
+    // The whole history is there on the platform: a full clone of the branch has all four commits.
+    await ok(dir, ['clone', '-q', '--branch', 'ci', authed(url, key), 'again']);
+    const again = join(dir, 'again');
+    expect((await ok(again, ['rev-parse', 'HEAD'])).trim()).toBe(head);
+    expect((await ok(again, ['rev-list', '--count', 'HEAD'])).trim()).toBe('4');
+  });
+
   it('after a rename, the new URL clones and the old one is not found', async () => {
     const { name, url } = await newRepo({ readme: true });
     const next = unique('moved');
