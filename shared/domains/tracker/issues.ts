@@ -29,6 +29,7 @@ import {
 import { rankAfter } from './rank';
 import { type Actor, countBy, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TP, TRACKER_MESSAGES } from './records';
 import { allSpaces, findSpace, spaceComponents, spaceVersions, strip } from './spaces';
+import { Turns } from './turns';
 
 type Stored<T> = T & { pk: string; sk: string };
 
@@ -344,7 +345,7 @@ export async function createIssue(
   if (!permissionsFor(found, actor).create) throw forbidden(TRACKER_MESSAGES.cannotCreate);
   if (found.archived) throw invalid(TRACKER_MESSAGES.archived);
   const { fields, description } = await resolveInput(actor, found, input);
-  const made = await inTurn(actor.orgId, () =>
+  const made = await creates.run(actor.orgId, () =>
     commitNew(actor, found, input.summary, { ...fields, ...(options.overrides ?? {}) }, description, options.marker),
   );
   if (!made.existing && found.config.servicedesk) await (await slaModule()).syncSlaTimers(found, made.issue);
@@ -361,22 +362,8 @@ export interface CreateOptions {
   marker?: { pk: string; sk: string };
 }
 
-/**
- * Creates of one organization within one function instance, one after the other: they would only
- * make each other retry (each takes the space's next number and the organization's last rank).
- * Across instances the conditional transaction decides, and the loser retries.
- */
-const turns = new Map<string, Promise<unknown>>();
-function inTurn<T>(orgId: string, work: () => Promise<T>): Promise<T> {
-  const before = turns.get(orgId) ?? Promise.resolve();
-  const mine = before.then(work, work);
-  const tail = mine.catch(() => undefined);
-  turns.set(orgId, tail);
-  void tail.then(() => {
-    if (turns.get(orgId) === tail) turns.delete(orgId);
-  });
-  return mine;
-}
+/** An organization's creates in this instance, one at a time (./turns.ts). */
+const creates = new Turns();
 
 async function commitNew(
   actor: Actor,

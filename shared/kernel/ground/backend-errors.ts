@@ -11,6 +11,9 @@ import { DomainError, type ErrorKind } from './errors';
  * scheduler, CodeBuild and CodeCommit. The SDK retries these itself first (with jitter); what still
  * fails reaches the caller as 429.
  */
+/** The spec's words for throttling, whoever throttles: the backend, or the platform shedding work it can't finish in time. */
+export const THROTTLED_MESSAGE = 'The backend is throttling requests. Try again in a moment.';
+
 const THROTTLED = [
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
@@ -42,7 +45,7 @@ const table: {
     kind: 'throttled',
     when: (err) =>
       reasonsOf(err).includes('ThrottlingError') || reasonsOf(err).includes('ProvisionedThroughputExceeded'),
-    message: () => 'The backend is throttling requests. Try again in a moment.',
+    message: () => THROTTLED_MESSAGE,
   },
   {
     names: ['ConditionalCheckFailedException'],
@@ -77,7 +80,7 @@ const table: {
   {
     names: THROTTLED,
     kind: 'throttled',
-    message: () => 'The backend is throttling requests. Try again in a moment.',
+    message: () => THROTTLED_MESSAGE,
   },
 ];
 
