@@ -227,6 +227,11 @@ async function main(): Promise<string> {
     await answerLogin(platform.orgId, { userId: platform.userId, name: 'Load' }, login.userCode, true);
     const device = await loginToken(login.deviceCode);
     if (!('token' in device)) throw new Error(`load device login: ${device.error}`);
+    // The platform organization, as the local seed makes it, with the load's owner as its owner: the
+    // platform group's routes answer operators only.
+    const [{ createOrg, addMember }] = await Promise.all([import('../shared/kernel/identity/orgs')]);
+    const operators = await createOrg({ slug: 'platform', name: 'Platform', kind: 'platform' });
+    await addMember(operators.orgId, 'owner@bench.example', 'owner', 'Bench owner');
     // Seeding never meets faults; the run does.
     for (const proxy of proxies)
       proxy.set(
