@@ -48,31 +48,30 @@ test('a failed turn does not stop the next one', async () => {
   await expect(next).resolves.toBe('next');
 });
 
-test('past the budget a caller is answered 429 at once; once the line is short again it waits its turn', async () => {
+test('a caller that waited past the budget is answered 429 when its turn comes, its work not done', async () => {
   const { turns, gated } = setup(1_000);
-  // A first turn of 400 ms teaches the length.
-  const first = gated(400);
-  const p1 = turns.run('org', first.work);
-  first.release();
-  await p1;
-  expect(turns.turnMs).toBe(400);
-  // One running and two waiting: 2 × 400 = 800 ms ≤ 1,000 ms, the third waiter (3 × 400) is refused.
-  const running = gated(400);
+  // A turn of 600 ms, two waiting behind it: the first waits 600 ms (goes), the second 1,200 (refused).
+  const running = gated(600);
   const a = turns.run('org', running.work);
-  const w1 = gated(400);
-  const b = turns.run('org', w1.work);
-  const w2 = gated(400);
-  const c = turns.run('org', w2.work);
-  await expect(turns.run('org', async () => 'late')).rejects.toMatchObject({
-    kind: 'throttled',
-    message: 'The backend is throttling requests. Try again in a moment.',
+  const second = gated(600);
+  const b = turns.run('org', second.work);
+  let thirdRan = false;
+  const c = turns.run('org', async () => {
+    thirdRan = true;
+    return 'late';
   });
   // Another organization's line is its own.
   await expect(turns.run('other', async () => 'other')).resolves.toBe('other');
   running.release();
-  w1.release();
-  w2.release();
-  await Promise.all([a, b, c]);
+  second.release();
+  await expect(a).resolves.toBe(600);
+  await expect(b).resolves.toBe(600);
+  await expect(c).rejects.toMatchObject({
+    kind: 'throttled',
+    message: 'The backend is throttling requests. Try again in a moment.',
+  });
+  expect(thirdRan).toBe(false);
+  // The line is short again: the next caller waits its turn.
   await expect(turns.run('org', async () => 'now')).resolves.toBe('now');
 });
 

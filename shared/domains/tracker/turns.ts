@@ -7,23 +7,16 @@ import { DomainError } from '../../kernel/ground/errors';
  * run together would only make each other retry. Across instances the conditional transaction
  * decides, and the loser retries.
  *
- * A turn's length is learnt as turns end (a moving average). A caller whose wait would pass
- * `budgetMs` (the ones before it times that length) is answered 429 with Retry-After at once:
- * under load a turn takes hundreds of milliseconds, and a long line held creates for tens of
- * seconds, past clients' timeouts and API Gateway's, where a clear "try again" serves them better.
- * 50 creates at once on a quiet machine all go through (a turn is a few milliseconds there).
+ * A caller that waited longer than `budgetMs` for its turn is answered 429 with Retry-After when
+ * the turn comes, its work not done: under load a turn takes hundreds of milliseconds (seconds with
+ * the SDK's retries), and a long line held creates for tens of seconds, past clients' timeouts and
+ * API Gateway's, where a clear "try again" serves them better. 50 creates at once on a quiet machine
+ * all go through (a turn is a few milliseconds there).
  */
-/**
- * The longest a create waits for its turn: API Gateway answers 503 to a request its function has
- * not answered in 30 s, so a wait past 20 s would end in a worse answer than 429.
- */
-export const TURN_BUDGET_MS = 20_000;
+export const TURN_BUDGET_MS = 15_000;
 
 export class Turns {
   private readonly tails = new Map<string, Promise<unknown>>();
-  private readonly waiting = new Map<string, number>();
-  /** The moving average of a turn's length, in ms (0 until a turn ended). */
-  turnMs = 0;
 
   constructor(
     private readonly budgetMs = TURN_BUDGET_MS,
@@ -31,22 +24,10 @@ export class Turns {
   ) {}
 
   run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const queued = this.waiting.get(key) ?? 0;
-    if (queued > 0 && queued * this.turnMs > this.budgetMs) {
-      return Promise.reject(new DomainError('throttled', THROTTLED_MESSAGE));
-    }
-    this.waiting.set(key, queued + 1);
+    const queuedAt = this.now();
     const turn = async () => {
-      const left = (this.waiting.get(key) ?? 1) - 1;
-      if (left > 0) this.waiting.set(key, left);
-      else this.waiting.delete(key);
-      const started = this.now();
-      try {
-        return await work();
-      } finally {
-        const took = this.now() - started;
-        this.turnMs = this.turnMs === 0 ? took : 0.8 * this.turnMs + 0.2 * took;
-      }
+      if (this.now() - queuedAt > this.budgetMs) throw new DomainError('throttled', THROTTLED_MESSAGE);
+      return work();
     };
     const mine = (this.tails.get(key) ?? Promise.resolve()).then(turn, turn);
     const tail = mine.catch(() => undefined);
