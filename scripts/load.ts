@@ -77,6 +77,9 @@ function rssMb(): { total: number; processes: Record<string, number> } {
   const processes: Record<string, number> = {};
   for (const pid of ours) {
     const name = pid === process.pid ? 'node (platform + load)' : (names.get(pid) ?? '?');
+    // git's processes (the clients' and the git endpoint's) live for one clone or push: counting
+    // them would measure how many run at that instant, not whether the platform keeps memory.
+    if (name.startsWith('git')) continue;
     processes[name] = (processes[name] ?? 0) + (rss.get(pid) ?? 0);
   }
   return { total: Object.values(processes).reduce((a, b) => a + b, 0), processes };
