@@ -610,13 +610,15 @@ function render(r: {
   return `${lines.join('\n')}\n`;
 }
 
-/** The run never lasts longer than its seconds and five minutes (seeding, read-back), whatever hangs. */
+/** The run never lasts longer than half as long again and five minutes (seeding, read-back), whatever hangs. */
 const deadline = setTimeout(
   () => {
     say('hard deadline passed: stopping');
     void stopAll().finally(() => process.exit(2));
   },
-  (seconds + 300) * 1000,
+  // Seeding and the read-back grow with the run: a 30-minute soak acknowledged 10,000 writes, whose
+  // read-back took longer than five minutes.
+  (seconds * 1.5 + 300) * 1000,
 );
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => void stopAll().finally(() => process.exit(130)));
