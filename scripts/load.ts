@@ -3,9 +3,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { FaultProxy } from '../lib/local/faults';
+import { type FaultProxy, WIRE_SERVICES } from '../lib/local/faults';
 import { routeGroups } from '../lib/route-groups';
 import { git } from './bench/git';
+import { startMailIn } from './bench/mail';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { percentile } from './bench/stats';
 
@@ -39,6 +40,18 @@ interface GroupFigures {
 const figures = new Map<string, GroupFigures>();
 /** Latencies by group and method (a group's reads and writes apart), for where the time goes. */
 const byMethod = new Map<string, number[]>();
+
+/** One answered call (or SMTP session, or git command): its time and status, by group and by method. */
+function recordCall(group: string, method: string, ms: number, status: number): GroupFigures {
+  const f = groupOf(group);
+  f.latencies.push(ms);
+  f.statuses[status] = (f.statuses[status] ?? 0) + 1;
+  const key = `${group} ${method}`;
+  const list = byMethod.get(key) ?? [];
+  list.push(ms);
+  byMethod.set(key, list);
+  return f;
+}
 const groupOf = (name: string) => {
   let f = figures.get(name);
   if (!f) {
@@ -117,23 +130,16 @@ async function main(): Promise<string> {
     // Environment variables are sealed with the local master key, as under `npm start`.
     env.LOCAL_SECRETS_KEY = randomBytes(32).toString('base64');
     env.OUTBOX_DIR = join(dataDir, 'outbox');
-    const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }, { startWorkers }, { workers }] =
-      await Promise.all([
-        import('../shared/ports/object-storage'),
-        import('../lib/local/gateway'),
-        import('../shared/domains/mail/domains'),
-        import('../shared/domains/mail/admin'),
-        import('../lib/local/workers'),
-        import('../lib/workers'),
-      ]);
+    const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }] = await Promise.all([
+      import('../shared/ports/object-storage'),
+      import('../lib/local/gateway'),
+      import('../shared/domains/mail/domains'),
+      import('../shared/domains/mail/admin'),
+    ]);
     await storage.createBucket(env.ARTIFACTS_BUCKET);
-    const { startSmtpServer } = await import('../lib/local/smtp');
-    const smtp = await startSmtpServer({ port: 0 });
-    stops.push(() => smtp.close());
-    env.SMTP_PORT = String(smtp.port);
-    // The worker mail in needs (the others need the secrets and build environment of `npm start`).
-    const running = await startWorkers({ workers: workers.filter((w) => w.name === 'mail-inbound') });
-    stops.push(() => running.stop());
+    // Mail in: the SMTP server and its worker (the other workers need the secrets and build
+    // environment of `npm start`).
+    const smtp = await startMailIn(stops);
     const gateway = createGateway();
     const port = await listen(gateway, 0);
     stops.push(() => {
@@ -170,14 +176,7 @@ async function main(): Promise<string> {
         // No answer at all is a failure without Retry-After too.
         if (faultRate > 0) groupOf(group).noRetryAfter++;
       }
-      const f = groupOf(group);
-      const ms = performance.now() - t;
-      f.latencies.push(ms);
-      const key = `${group} ${method}`;
-      const list = byMethod.get(key) ?? [];
-      list.push(ms);
-      byMethod.set(key, list);
-      f.statuses[status] = (f.statuses[status] ?? 0) + 1;
+      const f = recordCall(group, method, performance.now() - t, status);
       if (status >= 400 || status === 0)
         f.samples[`${status} ${method} ${path}`] ??= JSON.stringify(json).slice(0, 200);
       return { status, body: json };
@@ -232,13 +231,13 @@ async function main(): Promise<string> {
     if (!('token' in device)) throw new Error(`load device login: ${device.error}`);
     // The platform organization, as the local seed makes it, with the load's owner as its owner: the
     // platform group's routes answer operators only.
-    const [{ createOrg, addMember }] = await Promise.all([import('../shared/kernel/identity/orgs')]);
+    const { createOrg, addMember } = await import('../shared/kernel/identity/orgs');
     const operators = await createOrg({ slug: 'platform', name: 'Platform', kind: 'platform' });
-    await addMember(operators.orgId, 'owner@bench.example', 'owner', 'Bench owner');
+    await addMember(operators.orgId, platform.ownerEmail, 'owner', 'Bench owner');
     // Seeding never meets faults; the run does.
     for (const proxy of proxies)
       proxy.set(
-        (['dynamodb', 's3', 'sqs'] as const).flatMap((service) => [
+        WIRE_SERVICES.flatMap((service) => [
           { service, operation: '*', fault: 'throttle' as const, rate: faultRate / 3 },
           { service, operation: '*', fault: 'internal' as const, rate: faultRate / 3 },
           { service, operation: '*', fault: 'unavailable' as const, rate: faultRate / 3 },
@@ -291,13 +290,7 @@ async function main(): Promise<string> {
         groupOf('git').samples[`0 ${method}`] ??= String(err).slice(0, 200);
         if (faultRate > 0) groupOf('git').noRetryAfter++;
       }
-      const f = groupOf('git');
-      const ms = performance.now() - t;
-      f.latencies.push(ms);
-      f.statuses[status] = (f.statuses[status] ?? 0) + 1;
-      const list = byMethod.get(`git ${method}`) ?? [];
-      list.push(ms);
-      byMethod.set(`git ${method}`, list);
+      recordCall('git', method, performance.now() - t, status);
       return status === 200;
     };
     const gitRound = async () => {
@@ -320,51 +313,64 @@ async function main(): Promise<string> {
         rmSync(work, { recursive: true, force: true });
       }
     };
+    /**
+     * Creates answered 201 with the text they were given, each read back at the end: `record` is
+     * the answer's key, `id` its field the record is read back by, `text` the field that holds the text.
+     */
+    const creates: {
+      group: string;
+      path: string;
+      body: (text: string) => Record<string, unknown>;
+      record: string;
+      id: string;
+      text: string;
+      read: (id: unknown) => string;
+    }[] = [
+      {
+        group: 'tracker',
+        path: `${org}/issues`,
+        body: (summary) => ({ space: spaceKey, summary }),
+        record: 'issue',
+        id: 'key',
+        text: 'summary',
+        read: (key) => `${org}/issues/${key}`,
+      },
+      {
+        group: 'pages',
+        path: `${org}/pages`,
+        body: (title) => ({ title }),
+        record: 'page',
+        id: 'pageId',
+        text: 'title',
+        read: (id) => `${org}/pages/${id}`,
+      },
+      {
+        group: 'contacts',
+        path: `${mbx}/address-books/${book}/contacts`,
+        body: (fullName) => ({ fullName }),
+        record: 'contact',
+        id: 'contactId',
+        text: 'fullName',
+        read: (id) => `${mbx}/address-books/${book}/contacts/${id}`,
+      },
+      {
+        group: 'repo-issues',
+        path: `${org}/repos/${repoName}/issues`,
+        body: (title) => ({ title }),
+        record: 'issue',
+        id: 'number',
+        text: 'title',
+        read: (n) => `${org}/repos/${repoName}/issues/${n}`,
+      },
+    ];
     const writes: (() => Promise<void>)[] = [
-      async () => {
-        const summary = `Load ${randomBytes(4).toString('hex')}`;
-        const res = await call('tracker', 'POST', `${org}/issues`, { space: spaceKey, summary });
-        const key = field(res.body, 'issue', 'key');
-        if (res.status === 201 && key)
-          written.push({
-            group: 'tracker',
-            path: `${org}/issues/${key}`,
-            check: (b) => field(b, 'issue', 'summary') === summary,
-          });
-      },
-      async () => {
-        const title = `Page ${randomBytes(4).toString('hex')}`;
-        const res = await call('pages', 'POST', `${org}/pages`, { title });
-        const id = field(res.body, 'page', 'pageId');
-        if (res.status === 201 && id)
-          written.push({
-            group: 'pages',
-            path: `${org}/pages/${id}`,
-            check: (b) => field(b, 'page', 'title') === title,
-          });
-      },
-      async () => {
-        const fullName = `Ada ${randomBytes(4).toString('hex')}`;
-        const res = await call('contacts', 'POST', `${mbx}/address-books/${book}/contacts`, { fullName });
-        const id = field(res.body, 'contact', 'contactId');
-        if (res.status === 201 && id)
-          written.push({
-            group: 'contacts',
-            path: `${mbx}/address-books/${book}/contacts/${id}`,
-            check: (b) => field(b, 'contact', 'fullName') === fullName,
-          });
-      },
-      async () => {
-        const title = `Help ${randomBytes(4).toString('hex')}`;
-        const res = await call('repo-issues', 'POST', `${org}/repos/${repoName}/issues`, { title });
-        const n = field(res.body, 'issue', 'number');
-        if (res.status === 201 && n !== undefined)
-          written.push({
-            group: 'repo-issues',
-            path: `${org}/repos/${repoName}/issues/${n}`,
-            check: (b) => field(b, 'issue', 'title') === title,
-          });
-      },
+      ...creates.map((c) => async () => {
+        const text = `Load ${randomBytes(4).toString('hex')}`;
+        const res = await call(c.group, 'POST', c.path, c.body(text));
+        const id = field(res.body, c.record, c.id);
+        if (res.status === 201 && id !== undefined)
+          written.push({ group: c.group, path: c.read(id), check: (b) => field(b, c.record, c.text) === text });
+      }),
       async () => {
         const res = await call('agents', 'POST', `${org}/agents/jobs`, {
           type: 'http.batch',
@@ -425,9 +431,7 @@ async function main(): Promise<string> {
       } catch {
         status = 554;
       }
-      const f = groupOf('smtp (mail in)');
-      f.latencies.push(performance.now() - t);
-      f.statuses[status] = (f.statuses[status] ?? 0) + 1;
+      recordCall('smtp (mail in)', 'SEND', performance.now() - t, status);
     };
 
     const samples: Sample[] = [];

@@ -29,15 +29,12 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
   try {
     env.ARTIFACTS_BUCKET = `bench-mail-${randomBytes(4).toString('hex')}`;
     env.OUTBOX_DIR = join(dataDir, 'outbox');
-    const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }, { startWorkers }, { workers }] =
-      await Promise.all([
-        import('../../shared/ports/object-storage'),
-        import('../../lib/local/gateway'),
-        import('../../shared/domains/mail/domains'),
-        import('../../shared/domains/mail/admin'),
-        import('../../lib/local/workers'),
-        import('../../lib/workers'),
-      ]);
+    const [{ storage }, { createGateway, listen }, { addDomain }, { createMailbox }] = await Promise.all([
+      import('../../shared/ports/object-storage'),
+      import('../../lib/local/gateway'),
+      import('../../shared/domains/mail/domains'),
+      import('../../shared/domains/mail/admin'),
+    ]);
     await storage.createBucket(env.ARTIFACTS_BUCKET);
     const gateway = createGateway();
     const port = await listen(gateway, 0);
@@ -82,12 +79,7 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
     }
 
     // Ingest: SMTP in, the worker files, the thread is listed.
-    const { startSmtpServer } = await import('../../lib/local/smtp');
-    const smtp = await startSmtpServer({ port: 0 });
-    stops.push(() => smtp.close());
-    env.SMTP_PORT = String(smtp.port);
-    const running = await startWorkers({ workers: workers.filter((w) => w.name === 'mail-inbound') });
-    stops.push(() => running.stop());
+    const smtp = await startMailIn(stops);
     const { createTransport } = await import('nodemailer');
     const MailComposer = (await import('nodemailer/lib/mail-composer')).default;
     const PostalMime = (await import('postal-mime')).default;
@@ -208,4 +200,22 @@ export function renderMail(f: MailFigures): string {
     '|--:|--:|--:|',
     `| ${ms(f.ingest.median)} | ${ms(f.ingest.parse)} | ${ratio(f.ingest.median, f.ingest.parse)} |`,
   ].join('\n');
+}
+
+/**
+ * Mail in as on `npm start`: the local SMTP server on a free port (SMTP_PORT) and the mail-inbound
+ * worker that files what it accepts; their stops go on `stops`. Answers the server's port.
+ */
+export async function startMailIn(stops: (() => Promise<void> | void)[]): Promise<{ port: number }> {
+  const [{ startSmtpServer }, { startWorkers }, { workers }] = await Promise.all([
+    import('../../lib/local/smtp'),
+    import('../../lib/local/workers'),
+    import('../../lib/workers'),
+  ]);
+  const smtp = await startSmtpServer({ port: 0 });
+  stops.push(() => smtp.close());
+  process.env.SMTP_PORT = String(smtp.port);
+  const running = await startWorkers({ workers: workers.filter((w) => w.name === 'mail-inbound') });
+  stops.push(() => running.stop());
+  return { port: smtp.port };
 }

@@ -17,6 +17,8 @@ import { freePort } from '../../shared/kernel/net/free-port';
  * and one seeded organization with an owner (a JWT) and an API key. The modules that read the
  * environment when loaded (config, the store's client) are imported only after it is set.
  */
+const OWNER_EMAIL = 'owner@bench.example';
+
 export interface BenchPlatform {
   env: Record<string, string>;
   dynamoEndpoint: string;
@@ -25,6 +27,8 @@ export interface BenchPlatform {
   apiKey: string;
   /** The owner's user id, for the bare calls that read the member item. */
   userId: string;
+  /** The owner's email (the load makes the owner an operator too). */
+  ownerEmail: string;
   /** The key's SHA-256, for the bare GetItem of the key. */
   keyHash: string;
   stop: () => Promise<void>;
@@ -110,7 +114,7 @@ export async function startBenchPlatform(
     ]);
     const { SCOPES } = await import('../../shared/kernel/auth/scopes');
     const org = await createOrg({ slug: 'bench', name: 'Bench organization', kind: 'customer' });
-    const owner = await addMember(org.orgId, 'owner@bench.example', 'owner', 'Bench owner');
+    const owner = await addMember(org.orgId, OWNER_EMAIL, 'owner', 'Bench owner');
     const key = await createKey({ orgId: org.orgId, kind: 'api', scopes: [...SCOPES], name: 'bench' });
     const sign = await idpSigner(keyFile, authUrl);
     const jwt = await sign({ sub: owner.userId, email: owner.email, name: owner.name });
@@ -121,6 +125,7 @@ export async function startBenchPlatform(
       jwt,
       apiKey: key.secret,
       userId: owner.userId,
+      ownerEmail: OWNER_EMAIL,
       keyHash: hashSecret(key.secret),
       stop,
     };
