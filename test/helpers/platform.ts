@@ -9,7 +9,7 @@ import { SCOPES } from '../../shared/kernel/auth/scopes';
 import { createKey } from '../../shared/kernel/identity/keys';
 import { addMember, createOrg } from '../../shared/kernel/identity/orgs';
 import type { Organization } from '../../shared/kernel/identity/schema';
-import { allRoutes } from './routes';
+import { calledRoute, documentedResponse } from './routes';
 
 export interface Person {
   userId: string;
@@ -133,11 +133,10 @@ async function newOrgWith(sign: TestPlatform['sign'], kind: Organization['kind']
  */
 function checkDocumented(method: string, path: string, status: number, body: unknown, text: string): void {
   if (status < 200 || status >= 300) return;
-  const routes = allRoutes();
-  const route = routes.match(method, path.split('?')[0] as string);
+  const route = calledRoute(method, path.split('?')[0] as string);
   if (!route) return;
-  const doc = routes.responseOf(route, status);
-  const where = `${route.method} ${route.path} answered ${status}`;
+  const doc = documentedResponse(route, status);
+  const where = `${route.key} answered ${status}`;
   if (doc === undefined) throw new Error(`${where}, a status its group's responses.ts does not document`);
   if (doc === null) {
     if (text !== '') throw new Error(`${where} with a body, where its responses.ts documents none`);
@@ -152,10 +151,7 @@ function checkDocumented(method: string, path: string, status: number, body: unk
 
 /** Route coverage: each call is written down as the route it reached; teardown checks the list. */
 function recordCall(method: string, path: string): void {
-  const route = allRoutes().match(method, path.split('?')[0] as string);
+  const route = calledRoute(method, path.split('?')[0] as string);
   if (!route) return;
-  appendFileSync(
-    join(process.env.TEST_DATA_DIR as string, `calls-${process.pid}.txt`),
-    `${route.method} ${route.path}\n`,
-  );
+  appendFileSync(join(process.env.TEST_DATA_DIR as string, `calls-${process.pid}.txt`), `${route.key}\n`);
 }

@@ -4,6 +4,7 @@ import type { $ZodType } from 'zod/v4/core';
 import { routeGroups } from '../../lib/route-groups';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 import type { Route } from '../../shared/kernel/http/route';
+import type { RouteEntry } from '../../shared/kernel/http/route-entry';
 import { createRouter } from '../../shared/kernel/http/router';
 
 export interface GroupRoutes {
@@ -46,6 +47,52 @@ export function allRoutes() {
     };
   }
   return cache;
+}
+
+/** A route a call reached, as its group's generated index names it. */
+export interface CalledRoute {
+  group: string;
+  /** `METHOD path`, e.g. `GET /v1/orgs/:orgId`. */
+  key: string;
+}
+
+let index: { match: (method: string, path: string) => CalledRoute | undefined } | undefined;
+const responsesOf = new Map<string, ResponseDocs>();
+
+/**
+ * The route of a call, matched (as allRoutes().match does) against the groups' generated route
+ * indexes (functions/<group>/route-index.ts: method and path, nothing of the code a route runs), so
+ * that a test file loads only the route groups it calls, as each Lambda loads only its own.
+ */
+export function calledRoute(method: string, path: string): CalledRoute | undefined {
+  if (!index) {
+    const routers = routeGroups.map((g) => ({
+      group: g.name,
+      match: createRouter(
+        (require(`../../functions/${g.name}/route-index`) as { routeIndex: RouteEntry[] }).routeIndex,
+      ),
+    }));
+    index = {
+      match: (m, p) => {
+        for (const r of routers) {
+          const found = r.match(m, p);
+          if (found.kind === 'found') return { group: r.group, key: `${found.route.method} ${found.route.path}` };
+        }
+        return undefined;
+      },
+    };
+  }
+  return index.match(method, path);
+}
+
+/** The documented schema for `status` of a called route: a schema, null (no body), or undefined (undocumented). */
+export function documentedResponse(route: CalledRoute, status: number): $ZodType | null | undefined {
+  let docs = responsesOf.get(route.group);
+  if (!docs) {
+    docs = (require(`../../functions/${route.group}/responses`) as { responses: ResponseDocs }).responses;
+    responsesOf.set(route.group, docs);
+  }
+  return docs[route.key]?.[status];
 }
 
 /** `METHOD path` of every route the test processes called (see TestPlatform.call). */
