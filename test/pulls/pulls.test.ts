@@ -47,21 +47,28 @@ const setOpenPulls = (repoId: string, count: number) =>
     }),
   );
 
-/** A repository with a README on main, cloned; `feature` pushed with one commit changing `app.txt`. */
+/**
+ * A repository with a README on main and `feature` with one commit changing `app.txt`: made in a
+ * local repository with `origin` the new one, both branches in one push (no clone, no commit by
+ * the platform first: one exchange with the git endpoint).
+ */
 async function setup() {
   const name = unique();
-  const res = await p.post(repos(), { name, readme: true });
+  const res = await p.post(repos(), { name });
   expect(res.status).toBe(201);
   const url = (res.body.repo.cloneUrl as string).replace('://', `://git:${key}@`);
   const dir = join(mkdtempSync(join(home, 'w-')), 'repo');
-  await ok(home, ['clone', '-q', url, dir]);
+  await ok(home, ['init', '-q', '--initial-branch=main', dir]);
+  await ok(dir, ['remote', 'add', 'origin', url]);
+  writeFileSync(join(dir, 'README.md'), `# ${name}\n`);
+  await ok(dir, ['add', '.']);
+  await ok(dir, ['commit', '-q', '-m', 'Initial commit']);
   writeFileSync(join(dir, 'app.txt'), 'one\ntwo\nthree\n');
   await ok(dir, ['add', '.']);
   await ok(dir, ['commit', '-q', '-m', 'Add app']);
   await ok(dir, ['checkout', '-q', '-b', 'feature']);
   writeFileSync(join(dir, 'app.txt'), 'one\nTWO\nthree\n');
   await ok(dir, ['commit', '-q', '-am', 'Shout two']);
-  // Both branches in one push (one exchange with the git endpoint instead of two).
   await ok(dir, ['push', '-q', 'origin', 'main', 'feature']);
   return { name, url, dir, base: `${repos()}/${name}`, pulls: `${repos()}/${name}/pulls` };
 }
