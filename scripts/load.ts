@@ -3,12 +3,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { type FaultProxy, WIRE_SERVICES } from '../lib/local/faults';
 import { routeGroups } from '../lib/route-groups';
 import { git } from './bench/git';
 import { startMailIn } from './bench/mail';
 import { type BenchPlatform, startBenchPlatform } from './bench/platform';
-import { percentile } from './bench/stats';
+import { median, percentile } from './bench/stats';
 
 /**
  * `npm run load -- --seconds 60 [--faults 0.05] [--clients 100] [--write]`: the local platform (the
@@ -104,6 +106,24 @@ interface Sample {
   at: number;
   total: number;
   processes: Record<string, number>;
+}
+
+/**
+ * After warm-up: a sixth of the run, at most 5 minutes. V8 grows its heap and DynamoDB Local's JVM
+ * commits its own (up to -Xmx) while the load ramps up; whether memory stays flat is judged after.
+ */
+const warmUpMs = (ranMs: number) => Math.min(300_000, ranMs / 6);
+
+/**
+ * The node process's retained heap: heapUsed right after a full collection, in MB. RSS rises and
+ * falls with V8's garbage (a sawtooth of 100 MB under this load); what is still reachable after a
+ * collection is what a leak would grow.
+ */
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+function retainedHeapMb(): number {
+  collect();
+  return process.memoryUsage().heapUsed / 1e6;
 }
 
 /** Stops whatever main has started so far (the deadline and signals use it too). */
@@ -443,6 +463,14 @@ async function main(): Promise<string> {
     sample();
     const sampler = setInterval(sample, 5_000);
     stops.push(() => clearInterval(sampler));
+    const retained: { warm?: number; end?: number } = {};
+    const warmTimer = setTimeout(
+      () => {
+        retained.warm = retainedHeapMb();
+      },
+      warmUpMs(seconds * 1000),
+    );
+    stops.push(() => clearTimeout(warmTimer));
 
     say(`${clients} clients for ${seconds} s${faultRate > 0 ? `, faults at ${faultRate}` : ''}`);
     const started = performance.now();
@@ -470,6 +498,7 @@ async function main(): Promise<string> {
     const ranMs = performance.now() - started;
     sample();
     clearInterval(sampler);
+    retained.end = retainedHeapMb();
 
     for (const proxy of proxies) proxy.set([]);
     const injected = proxies.reduce((a, p) => a + Object.values(p.injected).reduce((x, y) => x + y, 0), 0);
@@ -511,6 +540,7 @@ async function main(): Promise<string> {
       readFigures,
       methods,
       samples,
+      retained,
       ranMs,
       written: written.length,
       lost,
@@ -528,6 +558,7 @@ function render(r: {
   readFigures: Map<string, GroupFigures>;
   methods: Map<string, number[]>;
   samples: Sample[];
+  retained: { warm?: number; end?: number };
   ranMs: number;
   written: number;
   lost: string[];
@@ -568,10 +599,19 @@ function render(r: {
     );
   }
   tailMissed = tailMissed.sort();
-  const warm = r.samples.find((s) => s.at - (r.samples[0]?.at ?? 0) >= Math.min(30_000, r.ranMs / 4)) ?? r.samples[0];
+  // Flat or not: the median RSS of the sixth of the run right after warm-up against that of the last
+  // sixth (single samples ride V8's sawtooth).
+  const t0 = r.samples[0]?.at ?? 0;
+  const warmAt = t0 + warmUpMs(r.ranMs);
+  const span = r.ranMs / 6;
+  const windowMedian = (from: number, to: number) =>
+    median(r.samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.total));
+  const early = windowMedian(warmAt, warmAt + span);
+  const late = windowMedian(t0 + r.ranMs - span, t0 + r.ranMs);
+  const drift = ((late - early) / early) * 100;
   const first = r.samples[0];
+  const warm = r.samples.find((s) => s.at >= warmAt);
   const last = r.samples[r.samples.length - 1];
-  const drift = warm && last ? ((last.total - warm.total) / warm.total) * 100 : Number.NaN;
   const mem = (s: Sample | undefined) =>
     s
       ? `${s.total.toFixed(0)} MB (${Object.entries(s.processes)
@@ -583,7 +623,7 @@ function render(r: {
     `| **all** | ${total} | ${fmt(percentile(all, 50))} | ${fmt(percentile(all, 99))} | | | ${fiveXX} | ${fiveHundred} |`,
     '',
     `Acknowledged writes read back: ${r.written} (lost: ${r.lost.length}${r.lost.length ? `: ${r.lost.slice(0, 5).join('; ')}` : ''}); messages accepted over SMTP: ${r.mailed}, threads filed in the mailbox at the end: ${r.filed}.`,
-    `Memory (RSS of the platform's processes, ${r.samples.length} samples): start ${mem(first)}; after warm-up ${mem(warm)}; end ${mem(last)}; drift after warm-up ${drift.toFixed(1)} %.`,
+    `Memory (RSS of the platform's processes, ${r.samples.length} samples): start ${mem(first)}; after warm-up (${Math.round(warmUpMs(r.ranMs) / 1000)} s) ${mem(warm)}; end ${mem(last)}. Median RSS of the sixth of the run after warm-up ${early.toFixed(0)} MB, of the last sixth ${late.toFixed(0)} MB: drift ${drift.toFixed(1)} %. Node's retained heap (after a full collection): ${r.retained.warm?.toFixed(0) ?? '–'} MB after warm-up, ${r.retained.end?.toFixed(0) ?? '–'} MB at the end.`,
     ...(missingGroups.length ? [`Groups not reached: ${missingGroups.join(', ')}.`] : []),
     '',
     '| Goal | Result |',

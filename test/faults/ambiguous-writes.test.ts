@@ -137,3 +137,15 @@ describe('an Idempotency-Key across the SDK retry of its own claim', () => {
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, null]);
   });
 });
+
+describe("a worker's claim of a try (a webhook's or a callback's POST), applied, then reset", () => {
+  it('is taken as its own (true) across the SDK repeat; a second claim of the same try is refused', async () => {
+    const { claimTry } = await import('../../shared/kernel/store/ops');
+    const key = { pk: `TEST#${name('claim')}`, sk: 'claim' };
+    const claim = { tryNumber: 0, ms: 60_000, condition: 'attribute_not_exists(done)', values: {} };
+    expect(await afterReset('dynamodb:UpdateItem:reset-after-write:1:1', () => claimTry(key, claim))).toBe(true);
+    expect(await claimTry(key, claim)).toBe(false);
+    // The next try is another claim.
+    expect(await claimTry(key, { ...claim, tryNumber: 1 })).toBe(true);
+  });
+});

@@ -146,7 +146,7 @@ const noticesOf = async (dev: Person, kind: string) =>
   ).filter((x) => x.event === kind);
 
 describe('notify (notices, email, webhook fan-out)', () => {
-  test('the same event message twice makes one notice, one email and one webhook delivery', async () => {
+  test('the same event message twice makes one notice, one email and one webhook delivery, POSTed once', async () => {
     const { org, owner, dev, phone } = await pagedOrg();
     const path = `/${unique('fanout')}`;
     const hook = await p.post(
@@ -168,7 +168,44 @@ describe('notify (notices, email, webhook fan-out)', () => {
       token: owner.token,
     });
     expect(deliveries.body.deliveries).toHaveLength(1);
+    // The delivery has no try yet, so the event coming again queued its first try again (it cannot
+    // tell a lost queueing from a slow one); the two messages make one POST.
+    expect(await queuedIn('webhooks')).toBe(hooksBefore + 2);
+    const first: DeliveryMessage = {
+      orgId: org.orgId,
+      endpointId: hook.body.endpoint.endpointId,
+      deliveryId: deliveries.body.deliveries[0].deliveryId,
+      notBefore: 0,
+    };
+    expect(await webhooks(sqsEvent(first))).toEqual(ok);
+    expect(await webhooks(sqsEvent(first))).toEqual(ok);
+    expect(receiver.callsTo(path)).toHaveLength(1);
+  });
+
+  test('an event whose delivery was written but whose first try was never queued queues it when it comes again', async () => {
+    const { org, owner, dev } = await pagedOrg();
+    const path = `/${unique('fanout')}`;
+    const hook = await p.post(
+      `/v1/orgs/${org.orgId}/webhooks`,
+      { url: `https://localhost:${receiver.port}${path}`, events: ['issue.assigned'] },
+      { token: owner.token },
+    );
+    const endpointId = hook.body.endpoint.endpointId as string;
+    const message = sqsEvent({ type: 'event', event: eventFor(org.orgId, dev) } satisfies NotifyMessage);
+    expect(await notify(message)).toEqual(ok);
+    const list = `/v1/orgs/${org.orgId}/webhooks/${endpointId}/deliveries`;
+    const [made] = (await p.get(list, { token: owner.token })).body.deliveries;
+    // A lost queueing looks the same from here as a message not yet handled: the delivery, no try.
+    const hooksBefore = await queuedIn('webhooks');
+    expect(await notify(message)).toEqual(ok);
     expect(await queuedIn('webhooks')).toBe(hooksBefore + 1);
+    const first: DeliveryMessage = { orgId: org.orgId, endpointId, deliveryId: made.deliveryId, notBefore: 0 };
+    expect(await webhooks(sqsEvent(first))).toEqual(ok);
+    expect(receiver.callsTo(path)).toHaveLength(1);
+    // Once the delivery has had its try, the event coming again queues nothing.
+    expect(await notify(message)).toEqual(ok);
+    expect(await queuedIn('webhooks')).toBe(hooksBefore + 1);
+    expect((await p.get(list, { token: owner.token })).body.deliveries).toHaveLength(1);
   });
 
   test('an event whose notice was written but whose first step never ran sends that step once, when it comes again', async () => {
@@ -268,6 +305,15 @@ describe('webhooks (deliveries)', () => {
     expect(await read()).toMatchObject({ status: 'succeeded', attempts: [expect.objectContaining({ status: 200 })] });
   });
 
+  test('two copies of a delivery message handled at once (two workers) POST once', async () => {
+    const path = `/${unique('hook')}`;
+    const { message, read } = await deliveryTo(path);
+    const results = await Promise.all([webhooks(sqsEvent(message)), webhooks(sqsEvent(message))]);
+    expect(results).toEqual([ok, ok]);
+    expect(receiver.callsTo(path)).toHaveLength(1);
+    expect(await read()).toMatchObject({ status: 'succeeded', attempts: [expect.objectContaining({ status: 200 })] });
+  });
+
   test('a failed try whose message comes again sends nothing more; its next try, twice, POSTs once', async () => {
     const path = `/${unique('hook')}`;
     receiver.scripted.set(path, [500]);
@@ -333,6 +379,17 @@ describe("agent-callbacks (a job's callback)", () => {
     expect(await agentCallbacks(next)).toEqual(ok);
     expect(receiver.callsTo(flaky.path)).toHaveLength(2);
     expect(await queuedIn('agent-callbacks')).toBe(before + 1);
+  });
+
+  test('two copies of a callback message handled at once (two workers) POST once', async () => {
+    const job = await jobWith({ status: 'done', expiresAt: Date.now(), completedAt: Date.now() - 1000 });
+    const message = { orgId: p.org.orgId, jobId: job.jobId, attempt: 0 };
+    const results = await Promise.all([agentCallbacks(sqsEvent(message)), agentCallbacks(sqsEvent(message))]);
+    expect(results).toEqual([ok, ok]);
+    expect(receiver.callsTo(job.path)).toHaveLength(1);
+    // The try was counted: the message coming again later sends nothing either.
+    expect(await agentCallbacks(sqsEvent(message))).toEqual(ok);
+    expect(receiver.callsTo(job.path)).toHaveLength(1);
   });
 });
 

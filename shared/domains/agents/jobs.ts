@@ -6,7 +6,7 @@ import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
 import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
-import { queryAll, transact } from '../../kernel/store/ops';
+import { claimTry, queryAll, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, putNew, TABLE } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
 import { queue } from '../../ports/queue';
@@ -312,7 +312,8 @@ async function countCallbackTry(message: CallbackMessage): Promise<boolean> {
           tries: message.attempt + 1,
           ttl: Math.floor(Date.now() / 1000) + 7 * 86_400,
         },
-        ConditionExpression: 'attribute_not_exists(pk) OR tries = :a',
+        // The item may hold only the claim of the first try (no `tries` yet).
+        ConditionExpression: 'attribute_not_exists(tries) OR tries = :a',
         ExpressionAttributeValues: { ':a': message.attempt },
       }),
     );
@@ -338,6 +339,15 @@ export async function deliverCallback(message: CallbackMessage): Promise<'delive
   ]);
   if (!job?.callbackUrl || !isFinal(job.status)) return 'none';
   if ((tries?.tries ?? 0) !== message.attempt) return 'none';
+  // Two messages of one try at once (two workers): the one that claims it POSTs (a worker that dies
+  // holding it leaves its message to come back after the queue's visibility timeout).
+  const claimed = await claimTry(callbackTriesKey(message.orgId, message.jobId), {
+    tryNumber: message.attempt,
+    ms: 60_000,
+    condition: 'attribute_not_exists(tries) OR tries = :a',
+    values: { ':a': message.attempt },
+  });
+  if (!claimed) return 'none';
   const body = JSON.stringify({
     jobId: job.jobId,
     orgId: job.orgId,

@@ -7,7 +7,7 @@ import { db } from '../../kernel/store/client';
 import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
-import { putOnce } from '../../kernel/store/ops';
+import { claimTry, putOnce } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { queue } from '../../ports/queue';
 import type { NotifyEvent } from '../notifications/kinds';
@@ -37,6 +37,10 @@ export interface DeliveryRecord {
   attempts: Attempt[];
   createdAt: number;
   nextAttemptAt?: number;
+  /** The try (its number of earlier tries) a worker is making now, until when, and its token. */
+  claimedTry?: number;
+  claimedUntil?: number;
+  claimedBy?: string;
 }
 
 export interface DeliveryMessage {
@@ -56,6 +60,8 @@ const deliveryKey = (orgId: string, endpointId: string, deliveryId: string) => (
 /** How long a delivery keeps being tried after it was made. */
 export const RETRY_WINDOW_MS = 24 * 3_600_000;
 const TIMEOUT_MS = 10_000;
+/** How long a worker holds a try: its POST's timeout and the writes around it, with room to spare. */
+const CLAIM_MS = 60_000;
 /** Waits between tries (seconds), growing; WEBHOOK_RETRY_SECONDS scales them for tests. */
 const WAITS = [30, 120, 600, 1800, 3600, 7200, 14_400, 28_800];
 const waitAfter = (tries: number) =>
@@ -104,7 +110,9 @@ const send = (m: DeliveryMessage, delayMs: number) =>
 /**
  * Fans an event out to the organization's enabled endpoints subscribed to its kind: one delivery
  * each (a conditional put on an id made of event and endpoint: a redelivered event makes none
- * again), then its first try queued.
+ * again), then its first try queued. A redelivered event queues the first try again of a delivery
+ * that has no try yet: the queueing may have failed after the record was written (the event came
+ * back for it), and a try is claimed before it is made, so two messages of it POST once.
  */
 export async function fanOut(event: NotifyEvent): Promise<number> {
   const endpoints = (await listEndpoints(event.orgId)).filter((e) => e.enabled && e.events.includes(event.kind));
@@ -129,8 +137,11 @@ export async function fanOut(event: NotifyEvent): Promise<number> {
         ConditionExpression: 'attribute_not_exists(pk)',
       });
     } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') continue;
-      throw err;
+      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+      const existing = await getItem<DeliveryRecord>(deliveryKey(e.orgId, e.endpointId, deliveryId), true);
+      if (existing?.status === 'pending' && existing.attempts.length === 0 && existing.nextAttemptAt === undefined)
+        await send({ orgId: e.orgId, endpointId: e.endpointId, deliveryId, notBefore: 0 }, 0);
+      continue;
     }
     await send({ orgId: e.orgId, endpointId: e.endpointId, deliveryId, notBefore: 0 }, 0);
     made++;
@@ -159,6 +170,17 @@ export async function attemptDelivery(m: DeliveryMessage, now = Date.now()): Pro
   // message, `notBefore` its `nextAttemptAt`): nothing is sent again.
   if ((d.nextAttemptAt ?? 0) !== m.notBefore) return 'none';
   if (!e) return record(key, d, { at: now, error: 'The endpoint was deleted.', durationMs: 0 }, 'failed');
+  // Two messages of one try at once (two workers): the one that claims it POSTs. One that dies
+  // holding it leaves its message to come back after the queue's visibility timeout (minutes), when
+  // the claim has lapsed.
+  const claimed = await claimTry(key, {
+    tryNumber: d.attempts.length,
+    ms: CLAIM_MS,
+    condition: '#status = :pending AND size(attempts) = :tries',
+    names: { '#status': 'status' },
+    values: { ':pending': 'pending', ':tries': d.attempts.length },
+  });
+  if (!claimed) return 'none';
   const started = Date.now();
   let attempt: Attempt;
   let refused = false;
@@ -281,6 +303,9 @@ export async function redeliver(d: DeliveryRecord): Promise<DeliveryRecord> {
     createdAt: now,
   };
   delete copy.nextAttemptAt;
+  delete copy.claimedTry;
+  delete copy.claimedUntil;
+  delete copy.claimedBy;
   // The key last: a record read from the table carries its own.
   await putOnce({
     Item: { ...copy, ...deliveryKey(d.orgId, d.endpointId, copy.deliveryId) },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {
   BatchWriteCommand,
@@ -127,6 +128,49 @@ export async function putOnce<T extends { pk: string; sk: string }>(
     if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
     const stored = await getItem({ pk: input.Item.pk, sk: input.Item.sk }, true);
     if (!stored || !isDeepStrictEqual(stored, withoutUndefined(input.Item))) throw err;
+  }
+}
+
+/**
+ * Claims try number `tryNumber` of some work on an item (a worker's POST of a webhook or a callback)
+ * for `ms`: true when this caller holds it. `condition` (with `names` and `values`) says the try is
+ * still to be made; a live claim of the same try by another caller refuses it, a lapsed one (its
+ * worker died) does not. A claim that was applied but whose answer was lost (the SDK repeats the
+ * call, which the condition then refuses) is known by its token.
+ */
+export async function claimTry(
+  key: { pk: string; sk: string },
+  claim: {
+    tryNumber: number;
+    ms: number;
+    condition: string;
+    names?: Record<string, string>;
+    values: Record<string, unknown>;
+  },
+): Promise<boolean> {
+  const token = randomUUID();
+  const now = Date.now();
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: key,
+        UpdateExpression: 'SET claimedTry = :try, claimedUntil = :until, claimedBy = :token',
+        ConditionExpression: `(${claim.condition}) AND (attribute_not_exists(claimedTry) OR claimedTry <> :try OR claimedUntil < :now)`,
+        ...(claim.names ? { ExpressionAttributeNames: claim.names } : {}),
+        ExpressionAttributeValues: {
+          ...claim.values,
+          ':try': claim.tryNumber,
+          ':until': now + claim.ms,
+          ':token': token,
+          ':now': now,
+        },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    return (await getItem<{ claimedBy?: string }>(key, true))?.claimedBy === token;
   }
 }
 
