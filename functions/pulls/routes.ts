@@ -93,14 +93,8 @@ function shown(p: PullRecord) {
 
 /** The heads of both branches now (null: the branch is gone). */
 async function headsOf(port: GitPort, pull: PullRecord) {
-  const [source, target] = await Promise.all([
-    port.resolve(pull.repoId, pull.sourceBranch),
-    port.resolve(pull.repoId, pull.targetBranch),
-  ]);
-  return {
-    source: source?.kind === 'branch' ? source.commit : null,
-    target: target?.kind === 'branch' ? target.commit : null,
-  };
+  const [source, target] = await port.branchHeads(pull.repoId, [pull.sourceBranch, pull.targetBranch]);
+  return { source: source ?? null, target: target ?? null };
 }
 
 /** Both heads of an open comparison: 404 `Branch or commit not found.` when one is gone. */
@@ -215,12 +209,9 @@ const pullRoutes = [
       const r = await requireRepo(org.orgId, params.name);
       const assignees = await memberIds(org.orgId, body.assignees, PULL_MESSAGES.notMember);
       const port = await repoGit();
-      const [source, target] = await Promise.all([
-        port.resolve(r.resourceId, body.source),
-        port.resolve(r.resourceId, body.target),
-      ]);
-      if (source?.kind !== 'branch' || target?.kind !== 'branch') throw invalid(PULL_MESSAGES.branchNotFound);
-      await mergeState(port, r.resourceId, target.commit, source.commit, () => invalid(PULL_MESSAGES.divergedCreate));
+      const [source, target] = await port.branchHeads(r.resourceId, [body.source, body.target]);
+      if (!source || !target) throw invalid(PULL_MESSAGES.branchNotFound);
+      await mergeState(port, r.resourceId, target, source, () => invalid(PULL_MESSAGES.divergedCreate));
       const now = Date.now();
       const pull = await createPull(r, (number) => ({
         kind: 'pull',
@@ -241,7 +232,7 @@ const pullRoutes = [
         updatedAt: now,
         version: 1,
       }));
-      await startPreviews(pull, source.commit);
+      await startPreviews(pull, source);
       return created({ pull: shown(pull) });
     },
   }),

@@ -132,20 +132,22 @@ it('branches and tags: compare-and-swap creates and deletes; resolution by branc
   );
   expect(creates.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   await port.setRef(repoId, 'refs/tags/v1', sha, null);
-  execFileSync('git', [
-    '-C',
-    repoPath(repoId),
-    '-c',
-    'user.name=A',
-    '-c',
-    'user.email=a@b',
-    'tag',
-    '-a',
-    'v2',
-    '-m',
-    'two',
-    sha,
-  ]);
+  const annotate = (tag: string, target: string) =>
+    execFileSync('git', [
+      '-C',
+      repoPath(repoId),
+      '-c',
+      'user.name=A',
+      '-c',
+      'user.email=a@b',
+      'tag',
+      '-a',
+      tag,
+      '-m',
+      tag,
+      target,
+    ]);
+  annotate('v2', sha);
   const refs = await port.refs(repoId);
   expect(refs.branches).toEqual([
     { name: 'feature', commit: sha },
@@ -155,6 +157,32 @@ it('branches and tags: compare-and-swap creates and deletes; resolution by branc
     { name: 'v1', annotated: false, object: sha, commit: sha },
     { name: 'v2', annotated: true, object: expect.not.stringMatching(sha), commit: sha },
   ]);
+  expect(
+    execFileSync('git', ['-C', repoPath(repoId), 'config', '--get-regexp', '^(http|receive|core.logallref|gc)'])
+      .toString()
+      .trim()
+      .split('\n'),
+  ).toEqual([
+    'http.receivepack true',
+    'receive.fsckobjects true',
+    'receive.denynonfastforwards false',
+    'core.logallrefupdates true',
+    'gc.auto 0',
+  ]);
+  // Branches by name at one look: exact names only (not the refs below them), in the order asked.
+  await port.setRef(repoId, 'refs/heads/deep/er', sha, null);
+  expect(await port.branchHeads(repoId, ['main', 'nope', 'deep', 'deep/er', 'v1', '-x', 'feature'])).toEqual([
+    sha,
+    null,
+    null,
+    sha,
+    null,
+    null,
+    sha,
+  ]);
+  // A tag of a tag resolves to its commit, as rev-parse peels it.
+  annotate('v3', 'v2');
+  expect(await port.resolve(repoId, 'v3')).toEqual({ kind: 'tag', commit: sha });
   expect(await port.resolve(repoId, 'feature')).toEqual({ kind: 'branch', commit: sha });
   expect(await port.resolve(repoId, 'v2')).toEqual({ kind: 'tag', commit: sha });
   expect(await port.resolve(repoId, sha.slice(0, 8))).toEqual({ kind: 'commit', commit: sha });
@@ -163,7 +191,7 @@ it('branches and tags: compare-and-swap creates and deletes; resolution by branc
   }
   await expect(port.setRef(repoId, 'refs/heads/feature', null, 'f'.repeat(40))).rejects.toBeInstanceOf(GitConflict);
   await port.setRef(repoId, 'refs/heads/feature', null, sha);
-  expect((await port.refs(repoId)).branches.map((b) => b.name)).toEqual(['main']);
+  expect((await port.refs(repoId)).branches.map((b) => b.name)).toEqual(['deep/er', 'main']);
   for (const ref of ['refs/heads/--force', 'refs/heads/a..b', 'refs/remotes/x', 'refs/heads/a b']) {
     await expect(port.setRef(repoId, ref, sha, null)).rejects.toBeInstanceOf(GitInputError);
   }
@@ -462,5 +490,44 @@ it('diff: one patch cut per file gives each file its own hunks, binary files non
     [],
     ['+m1', '+m2'],
     'collapsed',
+  ]);
+});
+
+it('diff: a file that became a link keeps its hunks, and the files after it theirs; paths are never patterns', async () => {
+  const repoId = await newRepo();
+  const base = (
+    await port.commit(repoId, {
+      branch: 'main',
+      parent: null,
+      changes: [put('a*b', 'x\n'), put('ab', 'x\n'), put('f', 'f\n'), put('z.txt', 'z\n')],
+      message: 'Base',
+      author,
+    })
+  ).commitId as string;
+  // `f` becomes a link to z.txt (git writes that as two patches under one header).
+  execFileSync('git', ['fast-import', '--quiet'], {
+    cwd: repoPath(repoId),
+    input:
+      `commit refs/heads/main\ncommitter Ada <ada@example.com> 1764028800 +0000\ndata 4\nHead\nfrom ${base}\n` +
+      'M 120000 inline f\ndata 5\nz.txt\nM 100644 inline a*b\ndata 4\nx\ny\nM 100644 inline ab\ndata 4\nx\nw\n' +
+      `M 100644 inline z.txt\ndata 4\nz\nZ\nM 100644 inline big.txt\ndata 10\n1\n2\n3\n4\n5\n\n`,
+  });
+  const head = (await port.resolve(repoId, 'main'))?.commit as string;
+  const lines = (d: Awaited<ReturnType<GitPort['diff']>>) =>
+    d.files.map((f) => [f.path, f.change, f.collapsed ? 'collapsed' : f.hunks.flatMap((h) => h.lines)]);
+  expect(lines(await port.diff(repoId, base, head, { maxFiles: 300, maxLines: 1000 }))).toEqual([
+    ['a*b', 'modified', [' x', '+y']],
+    ['ab', 'modified', [' x', '+w']],
+    ['big.txt', 'added', ['+1', '+2', '+3', '+4', '+5']],
+    ['f', 'modified', ['-f', '+z.txt', '\\ No newline at end of file']],
+    ['z.txt', 'modified', [' z', '+Z']],
+  ]);
+  // Past the line budget: the files that fit, by their own names (`a*b` is not a pattern matching `ab`).
+  expect(lines(await port.diff(repoId, base, head, { maxFiles: 300, maxLines: 4 }))).toEqual([
+    ['a*b', 'modified', [' x', '+y']],
+    ['ab', 'modified', [' x', '+w']],
+    ['big.txt', 'added', 'collapsed'],
+    ['f', 'modified', ['-f', '+z.txt', '\\ No newline at end of file']],
+    ['z.txt', 'modified', 'collapsed'],
   ]);
 });

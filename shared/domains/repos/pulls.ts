@@ -356,15 +356,12 @@ export async function settledState(
   port: GitPort,
   pull: PullRecord,
 ): Promise<{ state: 'closed' | 'merged'; source: string | null } | undefined> {
-  const [source, target] = await Promise.all([
-    port.resolve(pull.repoId, pull.sourceBranch),
-    port.resolve(pull.repoId, pull.targetBranch),
-  ]);
-  if (source?.kind !== 'branch') return { state: 'closed', source: null };
-  if (target?.kind !== 'branch') return undefined;
-  const merged = await port.isAncestor(pull.repoId, source.commit, target.commit).catch((err) => {
+  const [source, target] = await port.branchHeads(pull.repoId, [pull.sourceBranch, pull.targetBranch]);
+  if (!source) return { state: 'closed', source: null };
+  if (!target) return undefined;
+  const merged = await port.isAncestor(pull.repoId, source, target).catch((err) => {
     if (err instanceof GitTooFar) return false;
     throw err;
   });
-  return merged ? { state: 'merged', source: source.commit } : undefined;
+  return merged ? { state: 'merged', source } : undefined;
 }

@@ -181,6 +181,13 @@ export class AwsGit implements GitPort {
     return null;
   }
 
+  async branchHeads(repoId: string, names: string[]): Promise<(string | null)[]> {
+    // No batch call: GetBranch for each, at once.
+    return Promise.all(
+      names.map(async (name) => (refNameProblem(name) ? null : ((await branchCommit(repoId, name)) ?? null))),
+    );
+  }
+
   async commitInfo(repoId: string, sha: string): Promise<GitCommit | null> {
     return isCommitId(sha) ? getCommit(repoId, sha) : null;
   }

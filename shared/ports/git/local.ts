@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -171,7 +171,8 @@ function parseHunks(patch: string): GitChangedFile['hunks'] {
         lines: [],
       };
       hunks.push(current);
-    } else if (current && /^[ +\-\\]/.test(line)) current.lines.push(line);
+    } else if (line.startsWith('diff --git ')) current = undefined;
+    else if (current && /^[ +\-\\]/.test(line)) current.lines.push(line);
   }
   return hunks;
 }
@@ -192,6 +193,15 @@ async function nearEnough(cwd: string, base: string, head: string): Promise<void
   );
   if (apart > TOO_FAR_COMMITS)
     throw new GitTooFar(`${base} and ${head} are more than ${TOO_FAR_COMMITS} commits apart.`);
+}
+
+/** The merge base of `base` and `head` (null: unrelated histories), found while nearEnough counts. */
+async function mergeBaseNear(cwd: string, base: string, head: string): Promise<string | null> {
+  const [, found] = await Promise.all([
+    nearEnough(cwd, base, head),
+    text(cwd, ['merge-base', '--end-of-options', base, head]).catch(() => ''),
+  ]);
+  return found.trim() || null;
 }
 
 /** The conflicts a merge of `head` into `base` would meet (none: it merges cleanly). */
@@ -271,6 +281,57 @@ async function mergeTreeConflicts(cwd: string, base: string, head: string): Prom
   return [...found.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
+/**
+ * The patch of `range` (of `paths` only, taken literally, when any are given), one part per file in
+ * path order. git writes a change of type (a file that became a link…) as two parts under one
+ * header: they are one file's.
+ */
+async function patchesOf(cwd: string, range: string[], paths: string[]): Promise<string[]> {
+  const patch = await text(
+    cwd,
+    ['diff', '--no-color', '--no-ext-diff', '-U3', ...range, ...(paths.length > 0 ? ['--', ...paths] : [])],
+    { env: { GIT_LITERAL_PATHSPECS: '1' } },
+  );
+  const parts: string[] = [];
+  let header = '';
+  for (const part of patch.split(/^(?=diff --git )/m)) {
+    if (!part.startsWith('diff --git ')) continue;
+    const first = part.slice(0, part.indexOf('\n'));
+    if (first === header) parts[parts.length - 1] += part;
+    else parts.push(part);
+    header = first;
+  }
+  return parts;
+}
+
+/**
+ * The commits the full ref names `refs` name, by ref (absent: no such ref, or not a commit), with
+ * one for-each-ref: tags are peeled, and a tag of a tag resolved as rev-parse would.
+ */
+async function commitsOf(cwd: string, refs: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (refs.length === 0) return found;
+  // A pattern also matches the refs below it (`refs/heads/a` matches `refs/heads/a/b`): only exact names count.
+  const wanted = new Set(refs);
+  const out = await text(cwd, [
+    'for-each-ref',
+    '--format=%(refname)%00%(objecttype)%00%(objectname)%00%(*objecttype)%00%(*objectname)',
+    '--',
+    ...refs,
+  ]);
+  for (const line of out.split('\n')) {
+    const [ref, type, object, peeledType, peeled] = line.split('\0') as [string, string, string, string, string];
+    if (!wanted.has(ref)) continue;
+    if (type === 'commit') found.set(ref, object);
+    else if (peeledType === 'commit') found.set(ref, peeled);
+    else if (peeledType === 'tag') {
+      const commit = await exists(cwd, ref);
+      if (commit) found.set(ref, commit);
+    }
+  }
+  return found;
+}
+
 /** Every branch and tag with the object it points at. */
 async function refMap(cwd: string): Promise<Map<string, string>> {
   const out = await text(cwd, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads', 'refs/tags']);
@@ -301,15 +362,12 @@ export class LocalGit implements GitPort {
     // Made beside it and renamed into place: a half-made repository is never seen.
     const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
     await git(gitRoot(), ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, '--', temp]);
-    for (const [key, value] of [
-      ['http.receivepack', 'true'],
-      ['receive.fsckObjects', 'true'],
-      ['receive.denyNonFastForwards', 'false'],
-      ['core.logAllRefUpdates', 'true'],
-      ['gc.auto', '0'],
-    ] as const) {
-      await git(temp, ['config', key, value]);
-    }
+    // Its settings appended to the config git init wrote (a section may appear twice), without a git run each.
+    await appendFile(
+      join(temp, 'config'),
+      '[http]\n\treceivepack = true\n[receive]\n\tfsckObjects = true\n\tdenyNonFastForwards = false\n' +
+        '[core]\n\tlogAllRefUpdates = true\n[gc]\n\tauto = 0\n',
+    );
     await rename(temp, path).catch(async (err: NodeJS.ErrnoException) => {
       await rm(temp, { recursive: true, force: true });
       // Created meanwhile by a retry: that one stands.
@@ -348,9 +406,10 @@ export class LocalGit implements GitPort {
   async resolve(repoId: string, rev: string): Promise<{ kind: 'branch' | 'tag' | 'commit'; commit: string } | null> {
     const cwd = repo(repoId);
     if (!refNameProblem(rev)) {
-      const branch = await exists(cwd, `refs/heads/${rev}`);
+      const found = await commitsOf(cwd, [`refs/heads/${rev}`, `refs/tags/${rev}`]);
+      const branch = found.get(`refs/heads/${rev}`);
       if (branch) return { kind: 'branch', commit: branch };
-      const tag = await exists(cwd, `refs/tags/${rev}`);
+      const tag = found.get(`refs/tags/${rev}`);
       if (tag) return { kind: 'tag', commit: tag };
     }
     if (isCommitId(rev)) {
@@ -359,6 +418,15 @@ export class LocalGit implements GitPort {
       if (commit?.startsWith(rev)) return { kind: 'commit', commit };
     }
     return null;
+  }
+
+  async branchHeads(repoId: string, names: string[]): Promise<(string | null)[]> {
+    const refs = names.map((name) => (refNameProblem(name) ? null : `refs/heads/${name}`));
+    const found = await commitsOf(
+      repo(repoId),
+      refs.filter((r): r is string => r !== null),
+    );
+    return refs.map((ref) => (ref && found.get(ref)) || null);
   }
 
   async commitInfo(repoId: string, sha: string): Promise<GitCommit | null> {
@@ -553,32 +621,35 @@ export class LocalGit implements GitPort {
     const cwd = repo(repoId);
     const from = base ?? EMPTY_TREE;
     const range = ['--no-renames', '--end-of-options', from, head];
-    const patchArgs = ['diff', '--no-color', '--no-ext-diff', '-U3', ...range];
-    const [numstat, nameStatus] = await Promise.all([
-      text(cwd, ['diff', '--numstat', '-z', ...range]),
-      text(cwd, ['diff', '--name-status', '-z', ...range]),
-    ]);
-    const stats = numstat.split('\0').filter(Boolean);
-    const status = nameStatus.split('\0').filter(Boolean);
+    // One run for what changed: each file's status (--raw) and its line counts (--numstat).
+    const summary = (await text(cwd, ['diff', '--raw', '--numstat', '-z', ...range])).split('\0');
     const changes = new Map<string, GitChangedFile['change']>();
-    for (let i = 0; i + 1 < status.length; i += 2) {
-      const code = status[i] as string;
-      changes.set(status[i + 1] as string, code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified');
+    const changed: { path: string; binary: boolean; additions: number; deletions: number }[] = [];
+    for (let i = 0; i < summary.length; i++) {
+      const field = summary[i] as string;
+      if (field.startsWith(':')) {
+        // `:<modes> <ids> <status>`, then the path.
+        const code = field.slice(-1);
+        changes.set(summary[++i] as string, code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'modified');
+      } else if (field) {
+        const [added, deleted] = field.split('\t', 2) as [string, string];
+        const path = field.slice(added.length + deleted.length + 2);
+        changed.push({ path, binary: added === '-', additions: Number(added) || 0, deletions: Number(deleted) || 0 });
+      }
     }
-    const changed = stats.map((stat) => {
-      const [added, deleted, path] = stat.split('\t') as [string, string, string];
-      return { path, binary: added === '-', additions: Number(added) || 0, deletions: Number(deleted) || 0 };
-    });
-    // Within the line budget, one patch of the whole diff, cut at each `diff --git` (git writes the
-    // files in the order numstat lists them); past it, a patch per file that still fits.
-    const total = changed.reduce((n, f) => n + f.additions + f.deletions, 0);
-    const whole =
-      total <= limits.maxLines && changed.length <= limits.maxFiles
-        ? (await text(cwd, patchArgs)).split(/^(?=diff --git )/m).filter((part) => part.startsWith('diff --git '))
-        : undefined;
-    const files: GitChangedFile[] = [];
+    // The files whose hunks fit the line budget, in order; then one patch of them all.
+    const shown = changed.slice(0, limits.maxFiles);
+    const fits = new Set<string>();
     let lines = 0;
-    for (const [index, f] of changed.slice(0, limits.maxFiles).entries()) {
+    for (const f of shown) {
+      const size = f.additions + f.deletions;
+      if (f.binary || lines + size > limits.maxLines) continue;
+      lines += size;
+      fits.add(f.path);
+    }
+    const patches = fits.size > 0 ? await patchesOf(cwd, range, fits.size === changed.length ? [] : [...fits]) : [];
+    let next = 0;
+    const files = shown.map((f): GitChangedFile => {
       const file: GitChangedFile = {
         path: f.path,
         change: changes.get(f.path) ?? 'modified',
@@ -587,14 +658,11 @@ export class LocalGit implements GitPort {
         ...(f.binary ? { binary: true } : {}),
         hunks: [],
       };
-      const size = f.additions + f.deletions;
-      if (!f.binary && lines + size <= limits.maxLines) {
-        lines += size;
-        file.hunks = parseHunks(whole ? (whole[index] ?? '') : await text(cwd, [...patchArgs, '--', f.path]));
-      } else if (!f.binary) file.collapsed = true;
-      files.push(file);
-    }
-    return { files, truncated: stats.length > limits.maxFiles };
+      if (fits.has(f.path)) file.hunks = parseHunks(patches[next++] ?? '');
+      else if (!f.binary) file.collapsed = true;
+      return file;
+    });
+    return { files, truncated: changed.length > limits.maxFiles };
   }
 
   async divergence(
@@ -638,8 +706,7 @@ export class LocalGit implements GitPort {
   async mergeBase(repoId: string, base: string, head: string): Promise<string | null> {
     checkSha(base);
     checkSha(head);
-    await nearEnough(repo(repoId), base, head);
-    return (await text(repo(repoId), ['merge-base', '--end-of-options', base, head]).catch(() => '')).trim() || null;
+    return mergeBaseNear(repo(repoId), base, head);
   }
 
   async mergeOptions(
@@ -650,13 +717,7 @@ export class LocalGit implements GitPort {
     checkSha(base);
     checkSha(head);
     const cwd = repo(repoId);
-    await nearEnough(cwd, base, head);
-    let mergeBase: string | null;
-    try {
-      mergeBase = (await text(cwd, ['merge-base', '--end-of-options', base, head])).trim() || null;
-    } catch {
-      mergeBase = null;
-    }
+    const mergeBase = await mergeBaseNear(cwd, base, head);
     if (!mergeBase) return { mergeBase: null, options: [], conflicts: [] };
     if (mergeBase === head) return { mergeBase, options: [], conflicts: [] };
     const options: MergeStrategy[] = mergeBase === base ? ['fast-forward'] : [];

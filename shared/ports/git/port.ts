@@ -144,6 +144,8 @@ export interface GitPort {
   refs(repoId: string): Promise<{ branches: GitBranch[]; tags: GitTag[] }>;
   /** A branch, tag or commit id (full, or at least 7 hex characters) to its commit; null when none. */
   resolve(repoId: string, rev: string): Promise<{ kind: 'branch' | 'tag' | 'commit'; commit: string } | null>;
+  /** The commits of the branches `names`, in their order (null: no such branch), at one look. */
+  branchHeads(repoId: string, names: string[]): Promise<(string | null)[]>;
   /** A commit's summary; null when there is no such commit. */
   commitInfo(repoId: string, sha: string): Promise<GitCommit | null>;
   /** Commits reachable from `from`, newest first, optionally touching `path`. */
