@@ -182,11 +182,18 @@ async function main(): Promise<string> {
         });
         status = res.status;
         const text = await res.text();
+        // A JSON object is an answer's body; anything else (a raw file, even one whose bytes parse as
+        // JSON, as the hex `0e12…` does: a number) is kept as text.
+        let parsed: unknown;
         try {
-          json = JSON.parse(text) as Record<string, unknown>;
+          parsed = JSON.parse(text);
         } catch {
-          json = { text: text.slice(0, 200) };
+          parsed = undefined;
         }
+        json =
+          typeof parsed === 'object' && parsed !== null
+            ? (parsed as Record<string, unknown>)
+            : { text: text.slice(0, 200) };
         const failed = status >= 500 || status === 429;
         if (faultRate > 0 && failed && (![429, 502, 503].includes(status) || !res.headers.get('retry-after')))
           groupOf(group).noRetryAfter++;
