@@ -1,8 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/kernel/store/client';
-import { TABLE } from '../../shared/kernel/store/table';
+import { newId } from '../../shared/kernel/store/ids';
+import { getItem, TABLE } from '../../shared/kernel/store/table';
 import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
@@ -433,3 +434,41 @@ async function loggedInDeviceOf(orgId: string, ownerToken: string) {
   const token = await p.post('/v1/agent/login/token', { deviceCode: start.body.deviceCode }, { token: null });
   return token.body as { token: string; deviceId: string };
 }
+
+describe('a poll over a long backlog of jobs the device may not run', () => {
+  it('reads a bounded window: a job behind 230 others is claimed by a later poll, and the others stay queued', async () => {
+    const device = await deviceFor(['backlog.example.com']);
+    const model = await p.post(`${agents()}/jobs`, httpJob('elsewhere.example.com'));
+    expect(model.status).toBe(201);
+    const key = (jobId: string) => ({ pk: `ORG#${p.org.orgId}`, sk: `JOB#${jobId}` });
+    const record = (await getItem<Record<string, unknown>>(key(model.body.jobId), true)) as Record<string, unknown>;
+    // 229 more like it, older (written as the create writes them: the job and its place in the queue).
+    const fillers = Array.from({ length: 229 }, (_, i) => {
+      const jobId = newId('job_');
+      const createdAt = (record.createdAt as number) - 1000 - i;
+      return { ...record, ...key(jobId), jobId, createdAt, gsi1sk: `${String(createdAt).padStart(15, '0')}#${jobId}` };
+    });
+    for (let i = 0; i < fillers.length; i += 25)
+      await db.send(
+        new BatchWriteCommand({
+          RequestItems: { [TABLE()]: fillers.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
+        }),
+      );
+    const wanted = await p.post(`${agents()}/jobs`, httpJob('backlog.example.com'));
+    expect(wanted.status).toBe(201);
+
+    // The first poll reads the oldest 200 and stops there: the job it may run is further back.
+    const first = await poll(device.token);
+    expect([first.status, first.body.job]).toEqual([200, null]);
+    // The next ones go on from where it stopped.
+    let claimed: string | undefined;
+    for (let n = 0; n < 5 && !claimed; n++) claimed = (await poll(device.token)).body.job?.jobId;
+    expect(claimed).toBe(wanted.body.jobId);
+    const left = await Promise.all(
+      [model.body.jobId, ...fillers.slice(0, 5).map((f) => f.jobId)].map(
+        async (jobId) => (await getItem<{ status: string }>(key(jobId), true))?.status,
+      ),
+    );
+    expect(left).toEqual(Array(6).fill('queued'));
+  });
+});

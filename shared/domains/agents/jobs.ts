@@ -440,24 +440,33 @@ export function missingFor(device: DeviceRecord, job: Pick<JobRecord, 'type' | '
   };
 }
 
+/** Queued jobs read per query of a poll, and at most how many queries one poll makes. */
+const POLL_PAGE = 50;
+const POLL_PAGES = 4;
+/** Where a device's last poll stopped in the queue past its oldest page (a day's `ttl`). */
+const pollFromKey = (orgId: string, deviceId: string) => ({ pk: `ORG#${orgId}`, sk: `JOBPOLL#${deviceId}` });
+
 /**
  * A device's poll: the oldest queued job it may run, claimed for it (running, its device, a first
- * heartbeat); undefined when none. Expired jobs met on the way are settled.
+ * heartbeat); undefined when none. Expired jobs met on the way are settled. A poll reads at most
+ * POLL_PAGES × POLL_PAGE queued jobs, whatever the backlog of jobs this device may not run: the
+ * oldest page, then pages from where its last poll stopped (kept beside the device), so each queued
+ * job is looked at within a few polls and a poll never costs the whole queue.
  */
 export async function claimNext(device: DeviceRecord, now = Date.now()): Promise<JobRecord | undefined> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
+  const page = (start: Record<string, unknown> | undefined) =>
+    db.send(
       new QueryCommand({
         TableName: TABLE(),
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :q',
         ExpressionAttributeValues: { ':q': `JOBQ#${device.orgId}` },
-        Limit: 50,
+        Limit: POLL_PAGE,
         ExclusiveStartKey: start,
       }),
     );
-    for (const job of (out.Items ?? []) as JobRecord[]) {
+  const claimFrom = async (jobs: JobRecord[]) => {
+    for (const job of jobs) {
       if (job.expiresAt <= now) {
         await settle(job, now);
         continue;
@@ -476,8 +485,28 @@ export async function claimNext(device: DeviceRecord, now = Date.now()): Promise
         return claimed;
       }
     }
+    return undefined;
+  };
+  const oldest = await page(undefined);
+  const found = await claimFrom((oldest.Items ?? []) as JobRecord[]);
+  if (found || !oldest.LastEvaluatedKey) return found;
+  const key = pollFromKey(device.orgId, device.deviceId);
+  const saved = await getItem<{ from?: Record<string, unknown> }>(key, true);
+  let start: Record<string, unknown> | undefined = saved?.from ?? oldest.LastEvaluatedKey;
+  for (let n = 1; n < POLL_PAGES && start; n++) {
+    const out = await page(start);
+    const claimed = await claimFrom((out.Items ?? []) as JobRecord[]);
+    // A claim leaves the place as it was: the rest of that page is read again next time.
+    if (claimed) return claimed;
     start = out.LastEvaluatedKey;
-  } while (start);
+  }
+  // The end of the queue: the next poll starts again after the oldest page.
+  await db.send(
+    new PutCommand({
+      TableName: TABLE(),
+      Item: { ...key, ...(start ? { from: start } : {}), ttl: Math.floor(now / 1000) + 86_400 },
+    }),
+  );
   return undefined;
 }
 
