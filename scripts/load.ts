@@ -13,7 +13,7 @@ import { type BenchPlatform, startBenchPlatform } from './bench/platform';
 import { median, percentile } from './bench/stats';
 
 /**
- * `npm run load -- --seconds 60 [--faults 0.05] [--clients 100] [--write]`: the local platform (the
+ * `npm run load -- --seconds 60 [--faults 0.05] [--clients 100] [--dynamo-on-disk] [--write]`: the local platform (the
  * bench's: DynamoDB Local, the S3 server, the SQS endpoint, the SMTP server, the workers, the local
  * gateway), one seeded organization, then `--clients` clients at once over every route group of
  * lib/route-groups.ts (reads and writes) and mail in over SMTP, for `--seconds` (or `--minutes`).
@@ -132,12 +132,15 @@ let stopAll = async () => {};
 async function main(): Promise<string> {
   const proxies: FaultProxy[] = [];
   const { startFaultProxy } = await import('../lib/local/faults');
-  const platform: BenchPlatform = await startBenchPlatform(async (service, endpoint) => {
-    if (faultRate <= 0) return endpoint;
-    const proxy = await startFaultProxy(service, endpoint);
-    proxies.push(proxy);
-    return proxy.endpoint;
-  });
+  const platform: BenchPlatform = await startBenchPlatform(
+    async (service, endpoint) => {
+      if (faultRate <= 0) return endpoint;
+      const proxy = await startFaultProxy(service, endpoint);
+      proxies.push(proxy);
+      return proxy.endpoint;
+    },
+    { dynamoOnDisk: process.argv.includes('--dynamo-on-disk') },
+  );
   const stops: (() => Promise<void> | void)[] = [() => platform.stop()];
   stopAll = async () => {
     for (const s of stops.splice(0).reverse()) await Promise.resolve(s()).catch(() => undefined);
@@ -576,7 +579,7 @@ function render(r: {
 }): string {
   const fmt = (v: number) => (Number.isNaN(v) ? '–' : v.toFixed(1));
   const lines = [
-    `Load: ${clients} clients for ${Math.round(r.ranMs / 1000)} s over ${routeGroups.length} route groups${faultRate > 0 ? `, faults at ${faultRate * 100} % of DynamoDB, S3 and SQS calls (${r.injected} injected)` : ''}; load average ${r.load.map((l) => l.toFixed(1)).join(' / ')} at the end.`,
+    `Load: ${clients} clients for ${Math.round(r.ranMs / 1000)} s over ${routeGroups.length} route groups${faultRate > 0 ? `, faults at ${faultRate * 100} % of DynamoDB, S3 and SQS calls (${r.injected} injected)` : ''}; DynamoDB Local ${process.argv.includes('--dynamo-on-disk') ? 'on disk, as `npm start` runs it' : 'in memory'}; load average ${r.load.map((l) => l.toFixed(1)).join(' / ')} at the end.`,
     '',
     '| Group | Requests | p50 ms | p99 ms | p99/p50 | Errors by status | 5xx | 500 |',
     '|---|---:|---:|---:|---:|---|---:|---:|',

@@ -67,6 +67,7 @@ export type EndpointWrap = (service: 'dynamodb' | 's3' | 'sqs', endpoint: string
 
 export async function startBenchPlatform(
   through: EndpointWrap = async (_service, endpoint) => endpoint,
+  options: { dynamoOnDisk?: boolean } = {},
 ): Promise<BenchPlatform> {
   const dir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
   const stops: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
@@ -75,7 +76,12 @@ export async function startBenchPlatform(
   };
   try {
     const credentials = newEngineCredentials();
-    const dynamo: DynamoLocal = await startDynamoLocal({ port: await freePort(), credentials });
+    // In memory for the bench's figures; on disk, as `npm start` keeps it, for the load's memory.
+    const dynamo: DynamoLocal = await startDynamoLocal({
+      port: await freePort(),
+      credentials,
+      ...(options.dynamoOnDisk ? { dbPath: join(dir, 'dynamodb') } : {}),
+    });
     stops.push(() => dynamo.stop());
     const keyFile = join(dir, 'idp-key.json');
     let authUrl = '';
