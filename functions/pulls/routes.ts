@@ -93,8 +93,8 @@ function shown(p: PullRecord) {
 
 /** The heads of both branches now (null: the branch is gone). */
 async function headsOf(port: GitPort, pull: PullRecord) {
-  const [source, target] = await port.branchHeads(pull.repoId, [pull.sourceBranch, pull.targetBranch]);
-  return { source: source ?? null, target: target ?? null };
+  const [source = null, target = null] = await port.branchHeads(pull.repoId, [pull.sourceBranch, pull.targetBranch]);
+  return { source, target };
 }
 
 /** Both heads of an open comparison: 404 `Branch or commit not found.` when one is gone. */

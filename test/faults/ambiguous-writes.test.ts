@@ -142,7 +142,7 @@ describe("a worker's claim of a try (a webhook's or a callback's POST), applied,
   it('is taken as its own (true) across the SDK repeat; a second claim of the same try is refused', async () => {
     const { claimTry } = await import('../../shared/kernel/store/ops');
     const key = { pk: `TEST#${name('claim')}`, sk: 'claim' };
-    const claim = { tryNumber: 0, ms: 60_000, condition: 'attribute_not_exists(done)', values: {} };
+    const claim = { tryNumber: 0, condition: 'attribute_not_exists(done)', values: {} };
     expect(await afterReset('dynamodb:UpdateItem:reset-after-write:1:1', () => claimTry(key, claim))).toBe(true);
     expect(await claimTry(key, claim)).toBe(false);
     // The next try is another claim.

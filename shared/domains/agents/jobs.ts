@@ -343,7 +343,6 @@ export async function deliverCallback(message: CallbackMessage): Promise<'delive
   // holding it leaves its message to come back after the queue's visibility timeout).
   const claimed = await claimTry(callbackTriesKey(message.orgId, message.jobId), {
     tryNumber: message.attempt,
-    ms: 60_000,
     condition: 'attribute_not_exists(tries) OR tries = :a',
     values: { ':a': message.attempt },
   });

@@ -60,8 +60,6 @@ const deliveryKey = (orgId: string, endpointId: string, deliveryId: string) => (
 /** How long a delivery keeps being tried after it was made. */
 export const RETRY_WINDOW_MS = 24 * 3_600_000;
 const TIMEOUT_MS = 10_000;
-/** How long a worker holds a try: its POST's timeout and the writes around it, with room to spare. */
-const CLAIM_MS = 60_000;
 /** Waits between tries (seconds), growing; WEBHOOK_RETRY_SECONDS scales them for tests. */
 const WAITS = [30, 120, 600, 1800, 3600, 7200, 14_400, 28_800];
 const waitAfter = (tries: number) =>
@@ -175,7 +173,6 @@ export async function attemptDelivery(m: DeliveryMessage, now = Date.now()): Pro
   // the claim has lapsed.
   const claimed = await claimTry(key, {
     tryNumber: d.attempts.length,
-    ms: CLAIM_MS,
     condition: '#status = :pending AND size(attempts) = :tries',
     names: { '#status': 'status' },
     values: { ':pending': 'pending', ':tries': d.attempts.length },

@@ -131,9 +131,12 @@ export async function putOnce<T extends { pk: string; sk: string }>(
   }
 }
 
+/** How long a worker holds a try it claimed: a POST's 10 s timeout and the writes around it, with room. */
+const CLAIM_MS = 60_000;
+
 /**
  * Claims try number `tryNumber` of some work on an item (a worker's POST of a webhook or a callback)
- * for `ms`: true when this caller holds it. `condition` (with `names` and `values`) says the try is
+ * for CLAIM_MS: true when this caller holds it. `condition` (with `names` and `values`) says the try is
  * still to be made; a live claim of the same try by another caller refuses it, a lapsed one (its
  * worker died) does not. A claim that was applied but whose answer was lost (the SDK repeats the
  * call, which the condition then refuses) is known by its token.
@@ -142,7 +145,6 @@ export async function claimTry(
   key: { pk: string; sk: string },
   claim: {
     tryNumber: number;
-    ms: number;
     condition: string;
     names?: Record<string, string>;
     values: Record<string, unknown>;
@@ -161,7 +163,7 @@ export async function claimTry(
         ExpressionAttributeValues: {
           ...claim.values,
           ':try': claim.tryNumber,
-          ':until': now + claim.ms,
+          ':until': now + CLAIM_MS,
           ':token': token,
           ':now': now,
         },
