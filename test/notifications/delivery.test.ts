@@ -55,6 +55,13 @@ function sentTo(to: string): { kind: string; text: string }[] {
 
 const notices = (person: Person, query = '') => p.get(`/v1/me/notifications${query}`, { token: person.token });
 
+/**
+ * Waits for the timer of step `n` of a notice. A step sends first and sets the next step's timer
+ * after, so a test that moves the clock as soon as a message is out must wait for the timer too.
+ */
+const timerOf = (userNoticeId: string, n: number) =>
+  until(async () => getItem({ pk: TIMER_PK, sk: stepTimer(userNoticeId, n) }, true));
+
 async function noticeOf(person: Person, event: string) {
   return until(async () => {
     const res = await notices(person);
@@ -245,6 +252,7 @@ describe('escalation', () => {
     expect(notice.requireAck).toBe(true);
     await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
     expect(sentTo(phone)).toEqual([]);
+    await timerOf(notice.noticeId, 1);
 
     await moveDueTimers(start + 4 * MINUTE);
     await new Promise((r) => setTimeout(r, 300));
@@ -257,6 +265,7 @@ describe('escalation', () => {
     await handleNotifyMessage({ type: 'step', userId: dev.userId, noticeId: notice.noticeId, step: 1 });
     expect(sentTo(phone)).toHaveLength(1);
 
+    await timerOf(notice.noticeId, 2);
     await moveDueTimers(start + 16 * MINUTE);
     await until(async () => (sentTo(phone).length === 2 ? true : undefined));
     expect(sentTo(phone).map((x) => x.kind)).toEqual(['sms', 'voice']);
@@ -367,8 +376,8 @@ describe('escalation', () => {
     const held = await orgWithProtocol([escalation({ steps: [{ afterMinutes: 0, channels: ['inapp', 'email'] }] })]);
     await p.put('/v1/me/notifications/settings', { phone: null, quietHours }, { token: held.dev.token });
     await assignIssue(held.dev, held.org.orgId, held.owner.token);
-    await noticeOf(held.dev, 'issue.assigned');
-    await new Promise((r) => setTimeout(r, 500));
+    const heldNotice = await noticeOf(held.dev, 'issue.assigned');
+    await timerOf(heldNotice.noticeId, 0);
     expect(sentTo(held.dev.email)).toEqual([]);
     await moveDueTimers(now.getTime() + 62 * MINUTE);
     await until(async () => (sentTo(held.dev.email).length === 1 ? true : undefined));
@@ -421,6 +430,7 @@ describe('escalation', () => {
     expect(notice).toMatchObject({ event: 'deployment.failed', requireAck: true });
     await until(async () => (sentTo(dev.email).length === 1 ? true : undefined));
     expect(sentTo(dev.email)[0]?.text).toContain('The build failed: exit code 1.');
+    await timerOf(notice.noticeId, 1);
     await moveDueTimers(start + 6 * MINUTE);
     await until(async () => (sentTo(phone).length === 1 ? true : undefined));
     expect((await p.post(`/v1/me/notifications/${notice.noticeId}/ack`, undefined, { token: dev.token })).body).toEqual(
