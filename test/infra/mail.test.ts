@@ -8,7 +8,7 @@ import { flags, noBundling, root } from './helpers';
  * that SES's receipt rule writes to, announced on the mail-inbound worker's queue; the worker reads
  * and deletes received objects only; the mail group sends raw from the account's identities.
  */
-const app = new App({ context: { ...flags, ...noBundling } });
+const app = new App({ context: { ...flags, ...noBundling }, builtinCloudFormationValidation: false });
 const stack = new PlatformStack(app, 'MailStack', {
   authUrl: 'https://auth.example.com',
   authAudience: 'platform-api',

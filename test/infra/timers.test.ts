@@ -9,7 +9,7 @@ import { flags, logicalId, noBundling, root, statementsOf } from './helpers';
  * this account assumes, allowed to send to the notify queue and the timers' dead-letter queue and
  * nothing else; the functions that set timers pass only that role, to the scheduler only.
  */
-const app = new App({ context: { ...flags, ...noBundling } });
+const app = new App({ context: { ...flags, ...noBundling }, builtinCloudFormationValidation: false });
 const stack = new PlatformStack(app, 'TimersStack', {
   authUrl: 'https://auth.example.com',
   authAudience: 'platform-api',

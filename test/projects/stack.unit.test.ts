@@ -39,7 +39,7 @@ describe('projects and env in the route table', () => {
 });
 
 describe('the synthesized stack', () => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
   const stack = new PlatformStack(app, 'ProjectsEnv', {
     authUrl: 'https://auth.example.com',
     authAudience: 'platform-api',
