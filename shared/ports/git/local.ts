@@ -476,50 +476,48 @@ export class LocalGit implements GitPort {
     }
     const index = join(tmpdir(), `platform-index-${randomBytes(8).toString('hex')}`);
     const env = { GIT_INDEX_FILE: index };
+    const write = async (content: Buffer) =>
+      (await text(cwd, ['hash-object', '-w', '--stdin'], { input: content })).trim();
     try {
-      if (input.parent) await git(cwd, ['read-tree', input.parent], { env });
-      const staged = new Map(
-        (await text(cwd, ['ls-files', '--stage', '-z'], { env }))
+      // The parent's files (ls-tree, no index read) and the new contents' blobs, at once.
+      const [listed, blobs] = await Promise.all([
+        input.parent ? text(cwd, ['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', input.parent]) : '',
+        Promise.all(input.changes.map((c) => (c.action === 'delete' || !c.content ? undefined : write(c.content)))),
+      ]);
+      const before = new Map(
+        listed
           .split('\0')
           .filter(Boolean)
           .map((line) => {
-            const [meta, path] = line.split('\t') as [string, string];
-            const [mode, sha] = meta.split(' ') as [string, string];
-            return [path, { mode, sha }] as const;
+            const tab = line.indexOf('\t');
+            const [mode, , sha] = line.slice(0, tab).split(' ') as [string, string, string];
+            return [line.slice(tab + 1), { mode, sha }] as const;
           }),
       );
-      const lines: string[] = [];
-      const write = async (content: Buffer) =>
-        (await text(cwd, ['hash-object', '-w', '--stdin'], { input: content })).trim();
-      for (const c of input.changes) {
+      const staged = new Map(before);
+      input.changes.forEach((c, i) => {
         if (c.action === 'delete') {
           if (!staged.has(c.path)) throw new GitChangeError(`${c.path}: there is no such file to delete`);
-          lines.push(`0 ${ZERO}\t${c.path}`);
           staged.delete(c.path);
         } else if (c.action === 'move') {
           const from = staged.get(c.from);
           if (!from) throw new GitChangeError(`${c.from}: there is no such file to move`);
-          const sha = c.content ? await write(c.content) : from.sha;
-          lines.push(`0 ${ZERO}\t${c.from}`, `${from.mode} ${sha}\t${c.path}`);
           staged.delete(c.from);
-          staged.set(c.path, { mode: from.mode, sha });
+          staged.set(c.path, { mode: from.mode, sha: blobs[i] ?? from.sha });
         } else {
-          const sha = await write(c.content);
           const mode = staged.get(c.path)?.mode ?? '100644';
-          lines.push(`${mode === '120000' ? '100644' : mode} ${sha}\t${c.path}`);
-          staged.set(c.path, { mode, sha });
+          staged.set(c.path, { mode: mode === '120000' ? '100644' : mode, sha: blobs[i] as string });
         }
-      }
-      if (lines.length > 0) {
-        await git(cwd, ['update-index', '-z', '--index-info'], { env, input: `${lines.join('\0')}\0` });
-      }
+      });
+      // The same files as the parent's: its tree, nothing to commit.
+      const same =
+        staged.size === before.size &&
+        [...staged].every(([path, e]) => before.get(path)?.sha === e.sha && before.get(path)?.mode === e.mode);
+      if (input.parent && same) return { commitId: null };
+      // The whole tree into a fresh index in one run (a file replacing a folder, or the reverse, as git does).
+      const lines = [...staged].map(([path, e]) => `${e.mode} ${e.sha}\t${path}\0`);
+      if (lines.length > 0) await git(cwd, ['update-index', '-z', '--index-info'], { env, input: lines.join('') });
       const tree = (await text(cwd, ['write-tree'], { env })).trim();
-      if (input.parent) {
-        const before = (
-          await text(cwd, ['rev-parse', '--verify', '--end-of-options', `${input.parent}^{tree}`])
-        ).trim();
-        if (before === tree) return { commitId: null };
-      }
       const date = `${Math.floor((input.author.date ?? Date.now()) / 1000)} +0000`;
       const person = {
         GIT_AUTHOR_NAME: input.author.name,
