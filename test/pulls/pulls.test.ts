@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { resourceKey } from '../../shared/domains/resources/records';
@@ -48,9 +48,10 @@ const setOpenPulls = (repoId: string, count: number) =>
   );
 
 /**
- * A repository with a README on main and `feature` with one commit changing `app.txt`: made in a
- * local repository with `origin` the new one, both branches in one push (no clone, no commit by
- * the platform first: one exchange with the git endpoint).
+ * A repository with a README on main and `feature` with one commit changing `app.txt`: its three
+ * commits written at once by git fast-import in a local repository whose `origin` is the new one,
+ * `feature` checked out, both branches in one push (no clone, no commit by the platform first: one
+ * exchange with the git endpoint).
  */
 async function setup() {
   const name = unique();
@@ -59,18 +60,43 @@ async function setup() {
   const url = (res.body.repo.cloneUrl as string).replace('://', `://git:${key}@`);
   const dir = join(mkdtempSync(join(home, 'w-')), 'repo');
   await ok(home, ['init', '-q', '--initial-branch=main', dir]);
-  await ok(dir, ['remote', 'add', 'origin', url]);
-  writeFileSync(join(dir, 'README.md'), `# ${name}\n`);
-  await ok(dir, ['add', '.']);
-  await ok(dir, ['commit', '-q', '-m', 'Initial commit']);
-  writeFileSync(join(dir, 'app.txt'), 'one\ntwo\nthree\n');
-  await ok(dir, ['add', '.']);
-  await ok(dir, ['commit', '-q', '-m', 'Add app']);
-  await ok(dir, ['checkout', '-q', '-b', 'feature']);
-  writeFileSync(join(dir, 'app.txt'), 'one\nTWO\nthree\n');
-  await ok(dir, ['commit', '-q', '-am', 'Shout two']);
+  appendFileSync(
+    join(dir, '.git', 'config'),
+    `[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`,
+  );
+  const at = Math.floor(Date.now() / 1000);
+  const commit = (branch: string, message: string, path: string, content: string) =>
+    `commit refs/heads/${branch}\ncommitter Grace <grace@example.com> ${at} +0000\n${data(`${message}\n`)}` +
+    `${branch === 'feature' ? 'from refs/heads/main\n' : ''}M 100644 inline ${path}\n${data(content)}\n`;
+  fastImport(dir, [
+    Buffer.from(
+      commit('main', 'Initial commit', 'README.md', `# ${name}\n`) +
+        commit('main', 'Add app', 'app.txt', 'one\ntwo\nthree\n') +
+        commit('feature', 'Shout two', 'app.txt', 'one\nTWO\nthree\n'),
+    ),
+  ]);
+  await ok(dir, ['checkout', '-q', '-f', 'feature']);
   await ok(dir, ['push', '-q', 'origin', 'main', 'feature']);
   return { name, url, dir, base: `${repos()}/${name}`, pulls: `${repos()}/${name}/pulls` };
+}
+
+/** A fast-import `data` command of `text`. */
+const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}`;
+
+/** Writes the commits of a git fast-import stream into the repository in `dir`, in one run. */
+function fastImport(dir: string, stream: Buffer[]): void {
+  execFileSync('git', ['fast-import', '--quiet'], {
+    cwd: dir,
+    input: Buffer.concat(stream),
+    // glibc gives the heap back after each commit fast-import writes (a brk system call or four per
+    // commit, 10,000 commits): a trim threshold above what it holds keeps it, and the run in a second.
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=134217728',
+    },
+  });
 }
 
 /** Author and committer dates of the commits git makes, at `at` (epoch seconds). */
@@ -109,18 +135,7 @@ function fillerCommits(dir: string, branch: string, count: number, files: Record
     }
     chunks.push(Buffer.from('\n'));
   }
-  execFileSync('git', ['fast-import', '--quiet'], {
-    cwd: dir,
-    input: Buffer.concat(chunks),
-    // glibc gives the heap back after each commit fast-import writes (a brk system call or four per
-    // commit, 10,000 commits): a trim threshold above what it holds keeps it, and the run in a second.
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=134217728',
-    },
-  });
+  fastImport(dir, chunks);
 }
 
 /** Parents of the tip of `branch` in a fresh clone, and its subject. */

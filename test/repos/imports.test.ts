@@ -72,11 +72,16 @@ const refsOf = (gitDir: string) =>
 
 const withPassword = (url: string) => url.replace('://', `://source:${PASSWORD}@`);
 
+/** The import once finished, asked twice a second (each ask is a request: an import runs for seconds). */
 async function finalState(importId: string, orgId = p.org.orgId, token?: string) {
-  return until(async () => {
-    const res = await p.get(`${imports(orgId)}/${importId}`, token ? { token } : undefined);
-    return ['succeeded', 'failed', 'cancelled'].includes(res.body.import?.state) ? res.body.import : undefined;
-  }, 80_000);
+  return until(
+    async () => {
+      const res = await p.get(`${imports(orgId)}/${importId}`, token ? { token } : undefined);
+      return ['succeeded', 'failed', 'cancelled'].includes(res.body.import?.state) ? res.body.import : undefined;
+    },
+    80_000,
+    500,
+  );
 }
 
 let bigSource: string;
