@@ -141,14 +141,14 @@ const exists = async (cwd: string, ref: string) => {
 };
 
 async function readObject(cwd: string, spec: string, maxBytes: number): Promise<GitFileContent> {
-  let size: number;
-  try {
-    const info = (await text(cwd, ['cat-file', '-t', spec])).trim();
-    if (info !== 'blob') return null;
-    size = Number((await text(cwd, ['cat-file', '-s', spec])).trim());
-  } catch {
-    return null;
-  }
+  // Its type and size in one run (`<spec> missing` when there is no such object).
+  const [type, bytes] = (
+    await text(cwd, ['cat-file', '--batch-check=%(objecttype) %(objectsize)'], { input: `${spec}\n` }).catch(() => '')
+  )
+    .trim()
+    .split(' ');
+  if (type !== 'blob') return null;
+  const size = Number(bytes);
   if (size > maxBytes) return { tooLarge: true, size };
   return { content: await git(cwd, ['cat-file', 'blob', spec]), size };
 }
