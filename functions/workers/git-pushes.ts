@@ -41,6 +41,9 @@ export async function handler(event: RefChange): Promise<void> {
   if (d.event !== 'referenceCreated' && d.event !== 'referenceUpdated') return;
   const repo = repoIdOfEvent ? await repoById(repoIdOfEvent) : undefined;
   if (!repo || repo.status === 'deleting') return;
+  // A repository no project is linked to deploys nothing: its commit and pull requests go unread.
+  const projects = await linkedProjects(repo.orgId, repo.resourceId);
+  if (projects.length === 0) return;
   const commit = await (await git()).commitInfo(repo.resourceId, d.commitId);
   if (!commit) return;
   if (SKIP.test(commit.message)) {
@@ -49,7 +52,7 @@ export async function handler(event: RefChange): Promise<void> {
   }
   const branch = d.referenceName;
   const pulls = await openPullsFrom(repo.resourceId, branch);
-  for (const { projectId } of await linkedProjects(repo.orgId, repo.resourceId)) {
+  for (const { projectId } of projects) {
     const project = await getProject(repo.orgId, projectId, true);
     if (!project || project.repoId !== repo.resourceId) continue;
     if (project.status === 'deleting' || project.status === 'transferring') continue;
