@@ -534,6 +534,12 @@ const pullRoutes = [
       const required = requiredChecksFor(r, pull.targetBranch);
       const unpassed = required.length > 0 && requiredChecksBlock(required, await checksOf(pull.repoId, heads.source));
       if (unpassed) throw conflict(unpassed);
+      if (merge.mergeBase === heads.source) {
+        // The source is in the target already: a merge of it landed since the pull request was read
+        // (closed now, or about to be), or the target moved on with it.
+        const now = (await pullOf(org.orgId, params, true)).pull;
+        throw conflict(now.state === 'open' ? PULL_MESSAGES.targetChanged : PULL_MESSAGES.alreadyClosed);
+      }
       if (!merge.options.includes(body.strategy)) throw conflict(PULL_MESSAGES.strategy);
       const merger = authorOf(caller);
       const message =

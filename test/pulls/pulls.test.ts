@@ -756,6 +756,10 @@ describe('conflicts, settling, reopen', () => {
     await p.post(pulls, { title: 'Merged by push', source: 'feature', target: 'main' });
     await ok(dir, ['push', '-q', 'origin', '--delete', 'gone']);
     await ok(dir, ['push', '-q', 'origin', 'feature:main']);
+    // Its source in the target already (as when another merge of it lands first): the target changed.
+    const late = await p.post(`${pulls}/2/merge`, { strategy: 'squash' });
+    expect(late.status).toBe(409);
+    expect(late.body).toEqual({ error: 'The target branch changed. Try again.' });
     expect((await p.get(pulls)).body.pulls).toEqual([]);
     expect((await p.get(`${pulls}?state=closed`)).body.pulls.map((x: { number: number }) => x.number)).toEqual([1]);
     expect((await p.get(`${pulls}?state=merged`)).body.pulls.map((x: { number: number }) => x.number)).toEqual([2]);
