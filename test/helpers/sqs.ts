@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 
 /**
@@ -11,12 +12,11 @@ import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-s
  * engine credentials, as on `npm start`.
  */
 export async function startTestSqs(): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+  // tsx as a loader of this one process (its CLI would start a second node to run the file).
   const child = spawn(
     process.execPath,
-    [require.resolve('tsx/cli'), join(__dirname, '..', 'fixtures', 'workers', 'sqs.ts')],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
+    ['--import', pathToFileURL(require.resolve('tsx')).href, join(__dirname, '..', 'fixtures', 'workers', 'sqs.ts')],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const [line] = (await once(createInterface({ input: child.stdout as Readable }), 'line')) as [string];
   return {
