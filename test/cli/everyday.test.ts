@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Person } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
+import { until } from '../helpers/until';
 import { type MailWorld, startMailWorld, unique } from '../mail/helpers';
 import { Cli } from './helpers';
 
@@ -208,9 +209,14 @@ describe('agent', () => {
       queued.stdout,
     )?.[1];
     expect(jobId).toBeDefined();
-    const watching = owner.run(['agent', 'job', 'watch', jobId as string]);
-    // Canceled while it waits: the watch ends with it.
-    await new Promise((r) => setTimeout(r, 3000));
+    let seen = '';
+    const watching = owner.run(['agent', 'job', 'watch', jobId as string], {
+      onStderr: (stderr) => {
+        seen = stderr;
+      },
+    });
+    // Canceled once the watch says it waits: the watch ends with it.
+    await until(() => seen.includes(`${jobId}: queued (waiting`));
     const cancel = await w.p.post(`/v1/orgs/${w.p.org.orgId}/agents/jobs/${jobId}/cancel`, {});
     expect(cancel.status).toBe(200);
     const watched = await watching;

@@ -42,7 +42,11 @@ export class Cli {
 
   constructor(public cwd: string = mkdtempSync(join(tmpdir(), 'platform-cli-cwd-'))) {}
 
-  async run(argv: string[], options: { stdin?: string; tty?: boolean } = {}): Promise<CliResult> {
+  /** `onStderr` is told the stderr so far at each chunk (a test waits for a line, not a fixed time). */
+  async run(
+    argv: string[],
+    options: { stdin?: string; tty?: boolean; onStderr?: (stderr: string) => void } = {},
+  ): Promise<CliResult> {
     if (options.tty || this.columns !== undefined) return this.inProcess(argv, options.stdin, options.tty === true);
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', PLATFORM_POLL_MS: '50' };
     for (const [name, value] of Object.entries(this.env)) if (value !== undefined) env[name] = value;
@@ -51,7 +55,10 @@ export class Cli {
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (d: Buffer) => out.push(d));
-      child.stderr.on('data', (d: Buffer) => err.push(d));
+      child.stderr.on('data', (d: Buffer) => {
+        err.push(d);
+        options.onStderr?.(Buffer.concat(err).toString('utf8'));
+      });
       child.on('error', reject);
       child.on('close', (code, signal) =>
         resolve({

@@ -122,6 +122,38 @@ describe('S3', () => {
   });
 });
 
+describe('S3 through presigned links', () => {
+  // Page content travels by presigned links (no SDK): a refusal or a failed connection is tried
+  // again, and what outlasts the tries is the table's answer. Before, a page save met by SlowDown
+  // answered 500 (a tracker export past 4 MB, a commit's upload, a mail object: the same path).
+  it('SlowDown on a page save answers 429; a 500 answers 502; a read refused past its tries, 502; nothing half-made', async () => {
+    process.env.ARTIFACTS_BUCKET = `faults-${Date.now().toString(36)}`;
+    const { storage } = await import('../../shared/ports/object-storage');
+    await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+    const pages = `/v1/orgs/${p.org.orgId}/pages`;
+    s3.set(parseFaults('s3:PUT:throttle'));
+    const slow = await p.post(pages, { title: 'Slow', content: '# Slow' });
+    expect([slow.status, slow.body, slow.headers.get('retry-after')]).toEqual([429, THROTTLED, '1']);
+    expect(s3.injected['s3:PUT:throttle']).toBeGreaterThanOrEqual(3);
+    s3.set(parseFaults('s3:PUT:internal'));
+    const failed = await p.post(pages, { title: 'Failed', content: '# Failed' });
+    expect([failed.status, failed.body, failed.headers.get('retry-after')]).toEqual([502, FAILED, '2']);
+    s3.set([]);
+    const titles = (await p.get(pages)).body.pages.map((x: { title: string }) => x.title);
+    expect(titles).not.toContain('Slow');
+    expect(titles).not.toContain('Failed');
+    // One refusal is tried through: the caller sees the page.
+    s3.set(parseFaults('s3:PUT:unavailable:1:1'));
+    const made = await p.post(pages, { title: 'Made', content: '# Made' });
+    expect(made.status).toBe(201);
+    s3.set(parseFaults('s3:GET:unavailable'));
+    const read = await p.get(`${pages}/${made.body.page.pageId}`);
+    expect([read.status, read.body, read.headers.get('retry-after')]).toEqual([502, FAILED, '2']);
+    s3.set([]);
+    expect((await p.get(`${pages}/${made.body.page.pageId}`)).body.content).toBe('# Made');
+  });
+});
+
 describe('the fault rules', () => {
   it('parse from PLATFORM_FAULTS, and a wrong one is refused with the form', () => {
     expect(parseFaults('dynamodb:Query:throttle:0.5:10, s3:*:unavailable')).toEqual([

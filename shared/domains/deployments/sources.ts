@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readEnv } from '../../kernel/ground/env';
 import { storage } from '../../ports/object-storage';
+import { presignedResponse, streamedBody } from '../../ports/object-storage/presigned';
 
 /** Spec part A, "Limits": a source archive is a gzipped tar of at most 250 MB. */
 export const MAX_ARCHIVE_BYTES = 262_144_000;
@@ -44,12 +45,11 @@ export async function headSource(key: string): Promise<{ size: number; lastModif
  * every upload has its own key, so equal keys never meet.
  */
 export async function sourceDigest(key: string): Promise<string | undefined> {
-  const url = await storage.presignGet({ name: artifactsBucket() }, key, { expiresIn: 300 });
-  const res = await fetch(url);
+  const res = await presignedResponse(() => storage.presignGet({ name: artifactsBucket() }, key, { expiresIn: 300 }));
   if (res.status === 404) return undefined;
   if (!res.ok || !res.body) throw new Error(`Reading the source archive answered ${res.status}.`);
   const hash = createHash('sha256');
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+  for await (const chunk of streamedBody(res)) hash.update(chunk);
   return hash.digest('hex');
 }
 

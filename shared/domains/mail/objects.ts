@@ -1,5 +1,6 @@
-import { type BackendError, backendError, isBackendError } from '../../kernel/ground/backend-errors';
+import { isBackendError } from '../../kernel/ground/backend-errors';
 import { storage } from '../../ports/object-storage';
+import { presignedCall as presigned } from '../../ports/object-storage/presigned';
 import { artifactsBucket } from '../deployments/sources';
 
 /**
@@ -8,30 +9,6 @@ import { artifactsBucket } from '../deployments/sources';
  * presigned links, as the other groups' files do: the API answers links, never bytes.
  */
 const bucket = () => ({ name: artifactsBucket() });
-
-/**
- * One call to a presigned link (no SDK, so no SDK retries), its answer read whole: a 5xx answer
- * (S3's SlowDown, InternalError, ServiceUnavailable), a connection that failed or an answer cut
- * part-way is tried again, three times at most; what still fails is the backend-error table's
- * answer (429 for SlowDown, else 502, with Retry-After), never a 500.
- */
-async function presigned(link: () => Promise<string>, init?: RequestInit): Promise<{ status: number; body: Buffer }> {
-  for (let attempt = 1; ; attempt++) {
-    const answer = await fetch(await link(), init)
-      .then(async (res) => ({ status: res.status, body: Buffer.from(await res.arrayBuffer()) }))
-      .catch((err: Error) => err);
-    if (!(answer instanceof Error) && answer.status < 500) return answer;
-    if (attempt >= 3) throw backendError(s3ErrorOf(answer));
-    await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 50));
-  }
-}
-
-/** What S3 said (its XML `Code`), or the connection that failed, as the SDK would name it. */
-function s3ErrorOf(answer: { status: number; body: Buffer } | Error): BackendError {
-  if (answer instanceof Error) return { name: 'NetworkingError', message: answer.message };
-  const code = /<Code>([A-Za-z]+)<\/Code>/.exec(answer.body.toString('utf8'))?.[1];
-  return { name: code ?? `HTTP${answer.status}`, $metadata: { httpStatusCode: answer.status } };
-}
 
 /** Writes an object (a 5xx or a failed connection is tried again: `presigned`). */
 export async function putObject(key: string, body: Buffer | Uint8Array, contentType: string): Promise<void> {

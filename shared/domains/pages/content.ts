@@ -1,5 +1,6 @@
 import { newId } from '../../kernel/store/ids';
 import { storage } from '../../ports/object-storage';
+import { presignedCall } from '../../ports/object-storage/presigned';
 import { artifactsBucket } from '../deployments/sources';
 
 /**
@@ -16,20 +17,19 @@ const folder = (orgId: string, pageId: string) => `pages/${orgId}/${pageId}/`;
 export async function writeContent(orgId: string, pageId: string, markdown: string): Promise<string> {
   const key = `${folder(orgId, pageId)}${newId('pc_')}.md`;
   const body = Buffer.from(markdown, 'utf8');
-  const url = await storage.presignPut(bucket(), key, { contentType: TYPE, size: body.length, expiresIn: 60 });
-  const res = await fetch(url, { method: 'PUT', headers: { 'content-type': TYPE }, body });
-  if (!res.ok) throw new Error(`Writing page content failed (HTTP ${res.status}).`);
+  const url = () => storage.presignPut(bucket(), key, { contentType: TYPE, size: body.length, expiresIn: 60 });
+  const res = await presignedCall(url, { method: 'PUT', headers: { 'content-type': TYPE }, body });
+  if (res.status >= 300) throw new Error(`Writing page content failed (HTTP ${res.status}).`);
   return key;
 }
 
 /** The content of an object; '' for no key; undefined when the object is gone. */
 export async function readContent(key: string | null | undefined): Promise<string | undefined> {
   if (!key) return '';
-  const url = await storage.presignGet(bucket(), key, { expiresIn: 60 });
-  const res = await fetch(url);
+  const res = await presignedCall(() => storage.presignGet(bucket(), key, { expiresIn: 60 }));
   if (res.status === 404) return undefined;
-  if (!res.ok) throw new Error(`Reading page content failed (HTTP ${res.status}).`);
-  return res.text();
+  if (res.status >= 300) throw new Error(`Reading page content failed (HTTP ${res.status}).`);
+  return res.body.toString('utf8');
 }
 
 /** Deletes content objects (a version nobody reads any more). */

@@ -1,6 +1,7 @@
 import { invalid } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { storage } from '../../ports/object-storage';
+import { presignedResponse, streamedBody } from '../../ports/object-storage/presigned';
 import { artifactsBucket } from '../deployments/sources';
 
 /**
@@ -40,13 +41,14 @@ export async function readUpload(repoId: string, path: string, uploadId: string,
   if (!/^rup_[0-9a-z]{10,64}$/.test(uploadId))
     throw invalid(`${path}: ${uploadId} is not an upload of this repository.`);
   const bucket = { name: artifactsBucket() };
-  const url = await storage.presignGet(bucket, keyOf(repoId, uploadId), { expiresIn: 60 });
-  const res = await fetch(url);
+  const res = await presignedResponse(() => storage.presignGet(bucket, keyOf(repoId, uploadId), { expiresIn: 60 }));
   if (res.status === 404) throw invalid(`${path}: the upload ${uploadId} wasn't found. Upload the file first.`);
   if (!res.ok) throw new Error(`Reading an upload failed (HTTP ${res.status}).`);
   const length = Number(res.headers.get('content-length') ?? '0');
   if (length > maxBytes) return Buffer.alloc(maxBytes + 1);
-  return Buffer.from(await res.arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of streamedBody(res)) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 /** Removes committed uploads; a missing one is fine. */

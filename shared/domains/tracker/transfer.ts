@@ -4,6 +4,7 @@ import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getMany, putNew } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
+import { presignedCall } from '../../ports/object-storage/presigned';
 import { artifactsBucket } from '../deployments/sources';
 import { IMPORT_MESSAGES, readImportToken, startUpload } from '../mail/imports';
 import { getObject, objectSize } from '../mail/objects';
@@ -182,9 +183,10 @@ export async function exportIssues(
   if (Buffer.byteLength(body) <= MAX_INLINE_EXPORT_BYTES) return { body, contentType, filename };
   const key = `${EXPORTS_PREFIX}${actor.orgId}/${newId('exp_')}.${format}`;
   const bucket = { name: artifactsBucket() };
-  const put = await storage.presignPut(bucket, key, { contentType, size: Buffer.byteLength(body), expiresIn: 300 });
-  const res = await fetch(put, { method: 'PUT', headers: { 'content-type': contentType }, body });
-  if (!res.ok) throw new Error(`export upload failed: ${res.status}`);
+  const bytes = Buffer.from(body);
+  const put = () => storage.presignPut(bucket, key, { contentType, size: bytes.length, expiresIn: 300 });
+  const res = await presignedCall(put, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
+  if (res.status >= 300) throw new Error(`export upload failed: ${res.status}`);
   return { link: await storage.presignGet(bucket, key, { expiresIn: 300, filename }) };
 }
 

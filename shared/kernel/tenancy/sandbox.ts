@@ -62,15 +62,28 @@ export async function tenantDir(kind: 'builds' | 'functions', deploymentId: stri
 export async function handOver(path: string, projectId: string): Promise<void> {
   const ids = tenantIds(projectId);
   if (!ids) return;
-  const walk = async (p: string): Promise<void> => {
-    // lchown: a link is given over as a link, never the file it points to.
-    await lchown(p, ids.uid, ids.gid);
-    const info = await lstat(p);
-    if (!info.isDirectory()) return;
-    for (const name of await readdir(p)) await walk(join(p, name));
-  };
-  await walk(path);
+  // lchown: a link is given over as a link, never the file it points to.
+  const give = (p: string) => lchown(p, ids.uid, ids.gid);
+  await give(path);
+  if (!(await lstat(path)).isDirectory()) return;
+  // Folder by folder, the entries of each given over several at a time (a site of tens of
+  // thousands of files waits on the disk, not on each call in turn).
+  const folders = [path];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    const entries = await readdir(folder, { withFileTypes: true });
+    for (let i = 0; i < entries.length; i += HAND_OVER_BATCH) {
+      await Promise.all(
+        entries.slice(i, i + HAND_OVER_BATCH).map((entry) => {
+          const p = join(folder as string, entry.name);
+          if (entry.isDirectory()) folders.push(p);
+          return give(p);
+        }),
+      );
+    }
+  }
 }
+
+const HAND_OVER_BATCH = 64;
 
 /**
  * How this machine reaches the network (its proxies and the certificate authorities it trusts, as

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -37,6 +37,10 @@ const KIND: Record<string, string> = {
   FIFO: 'a named pipe',
 };
 const MAX_DEPTH = 128;
+/** A file up to this size is read whole from the archive, then written in one call. */
+const SMALL_FILE = 64 * 1024;
+/** Small files being written at once (their contents in memory: at most 2 MB together). */
+const PARALLEL_WRITES = 32;
 
 /** A path that stays inside the folder it is unpacked into, or the reason it does not. */
 function pathProblem(path: string): string | undefined {
@@ -112,13 +116,36 @@ export async function extractArchive(
       );
     };
 
-    const write = (entry: ReadEntry, target: string) => {
+    // Each folder is made once: a site of tens of thousands of files has a few hundred.
+    const folders = new Map<string, Promise<unknown>>();
+    const folder = (path: string) => {
+      let made = folders.get(path);
+      if (!made) {
+        made = mkdir(path, { recursive: true });
+        folders.set(path, made);
+      }
+      return made;
+    };
+    // Two entries of one path are written in the archive's order (the later one stays).
+    const last = new Map<string, Promise<unknown>>();
+    const inOrder = (target: string, job: () => Promise<unknown>) => {
+      const done = (last.get(target) ?? folder(dirname(target))).then(() => (failure ? undefined : job()));
+      const settledJob = done.catch(() => undefined);
+      last.set(target, settledJob);
+      void settledJob.then(() => {
+        if (last.get(target) === settledJob) last.delete(target);
+      });
+      return done;
+    };
+
+    // Setuid, setgid and sticky bits never come from an archive.
+    const modeOf = (entry: ReadEntry) => (entry.mode ?? 0o644) & 0o755;
+
+    /** A large file, streamed to disk (the parser waits for it). */
+    const stream = (entry: ReadEntry, target: string) => {
       entry.pause();
-      const job = (async () => {
-        await mkdir(dirname(target), { recursive: true });
-        if (failure) return entry.resume();
-        // Setuid, setgid and sticky bits never come from an archive.
-        const out = createWriteStream(target, { mode: (entry.mode ?? 0o644) & 0o755 });
+      const job = inOrder(target, async () => {
+        const out = createWriteStream(target, { mode: modeOf(entry) });
         open.add(out);
         try {
           entry.pipe(out);
@@ -126,8 +153,39 @@ export async function extractArchive(
         } finally {
           open.delete(out);
         }
-      })();
+      }).then(() => {
+        // Refused meanwhile: the entry's data is let go so the parser can end.
+        if (failure) entry.resume();
+      });
       track(job, entry.path);
+    };
+
+    // Small files are written several at a time: an archive of many small files (a documentation
+    // site) waits on the disk, not on each file's open, write and close in turn.
+    let writing = 0;
+    const waiting: (() => void)[] = [];
+    const release = () => {
+      writing--;
+      waiting.shift()?.();
+    };
+    const small = (entry: ReadEntry, target: string) => {
+      const chunks: Buffer[] = [];
+      const read = () => {
+        writing++;
+        entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+        entry.on('end', () => {
+          const job = inOrder(target, () => writeFile(target, Buffer.concat(chunks), { mode: modeOf(entry) }));
+          job.then(release, release);
+          track(job, entry.path);
+        });
+      };
+      if (writing < PARALLEL_WRITES) return read();
+      // The parser reads no further until this entry is read.
+      entry.pause();
+      waiting.push(() => {
+        read();
+        entry.resume();
+      });
     };
 
     const parser = new Parser({
@@ -168,10 +226,11 @@ export async function extractArchive(
         }
         if (type === 'Directory') {
           entry.resume();
-          track(mkdir(target, { recursive: true }), path);
+          track(folder(target), path);
           return;
         }
-        write(entry, target);
+        if ((Number(entry.size) || 0) <= SMALL_FILE) small(entry, target);
+        else stream(entry, target);
       },
     });
     parser.on('error', (err: Error & { code?: string; tarCode?: string }) => {

@@ -5,6 +5,7 @@ import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
 import { getItem, keys } from '../../../kernel/store/table';
 import { storage } from '../../../ports/object-storage';
 import { errorName } from '../../../ports/object-storage/errors';
+import { presignedResponse, streamedBody } from '../../../ports/object-storage/presigned';
 import { artifactsBucket, headSource } from '../../deployments/sources';
 
 /**
@@ -179,10 +180,10 @@ export async function verifyObject(repo: LfsRepo, o: LfsObjectRequest): Promise<
   const key = keyOf(repo.orgId, repo.repoId, o.oid);
   let same = size === o.size;
   if (same) {
-    const res = await fetch(await storage.presignGet(bucket(), key, { expiresIn: 300 }));
+    const res = await presignedResponse(() => storage.presignGet(bucket(), key, { expiresIn: 300 }));
     if (!res.ok || !res.body) throw new Error(`Reading an LFS object failed (HTTP ${res.status}).`);
     const hash = createHash('sha256');
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+    for await (const chunk of streamedBody(res)) hash.update(chunk);
     same = hash.digest('hex') === o.oid;
   }
   if (same) return 'ok';

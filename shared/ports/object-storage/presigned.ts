@@ -1,0 +1,62 @@
+import { type BackendError, backendError } from '../../kernel/ground/backend-errors';
+
+/**
+ * Calls to presigned links (no SDK, so none of its retries): a 5xx answer (S3's SlowDown,
+ * InternalError, ServiceUnavailable) or a connection that failed is tried again, three times at
+ * most, with a fresh link each time; what still fails is the backend-error table's answer (429 for
+ * SlowDown, else 502, with Retry-After), never a 500. Every domain that moves bytes through a link
+ * goes through here.
+ */
+const ATTEMPTS = 3;
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 50));
+
+/** The answer (its body unread, to stream) once it is below 500. A body sent must be bytes, not a stream. */
+export async function presignedResponse(link: () => Promise<string>, init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await fetch(await link(), init).catch((err: Error) => err);
+    if (!(answer instanceof Error) && answer.status < 500) return answer;
+    const failure = answer instanceof Error ? answer : await errorOf(answer);
+    if (attempt >= ATTEMPTS) throw backendError(failure);
+    await pause(attempt);
+  }
+}
+
+/** The answer read whole: an answer cut part-way is tried again too. */
+export async function presignedCall(
+  link: () => Promise<string>,
+  init?: RequestInit,
+): Promise<{ status: number; body: Buffer }> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await fetch(await link(), init)
+      .then(async (res) => ({ status: res.status, body: Buffer.from(await res.arrayBuffer()) }))
+      .catch((err: Error) => err);
+    if (!(answer instanceof Error) && answer.status < 500) return answer;
+    if (attempt >= ATTEMPTS) throw backendError(s3ErrorOf(answer));
+    await pause(attempt);
+  }
+}
+
+/** A body streamed from a presigned GET, its failure part-way the backend's (502), not a 500. */
+export async function* streamedBody(res: Response): AsyncGenerator<Uint8Array> {
+  if (!res.body) return;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) yield chunk;
+  } catch (err) {
+    throw backendError(s3ErrorOf(err as Error));
+  }
+}
+
+async function errorOf(res: Response): Promise<BackendError> {
+  const body = await res
+    .arrayBuffer()
+    .then((b) => Buffer.from(b))
+    .catch(() => Buffer.alloc(0));
+  return s3ErrorOf({ status: res.status, body });
+}
+
+/** What S3 said (its XML `Code`), or the connection that failed, as the SDK would name it. */
+function s3ErrorOf(answer: { status: number; body: Buffer } | Error): BackendError {
+  if (answer instanceof Error) return { name: 'NetworkingError', message: answer.message };
+  const code = /<Code>([A-Za-z]+)<\/Code>/.exec(answer.body.toString('utf8'))?.[1];
+  return { name: code ?? `HTTP${answer.status}`, $metadata: { httpStatusCode: answer.status } };
+}
