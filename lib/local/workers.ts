@@ -246,9 +246,6 @@ async function pollQueue(
   const sqs = new SQSClient({ endpoint });
   const queueUrl = await ensureQueue(sqs, w, trigger);
   let running = true;
-  // The stop ends a wait for messages at once (eight queue workers each waiting out their long
-  // poll made Ctrl-C take seconds); a batch already received is handled to its end.
-  const stopping = new AbortController();
   const loop = (async () => {
     while (running) {
       try {
@@ -260,22 +257,16 @@ async function pollQueue(
             ...(visibilitySeconds !== undefined ? { VisibilityTimeout: visibilitySeconds } : {}),
             MessageSystemAttributeNames: ['ApproximateReceiveCount'],
           }),
-          { abortSignal: stopping.signal },
         );
         if (Messages.length > 0) await runBatch(w, trigger, handler, queueUrl, Messages, sqs);
       } catch (err) {
-        if (!running) break;
-        log.warn('reading a worker queue failed', { worker: w.name, error: describeError(err) });
-        await new Promise((resolve) => {
-          setTimeout(resolve, 1000);
-          stopping.signal.addEventListener('abort', resolve, { once: true });
-        });
+        if (running) log.warn('reading a worker queue failed', { worker: w.name, error: describeError(err) });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
   })();
   return async () => {
     running = false;
-    stopping.abort();
     await loop;
     sqs.destroy();
   };
