@@ -11,27 +11,28 @@ const ATTEMPTS = 3;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 50));
 
 /** The answer (its body unread, to stream) once it is below 500. A body sent must be bytes, not a stream. */
-export async function presignedResponse(link: () => Promise<string>, init?: RequestInit): Promise<Response> {
-  for (let attempt = 1; ; attempt++) {
-    const answer = await fetch(await link(), init).catch((err: Error) => err);
-    if (!(answer instanceof Error) && answer.status < 500) return answer;
-    const failure = answer instanceof Error ? answer : await errorOf(answer);
-    if (attempt >= ATTEMPTS) throw backendError(failure);
-    await pause(attempt);
-  }
-}
+export const presignedResponse = (link: () => Promise<string>, init?: RequestInit): Promise<Response> =>
+  tried(link, init, async (res) => res);
 
 /** The answer read whole: an answer cut part-way is tried again too. */
-export async function presignedCall(
+export const presignedCall = (
   link: () => Promise<string>,
   init?: RequestInit,
-): Promise<{ status: number; body: Buffer }> {
+): Promise<{ status: number; body: Buffer }> =>
+  tried(link, init, async (res) => ({ status: res.status, body: Buffer.from(await res.arrayBuffer()) }));
+
+/** One loop of tries: `read` takes an answer below 500; a 5xx, a failed connection or a failed read is tried again. */
+async function tried<T>(
+  link: () => Promise<string>,
+  init: RequestInit | undefined,
+  read: (res: Response) => Promise<T>,
+) {
   for (let attempt = 1; ; attempt++) {
     const answer = await fetch(await link(), init)
-      .then(async (res) => ({ status: res.status, body: Buffer.from(await res.arrayBuffer()) }))
-      .catch((err: Error) => err);
-    if (!(answer instanceof Error) && answer.status < 500) return answer;
-    if (attempt >= ATTEMPTS) throw backendError(s3ErrorOf(answer));
+      .then(async (res) => (res.status < 500 ? { value: await read(res) } : await errorOf(res)))
+      .catch((err: Error) => s3ErrorOf(err));
+    if ('value' in answer) return answer.value;
+    if (attempt >= ATTEMPTS) throw backendError(answer);
     await pause(attempt);
   }
 }
