@@ -30,7 +30,7 @@ async function tried<T>(
   for (let attempt = 1; ; attempt++) {
     const answer = await fetch(await link(), init)
       .then(async (res) => (res.status < 500 ? { value: await read(res) } : await errorOf(res)))
-      .catch((err: Error) => s3ErrorOf(err));
+      .catch(networkError);
     if ('value' in answer) return answer.value;
     if (attempt >= ATTEMPTS) throw backendError(answer);
     await pause(attempt);
@@ -43,21 +43,25 @@ export async function* streamedBody(res: Response): AsyncGenerator<Uint8Array> {
   try {
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) yield chunk;
   } catch (err) {
-    throw backendError(s3ErrorOf(err as Error));
+    throw backendError(networkError(err));
   }
 }
 
+/** What S3 said in a 5xx answer (its XML `Code`), as the SDK would name it. */
 async function errorOf(res: Response): Promise<BackendError> {
   const body = await res
     .arrayBuffer()
-    .then((b) => Buffer.from(b))
-    .catch(() => Buffer.alloc(0));
-  return s3ErrorOf({ status: res.status, body });
+    .then((b) => Buffer.from(b).toString('utf8'))
+    .catch(() => '');
+  const code = /<Code>([A-Za-z]+)<\/Code>/.exec(body)?.[1];
+  return { name: code ?? `HTTP${res.status}`, $metadata: { httpStatusCode: res.status } };
 }
 
-/** What S3 said (its XML `Code`), or the connection that failed, as the SDK would name it. */
-function s3ErrorOf(answer: { status: number; body: Buffer } | Error): BackendError {
-  if (answer instanceof Error) return { name: 'NetworkingError', message: answer.message };
-  const code = /<Code>([A-Za-z]+)<\/Code>/.exec(answer.body.toString('utf8'))?.[1];
-  return { name: code ?? `HTTP${answer.status}`, $metadata: { httpStatusCode: answer.status } };
-}
+/**
+ * A connection that failed or an answer cut part-way. Not told apart by `instanceof Error`: fetch's
+ * errors may come from another realm (a test runner's sandbox), where that is false.
+ */
+const networkError = (err: unknown): BackendError => ({
+  name: 'NetworkingError',
+  message: String((err as { message?: unknown } | undefined)?.message ?? err),
+});
