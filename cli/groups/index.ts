@@ -1,4 +1,5 @@
 import type { CommandSpec } from '../spec';
+import { AGENT_COMMANDS } from './agents';
 import { CALENDAR_COMMANDS } from './calendar';
 import { CHECK_COMMANDS } from './checks';
 import { DATA_COMMANDS } from './data';
@@ -16,6 +17,7 @@ export const GROUP_COMMANDS: CommandSpec[] = [
   ...CHECK_COMMANDS,
   ...DATA_COMMANDS,
   ...OTHER_COMMANDS,
+  ...AGENT_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...TRACKER_COMMANDS,
   ...CALENDAR_COMMANDS,
