@@ -6,6 +6,7 @@ import { DATA_COMMANDS } from './data';
 import { DEPLOYMENT_COMMANDS } from './deployments';
 import { MAIL_COMMANDS } from './mail';
 import { OTHER_COMMANDS } from './other';
+import { PAGE_COMMANDS } from './pages';
 import { REPO_COMMANDS } from './repos';
 import { TRACKER_COMMANDS } from './tracker';
 import { WEBHOOK_COMMANDS } from './webhooks';
@@ -22,4 +23,5 @@ export const GROUP_COMMANDS: CommandSpec[] = [
   ...TRACKER_COMMANDS,
   ...CALENDAR_COMMANDS,
   ...MAIL_COMMANDS,
+  ...PAGE_COMMANDS,
 ];

@@ -159,3 +159,163 @@ describe('agent', () => {
     expect(view.stdout).toContain('\n\nhttps://results.example.com/items: 200\n{"items":[1,2]}\n');
   });
 });
+
+describe('cal', () => {
+  let mailboxId: string;
+  const calendars = () => `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${mailboxId}/calendars`;
+
+  beforeAll(async () => {
+    mailboxId = (await mailboxFor(w.p, [w.p.owner.userId])).mailboxId;
+  });
+
+  it('calendars create adds a calendar; add --repeat makes a series (simple, or an RRULE with --until)', async () => {
+    const made = await owner.run(['cal', 'calendars', 'create', 'Releases', '--color', 'green']);
+    const calendarId = /\((cal_\w+)\)/.exec(made.stdout)?.[1] as string;
+    expect(made).toEqual({
+      code: 0,
+      stdout: `Created calendar Releases (${calendarId}). Add to it: platform cal add … --calendar ${calendarId}\n`,
+      stderr: '',
+    });
+    const listed = (await w.p.get(calendars())).body.calendars;
+    expect(listed).toContainEqual(expect.objectContaining({ calendarId, name: 'Releases', color: 'green' }));
+
+    const weekly = await owner.run([
+      'cal',
+      'add',
+      'Standup',
+      '--calendar',
+      calendarId,
+      '--start',
+      '2026-12-01 09:30',
+      '--duration',
+      '15m',
+      '--repeat',
+      'FREQ=WEEKLY;BYDAY=MO,TU',
+      '--until',
+      '2026-12-31',
+    ]);
+    expect(weekly.stdout).toMatch(/^Added (evt_\w+): Standup, .+, repeating weekly on MO, TU until 2026-12-31\.\n$/);
+    const eventId = /^Added (evt_\w+)/.exec(weekly.stdout)?.[1];
+    const event = (await w.p.get(`${calendars()}/${calendarId}/events/${eventId}`)).body.event;
+    expect(event.recurrence).toMatchObject({
+      freq: 'weekly',
+      until: '2026-12-31',
+      byDay: [{ day: 'MO' }, { day: 'TU' }],
+    });
+    const daily = await owner.run([
+      'cal',
+      'add',
+      'Check-in',
+      '--calendar',
+      calendarId,
+      '--start',
+      '2026-12-01 17:00',
+      '--repeat',
+      'daily',
+      '--count',
+      '3',
+      '--json',
+    ]);
+    expect(JSON.parse(daily.stdout).event.recurrence).toMatchObject({ freq: 'daily', count: 3 });
+    const from = Date.UTC(2026, 10, 30);
+    const occurrences = (
+      await w.p.get(
+        `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${mailboxId}/events?from=${from}&to=${from + 20 * 86_400_000}&calendarId=${calendarId}`,
+      )
+    ).body.occurrences as { summary: string }[];
+    expect(occurrences.filter((o) => o.summary === 'Check-in')).toHaveLength(3);
+
+    const bad = await owner.run(['cal', 'add', 'x', '--start', '2026-12-01', '--repeat', 'fortnightly']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^Error: --repeat takes daily, weekly, monthly, yearly or an RRULE/);
+    const loose = await owner.run(['cal', 'add', 'x', '--start', '2026-12-01', '--count', '2']);
+    expect(loose.stderr).toMatch(/^Error: --until and --count go with --repeat\./);
+  });
+});
+
+describe('track', () => {
+  const key = `W${Date.now().toString(36).slice(-4).toUpperCase()}`;
+  const issue = async (k: string) => (await w.p.get(`/v1/orgs/${w.p.org.orgId}/issues/${k}`)).body.issue;
+
+  it('edit and assign an issue; put existing issues in a sprint, move them, take them out', async () => {
+    expect((await owner.run(['track', 'space', 'create', key, '--name', 'Walk', '--template', 'scrum'])).code).toBe(0);
+    for (const s of ['One', 'Two']) expect((await owner.run(['track', 'create', s, '--space', key])).code).toBe(0);
+    const edited = await owner.run([
+      'track',
+      'edit',
+      `${key}-1`,
+      '--summary',
+      'One, renamed',
+      '--priority',
+      'High',
+      '--label',
+      'ui,web',
+      '--due',
+      '2026-12-24',
+    ]);
+    expect(edited).toEqual({
+      code: 0,
+      stdout: `Updated ${key}-1: summary, priority, dueDate, labels.\n`,
+      stderr: '',
+    });
+    expect(await issue(`${key}-1`)).toMatchObject({
+      summary: 'One, renamed',
+      priorityId: 'high',
+      labels: ['ui', 'web'],
+      dueDate: '2026-12-24',
+    });
+
+    const assigned = await owner.run(['track', 'assign', `${key}-1`, 'me']);
+    expect(assigned.code).toBe(0);
+    expect((await issue(`${key}-1`)).assigneeId).toBe(w.p.owner.userId);
+    expect((await owner.run(['track', 'assign', `${key}-1`, 'none'])).stdout).toBe(`${key}-1 is unassigned.\n`);
+    expect((await issue(`${key}-1`)).assigneeId).toBeUndefined();
+
+    for (const name of ['Alpha', 'Beta'])
+      expect((await owner.run(['track', 'sprint', 'create', '--space', key, '--name', name])).code).toBe(0);
+    const sprints = JSON.parse((await owner.run(['track', 'sprint', 'list', '--space', key, '--json'])).stdout)
+      .sprints as { sprintId: string; name: string }[];
+    const added = await owner.run(['track', 'sprint', 'add', 'Alpha', `${key}-1`, `${key}-2`]);
+    expect(added).toEqual({ code: 0, stdout: `Put ${key}-1, ${key}-2 in Alpha.\n`, stderr: '' });
+    expect((await issue(`${key}-2`)).sprintId).toBe(sprints[0]?.sprintId);
+    expect((await owner.run(['track', 'sprint', 'move', sprints[1]?.sprintId as string, `${key}-2`])).code).toBe(0);
+    expect((await issue(`${key}-2`)).sprintId).toBe(sprints[1]?.sprintId);
+    expect((await owner.run(['track', 'sprint', 'remove', `${key}-2`])).stdout).toBe(
+      `Moved ${key}-2 to the backlog.\n`,
+    );
+    expect((await issue(`${key}-2`)).sprintId).toBeUndefined();
+    const none = await owner.run(['track', 'edit', `${key}-1`]);
+    expect(none.code).toBe(2);
+  });
+});
+
+describe('page', () => {
+  it('create from a file, ls, view, edit from a file (a stale --base-version refused), rename', async () => {
+    const dir = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'cli-pages-'));
+    owner.cwd = dir;
+    writeFileSync(join(dir, 'runbook.md'), '# Runbook\n\nRestart the worker.\n');
+    const made = await owner.run(['page', 'create', 'Runbook', '--file', 'runbook.md']);
+    const pageId = /\((pg_\w+)\)/.exec(made.stdout)?.[1] as string;
+    expect(made).toEqual({ code: 0, stdout: `Created page Runbook (${pageId}).\n`, stderr: '' });
+    const page = () => w.p.get(`/v1/orgs/${w.p.org.orgId}/pages/${pageId}`);
+    expect((await page()).body.content).toBe('# Runbook\n\nRestart the worker.\n');
+
+    const listed = await owner.run(['page', 'ls']);
+    expect(listed.stdout.split('\n').map((r) => r.split('\t').slice(0, 2))).toContainEqual([pageId, 'Runbook']);
+    expect((await owner.run(['page', 'view', pageId, '--raw'])).stdout).toBe('# Runbook\n\nRestart the worker.\n');
+    const version = (await page()).body.page.contentVersion as number;
+
+    writeFileSync(join(dir, 'runbook.md'), '# Runbook\n\nRestart the worker, then check the queue.\n');
+    const saved = await owner.run(['page', 'edit', pageId, '--file', 'runbook.md', '--base-version', String(version)]);
+    expect(saved.code).toBe(0);
+    expect((await page()).body.content).toBe('# Runbook\n\nRestart the worker, then check the queue.\n');
+    const stale = await owner.run(['page', 'edit', pageId, '--file', 'runbook.md', '--base-version', String(version)]);
+    expect(stale.code).toBe(1);
+    const renamed = await owner.run(['page', 'edit', pageId, '--title', 'Ops runbook']);
+    expect(renamed.stdout).toBe(`Updated Ops runbook (${pageId}).\n`);
+    expect((await page()).body.page.title).toBe('Ops runbook');
+    const view = await owner.run(['page', 'view', pageId]);
+    expect(view.stdout).toMatch(/^Ops runbook {2}\(pg_\w+, content version \d+\)\n/);
+    expect(view.stdout).toContain('then check the queue.');
+  });
+});

@@ -104,20 +104,22 @@ const capabilitiesOf = (asked: readonly string[] = []): Capability[] =>
  * program may ask for more than `http` (`--allow-exec`): the person who approves the login becomes
  * the device's owner, who alone may add capabilities, so approving it grants them.
  */
-export const startLogin = (device: { name?: string; platform?: string; version?: string; capabilities?: Capability[] }) =>
+export const startLogin = (device: {
+  name?: string;
+  platform?: string;
+  version?: string;
+  capabilities?: Capability[];
+}) =>
   startDeviceCode('agent', {
     ...device,
     ...(device.capabilities ? { capabilities: capabilitiesOf(device.capabilities) } : {}),
   });
 
-
 /**
  * What a person is asked to approve for a user code (the device's name and system), for the page
  * where they answer it; undefined for an unknown or expired code. Never the device code.
  */
-export async function pendingLogin(
-  typed: string,
-): Promise<
+export async function pendingLogin(typed: string): Promise<
   | {
       userCode: string;
       name?: string;
