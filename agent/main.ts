@@ -6,10 +6,11 @@ import { platformCall, send } from './net';
 import { type Outcome, type Policy, runExec, runHttpBatch } from './runners';
 
 /**
- * `npm run agent -- login [--url <base>] [--name <name>]` and `npm run agent -- run
- * [--allow-exec] [--once]`: the self-hosted agent program, as GitHub Actions runners and Buildkite
+ * `npm run agent -- login [--url <base>] [--name <name>] [--allow-exec] [--allow-browser]` and
+ * `npm run agent -- run [--allow-exec] [--once]`: the self-hosted agent program, as GitHub Actions runners and Buildkite
  * agents serve jobs. `login` is the device login (RFC 8628): it shows a code for a person of the
- * organization to approve, then keeps the device token in `$XDG_CONFIG_HOME/platform/agent.json`
+ * organization to approve (the capabilities it asks for, `http` and what `--allow-…` adds, are
+ * granted with the approval), then keeps the device token in `$XDG_CONFIG_HOME/platform/agent.json`
  * (mode 0600). `run` polls, runs the job it is given (`http.batch`; `exec` only with
  * `--allow-exec`; `browser.batch` in a Chromium it finds, AGENT_CHROMIUM or the system's), heartbeats, stops on
  * cancel, uploads the results and completes; hosts its allowlist refused become network requests.
@@ -36,18 +37,24 @@ const option = (args: string[], name: string) => {
 async function login(args: string[]): Promise<number> {
   const baseUrl = option(args, '--url') ?? process.env.PLATFORM_URL ?? 'http://localhost:3000';
   const name = option(args, '--name') ?? `${osPlatform()} agent`;
+  // What the device asks to run: the approval grants it (the approver owns the device).
+  const capabilities = [
+    'http',
+    ...(args.includes('--allow-browser') ? ['browser'] : []),
+    ...(args.includes('--allow-exec') ? ['exec'] : []),
+  ];
   const start = await platformCall<{
     deviceCode: string;
     userCode: string;
     verificationUriComplete: string;
     interval: number;
-  }>(baseUrl, undefined, 'POST', '/v1/agent/login', { name, platform: osPlatform(), version: VERSION });
+  }>(baseUrl, undefined, 'POST', '/v1/agent/login', { name, platform: osPlatform(), version: VERSION, capabilities });
   if (start.status !== 200) throw new Error(`The platform refused the login (${start.status}).`);
   say(`To approve this device, open ${start.body.verificationUriComplete}`);
   say(
     `or, on the local platform's machine (its folder, its DATA_DIR): npm run local -- agent approve ${start.body.userCode}`,
   );
-  say(`code: ${start.body.userCode}`);
+  say(`code: ${start.body.userCode}${capabilities.length > 1 ? ` (asks for ${capabilities.join(', ')} jobs)` : ''}`);
   let interval = start.body.interval * 1000;
   for (;;) {
     await sleep(Number(process.env.AGENT_LOGIN_POLL_MS ?? interval));
@@ -69,7 +76,8 @@ async function login(args: string[]): Promise<number> {
       };
       writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
       chmodSync(file, 0o600);
-      say(`Approved: device ${config.deviceId}. Start it with: npm run agent -- run`);
+      const exec = capabilities.includes('exec') ? ' --allow-exec' : '';
+      say(`Approved: device ${config.deviceId}. Start it with: npm run agent -- run${exec}`);
       return 0;
     }
     if (answer.body?.error === 'slow_down') interval += 5000;
@@ -100,6 +108,7 @@ async function run(args: string[]): Promise<number> {
   });
   say(`Device ${config.deviceId} polling ${config.baseUrl}${allowExec ? ' (exec allowed)' : ''}.`);
   const retryMs = Number(process.env.AGENT_RETRY_MS ?? 5000);
+  let warned = false;
   while (!stopping) {
     let polled: { status: number; body: { policy: Policy; job: PolledJob | null; nextPollMs: number } };
     try {
@@ -119,6 +128,14 @@ async function run(args: string[]): Promise<number> {
       continue;
     }
     const { policy, job, nextPollMs } = polled.body;
+    if (allowExec && !warned && !policy.capabilities.includes('exec')) {
+      // The platform gives exec jobs only to devices with the capability: say how to get it, once.
+      warned = true;
+      say(
+        `This device may not run exec jobs on the platform (capabilities: ${policy.capabilities.join(', ')}). ` +
+          `Its owner adds it: platform agent device set ${config.deviceId} --capabilities ${[...policy.capabilities, 'exec'].join(',')}`,
+      );
+    }
     if (job) {
       // A job the platform could not be told about ends there as a silent device's does.
       await serve(job, policy, allowExec, call).catch((err: Error) => say(`job ${job.jobId}: ${err.message}`));
@@ -184,7 +201,9 @@ async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   if (command === 'login') return login(rest);
   if (command === 'run') return run(rest);
-  say('Usage: npm run agent -- login [--url <base>] [--name <name>] | run [--allow-exec] [--once]');
+  say(
+    'Usage: npm run agent -- login [--url <base>] [--name <name>] [--allow-exec] [--allow-browser] | run [--allow-exec] [--once]',
+  );
   return command === undefined || command === 'help' ? 0 : 2;
 }
 

@@ -4111,6 +4111,7 @@ export interface Operations {
       name?: string;
       platform?: string;
       version?: string;
+      capabilities?: ('http' | 'browser' | 'exec')[];
     };
     response: {
       deviceCode: string;

@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Temporal } from 'temporal-polyfill';
+import type { Operations } from '../../client';
 import { count, UsageError } from '../context';
 import { table } from '../output';
 import type { CommandSpec, Ctx, OptionSpec } from '../spec';
 import { TransferMeter, uploadFile } from '../transfer';
-import { localFile } from './common';
+import { intOption, localFile } from './common';
 import { MAILBOX, mailboxOf } from './mail';
 
 /**
@@ -19,6 +20,7 @@ const ZONE: OptionSpec = {
   value: 'ZONE',
   help: "an IANA time zone (default: TZ, else the system's)",
 };
+const COLORS = ['blue', 'orange', 'teal', 'amber', 'pink', 'green', 'red', 'gray'] as const;
 const CALENDAR: OptionSpec = { type: 'string', value: 'ID', help: 'the calendar (default: the default one)' };
 
 /** What an import body may hold inline (the route's limit); a larger file goes through an upload link. */
@@ -81,7 +83,129 @@ async function calendarOf(c: Ctx) {
   return { ...box, calendarId: found.calendarId };
 }
 
+const FREQS = ['daily', 'weekly', 'monthly', 'yearly'] as const;
+type Recurrence = NonNullable<Operations['postMailMailboxesCalendarsEvents']['body']['recurrence']>;
+type Day = NonNullable<Recurrence['byDay']>[number]['day'];
+const DAYS: Day[] = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+
+/** A comma list of whole numbers of an RRULE part, checked. */
+function numbers(part: string, value: string, min: number, max: number): number[] {
+  return value.split(',').map((v) => {
+    const n = Number(v);
+    if (!/^-?\d+$/.test(v) || n < min || n > max || n === 0)
+      throw new UsageError(`RRULE ${part}=${value} is not valid.`);
+    return n;
+  });
+}
+
+/**
+ * `--repeat daily|weekly|monthly|yearly` or an RRULE (`FREQ=WEEKLY;BYDAY=MO,WE`, with or without
+ * `RRULE:`), with `--until` (a date, the last day it may happen) and `--count`: the API's
+ * recurrence fields. Undefined without --repeat.
+ */
+function recurrenceOf(c: Ctx): Recurrence | undefined {
+  const repeat = c.str('repeat');
+  const until = c.str('until');
+  const count = intOption(c, 'count', 1, 1000);
+  if (repeat === undefined) {
+    if (until !== undefined || count !== undefined) throw new UsageError('--until and --count go with --repeat.');
+    return undefined;
+  }
+  if (until !== undefined && count !== undefined) throw new UsageError('Give --until or --count, not both.');
+  let rule: Recurrence;
+  const simple = repeat.toLowerCase();
+  if ((FREQS as readonly string[]).includes(simple)) rule = { freq: simple as Recurrence['freq'] };
+  else {
+    const parts = new Map(
+      repeat
+        .replace(/^RRULE:/i, '')
+        .split(';')
+        .filter(Boolean)
+        .map((p) => {
+          const [k, v] = p.split('=');
+          if (!k || v === undefined)
+            throw new UsageError(`--repeat takes daily, weekly, monthly, yearly or an RRULE (not ${repeat}).`);
+          return [k.toUpperCase(), v.toUpperCase()] as const;
+        }),
+    );
+    const freq = parts.get('FREQ')?.toLowerCase();
+    if (!freq || !(FREQS as readonly string[]).includes(freq))
+      throw new UsageError(`--repeat takes daily, weekly, monthly, yearly or an RRULE with FREQ (not ${repeat}).`);
+    rule = { freq: freq as Recurrence['freq'] };
+    for (const [k, v] of parts) {
+      if (k === 'FREQ') continue;
+      else if (k === 'INTERVAL') rule.interval = numbers(k, v, 1, 1000)[0];
+      else if (k === 'COUNT') rule.count = numbers(k, v, 1, 1000)[0];
+      else if (k === 'UNTIL') {
+        const m = /^(\d{4})(\d\d)(\d\d)/.exec(v);
+        if (!m) throw new UsageError(`RRULE UNTIL=${v} is not valid.`);
+        rule.until = `${m[1]}-${m[2]}-${m[3]}`;
+      } else if (k === 'BYDAY')
+        rule.byDay = v.split(',').map((d) => {
+          const m = /^([+-]?\d{1,2})?(SU|MO|TU|WE|TH|FR|SA)$/.exec(d);
+          if (!m) throw new UsageError(`RRULE BYDAY=${v} is not valid.`);
+          return { day: m[2] as Day, ...(m[1] ? { nth: Number(m[1]) } : {}) };
+        });
+      else if (k === 'BYMONTHDAY') rule.byMonthDay = numbers(k, v, -31, 31);
+      else if (k === 'BYMONTH') rule.byMonth = numbers(k, v, 1, 12);
+      else if (k === 'BYSETPOS') rule.bySetPos = numbers(k, v, -366, 366);
+      else if (k === 'WKST' && DAYS.includes(v as Day)) rule.weekStart = v as Day;
+      else throw new UsageError(`RRULE part ${k}=${v} is not supported.`);
+    }
+  }
+  if (until !== undefined) rule.until = dateOf(until, 'until').toString();
+  if (count !== undefined) rule.count = count;
+  return rule;
+}
+
+/** A recurrence in words: `weekly on MO, WE until 2026-12-31`. */
+function repeatText(r: Recurrence): string {
+  return [
+    r.interval && r.interval > 1 ? `every ${r.interval} (${r.freq})` : r.freq,
+    ...(r.byDay ? [`on ${r.byDay.map((d) => `${d.nth ?? ''}${d.day}`).join(', ')}`] : []),
+    ...(r.byMonthDay ? [`on day ${r.byMonthDay.join(', ')}`] : []),
+    ...(r.count ? [`${r.count} times`] : []),
+    ...(r.until ? [`until ${r.until}`] : []),
+  ].join(' ');
+}
+
 export const CALENDAR_COMMANDS: CommandSpec[] = [
+  {
+    path: ['cal', 'calendars', 'create'],
+    summary: 'add a calendar to the mailbox',
+    positionals: [{ name: 'name', required: true }],
+    options: {
+      mailbox: MAILBOX,
+      color: {
+        type: 'string',
+        value: 'COLOR',
+        help: 'blue, orange, teal, amber, pink, green, red or gray',
+        complete: COLORS,
+      },
+      description: { type: 'string', value: 'TEXT', help: 'what it is for' },
+    },
+    examples: ['platform cal calendars create Releases --color green'],
+    run: async (c) => {
+      const color = c.str('color');
+      if (color !== undefined && !(COLORS as readonly string[]).includes(color))
+        throw new UsageError(`Unknown color ${color}: use ${COLORS.join(', ')}.`);
+      const { api, orgId, mailboxId } = await mailboxOf(c);
+      const res = await api.postMailMailboxesCalendars({
+        orgId,
+        mailboxId,
+        body: {
+          name: c.args[0] as string,
+          ...(color ? { color: color as (typeof COLORS)[number] } : {}),
+          ...(c.str('description') ? { description: c.str('description') } : {}),
+        },
+      });
+      const k = res.calendar;
+      return c.print(
+        res,
+        () => `Created calendar ${k.name} (${k.calendarId}). Add to it: platform cal add … --calendar ${k.calendarId}`,
+      );
+    },
+  },
   {
     path: ['cal', 'calendars'],
     summary: "the mailbox's calendars, the default first",
@@ -169,10 +293,19 @@ export const CALENDAR_COMMANDS: CommandSpec[] = [
       description: { type: 'string', value: 'TEXT', help: 'what it is about' },
       attendee: { type: 'string', value: 'EMAIL', help: 'invite someone (repeat, or a comma list)', multiple: true },
       'no-invites': { type: 'boolean', help: 'add the attendees without mailing them' },
+      repeat: {
+        type: 'string',
+        value: 'FREQ|RRULE',
+        help: "repeat it: daily, weekly, monthly, yearly, or an RRULE ('FREQ=WEEKLY;BYDAY=MO,WE')",
+        complete: FREQS,
+      },
+      until: { type: 'string', value: 'DATE', help: 'with --repeat: the last day it may happen, YYYY-MM-DD' },
+      count: { type: 'string', value: 'N', help: 'with --repeat: how many times' },
     },
     examples: [
       'platform cal add "Design review" --start "2026-12-01 14:00" --duration 45m --attendee ana@example.com',
       'platform cal add "Offsite" --start 2026-12-10 --duration 2d',
+      'platform cal add "Standup" --start "2026-12-01 09:30" --duration 15m --repeat "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR" --until 2026-12-31',
     ],
     run: async (c) => {
       const zone = zoneOf(c);
@@ -195,6 +328,7 @@ export const CALENDAR_COMMANDS: CommandSpec[] = [
       if (end instanceof Temporal.PlainDate !== allDay) {
         throw new UsageError('--start and --end take both a time, or both a date alone (all day).');
       }
+      const recurrence = recurrenceOf(c);
       const attendees = c
         .all('attendee')
         .flatMap((a) => a.split(','))
@@ -216,14 +350,16 @@ export const CALENDAR_COMMANDS: CommandSpec[] = [
           description: c.str('description'),
           ...(attendees.length ? { attendees } : {}),
           ...(c.flag('no-invites') ? { notify: false } : {}),
+          ...(recurrence ? { recurrence } : {}),
         },
       });
       const e = res.event;
       const invited = res.notified.sent ? ` Invited ${res.notified.sent} by mail.` : '';
+      const repeats = recurrence ? `, repeating ${repeatText(recurrence)}` : '';
       return c.print(
         res,
         () =>
-          `Added ${e.eventId}: ${c.args[0]}, ${e.startLocal.replace('T', ' ')} to ${e.endLocal.replace('T', ' ')} (${e.timeZone}).${invited}`,
+          `Added ${e.eventId}: ${c.args[0]}, ${e.startLocal.replace('T', ' ')} to ${e.endLocal.replace('T', ' ')} (${e.timeZone})${repeats}.${invited}`,
       );
     },
   },

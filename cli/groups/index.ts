@@ -1,10 +1,12 @@
 import type { CommandSpec } from '../spec';
+import { AGENT_COMMANDS } from './agents';
 import { CALENDAR_COMMANDS } from './calendar';
 import { CHECK_COMMANDS } from './checks';
 import { DATA_COMMANDS } from './data';
 import { DEPLOYMENT_COMMANDS } from './deployments';
 import { MAIL_COMMANDS } from './mail';
 import { OTHER_COMMANDS } from './other';
+import { PAGE_COMMANDS } from './pages';
 import { REPO_COMMANDS } from './repos';
 import { TRACKER_COMMANDS } from './tracker';
 import { WEBHOOK_COMMANDS } from './webhooks';
@@ -16,8 +18,10 @@ export const GROUP_COMMANDS: CommandSpec[] = [
   ...CHECK_COMMANDS,
   ...DATA_COMMANDS,
   ...OTHER_COMMANDS,
+  ...AGENT_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...TRACKER_COMMANDS,
   ...CALENDAR_COMMANDS,
   ...MAIL_COMMANDS,
+  ...PAGE_COMMANDS,
 ];

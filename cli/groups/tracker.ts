@@ -243,6 +243,40 @@ const SPRINT_COMMANDS: CommandSpec[] = [
       });
     },
   },
+  {
+    path: ['track', 'sprint', 'add'],
+    aliases: ['move'],
+    summary: 'put existing issues in a sprint (from the backlog or another sprint)',
+    details:
+      'The sprint by its id or by the name of one not closed. platform track sprint remove puts them back in the backlog.',
+    positionals: [
+      { name: 'sprint', required: true },
+      { name: 'keys…', required: true },
+    ],
+    examples: ['platform track sprint add "OPS Sprint 2" OPS-4 OPS-7'],
+    run: async (c) => {
+      const { api, orgId } = await org(c);
+      const [sprint, ...keys] = c.args as [string, ...string[]];
+      const issues: Issue[] = [];
+      for (const issueKey of keys)
+        issues.push((await api.putIssuesByIssueKey({ orgId, issueKey, body: { sprint } })).issue);
+      return c.print({ issues }, () => `Put ${issues.map((i) => i.key).join(', ')} in ${sprint}.`);
+    },
+  },
+  {
+    path: ['track', 'sprint', 'remove'],
+    aliases: ['rm'],
+    summary: 'take issues out of their sprint, back to the backlog',
+    positionals: [{ name: 'keys…', required: true }],
+    examples: ['platform track sprint remove OPS-4'],
+    run: async (c) => {
+      const { api, orgId } = await org(c);
+      const issues: Issue[] = [];
+      for (const issueKey of c.args)
+        issues.push((await api.putIssuesByIssueKey({ orgId, issueKey, body: { sprint: null } })).issue);
+      return c.print({ issues }, () => `Moved ${issues.map((i) => i.key).join(', ')} to the backlog.`);
+    },
+  },
 ];
 
 const fail = (message: string): never => {
@@ -444,6 +478,89 @@ export const TRACKER_COMMANDS: CommandSpec[] = [
             ]),
         ].join('\n');
       });
+    },
+  },
+  {
+    path: ['track', 'edit'],
+    summary: "change an issue's fields (only those given)",
+    positionals: [{ name: 'key', required: true }],
+    options: {
+      summary: { type: 'string', value: 'TEXT', help: 'its summary' },
+      description: { type: 'string', value: 'TEXT', help: 'its description (Markdown)' },
+      'description-file': {
+        type: 'string',
+        value: 'FILE',
+        help: 'its description, from a file (-: stdin)',
+        complete: 'file',
+      },
+      type: { type: 'string', value: 'TYPE', help: 'Task, Bug, Story…' },
+      priority: { type: 'string', value: 'P', help: 'Highest, High, Medium, Low, Lowest (none: clear it)' },
+      label: {
+        type: 'string',
+        value: 'L',
+        help: 'its labels (repeat, or a comma list; replaces them)',
+        multiple: true,
+      },
+      due: { type: 'string', value: 'DATE', help: 'its due date, YYYY-MM-DD (none: clear it)' },
+      points: { type: 'string', value: 'N', help: 'its story points (none: clear them)' },
+      parent: { type: 'string', value: 'KEY', help: 'its parent (none: clear it)' },
+    },
+    examples: [
+      'platform track edit WEB-12 --summary "Checkout fails on Safari 17" --priority Highest',
+      'platform track edit WEB-12 --description-file notes.md --label ui,safari',
+    ],
+    run: async (c) => {
+      const clear = (v: string | undefined) => (v === undefined ? undefined : v === 'none' ? null : v);
+      const labels = c.all('label').flatMap((l) => list(l) ?? []);
+      const points = clear(c.str('points'));
+      if (typeof points === 'string' && !/^\d+(\.\d+)?$/.test(points))
+        throw new UsageError('--points takes a number (or none).');
+      const due = clear(c.str('due'));
+      if (typeof due === 'string' && !/^\d{4}-\d\d-\d\d$/.test(due))
+        throw new UsageError('--due takes a date: YYYY-MM-DD.');
+      const body = Object.fromEntries(
+        Object.entries({
+          summary: c.str('summary'),
+          description: await bodyOf(c, 'description'),
+          type: c.str('type'),
+          priority: clear(c.str('priority')),
+          dueDate: due,
+          storyPoints: typeof points === 'string' ? Number(points) : points,
+          parent: clear(c.str('parent')),
+          labels: c.all('label').length ? labels : undefined,
+        }).filter(([, v]) => v !== undefined),
+      );
+      if (Object.keys(body).length === 0)
+        throw new UsageError(
+          'Say what to change: --summary, --description, --type, --priority, --label, --due, --points or --parent.',
+        );
+      const { api, orgId } = await org(c);
+      const res = await api.putIssuesByIssueKey({ orgId, issueKey: c.args[0] as string, body });
+      return c.print(res, () => `Updated ${res.issue.key}: ${Object.keys(body).join(', ')}.`);
+    },
+  },
+  {
+    path: ['track', 'assign'],
+    summary: 'assign an issue to someone (an email, a handle or a user id; me; none to unassign)',
+    positionals: [
+      { name: 'key', required: true },
+      { name: 'who', required: true },
+    ],
+    examples: [
+      'platform track assign WEB-12 bob@example.com',
+      'platform track assign WEB-12 me',
+      'platform track assign WEB-12 none',
+    ],
+    run: async (c) => {
+      const [issueKey, who] = c.args as [string, string];
+      const { api, orgId } = await org(c);
+      const me = who === 'me' ? (await api.getMe({})).me.userId : undefined;
+      if (who === 'me' && !me) throw new UsageError('me names a person: this profile signs in with a key.');
+      const assignee = who === 'none' ? null : (me ?? who);
+      const res = await api.putIssuesByIssueKey({ orgId, issueKey, body: { assignee } });
+      const names = await namesOf(c, [res.issue.assigneeId]);
+      const to = res.issue.assigneeId ? (names.get(res.issue.assigneeId) ?? res.issue.assigneeId) : undefined;
+      return c.print(res, () => (to ? `Assigned ${res.issue.key} to ${to}.` : `${res.issue.key} is unassigned.`));
     },
   },
   {

@@ -103,11 +103,13 @@ export const routes = [
     access: 'public',
     summary:
       'Starts a device login (RFC 8628): the device shows `userCode` for a person to approve ' +
-      '(`POST /v1/orgs/:orgId/agents/login`) and asks `login/token` every `interval` seconds.',
+      '(`POST /v1/orgs/:orgId/agents/login`) and asks `login/token` every `interval` seconds. `capabilities` ' +
+      '(default `http`) are what the program asks to run: approving the login grants them (`http` always).',
     body: z.object({
       name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
       platform: z.optional(z.string().check(z.maxLength(64))),
       version: z.optional(z.string().check(z.maxLength(32))),
+      capabilities: z.optional(z.array(z.enum(['http', 'browser', 'exec'])).check(z.maxLength(3))),
     }),
     run: async ({ body, event }) => {
       const login = await startLogin(body);

@@ -37,9 +37,10 @@ const agentDevice: CodeKind = {
     const login = await pendingLogin(code);
     if (!login) return undefined;
     const system = login.platform ? ` (${login.platform})` : '';
+    const jobs = login.capabilities.length > 1 ? `${login.capabilities.join(', ')} jobs` : 'http jobs only';
     return {
       title: 'Approve an agent device',
-      detail: `The agent program "${login.name ?? 'Agent'}"${system} asks to join an organization as your device. It starts with http jobs only, on an allowlist without hosts.`,
+      detail: `The agent program "${login.name ?? 'Agent'}"${system} asks to join an organization as your device. It starts with ${jobs}, on an allowlist without hosts.`,
       code: login.userCode,
       answered: login.status !== 'pending',
     };

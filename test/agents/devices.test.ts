@@ -110,6 +110,22 @@ describe('device login', () => {
   });
 });
 
+describe('a login that asks for capabilities', () => {
+  it('approving it grants them (http always); the device page names them; an unknown one is 400', async () => {
+    const start = await p.post('/v1/agent/login', { name: 'exec box', capabilities: ['exec'] }, { token: null });
+    expect(start.status).toBe(200);
+    expect((await p.post(`${agents()}/login`, { userCode: start.body.userCode })).body).toEqual({ ok: true });
+    await forgetLastPoll(start.body.deviceCode);
+    const issued = await p.post('/v1/agent/login/token', { deviceCode: start.body.deviceCode }, { token: null });
+    const device = (await p.get(agents())).body.devices.find(
+      (d: { deviceId: string }) => d.deviceId === issued.body.deviceId,
+    );
+    expect(device).toMatchObject({ name: 'exec box', capabilities: ['http', 'exec'], hosts: [] });
+    const bad = await p.post('/v1/agent/login', { capabilities: ['root'] }, { token: null });
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe('devices', () => {
   it('the owner adds capabilities and full network access; others may narrow, not widen', async () => {
     const device = await loggedInDevice(admin);

@@ -388,6 +388,32 @@ describe('waiting and request-access', () => {
     expect(late.body).toEqual({ error: 'Only queued jobs wait for access.' });
   });
 
+  it('a device busy with a job (heartbeats, no polls) is not named offline', async () => {
+    const { org, owner } = await p.newOrg();
+    const path = `/v1/orgs/${org.orgId}/agents`;
+    const as = { token: owner.token };
+    const device = await loggedInDeviceOf(org.orgId, owner.token);
+    await p.post('/v1/agent/network-requests', { host: 'busy.example.com' }, { token: device.token });
+    await p.post(`${path}/requests/${device.deviceId}/busy.example.com/approve`, undefined, as);
+    const first = await p.post(`${path}/jobs`, httpJob('busy.example.com'), as);
+    expect((await poll(device.token)).body.job.jobId).toBe(first.body.jobId);
+    const second = await p.post(`${path}/jobs`, httpJob('busy.example.com'), as);
+    // Two minutes on: the device ran the first job all along, its last poll long ago.
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: { pk: `ORG#${org.orgId}`, sk: `DEVICE#${device.deviceId}` },
+        UpdateExpression: 'SET lastSeenAt = :then',
+        ExpressionAttributeValues: { ':then': Date.now() - 120_000 },
+      }),
+    );
+    const beat = await p.post(`/v1/agent/jobs/${first.body.jobId}/heartbeat`, {}, { token: device.token });
+    expect(beat.body).toEqual({ ok: true, cancel: false });
+    const listed = (await p.get(path, as)).body.jobs as { jobId: string; waiting: unknown }[];
+    // An online device may run it: it waits for nothing but that device's next poll.
+    expect(listed.find((j) => j.jobId === second.body.jobId)?.waiting).toBeNull();
+  });
+
   it("asks only for the job's hosts a device may allow (no IP literal, no localhost)", async () => {
     const device = await loggedInDevice(p);
     const job = await p.post(`${agents()}/jobs`, {

@@ -95,21 +95,44 @@ const requestKey = (orgId: string, deviceId: string, host: string) => ({
   pk: `ORG#${orgId}`,
   sk: `NETREQ#${deviceId}#${host}`,
 });
-/** Starts a device login: its device code (for the device) and user code (for the person). */
-export const startLogin = (device: { name?: string; platform?: string; version?: string }) =>
-  startDeviceCode('agent', device);
+/** A device's capabilities: always `http`, then what else is asked, once each, in one order. */
+const capabilitiesOf = (asked: readonly string[] = []): Capability[] =>
+  (['http', 'browser', 'exec'] as const).filter((c) => c === 'http' || asked.includes(c));
+
+/**
+ * Starts a device login: its device code (for the device) and user code (for the person). The
+ * program may ask for more than `http` (`--allow-exec`): the person who approves the login becomes
+ * the device's owner, who alone may add capabilities, so approving it grants them.
+ */
+export const startLogin = (device: {
+  name?: string;
+  platform?: string;
+  version?: string;
+  capabilities?: Capability[];
+}) =>
+  startDeviceCode('agent', {
+    ...device,
+    ...(device.capabilities ? { capabilities: capabilitiesOf(device.capabilities) } : {}),
+  });
 
 /**
  * What a person is asked to approve for a user code (the device's name and system), for the page
  * where they answer it; undefined for an unknown or expired code. Never the device code.
  */
-export async function pendingLogin(
-  typed: string,
-): Promise<{ userCode: string; name?: string; platform?: string; status: DeviceCodeRecord['status'] } | undefined> {
+export async function pendingLogin(typed: string): Promise<
+  | {
+      userCode: string;
+      name?: string;
+      platform?: string;
+      capabilities: Capability[];
+      status: DeviceCodeRecord['status'];
+    }
+  | undefined
+> {
   const found = await findUserCode(typed, 'agent');
   if (!found) return undefined;
-  const { userCode, name, platform, status } = found.login;
-  return { userCode, name, platform, status };
+  const { userCode, name, platform, status, capabilities } = found.login;
+  return { userCode, name, platform, capabilities: capabilitiesOf(capabilities), status };
 }
 
 /** A person's answer to a user code: the device will be theirs, in `orgId`. */
@@ -145,7 +168,7 @@ export async function loginToken(deviceCode: string): Promise<TokenAnswer> {
     status: 'active',
     ...(login.version ? { version: login.version } : {}),
     ...(login.platform ? { platform: login.platform } : {}),
-    capabilities: ['http'],
+    capabilities: capabilitiesOf(login.capabilities),
     networkMode: 'allowlist',
     hosts: [],
     createdAt: now,

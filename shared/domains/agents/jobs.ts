@@ -12,7 +12,7 @@ import { storage } from '../../ports/object-storage';
 import { queue } from '../../ports/queue';
 import { artifactsBucket } from '../deployments/sources';
 import { peopleOf, raiseEvent } from '../notifications/raise';
-import type { Capability, DeviceRecord } from './devices';
+import { type Capability, type DeviceRecord, markSeen } from './devices';
 
 /**
  * Agent jobs. The job record (`ORG#<orgId>`, `JOB#<jobId>`) is the truth. While a job is queued it
@@ -537,12 +537,18 @@ async function deviceJob(device: DeviceRecord, jobId: string): Promise<JobRecord
   return job;
 }
 
-/** A heartbeat: the job stays alive; `cancel` tells the device to stop. */
+/**
+ * A heartbeat: the job stays alive, and its device is seen (a device running a job does not poll:
+ * it is busy, not offline); `cancel` tells the device to stop.
+ */
 export async function heartbeat(device: DeviceRecord, jobId: string): Promise<{ ok: true; cancel: boolean }> {
   const job = await deviceJob(device, jobId);
   if (isFinal(job.status)) return { ok: true, cancel: true };
   const now = Date.now();
-  const alive = await move(job, ['running', 'canceling'], { heartbeatAt: now, updatedAt: now });
+  const [alive] = await Promise.all([
+    move(job, ['running', 'canceling'], { heartbeatAt: now, updatedAt: now }),
+    markSeen(device, {}),
+  ]);
   return { ok: true, cancel: (alive ?? job).status !== 'running' };
 }
 
@@ -597,7 +603,7 @@ export async function resultsUrl(job: JobRecord): Promise<string | null> {
   return storage.presignGet({ name: artifactsBucket() }, job.resultKey, { expiresIn: 300 });
 }
 
-/** A device counts as online when it polled within this. */
+/** A device counts as online when it polled, or sent a job's heartbeat, within this. */
 export const ONLINE_MS = 60_000;
 
 export type Waiting =
@@ -618,7 +624,8 @@ export type Waiting =
 
 /**
  * Why a queued job is still waiting, as lists show it: no device at all; devices that could run it
- * but are offline (unseen for a minute); or none could, each with what it lacks. Null when an
+ * but are offline (unseen for a minute: a device busy with another job sends heartbeats, so it is
+ * online and will poll when that job ends); or none could, each with what it lacks. Null when an
  * online device may run it (its next poll will), or when the job is not queued.
  */
 export function waitingOf(job: JobRecord, devices: DeviceRecord[], now = Date.now()): Waiting {

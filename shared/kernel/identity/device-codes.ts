@@ -28,6 +28,8 @@ export interface DeviceCodeRecord {
   name?: string;
   platform?: string;
   version?: string;
+  /** An agent program's asked capabilities (`--allow-exec`): the approver grants them with the login. */
+  capabilities?: string[];
   /** Who answered (and for an agent, in which organization). */
   userId?: string;
   orgId?: string;
@@ -67,7 +69,7 @@ export const normalUserCode = (typed: string) => {
 /** Starts a code of `kind`: its device code (for the program) and user code (for the person). */
 export async function startDeviceCode(
   kind: DeviceCodeKind,
-  program: { name?: string; platform?: string; version?: string },
+  program: { name?: string; platform?: string; version?: string; capabilities?: string[] },
 ) {
   const deviceCode = randomBytes(32).toString('base64url');
   const expiresAt = Date.now() + CODE_SECONDS * 1000;
