@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensurePlatformTable, JavaMissingError } from '../lib/local/dynamodb';
+import { onParentGone } from '../lib/local/lifeline';
 import {
   assertPortsFree,
   BUCKETS,
@@ -24,12 +25,18 @@ import { routeGroups } from '../lib/route-groups';
 const TOKEN_TTL_SECONDS = 12 * 3600;
 
 const stoppers: (() => Promise<void>)[] = [];
+/** Called first when stopping: no engine is started again from then on. */
+let holdEngines: () => void = () => undefined;
 let stoppingSince = 0;
 
-/** Stops the gateway first (no new requests), then every service and child process. */
+/**
+ * Stops the gateway first (no new requests), then every service and child process, each engine
+ * waited for until it is gone (SIGKILL after 3 s).
+ */
 async function shutdown(code: number): Promise<never> {
   if (stoppingSince === 0) {
     stoppingSince = Date.now();
+    holdEngines();
     // A stop that never settles must not end the process by an empty event loop (exit code 0).
     setTimeout(() => process.exit(code), 10_000);
     for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
@@ -38,7 +45,7 @@ async function shutdown(code: number): Promise<never> {
 }
 
 /**
- * Ctrl-C reaches this process both from the terminal and relayed by tsx: a repeat within a second
+ * Ctrl-C reaches this process both from the terminal and relayed by npm: a repeat within a second
  * is the same keypress. A later one stops waiting (the exit hooks still kill the child processes).
  */
 function onSignal(): void {
@@ -72,7 +79,14 @@ async function main(): Promise<void> {
   // The local SMTP server (lib/local/smtp.ts): TCP on the DNS server's number (UDP).
   const smtpPort = Number(env.SMTP_PORT ?? ports.api + 6);
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
+  // Ctrl-C, a stop, a closed terminal. The engines are in process groups of their own (see
+  // lib/local/child.ts): only this process stops them, so none is taken for dead and restarted.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+  // Whoever started this process gone (even by SIGKILL): stop everything rather than run on unseen.
+  onParentGone(() => {
+    process.stderr.write('The process that started the local platform is gone; stopping.\n');
+    void shutdown(1);
+  });
 
   await assertPortsFree(ports);
   privateDataDir(dataDir);
@@ -95,6 +109,7 @@ async function main(): Promise<void> {
     },
   });
   const servicesAt = Date.now();
+  holdEngines = services.hold;
   stoppers.push(services.stop);
 
   const dynamoClient = new DynamoDBClient({

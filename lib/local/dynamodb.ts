@@ -45,31 +45,44 @@ export interface DynamoLocal {
 }
 
 /**
- * Run as `node -e` inside a network namespace of its own (`unshare --net`): brings its loopback up,
- * starts DynamoDB Local there (argv: the socket path, the engine's port, java's arguments), and passes
- * connections from a Unix socket (in a folder only the platform can open) to it. Nothing outside
- * the namespace reaches the engine but through that socket. It ends with java, and takes java with
- * it on SIGTERM or when the platform's pipe (stdin) closes.
+ * DynamoDB Local's launcher, run as `node -e` (argv: the socket path or '', the engine's port,
+ * java's arguments): java can't watch its parent, so this holds it. It starts java (on Linux with
+ * a parent-death signal, `setpriv --pdeathsig KILL`: java dies with the launcher, even by SIGKILL)
+ * and ends with it; it kills java on SIGTERM, SIGINT or SIGHUP, when the platform's pipe (stdin)
+ * closes, or when its parent changes (the platform is gone, even by SIGKILL). With a socket path
+ * it runs inside a network namespace of its own (`unshare --net`): it brings its loopback up and
+ * passes connections from the Unix socket (in a folder only the platform can open) to the engine,
+ * which nothing outside the namespace reaches otherwise.
  */
-const NAMESPACE_BRIDGE = `
+const LAUNCHER = `
 const { spawn, spawnSync } = require('node:child_process');
 const net = require('node:net');
 const [socketPath, port, ...javaArgs] = process.argv.slice(1);
-const up = spawnSync('ip', ['link', 'set', 'lo', 'up']);
-if (up.status !== 0) { process.stderr.write('could not bring up loopback\\n'); process.exit(1); }
-const java = spawn('java', javaArgs, { stdio: ['ignore', 'inherit', 'inherit'] });
+if (socketPath) {
+  const up = spawnSync('ip', ['link', 'set', 'lo', 'up']);
+  if (up.status !== 0) { process.stderr.write('could not bring up loopback\\n'); process.exit(1); }
+}
+const pdeathsig = spawnSync('setpriv', ['--pdeathsig', 'KILL', 'true'], { stdio: 'ignore' }).status === 0;
+const java = pdeathsig
+  ? spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'java', ...javaArgs], { stdio: ['ignore', 'inherit', 'inherit'] })
+  : spawn('java', javaArgs, { stdio: ['ignore', 'inherit', 'inherit'] });
 const end = () => { java.kill('SIGKILL'); process.exit(0); };
 java.on('exit', (code) => process.exit(code ?? 1));
-process.on('SIGTERM', end);
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, end);
 process.stdin.on('end', end);
 process.stdin.on('close', end);
+process.stdin.on('error', end);
 process.stdin.resume();
-net.createServer((c) => {
-  const e = net.connect(Number(port), '127.0.0.1');
-  c.pipe(e).pipe(c);
-  c.on('error', () => e.destroy());
-  e.on('error', () => c.destroy());
-}).listen(socketPath);
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) end(); }, 1000).unref();
+if (socketPath) {
+  net.createServer((c) => {
+    const e = net.connect(Number(port), '127.0.0.1');
+    c.pipe(e).pipe(c);
+    c.on('error', () => e.destroy());
+    e.on('error', () => c.destroy());
+  }).listen(socketPath);
+}
 `;
 const ENGINE_PORT = 8000;
 
@@ -84,8 +97,8 @@ const namespaces = () =>
  * signature, so `port` is a proxy that passes only requests signed with `credentials`
  * (lib/local/signed-proxy.ts), and the engine itself is out of reach: as root, in a network
  * namespace of its own behind a Unix socket only the platform can open (tenant code can't find it
- * on loopback); otherwise on a private port. The child is killed when this process exits, so no
- * orphan keeps the port.
+ * on loopback); otherwise on a private port. Java runs under its launcher (LAUNCHER), which ends
+ * it with this process, so no orphan keeps the port or the data folder.
  */
 export async function startDynamoLocal(options: {
   port: number;
@@ -112,14 +125,16 @@ export async function startDynamoLocal(options: {
   } else args.push('-inMemory');
   const socketDir = isolated ? mkdtempSync(join(tmpdir(), 'platform-dynamodb-')) : undefined;
   const socketPath = socketDir ? join(socketDir, 'engine.sock') : undefined;
+  // The launcher leads a process group of its own (java in it): see ownChild.
+  const launcher = ['-e', LAUNCHER, socketPath ?? '', String(enginePort), ...args];
   const child = socketPath
-    ? spawn(
-        'unshare',
-        ['--net', '--', process.execPath, '-e', NAMESPACE_BRIDGE, socketPath, String(ENGINE_PORT), ...args],
-        { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] },
-      )
-    : spawn('java', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  // The bridge's lifeline: it never carries data, and must not keep this process alive.
+    ? spawn('unshare', ['--net', '--', process.execPath, ...launcher], {
+        cwd: dir,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      })
+    : spawn(process.execPath, launcher, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  // The launcher's lifeline: it never carries data, and must not keep this process alive.
   (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   let output = '';
   child.stdout?.on('data', (d: Buffer) => {

@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
+import { onParentGone } from './lifeline';
 import {
   type AuthFailure,
   type EngineCredentials,
@@ -97,24 +98,32 @@ async function main(): Promise<void> {
     proxy.once('error', reject);
     proxy.listen(options.port, options.address, () => resolve());
   });
+  // Ends on SIGTERM, SIGINT or SIGHUP: open connections are closed, and whatever still holds the
+  // loop, it exits within 2 s; a second signal exits at once (a signal is never swallowed).
   let closing = false;
   const close = () => {
-    if (closing) return;
+    if (closing) process.exit(0);
     closing = true;
     proxy.close(() => process.exit(0));
     proxy.closeAllConnections();
-    setTimeout(() => process.exit(0), 2000).unref();
+    setTimeout(() => process.exit(0), 2000);
   };
-  process.on('SIGINT', close);
-  process.on('SIGTERM', close);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, close);
+  // A stderr nobody reads any more (its reader gone: EPIPE, a closed terminal: EIO) must not turn
+  // each write into another uncaught error: the handler below wrote it to that stderr again, a loop
+  // that kept an orphaned S3 server busy at three quarters of a core. Such writes are dropped.
+  process.stderr.on('error', () => undefined);
+  process.stdout.on('error', () => undefined);
   // s3rver writes an object through a stream without an error listener: a bucket's folder removed
   // while a PUT is in flight (a test or a person cleaning up) threw in this process and stopped the
   // engine for every bucket. The one request fails; the server goes on.
   process.on('uncaughtException', (err) => {
     process.stderr.write(`S3 server: a request failed: ${err.message}\n`);
   });
-  // The parent went away (even by SIGKILL): never outlive it and keep the port.
+  // The parent went away (even by SIGKILL): never outlive it and keep the port. Its IPC channel
+  // closes; its pid is watched too, should the channel outlive it.
   process.on('disconnect', close);
+  onParentGone(close);
   process.send?.({ ready: true });
 }
 

@@ -171,6 +171,8 @@ export function startS3(options: {
         }),
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // Its own process group: only this process stops it (ownChild), never a Ctrl-C behind the supervisor's back.
+      detached: true,
     },
   );
   const { kill, stop, release } = ownChild(child);
@@ -215,6 +217,8 @@ export interface LocalServices {
   idp: Server;
   /** How long each took to answer, in ms (they start at once): a slow start names its cause. */
   startMs: { dynamodb: number; s3: number; sqs: number; idp: number };
+  /** No engine is started again from now on (the platform is stopping). */
+  hold: () => void;
   stop: () => Promise<void>;
 }
 
@@ -273,7 +277,7 @@ export async function startServices(options: {
     throw failed.reason;
   }
   if (!options.supervision)
-    return { dynamo: dynamo.value, s3: s3.value, sqs: sqs.value, idp: idp.value, startMs, stop };
+    return { dynamo: dynamo.value, s3: s3.value, sqs: sqs.value, idp: idp.value, startMs, hold: () => undefined, stop };
   // Watched as a process manager would: a dead engine is started again on its port and data folder.
   const { say, giveUp } = options.supervision;
   const dynamoWatch = supervise('DynamoDB Local', dynamo.value, startDynamo, { say, giveUp });
@@ -288,7 +292,19 @@ export async function startServices(options: {
   });
   stops.splice(stops.indexOf(dynamo.value.stop), 1, dynamoWatch.stop);
   stops.splice(stops.indexOf(s3.value.stop), 1, s3Watch.stop);
-  return { dynamo: supervised(dynamoWatch), s3: supervised(s3Watch), sqs: sqs.value, idp: idp.value, startMs, stop };
+  const hold = () => {
+    dynamoWatch.hold();
+    s3Watch.hold();
+  };
+  return {
+    dynamo: supervised(dynamoWatch),
+    s3: supervised(s3Watch),
+    sqs: sqs.value,
+    idp: idp.value,
+    startMs,
+    hold,
+    stop,
+  };
 }
 
 export function closeServer(server: Server): Promise<void> {

@@ -109,7 +109,7 @@ export async function ensureQueue(sqs: SQSClient, w: Worker, trigger: QueueTrigg
     new CreateQueueCommand({
       QueueName: trigger.queue,
       Attributes: {
-        VisibilityTimeout: String(Math.min(6 * w.timeoutMinutes * 60, 43_200)),
+        VisibilityTimeout: String(Math.min(Math.ceil(6 * w.timeoutMinutes * 60), 43_200)),
         RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: trigger.deadLetter.maxReceives }),
       },
     }),

@@ -11,7 +11,9 @@ export interface Supervised<E extends Engine> {
   current(): E;
   /** How many times it was started again. */
   restarts(): number;
-  /** Stops it for good (no restart). */
+  /** No restart from now on (the platform is stopping); the engine runs until `stop`. */
+  hold(): void;
+  /** Stops it for good (no restart), a restart under way included. */
   stop(): Promise<void>;
 }
 
@@ -36,12 +38,13 @@ export function supervise<E extends Engine>(
   let engine = first;
   let stopping = false;
   let count = 0;
+  let restarting: Promise<void> = Promise.resolve();
   const recent: number[] = [];
 
   const watch = (e: E) => {
     e.process.once('exit', (code, signal) => {
       if (stopping || e !== engine) return;
-      void restart(`${signal ?? `exit ${code}`}`);
+      restarting = restart(`${signal ?? `exit ${code}`}`);
     });
   };
 
@@ -58,6 +61,8 @@ export function supervise<E extends Engine>(
     for (let attempt = 0; !stopping; attempt++) {
       try {
         engine = await start();
+        // Stopped meanwhile: `stop` ends this one (it waits for this restart).
+        if (stopping) return;
         count++;
         options.say(`${name} is running again (${Date.now() - now} ms).`);
         watch(engine);
@@ -76,8 +81,12 @@ export function supervise<E extends Engine>(
   return {
     current: () => engine,
     restarts: () => count,
+    hold: () => {
+      stopping = true;
+    },
     stop: async () => {
       stopping = true;
+      await restarting;
       await engine.stop();
     },
   };

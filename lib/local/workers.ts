@@ -44,6 +44,31 @@ export interface LocalWorkers {
 
 type Handler = (event: unknown) => Promise<unknown>;
 
+/** Lambda's words for a run past its function's timeout. */
+export class WorkerTimeout extends Error {
+  override name = 'WorkerTimeout';
+}
+
+/**
+ * One call of a worker's handler, bounded by its row's timeout (`timeoutMinutes`, Lambda's): a
+ * promise that never settles fails the call (its work is tried again by its trigger's rules) and
+ * frees the worker for the next message, as Lambda ends a run at its timeout. What the stray call
+ * does later changes nothing here.
+ */
+function bounded(w: Worker, handler: Handler): Handler {
+  const ms = Math.round(w.timeoutMinutes * 60_000);
+  return (event) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        log.warn('a worker timed out', { worker: w.name, timeoutSeconds: ms / 1000 });
+        reject(new WorkerTimeout(`Task timed out after ${(ms / 1000).toFixed(2)} seconds`));
+      }, ms);
+    });
+    return Promise.race([handler(event), late]).finally(() => clearTimeout(timer));
+  };
+}
+
 const ROOT = join(__dirname, '..', '..');
 
 export interface StartOptions {
@@ -74,7 +99,7 @@ export async function startWorkers(options: StartOptions = {}): Promise<LocalWor
     if (typeof mod.handler !== 'function') throw new Error(`${workerEntry(w)} exports no handler.`);
     handlers.set(w.name, mod.handler);
   }
-  const handlerOf = (w: Worker) => handlers.get(w.name) as Handler;
+  const handlerOf = (w: Worker) => bounded(w, handlers.get(w.name) as Handler);
   const stops: (() => void | Promise<void>)[] = [];
 
   for (const w of rows) {

@@ -36,6 +36,9 @@ export default async function globalSetup(): Promise<void> {
     LOCAL_SECRETS_KEY: randomBytes(32).toString('base64'),
     IDP_KEY_FILE: join(dir, 'idp-key.json'),
     TEST_DATA_DIR: dir,
+    // Every process the run starts inherits this (tests that hand a child a trimmed environment
+    // keep it): the global teardown finds what is left of the run by it (test/helpers/processes.ts).
+    PLATFORM_TEST_RUN: dir,
     // Rate limits count only where a test turns them on (test/http/rate-limits.test.ts): the
     // authorization matrix and the fuzz test make thousands of requests in one organization.
     RATE_LIMITS: 'off',

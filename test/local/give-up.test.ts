@@ -245,3 +245,36 @@ test('a scheduled run that fails puts its event in the workers’ dead-letter qu
     expect.objectContaining({ worker: row.name, goesTo: EVENT_DEAD_LETTERS.localQueue, error: `Error: ${FAILURE}` }),
   ]);
 });
+
+test('a handler that never settles times out at its worker’s timeout, and the next message is handled', async () => {
+  // The notify worker with a short timeout (its row's is minutes), on a queue of its own: its
+  // first call never settles.
+  const notify = queueRows.find((w) => w.name === 'notify') as Worker & { trigger: QueueTrigger };
+  const row = { ...notify, timeoutMinutes: 0.02, trigger: { ...notify.trigger, queue: 'notify-stuck' } };
+  const handled: string[] = [];
+  let calls = 0;
+  running = await startWorkers({
+    workers: [row],
+    env,
+    handlers: {
+      notify: (event: unknown) => {
+        calls++;
+        if (calls === 1) return new Promise(() => undefined);
+        handled.push(...(event as SQSEvent).Records.map((r) => JSON.parse(r.body).n as string));
+        return Promise.resolve({ batchItemFailures: [] });
+      },
+    },
+    visibilitySeconds: 0,
+    runSchedulesAtStart: false,
+  });
+  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: 'notify-stuck' }));
+  await client.send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ n: 'stuck', token: SECRET }) }));
+  await until(() => calls === 1);
+  await client.send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ n: 'next' }) }));
+  // The stuck message was not deleted: it comes again, beside the next one.
+  await until(() => handled.includes('next') && handled.includes('stuck'));
+  expect(logged('a worker timed out')).toEqual([
+    expect.objectContaining({ level: 'warn', worker: 'notify', timeoutSeconds: 1.2 }),
+  ]);
+  expect(lines.join('')).not.toContain(SECRET);
+});

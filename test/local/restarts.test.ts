@@ -6,6 +6,7 @@ import { startDynamoLocal } from '../../lib/local/dynamodb';
 import { newEngineCredentials, startS3 } from '../../lib/local/services';
 import { type Engine, supervise } from '../../lib/local/supervise';
 import { freePort } from '../../shared/kernel/net/free-port';
+import { killWith, leftWith } from '../helpers/processes';
 
 /**
  * The local platform's engines are watched as a process manager would watch them: killed, each is
@@ -32,8 +33,21 @@ async function eventually<T>(call: () => Promise<T>): Promise<T> {
 
 const exited = (e: Engine) => new Promise((r) => e.process.once('exit', r));
 
+/** Each test's engine folder: no process of an engine started on it (killed or restarted) outlives the file. */
+const folders: string[] = [];
+const folder = (prefix: string) => {
+  const dir = mkdtempSync(join(process.env.TEST_DATA_DIR as string, prefix));
+  folders.push(dir);
+  return dir;
+};
+afterAll(async () => {
+  const left = (await Promise.all(folders.map((dir) => leftWith(dir)))).flat();
+  for (const dir of folders) killWith(dir);
+  expect(left).toEqual([]);
+});
+
 it('DynamoDB Local killed is started again, and an acknowledged write is read back', async () => {
-  const dbPath = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'restart-dynamo-'));
+  const dbPath = folder('restart-dynamo-');
   const port = await freePort();
   const start = () => startDynamoLocal({ port, dbPath, credentials });
   const watched = supervise('DynamoDB Local', await start(), start, options);
@@ -74,7 +88,7 @@ it('DynamoDB Local killed is started again, and an acknowledged write is read ba
 }, 120_000);
 
 it('the S3 server killed is started again with its objects', async () => {
-  const directory = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'restart-s3-'));
+  const directory = folder('restart-s3-');
   const port = await freePort();
   const start = () => startS3({ port, directory, buckets: ['kept'], credentials });
   const watched = supervise('The S3 server', await start(), start, options);
@@ -100,7 +114,7 @@ it('the S3 server killed is started again with its objects', async () => {
 }, 120_000);
 
 it('an engine that keeps dying is given up on, with the reason', async () => {
-  const directory = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'restart-giveup-'));
+  const directory = folder('restart-giveup-');
   const port = await freePort();
   const reasons: string[] = [];
   const start = () => startS3({ port, directory, buckets: [], credentials });
