@@ -78,7 +78,7 @@ function render(c: Ctx, number: string, res: ChecksPage): string {
     ...missing.map((m) => [
       `${shownRequired(m.source ? { name: m.name, source: m.source } : m.name)} (required)`,
       'expected',
-      m.reportedBy ? `not reported by ${m.source === 'platform' ? 'the platform' : 'its key'}` : 'not reported yet',
+      m.reportedBy ? 'only another writer reported it' : 'not reported yet',
       '-',
     ]),
   ];
