@@ -496,8 +496,9 @@ describe('required checks bound to their writer', () => {
     ]) {
       expect((await put(bad)).status).toBe(400);
     }
-    expect((await put([{ name: 'lint', source: { apiKey: keyId } }])).body.requiredChecks).toEqual([
+    expect((await put([{ name: 'lint', source: { apiKey: keyId } }, ' BUILD '])).body.requiredChecks).toEqual([
       { name: 'lint', source: { apiKey: keyId } },
+      'build',
     ]);
   });
 });

@@ -34,7 +34,7 @@ export const requiredChecksFor = (r: RepoRecord, target: string): RequiredCheck[
 
 /**
  * Required checks as PUT …/protection stores them: a bare name, or a name with its writer (an object
- * without `source` is a bare name); the same entry twice once. 400 for a name listed with two
+ * without `source` is a bare name; a platform name as the platform writes it); the same entry twice once. 400 for a name listed with two
  * sources, a platform name (`build`) bound to another writer, and a key this organization lacks
  * (an API key bound as `apiKey`, a platform agent key as `agentKey`).
  */
@@ -43,14 +43,16 @@ export async function requiredChecksOf(
   entries: { name: string; source?: RequiredCheckSource }[],
 ): Promise<RequiredCheck[]> {
   const out = new Map<string, RequiredCheck>();
-  for (const { name, source } of entries) {
+  for (const { name: given, source } of entries) {
+    // A platform name however written (" BUILD ") is the platform's own: nobody else can report another spelling.
+    const reserved = reservedName(given);
+    if (reserved && source !== undefined && source !== 'platform') throw invalid(CHECK_MESSAGES.reserved(reserved));
+    const name = reserved ?? given;
     const entry: RequiredCheck = source === undefined ? name : { name, source };
     const seen = out.get(name);
     if (seen !== undefined && JSON.stringify(seen) !== JSON.stringify(entry)) {
       throw invalid(PROTECTION_MESSAGES.twice(name));
     }
-    const reserved = reservedName(name);
-    if (reserved && source !== undefined && source !== 'platform') throw invalid(CHECK_MESSAGES.reserved(reserved));
     out.set(name, entry);
   }
   const byKey = new Map<string, 'api' | 'agent'>();
