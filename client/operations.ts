@@ -111,7 +111,7 @@ export type Board = {
 
 export type BranchProtection = {
   requiredApprovals: number;
-  requiredChecks: string[];
+  requiredChecks: RequiredCheck[];
   branch: string | null;
 };
 
@@ -220,10 +220,23 @@ export type CheckRun = {
   completedAt: number | null;
   createdBy: string;
   createdByKind: 'user' | 'api_key' | 'agent_key' | 'device' | 'system';
+  source: CheckSource;
   createdAt: number;
   updatedAt: number;
   version: number;
 };
+
+export type CheckSource =
+  | 'platform'
+  | {
+      apiKey: string;
+    }
+  | {
+      agentKey: string;
+    }
+  | {
+      user: string;
+    };
 
 export type CheckSummary = {
   state: 'none' | 'pending' | 'success' | 'failure';
@@ -930,7 +943,8 @@ export type PullRequestDetail = {
       failure: number;
       cancelled: number;
     };
-    required: string[];
+    required: RequiredCheck[];
+    requiredStatus: RequiredCheckStatus[];
   };
   preview: {
     url: string;
@@ -969,7 +983,7 @@ export type RepoDetail = {
   openIssues: number;
   openPulls: number;
   requiredApprovals: number;
-  requiredChecks: string[];
+  requiredChecks: RequiredCheck[];
   cloneUrl: string;
   empty: boolean;
   status?: string;
@@ -1029,6 +1043,32 @@ export type RepoListEntry = {
   createdAt?: number;
   updatedAt?: number;
   language: string | null;
+};
+
+export type RequiredCheck =
+  | string
+  | {
+      name: string;
+      source: RequiredCheckSource;
+    };
+
+export type RequiredCheckSource =
+  | 'platform'
+  | {
+      apiKey: string;
+    }
+  | {
+      agentKey: string;
+    };
+
+export type RequiredCheckStatus = {
+  name: string;
+  source: RequiredCheckSource | null;
+  state: 'missing' | 'queued' | 'in_progress' | 'success' | 'failure' | 'cancelled';
+  satisfied: boolean;
+  checkId: string | null;
+  reportedBy: CheckSource | null;
+  message: string | null;
 };
 
 export type Resource = {
@@ -3018,7 +3058,7 @@ export interface Operations {
     body: undefined;
     response: BranchProtection;
   };
-  /** Protects the default branch: it then changes only through pull requests with this many approvals and these checks `success` on their head (`requiredChecks`, up to 20 names) */
+  /** Protects the default branch: it then changes only through pull requests with this many approvals and these checks `success` on their head (`requiredChecks`, up to 20) */
   putReposProtection: {
     params: {
       orgId: string;
@@ -3027,7 +3067,20 @@ export interface Operations {
     query: object;
     body: {
       requiredApprovals?: number;
-      requiredChecks?: string[];
+      requiredChecks?: (
+        | string
+        | {
+            name: string;
+            source?:
+              | 'platform'
+              | {
+                  apiKey: string;
+                }
+              | {
+                  agentKey: string;
+                };
+          }
+      )[];
     };
     response: BranchProtection;
   };
@@ -3910,7 +3963,8 @@ export interface Operations {
       checks: CheckRun[];
       cursor: string | null;
       summary: CheckSummary;
-      required: string[];
+      required: RequiredCheck[];
+      requiredStatus: RequiredCheckStatus[];
     };
   };
   /** The organization's devices, their pending network requests and the latest jobs */

@@ -1,5 +1,5 @@
 import type { Client } from '../../client';
-import type { CheckRun } from '../../client/operations';
+import type { CheckRun, RequiredCheck } from '../../client/operations';
 import { sleep, UsageError } from '../context';
 import { table } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
@@ -37,6 +37,24 @@ async function pullOfBranch(c: Ctx, api: Client, orgId: string, name: string): P
   }
 }
 
+/** `--require-check` NAME or NAME@platform, NAME@key:ID, NAME@agent:ID: a required check, bound to its writer or not. */
+export function requiredCheckArg(v: string): RequiredCheck {
+  const m = /^(.+)@(platform|key:(key_\w+)|agent:(key_\w+))$/.exec(v);
+  if (!m?.[1]) return v;
+  const source = m[3] ? { apiKey: m[3] } : m[4] ? { agentKey: m[4] } : ('platform' as const);
+  return { name: m[1], source };
+}
+
+export const checkName = (r: RequiredCheck) => (typeof r === 'string' ? r : r.name);
+
+/** A required check in words: `build (platform)`, `lint (API key key_…)`. */
+export function shownRequired(r: RequiredCheck): string {
+  if (typeof r === 'string') return r;
+  const s = r.source;
+  const from = s === 'platform' ? 'platform' : 'apiKey' in s ? `API key ${s.apiKey}` : `agent key ${s.agentKey}`;
+  return `${r.name} (${from})`;
+}
+
 const FAILED = new Set(['failure', 'cancelled']);
 const RUNNING = new Set(['queued', 'in_progress']);
 
@@ -45,17 +63,24 @@ function render(c: Ctx, number: string, res: ChecksPage): string {
   const s = res.summary;
   const head = res.head ? res.head.slice(0, 7) : 'no head';
   const title = `#${number} at ${head}: ${s.state} (${s.counts.success} of ${s.total} succeeded)`;
-  const missing = res.required.filter((r) => !res.checks.some((ch) => ch.name === r));
+  // A required check counts only from the writer it is bound to: one of that name from another is not it.
+  const counted = new Set(res.requiredStatus.flatMap((r) => (r.checkId ? [r.checkId] : [])));
+  const missing = res.requiredStatus.filter((r) => r.state === 'missing');
   if (res.checks.length === 0 && missing.length === 0) return `${title}\nNo checks reported.`;
   const rows = [
     ['NAME', 'STATE', 'SUMMARY', 'URL'],
     ...res.checks.map((ch) => [
-      res.required.includes(ch.name) ? `${ch.name} (required)` : ch.name,
+      counted.has(ch.checkId) ? `${ch.name} (required)` : ch.name,
       ch.state,
       (ch.summary ?? '').split('\n')[0] ?? '',
       ch.detailsUrl ?? '-',
     ]),
-    ...missing.map((m) => [`${m} (required)`, 'expected', 'not reported yet', '-']),
+    ...missing.map((m) => [
+      `${shownRequired(m.source ? { name: m.name, source: m.source } : m.name)} (required)`,
+      'expected',
+      m.reportedBy ? 'only another writer reported it' : 'not reported yet',
+      '-',
+    ]),
   ];
   return `${title}\n${table(rows, c.io, [0, 1, 3]).replace(/\n$/, '')}`;
 }
@@ -67,8 +92,8 @@ export const CHECK_COMMANDS: CommandSpec[] = [
     details:
       'Without a number, the open pull request of the branch checked out. --watch reads them again every\n' +
       'two seconds, redrawing the table, until none is queued or in progress; the exit code is 1 when one\n' +
-      'failed or was cancelled, else 0. Checks required by branch protection and not reported yet show as\n' +
-      '`expected`.',
+      'failed or was cancelled, else 0. Checks required by branch protection and not reported yet (by the\n' +
+      'writer a required check is bound to, when it is) show as `expected`.',
     positionals: [{ name: 'number' }],
     options: {
       repo: REPO,

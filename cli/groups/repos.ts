@@ -8,6 +8,7 @@ import { table, when } from '../output';
 import { repoImportCommand } from '../repo-import';
 import { repoPush } from '../repo-push';
 import type { CommandSpec, Ctx } from '../spec';
+import { checkName, requiredCheckArg, shownRequired } from './checks';
 import { bodyOf, currentBranch, git, intOption, list, numberArg, REPO, repoNameOf, repoOf } from './common';
 
 /** `repo`, `pr`, `issue` and `key` (git credentials): repositories and their work, over the typed client. */
@@ -205,34 +206,52 @@ export const REPO_COMMANDS: CommandSpec[] = [
     summary: 'approvals and checks a pull request needs before it merges into the default branch',
     details:
       'Without options, shows the rule. --require-check adds a check that must succeed on the head of a pull\n' +
-      'request (repeat it); --drop-check removes one; the other settings stay as they are.',
+      "request (repeat it): NAME (any writer's check of that name counts) or NAME@platform, NAME@key:KEY_ID,\n" +
+      'NAME@agent:KEY_ID (only a check from that writer counts); --drop-check removes one by name; the other\n' +
+      'settings stay as they are.',
     positionals: [{ name: 'name', complete: 'repo' }],
     options: {
       repo: REPO,
       approvals: { type: 'string', value: 'N', help: 'required approvals (0: none; without: show)' },
-      'require-check': { type: 'string', value: 'NAME', help: 'a check that must succeed (repeat it)', multiple: true },
+      'require-check': {
+        type: 'string',
+        value: 'NAME',
+        help: 'a check that must succeed, NAME[@platform|@key:ID|@agent:ID] (repeat it)',
+        multiple: true,
+      },
       'drop-check': { type: 'string', value: 'NAME', help: 'no longer require this check (repeat it)', multiple: true },
     },
-    examples: ['platform repo protect api --approvals 1', 'platform repo protect api --require-check build'],
+    examples: [
+      'platform repo protect api --approvals 1',
+      'platform repo protect api --require-check build',
+      'platform repo protect api --require-check lint@key:key_01J…',
+    ],
     run: async (c) => {
       const { api, orgId } = await org(c);
       const name = c.args[0] ?? (await repoOf(c));
       const approvals = intOption(c, 'approvals', 0, 10);
-      const adding = c.all('require-check').flatMap((v) => list(v) ?? []);
+      const adding = c
+        .all('require-check')
+        .flatMap((v) => list(v) ?? [])
+        .map(requiredCheckArg);
       const dropping = c.all('drop-check').flatMap((v) => list(v) ?? []);
       let res = await api.getReposProtection({ orgId, name });
       if (approvals !== undefined || adding.length > 0 || dropping.length > 0) {
-        const checks = [...res.requiredChecks, ...adding].filter((n) => !dropping.includes(n));
+        // A name added again replaces its entry in place (its source too).
+        const byName = new Map(res.requiredChecks.map((r) => [checkName(r), r]));
+        for (const r of adding) byName.set(checkName(r), r);
+        const checks = [...byName.values()].filter((r) => !dropping.includes(checkName(r)));
         res = await api.putReposProtection({
           orgId,
           name,
           body: {
             ...(approvals !== undefined ? { requiredApprovals: approvals } : {}),
-            ...(adding.length > 0 || dropping.length > 0 ? { requiredChecks: [...new Set(checks)] } : {}),
+            ...(adding.length > 0 || dropping.length > 0 ? { requiredChecks: checks } : {}),
           },
         });
       }
-      const checks = res.requiredChecks.length > 0 ? ` Required checks: ${res.requiredChecks.join(', ')}.` : '';
+      const checks =
+        res.requiredChecks.length > 0 ? ` Required checks: ${res.requiredChecks.map(shownRequired).join(', ')}.` : '';
       return c.print(
         res,
         () =>

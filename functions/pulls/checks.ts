@@ -6,6 +6,7 @@ import {
   checksOf,
   listChecks,
   reportCheck,
+  requiredView,
   shownCheck,
   updateCheck,
 } from '../../shared/domains/repos/checks';
@@ -15,14 +16,14 @@ import { PULL_MESSAGES, type PullRecord, reviewedHead } from '../../shared/domai
 import { requireRepo } from '../../shared/domains/repos/records';
 import { repoGit } from '../../shared/domains/repos/tags';
 import { numberOf } from '../../shared/domains/repos/thread-schemas';
-import { callerId } from '../../shared/kernel/auth/caller';
+import { type Caller, callerId } from '../../shared/kernel/auth/caller';
 import { notFound } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, ok, route } from '../../shared/kernel/http/route';
 import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 
-/** A check's name: one line, 1-100 characters, trimmed (`build` is the preview build's). */
+/** A check's name: one line, 1-100 characters, trimmed (`build` is the preview build's, the platform's alone). */
 const CheckName = z.string().check(z.trim(), z.minLength(1), z.maxLength(100), oneLine);
 const Summary = z.nullable(z.string().check(z.trim(), z.maxLength(4096), plainText));
 const DetailsUrl = z.nullable(
@@ -45,6 +46,9 @@ function shaOf(raw: string): string {
 
 const COMMIT_404 = ['Repository not found', CHECK_MESSAGES.commitNotFound];
 
+/** The caller as a check's writer: a person by user id, a key by key id. */
+const writerOf = (caller: Caller) => ({ createdBy: callerId(caller), createdByKind: caller.kind });
+
 export const checkRoutes = [
   route({
     method: 'POST',
@@ -54,7 +58,9 @@ export const checkRoutes = [
       'Reports a check run on a commit: one per commit and `name`. New: 201. A name the commit already has runs ' +
       'again with these values (same `checkId`, 200; its times start over). `state` defaults to `queued`; ' +
       '`startedAt` is set on leaving `queued`, `completedAt` on `success`, `failure` or `cancelled`. At most 100 ' +
-      'checks per commit.',
+      'checks per commit. A check belongs to its writer (`source`: the caller that first reported it on the ' +
+      "commit): another writer's report is 409. The platform's names (`build`, the preview build's; compared " +
+      'trimmed and case-folded) are reserved, and so is a name branch protection binds to a writer: 409.',
     params: CommitPath,
     body: z.object({
       name: CheckName,
@@ -62,7 +68,16 @@ export const checkRoutes = [
       summary: z.optional(Summary),
       detailsUrl: z.optional(DetailsUrl),
     }),
-    errors: { 404: COMMIT_404, 409: [CHECK_MESSAGES.tooMany, CHECK_MESSAGES.changed] },
+    errors: {
+      404: COMMIT_404,
+      409: [
+        CHECK_MESSAGES.tooMany,
+        CHECK_MESSAGES.changed,
+        CHECK_MESSAGES.reserved('build'),
+        CHECK_MESSAGES.boundTo('lint', 'API key key_…'),
+        CHECK_MESSAGES.otherWriter('lint'),
+      ],
+    },
     run: async ({ org, params, body, caller }) => {
       const r = await requireRepo(org.orgId, params.name);
       const { check, created: isNew } = await reportCheck(
@@ -74,9 +89,9 @@ export const checkRoutes = [
         {
           ...(body.summary !== undefined ? { summary: body.summary || null } : {}),
           ...(body.detailsUrl !== undefined ? { detailsUrl: body.detailsUrl } : {}),
-          createdBy: callerId(caller),
-          createdByKind: caller.kind,
+          ...writerOf(caller),
         },
+        r.requiredChecks,
       );
       return isNew ? created({ check: shownCheck(check) }) : ok({ check: shownCheck(check) });
     },
@@ -88,7 +103,8 @@ export const checkRoutes = [
     summary:
       'Updates a check run: `state` forward only (queued → in_progress → success, failure or cancelled; a ' +
       'completed check stays so: report it again to rerun it), `summary`, `detailsUrl`; with `ifVersion`, only ' +
-      'while it is that version. Completing it raises `check.completed`.',
+      "while it is that version. Only the check's writer updates it (409 otherwise). Completing it raises " +
+      '`check.completed`.',
     params: CheckPath,
     body: z.object({
       state: z.optional(State),
@@ -98,14 +114,24 @@ export const checkRoutes = [
     }),
     errors: {
       404: [...COMMIT_404, CHECK_MESSAGES.notFound],
-      409: [CHECK_MESSAGES.transition('build', 'success', 'queued'), CHECK_MESSAGES.changed],
+      409: [
+        CHECK_MESSAGES.transition('lint', 'success', 'queued'),
+        CHECK_MESSAGES.changed,
+        CHECK_MESSAGES.reserved('build'),
+        CHECK_MESSAGES.boundTo('lint', 'API key key_…'),
+        CHECK_MESSAGES.otherWriter('lint'),
+      ],
     },
-    run: async ({ org, params, body }) => {
+    run: async ({ org, params, body, caller }) => {
       const r = await requireRepo(org.orgId, params.name);
-      const check = await updateCheck(r.resourceId, shaOf(params.sha), params.checkId, {
-        ...body,
-        ...(body.summary !== undefined ? { summary: body.summary || null } : {}),
-      });
+      const check = await updateCheck(
+        r.resourceId,
+        shaOf(params.sha),
+        params.checkId,
+        { ...body, ...(body.summary !== undefined ? { summary: body.summary || null } : {}) },
+        writerOf(caller),
+        r.requiredChecks,
+      );
       return ok({ check: shownCheck(check) });
     },
   }),
@@ -134,8 +160,9 @@ export const checkRoutes = [
     scope: 'git:read',
     summary:
       "The check runs of a pull request's head (the source head while open, the head merged once merged; null " +
-      'when closed and its branch is gone), by name with a signed cursor, their summary, and the checks branch ' +
-      'protection requires of it.',
+      'when closed and its branch is gone), by name with a signed cursor, their summary, the checks branch ' +
+      'protection requires of it (`required`) and how each stands on it (`requiredStatus`: the state of the ' +
+      "check that counts, `missing` when none does, as when the only one of that name is another writer's).",
     params: PullPath,
     query: ListQuery,
     errors: { 400: [INVALID_CURSOR], 404: ['Repository not found', 'Not found', PULL_MESSAGES.notFound] },
@@ -151,12 +178,13 @@ export const checkRoutes = [
       const sourceHead = source?.kind === 'branch' ? source.commit : null;
       const head = reviewedHead(pull, sourceHead) ?? sourceHead;
       const required = requiredChecksFor(r, pull.targetBranch);
-      if (!head) return ok({ head, checks: [], cursor: null, summary: checkSummary([]), required });
+      if (!head)
+        return ok({ head, checks: [], cursor: null, summary: checkSummary([]), ...requiredView(required, []) });
       const [page, all] = await Promise.all([
         listChecks(org.orgId, r.resourceId, head, query),
         checksOf(r.resourceId, head),
       ]);
-      return ok({ head, ...page, summary: checkSummary(all), required });
+      return ok({ head, ...page, summary: checkSummary(all), ...requiredView(required, all) });
     },
   }),
 ];

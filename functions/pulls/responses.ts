@@ -9,6 +9,8 @@ import {
   nullableString,
   PullRequest,
   PullRequestDetail,
+  RequiredCheck,
+  RequiredCheckStatus,
   ReviewThread,
   State,
   Strategy,
@@ -81,7 +83,8 @@ export const responses: ResponseDocs = {
       checks: z.array(CheckRun),
       cursor: nullableString,
       summary: CheckSummary,
-      required: z.array(z.string()),
+      required: z.array(RequiredCheck),
+      requiredStatus: z.array(RequiredCheckStatus),
     }),
   },
 };

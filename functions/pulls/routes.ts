@@ -1,7 +1,13 @@
 import * as z from 'zod/mini';
 import { mergedDeployment, previewPullForAll, retirePreviews } from '../../shared/domains/deployments/preview-builds';
 import { pullPreview } from '../../shared/domains/deployments/previews';
-import { CHECK_MESSAGES, checkSummary, checksOf, requiredChecksBlock } from '../../shared/domains/repos/checks';
+import {
+  CHECK_MESSAGES,
+  checkSummary,
+  checksOf,
+  requiredChecksBlock,
+  requiredView,
+} from '../../shared/domains/repos/checks';
 import {
   addComment,
   authorOf,
@@ -257,7 +263,8 @@ const pullRoutes = [
           : undefined,
       ]);
       const checkHead = reviewedHead(pull, heads.source) ?? heads.source;
-      const checks = checkSummary(checkHead ? await checksOf(pull.repoId, checkHead) : []);
+      const headChecks = checkHead ? await checksOf(pull.repoId, checkHead) : [];
+      const checks = checkSummary(headChecks);
       const open = pull.state === 'open';
       if (open && !heads.target) throw notFound(PULL_MESSAGES.refNotFound);
       const merge =
@@ -273,7 +280,7 @@ const pullRoutes = [
           mergeCommitId: pull.mergeCommitId ?? null,
           revisionId: revisionAt(pull, heads.source),
           sourceBranchExists: heads.source !== null,
-          checks: { ...checks, required: requiredChecksFor(r, pull.targetBranch) },
+          checks: { ...checks, ...requiredView(requiredChecksFor(r, pull.targetBranch), headChecks) },
           preview,
           deployment: deployment
             ? {

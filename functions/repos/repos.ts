@@ -1,7 +1,14 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
+import { CHECK_MESSAGES } from '../../shared/domains/repos/checks';
 import { listPeople } from '../../shared/domains/repos/people';
-import { MAX_REQUIRED_CHECKS, protectedBranchOf, protectionOf } from '../../shared/domains/repos/protection';
+import {
+  MAX_REQUIRED_CHECKS,
+  PROTECTION_MESSAGES,
+  protectedBranchOf,
+  protectionOf,
+  requiredChecksOf,
+} from '../../shared/domains/repos/protection';
 import {
   createRepository,
   deleteRepository,
@@ -30,6 +37,21 @@ export const RepoName = z
     z.regex(REPO_NAME, 'Use 3-40 lowercase letters, digits and hyphens, starting and ending with a letter or digit.'),
   );
 export const RepoParams = z.object({ orgId: z.string(), name: z.string() });
+
+/** A required check's name, as a check's (functions/pulls/checks.ts). */
+const RequiredName = z.string().check(z.trim(), z.minLength(1), z.maxLength(100), oneLine);
+const KeyId = z.string().check(z.regex(/^key_[0-9A-Za-z]{1,64}$/, 'Use a key id (key_…).'));
+/** The writer a required check is bound to: the platform, an API key or a platform agent key of this organization. */
+const RequiredSource = z.union([
+  z.literal('platform'),
+  z.strictObject({ apiKey: KeyId }),
+  z.strictObject({ agentKey: KeyId }),
+]);
+/** A required check: a name (any writer's check of that name counts), or `{ name, source }` (only that writer's). */
+const RequiredCheckInput = z.union([
+  RequiredName,
+  z.strictObject({ name: RequiredName, source: z.optional(RequiredSource) }),
+]);
 
 const BranchName = z.string().check(
   z.trim(),
@@ -197,23 +219,36 @@ export const repoRoutes = [
     scope: 'git:write',
     summary:
       'Protects the default branch: it then changes only through pull requests with this many approvals and ' +
-      'these checks `success` on their head (`requiredChecks`, up to 20 names). A field left out stays as it is; ' +
-      '0 and [] remove the rule. The rule follows the default branch.',
+      'these checks `success` on their head (`requiredChecks`, up to 20). A required check is a name (a check ' +
+      'of that name from any writer counts) or `{ "name", "source" }`, bound to its writer as GitHub binds one ' +
+      'to an app: `"platform"`, `{ "apiKey": "<key id>" }` or `{ "agentKey": "<key id>" }` of this ' +
+      "organization; then only that writer's check counts. A field left out stays as it is; 0 and [] remove " +
+      'the rule. The rule follows the default branch.',
     params: RepoParams,
     body: z.object({
       requiredApprovals: z.optional(z.int().check(z.minimum(0), z.maximum(10))),
-      requiredChecks: z.optional(
-        z
-          .array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100), oneLine))
-          .check(z.maxLength(MAX_REQUIRED_CHECKS)),
-      ),
+      requiredChecks: z.optional(z.array(RequiredCheckInput).check(z.maxLength(MAX_REQUIRED_CHECKS))),
     }),
-    errors: { 400: ['Push a branch before protecting it.'], 404: [M.repoNotFound], 409: [M.changed] },
+    errors: {
+      400: [
+        'Push a branch before protecting it.',
+        PROTECTION_MESSAGES.twice('lint'),
+        PROTECTION_MESSAGES.keyNotFound('API key', 'key_…'),
+        CHECK_MESSAGES.reserved('build'),
+      ],
+      404: [M.repoNotFound],
+      409: [M.changed],
+    },
     run: async ({ org, params, body }) => {
       const r = await requireRepo(org.orgId, params.name);
       const fields = {
         requiredApprovals: body.requiredApprovals ?? r.requiredApprovals ?? 0,
-        requiredChecks: body.requiredChecks ? [...new Set(body.requiredChecks)] : (r.requiredChecks ?? []),
+        requiredChecks: body.requiredChecks
+          ? await requiredChecksOf(
+              org.orgId,
+              body.requiredChecks.map((e) => (typeof e === 'string' ? { name: e } : e)),
+            )
+          : (r.requiredChecks ?? []),
       };
       const protecting = fields.requiredApprovals > 0 || fields.requiredChecks.length > 0;
       if (protecting && !(await (await repoGit()).resolve(r.resourceId, r.defaultBranch))) {

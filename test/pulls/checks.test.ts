@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { checkKey } from '../../shared/domains/repos/checks';
+import { checkKey, PLATFORM_WRITER, reportCheck } from '../../shared/domains/repos/checks';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
 import { type Person, TestPlatform } from '../helpers/platform';
@@ -15,7 +15,8 @@ import { gitCli } from '../repos/git-cli';
  * API key (again under the same name: the same check runs again), moved forward only, listed with
  * cursors per commit and per pull request's head; required by branch protection (a merge names the
  * check that holds it; a push makes a head with none); `check.completed` reaches a webhook endpoint
- * and, when a check failed, the pull request's author as a notice.
+ * and, when a check failed, the pull request's author as a notice. The platform's names (`build`)
+ * are its own; a check belongs to its writer; a required check bound to a writer counts only its check.
  */
 let p: TestPlatform;
 let developer: Person;
@@ -90,8 +91,9 @@ describe('check runs', () => {
       detailsUrl: 'https://ci.example.com/1',
       startedAt: null,
       completedAt: null,
-      createdBy: expect.stringMatching(/^key_|^ak_|^app_/),
+      createdBy: expect.stringMatching(/^key_/),
       createdByKind: 'api_key',
+      source: { apiKey: made.body.check?.createdBy },
       createdAt: expect.any(Number),
       updatedAt: expect.any(Number),
       version: 1,
@@ -100,7 +102,11 @@ describe('check runs', () => {
     const started = await p.patch(`${checks}/${check.checkId}`, { state: 'in_progress' }, { token: key });
     expect(started.status).toBe(200);
     expect(started.body.check).toMatchObject({ state: 'in_progress', startedAt: expect.any(Number), version: 2 });
-    const done = await p.patch(`${checks}/${check.checkId}`, { state: 'success', summary: 'Clean', ifVersion: 2 });
+    const done = await p.patch(
+      `${checks}/${check.checkId}`,
+      { state: 'success', summary: 'Clean', ifVersion: 2 },
+      { token: key },
+    );
     expect(done.body.check).toMatchObject({
       state: 'success',
       summary: 'Clean',
@@ -109,18 +115,18 @@ describe('check runs', () => {
       version: 3,
     });
 
-    const back = await p.patch(`${checks}/${check.checkId}`, { state: 'queued' });
+    const back = await p.patch(`${checks}/${check.checkId}`, { state: 'queued' }, { token: key });
     expect(back.status).toBe(409);
     expect(back.body).toEqual({
       error: `Check "lint" is success and can't move to queued. Create it again to run it again.`,
     });
-    const running = await post(checks, { name: 'build', state: 'in_progress' });
-    const queuedAgain = await p.patch(`${checks}/${running.body.check.checkId}`, { state: 'queued' });
+    const running = await post(checks, { name: 'test', state: 'in_progress' });
+    const queuedAgain = await p.patch(`${checks}/${running.body.check.checkId}`, { state: 'queued' }, { token: key });
     expect(queuedAgain.status).toBe(409);
     expect(queuedAgain.body.error).toBe(
-      `Check "build" is in_progress and can't move to queued. Create it again to run it again.`,
+      `Check "test" is in_progress and can't move to queued. Create it again to run it again.`,
     );
-    const stale = await p.patch(`${checks}/${check.checkId}`, { summary: 'x', ifVersion: 1 });
+    const stale = await p.patch(`${checks}/${check.checkId}`, { summary: 'x', ifVersion: 1 }, { token: key });
     expect(stale.status).toBe(409);
     expect(stale.body).toEqual({ error: 'The check changed. Reload and try again.' });
 
@@ -140,12 +146,12 @@ describe('check runs', () => {
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
       commitId: head,
-      checks: [{ name: 'build' }],
+      checks: [{ name: 'lint' }],
       cursor: expect.any(String),
       summary: { state: 'pending', total: 2, counts: { queued: 1, in_progress: 1, success: 0 } },
     });
     const second = await p.get(`${checks}?limit=1&cursor=${first.body.cursor}`);
-    expect(second.body.checks.map((c: { name: string }) => c.name)).toEqual(['lint']);
+    expect(second.body.checks.map((c: { name: string }) => c.name)).toEqual(['test']);
     expect((await p.get(`${checks}?limit=1&cursor=${second.body.cursor}`)).body.checks).toEqual([]);
     const forged = await p.get(`${checks}?cursor=abc.def`);
     expect(forged.status).toBe(400);
@@ -153,7 +159,13 @@ describe('check runs', () => {
 
     const ofPull = await p.get(`${pull}/checks`, { token: developer.token });
     expect(ofPull.status).toBe(200);
-    expect(ofPull.body).toMatchObject({ head, required: [], cursor: null, summary: { state: 'pending', total: 2 } });
+    expect(ofPull.body).toMatchObject({
+      head,
+      required: [],
+      requiredStatus: [],
+      cursor: null,
+      summary: { state: 'pending', total: 2 },
+    });
     expect(ofPull.body.checks).toHaveLength(2);
     const detail = await p.get(pull);
     expect(detail.body.pull.checks).toEqual({
@@ -161,6 +173,7 @@ describe('check runs', () => {
       total: 2,
       counts: { queued: 1, in_progress: 1, success: 0, failure: 0, cancelled: 0 },
       required: [],
+      requiredStatus: [],
     });
   });
 
@@ -233,30 +246,28 @@ describe('check runs', () => {
 describe('required checks', () => {
   it('hold the merge naming the check until it succeeds on the head; a push starts them over', async () => {
     const { base, dir, checks, pull, head } = await setup();
-    const protect = await p.put(`${base}/protection`, { requiredChecks: ['build', 'build'] });
+    const protect = await p.put(`${base}/protection`, { requiredChecks: ['e2e', 'e2e'] });
     expect(protect.status).toBe(200);
-    expect(protect.body).toEqual({ requiredApprovals: 0, requiredChecks: ['build'], branch: 'main' });
+    expect(protect.body).toEqual({ requiredApprovals: 0, requiredChecks: ['e2e'], branch: 'main' });
     expect((await p.get(`${base}/protection`)).body).toEqual(protect.body);
     // Leaving a field out keeps it.
-    expect((await p.put(`${base}/protection`, { requiredApprovals: 0 })).body.requiredChecks).toEqual(['build']);
-    expect((await p.get(pull)).body.pull.checks).toMatchObject({ state: 'none', total: 0, required: ['build'] });
+    expect((await p.put(`${base}/protection`, { requiredApprovals: 0 })).body.requiredChecks).toEqual(['e2e']);
+    expect((await p.get(pull)).body.pull.checks).toMatchObject({ state: 'none', total: 0, required: ['e2e'] });
 
     const merge = () => p.post(`${pull}/merge`, { strategy: 'three-way' });
     const missing = await merge();
     expect(missing.status).toBe(409);
-    expect(missing.body).toEqual({ error: 'Required check "build" has not run on the latest commit.' });
+    expect(missing.body).toEqual({ error: 'Required check "e2e" has not run on the latest commit.' });
 
     const lint = await post(checks, { name: 'lint', state: 'failure' });
     expect(lint.status).toBe(201);
-    const build = await post(checks, { name: 'build', state: 'failure', summary: 'npm run build failed' });
+    const e2e = await post(checks, { name: 'e2e', state: 'failure', summary: 'npm run e2e failed' });
     const failed = await merge();
     expect(failed.status).toBe(409);
-    expect(failed.body).toEqual({ error: 'Required check "build" is failure; it must succeed to merge.' });
-    expect((await post(checks, { name: 'build', state: 'in_progress' })).body.check.checkId).toBe(
-      build.body.check.checkId,
-    );
-    expect((await merge()).body).toEqual({ error: 'Required check "build" is in_progress; it must succeed to merge.' });
-    expect((await post(checks, { name: 'build', state: 'success' })).status).toBe(200);
+    expect(failed.body).toEqual({ error: 'Required check "e2e" is failure; it must succeed to merge.' });
+    expect((await post(checks, { name: 'e2e', state: 'in_progress' })).body.check.checkId).toBe(e2e.body.check.checkId);
+    expect((await merge()).body).toEqual({ error: 'Required check "e2e" is in_progress; it must succeed to merge.' });
+    expect((await post(checks, { name: 'e2e', state: 'success' })).status).toBe(200);
 
     // A new commit: its head has no checks, so the required one is missing again.
     writeFileSync(join(dir, 'app.txt'), 'two\n');
@@ -266,10 +277,10 @@ describe('required checks', () => {
     expect(newHead).not.toBe(head);
     const detail = await p.get(pull);
     expect(detail.body.pull).toMatchObject({ head: newHead, checks: { state: 'none', total: 0 } });
-    expect((await p.get(`${pull}/checks`)).body).toMatchObject({ head: newHead, checks: [], required: ['build'] });
-    expect((await merge()).body).toEqual({ error: 'Required check "build" has not run on the latest commit.' });
+    expect((await p.get(`${pull}/checks`)).body).toMatchObject({ head: newHead, checks: [], required: ['e2e'] });
+    expect((await merge()).body).toEqual({ error: 'Required check "e2e" has not run on the latest commit.' });
 
-    expect((await post(`${base}/commits/${newHead}/checks`, { name: 'build', state: 'success' })).status).toBe(201);
+    expect((await post(`${base}/commits/${newHead}/checks`, { name: 'e2e', state: 'success' })).status).toBe(201);
     const merged = await merge();
     expect(merged.status).toBe(200);
     expect(merged.body.merged).toBe(true);
@@ -292,6 +303,206 @@ describe('required checks', () => {
   });
 });
 
+/** The preview build's report of its `build` check (shared/domains/deployments/previews.ts), as the platform writes it. */
+const platformReports = (repoId: string, sha: string, state: 'success' | 'failure', detailsUrl: string) =>
+  reportCheck(p.org.orgId, repoId, sha, 'build', state, { summary: 'Preview', detailsUrl, ...PLATFORM_WRITER });
+
+describe("the platform's checks and each check's writer", () => {
+  it('refuse the name "build" to anyone but the platform, however it is written; the platform still writes it', async () => {
+    const { checks, head } = await setup();
+    const reserved = { error: 'Check name "build" is reserved for the platform.' };
+    for (const name of ['build', ' build ', 'BUILD', 'Build', '\uFF42uild', 'bu\u200Bild']) {
+      const forged = await post(checks, { name, state: 'success', detailsUrl: 'https://evil.example.com/' });
+      expect({ name, status: forged.status, body: forged.body }).toEqual({ name, status: 409, body: reserved });
+    }
+    const byPerson = await p.post(checks, { name: 'build', state: 'success' }, { token: developer.token });
+    expect(byPerson.status).toBe(409);
+    expect(byPerson.body).toEqual(reserved);
+    expect((await p.get(checks)).body.checks).toEqual([]);
+
+    // The preview build reports it: the platform's check, with its build log.
+    const repoId = (await post(checks, { name: 'lint' })).body.check.repoId as string;
+    const log = `/v1/orgs/${p.org.orgId}/deployments/dpl_1/build-log`;
+    const { created } = await platformReports(repoId, head, 'failure', log);
+    expect(created).toBe(true);
+    const listed = (await p.get(checks)).body.checks.find((c: { name: string }) => c.name === 'build');
+    expect(listed).toMatchObject({
+      name: 'build',
+      state: 'failure',
+      detailsUrl: log,
+      createdBy: 'platform',
+      createdByKind: 'system',
+      source: 'platform',
+    });
+    // Nobody else moves it or reports it again; the platform does.
+    const forged = await post(checks, { name: 'build', state: 'success', detailsUrl: 'https://evil.example.com/' });
+    expect(forged).toMatchObject({ status: 409, body: reserved });
+    const patched = await p.patch(`${checks}/${listed.checkId}`, { state: 'success' }, { token: key });
+    expect(patched).toMatchObject({ status: 409, body: reserved });
+    expect((await platformReports(repoId, head, 'success', log)).check).toMatchObject({
+      checkId: listed.checkId,
+      state: 'success',
+      createdBy: 'platform',
+    });
+  });
+
+  it("belong to their writer: another key's or a person's report or update is refused; the writer is shown", async () => {
+    const { checks } = await setup();
+    const other = await p.apiKey(['git:read', 'git:write']);
+    const lint = await post(checks, { name: 'lint', state: 'failure', detailsUrl: 'https://ci.example.com/1' });
+    expect(lint.status).toBe(201);
+    const keyId = lint.body.check.createdBy as string;
+    expect(lint.body.check).toMatchObject({ createdByKind: 'api_key', source: { apiKey: keyId } });
+    const taken = {
+      error: 'Check "lint" on this commit was reported by another writer; only its writer can change it.',
+    };
+    const byOther = await post(
+      checks,
+      { name: 'lint', state: 'success', detailsUrl: 'https://evil.example.com/' },
+      other,
+    );
+    expect(byOther).toMatchObject({ status: 409, body: taken });
+    expect(await p.patch(`${checks}/${lint.body.check.checkId}`, { state: 'success' }, { token: other })).toMatchObject(
+      { status: 409, body: taken },
+    );
+    const byPerson = await p.post(checks, { name: 'lint', state: 'success' }, { token: developer.token });
+    expect(byPerson).toMatchObject({ status: 409, body: taken });
+    // Unchanged: the writer's result, details and author.
+    const [kept] = (await p.get(checks)).body.checks;
+    expect(kept).toMatchObject({
+      state: 'failure',
+      detailsUrl: 'https://ci.example.com/1',
+      createdBy: keyId,
+      source: { apiKey: keyId },
+      version: 1,
+    });
+    // Its writer reports it again; a person's own check shows them as its writer.
+    expect((await post(checks, { name: 'lint', state: 'success' })).body.check).toMatchObject({ state: 'success' });
+    const mine = await p.post(checks, { name: 'manual-qa', state: 'success' }, { token: developer.token });
+    expect(mine.status).toBe(201);
+    expect(mine.body.check).toMatchObject({
+      createdBy: developer.userId,
+      createdByKind: 'user',
+      source: { user: developer.userId },
+    });
+  });
+});
+
+describe('required checks bound to their writer', () => {
+  it("count only the bound writer's check: an API key's check of a platform-bound name does not merge", async () => {
+    const { base, checks, pull, head } = await setup();
+    const other = await p.apiKey(['git:read', 'git:write']);
+    // Reported before the rule binds the names: by another key (e2e) and by the key (lint).
+    const e2e = await post(checks, { name: 'e2e', state: 'success' }, other);
+    const otherId = e2e.body.check.createdBy as string;
+    const lint = await post(checks, { name: 'lint', state: 'success' });
+    const keyId = lint.body.check.createdBy as string;
+    const rule = [
+      { name: 'e2e', source: 'platform' },
+      { name: 'lint', source: { apiKey: keyId } },
+      'docs',
+      { name: 'docs' },
+    ];
+    const protect = await p.put(`${base}/protection`, { requiredChecks: rule });
+    expect(protect.status).toBe(200);
+    expect(protect.body).toEqual({
+      requiredApprovals: 0,
+      requiredChecks: [{ name: 'e2e', source: 'platform' }, { name: 'lint', source: { apiKey: keyId } }, 'docs'],
+      branch: 'main',
+    });
+    expect((await p.get(`${base}/protection`)).body).toEqual(protect.body);
+
+    const merge = () => p.post(`${pull}/merge`, { strategy: 'three-way' });
+    const refused = await merge();
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: 'Required check "e2e" has not run on the latest commit.' });
+    const view = await p.get(`${pull}/checks`);
+    expect(view.body.requiredStatus).toEqual([
+      {
+        name: 'e2e',
+        source: 'platform',
+        state: 'missing',
+        satisfied: false,
+        checkId: null,
+        reportedBy: { apiKey: otherId },
+        message: `Required check "e2e" has not run on the latest commit: it must come from the platform, and the check of that name is from API key ${otherId}.`,
+      },
+      {
+        name: 'lint',
+        source: { apiKey: keyId },
+        state: 'success',
+        satisfied: true,
+        checkId: lint.body.check.checkId,
+        reportedBy: null,
+        message: null,
+      },
+      {
+        name: 'docs',
+        source: null,
+        state: 'missing',
+        satisfied: false,
+        checkId: null,
+        reportedBy: null,
+        message: 'Required check "docs" has not run on the latest commit.',
+      },
+    ]);
+    expect((await p.get(pull)).body.pull.checks.requiredStatus).toEqual(view.body.requiredStatus);
+
+    // A bound name is its writer's in the repository now: another writer's report is refused.
+    const squat = await post(checks, { name: 'LINT', state: 'failure' }, other);
+    expect(squat).toMatchObject({
+      status: 409,
+      body: { error: `Check "lint" is required from API key ${keyId} in this repository; only it reports that name.` },
+    });
+
+    // A plain name: any writer's check counts. The platform-bound one: only the platform's.
+    expect((await post(checks, { name: 'docs', state: 'success' }, other)).status).toBe(201);
+    expect((await merge()).body).toEqual({ error: 'Required check "e2e" has not run on the latest commit.' });
+    const platformBuild = { name: 'build', source: 'platform' };
+    expect((await p.put(`${base}/protection`, { requiredChecks: [platformBuild, 'docs'] })).status).toBe(200);
+    expect((await merge()).body).toEqual({ error: 'Required check "build" has not run on the latest commit.' });
+    await platformReports(lint.body.check.repoId, head, 'success', '/log');
+    const merged = await merge();
+    expect(merged.status).toBe(200);
+  });
+
+  it('refuse a name required twice from different writers, a platform name bound to a key, and unknown keys', async () => {
+    const { base, checks } = await setup();
+    const keyId = (await post(checks, { name: 'x' })).body.check.createdBy as string;
+    const put = (requiredChecks: unknown) => p.put(`${base}/protection`, { requiredChecks });
+    expect(await put(['lint', { name: 'lint', source: 'platform' }])).toMatchObject({
+      status: 400,
+      body: { error: 'Check "lint" is required twice with different sources.' },
+    });
+    expect(await put([{ name: ' Build ', source: { apiKey: 'key_01ABC' } }])).toMatchObject({
+      status: 400,
+      body: { error: 'Check name "build" is reserved for the platform.' },
+    });
+    expect(await put([{ name: 'lint', source: { apiKey: 'key_01NOSUCHKEY' } }])).toMatchObject({
+      status: 400,
+      body: { error: 'API key "key_01NOSUCHKEY" not found.' },
+    });
+    // A key of this organization, but not an agent key.
+    expect(await put([{ name: 'lint', source: { agentKey: keyId } }])).toMatchObject({
+      status: 400,
+      body: { error: `Agent key "${keyId}" not found.` },
+    });
+    for (const bad of [
+      [{ name: 'lint', source: 'someone' }],
+      [{ name: 'lint', source: { apiKey: 'nope' } }],
+      [{ name: 'lint', source: { user: 'usr_1' } }],
+      [{ name: 'lint', extra: true }],
+      [{ source: 'platform' }],
+    ]) {
+      expect((await put(bad)).status).toBe(400);
+    }
+    expect((await put([{ name: 'lint', source: { apiKey: keyId } }, ' BUILD '])).body.requiredChecks).toEqual([
+      { name: 'lint', source: { apiKey: keyId } },
+      'build',
+    ]);
+  });
+});
+
 describe('check.completed', () => {
   it('reaches a webhook endpoint for every outcome; a failure notifies the author in-app', async () => {
     const path = `/checks-${unique()}`;
@@ -302,12 +513,12 @@ describe('check.completed', () => {
     expect(hook.status).toBe(201);
     const { checks, name, number, head } = await setup();
     const lint = await post(checks, { name: 'lint', state: 'in_progress' });
-    await p.patch(`${checks}/${lint.body.check.checkId}`, { state: 'success' });
-    await post(checks, { name: 'build', state: 'failure', detailsUrl: 'https://ci.example.com/log/7' });
+    await p.patch(`${checks}/${lint.body.check.checkId}`, { state: 'success' }, { token: key });
+    await post(checks, { name: 'e2e', state: 'failure', detailsUrl: 'https://ci.example.com/log/7' });
     const calls = await until(() => (receiver.callsTo(path).length >= 2 ? receiver.callsTo(path) : undefined));
     const payloads = calls.map((c) => JSON.parse(c.body));
     expect(payloads.map((x) => `${x.data.attributes.name}:${x.data.attributes.state}`).sort()).toEqual([
-      'build:failure',
+      'e2e:failure',
       'lint:success',
     ]);
     const failure = payloads.find((x) => x.data.attributes.state === 'failure');
@@ -315,8 +526,8 @@ describe('check.completed', () => {
       type: 'check.completed',
       data: {
         orgId: p.org.orgId,
-        attributes: { name: 'build', state: 'failure', repo: name, commitId: head, pulls: String(number) },
-        title: `Check "build" failed in ${name} (#${number})`,
+        attributes: { name: 'e2e', state: 'failure', repo: name, commitId: head, pulls: String(number) },
+        title: `Check "e2e" failed in ${name} (#${number})`,
         url: 'https://ci.example.com/log/7',
       },
     });
@@ -331,7 +542,7 @@ describe('check.completed', () => {
     expect(notices).toEqual([
       expect.objectContaining({
         event: 'check.completed',
-        title: `Check "build" failed in ${name} (#${number})`,
+        title: `Check "e2e" failed in ${name} (#${number})`,
         url: 'https://ci.example.com/log/7',
       }),
     ]);

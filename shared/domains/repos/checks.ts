@@ -9,6 +9,7 @@ import { getItem, publicFields, TABLE } from '../../kernel/store/table';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { getNumbered } from './issues';
 import { openPairs, type PullRecord } from './pulls';
+import type { CheckSource, RequiredCheck, RequiredCheckSource, RequiredCheckStatus } from './record-schemas';
 import { repoById } from './records';
 import { repoGit } from './tags';
 
@@ -16,6 +17,13 @@ import { repoGit } from './tags';
  * Check runs: one per commit and name (`build`, or any name an API key or an agent job posts), under
  * the repository's id (`CHECK#<commit>#<name>`, so they go with the repository). A push makes a new
  * head, which has none: required checks start over by themselves.
+ *
+ * A check belongs to its writer (`source`: the platform, an API key, an agent key or a person), the
+ * one that first reported it on that commit: only that writer reports it again or updates it (as a
+ * check run belongs to the app that made it on GitHub); another writer's write is 409, so nobody
+ * overwrites a result, its details URL or its author. The names the platform writes
+ * (`PLATFORM_CHECK_NAMES`) are the platform's on every commit: nobody else reports them; a name
+ * branch protection binds to a writer (`{ name, source }`) is that writer's in its repository.
  */
 export const CHECK_STATES = ['queued', 'in_progress', 'success', 'failure', 'cancelled'] as const;
 export type CheckState = (typeof CHECK_STATES)[number];
@@ -54,8 +62,69 @@ export const CHECK_MESSAGES = {
   transition: (name: string, from: CheckState, to: CheckState) =>
     `Check "${name}" is ${from} and can't move to ${to}. Create it again to run it again.`,
   missing: (name: string) => `Required check "${name}" has not run on the latest commit.`,
+  reserved: (name: string) => `Check name "${name}" is reserved for the platform.`,
+  boundTo: (name: string, source: string) =>
+    `Check "${name}" is required from ${source} in this repository; only it reports that name.`,
+  otherWriter: (name: string) =>
+    `Check "${name}" on this commit was reported by another writer; only its writer can change it.`,
+  wrongSource: (name: string, wanted: string, found: string) =>
+    `Required check "${name}" has not run on the latest commit: it must come from ${wanted}, and the check of ` +
+    `that name is from ${found}.`,
   notPassed: (name: string, state: CheckState) => `Required check "${name}" is ${state}; it must succeed to merge.`,
 } as const;
+
+/**
+ * The check names the platform writes itself: `build`, the preview build's (shared/domains/deployments/
+ * previews.ts). Only the platform reports them, compared after trimming and case folding.
+ */
+export const PLATFORM_CHECK_NAMES = ['build'] as const;
+
+/** A check name as names are compared for reservation: compatibility forms, no invisible characters, trimmed, lowercase. */
+const foldName = (name: string) =>
+  name
+    .normalize('NFKC')
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+    .trim()
+    .toLowerCase();
+
+/** The platform's name `name` stands for (`build` for " Build "), or undefined. */
+export const reservedName = (name: string): string | undefined =>
+  PLATFORM_CHECK_NAMES.find((n) => n === foldName(name));
+
+/** A check's writer as the record keeps it (`createdBy`, `createdByKind`). */
+export interface CheckWriter {
+  createdBy: string;
+  createdByKind: CreatorKind;
+}
+
+/** The platform as a check's writer (its own checks: the preview build's). */
+export const PLATFORM_WRITER: CheckWriter = { createdBy: 'platform', createdByKind: 'system' };
+
+const isPlatform = (w: CheckWriter) => w.createdByKind === 'system';
+const sameWriter = (a: CheckWriter, b: CheckWriter) =>
+  a.createdByKind === b.createdByKind && (isPlatform(a) || a.createdBy === b.createdBy);
+
+/** The writer of a check as answers show it. */
+export function sourceOf(w: CheckWriter): CheckSource {
+  switch (w.createdByKind) {
+    case 'system':
+      return 'platform';
+    case 'api_key':
+      return { apiKey: w.createdBy };
+    case 'agent_key':
+      return { agentKey: w.createdBy };
+    default:
+      return { user: w.createdBy };
+  }
+}
+
+/** A writer in words, for messages: "the platform", "API key key_…". */
+export function describeSource(s: CheckSource): string {
+  if (s === 'platform') return 'the platform';
+  if ('apiKey' in s) return `API key ${s.apiKey}`;
+  if ('agentKey' in s) return `agent key ${s.agentKey}`;
+  return `user ${s.user}`;
+}
 
 const PREFIX = 'CHECK#';
 const commitPrefix = (commitId: string) => `${PREFIX}${commitId}#`;
@@ -64,8 +133,11 @@ export const checkKey = (repoId: string, commitId: string, name: string) => ({
   sk: `${commitPrefix(commitId)}${name}`,
 });
 
-/** A check as the routes answer it. */
-export const shownCheck = (c: CheckRecord) => publicFields(c as CheckRecord & Record<string, unknown>);
+/** A check as the routes answer it, with its writer (`source`). */
+export const shownCheck = (c: CheckRecord) => ({
+  ...publicFields(c as CheckRecord & Record<string, unknown>),
+  source: sourceOf(c),
+});
 
 /** Moves PATCH allows: forward only (queued → in_progress → a completed state); a state to itself. */
 export function canMove(from: CheckState, to: CheckState): boolean {
@@ -124,14 +196,66 @@ export function checkSummary(checks: Pick<CheckRecord, 'state'>[]) {
   return { state, total: checks.length, counts };
 }
 
-/** The first required check that is not `success` on the head, as the merge's 409 message; null when all pass. */
-export function requiredChecksBlock(required: string[], checks: CheckRecord[]): string | null {
-  for (const name of required) {
-    const check = checks.find((c) => c.name === name);
-    if (!check) return CHECK_MESSAGES.missing(name);
-    if (check.state !== 'success') return CHECK_MESSAGES.notPassed(name, check.state);
-  }
-  return null;
+/** A required check's name and the writer it is bound to (null: any writer). */
+export const requiredName = (r: RequiredCheck) => (typeof r === 'string' ? r : r.name);
+export const requiredSource = (r: RequiredCheck): RequiredCheckSource | null =>
+  typeof r === 'string' ? null : r.source;
+
+/** Whether a check's writer is the one a required check is bound to. */
+function fromSource(check: CheckWriter, source: RequiredCheckSource | null): boolean {
+  if (source === null) return true;
+  if (source === 'platform') return isPlatform(check);
+  if ('apiKey' in source) return check.createdByKind === 'api_key' && check.createdBy === source.apiKey;
+  return check.createdByKind === 'agent_key' && check.createdBy === source.agentKey;
+}
+
+/**
+ * Each required check on a head: the check that counts (its name, from the writer it is bound to),
+ * its state, and why it holds the merge. A check of that name from another writer does not count.
+ */
+export function requiredStatus(required: RequiredCheck[], checks: CheckRecord[]): RequiredCheckStatus[] {
+  return required.map((entry) => {
+    const name = requiredName(entry);
+    const source = requiredSource(entry);
+    const named = checks.find((c) => c.name === name);
+    const check = named && fromSource(named, source) ? named : undefined;
+    const reportedBy = named && !check ? sourceOf(named) : null;
+    const satisfied = check?.state === 'success';
+    const message = satisfied
+      ? null
+      : check
+        ? CHECK_MESSAGES.notPassed(name, check.state)
+        : reportedBy && source
+          ? CHECK_MESSAGES.wrongSource(name, describeSource(source), describeSource(reportedBy))
+          : CHECK_MESSAGES.missing(name);
+    return {
+      name,
+      source,
+      state: check?.state ?? 'missing',
+      satisfied,
+      checkId: check?.checkId ?? null,
+      reportedBy,
+      message,
+    };
+  });
+}
+
+/** What the pull request views show of branch protection's checks: the rule and each one's status on the head. */
+export const requiredView = (required: RequiredCheck[], checks: CheckRecord[]) => ({
+  required,
+  requiredStatus: requiredStatus(required, checks),
+});
+
+/**
+ * The first required check not satisfied on the head, as the merge's 409 message (a check from a
+ * writer other than the one it is bound to has not run, as far as the rule goes); null when all pass.
+ */
+export function requiredChecksBlock(required: RequiredCheck[], checks: CheckRecord[]): string | null {
+  const unmet = requiredStatus(required, checks).find((s) => !s.satisfied);
+  if (!unmet) return null;
+  return unmet.checkId
+    ? CHECK_MESSAGES.notPassed(unmet.name, unmet.state as CheckState)
+    : CHECK_MESSAGES.missing(unmet.name);
 }
 
 export type CreatorKind = 'user' | 'api_key' | 'agent_key' | 'device' | 'system';
@@ -144,8 +268,11 @@ export interface CheckFields {
 /**
  * Reports a check run on a commit: creates it (`created: true`) or, when the commit has one of that
  * name, runs it again with these values (same `checkId`; a restart to `queued` clears its times).
- * 404 `Commit not found` for a commit the repository lacks; 409 past 100 checks on a commit. The
- * preview build reports itself as `build` through here, as POST …/commits/:sha/checks does.
+ * 404 `Commit not found` for a commit the repository lacks; 409 past 100 checks on a commit, for a
+ * platform name (`PLATFORM_CHECK_NAMES`) from any writer but the platform, for a name `required`
+ * (the repository's required checks) binds to another writer, and for a name another writer
+ * reported on this commit. The preview build reports itself as `build` through here
+ * (writer `PLATFORM_WRITER`), as POST …/commits/:sha/checks does for its caller.
  */
 export async function reportCheck(
   orgId: string,
@@ -153,12 +280,15 @@ export async function reportCheck(
   commitId: string,
   name: string,
   state: CheckState,
-  fields: CheckFields & { createdBy: string; createdByKind: CreatorKind },
+  fields: CheckFields & CheckWriter,
+  required: RequiredCheck[] = [],
 ): Promise<{ check: CheckRecord; created: boolean }> {
+  refuseReserved(name, fields, required);
   if (!(await (await repoGit()).commitInfo(repoId, commitId))) throw notFound(CHECK_MESSAGES.commitNotFound);
   for (let attempt = 0; ; attempt++) {
     const prev = await getItem<CheckRecord>(checkKey(repoId, commitId, name), true);
     const now = Date.now();
+    if (prev && !sameWriter(prev, fields)) throw conflict(CHECK_MESSAGES.otherWriter(name));
     if (!prev) {
       if ((await checkCount(repoId, commitId)) >= MAX_CHECKS_PER_COMMIT) throw conflict(CHECK_MESSAGES.tooMany);
       const check: CheckRecord = {
@@ -206,7 +336,23 @@ export async function reportCheck(
 }
 
 /**
- * Updates a check by id on its commit: state forward only (409 otherwise), summary, details URL;
+ * 409 for a platform name written by anyone but the platform, and for a name the repository's branch
+ * protection binds to another writer (names compared as reserved ones are).
+ */
+function refuseReserved(name: string, writer: CheckWriter, required: RequiredCheck[]): void {
+  const reserved = reservedName(name);
+  if (reserved && !isPlatform(writer)) throw conflict(CHECK_MESSAGES.reserved(reserved));
+  for (const entry of required) {
+    const source = requiredSource(entry);
+    if (source === null || foldName(requiredName(entry)) !== foldName(name)) continue;
+    if (!fromSource(writer, source))
+      throw conflict(CHECK_MESSAGES.boundTo(requiredName(entry), describeSource(source)));
+  }
+}
+
+/**
+ * Updates a check by id on its commit, by its writer only (409 for another, for a platform name by
+ * anyone but the platform, and for a name `required` binds to another writer): state forward only (409 otherwise), summary, details URL;
  * `ifVersion` when given must be the stored version. Completing it raises `check.completed`.
  */
 export async function updateCheck(
@@ -214,9 +360,13 @@ export async function updateCheck(
   commitId: string,
   checkId: string,
   change: CheckFields & { state?: CheckState; ifVersion?: number },
+  writer: CheckWriter,
+  required: RequiredCheck[] = [],
 ): Promise<CheckRecord> {
   const prev = (await checksOf(repoId, commitId)).find((c) => c.checkId === checkId);
   if (!prev) throw notFound(CHECK_MESSAGES.notFound);
+  refuseReserved(prev.name, writer, required);
+  if (!sameWriter(prev, writer)) throw conflict(CHECK_MESSAGES.otherWriter(prev.name));
   const state = change.state ?? prev.state;
   if (!canMove(prev.state, state)) throw conflict(CHECK_MESSAGES.transition(prev.name, prev.state, state));
   if (change.ifVersion !== undefined && change.ifVersion !== prev.version) throw conflict(CHECK_MESSAGES.changed);

@@ -118,6 +118,53 @@ export const RepoListEntry = z
   .register(z.globalRegistry, { id: 'RepoListEntry' });
 export type RepoListEntry = z.output<typeof RepoListEntry>;
 
+/**
+ * Who wrote a check run: the platform itself (the preview build's `build`), an API key or a
+ * platform agent key (by key id), or a person (by user id).
+ */
+export const CheckSource = z
+  .union([
+    z.literal('platform'),
+    z.object({ apiKey: z.string() }),
+    z.object({ agentKey: z.string() }),
+    z.object({ user: z.string() }),
+  ])
+  .register(z.globalRegistry, { id: 'CheckSource' });
+export type CheckSource = z.output<typeof CheckSource>;
+
+/** The writer a required check is bound to: only a check from it satisfies the requirement. */
+export const RequiredCheckSource = z
+  .union([z.literal('platform'), z.object({ apiKey: z.string() }), z.object({ agentKey: z.string() })])
+  .register(z.globalRegistry, { id: 'RequiredCheckSource' });
+export type RequiredCheckSource = z.output<typeof RequiredCheckSource>;
+
+/**
+ * A check branch protection requires: a name (a check of that name from any writer satisfies it),
+ * or a name bound to its writer (`{ "name": "build", "source": "platform" }`).
+ */
+export const RequiredCheck = z
+  .union([z.string(), z.object({ name: z.string(), source: RequiredCheckSource })])
+  .register(z.globalRegistry, { id: 'RequiredCheck' });
+export type RequiredCheck = z.output<typeof RequiredCheck>;
+
+/**
+ * A required check on a pull request's head: `state` of the check that counts (`missing` when none
+ * does), `checkId` of it, `reportedBy` the writer of a check of that name that does not count (bound
+ * to another writer), `message` why it holds the merge (null once satisfied).
+ */
+export const RequiredCheckStatus = z
+  .object({
+    name: z.string(),
+    source: z.nullable(RequiredCheckSource),
+    state: z.enum(['missing', 'queued', 'in_progress', 'success', 'failure', 'cancelled']),
+    satisfied: z.boolean(),
+    checkId: nullableString,
+    reportedBy: z.nullable(CheckSource),
+    message: nullableString,
+  })
+  .register(z.globalRegistry, { id: 'RequiredCheckStatus' });
+export type RequiredCheckStatus = z.output<typeof RequiredCheckStatus>;
+
 export const RepoDetail = z
   .object({
     resourceId: z.string(),
@@ -133,7 +180,7 @@ export const RepoDetail = z
     openIssues: z.number(),
     openPulls: z.number(),
     requiredApprovals: z.number(),
-    requiredChecks: z.array(z.string()),
+    requiredChecks: z.array(RequiredCheck),
     cloneUrl: z.string(),
     empty: z.boolean(),
     status: z.optional(z.string()),
@@ -158,7 +205,7 @@ export const RepoCredential = z
 export type RepoCredential = z.output<typeof RepoCredential>;
 
 export const BranchProtection = z
-  .object({ requiredApprovals: z.number(), requiredChecks: z.array(z.string()), branch: nullableString })
+  .object({ requiredApprovals: z.number(), requiredChecks: z.array(RequiredCheck), branch: nullableString })
   .register(z.globalRegistry, { id: 'BranchProtection' });
 export type BranchProtection = z.output<typeof BranchProtection>;
 
@@ -209,6 +256,8 @@ export const CheckRun = z
     completedAt: z.nullable(z.number()),
     createdBy: z.string(),
     createdByKind: z.enum(['user', 'api_key', 'agent_key', 'device', 'system']),
+    /** Who wrote it (every write of a check is its writer's: another writer's is refused). */
+    source: CheckSource,
     createdAt: z.number(),
     updatedAt: z.number(),
     version: z.number(),
@@ -241,7 +290,11 @@ export const PullRequestDetail = z
     mergeCommitId: nullableString,
     revisionId: nullableString,
     sourceBranchExists: z.nullable(z.boolean()),
-    checks: z.object({ ...CheckSummary.shape, required: z.array(z.string()) }),
+    checks: z.object({
+      ...CheckSummary.shape,
+      required: z.array(RequiredCheck),
+      requiredStatus: z.array(RequiredCheckStatus),
+    }),
     /**
      * The preview of the pull request's head (of its most recently changed linked project): its
      * stable URL, the state of its newest build (`retired` once closed or merged), that build's

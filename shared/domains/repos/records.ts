@@ -20,6 +20,7 @@ import {
 import type { ResourceRecord } from '../resources/schema';
 import { removeLocks } from './lfs/locks';
 import { removeLfsObjects } from './lfs/objects';
+import type { RequiredCheck } from './record-schemas';
 import { removeRepoIndex } from './tags';
 import type { GitignoreTemplate, License } from './template-names';
 
@@ -28,8 +29,8 @@ export type RepoRecord = ResourceRecord & {
   defaultBranch: string;
   /** Approvals a pull request into the default branch needs; 0 or absent: the branch is not protected. */
   requiredApprovals?: number;
-  /** Check names that must be `success` on a pull request's head to merge into the default branch. */
-  requiredChecks?: string[];
+  /** Checks that must be `success` on a pull request's head to merge into the default branch (a name, or a name bound to its writer). */
+  requiredChecks?: RequiredCheck[];
   /** Labels kept (the 101st is refused). */
   labelCount?: number;
   openIssues?: number;
