@@ -3,9 +3,18 @@ import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
-import { hostEntry, releaseHosts } from '../hosts/registry';
+import {
+  getHost,
+  holdsPreview,
+  hostOfLabel,
+  pointPreviewHost,
+  previewLabels,
+  pullOfPreview,
+  releaseHosts,
+} from '../hosts/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
-import { appsDomain } from '../projects/hosts';
+import { getDeployment } from '../projects/deployments';
+import type { ProjectRecord } from '../projects/schema';
 import { type CheckState, reportCheck } from '../repos/checks';
 import type { DeploymentRecord, DeploymentStatus } from './schema';
 
@@ -42,6 +51,8 @@ export interface PreviewBuildChange {
   state: PreviewBuildState;
   /** `https://<preview host>`: where the pull request's preview is served. */
   url: string;
+  /** `https://<the deployment's own host>`: where it is served when the preview host isn't its. */
+  deploymentUrl: string;
   /** The build log of the deployment (the deployments route). */
   logUrl: string;
   error?: string;
@@ -84,8 +95,18 @@ const previewKey = (repoId: string, number: number, projectId: string) => ({
   sk: `PREVIEW#${pad(number)}#${projectId}`,
 });
 
-/** A DNS label of at most 63 characters: the slug (at most 40) with `-pr-<number>`. */
-export const previewHost = (slug: string, number: number) => `${slug}-pr-${number}.${appsDomain()}`;
+/**
+ * The hosts a pull request's preview may take, in order: the one it had (so its URL stays across a
+ * rename, a retire and a reopen), then `<slug>-pr-<number>` and the labels derived from the project
+ * id (shared/domains/hosts/registry.ts `previewLabels`: one DNS label each, at most 63 characters).
+ * `launch` claims the first no other project holds, for this pull request, in the transaction that
+ * writes the deployment; the host is never shared with another project or organization.
+ */
+export function previewHosts(project: Pick<ProjectRecord, 'slug' | 'projectId'>, number: number, had?: string) {
+  const labels = previewLabels(project.slug, number, project.projectId);
+  // The label only: the apps domain (locally the edge's port) is today's.
+  return [...new Set([...(had ? [had.split('.')[0] as string] : []), ...labels])].map(hostOfLabel);
+}
 
 export const buildLogUrl = (orgId: string, deploymentId: string) =>
   `/v1/orgs/${orgId}/deployments/${deploymentId}/build-log`;
@@ -107,7 +128,7 @@ const STATE_OF: Partial<Record<DeploymentStatus, PreviewBuildState>> = {
 export async function previewDeploymentMoved(d: DeploymentRecord, extra: { authorId?: string } = {}): Promise<void> {
   const pull = d.pullRequest;
   const state = d.status && STATE_OF[d.status];
-  if (!pull || d.target !== 'preview' || !state || !d.previewHost) return;
+  if (!pull || d.target !== 'preview' || !state || !d.previewHost || !d.host) return;
   try {
     await onPreviewBuildState({
       orgId: d.orgId,
@@ -118,6 +139,7 @@ export async function previewDeploymentMoved(d: DeploymentRecord, extra: { autho
       commit: d.commitSha,
       state,
       url: `https://${d.previewHost}`,
+      deploymentUrl: `https://${d.host}`,
       logUrl: buildLogUrl(d.orgId, d.deploymentId),
       ...(d.error ? { error: d.error } : {}),
       ...(d.status === 'skipped' ? { skipped: true } : {}),
@@ -140,12 +162,15 @@ export async function previewDeploymentMoved(d: DeploymentRecord, extra: { autho
  */
 export async function onPreviewBuildState(change: PreviewBuildChange): Promise<void> {
   const recorded = await recordState(change);
-  if (recorded && change.state === 'ready') await pointHost(change);
+  // Ready is told at the preview host only once that host answers this build (the pull request
+  // holds it and it points here); else at the deployment's own host, which it always holds.
+  const elsewhere = change.state === 'ready' && !(recorded && (await pointHost(change)));
+  const told = elsewhere ? { ...change, url: change.deploymentUrl } : change;
   // The check is the built commit's: a build superseded by a newer head, or still going when the
   // pull request closed, reports how it ended (`cancelled` when it was stopped) all the same.
-  await reportBuildCheck(change);
+  await reportBuildCheck(told);
   if (!recorded || change.skipped) return;
-  if (change.state === 'ready' || change.state === 'error') await notify(change, recorded.authorId);
+  if (change.state === 'ready' || change.state === 'error') await notify(told, recorded.authorId);
 }
 
 /** The build check's state for each state of the preview build. */
@@ -244,13 +269,14 @@ async function recordState(change: PreviewBuildChange): Promise<PreviewRecord | 
 }
 
 /**
- * The preview host answers this deployment, in one transaction with the check that it is still
- * the pull request's newest and not retired (so a retire that comes meanwhile is never undone).
- * A host another project holds stays theirs.
+ * The preview host answers this deployment, in one transaction with the checks that it is still
+ * the pull request's newest and not retired (so a retire that comes meanwhile is never undone) and
+ * that this pull request holds the host (claimed by `launch`; another project's host stays theirs).
+ * Answers whether it does now.
  */
-async function pointHost(change: PreviewBuildChange): Promise<void> {
+async function pointHost(change: PreviewBuildChange): Promise<boolean> {
   const host = new URL(change.url).host;
-  const entry = hostEntry(host, 'preview', change);
+  if (change.url === change.deploymentUrl) return false;
   try {
     await transact([
       {
@@ -261,17 +287,12 @@ async function pointHost(change: PreviewBuildChange): Promise<void> {
           ExpressionAttributeValues: { ':d': change.deploymentId },
         },
       },
-      {
-        Put: {
-          TableName: TABLE(),
-          Item: entry,
-          ConditionExpression: 'attribute_not_exists(pk) OR (projectId = :p AND kind = :k)',
-          ExpressionAttributeValues: { ':p': change.projectId, ':k': 'preview' },
-        },
-      },
+      pointPreviewHost(host, change.projectId, pullOfPreview(change.repoId, change.number), change.deploymentId),
     ]);
+    return true;
   } catch (err) {
     log.warn('preview host not pointed', { host, deploymentId: change.deploymentId, error: describeError(err) });
+    return false;
   }
 }
 
@@ -306,13 +327,30 @@ export async function pullPreview(repoId: string, number: number): Promise<PullP
   const [latest] = (await previewsOfPull(repoId, number)).sort((a, b) => b.updatedAt - a.updatedAt);
   if (!latest) return null;
   return {
-    url: `https://${latest.host}`,
+    url: await shownUrl(latest),
     state: latest.retired ? 'retired' : latest.state,
     deploymentId: latest.deploymentId,
     commit: latest.commit ?? null,
     projectId: latest.projectId,
     skipped: latest.skipped === true,
   };
+}
+
+/**
+ * Where the pull request shows its preview, from the host registry: the preview host while this
+ * pull request holds it (and, once ready, it answers this build); otherwise the deployment's own
+ * host. So a preview is never shown at a host another project holds (one made before hosts were
+ * claimed for their pull request, whose label another organization had), nor `ready` at a host
+ * that serves something else.
+ */
+async function shownUrl(preview: PreviewRecord): Promise<string> {
+  const entry = await getHost(preview.host);
+  const held = holdsPreview(entry, preview.projectId, pullOfPreview(preview.repoId, preview.number));
+  if (held && (preview.state !== 'ready' || entry.deploymentId === preview.deploymentId)) {
+    return `https://${preview.host}`;
+  }
+  const own = (await getDeployment(preview.orgId, preview.deploymentId))?.host;
+  return `https://${own ?? preview.host}`;
 }
 
 /**
