@@ -1,8 +1,11 @@
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getHost } from '../../shared/domains/hosts/registry';
+import { claimExistingPreviewHosts } from '../../shared/domains/hosts/migrate';
+import { getHost, hostEntry, reserveHost } from '../../shared/domains/hosts/registry';
 import { db } from '../../shared/kernel/store/client';
-import { UpdateCommand } from '../../shared/kernel/store/commands';
+import { PutCommand, UpdateCommand } from '../../shared/kernel/store/commands';
+import { newId } from '../../shared/kernel/store/ids';
+import { queryPrefix } from '../../shared/kernel/store/ops';
 import { TABLE } from '../../shared/kernel/store/table';
 import type { TestPlatform } from '../helpers/platform';
 import { gitCli } from '../repos/git-cli';
@@ -200,3 +203,59 @@ describe('two organizations, one project slug, pull request #1 each', () => {
 });
 
 const previewSk = (number: number, projectId: string) => `PREVIEW#${String(number).padStart(10, '0')}#${projectId}`;
+
+describe('previews made before hosts were claimed per pull request', () => {
+  it('the migration gives each its own host: the holder keeps it, the other gets its derived label', async () => {
+    const other = await p.newOrg();
+    const slug = `old-${process.pid.toString(36)}-${Date.now().toString(36)}`;
+    const create = (orgId: string, token: string) =>
+      p.post(`/v1/orgs/${orgId}/projects`, { name: slug, slug, framework: 'static' }, { token });
+    const [a, b] = [await create(p.org.orgId, p.owner.token), await create(other.org.orgId, other.owner.token)];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const old = { a: a.body.project.projectId as string, b: b.body.project.projectId as string };
+    const repo = { a: newId('rep_'), b: newId('rep_') };
+    const shared = `${slug}-pr-1.localhost:${env.edge.port}`;
+    // As written before: A was ready first and holds the host (no pull request named); B's
+    // preview names the same host.
+    const legacy = hostEntry(shared, 'preview', { orgId: p.org.orgId, projectId: old.a, deploymentId: 'dpl_olda' });
+    await db.send(new PutCommand(reserveHost(legacy).Put));
+    const item = (orgId: string, repoId: string, projectId: string, deploymentId: string, updatedAt: number) => ({
+      pk: `REPOID#${repoId}`,
+      sk: previewSk(1, projectId),
+      orgId,
+      repoId,
+      number: 1,
+      projectId,
+      host: shared,
+      state: 'ready',
+      deploymentId,
+      skipped: false,
+      updatedAt,
+    });
+    await db.send(new PutCommand({ TableName: TABLE(), Item: item(p.org.orgId, repo.a, old.a, 'dpl_olda', 1) }));
+    await db.send(new PutCommand({ TableName: TABLE(), Item: item(other.org.orgId, repo.b, old.b, 'dpl_oldb', 2) }));
+
+    expect(await claimExistingPreviewHosts([p.org.orgId, other.org.orgId])).toBe(2);
+    expect(await getHost(shared, true)).toMatchObject({
+      kind: 'preview',
+      projectId: old.a,
+      pull: `${repo.a}#1`,
+      deploymentId: 'dpl_olda',
+    });
+    const [moved] = await readPreview(repo.b, old.b);
+    expect(moved?.host).toMatch(new RegExp(`^${slug}-pr-1-[0-9a-f]{8}\\.localhost:${env.edge.port}$`));
+    expect(await getHost(moved?.host as string, true)).toMatchObject({
+      kind: 'preview',
+      orgId: other.org.orgId,
+      projectId: old.b,
+      pull: `${repo.b}#1`,
+      deploymentId: 'dpl_oldb',
+    });
+    // Once is enough.
+    expect(await claimExistingPreviewHosts([p.org.orgId, other.org.orgId])).toBe(0);
+  });
+});
+
+function readPreview(repoId: string, projectId: string) {
+  return queryPrefix<{ host: string }>(`REPOID#${repoId}`, previewSk(1, projectId));
+}

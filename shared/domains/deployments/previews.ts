@@ -4,8 +4,11 @@ import { UpdateCommand } from '../../kernel/store/commands';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import {
+  claimPreviewHost,
   getHost,
+  HostTaken,
   holdsPreview,
+  hostEntry,
   hostOfLabel,
   pointPreviewHost,
   previewLabels,
@@ -164,7 +167,9 @@ export async function onPreviewBuildState(change: PreviewBuildChange): Promise<v
   const recorded = await recordState(change);
   // Ready is told at the preview host only once that host answers this build (the pull request
   // holds it and it points here); else at the deployment's own host, which it always holds.
-  const elsewhere = change.state === 'ready' && !(recorded && (await pointHost(change)));
+  const pointed =
+    recorded && change.url !== change.deploymentUrl && (await pointHost(change, new URL(change.url).host));
+  const elsewhere = change.state === 'ready' && !pointed;
   const told = elsewhere ? { ...change, url: change.deploymentUrl } : change;
   // The check is the built commit's: a build superseded by a newer head, or still going when the
   // pull request closed, reports how it ended (`cancelled` when it was stopped) all the same.
@@ -274,9 +279,10 @@ async function recordState(change: PreviewBuildChange): Promise<PreviewRecord | 
  * that this pull request holds the host (claimed by `launch`; another project's host stays theirs).
  * Answers whether it does now.
  */
-async function pointHost(change: PreviewBuildChange): Promise<boolean> {
-  const host = new URL(change.url).host;
-  if (change.url === change.deploymentUrl) return false;
+async function pointHost(
+  change: Pick<PreviewRecord, 'repoId' | 'number' | 'projectId' | 'deploymentId'>,
+  host: string,
+): Promise<boolean> {
   try {
     await transact([
       {
@@ -352,6 +358,53 @@ async function shownUrl(preview: PreviewRecord): Promise<string> {
   const own = (await getDeployment(preview.orgId, preview.deploymentId))?.host;
   return `https://${own ?? preview.host}`;
 }
+
+/**
+ * A preview made before hosts were claimed for their pull request (shared/domains/hosts/migrate.ts
+ * goes through them): it claims the first of its hosts that no other project holds (the one it
+ * names when it can: one of its project's from before is marked as this pull request's), the
+ * preview item names it, and a ready build is pointed there. Answers the host, or undefined when
+ * the preview moved meanwhile (a newer build claims its own) or no host is free.
+ */
+export async function reclaimPreviewHost(
+  preview: PreviewRecord,
+  project: Pick<ProjectRecord, 'slug' | 'projectId'>,
+): Promise<string | undefined> {
+  const owner = {
+    orgId: preview.orgId,
+    projectId: preview.projectId,
+    pull: pullOfPreview(preview.repoId, preview.number),
+  };
+  for (const host of previewHosts(project, preview.number, preview.host)) {
+    try {
+      await transact(
+        [
+          claimPreviewHost(hostEntry(host, 'preview', owner)),
+          {
+            Update: {
+              TableName: TABLE(),
+              Key: previewKey(preview.repoId, preview.number, preview.projectId),
+              UpdateExpression: 'SET host = :h',
+              ConditionExpression: 'deploymentId = :d AND attribute_not_exists(retired)',
+              ExpressionAttributeValues: { ':h': host, ':d': preview.deploymentId },
+            },
+          },
+        ],
+        [() => new HostTaken(host), () => new Moved()],
+      );
+    } catch (err) {
+      if (err instanceof HostTaken) continue;
+      if (err instanceof Moved) return undefined;
+      throw err;
+    }
+    if (preview.state === 'ready') await pointHost(preview, host);
+    return host;
+  }
+  return undefined;
+}
+
+/** The preview item changed (a newer build, a retire) while a host was claimed for it. */
+class Moved extends Error {}
 
 /**
  * Marks a pull request's preview retired (later build states no longer count) and releases its
