@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claimExistingPreviewHosts } from '../../shared/domains/hosts/migrate';
@@ -203,6 +204,38 @@ describe('two organizations, one project slug, pull request #1 each', () => {
 });
 
 const previewSk = (number: number, projectId: string) => `PREVIEW#${String(number).padStart(10, '0')}#${projectId}`;
+
+describe('every preview label held by another project', () => {
+  it("the preview is at the deployment's own host, never another project's; closing keeps that host", async () => {
+    const other = await p.newOrg();
+    const slug = `f${process.pid.toString(36)}${Date.now().toString(36)}`.slice(0, 19);
+    const site = await linkedSite({ orgId: p.org.orgId, token: p.owner.token }, slug, 'main');
+    // Another organization's projects take each label as their production host first.
+    const hash = (n: number) => createHash('sha256').update(site.projectId).digest('hex').slice(0, n);
+    for (const taken of [`${slug}-pr-1`, `${slug}-pr-1-${hash(8)}`, `${slug}-pr-1-${hash(16)}`]) {
+      const res = await p.post(
+        `/v1/orgs/${other.org.orgId}/projects`,
+        { name: taken, slug: taken, framework: 'static' },
+        { token: other.owner.token },
+      );
+      expect(res.status).toBe(201);
+      expect((await getHost(`${taken}.localhost`, true))?.projectId).toBe(res.body.project.projectId);
+    }
+    const { number, preview } = await openWithPreview(site, 'feature', 'the branch');
+    expect(number).toBe(1);
+    expect(preview.state).toBe('ready');
+    const deployment = await p.get(`/v1/orgs/${p.org.orgId}/deployments/${preview.deploymentId}`);
+    expect(hostOf(preview.url)).toBe(deployment.body.deployment.host);
+    expect(deployment.body.deployment.previewHost).toBe(deployment.body.deployment.host);
+    expect((await edgeFetch(env.edge, hostOf(preview.url), '/')).text).toBe('<h1>the branch</h1>');
+    // Closing retires the preview; the deployment's own host is not released with it.
+    const closed = await p.post(`${pullPath(site, number)}/close`);
+    expect(closed.status).toBe(200);
+    expect((await pullOf(site, number)).preview.state).toBe('retired');
+    expect((await getHost(hostOf(preview.url), true))?.deploymentId).toBe(preview.deploymentId);
+    expect((await edgeFetch(env.edge, hostOf(preview.url), '/')).text).toBe('<h1>the branch</h1>');
+  });
+});
 
 describe('previews made before hosts were claimed per pull request', () => {
   it('the migration gives each its own host: the holder keeps it, the other gets its derived label', async () => {

@@ -13,7 +13,7 @@ import {
   pointPreviewHost,
   previewLabels,
   pullOfPreview,
-  releaseHosts,
+  releasePreviewHost,
 } from '../hosts/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { getDeployment } from '../projects/deployments';
@@ -24,9 +24,11 @@ import type { DeploymentRecord, DeploymentStatus } from './schema';
 /**
  * Pull request previews: a project linked to a repository builds a `preview` deployment of the
  * head of every open pull request (shared/domains/deployments/preview-builds.ts starts them), served at one
- * host per pull request and project, `<project slug>-pr-<number>.<apps domain>`, held in the host
- * registry (kind `preview`) and pointed at the newest ready (or skipped) deployment of the pull
- * request. Beside the pull request (partition `REPOID#<repoId>`) one item per project,
+ * host per pull request and project, `<project slug>-pr-<number>.<apps domain>` (or, when another
+ * project of any organization holds it, a label derived from the project id: `previewHosts`),
+ * claimed for that pull request in the host registry (kind `preview`) by the transaction that
+ * writes its deployment, and pointed at the newest ready (or skipped) deployment of the pull
+ * request. The pull request shows it only while it holds it (`pullPreview`). Beside the pull request (partition `REPOID#<repoId>`) one item per project,
  * `PREVIEW#<number>#<projectId>`, keeps what the pull request shows: the host, the state and the
  * deployment and commit of its newest build. Closing or merging retires the host (the
  * deployments stay listed); reopening builds again.
@@ -419,5 +421,5 @@ export async function retirePreview(preview: PreviewRecord): Promise<void> {
       ExpressionAttributeValues: { ':y': true, ':t': Date.now() },
     }),
   );
-  await releaseHosts([preview.host], preview.projectId);
+  await releasePreviewHost(preview.host, preview.projectId, pullOfPreview(preview.repoId, preview.number));
 }

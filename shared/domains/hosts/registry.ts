@@ -236,3 +236,23 @@ export const pointPreviewHost = (host: string, projectId: string, pull: string, 
     ExpressionAttributeValues: { ':d': deploymentId, ':p': projectId, ':k': 'preview', ':pull': pull },
   },
 });
+
+/**
+ * Releases a preview host if that pull request of that project holds it (a preview that fell back
+ * to its deployment's own host, or names another project's, releases nothing).
+ */
+export async function releasePreviewHost(host: string, projectId: string, pull: string): Promise<void> {
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: TABLE(),
+        Key: hostKey(host),
+        ConditionExpression: PREVIEW_HOLDER,
+        ExpressionAttributeNames: { '#kind': 'kind', '#pull': 'pull' },
+        ExpressionAttributeValues: { ':p': projectId, ':k': 'preview', ':pull': pull },
+      }),
+    );
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+  }
+}
