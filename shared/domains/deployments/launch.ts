@@ -7,7 +7,7 @@ import { newId } from '../../kernel/store/ids';
 import { transact } from '../../kernel/store/ops';
 import { putNew } from '../../kernel/store/table';
 import { type BuildSource, builds } from '../../ports/builds';
-import { HOST_IN_USE, hostEntry, reserveHost } from '../hosts/registry';
+import { claimPreviewHost, HOST_IN_USE, HostTaken, hostEntry, pullOfPreview, reserveHost } from '../hosts/registry';
 import { regionOfLocation } from '../platform-admin/geo';
 import { newDeploymentItems } from '../projects/deployments';
 import { envHash } from '../projects/env';
@@ -17,7 +17,7 @@ import { cancelDeployment, stopIfCanceled } from './cancel';
 import { type DeploymentEnv, deploymentEnv } from './env';
 import { deploymentHost } from './hosts';
 import { sealLogMask } from './log-mask';
-import { previewDeploymentMoved, previewHost } from './previews';
+import { previewDeploymentMoved } from './previews';
 import { inFlightForPull, queuedFor, routeItem, setFields, transition } from './records';
 import { expiryMarker } from './retention';
 import type { DeploymentMeta, DeploymentRecord, DeploymentStatus, DeploymentTarget } from './schema';
@@ -47,8 +47,11 @@ interface LaunchInput {
    * serving at its host) and no build starts.
    */
   skip?: { previousDeploymentId: string; reason: string };
-  /** A pull request's preview: its host is the pull request's (shared/domains/deployments/previews.ts). */
-  pullRequest?: { repoId: string; number: number; authorId?: string };
+  /**
+   * A pull request's preview (shared/domains/deployments/previews.ts): `hosts` are the preview
+   * hosts it may take, in order (the first that no other project holds is claimed for the pull request).
+   */
+  pullRequest?: { repoId: string; number: number; authorId?: string; hosts: string[] };
 }
 
 /**
@@ -68,7 +71,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
   const skipped = input.skip !== undefined;
 
   const env = skipped ? undefined : (input.env ?? (await deploymentEnv(orgId, projectId, target)));
-  const deployment: Omit<DeploymentRecord, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'version'> = {
+  const deployment: NewDeployment = {
     deploymentId,
     orgId,
     projectId,
@@ -93,30 +96,26 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     logMask: env && (await sealLogMask(deploymentId, env.sensitive)),
     sourceSize: input.sourceSize,
     sourceHash: input.sourceHash,
-    ...(input.pullRequest
-      ? {
-          pullRequest: { repoId: input.pullRequest.repoId, number: input.pullRequest.number },
-          previewHost: previewHost(project.slug, input.pullRequest.number),
-        }
-      : {}),
   };
-  // The deployment's host is reserved in the global registry with the record (shared/domains/hosts).
-  const items = [
-    orgIsActive(orgId),
-    ...newDeploymentItems(deployment),
-    putNew(routeItem(orgId, projectId, host, { deploymentId }, now) as never),
-    putNew(expiryMarker(deploymentId, projectId, now) as never),
-  ];
-  const failures: (string | (() => Error) | undefined)[] = [
-    () => new DomainError('notFound', ORG_NOT_FOUND),
-    undefined,
-    () => new DomainError('notFound', PROJECT_NOT_FOUND),
-  ];
-  failures[items.length] = HOST_IN_USE(host);
-  await transact(
-    [...items, reserveHost(hostEntry(host, 'deployment', { orgId, projectId, deploymentId }, now))],
-    failures,
-  );
+  // A pull request's preview host: the first of its candidates that no other project holds, claimed
+  // in the transaction that writes the deployment; none free, the deployment's own host is it.
+  const pull = input.pullRequest;
+  for (const previewHost of pull ? [...pull.hosts, host] : [undefined]) {
+    const claim = pull && previewHost !== host ? previewHost : undefined;
+    if (pull) {
+      deployment.pullRequest = { repoId: pull.repoId, number: pull.number };
+      deployment.previewHost = previewHost;
+    }
+    try {
+      await writeDeployment(
+        deployment,
+        pull && claim ? { host: claim, pull: pullOfPreview(pull.repoId, pull.number) } : undefined,
+      );
+      break;
+    } catch (err) {
+      if (!(claim && err instanceof HostTaken && err.host === claim)) throw err;
+    }
+  }
   const record = { ...deployment } as DeploymentRecord;
   await previewDeploymentMoved(record, { authorId: input.pullRequest?.authorId });
   if (!env) return record;
@@ -148,6 +147,46 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
     throw new DomainError('backend', START_FAILED);
   }
   return record;
+}
+
+type NewDeployment = Omit<DeploymentRecord, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'version'>;
+
+/**
+ * The deployment's record, its edge route and expiry marker, its host reserved in the global
+ * registry (shared/domains/hosts), and `preview`'s host claimed for that pull request (HostTaken
+ * when another project holds it), in one transaction (the organization and the project active).
+ */
+async function writeDeployment(deployment: NewDeployment, preview?: { host: string; pull: string }): Promise<void> {
+  const {
+    orgId,
+    projectId,
+    deploymentId,
+    host,
+    createdAt: now,
+  } = deployment as NewDeployment & {
+    host: string;
+    createdAt: number;
+  };
+  const items = [
+    orgIsActive(orgId),
+    ...newDeploymentItems(deployment),
+    putNew(routeItem(orgId, projectId, host, { deploymentId }, now) as never),
+    putNew(expiryMarker(deploymentId, projectId, now) as never),
+  ];
+  const failures: (string | (() => Error) | undefined)[] = [
+    () => new DomainError('notFound', ORG_NOT_FOUND),
+    undefined,
+    () => new DomainError('notFound', PROJECT_NOT_FOUND),
+  ];
+  failures[items.length] = HOST_IN_USE(host);
+  items.push(reserveHost(hostEntry(host, 'deployment', { orgId, projectId, deploymentId }, now)) as never);
+  if (preview) {
+    failures[items.length] = () => new HostTaken(preview.host);
+    items.push(
+      claimPreviewHost(hostEntry(preview.host, 'preview', { orgId, projectId, pull: preview.pull }, now)) as never,
+    );
+  }
+  await transact(items, failures);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { PullRecord } from '../repos/pulls';
 import { linkedProjects } from '../repos/records';
 import { cancelDeployment } from './cancel';
 import { launch } from './launch';
-import { previewsOfPull, retirePreview } from './previews';
+import { previewHosts, previewsOfPull, retirePreview } from './previews';
 import { inFlightForPull, latestForCommit } from './records';
 import type { DeploymentRecord } from './schema';
 
@@ -69,7 +69,12 @@ export async function previewPull(
       commitMessage: commit.message.split('\n')[0],
       commitAuthor: commit.author.name,
       source: { kind: 'git', repoId: pull.repoId, commitSha: commit.id, branch: pull.sourceBranch },
-      pullRequest: { repoId: pull.repoId, number: pull.number, authorId: pull.authorId },
+      pullRequest: {
+        repoId: pull.repoId,
+        number: pull.number,
+        authorId: pull.authorId,
+        hosts: previewHosts(project, pull.number, current?.host),
+      },
       ...(why && previous ? { skip: { previousDeploymentId: previous, reason: why } } : {}),
     });
   } catch (err) {

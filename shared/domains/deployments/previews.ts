@@ -3,18 +3,32 @@ import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
-import { hostEntry, releaseHosts } from '../hosts/registry';
+import {
+  claimPreviewHost,
+  getHost,
+  HostTaken,
+  holdsPreview,
+  hostEntry,
+  hostOfLabel,
+  pointPreviewHost,
+  previewLabels,
+  pullOfPreview,
+  releasePreviewHost,
+} from '../hosts/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
-import { appsDomain } from '../projects/hosts';
+import { getDeployment } from '../projects/deployments';
+import type { ProjectRecord } from '../projects/schema';
 import { type CheckState, reportCheck } from '../repos/checks';
 import type { DeploymentRecord, DeploymentStatus } from './schema';
 
 /**
  * Pull request previews: a project linked to a repository builds a `preview` deployment of the
  * head of every open pull request (shared/domains/deployments/preview-builds.ts starts them), served at one
- * host per pull request and project, `<project slug>-pr-<number>.<apps domain>`, held in the host
- * registry (kind `preview`) and pointed at the newest ready (or skipped) deployment of the pull
- * request. Beside the pull request (partition `REPOID#<repoId>`) one item per project,
+ * host per pull request and project, `<project slug>-pr-<number>.<apps domain>` (or, when another
+ * project of any organization holds it, a label derived from the project id: `previewHosts`),
+ * claimed for that pull request in the host registry (kind `preview`) by the transaction that
+ * writes its deployment, and pointed at the newest ready (or skipped) deployment of the pull
+ * request. The pull request shows it only while it holds it (`pullPreview`). Beside the pull request (partition `REPOID#<repoId>`) one item per project,
  * `PREVIEW#<number>#<projectId>`, keeps what the pull request shows: the host, the state and the
  * deployment and commit of its newest build. Closing or merging retires the host (the
  * deployments stay listed); reopening builds again.
@@ -42,6 +56,8 @@ export interface PreviewBuildChange {
   state: PreviewBuildState;
   /** `https://<preview host>`: where the pull request's preview is served. */
   url: string;
+  /** `https://<the deployment's own host>`: where it is served when the preview host isn't its. */
+  deploymentUrl: string;
   /** The build log of the deployment (the deployments route). */
   logUrl: string;
   error?: string;
@@ -84,8 +100,18 @@ const previewKey = (repoId: string, number: number, projectId: string) => ({
   sk: `PREVIEW#${pad(number)}#${projectId}`,
 });
 
-/** A DNS label of at most 63 characters: the slug (at most 40) with `-pr-<number>`. */
-export const previewHost = (slug: string, number: number) => `${slug}-pr-${number}.${appsDomain()}`;
+/**
+ * The hosts a pull request's preview may take, in order: the one it had (so its URL stays across a
+ * rename, a retire and a reopen), then `<slug>-pr-<number>` and the labels derived from the project
+ * id (shared/domains/hosts/registry.ts `previewLabels`: one DNS label each, at most 63 characters).
+ * `launch` claims the first no other project holds, for this pull request, in the transaction that
+ * writes the deployment; the host is never shared with another project or organization.
+ */
+export function previewHosts(project: Pick<ProjectRecord, 'slug' | 'projectId'>, number: number, had?: string) {
+  const labels = previewLabels(project.slug, number, project.projectId);
+  // The label only: the apps domain (locally the edge's port) is today's.
+  return [...new Set([...(had ? [had.split('.')[0] as string] : []), ...labels])].map(hostOfLabel);
+}
 
 export const buildLogUrl = (orgId: string, deploymentId: string) =>
   `/v1/orgs/${orgId}/deployments/${deploymentId}/build-log`;
@@ -107,7 +133,7 @@ const STATE_OF: Partial<Record<DeploymentStatus, PreviewBuildState>> = {
 export async function previewDeploymentMoved(d: DeploymentRecord, extra: { authorId?: string } = {}): Promise<void> {
   const pull = d.pullRequest;
   const state = d.status && STATE_OF[d.status];
-  if (!pull || d.target !== 'preview' || !state || !d.previewHost) return;
+  if (!pull || d.target !== 'preview' || !state || !d.previewHost || !d.host) return;
   try {
     await onPreviewBuildState({
       orgId: d.orgId,
@@ -118,6 +144,7 @@ export async function previewDeploymentMoved(d: DeploymentRecord, extra: { autho
       commit: d.commitSha,
       state,
       url: `https://${d.previewHost}`,
+      deploymentUrl: `https://${d.host}`,
       logUrl: buildLogUrl(d.orgId, d.deploymentId),
       ...(d.error ? { error: d.error } : {}),
       ...(d.status === 'skipped' ? { skipped: true } : {}),
@@ -140,12 +167,17 @@ export async function previewDeploymentMoved(d: DeploymentRecord, extra: { autho
  */
 export async function onPreviewBuildState(change: PreviewBuildChange): Promise<void> {
   const recorded = await recordState(change);
-  if (recorded && change.state === 'ready') await pointHost(change);
+  // Ready is told at the preview host only once that host answers this build (the pull request
+  // holds it and it points here); else at the deployment's own host, which it always holds.
+  const pointed =
+    recorded && change.url !== change.deploymentUrl && (await pointHost(change, new URL(change.url).host));
+  const elsewhere = change.state === 'ready' && !pointed;
+  const told = elsewhere ? { ...change, url: change.deploymentUrl } : change;
   // The check is the built commit's: a build superseded by a newer head, or still going when the
   // pull request closed, reports how it ended (`cancelled` when it was stopped) all the same.
-  await reportBuildCheck(change);
+  await reportBuildCheck(told);
   if (!recorded || change.skipped) return;
-  if (change.state === 'ready' || change.state === 'error') await notify(change, recorded.authorId);
+  if (change.state === 'ready' || change.state === 'error') await notify(told, recorded.authorId);
 }
 
 /** The build check's state for each state of the preview build. */
@@ -244,13 +276,15 @@ async function recordState(change: PreviewBuildChange): Promise<PreviewRecord | 
 }
 
 /**
- * The preview host answers this deployment, in one transaction with the check that it is still
- * the pull request's newest and not retired (so a retire that comes meanwhile is never undone).
- * A host another project holds stays theirs.
+ * The preview host answers this deployment, in one transaction with the checks that it is still
+ * the pull request's newest and not retired (so a retire that comes meanwhile is never undone) and
+ * that this pull request holds the host (claimed by `launch`; another project's host stays theirs).
+ * Answers whether it does now.
  */
-async function pointHost(change: PreviewBuildChange): Promise<void> {
-  const host = new URL(change.url).host;
-  const entry = hostEntry(host, 'preview', change);
+async function pointHost(
+  change: Pick<PreviewRecord, 'repoId' | 'number' | 'projectId' | 'deploymentId'>,
+  host: string,
+): Promise<boolean> {
   try {
     await transact([
       {
@@ -261,17 +295,12 @@ async function pointHost(change: PreviewBuildChange): Promise<void> {
           ExpressionAttributeValues: { ':d': change.deploymentId },
         },
       },
-      {
-        Put: {
-          TableName: TABLE(),
-          Item: entry,
-          ConditionExpression: 'attribute_not_exists(pk) OR (projectId = :p AND kind = :k)',
-          ExpressionAttributeValues: { ':p': change.projectId, ':k': 'preview' },
-        },
-      },
+      pointPreviewHost(host, change.projectId, pullOfPreview(change.repoId, change.number), change.deploymentId),
     ]);
+    return true;
   } catch (err) {
     log.warn('preview host not pointed', { host, deploymentId: change.deploymentId, error: describeError(err) });
+    return false;
   }
 }
 
@@ -306,7 +335,7 @@ export async function pullPreview(repoId: string, number: number): Promise<PullP
   const [latest] = (await previewsOfPull(repoId, number)).sort((a, b) => b.updatedAt - a.updatedAt);
   if (!latest) return null;
   return {
-    url: `https://${latest.host}`,
+    url: await shownUrl(latest),
     state: latest.retired ? 'retired' : latest.state,
     deploymentId: latest.deploymentId,
     commit: latest.commit ?? null,
@@ -314,6 +343,70 @@ export async function pullPreview(repoId: string, number: number): Promise<PullP
     skipped: latest.skipped === true,
   };
 }
+
+/**
+ * Where the pull request shows its preview, from the host registry: the preview host while this
+ * pull request holds it (and, once ready, it answers this build); otherwise the deployment's own
+ * host. So a preview is never shown at a host another project holds (one made before hosts were
+ * claimed for their pull request, whose label another organization had), nor `ready` at a host
+ * that serves something else.
+ */
+async function shownUrl(preview: PreviewRecord): Promise<string> {
+  const entry = await getHost(preview.host);
+  const held = holdsPreview(entry, preview.projectId, pullOfPreview(preview.repoId, preview.number));
+  if (held && (preview.state !== 'ready' || entry.deploymentId === preview.deploymentId)) {
+    return `https://${preview.host}`;
+  }
+  const own = (await getDeployment(preview.orgId, preview.deploymentId))?.host;
+  return `https://${own ?? preview.host}`;
+}
+
+/**
+ * A preview made before hosts were claimed for their pull request (shared/domains/hosts/migrate.ts
+ * goes through them): it claims the first of its hosts that no other project holds (the one it
+ * names when it can: one of its project's from before is marked as this pull request's), the
+ * preview item names it, and a ready build is pointed there. Answers the host, or undefined when
+ * the preview moved meanwhile (a newer build claims its own) or no host is free.
+ */
+export async function reclaimPreviewHost(
+  preview: PreviewRecord,
+  project: Pick<ProjectRecord, 'slug' | 'projectId'>,
+): Promise<string | undefined> {
+  const owner = {
+    orgId: preview.orgId,
+    projectId: preview.projectId,
+    pull: pullOfPreview(preview.repoId, preview.number),
+  };
+  for (const host of previewHosts(project, preview.number, preview.host)) {
+    try {
+      await transact(
+        [
+          claimPreviewHost(hostEntry(host, 'preview', owner)),
+          {
+            Update: {
+              TableName: TABLE(),
+              Key: previewKey(preview.repoId, preview.number, preview.projectId),
+              UpdateExpression: 'SET host = :h',
+              ConditionExpression: 'deploymentId = :d AND attribute_not_exists(retired)',
+              ExpressionAttributeValues: { ':h': host, ':d': preview.deploymentId },
+            },
+          },
+        ],
+        [() => new HostTaken(host), () => new Moved()],
+      );
+    } catch (err) {
+      if (err instanceof HostTaken) continue;
+      if (err instanceof Moved) return undefined;
+      throw err;
+    }
+    if (preview.state === 'ready') await pointHost(preview, host);
+    return host;
+  }
+  return undefined;
+}
+
+/** The preview item changed (a newer build, a retire) while a host was claimed for it. */
+class Moved extends Error {}
 
 /**
  * Marks a pull request's preview retired (later build states no longer count) and releases its
@@ -328,5 +421,5 @@ export async function retirePreview(preview: PreviewRecord): Promise<void> {
       ExpressionAttributeValues: { ':y': true, ':t': Date.now() },
     }),
   );
-  await releaseHosts([preview.host], preview.projectId);
+  await releasePreviewHost(preview.host, preview.projectId, pullOfPreview(preview.repoId, preview.number));
 }

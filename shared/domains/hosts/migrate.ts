@@ -3,12 +3,24 @@ import { db } from '../../kernel/store/client';
 import { PutCommand, ScanCommand, UpdateCommand } from '../../kernel/store/commands';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import type { DomainRecord } from '../custom-domains/records';
+import { type PreviewRecord, reclaimPreviewHost } from '../deployments/previews';
 import type { RouteRecord } from '../deployments/records';
+import { getProject } from '../projects/records';
 import type { ProjectRecord } from '../projects/schema';
-import { type HostEntry, hostEntry, hostOfLabel, productionLabels, reserveHost } from './registry';
+import {
+  getHost,
+  type HostEntry,
+  hostEntry,
+  hostOfLabel,
+  productionLabels,
+  pullOfPreview,
+  reserveHost,
+} from './registry';
 
 /** Written when the whole table's hosts were reserved: later starts skip the scan. */
 const DONE = { pk: 'MIGRATION#host-registry', sk: 'DONE' };
+/** Written when every pull request preview had its host claimed for its pull request. */
+const PREVIEWS_DONE = { pk: 'MIGRATION#preview-hosts', sk: 'DONE' };
 
 /**
  * Hosts made before the registry, reserved oldest first (`npm start` runs it at its start until it
@@ -18,6 +30,10 @@ const DONE = { pk: 'MIGRATION#host-registry', sk: 'DONE' };
  * stays with it. `orgIds`: those organizations' only (no mark left). Answers how many it reserved.
  */
 export async function reserveExistingHosts(orgIds?: string[]): Promise<number> {
+  return (await reserveOlderHosts(orgIds)) + (await claimExistingPreviewHosts(orgIds));
+}
+
+async function reserveOlderHosts(orgIds?: string[]): Promise<number> {
   // Once for the whole table: every host made since is reserved by what makes it.
   if (!orgIds && (await getItem(DONE, true))) return 0;
   const only = orgIds && new Set(orgIds.map((id) => keys.org(id).pk));
@@ -81,4 +97,47 @@ export async function reserveExistingHosts(orgIds?: string[]): Promise<number> {
   }
   if (!orgIds) await db.send(new PutCommand({ TableName: TABLE(), Item: { ...DONE, at: Date.now(), reserved } }));
   return reserved;
+}
+
+/**
+ * Pull request previews made before their hosts were claimed for their pull request (the host was
+ * `<project slug>-pr-<number>` for every organization, and the first project to be ready kept it):
+ * each preview not retired, least recently changed first, gets a host of its own
+ * (shared/domains/deployments/previews.ts `reclaimPreviewHost`): the one it names when free or
+ * its project's already (marked as this pull request's), else its label derived from the project
+ * id; a ready build is pointed there. Until then, and for any preview it could not move, the pull
+ * request shows the deployment's own host (`pullPreview` reads the registry), never another
+ * project's. Once for the whole table, like the hosts above; `orgIds`: those organizations' only.
+ */
+export async function claimExistingPreviewHosts(orgIds?: string[]): Promise<number> {
+  if (!orgIds && (await getItem(PREVIEWS_DONE, true))) return 0;
+  const only = orgIds && new Set(orgIds);
+  const found: PreviewRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new ScanCommand({
+        TableName: TABLE(),
+        FilterExpression: 'begins_with(pk, :repo) AND begins_with(sk, :preview) AND attribute_not_exists(retired)',
+        ExpressionAttributeValues: { ':repo': 'REPOID#', ':preview': 'PREVIEW#' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...((out.Items ?? []) as PreviewRecord[]).filter((i) => !only || only.has(i.orgId)));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  found.sort((a, b) => a.updatedAt - b.updatedAt);
+  let claimed = 0;
+  for (const preview of found) {
+    const project = await getProject(preview.orgId, preview.projectId);
+    if (project?.status !== 'active') continue;
+    // Claimed for its pull request already (a build since, or an earlier run): nothing to do.
+    const entry = await getHost(preview.host, true);
+    if (entry?.projectId === preview.projectId && entry.pull === pullOfPreview(preview.repoId, preview.number))
+      continue;
+    if (await reclaimPreviewHost(preview, project)) claimed++;
+  }
+  if (!orgIds)
+    await db.send(new PutCommand({ TableName: TABLE(), Item: { ...PREVIEWS_DONE, at: Date.now(), claimed } }));
+  return claimed;
 }

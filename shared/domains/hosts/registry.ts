@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, UpdateCommand } from '../../kernel/store/commands';
 import { queryAll } from '../../kernel/store/ops';
@@ -26,6 +26,8 @@ export interface HostEntry {
   orgId: string;
   projectId: string;
   deploymentId?: string;
+  /** A preview host's pull request, `<repoId>#<number>`: only that pull request of the project holds it. */
+  pull?: string;
   createdAt: number;
 }
 
@@ -38,7 +40,7 @@ const projectHostsKey = (projectId: string) => `PRJHOSTS#${projectId}`;
 export function hostEntry(
   host: string,
   kind: HostKind,
-  owner: { orgId: string; projectId: string; deploymentId?: string },
+  owner: { orgId: string; projectId: string; deploymentId?: string; pull?: string },
   now = Date.now(),
 ): HostEntry {
   const name = normalizeHost(host);
@@ -51,6 +53,7 @@ export function hostEntry(
     orgId: owner.orgId,
     projectId: owner.projectId,
     ...(owner.deploymentId ? { deploymentId: owner.deploymentId } : {}),
+    ...(owner.pull ? { pull: owner.pull } : {}),
     createdAt: now,
   };
 }
@@ -152,3 +155,104 @@ export function productionLabels(slug: string, orgSlug: string): string[] {
 
 /** `<label>.<apps domain>`: the host as links show it (locally with the edge's port). */
 export const hostOfLabel = (value: string) => `${value}.${appsDomain()}`;
+
+// Pull request preview hosts ---------------------------------------------------------------------
+
+/** The registry's name for a pull request of a repository (a preview host's `pull`). */
+export const pullOfPreview = (repoId: string, number: number) => `${repoId}#${number}`;
+
+const shortHash = (value: string, length: number) => createHash('sha256').update(value).digest('hex').slice(0, length);
+
+/**
+ * `<base><tail>` as one DNS label of at most 63 characters: when longer, `base` is cut and a short
+ * hash of the whole `base` added before `tail`, so two long bases that share a beginning stay apart.
+ */
+export function fitLabel(base: string, tail: string): string {
+  if (base.length + tail.length <= 63) return label(`${base}${tail}`);
+  const hash = `-${shortHash(base, 6)}`;
+  const cut = base.slice(0, Math.max(1, 63 - tail.length - hash.length)).replace(/-+$/, '');
+  return label(`${cut}${hash}${tail}`);
+}
+
+/**
+ * The labels a pull request's preview host may take, in order, all deterministic and each at most
+ * 63 characters: `<slug>-pr-<number>`, then the same with a suffix derived from the project id
+ * (8, then 16 hexadecimal characters of its SHA-256), for when another project, of any
+ * organization, holds the first. Each is tried in the transaction that creates the preview
+ * deployment (shared/domains/deployments/launch.ts); none is ever shared.
+ */
+export function previewLabels(slug: string, number: number, projectId: string): string[] {
+  const tail = `-pr-${number}`;
+  return [
+    fitLabel(slug, tail),
+    fitLabel(slug, `${tail}-${shortHash(projectId, 8)}`),
+    fitLabel(slug, `${tail}-${shortHash(projectId, 16)}`),
+  ];
+}
+
+/** Whether `entry` is the preview host of that pull request of that project (an entry from before `pull` was kept: of the project). */
+export const holdsPreview = (entry: HostEntry | undefined, projectId: string, pull: string): entry is HostEntry =>
+  entry?.kind === 'preview' && entry.projectId === projectId && (entry.pull === undefined || entry.pull === pull);
+
+/** The condition of the pull request (`:p`, `:pull`) holding a preview host (`:k`: 'preview'). */
+const PREVIEW_HOLDER = '(projectId = :p AND #kind = :k AND (attribute_not_exists(#pull) OR #pull = :pull))';
+const NAMES = { '#host': 'host', '#kind': 'kind', '#pull': 'pull' };
+
+/**
+ * A transaction item: the preview host becomes the pull request's (`entry.pull`, of
+ * `entry.projectId`) when free; when that pull request holds it already it stays so, still
+ * pointed at the deployment it serves. Held by anything else (another organization's preview,
+ * a production host), the item fails: the host is never shared.
+ */
+export const claimPreviewHost = (entry: HostEntry) => ({
+  Update: {
+    TableName: TABLE(),
+    Key: hostKey(entry.host),
+    UpdateExpression:
+      'SET #host = :h, #kind = :k, orgId = :o, projectId = :p, gsi1pk = :g, gsi1sk = :gs, #pull = :pull, createdAt = if_not_exists(createdAt, :t)',
+    ConditionExpression: `attribute_not_exists(pk) OR ${PREVIEW_HOLDER}`,
+    ExpressionAttributeNames: NAMES,
+    ExpressionAttributeValues: {
+      ':h': entry.host,
+      ':k': 'preview',
+      ':o': entry.orgId,
+      ':p': entry.projectId,
+      ':g': entry.gsi1pk,
+      ':gs': entry.gsi1sk,
+      ':pull': entry.pull ?? null,
+      ':t': entry.createdAt,
+    },
+  },
+});
+
+/** A transaction item: the pull request's preview host answers `deploymentId`, if that pull request holds it. */
+export const pointPreviewHost = (host: string, projectId: string, pull: string, deploymentId: string) => ({
+  Update: {
+    TableName: TABLE(),
+    Key: hostKey(host),
+    UpdateExpression: 'SET deploymentId = :d, #pull = :pull',
+    ConditionExpression: `attribute_exists(pk) AND ${PREVIEW_HOLDER}`,
+    ExpressionAttributeNames: { '#kind': 'kind', '#pull': 'pull' },
+    ExpressionAttributeValues: { ':d': deploymentId, ':p': projectId, ':k': 'preview', ':pull': pull },
+  },
+});
+
+/**
+ * Releases a preview host if that pull request of that project holds it (a preview that fell back
+ * to its deployment's own host, or names another project's, releases nothing).
+ */
+export async function releasePreviewHost(host: string, projectId: string, pull: string): Promise<void> {
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: TABLE(),
+        Key: hostKey(host),
+        ConditionExpression: PREVIEW_HOLDER,
+        ExpressionAttributeNames: { '#kind': 'kind', '#pull': 'pull' },
+        ExpressionAttributeValues: { ':p': projectId, ':k': 'preview', ':pull': pull },
+      }),
+    );
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+  }
+}
