@@ -9,6 +9,7 @@ import { putNew } from '../../kernel/store/table';
 import { type BuildSource, builds } from '../../ports/builds';
 import { HOST_IN_USE, hostEntry, reserveHost } from '../hosts/registry';
 import { regionOfLocation } from '../platform-admin/geo';
+import { lfsObjectPrefix } from '../repos/lfs/objects';
 import { newDeploymentItems } from '../projects/deployments';
 import { envHash } from '../projects/env';
 import { PROJECT_NOT_FOUND } from '../projects/records';
@@ -16,6 +17,7 @@ import type { ProjectRecord } from '../projects/schema';
 import { cancelDeployment, stopIfCanceled } from './cancel';
 import { type DeploymentEnv, deploymentEnv } from './env';
 import { deploymentHost } from './hosts';
+import { artifactsBucket } from './sources';
 import { sealLogMask } from './log-mask';
 import { previewDeploymentMoved, previewHost } from './previews';
 import { inFlightForPull, queuedFor, routeItem, setFields, transition } from './records';
@@ -136,7 +138,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
         buildCommand: project.buildCommand,
         outputDirectory: project.outputDirectory,
       },
-      source: input.source,
+      source: withLfs(orgId, input.source),
       env: env.vars,
     });
     await setFields(orgId, deploymentId, { buildId });
@@ -149,6 +151,12 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
   }
   return record;
 }
+
+/** A commit's build replaces its Git LFS pointers by the repository's objects (shared/ports/builds/lfs.ts). */
+const withLfs = (orgId: string, source: BuildSource): BuildSource =>
+  source.kind === 'git'
+    ? { ...source, lfs: { bucket: artifactsBucket(), prefix: lfsObjectPrefix({ orgId, repoId: source.repoId }) } }
+    : source;
 
 /**
  * Queued deployments of the same project, branch and target give way to `newer`; for a pull

@@ -3,6 +3,7 @@ import type { Organization } from '../../../kernel/identity/schema';
 import { findPlan } from '../../../kernel/plans/plans';
 import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
 import { getItem, keys } from '../../../kernel/store/table';
+import { parseLfsPointer } from '../../../ports/builds/lfs';
 import { storage } from '../../../ports/object-storage';
 import { errorName } from '../../../ports/object-storage/errors';
 import { presignedResponse, streamedBody } from '../../../ports/object-storage/presigned';
@@ -311,11 +312,5 @@ export async function lfsFileOf(repo: LfsRepo, content: Buffer, filename?: strin
   return { ...pointer, url };
 }
 
-const POINTER =
-  /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (\d+)\n(?:[a-z0-9.-]+ [^\n]*\n)*$/;
 /** The object an LFS pointer file names (the spec's pointer: version, oid, size), if it is one. */
-export function parsePointer(content: Buffer): LfsObjectRequest | undefined {
-  if (content.length > 1024) return undefined;
-  const m = POINTER.exec(content.toString('utf8'));
-  return m ? { oid: m[1] as string, size: Number(m[2]) } : undefined;
-}
+export const parsePointer: (content: Buffer) => LfsObjectRequest | undefined = parseLfsPointer;
