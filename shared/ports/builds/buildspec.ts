@@ -44,7 +44,7 @@ if (E.LFS_PREFIX) {
     const rel = path.relative(SRC, f), part = TMP + '/lfs-object';
     const r = cp.spawnSync('aws', ['s3', 'cp', 's3://' + B + '/' + E.LFS_PREFIX + oid, part, '--only-show-errors', '--no-follow-symlinks'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
     // S3 answers 403 for a key that isn't there to a session that can't list it: the same missing object.
-    if (r.status !== 0) fail(/\((403|404)\)|Not Found|Forbidden|AccessDenied/.test(r.stderr || '') ? ${JSON.stringify(lfsMissing('@'))}.replace('@', () => rel) : ${JSON.stringify(lfsFailed('@', 'the read failed'))}.replace('@', () => rel));
+    if (r.status !== 0) fail(/\((403|404)\)|Not Found|NoSuchKey|Forbidden|AccessDenied/.test(r.stderr || '') ? ${JSON.stringify(lfsMissing('@'))}.replace('@', () => rel) : ${JSON.stringify(lfsFailed('@', 'the read failed'))}.replace('@', () => rel));
     const h = crypto.createHash('sha256'), fd = fs.openSync(part, 'r'), chunk = Buffer.alloc(1 << 20);
     for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0; ) h.update(chunk.subarray(0, n));
     fs.closeSync(fd);

@@ -29,7 +29,8 @@ export function parseLfsPointer(content: Buffer): { oid: string; size: number } 
 
 export const lfsMissing = (path: string) =>
   `${path} is a Git LFS pointer whose object was never uploaded. Push it with git lfs push --all origin, then deploy again.`;
-export const lfsFailed = (path: string, why: string) => `Fetching the Git LFS object of ${path} failed (${why}). Redeploy to try again.`;
+export const lfsFailed = (path: string, why: string) =>
+  `Fetching the Git LFS object of ${path} failed (${why}). Redeploy to try again.`;
 
 export class LfsSourceError extends Error {
   override name = 'LfsSourceError';
