@@ -9,20 +9,20 @@ import { putNew } from '../../kernel/store/table';
 import { type BuildSource, builds } from '../../ports/builds';
 import { HOST_IN_USE, hostEntry, reserveHost } from '../hosts/registry';
 import { regionOfLocation } from '../platform-admin/geo';
-import { lfsObjectPrefix } from '../repos/lfs/objects';
 import { newDeploymentItems } from '../projects/deployments';
 import { envHash } from '../projects/env';
 import { PROJECT_NOT_FOUND } from '../projects/records';
 import type { ProjectRecord } from '../projects/schema';
+import { lfsObjectPrefix } from '../repos/lfs/objects';
 import { cancelDeployment, stopIfCanceled } from './cancel';
 import { type DeploymentEnv, deploymentEnv } from './env';
 import { deploymentHost } from './hosts';
-import { artifactsBucket } from './sources';
 import { sealLogMask } from './log-mask';
 import { previewDeploymentMoved, previewHost } from './previews';
 import { inFlightForPull, queuedFor, routeItem, setFields, transition } from './records';
 import { expiryMarker } from './retention';
 import type { DeploymentMeta, DeploymentRecord, DeploymentStatus, DeploymentTarget } from './schema';
+import { artifactsBucket } from './sources';
 
 /** Spec part A: the build could not be started (the deployment is left in `error`). */
 export const START_FAILED = "Couldn't start the build. Try again.";
