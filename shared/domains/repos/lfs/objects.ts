@@ -255,6 +255,8 @@ async function promote(repo: LfsRepo, o: LfsObjectRequest, key: string): Promise
     try {
       await storage.copyObject(bucket(), key, keyOf(repo.orgId, repo.repoId, o.oid), { ifMatch: etag });
     } catch (err) {
+      // Moved by a verify of the same upload at the same time: in place, or gone.
+      if (errorName(err) === 'NoSuchKey') return (await storedSize(repo, o.oid)) === o.size ? 'ok' : 'missing';
       // Written again since it was hashed: not the bytes that were checked.
       if (errorName(err) !== 'PreconditionFailed') throw err;
       same = false;
