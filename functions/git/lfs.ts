@@ -70,11 +70,19 @@ export interface LfsRequest {
   repoUrl: string;
 }
 
-/** An upload's verify: the object's size and SHA-256 checked, a mismatch removed. */
-export async function verifyLfs(orgId: string, repo: GitRepo, o: LfsObjectRequest): Promise<GitAnswer> {
+/**
+ * An upload's verify: the staged upload's size and SHA-256 checked and the object moved into place
+ * (only then is it served), a mismatch removed. `staged` names the upload of the verify token.
+ */
+export async function verifyLfs(
+  orgId: string,
+  repo: GitRepo,
+  o: LfsObjectRequest,
+  staged?: string,
+): Promise<GitAnswer> {
   const bad = invalidObject(o);
   if (bad) return error(422, bad);
-  const result = await verifyObject({ orgId, repoId: repo.repoId }, o);
+  const result = await verifyObject({ orgId, repoId: repo.repoId }, o, staged);
   if (result === 'missing') return error(404, LFS.notUploaded);
   if (result === 'mismatch') return error(422, LFS.mismatch);
   return json(200, {});

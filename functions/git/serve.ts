@@ -162,7 +162,8 @@ async function serveLfsRequest(deps: GitEndpointDeps, req: GitRequest, m: RegExp
     // An upload's verify, with the token its batch answer gave instead of the password.
     const repo = await deps.findRepo(orgId, name);
     const object = { oid: body.oid, size: body.size } as LfsObjectRequest;
-    if (repo && verifyTokenFits({ orgId, repoId: repo.repoId }, token, object)) return verifyLfs(orgId, repo, object);
+    const staged = repo && verifyTokenFits({ orgId, repoId: repo.repoId }, token, object);
+    if (repo && staged) return verifyLfs(orgId, repo, object, staged);
     return lfsJson(403, { message: 'This verify link is not valid. Push again.' });
   }
   const password = basicPassword(req.headers.authorization);

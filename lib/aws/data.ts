@@ -91,6 +91,8 @@ export class PlatformData extends Construct {
         { prefix: 'repo-uploads/', expiration: Duration.days(1) },
         // Archives of commits (shared/domains/repos/archives.ts: their records answer for 12 hours).
         { prefix: 'repo-archives/', expiration: Duration.days(1) },
+        // Git LFS uploads never verified (shared/domains/repos/lfs/objects.ts: their links last an hour).
+        { prefix: 'repo-lfs/incoming/', expiration: Duration.days(1) },
         // Results of agent jobs (shared/domains/agents/jobs.ts), linked from the job for a month.
         { prefix: 'agent-results/', expiration: Duration.days(30) },
         // Tracker import files, read while their import runs (shared/domains/tracker/transfer.ts), and

@@ -128,11 +128,20 @@ describe('the batch API', () => {
       body: wrong,
     });
     expect(put.status).toBe(200);
+    // Uploaded but not verified: not the object, for downloads nor for the next upload batch.
+    const before = await lfs(url, key, 'objects/batch', { operation: 'download', objects: [object] });
+    expect(((await before.json()) as { objects: unknown[] }).objects[0]).toEqual({
+      ...object,
+      error: { code: 404, message: 'Object does not exist' },
+    });
     const bad = await lfs(url, key, 'objects/verify', object);
     expect(bad.status).toBe(422);
     expect(await bad.json()).toEqual({
       message: "The uploaded object doesn't match its oid and size: it was removed. Push it again.",
     });
+    // Deleted: nothing of those bytes is left in the bucket, staged or in place.
+    const keys = await storage.listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, 'repo-lfs/', 1000);
+    expect(keys.keys.map((k) => k.key).filter((k) => k.includes(object.oid))).toEqual([]);
     const missing = await lfs(url, key, 'objects/verify', object);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ message: 'The object was not uploaded. Push it again.' });
@@ -141,6 +150,43 @@ describe('the batch API', () => {
     expect((await lfs(url, key, 'objects/verify', object)).status).toBe(200);
     const again = await lfs(url, key, 'objects/batch', { operation: 'upload', objects: [object] });
     expect(((await again.json()) as { objects: unknown[] }).objects[0]).toEqual({ ...object, authenticated: true });
+  });
+
+  it('an upload of other bytes of the same size, never verified, is never served: the owner pushes the real ones', async () => {
+    const owner = await p.apiKey(['git:read', 'git:write']);
+    const attacker = await p.apiKey(['git:read', 'git:write']);
+    const { url } = await newRepo();
+    const content = randomBytes(4096);
+    const object = { oid: sha256(content), size: content.length };
+
+    // The attacker asks to upload the owner's object and PUTs other bytes of its size; no verify.
+    const up = await lfs(url, attacker, 'objects/batch', { operation: 'upload', objects: [object] });
+    const upload = ((await up.json()) as { objects: { actions: Record<string, { href: string; header: object }> }[] })
+      .objects[0]?.actions.upload as { href: string; header: Record<string, string> };
+    const put = await fetch(upload.href, { method: 'PUT', headers: upload.header, body: randomBytes(4096) });
+    expect(put.status).toBe(200);
+    const down = await lfs(url, attacker, 'objects/batch', { operation: 'download', objects: [object] });
+    expect(((await down.json()) as { objects: unknown[] }).objects[0]).toEqual({
+      ...object,
+      error: { code: 404, message: 'Object does not exist' },
+    });
+    // The next upload batch asks for the object again.
+    const again = await lfs(url, owner, 'objects/batch', { operation: 'upload', objects: [object] });
+    const answer = ((await again.json()) as { objects: { actions?: Record<string, unknown> }[] }).objects[0];
+    expect(Object.keys(answer?.actions ?? {}).sort()).toEqual(['upload', 'verify']);
+
+    // The owner's push uploads and verifies the real bytes; a clone gets them.
+    const dir = workdir();
+    await ok(dir, ['clone', '-q', authed(url, owner), 'repo']);
+    const repo = join(dir, 'repo');
+    await ok(repo, ['lfs', 'track', '*.bin']);
+    writeFileSync(join(repo, 'asset.bin'), content);
+    await ok(repo, ['add', '.']);
+    await ok(repo, ['commit', '-q', '-m', 'An asset']);
+    await ok(repo, ['push', '-q', 'origin', 'main']);
+    const clone = workdir();
+    await ok(clone, ['clone', '-q', authed(url, owner), 'copy']);
+    expect(sha256(readFileSync(join(clone, 'copy', 'asset.bin')))).toBe(object.oid);
   });
 
   it('reports a missing object and bad requests, never a link or a 500', async () => {

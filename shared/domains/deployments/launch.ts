@@ -13,6 +13,7 @@ import { newDeploymentItems } from '../projects/deployments';
 import { envHash } from '../projects/env';
 import { PROJECT_NOT_FOUND } from '../projects/records';
 import type { ProjectRecord } from '../projects/schema';
+import { lfsObjectPrefix } from '../repos/lfs/objects';
 import { cancelDeployment, stopIfCanceled } from './cancel';
 import { type DeploymentEnv, deploymentEnv } from './env';
 import { deploymentHost } from './hosts';
@@ -21,6 +22,7 @@ import { previewDeploymentMoved } from './previews';
 import { inFlightForPull, queuedFor, routeItem, setFields, transition } from './records';
 import { expiryMarker } from './retention';
 import type { DeploymentMeta, DeploymentRecord, DeploymentStatus, DeploymentTarget } from './schema';
+import { artifactsBucket } from './sources';
 
 /** Spec part A: the build could not be started (the deployment is left in `error`). */
 export const START_FAILED = "Couldn't start the build. Try again.";
@@ -135,7 +137,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
         buildCommand: project.buildCommand,
         outputDirectory: project.outputDirectory,
       },
-      source: input.source,
+      source: withLfs(orgId, input.source),
       env: env.vars,
     });
     await setFields(orgId, deploymentId, { buildId });
@@ -188,6 +190,12 @@ async function writeDeployment(deployment: NewDeployment, preview?: { host: stri
   }
   await transact(items, failures);
 }
+
+/** A commit's build replaces its Git LFS pointers by the repository's objects (shared/ports/builds/lfs.ts). */
+const withLfs = (orgId: string, source: BuildSource): BuildSource =>
+  source.kind === 'git'
+    ? { ...source, lfs: { bucket: artifactsBucket(), prefix: lfsObjectPrefix({ orgId, repoId: source.repoId }) } }
+    : source;
 
 /**
  * Queued deployments of the same project, branch and target give way to `newer`; for a pull

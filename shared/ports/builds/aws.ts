@@ -31,16 +31,28 @@ const partitionOf = (region: string) =>
 
 /**
  * The session policy of one build (shared/ports/builds/buildspec.ts assumes the build-data role with
- * it): what the role allows, narrowed to this project's sources and cache and this deployment's
- * variables and artifacts. An IAM session's rights are the intersection of both.
+ * it): what the role allows, narrowed to this project's sources and cache, this deployment's
+ * variables and artifacts, and for a commit its repository's Git LFS objects. An IAM session's rights are the intersection of both.
  */
-export function buildSessionPolicy(bucket: string, region: string, projectId: string, deploymentId: string) {
+export function buildSessionPolicy(
+  bucket: string,
+  region: string,
+  projectId: string,
+  deploymentId: string,
+  lfsPrefix?: string,
+) {
   const arn = `arn:${partitionOf(region)}:s3:::${bucket}`;
   const objects = (...prefixes: string[]) => prefixes.map((p) => `${arn}/${p}*`);
+  // A commit's build reads its repository's Git LFS objects (no other repository's).
+  const lfs = lfsPrefix ? [lfsPrefix] : [];
   return {
     Version: '2012-10-17',
     Statement: [
-      { Effect: 'Allow', Action: ['s3:GetObject'], Resource: objects(`sources/${projectId}/`, `cache/${projectId}/`) },
+      {
+        Effect: 'Allow',
+        Action: ['s3:GetObject'],
+        Resource: objects(`sources/${projectId}/`, `cache/${projectId}/`, ...lfs),
+      },
       { Effect: 'Allow', Action: ['s3:GetObject', 's3:DeleteObject'], Resource: objects(`builds/${deploymentId}/`) },
       {
         Effect: 'Allow',
@@ -74,6 +86,7 @@ export function awsBuilds(): BuildsPort {
           ContentType: 'application/json',
         }),
       );
+      const lfsPrefix = job.source.kind === 'git' ? job.source.lfs?.prefix : undefined;
       const vars: Record<string, string | undefined> = {
         ...deploymentVars(job),
         FRAMEWORK: job.settings.framework ?? 'nextjs',
@@ -83,8 +96,11 @@ export function awsBuilds(): BuildsPort {
         OUTPUT_DIRECTORY: job.settings.outputDirectory,
         SOURCE_KEY: job.source.kind === 'upload' ? job.source.key : undefined,
         SOURCE_KIND: job.source.kind,
+        LFS_PREFIX: lfsPrefix,
         ENV_KEY: envObjectKey(job.deploymentId),
-        SESSION_POLICY: JSON.stringify(buildSessionPolicy(bucket(), config.region, job.projectId, job.deploymentId)),
+        SESSION_POLICY: JSON.stringify(
+          buildSessionPolicy(bucket(), config.region, job.projectId, job.deploymentId, lfsPrefix),
+        ),
       };
       const out = await cb.send(
         new StartBuildCommand({

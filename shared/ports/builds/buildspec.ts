@@ -1,10 +1,12 @@
 import { BUILT_SITE_DIRECTORIES, NO_BUILT_SITE, NOT_SERVED, noBuildStep, SERVER_FILES } from './detect';
+import { LFS_POINTER, lfsFailed, lfsMissing, MAX_POINTER_BYTES } from './lfs';
 import { PLATFORM_FILES } from './platform-files';
 
 /**
  * The CodeBuild buildspec of the platform's build project (lib/aws/deployments.ts). It does on
  * AWS what shared/ports/builds/local.ts does on one machine, with the same rules (plan.ts):
- * 1. downloads the archive, refuses links, special files and paths leaving the folder, unpacks;
+ * 1. downloads the archive, refuses links, special files and paths leaving the folder, unpacks (a
+ *    commit: CodeBuild's checkout, its Git LFS pointers replaced by their objects, `LFS_PREFIX`);
  * 2. plans: framework defaults, package manager from the lock file;
  * 3. restores `node_modules` from `cache/<projectId>/<key>.tgz` (key: lock file, install command,
  *    Node major) or installs and saves it; runs the build command;
@@ -32,6 +34,27 @@ const fail = (m) => { console.log('Error: ' + m); fs.writeFileSync(TMP + '/error
 const aws = (args) => cp.execFileSync('aws', args, { stdio: ['ignore', 'inherit', 'inherit'] });
 const inside = (root, rel) => { const f = path.resolve(root, rel); return f === root || f.startsWith(root + path.sep) ? f : null; };
 const vars = JSON.parse(fs.readFileSync(TMP + '/env.json', 'utf8'));
+if (E.LFS_PREFIX) {
+  // A commit's Git LFS pointers become their files, read from the platform's LFS store (shared/ports/builds/lfs.ts).
+  const pointer = new RegExp(${JSON.stringify(LFS_POINTER.source)}), found = [];
+  const scan = (dir) => { for (const e of fs.readdirSync(dir, { withFileTypes: true })) { const f = path.join(dir, e.name); if (e.isDirectory()) scan(f); else if (e.isFile() && fs.statSync(f).size <= ${MAX_POINTER_BYTES}) { const m = pointer.exec(fs.readFileSync(f, 'utf8')); if (m) found.push([f, m[1], Number(m[2])]); } } };
+  scan(SRC);
+  let bytes = 0;
+  for (const [f, oid, size] of found) {
+    const rel = path.relative(SRC, f), part = TMP + '/lfs-object';
+    const r = cp.spawnSync('aws', ['s3', 'cp', 's3://' + B + '/' + E.LFS_PREFIX + oid, part, '--only-show-errors', '--no-follow-symlinks'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    // S3 answers 403 for a key that isn't there to a session that can't list it: the same missing object.
+    if (r.status !== 0) fail(/\((403|404)\)|Not Found|NoSuchKey|Forbidden|AccessDenied/.test(r.stderr || '') ? ${JSON.stringify(lfsMissing('@'))}.replace('@', () => rel) : ${JSON.stringify(lfsFailed('@', 'the read failed'))}.replace('@', () => rel));
+    const h = crypto.createHash('sha256'), fd = fs.openSync(part, 'r'), chunk = Buffer.alloc(1 << 20);
+    for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0; ) h.update(chunk.subarray(0, n));
+    fs.closeSync(fd);
+    if (fs.statSync(part).size !== size || h.digest('hex') !== oid) fail(${JSON.stringify(lfsFailed('@', "the object doesn't match its pointer"))}.replace('@', () => rel));
+    const mode = fs.statSync(f).mode & 0o777;
+    fs.renameSync(part, f); fs.chmodSync(f, mode);
+    bytes += size;
+  }
+  if (found.length) console.log('Fetched ' + found.length + ' Git LFS files (' + Math.ceil(bytes / 1024) + ' KB).');
+}
 const app = inside(SRC, E.ROOT_DIRECTORY || '.');
 if (!app || !fs.existsSync(app)) fail('The root directory "' + E.ROOT_DIRECTORY + '" isn\'t in the source.');
 const pkgFile = path.join(app, 'package.json');

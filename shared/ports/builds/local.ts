@@ -25,6 +25,7 @@ import { depsCacheKey, restoreDeps, saveDeps } from './deps-cache';
 import { NO_BUILT_SITE, NOT_SERVED, noBuildStep } from './detect';
 import { type BuildOf, type BuildStatus, buildStateChange } from './events';
 import { ArchiveError, extractArchive } from './extract';
+import { LfsSourceError, replaceLfsPointers } from './lfs';
 import { toolBin } from './package-managers';
 import { type BuildPlan, builtSiteDirectory, NEXT_START_ENTRY, PlanError, planBuild } from './plan';
 import type { BuildJob, BuildsPort, ImportJob } from './port';
@@ -276,6 +277,13 @@ async function fetchSource(job: BuildJob, dest: string, log: BuildLogWriter, dea
     const stream = await (await git()).archive(job.source.repoId, job.source.commitSha, 'tar.gz');
     const { entries, bytes } = await extractArchive(stream, dest);
     log.line(`Unpacked ${entries} files and folders (${Math.ceil(bytes / 1024)} KB).`);
+    // Git LFS pointers become their files, as on AWS (the build script does it there).
+    if (job.source.lfs) {
+      const got = await replaceLfsPointers(dest, job.source.lfs).catch((err: Error) => {
+        throw err instanceof LfsSourceError ? new BuildError(err.message) : err;
+      });
+      if (got.objects > 0) log.line(`Fetched ${got.objects} Git LFS files (${Math.ceil(got.bytes / 1024)} KB).`);
+    }
     return;
   }
   log.line('Downloading the source archive.');

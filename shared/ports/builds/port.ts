@@ -5,7 +5,18 @@ import type { BuildSettings } from './plan';
 /** Where a build gets its source. */
 export type BuildSource =
   | { kind: 'upload'; bucket: string; key: string }
-  | { kind: 'git'; repoId: string; commitSha: string; branch: string };
+  | {
+      kind: 'git';
+      repoId: string;
+      commitSha: string;
+      branch: string;
+      /**
+       * Where the repository's verified Git LFS objects are (`<prefix><oid>` of the platform's
+       * artifacts bucket): the build replaces the commit's LFS pointer files by them
+       * (shared/ports/builds/lfs.ts).
+       */
+      lfs?: { bucket: string; prefix: string };
+    };
 
 /** One build of one deployment: everything the build needs, nothing it must look up. */
 export interface BuildJob {

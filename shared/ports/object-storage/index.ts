@@ -37,6 +37,11 @@ export interface StoragePort {
   headObject(bucket: BucketRef, key: string): Promise<ObjectInfo>;
   /** An empty object whose key ends with `/`: how S3 consoles show an empty folder. */
   putFolder(bucket: BucketRef, key: string): Promise<void>;
+  /**
+   * Copies `from` to `to` in the bucket (S3's CopyObject: server-side, up to 5 GB). With `ifMatch`,
+   * only while `from` still has that ETag (S3 answers `PreconditionFailed` otherwise).
+   */
+  copyObject(bucket: BucketRef, from: string, to: string, options?: { ifMatch?: string }): Promise<void>;
   /** Deletes up to 1,000 keys at once; S3 reports failures per key. */
   deleteKeys(bucket: BucketRef, keys: string[]): Promise<DeleteOutcome>;
   /** Old versions and delete markers (never current files), at most `max` of them. */

@@ -1,6 +1,7 @@
 import {
   type _Object,
   type CORSRule,
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetBucketCorsCommand,
   GetObjectCommand,
@@ -81,6 +82,7 @@ type Shared = Pick<
   | 'listKeys'
   | 'headObject'
   | 'putFolder'
+  | 'copyObject'
   | 'presignGet'
   | 'presignPut'
   | 'getCors'
@@ -172,6 +174,17 @@ export function s3Operations(clientFor: (bucket?: BucketRef) => S3Client): Share
     async putFolder(bucket, key) {
       await clientFor(bucket).send(
         new PutObjectCommand({ Bucket: bucket.name, Key: key, Body: new Uint8Array(0), ContentLength: 0 }),
+      );
+    },
+
+    async copyObject(bucket, from, to, options = {}) {
+      await clientFor(bucket).send(
+        new CopyObjectCommand({
+          Bucket: bucket.name,
+          Key: to,
+          CopySource: `${bucket.name}/${from.split('/').map(encodeURIComponent).join('/')}`,
+          CopySourceIfMatch: options.ifMatch,
+        }),
       );
     },
 

@@ -9,7 +9,15 @@ import { UnsafeUrlError } from '../../../kernel/net/guarded-fetch';
 import { type FetchLike, streamingGuardedFetch } from '../../../kernel/net/streaming-fetch';
 import { putFileAt } from '../../../ports/object-storage/put-file';
 import { loopbackAllowed } from '../../connectors/records';
-import { LFS_CONTENT_TYPE, type LfsObjectRequest, type LfsRepo, uploadBatch } from '../lfs/objects';
+import {
+  LFS_CONTENT_TYPE,
+  type LfsObjectRequest,
+  type LfsRepo,
+  uploadBatch,
+  VERIFY_HEADER,
+  verifyObject,
+  verifyTokenFits,
+} from '../lfs/objects';
 import { IMPORT_M } from './records';
 
 /**
@@ -20,7 +28,7 @@ import { IMPORT_M } from './records';
  * redirect): those links are the tenant's to write, so an internal or metadata address is refused
  * and fails the import. Each object is read to the job's disk, checked by size and SHA-256, then
  * stored as an LFS push stores it (uploadBatch: the plan's storage counted first, a presigned PUT
- * under the repository's prefix). Objects already stored are not fetched again. A source with no
+ * to a staging key, then verify, which hashes it there and moves it into place). Objects already stored are not fetched again. A source with no
  * LFS server (404 on the batch) and objects the source doesn't have (their 404) are left out: the
  * platform then reports their pointers as missing objects, as it does for any pointer.
  */
@@ -178,7 +186,7 @@ export async function importLfsObjects(options: {
   for (const chunk of chunksOf(options.pointers)) {
     // Ours first: the plan's storage counted, and the objects already stored left out.
     const ours = await uploadBatch(repo, chunk, { href: '' });
-    const links = new Map(ours.flatMap((a) => (a.actions?.upload ? [[a.oid, a.actions.upload.href]] : [])));
+    const links = new Map(ours.flatMap((a) => (a.actions?.upload ? [[a.oid, a.actions]] : [])));
     const wanted = chunk.filter((o) => links.has(o.oid));
     if (wanted.length === 0) continue;
     const answers = await askSource(fetcher, source, wanted, signal);
@@ -201,7 +209,13 @@ export async function importLfsObjects(options: {
       try {
         // An object's answer is read up to its size, no further: a source can't fill the job's disk.
         await download(streamingGuardedFetch({ loopback, maxBytes: o.size }), source, answer, file, signal);
-        await putFileAt(links.get(o.oid) as string, file, o.size, LFS_CONTENT_TYPE, 'Storing an LFS object');
+        const actions = links.get(o.oid) as NonNullable<(typeof ours)[number]['actions']>;
+        await putFileAt(actions.upload?.href as string, file, o.size, LFS_CONTENT_TYPE, 'Storing an LFS object');
+        // As git-lfs's verify: the stored bytes hashed and moved into place, only then served.
+        const staged = verifyTokenFits(repo, actions.verify?.header?.[VERIFY_HEADER] ?? '', o);
+        if ((await verifyObject(repo, o, staged)) !== 'ok') {
+          throw failure(new Error(`The object ${o.oid} stored doesn't match its oid and size.`), o.oid);
+        }
       } finally {
         await rm(file, { force: true });
       }
