@@ -156,9 +156,9 @@ describe('the size cap', () => {
     const ops = await operators(p);
     const plan = unique('no-imports');
     const as = { token: ops.owner.token };
-    expect((await p.put(`/v1/platform/plans/${plan}`, { name: 'No imports', limits: { importGb: 0 } }, as)).status).toBe(
-      201,
-    );
+    expect(
+      (await p.put(`/v1/platform/plans/${plan}`, { name: 'No imports', limits: { importGb: 0 } }, as)).status,
+    ).toBe(201);
     const other = await p.newOrg();
     expect((await p.patch(`/v1/platform/orgs/${other.org.orgId}`, { planId: plan }, as)).status).toBe(200);
     await makeSource('tiny', 0);

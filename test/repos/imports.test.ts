@@ -3,10 +3,10 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { handler as sweepWorker } from '../../functions/workers/repo-imports-sweep';
 import {
+  getImport,
   IMPORT_M,
   IMPORT_QUEUE_HOURS,
   IMPORT_RUN_HOURS,
-  getImport,
   importKey,
   MAX_ACTIVE_IMPORTS,
   putImport,

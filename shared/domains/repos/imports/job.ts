@@ -387,8 +387,11 @@ export async function runImport(orgId: string, importId: string): Promise<Import
     const message = cancelled
       ? IMPORT_M.cancelled
       : (limited ??
-        (err instanceof ImportFailed || (err as Error).name === 'PlanExceeded' ? (err as Error).message : IMPORT_M.lost));
-    if (limited && !cancelled) log.warn('repository import stopped at its limit', { importId, bytes: run.meter?.bytes });
+        (err instanceof ImportFailed || (err as Error).name === 'PlanExceeded'
+          ? (err as Error).message
+          : IMPORT_M.lost));
+    if (limited && !cancelled)
+      log.warn('repository import stopped at its limit', { importId, bytes: run.meter?.bytes });
     else if (!(err instanceof ImportFailed || err instanceof Cancelled))
       log.error('repository import failed', { importId, error: describeError(err) });
     // Nothing is left behind: the repository (its record, storage and LFS objects) goes.
