@@ -43,20 +43,23 @@ export function nameFromUrl(url: URL): string {
     .replace(/-+$/, '');
 }
 
-/** The source URL (http or https), its user and password apart. */
+/**
+ * The source URL (http or https) as kept and cloned (publicUrl: no user name, password, query or
+ * fragment), its user and password apart (percent-decoded; a malformed escape is a bad URL).
+ */
 function sourceOf(raw: string): { url: URL; user: string; password: string } {
   let url: URL;
+  let user: string;
+  let password: string;
   try {
     url = new URL(raw);
+    user = decodeURIComponent(url.username);
+    password = decodeURIComponent(url.password);
   } catch {
     throw invalid(IMPORT_M.badUrl);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(IMPORT_M.badUrl);
-  return {
-    url: new URL(publicUrl(url)),
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-  };
+  return { url: new URL(publicUrl(url)), user, password };
 }
 
 /** The URL as the guarded network path checks it (public hosts; loopback where `npm start` allows it). */
@@ -78,7 +81,8 @@ export const importRoutes = [
     summary:
       'Imports an existing repository by its git URL (every branch and tag, and its Git LFS objects when the ' +
       'source serves them) as background work where builds run. Answers 202 with the import; `GET` it for ' +
-      'progress. A user name and password in the URL, or `username` and `password`, reach the source only.',
+      'progress. A user name and password in the URL, or `username` and `password`, reach the source only; ' +
+      "the URL's query and fragment are dropped (never sent, kept or answered).",
     body: z.object({
       url: z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)),
       name: z.optional(RepoName),

@@ -6,6 +6,11 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
+import {
+  DEFAULT_IMPORT_GB,
+  DEFAULT_LOW_SPEED_BYTES,
+  DEFAULT_LOW_SPEED_SECONDS,
+} from '../../shared/domains/repos/imports/limits';
 import { IMPORT_QUEUE_HOURS, IMPORT_RUN_HOURS } from '../../shared/domains/repos/imports/records';
 import { bundleFunctionSync } from './bundle-sync';
 import type { PlatformData } from './data';
@@ -22,7 +27,9 @@ export const IMPORT_TIMEOUT = Duration.hours(IMPORT_RUN_HOURS);
  * Imports of existing repositories on AWS: a CodeBuild project whose source is the bundled import
  * job (`node index.mjs`, with `IMPORT_ID` and `ORG_ID` set per build by shared/ports/builds/aws.ts
  * `startImport`). It runs for up to IMPORT_TIMEOUT with the build's disk, not in the API function.
- * Its role: the platform table (the import and repository records, the tags index), the secrets
+ * The job meters what it reads from the source in the build as on one machine: its size cap and
+ * lowest speed (shared/domains/repos/imports/limits.ts) are set here to their defaults (a plan's
+ * `importGb` wins over the cap). Its role: the platform table (the import and repository records, the tags index), the secrets
  * key (the source's sealed credentials), the artifacts bucket's `repo-lfs/` prefix (LFS objects)
  * and the platform's CodeCommit repositories by name prefix (create, push, read, delete).
  */
@@ -110,6 +117,9 @@ export class RepoImports extends Construct {
             SECRETS_KEY_ID: data.secretsKey.keyId,
             GIT_REPO_PREFIX,
             IMPORT_WORK_DIR: '/tmp',
+            IMPORT_MAX_BYTES: String(DEFAULT_IMPORT_GB * 1024 ** 3),
+            IMPORT_LOW_SPEED_BYTES: String(DEFAULT_LOW_SPEED_BYTES),
+            IMPORT_LOW_SPEED_SECONDS: String(DEFAULT_LOW_SPEED_SECONDS),
           }).map(([name, value]) => [name, { value }]),
         ),
       },

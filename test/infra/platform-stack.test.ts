@@ -600,6 +600,14 @@ describe('deployments', () => {
       EncryptionKey: { 'Fn::GetAtt': [logicalId(stack.deployments.buildKey), 'Arn'] },
     });
     expect(JSON.stringify(project.Properties.Source)).toContain('node index.mjs');
+    // The import's size cap and lowest speed hold in the build (the job reads them from its environment).
+    expect(project.Properties.Environment.EnvironmentVariables).toEqual(
+      expect.arrayContaining([
+        { Name: 'IMPORT_MAX_BYTES', Type: 'PLAINTEXT', Value: String(5 * 1024 ** 3) },
+        { Name: 'IMPORT_LOW_SPEED_BYTES', Type: 'PLAINTEXT', Value: '1024' },
+        { Name: 'IMPORT_LOW_SPEED_SECONDS', Type: 'PLAINTEXT', Value: '600' },
+      ]),
+    );
     const own = statementsOf(template, logicalId(stack.imports.project.role as unknown as Construct));
     const push = own.find((s) => s.actions.includes('codecommit:GitPush'));
     expect(JSON.stringify(push?.resource)).toContain(':plt-repo-*');

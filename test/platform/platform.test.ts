@@ -369,7 +369,7 @@ describe('plans', () => {
   it('lists the plans with their limits and which are enforced', async () => {
     const res = await p.get('/v1/platform/plans', { token: ops.agentKey });
     expect(res.status).toBe(200);
-    expect(res.body.enforced).toEqual(['requests', 'keyRequests', 'builds']);
+    expect(res.body.enforced).toEqual(['requests', 'keyRequests', 'builds', 'importGb']);
     expect(res.body.plans).toContainEqual({
       id: 'free',
       name: 'Free',

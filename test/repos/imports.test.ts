@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { handler as sweepWorker } from '../../functions/workers/repo-imports-sweep';
 import {
+  getImport,
   IMPORT_M,
   IMPORT_QUEUE_HOURS,
   IMPORT_RUN_HOURS,
@@ -25,7 +26,8 @@ import { gitCli } from './git-cli';
  * password travels in the URL and is never answered) is imported and cloned back with every ref
  * equal; the source's Git LFS objects brought along (served by the test's LFS server) and a link
  * of its batch answer to the metadata address refused; a failed and a cancelled import leave no
- * repository; the listed errors; another organization sees nothing.
+ * repository; the URL's query, fragment and credentials are never kept, answered or logged; the
+ * listed errors; another organization sees nothing.
  */
 let p: TestPlatform;
 let home: string;
@@ -233,6 +235,48 @@ describe('an import', () => {
   }, 60_000);
 });
 
+describe("the URL's secrets", () => {
+  it('keeps, answers and logs no query, fragment, user name or password of the URL', async () => {
+    const secret = `tok-${randomBytes(8).toString('hex')}`;
+    const lines: string[] = [];
+    const writes = { out: process.stdout.write, err: process.stderr.write };
+    const level = process.env.LOG_LEVEL;
+    const capture = (original: typeof process.stdout.write) =>
+      function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+        lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+        return (original as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+      } as typeof process.stdout.write;
+    // Log lines: this process's (the routes') and the import job's, which the local builder writes through it.
+    process.env.LOG_LEVEL = 'info';
+    process.stdout.write = capture(writes.out);
+    process.stderr.write = capture(writes.err);
+    try {
+      const clean = 'http://127.0.0.1:1/nothing.git';
+      const url = `http://user-${secret}:pw-${secret}@127.0.0.1:1/nothing.git?token=${secret}#frag-${secret}`;
+      const started = await p.post(imports(), { url, name: unique('query') });
+      expect(started.status).toBe(202);
+      expect(started.body.import.url).toBe(clean);
+      const id = started.body.import.importId;
+      const done = await finalState(id);
+      expect(done).toMatchObject({ state: 'failed', message: IMPORT_M.unreachable, url: clean });
+      // The job's lines to its end: git's own error (naming the URL it was given) among them.
+      await until(() => lines.some((l) => l.includes('repository import ended') && l.includes(id)), 20_000);
+      expect(lines.some((l) => l.includes('clone failed') && l.includes(id) && l.includes(clean))).toBe(true);
+      const list = await p.get(imports());
+      const record = await getImport(p.org.orgId, id);
+      expect(record?.url).toBe(clean);
+      for (const text of [started.text, JSON.stringify(done), list.text, JSON.stringify(record), lines.join('')]) {
+        expect(text).not.toContain(secret);
+      }
+    } finally {
+      process.stdout.write = writes.out;
+      process.stderr.write = writes.err;
+      if (level === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = level;
+    }
+  }, 60_000);
+});
+
 describe('Git LFS objects of the source', () => {
   it('are brought along, checked, through the guarded path: a clone and git lfs pull give the same bytes', async () => {
     const files = await makeLfsSource('media');
@@ -350,6 +394,8 @@ describe('refusals', () => {
     ['https://10.0.0.8/repo.git', "url can't be reached from the platform: it is not a public address."],
     ['https://git.internal/repo.git', "url can't be reached from the platform: it names a private network."],
     ['https://169.254.169.254/repo.git', "url can't be reached from the platform: it is not a public address."],
+    ['https://us%zzer:pass@example.com/repo.git', IMPORT_M.badUrl],
+    ['https://user:p%ss@example.com/repo.git', IMPORT_M.badUrl],
   ])('refuses %s', async (url, message) => {
     const res = await p.post(imports(), { url, name: unique() });
     expect(res.status).toBe(400);

@@ -5,11 +5,12 @@ import { forgetPlans } from './plan-limits';
 /**
  * Plans (`PLATFORM#PLANS`): a name and limits, set by the platform's operators and assigned to
  * organizations (`planId` on the organization). Enforced now: the rate-limit budgets (`requests`
- * per organization and `keyRequests` per API key in each rate window, `builds` a minute); the
+ * per organization and `keyRequests` per API key in each rate window, `builds` a minute) and
+ * `importGb`, the most one repository import may read (shared/domains/repos/imports/limits.ts); the
  * other limits are kept and shown for the operators and the organizations' owners. An
  * organization without a plan has the environment's budgets.
  */
-export const ENFORCED_LIMITS = ['requests', 'keyRequests', 'builds'] as const;
+export const ENFORCED_LIMITS = ['requests', 'keyRequests', 'builds', 'importGb'] as const;
 export const KEPT_LIMITS = ['members', 'projects', 'databases', 'buckets', 'storageGb', 'mailPerDay'] as const;
 export type LimitName = (typeof ENFORCED_LIMITS)[number] | (typeof KEPT_LIMITS)[number];
 export type Limits = Partial<Record<LimitName, number>>;

@@ -481,8 +481,11 @@ function startImportProcess(job: ImportJob): string {
   const tsx = pathToFileURL(createRequire(__filename).resolve('tsx')).href;
   const child = spawn(process.execPath, ['--import', tsx, IMPORT_ENTRY], {
     env: { ...processEnv(), IMPORT_ID: job.importId, ORG_ID: job.orgId },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Its log lines are the platform's own: written where this process writes its own.
+  child.stdout?.on('data', (d: Buffer) => process.stdout.write(d));
+  child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
   imports.set(buildId, child);
   child.on('exit', () => imports.delete(buildId));
   return buildId;

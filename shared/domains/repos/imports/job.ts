@@ -13,7 +13,9 @@ import { type LfsObjectRequest, parsePointer } from '../lfs/objects';
 import { deleteRepository, type RepoRecord, repoById } from '../records';
 import { indexTagMoves } from '../tags';
 import { importLfsObjects, LfsImportFailed, type LfsSource } from './lfs';
+import { importLimits, TransferMeter } from './limits';
 import { credentialsContext, getImport, IMPORT_M, type ImportPhase, type ImportRecord, moveImport } from './records';
+import { type Relay, type RelayTarget, startRelay } from './relay';
 
 /**
  * The import job: what runs where builds run (the local builder's child process on one machine, the
@@ -21,8 +23,8 @@ import { credentialsContext, getImport, IMPORT_M, type ImportPhase, type ImportR
  * and disk, not Lambda's 15 minutes and 6 MB. It
  * 1. clones the source with `git clone --mirror` through the guarded network path: the host's
  *    addresses are checked as the guarded fetch checks them (public only; loopback where `npm start`
- *    allows it, as for connectors) and git connects to those addresses only (`http.curloptResolve`),
- *    follows no redirect and speaks http(s) only;
+ *    allows it, as for connectors) and git reaches them through the job's relay only (./relay.ts:
+ *    that host and port, those addresses), follows no redirect and speaks http(s) only;
  * 2. finds the Git LFS pointers of every branch and tag (small blobs that parse as pointers) and
  *    brings their objects from the source's Batch API through the guarded network path, checked
  *    by size and SHA-256 and stored as an LFS push stores them (./lfs.ts);
@@ -30,8 +32,11 @@ import { credentialsContext, getImport, IMPORT_M, type ImportPhase, type ImportR
  *    tag into it, at most PUSH_REFS refs a push (CodeCommit takes 4,000 ref changes a push);
  * 4. makes the repository `active` and the import `succeeded`.
  * Progress (phase, objects, bytes) is written to the import record at most once a second; a write
- * that finds the import finished (cancelled) stops the job. Any failure removes the repository, its
- * storage and its LFS objects, and records the reason: a failed or cancelled import leaves nothing.
+ * that finds the import finished (cancelled) stops the job. Every byte read from the source (the
+ * relay's, the LFS objects') is metered against the import's limits (./limits.ts: a size cap, a
+ * lowest speed while a transfer runs): past one, the transfer stops at once and the import fails
+ * with the message naming it. Any failure removes the repository, its storage and its LFS objects,
+ * and the job's folder, and records the reason: a failed or cancelled import leaves nothing.
  */
 const PUSH_REFS = 1000;
 const PROGRESS_EVERY_MS = 1000;
@@ -50,8 +55,8 @@ export function parseGitProgress(line: string): { objects: number; bytes: number
   return { objects: Number(m[1]), bytes: m[2] ? Math.round(Number(m[2]) * (UNITS[m[3] as string] ?? 1)) : 0 };
 }
 
-/** The `-c` settings that hold git to the checked addresses and to http(s), with no prompt or redirect. */
-async function guardedGitConfig(url: URL): Promise<string[]> {
+/** The source's host and port with its checked addresses: where the relay lets git connect. */
+async function guardedTarget(url: URL): Promise<RelayTarget> {
   const loopback = loopbackAllowed();
   if (url.protocol !== 'https:' && !(loopback && url.protocol === 'http:')) throw new ImportFailed(IMPORT_M.badUrl);
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -62,9 +67,15 @@ async function guardedGitConfig(url: URL): Promise<string[]> {
   } catch (err) {
     throw new ImportFailed(err instanceof UnsafeUrlError ? err.message : IMPORT_M.unreachable);
   }
-  const pinned = addresses.map((a) => (a.address.includes(':') ? `[${a.address}]` : a.address)).join(',');
+  return { host, port: Number(port), addresses: addresses.map((a) => a.address) };
+}
+
+/** The `-c` settings that hold git to the relay and to http(s), with no prompt or redirect. */
+function guardedGitConfig(url: URL, target: RelayTarget, relay: Relay): string[] {
+  const pinned = target.addresses.map((a) => (a.includes(':') ? `[${a}]` : a)).join(',');
   return [
-    `http.curloptResolve=${host}:${port}:${pinned}`,
+    `http.proxy=${relay.url}`,
+    `http.curloptResolve=${target.host}:${target.port}:${pinned}`,
     'http.followRedirects=false',
     'protocol.allow=never',
     `protocol.${url.protocol.slice(0, -1)}.allow=always`,
@@ -82,6 +93,10 @@ interface Run {
   cancelled: boolean;
   /** Stops the LFS transfers (fetches) with the import. */
   abort: AbortController;
+  /** The bytes read from the source against the import's limits, once known. */
+  meter?: TransferMeter;
+  /** The relay of the running clone. */
+  relay?: Relay;
 }
 
 let current: Run | undefined;
@@ -140,6 +155,7 @@ function gitBytes(
     child.on('close', (code) => {
       run.child = undefined;
       if (run.cancelled) reject(new Cancelled(IMPORT_M.cancelled));
+      else if (run.meter?.breach) reject(new ImportFailed(run.meter.breach));
       else if (code === 0) resolve(Buffer.concat(out));
       else
         reject(
@@ -218,11 +234,13 @@ async function importLfs(run: Run, mirror: string, repo: RepoRecord, env: Record
       pointers,
       workDir: join(mirror, '..'),
       signal: run.abort.signal,
+      meter: run.meter,
       onObject: (bytes) => report(run, { bytes: run.progress.bytes + bytes }),
     });
     log.info('repository import: LFS objects', { importId: run.record.importId, stored, missing });
   } catch (err) {
     if (run.cancelled) throw new Cancelled(IMPORT_M.cancelled);
+    if (run.meter?.breach) throw new ImportFailed(run.meter.breach);
     if (err instanceof LfsImportFailed) throw new ImportFailed(err.message);
     throw err;
   }
@@ -311,16 +329,31 @@ export async function runImport(orgId: string, importId: string): Promise<Import
       IMPORT_SOURCE_USER: user ?? '',
       IMPORT_SOURCE_PASSWORD: password ?? '',
     };
-    const cfg = (await guardedGitConfig(new URL(record.url))).flatMap((c) => ['-c', c]);
+    const meter = new TransferMeter(await importLimits(orgId), () => {
+      // Past a limit: the transfer stops now (the relay's connections, git, the LFS fetches).
+      void run.relay?.close();
+      run.child?.kill('SIGTERM');
+      run.abort.abort();
+    });
+    run.meter = meter;
+    const url = new URL(record.url);
+    const target = await guardedTarget(url);
+    run.relay = await startRelay(target, (n) => meter.add(n));
+    const cfg = guardedGitConfig(url, target, run.relay).flatMap((c) => ['-c', c]);
+    meter.arm();
     try {
       await runGit(run, work, [...cfg, 'clone', '--mirror', '--progress', '--', record.url, mirror], env, (line) => {
         const p = parseGitProgress(line);
         if (p) void report(run, p).catch(() => undefined);
       });
     } catch (err) {
-      if (err instanceof Cancelled) throw err;
+      if (err instanceof Cancelled || err instanceof ImportFailed) throw err;
       log.warn('repository import: clone failed', { importId, error: describeError(err) });
       throw new ImportFailed(IMPORT_M.unreachable);
+    } finally {
+      meter.disarm();
+      await run.relay.close();
+      run.relay = undefined;
     }
     const sizes = await runGit(run, mirror, ['count-objects', '-v'], env);
     const count = (k: string) => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(sizes)?.[1] ?? 0);
@@ -350,12 +383,16 @@ export async function runImport(orgId: string, importId: string): Promise<Import
     return 'succeeded';
   } catch (err) {
     const cancelled = err instanceof Cancelled || run.cancelled;
+    const limited = run.meter?.breach;
     const message = cancelled
       ? IMPORT_M.cancelled
-      : err instanceof ImportFailed || (err as Error).name === 'PlanExceeded'
-        ? (err as Error).message
-        : IMPORT_M.lost;
-    if (!(err instanceof ImportFailed || err instanceof Cancelled))
+      : (limited ??
+        (err instanceof ImportFailed || (err as Error).name === 'PlanExceeded'
+          ? (err as Error).message
+          : IMPORT_M.lost));
+    if (limited && !cancelled)
+      log.warn('repository import stopped at its limit', { importId, bytes: run.meter?.bytes });
+    else if (!(err instanceof ImportFailed || err instanceof Cancelled))
       log.error('repository import failed', { importId, error: describeError(err) });
     // Nothing is left behind: the repository (its record, storage and LFS objects) goes.
     const left = repo && (await repoById(repo.resourceId));
@@ -363,6 +400,8 @@ export async function runImport(orgId: string, importId: string): Promise<Import
     await moveImport(record, { state: cancelled ? 'cancelled' : 'failed', message });
     return cancelled ? 'cancelled' : 'failed';
   } finally {
+    run.meter?.close();
+    await run.relay?.close();
     await rm(work, { recursive: true, force: true });
   }
 }

@@ -18,7 +18,11 @@ import {
   verifyObject,
   verifyTokenFits,
 } from '../lfs/objects';
+import type { TransferMeter } from './limits';
 import { IMPORT_M } from './records';
+
+/** What the LFS transfers tell the import's meter (./limits.ts): bytes read, and when a transfer runs. */
+type Meter = Pick<TransferMeter, 'add' | 'arm' | 'disarm'>;
 
 /**
  * The Git LFS objects of an import, fetched from the source by the platform itself (no git-lfs):
@@ -28,7 +32,9 @@ import { IMPORT_M } from './records';
  * redirect): those links are the tenant's to write, so an internal or metadata address is refused
  * and fails the import. Each object is read to the job's disk, checked by size and SHA-256, then
  * stored as an LFS push stores it (uploadBatch: the plan's storage counted first, a presigned PUT
- * to a staging key, then verify, which hashes it there and moves it into place). Objects already stored are not fetched again. A source with no
+ * to a staging key, then verify, which hashes it there and moves it into place). Objects already
+ * stored are not fetched again. Every byte read from the source counts against the import's limits
+ * (`meter`: its size cap, its lowest speed while a request to the source runs). A source with no
  * LFS server (404 on the batch) and objects the source doesn't have (their 404) are left out: the
  * platform then reports their pointers as missing objects, as it does for any pointer.
  */
@@ -102,6 +108,22 @@ async function askSource(
   source: LfsSource,
   objects: LfsObjectRequest[],
   signal: AbortSignal,
+  meter: Meter | undefined,
+): Promise<SourceObject[] | undefined> {
+  meter?.arm();
+  try {
+    return await askSourceMetered(fetcher, source, objects, signal, meter);
+  } finally {
+    meter?.disarm();
+  }
+}
+
+async function askSourceMetered(
+  fetcher: FetchLike,
+  source: LfsSource,
+  objects: LfsObjectRequest[],
+  signal: AbortSignal,
+  meter: Meter | undefined,
 ): Promise<SourceObject[] | undefined> {
   const auth = basic(source);
   let res: Response;
@@ -119,7 +141,15 @@ async function askSource(
     await res.body?.cancel();
     return undefined;
   }
-  const body = (await res.json().catch(() => undefined)) as { transfer?: string; objects?: SourceObject[] } | undefined;
+  const text = await res.text().catch(() => '');
+  meter?.add(Buffer.byteLength(text));
+  const body = (() => {
+    try {
+      return JSON.parse(text) as { transfer?: string; objects?: SourceObject[] };
+    } catch {
+      return undefined;
+    }
+  })();
   if (res.status !== 200 || !Array.isArray(body?.objects) || (body.transfer && body.transfer !== 'basic')) {
     throw failure(new Error(`The source's LFS batch answered ${res.status}.`), 'batch');
   }
@@ -133,6 +163,7 @@ async function download(
   o: SourceObject,
   file: string,
   signal: AbortSignal,
+  meter: Meter | undefined,
 ): Promise<void> {
   const action = o.actions?.download as SourceAction;
   const headers: Record<string, string> = { ...(action.header ?? {}) };
@@ -143,6 +174,7 @@ async function download(
     headers.Authorization = auth;
   }
   const hash = createHash('sha256');
+  meter?.arm();
   try {
     const res = await fetcher(action.href, { headers, signal });
     if (res.status !== 200 || !res.body) throw new Error(`The object's link answered ${res.status}.`);
@@ -150,6 +182,7 @@ async function download(
       Readable.fromWeb(res.body as import('node:stream/web').ReadableStream),
       new Transform({
         transform(chunk: Buffer, _enc, done) {
+          meter?.add(chunk.length);
           hash.update(chunk);
           done(null, chunk);
         },
@@ -158,6 +191,8 @@ async function download(
     );
   } catch (err) {
     throw failure(err, o.oid);
+  } finally {
+    meter?.disarm();
   }
   const size = (await stat(file)).size;
   if (size !== o.size || hash.digest('hex') !== o.oid) {
@@ -176,9 +211,10 @@ export async function importLfsObjects(options: {
   pointers: LfsObjectRequest[];
   workDir: string;
   signal: AbortSignal;
+  meter?: Meter;
   onObject: (bytes: number) => Promise<void>;
 }): Promise<{ stored: number; missing: number }> {
-  const { repo, source, workDir, signal } = options;
+  const { repo, source, workDir, signal, meter } = options;
   const loopback = loopbackAllowed();
   const fetcher = streamingGuardedFetch({ loopback });
   let stored = 0;
@@ -189,7 +225,7 @@ export async function importLfsObjects(options: {
     const links = new Map(ours.flatMap((a) => (a.actions?.upload ? [[a.oid, a.actions]] : [])));
     const wanted = chunk.filter((o) => links.has(o.oid));
     if (wanted.length === 0) continue;
-    const answers = await askSource(fetcher, source, wanted, signal);
+    const answers = await askSource(fetcher, source, wanted, signal, meter);
     if (!answers) {
       log.warn('repository import: the source serves no Git LFS; pointers stay without objects', {
         objects: options.pointers.length,
@@ -208,7 +244,7 @@ export async function importLfsObjects(options: {
       const file = join(workDir, `lfs-${o.oid}`);
       try {
         // An object's answer is read up to its size, no further: a source can't fill the job's disk.
-        await download(streamingGuardedFetch({ loopback, maxBytes: o.size }), source, answer, file, signal);
+        await download(streamingGuardedFetch({ loopback, maxBytes: o.size }), source, answer, file, signal, meter);
         const actions = links.get(o.oid) as NonNullable<(typeof ours)[number]['actions']>;
         await putFileAt(actions.upload?.href as string, file, o.size, LFS_CONTENT_TYPE, 'Storing an LFS object');
         // As git-lfs's verify: the stored bytes hashed and moved into place, only then served.

@@ -34,7 +34,7 @@ export interface ImportRecord {
   sk: string;
   importId: string;
   orgId: string;
-  /** The source without credentials. */
+  /** The source without credentials, query or fragment (publicUrl). */
   url: string;
   name: string;
   description?: string;
@@ -82,6 +82,7 @@ export function publicUrl(url: URL): string {
   const clean = new URL(url.href);
   clean.username = '';
   clean.password = '';
+  clean.search = '';
   clean.hash = '';
   return clean.href;
 }
