@@ -183,7 +183,7 @@ describe('an import', () => {
     expect(list.status).toBe(200);
     expect(list.body.imports.map((i: { importId: string }) => i.importId)).toContain(done.importId);
     expect(list.text).not.toContain(PASSWORD);
-  }, 90_000);
+  }, 300_000);
 
   it('takes the name from the URL, and credentials given apart', async () => {
     const started = await p.post(imports(), { url: server.url('small'), username: 'source', password: PASSWORD });
