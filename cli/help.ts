@@ -135,6 +135,7 @@ const GROUPS: Record<string, string> = {
   track: 'the issue tracker: spaces, issues searched with JQL, sprints, import and export',
   cal: 'your calendars: the agenda, events and invitations, .ics import and export',
   mail: 'mail domains and mailboxes; threads: list, read, send, reply, forward',
+  org: 'organizations: create, list; members, invitations and API keys',
 };
 
 /** What a group is about (the overview's line and the group's own --help). */

@@ -4,6 +4,7 @@ import { CHECK_COMMANDS } from './checks';
 import { DATA_COMMANDS } from './data';
 import { DEPLOYMENT_COMMANDS } from './deployments';
 import { MAIL_COMMANDS } from './mail';
+import { ORG_COMMANDS } from './orgs';
 import { OTHER_COMMANDS } from './other';
 import { REPO_COMMANDS } from './repos';
 import { TRACKER_COMMANDS } from './tracker';
@@ -20,4 +21,5 @@ export const GROUP_COMMANDS: CommandSpec[] = [
   ...TRACKER_COMMANDS,
   ...CALENDAR_COMMANDS,
   ...MAIL_COMMANDS,
+  ...ORG_COMMANDS,
 ];
