@@ -136,6 +136,7 @@ const GROUPS: Record<string, string> = {
   cal: 'your calendars: the agenda, events and invitations, .ics import and export',
   mail: 'mail domains and mailboxes; threads: list, read, send, reply, forward',
   page: "the organization's pages (Markdown): list, create, view, edit from a file",
+  org: 'organizations: create, list; members, invitations and API keys',
 };
 
 /** What a group is about (the overview's line and the group's own --help). */

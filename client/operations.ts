@@ -1425,6 +1425,79 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
+  /** Beyond the spec */
+  postOrgs: {
+    params: object;
+    query: object;
+    body: {
+      slug: string;
+      name: string;
+    };
+    response: {
+      org: {
+        orgId: string;
+        slug: string;
+        name: string;
+        kind: 'platform' | 'customer';
+        createdAt?: number;
+        updatedAt?: number;
+        version: number;
+      };
+      member: {
+        userId: string;
+        role: 'owner' | 'admin' | 'developer' | 'viewer';
+        email?: string;
+        name?: string;
+        joinedAt?: number;
+      };
+    };
+  };
+  /** Beyond the spec */
+  getMeInvites: {
+    params: object;
+    query: object;
+    body: undefined;
+    response: {
+      invites: {
+        inviteId: string;
+        email: string;
+        role: 'owner' | 'admin' | 'developer' | 'viewer';
+        expiresAt: number;
+        createdAt?: number;
+        org: {
+          orgId: string;
+          slug: string;
+          name: string;
+        };
+      }[];
+    };
+  };
+  /** Beyond the spec */
+  postMeInvitesAccept: {
+    params: {
+      inviteId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      org: {
+        orgId: string;
+        slug: string;
+        name: string;
+        kind: 'platform' | 'customer';
+        createdAt?: number;
+        updatedAt?: number;
+        version: number;
+      };
+      member: {
+        userId: string;
+        role: 'owner' | 'admin' | 'developer' | 'viewer';
+        email?: string;
+        name?: string;
+        joinedAt?: number;
+      };
+    };
+  };
   /** The organization */
   getOrgsByOrgId: {
     params: {
@@ -1524,6 +1597,223 @@ export interface Operations {
         createdAt?: number;
       }[];
     };
+  };
+  /** Beyond the spec */
+  postMembers: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      email: string;
+      role: 'owner' | 'admin' | 'developer' | 'viewer';
+    };
+    response: {
+      member: {
+        userId: string;
+        role: 'owner' | 'admin' | 'developer' | 'viewer';
+        email?: string;
+        name?: string;
+        joinedAt?: number;
+      };
+    };
+  };
+  /** Beyond the spec */
+  patchMembersByUserId: {
+    params: {
+      orgId: string;
+      userId: string;
+    };
+    query: object;
+    body: {
+      role: 'owner' | 'admin' | 'developer' | 'viewer';
+    };
+    response: {
+      member: {
+        userId: string;
+        role: 'owner' | 'admin' | 'developer' | 'viewer';
+        email?: string;
+        name?: string;
+        joinedAt?: number;
+      };
+    };
+  };
+  /** Beyond the spec */
+  deleteMembersByUserId: {
+    params: {
+      orgId: string;
+      userId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Beyond the spec */
+  postMembersInvites: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      email: string;
+      role: 'owner' | 'admin' | 'developer' | 'viewer';
+    };
+    response: {
+      invite: {
+        inviteId: string;
+        email: string;
+        role: 'owner' | 'admin' | 'developer' | 'viewer';
+        expiresAt: number;
+        createdAt?: number;
+      };
+    };
+  };
+  /** Beyond the spec */
+  deleteMembersInvitesByInviteId: {
+    params: {
+      orgId: string;
+      inviteId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** Beyond the spec */
+  getKeys: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      keys: {
+        keyId: string;
+        kind: 'api' | 'agent';
+        name?: string;
+        scopes: (
+          | 'git:read'
+          | 'git:write'
+          | 'resources:read'
+          | 'resources:write'
+          | 'projects:read'
+          | 'projects:write'
+          | 'deployments:read'
+          | 'deployments:write'
+          | 'domains:read'
+          | 'logs:read'
+          | 'env:read'
+          | 'env:write'
+          | 'members:read'
+          | 'members:write'
+          | 'org:read'
+          | 'org:write'
+          | 'agents:read'
+          | 'agents:write'
+          | 'agents:run'
+          | 'connectors:read'
+          | 'connectors:write'
+          | 'issues:read'
+          | 'issues:write'
+          | 'calendar:read'
+          | 'calendar:write'
+          | 'contacts:read'
+          | 'contacts:write'
+        )[];
+        createdAt: number;
+        createdBy?: string;
+        expiresAt?: number;
+      }[];
+    };
+  };
+  /** Beyond the spec */
+  postKeys: {
+    params: {
+      orgId: string;
+    };
+    query: object;
+    body: {
+      name: string;
+      scopes: (
+        | 'git:read'
+        | 'git:write'
+        | 'resources:read'
+        | 'resources:write'
+        | 'projects:read'
+        | 'projects:write'
+        | 'deployments:read'
+        | 'deployments:write'
+        | 'domains:read'
+        | 'logs:read'
+        | 'env:read'
+        | 'env:write'
+        | 'members:read'
+        | 'members:write'
+        | 'org:read'
+        | 'org:write'
+        | 'agents:read'
+        | 'agents:write'
+        | 'agents:run'
+        | 'connectors:read'
+        | 'connectors:write'
+        | 'issues:read'
+        | 'issues:write'
+        | 'calendar:read'
+        | 'calendar:write'
+        | 'contacts:read'
+        | 'contacts:write'
+      )[];
+      expiresAt?: number;
+    };
+    response: {
+      key: {
+        keyId: string;
+        kind: 'api' | 'agent';
+        name?: string;
+        scopes: (
+          | 'git:read'
+          | 'git:write'
+          | 'resources:read'
+          | 'resources:write'
+          | 'projects:read'
+          | 'projects:write'
+          | 'deployments:read'
+          | 'deployments:write'
+          | 'domains:read'
+          | 'logs:read'
+          | 'env:read'
+          | 'env:write'
+          | 'members:read'
+          | 'members:write'
+          | 'org:read'
+          | 'org:write'
+          | 'agents:read'
+          | 'agents:write'
+          | 'agents:run'
+          | 'connectors:read'
+          | 'connectors:write'
+          | 'issues:read'
+          | 'issues:write'
+          | 'calendar:read'
+          | 'calendar:write'
+          | 'contacts:read'
+          | 'contacts:write'
+        )[];
+        createdAt: number;
+        createdBy?: string;
+        expiresAt?: number;
+      };
+      secret: string;
+    };
+  };
+  /** Beyond the spec */
+  deleteKeysByKeyId: {
+    params: {
+      orgId: string;
+      keyId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
   };
   /** The organization's resources, oldest first */
   getResources: {
@@ -8472,11 +8762,22 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postLoginDeviceAnswer: { method: 'POST', path: '/v1/login/device/answer' },
   getMeSessions: { method: 'GET', path: '/v1/me/sessions' },
   deleteMeSessionsBySessionId: { method: 'DELETE', path: '/v1/me/sessions/{sessionId}' },
+  postOrgs: { method: 'POST', path: '/v1/orgs' },
+  getMeInvites: { method: 'GET', path: '/v1/me/invites' },
+  postMeInvitesAccept: { method: 'POST', path: '/v1/me/invites/{inviteId}/accept' },
   getOrgsByOrgId: { method: 'GET', path: '/v1/orgs/{orgId}' },
   patchOrgsByOrgId: { method: 'PATCH', path: '/v1/orgs/{orgId}' },
   deleteOrgsByOrgId: { method: 'DELETE', path: '/v1/orgs/{orgId}' },
   getContents: { method: 'GET', path: '/v1/orgs/{orgId}/contents' },
   getMembers: { method: 'GET', path: '/v1/orgs/{orgId}/members' },
+  postMembers: { method: 'POST', path: '/v1/orgs/{orgId}/members' },
+  patchMembersByUserId: { method: 'PATCH', path: '/v1/orgs/{orgId}/members/{userId}' },
+  deleteMembersByUserId: { method: 'DELETE', path: '/v1/orgs/{orgId}/members/{userId}' },
+  postMembersInvites: { method: 'POST', path: '/v1/orgs/{orgId}/members/invites' },
+  deleteMembersInvitesByInviteId: { method: 'DELETE', path: '/v1/orgs/{orgId}/members/invites/{inviteId}' },
+  getKeys: { method: 'GET', path: '/v1/orgs/{orgId}/keys' },
+  postKeys: { method: 'POST', path: '/v1/orgs/{orgId}/keys' },
+  deleteKeysByKeyId: { method: 'DELETE', path: '/v1/orgs/{orgId}/keys/{keyId}' },
   getResources: { method: 'GET', path: '/v1/orgs/{orgId}/resources' },
   postResources: { method: 'POST', path: '/v1/orgs/{orgId}/resources' },
   patchResourcesByTypeAndResourceId: { method: 'PATCH', path: '/v1/orgs/{orgId}/resources/{type}/{resourceId}' },

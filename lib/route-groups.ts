@@ -35,7 +35,8 @@ export const routeGroups: RouteGroup[] = [
   {
     name: 'orgs',
     prefixes: ['/v1/orgs/{orgId}'],
-    needs: ['table'],
+    // mail: the mail of an invitation (shared/kernel/identity/invites.ts).
+    needs: ['table', 'mail'],
   },
   {
     name: 'resources',

@@ -5,6 +5,7 @@ import { CHECK_COMMANDS } from './checks';
 import { DATA_COMMANDS } from './data';
 import { DEPLOYMENT_COMMANDS } from './deployments';
 import { MAIL_COMMANDS } from './mail';
+import { ORG_COMMANDS } from './orgs';
 import { OTHER_COMMANDS } from './other';
 import { PAGE_COMMANDS } from './pages';
 import { REPO_COMMANDS } from './repos';
@@ -24,4 +25,5 @@ export const GROUP_COMMANDS: CommandSpec[] = [
   ...CALENDAR_COMMANDS,
   ...MAIL_COMMANDS,
   ...PAGE_COMMANDS,
+  ...ORG_COMMANDS,
 ];

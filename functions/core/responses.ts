@@ -12,6 +12,31 @@ const OrgEntry = z.object({
   scopes: z.array(z.enum(SCOPES)),
 });
 
+const Organization = z.object({
+  orgId: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  kind: z.enum(['platform', 'customer']),
+  createdAt: z.optional(z.number()),
+  updatedAt: z.optional(z.number()),
+  version: z.number(),
+});
+const Member = z.object({
+  userId: z.string(),
+  role: z.enum(ROLES),
+  email: z.optional(z.string()),
+  name: z.optional(z.string()),
+  joinedAt: z.optional(z.number()),
+});
+const MyInvite = z.object({
+  inviteId: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  expiresAt: z.number(),
+  createdAt: z.optional(z.number()),
+  org: z.object({ orgId: z.string(), slug: z.string(), name: z.string() }),
+});
+
 const DeviceCode = z.object({
   deviceCode: z.string(),
   userCode: z.string(),
@@ -55,4 +80,7 @@ export const responses: ResponseDocs = {
       default: z.string(),
     }),
   },
+  'POST /v1/orgs': { 201: z.object({ org: Organization, member: Member }) },
+  'GET /v1/me/invites': { 200: z.object({ invites: z.array(MyInvite) }) },
+  'POST /v1/me/invites/:inviteId/accept': { 200: z.object({ org: Organization, member: Member }) },
 };

@@ -1,6 +1,7 @@
 import { publicLocations } from '../../shared/domains/platform-admin/geo';
 import { ok, route } from '../../shared/kernel/http/route';
 import { describeCaller } from './me';
+import { orgRoutes } from './orgs';
 import { sessionRoutes } from './sessions';
 
 export const routes = [
@@ -27,4 +28,5 @@ export const routes = [
     run: async () => ok(await publicLocations()),
   }),
   ...sessionRoutes,
+  ...orgRoutes,
 ];

@@ -2,6 +2,8 @@
 import { lazyRoute } from '../../shared/kernel/http/route-entry';
 
 const routes = () => import('./routes').then((m) => m.routes);
+const memberRoutes = () => import('./members').then((m) => m.memberRoutes);
+const keyRoutes = () => import('./keys').then((m) => m.keyRoutes);
 
 export const routeIndex = [
   lazyRoute('GET', '/v1/orgs/:orgId', routes),
@@ -9,4 +11,12 @@ export const routeIndex = [
   lazyRoute('GET', '/v1/orgs/:orgId/contents', routes),
   lazyRoute('DELETE', '/v1/orgs/:orgId', routes),
   lazyRoute('GET', '/v1/orgs/:orgId/members', routes),
+  lazyRoute('POST', '/v1/orgs/:orgId/members', memberRoutes),
+  lazyRoute('PATCH', '/v1/orgs/:orgId/members/:userId', memberRoutes),
+  lazyRoute('DELETE', '/v1/orgs/:orgId/members/:userId', memberRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/members/invites', memberRoutes),
+  lazyRoute('DELETE', '/v1/orgs/:orgId/members/invites/:inviteId', memberRoutes),
+  lazyRoute('GET', '/v1/orgs/:orgId/keys', keyRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/keys', keyRoutes),
+  lazyRoute('DELETE', '/v1/orgs/:orgId/keys/:keyId', keyRoutes),
 ];

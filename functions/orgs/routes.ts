@@ -7,6 +7,8 @@ import { deleteOrganization } from '../../shared/kernel/identity/org-delete';
 import { ORG_CHANGED, renameOrg } from '../../shared/kernel/identity/orgs';
 import { toOrganization } from '../../shared/kernel/identity/schema';
 import type { Item } from '../../shared/kernel/store/table';
+import { keyRoutes } from './keys';
+import { memberRoutes } from './members';
 
 const NOT_FOUND = 'Organization not found';
 
@@ -68,4 +70,6 @@ export const routes = [
     read: ({ orgId }) => readPeople(orgId),
     run: async ({ read, scopes }) => ok(listMembers(read as Item[], scopes.has('members:write'))),
   }),
+  ...memberRoutes,
+  ...keyRoutes,
 ];

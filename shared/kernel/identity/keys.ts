@@ -1,9 +1,10 @@
 import type { Scope } from '../auth/scopes';
+import { forbidden, invalid, notFound } from '../ground/errors';
 import { newId, newSecret } from '../store/ids';
-import { transact } from '../store/ops';
-import { keys, putNew } from '../store/table';
+import { queryPrefix, transact } from '../store/ops';
+import { getItem, keys, ORG_PREFIX, putNew, TABLE } from '../store/table';
 import { hashSecret, KEY_PREFIX } from './key-secrets';
-import { getOrg } from './orgs';
+import { getOrg, orgIsActive } from './orgs';
 import type { KeyRecord } from './schema';
 
 interface KeyInput {
@@ -55,4 +56,81 @@ export function keyItems(input: KeyInput) {
       putNew({ ...keys.orgKey(input.orgId, key.keyId), ...key, hash }),
     ],
   };
+}
+
+export const KEY_MESSAGES = {
+  notFound: 'Key not found',
+  past: 'expiresAt must be in the future.',
+  notHeld: (scope: Scope) => `You can't grant ${scope}: you don't hold it.`,
+} as const;
+
+/** A key as the API answers it: never its secret, nor the hash it is stored by. */
+export interface ShownKey {
+  keyId: string;
+  kind: 'api' | 'agent';
+  name?: string;
+  scopes: Scope[];
+  createdAt: number;
+  createdBy?: string;
+  expiresAt?: number;
+}
+
+const shownKey = (k: KeyRecord & { createdBy?: string }): ShownKey => ({
+  keyId: k.keyId,
+  kind: k.kind as ShownKey['kind'],
+  ...(k.name !== undefined ? { name: k.name } : {}),
+  scopes: k.scopes,
+  createdAt: k.createdAt,
+  ...(k.createdBy !== undefined ? { createdBy: k.createdBy } : {}),
+  ...(k.expiresAt !== undefined ? { expiresAt: k.expiresAt } : {}),
+});
+
+/** The organization's API keys and platform agent keys (not agent devices' tokens), newest first. */
+export async function listKeys(orgId: string): Promise<ShownKey[]> {
+  const items = await queryPrefix<KeyRecord>(keys.org(orgId).pk, ORG_PREFIX.key);
+  return items
+    .filter((k) => (k.kind === 'api' || k.kind === 'agent') && !k.revoked)
+    .map(shownKey)
+    .sort((a, b) => b.keyId.localeCompare(a.keyId));
+}
+
+/**
+ * Creates an API key of the organization for a caller that may manage keys. It grants only
+ * scopes the caller holds itself (a key can't make a stronger key); the secret is answered once.
+ */
+export async function createApiKey(
+  orgId: string,
+  caller: { id: string; scopes: ReadonlySet<Scope> },
+  input: { name: string; scopes: Scope[]; expiresAt?: number },
+): Promise<{ key: ShownKey; secret: string }> {
+  const missing = input.scopes.find((s) => !caller.scopes.has(s));
+  if (missing) throw forbidden(KEY_MESSAGES.notHeld(missing));
+  if (input.expiresAt !== undefined && input.expiresAt <= Date.now()) throw invalid(KEY_MESSAGES.past);
+  const { key, secret, items } = keyItems({
+    orgId,
+    kind: 'api',
+    scopes: [...new Set(input.scopes)],
+    name: input.name,
+    expiresAt: input.expiresAt,
+  });
+  const withBy = (item: ReturnType<typeof putNew>) => ({
+    Put: { ...item.Put, Item: { ...item.Put.Item, createdBy: caller.id } },
+  });
+  await transact([orgIsActive(orgId), ...items.map(withBy)], [() => notFound('Organization not found')]);
+  return { key: shownKey({ ...key, createdBy: caller.id }), secret };
+}
+
+/** Revokes an API key or agent key of the organization: it stops working at once (both its items go). */
+export async function revokeKey(orgId: string, keyId: string): Promise<void> {
+  const stored = await getItem<KeyRecord & { hash?: string }>(keys.orgKey(orgId, keyId), true);
+  if (!stored || (stored.kind !== 'api' && stored.kind !== 'agent') || !stored.hash) {
+    throw notFound(KEY_MESSAGES.notFound);
+  }
+  await transact(
+    [
+      { Delete: { TableName: TABLE(), Key: keys.keyHash(stored.hash) } },
+      { Delete: { TableName: TABLE(), Key: keys.orgKey(orgId, keyId), ConditionExpression: 'attribute_exists(pk)' } },
+    ],
+    [undefined, () => notFound(KEY_MESSAGES.notFound)],
+  );
 }

@@ -1,11 +1,12 @@
 import { conflict, invalid } from '../ground/errors';
 import { deleteMany, queryAll, updateVersioned } from '../store/ops';
-import { type Item, keys } from '../store/table';
+import { type Item, keys, ORG_PREFIX } from '../store/table';
+import { inviteRefKey } from './invites';
 import { countContents, describeRemaining } from './org-contents';
 import type { Organization } from './schema';
 
 /**
- * Deletes an empty customer organization with its members, teams, invites and keys (owners only:
+ * Deletes an empty customer organization with its members, teams, invites (and their references) and keys (owners only:
  * declared on the route).
  * The organization is first marked `deleting` (guarded by its version), which every creating
  * route checks in its transaction; then its contents are counted consistently. If anything
@@ -32,9 +33,13 @@ export async function deleteOrganization(org: Organization): Promise<void> {
     ConsistentRead: true,
   });
   const keyHashes = items.filter((i) => i.sk.startsWith('KEY#') && i.hash).map((i) => keys.keyHash(i.hash as string));
+  // Invites' references by id (outside the organization's partition): gone with their invites.
+  const inviteRefs = items
+    .filter((i) => i.sk.startsWith(ORG_PREFIX.invite))
+    .map((i) => inviteRefKey(i.sk.slice(ORG_PREFIX.invite.length)));
   // Keys first (so none works a moment longer), then the records, the slug, the organization last:
   // a failure part-way leaves a `deleting` organization that the owner can delete again.
   await deleteMany(keyHashes);
-  await deleteMany(items.filter((i) => i.sk !== 'ORG'));
+  await deleteMany([...inviteRefs, ...items.filter((i) => i.sk !== 'ORG')]);
   await deleteMany([keys.orgSlug(org.slug), keys.org(org.orgId)]);
 }

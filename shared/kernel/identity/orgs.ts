@@ -25,6 +25,33 @@ export async function createOrg(input: {
   name: string;
   kind: Organization['kind'];
 }): Promise<Organization> {
+  const { org, items } = orgItems(input);
+  await transact(items, [undefined, SLUG_TAKEN]);
+  return org;
+}
+
+/**
+ * Creates a customer organization with `owner` as its owner, in one transaction: the organization,
+ * its slug (unique: 409 SLUG_TAKEN) and the membership, so no organization is ever without an owner.
+ */
+export async function createOrgWithOwner(
+  input: { slug: string; name: string },
+  owner: { userId: string; email?: string; name?: string },
+): Promise<{ org: Organization; member: Member }> {
+  const { org, items } = orgItems({ ...input, kind: 'customer' });
+  const member: Member = {
+    userId: owner.userId,
+    role: 'owner',
+    ...(owner.email ? { email: owner.email.toLowerCase() } : {}),
+    ...(owner.name ? { name: owner.name } : {}),
+    joinedAt: org.createdAt,
+  };
+  await transact([...items, putNew(memberItem(org.orgId, member))], [undefined, SLUG_TAKEN]);
+  return { org, member };
+}
+
+/** A new organization's record and the two items that store it (the record, its slug's claim). */
+function orgItems(input: { slug: string; name: string; kind: Organization['kind'] }) {
   const org: Organization = {
     orgId: newId('org_'),
     slug: input.slug,
@@ -34,15 +61,23 @@ export async function createOrg(input: {
     version: 1,
     status: 'active',
   };
-  await transact(
-    [
+  return {
+    org,
+    items: [
       putNew({ ...keys.org(org.orgId), ...org, gsi1pk: 'ORGS', gsi1sk: org.orgId }),
       putNew({ ...keys.orgSlug(org.slug), orgId: org.orgId }),
     ],
-    [undefined, SLUG_TAKEN],
-  );
-  return org;
+  };
 }
+
+/** A membership as stored: under its organization, and on GSI1 under its user (membershipsOf). */
+export const memberItem = (orgId: string, member: Member) => ({
+  ...keys.member(orgId, member.userId),
+  ...member,
+  orgId,
+  gsi1pk: `USER#${member.userId}`,
+  gsi1sk: `ORG#${orgId}`,
+});
 
 export async function findOrgBySlug(slug: string): Promise<Organization | undefined> {
   const ref = await getItem<{ orgId: string }>(keys.orgSlug(slug));
@@ -53,18 +88,7 @@ export async function findOrgBySlug(slug: string): Promise<Organization | undefi
 export async function addMember(orgId: string, email: string, role: Role, name?: string): Promise<Member> {
   const user = await ensureUser(email, name);
   const member: Member = { userId: user.userId, role, email: user.email, name: user.name, joinedAt: Date.now() };
-  await db.send(
-    new PutCommand({
-      TableName: TABLE(),
-      Item: {
-        ...keys.member(orgId, user.userId),
-        ...member,
-        orgId,
-        gsi1pk: `USER#${user.userId}`,
-        gsi1sk: `ORG#${orgId}`,
-      },
-    }),
-  );
+  await db.send(new PutCommand({ TableName: TABLE(), Item: memberItem(orgId, member) }));
   return member;
 }
 
