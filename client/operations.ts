@@ -7025,6 +7025,7 @@ export interface Operations {
         requests?: number;
         keyRequests?: number;
         builds?: number;
+        importGb?: number;
         members?: number;
         projects?: number;
         databases?: number;
