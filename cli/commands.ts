@@ -10,7 +10,7 @@ import { PROJECT } from './groups/common';
 import { login, logout } from './login';
 import { logs } from './logs';
 import { table } from './output';
-import { parseFramework, projectsCreate, projectsList } from './projects';
+import { ignoreLinkFile, parseFramework, projectsCreate, projectsList } from './projects';
 import type { CommandSpec, OptionSpec } from './spec';
 
 /**
@@ -128,8 +128,9 @@ const CORE: CommandSpec[] = [
         ...(project ? { projectId: project.projectId, projectSlug: project.slug } : {}),
       };
       const file = writeLink(c.io.cwd, link);
+      const ignored = ignoreLinkFile(c.io.cwd) ? `\nAdded ${LINK_FILE} to .gitignore.` : '';
       const what = project ? `project ${project.slug} of ${link.orgSlug ?? link.orgId}` : (link.orgSlug ?? link.orgId);
-      return c.print(link, () => `Linked ${c.io.cwd} to ${what} (${file}).`);
+      return c.print(link, () => `Linked ${c.io.cwd} to ${what} (${file}).${ignored}`);
     },
   },
   {
