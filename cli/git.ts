@@ -41,6 +41,10 @@ export function sourceMeta(folder: string): SourceMeta {
  */
 export function selfCommand(self: string[] | undefined): string[] {
   if (self && self.length > 0) return self;
-  const candidates = [join(__dirname, 'bin.cjs'), join(__dirname, '..', 'bin.cjs'), join(__dirname, '..', '..', 'cli', 'bin.cjs')];
+  const candidates = [
+    join(__dirname, 'bin.cjs'),
+    join(__dirname, '..', 'bin.cjs'),
+    join(__dirname, '..', '..', 'cli', 'bin.cjs'),
+  ];
   return [process.execPath, candidates.find((file) => existsSync(file)) ?? (candidates[1] as string)];
 }

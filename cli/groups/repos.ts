@@ -115,7 +115,9 @@ async function sourceOf(c: Ctx): Promise<{ folder: string; remote: string; branc
     return undefined;
   }
   if (c.flag('readme') || c.str('gitignore') || c.str('license'))
-    throw new UsageError('--source fills the repository from your folder: leave out --readme, --gitignore and --license.');
+    throw new UsageError(
+      '--source fills the repository from your folder: leave out --readme, --gitignore and --license.',
+    );
   const dir = resolve(c.io.cwd, given);
   const folder = await git(c, dir, ['rev-parse', '--show-toplevel']).catch(() => {
     throw new CliError(`${dir} is not in a git repository (git init, then commit).`);
@@ -188,7 +190,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
         complete: 'file',
       },
       remote: { type: 'string', value: 'NAME', help: 'the remote of --source (default: origin)' },
-      push: { type: 'boolean', help: "with --source: push its current branch (upstream set)" },
+      push: { type: 'boolean', help: 'with --source: push its current branch (upstream set)' },
     },
     examples: ['platform repo create api --readme --gitignore Node', 'platform repo create api --source . --push'],
     run: async (c) => {

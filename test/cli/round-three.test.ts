@@ -1,9 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { edgeFetch, startDeployments } from '../deployments/helpers';
 import { TestPlatform } from '../helpers/platform';
+import { until } from '../helpers/until';
 import { BIN, Cli, type CliResult, GIT_ENV } from './helpers';
 
 /**
@@ -13,6 +17,7 @@ import { BIN, Cli, type CliResult, GIT_ENV } from './helpers';
  * `env set` that would take a variable from other targets, `link` and .gitignore, `--version`.
  */
 let p: TestPlatform;
+let env: Awaited<ReturnType<typeof startDeployments>>;
 let cli: Cli;
 const unique = (base: string) => `${base}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
@@ -31,15 +36,25 @@ const linkedBin = mkdtempSync(join(tmpdir(), 'platform-cli-linked-'));
 symlinkSync(BIN, join(linkedBin, 'platform'));
 const HELPER = `!"${process.execPath}" "${join(linkedBin, 'platform')}" auth git-credential --profile 'default'`;
 
-/** `platform …` found on the PATH (the linked bundle), with the test's config and HOME. */
-function linked(c: Cli, argv: string[], cwd = c.cwd): Promise<CliResult> {
-  const env: Record<string, string> = {
+/**
+ * `platform …` found on the PATH (the linked bundle), with the test's config and HOME; `started`
+ * is given the child (to interrupt it).
+ */
+function linked(
+  c: Cli,
+  argv: string[],
+  cwd = c.cwd,
+  options: { env?: Record<string, string>; started?: (child: ChildProcess) => void } = {},
+): Promise<CliResult> {
+  const vars: Record<string, string> = {
     PATH: [linkedBin, dirname(process.execPath), process.env.PATH ?? ''].join(':'),
     ...GIT_ENV,
   };
-  for (const [name, value] of Object.entries(c.env)) if (value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries(c.env)) if (value !== undefined) vars[name] = value;
+  Object.assign(vars, options.env);
   return new Promise((resolve, reject) => {
-    const child = spawn('platform', argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('platform', argv, { cwd, env: vars, stdio: ['ignore', 'pipe', 'pipe'] });
+    options.started?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -55,11 +70,13 @@ function linked(c: Cli, argv: string[], cwd = c.cwd): Promise<CliResult> {
 
 beforeAll(async () => {
   p = await TestPlatform.start();
+  env = await startDeployments();
   cli = new Cli();
   Object.assign(cli.env, GIT_ENV);
   expect((await cli.run(['login', '--url', p.baseUrl, '--token', await p.apiKey()])).code).toBe(0);
 });
 afterAll(async () => {
+  await env?.close();
   await p?.close();
 });
 
@@ -73,9 +90,9 @@ describe('git from the linked bundle', () => {
     const work = join(root, repo);
     // The helper is the script that ran, as it was started (the link on the PATH), after an empty
     // one (trimmed here) that keeps helpers of other config files out.
-    expect(await git(cli, work, 'config', '--local', '--get-all', `credential.${new URL(p.baseUrl).origin}.helper`)).toBe(
-      HELPER,
-    );
+    expect(
+      await git(cli, work, 'config', '--local', '--get-all', `credential.${new URL(p.baseUrl).origin}.helper`),
+    ).toBe(HELPER);
     writeFileSync(join(work, 'README.md'), '# Linked\n');
     await git(cli, work, 'add', '.');
     await git(cli, work, 'commit', '-q', '-m', 'First');
@@ -143,7 +160,9 @@ describe('git from the linked bundle', () => {
     // Another remote name; a remote that exists already is refused before anything is made.
     const taken = await linked(cli, ['repo', 'create', unique('again'), '--source', dir, '--push'], dir);
     expect(taken.code).toBe(1);
-    expect(taken.stderr).toMatch(/^Error: \S+ has a remote origin already \(.*\): name another with --remote NAME\.\n$/);
+    expect(taken.stderr).toMatch(
+      /^Error: \S+ has a remote origin already \(.*\): name another with --remote NAME\.\n$/,
+    );
     const mirror = unique('mirror');
     const other = await linked(cli, ['repo', 'create', mirror, '--source', '.', '--remote', 'mirror', '--push'], dir);
     expect(other.code).toBe(0);
@@ -188,5 +207,170 @@ describe('--version', () => {
     const { version } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
     expect(await cli.run(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect(await linked(cli, ['-V'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+});
+
+/** The static fixture in a folder of its own, named `name` (the project's slug when deployed). */
+function site(name: string): string {
+  const folder = join(mkdtempSync(join(tmpdir(), 'platform-cli-r3-')), name);
+  cpSync(join(__dirname, '..', 'fixtures', 'static-site'), folder, { recursive: true });
+  return folder;
+}
+
+/** The bundle `cli/bin.cjs` runs (made again by it when stale: every test here has run it first). */
+const BUNDLE = join(__dirname, '..', '..', 'dist', 'cli', 'platform.cjs');
+
+const deploymentOf = (res: CliResult) => /^Deployment (dpl_\w+) of /m.exec(res.stdout)?.[1] as string;
+
+describe('env set for fewer targets', () => {
+  it('says which targets would lose the variable and needs --force', async () => {
+    const slug = unique('envs').slice(0, 40);
+    expect((await cli.run(['projects', 'create', slug])).code).toBe(0);
+    expect(
+      (await cli.run(['env', 'set', 'API_URL', 'https://api.example.com', '--project', slug, '--plain'])).code,
+    ).toBe(0);
+
+    const refused = await cli.run([
+      'env',
+      'set',
+      'API_URL',
+      'https://staging.example.com',
+      '--project',
+      slug,
+      '--target',
+      'preview',
+      '--plain',
+    ]);
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `Error: API_URL is set for production, preview, development in ${slug}, one value for all of them: ` +
+        'setting it for preview removes it from production, development. Add --force to do so, or use a separate ' +
+        'key (API_URL_PREVIEW).\n',
+    });
+    const kept = await cli.run(['env', 'ls', '--project', slug]);
+    expect(kept.stdout).toBe('API_URL\tproduction,preview,development\thttps://api.example.com\n');
+
+    // More targets, or the same ones: nothing is lost, no question.
+    expect((await cli.run(['env', 'set', 'API_URL', 'v2', '--project', slug, '--plain'])).code).toBe(0);
+    const forced = await cli.run([
+      'env',
+      'set',
+      'API_URL',
+      'https://staging.example.com',
+      '--project',
+      slug,
+      '--target',
+      'preview',
+      '--plain',
+      '--force',
+    ]);
+    expect(forced).toEqual({
+      code: 0,
+      stdout: `Set API_URL (plain) for preview in ${slug}. Removed it from production, development.\n`,
+      stderr: '',
+    });
+    expect((await cli.run(['env', 'ls', '--project', slug])).stdout).toBe(
+      'API_URL\tpreview\thttps://staging.example.com\n',
+    );
+  });
+});
+
+describe('promote, rollback, deployments ls', () => {
+  it("a preview built with variables other than production's is promoted only with --force", async () => {
+    const slug = unique('promo').slice(0, 40);
+    const folder = site(slug);
+    expect((await cli.run(['projects', 'create', slug, '--framework', 'static'])).code).toBe(0);
+    expect(
+      (
+        await cli.run([
+          'env',
+          'set',
+          'API_URL',
+          'https://staging.example.com',
+          '--project',
+          slug,
+          '--target',
+          'preview',
+          '--plain',
+        ])
+      ).code,
+    ).toBe(0);
+    const deployed = await cli.run(['deploy', folder]);
+    expect(deployed.code).toBe(0);
+    const id = deploymentOf(deployed);
+
+    const refused = await cli.run(['promote', id]);
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "Error: This preview was built with variables that differ from production's. Deploy to production instead, " +
+        "or promote it with force.\nBuild it with production's variables: platform deploy --prod. Or promote it as " +
+        `it is: platform promote ${id} --force\n`,
+    });
+    // The API's answer, documented: a 409 unless {"force": true}; force must be a boolean.
+    const api = await p.post(`/v1/orgs/${p.org.orgId}/deployments/${id}/promote`, {});
+    expect(api.status).toBe(409);
+    const bad = await p.post(`/v1/orgs/${p.org.orgId}/deployments/${id}/promote`, { force: 'yes' });
+    expect(bad.status).toBe(400);
+
+    const forced = await cli.run(['promote', id, '--force']);
+    expect(forced).toEqual({
+      code: 0,
+      stdout: `Promoted ${id} to production: http://${slug}.localhost:${env.edge.port}\n`,
+      stderr: '',
+    });
+  });
+
+  it('rollback promotes the previous production deployment; deployments ls marks what production serves', async () => {
+    const slug = unique('roll').slice(0, 40);
+    const folder = site(slug);
+    const first = await cli.run(['deploy', folder, '--prod']);
+    expect(first.code).toBe(0);
+    const none = await cli.run(['rollback', '--project', slug]);
+    expect(none).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Error: ${slug} has no earlier ready production deployment to roll back to.\n`,
+    });
+    writeFileSync(join(folder, 'index.html'), '<h1>second</h1>');
+    const second = await cli.run(['deploy', folder, '--prod']);
+    expect(second.code).toBe(0);
+    const [one, two] = [deploymentOf(first), deploymentOf(second)];
+    const production = `${slug}.localhost:${env.edge.port}`;
+    expect((await edgeFetch(env.edge, production, '/')).text).toBe('<h1>second</h1>');
+
+    const live = async () =>
+      Object.fromEntries(
+        (await cli.run(['deployments', 'ls', '--project', slug])).stdout
+          .trim()
+          .split('\n')
+          .map((row) => row.split('\t'))
+          .map((cells) => [cells[0], cells[5] ?? '']),
+      );
+    expect(await live()).toEqual({ [one]: '', [two]: 'production' });
+
+    const back = await cli.run(['rollback', '--project', slug]);
+    expect(back).toEqual({
+      code: 0,
+      stdout: `Rolled back to ${one} (from ${two}): production serves it at http://${production}\n`,
+      stderr: '',
+    });
+    expect((await edgeFetch(env.edge, production, '/')).text).toContain('Hello from the static fixture');
+    expect(await live()).toEqual({ [one]: 'production', [two]: '' });
+    // By id: forward again.
+    expect((await cli.run(['rollback', two])).code).toBe(0);
+    expect(await live()).toEqual({ [one]: '', [two]: 'production' });
+
+    cli.columns = 120;
+    try {
+      const table = (await cli.run(['deployments', 'ls', '--project', slug])).stdout.split('\n');
+      expect(table[0]).toMatch(/^ID\s+STATUS\s+TARGET\s+URL\s+AGE\s+LIVE\s+COMMIT/);
+      expect(table.find((l) => l.startsWith(two))).toMatch(/\sproduction\s/);
+    } finally {
+      cli.columns = undefined;
+    }
   });
 });
