@@ -1,5 +1,14 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -44,8 +53,9 @@ function linked(
   c: Cli,
   argv: string[],
   cwd = c.cwd,
-  options: { env?: Record<string, string>; started?: (child: ChildProcess) => void } = {},
+  options: { env?: Record<string, string>; started?: (child: ChildProcess) => void; program?: string[] } = {},
 ): Promise<CliResult> {
+  const [program, ...first] = options.program ?? ['platform'];
   const vars: Record<string, string> = {
     PATH: [linkedBin, dirname(process.execPath), process.env.PATH ?? ''].join(':'),
     ...GIT_ENV,
@@ -53,7 +63,7 @@ function linked(
   for (const [name, value] of Object.entries(c.env)) if (value !== undefined) vars[name] = value;
   Object.assign(vars, options.env);
   return new Promise((resolve, reject) => {
-    const child = spawn('platform', argv, { cwd, env: vars, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(program as string, [...first, ...argv], { cwd, env: vars, stdio: ['ignore', 'pipe', 'pipe'] });
     options.started?.(child);
     let stdout = '';
     let stderr = '';
@@ -372,5 +382,182 @@ describe('promote, rollback, deployments ls', () => {
     } finally {
       cli.columns = undefined;
     }
+  });
+});
+
+describe('URLs the local platform serves', () => {
+  it("a pull request's preview is an http:// address on the local edge (pr view)", async () => {
+    const repo = unique('pv');
+    const created = JSON.parse((await cli.run(['repo', 'create', repo, '--json'])).stdout);
+    const slug = unique('pv').slice(0, 30);
+    const project = await p.post(`/v1/orgs/${p.org.orgId}/projects`, {
+      name: slug,
+      slug,
+      framework: 'static',
+      repoId: created.repo.resourceId,
+    });
+    expect(project.status).toBe(201);
+    const root = mkdtempSync(join(tmpdir(), 'platform-cli-pv-'));
+    expect((await linked(cli, ['repo', 'clone', repo], root)).code).toBe(0);
+    const work = join(root, repo);
+    cpSync(join(__dirname, '..', 'fixtures', 'static-site'), work, { recursive: true });
+    await git(cli, work, 'add', '.');
+    await git(cli, work, 'commit', '-q', '-m', 'Site');
+    await git(cli, work, 'push', '-q', 'origin', 'HEAD:main');
+    await git(cli, work, 'switch', '-q', '-c', 'feature');
+    writeFileSync(join(work, 'index.html'), '<h1>feature</h1>');
+    await git(cli, work, 'commit', '-q', '-am', 'Feature');
+    const inWork = new Cli(work);
+    Object.assign(inWork.env, cli.env);
+    expect((await inWork.run(['pr', 'create', '--body', 'A preview.'])).code).toBe(0);
+    const preview = await until(
+      async () => {
+        const pull = (await p.get(`/v1/orgs/${p.org.orgId}/repos/${repo}/pulls/1`)).body.pull;
+        return pull.preview?.state === 'ready' ? (pull.preview as { url: string }) : undefined;
+      },
+      120_000,
+      200,
+    );
+    const host = `${slug}-pr-1.localhost:${env.edge.port}`;
+    expect(preview.url).toBe(`http://${host}`);
+    expect((await edgeFetch(env.edge, host, '/')).text).toBe('<h1>feature</h1>');
+    expect((await inWork.run(['pr', 'view', '1'])).stdout).toContain(`\npreview: http://${host} [ready]\n`);
+  });
+});
+
+describe('login --local outside the platform folder', () => {
+  it('finds the data folder of the platform checkout the bundle came from', async () => {
+    // A platform checkout elsewhere: its package.json, its bundle, the local.json `npm start` wrote.
+    const checkout = mkdtempSync(join(tmpdir(), 'platform-cli-checkout-'));
+    mkdirSync(join(checkout, 'dist', 'cli'), { recursive: true });
+    cpSync(BUNDLE, join(checkout, 'dist', 'cli', 'platform.cjs'));
+    cpSync(join(__dirname, '..', '..', 'package.json'), join(checkout, 'package.json'));
+    symlinkSync(join(__dirname, '..', '..', 'node_modules'), join(checkout, 'node_modules'));
+    mkdirSync(join(checkout, '.data'));
+    const key = await p.apiKey();
+    writeFileSync(
+      join(checkout, '.data', 'local.json'),
+      JSON.stringify({ baseUrl: p.baseUrl, apiKey: key, orgs: { customer: { orgId: p.org.orgId } } }),
+    );
+    const user = new Cli();
+    const program = [process.execPath, join(checkout, 'dist', 'cli', 'platform.cjs')];
+    const res = await linked(user, ['login', '--local'], user.cwd, { program });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(new RegExp(`^Logged in to ${p.baseUrl} as API key key_\\w+, organization `));
+    // DATA_DIR, when set, is the one place looked in.
+    const elsewhere = await linked(user, ['login', '--local'], user.cwd, { program, env: { DATA_DIR: 'nothing' } });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toBe(
+      `Error: No local platform found (${join(user.cwd, 'nothing', 'local.json')}): start it with npm start, or set DATA_DIR to the data folder it uses.\n`,
+    );
+  });
+});
+
+/** A proxy in front of the platform counting the polls of build logs and of agent jobs. */
+async function countingProxy(target: string) {
+  const counts = { buildLog: 0, job: 0 };
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (/\/build-log(\?|$)/.test(path)) counts.buildLog++;
+    if (/\/agents\/jobs\/[^/?]+(\?|$)/.test(path)) counts.job++;
+    // No kept-alive connection to the platform: it would hold its server open at the end.
+    const upstream = request(
+      new URL(path, target),
+      { method: req.method, headers: req.headers, agent: false },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    counts,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      }),
+  };
+}
+
+describe('no MaxListenersExceededWarning in long polls', () => {
+  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let user: Cli;
+  beforeAll(async () => {
+    proxy = await countingProxy(p.baseUrl);
+    user = new Cli();
+    expect((await user.run(['login', '--url', proxy.url, '--token', await p.apiKey()])).code).toBe(0);
+  });
+  afterAll(() => proxy?.close());
+
+  it('deploy: a build that waits for the test, its log polled 20 times and more', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'platform-cli-wait-')), 'waits');
+    mkdirSync(folder);
+    // Where the build looks for the go-ahead: open to the build's own user (builds run as one when
+    // the platform runs as root).
+    const signals = mkdtempSync(join(tmpdir(), 'platform-cli-go-'));
+    chmodSync(signals, 0o755);
+    const go = join(signals, 'go');
+    writeFileSync(
+      join(folder, 'package.json'),
+      JSON.stringify({ name: 'waits', version: '1.0.0', scripts: { build: 'node wait.js' } }),
+    );
+    writeFileSync(
+      join(folder, 'package-lock.json'),
+      JSON.stringify({
+        name: 'waits',
+        version: '1.0.0',
+        lockfileVersion: 3,
+        requires: true,
+        packages: { '': { name: 'waits' } },
+      }),
+    );
+    writeFileSync(
+      join(folder, 'wait.js'),
+      `const fs = require('fs');
+const t = setInterval(() => {
+  if (!fs.existsSync(${JSON.stringify(go)})) return;
+  clearInterval(t);
+  fs.mkdirSync('dist');
+  fs.writeFileSync('dist/index.html', '<p>waited</p>');
+}, 20);`,
+    );
+    const running = linked(user, ['deploy', folder, '--framework', 'static'], user.cwd, {
+      env: { PLATFORM_POLL_MS: '1' },
+    });
+    await until(() => proxy.counts.buildLog >= 20, 120_000, 20);
+    writeFileSync(go, '');
+    const res = await running;
+    expect(res.stdout).toMatch(/\nReady in [\d.]+ s: http:\/\//);
+    expect(res.code).toBe(0);
+    expect(res.stderr).not.toContain('MaxListenersExceededWarning');
+    expect(res.stderr).not.toContain('memory leak');
+  });
+
+  it('agent job watch: a job no device runs, polled 20 times and more, then Ctrl-C', async () => {
+    const job = await p.post(`/v1/orgs/${p.org.orgId}/agents/jobs`, {
+      type: 'http.batch',
+      input: { requests: [{ method: 'GET', url: 'https://api.example.com/v1/items' }] },
+    });
+    expect(job.status).toBe(201);
+    const jobId = job.body.jobId as string;
+    let child: ChildProcess | undefined;
+    const running = linked(user, ['agent', 'job', 'watch', jobId], user.cwd, {
+      env: { PLATFORM_POLL_MS: '1' },
+      started: (c) => {
+        child = c;
+      },
+    });
+    await until(() => proxy.counts.job >= 20, 60_000, 20);
+    child?.kill('SIGINT');
+    const res = await running;
+    expect(res.stderr).toMatch(new RegExp(`^${jobId}: queued`));
+    expect(res.stderr).not.toContain('MaxListenersExceededWarning');
+    expect(res.stderr).not.toContain('memory leak');
   });
 });

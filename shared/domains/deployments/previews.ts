@@ -5,7 +5,7 @@ import { queryPrefix, transact } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import { hostEntry, releaseHosts } from '../hosts/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
-import { appsDomain } from '../projects/hosts';
+import { appsDomain, hostUrl } from '../projects/hosts';
 import { type CheckState, reportCheck } from '../repos/checks';
 import type { DeploymentRecord, DeploymentStatus } from './schema';
 
@@ -117,7 +117,7 @@ export async function previewDeploymentMoved(d: DeploymentRecord, extra: { autho
       deploymentId: d.deploymentId,
       commit: d.commitSha,
       state,
-      url: `https://${d.previewHost}`,
+      url: hostUrl(d.previewHost),
       logUrl: buildLogUrl(d.orgId, d.deploymentId),
       ...(d.error ? { error: d.error } : {}),
       ...(d.status === 'skipped' ? { skipped: true } : {}),
@@ -306,7 +306,7 @@ export async function pullPreview(repoId: string, number: number): Promise<PullP
   const [latest] = (await previewsOfPull(repoId, number)).sort((a, b) => b.updatedAt - a.updatedAt);
   if (!latest) return null;
   return {
-    url: `https://${latest.host}`,
+    url: hostUrl(latest.host),
     state: latest.retired ? 'retired' : latest.state,
     deploymentId: latest.deploymentId,
     commit: latest.commit ?? null,
