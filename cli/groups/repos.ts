@@ -218,7 +218,10 @@ export const REPO_COMMANDS: CommandSpec[] = [
       await setCredentialHelper(c, { folder: source.folder }, res.repo.cloneUrl);
       say(`Added remote ${source.remote} (${res.repo.cloneUrl}).`);
       if (c.flag('push')) {
-        await git(c, source.folder, ['push', '-q', '--set-upstream', source.remote, 'HEAD']);
+        await git(c, source.folder, ['push', '-q', '--set-upstream', source.remote, 'HEAD']).catch((err: Error) => {
+          // The repository and the remote stay: a history past the 6 MB a push takes goes in increments.
+          throw new CliError(`${err.message}\nA history past 6 MB: platform repo push ${source.remote}`);
+        });
         say(`Pushed ${source.branch} to ${source.remote}.`);
       }
       return c.print({ ...res, remote: source.remote, pushed: c.flag('push') ? source.branch : null }, () => '');
