@@ -10,7 +10,7 @@ import { PROJECT } from './groups/common';
 import { login, logout } from './login';
 import { logs } from './logs';
 import { table } from './output';
-import { parseFramework, projectsCreate, projectsList } from './projects';
+import { ignoreLinkFile, parseFramework, projectsCreate, projectsList } from './projects';
 import type { CommandSpec, OptionSpec } from './spec';
 
 /**
@@ -128,8 +128,9 @@ const CORE: CommandSpec[] = [
         ...(project ? { projectId: project.projectId, projectSlug: project.slug } : {}),
       };
       const file = writeLink(c.io.cwd, link);
+      const ignored = ignoreLinkFile(c.io.cwd) ? `\nAdded ${LINK_FILE} to .gitignore.` : '';
       const what = project ? `project ${project.slug} of ${link.orgSlug ?? link.orgId}` : (link.orgSlug ?? link.orgId);
-      return c.print(link, () => `Linked ${c.io.cwd} to ${what} (${file}).`);
+      return c.print(link, () => `Linked ${c.io.cwd} to ${what} (${file}).${ignored}`);
     },
   },
   {
@@ -186,7 +187,10 @@ const CORE: CommandSpec[] = [
     path: ['env', 'set'],
     jsonLast: true,
     summary: 'without VALUE, the value is read from stdin',
-    details: 'Variables are sensitive (never readable back) unless --plain. Default targets: all three.',
+    details:
+      'Variables are sensitive (never readable back) unless --plain. Default targets: all three. A key has one\n' +
+      'value for its targets: setting it for fewer targets than it has removes it from the others, so that\n' +
+      'needs --force (or use a separate key).',
     positionals: [{ name: 'KEY', required: true }, { name: 'VALUE' }],
     options: {
       project: PROJECT_REQUIRED,
@@ -197,10 +201,12 @@ const CORE: CommandSpec[] = [
         complete: ['production', 'preview', 'development'],
       },
       plain: { type: 'boolean', help: 'readable back (env ls, env pull)' },
+      force: { type: 'boolean', help: 'go on when other targets of the key lose it (one value per key)' },
     },
     examples: [
       'platform env set GREETING Hello --plain',
       'printf s3cr3t | platform env set API_TOKEN --target production',
+      'platform env set API_URL https://staging.example.com --target preview --force',
     ],
     run: async (c) => {
       const targets = parseTargets(c.str('target'));
@@ -208,6 +214,7 @@ const CORE: CommandSpec[] = [
       return envSet(s, await requireProject(s, c.str('project')), c.args[0] as string, c.args[1], {
         targets,
         plain: c.flag('plain'),
+        force: c.flag('force'),
       });
     },
   },
@@ -295,9 +302,13 @@ const CORE: CommandSpec[] = [
     path: ['promote'],
     jsonLast: true,
     summary: 'make a ready deployment the production one',
+    details:
+      'Production then serves it as it was built, with its variables: a preview built with variables other\n' +
+      "than production's is refused unless --force (platform deploy --prod builds with production's).",
     positionals: [{ name: 'deploymentId', required: true }],
+    options: { force: { type: 'boolean', help: "promote a preview built with variables other than production's" } },
     examples: ['platform promote dpl_01m80dmbn362ba0rqqgmf0ee00'],
-    run: async (c) => promote(await c.session(), c.args[0] as string),
+    run: async (c) => promote(await c.session(), c.args[0] as string, c.flag('force')),
   },
 ];
 

@@ -111,13 +111,21 @@ export const unreachableHint = (baseUrl: string | undefined) =>
 export const linkOf = (host: string) =>
   /(^|\.)localhost(:\d+)?$|^127\.0\.0\.1(:\d+)?$/.test(host) ? `http://${host}` : `https://${host}`;
 
+/**
+ * Waits `ms`, or less when `signal` aborts. Its abort listener goes when the wait ends: a poll
+ * loop sleeps many times on one signal (one listener left per sleep was Node's
+ * MaxListenersExceededWarning after ten polls of deploy and job watch).
+ */
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /** `1 file`, `2 files`. */

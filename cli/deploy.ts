@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path';
+import { ApiError } from '../client';
 import type { Deployment } from '../shared/domains/deployments/schema';
 import type { Framework, Project } from '../shared/domains/projects/schema';
 import { detectFramework } from '../shared/ports/builds/detect';
@@ -137,11 +138,30 @@ async function finish(
   return 0;
 }
 
-export async function promote(s: Session, deploymentId: string): Promise<number> {
-  const res = (await s.api.postDeploymentsPromote({ orgId: s.config.orgId, deploymentId })) as {
-    deployment: Deployment;
-    productionHost: string;
-  };
+/**
+ * `POST …/promote`: production serves the deployment, as it was built. A preview built with
+ * variables other than production's is refused (409) unless `force`; the refusal says how on.
+ */
+export async function promoteDeployment(s: Session, deploymentId: string, force = false) {
+  try {
+    return (await s.api.postDeploymentsPromote({
+      orgId: s.config.orgId,
+      deploymentId,
+      body: force ? { force } : {},
+    })) as { deployment: Deployment; productionHost: string };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409 && /promote it with force/.test(err.message)) {
+      throw new CliError(
+        `${err.message}\nBuild it with production's variables: platform deploy --prod. Or promote it as it is: ` +
+          `platform promote ${deploymentId} --force`,
+      );
+    }
+    throw err;
+  }
+}
+
+export async function promote(s: Session, deploymentId: string, force = false): Promise<number> {
+  const res = await promoteDeployment(s, deploymentId, force);
   s.io.stdout(`Promoted ${deploymentId} to production: ${linkOf(res.productionHost)}\n`);
   return 0;
 }

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ENV_TARGETS, type EnvTarget, type EnvVar } from '../shared/domains/projects/env-schema';
 import type { Project } from '../shared/domains/projects/schema';
-import { count, type Session, table, UsageError } from './context';
+import { CliError, count, type Session, table, UsageError } from './context';
 
 export function parseTargets(value: string | undefined): EnvTarget[] {
   if (value === undefined) return [...ENV_TARGETS];
@@ -41,6 +41,8 @@ interface SetOptions {
   targets: EnvTarget[];
   /** Readable back (`env ls`, `env pull`); variables are sensitive unless said otherwise. */
   plain: boolean;
+  /** Go on when other targets of the key would lose it. */
+  force?: boolean;
 }
 
 export async function envSet(
@@ -50,6 +52,17 @@ export async function envSet(
   value: string | undefined,
   options: SetOptions,
 ): Promise<number> {
+  // A key has one value and one set of targets: setting it for fewer targets takes it from the others.
+  const existing = (await vars(s, project)).find((x) => x.key === key);
+  const losing = (existing?.targets ?? []).filter((t) => !options.targets.includes(t));
+  if (losing.length > 0 && !options.force) {
+    const suffix = options.targets.length === 1 ? `_${options.targets[0]?.toUpperCase()}` : '_2';
+    throw new CliError(
+      `${key} is set for ${existing?.targets.join(', ')} in ${project.slug}, one value for all of them: setting it ` +
+        `for ${options.targets.join(', ')} removes it from ${losing.join(', ')}. Add --force to do so, or use a ` +
+        `separate key (${key}${suffix}).`,
+    );
+  }
   // Without a value on the command line (where shell history keeps it), it is read from stdin.
   const v = value ?? (await s.io.stdin()).replace(/\r?\n$/, '');
   await s.api.putProjectsEnvByKey({
@@ -59,7 +72,8 @@ export async function envSet(
     body: { value: v, targets: options.targets, sensitive: !options.plain },
   });
   const kind = options.plain ? 'plain' : 'sensitive';
-  s.io.stdout(`Set ${key} (${kind}) for ${options.targets.join(', ')} in ${project.slug}.\n`);
+  const removed = losing.length > 0 ? ` Removed it from ${losing.join(', ')}.` : '';
+  s.io.stdout(`Set ${key} (${kind}) for ${options.targets.join(', ')} in ${project.slug}.${removed}\n`);
   return 0;
 }
 

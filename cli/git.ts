@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 
 /** What a deployment records about where its source came from (`meta` of the create route). */
 interface SourceMeta {
@@ -29,4 +31,20 @@ export function sourceMeta(folder: string): SourceMeta {
   const status = git(folder, ['status', '--porcelain']);
   if (status !== undefined) meta.dirty = status.length > 0;
   return meta;
+}
+
+/**
+ * The program and script that run this command line, for what calls it back (git's credential
+ * helper): the script it was started as (`io.self`: the bundle, `cli/bin.cjs`, or the link `npm
+ * link` put on the PATH), else this checkout's `cli/bin.cjs` (found from the sources under tsx,
+ * or from `dist/cli/` in the bundle).
+ */
+export function selfCommand(self: string[] | undefined): string[] {
+  if (self && self.length > 0) return self;
+  const candidates = [
+    join(__dirname, 'bin.cjs'),
+    join(__dirname, '..', 'bin.cjs'),
+    join(__dirname, '..', '..', 'cli', 'bin.cjs'),
+  ];
+  return [process.execPath, candidates.find((file) => existsSync(file)) ?? (candidates[1] as string)];
 }

@@ -122,6 +122,7 @@ const GROUPS: Record<string, string> = {
   env: "a project's environment variables",
   repo: 'repositories: create, clone, view, rename, protect, delete',
   key: 'git credentials: passwords for git over HTTPS',
+  auth: "git's credential helper for the platform's git URLs",
   member: "the organization's members",
   pr: 'pull requests: open from the current branch, review, merge, check out',
   issue: "a repository's issues",
@@ -174,7 +175,7 @@ ${groups.map(groupLine).join('\n')}
 Options of every command:
 ${optionLines(GLOBAL_OPTIONS)}
 
-Each command's own usage: platform <command> --help.
+Each command's own usage: platform <command> --help. The version: platform --version (-V).
 ${ENV_NOTE}
 `;
 };

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ApiError, createClient } from '../client';
+import { name as packageName } from '../package.json';
 import { configFile, profileName, removeConfig, writeConfig } from './config';
 import { CliError, type Io, sleep, USER_AGENT, UsageError, unreachableHint } from './context';
 
@@ -25,12 +26,40 @@ interface LoginOptions {
   json?: boolean;
 }
 
+/**
+ * The folder of the platform this command line came from: up from this file (the sources' cli/,
+ * or the bundle's dist/cli/) to the package.json of this package.
+ */
+export function platformFolder(): string | undefined {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === packageName)
+        return dir;
+    } catch {
+      // No package.json here (or not JSON): look above.
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Where `npm start` keeps `local.json`: `$DATA_DIR` when set (from the current folder), else
+ * `.data` of the current folder when it has one, else `.data` of the platform this command line
+ * came from (`npm link` runs it from any folder).
+ */
+function localInfoFiles(io: Io): string[] {
+  if (io.env.DATA_DIR) return [resolve(io.cwd, io.env.DATA_DIR, 'local.json')];
+  const home = platformFolder();
+  return [...new Set([resolve(io.cwd, '.data', 'local.json'), ...(home ? [join(home, '.data', 'local.json')] : [])])];
+}
+
 /** The running local platform's address and API key, from `$DATA_DIR/local.json`. */
 function localPlatform(io: Io): { url: string; token: string; org: string } {
-  const file = resolve(io.cwd, io.env.DATA_DIR ?? '.data', 'local.json');
-  if (!existsSync(file))
+  const files = localInfoFiles(io);
+  const file = files.find((f) => existsSync(f));
+  if (!file)
     throw new CliError(
-      `No local platform here (${file} is missing): start it with npm start, or set DATA_DIR to the data folder it uses.`,
+      `No local platform found (${files.join(' nor ')}): start it with npm start, or set DATA_DIR to the data folder it uses.`,
     );
   const info = JSON.parse(readFileSync(file, 'utf8')) as {
     baseUrl: string;

@@ -29,9 +29,10 @@ run(process.argv.slice(2), {
   stdin: readStdin,
   signal: controller.signal,
   pollMs: Number(process.env.PLATFORM_POLL_MS) || undefined,
-  // Run as a script of its own (the package's bin.cjs, or a bundle of this file): git's credential
-  // helper calls that script back. Through tsx (npm run cli), the default: bin.cjs.
-  self: /\.c?js$/.test(process.argv[1] ?? '') ? [process.execPath, process.argv[1] as string] : undefined,
+  // Run as a script of its own (the package's bin.cjs, the link `npm link` made to it, whatever its
+  // name, or a bundle of this file): git's credential helper calls that script back. Through tsx
+  // (npm run cli, the script a .ts file), the default: this checkout's bin.cjs.
+  self: process.argv[1] && !/\.[cm]?tsx?$/.test(process.argv[1]) ? [process.execPath, process.argv[1]] : undefined,
 }).then((code) => {
   process.exitCode = code;
 });

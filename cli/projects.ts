@@ -1,4 +1,7 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { FRAMEWORKS, type Framework, type Project } from '../shared/domains/projects/schema';
+import { LINK_FILE } from './config';
 import { linkOf, listProjects, type Session, table, UsageError } from './context';
 
 /** `--framework`, checked before any request: a value the API would refuse is a usage mistake. */
@@ -55,4 +58,18 @@ export async function projectsCreate(s: Session, slug: string, options: CreateOp
     `Created project ${project.slug} (${project.projectId}), ${project.framework}, in ${project.location}.\n`,
   );
   return 0;
+}
+
+/**
+ * Lists the link file in the folder's `.gitignore` (made when missing), unless a line names it
+ * already (`.platform.json`, `/.platform.json`): the link is this machine's, not the repository's.
+ * Answers whether it added the line.
+ */
+export function ignoreLinkFile(folder: string): boolean {
+  const file = join(folder, '.gitignore');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const names = new Set([LINK_FILE, `/${LINK_FILE}`, `**/${LINK_FILE}`]);
+  if (text.split(/\r?\n/).some((line) => names.has(line.trim()))) return false;
+  writeFileSync(file, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${LINK_FILE}\n`);
+  return true;
 }

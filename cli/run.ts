@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ApiError, type Client } from '../client';
+import { version } from '../package.json';
 import { COMMAND_TABLE } from './commands';
 import { readConfig } from './config';
 import { CliError, type Io, openSession, type Session, UsageError, unreachableHint } from './context';
@@ -84,6 +85,10 @@ function recording(api: Client, keep: (answer: unknown) => void): Client {
 
 async function dispatch(argv: string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
+  if ((first === '--version' || first === '-V') && rest.length === 0) {
+    io.stdout(`${version}\n`);
+    return 0;
+  }
   if (first === 'help') {
     io.stdout(helpOf(topicOf(rest)));
     return 0;

@@ -3126,14 +3126,16 @@ export interface Operations {
       deployment: DeploymentRef;
     };
   };
-  /** Makes a ready deployment the production deployment, without a rebuild */
+  /** Makes a ready deployment the production deployment, without a rebuild: it keeps the variables it was built with */
   postDeploymentsPromote: {
     params: {
       orgId: string;
       deploymentId: string;
     };
     query: object;
-    body: undefined;
+    body: {
+      force?: boolean;
+    };
     response: {
       deployment: Deployment;
       productionHost: string;

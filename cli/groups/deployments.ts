@@ -1,4 +1,5 @@
-import { linkOf, requireProject, UsageError } from '../context';
+import { CliError, linkOf, listProjects, requireProject, UsageError } from '../context';
+import { promoteDeployment } from '../deploy';
 import { duration, table, when } from '../output';
 import { parseFramework } from '../projects';
 import type { CommandSpec, Ctx } from '../spec';
@@ -63,23 +64,30 @@ export const DEPLOYMENT_COMMANDS: CommandSpec[] = [
         limit,
       });
       const now = Date.now();
+      // What production serves: each project's production deployment (not in the list's answer).
+      const serving = new Set(
+        c.json || res.deployments.length === 0
+          ? []
+          : (project ? [project] : await listProjects(s)).map((x) => x.productionDeploymentId).filter(Boolean),
+      );
       return c.print(res, () =>
         res.deployments.length === 0
           ? 'No deployments yet. Deploy a folder: platform deploy'
           : table(
               [
-                ['ID', 'STATUS', 'TARGET', 'URL', 'AGE', 'COMMIT'],
+                ['ID', 'STATUS', 'TARGET', 'URL', 'AGE', 'LIVE', 'COMMIT'],
                 ...res.deployments.map((d) => [
                   d.deploymentId,
                   d.status ?? '-',
                   d.target,
                   d.host ? linkOf(d.host) : '-',
                   age(d.createdAt, now),
+                  serving.has(d.deploymentId) ? 'production' : '',
                   d.commitMessage ?? d.meta?.commit ?? '',
                 ]),
               ],
               c.io,
-              [0, 1, 2, 3, 4],
+              [0, 1, 2, 3, 4, 5],
               1,
             ),
       );
@@ -122,6 +130,45 @@ export const DEPLOYMENT_COMMANDS: CommandSpec[] = [
           .map(([k, v]) => `${k.padEnd(11)}${v}`)
           .join('\n');
       });
+    },
+  },
+  {
+    path: ['rollback'],
+    jsonLast: true,
+    summary: "production serves the project's previous production deployment again (a promote, no build)",
+    details:
+      'Without a deployment id: the newest ready production deployment older than the one production serves\n' +
+      '(run it again to go further back). With one: that deployment (platform promote). Its build and\n' +
+      'variables are the ones it was made with.',
+    positionals: [{ name: 'deploymentId', help: 'the deployment to go back to (default: the previous one)' }],
+    options: { project: PROJECT },
+    examples: ['platform rollback --project web', 'platform rollback dpl_01m80dmbn362ba0rqqgmf0ee00'],
+    run: async (c) => {
+      const s = await c.session();
+      let to = c.args[0];
+      let from: string | undefined;
+      if (!to) {
+        const project = await requireProject(s, c.str('project'));
+        from = project.productionDeploymentId;
+        if (!from) throw new CliError(`${project.slug} has no production deployment yet.`);
+        const orgId = s.config.orgId;
+        const current = await s.api.getDeploymentsByDeploymentId({ orgId, deploymentId: from });
+        const { deployments } = await s.api.getDeployments({
+          orgId,
+          projectId: project.projectId,
+          target: 'production',
+          status: 'ready',
+          limit: 100,
+        });
+        const since = current.deployment.createdAt ?? 0;
+        to = deployments.find((d) => d.deploymentId !== from && (d.createdAt ?? 0) < since)?.deploymentId;
+        if (!to) throw new CliError(`${project.slug} has no earlier ready production deployment to roll back to.`);
+      }
+      const res = await promoteDeployment(s, to);
+      c.io.stdout(
+        `Rolled back to ${to}${from ? ` (from ${from})` : ''}: production serves it at ${linkOf(res.productionHost)}\n`,
+      );
+      return 0;
     },
   },
   {

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Client } from '../../client';
 import { profileName, readConfigFile, writeConfigFile } from '../config';
 import { CliError, UsageError } from '../context';
+import { selfCommand } from '../git';
 import { table, when } from '../output';
 import { repoImportCommand } from '../repo-import';
 import { repoPush } from '../repo-push';
@@ -22,7 +23,8 @@ const width = (c: Ctx) => c.io;
 
 /** The credential helper git runs for the platform's URLs: this command line, answering the profile's token. */
 function credentialHelper(c: Ctx): string {
-  const self = c.io.self ?? [process.execPath, join(__dirname, '..', 'bin.cjs')];
+  // The script this command line runs as (a bundle has no bin.cjs beside it: see selfCommand).
+  const self = selfCommand(c.io.self);
   // The profile is pinned: switching profiles later does not change what this clone authenticates as.
   const profile = profileName(c.io.env, c.str('profile'));
   const program = self.map((word) => `"${word}"`).join(' ');
@@ -30,6 +32,20 @@ function credentialHelper(c: Ctx): string {
 }
 
 const origin = (url: string) => new URL(url).origin;
+
+/**
+ * Makes git ask this command line for the password of `url`'s origin, in the repository's config
+ * (`folder`) or the user's global one: an empty helper first, so helpers set elsewhere (a
+ * keychain's) are not asked for the platform's URLs, then ours (as gh auth setup-git does).
+ */
+async function setCredentialHelper(c: Ctx, where: { folder: string } | 'global', url: string): Promise<string> {
+  const key = `credential.${origin(url)}.helper`;
+  const scope = where === 'global' ? ['--global'] : [];
+  const cwd = where === 'global' ? c.io.cwd : where.folder;
+  await git(c, cwd, ['config', ...scope, '--replace-all', key, '']);
+  await git(c, cwd, ['config', ...scope, '--add', key, credentialHelper(c)]);
+  return key;
+}
 
 /** A person's access token (a JWT) is no git password: git over HTTPS takes keys and git credentials. */
 const isAccessToken = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
@@ -88,6 +104,38 @@ function commentCommand(
   };
 }
 
+/**
+ * `repo create --source FOLDER [--remote NAME] [--push]`: the work tree, the remote's name and the
+ * branch checked out, checked before the repository is made (a git work tree, no such remote yet,
+ * a commit to push), so a refusal leaves no empty repository behind.
+ */
+async function sourceOf(c: Ctx): Promise<{ folder: string; remote: string; branch?: string } | undefined> {
+  const given = c.str('source');
+  if (given === undefined) {
+    if (c.flag('push') || c.str('remote')) throw new UsageError('--push and --remote go with --source FOLDER.');
+    return undefined;
+  }
+  if (c.flag('readme') || c.str('gitignore') || c.str('license'))
+    throw new UsageError(
+      '--source fills the repository from your folder: leave out --readme, --gitignore and --license.',
+    );
+  const dir = resolve(c.io.cwd, given);
+  const folder = await git(c, dir, ['rev-parse', '--show-toplevel']).catch(() => {
+    throw new CliError(`${dir} is not in a git repository (git init, then commit).`);
+  });
+  const remote = c.str('remote') ?? 'origin';
+  const existing = await git(c, folder, ['remote', 'get-url', remote]).catch(() => undefined);
+  if (existing !== undefined)
+    throw new CliError(`${folder} has a remote ${remote} already (${existing}): name another with --remote NAME.`);
+  const branch = await git(c, folder, ['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => undefined);
+  if (c.flag('push')) {
+    if (!branch) throw new CliError(`${folder} has no branch checked out to push (git switch <branch>).`);
+    const head = await git(c, folder, ['rev-parse', '--verify', '-q', 'HEAD']).catch(() => undefined);
+    if (!head) throw new CliError(`${branch} has no commit yet to push (git commit first).`);
+  }
+  return { folder, remote, branch };
+}
+
 export const REPO_COMMANDS: CommandSpec[] = [
   repoImportCommand,
   {
@@ -131,10 +179,23 @@ export const REPO_COMMANDS: CommandSpec[] = [
         help: 'start with this licence',
         complete: ['MIT', 'Apache-2.0'],
       },
-      'default-branch': { type: 'string', value: 'B', help: 'the default branch (default: main)' },
+      'default-branch': {
+        type: 'string',
+        value: 'B',
+        help: 'the default branch (default: main; with --source, its current branch)',
+      },
+      source: {
+        type: 'string',
+        value: 'FOLDER',
+        help: 'a local git repository to add it to as a remote (with the credential helper)',
+        complete: 'file',
+      },
+      remote: { type: 'string', value: 'NAME', help: 'the remote of --source (default: origin)' },
+      push: { type: 'boolean', help: 'with --source: push its current branch (upstream set)' },
     },
-    examples: ['platform repo create api --readme --gitignore Node'],
+    examples: ['platform repo create api --readme --gitignore Node', 'platform repo create api --source . --push'],
     run: async (c) => {
+      const source = await sourceOf(c);
       const { api, orgId } = await org(c);
       const res = await api.postRepos({
         orgId,
@@ -144,10 +205,27 @@ export const REPO_COMMANDS: CommandSpec[] = [
           readme: c.flag('readme') || undefined,
           gitignore: c.str('gitignore') as 'Node' | undefined,
           license: c.str('license') as 'MIT' | undefined,
-          defaultBranch: c.str('default-branch'),
+          defaultBranch: c.str('default-branch') ?? source?.branch,
         },
       });
-      return c.print(res, () => `Created repository ${res.repo.name}: ${res.repo.cloneUrl}`);
+      const created = `Created repository ${res.repo.name}: ${res.repo.cloneUrl}`;
+      if (!source) return c.print(res, () => created);
+      const say = (line: string) => {
+        if (!c.json) c.io.stdout(`${line}\n`);
+      };
+      say(created);
+      await ensureGitPassword(c);
+      await git(c, source.folder, ['remote', 'add', source.remote, res.repo.cloneUrl]);
+      await setCredentialHelper(c, { folder: source.folder }, res.repo.cloneUrl);
+      say(`Added remote ${source.remote} (${res.repo.cloneUrl}).`);
+      if (c.flag('push')) {
+        await git(c, source.folder, ['push', '-q', '--set-upstream', source.remote, 'HEAD']).catch((err: Error) => {
+          // The repository and the remote stay: a history past the 6 MB a push takes goes in increments.
+          throw new CliError(`${err.message}\nA history past 6 MB: platform repo push ${source.remote}`);
+        });
+        say(`Pushed ${source.branch} to ${source.remote}.`);
+      }
+      return c.print({ ...res, remote: source.remote, pushed: c.flag('push') ? source.branch : null }, () => '');
     },
   },
   {
@@ -289,7 +367,7 @@ export const REPO_COMMANDS: CommandSpec[] = [
         r.cloneUrl,
         folder,
       ]);
-      await git(c, folder, ['config', '--replace-all', helper, credentialHelper(c)]);
+      await setCredentialHelper(c, { folder }, r.cloneUrl);
       return c.print({ ...r, folder }, () => `Cloned ${name} into ${folder}.`);
     },
   },
@@ -321,6 +399,30 @@ export const REPO_COMMANDS: CommandSpec[] = [
       const s = await c.session();
       c.io.stdout(`username=git\npassword=${s.config.gitPasswords?.[s.config.orgId] ?? s.config.token}\n`);
       return 0;
+    },
+  },
+  {
+    path: ['auth', 'setup-git'],
+    summary: "make git ask platform for the password of the platform's git URLs, in every repository",
+    details:
+      "Sets git's credential helper for the platform's git address (that of the API, and that of its clone\n" +
+      'URLs when they differ) in your global git config (~/.gitconfig, or GIT_CONFIG_GLOBAL), pinned to the\n' +
+      'profile in use, as gh auth setup-git does: any clone of a platform repository then pushes and\n' +
+      'fetches without a token in its URL. Run it again after moving the platform folder.',
+    examples: ['platform auth setup-git', 'platform auth setup-git --profile work'],
+    run: async (c) => {
+      const { s, api, orgId } = await org(c);
+      await ensureGitPassword(c);
+      const urls = [s.config.baseUrl];
+      // Clone URLs may name another host (GIT_BASE_URL): one repository's tells.
+      const [first] = (await api.getRepos({ orgId })).repos;
+      if (first) urls.push((await api.getReposByName({ orgId, name: first.name })).cloneUrl);
+      const origins = [...new Set(urls.map(origin))];
+      const keys: string[] = [];
+      for (const url of origins) keys.push(await setCredentialHelper(c, 'global', url));
+      return c.print({ origins, keys, helper: credentialHelper(c) }, () =>
+        origins.map((o) => `Git now asks platform for the password of ${o} (${keys[origins.indexOf(o)]}).`).join('\n'),
+      );
     },
   },
   {

@@ -4,7 +4,7 @@ import { createDeployment } from '../../shared/domains/deployments/create';
 import { listDeployments } from '../../shared/domains/deployments/list';
 import { buildLogLines, buildLogPage, runtimeLogs, tailRuntimeLogs } from '../../shared/domains/deployments/logs';
 import { M } from '../../shared/domains/deployments/messages';
-import { promote } from '../../shared/domains/deployments/promote';
+import { PREVIEW_VARIABLES, promote } from '../../shared/domains/deployments/promote';
 import { readDeployment } from '../../shared/domains/deployments/read';
 import { redeploy } from '../../shared/domains/deployments/redeploy';
 import { DEPLOYMENT_STATUSES } from '../../shared/domains/deployments/schema';
@@ -170,14 +170,18 @@ export const routes = [
     method: 'POST',
     path: '/v1/orgs/:orgId/deployments/:deploymentId/promote',
     scope: 'deployments:write',
-    summary: 'Makes a ready deployment the production deployment, without a rebuild.',
+    summary:
+      'Makes a ready deployment the production deployment, without a rebuild: it keeps the variables it was ' +
+      "built with. A preview built with variables other than production's is refused (409) unless force " +
+      '(beyond the spec; optional body, default false).',
     params: DeploymentParams,
+    body: z.object({ force: z._default(z.boolean(), false) }),
     errors: {
       404: [M.deploymentNotFound, M.projectNotFound],
-      409: [M.expired, M.notReady, M.alreadyProduction, M.functionRemoved],
+      409: [M.expired, M.notReady, M.alreadyProduction, M.functionRemoved, PREVIEW_VARIABLES],
       502: [M.routingFailed],
     },
-    run: async ({ org, params }) => ok(await promote(org.orgId, params.deploymentId)),
+    run: async ({ org, params, body }) => ok(await promote(org.orgId, params.deploymentId, { force: body.force })),
   }),
   route({
     method: 'POST',

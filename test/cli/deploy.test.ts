@@ -337,8 +337,8 @@ describe('a site its build script makes (npm run build, no server)', () => {
     expect(res.code).toBe(0);
     const out = res.stdout.split('\n');
     expect(out[0]).toMatch(/^Created project built-site \(prj_\w+\), framework static\.$/);
-    // index.html, package.json, package-lock.json, build.js: not .platform.json.
-    expect(out[1]).toMatch(/^Packed 4 files /);
+    // index.html, package.json, package-lock.json, build.js and the .gitignore link made: not .platform.json.
+    expect(out[1]).toMatch(/^Packed 5 files /);
     expect(res.stdout).toContain('Running "npm run build"\n');
     const host = /^Deployment dpl_\w+ of built-site \(preview\): http:\/\/(\S+)$/.exec(out[2] as string)?.[1] as string;
     expect((await edgeFetch(env.edge, host, '/')).text).toBe('<p>built</p>');

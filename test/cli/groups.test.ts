@@ -116,7 +116,8 @@ describe('clone, pr, issue', () => {
     work = join(root, repo);
     expect(await git(work, 'remote', 'get-url', 'origin')).not.toContain('@');
     expect(await git(work, 'config', '--local', '--get-regexp', 'credential\\..*\\.helper')).toMatch(
-      /^credential\.http:\/\/127\.0\.0\.1:\d+\.helper !".*node" ".*\.cjs" auth git-credential --profile 'default'$/,
+      // An empty helper first: those of other config files are not asked.
+      /^credential\.http:\/\/127\.0\.0\.1:\d+\.helper \ncredential\.http:\/\/127\.0\.0\.1:\d+\.helper !".*node" ".*\.cjs" auth git-credential --profile 'default'$/,
     );
     writeFileSync(join(work, 'README.md'), '# Hello\n');
     await git(work, 'add', '.');

@@ -17,6 +17,7 @@ import {
 } from '../hosts/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { getDeployment } from '../projects/deployments';
+import { hostUrl } from '../projects/hosts';
 import type { ProjectRecord } from '../projects/schema';
 import { type CheckState, reportCheck } from '../repos/checks';
 import type { DeploymentRecord, DeploymentStatus } from './schema';
@@ -54,9 +55,9 @@ export interface PreviewBuildChange {
   deploymentId: string;
   commit?: string;
   state: PreviewBuildState;
-  /** `https://<preview host>`: where the pull request's preview is served. */
+  /** `https://<preview host>` (http on the local edge): where the pull request's preview is served. */
   url: string;
-  /** `https://<the deployment's own host>`: where it is served when the preview host isn't its. */
+  /** `https://<the deployment's own host>` (http on the local edge): where it is served when the preview host isn't its. */
   deploymentUrl: string;
   /** The build log of the deployment (the deployments route). */
   logUrl: string;
@@ -143,8 +144,8 @@ export async function previewDeploymentMoved(d: DeploymentRecord, extra: { autho
       deploymentId: d.deploymentId,
       commit: d.commitSha,
       state,
-      url: `https://${d.previewHost}`,
-      deploymentUrl: `https://${d.host}`,
+      url: hostUrl(d.previewHost),
+      deploymentUrl: hostUrl(d.host),
       logUrl: buildLogUrl(d.orgId, d.deploymentId),
       ...(d.error ? { error: d.error } : {}),
       ...(d.status === 'skipped' ? { skipped: true } : {}),
@@ -355,10 +356,10 @@ async function shownUrl(preview: PreviewRecord): Promise<string> {
   const entry = await getHost(preview.host);
   const held = holdsPreview(entry, preview.projectId, pullOfPreview(preview.repoId, preview.number));
   if (held && (preview.state !== 'ready' || entry.deploymentId === preview.deploymentId)) {
-    return `https://${preview.host}`;
+    return hostUrl(preview.host);
   }
   const own = (await getDeployment(preview.orgId, preview.deploymentId))?.host;
-  return `https://${own ?? preview.host}`;
+  return hostUrl(own ?? preview.host);
 }
 
 /**

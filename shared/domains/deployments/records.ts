@@ -3,6 +3,7 @@ import { QueryCommand, type QueryCommandInput, UpdateCommand } from '../../kerne
 import { fieldUpdate, keys, TABLE } from '../../kernel/store/table';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { byProjectValues, deploymentKeys } from '../projects/deployments';
+import { hostUrl } from '../projects/hosts';
 import { projectKeys, projectPrefixes } from '../projects/records';
 import { normalizeHost } from './hosts';
 import { previewDeploymentMoved } from './previews';
@@ -89,7 +90,7 @@ function raiseDeploymentEvent(d: DeploymentRecord): Promise<void> {
       ? `Deployment ${d.deploymentId} (${d.target}) is ready`
       : `Deployment ${d.deploymentId} (${d.target}) failed`,
     ...(d.error ? { body: d.error } : {}),
-    ...(d.host ? { url: `https://${d.host}` } : {}),
+    ...(d.host ? { url: hostUrl(d.host) } : {}),
   });
 }
 

@@ -8,6 +8,13 @@ import type { ProjectRecord } from './schema';
 export const appsDomain = (): string => readEnv('APPS_DOMAIN') ?? 'localhost';
 
 /**
+ * The address a platform host is served at: the local edge (`npm start`, hosts
+ * `<name>.localhost:<edge port>`) answers plain HTTP, the hosted platform HTTPS.
+ */
+export const hostUrl = (host: string): string =>
+  /(^|\.)localhost(:\d+)?$/i.test(host) ? `http://${host}` : `https://${host}`;
+
+/**
  * The project's production host on the platform: `<label>.<apps domain>`, present once the
  * project has a production deployment. The label was reserved in the host registry when the
  * project was made or renamed (`<slug>`, else `<slug>-<org slug>`, else a suffix) and is kept on
