@@ -9,7 +9,7 @@ import { SCOPES } from '../../shared/kernel/auth/scopes';
 import { createKey } from '../../shared/kernel/identity/keys';
 import { addMember, createOrg } from '../../shared/kernel/identity/orgs';
 import type { Organization } from '../../shared/kernel/identity/schema';
-import { calledRoute, documentedResponse } from './routes';
+import { calledRoute, documentedResponse, tableKeysIn } from './routes';
 
 export interface Person {
   userId: string;
@@ -129,12 +129,18 @@ async function newOrgWith(sign: TestPlatform['sign'], kind: Organization['kind']
 
 /**
  * Every success answer must be the one the route's group documents (functions/<group>/responses.ts):
- * its status listed, its body valid against the schema (or empty where it documents none).
+ * its status listed, its body valid against the schema (or empty where it documents none). No
+ * answer, success or not, carries the table's keys (`pk`, `sk`, `gsi…`).
  */
 function checkDocumented(method: string, path: string, status: number, body: unknown, text: string): void {
-  if (status < 200 || status >= 300) return;
   const route = calledRoute(method, path.split('?')[0] as string);
   if (!route) return;
+  // No answer of any status shows the table's own attributes (its keys and index keys).
+  const leaked = tableKeysIn(body);
+  if (leaked.length > 0) {
+    throw new Error(`${route.key} answered ${status} with the table's own attributes: ${leaked.join(', ')}`);
+  }
+  if (status < 200 || status >= 300) return;
   const doc = documentedResponse(route, status);
   const where = `${route.key} answered ${status}`;
   if (doc === undefined) throw new Error(`${where}, a status its group's responses.ts does not document`);

@@ -95,6 +95,24 @@ export function documentedResponse(route: CalledRoute, status: number): $ZodType
   return docs[route.key]?.[status];
 }
 
+/** The table's own attributes: its keys and its indexes' keys (`pk`, `sk`, `gsi1pk`, `gsi2sk`, …). */
+const TABLE_KEY = /^(pk|sk|gsi\d*(pk|sk))$/;
+
+/**
+ * Where `body` carries the table's own attributes (`issue.gsi1pk`, `items[0].sk`): string values
+ * under a key the table uses for its keys, which no answer shows (a database item's attributes are
+ * in DynamoDB's form, `{ pk: { S: … } }`, so a customer's own `pk` is not one of them).
+ */
+export function tableKeysIn(body: unknown, at = ''): string[] {
+  if (Array.isArray(body)) return body.flatMap((v, i) => tableKeysIn(v, `${at}[${i}]`));
+  if (!body || typeof body !== 'object') return [];
+  return Object.entries(body).flatMap(([k, v]) => {
+    const here = at ? `${at}.${k}` : k;
+    if (TABLE_KEY.test(k) && typeof v === 'string') return [here];
+    return tableKeysIn(v, here);
+  });
+}
+
 /** `METHOD path` of every route the test processes called (see TestPlatform.call). */
 export function calledRoutes(dir: string): Set<string> {
   const seen = new Set<string>();
