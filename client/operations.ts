@@ -363,6 +363,7 @@ export type CustomDomain = {
   dnsProvider?: string;
   checkedAt?: number;
   redirectTo?: string;
+  version?: number;
 };
 
 export type CustomDomainSummary = {
@@ -5193,7 +5194,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;
@@ -5225,7 +5226,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;
@@ -5253,7 +5254,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;
@@ -5281,7 +5282,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;
@@ -5313,7 +5314,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;

@@ -1,8 +1,17 @@
 import * as z from 'zod/mini';
-import { CustomDomain as Domain } from '../../shared/domains/projects/record-schemas';
+import { CustomDomain, DomainStatus } from '../../shared/domains/projects/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the domains routes (see shared/kernel/http/responses.ts): documentation only. */
+
+/** The Domain record as the project detail answers it, with what a domain these routes answer always has. */
+const Domain = z.extend(CustomDomain, {
+  status: DomainStatus,
+  records: z.string(),
+  zone: z.string(),
+  version: z.int().check(z.minimum(1)),
+});
+
 const Integration = z.object({
   provider: z.nullable(
     z.object({

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { $ZodType } from 'zod/v4/core';
 import { routeGroups } from '../../lib/route-groups';
-import type { ResponseDocs } from '../../shared/kernel/http/responses';
+import type { ResponseDocs, ResponseEntry } from '../../shared/kernel/http/responses';
 import type { Route } from '../../shared/kernel/http/route';
 import type { RouteEntry } from '../../shared/kernel/http/route-entry';
 import { createRouter } from '../../shared/kernel/http/router';
@@ -18,8 +17,8 @@ let cache:
   | {
       groups: GroupRoutes[];
       match: (method: string, path: string) => Route | undefined;
-      /** The documented schema for `status` of `route`: a schema, null (no body), or undefined (undocumented). */
-      responseOf: (route: Route, status: number) => $ZodType | null | undefined;
+      /** The documented answer for `status` of `route` (see ResponseEntry), or undefined (undocumented). */
+      responseOf: (route: Route, status: number) => ResponseEntry | undefined;
     }
   | undefined;
 
@@ -31,7 +30,7 @@ export function allRoutes() {
       routes: (require(`../../functions/${g.name}/routes`) as { routes: Route[] }).routes,
       responses: (require(`../../functions/${g.name}/responses`) as { responses: ResponseDocs }).responses,
     }));
-    const docs = new Map<Route, Partial<Record<number, $ZodType | null>>>();
+    const docs = new Map<Route, Partial<Record<number, ResponseEntry>>>();
     for (const g of groups) for (const r of g.routes) docs.set(r, g.responses[`${r.method} ${r.path}`] ?? {});
     const routers = groups.map((g) => createRouter(g.routes));
     cache = {
@@ -85,8 +84,8 @@ export function calledRoute(method: string, path: string): CalledRoute | undefin
   return index.match(method, path);
 }
 
-/** The documented schema for `status` of a called route: a schema, null (no body), or undefined (undocumented). */
-export function documentedResponse(route: CalledRoute, status: number): $ZodType | null | undefined {
+/** The documented answer for `status` of a called route (see ResponseEntry), or undefined (undocumented). */
+export function documentedResponse(route: CalledRoute, status: number): ResponseEntry | undefined {
   let docs = responsesOf.get(route.group);
   if (!docs) {
     docs = (require(`../../functions/${route.group}/responses`) as { responses: ResponseDocs }).responses;
