@@ -376,6 +376,7 @@ export type CustomDomain = {
   dnsProvider?: string;
   checkedAt?: number;
   redirectTo?: string;
+  version?: number;
 };
 
 export type CustomDomainSummary = {
@@ -5540,7 +5541,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;
@@ -5572,7 +5573,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;
@@ -5600,7 +5601,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;
@@ -5628,7 +5629,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;
@@ -5660,7 +5661,7 @@ export interface Operations {
         hostname: string;
         orgId: string;
         projectId: string;
-        status: 'pending' | 'verifying' | 'active' | 'error';
+        status: 'error' | 'active' | 'pending' | 'verifying';
         message?: string;
         createdAt?: number;
         updatedAt?: number;

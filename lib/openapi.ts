@@ -6,7 +6,7 @@ import { NOT_JSON, TOO_DEEP } from '../shared/kernel/http/body';
 import { IDEMPOTENCY_MESSAGES } from '../shared/kernel/http/idempotency';
 import { MALFORMED_PATH } from '../shared/kernel/http/middleware/match-route';
 import { PRECONDITION_BUSY, PRECONDITION_FAILED } from '../shared/kernel/http/middleware/preconditions';
-import type { ResponseDocs } from '../shared/kernel/http/responses';
+import { type ResponseDoc, type ResponseDocs, type ResponseEntry, responseDoc } from '../shared/kernel/http/responses';
 import type { Method, Route } from '../shared/kernel/http/route';
 import { isWrite } from '../shared/kernel/http/route-entry';
 import { type RouteGroup, routeGroups } from './route-groups';
@@ -21,11 +21,11 @@ import { type RouteGroup, routeGroups } from './route-groups';
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * A route as the generator reads it. `responses` (status → zod schema of the body) is optional:
- * routes that declare it get their success shapes in the document and the typed client; the
- * others are documented as `2XX` with their summary.
+ * A route as the generator reads it. `responses` (status → its ResponseEntry: a JSON body's schema,
+ * null for none, or media types and headers) is optional: routes that declare it get their success
+ * shapes in the document and the typed client; the others are documented as `2XX` with their summary.
  */
-type DocumentedRoute = Route & { responses?: Partial<Record<number, $ZodType | null>> };
+type DocumentedRoute = Route & { responses?: Partial<Record<number, ResponseEntry>> };
 
 interface GroupRoutes {
   group: string;
@@ -80,9 +80,22 @@ export interface Operation {
   security: Record<string, string[]>[];
   parameters?: Parameter[];
   requestBody?: { required: true; content: { 'application/json': { schema: JsonSchema } } };
-  responses: Record<string, { description: string; content?: Record<string, JsonSchema> }>;
+  responses: Record<string, ResponseObject>;
   /** The scope the route needs, and the others that also pass (`allowed`). */
   'x-scopes'?: { required: string; allowed: string[] };
+}
+
+/** OpenAPI's Header object: a response header's meaning and its value's schema. */
+export interface HeaderObject {
+  description: string;
+  required?: true;
+  schema: JsonSchema;
+}
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, HeaderObject>;
+  content?: Record<string, JsonSchema>;
 }
 
 /** Every group's routes, in the order of the route table. */
@@ -231,6 +244,7 @@ function withGatewayErrors(out: Operation['responses']): Operation['responses'] 
     const examples = (own?.content?.['application/json']?.examples ?? {}) as Record<string, unknown>;
     out[status] = {
       description: [own?.description, `\`${message}\` (${why})`].filter(Boolean).join('; '),
+      ...(own?.headers ? { headers: own.headers } : {}),
       content: {
         'application/json': {
           schema: own ? { anyOf: [ERROR_REF, GATEWAY_ERROR_REF] } : GATEWAY_ERROR_REF,
@@ -254,8 +268,10 @@ function errorResponses(route: Route): Operation['responses'] {
   const out: Operation['responses'] = {};
   for (const [status, messages] of [...merged].sort((a, b) => a[0] - b[0])) {
     const list = [...messages];
+    const headers = stackHeaders(route, status);
     out[String(status)] = {
       description: list.map((m) => `\`${m}\``).join('; '),
+      ...(headers ? { headers } : {}),
       content: {
         'application/json': {
           schema: ERROR_REF,
@@ -273,21 +289,112 @@ const invalidExample = { error: 'Invalid request', issues: [{ path: 'name', mess
 
 function successResponses(route: DocumentedRoute, operationId: string, components: Components): Operation['responses'] {
   const declared = Object.entries(route.responses ?? {}).filter(
-    (e): e is [string, $ZodType | null] => e[1] !== undefined,
+    (e): e is [string, ResponseEntry] => e[1] !== undefined,
   );
-  if (declared.length === 0) return { '2XX': { description: route.summary ?? 'Success.' } };
+  const description = route.summary ?? 'Success.';
+  if (declared.length === 0) return { '2XX': { description } };
   const out: Operation['responses'] = {};
-  for (const [status, schema] of declared) {
-    out[status] = schema
-      ? {
-          description: route.summary ?? 'Success.',
-          content: {
-            'application/json': { schema: jsonSchemaOf(schema, `${operationId} response ${status}`, components) },
-          },
-        }
-      : { description: route.summary ?? 'Success: no body.' };
+  for (const [status, entry] of declared) {
+    const doc = responseDoc(entry);
+    const content = doc.content
+      ? Object.fromEntries(
+          Object.entries(doc.content).map(([type, schema]) => [
+            type,
+            { schema: jsonSchemaOf(schema, `${operationId} response ${status} ${type}`, components) },
+          ]),
+        )
+      : undefined;
+    const headers = { ...stackHeaders(route, Number(status), doc), ...ownHeaders(doc) };
+    out[status] = {
+      description: content ? description : (route.summary ?? 'Success: no body.'),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(content ? { content } : {}),
+    };
+  }
+  // A GET's `If-None-Match` naming the answer's ETag: 304, no body (shared/kernel/http/middleware/conditional-reads.ts).
+  const ok = route.responses?.[200];
+  if (ok !== undefined && carriesEtag(route, responseDoc(ok))) {
+    out['304'] = {
+      description: '`If-None-Match` named the ETag the answer has now: not modified, no body.',
+      headers: { ETag: ETAG_HEADER },
+    };
   }
   return out;
+}
+
+/** `string` header values, as HTTP has them. */
+const TEXT = { type: 'string' };
+const INTEGER_TEXT = { type: 'string', pattern: '^[0-9]+$' };
+
+const ETAG_HEADER: HeaderObject = {
+  description:
+    "A hash of the body: send it as `If-None-Match` to get 304 while the answer is unchanged, or as a write's " +
+    '`If-Match` to the same path to write only if the resource is still as read.',
+  required: true,
+  schema: TEXT,
+};
+
+/**
+ * Whether a GET's 200 carries an `ETag`: every 200 GET with a text or JSON body does
+ * (conditionalReads); bytes (answered base64-encoded) do not.
+ */
+const carriesEtag = (route: Route, doc: ResponseDoc | undefined): boolean =>
+  route.method === 'GET' && !!doc?.content && !doc.bytes;
+
+/** Requests the rate limits count (shared/kernel/http/middleware/rate-limit.ts): an organization's, by a known caller. */
+const counted = (route: Route) => route.orgScoped && route.access !== 'public';
+
+/**
+ * The headers the stack adds to an answer of `status` (`doc`: a success's documentation), from what
+ * the route is: `ETag` on a GET's 200, the RateLimit fields on a counted request's answers (past
+ * authorization: not a 401), `Retry-After` on a 429, 502 or 503 of the platform, `Idempotent-Replayed`
+ * on a write's answers kept for its key.
+ */
+function stackHeaders(route: Route, status: number, doc?: ResponseDoc): Record<string, HeaderObject> | undefined {
+  const out: Record<string, HeaderObject> = {};
+  if (status === 200 && carriesEtag(route, doc)) out.ETag = ETAG_HEADER;
+  if (counted(route) && status !== 401) {
+    const success = status < 300;
+    const when = success ? '' : ' (requests refused before their organization and caller are known carry none)';
+    out['RateLimit-Limit'] = {
+      description: `The budget of the tightest rate limit this request counted against: requests per window${when}.`,
+      schema: INTEGER_TEXT,
+    };
+    out['RateLimit-Remaining'] = {
+      description: 'What is left of that budget.',
+      schema: INTEGER_TEXT,
+    };
+    out['RateLimit-Reset'] = {
+      description: 'Seconds until that window ends.',
+      schema: INTEGER_TEXT,
+    };
+  }
+  if (status === 429 || status === 502 || status === 503) {
+    out['Retry-After'] = {
+      description: "Seconds to wait before trying again (the platform's answers; API Gateway's own 429 carries none).",
+      schema: INTEGER_TEXT,
+    };
+  }
+  // Kept answers are those of a caller known and a key claimed: never a 401, never a 5xx.
+  if (takesIdempotencyKey(route) && status !== 401 && status < 500) {
+    out['Idempotent-Replayed'] = {
+      description:
+        '`true` when this is the kept answer of an earlier request with the same `Idempotency-Key`, route and ' +
+        'body (nothing ran again).',
+      schema: { type: 'string', enum: ['true'] },
+    };
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The route's own headers of an answer (functions/<group>/responses.ts): always sent. */
+function ownHeaders(doc: ResponseDoc): Record<string, HeaderObject> {
+  return Object.fromEntries(
+    Object.entries(doc.headers ?? {}).map(([name, description]) => [
+      name,
+      { description, required: true, schema: name === 'Retry-After' ? INTEGER_TEXT : TEXT },
+    ]),
+  );
 }
 
 function objectProperties(
@@ -339,7 +446,9 @@ function parameterDescription(name: string, where: Parameter['in'], schema: Json
   return `${where === 'path' ? 'Path' : 'Query'} parameter \`${name}\` of: ${firstSentence(summary)}.`;
 }
 
-function parametersOf(route: Route, operationId: string): Parameter[] {
+function parametersOf(route: DocumentedRoute, operationId: string): Parameter[] {
+  const ok = route.responses?.[200];
+  const etagDoc = ok === undefined ? undefined : responseDoc(ok);
   const out: Parameter[] = [];
   const summary = route.summary ?? `${route.method} ${route.path}`;
   const param = (name: string, where: Parameter['in'], required: boolean, schema: JsonSchema): Parameter => ({
@@ -364,6 +473,15 @@ function parametersOf(route: Route, operationId: string): Parameter[] {
       // spec's DELETE .../repos/:name/branches?name=<branch> does.
       out.push(param(name, 'query', query.required.includes(name), schema));
     }
+  }
+  if (carriesEtag(route, etagDoc)) {
+    out.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'ETags of an earlier answer (or `*`): while the answer is still one of them, 304 without the body.',
+      schema: { type: 'string' },
+    });
   }
   if (takesIdempotencyKey(route)) {
     out.push({

@@ -163,12 +163,15 @@ export function clientSource(doc: OpenApiDocument): string {
     const plain = query.filter((q) => !names.has(q.name));
     const body = operation.requestBody?.content['application/json'].schema;
     // Every documented success answer: a route answering 200 or 201 (say) returns either shape;
-    // one that answers only 204 returns nothing (the client gives undefined).
+    // one that answers only 204 returns nothing (the client gives undefined). A file in another
+    // media type (text/csv, text/calendar, …) is the text the client reads (its schema is a string).
     const successes = Object.entries(operation.responses).filter(([status]) => /^2/.test(status));
-    const shapes = successes.flatMap(([, r]) => {
-      const schema = r.content?.['application/json']?.schema as JsonSchema | undefined;
-      return schema ? [schema] : [];
-    });
+    const shapes = successes.flatMap(([, r]) =>
+      Object.values(r.content ?? {}).flatMap((media) => {
+        const schema = media.schema as JsonSchema | undefined;
+        return schema ? [schema] : [];
+      }),
+    );
     const noBody = successes.length > 0 && successes.every(([status, r]) => status !== '2XX' && !r.content);
     const response: JsonSchema | undefined =
       shapes.length > 1 ? { anyOf: shapes } : shapes.length === 1 ? shapes[0] : noBody ? { not: {} } : undefined;

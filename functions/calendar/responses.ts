@@ -6,7 +6,7 @@ import {
   CalendarNotified,
   Occurrence,
 } from '../../shared/domains/calendar/record-schemas';
-import type { ResponseDocs } from '../../shared/kernel/http/responses';
+import { fileAnswer, type ResponseDocs, seeOther } from '../../shared/kernel/http/responses';
 
 /** Success responses of the calendar routes (see shared/kernel/http/responses.ts): documentation only. */
 
@@ -41,6 +41,11 @@ export const responses: ResponseDocs = {
       ),
     }),
   },
-  // iCalendar text (text/calendar).
-  [`GET ${base}/calendars/:calendarId/export`]: { 200: z.string() },
+  // The iCalendar file, or 303 to a link to it when it is too large to answer or asked for (`link=true`).
+  [`GET ${base}/calendars/:calendarId/export`]: {
+    200: fileAnswer({ 'text/calendar': z.string() }, '`attachment; filename="calendar.ics"`'),
+    303: seeOther(
+      'A link to the file, valid 5 minutes (`GET` it without a token). Files over 4 MB, or any with `link=true`.',
+    ),
+  },
 };

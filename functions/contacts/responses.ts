@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { AddressBook, base, Contact, ContactImportResult } from '../../shared/domains/contacts/record-schemas';
-import type { ResponseDocs } from '../../shared/kernel/http/responses';
+import { fileAnswer, type ResponseDocs, seeOther } from '../../shared/kernel/http/responses';
 
 /** Success responses of the contacts routes (see shared/kernel/http/responses.ts): documentation only. */
 
@@ -18,6 +18,14 @@ export const responses: ResponseDocs = {
   [`PUT ${base}/contacts/:contactId/photo`]: { 200: z.object({ contact: Contact }) },
   [`DELETE ${base}/contacts/:contactId/photo`]: { 200: z.object({ contact: Contact }) },
   [`POST ${base}/address-books/:addressBookId/import`]: { 200: ContactImportResult },
-  /** The vCard file itself (`text/vcard`), or 303 to a link to it when it is too large to answer. */
-  [`GET ${base}/address-books/:addressBookId/export`]: { 200: z.string(), 303: null },
+  /** The vCard file itself, or 303 to a link to it when it is too large to answer or asked for (`link=true`). */
+  [`GET ${base}/address-books/:addressBookId/export`]: {
+    200: fileAnswer(
+      { 'text/vcard': z.string() },
+      "`attachment` with the address book's name as `filename` (ASCII) and `filename*` (UTF-8).",
+    ),
+    303: seeOther(
+      'A link to the file, valid 5 minutes (`GET` it without a token). Files over 4 MB, or any with `link=true`.',
+    ),
+  },
 };

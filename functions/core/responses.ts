@@ -60,7 +60,12 @@ export const responses: ResponseDocs = {
     }),
   },
   'DELETE /v1/me/sessions/:sessionId': { 204: null },
-  'GET /health': { 200: z.object({ ok: z.literal(true), time: z.number() }) },
+  'GET /health': {
+    200: {
+      content: { 'application/json': z.object({ ok: z.literal(true), time: z.number() }) },
+      headers: { 'Cache-Control': '`no-store`' },
+    },
+  },
   'GET /v1/me': {
     200: z.object({
       me: z.object({

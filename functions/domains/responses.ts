@@ -1,23 +1,15 @@
 import * as z from 'zod/mini';
+import { CustomDomain, DomainStatus } from '../../shared/domains/projects/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the domains routes (see shared/kernel/http/responses.ts): documentation only. */
-const Domain = z.object({
-  hostname: z.string(),
-  orgId: z.string(),
-  projectId: z.string(),
-  status: z.enum(['pending', 'verifying', 'active', 'error']),
-  message: z.optional(z.string()),
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-  tenantId: z.optional(z.string()),
-  certificateArn: z.optional(z.string()),
+
+/** The Domain record as the project detail answers it, with what a domain these routes answer always has. */
+const Domain = z.extend(CustomDomain, {
+  status: DomainStatus,
   records: z.string(),
   zone: z.string(),
-  dnsProvider: z.optional(z.string()),
-  checkedAt: z.optional(z.number()),
-  redirectTo: z.optional(z.string()),
-  version: z.number(),
+  version: z.int().check(z.minimum(1)),
 });
 
 const Integration = z.object({

@@ -14,7 +14,7 @@ import {
   TreeEntry,
 } from '../../shared/domains/repos/record-schemas';
 import { Resource } from '../../shared/domains/resources/record-schemas';
-import type { ResponseDocs } from '../../shared/kernel/http/responses';
+import { fileAnswer, type ResponseDocs, seeOther } from '../../shared/kernel/http/responses';
 
 /** Success responses of the repos routes (see shared/kernel/http/responses.ts): documentation only. */
 
@@ -139,12 +139,31 @@ export const responses: ResponseDocs = {
         expiresIn: z.number(),
       }),
     }),
-    202: z.object({
-      archive: z.object({ status: z.literal('building'), commitId: z.string(), format: z.enum(['zip', 'tar.gz']) }),
-    }),
+    202: {
+      content: {
+        'application/json': z.object({
+          archive: z.object({ status: z.literal('building'), commitId: z.string(), format: z.enum(['zip', 'tar.gz']) }),
+        }),
+      },
+      headers: { 'Retry-After': 'Seconds to wait before asking again (`2`).' },
+    },
   },
-  // The file's bytes (application/octet-stream).
-  'GET /v1/orgs/:orgId/repos/:name/contents/raw': { 200: z.string(), 303: null },
+  // The file's bytes, never rendered; a file stored with Git LFS by link.
+  'GET /v1/orgs/:orgId/repos/:name/contents/raw': {
+    200: fileAnswer({ 'application/octet-stream': z.string() }, '`attachment`', {
+      bytes: true,
+      headers: {
+        'X-Content-Type-Options': '`nosniff`',
+        'Content-Security-Policy': "`default-src 'none'; sandbox`",
+      },
+    }),
+    303: {
+      headers: {
+        ...seeOther("A link to the Git LFS object's bytes, valid 5 minutes (`GET` it without a token).").headers,
+        'Cache-Control': '`no-store`',
+      },
+    },
+  },
   'POST /v1/orgs/:orgId/repos/:name/contents/uploads': {
     201: z.object({
       uploads: z.array(

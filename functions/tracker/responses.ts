@@ -17,7 +17,7 @@ import {
   TrackerVersion,
   Worklog,
 } from '../../shared/domains/tracker/record-schemas';
-import type { ResponseDocs } from '../../shared/kernel/http/responses';
+import { fileAnswer, type ResponseDocs, seeOther } from '../../shared/kernel/http/responses';
 
 /** Success responses of the tracker routes (see shared/kernel/http/responses.ts): documentation only. */
 
@@ -151,17 +151,21 @@ export const responses: ResponseDocs = {
   },
   'DELETE /v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId': { 204: null },
   'GET /v1/orgs/:orgId/issues': { 200: IssuePage },
-  // A CSV file (text), or the JSON export.
+  // The file: Jira's CSV layout (`format=csv`) or the JSON export (`format=json`); a larger one by link.
   'GET /v1/orgs/:orgId/issues/export': {
-    200: z.union([
-      z.string(),
-      z.object({
-        format: z.literal('tracker-issues/1'),
-        exportedAt: z.number(),
-        total: z.number(),
-        issues: z.array(Issue),
-      }),
-    ]),
+    200: fileAnswer(
+      {
+        'text/csv': z.string(),
+        'application/json': z.object({
+          format: z.literal('tracker-issues/1'),
+          exportedAt: z.number(),
+          total: z.number(),
+          issues: z.array(Issue),
+        }),
+      },
+      '`attachment; filename="issues.csv"` (`issues.json` with `format=json`).',
+    ),
+    303: seeOther('A link to the file, valid 5 minutes (`GET` it without a token). Files over 4 MB.'),
   },
   'POST /v1/orgs/:orgId/issues/import': {
     200: z.object({

@@ -25,7 +25,15 @@ export interface PagesFigures {
   bare: { small: number; large: number };
   common: { small: number; large: number };
   seedMs: number;
+  /** Saving a page's content through the gateway (PUT …/content): median ms of `runs`. */
+  saves: { runs: number; big: number; distinct: number };
 }
+
+/** The saves the pages test makes (test/pages/pages.test.ts), timed here instead of asserted there. */
+const BIG = `${'word '.repeat(199_999)}last!`; // 1,000,000 characters, one word
+const DISTINCT = Array.from({ length: 5_000 }, (_, i) => `w${i.toString(36).padStart(4, '0')}`)
+  .map((w) => `${w} lorem ipsum dolor sit amet consectetur adipiscing`)
+  .join('\n'); // 5,000 distinct words in 300,000 characters
 
 const RARE = 'zephyr';
 const COMMON = 'common';
@@ -109,6 +117,31 @@ export async function benchPages(platform: BenchPlatform, options: { runs?: numb
       series.commonSmall.push(round[2] as number);
       series.commonLarge.push(round[3] as number);
     }
+    // The saves, after the searches (their page joins the small organization): one page, its content
+    // replaced by each text in turn.
+    const api = (method: string, path: string, body: unknown) =>
+      fetch(`http://127.0.0.1:${port}/v1/orgs/${platform.orgId}/pages${path}`, {
+        method,
+        headers: { authorization: `Bearer ${platform.jwt}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const made = await api('POST', '', { title: 'Bench saves' });
+    if (made.status !== 201) throw new Error(`bench page: ${made.status} ${await made.text()}`);
+    const pageId = ((await made.json()) as { page: { pageId: string } }).page.pageId;
+    const save = async (content: string) => {
+      const t = performance.now();
+      const res = await api('PUT', `/${pageId}/content`, { content });
+      if (res.status !== 200) throw new Error(`bench save: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+      return performance.now() - t;
+    };
+    const saveRuns = 5;
+    const bigSaves: number[] = [];
+    const distinctSaves: number[] = [];
+    for (let i = 0; i < saveRuns; i++) {
+      bigSaves.push(await save(BIG));
+      distinctSaves.push(await save(DISTINCT));
+    }
     return {
       runs,
       sizes: [100, 10_000],
@@ -116,6 +149,7 @@ export async function benchPages(platform: BenchPlatform, options: { runs?: numb
       bare: { small: median(bareSmall), large: median(bareLarge) },
       common: { small: median(series.commonSmall), large: median(series.commonLarge) },
       seedMs,
+      saves: { runs: saveRuns, big: median(bigSaves), distinct: median(distinctSaves) },
     };
   } finally {
     for (const s of stops.reverse()) await s();
@@ -221,6 +255,14 @@ export function renderPages(f: PagesFigures): string {
     row(`a word in 20 pages of each (\`${RARE}\`)`, f.rare),
     row(`the same word's postings, one bare Query`, f.bare),
     row(`a word in a fifth of the pages (\`${COMMON}\`)`, f.common),
+    '',
+    `Saving a page's content (PUT …/content, through the local gateway: the content object, the postings ` +
+      `of its words and the record), median of ${f.saves.runs}, each save replacing the other text:`,
+    '',
+    '| content | save |',
+    '|---|--:|',
+    `| 1,000,000 characters, one word | ${ms(f.saves.big)} |`,
+    `| 5,000 distinct words in 300,000 characters | ${ms(f.saves.distinct)} |`,
     '',
   ].join('\n');
 }

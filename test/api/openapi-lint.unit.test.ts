@@ -59,10 +59,31 @@ function lint(file: string): { code: number | null; problems: string[]; stderr: 
   };
 }
 
+/**
+ * Redocly's no-ambiguous-paths: the spec's tracker paths put an issue (`/issues/{issueKey}/…`) beside
+ * the spaces (`/issues/spaces/{spaceKey}/…`), so a path like `/issues/spaces/comments` fits both
+ * shapes. The router takes literal segments first and no issue key is `spaces` (an issue is named by
+ * its key, `ABC-12`, or its id), so each such path reaches one route: these pairs, and only these,
+ * are expected (docs/api-reference.md).
+ */
+const TRACKER = '/v1/orgs/{orgId}/issues';
+const expectedAmbiguity = (problem: string) => {
+  const pair = /Found two ambiguous paths: `([^`]+)` and `([^`]+)`/.exec(problem);
+  if (!problem.startsWith('no-ambiguous-paths ') || !pair) return false;
+  const paths = [pair[1], pair[2]] as string[];
+  return (
+    paths.some((p) => p.startsWith(`${TRACKER}/spaces/{spaceKey}`)) &&
+    paths.some((p) => p.startsWith(`${TRACKER}/{issueKey}/`))
+  );
+};
+
 describe('redocly lint', () => {
-  it('passes the generated document with no warning, offline', () => {
+  it('passes the generated document with no warning but the tracker paths the spec names, offline', () => {
     const res = lint(join(dir, 'openapi.json'));
-    expect(res.problems).toEqual([]);
+    expect(res.problems.filter((p) => !expectedAmbiguity(p))).toEqual([]);
+    // The rule is on: it finds those.
+    expect(res.problems.length).toBeGreaterThan(0);
+    // Warnings only: the exit code is 0.
     expect(res.code).toBe(0);
     expect(res.stderr).not.toContain('offline:');
   });
@@ -80,12 +101,12 @@ describe('redocly lint', () => {
     const file = join(dir, 'worse.json');
     writeFileSync(file, JSON.stringify(worse, null, 2));
     const res = lint(file);
-    expect(res.problems.map((p) => p.split(' ')[0]).sort()).toEqual([
-      'info-contact',
-      'info-license',
-      'no-server-example.com',
-      'parameter-description',
-    ]);
+    expect(
+      res.problems
+        .filter((p) => !expectedAmbiguity(p))
+        .map((p) => p.split(' ')[0])
+        .sort(),
+    ).toEqual(['info-contact', 'info-license', 'no-server-example.com', 'parameter-description']);
     expect(res.stderr).not.toContain('offline:');
   });
 });

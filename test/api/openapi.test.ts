@@ -134,8 +134,12 @@ describe('each operation', () => {
         schema: { type: 'string' },
       },
     ]);
-    // Reads take no idempotency key.
-    expect(byId('getProjects').parameters?.some((q) => q.in === 'header')).toBe(false);
+    // Reads take no idempotency key: their header is If-None-Match.
+    expect(
+      byId('getProjects')
+        .parameters?.filter((q) => q.in === 'header')
+        .map((q) => q.name),
+    ).toEqual(['If-None-Match']);
     const list = byId('getDeployments');
     const limit = list.parameters?.find((q) => q.name === 'limit');
     // A whole number with a default (shared/kernel/http/query.ts): optional as sent, its bounds kept.
@@ -151,7 +155,7 @@ describe('each operation', () => {
       enum: ['production', 'preview'],
     });
     // Routes without a params schema still name their path parameters.
-    expect(byId('getOrgsByOrgId').parameters).toEqual([
+    expect(byId('getOrgsByOrgId').parameters?.filter((p) => p.in === 'path')).toEqual([
       { name: 'orgId', in: 'path', required: true, description: ORG, schema: { type: 'string' } },
     ]);
   });
@@ -199,8 +203,8 @@ describe('each operation', () => {
     expect(create['403']?.description).toBe('`Missing scope projects:write`');
     expect(create['404']?.description).toBe('`Organization not found`');
     // Public and token routes: no 403/404 from the stack.
-    expect(Object.keys(byId('getHealth').responses)).toEqual(['200', '429']);
-    expect(Object.keys(byId('getMe').responses).sort()).toEqual(['200', '401', '429']);
+    expect(Object.keys(byId('getHealth').responses)).toEqual(['200', '304', '429']);
+    expect(Object.keys(byId('getMe').responses).sort()).toEqual(['200', '304', '401', '429']);
     const promote = byId('postDeploymentsPromote').responses;
     expect(promote['409']?.description).toContain('Only ready deployments can be promoted.');
     expect(promote['502']?.description).toBe("`Couldn't update production routing. Try again.`");
@@ -244,7 +248,74 @@ describe('each operation', () => {
       properties: Record<string, unknown>;
     };
     expect(Object.keys(env.properties)).toEqual(['vars']);
-    expect(byId('deleteOrgsByOrgId').responses['204']).toEqual({ description: expect.any(String) });
+    expect(byId('deleteOrgsByOrgId').responses['204']).toEqual({
+      description: expect.any(String),
+      headers: expect.any(Object),
+    });
+    expect(byId('deleteOrgsByOrgId').responses['204']?.content).toBeUndefined();
+  });
+});
+
+describe('media types and headers', () => {
+  const byId = (id: string) => {
+    const found = operationsOf(doc).find((o) => o.operation.operationId === id);
+    if (!found) throw new Error(`no operation ${id}`);
+    return found.operation;
+  };
+  const media = (id: string, status: string) => Object.keys(byId(id).responses[status]?.content ?? {});
+  const headers = (id: string, status: string) => Object.keys(byId(id).responses[status]?.headers ?? {});
+
+  it('declares files in their own media types, with their Content-Disposition, and the 303s to a link', () => {
+    expect(media('getIssuesExport', '200')).toEqual(['text/csv', 'application/json']);
+    expect(media('getMailMailboxesAddressBooksExport', '200')).toEqual(['text/vcard']);
+    expect(media('getMailMailboxesCalendarsExport', '200')).toEqual(['text/calendar']);
+    expect(media('getReposContentsRaw', '200')).toEqual(['application/octet-stream']);
+    for (const id of [
+      'getIssuesExport',
+      'getMailMailboxesAddressBooksExport',
+      'getMailMailboxesCalendarsExport',
+      'getReposContentsRaw',
+    ]) {
+      expect([id, byId(id).responses['200']?.headers?.['Content-Disposition']?.required]).toEqual([id, true]);
+      expect([id, media(id, '303'), headers(id, '303')]).toEqual([id, [], expect.arrayContaining(['Location'])]);
+    }
+    // Only files are not JSON.
+    const others = operationsOf(doc).flatMap(({ operation }) =>
+      Object.entries(operation.responses).flatMap(([status, r]) =>
+        Object.keys(r.content ?? {})
+          .filter((type) => type !== 'application/json')
+          .map((type) => `${operation.operationId} ${status} ${type}`),
+      ),
+    );
+    expect(others.sort()).toEqual([
+      'getIssuesExport 200 text/csv',
+      'getMailMailboxesAddressBooksExport 200 text/vcard',
+      'getMailMailboxesCalendarsExport 200 text/calendar',
+      'getReposContentsRaw 200 application/octet-stream',
+    ]);
+  });
+
+  it("documents the stack's headers by what the route is", () => {
+    // A GET's 200: the ETag, and 304 for If-None-Match; bytes have none.
+    expect(byId('getProjects').responses['200']?.headers?.ETag?.required).toBe(true);
+    expect(headers('getProjects', '304')).toEqual(['ETag']);
+    expect(headers('getReposContentsRaw', '200')).not.toContain('ETag');
+    expect(byId('getReposContentsRaw').responses['304']).toBeUndefined();
+    // Counted requests: the RateLimit fields on their answers past authorization.
+    const limits = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+    expect(headers('getProjects', '200')).toEqual(expect.arrayContaining(limits));
+    expect(headers('getProjects', '404')).toEqual(expect.arrayContaining(limits));
+    expect(headers('getProjects', '401')).toEqual([]);
+    expect(headers('getMe', '200')).not.toContain('RateLimit-Limit');
+    // Retry-After on the platform's 429, 502 and 503.
+    expect(headers('getProjects', '429')).toContain('Retry-After');
+    expect(headers('postDeploymentsPromote', '502')).toContain('Retry-After');
+    // A write's kept answers say when they are replays; a route's own header (the archive's Retry-After).
+    expect(headers('postProjects', '201')).toContain('Idempotent-Replayed');
+    expect(headers('postProjects', '409')).toContain('Idempotent-Replayed');
+    expect(headers('postProjects', '401')).not.toContain('Idempotent-Replayed');
+    expect(headers('postReposContentsArchive', '202')).toContain('Retry-After');
+    expect(headers('getHealth', '200')).toEqual(['ETag', 'Cache-Control']);
   });
 });
 
@@ -269,6 +340,7 @@ describe('the generator', () => {
     const d = openApiDocument([{ group: 'core', routes: [r] }]);
     expect(d.paths['/v1/things/{thingId}']?.get?.responses['200']).toEqual({
       description: 'A thing.',
+      headers: { ETag: expect.objectContaining({ required: true }) },
       content: {
         'application/json': {
           schema: {

@@ -62,6 +62,29 @@ describe('a custom domain from add to the edge', () => {
     expect(await getHost(shop, true)).toBeUndefined();
   });
 
+  it('the project detail answers its domains as the domains routes do: no token, check schedule or author', async () => {
+    const [detail, list] = await Promise.all([
+      w.p.get(`/v1/orgs/${w.p.org.orgId}/projects/${projectId}`),
+      w.p.get(`${domains()}?projectId=${projectId}`),
+    ]);
+    expect(detail.status).toBe(200);
+    expect(detail.body.domains).toEqual(list.body.domains);
+    expect(Object.keys(detail.body.domains[0]).sort()).toEqual(
+      [
+        'hostname',
+        'orgId',
+        'projectId',
+        'status',
+        'message',
+        'createdAt',
+        'updatedAt',
+        'records',
+        'zone',
+        'version',
+      ].sort(),
+    );
+  });
+
   it('verify before the records: still pending, the message names what is missing', async () => {
     const res = await w.p.post(`${domains()}/${shop}/verify`);
     expect(res.status).toBe(200);

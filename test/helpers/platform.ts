@@ -6,10 +6,11 @@ import { createGateway, type LocalRoute, listen } from '../../lib/local/gateway'
 import { idpSigner } from '../../lib/local/idp';
 import type { Role, Scope } from '../../shared/kernel/auth/scopes';
 import { SCOPES } from '../../shared/kernel/auth/scopes';
+import { responseDoc } from '../../shared/kernel/http/responses';
 import { createKey } from '../../shared/kernel/identity/keys';
 import { addMember, createOrg } from '../../shared/kernel/identity/orgs';
 import type { Organization } from '../../shared/kernel/identity/schema';
-import { calledRoute, documentedResponse } from './routes';
+import { calledRoute, documentedResponse, tableKeysIn } from './routes';
 
 export interface Person {
   userId: string;
@@ -103,7 +104,7 @@ export class TestPlatform {
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
     if (options.record !== false) recordCall(method, path);
-    checkDocumented(method, path, res.status, parsed, text);
+    checkDocumented(method, path, res, parsed, text);
     return { status: res.status, body: parsed as T, text, headers: res.headers };
   }
 
@@ -129,20 +130,42 @@ async function newOrgWith(sign: TestPlatform['sign'], kind: Organization['kind']
 
 /**
  * Every success answer must be the one the route's group documents (functions/<group>/responses.ts):
- * its status listed, its body valid against the schema (or empty where it documents none).
+ * its status listed, its media type one documented for it, the route's own headers of that answer
+ * there, its body valid against the schema (or empty where it documents none). A redirect that
+ * fetch followed is another server's answer: only the rest holds for it. No answer, success or not,
+ * carries the table's keys (`pk`, `sk`, `gsi…`).
  */
-function checkDocumented(method: string, path: string, status: number, body: unknown, text: string): void {
-  if (status < 200 || status >= 300) return;
+function checkDocumented(method: string, path: string, res: globalThis.Response, body: unknown, text: string): void {
   const route = calledRoute(method, path.split('?')[0] as string);
   if (!route) return;
-  const doc = documentedResponse(route, status);
+  const { status } = res;
+  // No answer of any status shows the table's own attributes (its keys and index keys).
+  const leaked = tableKeysIn(body);
+  if (leaked.length > 0) {
+    throw new Error(`${route.key} answered ${status} with the table's own attributes: ${leaked.join(', ')}`);
+  }
+  if (status < 200 || status >= 300 || res.redirected) return;
+  const entry = documentedResponse(route, status);
   const where = `${route.key} answered ${status}`;
-  if (doc === undefined) throw new Error(`${where}, a status its group's responses.ts does not document`);
-  if (doc === null) {
+  if (entry === undefined) throw new Error(`${where}, a status its group's responses.ts does not document`);
+  const doc = responseDoc(entry);
+  // The stack's conditional reads (lib/openapi.ts documents the ETag of every GET's 200 with a text body).
+  if (method === 'GET' && status === 200 && doc.content && !doc.bytes && !res.headers.has('etag')) {
+    throw new Error(`${where} without an ETag`);
+  }
+  for (const name of Object.keys(doc.headers ?? {})) {
+    if (!res.headers.has(name)) throw new Error(`${where} without its documented ${name} header`);
+  }
+  if (!doc.content) {
     if (text !== '') throw new Error(`${where} with a body, where its responses.ts documents none`);
     return;
   }
-  const result = z.safeParse(doc, body);
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
+  const schema = doc.content[type];
+  if (!schema) {
+    throw new Error(`${where} as ${type || 'no media type'}, documented as ${Object.keys(doc.content).join(' or ')}`);
+  }
+  const result = z.safeParse(schema, body);
   if (!result.success) {
     const issues = result.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
     throw new Error(`${where} with a body that does not match its responses.ts: ${issues}`);

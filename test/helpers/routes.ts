@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { $ZodType } from 'zod/v4/core';
 import { routeGroups } from '../../lib/route-groups';
-import type { ResponseDocs } from '../../shared/kernel/http/responses';
+import type { ResponseDocs, ResponseEntry } from '../../shared/kernel/http/responses';
 import type { Route } from '../../shared/kernel/http/route';
 import type { RouteEntry } from '../../shared/kernel/http/route-entry';
 import { createRouter } from '../../shared/kernel/http/router';
@@ -18,8 +17,8 @@ let cache:
   | {
       groups: GroupRoutes[];
       match: (method: string, path: string) => Route | undefined;
-      /** The documented schema for `status` of `route`: a schema, null (no body), or undefined (undocumented). */
-      responseOf: (route: Route, status: number) => $ZodType | null | undefined;
+      /** The documented answer for `status` of `route` (see ResponseEntry), or undefined (undocumented). */
+      responseOf: (route: Route, status: number) => ResponseEntry | undefined;
     }
   | undefined;
 
@@ -31,7 +30,7 @@ export function allRoutes() {
       routes: (require(`../../functions/${g.name}/routes`) as { routes: Route[] }).routes,
       responses: (require(`../../functions/${g.name}/responses`) as { responses: ResponseDocs }).responses,
     }));
-    const docs = new Map<Route, Partial<Record<number, $ZodType | null>>>();
+    const docs = new Map<Route, Partial<Record<number, ResponseEntry>>>();
     for (const g of groups) for (const r of g.routes) docs.set(r, g.responses[`${r.method} ${r.path}`] ?? {});
     const routers = groups.map((g) => createRouter(g.routes));
     cache = {
@@ -85,14 +84,32 @@ export function calledRoute(method: string, path: string): CalledRoute | undefin
   return index.match(method, path);
 }
 
-/** The documented schema for `status` of a called route: a schema, null (no body), or undefined (undocumented). */
-export function documentedResponse(route: CalledRoute, status: number): $ZodType | null | undefined {
+/** The documented answer for `status` of a called route (see ResponseEntry), or undefined (undocumented). */
+export function documentedResponse(route: CalledRoute, status: number): ResponseEntry | undefined {
   let docs = responsesOf.get(route.group);
   if (!docs) {
     docs = (require(`../../functions/${route.group}/responses`) as { responses: ResponseDocs }).responses;
     responsesOf.set(route.group, docs);
   }
   return docs[route.key]?.[status];
+}
+
+/** The table's own attributes: its keys and its indexes' keys (`pk`, `sk`, `gsi1pk`, `gsi2sk`, …). */
+const TABLE_KEY = /^(pk|sk|gsi\d*(pk|sk))$/;
+
+/**
+ * Where `body` carries the table's own attributes (`issue.gsi1pk`, `items[0].sk`): string values
+ * under a key the table uses for its keys, which no answer shows (a database item's attributes are
+ * in DynamoDB's form, `{ pk: { S: … } }`, so a customer's own `pk` is not one of them).
+ */
+export function tableKeysIn(body: unknown, at = ''): string[] {
+  if (Array.isArray(body)) return body.flatMap((v, i) => tableKeysIn(v, `${at}[${i}]`));
+  if (!body || typeof body !== 'object') return [];
+  return Object.entries(body).flatMap(([k, v]) => {
+    const here = at ? `${at}.${k}` : k;
+    if (TABLE_KEY.test(k) && typeof v === 'string') return [here];
+    return tableKeysIn(v, here);
+  });
 }
 
 /** `METHOD path` of every route the test processes called (see TestPlatform.call). */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isAudited } from '../../shared/kernel/audit/actions';
 import { createdTarget, rememberActions } from '../../shared/kernel/audit/record';
+import { responseDoc } from '../../shared/kernel/http/responses';
 import { route as makeRoute, ok } from '../../shared/kernel/http/route';
 import { allRoutes } from '../helpers/routes';
 
@@ -39,7 +40,8 @@ test('every documented create yields the id of what it made', () => {
   for (const g of allRoutes().groups) {
     rememberActions(g.routes);
     for (const route of g.routes) {
-      const doc = g.responses[`${route.method} ${route.path}`]?.[201];
+      const entry = g.responses[`${route.method} ${route.path}`]?.[201];
+      const doc = entry === undefined ? undefined : responseDoc(entry).content?.['application/json'];
       if (route.method !== 'POST' || !doc || !isAudited(route) || NO_ID.includes(route.path)) continue;
       // An empty metadata registry: the named records inline, not as `$ref`s this sketch does not follow.
       const json = z.toJSONSchema(doc, { unrepresentable: 'any', metadata: z.registry() });

@@ -268,18 +268,22 @@ describe('content', () => {
     expect(saved.status).toBe(200);
     expect((await p.get(`${pages()}/${page.pageId}`)).body.content).toBe(big);
     expect((await p.put(`${pages()}/${page.pageId}/content`, { content: 'x'.repeat(1_000_001) })).status).toBe(400);
-    // 5,000 distinct words in 300,000 characters: every posting written, and found.
+    // 5,000 distinct words in 300,000 characters: every posting written, and found (how long the
+    // saves take is a figure of the bench: scripts/bench/pages.ts).
     const distinct = Array.from({ length: 5_000 }, (_, i) => `w${i.toString(36).padStart(4, '0')}`);
     const many = `${distinct.map((w) => `${w} lorem ipsum dolor sit amet consectetur adipiscing`).join('\n')}`;
-    const t0 = Date.now();
     expect((await p.put(`${pages()}/${page.pageId}/content`, { content: many })).status).toBe(200);
-    const took = Date.now() - t0;
     expect(
       (await p.get(`${pages()}/search?q=${distinct[1234]}`)).body.results.map(
         (r: { page: { pageId: string } }) => r.page.pageId,
       ),
     ).toEqual([page.pageId]);
-    expect(took).toBeLessThan(20_000);
+    // The last of the 5,000 words too: the index holds them all.
+    expect(
+      (await p.get(`${pages()}/search?q=${distinct[4_999]}`)).body.results.map(
+        (r: { page: { pageId: string } }) => r.page.pageId,
+      ),
+    ).toEqual([page.pageId]);
     expect((await p.put(`${pages()}/${page.pageId}/content`, { content: '' })).body.page.contentLength).toBe(0);
     expect((await p.get(`${pages()}/${page.pageId}`)).body.content).toBe('');
     const unknown = await p.put(`${pages()}/pg_0000000000aaaaaaaaaaaaaaaa/content`, { content: 'x' });

@@ -35,25 +35,11 @@ import {
   recordsText,
   removeDomain,
 } from './records';
+import { toDomain } from './view';
+
+export { toDomain };
 
 export const PROVIDER_FAILED = "The DNS provider refused the change. Check the provider's access and try again.";
-
-/** The Domain record as the API answers it (spec part A): what the platform keeps to check it stays. */
-export function toDomain(d: DomainRecord) {
-  const {
-    pk: _pk,
-    sk: _sk,
-    gsi1pk: _claims,
-    gsi1sk: _claim,
-    token: _token,
-    checksUntil: _until,
-    nextCheckAt: _next,
-    written: _written,
-    createdBy: _by,
-    ...shown
-  } = d;
-  return shown;
-}
 
 export async function requireDomain(orgId: string, hostname: string, consistent = true): Promise<DomainRecord> {
   let name: string;

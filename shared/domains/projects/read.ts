@@ -1,6 +1,7 @@
 import { notFound } from '../../kernel/ground/errors';
 import { queryAll } from '../../kernel/store/ops';
-import { getMany, type Item, keys, publicFields } from '../../kernel/store/table';
+import { getMany, type Item, keys } from '../../kernel/store/table';
+import { toDomain } from '../custom-domains/view';
 import type { DeploymentRecord } from '../deployments/schema';
 import { FUNCTION_CONFIG } from '../deployments/schema';
 import { deploymentKeys, recentDeployments, toDeployment } from './deployments';
@@ -90,7 +91,7 @@ export async function readProject(orgId: string, projectId: string) {
     deployments: recent.filter((d) => d.orgId === orgId).map(toDeployment),
     production: production ? toDeployment(production) : undefined,
     repo: repo ? repoSummary(repo) : undefined,
-    domains: domains.map((d) => publicFields(d)),
+    domains: domains.map(toDomain),
     functionConfig: FUNCTION_CONFIG,
   };
 }

@@ -43,7 +43,12 @@ export type Project = z.output<typeof Project>;
 
 export const DomainStatus = z.enum(['error', 'active', 'pending', 'verifying']);
 
-/** Spec part A, "Domain record": the project route answers the whole record. */
+/**
+ * Spec part A, "Domain record", plus `version` (for `ifVersion`): the domains routes and the project
+ * detail answer it (shared/domains/custom-domains/view.ts). The ownership token is in `records` (the
+ * TXT line); what the platform keeps to re-check and undo a domain is not answered. Optional as the
+ * spec has them (the domains routes always answer `status`, `records`, `zone` and `version`).
+ */
 export const CustomDomain = z
   .object({
     hostname: z.string(),
@@ -55,11 +60,13 @@ export const CustomDomain = z
     updatedAt: z.optional(z.number()),
     tenantId: z.optional(z.string()),
     certificateArn: z.optional(z.string()),
+    /** The records to create, one a line, in zone-file form. */
     records: z.optional(z.string()),
     zone: z.optional(z.string()),
     dnsProvider: z.optional(z.string()),
     checkedAt: z.optional(z.number()),
     redirectTo: z.optional(z.string()),
+    version: z.optional(z.int().check(z.minimum(1))),
   })
   .register(z.globalRegistry, { id: 'CustomDomain' });
 export type CustomDomain = z.output<typeof CustomDomain>;

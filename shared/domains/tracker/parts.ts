@@ -7,7 +7,7 @@ import { getItem, putNew, TABLE } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
 import { artifactsBucket } from '../deployments/sources';
 import { permissionsFor } from './access';
-import { parseEstimate, requireIssue, slaModule, writeChanges } from './issues';
+import { parseEstimate, present, requireIssue, slaModule, writeChanges } from './issues';
 import type { Component, Space, TrackedIssue, Version } from './model';
 import type { IssueComment, Worklog } from './record-schemas';
 import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
@@ -100,8 +100,7 @@ export async function addWorklog(
   ref: string,
   input: { timeSpent: number | string; started?: number; comment?: string },
 ) {
-  const { issue } = await requireIssue(actor, ref, true);
-  const space = (await requireIssue(actor, ref)).space;
+  const { issue, space } = await requireIssue(actor, ref, true);
   if (!permissionsFor(space, actor).worklog) throw forbidden("You can't log work on this issue.");
   const seconds = parseEstimate(input.timeSpent, 'timeSpent');
   if (seconds <= 0) throw invalid('timeSpent must be above 0.');
@@ -118,8 +117,8 @@ export async function addWorklog(
   await transact([putNew({ ...TK.worklog(actor.orgId, issue.issueId, worklog.worklogId), ...worklog })]);
   const change: Partial<TrackedIssue> = { timeSpent: (issue.timeSpent ?? 0) + seconds };
   if (issue.remainingEstimate !== undefined) change.remainingEstimate = Math.max(0, issue.remainingEstimate - seconds);
-  const updated = await writeChanges(actor.orgId, issue, change);
-  return { worklog, issue: updated };
+  // As the issue routes answer it: without the table's keys (its index keys change with each write).
+  return { worklog, issue: present(await writeChanges(actor.orgId, issue, change), space) };
 }
 
 export async function listWorklogs(actor: Actor, ref: string): Promise<Worklog[]> {
