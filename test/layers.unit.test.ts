@@ -391,3 +391,59 @@ describe('no import cycle', () => {
     expect(edges.some((e) => e.to === 'shared/kernel/http/idempotency' && e.dynamic)).toBe(true);
   });
 });
+
+/**
+ * A route group is HTTP only: it maps a request to a use case of shared/domains/<product>/ and
+ * back, so it takes no port's value (an outside system is the domain's business; types are free)
+ * and stays short. functions/workers and functions/git are not route groups. Today's offenders,
+ * each pending its own move into a domain; the lists only shrink.
+ */
+describe('a route group takes no port value and stays under 300 lines', () => {
+  const MAX_LINES = 300;
+  const PORT_VALUES_PENDING: Record<string, string> = {
+    'functions/domains/routes.ts → shared/ports/dns/port':
+      'pending: DNS lookups move into the custom-domains use cases',
+    'functions/notifications/routes.ts → shared/ports/phone/port': 'pending: phone checks move into notifications',
+    'functions/notifications/routes.ts → shared/ports/scheduler': 'pending: timers move into notifications',
+    'functions/repos/history.ts → shared/ports/git': 'pending: history reads move into repos/contents',
+    'functions/repos/history.ts → shared/ports/git/names': 'pending: path checks move into repos/contents',
+    'functions/repos/history.ts → shared/ports/git/port': 'pending: history reads move into repos/contents',
+    'functions/repos/imports.ts → shared/ports/builds': 'pending: imports move into shared/domains/repos/imports/',
+    'functions/repos/imports.ts → shared/ports/secrets': 'pending: imports move into shared/domains/repos/imports/',
+    'functions/repos/repos.ts → shared/ports/git/names': 'pending: name checks move into the repos use cases',
+    'functions/resources/buckets.ts → shared/ports/object-storage': 'pending: bucket reads move into resources',
+    'functions/signin-clients/routes.ts → shared/ports/signin': 'pending: sign-in clients move into their domain',
+    'functions/storage/routes.ts → shared/ports/object-storage/delete-bucket': 'pending: moves into buckets',
+  };
+  const LONG_PENDING: Record<string, string> = {
+    'functions/calendar/routes.ts': 'pending: split by topic into use cases of shared/domains/calendar/',
+    'functions/databases/routes.ts': 'pending: split by topic into use cases of shared/domains/databases/',
+    'functions/notifications/routes.ts': 'pending: split by topic into use cases of shared/domains/notifications/',
+    'functions/tracker/board-routes.ts': 'pending: split into use cases of shared/domains/tracker/',
+    'functions/tracker/part-routes.ts': 'pending: split into use cases of shared/domains/tracker/',
+  };
+  const routeFiles = functions.filter((f) => !['workers', 'git'].includes(groupOf(f) ?? ''));
+  const lineCount = (file: string) => readFileSync(join(root, file), 'utf8').split('\n').length - 1;
+  const takesPortValue: Rule = (_from, to, typeOnly) =>
+    to.startsWith('shared/ports/') && !typeOnly ? 'a route group holds an outside system: call a use case' : undefined;
+  const portValues = (files: string[]) =>
+    files.flatMap((from) =>
+      edgesOf(from).flatMap((e) => (takesPortValue(from, e.to, e.typeOnly) ? [`${from} → ${e.to}`] : [])),
+    );
+
+  test('holds over functions/<group>/ (workers and git aside)', () => {
+    expect(routeFiles.length).toBeGreaterThan(20);
+    expect(portValues(routeFiles).filter((edge) => !PORT_VALUES_PENDING[edge])).toEqual([]);
+    expect(routeFiles.filter((f) => lineCount(f) > MAX_LINES && !LONG_PENDING[f])).toEqual([]);
+  });
+  test('every pending entry is still an offender (the lists only shrink)', () => {
+    const now = new Set(portValues(routeFiles));
+    expect(Object.keys(PORT_VALUES_PENDING).filter((edge) => !now.has(edge))).toEqual([]);
+    expect(Object.keys(LONG_PENDING).filter((f) => lineCount(f) <= MAX_LINES)).toEqual([]);
+  });
+  test('catches a port value, and lets a type through', () => {
+    expect(takesPortValue('functions/pulls/routes.ts', 'shared/ports/git', false)).toBeDefined();
+    expect(takesPortValue('functions/pulls/routes.ts', 'shared/ports/git', true)).toBeUndefined();
+    expect(takesPortValue('functions/pulls/routes.ts', 'shared/domains/repos/pulls/merge', false)).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@
 import { lazyRoute } from '../../shared/kernel/http/route-entry';
 
 const routes = () => import('./routes').then((m) => m.routes);
+const reviewRoutes = () => import('./review').then((m) => m.reviewRoutes);
 const checkRoutes = () => import('./checks').then((m) => m.checkRoutes);
 
 export const routeIndex = [
@@ -9,15 +10,15 @@ export const routeIndex = [
   lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls', routes),
   lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/pulls/:number', routes),
   lazyRoute('PATCH', '/v1/orgs/:orgId/repos/:name/pulls/:number', routes),
-  lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/pulls/:number/commits', routes),
-  lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/pulls/:number/files', routes),
-  lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/pulls/:number/review', routes),
-  lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/review/comments', routes),
-  lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/approval', routes),
-  lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/merge', routes),
   lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/close', routes),
   lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/reopen', routes),
   lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/comments', routes),
+  lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/pulls/:number/commits', reviewRoutes),
+  lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/pulls/:number/files', reviewRoutes),
+  lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/pulls/:number/review', reviewRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/review/comments', reviewRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/approval', reviewRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/pulls/:number/merge', reviewRoutes),
   lazyRoute('POST', '/v1/orgs/:orgId/repos/:name/commits/:sha/checks', checkRoutes),
   lazyRoute('PATCH', '/v1/orgs/:orgId/repos/:name/commits/:sha/checks/:checkId', checkRoutes),
   lazyRoute('GET', '/v1/orgs/:orgId/repos/:name/commits/:sha/checks', checkRoutes),

@@ -4,6 +4,7 @@ import { existingForCommit } from '../../shared/domains/deployments/records';
 import { getProject } from '../../shared/domains/projects/records';
 import { getNumbered } from '../../shared/domains/repos/issues';
 import { openPairs, type PullRecord } from '../../shared/domains/repos/pulls';
+import { settleBranch } from '../../shared/domains/repos/pulls/settle';
 import { linkedProjects, repoById } from '../../shared/domains/repos/records';
 import { indexTagMoves } from '../../shared/domains/repos/tags';
 import { describeError, log } from '../../shared/kernel/ground/log';
@@ -24,6 +25,9 @@ const SKIP = /\[(skip ci|ci skip|skip deploy)\]/i;
  * deleted branches and tags deploy nothing; a tag's event updates the tags index
  * (shared/domains/repos/tags.ts). Events come at least once: a commit already building
  * or ready for that target is not deployed twice.
+ * First, before any of that, a branch that moved or went settles the open pull requests from or
+ * into it (shared/domains/repos/pulls/settle.ts): a deleted source closes one, a source now in its
+ * target merges it. This is where they settle: reading pull requests writes nothing.
  */
 export async function handler(event: RefChange): Promise<void> {
   const d = event.detail;
@@ -37,7 +41,9 @@ export async function handler(event: RefChange): Promise<void> {
     ]);
     return;
   }
-  if (d.referenceType !== 'branch' || !d.commitId || !d.referenceName) return;
+  if (d.referenceType !== 'branch' || !d.referenceName) return;
+  if (repoIdOfEvent) await settleBranch(repoIdOfEvent, d.referenceName);
+  if (!d.commitId) return;
   if (d.event !== 'referenceCreated' && d.event !== 'referenceUpdated') return;
   const repo = repoIdOfEvent ? await repoById(repoIdOfEvent) : undefined;
   if (!repo || repo.status === 'deleting') return;

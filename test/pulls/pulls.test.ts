@@ -1,10 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { handler as gitPushes } from '../../functions/workers/git-pushes';
+import { numberKey } from '../../shared/domains/repos/issues';
 import { resourceKey } from '../../shared/domains/resources/records';
+import { onPlatformEvents } from '../../shared/kernel/events/bus';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
+import { GIT_EVENT_SOURCE, type RefChange, repositoryName } from '../../shared/ports/git/events';
 import { TOO_FAR_COMMITS } from '../../shared/ports/git/port';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { gitCli } from '../repos/git-cli';
@@ -13,7 +17,8 @@ import { gitCli } from '../repos/git-cli';
  * Pull requests on the local platform with the git CLI and three people: open, comment on a line,
  * approve as another person (never one's own), push again (the old approval stops counting, the old
  * revision is refused), merge with each strategy (parents checked in a fresh clone), close issues by
- * keywords; conflicts; settling of pull requests finished outside; reopen; races; every error.
+ * keywords; conflicts; settling of pull requests finished outside (by the push, never by a read);
+ * reopen; races; every error.
  */
 let p: TestPlatform;
 let developer: Person;
@@ -32,7 +37,37 @@ beforeAll(async () => {
   viewer = await p.person('viewer');
   key = await p.apiKey(['git:read', 'git:write']);
 });
-afterAll(() => p.close());
+afterAll(async () => {
+  stopEvents();
+  await p.close();
+});
+
+/**
+ * The ref events the local git engine tells (as CodeCommit tells EventBridge), held here until a
+ * test hands them to the git-pushes worker with `deliver`: what a GET sees before the push is
+ * delivered, and after, is then the test's choice, not a race.
+ */
+const told: RefChange[] = [];
+let wake: (() => void) | undefined;
+const stopEvents = onPlatformEvents(async (event) => {
+  if (event.source !== GIT_EVENT_SOURCE) return;
+  told.push(event as unknown as RefChange);
+  wake?.();
+});
+
+/** Hands the git-pushes worker an event of each branch (waiting for one to be told), in order. */
+async function deliver(repoId: string, ...branches: string[]): Promise<void> {
+  const name = repositoryName(repoId);
+  for (const branch of branches) {
+    const at = () => told.findIndex((e) => e.detail.repositoryName === name && e.detail.referenceName === branch);
+    while (at() < 0) await new Promise<void>((resolve) => (wake = resolve));
+    await gitPushes(told.splice(at(), 1)[0] as RefChange);
+  }
+}
+
+/** A pull request's record as stored (its `version` goes up with each write). */
+const stored = async (repoId: string, number: number) =>
+  (await db.send(new GetCommand({ TableName: TABLE(), Key: numberKey(repoId, number), ConsistentRead: true }))).Item;
 
 const { ok, run } = gitCli(() => home);
 
@@ -77,7 +112,8 @@ async function setup() {
   ]);
   await ok(dir, ['checkout', '-q', '-f', 'feature']);
   await ok(dir, ['push', '-q', 'origin', 'main', 'feature']);
-  return { name, url, dir, base: `${repos()}/${name}`, pulls: `${repos()}/${name}/pulls` };
+  const repoId = res.body.repo.resourceId as string;
+  return { name, url, dir, repoId, base: `${repos()}/${name}`, pulls: `${repos()}/${name}/pulls` };
 }
 
 /** A fast-import `data` command of `text`. */
@@ -747,8 +783,8 @@ describe('conflicts, settling, reopen', () => {
     ]);
   });
 
-  it('listing open pull requests settles those finished outside; reopen checks the branches', async () => {
-    const { dir, pulls } = await setup();
+  it('a push settles pull requests finished outside (source deleted: closed; source in the target: merged); reopen checks the branches', async () => {
+    const { dir, pulls, repoId } = await setup();
     await ok(dir, ['checkout', '-q', '-b', 'gone']);
     await commitIn(dir, 'g.txt', 'g\n', 'Gone soon');
     await ok(dir, ['push', '-q', 'origin', 'gone']);
@@ -760,16 +796,59 @@ describe('conflicts, settling, reopen', () => {
     const late = await p.post(`${pulls}/2/merge`, { strategy: 'squash' });
     expect(late.status).toBe(409);
     expect(late.body).toEqual({ error: 'The target branch changed. Try again.' });
+    await deliver(repoId, 'gone', 'main');
     expect((await p.get(pulls)).body.pulls).toEqual([]);
     expect((await p.get(`${pulls}?state=closed`)).body.pulls.map((x: { number: number }) => x.number)).toEqual([1]);
     expect((await p.get(`${pulls}?state=merged`)).body.pulls.map((x: { number: number }) => x.number)).toEqual([2]);
+    expect((await p.get(`${pulls}/1`)).body.pull).toMatchObject({ state: 'closed', closedBy: 'system' });
+    // Once settled, a merge of it is refused as any finished pull request's is.
+    expect((await p.post(`${pulls}/2/merge`, { strategy: 'squash' })).body).toEqual({
+      error: 'This pull request is already closed.',
+    });
     const gone = await p.post(`${pulls}/1/reopen`);
     expect(gone.status).toBe(409);
     expect(gone.body).toEqual({ error: 'The branch gone or main no longer exists. Push it again to reopen.' });
   });
 
+  it('a GET writes nothing: before its push is delivered, a pull request merged outside reads as it was', async () => {
+    const { dir, pulls, repoId } = await setup();
+    await p.post(pulls, { title: 'By push', source: 'feature', target: 'main' });
+    const before = (await stored(repoId, 1))?.version as number;
+    await ok(dir, ['push', '-q', 'origin', 'feature:main']);
+    expect((await p.get(pulls)).body.pulls.map((x: { number: number }) => x.number)).toEqual([1]);
+    expect((await p.get(`${pulls}/1`)).body.pull.state).toBe('open');
+    await p.get(`${pulls}/1/review`);
+    expect((await p.get(`${pulls}?state=merged`)).body.pulls).toEqual([]);
+    expect((await stored(repoId, 1))?.version).toBe(before);
+    // The push delivered, with no GET: merged at the source head, one write.
+    await deliver(repoId, 'main');
+    const feature = (await ok(dir, ['rev-parse', 'feature'])).trim();
+    expect(await stored(repoId, 1)).toMatchObject({ state: 'merged', mergeCommitId: feature, version: before + 1 });
+    // Delivered again (events come at least once): nothing more is written.
+    const { refChange } = await import('../../shared/ports/git/events');
+    await gitPushes(refChange(repoId, 'refs/heads/main', null, feature));
+    expect((await stored(repoId, 1))?.version).toBe(before + 1);
+    expect((await p.get(pulls)).body.pulls).toEqual([]);
+  });
+
+  it('a merge through the platform settles the pull requests whose source it brought into the target', async () => {
+    const { dir, pulls, repoId } = await setup();
+    await ok(dir, ['checkout', '-q', '-b', 'part', 'main']);
+    await commitIn(dir, 'part.txt', 'part\n', 'Part');
+    await ok(dir, ['checkout', '-q', '-b', 'whole']);
+    await commitIn(dir, 'whole.txt', 'whole\n', 'Whole');
+    await ok(dir, ['push', '-q', 'origin', 'part', 'whole']);
+    await p.post(pulls, { title: 'Whole', source: 'whole', target: 'main' });
+    await p.post(pulls, { title: 'Part', source: 'part', target: 'main' });
+    expect((await p.post(`${pulls}/1/merge`, { strategy: 'three-way' })).status).toBe(200);
+    // No event delivered: the merge itself settled #2.
+    const part = (await ok(dir, ['rev-parse', 'part'])).trim();
+    expect(await stored(repoId, 2)).toMatchObject({ state: 'merged', mergeCommitId: part });
+    expect((await p.get(`${pulls}?state=merged`)).body.pulls.map((x: { number: number }) => x.number)).toEqual([2, 1]);
+  });
+
   it('a target that moved on settles nothing, whichever commit is newer or both in one second; a source in it is merged', async () => {
-    const { dir, pulls } = await setup();
+    const { dir, pulls, repoId } = await setup();
     // main's next commit is later than any so far; sources from main written before it, after it, in its second.
     const t = Math.floor(Date.now() / 1000) + 3600;
     for (const [branch, at] of [
@@ -792,6 +871,7 @@ describe('conflicts, settling, reopen', () => {
     await ok(dir, ['checkout', '-q', 'main']);
     await commitIn(dir, 'app.txt', 'one\ntwo-main\nthree\n', 'Main edit', t);
     await ok(dir, ['push', '-q', 'origin', 'main']);
+    await deliver(repoId, 'main');
     expect(await openSources()).toEqual(['feature', 'landed', 'newer', 'older', 'same']);
     const conflicted = await p.get(`${pulls}/1`);
     expect(conflicted.body.pull).toMatchObject({ state: 'open', sourceBranch: 'feature', mergeCommitId: null });
@@ -804,6 +884,7 @@ describe('conflicts, settling, reopen', () => {
     await ok(dir, ['merge', '-q', '--no-ff', '-m', 'Merge landed', 'landed'], dated(t + 200));
     await commitIn(dir, 'after.txt', 'after\n', 'After', t + 300);
     await ok(dir, ['push', '-q', 'origin', 'main']);
+    await deliver(repoId, 'main');
     expect(await openSources()).toEqual(['feature', 'newer', 'older', 'same']);
     const landed = (await ok(dir, ['rev-parse', 'landed'])).trim();
     expect((await p.get(`${pulls}?state=merged`)).body.pulls).toMatchObject([

@@ -3,7 +3,7 @@ import { conflict } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
-import { type GitPerson, type GitPort, GitTooFar } from '../../ports/git';
+import type { GitPerson } from '../../ports/git';
 import { resourceKey } from '../resources/records';
 import { type Author, createNumbered, numberKey } from './issues';
 
@@ -17,6 +17,8 @@ import { type Author, createNumbered, numberKey } from './issues';
  * - review threads (`THREAD#<number>#<threadId>`) on a line of the diff, with their comments.
  * Approvals, threads and comments are platform records on both targets: one function role is one
  * CodeCommit identity, so CodeCommit's approval rules could not tell people apart.
+ * This is the pull requests' record and store module; the use cases (open, read, edit, review,
+ * merge, settle) are in ./pulls/, one file each.
  */
 export interface PullRecord extends Author {
   kind: 'pull';
@@ -345,23 +347,4 @@ export function closingNumbers(texts: string[]): number[] {
   const found = new Set<number>();
   for (const text of texts) for (const m of text.matchAll(CLOSING)) found.add(Number(m[1]));
   return [...found];
-}
-
-/**
- * What has happened to an open pull request outside the platform: its source branch deleted
- * (closed), or its source head reachable from the target head (merged, by a push). Undefined:
- * still open, as it is when the target merely moved on, or when the storage can't tell.
- */
-export async function settledState(
-  port: GitPort,
-  pull: PullRecord,
-): Promise<{ state: 'closed' | 'merged'; source: string | null } | undefined> {
-  const [source, target] = await port.branchHeads(pull.repoId, [pull.sourceBranch, pull.targetBranch]);
-  if (!source) return { state: 'closed', source: null };
-  if (!target) return undefined;
-  const merged = await port.isAncestor(pull.repoId, source, target).catch((err) => {
-    if (err instanceof GitTooFar) return false;
-    throw err;
-  });
-  return merged ? { state: 'merged', source } : undefined;
 }
