@@ -4026,6 +4026,43 @@ export interface Operations {
       pull: PullRequest;
     };
   };
+  /** Closes a pull request without merging (its author, or members with git:write) */
+  postReposPullsClose: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: undefined;
+    response: State;
+  };
+  /** Reopens a closed pull request as a new one under the same number (approvals start over) */
+  postReposPullsReopen: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: undefined;
+    response: State;
+  };
+  /** Adds a comment to a pull request (its `comments` goes up in the same write) */
+  postReposPullsComments: {
+    params: {
+      orgId: string;
+      name: string;
+      number: string;
+    };
+    query: object;
+    body: {
+      body: string;
+    };
+    response: {
+      comment: Comment;
+    };
+  };
   /** The commits the source brings (newest first, 250 at most: `truncated` past them) */
   getReposPullsCommits: {
     params: {
@@ -4144,43 +4181,6 @@ export interface Operations {
       merged: true;
       mergeCommitId: string | null;
       closedIssues: number[];
-    };
-  };
-  /** Closes a pull request without merging (its author, or members with git:write) */
-  postReposPullsClose: {
-    params: {
-      orgId: string;
-      name: string;
-      number: string;
-    };
-    query: object;
-    body: undefined;
-    response: State;
-  };
-  /** Reopens a closed pull request as a new one under the same number (approvals start over) */
-  postReposPullsReopen: {
-    params: {
-      orgId: string;
-      name: string;
-      number: string;
-    };
-    query: object;
-    body: undefined;
-    response: State;
-  };
-  /** Adds a comment to a pull request (its `comments` goes up in the same write) */
-  postReposPullsComments: {
-    params: {
-      orgId: string;
-      name: string;
-      number: string;
-    };
-    query: object;
-    body: {
-      body: string;
-    };
-    response: {
-      comment: Comment;
     };
   };
   /** Reports a check run on a commit: one per commit and `name` */
@@ -8892,6 +8892,9 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postReposPulls: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls' },
   getReposPullsByNumber: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}' },
   patchReposPullsByNumber: { method: 'PATCH', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}' },
+  postReposPullsClose: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/close' },
+  postReposPullsReopen: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/reopen' },
+  postReposPullsComments: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/comments' },
   getReposPullsCommits: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/commits' },
   getReposPullsFiles: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/files' },
   getReposPullsReview: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/review' },
@@ -8901,9 +8904,6 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   },
   postReposPullsApproval: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/approval' },
   postReposPullsMerge: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/merge' },
-  postReposPullsClose: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/close' },
-  postReposPullsReopen: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/reopen' },
-  postReposPullsComments: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/pulls/{number}/comments' },
   postReposCommitsChecks: { method: 'POST', path: '/v1/orgs/{orgId}/repos/{name}/commits/{sha}/checks' },
   getReposCommitsChecks: { method: 'GET', path: '/v1/orgs/{orgId}/repos/{name}/commits/{sha}/checks' },
   patchReposCommitsChecksByCheckId: {
