@@ -49,9 +49,13 @@ export interface Session {
   link?: Link;
 }
 
-export function session(io: Io, profile?: string): Session {
+/** A profile saved by a person who belongs to no organization yet has no `orgId`. */
+const NO_ORG = 'You belong to no organization yet. Create one: platform org create --slug SLUG --name NAME';
+
+export function session(io: Io, profile?: string, options: { withoutOrg?: boolean } = {}): Session {
   const config = readConfig(io.env, profile);
-  if (!config.baseUrl || !config.token || !config.orgId) {
+  if (config.baseUrl && config.token && !config.orgId && !options.withoutOrg) throw new CliError(NO_ORG);
+  if (!config.baseUrl || !config.token || (!config.orgId && !options.withoutOrg)) {
     const named = profile ? ` (profile ${profile})` : '';
     throw new CliError(
       `Not logged in${named}. Run: platform login --url <base URL> --token <token or API key>${profile ? ` --profile ${profile}` : ''}`,
@@ -65,8 +69,11 @@ export function session(io: Io, profile?: string): Session {
  * The session of a command: the profile's, in the organization `--org` names (an id or a slug the
  * token has), else the linked folder's, else the profile's.
  */
-export async function openSession(io: Io, options: { profile?: string; org?: string } = {}): Promise<Session> {
-  const s = session(io, options.profile);
+export async function openSession(
+  io: Io,
+  options: { profile?: string; org?: string; withoutOrg?: boolean } = {},
+): Promise<Session> {
+  const s = session(io, options.profile, { withoutOrg: options.withoutOrg });
   const org = options.org ?? (io.env.PLATFORM_ORG ? undefined : s.link?.orgId);
   if (!org || org === s.config.orgId || org === s.config.orgSlug) return s;
   const { me } = await s.api.getMe();

@@ -104,6 +104,22 @@ export async function login(io: Io, options: LoginOptions): Promise<number> {
   } else {
     const customers = orgs.filter((o) => o.kind === 'customer');
     chosen = orgs.length === 1 ? orgs[0] : customers.length === 1 ? customers[0] : undefined;
+    if (!chosen && orgs.length === 0 && me.me.kind === 'user') {
+      // A new person: signed in, with no organization yet; `platform org create` makes the first.
+      const file = writeConfig(io.env, { baseUrl, token, orgId: '' }, options.profile);
+      if (options.json) {
+        io.stdout(
+          `${JSON.stringify({ me: me.me, orgId: null, profile: profileName(io.env, options.profile) }, null, 2)}\n`,
+        );
+        return 0;
+      }
+      io.stdout(`Logged in to ${baseUrl} as ${me.me.email ?? 'a person'}, in no organization yet.\n`);
+      io.stdout(
+        'Create one: platform org create --slug SLUG --name NAME (or accept an invitation: platform org invites list --mine)\n',
+      );
+      io.stdout(`Saved in ${file}.\n`);
+      return 0;
+    }
     if (!chosen) {
       throw new UsageError(
         orgs.length === 0 ? 'This token belongs to no organization.' : `Pick one with --org: ${names(orgs)}.`,

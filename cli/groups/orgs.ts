@@ -1,5 +1,6 @@
 import type { Operations } from '../../client';
-import { UsageError } from '../context';
+import { writeConfig } from '../config';
+import { openSession, UsageError } from '../context';
 import { table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
 import { intOption, list } from './common';
@@ -53,9 +54,23 @@ const listMembers = async (c: Ctx) => {
   );
 };
 
+/** The session of a command a person runs for themselves, also before they belong to any organization. */
+const personal = (c: Ctx) => openSession(c.io, { profile: c.str('profile'), withoutOrg: true });
+
+/** A profile saved in no organization takes the first one the person creates or joins. */
+function adopt(
+  c: Ctx,
+  config: { baseUrl: string; token: string; orgId: string },
+  joined: { orgId: string; slug: string },
+) {
+  if (config.orgId) return '';
+  writeConfig(c.io.env, { ...config, orgId: joined.orgId, orgSlug: joined.slug }, c.str('profile'));
+  return `\nYour profile now uses ${joined.slug}.`;
+}
+
 const listInvites = async (c: Ctx) => {
   if (c.flag('mine')) {
-    const s = await c.session();
+    const s = await personal(c);
     const res = await s.api.getMeInvites();
     return c.print(res, () =>
       res.invites.length === 0
@@ -102,13 +117,14 @@ export const ORG_COMMANDS: CommandSpec[] = [
       const name = c.str('name');
       if (!slug) throw new UsageError('Name its slug with --slug.');
       if (!name) throw new UsageError('Name it with --name.');
-      const s = await c.session();
+      const s = await personal(c);
       const res = await s.api.postOrgs({ body: { slug, name } });
+      const adopted = adopt(c, s.config, res.org);
       return c.print(
         res,
         () =>
           `Created ${res.org.slug} (${res.org.orgId}); you are its owner.\n` +
-          `Use it with --org ${res.org.slug}, or: platform login --org ${res.org.slug}`,
+          (adopted ? adopted.trim() : `Use it with --org ${res.org.slug}, or: platform login --org ${res.org.slug}`),
       );
     },
   },
@@ -118,7 +134,7 @@ export const ORG_COMMANDS: CommandSpec[] = [
     summary: 'your organizations, with your role in each',
     examples: ['platform org list'],
     run: async (c) => {
-      const s = await c.session();
+      const s = await personal(c);
       const res = await s.api.getMe();
       return c.print({ orgs: res.me.orgs }, () =>
         table(
@@ -242,9 +258,13 @@ export const ORG_COMMANDS: CommandSpec[] = [
     positionals: [{ name: 'inviteId', required: true }],
     examples: ['platform org invites accept inv_01m8bqewt1ntccd2hvfr1kpxzm'],
     run: async (c) => {
-      const s = await c.session();
+      const s = await personal(c);
       const res = await s.api.postMeInvitesAccept({ inviteId: c.args[0] as string });
-      return c.print(res, () => `Joined ${res.org.slug} as ${res.member.role}. Use it with --org ${res.org.slug}.`);
+      const adopted = adopt(c, s.config, res.org);
+      return c.print(
+        res,
+        () => `Joined ${res.org.slug} as ${res.member.role}.${adopted || ` Use it with --org ${res.org.slug}.`}`,
+      );
     },
   },
   {

@@ -95,7 +95,7 @@ describe('platform org', () => {
     const revoked = await owner.run(['org', 'keys', 'revoke', key.key.keyId, ...at]);
     expect(revoked).toEqual({ code: 0, stdout: `Revoked ${key.key.keyId}.\n`, stderr: '' });
     expect((await json(owner, ['org', 'keys', 'list', ...at])).keys).toEqual([]);
-  });
+  }, 180_000);
 
   it('checks its arguments before any request (exit 2) and says what the API refused (exit 1)', async () => {
     const badRole = await owner.run(['org', 'members', 'add', 'x@example.com', '--role', 'king']);
@@ -110,5 +110,25 @@ describe('platform org', () => {
     const unknown = await owner.run(['org', 'invites', 'accept', 'inv_nothing']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Invite not found');
+  });
+
+  it('a new person in no organization logs in, creates the first one and works in it', async () => {
+    const email = `cli-newcomer-${Date.now().toString(36)}@example.com`;
+    const person = await ensureUser(email, 'Newcomer');
+    const token = await p.sign({ sub: person.userId, email, name: 'Newcomer' });
+    const newcomer = new Cli();
+    const login = await newcomer.run(['login', '--url', p.baseUrl, '--token', token]);
+    expect({ code: login.code, stderr: login.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(login.stdout).toContain('in no organization yet');
+    const before = await newcomer.run(['projects', 'list']);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain('You belong to no organization yet. Create one: platform org create');
+    const first = `${slug}-first`;
+    const created = await newcomer.run(['org', 'create', '--slug', first, '--name', 'First']);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain(`Your profile now uses ${first}.`);
+    const projects = await newcomer.run(['projects', 'list', '--json']);
+    expect({ code: projects.code, stderr: projects.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(projects.stdout)).toEqual([]);
   });
 });
