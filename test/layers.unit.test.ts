@@ -103,14 +103,8 @@ test('shared/ holds the three wings and nothing else', () => {
  * (Types are free: they describe what crosses the port and are erased.)
  */
 const PORT_READS_DOMAIN: Record<string, string> = {
-  'shared/ports/artifacts/aws.ts → shared/domains/deployments/sources':
-    'the artifacts bucket name, read from the environment beside the upload rules',
-  'shared/ports/builds/events.ts → shared/domains/deployments/schema': 'the deployment statuses a build event maps to',
-  'shared/ports/builds/local.ts → shared/domains/deployments/schema': 'the in-progress statuses and function settings',
-  'shared/ports/runtime/aws.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
+  'shared/ports/builds/local.ts → shared/domains/deployments/schema': 'the in-progress statuses',
   'shared/ports/runtime/aws.ts → shared/domains/resources/links': "a function's linked resources' variables",
-  'shared/ports/runtime/port.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
-  'shared/ports/runtime/local.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
 };
 
 /** The table's door (commands, client, multi-item operations) and the customer tables' door. */

@@ -45,11 +45,3 @@ export type DeploymentRecord = Deployment & {
   sourceSize?: number;
   sourceHash?: string;
 };
-
-/** Spec part A: function configuration constants (reported, not settable). */
-export const FUNCTION_CONFIG = {
-  memoryMb: 1024,
-  timeoutSeconds: 30,
-  architecture: 'arm64',
-  runtime: 'nodejs22.x',
-} as const;

@@ -1,8 +1,8 @@
 import { notFound } from '../../kernel/ground/errors';
 import { queryAll } from '../../kernel/store/ops';
 import { getMany, type Item, keys, publicFields } from '../../kernel/store/table';
+import { FUNCTION_CONFIG } from '../../ports/runtime/port';
 import type { DeploymentRecord } from '../deployments/schema';
-import { FUNCTION_CONFIG } from '../deployments/schema';
 import { deploymentKeys, recentDeployments, toDeployment } from './deployments';
 import { productionHostOf } from './hosts';
 import { getProject, PROJECT_NOT_FOUND, projectKeys } from './records';
