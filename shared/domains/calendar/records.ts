@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod/mini';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { GetCommand } from '../../kernel/store/commands';
