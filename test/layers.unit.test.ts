@@ -28,7 +28,10 @@ import * as ts from 'typescript';
  * - the ground floor (`shared/kernel/ground/`: errors, logging) imports nothing of the project,
  *   and the floors below HTTP (the store, the workers) never import `shared/kernel/http/`;
  * - no import cycle, anywhere, among the imports evaluated when a module loads (a type-only import
- *   is erased; an `import()` is a lazy boundary, loaded on first use).
+ *   is erased; an `import()` is a lazy boundary, loaded on first use), and none at all in bin, lib,
+ *   functions, shared, cli and agent when type-only imports and `import()` count too;
+ * - a product imports another only along PRODUCT_IMPORTS (the products in layers, each edge with its
+ *   reason), and a dynamic import inside shared/domains is listed with its reason.
  */
 
 const root = resolve(__dirname, '..');
@@ -103,14 +106,8 @@ test('shared/ holds the three wings and nothing else', () => {
  * (Types are free: they describe what crosses the port and are erased.)
  */
 const PORT_READS_DOMAIN: Record<string, string> = {
-  'shared/ports/artifacts/aws.ts → shared/domains/deployments/sources':
-    'the artifacts bucket name, read from the environment beside the upload rules',
-  'shared/ports/builds/events.ts → shared/domains/deployments/schema': 'the deployment statuses a build event maps to',
-  'shared/ports/builds/local.ts → shared/domains/deployments/schema': 'the in-progress statuses and function settings',
-  'shared/ports/runtime/aws.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
+  'shared/ports/builds/local.ts → shared/domains/deployments/schema': 'the in-progress statuses',
   'shared/ports/runtime/aws.ts → shared/domains/resources/links': "a function's linked resources' variables",
-  'shared/ports/runtime/port.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
-  'shared/ports/runtime/local.ts → shared/domains/deployments/schema': "a server function's memory and timeout",
 };
 
 /** The table's door (commands, client, multi-item operations) and the customer tables' door. */
@@ -445,5 +442,217 @@ describe('a route group takes no port value and stays under 300 lines', () => {
     expect(takesPortValue('functions/pulls/routes.ts', 'shared/ports/git', false)).toBeDefined();
     expect(takesPortValue('functions/pulls/routes.ts', 'shared/ports/git', true)).toBeUndefined();
     expect(takesPortValue('functions/pulls/routes.ts', 'shared/domains/repos/pulls/merge', false)).toBeUndefined();
+  });
+});
+
+/**
+ * The products in layers: which product (`shared/domains/<a>`) may import which (`shared/domains/<b>`),
+ * each edge with its reason. Read top down: a product imports only products listed after it (the
+ * table is acyclic, and the test holds it); types count as imports too.
+ */
+const PRODUCT_IMPORTS: Record<string, Record<string, string>> = {
+  serving: {
+    hosts: 'the router and the status pages find the deployment a host names',
+    deployments: 'a status page shows a deployment’s status',
+  },
+  tracker: {
+    mail: 'a space’s export and import carry attachments as mail objects',
+    notifications: 'issue events and SLA breaches are notifications',
+    repos: 'people are a repository’s people (who may be assigned)',
+  },
+  calendar: { mail: 'a calendar belongs to a mailbox; invitations are sent and received as mail' },
+  contacts: { mail: 'an address book belongs to a mailbox; photos and exports are mail objects' },
+  agents: { notifications: 'a job’s end is a notification' },
+  buckets: { resources: 'a bucket is a resource (its record, schema and settings record)' },
+  mail: {
+    'custom-domains': 'a mail domain is claimed as a custom domain is (one owner per name)',
+    insights: 'received mail is counted in the organization’s analytics',
+    notifications: 'mail from a VIP sender is a notification',
+  },
+  hosts: {
+    'custom-domains': 'a host may be a custom domain',
+    deployments: 'a host resolves to a deployment',
+    projects: 'a host resolves to a project’s production or preview',
+  },
+  'custom-domains': {
+    deployments: 'a custom domain serves a deployment’s host',
+    projects: 'a custom domain belongs to a project',
+    notifications: 'a domain check’s outcome is a notification',
+  },
+  deployments: {
+    projects: 'a deployment belongs to a project (its records, variables, hosts)',
+    repos: 'a deployment builds a repository’s commit (LFS objects, pulls, checks)',
+    resources: 'a deployment’s variables come from its project’s linked resources',
+    notifications: 'a deployment’s end and a preview are notifications',
+    'platform-admin': 'a deployment runs in a region the operators keep',
+  },
+  repos: {
+    projects: 'a repository may belong to a project',
+    resources: 'a repository is a resource',
+    connectors: 'an import reads with a connector’s credentials',
+    notifications: 'checks and issue events are notifications',
+    'platform-admin': 'a repository is created in a region the operators keep',
+  },
+  databases: { resources: 'a database is a resource (its record, key schema and status)' },
+  resources: { projects: 'a resource may be linked to a project' },
+  projects: {
+    'platform-admin': 'a project is placed in a location the operators keep',
+    'signin-clients': 'a project’s deletion removes its sign-in clients',
+  },
+  'platform-admin': {},
+  webhooks: { notifications: 'a webhook endpoint subscribes to notification kinds' },
+  notifications: {},
+  connectors: {},
+  insights: {},
+  'signin-clients': {},
+  pages: {},
+};
+
+/**
+ * Imports that still run back up the table, file by file, each with what is left to do: the list
+ * only shrinks (the test fails on an entry that is no longer an import).
+ */
+const BACK_ARROWS: Record<string, string> = {
+  'shared/domains/custom-domains/checks.ts → shared/domains/hosts/registry':
+    'the host registry (claiming a host) is below every product that serves one; hosts/resolve and migrate are above: split hosts',
+  'shared/domains/custom-domains/domains.ts → shared/domains/hosts/registry': 'as above: split hosts',
+  'shared/domains/custom-domains/records.ts → shared/domains/hosts/registry': 'as above: split hosts',
+  'shared/domains/deployments/launch.ts → shared/domains/hosts/registry': 'as above: split hosts',
+  'shared/domains/deployments/previews.ts → shared/domains/hosts/registry': 'as above: split hosts',
+  'shared/domains/projects/create.ts → shared/domains/hosts/registry': 'as above: split hosts',
+  'shared/domains/projects/delete.ts → shared/domains/hosts/registry': 'as above: split hosts',
+  'shared/domains/projects/transfer.ts → shared/domains/hosts/registry': 'as above: split hosts',
+  'shared/domains/projects/update.ts → shared/domains/hosts/registry': 'as above: split hosts',
+  'shared/domains/projects/delete.ts → shared/domains/custom-domains/records':
+    'a project’s deletion removes its custom domains: a hook of the deletion, given by the route',
+  'shared/domains/projects/deployments.ts → shared/domains/deployments/schema':
+    'the deployment record’s type: the deployment’s record and statuses below projects',
+  'shared/domains/projects/read.ts → shared/domains/deployments/schema': 'as above',
+  'shared/domains/projects/record-schemas.ts → shared/domains/deployments/record-schemas':
+    'a project answers its latest and production deployments: as above',
+  'shared/domains/projects/server-functions.ts → shared/domains/deployments/functions':
+    'a project’s deletion and transfer move its server functions: a hook given by the route',
+  'shared/domains/projects/transfer.ts → shared/domains/deployments/functions': 'as above',
+  'shared/domains/repos/lfs/objects.ts → shared/domains/deployments/sources':
+    'heading an object of the artifacts bucket (`headSource`): belongs beside the setting, not to deployments',
+  'shared/domains/resources/delete.ts → shared/domains/databases/tables':
+    'deleting a database’s table: a hook of the resource’s deletion, given by the route',
+  'shared/domains/resources/status.ts → shared/domains/databases/tables': 'as above',
+  'shared/domains/notifications/deliver.ts → shared/domains/webhooks/deliveries':
+    'a notification delivered to webhook endpoints: handed in by the notify worker, as mail’s calendar intake',
+  'shared/domains/projects/read.ts → shared/domains/custom-domains/view':
+    'a project’s detail shows its domains as the domains routes do: the view belongs below projects',
+  'shared/domains/repos/pulls/create.ts → shared/domains/deployments/preview-builds':
+    'a pull request’s use cases start, show and retire its preview: a previews hook handed in by the route or an event',
+  'shared/domains/repos/pulls/merge.ts → shared/domains/deployments/preview-builds': 'as above',
+  'shared/domains/repos/pulls/read.ts → shared/domains/deployments/preview-builds': 'as above',
+  'shared/domains/repos/pulls/read.ts → shared/domains/deployments/previews': 'as above',
+  'shared/domains/repos/pulls/settle.ts → shared/domains/deployments/preview-builds': 'as above',
+  'shared/domains/repos/pulls/update.ts → shared/domains/deployments/preview-builds': 'as above',
+  'shared/domains/platform-admin/mail-usage.ts → shared/domains/mail/records':
+    'the operators’ mail usage: move it into mail (or `geo` into the kernel, so platform-admin sits on top)',
+  'shared/domains/platform-admin/mail-usage.ts → shared/domains/mail/usage': 'as above',
+};
+
+const productOf = (path: string) => /^shared\/domains\/([^/]+)/.exec(path)?.[1];
+
+/** Why `from` → `to` breaks the products' layers, or undefined when the table (or the back arrows) allows it. */
+const productRule = (from: string, to: string, table = PRODUCT_IMPORTS): string | undefined => {
+  const [a, b] = [productOf(from), productOf(to)];
+  if (!a || !b || a === b || table[a]?.[b] || BACK_ARROWS[`${from} → ${to}`]) return undefined;
+  return `${a} may not import ${b} (test/layers.unit.test.ts, PRODUCT_IMPORTS)`;
+};
+
+/** The products' table as a graph, for its cycles. */
+const productGraph = (table: Record<string, Record<string, string>>) =>
+  new Map(Object.entries(table).map(([a, bs]) => [a, Object.keys(bs)]));
+
+/** Dynamic imports left inside shared/domains, each with its reason (a cold start, never a cycle). */
+const DOMAIN_LAZY_IMPORTS: Record<string, string> = {
+  'shared/domains/connectors/mcp.ts → shared/domains/connectors/sdk': 'the MCP SDK loads with the first connection',
+  'shared/domains/connectors/oauth.ts → shared/domains/connectors/sdk': 'as above, with the first sign-in',
+  'shared/domains/contacts/transfer.ts → shared/domains/contacts/vcard-in':
+    'the vCard reader (ical.js) loads with the first import',
+  'shared/domains/mail/domains.ts → shared/domains/custom-domains/suffix':
+    'the Public Suffix List loads with the first mail domain added, out of the mail group’s cold start',
+  'shared/domains/repos/records.ts → shared/domains/repos/templates':
+    'the first commit’s texts (a license is 11 KB) load when asked for',
+  'shared/domains/tracker/issues.ts → shared/domains/tracker/sla':
+    'Temporal loads with the first service-space issue, not with every tracker request',
+  'shared/domains/tracker/sla.ts → shared/domains/tracker/jql': 'the JQL parser loads with the first goal query',
+  'shared/domains/tracker/sla.ts → shared/domains/tracker/jql-context': 'as above',
+  'shared/domains/tracker/spaces.ts → shared/domains/tracker/jql':
+    'the JQL parser loads with the first goal query checked',
+  'shared/domains/tracker/spaces.ts → shared/domains/tracker/jql-context': 'as above',
+};
+
+describe('the products in layers', () => {
+  const domains = shared.filter((f) => wingOf(f) === 'domains');
+  test('the table names every product once, and is acyclic', () => {
+    expect(Object.keys(PRODUCT_IMPORTS).sort()).toEqual(readdirSync(join(root, 'shared/domains')).sort());
+    expect(cycles(productGraph(PRODUCT_IMPORTS))).toEqual([]);
+  });
+  test('every import of a product by another is in the table (type-only and import() included)', () => {
+    expect(violations(domains, (from, to) => productRule(from, to))).toEqual([]);
+  });
+  test('every edge of the table and every back arrow is still an import (the lists only shrink)', () => {
+    const edges = domains.flatMap((f) => edgesOf(f).map((e) => [f, e.to] as const));
+    const used = new Set(edges.map(([f, t]) => `${productOf(f)} → ${productOf(t)}`));
+    const unused = Object.entries(PRODUCT_IMPORTS).flatMap(([a, bs]) =>
+      Object.keys(bs)
+        .filter((b) => !used.has(`${a} → ${b}`))
+        .map((b) => `${a} → ${b}`),
+    );
+    expect(unused).toEqual([]);
+    const files = new Set(edges.map(([f, t]) => `${f} → ${t}`));
+    expect(Object.keys(BACK_ARROWS).filter((k) => !files.has(k))).toEqual([]);
+  });
+  test('catches an import the table does not hold, and a table with a cycle', () => {
+    expect(productRule('shared/domains/mail/deliver.ts', 'shared/domains/calendar/itip')).toBeDefined();
+    expect(productRule('shared/domains/calendar/itip.ts', 'shared/domains/mail/records')).toBeUndefined();
+    const looped = { ...PRODUCT_IMPORTS, mail: { ...PRODUCT_IMPORTS.mail, calendar: 'invitations' } };
+    expect(cycles(productGraph(looped))).toEqual([['calendar', 'mail']]);
+  });
+  test('a dynamic import inside shared/domains is listed with its reason', () => {
+    const lazy = domains.flatMap((f) =>
+      edgesOf(f)
+        .filter((e) => e.dynamic)
+        .map((e) => `${f} → ${e.to}`),
+    );
+    expect(lazy.filter((k) => !DOMAIN_LAZY_IMPORTS[k]).sort()).toEqual([]);
+    expect(Object.keys(DOMAIN_LAZY_IMPORTS).filter((k) => !lazy.includes(k))).toEqual([]);
+  });
+});
+
+/** Every import as an edge of the graph, type-only and import() included (what madge counts). */
+function fullGraphOf(files: string[]): Map<string, string[]> {
+  return new Map(
+    files.map((f) => [
+      f,
+      edgesOf(f)
+        .map((e) => fileOf(e.to))
+        .filter((t): t is string => t !== undefined),
+    ]),
+  );
+}
+
+describe('no import cycle at all (type-only and import() included)', () => {
+  const code = ['bin', 'lib', 'functions', 'shared', 'cli', 'agent'].flatMap(sources);
+  test('holds over bin, lib, functions, shared, cli and agent', () => {
+    expect(cycles(fullGraphOf(code))).toEqual([]);
+  });
+  test('counts a type-only import and an import() as edges, and catches the cycle they close', () => {
+    const limits = 'shared/kernel/plans/plan-limits.ts';
+    const graph = fullGraphOf([limits, 'shared/kernel/plans/plans.ts']);
+    // plan-limits.ts takes plans.ts's types and loads it with its first refresh: both are edges here …
+    expect(
+      edgesOf(limits)
+        .filter((e) => e.to === 'shared/kernel/plans/plans')
+        .map((e) => e.typeOnly || e.dynamic),
+    ).toEqual([true, true]);
+    expect(graph.get(limits)).toContain('shared/kernel/plans/plans.ts');
+    // … so plans.ts importing plan-limits.ts back (as it did) is a cycle.
+    graph.set('shared/kernel/plans/plans.ts', [limits]);
+    expect(cycles(graph)).toEqual([[limits, 'shared/kernel/plans/plans.ts']]);
   });
 });

@@ -10,7 +10,7 @@ import {
   uploadBatch,
   verifyObject,
 } from '../../shared/domains/repos/lfs/objects';
-import type { GitAnswer, GitCaller, GitRepo } from './serve';
+import type { GitAnswer, GitCaller, GitRepo } from './types';
 
 /**
  * Git LFS on every repository's git URL (`<repo>.git/info/lfs/…`): the Batch API with the basic

@@ -5,7 +5,7 @@ import { describeError, log } from '../../shared/kernel/ground/log';
 import type { GitHttpRequest, GitHttpResponse } from '../../shared/ports/git/http-backend';
 import { LFS_PATH, json as lfsJson, lfsScope, readLfsBody, serveLfs, verifyLfs } from './lfs';
 import { PktError } from './pkt-line';
-import { type PushRules, refusals } from './protect';
+import { refusals } from './protect';
 import {
   mergeReport,
   type RefUpdate,
@@ -16,50 +16,9 @@ import {
   writePushCommands,
   ZERO_ID,
 } from './receive-pack';
+import type { GitAnswer, GitCaller, GitEndpointDeps, GitRepo, GitRequest } from './types';
 
-/** Who a git request's password names, and what it may do there. */
-export interface GitCaller {
-  /** For the reflog: the person's or key's id. */
-  user: string;
-  scopes: string[];
-  /** An owner or admin of the organization (may force an LFS unlock). */
-  admin?: boolean;
-}
-
-export interface GitRepo {
-  repoId: string;
-  rules: PushRules;
-}
-
-/** What the endpoint needs of the platform: the same code serves the local gateway and Lambda. */
-export interface GitEndpointDeps {
-  /** The organization's id for the URL's `<orgId>`, which may also be its slug (unknown: unchanged). */
-  orgIdOf(ref: string): Promise<string>;
-  /** The caller a Basic password names in the organization (any key or git credential), if any. */
-  authenticate(orgId: string, password: string): Promise<GitCaller | undefined>;
-  findRepo(orgId: string, name: string): Promise<GitRepo | undefined>;
-  /** Passes the exchange on to the repository's storage (the git port's transport). */
-  transport(repoId: string, req: GitHttpRequest): Promise<GitHttpResponse>;
-  /** The repository's branches and tags (full ref names) with their commits, after a push. */
-  refs(repoId: string): Promise<Map<string, string>>;
-  /** The refs a push moved (branch pushes deploy linked projects; the refs index follows). */
-  pushed(orgId: string, repo: GitRepo, moved: RefUpdate[], caller: GitCaller): Promise<void>;
-}
-
-export interface GitRequest {
-  method: string;
-  /** The path from `/git/` on: `/git/<orgId or slug>/<name>.git/<service>`. */
-  path: string;
-  query: URLSearchParams;
-  headers: Record<string, string | undefined>;
-  body: Readable;
-}
-
-export interface GitAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Readable | Buffer;
-}
+export type { GitAnswer, GitCaller, GitEndpointDeps, GitRepo, GitRequest } from './types';
 
 /**
  * The largest push served: a Lambda request is at most 6 MB, and the function URL in front of the

@@ -8,7 +8,8 @@ import { created, ok, type Reply, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 import { NOT_OPERATOR, requireOperator } from '../../shared/kernel/identity/operators';
 import { PLATFORM_ADMIN_MESSAGES } from '../../shared/kernel/plans/messages';
-import { ENFORCED_LIMITS, KEPT_LIMITS, listPlans, putPlan, showPlan } from '../../shared/kernel/plans/plans';
+import { putPlan } from '../../shared/kernel/plans/plan-edits';
+import { ENFORCED_LIMITS, KEPT_LIMITS, listPlans, showPlan } from '../../shared/kernel/plans/plans';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { routes as insightRoutes } from './insight-routes';
 

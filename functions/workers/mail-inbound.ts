@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import PostalMime from 'postal-mime';
-import { deliverTo, mailboxesOf } from '../../shared/domains/mail/deliver';
+import { type CalendarIntake, deliverTo, mailboxesOf } from '../../shared/domains/mail/deliver';
 import { deleteObjects, getObject } from '../../shared/domains/mail/objects';
 import { log } from '../../shared/kernel/ground/log';
 import { eachMessage } from '../../shared/ports/queue/batch';
@@ -33,6 +33,10 @@ const isInbound = (m: unknown): m is Inbound => {
   );
 };
 
+/** Calendar messages go to the mailbox's calendar; its module loads with the first one. */
+const calendar: CalendarIntake = async (mailbox, ics, from) =>
+  (await import('../../shared/domains/calendar/itip')).receiveItip(mailbox, ics, from);
+
 async function receive(bucket: string, key: string, recipients: string[]): Promise<void> {
   const raw = await getObject(key, bucket);
   if (!raw) {
@@ -41,7 +45,7 @@ async function receive(bucket: string, key: string, recipients: string[]): Promi
   }
   const email = await PostalMime.parse(raw);
   const mailboxes = await mailboxesOf(recipients);
-  for (const mailbox of mailboxes) await deliverTo(mailbox, raw, `${bucket}/${key}`, email);
+  for (const mailbox of mailboxes) await deliverTo(mailbox, raw, `${bucket}/${key}`, email, calendar);
   await deleteObjects([key], bucket);
 }
 

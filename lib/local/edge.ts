@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DeploymentRecord } from '../../shared/domains/deployments/schema';
-import { FUNCTION_CONFIG } from '../../shared/domains/deployments/schema';
 import { resolveHostTarget } from '../../shared/domains/hosts/resolve';
 import { pageHtml, STATUS_PAGES, shownHost } from '../../shared/domains/serving/pages';
 import { localPaths } from '../../shared/kernel/tenancy/paths';
@@ -11,6 +10,7 @@ import { recordEdgeRequest } from '../../shared/ports/analytics';
 import { artifacts } from '../../shared/ports/artifacts';
 import { abortAllBuilds, recoverInterruptedBuilds } from '../../shared/ports/builds/local';
 import { acquireFunction, appendRuntimeLog, hasFunction, stopAllFunctions } from '../../shared/ports/runtime/local';
+import { FUNCTION_CONFIG } from '../../shared/ports/runtime/port';
 
 /**
  * The local edge: what a CDN and the functions' URLs are on AWS, on one port of this machine.

@@ -1,4 +1,5 @@
 import { audienceOf } from './auth/audience';
+import { readEnv } from './ground/env';
 
 /** Configuration from the environment, read once. Nothing here does I/O. */
 const env = process.env;
@@ -39,3 +40,9 @@ export const findLocation = (id: string): Location | undefined => locations.find
 /** Name prefixes of customer tables and buckets: the functions' IAM grants are scoped to them. */
 export const CUSTOMER_TABLE_PREFIX = 'cust-';
 export const CUSTOMER_BUCKET_PREFIX = 'plt-';
+
+/**
+ * The platform's own bucket (source archives, build artifacts, attachments, archives, mail
+ * objects): read when asked, so the local platform and tests may set it after a module loaded.
+ */
+export const artifactsBucket = () => readEnv('ARTIFACTS_BUCKET') ?? 'platform-artifacts';

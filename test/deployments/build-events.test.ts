@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { handler as buildEvents } from '../../functions/workers/build-events';
-import { artifactsBucket } from '../../shared/domains/deployments/sources';
+import { artifactsBucket } from '../../shared/kernel/config';
 import { onPlatformEvents, type PlatformEvent } from '../../shared/kernel/events/bus';
 import { newId } from '../../shared/kernel/store/ids';
 import { localPaths } from '../../shared/kernel/tenancy/paths';

@@ -1,4 +1,4 @@
-import { FUNCTION_CONFIG } from '../../shared/domains/deployments/schema';
+import { FUNCTION_CONFIG } from '../../shared/ports/runtime/port';
 import { TestPlatform } from '../helpers/platform';
 import { putRecord, someId } from '../helpers/records';
 import {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { artifactsBucket } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
 import { conflict, DomainError, invalid, notFound } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
@@ -10,7 +11,6 @@ import { claimTry, queryAll, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, putNew, TABLE } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
 import { queue } from '../../ports/queue';
-import { artifactsBucket } from '../deployments/sources';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { type Capability, type DeviceRecord, markSeen } from './devices';
 

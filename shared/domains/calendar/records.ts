@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod/mini';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { GetCommand } from '../../kernel/store/commands';
@@ -7,7 +6,9 @@ import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll, queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import type { Attendee, Calendar } from './record-schemas';
-import type { Recurrence } from './recurrence';
+import { type Recurrence, RecurrenceSchema } from './recurrence';
+
+export { RecurrenceSchema };
 
 /**
  * Calendar records of a mailbox, in the mailbox's partition (`MBX#<mailboxId>`, removed with the
@@ -53,25 +54,6 @@ export const CALENDAR_MESSAGES = {
   notRecurring: 'recurrenceId is only for recurring events.',
   uidTaken: 'An event with this UID is already in this mailbox.',
 } as const;
-
-const Weekday = z.enum(['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA']);
-const Int = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
-
-/**
- * A repeat rule's limits: the event body's `recurrence`, and what an imported or emailed RRULE is
- * held to (shared/domains/calendar/recurrence.ts, `receivedRuleError`).
- */
-export const RecurrenceSchema = z.object({
-  freq: z.enum(['daily', 'weekly', 'monthly', 'yearly']),
-  interval: z._default(Int(1, 999), 1),
-  count: z.optional(Int(1, 5000)),
-  until: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'until must be YYYY-MM-DD.'))),
-  byDay: z.optional(z.array(z.object({ day: Weekday, nth: z.optional(Int(-53, 53)) })).check(z.maxLength(7))),
-  byMonthDay: z.optional(z.array(Int(-31, 31)).check(z.maxLength(31))),
-  byMonth: z.optional(z.array(Int(1, 12)).check(z.maxLength(12))),
-  bySetPos: z.optional(z.array(Int(-366, 366)).check(z.maxLength(10))),
-  weekStart: z.optional(Weekday),
-});
 
 export const COLORS = ['blue', 'orange', 'teal', 'amber', 'pink', 'green', 'red', 'gray'] as const;
 export type Color = (typeof COLORS)[number];

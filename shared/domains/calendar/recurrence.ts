@@ -1,7 +1,6 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import * as z from 'zod/mini';
 import { describeError, log } from '../../kernel/ground/log';
-import { RecurrenceSchema } from './records';
 import { instantOf, type PlainDate, type PlainDateTime, parseLocal, startOfDay, Temporal } from './time';
 
 /**
@@ -31,6 +30,25 @@ export interface Recurrence {
   bySetPos?: number[];
   weekStart?: Weekday;
 }
+
+const WeekdaySchema = z.enum(WEEKDAYS);
+const Int = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
+
+/**
+ * A repeat rule's limits: the event body's `recurrence`, and what an imported or emailed RRULE is
+ * held to (`receivedRuleError` below).
+ */
+export const RecurrenceSchema = z.object({
+  freq: z.enum(['daily', 'weekly', 'monthly', 'yearly']),
+  interval: z._default(Int(1, 999), 1),
+  count: z.optional(Int(1, 5000)),
+  until: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'until must be YYYY-MM-DD.'))),
+  byDay: z.optional(z.array(z.object({ day: WeekdaySchema, nth: z.optional(Int(-53, 53)) })).check(z.maxLength(7))),
+  byMonthDay: z.optional(z.array(Int(-31, 31)).check(z.maxLength(31))),
+  byMonth: z.optional(z.array(Int(1, 12)).check(z.maxLength(12))),
+  bySetPos: z.optional(z.array(Int(-366, 366)).check(z.maxLength(10))),
+  weekStart: z.optional(WeekdaySchema),
+});
 
 export const RECURRENCE_MESSAGES = {
   countAndUntil: 'A repeat rule takes count or until, not both.',

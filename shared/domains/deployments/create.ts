@@ -1,3 +1,4 @@
+import { artifactsBucket } from '../../kernel/config';
 import { conflict, invalid, notFound, tooLarge } from '../../kernel/ground/errors';
 import { git } from '../../ports/git';
 import { envHash } from '../projects/env';
@@ -8,7 +9,7 @@ import { launch } from './launch';
 import { M } from './messages';
 import { existingForCommit } from './records';
 import type { DeploymentMeta, DeploymentRecord, DeploymentTarget } from './schema';
-import { artifactsBucket, headSource, MAX_ARCHIVE_BYTES, sourceKey } from './sources';
+import { headSource, MAX_ARCHIVE_BYTES, sourceKey } from './sources';
 import { unchangedSince } from './unchanged';
 
 interface CreateBody {

@@ -1,4 +1,4 @@
-import { config, findLocation } from '../../kernel/config';
+import { artifactsBucket, config, findLocation } from '../../kernel/config';
 import { DomainError } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { ORG_NOT_FOUND } from '../../kernel/ground/messages';
@@ -22,7 +22,6 @@ import { previewDeploymentMoved } from './previews';
 import { inFlightForPull, queuedFor, routeItem, setFields, transition } from './records';
 import { expiryMarker } from './retention';
 import type { DeploymentMeta, DeploymentRecord, DeploymentStatus, DeploymentTarget } from './schema';
-import { artifactsBucket } from './sources';
 
 /** Spec part A: the build could not be started (the deployment is left in `error`). */
 export const START_FAILED = "Couldn't start the build. Try again.";

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DEPLOYMENT_STATUSES } from './schema';
+import { DEPLOYMENT_STATUSES } from './statuses';
 
 /**
  * The records the deployments routes (and the projects routes) answer, each declared once and registered by

@@ -1,10 +1,11 @@
+import { artifactsBucket } from '../../kernel/config';
 import { conflict } from '../../kernel/ground/errors';
 import { assertActive, requireProject } from '../projects/records';
 import { launch } from './launch';
 import { M } from './messages';
 import { requireDeployment } from './read';
 import { isInProgress } from './schema';
-import { artifactsBucket, headSource, sourceRetentionDays } from './sources';
+import { headSource, sourceRetentionDays } from './sources';
 
 /**
  * `POST .../redeploy`: builds the same source again, as a new deployment of the same target

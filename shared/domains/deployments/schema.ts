@@ -1,17 +1,8 @@
 import type { Deployment } from './record-schemas';
 
-/** Spec part A, "Deployment" and "States and transitions". */
-export const DEPLOYMENT_STATUSES = [
-  'queued',
-  'building',
-  'deploying',
-  'ready',
-  'error',
-  'canceled',
-  'expired',
-  'skipped',
-] as const;
-export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+import { DEPLOYMENT_STATUSES, type DeploymentStatus } from './statuses';
+
+export { DEPLOYMENT_STATUSES, type DeploymentStatus };
 
 /** A deployment in progress: project delete and transfer wait for it (409). */
 export const IN_PROGRESS: readonly DeploymentStatus[] = ['queued', 'building', 'deploying'];
@@ -54,11 +45,3 @@ export type DeploymentRecord = Deployment & {
   sourceSize?: number;
   sourceHash?: string;
 };
-
-/** Spec part A: function configuration constants (reported, not settable). */
-export const FUNCTION_CONFIG = {
-  memoryMb: 1024,
-  timeoutSeconds: 30,
-  architecture: 'arm64',
-  runtime: 'nodejs22.x',
-} as const;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { artifactsBucket } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
 import { storage } from '../../ports/object-storage';
 import { presignedResponse, streamedBody } from '../../ports/object-storage/presigned';
@@ -16,9 +17,6 @@ const days = (v: string | undefined, d: number) => (v && Number(v) > 0 ? Number(
  * whose archive is gone, or older than this, can't be redeployed ("This upload has expired").
  */
 export const sourceRetentionDays = () => days(readEnv('SOURCE_RETENTION_DAYS'), 30);
-
-/** The platform's own bucket: source archives, build artifacts. */
-export const artifactsBucket = () => readEnv('ARTIFACTS_BUCKET') ?? 'platform-artifacts';
 
 /**
  * Where an upload lands: under its project, so an upload id is only ever found for the project

@@ -1,3 +1,4 @@
+import { artifactsBucket } from '../../kernel/config';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
@@ -5,7 +6,6 @@ import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
-import { artifactsBucket } from '../deployments/sources';
 import { definedOnly } from './domains';
 import {
   DEFAULT_SETTINGS,

@@ -92,15 +92,23 @@ export async function storeParsed(
 }
 
 /**
+ * Where a received calendar message (iTIP: an invitation, an answer, a cancellation) goes: the
+ * calendar's intake, handed in by the mail-inbound worker. Mail sits below the calendar (the
+ * calendar files invitations and sends answers by mail), so mail imports nothing of it.
+ */
+export type CalendarIntake = (mailbox: MailboxRecord, ics: string, from: string | undefined) => Promise<unknown>;
+
+/**
  * Delivers a received message to one mailbox: parsed, its bytes stored, filed in its thread with
  * INBOX (SPAM when SES's scan failed it) and unread; a VIP sender raises `mail.vip`. `source` names the received object: a repeat
- * delivery of it files nothing twice.
+ * delivery of it files nothing twice. An attached calendar message goes to `calendar` (the worker gives it).
  */
 export async function deliverTo(
   mailbox: MailboxRecord,
   raw: Buffer,
   source: string,
   parsed?: Email,
+  calendar?: CalendarIntake,
 ): Promise<MessageRecord | undefined> {
   if (raw.length > LIMITS.inboundBytes) {
     log.warn('mail_inbound_too_large', { mailboxId: mailbox.mailboxId, bytes: raw.length });
@@ -180,8 +188,7 @@ export async function deliverTo(
     if (from) await vacationReply(mailbox, email, from.address, message.headerId);
     // An invitation, answer or cancellation (iTIP): the mailbox's calendar follows it.
     const ics = email.attachments.find((a) => a.mimeType === 'text/calendar');
-    if (ics)
-      await (await import('../calendar/itip')).receiveItip(mailbox, bytesOf(ics.content).toString(), from?.address);
+    if (ics && calendar) await calendar(mailbox, bytesOf(ics.content).toString(), from?.address);
     return filed.message;
   } catch (err) {
     if (err instanceof AlreadyFiled) return undefined;

@@ -1,7 +1,7 @@
+import { artifactsBucket } from '../../kernel/config';
 import { isBackendError } from '../../kernel/ground/backend-errors';
 import { storage } from '../../ports/object-storage';
 import { presignedCall as presigned } from '../../ports/object-storage/presigned';
-import { artifactsBucket } from '../deployments/sources';
 
 /**
  * Mail bytes in the artifacts bucket (`mail/<mailboxId>/…`: raw messages, bodies, attachments,

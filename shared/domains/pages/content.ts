@@ -1,7 +1,7 @@
+import { artifactsBucket } from '../../kernel/config';
 import { newId } from '../../kernel/store/ids';
 import { storage } from '../../ports/object-storage';
 import { presignedCall } from '../../ports/object-storage/presigned';
-import { artifactsBucket } from '../deployments/sources';
 
 /**
  * Page content: Markdown in the artifacts bucket, one object per saved version

@@ -1,9 +1,9 @@
 import { notFound } from '../../kernel/ground/errors';
 import { queryAll } from '../../kernel/store/ops';
 import { getMany, type Item, keys } from '../../kernel/store/table';
+import { FUNCTION_CONFIG } from '../../ports/runtime/port';
 import { toDomain } from '../custom-domains/view';
 import type { DeploymentRecord } from '../deployments/schema';
-import { FUNCTION_CONFIG } from '../deployments/schema';
 import { deploymentKeys, recentDeployments, toDeployment } from './deployments';
 import { productionHostOf } from './hosts';
 import { getProject, PROJECT_NOT_FOUND, projectKeys } from './records';

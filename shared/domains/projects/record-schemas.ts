@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { Deployment } from '../deployments/record-schemas';
-import { FRAMEWORKS } from './schema';
+import { FRAMEWORKS } from './frameworks';
 
 /**
  * The records the projects routes answer, each declared once and registered by its id: lib/openapi.ts names them

@@ -2,11 +2,9 @@ import * as z from 'zod/mini';
 import { oneLine } from '../../kernel/http/text-checks';
 import type { Project } from './record-schemas';
 
+export { FRAMEWORKS, type Framework } from './frameworks';
 /** A project as the API answers it: its record schema (./record-schemas.ts) is the source. */
 export type { Project };
-
-export const FRAMEWORKS = ['nextjs', 'static', 'node'] as const;
-export type Framework = (typeof FRAMEWORKS)[number];
 
 /** Lowercase letters, digits, hyphens; 2-40 characters; starts and ends with a letter or digit. */
 export const ProjectSlug = z

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { artifactsBucket } from '../../kernel/config';
 import { log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
@@ -13,7 +14,6 @@ import { GitArchiveError } from '../../ports/git/port';
 import { storage } from '../../ports/object-storage';
 import { putFileAt } from '../../ports/object-storage/put-file';
 import { queue } from '../../ports/queue';
-import { artifactsBucket } from '../deployments/sources';
 
 /**
  * Archives of a commit (`POST …/contents/archive`): made once per commit and format by the

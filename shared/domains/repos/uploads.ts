@@ -1,8 +1,8 @@
+import { artifactsBucket } from '../../kernel/config';
 import { invalid } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { storage } from '../../ports/object-storage';
 import { presignedResponse, streamedBody } from '../../ports/object-storage/presigned';
-import { artifactsBucket } from '../deployments/sources';
 
 /**
  * Files for a web commit, uploaded beforehand with presigned PUTs (their bytes never pass through

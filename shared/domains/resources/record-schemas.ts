@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { RESOURCE_TYPES } from './schema';
+import { RESOURCE_TYPES } from './resource-types';
 
 /**
  * The records the resource routes (resources, databases, storage, repos) answer, each declared once and

@@ -2,9 +2,7 @@ import * as z from 'zod/mini';
 import type { output } from 'zod/v4/core';
 import type { Resource } from './record-schemas';
 
-/** Spec part A, "Resource record (repository, database or bucket)" (+ `version`). */
-export const RESOURCE_TYPES = ['repository', 'database', 'bucket'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
+export { RESOURCE_TYPES, type ResourceType } from './resource-types';
 
 /** A key attribute of a database table or index: spec "partitionKey"/"sortKey" {name, type}. */
 

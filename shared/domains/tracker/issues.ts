@@ -1,10 +1,9 @@
 import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/errors';
-import type { Member } from '../../kernel/identity/schema';
 import { db } from '../../kernel/store/client';
 import { QueryCommand, TransactWriteCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { queryAll, queryPrefix, transact } from '../../kernel/store/ops';
-import { getItem, keys, ORG_PREFIX, TABLE, versionedUpdate } from '../../kernel/store/table';
+import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { canEdit, canSee, permissionsFor } from './access';
 import {
   DEFAULT_PRIORITY,
@@ -16,6 +15,7 @@ import {
   typeById,
   workflowOf,
 } from './catalog';
+import { allSpaces, findIssue, findSpace, getIssue, membersOf, type Stored, strip } from './lookups';
 import {
   type FieldLogEntry,
   type FieldValue,
@@ -28,10 +28,10 @@ import {
 } from './model';
 import { rankAfter } from './rank';
 import { type Actor, countBy, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TP, TRACKER_MESSAGES } from './records';
-import { allSpaces, findSpace, spaceComponents, spaceVersions, strip } from './spaces';
+import { spaceComponents, spaceVersions } from './spaces';
 import { Turns } from './turns';
 
-type Stored<T> = T & { pk: string; sk: string };
+export { findIssue, getIssue, membersOf };
 
 /** The fields of an issue a request may set (POST /issues, bulk edit): catalog values by name or id. */
 export interface IssueInput {
@@ -89,23 +89,6 @@ export async function withLiveSla(issue: TrackedIssue, space: Space): Promise<Tr
   return { ...issue, sla };
 }
 
-export async function getIssue(orgId: string, issueId: string, consistent = false): Promise<TrackedIssue | undefined> {
-  if (!/^iss_[0-9a-z]{26}$/.test(issueId)) return undefined;
-  const item = await getItem<Stored<TrackedIssue>>(TK.issue(orgId, issueId), consistent);
-  return item ? (strip(item) as TrackedIssue) : undefined;
-}
-
-/** An issue by `iss_` id or key (any key its space has had, any key it had before a move), unchecked. */
-export async function findIssue(orgId: string, ref: string, consistent = false): Promise<TrackedIssue | undefined> {
-  if (ref.startsWith('iss_')) return getIssue(orgId, ref, consistent);
-  const m = /^([A-Za-z][A-Za-z0-9]{0,63})-([1-9][0-9]{0,8})$/.exec(ref.trim());
-  if (!m) return undefined;
-  const space = await findSpace(orgId, m[1] as string);
-  if (!space) return undefined;
-  const pointer = await getItem<{ issueId: string }>(TK.issueNumber(orgId, space.spaceId, Number(m[2])));
-  return pointer ? getIssue(orgId, pointer.issueId, consistent) : undefined;
-}
-
 /** An issue the actor may see, with its space; else 404 (a hidden issue looks like no issue). */
 export async function requireIssue(
   actor: Actor,
@@ -141,9 +124,6 @@ export async function orgIssues(orgId: string): Promise<TrackedIssue[]> {
 }
 
 /** The organization's members, by id and by email. */
-export async function membersOf(orgId: string): Promise<Member[]> {
-  return queryPrefix<Member>(keys.org(orgId).pk, ORG_PREFIX.member);
-}
 
 /** Seconds from a number or Jira's duration text (`1w 2d 3h 30m`; a week is 5 days, a day 8 hours). */
 export function parseEstimate(value: number | string, field: string): number {

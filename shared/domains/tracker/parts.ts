@@ -1,3 +1,4 @@
+import { artifactsBucket } from '../../kernel/config';
 import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
@@ -5,7 +6,6 @@ import { newId } from '../../kernel/store/ids';
 import { deleteMany, queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
-import { artifactsBucket } from '../deployments/sources';
 import { permissionsFor } from './access';
 import { parseEstimate, present, requireIssue, slaModule, writeChanges } from './issues';
 import type { Component, Space, TrackedIssue, Version } from './model';

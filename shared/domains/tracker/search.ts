@@ -3,75 +3,17 @@ import { QueryCommand } from '../../kernel/store/commands';
 import { queryPrefix } from '../../kernel/store/ops';
 import { getMany, TABLE } from '../../kernel/store/table';
 import { canBrowse, canSee } from './access';
-import { ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUSES } from './catalog';
-import { findIssue, membersOf, orgIssues, present, spaceIssues } from './issues';
-import {
-  type CatalogInput,
-  catalogContext,
-  compileJql,
-  type DefaultOrder,
-  type JqlContext,
-  type JqlIssue,
-  withinNarrow,
-} from './jql';
-import type { Component, Space, Sprint, TrackedIssue, Version } from './model';
+import { orgIssues, present, spaceIssues } from './issues';
+import { compileJql, type DefaultOrder, type JqlIssue, withinNarrow } from './jql';
+import { jqlContext } from './jql-context';
+import type { Space, TrackedIssue } from './model';
 import { type Actor, pkOf, spaceIssuesPk, TK, TP } from './records';
 import { allSpaces } from './spaces';
 import { viewedIssues } from './views';
 
-type Stored<T> = T & { pk: string; sk: string };
+export { jqlContext };
 
-/** What a query's names mean in the actor's organization (catalogs read once per request). */
-export async function jqlContext(actor: Actor, spaces: Space[]): Promise<JqlContext> {
-  const orgId = actor.orgId;
-  const [members, sprints, versions, components] = await Promise.all([
-    membersOf(orgId),
-    queryPrefix<Stored<Sprint>>(pkOf(orgId), TP.sprint),
-    queryPrefix<Stored<Version>>(pkOf(orgId), 'TVERSION#'),
-    queryPrefix<Stored<Component>>(pkOf(orgId), 'TCOMPONENT#'),
-  ]);
-  const keyOf = new Map(spaces.map((s) => [s.spaceId, s.key]));
-  const catalogs: CatalogInput['catalogs'] = {
-    status: STATUSES.map((s, i) => ({ id: s.id, names: [s.name], sort: i })),
-    type: ISSUE_TYPES.map((t) => ({ id: t.id, names: [t.name] })),
-    priority: PRIORITIES.map((p, i) => ({ id: p.id, names: [p.name], sort: i })),
-    resolution: RESOLUTIONS.map((r) => ({ id: r.id, names: [r.name] })),
-    space: spaces.map((s) => ({ id: s.spaceId, names: [s.key, ...(s.config.formerKeys ?? []), s.name], sort: s.key })),
-    sprint: sprints.map((s) => ({ id: s.sprintId, names: [s.name], sort: s.position })),
-    version: versions.map((v) => ({ id: v.versionId, names: [v.name], sort: v.position })),
-    component: components.map((c) => ({ id: c.componentId, names: [c.name], sort: c.name })),
-    securityLevel: spaces.flatMap((s) => s.config.securityLevels.map((l) => ({ id: l.id, names: [l.name] }))),
-    requestType: spaces.flatMap((s) =>
-      (s.config.servicedesk?.requestTypes ?? []).map((r) => ({ id: r.id, names: [r.name] })),
-    ),
-    person: members.map((m) => ({
-      id: m.userId,
-      names: [m.email ?? '', m.name ?? ''].filter(Boolean),
-      sort: m.name ?? m.email ?? m.userId,
-    })),
-  };
-  const base = catalogContext({
-    now: Date.now(),
-    ...(actor.person ? { currentUser: actor.id } : {}),
-    catalogs,
-    sprints,
-    versions: versions.map((v) => ({ id: v.versionId, released: v.released, space: keyOf.get(v.spaceId) })),
-  });
-  let history: Promise<Map<string, number>> | undefined;
-  return {
-    ...base,
-    issueHistory: async () => {
-      if (!actor.person) return [];
-      history ??= viewedIssues(orgId, actor.id);
-      return [...(await history).keys()];
-    },
-    resolve: async (catalog, value) => {
-      if (catalog !== 'issue') return base.resolve(catalog, value);
-      const issue = await findIssue(orgId, value);
-      return issue ? [issue.issueId] : [];
-    },
-  };
-}
+type Stored<T> = T & { pk: string; sk: string };
 
 export interface SearchInput {
   jql: string;

@@ -117,7 +117,7 @@ export async function clocksWithGoals(
 ): Promise<Record<string, SlaClock> | undefined> {
   const slas = slasOf(space).filter((s) => s.goals.some((g) => g.query?.trim()));
   if (slas.length === 0) return undefined;
-  const [{ compileJql }, { jqlContext }] = await Promise.all([import('./jql'), import('./search')]);
+  const [{ compileJql }, { jqlContext }] = await Promise.all([import('./jql'), import('./jql-context')]);
   const ctx = await jqlContext(actor, [space]);
   const matches = async (goal: SlaGoal) => {
     if (!goal.query?.trim()) return true;

@@ -5,8 +5,11 @@ import { getItem, putNew, versionedUpdate } from '../../kernel/store/table';
 import { canBrowse, permissionsFor } from './access';
 import { newBoardConfig } from './boards';
 import { templateConfig } from './catalog';
+import { allSpaces, findSpace, type Stored, strip } from './lookups';
 import type { Board, Component, Space, SpaceColor, SpaceConfig, SpaceTemplate, Version } from './model';
 import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
+
+export { allSpaces, findSpace, strip };
 
 const KEY = /^[A-Z][A-Z0-9]{1,9}$/;
 
@@ -14,25 +17,6 @@ export function normalizeKey(key: string): string {
   const k = key.trim().toUpperCase();
   if (!KEY.test(k)) throw invalid(TRACKER_MESSAGES.keyFormat);
   return k;
-}
-
-type Stored<T> = T & { pk: string; sk: string };
-const strip = <T extends object>(item: Stored<T>): T => {
-  const { pk: _p, sk: _s, ...rest } = item as Stored<T> & Record<string, unknown>;
-  return rest as unknown as T;
-};
-
-/** A space by key (current or former, any case) or `spc_` id, whatever the caller may see. */
-export async function findSpace(orgId: string, ref: string): Promise<Space | undefined> {
-  let spaceId = ref;
-  if (!ref.startsWith('spc_')) {
-    if (!/^[A-Za-z][A-Za-z0-9]{0,63}$/.test(ref)) return undefined;
-    const pointer = await getItem<{ spaceId: string }>(TK.spaceKey(orgId, ref));
-    if (!pointer) return undefined;
-    spaceId = pointer.spaceId;
-  }
-  const item = await getItem<Stored<Space>>(TK.space(orgId, spaceId));
-  return item ? strip(item) : undefined;
 }
 
 /** A space the actor may browse, else 404. */
@@ -51,9 +35,6 @@ export async function listSpaces(actor: Actor, archived: boolean): Promise<Space
 }
 
 /** Every space of the organization (for resolving keys of issues across spaces). */
-export async function allSpaces(orgId: string): Promise<Space[]> {
-  return (await queryPrefix<Stored<Space>>(pkOf(orgId), TP.space)).map(strip);
-}
 
 export interface NewSpace {
   key: string;
@@ -147,7 +128,7 @@ export async function patchSpace(actor: Actor, ref: string, patch: SpacePatch): 
     // A goal's query is checked now (400 with its position), not when an issue first meets it.
     const queries = (patch.config.servicedesk.slas ?? []).flatMap((s) => s.goals.map((g) => g.query?.trim() ?? ''));
     if (queries.some(Boolean)) {
-      const [{ compileJql }, { jqlContext }] = await Promise.all([import('./jql'), import('./search')]);
+      const [{ compileJql }, { jqlContext }] = await Promise.all([import('./jql'), import('./jql-context')]);
       const ctx = await jqlContext(actor, [space]);
       for (const q of queries) if (q) await compileJql(q, ctx);
     }
@@ -190,5 +171,3 @@ export async function spaceComponents(orgId: string, spaceId: string): Promise<C
   const items = await queryPrefix<Stored<Component>>(pkOf(orgId), TP.component(spaceId));
   return items.map(strip).sort((a, b) => (a.name < b.name ? -1 : 1));
 }
-
-export { strip };

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
+import { artifactsBucket } from '../../kernel/config';
 import { DomainError, forbidden, invalid, isCallersError, isDomainError } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getMany, putNew } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
 import { presignedCall } from '../../ports/object-storage/presigned';
-import { artifactsBucket } from '../deployments/sources';
 import { IMPORT_MESSAGES, readImportToken, startUpload } from '../mail/imports';
 import { getObject, objectSize } from '../mail/objects';
 import { permissionsFor } from './access';

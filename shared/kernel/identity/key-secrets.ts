@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { getItem, keys } from '../store/table';
 import type { KeyRecord } from './schema';
-import type { SessionRecord } from './sessions';
 
 /**
  * Keys as authentication reads them: their prefixes, the hash they are stored by, and whether a
@@ -22,6 +21,19 @@ export function usableKey(key: KeyRecord | undefined): KeyRecord | undefined {
   if (!key || key.revoked) return undefined;
   if (key.expiresAt !== undefined && key.expiresAt <= Date.now()) return undefined;
   return key;
+}
+
+/** A person's session of the command line (./sessions.ts), as stored by the hash of its token. */
+export interface SessionRecord {
+  kind: 'session';
+  sessionId: string;
+  userId: string;
+  email: string | null;
+  name: string | null;
+  /** What the program said it is (`platform CLI on <host>`). */
+  label: string;
+  createdAt: number;
+  expiresAt: number;
 }
 
 /** The session a presented `app_ses_` token names (./sessions.ts), if it may still be used. */

@@ -11,7 +11,7 @@ import {
   pollDeviceCode,
   startDeviceCode,
 } from './device-codes';
-import { hashSecret, KEY_PREFIX } from './key-secrets';
+import { hashSecret, KEY_PREFIX, type SessionRecord } from './key-secrets';
 
 /**
  * People's sessions of the command line (`platform login`, as `gh auth login`): a device code of
@@ -24,17 +24,6 @@ import { hashSecret, KEY_PREFIX } from './key-secrets';
  * for keys) and under its person (`USER#<userId>`, `SESSION#<sessionId>`, with the hash), written
  * together with the code's `issued` state, so the token is shown once.
  */
-export interface SessionRecord {
-  kind: 'session';
-  sessionId: string;
-  userId: string;
-  email: string | null;
-  name: string | null;
-  /** What the program said it is (`platform CLI on <host>`). */
-  label: string;
-  createdAt: number;
-  expiresAt: number;
-}
 
 export const SESSION_DAYS = 90;
 export const SESSION_MESSAGES = {

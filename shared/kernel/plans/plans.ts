@@ -1,6 +1,4 @@
-import { CATALOG, putEntry, readCatalog } from './catalog';
-import { PLATFORM_ADMIN_MESSAGES } from './messages';
-import { forgetPlans } from './plan-limits';
+import { CATALOG, readCatalog } from './catalog';
 
 /**
  * Plans (`PLATFORM#PLANS`): a name and limits, set by the platform's operators and assigned to
@@ -23,7 +21,7 @@ export interface PlanRecord {
   updatedAt: number;
 }
 
-const planKey = (id: string) => ({ pk: CATALOG.plans, sk: `PLAN#${id}` });
+export const planKey = (id: string) => ({ pk: CATALOG.plans, sk: `PLAN#${id}` });
 
 /** The plans a fresh platform offers (no organization is on one until an operator assigns it). */
 const SEED: { id: string; name: string; limits: Limits }[] = [
@@ -61,28 +59,4 @@ export const showPlan = (p: PlanRecord) => ({
 
 export async function findPlan(id: string): Promise<PlanRecord | undefined> {
   return (await listPlans(true)).find((p) => p.id === id);
-}
-
-/**
- * Creates a plan (`name` and `limits` given) or changes one: `limits` replaces the plan's limits
- * as a whole (a limit left out is no limit).
- */
-export async function putPlan(id: string, body: { name?: string; limits?: Limits; ifVersion?: number }) {
-  const existing = await findPlan(id);
-  const fields = Object.fromEntries(
-    Object.entries(existing ? { name: body.name, limits: body.limits } : { id, ...body, ifVersion: undefined }).filter(
-      ([, v]) => v !== undefined,
-    ),
-  );
-  const out = await putEntry<PlanRecord>({
-    key: planKey(id),
-    existing,
-    fields,
-    ifVersion: body.ifVersion,
-    stale: PLATFORM_ADMIN_MESSAGES.planStale,
-    notFoundMessage: PLATFORM_ADMIN_MESSAGES.planNotFound,
-    required: ['name', 'limits'],
-  });
-  forgetPlans(); // this container sees its own change at once
-  return { plan: out.entry, created: out.created };
 }

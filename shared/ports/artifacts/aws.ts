@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { artifactsBucket } from '../../domains/deployments/sources';
+import { artifactsBucket } from '../../kernel/config';
 import { storage } from '../object-storage';
 import { contentTypeOf } from './content-types';
 import type { ArtifactsPort, BuildManifest, StaticFile } from './port';

@@ -18,7 +18,7 @@ import {
 import { config } from '../../kernel/config';
 import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { uploadCorsRule } from './cors';
-import type { BucketRef, OldVersion, StoragePort, Versioning } from './index';
+import type { BucketRef, OldVersion, StoragePort, Versioning } from './port';
 import { deleteBucketRecords } from './records';
 import { errorName, S3_CLIENT_DEFAULTS, s3Operations } from './s3';
 

@@ -1,4 +1,4 @@
-import type { CorsRule } from './index';
+import type { CorsRule } from './port';
 
 /** The ID of the platform's own CORS rule; customers' rules may not use it. */
 export const RESERVED_CORS_ID = 'reserved-uploads';

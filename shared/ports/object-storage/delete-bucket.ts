@@ -1,6 +1,6 @@
 import { conflict } from '../../kernel/ground/errors';
 import { errorName } from './errors';
-import type { BucketRef, DeleteOutcome, StoragePort } from './index';
+import type { BucketRef, DeleteOutcome, StoragePort } from './port';
 import { deleteBucketRecords, getBucketConfig, setBucketFields } from './records';
 
 export const NOT_EMPTY = 'Delete every file in this bucket first.';

@@ -13,7 +13,7 @@ import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
 import { sleep, TABLE } from '../../kernel/store/table';
 import { uploadCorsRule } from './cors';
-import type { BucketRef, DeleteOutcome, FolderPage, OldVersion, StoragePort, Versioning } from './index';
+import type { BucketRef, DeleteOutcome, FolderPage, OldVersion, StoragePort, Versioning } from './port';
 import { type BucketConfig, bucketConfigKey, deleteBucketRecords, getBucketConfig, setBucketFields } from './records';
 import { S3_CLIENT_DEFAULTS, s3Operations, toFileEntry } from './s3';
 

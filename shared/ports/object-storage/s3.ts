@@ -25,7 +25,7 @@ import type {
   ObjectInfo,
   PresignOptions,
   StoragePort,
-} from './index';
+} from './port';
 
 export { errorName };
 

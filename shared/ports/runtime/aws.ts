@@ -11,7 +11,6 @@ import {
   LambdaClient,
   waitUntilFunctionActiveV2,
 } from '@aws-sdk/client-lambda';
-import { FUNCTION_CONFIG } from '../../domains/deployments/schema';
 import { linkedVariables } from '../../domains/resources/links';
 import { config } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
@@ -19,7 +18,7 @@ import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { arnParts, FUNCTION_POLICY, functionPolicy, LAMBDA_TRUST } from './function-role';
 import { type Iam, IamError, iamClient } from './iam';
 import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimePort, TailLogLine } from './port';
-import { functionInfo, functionName } from './port';
+import { FUNCTION_CONFIG, functionInfo, functionName } from './port';
 
 /**
  * Server functions on AWS: one Lambda function per deployment (`<FUNCTION_PREFIX><deploymentId>`,

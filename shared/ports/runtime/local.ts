@@ -6,13 +6,19 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { FUNCTION_CONFIG } from '../../domains/deployments/schema';
 import { readEnv } from '../../kernel/ground/env';
 import { freePort } from '../../kernel/net/free-port';
 import { localPaths } from '../../kernel/tenancy/paths';
 import { machineNetworkEnv, spawnTenant, tenantDir } from '../../kernel/tenancy/sandbox';
-import { functionInfo } from './index';
-import type { DeployFunctionInput, FunctionRequest, FunctionResponse, RuntimePort, TailLogLine } from './port';
+import {
+  type DeployFunctionInput,
+  FUNCTION_CONFIG,
+  type FunctionRequest,
+  type FunctionResponse,
+  functionInfo,
+  type RuntimePort,
+  type TailLogLine,
+} from './port';
 
 /**
  * Server functions on one machine. A function is its app, in a tenant folder outside DATA_DIR

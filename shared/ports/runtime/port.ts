@@ -1,7 +1,14 @@
 import type { TailLogLine } from '../../domains/deployments/record-schemas';
-import { FUNCTION_CONFIG } from '../../domains/deployments/schema';
 import { config } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
+
+/** Spec part A: function configuration constants (reported, not settable). */
+export const FUNCTION_CONFIG = {
+  memoryMb: 1024,
+  timeoutSeconds: 30,
+  architecture: 'arm64',
+  runtime: 'nodejs22.x',
+} as const;
 
 /**
  * A runtime log line as the logs routes answer it (spec part A, "Log lines"): the deployments

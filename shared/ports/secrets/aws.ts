@@ -2,7 +2,7 @@ import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/clie
 import { readEnv } from '../../kernel/ground/env';
 import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { decryptAll, encryptAll, SecretDecryptError } from './envelope';
-import type { SecretsPort } from './index';
+import type { SecretsPort } from './port';
 
 /** KMS errors that mean "this ciphertext is not for this key or context", not "KMS failed". */
 const UNDECRYPTABLE = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);

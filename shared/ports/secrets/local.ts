@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readEnv } from '../../kernel/ground/env';
 import { contextBytes, decryptAll, encryptAll, open, seal } from './envelope';
-import type { SecretsPort } from './index';
+import type { SecretsPort } from './port';
 
 /** Reads the local master key: `LOCAL_SECRETS_KEY`, base64 of 32 bytes. */
 export function localMasterKey(value = readEnv('LOCAL_SECRETS_KEY')): Buffer {

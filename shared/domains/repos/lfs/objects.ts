@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { artifactsBucket } from '../../../kernel/config';
 import type { Organization } from '../../../kernel/identity/schema';
 import { findPlan } from '../../../kernel/plans/plans';
 import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
@@ -7,7 +8,7 @@ import { parseLfsPointer } from '../../../ports/builds/lfs';
 import { storage } from '../../../ports/object-storage';
 import { errorName } from '../../../ports/object-storage/errors';
 import { presignedResponse, streamedBody } from '../../../ports/object-storage/presigned';
-import { artifactsBucket, headSource } from '../../deployments/sources';
+import { headSource } from '../../deployments/sources';
 
 /**
  * Git LFS objects (the Batch API's rules): kept in the platform's artifacts bucket under
