@@ -1,38 +1,20 @@
 import * as z from 'zod/mini';
-import { ROLES, SCOPES } from '../../shared/kernel/auth/scopes';
+import { SCOPES } from '../../shared/kernel/auth/scopes';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
+import {
+  InviteAnswer as Invite,
+  MemberAnswer as Member,
+  OrganizationAnswer as Organization,
+} from '../../shared/kernel/identity/answers';
 
 /** Success responses of the orgs routes (see shared/kernel/http/responses.ts): documentation only. */
-const Organization = z.object({
-  orgId: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  kind: z.enum(['platform', 'customer']),
-  createdAt: z.optional(z.number()),
-  updatedAt: z.optional(z.number()),
-  version: z.number(),
-});
 
-const Member = z.object({
-  userId: z.string(),
-  role: z.enum(ROLES),
-  email: z.optional(z.string()),
-  name: z.optional(z.string()),
-  joinedAt: z.optional(z.number()),
-});
 const Team = z.object({
   teamId: z.string(),
   slug: z.string(),
   name: z.string(),
   description: z.optional(z.string()),
   members: z.number(),
-});
-const Invite = z.object({
-  inviteId: z.string(),
-  email: z.string(),
-  role: z.enum(ROLES),
-  expiresAt: z.number(),
-  createdAt: z.optional(z.number()),
 });
 
 const ApiKey = z.object({
