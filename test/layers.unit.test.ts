@@ -400,8 +400,6 @@ describe('a route group takes no port value and stays under 300 lines', () => {
   const PORT_VALUES_PENDING: Record<string, string> = {
     'functions/domains/routes.ts → shared/ports/dns/port':
       'pending: DNS lookups move into the custom-domains use cases',
-    'functions/notifications/routes.ts → shared/ports/phone/port': 'pending: phone checks move into notifications',
-    'functions/notifications/routes.ts → shared/ports/scheduler': 'pending: timers move into notifications',
     'functions/repos/history.ts → shared/ports/git': 'pending: history reads move into repos/contents',
     'functions/repos/history.ts → shared/ports/git/names': 'pending: path checks move into repos/contents',
     'functions/repos/history.ts → shared/ports/git/port': 'pending: history reads move into repos/contents',
@@ -414,7 +412,6 @@ describe('a route group takes no port value and stays under 300 lines', () => {
   };
   const LONG_PENDING: Record<string, string> = {
     'functions/calendar/routes.ts': 'pending: split by topic into use cases of shared/domains/calendar/',
-    'functions/notifications/routes.ts': 'pending: split by topic into use cases of shared/domains/notifications/',
     'functions/tracker/board-routes.ts': 'pending: split into use cases of shared/domains/tracker/',
     'functions/tracker/part-routes.ts': 'pending: split into use cases of shared/domains/tracker/',
   };
