@@ -407,7 +407,6 @@ describe('a route group takes no port value and stays under 300 lines', () => {
     'functions/repos/imports.ts → shared/ports/secrets': 'pending: imports move into shared/domains/repos/imports/',
     'functions/repos/repos.ts → shared/ports/git/names': 'pending: name checks move into the repos use cases',
     'functions/resources/buckets.ts → shared/ports/object-storage': 'pending: bucket reads move into resources',
-    'functions/signin-clients/routes.ts → shared/ports/signin': 'pending: sign-in clients move into their domain',
     'functions/storage/routes.ts → shared/ports/object-storage/delete-bucket': 'pending: moves into buckets',
   };
   const LONG_PENDING: Record<string, string> = {
