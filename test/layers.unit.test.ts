@@ -403,8 +403,6 @@ describe('a route group takes no port value and stays under 300 lines', () => {
     'functions/repos/history.ts → shared/ports/git': 'pending: history reads move into repos/contents',
     'functions/repos/history.ts → shared/ports/git/names': 'pending: path checks move into repos/contents',
     'functions/repos/history.ts → shared/ports/git/port': 'pending: history reads move into repos/contents',
-    'functions/repos/imports.ts → shared/ports/builds': 'pending: imports move into shared/domains/repos/imports/',
-    'functions/repos/imports.ts → shared/ports/secrets': 'pending: imports move into shared/domains/repos/imports/',
     'functions/repos/repos.ts → shared/ports/git/names': 'pending: name checks move into the repos use cases',
     'functions/resources/buckets.ts → shared/ports/object-storage': 'pending: bucket reads move into resources',
     'functions/storage/routes.ts → shared/ports/object-storage/delete-bucket': 'pending: moves into buckets',
