@@ -400,7 +400,6 @@ describe('a route group takes no port value and stays under 300 lines', () => {
   const PORT_VALUES_PENDING: Record<string, string> = {
     'functions/domains/routes.ts → shared/ports/dns/port':
       'pending: DNS lookups move into the custom-domains use cases',
-    'functions/repos/repos.ts → shared/ports/git/names': 'pending: name checks move into the repos use cases',
     'functions/resources/buckets.ts → shared/ports/object-storage': 'pending: bucket reads move into resources',
     'functions/storage/routes.ts → shared/ports/object-storage/delete-bucket': 'pending: moves into buckets',
   };
