@@ -398,24 +398,11 @@ describe('no import cycle', () => {
 describe('a route group takes no port value and stays under 300 lines', () => {
   const MAX_LINES = 300;
   const PORT_VALUES_PENDING: Record<string, string> = {
-    'functions/domains/routes.ts → shared/ports/dns/port':
-      'pending: DNS lookups move into the custom-domains use cases',
-    'functions/notifications/routes.ts → shared/ports/phone/port': 'pending: phone checks move into notifications',
-    'functions/notifications/routes.ts → shared/ports/scheduler': 'pending: timers move into notifications',
-    'functions/repos/history.ts → shared/ports/git': 'pending: history reads move into repos/contents',
-    'functions/repos/history.ts → shared/ports/git/names': 'pending: path checks move into repos/contents',
-    'functions/repos/history.ts → shared/ports/git/port': 'pending: history reads move into repos/contents',
-    'functions/repos/imports.ts → shared/ports/builds': 'pending: imports move into shared/domains/repos/imports/',
-    'functions/repos/imports.ts → shared/ports/secrets': 'pending: imports move into shared/domains/repos/imports/',
-    'functions/repos/repos.ts → shared/ports/git/names': 'pending: name checks move into the repos use cases',
     'functions/resources/buckets.ts → shared/ports/object-storage': 'pending: bucket reads move into resources',
-    'functions/signin-clients/routes.ts → shared/ports/signin': 'pending: sign-in clients move into their domain',
     'functions/storage/routes.ts → shared/ports/object-storage/delete-bucket': 'pending: moves into buckets',
   };
   const LONG_PENDING: Record<string, string> = {
     'functions/calendar/routes.ts': 'pending: split by topic into use cases of shared/domains/calendar/',
-    'functions/databases/routes.ts': 'pending: split by topic into use cases of shared/domains/databases/',
-    'functions/notifications/routes.ts': 'pending: split by topic into use cases of shared/domains/notifications/',
     'functions/tracker/board-routes.ts': 'pending: split into use cases of shared/domains/tracker/',
     'functions/tracker/part-routes.ts': 'pending: split into use cases of shared/domains/tracker/',
   };

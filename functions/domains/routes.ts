@@ -18,6 +18,7 @@ import {
   readIntegration,
   toIntegration,
 } from '../../shared/domains/custom-domains/integration';
+import { ProviderKindSchema } from '../../shared/domains/custom-domains/provider-kinds';
 import { DOMAIN_MESSAGES } from '../../shared/domains/custom-domains/records';
 import {
   actorId,
@@ -30,7 +31,6 @@ import { invalid } from '../../shared/kernel/ground/errors';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
-import { PROVIDER_KINDS } from '../../shared/ports/dns/port';
 
 const OrgPath = z.object({ orgId: z.string() });
 const DomainPath = z.object({ orgId: z.string(), hostname: z.string().check(z.maxLength(300)) });
@@ -196,7 +196,7 @@ export const routes = [
       'Connects a DNS provider: `route53` with `{ roleArn, externalId }` (a role of your account the platform ' +
       'assumes), `cloudflare` with `{ apiToken }`, `local` on `npm start`. Checked by listing zones; stored encrypted.',
     params: OrgPath,
-    body: z.object({ kind: z.enum(PROVIDER_KINDS), credentials: Credentials }),
+    body: z.object({ kind: ProviderKindSchema, credentials: Credentials }),
     errors: {
       400: [INTEGRATION_MESSAGES.refused, CREDENTIALS_OF.route53.message, CREDENTIALS_OF.cloudflare.message],
       502: [INTEGRATION_MESSAGES.unreachable],
@@ -229,7 +229,7 @@ export const routes = [
       "Starts a provider's OAuth sign-in: `{ url }` to open; its state is good once, for 10 minutes, for this " +
       'person and organization.',
     params: OrgPath,
-    body: z.object({ kind: z.enum(PROVIDER_KINDS) }),
+    body: z.object({ kind: ProviderKindSchema }),
     errors: { 400: [INTEGRATION_MESSAGES.noOAuth] },
     run: async ({ org, caller, body }) => ok({ url: await authorize(org.orgId, actorId(caller), body.kind) }),
   }),

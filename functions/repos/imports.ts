@@ -1,76 +1,13 @@
 import * as z from 'zod/mini';
-import { loopbackAllowed } from '../../shared/domains/connectors/records';
-import {
-  activeImports,
-  credentialsContext,
-  FINAL_STATES,
-  IMPORT_M,
-  type ImportRecord,
-  importKey,
-  importView,
-  listImports,
-  MAX_ACTIVE_IMPORTS,
-  moveImport,
-  newImportId,
-  publicUrl,
-  putImport,
-  requireImport,
-} from '../../shared/domains/repos/imports/records';
-import { removeImportWork } from '../../shared/domains/repos/imports/sweep';
-import { createRepository, deleteRepository, M } from '../../shared/domains/repos/records';
-import { invalid } from '../../shared/kernel/ground/errors';
-import { describeError, log } from '../../shared/kernel/ground/log';
-import { HttpError } from '../../shared/kernel/http/http-error';
+import { IMPORT_M, importView, listImports, requireImport } from '../../shared/domains/repos/imports/records';
+import { cancelImport, NO_NAME, startImport } from '../../shared/domains/repos/imports/start';
+import { M } from '../../shared/domains/repos/records';
 import { queryInt } from '../../shared/kernel/http/query';
 import { accepted, ok, route } from '../../shared/kernel/http/route';
 import { plainText } from '../../shared/kernel/http/text-checks';
-import { checkPublicUrlFor, UnsafeUrlError } from '../../shared/kernel/net/guarded-fetch';
-import { builds } from '../../shared/ports/builds';
-import { secrets } from '../../shared/ports/secrets';
 import { RepoName } from './repos';
 
 const ImportParams = z.object({ orgId: z.string(), importId: z.string() });
-
-/** The repository's name from the URL's last segment (`…/My_Repo.git` → `my-repo`), when it makes one. */
-export function nameFromUrl(url: URL): string {
-  const last = url.pathname.split('/').filter(Boolean).pop() ?? '';
-  return last
-    .replace(/\.git$/, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
-    .replace(/-+$/, '');
-}
-
-/**
- * The source URL (http or https) as kept and cloned (publicUrl: no user name, password, query or
- * fragment), its user and password apart (percent-decoded; a malformed escape is a bad URL).
- */
-function sourceOf(raw: string): { url: URL; user: string; password: string } {
-  let url: URL;
-  let user: string;
-  let password: string;
-  try {
-    url = new URL(raw);
-    user = decodeURIComponent(url.username);
-    password = decodeURIComponent(url.password);
-  } catch {
-    throw invalid(IMPORT_M.badUrl);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(IMPORT_M.badUrl);
-  return { url: new URL(publicUrl(url)), user, password };
-}
-
-/** The URL as the guarded network path checks it (public hosts; loopback where `npm start` allows it). */
-async function checkReachable(url: URL): Promise<void> {
-  try {
-    await checkPublicUrlFor(url.href, { what: 'url', loopback: loopbackAllowed() });
-  } catch (err) {
-    if (err instanceof UnsafeUrlError) throw invalid(err.message);
-    throw err;
-  }
-}
 
 export const importRoutes = [
   route({
@@ -91,59 +28,11 @@ export const importRoutes = [
       password: z.optional(z.string().check(z.maxLength(4096))),
     }),
     errors: {
-      400: [
-        IMPORT_M.badUrl,
-        'url must use https.',
-        "url can't be reached from the platform: ...",
-        'Name the repository: no name can be made from this URL.',
-      ],
+      400: [IMPORT_M.badUrl, 'url must use https.', "url can't be reached from the platform: ...", NO_NAME],
       409: [M.nameTaken, IMPORT_M.tooMany],
       429: ['Too many builds. ...'],
     },
-    run: async ({ org, caller, body }) => {
-      const source = sourceOf(body.url);
-      const name = body.name ?? nameFromUrl(source.url);
-      if (!RepoName.safeParse(name).success) throw invalid('Name the repository: no name can be made from this URL.');
-      await checkReachable(source.url);
-      if ((await activeImports(org.orgId)).length >= MAX_ACTIVE_IMPORTS) throw new HttpError(409, IMPORT_M.tooMany);
-      const importId = newImportId();
-      const repo = await createRepository(org.orgId, caller, { name, description: body.description, importId });
-      const user = body.username ?? source.user;
-      const password = body.password ?? source.password;
-      const now = Date.now();
-      const record: ImportRecord = {
-        ...importKey(org.orgId, importId),
-        importId,
-        orgId: org.orgId,
-        url: source.url.href,
-        name,
-        repoId: repo.resourceId,
-        state: 'queued',
-        progress: { phase: 'queued', objects: 0, bytes: 0 },
-        message: null,
-        ...(user || password
-          ? {
-              sealedCredentials: (
-                await secrets().encrypt(credentialsContext(org.orgId, importId), [`${user}:${password}`])
-              )[0],
-            }
-          : {}),
-        createdBy: caller.kind === 'user' ? caller.userId : caller.keyId,
-        createdAt: now,
-        updatedAt: now,
-      };
-      await putImport(record);
-      try {
-        const { buildId } = await (await builds()).startImport({ importId, orgId: org.orgId });
-        await moveImport(record, { buildId });
-      } catch (err) {
-        log.error('repository import did not start', { importId, error: describeError(err) });
-        await deleteRepository(repo);
-        await moveImport(record, { state: 'failed', message: 'The import could not be started. Try again.' });
-        throw new HttpError(502, 'The import could not be started. Try again.');
-      }
-      return accepted({ import: importView(record) });
-    },
+    run: async ({ org, caller, body }) => accepted({ import: importView(await startImport(org.orgId, caller, body)) }),
   }),
   route({
     method: 'GET',
@@ -175,17 +64,6 @@ export const importRoutes = [
     summary: 'Cancels a queued or running import: its work stops and the repository it was filling is removed.',
     params: ImportParams,
     errors: { 404: [IMPORT_M.notFound], 409: [IMPORT_M.finished] },
-    run: async ({ org, params }) => {
-      const r = await requireImport(org.orgId, params.importId);
-      if (
-        FINAL_STATES.includes(r.state) ||
-        !(await moveImport(r, { state: 'cancelled', message: IMPORT_M.cancelled }))
-      ) {
-        throw new HttpError(409, IMPORT_M.finished);
-      }
-      // The job removes what it made when it stops; a job that was never reached (or killed) is finished here.
-      await removeImportWork(r);
-      return ok({ import: importView(await requireImport(org.orgId, params.importId)) });
-    },
+    run: async ({ org, params }) => ok({ import: importView(await cancelImport(org.orgId, params.importId)) }),
   }),
 ];

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { CHECK_MESSAGES } from '../../shared/domains/repos/checks';
+import { BranchName } from '../../shared/domains/repos/inputs';
 import { listPeople } from '../../shared/domains/repos/people';
 import {
   MAX_REQUIRED_CHECKS,
@@ -28,7 +29,6 @@ import { invalid } from '../../shared/kernel/ground/errors';
 import { HttpError } from '../../shared/kernel/http/http-error';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
-import { refNameProblem } from '../../shared/ports/git/names';
 
 /** Repository names: the spec's format. */
 export const RepoName = z
@@ -52,13 +52,6 @@ const RequiredCheckInput = z.union([
   RequiredName,
   z.strictObject({ name: RequiredName, source: z.optional(RequiredSource) }),
 ]);
-
-const BranchName = z.string().check(
-  z.trim(),
-  z.minLength(1),
-  z.maxLength(256),
-  z.refine((v) => !refNameProblem(v), 'Use a valid branch name (git check-ref-format).'),
-);
 
 /**
  * `<base>/git/<orgId>/<name>.git`. The base is GIT_BASE_URL (the git function's address on AWS), else

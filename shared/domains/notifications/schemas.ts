@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ROLES } from '../../kernel/auth/scopes';
+import { E164 } from '../../ports/phone/port';
 import { CHANNELS, EVENT_KINDS, RESOURCE_TYPES } from './kinds';
 
 /** Spec part B, "Events": a protocol rule and its limits. */
@@ -36,3 +37,26 @@ export const ProtocolBody = z.object({
 });
 
 export const ResourceTypeSchema = z.enum(RESOURCE_TYPES);
+
+/** A quiet-hours window in a time zone. */
+export const QuietHours = z.object({
+  start: z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'start is HH:MM.')),
+  end: z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'end is HH:MM.')),
+  timeZone: z.string().check(
+    z.maxLength(64),
+    z.refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'Unknown time zone.'),
+  ),
+});
+
+/** A person's notification settings: a phone number for texts and calls, and quiet hours. */
+export const SettingsBody = z.object({
+  phone: z.nullable(z.string().check(z.regex(E164, 'phone is an E.164 number, e.g. +4915112345678.'))),
+  quietHours: z.nullable(QuietHours),
+});
