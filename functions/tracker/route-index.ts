@@ -3,9 +3,11 @@ import { lazyRoute } from '../../shared/kernel/http/route-entry';
 
 const spaceRoutes = () => import('./space-routes').then((m) => m.spaceRoutes);
 const boardRoutes = () => import('./board-routes').then((m) => m.boardRoutes);
+const sprintRoutes = () => import('./sprint-routes').then((m) => m.sprintRoutes);
 const searchRoutes = () => import('./search-routes').then((m) => m.searchRoutes);
 const issueRoutes = () => import('./issue-routes').then((m) => m.issueRoutes);
 const partRoutes = () => import('./part-routes').then((m) => m.partRoutes);
+const releaseRoutes = () => import('./release-routes').then((m) => m.releaseRoutes);
 
 export const routeIndex = [
   lazyRoute('GET', '/v1/orgs/:orgId/issues/spaces', spaceRoutes),
@@ -23,9 +25,9 @@ export const routeIndex = [
   lazyRoute('GET', '/v1/orgs/:orgId/issues/boards/:boardId/sprints', boardRoutes),
   lazyRoute('POST', '/v1/orgs/:orgId/issues/boards/:boardId/sprints', boardRoutes),
   lazyRoute('GET', '/v1/orgs/:orgId/issues/boards/:boardId/velocity', boardRoutes),
-  lazyRoute('GET', '/v1/orgs/:orgId/issues/sprints/:sprintId', boardRoutes),
-  lazyRoute('PATCH', '/v1/orgs/:orgId/issues/sprints/:sprintId', boardRoutes),
-  lazyRoute('DELETE', '/v1/orgs/:orgId/issues/sprints/:sprintId', boardRoutes),
+  lazyRoute('GET', '/v1/orgs/:orgId/issues/sprints/:sprintId', sprintRoutes),
+  lazyRoute('PATCH', '/v1/orgs/:orgId/issues/sprints/:sprintId', sprintRoutes),
+  lazyRoute('DELETE', '/v1/orgs/:orgId/issues/sprints/:sprintId', sprintRoutes),
   lazyRoute('GET', '/v1/orgs/:orgId/issues/export', searchRoutes),
   lazyRoute('POST', '/v1/orgs/:orgId/issues/import', searchRoutes),
   lazyRoute('POST', '/v1/orgs/:orgId/issues/import/upload', searchRoutes),
@@ -51,10 +53,10 @@ export const routeIndex = [
   lazyRoute('DELETE', '/v1/orgs/:orgId/issues/:issueKey/attachments/:attachmentId', partRoutes),
   lazyRoute('GET', '/v1/orgs/:orgId/issues/:issueKey/transitions', partRoutes),
   lazyRoute('POST', '/v1/orgs/:orgId/issues/:issueKey/transitions', partRoutes),
-  lazyRoute('POST', '/v1/orgs/:orgId/issues/spaces/:spaceKey/versions', partRoutes),
-  lazyRoute('PATCH', '/v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId', partRoutes),
-  lazyRoute('DELETE', '/v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId', partRoutes),
-  lazyRoute('POST', '/v1/orgs/:orgId/issues/spaces/:spaceKey/components', partRoutes),
-  lazyRoute('PATCH', '/v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId', partRoutes),
-  lazyRoute('DELETE', '/v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId', partRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/issues/spaces/:spaceKey/versions', releaseRoutes),
+  lazyRoute('PATCH', '/v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId', releaseRoutes),
+  lazyRoute('DELETE', '/v1/orgs/:orgId/issues/spaces/:spaceKey/versions/:versionId', releaseRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/issues/spaces/:spaceKey/components', releaseRoutes),
+  lazyRoute('PATCH', '/v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId', releaseRoutes),
+  lazyRoute('DELETE', '/v1/orgs/:orgId/issues/spaces/:spaceKey/components/:componentId', releaseRoutes),
 ];
