@@ -1,6 +1,7 @@
 import { db } from '../../kernel/store/client';
 import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
+import { PREFIXES } from '../../kernel/store/keys';
 import { keys, TABLE } from '../../kernel/store/table';
 import { deploymentKeys } from '../projects/deployments';
 import { requireProject } from '../projects/records';
@@ -68,7 +69,7 @@ export async function listDeployments(orgId: string, q: ListQuery) {
         ...keyCondition,
         FilterExpression: filters.length ? filters.join(' AND ') : undefined,
         ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-        ExpressionAttributeValues: { ':pk': pk, ':d': 'DPL#', ...values },
+        ExpressionAttributeValues: { ':pk': pk, ':d': PREFIXES.deployments.deployment, ...values },
         ScanIndexForward: false,
         ExclusiveStartKey: start,
         // Without filters one read is the page and the one after it; with them, read ahead.

@@ -1,5 +1,6 @@
 import { db } from '../../kernel/store/client';
 import { QueryCommand, type QueryCommandInput, UpdateCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { fieldUpdate, keys, TABLE } from '../../kernel/store/table';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { byProjectValues, deploymentKeys } from '../projects/deployments';
@@ -243,7 +244,7 @@ export interface RouteRecord {
   createdAt: number;
 }
 
-const hostKey = (host: string) => `HOST#${normalizeHost(host)}`;
+const hostKey = (host: string) => `${PREFIXES.hosts.host}${normalizeHost(host)}`;
 
 export function routeItem(
   orgId: string,
@@ -257,7 +258,7 @@ export function routeItem(
     sk: `${projectPrefixes.route(projectId)}${normalizeHost(host)}`,
     gsi1pk: hostKey(host),
     // The oldest claim of a host wins at the edge (see resolveHost).
-    gsi1sk: `ROUTE#${String(now).padStart(15, '0')}`,
+    gsi1sk: `${PREFIXES.deployments.route}${String(now).padStart(15, '0')}`,
     host: normalizeHost(host),
     orgId,
     projectId,
@@ -273,7 +274,7 @@ export async function routesForHost(host: string): Promise<RouteRecord[]> {
       TableName: TABLE(),
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :h AND begins_with(gsi1sk, :r)',
-      ExpressionAttributeValues: { ':h': hostKey(host), ':r': 'ROUTE#' },
+      ExpressionAttributeValues: { ':h': hostKey(host), ':r': PREFIXES.deployments.route },
       Limit: 10,
     }),
   );

@@ -1,6 +1,7 @@
 import { readEnv } from '../../kernel/ground/env';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { TABLE } from '../../kernel/store/table';
 import { artifacts } from '../../ports/artifacts';
 import { deploymentKeys } from '../projects/deployments';
@@ -41,7 +42,7 @@ export function expiryMarker(deploymentId: string, projectId: string, createdAt:
 
 function markerFor(deploymentId: string, projectId: string, due: number): ExpiryMarker {
   return {
-    pk: `EXPIRY#${dayOf(due)}`,
+    pk: `${PREFIXES.deployments.expiry}${dayOf(due)}`,
     sk: deploymentId,
     deploymentId,
     projectId,
@@ -96,7 +97,7 @@ export async function sweepExpired(
   const expired: string[] = [];
   const postponed: string[] = [];
   for (let back = 7; back >= 0; back--) {
-    const pk = `EXPIRY#${dayOf(now - back * DAY)}`;
+    const pk = `${PREFIXES.deployments.expiry}${dayOf(now - back * DAY)}`;
     let start: Record<string, unknown> | undefined;
     do {
       const out = await db.send(

@@ -1,6 +1,7 @@
 import type { Organization } from '../../kernel/identity/schema';
 import { db } from '../../kernel/store/client';
 import { PutCommand, ScanCommand, UpdateCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import type { DomainRecord } from '../custom-domains/records';
 import { type PreviewRecord, reclaimPreviewHost } from '../deployments/previews';
@@ -18,9 +19,9 @@ import {
 } from './registry';
 
 /** Written when the whole table's hosts were reserved: later starts skip the scan. */
-const DONE = { pk: 'MIGRATION#host-registry', sk: 'DONE' };
+const DONE = { pk: `${PREFIXES.hosts.migration}host-registry`, sk: 'DONE' };
 /** Written when every pull request preview had its host claimed for its pull request. */
-const PREVIEWS_DONE = { pk: 'MIGRATION#preview-hosts', sk: 'DONE' };
+const PREVIEWS_DONE = { pk: `${PREFIXES.hosts.migration}preview-hosts`, sk: 'DONE' };
 
 /**
  * Hosts made before the registry, reserved oldest first (`npm start` runs it at its start until it
@@ -45,7 +46,12 @@ async function reserveOlderHosts(orgIds?: string[]): Promise<number> {
         TableName: TABLE(),
         FilterExpression:
           'begins_with(pk, :org) AND (begins_with(sk, :prj) OR begins_with(sk, :route) OR begins_with(sk, :dom))',
-        ExpressionAttributeValues: { ':org': 'ORG#', ':prj': 'PRJ#', ':route': 'ROUTE#', ':dom': 'DOM#' },
+        ExpressionAttributeValues: {
+          ':org': PREFIXES.identity.org,
+          ':prj': PREFIXES.projects.project,
+          ':route': PREFIXES.deployments.route,
+          ':dom': PREFIXES.customDomains.domain,
+        },
         ExclusiveStartKey: start,
       }),
     );
@@ -65,8 +71,8 @@ async function reserveOlderHosts(orgIds?: string[]): Promise<number> {
     }
   };
   for (const item of found) {
-    const orgId = item.pk.replace(/^ORG#/, '');
-    if (item.sk.startsWith('PRJ#')) {
+    const orgId = item.pk.slice(PREFIXES.identity.org.length);
+    if (item.sk.startsWith(PREFIXES.projects.project)) {
       const project = item as ProjectRecord;
       if (project.productionLabel || project.status !== 'active') continue;
       const org = await getItem<Organization>(keys.org(orgId));
@@ -83,7 +89,7 @@ async function reserveOlderHosts(orgIds?: string[]): Promise<number> {
         );
         break;
       }
-    } else if (item.sk.startsWith('ROUTE#')) {
+    } else if (item.sk.startsWith(PREFIXES.deployments.route)) {
       const route = item as RouteRecord;
       if (!route.deploymentId) continue;
       const owner = { orgId, projectId: route.projectId, deploymentId: route.deploymentId };
@@ -119,7 +125,7 @@ export async function claimExistingPreviewHosts(orgIds?: string[]): Promise<numb
       new ScanCommand({
         TableName: TABLE(),
         FilterExpression: 'begins_with(pk, :repo) AND begins_with(sk, :preview) AND attribute_not_exists(retired)',
-        ExpressionAttributeValues: { ':repo': 'REPOID#', ':preview': 'PREVIEW#' },
+        ExpressionAttributeValues: { ':repo': PREFIXES.repos.repo, ':preview': PREFIXES.deployments.preview },
         ExclusiveStartKey: start,
       }),
     );

@@ -7,11 +7,16 @@ import { listPlans, type PlanRecord } from '../../kernel/plans/plans';
 import { db } from '../../kernel/store/client';
 import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryCount, updateVersioned } from '../../kernel/store/ops';
 import { keys, ORG_PREFIX, TABLE } from '../../kernel/store/table';
 
 /** What an organization holds, as the operators' list shows it (one counting Query each). */
-const COUNTED = { members: ORG_PREFIX.member, projects: ORG_PREFIX.project, resources: 'RES#' } as const;
+const COUNTED = {
+  members: ORG_PREFIX.member,
+  projects: ORG_PREFIX.project,
+  resources: PREFIXES.resources.resource,
+} as const;
 type Counts = Record<keyof typeof COUNTED, number>;
 
 const count = (orgId: string, prefix: string) =>

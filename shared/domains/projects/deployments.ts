@@ -1,5 +1,6 @@
 import { db } from '../../kernel/store/client';
 import { QueryCommand, type QueryCommandOutput } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { type Deployment, type DeploymentRecord, IN_PROGRESS } from '../deployments/schema';
@@ -12,8 +13,14 @@ import { projectKeys } from './records';
  * backwards is newest first.
  */
 export const deploymentKeys = {
-  deployment: (orgId: string, deploymentId: string) => ({ pk: keys.org(orgId).pk, sk: `DPL#${deploymentId}` }),
-  byProject: (projectId: string) => ({ gsi1pk: `PRJ#${projectId}`, gsi1sk: 'DPL#' }),
+  deployment: (orgId: string, deploymentId: string) => ({
+    pk: keys.org(orgId).pk,
+    sk: `${PREFIXES.deployments.deployment}${deploymentId}`,
+  }),
+  byProject: (projectId: string) => ({
+    gsi1pk: `${PREFIXES.projects.project}${projectId}`,
+    gsi1sk: PREFIXES.deployments.deployment,
+  }),
 };
 
 /** `:p` and `:d` of a query over one project's deployments (`gsi1pk = :p AND begins_with(gsi1sk, :d)`). */

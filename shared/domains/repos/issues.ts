@@ -4,6 +4,7 @@ import { db } from '../../kernel/store/client';
 import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { raiseEvent } from '../notifications/raise';
@@ -44,13 +45,16 @@ export type CommentRecord = Comment & Required<Pick<Comment, 'createdAt' | 'upda
 
 const NUMBER_TRIES = 3;
 const pad = (n: number) => String(n).padStart(10, '0');
-export const numberKey = (repoId: string, number: number) => ({ pk: `REPOID#${repoId}`, sk: `NUM#${pad(number)}` });
-const commentKey = (repoId: string, number: number, commentId: string) => ({
-  pk: `REPOID#${repoId}`,
-  sk: `CMT#${pad(number)}#${commentId}`,
+export const numberKey = (repoId: string, number: number) => ({
+  pk: `${PREFIXES.repos.repo}${repoId}`,
+  sk: `${PREFIXES.repos.number}${pad(number)}`,
 });
-export const NUMBER_PREFIX = 'NUM#';
-export const COMMENT_PREFIX = (number: number) => `CMT#${pad(number)}#`;
+const commentKey = (repoId: string, number: number, commentId: string) => ({
+  pk: `${PREFIXES.repos.repo}${repoId}`,
+  sk: `${PREFIXES.repos.comment}${pad(number)}#${commentId}`,
+});
+export const NUMBER_PREFIX = PREFIXES.repos.number;
+export const COMMENT_PREFIX = (number: number) => `${PREFIXES.repos.comment}${pad(number)}#`;
 
 /** The comments of an issue or pull request (they share the numbering), oldest first. */
 export const commentsOf = (repoId: string, number: number) =>

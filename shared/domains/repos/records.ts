@@ -4,6 +4,7 @@ import { log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { transact } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { git } from '../../ports/git';
@@ -60,7 +61,7 @@ const nameKey = (orgId: string, name: string) => resourceNameKey(orgId, 'reposit
  * A repository's organization by its id: CodeCommit's events name a repository only (by its
  * physical name, `<prefix><repoId>`), so the worker that deploys pushes finds the rest from here.
  */
-const repoOrgKey = (repoId: string) => ({ pk: `REPOID#${repoId}`, sk: 'REPO' });
+const repoOrgKey = (repoId: string) => ({ pk: `${PREFIXES.repos.repo}${repoId}`, sk: 'REPO' });
 
 /** The repository of an id, wherever it is. */
 export async function repoById(repoId: string): Promise<RepoRecord | undefined> {
@@ -198,13 +199,14 @@ export async function linkedProjects(orgId: string, repoId: string): Promise<{ p
         TableName: TABLE(),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
         FilterExpression: 'repoId = :repo',
-        ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': 'PRJ#', ':repo': repoId },
+        ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': PREFIXES.projects.project, ':repo': repoId },
         ProjectionExpression: 'projectId, sk',
         ExclusiveStartKey: start,
       }),
     );
     for (const item of page.Items ?? [])
-      if (item.projectId && item.sk === `PRJ#${item.projectId}`) out.push({ projectId: item.projectId as string });
+      if (item.projectId && item.sk === `${PREFIXES.projects.project}${item.projectId}`)
+        out.push({ projectId: item.projectId as string });
     start = page.LastEvaluatedKey;
   } while (start);
   return out;

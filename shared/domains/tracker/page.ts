@@ -1,3 +1,4 @@
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix } from '../../kernel/store/ops';
 import { canSee, permissionsFor } from './access';
 import { transitionsFrom, workflowOf } from './catalog';
@@ -15,7 +16,7 @@ export async function issueParts(orgId: string, issueId: string) {
     queryPrefix<Stored>(pkOf(orgId), TP.comment(issueId)),
     queryPrefix<Stored>(pkOf(orgId), TP.link(issueId)),
     queryPrefix<Stored>(pkOf(orgId), TP.worklog(issueId)),
-    queryPrefix<Stored>(pkOf(orgId), `TATTACH#${issueId}#`),
+    queryPrefix<Stored>(pkOf(orgId), `${PREFIXES.tracker.attachment}${issueId}#`),
   ]);
   return {
     comments: comments.map(bare),

@@ -3,6 +3,7 @@ import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/erro
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
@@ -215,7 +216,7 @@ const MAX_ATTACHMENT = 100 * 1024 * 1024;
 const objectKey = (orgId: string, issueId: string, id: string) => `tracker/${orgId}/${issueId}/${id}`;
 const attachmentKey = (orgId: string, issueId: string, id: string) => ({
   pk: pkOf(orgId),
-  sk: `TATTACH#${issueId}#${id}`,
+  sk: `${PREFIXES.tracker.attachment}${issueId}#${id}`,
 });
 
 /**

@@ -1,4 +1,6 @@
 import type { Role } from '../../kernel/auth/scopes';
+import { PREFIXES } from '../../kernel/store/keys';
+import { orgPk } from '../../kernel/store/table';
 
 /**
  * Where the tracker keeps its records in the platform table, all under the organization's
@@ -17,43 +19,45 @@ import type { Role } from '../../kernel/auth/scopes';
  *   worklogs `TWORKLOG#<issueId>#`, attachments `TATTACH#<issueId>#`;
  * - a person's issue history `TVIEWS#<userId>` (the issues opened with `remember=1`).
  */
-export const pkOf = (orgId: string) => `ORG#${orgId}`;
+export const pkOf = orgPk;
 const k = (orgId: string, sk: string) => ({ pk: pkOf(orgId), sk });
 
 export const TK = {
-  space: (orgId: string, spaceId: string) => k(orgId, `TSPACE#${spaceId}`),
-  spaceKey: (orgId: string, key: string) => k(orgId, `TSPACEKEY#${key.toUpperCase()}`),
-  issue: (orgId: string, issueId: string) => k(orgId, `TISSUE#${issueId}`),
-  issueNumber: (orgId: string, spaceId: string, n: number) => k(orgId, `TISSUENUM#${spaceId}#${n}`),
-  description: (orgId: string, issueId: string) => k(orgId, `TDESC#${issueId}`),
+  space: (orgId: string, spaceId: string) => k(orgId, `${PREFIXES.tracker.space}${spaceId}`),
+  spaceKey: (orgId: string, key: string) => k(orgId, `${PREFIXES.tracker.spaceKey}${key.toUpperCase()}`),
+  issue: (orgId: string, issueId: string) => k(orgId, `${PREFIXES.tracker.issue}${issueId}`),
+  issueNumber: (orgId: string, spaceId: string, n: number) =>
+    k(orgId, `${PREFIXES.tracker.issueNumber}${spaceId}#${n}`),
+  description: (orgId: string, issueId: string) => k(orgId, `${PREFIXES.tracker.description}${issueId}`),
   meta: (orgId: string) => k(orgId, 'TRKMETA'),
   /** A person's issue history (`remember=1`; views.ts). */
-  views: (orgId: string, userId: string) => k(orgId, `TVIEWS#${userId}`),
+  views: (orgId: string, userId: string) => k(orgId, `${PREFIXES.tracker.views}${userId}`),
   /** How many issues of a space are in a status (`n`), moved in the transactions that change it. */
-  statusCount: (orgId: string, spaceId: string, statusId: string) => k(orgId, `TCOUNT#${spaceId}#${statusId}`),
-  board: (orgId: string, boardId: string) => k(orgId, `TBOARD#${boardId}`),
-  sprint: (orgId: string, sprintId: string) => k(orgId, `TSPRINT#${sprintId}`),
-  version: (orgId: string, spaceId: string, id: string) => k(orgId, `TVERSION#${spaceId}#${id}`),
-  component: (orgId: string, spaceId: string, id: string) => k(orgId, `TCOMPONENT#${spaceId}#${id}`),
-  comment: (orgId: string, issueId: string, id: string) => k(orgId, `TCOMMENT#${issueId}#${id}`),
-  link: (orgId: string, issueId: string, id: string) => k(orgId, `TLINK#${issueId}#${id}`),
-  worklog: (orgId: string, issueId: string, id: string) => k(orgId, `TWORKLOG#${issueId}#${id}`),
+  statusCount: (orgId: string, spaceId: string, statusId: string) =>
+    k(orgId, `${PREFIXES.tracker.statusCount}${spaceId}#${statusId}`),
+  board: (orgId: string, boardId: string) => k(orgId, `${PREFIXES.tracker.board}${boardId}`),
+  sprint: (orgId: string, sprintId: string) => k(orgId, `${PREFIXES.tracker.sprint}${sprintId}`),
+  version: (orgId: string, spaceId: string, id: string) => k(orgId, `${PREFIXES.tracker.version}${spaceId}#${id}`),
+  component: (orgId: string, spaceId: string, id: string) => k(orgId, `${PREFIXES.tracker.component}${spaceId}#${id}`),
+  comment: (orgId: string, issueId: string, id: string) => k(orgId, `${PREFIXES.tracker.comment}${issueId}#${id}`),
+  link: (orgId: string, issueId: string, id: string) => k(orgId, `${PREFIXES.tracker.link}${issueId}#${id}`),
+  worklog: (orgId: string, issueId: string, id: string) => k(orgId, `${PREFIXES.tracker.worklog}${issueId}#${id}`),
 };
 
 export const TP = {
-  space: 'TSPACE#',
-  issue: 'TISSUE#',
-  board: 'TBOARD#',
-  sprint: 'TSPRINT#',
-  version: (spaceId: string) => `TVERSION#${spaceId}#`,
-  component: (spaceId: string) => `TCOMPONENT#${spaceId}#`,
-  comment: (issueId: string) => `TCOMMENT#${issueId}#`,
-  link: (issueId: string) => `TLINK#${issueId}#`,
-  worklog: (issueId: string) => `TWORKLOG#${issueId}#`,
+  space: PREFIXES.tracker.space,
+  issue: PREFIXES.tracker.issue,
+  board: PREFIXES.tracker.board,
+  sprint: PREFIXES.tracker.sprint,
+  version: (spaceId: string) => `${PREFIXES.tracker.version}${spaceId}#`,
+  component: (spaceId: string) => `${PREFIXES.tracker.component}${spaceId}#`,
+  comment: (issueId: string) => `${PREFIXES.tracker.comment}${issueId}#`,
+  link: (issueId: string) => `${PREFIXES.tracker.link}${issueId}#`,
+  worklog: (issueId: string) => `${PREFIXES.tracker.worklog}${issueId}#`,
 };
 
 /** GSI1 partition of a space's issues. */
-export const spaceIssuesPk = (orgId: string, spaceId: string) => `TRKSPACE#${orgId}#${spaceId}`;
+export const spaceIssuesPk = (orgId: string, spaceId: string) => `${PREFIXES.tracker.spaceIssues}${orgId}#${spaceId}`;
 /**
  * GSI1 sort key of an issue in its space: by status, then by last update, so a query narrowed to
  * statuses reads only those, most recently updated first when it wants them so.

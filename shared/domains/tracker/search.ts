@@ -1,5 +1,6 @@
 import { db } from '../../kernel/store/client';
 import { QueryCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix } from '../../kernel/store/ops';
 import { getMany, TABLE } from '../../kernel/store/table';
 import { canBrowse, canSee } from './access';
@@ -212,7 +213,7 @@ async function commentBodies(orgId: string, issueIds: string[]): Promise<Map<str
       ? await Promise.all(
           issueIds.map((id) => queryPrefix<Stored<{ issueId: string; body: string }>>(pkOf(orgId), TP.comment(id))),
         )
-      : [await queryPrefix<Stored<{ issueId: string; body: string }>>(pkOf(orgId), 'TCOMMENT#')];
+      : [await queryPrefix<Stored<{ issueId: string; body: string }>>(pkOf(orgId), PREFIXES.tracker.comment)];
   for (const c of lists.flat()) {
     if (!wanted.has(c.issueId)) continue;
     out.set(c.issueId, [...(out.get(c.issueId) ?? []), c.body]);

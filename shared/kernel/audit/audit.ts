@@ -2,6 +2,7 @@ import { describeError, log } from '../ground/log';
 import { db } from '../store/client';
 import { PutCommand, QueryCommand, type QueryCommandInput } from '../store/commands';
 import { decodeCursor, encodeCursor } from '../store/cursor';
+import { PREFIXES } from '../store/keys';
 import { transact } from '../store/ops';
 import { TABLE } from '../store/table';
 
@@ -39,7 +40,8 @@ export const AUDIT_KEEP_SECONDS = 365 * 24 * 3600;
 
 const pad = (at: number) => String(at).padStart(15, '0');
 export const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
-const partition = (orgId: string | null, actor: AuditActor) => (orgId ? `AUDIT#${orgId}` : `AUDIT#~${actor.id}`);
+const partition = (orgId: string | null, actor: AuditActor) =>
+  orgId ? `${PREFIXES.audit.org}${orgId}` : `${PREFIXES.audit.org}~${actor.id}`;
 
 /**
  * The entry's keys: its organization's partition, by time then request id (so a repeat of the
@@ -50,7 +52,7 @@ export function auditItem(entry: AuditEntry) {
   return {
     pk: partition(entry.orgId, entry.actor),
     sk,
-    gsi1pk: `AUDITDAY#${dayOf(entry.at)}`,
+    gsi1pk: `${PREFIXES.audit.day}${dayOf(entry.at)}`,
     gsi1sk: sk,
     ...entry,
     actorId: entry.actor.id,
@@ -199,7 +201,7 @@ export async function listAudit(
     {
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
       ExpressionAttributeValues: {
-        ':pk': `AUDIT#${orgId}`,
+        ':pk': `${PREFIXES.audit.org}${orgId}`,
         ':lo': pad(f.from ?? 0),
         ':hi': `${f.to !== undefined ? pad(f.to) : MAX}#~`,
         ...filter.values,
@@ -237,7 +239,7 @@ export async function listPlatformAudit(
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :day AND gsi1sk BETWEEN :lo AND :hi',
         ExpressionAttributeValues: {
-          ':day': `AUDITDAY#${day}`,
+          ':day': `${PREFIXES.audit.day}${day}`,
           ':lo': pad(from),
           ':hi': `${pad(to)}#~`,
           ...filter.values,

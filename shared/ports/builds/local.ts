@@ -13,6 +13,7 @@ import { publishEvent } from '../../kernel/events/bus';
 import { processEnv, readEnv } from '../../kernel/ground/env';
 import { describeError, log as platformLog } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
+import { PREFIXES } from '../../kernel/store/keys';
 import { TABLE } from '../../kernel/store/table';
 import { localPaths } from '../../kernel/tenancy/paths';
 import { firstLink, handOver, machineNetworkEnv, tenantDir } from '../../kernel/tenancy/sandbox';
@@ -447,7 +448,12 @@ export async function recoverInterruptedBuilds(): Promise<number> {
         TableName: TABLE(),
         FilterExpression: 'begins_with(sk, :d) AND #status IN (:a, :b, :c)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':d': 'DPL#', ':a': IN_PROGRESS[0], ':b': IN_PROGRESS[1], ':c': IN_PROGRESS[2] },
+        ExpressionAttributeValues: {
+          ':d': PREFIXES.deployments.deployment,
+          ':a': IN_PROGRESS[0],
+          ':b': IN_PROGRESS[1],
+          ':c': IN_PROGRESS[2],
+        },
         ExclusiveStartKey: start,
       }),
     );
