@@ -38,7 +38,9 @@ describe('key prefixes', () => {
       [
         '// `COMMENT#<id>` is a layout, not a key',
         "const a = 'NOPE#';",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text a test reads
         'const b = `ORG#${orgId}#NESTED#${x}`;',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text a test reads
         'const c = "#ffffff" + `${x}#not` + "C#";',
         "const d = pk.replace(/^REGEX#/, '');",
       ].join('\n'),
@@ -69,6 +71,7 @@ describe('key prefixes', () => {
 
   it('the check refuses a source with a prefix the registry does not declare', () => {
     const words = declaredWords(PREFIXES);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text a test reads
     const found = prefixLiterals("export const k = (id: string) => ({ pk: `UNDECLARED#${id}`, sk: 'ORG' });");
     expect(found.filter((l) => !words.has(l.word)).map((l) => l.word)).toEqual(['UNDECLARED#']);
   });
