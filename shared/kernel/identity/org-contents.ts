@@ -36,7 +36,9 @@ function count(orgId: string, prefix: string, gone: string | undefined, consiste
 }
 
 export async function countContents(orgId: string, consistent = false): Promise<Contents> {
-  const counts = await Promise.all(COUNTED.map((c) => count(orgId, c.prefix, 'gone' in c ? c.gone : undefined, consistent)));
+  const counts = await Promise.all(
+    COUNTED.map((c) => count(orgId, c.prefix, 'gone' in c ? c.gone : undefined, consistent)),
+  );
   return Object.fromEntries(COUNTED.map((c, i) => [c.field, counts[i]])) as Contents;
 }
 
