@@ -8,7 +8,7 @@ import { db } from '../../kernel/store/client';
 import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { PREFIXES } from '../../kernel/store/keys';
-import { claimTry, queryAll, transact } from '../../kernel/store/ops';
+import { claimTry, queryAll, queryPage, queryPages, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, orgPk, putNew, TABLE } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
 import { queue } from '../../ports/queue';
@@ -460,17 +460,12 @@ const pollFromKey = (orgId: string, deviceId: string) => ({
  * job is looked at within a few polls and a poll never costs the whole queue.
  */
 export async function claimNext(device: DeviceRecord, now = Date.now()): Promise<JobRecord | undefined> {
-  const page = (start: Record<string, unknown> | undefined) =>
-    db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :q',
-        ExpressionAttributeValues: { ':q': `${PREFIXES.agents.queue}${device.orgId}` },
-        Limit: POLL_PAGE,
-        ExclusiveStartKey: start,
-      }),
-    );
+  const queue = {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :q',
+    ExpressionAttributeValues: { ':q': `${PREFIXES.agents.queue}${device.orgId}` },
+    Limit: POLL_PAGE,
+  };
   const claimFrom = async (jobs: JobRecord[]) => {
     for (const job of jobs) {
       if (job.expiresAt <= now) {
@@ -493,18 +488,19 @@ export async function claimNext(device: DeviceRecord, now = Date.now()): Promise
     }
     return undefined;
   };
-  const oldest = await page(undefined);
-  const found = await claimFrom((oldest.Items ?? []) as JobRecord[]);
-  if (found || !oldest.LastEvaluatedKey) return found;
+  const oldest = await queryPage<JobRecord>(queue);
+  const found = await claimFrom(oldest.items);
+  if (found || !oldest.next) return found;
   const key = pollFromKey(device.orgId, device.deviceId);
   const saved = await getItem<{ from?: Record<string, unknown> }>(key, true);
-  let start: Record<string, unknown> | undefined = saved?.from ?? oldest.LastEvaluatedKey;
-  for (let n = 1; n < POLL_PAGES && start; n++) {
-    const out = await page(start);
-    const claimed = await claimFrom((out.Items ?? []) as JobRecord[]);
+  let start: Record<string, unknown> | undefined = saved?.from ?? oldest.next;
+  let n = 1;
+  for await (const page of queryPages<JobRecord>(queue, start)) {
+    const claimed = await claimFrom(page.items);
     // A claim leaves the place as it was: the rest of that page is read again next time.
     if (claimed) return claimed;
-    start = out.LastEvaluatedKey;
+    start = page.next;
+    if (++n >= POLL_PAGES) break;
   }
   // The end of the queue: the next poll starts again after the oldest page.
   await db.send(

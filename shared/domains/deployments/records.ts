@@ -1,6 +1,7 @@
 import { db } from '../../kernel/store/client';
 import { QueryCommand, type QueryCommandInput, UpdateCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
+import { queryPages } from '../../kernel/store/ops';
 import { fieldUpdate, keys, TABLE } from '../../kernel/store/table';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { byProjectValues, deploymentKeys } from '../projects/deployments';
@@ -130,23 +131,15 @@ async function* projectDeployments(
     values?: Record<string, unknown>;
   },
 ): AsyncGenerator<DeploymentRecord> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
-        FilterExpression: filter.FilterExpression,
-        ExpressionAttributeNames: filter.ExpressionAttributeNames,
-        ExpressionAttributeValues: { ...byProjectValues(projectId), ...filter.values },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) yield item as DeploymentRecord;
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const pages = queryPages<DeploymentRecord>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
+    FilterExpression: filter.FilterExpression,
+    ExpressionAttributeNames: filter.ExpressionAttributeNames,
+    ExpressionAttributeValues: { ...byProjectValues(projectId), ...filter.values },
+    ScanIndexForward: false,
+  });
+  for await (const page of pages) yield* page.items;
 }
 
 /**

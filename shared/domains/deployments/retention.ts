@@ -2,6 +2,7 @@ import { readEnv } from '../../kernel/ground/env';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
+import { queryPages } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import { artifacts } from '../../ports/artifacts';
 import { deploymentKeys } from '../projects/deployments';
@@ -98,18 +99,13 @@ export async function sweepExpired(
   const postponed: string[] = [];
   for (let back = 7; back >= 0; back--) {
     const pk = `${PREFIXES.deployments.expiry}${dayOf(now - back * DAY)}`;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await db.send(
-        new QueryCommand({
-          TableName: TABLE(),
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ExclusiveStartKey: start,
-          ConsistentRead: true,
-        }),
-      );
-      for (const marker of (out.Items ?? []) as ExpiryMarker[]) {
+    const pages = queryPages<ExpiryMarker>({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+    });
+    for await (const page of pages) {
+      for (const marker of page.items) {
         // Tests sweep only their own projects (they share the table with other files).
         if (options.projectIds && !options.projectIds.includes(marker.projectId)) continue;
         const d = await findDeployment(marker.projectId, marker.deploymentId);
@@ -121,8 +117,7 @@ export async function sweepExpired(
         }
         await db.send(new DeleteCommand({ TableName: TABLE(), Key: { pk: marker.pk, sk: marker.sk } }));
       }
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
   }
   return { expired, postponed };
 }

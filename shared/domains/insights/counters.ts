@@ -1,7 +1,5 @@
-import { db } from '../../kernel/store/client';
-import { QueryCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
-import { transact } from '../../kernel/store/ops';
+import { queryAll, transact } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import type { AnalyticsEvent } from '../../ports/analytics/port';
 
@@ -241,20 +239,8 @@ export async function readSeries(input: {
   return { series, totals, topRoutes };
 }
 
-async function queryRange(pk: string, lo: string, hi: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
-        ExpressionAttributeValues: { ':pk': pk, ':lo': lo, ':hi': hi },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as Record<string, unknown>[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
+const queryRange = (pk: string, lo: string, hi: string) =>
+  queryAll<Record<string, unknown>>({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+    ExpressionAttributeValues: { ':pk': pk, ':lo': lo, ':hi': hi },
+  });

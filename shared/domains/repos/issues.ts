@@ -1,11 +1,11 @@
 import type { Caller } from '../../kernel/auth/caller';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
-import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
 import { PREFIXES } from '../../kernel/store/keys';
-import { queryPrefix, transact } from '../../kernel/store/ops';
+import { queryPages, queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { raiseEvent } from '../notifications/raise';
 import { resourceKey } from '../resources/records';
@@ -315,31 +315,26 @@ export async function listNumbered<T extends { kind: ThreadKind }>(
   }
   // Filtered reads until the page is full: its cursor is the key of its last item when more may follow.
   const items: T[] = [];
-  let start = decodeCursor(scope, query.cursor);
   let next: Record<string, unknown> | undefined;
-  while (items.length < query.limit) {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        FilterExpression: filters.join(' AND '),
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        Limit: READ_BATCH,
-        ExclusiveStartKey: start,
-      }),
-    );
-    const read = (out.Items ?? []) as (T & { pk: string; sk: string })[];
+  const pages = queryPages<T & { pk: string; sk: string }>(
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: filters.join(' AND '),
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      Limit: READ_BATCH,
+    },
+    decodeCursor(scope, query.cursor),
+  );
+  for await (const { items: read, next: after } of pages) {
     const room = query.limit - items.length;
     items.push(...read.slice(0, room));
     const lastTaken = read[Math.min(room, read.length) - 1];
-    if (read.length > room || (items.length === query.limit && out.LastEvaluatedKey)) {
+    if (read.length > room || (items.length === query.limit && after)) {
       next = lastTaken && { pk: lastTaken.pk, sk: lastTaken.sk };
       break;
     }
-    start = out.LastEvaluatedKey;
-    if (!start) break;
   }
   return { items, cursor: encodeCursor(scope, next) };
 }

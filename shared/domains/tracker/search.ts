@@ -1,8 +1,6 @@
-import { db } from '../../kernel/store/client';
-import { QueryCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
-import { queryPrefix } from '../../kernel/store/ops';
-import { getMany, TABLE } from '../../kernel/store/table';
+import { queryPages, queryPrefix } from '../../kernel/store/ops';
+import { getMany } from '../../kernel/store/table';
 import { canBrowse, canSee } from './access';
 import { orgIssues, present, spaceIssues } from './issues';
 import { compileJql, type DefaultOrder, type JqlIssue, withinNarrow } from './jql';
@@ -105,22 +103,17 @@ async function indexedPage(actor: Actor, input: SearchInput): Promise<SearchResu
 /** The first `n` issues under `prefix`, most recently updated first. */
 async function firstOf(pk: string, prefix: string, n: number): Promise<TrackedIssue[]> {
   const items: TrackedIssue[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :p)',
-        ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
-        ScanIndexForward: false,
-        Limit: n - items.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as TrackedIssue[]));
-    start = out.LastEvaluatedKey;
-  } while (start && items.length < n);
+  const pages = queryPages<TrackedIssue>(() => ({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :p)',
+    ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
+    ScanIndexForward: false,
+    Limit: n - items.length,
+  }));
+  for await (const page of pages) {
+    items.push(...page.items);
+    if (items.length >= n) break;
+  }
   return items;
 }
 

@@ -1,9 +1,9 @@
 import { describeError, log } from '../ground/log';
 import { db } from '../store/client';
-import { PutCommand, QueryCommand, type QueryCommandInput } from '../store/commands';
+import { PutCommand, type QueryCommandInput } from '../store/commands';
 import { decodeCursor, encodeCursor } from '../store/cursor';
 import { PREFIXES } from '../store/keys';
-import { transact } from '../store/ops';
+import { queryPages, transact } from '../store/ops';
 import { TABLE } from '../store/table';
 
 /** Who did it: a person (with the email of their token) or a key. */
@@ -162,29 +162,23 @@ async function collect(
   keyOf: (item: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<{ items: Record<string, unknown>[]; next?: Record<string, unknown> }> {
   const items: Record<string, unknown>[] = [];
-  let from = start;
-  for (let page = 0; page < 20; page++) {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        ...input,
-        ScanIndexForward: false,
-        Limit: Math.max(limit - items.length, 50),
-        ExclusiveStartKey: from,
-      }),
-    );
-    for (const item of out.Items ?? []) {
+  let read = 0;
+  const pages = queryPages<Record<string, unknown>>(
+    () => ({ ...input, ScanIndexForward: false, Limit: Math.max(limit - items.length, 50) }),
+    start,
+  );
+  for await (const page of pages) {
+    for (const item of page.items) {
       items.push(item);
       if (items.length === limit) {
-        const more = out.LastEvaluatedKey !== undefined || item !== out.Items?.[out.Items.length - 1];
+        const more = page.next !== undefined || item !== page.items[page.items.length - 1];
         return { items, next: more ? keyOf(item) : undefined };
       }
     }
-    from = out.LastEvaluatedKey;
-    if (!from) return { items };
+    // A sparse filter over a long range: the page ends here, the cursor goes on from it.
+    if (page.next && ++read === 20) return { items, next: page.next };
   }
-  // A sparse filter over a long range: the page ends here, the cursor goes on from it.
-  return { items, next: from };
+  return { items };
 }
 
 const MAX = '999999999999999';
