@@ -20,7 +20,8 @@ import { ProtocolBody, ResourceTypeSchema } from '../../shared/domains/notificat
 import { readSettings, writeSettings } from '../../shared/domains/notifications/settings';
 import { TEMPLATES } from '../../shared/domains/notifications/templates';
 import { getProject, PROJECT_NOT_FOUND } from '../../shared/domains/projects/records';
-import { TK, TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
+import { TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
+import { TK } from '../../shared/domains/tracker/store';
 import type { Caller } from '../../shared/kernel/auth/caller';
 import { callerId } from '../../shared/kernel/auth/caller';
 import type { Role } from '../../shared/kernel/auth/scopes';

@@ -4,7 +4,8 @@ import { ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUSES } from './catalog';
 import { type CatalogInput, catalogContext, type JqlContext } from './jql';
 import { findIssue, membersOf, type Stored } from './lookups';
 import type { Component, Space, Sprint, Version } from './model';
-import { type Actor, pkOf, TP } from './records';
+import type { Actor } from './records';
+import { pkOf, TP } from './store';
 import { viewedIssues } from './views';
 
 /** What a query's names mean in the actor's organization (catalogs read once per request). */

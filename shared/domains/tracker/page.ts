@@ -3,8 +3,9 @@ import { queryPrefix } from '../../kernel/store/ops';
 import { canSee, permissionsFor } from './access';
 import { transitionsFrom, workflowOf } from './catalog';
 import { childrenOf, descriptionOf, findIssue, present, requireIssue, withLiveSla } from './issues';
-import { type Actor, pkOf, TP } from './records';
+import type { Actor } from './records';
 import { findSpace } from './spaces';
+import { pkOf, TP } from './store';
 import { rememberView } from './views';
 
 type Stored = Record<string, unknown> & { pk: string; sk: string };

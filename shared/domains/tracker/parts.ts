@@ -11,8 +11,9 @@ import { permissionsFor } from './access';
 import { parseEstimate, present, requireIssue, slaModule, writeChanges } from './issues';
 import type { Component, Space, TrackedIssue, Version } from './model';
 import type { IssueComment, Worklog } from './record-schemas';
-import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
+import { pkOf, TK, TP } from './store';
 
 type Stored<T> = T & { pk: string; sk: string };
 const bare = <T extends object>(item: Stored<T>): T => {

@@ -6,8 +6,9 @@ import { orgIssues, present, spaceIssues } from './issues';
 import { compileJql, type DefaultOrder, type JqlIssue, withinNarrow } from './jql';
 import { jqlContext } from './jql-context';
 import type { Space, TrackedIssue } from './model';
-import { type Actor, pkOf, spaceIssuesPk, TK, TP } from './records';
+import type { Actor } from './records';
 import { allSpaces } from './spaces';
+import { pkOf, spaceIssuesPk, TK, TP } from './store';
 import { viewedIssues } from './views';
 
 export { jqlContext };

@@ -24,10 +24,11 @@ import {
 import { createIssue, findIssue, getIssue, type IssueInput, membersOf, orgIssues, writeChanges } from './issues';
 import type { Component, Space, Sprint, TrackedIssue, Version } from './model';
 import { addLink, createComponent, createVersion, LINK_TYPES, type Link } from './parts';
-import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
 import { matching } from './search';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
 import { createSprint } from './sprints';
+import { pkOf, TK, TP } from './store';
 
 type Stored<T> = T & { pk: string; sk: string };
 
