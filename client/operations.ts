@@ -1187,6 +1187,7 @@ export type TrackerComponent = {
   spaceId: string;
   name: string;
   description: string;
+  leadId?: string;
   defaultAssignee: 'space' | 'lead' | 'unassigned';
 };
 
@@ -1226,11 +1227,19 @@ export type TrackerVersion = {
   spaceId: string;
   name: string;
   description: string;
+  startDate?: string;
+  releaseDate?: string;
   released: boolean;
+  releasedAt?: number;
   archived: boolean;
   position: number;
   data: {
-    [key: string]: unknown;
+    deployments?: {
+      deploymentId: string;
+      projectId: string;
+      label?: string;
+      at: number;
+    }[];
   };
 };
 

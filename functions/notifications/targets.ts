@@ -3,7 +3,8 @@ import { CALENDAR_MESSAGES, calKeys, defaultCalendarId } from '../../shared/doma
 import { getMailbox, listMailboxes, MAIL_MESSAGES } from '../../shared/domains/mail/records';
 import type { ResourceType } from '../../shared/domains/notifications/kinds';
 import { getProject, PROJECT_NOT_FOUND } from '../../shared/domains/projects/records';
-import { TK, TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
+import { TRACKER_MESSAGES } from '../../shared/domains/tracker/records';
+import { TK } from '../../shared/domains/tracker/store';
 import { invalid, notFound } from '../../shared/kernel/ground/errors';
 import { getItem, getMany } from '../../shared/kernel/store/table';
 

@@ -113,7 +113,7 @@ async function seed(orgId: string, spaceId: string, count: number, status: (i: n
     import('../../shared/kernel/store/client'),
     import('../../shared/kernel/store/table'),
     import('@aws-sdk/lib-dynamodb'),
-    import('../../shared/domains/tracker/records'),
+    import('../../shared/domains/tracker/store'),
     import('../../shared/domains/tracker/rank'),
     import('../../shared/kernel/store/ids'),
   ]);

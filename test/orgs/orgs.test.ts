@@ -99,8 +99,9 @@ describe('GET /v1/orgs/:orgId/contents', () => {
     await putRecord(org.orgId, `PRJ#${someId('prj_')}`);
     await putRecord(org.orgId, `PRJ#${someId('prj_')}`);
     await putRecord(org.orgId, `RES#bucket#${someId('res_')}`);
-    await putRecord(org.orgId, `DEV#${someId('dev_')}`, { status: 'active' });
-    await putRecord(org.orgId, `DEV#${someId('dev_')}`, { status: 'removed' });
+    // Agents are device records (shared/domains/agents/devices.ts); a revoked one's record stays.
+    await putRecord(org.orgId, `DEVICE#${someId('dev_')}`, { status: 'active' });
+    await putRecord(org.orgId, `DEVICE#${someId('dev_')}`, { status: 'revoked' });
     const res = await p.get(`/v1/orgs/${org.orgId}/contents`, { token: owner.token });
     expect(res.body.contents).toEqual({
       projects: 2,
@@ -160,6 +161,20 @@ describe('DELETE /v1/orgs/:orgId', () => {
     expect(after.status).toBe(200);
     // The deletion mark was lifted: a rename still works.
     expect((await p.patch(`/v1/orgs/${org.orgId}`, { name: 'Still here' }, { token: owner.token })).status).toBe(200);
+  });
+
+  it('counts active agents (devices under their own prefix), not revoked ones', async () => {
+    const { org, owner } = await p.newOrg();
+    const device = (status: string) => ({ deviceId: someId('dev_'), orgId: org.orgId, status, name: 'laptop' });
+    const revoked = device('revoked');
+    await putRecord(org.orgId, `DEVICE#${revoked.deviceId}`, revoked);
+    const active = device('active');
+    await putRecord(org.orgId, `DEVICE#${active.deviceId}`, active);
+    const res = await p.delete(`/v1/orgs/${org.orgId}`, { token: owner.token });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'Remove its 1 active agent first.' });
+    await putRecord(org.orgId, `DEVICE#${active.deviceId}`, { ...active, status: 'revoked' });
+    expect((await p.delete(`/v1/orgs/${org.orgId}`, { token: owner.token })).status).toBe(204);
   });
 
   it('is for owners only: an admin gets 403', async () => {

@@ -14,8 +14,9 @@ import {
 import { keyItems } from '../../kernel/identity/keys';
 import { hostProblem, testAllowed } from '../../kernel/net/guarded-fetch';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
-import { fieldUpdate, getItem, keys, putNew, TABLE } from '../../kernel/store/table';
+import { fieldUpdate, getItem, keys, orgPk, putNew, TABLE } from '../../kernel/store/table';
 import type { NetworkRequest } from './record-schemas';
 
 /**
@@ -90,10 +91,13 @@ export function checkDeviceHost(host: string): string {
   return host;
 }
 
-const deviceKey = (orgId: string, deviceId: string) => ({ pk: `ORG#${orgId}`, sk: `DEVICE#${deviceId}` });
+const deviceKey = (orgId: string, deviceId: string) => ({
+  pk: orgPk(orgId),
+  sk: `${PREFIXES.agents.device}${deviceId}`,
+});
 const requestKey = (orgId: string, deviceId: string, host: string) => ({
-  pk: `ORG#${orgId}`,
-  sk: `NETREQ#${deviceId}#${host}`,
+  pk: orgPk(orgId),
+  sk: `${PREFIXES.agents.networkRequest}${deviceId}#${host}`,
 });
 /** A device's capabilities: always `http`, then what else is asked, once each, in one order. */
 const capabilitiesOf = (asked: readonly string[] = []): Capability[] =>
@@ -188,8 +192,9 @@ export async function loginToken(deviceCode: string): Promise<TokenAnswer> {
   return { token: token.secret, deviceId, orgId };
 }
 
-export const listDevices = (orgId: string) => queryPrefix<DeviceRecord>(`ORG#${orgId}`, 'DEVICE#');
-export const listRequests = (orgId: string) => queryPrefix<NetworkRequest>(`ORG#${orgId}`, 'NETREQ#');
+export const listDevices = (orgId: string) => queryPrefix<DeviceRecord>(orgPk(orgId), PREFIXES.agents.device);
+export const listRequests = (orgId: string) =>
+  queryPrefix<NetworkRequest>(orgPk(orgId), PREFIXES.agents.networkRequest);
 
 export async function requireDevice(orgId: string, deviceId: string, consistent = false): Promise<DeviceRecord> {
   const device = await getItem<DeviceRecord>(deviceKey(orgId, deviceId), consistent);

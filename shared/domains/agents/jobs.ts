@@ -7,8 +7,9 @@ import { guardedFetch, UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
 import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
-import { claimTry, queryAll, transact } from '../../kernel/store/ops';
-import { fieldUpdate, getItem, putNew, TABLE } from '../../kernel/store/table';
+import { PREFIXES } from '../../kernel/store/keys';
+import { claimTry, queryAll, queryPage, queryPages, transact } from '../../kernel/store/ops';
+import { fieldUpdate, getItem, orgPk, putNew, TABLE } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
 import { queue } from '../../ports/queue';
 import { peopleOf, raiseEvent } from '../notifications/raise';
@@ -79,14 +80,14 @@ export const CAPABILITY_OF: Record<JobType, Capability> = {
   'browser.batch': 'browser',
 };
 
-const jobKey = (orgId: string, jobId: string) => ({ pk: `ORG#${orgId}`, sk: `JOB#${jobId}` });
+const jobKey = (orgId: string, jobId: string) => ({ pk: orgPk(orgId), sk: `${PREFIXES.agents.job}${jobId}` });
 const queuedIndex = (orgId: string, createdAt: number, jobId: string) => ({
-  gsi1pk: `JOBQ#${orgId}`,
+  gsi1pk: `${PREFIXES.agents.queue}${orgId}`,
   gsi1sk: `${String(createdAt).padStart(15, '0')}#${jobId}`,
 });
 /** Where a running job sits (gsi1), so a revoked device's jobs are found without reading the others. */
 const runningIndex = (orgId: string, deviceId: string, claimedAt: number, jobId: string) => ({
-  gsi1pk: `JOBRUN#${orgId}#${deviceId}`,
+  gsi1pk: `${PREFIXES.agents.run}${orgId}#${deviceId}`,
   gsi1sk: `${String(claimedAt).padStart(15, '0')}#${jobId}`,
 });
 const resultKey = (orgId: string, jobId: string) => `agent-results/${orgId}/${jobId}`;
@@ -201,7 +202,7 @@ export async function recentJobs(orgId: string, limit: number): Promise<JobRecor
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :job)',
-      ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':job': 'JOB#' },
+      ExpressionAttributeValues: { ':pk': orgPk(orgId), ':job': PREFIXES.agents.job },
       ScanIndexForward: false,
       Limit: limit,
     }),
@@ -299,7 +300,10 @@ export async function queueCallback(job: Pick<JobRecord, 'orgId' | 'jobId'>, att
  * (`ttl`). A message whose `attempt` is not that count is a repeat of a try already made (SQS
  * delivers at least once): it sends nothing.
  */
-const callbackTriesKey = (orgId: string, jobId: string) => ({ pk: `ORG#${orgId}`, sk: `JOBCALLBACK#${jobId}` });
+const callbackTriesKey = (orgId: string, jobId: string) => ({
+  pk: orgPk(orgId),
+  sk: `${PREFIXES.agents.callback}${jobId}`,
+});
 
 /** Counts the try of `message`; false when another delivery of it counted it first. */
 async function countCallbackTry(message: CallbackMessage): Promise<boolean> {
@@ -443,7 +447,10 @@ export function missingFor(device: DeviceRecord, job: Pick<JobRecord, 'type' | '
 const POLL_PAGE = 50;
 const POLL_PAGES = 4;
 /** Where a device's last poll stopped in the queue past its oldest page (a day's `ttl`). */
-const pollFromKey = (orgId: string, deviceId: string) => ({ pk: `ORG#${orgId}`, sk: `JOBPOLL#${deviceId}` });
+const pollFromKey = (orgId: string, deviceId: string) => ({
+  pk: orgPk(orgId),
+  sk: `${PREFIXES.agents.pollFrom}${deviceId}`,
+});
 
 /**
  * A device's poll: the oldest queued job it may run, claimed for it (running, its device, a first
@@ -453,17 +460,12 @@ const pollFromKey = (orgId: string, deviceId: string) => ({ pk: `ORG#${orgId}`, 
  * job is looked at within a few polls and a poll never costs the whole queue.
  */
 export async function claimNext(device: DeviceRecord, now = Date.now()): Promise<JobRecord | undefined> {
-  const page = (start: Record<string, unknown> | undefined) =>
-    db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :q',
-        ExpressionAttributeValues: { ':q': `JOBQ#${device.orgId}` },
-        Limit: POLL_PAGE,
-        ExclusiveStartKey: start,
-      }),
-    );
+  const queue = {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :q',
+    ExpressionAttributeValues: { ':q': `${PREFIXES.agents.queue}${device.orgId}` },
+    Limit: POLL_PAGE,
+  };
   const claimFrom = async (jobs: JobRecord[]) => {
     for (const job of jobs) {
       if (job.expiresAt <= now) {
@@ -486,18 +488,19 @@ export async function claimNext(device: DeviceRecord, now = Date.now()): Promise
     }
     return undefined;
   };
-  const oldest = await page(undefined);
-  const found = await claimFrom((oldest.Items ?? []) as JobRecord[]);
-  if (found || !oldest.LastEvaluatedKey) return found;
+  const oldest = await queryPage<JobRecord>(queue);
+  const found = await claimFrom(oldest.items);
+  if (found || !oldest.next) return found;
   const key = pollFromKey(device.orgId, device.deviceId);
   const saved = await getItem<{ from?: Record<string, unknown> }>(key, true);
-  let start: Record<string, unknown> | undefined = saved?.from ?? oldest.LastEvaluatedKey;
-  for (let n = 1; n < POLL_PAGES && start; n++) {
-    const out = await page(start);
-    const claimed = await claimFrom((out.Items ?? []) as JobRecord[]);
+  let start: Record<string, unknown> | undefined = saved?.from ?? oldest.next;
+  let n = 1;
+  for await (const page of queryPages<JobRecord>(queue, start)) {
+    const claimed = await claimFrom(page.items);
     // A claim leaves the place as it was: the rest of that page is read again next time.
     if (claimed) return claimed;
-    start = out.LastEvaluatedKey;
+    start = page.next;
+    if (++n >= POLL_PAGES) break;
   }
   // The end of the queue: the next poll starts again after the oldest page.
   await db.send(
@@ -519,7 +522,7 @@ export async function endDeviceJobs(device: Pick<DeviceRecord, 'orgId' | 'device
   const running = await queryAll<JobRecord>({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :run',
-    ExpressionAttributeValues: { ':run': `JOBRUN#${device.orgId}#${device.deviceId}` },
+    ExpressionAttributeValues: { ':run': `${PREFIXES.agents.run}${device.orgId}#${device.deviceId}` },
   });
   for (const job of running) {
     const ended =

@@ -3,6 +3,7 @@ import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { GetCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll, queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import type { Attendee, Calendar } from './record-schemas';
@@ -21,10 +22,10 @@ export { RecurrenceSchema };
  * | an event (a series with its exceptions) | `CALS#EVT#<eventId>` | GSI1: `CALEV#<mailboxId>` / its last end, for listings |
  * | an event's UID | `CALS#UID#<sha256(uid)>` | unique per mailbox: imports and invitations find events by UID |
  */
-export const calPk = (mailboxId: string) => `MBX#${mailboxId}`;
-const P = { calendar: 'CALS#CAL#', event: 'CALS#EVT#', uid: 'CALS#UID#' } as const;
+export const calPk = (mailboxId: string) => `${PREFIXES.mail.mailbox}${mailboxId}`;
+const P = PREFIXES.calendar;
 export const calKeys = {
-  meta: (mailboxId: string) => ({ pk: calPk(mailboxId), sk: 'CALS#META' }),
+  meta: (mailboxId: string) => ({ pk: calPk(mailboxId), sk: `${PREFIXES.calendar.calendars}META` }),
   calendar: (mailboxId: string, calendarId: string) => ({ pk: calPk(mailboxId), sk: `${P.calendar}${calendarId}` }),
   event: (mailboxId: string, eventId: string) => ({ pk: calPk(mailboxId), sk: `${P.event}${eventId}` }),
   uid: (mailboxId: string, uid: string) => ({
@@ -303,7 +304,7 @@ export const eventItem = (e: CalEvent) => ({
   ...calKeys.event(e.mailboxId, e.eventId),
   ...e,
   lastEnd: Number.isFinite(e.lastEnd) ? e.lastEnd : NO_END,
-  gsi1pk: `CALEV#${e.mailboxId}`,
+  gsi1pk: `${PREFIXES.calendar.events}${e.mailboxId}`,
   gsi1sk: `${Number.isFinite(e.lastEnd) ? sortable(e.lastEnd) : String(NO_END)}#${e.eventId}`,
 });
 
@@ -332,7 +333,7 @@ export async function eventsTouching(mailboxId: string, from: number, to: number
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
     FilterExpression: 'firstStart < :to',
-    ExpressionAttributeValues: { ':pk': `CALEV#${mailboxId}`, ':from': sortable(from), ':to': to },
+    ExpressionAttributeValues: { ':pk': `${PREFIXES.calendar.events}${mailboxId}`, ':from': sortable(from), ':to': to },
   });
   return items.map((e) => ({ ...e, lastEnd: e.lastEnd >= NO_END ? Number.POSITIVE_INFINITY : e.lastEnd }));
 }

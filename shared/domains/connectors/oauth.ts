@@ -3,6 +3,7 @@ import { conflict, DomainError, invalid } from '../../kernel/ground/errors';
 import { UnsafeUrlError } from '../../kernel/net/guarded-fetch';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { secrets } from '../../ports/secrets';
 import { ConnectorError, connectorFetch } from './mcp';
@@ -62,12 +63,12 @@ interface TokenRecord extends Grant {
 }
 
 const stateKey = (state: string) => ({
-  pk: `CONSTATE#${createHash('sha256').update(state).digest('hex')}`,
+  pk: `${PREFIXES.connectors.oauthState}${createHash('sha256').update(state).digest('hex')}`,
   sk: 'STATE',
 });
 const clientKey = (orgId: string, issuer: string) => ({
   pk: keys.org(orgId).pk,
-  sk: `CONCLIENT#${createHash('sha256').update(issuer).digest('hex')}`,
+  sk: `${PREFIXES.connectors.oauthClient}${createHash('sha256').update(issuer).digest('hex')}`,
 });
 const clientContext = (orgId: string, issuer: string) => ({ purpose: 'connector-client', orgId, issuer });
 

@@ -5,6 +5,7 @@ import { orgIsActive } from '../../kernel/identity/orgs';
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, keys, ORG_PREFIX, putNew, TABLE } from '../../kernel/store/table';
 import { secrets } from '../../ports/secrets';
@@ -86,15 +87,15 @@ export const connectorKey = (orgId: string, connectorId: string) => ({
   pk: keys.org(orgId).pk,
   sk: `${ORG_PREFIX.connector}${connectorId}`,
 });
-const slugKey = (orgId: string, slug: string) => ({ pk: keys.org(orgId).pk, sk: `CONSLUG#${slug}` });
+const slugKey = (orgId: string, slug: string) => ({ pk: keys.org(orgId).pk, sk: `${PREFIXES.connectors.slug}${slug}` });
 const countKey = (orgId: string) => ({ pk: keys.org(orgId).pk, sk: 'CONCOUNT' });
 export const toolPartKey = (orgId: string, connectorId: string, n: number) => ({
   pk: keys.org(orgId).pk,
-  sk: `CONTOOLS#${connectorId}#${n}`,
+  sk: `${PREFIXES.connectors.tools}${connectorId}#${n}`,
 });
 export const tokenKey = (orgId: string, connectorId: string) => ({
   pk: keys.org(orgId).pk,
-  sk: `CONTOKEN#${connectorId}`,
+  sk: `${PREFIXES.connectors.token}${connectorId}`,
 });
 
 /** What a connector's credentials are encrypted under: a value moved to another connector does not decrypt. */

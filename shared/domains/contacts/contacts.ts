@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, isDomainError, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
-import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
+import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
-import { deleteMany, putOnce, queryAll } from '../../kernel/store/ops';
+import { deleteMany, putOnce, queryAll, queryPages } from '../../kernel/store/ops';
 import { getItem, getMany, TABLE } from '../../kernel/store/table';
 import { deleteObjects } from '../mail/objects';
 import {
@@ -286,33 +286,29 @@ export async function listContacts(
   const words = [...new Set(wordsOf(options.q ?? '').map((w) => w.slice(0, 64)))];
   if (words.length > 0) return searchContacts(cursorScope, mailboxId, words, options, after);
   const contacts: ContactRecord[] = [];
-  let from: Record<string, unknown> | undefined = start;
   const filter = options.addressBookId !== undefined;
-  for (;;) {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :p AND :end',
-        ...(filter ? { FilterExpression: 'addressBookId = :a' } : {}),
-        ExpressionAttributeValues: {
-          ...contactRange(mailboxId),
-          ...(filter ? { ':a': options.addressBookId } : {}),
-        },
-        ExclusiveStartKey: from,
-        // Read ahead by one, so a last page says so.
-        Limit: options.limit - contacts.length + 1,
-      }),
-    );
-    const items = (out.Items ?? []) as ContactRecord[];
+  const pages = queryPages<ContactRecord>(
+    () => ({
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :p AND :end',
+      ...(filter ? { FilterExpression: 'addressBookId = :a' } : {}),
+      ExpressionAttributeValues: {
+        ...contactRange(mailboxId),
+        ...(filter ? { ':a': options.addressBookId } : {}),
+      },
+      // Read ahead by one, so a last page says so.
+      Limit: options.limit - contacts.length + 1,
+    }),
+    start,
+  );
+  for await (const { items } of pages) {
     const room = options.limit - contacts.length;
     if (items.length > room) {
       contacts.push(...items.slice(0, room));
       return { contacts, cursor: cursorAfter(cursorScope, contacts) };
     }
     contacts.push(...items);
-    from = out.LastEvaluatedKey;
-    if (!from) return { contacts, cursor: null };
   }
+  return { contacts, cursor: null };
 }
 
 const cursorAfter = (scope: string, contacts: ContactRecord[]) => {

@@ -1,3 +1,4 @@
+import { PREFIXES } from '../../kernel/store/keys';
 import { publicFields } from '../../kernel/store/table';
 
 /**
@@ -18,12 +19,21 @@ import { publicFields } from '../../kernel/store/table';
  * Query (oldest first: ids are time-ordered), filtered by address book; `q` reads the postings.
  */
 export const contactKeys = {
-  pk: (mailboxId: string) => `MBX#${mailboxId}`,
-  head: (mailboxId: string) => ({ pk: `MBX#${mailboxId}`, sk: 'CTS#HEAD' }),
-  book: (mailboxId: string, addressBookId: string) => ({ pk: `MBX#${mailboxId}`, sk: `CTS#ABK#${addressBookId}` }),
-  contact: (mailboxId: string, contactId: string) => ({ pk: `MBX#${mailboxId}`, sk: `CTS#CTC#${contactId}` }),
+  pk: (mailboxId: string) => `${PREFIXES.mail.mailbox}${mailboxId}`,
+  head: (mailboxId: string) => ({
+    pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
+    sk: `${PREFIXES.contacts.contacts}HEAD`,
+  }),
+  book: (mailboxId: string, addressBookId: string) => ({
+    pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
+    sk: `${PREFIXES.contacts.book}${addressBookId}`,
+  }),
+  contact: (mailboxId: string, contactId: string) => ({
+    pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
+    sk: `${PREFIXES.contacts.contact}${contactId}`,
+  }),
 };
-export const CONTACT_PREFIX = { book: 'CTS#ABK#', contact: 'CTS#CTC#' } as const;
+export const CONTACT_PREFIX = { book: PREFIXES.contacts.book, contact: PREFIXES.contacts.contact } as const;
 
 /** At most this many address books per mailbox. */
 export const MAX_BOOKS = 20;

@@ -1,5 +1,6 @@
 import { db } from '../../kernel/store/client';
 import { BatchWriteCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll } from '../../kernel/store/ops';
 import { sleep, TABLE } from '../../kernel/store/table';
 import { CONTACT_PREFIX, type ContactFields, type ContactRecord, contactKeys, fold } from './records';
@@ -13,7 +14,7 @@ import { CONTACT_PREFIX, type ContactFields, type ContactRecord, contactKeys, fo
  * and each is checked against every word. Postings are written after their contact, so a search
  * checks the contact itself: a posting left behind never shows a contact that does not match.
  */
-export const POSTING_PREFIX = 'CTS#W#';
+export const POSTING_PREFIX = PREFIXES.contacts.posting;
 const MAX_TOKENS = 300;
 
 export const postingKey = (mailboxId: string, token: string, contactId: string) => ({

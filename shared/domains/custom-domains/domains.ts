@@ -1,11 +1,9 @@
 import type { Caller } from '../../kernel/auth/caller';
 import { conflict, DomainError, notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
-import { db } from '../../kernel/store/client';
-import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
-import { transact, updateVersioned } from '../../kernel/store/ops';
-import { keys, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
+import { queryPages, transact, updateVersioned } from '../../kernel/store/ops';
+import { keys, putNew, versionedUpdate } from '../../kernel/store/table';
 import { ProviderRefused } from '../../ports/dns/port';
 import { getHost, HOST_IN_USE, hostIsFree, hostToProject } from '../hosts/registry';
 import {
@@ -58,25 +56,25 @@ export async function listDomains(orgId: string, query: { projectId?: string; cu
   const scope = `${orgId}:domains:${query.projectId ?? ''}`;
   const start = decodeCursor(scope, query.cursor);
   const found: DomainRecord[] = [];
-  let next: Record<string, unknown> | undefined = start;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ...(query.projectId ? { FilterExpression: 'projectId = :project' } : {}),
-        ExpressionAttributeValues: {
-          ':pk': keys.org(orgId).pk,
-          ':p': DOMAIN_PREFIX,
-          ...(query.projectId ? { ':project': query.projectId } : {}),
-        },
-        Limit: query.limit - found.length,
-        ExclusiveStartKey: next,
-      }),
-    );
-    found.push(...((out.Items ?? []) as DomainRecord[]));
-    next = out.LastEvaluatedKey;
-  } while (next && found.length < query.limit);
+  let next: Record<string, unknown> | undefined;
+  const pages = queryPages<DomainRecord>(
+    () => ({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ...(query.projectId ? { FilterExpression: 'projectId = :project' } : {}),
+      ExpressionAttributeValues: {
+        ':pk': keys.org(orgId).pk,
+        ':p': DOMAIN_PREFIX,
+        ...(query.projectId ? { ':project': query.projectId } : {}),
+      },
+      Limit: query.limit - found.length,
+    }),
+    start,
+  );
+  for await (const page of pages) {
+    found.push(...page.items);
+    next = page.next;
+    if (found.length >= query.limit) break;
+  }
   return { domains: found.map(toDomain), cursor: encodeCursor(scope, next) };
 }
 

@@ -4,6 +4,7 @@ import { conflict, DomainError, invalid } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { TABLE } from '../../kernel/store/table';
 import { dnsProvider, kindAvailable, providerFetch } from '../../ports/dns';
 import { type ProviderCredentials, type ProviderKind, ProviderRefused } from '../../ports/dns/port';
@@ -112,7 +113,7 @@ interface StateRecord {
   ttl: number;
 }
 
-const stateKey = (state: string) => ({ pk: `DNSOAUTH#${state}`, sk: 'STATE' });
+const stateKey = (state: string) => ({ pk: `${PREFIXES.customDomains.oauthState}${state}`, sk: 'STATE' });
 const stateContext = (orgId: string) => ({ purpose: 'dns-oauth', orgId });
 const STATE_MS = 10 * 60_000;
 

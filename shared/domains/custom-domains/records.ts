@@ -3,6 +3,7 @@ import { readEnv } from '../../kernel/ground/env';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { cdn } from '../../ports/cdn';
@@ -89,7 +90,10 @@ export const domainKey = (orgId: string, hostname: string) => ({
 });
 
 /** The record's place in the claims index (gsi1): all organizations' records of the hostname. */
-export const claimIndex = (hostname: string) => ({ gsi1pk: `DOMCLAIM#${hostname}`, gsi1sk: 'DOM' });
+export const claimIndex = (hostname: string) => ({
+  gsi1pk: `${PREFIXES.customDomains.claim}${hostname}`,
+  gsi1sk: 'DOM',
+});
 
 /** Every organization's record of the hostname (gsi1, eventually consistent). */
 export function claimsOf(hostname: string): Promise<DomainRecord[]> {

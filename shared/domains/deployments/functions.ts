@@ -1,5 +1,6 @@
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll } from '../../kernel/store/ops';
 import { keys, TABLE } from '../../kernel/store/table';
 import { artifacts } from '../../ports/artifacts';
@@ -56,7 +57,7 @@ export async function removeProjectFunctions(project: { orgId: string; projectId
 export async function removeProjectOutputs(project: { orgId: string; projectId: string }): Promise<void> {
   const ids = (await projectDeploymentKeys(project.projectId))
     .filter((d) => d.orgId === undefined || d.orgId === project.orgId)
-    .map((d) => d.sk.replace(/^DPL#/, ''));
+    .map((d) => d.sk.slice(PREFIXES.deployments.deployment.length));
   const port = await artifacts();
   for (const id of ids) await port.removeDeployment(id);
   await port.removeCache(project.projectId);

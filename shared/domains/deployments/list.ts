@@ -1,7 +1,7 @@
-import { db } from '../../kernel/store/client';
-import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
-import { keys, TABLE } from '../../kernel/store/table';
+import { PREFIXES } from '../../kernel/store/keys';
+import { queryPages } from '../../kernel/store/ops';
+import { keys } from '../../kernel/store/table';
 import { deploymentKeys } from '../projects/deployments';
 import { requireProject } from '../projects/records';
 import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from './schema';
@@ -61,29 +61,29 @@ export async function listDeployments(orgId: string, q: ListQuery) {
   const found: DeploymentRecord[] = [];
   let more = false;
   let reads = 0;
-  for (; reads < MAX_READS && !more; reads++) {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        ...keyCondition,
-        FilterExpression: filters.length ? filters.join(' AND ') : undefined,
-        ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-        ExpressionAttributeValues: { ':pk': pk, ':d': 'DPL#', ...values },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-        // Without filters one read is the page and the one after it; with them, read ahead.
-        Limit: filtered ? Math.max(q.limit * 2, 50) : q.limit + 1 - found.length,
-      }),
-    );
-    for (const item of (out.Items ?? []) as DeploymentRecord[]) {
+  const pages = queryPages<DeploymentRecord>(
+    () => ({
+      ...keyCondition,
+      FilterExpression: filters.length ? filters.join(' AND ') : undefined,
+      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+      ExpressionAttributeValues: { ':pk': pk, ':d': PREFIXES.deployments.deployment, ...values },
+      ScanIndexForward: false,
+      // Without filters one read is the page and the one after it; with them, read ahead.
+      Limit: filtered ? Math.max(q.limit * 2, 50) : q.limit + 1 - found.length,
+    }),
+    start,
+  );
+  for await (const page of pages) {
+    reads++;
+    for (const item of page.items) {
       if (found.length === q.limit) {
         more = true;
         break;
       }
       found.push(item);
     }
-    start = out.LastEvaluatedKey;
-    if (!start) break;
+    start = page.next;
+    if (!start || more || reads >= MAX_READS) break;
   }
   // Out of reads (filters that match rarely): a short page; the cursor reads on after what was
   // read (a filtered read answers matches only, so every one of them is on this page).

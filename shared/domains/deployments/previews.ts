@@ -1,6 +1,7 @@
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import {
@@ -97,8 +98,8 @@ export interface PullPreview {
 
 const pad = (n: number) => String(n).padStart(10, '0');
 const previewKey = (repoId: string, number: number, projectId: string) => ({
-  pk: `REPOID#${repoId}`,
-  sk: `PREVIEW#${pad(number)}#${projectId}`,
+  pk: `${PREFIXES.repos.repo}${repoId}`,
+  sk: `${PREFIXES.deployments.preview}${pad(number)}#${projectId}`,
 });
 
 /**
@@ -329,7 +330,7 @@ function notify(change: PreviewBuildChange, authorId: string | undefined): Promi
 
 /** The pull request's previews, one per linked project. */
 export const previewsOfPull = (repoId: string, number: number) =>
-  queryPrefix<PreviewRecord>(`REPOID#${repoId}`, `PREVIEW#${pad(number)}#`);
+  queryPrefix<PreviewRecord>(`${PREFIXES.repos.repo}${repoId}`, `${PREFIXES.deployments.preview}${pad(number)}#`);
 
 /** What the pull request shows: its most recently changed preview, or null. */
 export async function pullPreview(repoId: string, number: number): Promise<PullPreview | null> {

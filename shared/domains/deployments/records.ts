@@ -1,5 +1,7 @@
 import { db } from '../../kernel/store/client';
 import { QueryCommand, type QueryCommandInput, UpdateCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
+import { queryPages } from '../../kernel/store/ops';
 import { fieldUpdate, keys, TABLE } from '../../kernel/store/table';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { byProjectValues, deploymentKeys } from '../projects/deployments';
@@ -129,23 +131,15 @@ async function* projectDeployments(
     values?: Record<string, unknown>;
   },
 ): AsyncGenerator<DeploymentRecord> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
-        FilterExpression: filter.FilterExpression,
-        ExpressionAttributeNames: filter.ExpressionAttributeNames,
-        ExpressionAttributeValues: { ...byProjectValues(projectId), ...filter.values },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) yield item as DeploymentRecord;
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const pages = queryPages<DeploymentRecord>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
+    FilterExpression: filter.FilterExpression,
+    ExpressionAttributeNames: filter.ExpressionAttributeNames,
+    ExpressionAttributeValues: { ...byProjectValues(projectId), ...filter.values },
+    ScanIndexForward: false,
+  });
+  for await (const page of pages) yield* page.items;
 }
 
 /**
@@ -243,7 +237,7 @@ export interface RouteRecord {
   createdAt: number;
 }
 
-const hostKey = (host: string) => `HOST#${normalizeHost(host)}`;
+const hostKey = (host: string) => `${PREFIXES.hosts.host}${normalizeHost(host)}`;
 
 export function routeItem(
   orgId: string,
@@ -257,7 +251,7 @@ export function routeItem(
     sk: `${projectPrefixes.route(projectId)}${normalizeHost(host)}`,
     gsi1pk: hostKey(host),
     // The oldest claim of a host wins at the edge (see resolveHost).
-    gsi1sk: `ROUTE#${String(now).padStart(15, '0')}`,
+    gsi1sk: `${PREFIXES.deployments.route}${String(now).padStart(15, '0')}`,
     host: normalizeHost(host),
     orgId,
     projectId,
@@ -273,7 +267,7 @@ export async function routesForHost(host: string): Promise<RouteRecord[]> {
       TableName: TABLE(),
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :h AND begins_with(gsi1sk, :r)',
-      ExpressionAttributeValues: { ':h': hostKey(host), ':r': 'ROUTE#' },
+      ExpressionAttributeValues: { ':h': hostKey(host), ':r': PREFIXES.deployments.route },
       Limit: 10,
     }),
   );

@@ -1,6 +1,8 @@
 import { readEnv } from '../../kernel/ground/env';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
+import { queryPages } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import { artifacts } from '../../ports/artifacts';
 import { deploymentKeys } from '../projects/deployments';
@@ -41,7 +43,7 @@ export function expiryMarker(deploymentId: string, projectId: string, createdAt:
 
 function markerFor(deploymentId: string, projectId: string, due: number): ExpiryMarker {
   return {
-    pk: `EXPIRY#${dayOf(due)}`,
+    pk: `${PREFIXES.deployments.expiry}${dayOf(due)}`,
     sk: deploymentId,
     deploymentId,
     projectId,
@@ -96,19 +98,14 @@ export async function sweepExpired(
   const expired: string[] = [];
   const postponed: string[] = [];
   for (let back = 7; back >= 0; back--) {
-    const pk = `EXPIRY#${dayOf(now - back * DAY)}`;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await db.send(
-        new QueryCommand({
-          TableName: TABLE(),
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ExclusiveStartKey: start,
-          ConsistentRead: true,
-        }),
-      );
-      for (const marker of (out.Items ?? []) as ExpiryMarker[]) {
+    const pk = `${PREFIXES.deployments.expiry}${dayOf(now - back * DAY)}`;
+    const pages = queryPages<ExpiryMarker>({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+    });
+    for await (const page of pages) {
+      for (const marker of page.items) {
         // Tests sweep only their own projects (they share the table with other files).
         if (options.projectIds && !options.projectIds.includes(marker.projectId)) continue;
         const d = await findDeployment(marker.projectId, marker.deploymentId);
@@ -120,8 +117,7 @@ export async function sweepExpired(
         }
         await db.send(new DeleteCommand({ TableName: TABLE(), Key: { pk: marker.pk, sk: marker.sk } }));
       }
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
   }
   return { expired, postponed };
 }

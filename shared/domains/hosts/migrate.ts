@@ -1,6 +1,8 @@
 import type { Organization } from '../../kernel/identity/schema';
 import { db } from '../../kernel/store/client';
-import { PutCommand, ScanCommand, UpdateCommand } from '../../kernel/store/commands';
+import { PutCommand, UpdateCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
+import { scanAll } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import type { DomainRecord } from '../custom-domains/records';
 import { type PreviewRecord, reclaimPreviewHost } from '../deployments/previews';
@@ -18,9 +20,9 @@ import {
 } from './registry';
 
 /** Written when the whole table's hosts were reserved: later starts skip the scan. */
-const DONE = { pk: 'MIGRATION#host-registry', sk: 'DONE' };
+const DONE = { pk: `${PREFIXES.hosts.migration}host-registry`, sk: 'DONE' };
 /** Written when every pull request preview had its host claimed for its pull request. */
-const PREVIEWS_DONE = { pk: 'MIGRATION#preview-hosts', sk: 'DONE' };
+const PREVIEWS_DONE = { pk: `${PREFIXES.hosts.migration}preview-hosts`, sk: 'DONE' };
 
 /**
  * Hosts made before the registry, reserved oldest first (`npm start` runs it at its start until it
@@ -37,21 +39,18 @@ async function reserveOlderHosts(orgIds?: string[]): Promise<number> {
   // Once for the whole table: every host made since is reserved by what makes it.
   if (!orgIds && (await getItem(DONE, true))) return 0;
   const only = orgIds && new Set(orgIds.map((id) => keys.org(id).pk));
-  const found: (ProjectRecord | RouteRecord | DomainRecord)[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new ScanCommand({
-        TableName: TABLE(),
-        FilterExpression:
-          'begins_with(pk, :org) AND (begins_with(sk, :prj) OR begins_with(sk, :route) OR begins_with(sk, :dom))',
-        ExpressionAttributeValues: { ':org': 'ORG#', ':prj': 'PRJ#', ':route': 'ROUTE#', ':dom': 'DOM#' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...((out.Items ?? []) as never[]).filter((i: { pk: string }) => !only || only.has(i.pk)));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const found = (
+    await scanAll<ProjectRecord | RouteRecord | DomainRecord>({
+      FilterExpression:
+        'begins_with(pk, :org) AND (begins_with(sk, :prj) OR begins_with(sk, :route) OR begins_with(sk, :dom))',
+      ExpressionAttributeValues: {
+        ':org': PREFIXES.identity.org,
+        ':prj': PREFIXES.projects.project,
+        ':route': PREFIXES.deployments.route,
+        ':dom': PREFIXES.customDomains.domain,
+      },
+    })
+  ).filter((i) => !only || only.has(i.pk));
   found.sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
   let reserved = 0;
   const reserve = async (entry: HostEntry) => {
@@ -65,8 +64,8 @@ async function reserveOlderHosts(orgIds?: string[]): Promise<number> {
     }
   };
   for (const item of found) {
-    const orgId = item.pk.replace(/^ORG#/, '');
-    if (item.sk.startsWith('PRJ#')) {
+    const orgId = item.pk.slice(PREFIXES.identity.org.length);
+    if (item.sk.startsWith(PREFIXES.projects.project)) {
       const project = item as ProjectRecord;
       if (project.productionLabel || project.status !== 'active') continue;
       const org = await getItem<Organization>(keys.org(orgId));
@@ -83,7 +82,7 @@ async function reserveOlderHosts(orgIds?: string[]): Promise<number> {
         );
         break;
       }
-    } else if (item.sk.startsWith('ROUTE#')) {
+    } else if (item.sk.startsWith(PREFIXES.deployments.route)) {
       const route = item as RouteRecord;
       if (!route.deploymentId) continue;
       const owner = { orgId, projectId: route.projectId, deploymentId: route.deploymentId };
@@ -112,20 +111,12 @@ async function reserveOlderHosts(orgIds?: string[]): Promise<number> {
 export async function claimExistingPreviewHosts(orgIds?: string[]): Promise<number> {
   if (!orgIds && (await getItem(PREVIEWS_DONE, true))) return 0;
   const only = orgIds && new Set(orgIds);
-  const found: PreviewRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new ScanCommand({
-        TableName: TABLE(),
-        FilterExpression: 'begins_with(pk, :repo) AND begins_with(sk, :preview) AND attribute_not_exists(retired)',
-        ExpressionAttributeValues: { ':repo': 'REPOID#', ':preview': 'PREVIEW#' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...((out.Items ?? []) as PreviewRecord[]).filter((i) => !only || only.has(i.orgId)));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const found = (
+    await scanAll<PreviewRecord>({
+      FilterExpression: 'begins_with(pk, :repo) AND begins_with(sk, :preview) AND attribute_not_exists(retired)',
+      ExpressionAttributeValues: { ':repo': PREFIXES.repos.repo, ':preview': PREFIXES.deployments.preview },
+    })
+  ).filter((i) => !only || only.has(i.orgId));
   found.sort((a, b) => a.updatedAt - b.updatedAt);
   let claimed = 0;
   for (const preview of found) {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, UpdateCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { normalizeHost } from '../deployments/hosts';
@@ -33,9 +34,9 @@ export interface HostEntry {
 
 export const HOST_IN_USE = (host: string) => `${host} is already in use.`;
 
-export const hostKey = (host: string) => ({ pk: `HOST#${normalizeHost(host)}`, sk: 'HOST' });
+export const hostKey = (host: string) => ({ pk: `${PREFIXES.hosts.host}${normalizeHost(host)}`, sk: 'HOST' });
 
-const projectHostsKey = (projectId: string) => `PRJHOSTS#${projectId}`;
+const projectHostsKey = (projectId: string) => `${PREFIXES.hosts.projectHosts}${projectId}`;
 
 export function hostEntry(
   host: string,
@@ -47,7 +48,7 @@ export function hostEntry(
   return {
     ...hostKey(name),
     gsi1pk: projectHostsKey(owner.projectId),
-    gsi1sk: `HOST#${name}`,
+    gsi1sk: `${PREFIXES.hosts.host}${name}`,
     host: name,
     kind,
     orgId: owner.orgId,

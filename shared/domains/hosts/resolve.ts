@@ -1,3 +1,4 @@
+import { PREFIXES } from '../../kernel/store/keys';
 import { getDomainRecord } from '../custom-domains/records';
 import { normalizeHost } from '../deployments/hosts';
 import { routesForHost } from '../deployments/records';
@@ -53,7 +54,7 @@ async function follow(orgId: string, deploymentId: string): Promise<DeploymentRe
  */
 async function legacy(name: string): Promise<HostTarget> {
   for (const route of await routesForHost(name)) {
-    const orgId = route.pk.replace(/^ORG#/, '');
+    const orgId = route.pk.slice(PREFIXES.identity.org.length);
     let deploymentId = route.deploymentId;
     if (route.production) {
       const project = await getProject(orgId, route.projectId);

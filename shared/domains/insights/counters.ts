@@ -1,6 +1,5 @@
-import { db } from '../../kernel/store/client';
-import { QueryCommand } from '../../kernel/store/commands';
-import { transact } from '../../kernel/store/ops';
+import { PREFIXES } from '../../kernel/store/keys';
+import { queryAll, transact } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import type { AnalyticsEvent } from '../../ports/analytics/port';
 
@@ -59,8 +58,13 @@ export function aggregate(events: AnalyticsEvent[]): Map<string, Counts> {
     // A visitor's request to a deployed site (the edge, the router): counted apart from the API's.
     if (e.group === EDGE) {
       for (const org of e.orgId ? [e.orgId, PLATFORM] : [PLATFORM])
-        add(`METRICS#${org}`, `H#${hourOf(e.at)}`, { edgeRequests: 1 });
-      if (e.orgId && e.projectId) add(`METRICS#${e.orgId}`, `P#${e.projectId}#H#${hourOf(e.at)}`, { edgeRequests: 1 });
+        add(`${PREFIXES.insights.metrics}${org}`, `${PREFIXES.insights.hour}${hourOf(e.at)}`, { edgeRequests: 1 });
+      if (e.orgId && e.projectId)
+        add(
+          `${PREFIXES.insights.metrics}${e.orgId}`,
+          `${PREFIXES.insights.project}${e.projectId}#${PREFIXES.insights.hour}${hourOf(e.at)}`,
+          { edgeRequests: 1 },
+        );
       continue;
     }
     const counts: Counts = {
@@ -74,12 +78,20 @@ export function aggregate(events: AnalyticsEvent[]): Map<string, Counts> {
     const route = e.route.slice(0, 300);
     const owners = e.orgId ? [e.orgId, PLATFORM] : [PLATFORM];
     for (const org of owners) {
-      add(`METRICS#${org}`, `H#${hour}`, counts);
-      add(`METRICS#${org}`, `R#${day}#${route}`, counts);
+      add(`${PREFIXES.insights.metrics}${org}`, `${PREFIXES.insights.hour}${hour}`, counts);
+      add(`${PREFIXES.insights.metrics}${org}`, `${PREFIXES.insights.route}${day}#${route}`, counts);
     }
     if (e.orgId && e.projectId) {
-      add(`METRICS#${e.orgId}`, `P#${e.projectId}#H#${hour}`, counts);
-      add(`METRICS#${e.orgId}`, `PR#${e.projectId}#${day}#${route}`, counts);
+      add(
+        `${PREFIXES.insights.metrics}${e.orgId}`,
+        `${PREFIXES.insights.project}${e.projectId}#${PREFIXES.insights.hour}${hour}`,
+        counts,
+      );
+      add(
+        `${PREFIXES.insights.metrics}${e.orgId}`,
+        `${PREFIXES.insights.projectRoute}${e.projectId}#${day}#${route}`,
+        counts,
+      );
     }
   }
   return out;
@@ -118,10 +130,14 @@ export function addDomainCounts(
 ): Promise<number> {
   const hour = hourOf(of.at);
   const out = new Map<string, Counts>([
-    [`METRICS#${of.orgId}\0H#${hour}`, counts],
-    [`METRICS#${PLATFORM}\0H#${hour}`, counts],
+    [`${PREFIXES.insights.metrics}${of.orgId}\0${PREFIXES.insights.hour}${hour}`, counts],
+    [`${PREFIXES.insights.metrics}${PLATFORM}\0${PREFIXES.insights.hour}${hour}`, counts],
   ]);
-  if (of.projectId) out.set(`METRICS#${of.orgId}\0P#${of.projectId}#H#${hour}`, counts);
+  if (of.projectId)
+    out.set(
+      `${PREFIXES.insights.metrics}${of.orgId}\0${PREFIXES.insights.project}${of.projectId}#${PREFIXES.insights.hour}${hour}`,
+      counts,
+    );
   return addCounters(batchId, out);
 }
 
@@ -135,7 +151,11 @@ async function addCounters(batchId: string, counters: Map<string, Counts>, now =
     const marker = {
       Put: {
         TableName: TABLE(),
-        Item: { pk: `METRICSBATCH#${batchId}#${part}`, sk: 'MARK', ttl: Math.floor(now / 1000) + MARK_KEEP_SECONDS },
+        Item: {
+          pk: `${PREFIXES.insights.batch}${batchId}#${part}`,
+          sk: 'MARK',
+          ttl: Math.floor(now / 1000) + MARK_KEEP_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
@@ -170,9 +190,13 @@ export async function readSeries(input: {
   totals: Record<Field, number>;
   topRoutes: { route: string; requests: number; clientErrors: number; serverErrors: number }[];
 }> {
-  const pk = `METRICS#${input.orgId}`;
-  const hourPrefix = input.projectId ? `P#${input.projectId}#H#` : 'H#';
-  const routePrefix = input.projectId ? `PR#${input.projectId}#` : 'R#';
+  const pk = `${PREFIXES.insights.metrics}${input.orgId}`;
+  const hourPrefix = input.projectId
+    ? `${PREFIXES.insights.project}${input.projectId}#${PREFIXES.insights.hour}`
+    : PREFIXES.insights.hour;
+  const routePrefix = input.projectId
+    ? `${PREFIXES.insights.projectRoute}${input.projectId}#`
+    : PREFIXES.insights.route;
   const [hours, routes] = await Promise.all([
     queryRange(pk, `${hourPrefix}${hourOf(input.from)}`, `${hourPrefix}${hourOf(input.to)}`),
     queryRange(pk, `${routePrefix}${dayOf(input.from)}#`, `${routePrefix}${dayOf(input.to)}#~`),
@@ -215,20 +239,8 @@ export async function readSeries(input: {
   return { series, totals, topRoutes };
 }
 
-async function queryRange(pk: string, lo: string, hi: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
-        ExpressionAttributeValues: { ':pk': pk, ':lo': lo, ':hi': hi },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as Record<string, unknown>[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
+const queryRange = (pk: string, lo: string, hi: string) =>
+  queryAll<Record<string, unknown>>({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+    ExpressionAttributeValues: { ':pk': pk, ':lo': lo, ':hi': hi },
+  });

@@ -3,6 +3,7 @@ import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
@@ -177,7 +178,7 @@ export async function deleteMailbox(orgId: string, mailboxId: string): Promise<v
   // The mailbox's partition: threads, messages, labels, drafts, indexes, counters.
   const items = await queryAll<{ pk: string; sk: string }>({
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': `MBX#${mailboxId}` },
+    ExpressionAttributeValues: { ':pk': `${PREFIXES.mail.mailbox}${mailboxId}` },
     ProjectionExpression: 'pk, sk',
   });
   await deleteMany(items);

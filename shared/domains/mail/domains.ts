@@ -3,6 +3,7 @@ import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { describeError, log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { lookup } from '../../ports/dns';
@@ -25,7 +26,7 @@ const STALE = 'This domain changed since it was read. Reload and try again.';
  * transaction, and the others' records fail, saying why. Every organization's record of a domain
  * is on gsi1 under `MAILCLAIM#<domain>`.
  */
-const claimIndex = (domain: string) => ({ gsi1pk: `MAILCLAIM#${domain}`, gsi1sk: 'MAILDOM' });
+const claimIndex = (domain: string) => ({ gsi1pk: `${PREFIXES.mail.claimIndex}${domain}`, gsi1sk: 'MAILDOM' });
 
 const claimsOf = (domain: string) =>
   queryAll<MailDomainRecord>({

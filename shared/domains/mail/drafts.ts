@@ -1,5 +1,6 @@
 import { notFound } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE } from '../../kernel/store/table';
 import { labelKey } from './labels';
@@ -12,7 +13,10 @@ export const DRAFT_MESSAGES = {
 } as const;
 
 /** A draft (its record schema, ./record-schemas.ts): `MBX#<mailboxId>` / `D#<draftId>`, counted by the DRAFTS label. */
-const draftKey = (mailboxId: string, draftId: string) => ({ pk: `MBX#${mailboxId}`, sk: `D#${draftId}` });
+const draftKey = (mailboxId: string, draftId: string) => ({
+  pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
+  sk: `${PREFIXES.mail.draft}${draftId}`,
+});
 const countDrafts = (mailboxId: string, by: number) => ({
   Update: {
     TableName: TABLE(),

@@ -1,5 +1,6 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { log } from '../../kernel/ground/log';
+import { PREFIXES } from '../../kernel/store/keys';
 import { transact } from '../../kernel/store/ops';
 import { putNew, TABLE } from '../../kernel/store/table';
 import { deliverTo, mailboxFor } from './deliver';
@@ -69,7 +70,11 @@ export async function recordFeedback(
   try {
     await transact(
       [
-        putNew({ pk: mailPk(mailbox.mailboxId), sk: `FB#${kind}#${feedback.mail.messageId}`, at: now }),
+        putNew({
+          pk: mailPk(mailbox.mailboxId),
+          sk: `${PREFIXES.mail.feedback}${kind}#${feedback.mail.messageId}`,
+          at: now,
+        }),
         {
           Update: {
             TableName: TABLE(),

@@ -1,5 +1,6 @@
 import { invalid, notFound } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll, transact } from '../../kernel/store/ops';
 import { getItem, getMany, putNew } from '../../kernel/store/table';
 
@@ -21,7 +22,10 @@ export interface LabelRecord {
   createdAt?: number;
 }
 
-export const labelKey = (mailboxId: string, labelId: string) => ({ pk: `MBX#${mailboxId}`, sk: `LBL#${labelId}` });
+export const labelKey = (mailboxId: string, labelId: string) => ({
+  pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
+  sk: `${PREFIXES.mail.label}${labelId}`,
+});
 
 /** Unread INBOX threads of each mailbox, in order. */
 export async function unreadCounts(mailboxIds: string[]): Promise<number[]> {
@@ -36,7 +40,10 @@ export const LABEL_MESSAGES = {
   badName: 'Label names are 1-100 characters; `/` separates nested labels, with no empty part.',
 } as const;
 
-const nameKey = (mailboxId: string, name: string) => ({ pk: `MBX#${mailboxId}`, sk: `LBLNAME#${name.toLowerCase()}` });
+const nameKey = (mailboxId: string, name: string) => ({
+  pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
+  sk: `${PREFIXES.mail.labelName}${name.toLowerCase()}`,
+});
 
 export interface ShownLabel {
   labelId: string;
@@ -67,7 +74,11 @@ export async function listLabels(mailboxId: string): Promise<ShownLabel[]> {
   // mailbox's partition holds its threads and messages too.
   const items = await queryAll<LabelRecord & { deleting?: boolean; sk: string }>({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-    ExpressionAttributeValues: { ':pk': `MBX#${mailboxId}`, ':a': 'LBL#', ':b': 'LBL#~' },
+    ExpressionAttributeValues: {
+      ':pk': `${PREFIXES.mail.mailbox}${mailboxId}`,
+      ':a': PREFIXES.mail.label,
+      ':b': `${PREFIXES.mail.label}~`,
+    },
   });
   const byId = new Map(items.map((i) => [i.labelId ?? i.sk.slice(4), { ...i, labelId: i.labelId ?? i.sk.slice(4) }]));
   const system = SYSTEM_LABELS.map((id) => shown(byId.get(id) ?? { labelId: id }, 'system'));

@@ -1,7 +1,5 @@
-import { db } from '../../kernel/store/client';
-import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
-import { TABLE } from '../../kernel/store/table';
+import { queryPages } from '../../kernel/store/ops';
 import { type IndexItem, indexPrefix, mailPk, type Party, type ThreadSummary } from './threads';
 
 /** A parsed search (Gmail's operators): each term must hold for the thread (any of its messages, as Gmail's). */
@@ -63,35 +61,32 @@ export async function listThreads(
   input: { label: string; q?: string; cursor?: string; limit: number; labelNames: Map<string, string> },
 ): Promise<{ threads: ThreadSummary[]; cursor: string | null }> {
   const scope = `${mailboxId}:threads:${input.label}:${input.q ?? ''}`;
-  let start = decodeCursor(scope, input.cursor);
   const terms = input.q ? parseQuery(input.q) : [];
   const prefix = indexPrefix(input.label);
   const threads: ThreadSummary[] = [];
   let read = 0;
-  for (;;) {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-        ExpressionAttributeValues: { ':pk': mailPk(mailboxId), ':a': prefix, ':b': `${prefix}~` },
-        ScanIndexForward: false,
-        Limit: terms.length ? 100 : input.limit,
-        ExclusiveStartKey: start,
-      }),
-    );
-    const items = (out.Items ?? []) as (IndexItem & { pk: string; sk: string })[];
+  const pages = queryPages<IndexItem & { pk: string; sk: string }>(
+    {
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
+      ExpressionAttributeValues: { ':pk': mailPk(mailboxId), ':a': prefix, ':b': `${prefix}~` },
+      ScanIndexForward: false,
+      Limit: terms.length ? 100 : input.limit,
+    },
+    decodeCursor(scope, input.cursor),
+  );
+  for await (const { items, next } of pages) {
     for (const [i, item] of items.entries()) {
       read++;
       if (!terms.every((term) => term(item, input.labelNames))) continue;
       const { pk: _pk, sk: _sk, subjects: _subjects, ...summary } = item;
       threads.push(summary);
       if (threads.length === input.limit) {
-        const more = i < items.length - 1 || !!out.LastEvaluatedKey;
+        const more = i < items.length - 1 || !!next;
         return { threads, cursor: more ? encodeCursor(scope, { pk: item.pk, sk: item.sk }) : null };
       }
     }
-    start = out.LastEvaluatedKey;
-    if (!start) return { threads, cursor: null };
-    if (!terms.length || read >= READ_BUDGET) return { threads, cursor: encodeCursor(scope, start) };
+    if (!next) return { threads, cursor: null };
+    if (!terms.length || read >= READ_BUDGET) return { threads, cursor: encodeCursor(scope, next) };
   }
+  return { threads, cursor: null };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TransactWriteCommandInput } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { transact } from '../../kernel/store/ops';
 import { getItem, getMany, putNew, TABLE } from '../../kernel/store/table';
 import type { Message, Party } from './record-schemas';
@@ -24,13 +25,22 @@ export type MessageRecord = Omit<Message, 'attachments'> & {
   createdAt: number;
 };
 
-export const messageKey = (mailboxId: string, messageId: string) => ({ pk: mailPk(mailboxId), sk: `M#${messageId}` });
-const midKey = (mailboxId: string, headerId: string) => ({ pk: mailPk(mailboxId), sk: `MID#${headerId}` });
+export const messageKey = (mailboxId: string, messageId: string) => ({
+  pk: mailPk(mailboxId),
+  sk: `${PREFIXES.mail.message}${messageId}`,
+});
+const midKey = (mailboxId: string, headerId: string) => ({
+  pk: mailPk(mailboxId),
+  sk: `${PREFIXES.mail.messageId}${headerId}`,
+});
 const subjectKey = (mailboxId: string, norm: string) => ({
   pk: mailPk(mailboxId),
-  sk: `SUBJ#${createHash('sha256').update(norm).digest('base64url')}`,
+  sk: `${PREFIXES.mail.subject}${createHash('sha256').update(norm).digest('base64url')}`,
 });
-const markerKey = (mailboxId: string, source: string) => ({ pk: mailPk(mailboxId), sk: `RCV#${source}` });
+const markerKey = (mailboxId: string, source: string) => ({
+  pk: mailPk(mailboxId),
+  sk: `${PREFIXES.mail.received}${source}`,
+});
 
 /** Whether `source` (a received object) was filed in the mailbox already. */
 export const alreadyFiled = async (mailboxId: string, source: string) =>
@@ -172,7 +182,12 @@ export async function fileMessage(input: {
     }
     // Who the mailbox exchanges mail with (recipients/check's `contact`): the first ten.
     for (const address of input.participants.slice(0, 10)) {
-      items.push({ Put: { TableName: TABLE(), Item: { pk: mailPk(mailboxId), sk: `CORR#${address}`, at } } });
+      items.push({
+        Put: {
+          TableName: TABLE(),
+          Item: { pk: mailPk(mailboxId), sk: `${PREFIXES.mail.correspondent}${address}`, at },
+        },
+      });
     }
     if (input.marker) items.push(putNew({ ...markerKey(mailboxId, input.marker), at }));
     return items;
@@ -197,8 +212,8 @@ export async function fileMessage(input: {
   });
   const markerFailed = async (writes: TransactItems, i: number) => {
     const sk = String(writes[i]?.Put?.Item?.sk ?? '');
-    if (sk.startsWith('RCV#')) return new AlreadyFiled();
-    return sk.startsWith('SUBJ#') ? new SubjectTaken() : undefined;
+    if (sk.startsWith(PREFIXES.mail.received)) return new AlreadyFiled();
+    return sk.startsWith(PREFIXES.mail.subject) ? new SubjectTaken() : undefined;
   };
 
   if (input.threadId) {

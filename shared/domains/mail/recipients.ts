@@ -1,3 +1,4 @@
+import { PREFIXES } from '../../kernel/store/keys';
 import { getMany } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
 import { mailboxFor } from './deliver';
@@ -8,7 +9,7 @@ const VALID = /^[^\s@<>(),;:"[\]\\]+@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a
 /** The key recording that a mailbox exchanged mail with an address (a known contact). */
 export const correspondentKey = (mailboxId: string, address: string) => ({
   pk: mailPk(mailboxId),
-  sk: `CORR#${address.toLowerCase()}`,
+  sk: `${PREFIXES.mail.correspondent}${address.toLowerCase()}`,
 });
 
 /**

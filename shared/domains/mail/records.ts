@@ -1,8 +1,9 @@
 import type { Caller } from '../../kernel/auth/caller';
 import { forbidden, invalid, notFound } from '../../kernel/ground/errors';
 import type { Member } from '../../kernel/identity/schema';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix } from '../../kernel/store/ops';
-import { getItem, keys, ORG_PREFIX } from '../../kernel/store/table';
+import { getItem, keys, ORG_PREFIX, orgPk } from '../../kernel/store/table';
 import type { Mailbox, MailDomain, MailSettings } from './record-schemas';
 
 /**
@@ -19,12 +20,12 @@ import type { Mailbox, MailDomain, MailSettings } from './record-schemas';
  * | an address (a mailbox's own or an alias) | `MAILADDR#<address>` | `MAILADDR` |
  */
 export const mailKeys = {
-  domain: (orgId: string, domain: string) => ({ pk: `ORG#${orgId}`, sk: `MAILDOM#${domain}` }),
-  domainClaim: (domain: string) => ({ pk: `MAILDOMAIN#${domain}`, sk: 'MAILDOMAIN' }),
-  mailbox: (orgId: string, mailboxId: string) => ({ pk: `ORG#${orgId}`, sk: `MBX#${mailboxId}` }),
-  address: (address: string) => ({ pk: `MAILADDR#${address.toLowerCase()}`, sk: 'MAILADDR' }),
+  domain: (orgId: string, domain: string) => ({ pk: orgPk(orgId), sk: `${PREFIXES.mail.domain}${domain}` }),
+  domainClaim: (domain: string) => ({ pk: `${PREFIXES.mail.domainClaim}${domain}`, sk: 'MAILDOMAIN' }),
+  mailbox: (orgId: string, mailboxId: string) => ({ pk: orgPk(orgId), sk: `${PREFIXES.mail.mailbox}${mailboxId}` }),
+  address: (address: string) => ({ pk: `${PREFIXES.mail.address}${address.toLowerCase()}`, sk: 'MAILADDR' }),
 };
-export const MAIL_PREFIX = { domain: 'MAILDOM#', mailbox: 'MBX#' } as const;
+export const MAIL_PREFIX = { domain: PREFIXES.mail.domain, mailbox: PREFIXES.mail.mailbox } as const;
 
 /** The group's messages, one place (routes declare them, tests compare them). */
 export const MAIL_MESSAGES = {
@@ -78,10 +79,10 @@ export const getMailbox = async (orgId: string, mailboxId: string) => {
 };
 
 export const listMailboxes = async (orgId: string) =>
-  (await queryPrefix<MailboxRecord>(`ORG#${orgId}`, MAIL_PREFIX.mailbox)).filter((m) => !m.deleting);
+  (await queryPrefix<MailboxRecord>(orgPk(orgId), MAIL_PREFIX.mailbox)).filter((m) => !m.deleting);
 
 export const getDomain = (orgId: string, domain: string) => getItem<MailDomainRecord>(mailKeys.domain(orgId, domain));
-export const listDomains = (orgId: string) => queryPrefix<MailDomainRecord>(`ORG#${orgId}`, MAIL_PREFIX.domain);
+export const listDomains = (orgId: string) => queryPrefix<MailDomainRecord>(orgPk(orgId), MAIL_PREFIX.domain);
 
 /**
  * A mailbox route's mailbox, for a person among its members: keys and devices get 403 (mailboxes

@@ -1,5 +1,6 @@
 import { DomainError, invalid } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { getItem } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
 import { snippetOf, storeParsed } from './deliver';
@@ -46,7 +47,10 @@ export interface Upload {
   size: number;
   expiresAt: number;
 }
-export const uploadKey = (mailboxId: string, uploadId: string) => ({ pk: `MBX#${mailboxId}`, sk: `U#${uploadId}` });
+export const uploadKey = (mailboxId: string, uploadId: string) => ({
+  pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
+  sk: `${PREFIXES.mail.upload}${uploadId}`,
+});
 
 const hasBreak = (s: string) => /[\r\n]/.test(s);
 

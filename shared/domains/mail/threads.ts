@@ -1,5 +1,6 @@
 import { conflict } from '../../kernel/ground/errors';
 import type { TransactWriteCommandInput } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { transact } from '../../kernel/store/ops';
 import { getItem, sleep, TABLE } from '../../kernel/store/table';
 import { isSystemLabel, labelKey } from './labels';
@@ -46,10 +47,13 @@ export type IndexItem = ThreadSummary & Pick<Thread, 'subjects'>;
 
 export const MAX_SUBJECTS = 10;
 
-export const mailPk = (mailboxId: string) => `MBX#${mailboxId}`;
-export const threadKey = (mailboxId: string, threadId: string) => ({ pk: mailPk(mailboxId), sk: `T#${threadId}` });
+export const mailPk = (mailboxId: string) => `${PREFIXES.mail.mailbox}${mailboxId}`;
+export const threadKey = (mailboxId: string, threadId: string) => ({
+  pk: mailPk(mailboxId),
+  sk: `${PREFIXES.mail.thread}${threadId}`,
+});
 const stamp = (at: number) => String(at).padStart(15, '0');
-export const indexPrefix = (labelId: string) => `I#${labelId}#`;
+export const indexPrefix = (labelId: string) => `${PREFIXES.mail.labelIndex}${labelId}#`;
 const indexKey = (mailboxId: string, labelId: string, t: Pick<Thread, 'lastAt' | 'threadId'>) => ({
   pk: mailPk(mailboxId),
   sk: `${indexPrefix(labelId)}${stamp(t.lastAt)}#${t.threadId}`,
@@ -162,7 +166,7 @@ export async function changeThread(
       await transact(writes, async (i) => {
         if (i === 0) return STALE as unknown as Error;
         const w = writes[i];
-        if (w?.Update?.Key && String(w.Update.Key.sk).startsWith('LBL#')) return conflict(LABEL_GONE);
+        if (w?.Update?.Key && String(w.Update.Key.sk).startsWith(PREFIXES.mail.label)) return conflict(LABEL_GONE);
         return undefined;
       });
       return next.after;

@@ -1,3 +1,4 @@
+import { PREFIXES } from '../../kernel/store/keys';
 import { getItem, getMany } from '../../kernel/store/table';
 
 /** Limits of a mailbox's sending (SES's own per-message limit is 40 MB; a message here is at most 25 MB). */
@@ -18,9 +19,15 @@ const month = (at: number) => new Date(at).toISOString().slice(0, 7);
  * `MONTH#<yyyy-mm>` (sent and received that month; bounces and complaints, by the mail-feedback worker).
  */
 export const usageKeys = {
-  stats: (mailboxId: string) => ({ pk: `MBX#${mailboxId}`, sk: 'STATS' }),
-  day: (mailboxId: string, at: number) => ({ pk: `MBX#${mailboxId}`, sk: `DAY#${day(at)}` }),
-  month: (mailboxId: string, at: number) => ({ pk: `MBX#${mailboxId}`, sk: `MONTH#${month(at)}` }),
+  stats: (mailboxId: string) => ({ pk: `${PREFIXES.mail.mailbox}${mailboxId}`, sk: 'STATS' }),
+  day: (mailboxId: string, at: number) => ({
+    pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
+    sk: `${PREFIXES.mail.day}${day(at)}`,
+  }),
+  month: (mailboxId: string, at: number) => ({
+    pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
+    sk: `${PREFIXES.mail.month}${month(at)}`,
+  }),
 };
 
 /** The next UTC midnight: when the daily quota resets. */

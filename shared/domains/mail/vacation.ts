@@ -1,5 +1,6 @@
 import type { Email } from 'postal-mime';
 import { describeError, log } from '../../kernel/ground/log';
+import { PREFIXES } from '../../kernel/store/keys';
 import { putOnce } from '../../kernel/store/ops';
 import { mail } from '../../ports/mail-transport';
 import { domainOf, getDomain, type MailboxRecord } from './records';
@@ -35,7 +36,10 @@ export async function vacationReply(
   try {
     const domain = await getDomain(mailbox.orgId, domainOf(mailbox.address));
     if (domain?.status !== 'verified') return false;
-    const marker = { pk: mailPk(mailbox.mailboxId), sk: `VAC#${v.startsAt ?? 0}#${mailbox.version}#${sender}` };
+    const marker = {
+      pk: mailPk(mailbox.mailboxId),
+      sk: `${PREFIXES.mail.vacation}${v.startsAt ?? 0}#${mailbox.version}#${sender}`,
+    };
     try {
       await putOnce({ Item: { ...marker, at: now }, ConditionExpression: 'attribute_not_exists(pk)' });
     } catch (err) {

@@ -4,7 +4,7 @@ import { getUser } from '../../kernel/identity/users';
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
 import { putOnce, queryPrefix } from '../../kernel/store/ops';
-import { getItem, ORG_PREFIX, TABLE } from '../../kernel/store/table';
+import { getItem, ORG_PREFIX, orgPk, TABLE } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
 import { phone } from '../../ports/phone';
 import { scheduler, timerKey } from '../../ports/scheduler';
@@ -58,7 +58,7 @@ export async function planEvent(event: NotifyEvent): Promise<Map<string, Plan>> 
   for (const { rule, protocolId } of fitting) {
     let recipients = event.people;
     if (rule.roles?.length || rule.userIds?.length) {
-      members ??= await queryPrefix<Member>(`ORG#${event.orgId}`, ORG_PREFIX.member);
+      members ??= await queryPrefix<Member>(orgPk(event.orgId), ORG_PREFIX.member);
       const roles = new Set<Role>(rule.roles ?? []);
       const ids = new Set(rule.userIds ?? []);
       recipients = members.filter((m) => roles.has(m.role) || ids.has(m.userId)).map((m) => m.userId);

@@ -3,7 +3,8 @@ import { notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
-import { getItem, TABLE } from '../../kernel/store/table';
+import { PREFIXES } from '../../kernel/store/keys';
+import { getItem, TABLE, userPk } from '../../kernel/store/table';
 import type { EventKind, NotifyEvent, Step } from './kinds';
 
 export const NOTICE_MESSAGES = {
@@ -43,8 +44,8 @@ export interface NoticeRecord {
   sent: { step: number; channels: string[]; at: number }[];
 }
 
-const NOTICE = 'NOTICE#';
-export const noticeKey = (userId: string, noticeId: string) => ({ pk: `USER#${userId}`, sk: `${NOTICE}${noticeId}` });
+const NOTICE = PREFIXES.notifications.notice;
+export const noticeKey = (userId: string, noticeId: string) => ({ pk: userPk(userId), sk: `${NOTICE}${noticeId}` });
 
 /**
  * `nte_` (spec part A's prefix for a notification) + the event id's 10 time characters + 16 of a
@@ -87,7 +88,7 @@ export async function listNotices(userId: string, limit: number, cursor: string 
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':p': NOTICE },
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':p': NOTICE },
       ScanIndexForward: false,
       Limit: limit,
       ExclusiveStartKey: start,

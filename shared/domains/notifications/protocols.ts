@@ -1,8 +1,9 @@
 import { invalid, notFound } from '../../kernel/ground/errors';
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
-import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
+import { getItem, orgPk, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import type { ResourceType, Rule } from './kinds';
 
 export const PROTOCOL_MESSAGES = {
@@ -38,16 +39,16 @@ export interface ProtocolRecord {
   attachments: Attachment[];
 }
 
-const PROTOCOL = 'NOTIFYPROTO#';
-const ATTACHED = 'NOTIFYATT#';
+const PROTOCOL = PREFIXES.notifications.protocol;
+const ATTACHED = PREFIXES.notifications.attached;
 export const protocolKey = (orgId: string, protocolId: string) => ({
-  pk: `ORG#${orgId}`,
+  pk: orgPk(orgId),
   sk: `${PROTOCOL}${protocolId}`,
 });
 /** One item per attachment: the protocols of a resource are one query (`NOTIFYATT#<type>#<id>#`). */
 const attachedPrefix = (type: ResourceType, id: string) => `${ATTACHED}${type}#${id}#`;
 const attachedKey = (orgId: string, a: Attachment, protocolId: string) => ({
-  pk: `ORG#${orgId}`,
+  pk: orgPk(orgId),
   sk: `${attachedPrefix(a.resourceType, a.resourceId)}${protocolId}`,
 });
 
@@ -68,7 +69,7 @@ export function shownProtocol(p: ProtocolRecord) {
   };
 }
 
-export const listProtocols = (orgId: string) => queryPrefix<ProtocolRecord>(`ORG#${orgId}`, PROTOCOL);
+export const listProtocols = (orgId: string) => queryPrefix<ProtocolRecord>(orgPk(orgId), PROTOCOL);
 
 export async function requireProtocol(orgId: string, protocolId: string, consistent = false): Promise<ProtocolRecord> {
   const p = protocolId.startsWith('npr_')
@@ -196,7 +197,7 @@ export async function protocolsFor(
   const enabled = all.filter((p) => p.enabled);
   for (const r of resources) {
     if (r.type === 'org') continue;
-    const attached = await queryPrefix<{ protocolId: string }>(`ORG#${orgId}`, attachedPrefix(r.type, r.id));
+    const attached = await queryPrefix<{ protocolId: string }>(orgPk(orgId), attachedPrefix(r.type, r.id));
     if (attached.length > 0) {
       const ids = new Set(attached.map((a) => a.protocolId));
       return enabled.filter((p) => ids.has(p.protocolId));

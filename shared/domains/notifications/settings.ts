@@ -1,6 +1,6 @@
 import { db } from '../../kernel/store/client';
 import { PutCommand } from '../../kernel/store/commands';
-import { getItem, TABLE } from '../../kernel/store/table';
+import { getItem, TABLE, userPk } from '../../kernel/store/table';
 
 /**
  * A person's notification settings (not shown in the spec; `GET|PUT /v1/me/notifications/settings`):
@@ -13,7 +13,7 @@ export interface NotifySettings {
   quietHours: { start: string; end: string; timeZone: string } | null;
 }
 
-const settingsKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'NOTIFYSETTINGS' });
+const settingsKey = (userId: string) => ({ pk: userPk(userId), sk: 'NOTIFYSETTINGS' });
 
 export async function readSettings(userId: string): Promise<NotifySettings> {
   const item = await getItem<NotifySettings>(settingsKey(userId));

@@ -1,6 +1,7 @@
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
+import { PREFIXES } from '../../kernel/store/keys';
 import { getItem, getMany, TABLE } from '../../kernel/store/table';
 import { hidingIn, type PageRecord, pageKey, visibleOnly } from './records';
 
@@ -9,9 +10,12 @@ import { hidingIn, type PageRecord, pageKey, visibleOnly } from './records';
  * (`PGFAV#<orgId>#<pageId>` / `BY#<callerId>`), so removing a page finds its favorites at once,
  * listed for the caller newest first by GSI1 (`PGFAVS#<orgId>#<callerId>` / `<at>#<pageId>`).
  */
-export const favoritesPk = (orgId: string, pageId: string) => `PGFAV#${orgId}#${pageId}`;
-const favoriteKey = (orgId: string, pageId: string, by: string) => ({ pk: favoritesPk(orgId, pageId), sk: `BY#${by}` });
-const listPk = (orgId: string, by: string) => `PGFAVS#${orgId}#${by}`;
+export const favoritesPk = (orgId: string, pageId: string) => `${PREFIXES.pages.favorites}${orgId}#${pageId}`;
+const favoriteKey = (orgId: string, pageId: string, by: string) => ({
+  pk: favoritesPk(orgId, pageId),
+  sk: `${PREFIXES.pages.by}${by}`,
+});
+const listPk = (orgId: string, by: string) => `${PREFIXES.pages.favoritesOf}${orgId}#${by}`;
 
 export interface FavoriteRecord {
   pageId: string;

@@ -1,7 +1,8 @@
 import { notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { QueryCommand } from '../../kernel/store/commands';
-import { getItem, TABLE } from '../../kernel/store/table';
+import { PREFIXES } from '../../kernel/store/keys';
+import { getItem, orgPk, TABLE } from '../../kernel/store/table';
 
 /**
  * Knowledge pages (the pages group): a tree of pages per organization, each with a title, an icon
@@ -66,9 +67,10 @@ export const PAGE_MESSAGES = {
 /** The deepest a page may be created or moved (its ancestors are checked in one transaction). */
 export const MAX_DEPTH = 50;
 
-export const pageKey = (orgId: string, pageId: string) => ({ pk: `ORG#${orgId}`, sk: `PAGE#${pageId}` });
+export const pageKey = (orgId: string, pageId: string) => ({ pk: orgPk(orgId), sk: `${PREFIXES.pages.page}${pageId}` });
 /** GSI1 of a parent's children. */
-export const listPk = (orgId: string, parentId: string | null) => `PAGES#${orgId}#${parentId ?? 'root'}`;
+export const listPk = (orgId: string, parentId: string | null) =>
+  `${PREFIXES.pages.children}${orgId}#${parentId ?? 'root'}`;
 export const listSk = (rank: string, pageId: string) => `${rank}#${pageId}`;
 
 const PAGE_ID = /^pg_[0-9a-z]{26}$/;

@@ -1,8 +1,9 @@
 import { db } from '../../kernel/store/client';
 import { BatchWriteCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { withLease } from '../../kernel/store/lease';
 import { transact } from '../../kernel/store/ops';
-import { getItem, sleep, TABLE } from '../../kernel/store/table';
+import { getItem, orgPk, sleep, TABLE } from '../../kernel/store/table';
 import { readContent, removeContent } from './content';
 import { type IndexedState, PAGE_MESSAGES, type PageRecord, pageKey } from './records';
 import { frequencies, markdownText } from './text';
@@ -22,8 +23,8 @@ import { frequencies, markdownText } from './text';
  * Lengths are kept exactly up to 128 words and to 2% above, so a small edit of a long page does
  * not rewrite all its postings.
  */
-export const indexPk = (orgId: string) => `PGIDX#${orgId}`;
-export const statsKey = (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'PGSTATS' });
+export const indexPk = (orgId: string) => `${PREFIXES.pages.searchIndex}${orgId}`;
+export const statsKey = (orgId: string) => ({ pk: orgPk(orgId), sk: 'PGSTATS' });
 
 /** Distinct words indexed per page (the first ones met). */
 export const MAX_TERMS = 20_000;

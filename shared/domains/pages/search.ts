@@ -1,8 +1,7 @@
 import { invalid } from '../../kernel/ground/errors';
-import { db } from '../../kernel/store/client';
-import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor, INVALID_CURSOR } from '../../kernel/store/cursor';
-import { getMany, TABLE } from '../../kernel/store/table';
+import { queryPages } from '../../kernel/store/ops';
+import { getMany } from '../../kernel/store/table';
 import { readContent } from './content';
 import { hidingIn, type PageRecord, pageKey, visibleOnly } from './records';
 import { indexPk, indexStats, type Posting, type Stats } from './search-index';
@@ -34,24 +33,16 @@ type Found = Posting & { term: string };
 async function postings(orgId: string, word: string, prefix: boolean): Promise<Found[]> {
   const found: Found[] = [];
   const from = prefix ? word : `${word} `;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        // BETWEEN rather than begins_with: the same range on DynamoDB, but DynamoDB Local reads the
-        // whole partition for begins_with (17 ms vs 2 ms over 10,000 pages' postings).
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': indexPk(orgId), ':from': from, ':to': `${from}${LAST}` },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      const sk = item.sk as string;
-      found.push({ ...(item as Posting), term: sk.slice(0, sk.lastIndexOf(' ')) });
-    }
-    start = out.LastEvaluatedKey;
-  } while (start && (!prefix || found.length < MAX_PREFIX_POSTINGS));
+  const pages = queryPages<Posting & { sk: string }>({
+    // BETWEEN rather than begins_with: the same range on DynamoDB, but DynamoDB Local reads the
+    // whole partition for begins_with (17 ms vs 2 ms over 10,000 pages' postings).
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': indexPk(orgId), ':from': from, ':to': `${from}${LAST}` },
+  });
+  for await (const page of pages) {
+    for (const item of page.items) found.push({ ...item, term: item.sk.slice(0, item.sk.lastIndexOf(' ')) });
+    if (prefix && found.length >= MAX_PREFIX_POSTINGS) break;
+  }
   return found;
 }
 

@@ -3,6 +3,7 @@ import { conflict, type DomainError, invalid, notFound } from '../../kernel/grou
 import { CATALOG, readCatalog } from '../../kernel/plans/catalog';
 import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
 import type { TransactWriteCommandInput } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { transact } from '../../kernel/store/ops';
 import { fieldUpdate, TABLE } from '../../kernel/store/table';
 
@@ -34,8 +35,8 @@ export interface LocationRecord {
 }
 
 const geoKeys = {
-  region: (id: string) => ({ pk: CATALOG.geo, sk: `REGION#${id}` }),
-  location: (id: string) => ({ pk: CATALOG.geo, sk: `LOCATION#${id}` }),
+  region: (id: string) => ({ pk: CATALOG.geo, sk: `${PREFIXES.platformAdmin.region}${id}` }),
+  location: (id: string) => ({ pk: CATALOG.geo, sk: `${PREFIXES.platformAdmin.location}${id}` }),
   default: () => ({ pk: CATALOG.geo, sk: 'DEFAULT' }),
 };
 
@@ -72,8 +73,8 @@ export async function readGeo(consistent = false): Promise<Geo> {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const pointer = items.find((i) => i.sk === 'DEFAULT') as { locationId?: string; version?: number } | undefined;
   return {
-    regions: byId<RegionRecord>('REGION#'),
-    locations: byId<LocationRecord>('LOCATION#'),
+    regions: byId<RegionRecord>(PREFIXES.platformAdmin.region),
+    locations: byId<LocationRecord>(PREFIXES.platformAdmin.location),
     defaultId: pointer?.locationId ?? defaultLocation,
     defaultVersion: pointer?.version ?? 1,
   };

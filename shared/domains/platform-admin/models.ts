@@ -1,5 +1,6 @@
 import { CATALOG, putEntry, readCatalog } from '../../kernel/plans/catalog';
 import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
+import { PREFIXES } from '../../kernel/store/keys';
 
 /**
  * The catalog of models offered to organizations (`PLATFORM#MODELS`): a name, the provider that
@@ -14,7 +15,7 @@ export interface ModelRecord {
   updatedAt: number;
 }
 
-const modelKey = (id: string) => ({ pk: CATALOG.models, sk: `MODEL#${id}` });
+const modelKey = (id: string) => ({ pk: CATALOG.models, sk: `${PREFIXES.platformAdmin.model}${id}` });
 
 export async function listModels(consistent = false): Promise<ModelRecord[]> {
   const items = await readCatalog<ModelRecord>(CATALOG.models, () => [], consistent);

@@ -4,14 +4,17 @@ import type { Organization } from '../../kernel/identity/schema';
 import { PLATFORM_ADMIN_MESSAGES } from '../../kernel/plans/messages';
 import { notePlanOf } from '../../kernel/plans/plan-limits';
 import { listPlans, type PlanRecord } from '../../kernel/plans/plans';
-import { db } from '../../kernel/store/client';
-import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
-import { queryCount, updateVersioned } from '../../kernel/store/ops';
-import { keys, ORG_PREFIX, TABLE } from '../../kernel/store/table';
+import { PREFIXES } from '../../kernel/store/keys';
+import { queryCount, queryPages, updateVersioned } from '../../kernel/store/ops';
+import { keys, ORG_PREFIX } from '../../kernel/store/table';
 
 /** What an organization holds, as the operators' list shows it (one counting Query each). */
-const COUNTED = { members: ORG_PREFIX.member, projects: ORG_PREFIX.project, resources: 'RES#' } as const;
+const COUNTED = {
+  members: ORG_PREFIX.member,
+  projects: ORG_PREFIX.project,
+  resources: PREFIXES.resources.resource,
+} as const;
 type Counts = Record<keyof typeof COUNTED, number>;
 
 const count = (orgId: string, prefix: string) =>
@@ -58,21 +61,19 @@ const BATCH = 100;
 export async function pageOrgs(list: string, input: { q?: string; cursor?: string; limit: number }) {
   const q = input.q?.toLowerCase();
   const scope = `platform:${list}:${q ?? ''}`;
-  let start = decodeCursor(scope, input.cursor);
   const found: (Organization & Record<string, unknown>)[] = [];
   let cursor: string | null = null;
-  pages: for (;;) {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :orgs',
-        ExpressionAttributeValues: { ':orgs': 'ORGS' },
-        Limit: q ? BATCH : Math.min(BATCH, input.limit + 1),
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const org of (out.Items ?? []) as (Organization & Record<string, unknown>)[]) {
+  const read = queryPages<Organization & Record<string, unknown>>(
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :orgs',
+      ExpressionAttributeValues: { ':orgs': 'ORGS' },
+      Limit: q ? BATCH : Math.min(BATCH, input.limit + 1),
+    },
+    decodeCursor(scope, input.cursor),
+  );
+  pages: for await (const page of read) {
+    for (const org of page.items) {
       if (q && !org.name.toLowerCase().includes(q) && !org.slug.toLowerCase().includes(q)) continue;
       if (found.length === input.limit) {
         // One more match exists: the page ends at the last one taken.
@@ -82,8 +83,6 @@ export async function pageOrgs(list: string, input: { q?: string; cursor?: strin
       }
       found.push(org);
     }
-    start = out.LastEvaluatedKey;
-    if (!start) break;
   }
   return { orgs: found as Organization[], cursor };
 }

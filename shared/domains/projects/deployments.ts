@@ -1,6 +1,7 @@
 import { db } from '../../kernel/store/client';
-import { QueryCommand, type QueryCommandOutput } from '../../kernel/store/commands';
-import { queryAll } from '../../kernel/store/ops';
+import { QueryCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
+import { queryAll, queryPages } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { type Deployment, type DeploymentRecord, IN_PROGRESS } from '../deployments/schema';
 import { projectKeys } from './records';
@@ -12,8 +13,14 @@ import { projectKeys } from './records';
  * backwards is newest first.
  */
 export const deploymentKeys = {
-  deployment: (orgId: string, deploymentId: string) => ({ pk: keys.org(orgId).pk, sk: `DPL#${deploymentId}` }),
-  byProject: (projectId: string) => ({ gsi1pk: `PRJ#${projectId}`, gsi1sk: 'DPL#' }),
+  deployment: (orgId: string, deploymentId: string) => ({
+    pk: keys.org(orgId).pk,
+    sk: `${PREFIXES.deployments.deployment}${deploymentId}`,
+  }),
+  byProject: (projectId: string) => ({
+    gsi1pk: `${PREFIXES.projects.project}${projectId}`,
+    gsi1sk: PREFIXES.deployments.deployment,
+  }),
 };
 
 /** `:p` and `:d` of a query over one project's deployments (`gsi1pk = :p AND begins_with(gsi1sk, :d)`). */
@@ -96,29 +103,20 @@ export function projectDeploymentKeys(projectId: string): Promise<{ pk: string; 
  * deployments on gsi1, filtered, until one is found.
  */
 export async function deploymentInProgress(projectId: string): Promise<DeploymentRecord | undefined> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
-        FilterExpression: '#status IN (:s0, :s1, :s2)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ...byProjectValues(projectId),
-          ':s0': IN_PROGRESS[0],
-          ':s1': IN_PROGRESS[1],
-          ':s2': IN_PROGRESS[2],
-        },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    const found = out.Items?.[0];
-    if (found) return found as DeploymentRecord;
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const pages = queryPages<DeploymentRecord>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p AND begins_with(gsi1sk, :d)',
+    FilterExpression: '#status IN (:s0, :s1, :s2)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ...byProjectValues(projectId),
+      ':s0': IN_PROGRESS[0],
+      ':s1': IN_PROGRESS[1],
+      ':s2': IN_PROGRESS[2],
+    },
+    ScanIndexForward: false,
+  });
+  for await (const page of pages) if (page.items[0]) return page.items[0];
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import { notFound } from '../../kernel/ground/errors';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll } from '../../kernel/store/ops';
 import { getMany, type Item, keys } from '../../kernel/store/table';
 import { FUNCTION_CONFIG } from '../../ports/runtime/port';
@@ -16,7 +17,7 @@ const byName = (a: ProjectRecord, b: ProjectRecord) =>
 function allProjects(orgId: string): Promise<ProjectRecord[]> {
   return queryAll<ProjectRecord>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': 'PRJ#' },
+    ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': PREFIXES.projects.project },
   });
 }
 
@@ -83,8 +84,10 @@ export async function readProject(orgId: string, projectId: string) {
     ...(project.productionDeploymentId ? [deploymentKeys.deployment(orgId, project.productionDeploymentId)] : []),
   ];
   const found = await getMany<Item>(second);
-  const repo = found.find((i) => i?.sk.startsWith('RES#')) as ResourceRecord | undefined;
-  const production = found.find((i) => i?.sk.startsWith('DPL#')) as DeploymentRecord | undefined;
+  const repo = found.find((i) => i?.sk.startsWith(PREFIXES.resources.resource)) as ResourceRecord | undefined;
+  const production = found.find((i) => i?.sk.startsWith(PREFIXES.deployments.deployment)) as
+    | DeploymentRecord
+    | undefined;
   return {
     project: toProject(project),
     productionHost: production ? productionHostOf(project) : undefined,

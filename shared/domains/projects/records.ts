@@ -1,5 +1,6 @@
 import type { Caller } from '../../kernel/auth/caller';
 import { conflict, notFound } from '../../kernel/ground/errors';
+import { PREFIXES } from '../../kernel/store/keys';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import type { ProjectRecord } from './schema';
 
@@ -20,23 +21,29 @@ import type { ProjectRecord } from './schema';
  * | repository, database, bucket | `RES#<type>#<resourceId>` | databases and buckets link with field `projectId` |
  */
 export const projectKeys = {
-  project: (orgId: string, projectId: string) => ({ pk: keys.org(orgId).pk, sk: `PRJ#${projectId}` }),
-  slug: (orgId: string, slug: string) => ({ pk: keys.org(orgId).pk, sk: `PRJSLUG#${slug}` }),
-  env: (orgId: string, projectId: string, key: string) => ({ pk: keys.org(orgId).pk, sk: `ENV#${projectId}#${key}` }),
+  project: (orgId: string, projectId: string) => ({
+    pk: keys.org(orgId).pk,
+    sk: `${PREFIXES.projects.project}${projectId}`,
+  }),
+  slug: (orgId: string, slug: string) => ({ pk: keys.org(orgId).pk, sk: `${PREFIXES.projects.slug}${slug}` }),
+  env: (orgId: string, projectId: string, key: string) => ({
+    pk: keys.org(orgId).pk,
+    sk: `${PREFIXES.projects.env}${projectId}#${key}`,
+  }),
   resource: (orgId: string, type: 'repository' | 'database' | 'bucket', resourceId: string) => ({
     pk: keys.org(orgId).pk,
-    sk: `RES#${type}#${resourceId}`,
+    sk: `${PREFIXES.resources.resource}${type}#${resourceId}`,
   }),
 };
 
 /** Sort-key prefixes of records that belong to one project and move or go with it. */
 export const projectPrefixes = {
-  env: (projectId: string) => `ENV#${projectId}#`,
-  cron: (projectId: string) => `CRON#${projectId}#`,
-  serverFunction: (projectId: string) => `FN#${projectId}#`,
-  route: (projectId: string) => `ROUTE#${projectId}#`,
+  env: (projectId: string) => `${PREFIXES.projects.env}${projectId}#`,
+  cron: (projectId: string) => `${PREFIXES.deployments.cron}${projectId}#`,
+  serverFunction: (projectId: string) => `${PREFIXES.deployments.serverFunction}${projectId}#`,
+  route: (projectId: string) => `${PREFIXES.deployments.route}${projectId}#`,
 };
-export const DOMAIN_PREFIX = 'DOM#';
+export const DOMAIN_PREFIX = PREFIXES.customDomains.domain;
 
 export const PROJECT_NOT_FOUND = 'Project not found';
 export const PROJECT_DELETING = 'This project is being deleted. Delete it again to finish.';

@@ -1,4 +1,5 @@
 import { invalid } from '../../kernel/ground/errors';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll } from '../../kernel/store/ops';
 import { type Item, keys, TABLE } from '../../kernel/store/table';
 import { DOMAIN_PREFIX, isId, projectKeys } from './records';
@@ -63,7 +64,11 @@ export async function linkedStorage(orgId: string, projectId: string): Promise<R
     queryAll<ResourceRecord>({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       FilterExpression: 'projectId = :project',
-      ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': `RES#${type}#`, ':project': projectId },
+      ExpressionAttributeValues: {
+        ':pk': keys.org(orgId).pk,
+        ':p': `${PREFIXES.resources.resource}${type}#`,
+        ':project': projectId,
+      },
       ConsistentRead: true,
     });
   const [databases, buckets] = await Promise.all([read('database'), read('bucket')]);

@@ -8,6 +8,7 @@ import { artifactsBucket } from '../../kernel/config';
 import { log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { git } from '../../ports/git';
 import { GitArchiveError } from '../../ports/git/port';
@@ -57,8 +58,8 @@ export type ArchiveState =
   | { status: 'failed'; error: string };
 
 const recordKey = (repoId: string, commit: string, format: ArchiveFormat) => ({
-  pk: `REPOID#${repoId}`,
-  sk: `ARCHIVE#${commit}#${format}`,
+  pk: `${PREFIXES.repos.repo}${repoId}`,
+  sk: `${PREFIXES.repos.archive}${commit}#${format}`,
 });
 const objectKey = (repoId: string, commit: string, format: ArchiveFormat) =>
   `repo-archives/${repoId}/${commit}.${format}`;

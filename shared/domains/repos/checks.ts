@@ -4,6 +4,7 @@ import { db } from '../../kernel/store/client';
 import { QueryCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { putOnce, queryCount, queryPrefix, updateVersioned } from '../../kernel/store/ops';
 import { getItem, publicFields, TABLE } from '../../kernel/store/table';
 import { peopleOf, raiseEvent } from '../notifications/raise';
@@ -126,10 +127,10 @@ export function describeSource(s: CheckSource): string {
   return `user ${s.user}`;
 }
 
-const PREFIX = 'CHECK#';
+const PREFIX = PREFIXES.repos.check;
 const commitPrefix = (commitId: string) => `${PREFIX}${commitId}#`;
 export const checkKey = (repoId: string, commitId: string, name: string) => ({
-  pk: `REPOID#${repoId}`,
+  pk: `${PREFIXES.repos.repo}${repoId}`,
   sk: `${commitPrefix(commitId)}${name}`,
 });
 
@@ -155,7 +156,7 @@ function timesFor(state: CheckState, prev: Pick<CheckRecord, 'startedAt' | 'comp
 
 /** A commit's checks by name: the whole list (at most 100), for merges and summaries. */
 export const checksOf = (repoId: string, commitId: string) =>
-  queryPrefix<CheckRecord>(`REPOID#${repoId}`, commitPrefix(commitId));
+  queryPrefix<CheckRecord>(`${PREFIXES.repos.repo}${repoId}`, commitPrefix(commitId));
 
 /** A page of a commit's checks by name (signed cursor scoped to the repository and commit). */
 export async function listChecks(
@@ -169,7 +170,7 @@ export async function listChecks(
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `REPOID#${repoId}`, ':prefix': commitPrefix(commitId) },
+      ExpressionAttributeValues: { ':pk': `${PREFIXES.repos.repo}${repoId}`, ':prefix': commitPrefix(commitId) },
       Limit: query.limit,
       ExclusiveStartKey: decodeCursor(scope, query.cursor),
     }),
@@ -385,7 +386,7 @@ export async function updateCheck(
 const checkCount = (repoId: string, commitId: string) =>
   queryCount({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': `REPOID#${repoId}`, ':prefix': commitPrefix(commitId) },
+    ExpressionAttributeValues: { ':pk': `${PREFIXES.repos.repo}${repoId}`, ':prefix': commitPrefix(commitId) },
   });
 
 /** Writes on the version read: a check changed meanwhile is 409 `The check changed.`. */

@@ -4,6 +4,7 @@ import { notFound } from '../../kernel/ground/errors';
 import { findKey, hashSecret, KEY_PREFIX } from '../../kernel/identity/key-secrets';
 import type { Member } from '../../kernel/identity/schema';
 import { newId, newSecret } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, getMany, keys, putNew, TABLE } from '../../kernel/store/table';
 
@@ -28,10 +29,10 @@ export interface GitCredential {
   expiresAt?: number;
 }
 
-const byHash = (hash: string) => ({ pk: `GITCRED#${hash}`, sk: 'GITCRED' });
+const byHash = (hash: string) => ({ pk: `${PREFIXES.repos.credential}${hash}`, sk: 'GITCRED' });
 const listKey = (orgId: string, userId: string, keyId: string) => ({
   pk: keys.org(orgId).pk,
-  sk: `GITCRED#${userId}#${keyId}`,
+  sk: `${PREFIXES.repos.credential}${userId}#${keyId}`,
 });
 
 export const CREDENTIAL_NOT_FOUND = 'Git credential not found';
@@ -58,7 +59,7 @@ export async function createCredential(input: Omit<GitCredential, 'keyId' | 'cre
 
 /** The person's credentials in the organization, newest first. */
 export async function listCredentials(orgId: string, userId: string): Promise<GitCredential[]> {
-  const items = await queryPrefix<GitCredential>(keys.org(orgId).pk, `GITCRED#${userId}#`);
+  const items = await queryPrefix<GitCredential>(keys.org(orgId).pk, `${PREFIXES.repos.credential}${userId}#`);
   return items.sort((a, b) => b.createdAt - a.createdAt);
 }
 

@@ -1,10 +1,11 @@
 import type { Caller } from '../../kernel/auth/caller';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
-import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
-import { queryPrefix, transact } from '../../kernel/store/ops';
+import { PREFIXES } from '../../kernel/store/keys';
+import { queryPages, queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { raiseEvent } from '../notifications/raise';
 import { resourceKey } from '../resources/records';
@@ -44,13 +45,16 @@ export type CommentRecord = Comment & Required<Pick<Comment, 'createdAt' | 'upda
 
 const NUMBER_TRIES = 3;
 const pad = (n: number) => String(n).padStart(10, '0');
-export const numberKey = (repoId: string, number: number) => ({ pk: `REPOID#${repoId}`, sk: `NUM#${pad(number)}` });
-const commentKey = (repoId: string, number: number, commentId: string) => ({
-  pk: `REPOID#${repoId}`,
-  sk: `CMT#${pad(number)}#${commentId}`,
+export const numberKey = (repoId: string, number: number) => ({
+  pk: `${PREFIXES.repos.repo}${repoId}`,
+  sk: `${PREFIXES.repos.number}${pad(number)}`,
 });
-export const NUMBER_PREFIX = 'NUM#';
-export const COMMENT_PREFIX = (number: number) => `CMT#${pad(number)}#`;
+const commentKey = (repoId: string, number: number, commentId: string) => ({
+  pk: `${PREFIXES.repos.repo}${repoId}`,
+  sk: `${PREFIXES.repos.comment}${pad(number)}#${commentId}`,
+});
+export const NUMBER_PREFIX = PREFIXES.repos.number;
+export const COMMENT_PREFIX = (number: number) => `${PREFIXES.repos.comment}${pad(number)}#`;
 
 /** The comments of an issue or pull request (they share the numbering), oldest first. */
 export const commentsOf = (repoId: string, number: number) =>
@@ -311,31 +315,26 @@ export async function listNumbered<T extends { kind: ThreadKind }>(
   }
   // Filtered reads until the page is full: its cursor is the key of its last item when more may follow.
   const items: T[] = [];
-  let start = decodeCursor(scope, query.cursor);
   let next: Record<string, unknown> | undefined;
-  while (items.length < query.limit) {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        FilterExpression: filters.join(' AND '),
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        Limit: READ_BATCH,
-        ExclusiveStartKey: start,
-      }),
-    );
-    const read = (out.Items ?? []) as (T & { pk: string; sk: string })[];
+  const pages = queryPages<T & { pk: string; sk: string }>(
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: filters.join(' AND '),
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      Limit: READ_BATCH,
+    },
+    decodeCursor(scope, query.cursor),
+  );
+  for await (const { items: read, next: after } of pages) {
     const room = query.limit - items.length;
     items.push(...read.slice(0, room));
     const lastTaken = read[Math.min(room, read.length) - 1];
-    if (read.length > room || (items.length === query.limit && out.LastEvaluatedKey)) {
+    if (read.length > room || (items.length === query.limit && after)) {
       next = lastTaken && { pk: lastTaken.pk, sk: lastTaken.sk };
       break;
     }
-    start = out.LastEvaluatedKey;
-    if (!start) break;
   }
   return { items, cursor: encodeCursor(scope, next) };
 }

@@ -1,6 +1,7 @@
 import { invalid } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { keys, TABLE } from '../../kernel/store/table';
 import { resourceKey } from '../resources/records';
@@ -28,11 +29,11 @@ export const TOO_MANY_LABELS = 'A repository can have up to 100 labels.';
 
 const labelKey = (r: RepoRecord, name: string) => ({
   pk: keys.org(r.orgId).pk,
-  sk: `REPOLABEL#${r.resourceId}#${name}`,
+  sk: `${PREFIXES.repos.label}${r.resourceId}#${name}`,
 });
 
 export async function listLabels(r: RepoRecord): Promise<Label[]> {
-  const items = await queryPrefix<Label>(keys.org(r.orgId).pk, `REPOLABEL#${r.resourceId}#`);
+  const items = await queryPrefix<Label>(keys.org(r.orgId).pk, `${PREFIXES.repos.label}${r.resourceId}#`);
   return items.map((l) => ({ name: l.name, color: l.color, ...(l.description ? { description: l.description } : {}) }));
 }
 

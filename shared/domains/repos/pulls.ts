@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { conflict } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
 import type { GitPerson } from '../../ports/git';
@@ -112,19 +113,19 @@ export const MAX_OPEN_PULLS = 1000;
 export const MAX_APPROVALS = 200;
 
 const pad = (n: number) => String(n).padStart(10, '0');
-const partition = (repoId: string) => `REPOID#${repoId}`;
-const LOCK_PREFIX = 'OPENPR#';
+const partition = (repoId: string) => `${PREFIXES.repos.repo}${repoId}`;
+const LOCK_PREFIX = PREFIXES.repos.openPull;
 const lockKey = (repoId: string, source: string, target: string) => ({
   pk: partition(repoId),
   sk: `${LOCK_PREFIX}${source} ${target}`,
 });
 const approvalKey = (repoId: string, number: number, who: string) => ({
   pk: partition(repoId),
-  sk: `APPROVAL#${pad(number)}#${who}`,
+  sk: `${PREFIXES.repos.approval}${pad(number)}#${who}`,
 });
 const threadKey = (repoId: string, number: number, id: string) => ({
   pk: partition(repoId),
-  sk: `THREAD#${pad(number)}#${id}`,
+  sk: `${PREFIXES.repos.thread}${pad(number)}#${id}`,
 });
 
 /** The revision of a pull request at a source head: new with each push, and with each reopen. */
@@ -271,7 +272,7 @@ function applied(pull: PullRecord, fields: Record<string, unknown>): PullRecord 
 }
 
 export const listApprovals = (repoId: string, number: number) =>
-  queryPrefix<Approval>(partition(repoId), `APPROVAL#${pad(number)}#`);
+  queryPrefix<Approval>(partition(repoId), `${PREFIXES.repos.approval}${pad(number)}#`);
 
 /** Sets (or, `approve` false, withdraws) the caller's approval of a revision; at most MAX_APPROVALS. */
 export async function setApproval(
@@ -293,7 +294,7 @@ export async function setApproval(
 }
 
 export const listThreads = (repoId: string, number: number) =>
-  queryPrefix<ThreadRecord>(partition(repoId), `THREAD#${pad(number)}#`);
+  queryPrefix<ThreadRecord>(partition(repoId), `${PREFIXES.repos.thread}${pad(number)}#`);
 
 /** A new review thread with its first comment. */
 export async function createThread(

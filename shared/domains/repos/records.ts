@@ -2,9 +2,10 @@ import type { Caller } from '../../kernel/auth/caller';
 import { conflict, DomainError, isDomainError, notFound } from '../../kernel/ground/errors';
 import { log } from '../../kernel/ground/log';
 import { db } from '../../kernel/store/client';
-import { PutCommand, QueryCommand, UpdateCommand } from '../../kernel/store/commands';
+import { PutCommand, UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
-import { transact } from '../../kernel/store/ops';
+import { PREFIXES } from '../../kernel/store/keys';
+import { queryAll, transact } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { git } from '../../ports/git';
 import { usableLocation } from '../platform-admin/geo';
@@ -60,7 +61,7 @@ const nameKey = (orgId: string, name: string) => resourceNameKey(orgId, 'reposit
  * A repository's organization by its id: CodeCommit's events name a repository only (by its
  * physical name, `<prefix><repoId>`), so the worker that deploys pushes finds the rest from here.
  */
-const repoOrgKey = (repoId: string) => ({ pk: `REPOID#${repoId}`, sk: 'REPO' });
+const repoOrgKey = (repoId: string) => ({ pk: `${PREFIXES.repos.repo}${repoId}`, sk: 'REPO' });
 
 /** The repository of an id, wherever it is. */
 export async function repoById(repoId: string): Promise<RepoRecord | undefined> {
@@ -190,24 +191,15 @@ async function firstFiles(record: RepoRecord, input: CreateRepoInput, caller: Ca
 
 /** The projects of the organization linked to the repository. */
 export async function linkedProjects(orgId: string, repoId: string): Promise<{ projectId: string }[]> {
-  const out: { projectId: string }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        FilterExpression: 'repoId = :repo',
-        ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': 'PRJ#', ':repo': repoId },
-        ProjectionExpression: 'projectId, sk',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      if (item.projectId && item.sk === `PRJ#${item.projectId}`) out.push({ projectId: item.projectId as string });
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll<{ projectId?: string; sk: string }>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    FilterExpression: 'repoId = :repo',
+    ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':p': PREFIXES.projects.project, ':repo': repoId },
+    ProjectionExpression: 'projectId, sk',
+  });
+  return items
+    .filter((item) => item.projectId && item.sk === `${PREFIXES.projects.project}${item.projectId}`)
+    .map((item) => ({ projectId: item.projectId as string }));
 }
 
 /**

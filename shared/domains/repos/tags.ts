@@ -1,5 +1,6 @@
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll, queryPrefix } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { type GitPort, type GitTag, git } from '../../ports/git';
@@ -21,8 +22,8 @@ interface TagItem {
   commit: string;
 }
 
-const PREFIX = 'TAGREF#';
-const partition = (repoId: string) => `REPOID#${repoId}`;
+const PREFIX = PREFIXES.repos.tag;
+const partition = (repoId: string) => `${PREFIXES.repos.repo}${repoId}`;
 const tagKey = (repoId: string, name: string) => ({ pk: partition(repoId), sk: `${PREFIX}${name}` });
 
 /** A tag moved: `next` null deleted it; `commit` when the source knows the commit it peels to. */

@@ -2,6 +2,7 @@ import { conflict, type DomainError, invalid } from '../../kernel/ground/errors'
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, type TransactWriteCommandInput } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, keys, ORG_PREFIX, putNew, TABLE } from '../../kernel/store/table';
 import { projectKeys } from '../projects/records';
@@ -21,12 +22,12 @@ export const resourceKey = (orgId: string, type: ResourceType, resourceId: strin
 
 export const resourceNameKey = (orgId: string, type: ResourceType, name: string) => ({
   pk: keys.org(orgId).pk,
-  sk: `RESNAME#${type}#${name}`,
+  sk: `${PREFIXES.resources.name}${type}#${name}`,
 });
 
 export const projectLinkKey = (orgId: string, projectId: string, type: ResourceType) => ({
   pk: keys.org(orgId).pk,
-  sk: `LINK#${projectId}#${type}`,
+  sk: `${PREFIXES.resources.link}${projectId}#${type}`,
 });
 
 export const PROJECT_NOT_FOUND = 'Project not found in this organization.';
@@ -55,7 +56,7 @@ export async function getResource(
 export async function listResources(orgId: string, type?: ResourceType): Promise<ResourceRecord[]> {
   const pk = keys.org(orgId).pk;
   if (type) return queryPrefix<ResourceRecord>(pk, ORG_PREFIX[type]);
-  return queryPrefix<ResourceRecord>(pk, 'RES#');
+  return queryPrefix<ResourceRecord>(pk, PREFIXES.resources.resource);
 }
 
 /** The project's name for messages (undefined: no such project in this organization). */

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
 import { DeleteCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll, transact } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { signin } from '../../ports/signin/index';
@@ -48,9 +49,9 @@ export interface ClientRecord extends ClientSpec {
   secrets: StoredSecret[];
 }
 
-export const clientKey = (clientId: string) => ({ pk: `OAUTHCLIENT#${clientId}`, sk: 'CLIENT' });
-const countKey = (projectId: string) => ({ pk: `OAUTHCLIENTS#${projectId}`, sk: 'COUNT' });
-const byProject = (projectId: string) => `PRJCLIENTS#${projectId}`;
+export const clientKey = (clientId: string) => ({ pk: `${PREFIXES.signinClients.client}${clientId}`, sk: 'CLIENT' });
+const countKey = (projectId: string) => ({ pk: `${PREFIXES.signinClients.count}${projectId}`, sk: 'COUNT' });
+const byProject = (projectId: string) => `${PREFIXES.signinClients.byProject}${projectId}`;
 const hashOf = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** The client as the API shows it: its secrets by id and dates, never their values. */
@@ -190,7 +191,7 @@ interface RefreshRecord {
   scope: string[];
   ttl: number;
 }
-const refreshKey = (token: string) => ({ pk: `IDPREFRESH#${hashOf(token)}`, sk: 'TOKEN' });
+const refreshKey = (token: string) => ({ pk: `${PREFIXES.signinClients.refresh}${hashOf(token)}`, sk: 'TOKEN' });
 
 export async function newRefreshToken(
   grant: { clientId: string; sub: string; email: string; scope: string[] },

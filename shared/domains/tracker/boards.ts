@@ -5,7 +5,8 @@ import { getItem, putNew } from '../../kernel/store/table';
 import { canBrowse, permissionsFor } from './access';
 import { statusById, workflowById } from './catalog';
 import type { Board, BoardConfig, Space } from './model';
-import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
+import { pkOf, TK, TP } from './store';
 
 type Stored<T> = T & { pk: string; sk: string };
 const strip = <T extends object>(item: Stored<T>): T => {

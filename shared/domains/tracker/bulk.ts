@@ -5,8 +5,9 @@ import { canEdit, permissionsFor } from './access';
 import { findNamed, ISSUE_TYPES, workflowOf } from './catalog';
 import { type IssueInput, present, requireIssue, resolveInput, statusChange, writeChanges } from './issues';
 import type { Space, TrackedIssue } from './model';
-import { type Actor, countBy, spaceIssuesPk, spaceIssuesSk, TK, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
 import { requireSpace } from './spaces';
+import { countBy, spaceIssuesPk, spaceIssuesSk, TK, takeNumber } from './store';
 import { applyTransition, findTransition } from './transitions';
 
 export type BulkOperation = 'edit' | 'transition' | 'move' | 'delete' | 'watch' | 'unwatch';
@@ -98,7 +99,7 @@ async function one(actor: Actor, ref: string, input: BulkInput, target?: Space):
             },
           },
           { Delete: { TableName: TABLE(), Key: TK.description(actor.orgId, issue.issueId) } },
-          countBy(TABLE(), actor.orgId, issue.spaceId, issue.statusId, -1),
+          countBy(actor.orgId, issue.spaceId, issue.statusId, -1),
         ],
         [TRACKER_MESSAGES.issueChanged],
       );
@@ -128,7 +129,8 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
   const wf = workflowOf(to.config, typeId);
   for (let attempt = 0; ; attempt++) {
     const space = (await getItem<Space & { pk: string }>(TK.space(actor.orgId, to.spaceId), true)) as Space;
-    const number = space.seq + 1;
+    const taken = takeNumber(actor.orgId, space, issue.issueId);
+    const { number } = taken;
     const change: Partial<TrackedIssue> = {
       spaceId: to.spaceId,
       number,
@@ -149,16 +151,7 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
     try {
       await transact(
         [
-          {
-            Update: {
-              TableName: TABLE(),
-              Key: TK.space(actor.orgId, to.spaceId),
-              UpdateExpression: 'SET #seq = :next',
-              ConditionExpression: '#seq = :seq',
-              ExpressionAttributeNames: { '#seq': 'seq' },
-              ExpressionAttributeValues: { ':seq': space.seq, ':next': number },
-            },
-          },
+          taken.sequence,
           {
             Put: {
               TableName: TABLE(),
@@ -173,14 +166,9 @@ async function moveIssue(actor: Actor, issue: TrackedIssue, from: Space, to: Spa
               ExpressionAttributeValues: { ':v': issue.version },
             },
           },
-          {
-            Put: {
-              TableName: TABLE(),
-              Item: { ...TK.issueNumber(actor.orgId, to.spaceId, number), issueId: issue.issueId },
-            },
-          },
-          countBy(TABLE(), actor.orgId, from.spaceId, issue.statusId, -1),
-          countBy(TABLE(), actor.orgId, to.spaceId, next.statusId, 1),
+          taken.pointer,
+          countBy(actor.orgId, from.spaceId, issue.statusId, -1),
+          countBy(actor.orgId, to.spaceId, next.statusId, 1),
         ],
         (i) => Promise.resolve(i === 1 ? new DomainError('conflict', TRACKER_MESSAGES.issueChanged) : undefined),
       );

@@ -27,8 +27,9 @@ import {
   type TrackedIssue,
 } from './model';
 import { rankAfter } from './rank';
-import { type Actor, countBy, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TP, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
 import { spaceComponents, spaceVersions } from './spaces';
+import { countBy, pkOf, spaceIssuesPk, spaceIssuesSk, TK, TP, takeNumber } from './store';
 import { Turns } from './turns';
 
 export { findIssue, getIssue, membersOf };
@@ -363,8 +364,10 @@ async function commitNew(
       getItem<{ lastRank?: string }>(TK.meta(orgId), true),
     ]);
     const now = Date.now();
-    const number = space.seq + 1;
     const issueId = newId('iss_', now);
+    // The space's next number, taken in the transaction below.
+    const taken = takeNumber(orgId, space, issueId);
+    const { number } = taken;
     const rank = rankAfter(meta?.lastRank ?? null);
     const issue: TrackedIssue = {
       orgId,
@@ -412,16 +415,7 @@ async function commitNew(
       if (goals) issue.sla = goals;
     }
     const items: Parameters<typeof transact>[0] = [
-      {
-        Update: {
-          TableName: TABLE(),
-          Key: TK.space(orgId, space.spaceId),
-          UpdateExpression: 'SET #seq = :next',
-          ConditionExpression: '#seq = :seq',
-          ExpressionAttributeNames: { '#seq': 'seq' },
-          ExpressionAttributeValues: { ':seq': space.seq, ':next': number },
-        },
-      },
+      taken.sequence,
       {
         Put: {
           TableName: TABLE(),
@@ -443,8 +437,8 @@ async function commitNew(
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      { Put: { TableName: TABLE(), Item: { ...TK.issueNumber(orgId, space.spaceId, number), issueId } } },
-      countBy(TABLE(), orgId, space.spaceId, issue.statusId, 1),
+      taken.pointer,
+      countBy(orgId, space.spaceId, issue.statusId, 1),
     ];
     if (description)
       items.push({ Put: { TableName: TABLE(), Item: { ...TK.description(orgId, issueId), description } } });
@@ -501,10 +495,7 @@ export async function writeChanges(
     { Update: versionedUpdate(TK.issue(orgId, issue.issueId), issue.version, fields) },
   ];
   if (typeof fields.statusId === 'string' && fields.statusId !== issue.statusId)
-    items.push(
-      countBy(TABLE(), orgId, issue.spaceId, issue.statusId, -1),
-      countBy(TABLE(), orgId, issue.spaceId, fields.statusId, 1),
-    );
+    items.push(countBy(orgId, issue.spaceId, issue.statusId, -1), countBy(orgId, issue.spaceId, fields.statusId, 1));
   if (description !== undefined)
     items.push({ Put: { TableName: TABLE(), Item: { ...TK.description(orgId, issue.issueId), description } } });
   await transact(items, [TRACKER_MESSAGES.issueChanged]);

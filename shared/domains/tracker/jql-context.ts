@@ -1,9 +1,11 @@
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix } from '../../kernel/store/ops';
 import { ISSUE_TYPES, PRIORITIES, RESOLUTIONS, STATUSES } from './catalog';
 import { type CatalogInput, catalogContext, type JqlContext } from './jql';
 import { findIssue, membersOf, type Stored } from './lookups';
 import type { Component, Space, Sprint, Version } from './model';
-import { type Actor, pkOf, TP } from './records';
+import type { Actor } from './records';
+import { pkOf, TP } from './store';
 import { viewedIssues } from './views';
 
 /** What a query's names mean in the actor's organization (catalogs read once per request). */
@@ -12,8 +14,8 @@ export async function jqlContext(actor: Actor, spaces: Space[]): Promise<JqlCont
   const [members, sprints, versions, components] = await Promise.all([
     membersOf(orgId),
     queryPrefix<Stored<Sprint>>(pkOf(orgId), TP.sprint),
-    queryPrefix<Stored<Version>>(pkOf(orgId), 'TVERSION#'),
-    queryPrefix<Stored<Component>>(pkOf(orgId), 'TCOMPONENT#'),
+    queryPrefix<Stored<Version>>(pkOf(orgId), PREFIXES.tracker.version),
+    queryPrefix<Stored<Component>>(pkOf(orgId), PREFIXES.tracker.component),
   ]);
   const keyOf = new Map(spaces.map((s) => [s.spaceId, s.key]));
   const catalogs: CatalogInput['catalogs'] = {

@@ -2,7 +2,7 @@ import type { Member } from '../../kernel/identity/schema';
 import { queryPrefix } from '../../kernel/store/ops';
 import { getItem, keys, ORG_PREFIX } from '../../kernel/store/table';
 import type { Space, TrackedIssue } from './model';
-import { pkOf, TK, TP } from './records';
+import { pkOf, TK, TP } from './store';
 
 /*
  * The tracker's plain reads (a space, an issue, the organization's people), unchecked: what the

@@ -160,31 +160,9 @@ export interface Space {
   config: SpaceConfig;
 }
 
-export interface Version {
-  versionId: string;
-  spaceId: string;
-  name: string;
-  description: string;
-  startDate?: string;
-  releaseDate?: string;
-  released: boolean;
-  releasedAt?: number;
-  archived: boolean;
-  position: number;
-  data: { deployments?: { deploymentId: string; projectId: string; label?: string; at: number }[] };
-}
-
-export interface Component {
-  componentId: string;
-  spaceId: string;
-  name: string;
-  description: string;
-  leadId?: string;
-  defaultAssignee: 'space' | 'lead' | 'unassigned';
-}
-
+/** A version and a component are stored as answered: their record schemas (./record-schemas.ts) are the source. */
 /** The board and the sprint are answered as stored: their record schemas (./record-schemas.ts) are the source. */
-export type { Board, Sprint } from './record-schemas';
+export type { Board, Sprint, TrackerComponent as Component, TrackerVersion as Version } from './record-schemas';
 export type BoardConfig = Board['config'];
 export type BoardColumn = BoardConfig['columns'][number];
 export type SprintState = Sprint['state'];

@@ -1,9 +1,11 @@
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix } from '../../kernel/store/ops';
 import { canSee, permissionsFor } from './access';
 import { transitionsFrom, workflowOf } from './catalog';
 import { childrenOf, descriptionOf, findIssue, present, requireIssue, withLiveSla } from './issues';
-import { type Actor, pkOf, TP } from './records';
+import type { Actor } from './records';
 import { findSpace } from './spaces';
+import { pkOf, TP } from './store';
 import { rememberView } from './views';
 
 type Stored = Record<string, unknown> & { pk: string; sk: string };
@@ -15,7 +17,7 @@ export async function issueParts(orgId: string, issueId: string) {
     queryPrefix<Stored>(pkOf(orgId), TP.comment(issueId)),
     queryPrefix<Stored>(pkOf(orgId), TP.link(issueId)),
     queryPrefix<Stored>(pkOf(orgId), TP.worklog(issueId)),
-    queryPrefix<Stored>(pkOf(orgId), `TATTACH#${issueId}#`),
+    queryPrefix<Stored>(pkOf(orgId), `${PREFIXES.tracker.attachment}${issueId}#`),
   ]);
   return {
     comments: comments.map(bare),

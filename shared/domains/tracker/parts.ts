@@ -3,6 +3,7 @@ import { conflict, forbidden, invalid, notFound } from '../../kernel/ground/erro
 import { db } from '../../kernel/store/client';
 import { UpdateCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
@@ -10,8 +11,9 @@ import { permissionsFor } from './access';
 import { parseEstimate, present, requireIssue, slaModule, writeChanges } from './issues';
 import type { Component, Space, TrackedIssue, Version } from './model';
 import type { IssueComment, Worklog } from './record-schemas';
-import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
+import { pkOf, TK, TP } from './store';
 
 type Stored<T> = T & { pk: string; sk: string };
 const bare = <T extends object>(item: Stored<T>): T => {
@@ -215,7 +217,7 @@ const MAX_ATTACHMENT = 100 * 1024 * 1024;
 const objectKey = (orgId: string, issueId: string, id: string) => `tracker/${orgId}/${issueId}/${id}`;
 const attachmentKey = (orgId: string, issueId: string, id: string) => ({
   pk: pkOf(orgId),
-  sk: `TATTACH#${issueId}#${id}`,
+  sk: `${PREFIXES.tracker.attachment}${issueId}#${id}`,
 });
 
 /**

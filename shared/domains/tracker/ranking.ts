@@ -7,7 +7,8 @@ import { canEdit } from './access';
 import { orgIssues, present, requireIssue } from './issues';
 import type { Space, TrackedIssue } from './model';
 import { compareRanks, placeRanks } from './rank';
-import { type Actor, spaceIssuesSk, TK, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
+import { spaceIssuesSk, TK } from './store';
 
 /** Raises the organization's last rank to `rank` when it is higher (new issues go after it). */
 async function raiseLastRank(orgId: string, rank: string): Promise<void> {

@@ -44,10 +44,20 @@ export const TrackerVersion = z
     spaceId: z.string(),
     name: z.string(),
     description: z.string(),
+    startDate: z.optional(z.string()),
+    releaseDate: z.optional(z.string()),
     released: z.boolean(),
+    releasedAt: z.optional(z.number()),
     archived: z.boolean(),
     position: z.number(),
-    data: z.object({}),
+    /** What the version was deployed as (the deployments group records it). */
+    data: z.object({
+      deployments: z.optional(
+        z.array(
+          z.object({ deploymentId: z.string(), projectId: z.string(), label: z.optional(z.string()), at: z.number() }),
+        ),
+      ),
+    }),
   })
   .register(z.globalRegistry, { id: 'TrackerVersion' });
 export type TrackerVersion = z.output<typeof TrackerVersion>;
@@ -58,6 +68,7 @@ export const TrackerComponent = z
     spaceId: z.string(),
     name: z.string(),
     description: z.string(),
+    leadId: z.optional(z.string()),
     defaultAssignee: z.enum(['space', 'lead', 'unassigned']),
   })
   .register(z.globalRegistry, { id: 'TrackerComponent' });

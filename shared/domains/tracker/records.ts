@@ -1,66 +1,5 @@
 import type { Role } from '../../kernel/auth/scopes';
 
-/**
- * Where the tracker keeps its records in the platform table, all under the organization's
- * partition (`ORG#<orgId>`), so an organization's deletion takes them along:
- *
- * - a space `TSPACE#<spaceId>`; each key it has had `TSPACEKEY#<KEY>` → its spaceId (created in a
- *   transaction with `attribute_not_exists`, so a key is unique in the organization, and a former key
- *   keeps resolving and stays taken);
- * - an issue `TISSUE#<issueId>`, listed per space by GSI1 (`TRKSPACE#<orgId>#<spaceId>` /
- *   `<statusId>#<updatedAt>#<issueId>`);
- *   each number it has had `TISSUENUM#<spaceId>#<number>` → its issueId (moved issues keep their old
- *   keys); its description `TDESC#<issueId>`;
- * - `TRKMETA`: the organization's last handed-out rank (new issues go last);
- * - boards `TBOARD#`, sprints `TSPRINT#`, versions `TVERSION#<spaceId>#`, components
- *   `TCOMPONENT#<spaceId>#`, comments `TCOMMENT#<issueId>#`, links `TLINK#<issueId>#`,
- *   worklogs `TWORKLOG#<issueId>#`, attachments `TATTACH#<issueId>#`;
- * - a person's issue history `TVIEWS#<userId>` (the issues opened with `remember=1`).
- */
-export const pkOf = (orgId: string) => `ORG#${orgId}`;
-const k = (orgId: string, sk: string) => ({ pk: pkOf(orgId), sk });
-
-export const TK = {
-  space: (orgId: string, spaceId: string) => k(orgId, `TSPACE#${spaceId}`),
-  spaceKey: (orgId: string, key: string) => k(orgId, `TSPACEKEY#${key.toUpperCase()}`),
-  issue: (orgId: string, issueId: string) => k(orgId, `TISSUE#${issueId}`),
-  issueNumber: (orgId: string, spaceId: string, n: number) => k(orgId, `TISSUENUM#${spaceId}#${n}`),
-  description: (orgId: string, issueId: string) => k(orgId, `TDESC#${issueId}`),
-  meta: (orgId: string) => k(orgId, 'TRKMETA'),
-  /** A person's issue history (`remember=1`; views.ts). */
-  views: (orgId: string, userId: string) => k(orgId, `TVIEWS#${userId}`),
-  /** How many issues of a space are in a status (`n`), moved in the transactions that change it. */
-  statusCount: (orgId: string, spaceId: string, statusId: string) => k(orgId, `TCOUNT#${spaceId}#${statusId}`),
-  board: (orgId: string, boardId: string) => k(orgId, `TBOARD#${boardId}`),
-  sprint: (orgId: string, sprintId: string) => k(orgId, `TSPRINT#${sprintId}`),
-  version: (orgId: string, spaceId: string, id: string) => k(orgId, `TVERSION#${spaceId}#${id}`),
-  component: (orgId: string, spaceId: string, id: string) => k(orgId, `TCOMPONENT#${spaceId}#${id}`),
-  comment: (orgId: string, issueId: string, id: string) => k(orgId, `TCOMMENT#${issueId}#${id}`),
-  link: (orgId: string, issueId: string, id: string) => k(orgId, `TLINK#${issueId}#${id}`),
-  worklog: (orgId: string, issueId: string, id: string) => k(orgId, `TWORKLOG#${issueId}#${id}`),
-};
-
-export const TP = {
-  space: 'TSPACE#',
-  issue: 'TISSUE#',
-  board: 'TBOARD#',
-  sprint: 'TSPRINT#',
-  version: (spaceId: string) => `TVERSION#${spaceId}#`,
-  component: (spaceId: string) => `TCOMPONENT#${spaceId}#`,
-  comment: (issueId: string) => `TCOMMENT#${issueId}#`,
-  link: (issueId: string) => `TLINK#${issueId}#`,
-  worklog: (issueId: string) => `TWORKLOG#${issueId}#`,
-};
-
-/** GSI1 partition of a space's issues. */
-export const spaceIssuesPk = (orgId: string, spaceId: string) => `TRKSPACE#${orgId}#${spaceId}`;
-/**
- * GSI1 sort key of an issue in its space: by status, then by last update, so a query narrowed to
- * statuses reads only those, most recently updated first when it wants them so.
- */
-export const spaceIssuesSk = (statusId: string, updatedAt: number, issueId: string) =>
-  `${statusId}#${String(Math.max(0, Math.floor(updatedAt))).padStart(15, '0')}#${issueId}`;
-
 /** Who acts: the organization, the caller's id (a person's or a key's), its organization role. */
 export interface Actor {
   orgId: string;
@@ -104,14 +43,3 @@ export const TRACKER_MESSAGES = {
   issueChanged: 'The issue changed since it was read. Reload and try again.',
   archived: 'This space is archived.',
 } as const;
-
-/** A transaction item that adds `delta` to a space's count of issues in `statusId`. */
-export const countBy = (table: string, orgId: string, spaceId: string, statusId: string, delta: number) => ({
-  Update: {
-    TableName: table,
-    Key: TK.statusCount(orgId, spaceId, statusId),
-    UpdateExpression: 'ADD #n :d',
-    ExpressionAttributeNames: { '#n': 'n' },
-    ExpressionAttributeValues: { ':d': delta },
-  },
-});

@@ -1,14 +1,14 @@
-import { db } from '../../kernel/store/client';
-import { QueryCommand } from '../../kernel/store/commands';
-import { queryPrefix } from '../../kernel/store/ops';
-import { getMany, TABLE } from '../../kernel/store/table';
+import { PREFIXES } from '../../kernel/store/keys';
+import { queryPages, queryPrefix } from '../../kernel/store/ops';
+import { getMany } from '../../kernel/store/table';
 import { canBrowse, canSee } from './access';
 import { orgIssues, present, spaceIssues } from './issues';
 import { compileJql, type DefaultOrder, type JqlIssue, withinNarrow } from './jql';
 import { jqlContext } from './jql-context';
 import type { Space, TrackedIssue } from './model';
-import { type Actor, pkOf, spaceIssuesPk, TK, TP } from './records';
+import type { Actor } from './records';
 import { allSpaces } from './spaces';
+import { pkOf, spaceIssuesPk, TK, TP } from './store';
 import { viewedIssues } from './views';
 
 export { jqlContext };
@@ -104,22 +104,17 @@ async function indexedPage(actor: Actor, input: SearchInput): Promise<SearchResu
 /** The first `n` issues under `prefix`, most recently updated first. */
 async function firstOf(pk: string, prefix: string, n: number): Promise<TrackedIssue[]> {
   const items: TrackedIssue[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :p)',
-        ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
-        ScanIndexForward: false,
-        Limit: n - items.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as TrackedIssue[]));
-    start = out.LastEvaluatedKey;
-  } while (start && items.length < n);
+  const pages = queryPages<TrackedIssue>(() => ({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :p)',
+    ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
+    ScanIndexForward: false,
+    Limit: n - items.length,
+  }));
+  for await (const page of pages) {
+    items.push(...page.items);
+    if (items.length >= n) break;
+  }
   return items;
 }
 
@@ -212,7 +207,7 @@ async function commentBodies(orgId: string, issueIds: string[]): Promise<Map<str
       ? await Promise.all(
           issueIds.map((id) => queryPrefix<Stored<{ issueId: string; body: string }>>(pkOf(orgId), TP.comment(id))),
         )
-      : [await queryPrefix<Stored<{ issueId: string; body: string }>>(pkOf(orgId), 'TCOMMENT#')];
+      : [await queryPrefix<Stored<{ issueId: string; body: string }>>(pkOf(orgId), PREFIXES.tracker.comment)];
   for (const c of lists.flat()) {
     if (!wanted.has(c.issueId)) continue;
     out.set(c.issueId, [...(out.get(c.issueId) ?? []), c.body]);

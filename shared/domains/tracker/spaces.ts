@@ -7,7 +7,8 @@ import { newBoardConfig } from './boards';
 import { templateConfig } from './catalog';
 import { allSpaces, findSpace, type Stored, strip } from './lookups';
 import type { Board, Component, Space, SpaceColor, SpaceConfig, SpaceTemplate, Version } from './model';
-import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
+import { pkOf, TK, TP } from './store';
 
 export { allSpaces, findSpace, strip };
 

@@ -6,7 +6,8 @@ import { permissionsFor } from './access';
 import { canManageBoard, requireBoard } from './boards';
 import { spaceIssues, writeChanges } from './issues';
 import type { Space, Sprint, SprintReport, TrackedIssue } from './model';
-import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
+import { pkOf, TK, TP } from './store';
 
 type Stored<T> = T & { pk: string; sk: string; version?: number };
 const strip = (item: Stored<Sprint>): Sprint => {

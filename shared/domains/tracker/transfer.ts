@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { artifactsBucket } from '../../kernel/config';
 import { DomainError, forbidden, invalid, isCallersError, isDomainError } from '../../kernel/ground/errors';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getMany, putNew } from '../../kernel/store/table';
 import { storage } from '../../ports/object-storage';
@@ -23,10 +24,11 @@ import {
 import { createIssue, findIssue, getIssue, type IssueInput, membersOf, orgIssues, writeChanges } from './issues';
 import type { Component, Space, Sprint, TrackedIssue, Version } from './model';
 import { addLink, createComponent, createVersion, LINK_TYPES, type Link } from './parts';
-import { type Actor, pkOf, TK, TP, TRACKER_MESSAGES } from './records';
+import { type Actor, TRACKER_MESSAGES } from './records';
 import { matching } from './search';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
 import { createSprint } from './sprints';
+import { pkOf, TK, TP } from './store';
 
 type Stored<T> = T & { pk: string; sk: string };
 
@@ -68,8 +70,8 @@ async function exportNames(actor: Actor, spaces: Map<string, Space>): Promise<Ex
   const [members, sprints, versions, components, issues] = await Promise.all([
     membersOf(orgId),
     queryPrefix<Stored<Sprint>>(pkOf(orgId), TP.sprint),
-    queryPrefix<Stored<Version>>(pkOf(orgId), 'TVERSION#'),
-    queryPrefix<Stored<Component>>(pkOf(orgId), 'TCOMPONENT#'),
+    queryPrefix<Stored<Version>>(pkOf(orgId), PREFIXES.tracker.version),
+    queryPrefix<Stored<Component>>(pkOf(orgId), PREFIXES.tracker.component),
     orgIssues(orgId),
   ]);
   const by = <T>(list: T[], id: (x: T) => string, name: (x: T) => string) => {
@@ -152,9 +154,9 @@ export async function exportIssues(
     getMany<{ description: string }>(matched.map((i) => TK.description(actor.orgId, i.issueId))),
     queryPrefix<Stored<{ issueId: string; authorId: string; body: string; createdAt: number }>>(
       pkOf(actor.orgId),
-      'TCOMMENT#',
+      PREFIXES.tracker.comment,
     ),
-    queryPrefix<Stored<Link>>(pkOf(actor.orgId), 'TLINK#'),
+    queryPrefix<Stored<Link>>(pkOf(actor.orgId), PREFIXES.tracker.link),
     exportNames(actor, spaces),
   ]);
   // A link record sits under its own issue's id (`TLINK#<issueId>#<linkId>`); `issueId` is the other one.
@@ -495,7 +497,7 @@ async function importOne(
   if (watchers.length) overrides.watchers = [...new Set(watchers)];
   const source =
     record.from ?? `row:${record.row}:${createHash('sha256').update(JSON.stringify(src)).digest('base64url')}`;
-  const marker = { pk: pkOf(actor.orgId), sk: `TIMPORT#${space.spaceId}#${fileId}#${source}` };
+  const marker = { pk: pkOf(actor.orgId), sk: `${PREFIXES.tracker.import}${space.spaceId}#${fileId}#${source}` };
   try {
     const { issue, existing } = await createIssue(actor, space.spaceId, input, { overrides, marker });
     if (record.from) keyMap[record.from] = issue.key;

@@ -1,7 +1,8 @@
 import { db } from '../../kernel/store/client';
 import { PutCommand } from '../../kernel/store/commands';
 import { getItem, TABLE } from '../../kernel/store/table';
-import { type Actor, TK } from './records';
+import type { Actor } from './records';
+import { TK } from './store';
 
 /**
  * A person's issue history, as Jira keeps it: the issues they opened with `remember=1` (Jira's

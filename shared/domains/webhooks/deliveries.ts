@@ -7,8 +7,9 @@ import { db } from '../../kernel/store/client';
 import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { claimTry, putOnce } from '../../kernel/store/ops';
-import { getItem, TABLE } from '../../kernel/store/table';
+import { getItem, orgPk, TABLE } from '../../kernel/store/table';
 import { queue } from '../../ports/queue';
 import type { NotifyEvent } from '../notifications/kinds';
 import { type EndpointRecord, endpointKey, listEndpoints, signingSecrets, WEBHOOK_MESSAGES } from './endpoints';
@@ -51,9 +52,9 @@ export interface DeliveryMessage {
   notBefore: number;
 }
 
-const PREFIX = 'WHDELIVERY#';
+const PREFIX = PREFIXES.webhooks.delivery;
 const deliveryKey = (orgId: string, endpointId: string, deliveryId: string) => ({
-  pk: `ORG#${orgId}`,
+  pk: orgPk(orgId),
   sk: `${PREFIX}${endpointId}#${deliveryId}`,
 });
 
@@ -252,7 +253,7 @@ export async function listDeliveries(orgId: string, endpointId: string, limit: n
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':p': `${PREFIX}${endpointId}#` },
+      ExpressionAttributeValues: { ':pk': orgPk(orgId), ':p': `${PREFIX}${endpointId}#` },
       ScanIndexForward: false,
       Limit: limit,
       ExclusiveStartKey: decodeCursor(scope, cursor),

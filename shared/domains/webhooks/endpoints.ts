@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { invalid, notFound } from '../../kernel/ground/errors';
 import { orgIsActive } from '../../kernel/identity/orgs';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
-import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
+import { getItem, orgPk, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import { secrets } from '../../ports/secrets';
 import type { EventKind } from '../notifications/kinds';
 
@@ -43,9 +44,9 @@ export interface EndpointRecord {
   secrets: SealedSecret[];
 }
 
-const PREFIX = 'WEBHOOK#';
+const PREFIX = PREFIXES.webhooks.endpoint;
 export const endpointKey = (orgId: string, endpointId: string) => ({
-  pk: `ORG#${orgId}`,
+  pk: orgPk(orgId),
   sk: `${PREFIX}${endpointId}`,
 });
 const context = (orgId: string, endpointId: string) => ({ purpose: 'webhook', orgId, endpointId });
@@ -68,7 +69,7 @@ export function shownEndpoint(e: EndpointRecord) {
   };
 }
 
-export const listEndpoints = (orgId: string) => queryPrefix<EndpointRecord>(`ORG#${orgId}`, PREFIX);
+export const listEndpoints = (orgId: string) => queryPrefix<EndpointRecord>(orgPk(orgId), PREFIX);
 
 export async function requireEndpoint(orgId: string, endpointId: string): Promise<EndpointRecord> {
   const e = endpointId.startsWith('whe_')

@@ -1,8 +1,9 @@
 import { describeError, log } from '../ground/log';
 import { db } from '../store/client';
-import { PutCommand, QueryCommand, type QueryCommandInput } from '../store/commands';
+import { PutCommand, type QueryCommandInput } from '../store/commands';
 import { decodeCursor, encodeCursor } from '../store/cursor';
-import { transact } from '../store/ops';
+import { PREFIXES } from '../store/keys';
+import { queryPages, transact } from '../store/ops';
 import { TABLE } from '../store/table';
 
 /** Who did it: a person (with the email of their token) or a key. */
@@ -39,7 +40,8 @@ export const AUDIT_KEEP_SECONDS = 365 * 24 * 3600;
 
 const pad = (at: number) => String(at).padStart(15, '0');
 export const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
-const partition = (orgId: string | null, actor: AuditActor) => (orgId ? `AUDIT#${orgId}` : `AUDIT#~${actor.id}`);
+const partition = (orgId: string | null, actor: AuditActor) =>
+  orgId ? `${PREFIXES.audit.org}${orgId}` : `${PREFIXES.audit.org}~${actor.id}`;
 
 /**
  * The entry's keys: its organization's partition, by time then request id (so a repeat of the
@@ -50,7 +52,7 @@ export function auditItem(entry: AuditEntry) {
   return {
     pk: partition(entry.orgId, entry.actor),
     sk,
-    gsi1pk: `AUDITDAY#${dayOf(entry.at)}`,
+    gsi1pk: `${PREFIXES.audit.day}${dayOf(entry.at)}`,
     gsi1sk: sk,
     ...entry,
     actorId: entry.actor.id,
@@ -160,29 +162,23 @@ async function collect(
   keyOf: (item: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<{ items: Record<string, unknown>[]; next?: Record<string, unknown> }> {
   const items: Record<string, unknown>[] = [];
-  let from = start;
-  for (let page = 0; page < 20; page++) {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        ...input,
-        ScanIndexForward: false,
-        Limit: Math.max(limit - items.length, 50),
-        ExclusiveStartKey: from,
-      }),
-    );
-    for (const item of out.Items ?? []) {
+  let read = 0;
+  const pages = queryPages<Record<string, unknown>>(
+    () => ({ ...input, ScanIndexForward: false, Limit: Math.max(limit - items.length, 50) }),
+    start,
+  );
+  for await (const page of pages) {
+    for (const item of page.items) {
       items.push(item);
       if (items.length === limit) {
-        const more = out.LastEvaluatedKey !== undefined || item !== out.Items?.[out.Items.length - 1];
+        const more = page.next !== undefined || item !== page.items[page.items.length - 1];
         return { items, next: more ? keyOf(item) : undefined };
       }
     }
-    from = out.LastEvaluatedKey;
-    if (!from) return { items };
+    // A sparse filter over a long range: the page ends here, the cursor goes on from it.
+    if (page.next && ++read === 20) return { items, next: page.next };
   }
-  // A sparse filter over a long range: the page ends here, the cursor goes on from it.
-  return { items, next: from };
+  return { items };
 }
 
 const MAX = '999999999999999';
@@ -199,7 +195,7 @@ export async function listAudit(
     {
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
       ExpressionAttributeValues: {
-        ':pk': `AUDIT#${orgId}`,
+        ':pk': `${PREFIXES.audit.org}${orgId}`,
         ':lo': pad(f.from ?? 0),
         ':hi': `${f.to !== undefined ? pad(f.to) : MAX}#~`,
         ...filter.values,
@@ -237,7 +233,7 @@ export async function listPlatformAudit(
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :day AND gsi1sk BETWEEN :lo AND :hi',
         ExpressionAttributeValues: {
-          ':day': `AUDITDAY#${day}`,
+          ':day': `${PREFIXES.audit.day}${day}`,
           ':lo': pad(from),
           ':hi': `${pad(to)}#~`,
           ...filter.values,

@@ -1,5 +1,6 @@
 import { db } from '../store/client';
 import { UpdateCommand } from '../store/commands';
+import { PREFIXES } from '../store/keys';
 import { TABLE } from '../store/table';
 
 /**
@@ -11,7 +12,7 @@ export async function addToWindow(scope: string, window: number, n: number, expi
   const out = await db.send(
     new UpdateCommand({
       TableName: TABLE(),
-      Key: { pk: `RATE#${scope}#${window}`, sk: 'RATE' },
+      Key: { pk: `${PREFIXES.http.rate}${scope}#${window}`, sk: 'RATE' },
       UpdateExpression: 'ADD n :n SET #ttl = if_not_exists(#ttl, :ttl)',
       ExpressionAttributeNames: { '#ttl': 'ttl' },
       ExpressionAttributeValues: { ':n': n, ':ttl': expiresAt },

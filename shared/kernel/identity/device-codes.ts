@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { conflict } from '../ground/errors';
+import { PREFIXES } from '../store/keys';
 import { transact } from '../store/ops';
 import { getItem, putNew, TABLE } from '../store/table';
 
@@ -49,10 +50,10 @@ export const CODE_INTERVAL = 5;
 type Key = { pk: string; sk: string };
 type TransactItem = NonNullable<Parameters<typeof transact>[0]>[number];
 const loginKey = (deviceCode: string): Key => ({
-  pk: `DEVLOGIN#${createHash('sha256').update(deviceCode).digest('hex')}`,
+  pk: `${PREFIXES.identity.deviceLogin}${createHash('sha256').update(deviceCode).digest('hex')}`,
   sk: 'LOGIN',
 });
-const userCodeKey = (userCode: string) => ({ pk: `USERCODE#${userCode}`, sk: 'CODE' });
+const userCodeKey = (userCode: string) => ({ pk: `${PREFIXES.identity.userCode}${userCode}`, sk: 'CODE' });
 
 /** Eight letters no one misreads (no vowels, no look-alikes), shown as `XXXX-XXXX`. */
 const USER_CODE_LETTERS = 'BCDFGHJKLMNPQRSTVWXZ';

@@ -2,6 +2,7 @@ import type { Role } from '../auth/scopes';
 import { conflict, forbidden, notFound } from '../ground/errors';
 import { describeError, log } from '../ground/log';
 import { newId } from '../store/ids';
+import { PREFIXES } from '../store/keys';
 import { queryAll, transact } from '../store/ops';
 import { getItem, getMany, keys, putNew, TABLE } from '../store/table';
 import { type Actor, MEMBER_MESSAGES, mayGrant } from './member-changes';
@@ -30,8 +31,11 @@ export const INVITE_MESSAGES = {
   peopleOnly: 'Only people can accept an invite.',
 } as const;
 
-const emailKey = (orgId: string, email: string) => ({ pk: keys.org(orgId).pk, sk: `INVITEEMAIL#${email}` });
-export const inviteRefKey = (inviteId: string) => ({ pk: `INVITE#${inviteId}`, sk: 'INVITE' });
+const emailKey = (orgId: string, email: string) => ({
+  pk: keys.org(orgId).pk,
+  sk: `${PREFIXES.identity.inviteEmail}${email}`,
+});
+export const inviteRefKey = (inviteId: string) => ({ pk: `${PREFIXES.identity.inviteRef}${inviteId}`, sk: 'INVITE' });
 
 interface InviteRef extends Invite {
   orgId: string;
@@ -84,7 +88,7 @@ export async function createInvite(
         ...invite,
         orgId: org.orgId,
         invitedBy: actor.id,
-        gsi1pk: `INVITEEMAIL#${address}`,
+        gsi1pk: `${PREFIXES.identity.inviteEmail}${address}`,
         gsi1sk: invite.inviteId,
         ttl,
       }),
@@ -137,7 +141,7 @@ export async function invitesFor(email: string | undefined) {
   const refs = await queryAll<InviteRef>({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :e',
-    ExpressionAttributeValues: { ':e': `INVITEEMAIL#${email.toLowerCase()}` },
+    ExpressionAttributeValues: { ':e': `${PREFIXES.identity.inviteEmail}${email.toLowerCase()}` },
   });
   const now = Date.now();
   const pending = refs.filter((r) => r.expiresAt > now);

@@ -1,5 +1,6 @@
 import type { Role } from '../auth/scopes';
 import { conflict, forbidden, invalid, notFound } from '../ground/errors';
+import { PREFIXES } from '../store/keys';
 import { queryAll, transact } from '../store/ops';
 import { getItem, keys, putNew, TABLE } from '../store/table';
 import { memberItem, orgIsActive } from './orgs';
@@ -123,7 +124,7 @@ async function anotherOwner(orgId: string, userId: string): Promise<string | und
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :m)',
     FilterExpression: '#role = :owner',
     ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':m': 'MEMBER#', ':owner': 'owner' },
+    ExpressionAttributeValues: { ':pk': keys.org(orgId).pk, ':m': PREFIXES.identity.member, ':owner': 'owner' },
     ConsistentRead: true,
   });
   return owners.find((o) => o.userId !== userId)?.userId;

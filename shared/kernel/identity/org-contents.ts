@@ -8,34 +8,37 @@ const COUNTED = [
   { field: 'databases', prefix: ORG_PREFIX.database, one: 'database', many: 'databases' },
   { field: 'buckets', prefix: ORG_PREFIX.bucket, one: 'bucket', many: 'buckets' },
   { field: 'connectors', prefix: ORG_PREFIX.connector, one: 'connector', many: 'connectors' },
-  // Agents count while they are active: a removed device record does not hold the organization.
-  { field: 'agents', prefix: ORG_PREFIX.agent, one: 'active agent', many: 'active agents', activeOnly: true },
+  // Agents count while they are active: a revoked device's record stays, and does not hold the organization.
+  { field: 'agents', prefix: ORG_PREFIX.agent, one: 'active agent', many: 'active agents', gone: 'revoked' },
   // Pages (shared/domains/pages): a deleted page is hidden at once (`status: removed`) while its subtree goes.
-  { field: 'docs', prefix: ORG_PREFIX.doc, one: 'doc', many: 'docs', activeOnly: true },
+  { field: 'docs', prefix: ORG_PREFIX.doc, one: 'doc', many: 'docs', gone: 'removed' },
 ] as const;
 
 export type Contents = Record<(typeof COUNTED)[number]['field'], number>;
 
-function count(orgId: string, prefix: string, activeOnly: boolean, consistent: boolean): Promise<number> {
+/** How many records of `prefix` the organization holds, leaving out those whose `status` is `gone`. */
+function count(orgId: string, prefix: string, gone: string | undefined, consistent: boolean): Promise<number> {
   return queryCount({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ...(activeOnly
+    ...(gone
       ? {
-          FilterExpression: 'attribute_not_exists(#status) OR #status <> :removed',
+          FilterExpression: 'attribute_not_exists(#status) OR #status <> :gone',
           ExpressionAttributeNames: { '#status': 'status' },
         }
       : {}),
     ExpressionAttributeValues: {
       ':pk': keys.org(orgId).pk,
       ':p': prefix,
-      ...(activeOnly ? { ':removed': 'removed' } : {}),
+      ...(gone ? { ':gone': gone } : {}),
     },
     ConsistentRead: consistent,
   });
 }
 
 export async function countContents(orgId: string, consistent = false): Promise<Contents> {
-  const counts = await Promise.all(COUNTED.map((c) => count(orgId, c.prefix, 'activeOnly' in c, consistent)));
+  const counts = await Promise.all(
+    COUNTED.map((c) => count(orgId, c.prefix, 'gone' in c ? c.gone : undefined, consistent)),
+  );
   return Object.fromEntries(COUNTED.map((c, i) => [c.field, counts[i]])) as Contents;
 }
 

@@ -1,4 +1,5 @@
 import { conflict, invalid } from '../ground/errors';
+import { PREFIXES } from '../store/keys';
 import { deleteMany, queryAll, updateVersioned } from '../store/ops';
 import { type Item, keys, ORG_PREFIX } from '../store/table';
 import { inviteRefKey } from './invites';
@@ -32,7 +33,9 @@ export async function deleteOrganization(org: Organization): Promise<void> {
     ExpressionAttributeNames: { '#hash': 'hash' },
     ConsistentRead: true,
   });
-  const keyHashes = items.filter((i) => i.sk.startsWith('KEY#') && i.hash).map((i) => keys.keyHash(i.hash as string));
+  const keyHashes = items
+    .filter((i) => i.sk.startsWith(PREFIXES.identity.key) && i.hash)
+    .map((i) => keys.keyHash(i.hash as string));
   // Invites' references by id (outside the organization's partition): gone with their invites.
   const inviteRefs = items
     .filter((i) => i.sk.startsWith(ORG_PREFIX.invite))

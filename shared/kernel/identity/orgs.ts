@@ -2,8 +2,9 @@ import type { Role } from '../auth/scopes';
 import { db } from '../store/client';
 import { PutCommand } from '../store/commands';
 import { newId } from '../store/ids';
+import { PREFIXES } from '../store/keys';
 import { queryAll, transact, updateVersioned } from '../store/ops';
-import { getItem, keys, putNew, TABLE } from '../store/table';
+import { getItem, keys, orgPk, putNew, TABLE, userPk } from '../store/table';
 import type { Member, Organization } from './schema';
 import { ensureUser } from './users';
 
@@ -75,8 +76,8 @@ export const memberItem = (orgId: string, member: Member) => ({
   ...keys.member(orgId, member.userId),
   ...member,
   orgId,
-  gsi1pk: `USER#${member.userId}`,
-  gsi1sk: `ORG#${orgId}`,
+  gsi1pk: userPk(member.userId),
+  gsi1sk: orgPk(orgId),
 });
 
 export async function findOrgBySlug(slug: string): Promise<Organization | undefined> {
@@ -97,7 +98,7 @@ export function membershipsOf(userId: string): Promise<(Member & { orgId: string
   return queryAll<Member & { orgId: string }>({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :u AND begins_with(gsi1sk, :o)',
-    ExpressionAttributeValues: { ':u': `USER#${userId}`, ':o': 'ORG#' },
+    ExpressionAttributeValues: { ':u': userPk(userId), ':o': PREFIXES.identity.org },
   });
 }
 

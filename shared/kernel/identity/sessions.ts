@@ -1,7 +1,8 @@
 import { notFound } from '../ground/errors';
 import { newId, newSecret } from '../store/ids';
+import { PREFIXES } from '../store/keys';
 import { queryPrefix, transact } from '../store/ops';
-import { getItem, keys, putNew, TABLE } from '../store/table';
+import { getItem, keys, putNew, TABLE, userPk } from '../store/table';
 import {
   answerDeviceCode,
   DEVICE_CODE_MESSAGES,
@@ -32,7 +33,10 @@ export const SESSION_MESSAGES = {
   sessionNotFound: 'Session not found',
 } as const;
 
-const sessionKey = (userId: string, sessionId: string) => ({ pk: `USER#${userId}`, sk: `SESSION#${sessionId}` });
+const sessionKey = (userId: string, sessionId: string) => ({
+  pk: userPk(userId),
+  sk: `${PREFIXES.identity.session}${sessionId}`,
+});
 
 /** Starts a person's login: the device code for the command line, the user code for the person. */
 export const startSessionLogin = (program: { name?: string; platform?: string; version?: string }) =>
@@ -100,7 +104,7 @@ export async function sessionToken(
 
 /** A person's sessions, newest first (never their tokens). */
 export async function listSessions(userId: string) {
-  const all = await queryPrefix<SessionRecord & { hash: string }>(`USER#${userId}`, 'SESSION#');
+  const all = await queryPrefix<SessionRecord & { hash: string }>(userPk(userId), PREFIXES.identity.session);
   return all
     .filter((s) => s.expiresAt > Date.now())
     .sort((a, b) => b.createdAt - a.createdAt)

@@ -1,6 +1,7 @@
 import { conflict, notFound } from '../ground/errors';
 import { db } from '../store/client';
 import { PutCommand } from '../store/commands';
+import { PREFIXES } from '../store/keys';
 import { queryAll, transact, updateVersioned } from '../store/ops';
 import { type Item, TABLE } from '../store/table';
 
@@ -12,9 +13,9 @@ import { type Item, TABLE } from '../store/table';
  */
 export const CATALOG = {
   /** Regions (`REGION#<id>`), locations (`LOCATION#<id>`) and the default location (`DEFAULT`). */
-  geo: 'PLATFORM#GEO',
-  plans: 'PLATFORM#PLANS',
-  models: 'PLATFORM#MODELS',
+  geo: `${PREFIXES.plans.platform}GEO`,
+  plans: `${PREFIXES.plans.platform}PLANS`,
+  models: `${PREFIXES.plans.platform}MODELS`,
 } as const;
 
 const SEEDED = 'SEEDED';

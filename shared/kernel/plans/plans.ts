@@ -1,3 +1,4 @@
+import { PREFIXES } from '../store/keys';
 import { CATALOG, readCatalog } from './catalog';
 
 /**
@@ -21,7 +22,7 @@ export interface PlanRecord {
   updatedAt: number;
 }
 
-export const planKey = (id: string) => ({ pk: CATALOG.plans, sk: `PLAN#${id}` });
+export const planKey = (id: string) => ({ pk: CATALOG.plans, sk: `${PREFIXES.plans.plan}${id}` });
 
 /** The plans a fresh platform offers (no organization is on one until an operator assigns it). */
 const SEED: { id: string; name: string; limits: Limits }[] = [

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '../ground/errors';
 import { db } from './client';
+import { PREFIXES } from './keys';
 import { putOnce } from './ops';
 import { sleep, TABLE } from './table';
 
@@ -39,7 +40,7 @@ export async function withLease<T>(
 export async function takeLease(name: string, busy: string, options: LeaseOptions = {}): Promise<() => Promise<void>> {
   const ttlMs = options.ttlMs ?? 30_000;
   const deadline = Date.now() + (options.waitMs ?? 10_000);
-  const key = { pk: `LEASE#${name}`, sk: 'LEASE' };
+  const key = { pk: `${PREFIXES.store.lease}${name}`, sk: 'LEASE' };
   const holder = randomUUID();
   for (let attempt = 0; ; attempt++) {
     const now = Date.now();

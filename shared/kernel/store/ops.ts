@@ -6,6 +6,8 @@ import {
   type PutCommandInput,
   QueryCommand,
   type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
   UpdateCommand,
@@ -20,29 +22,77 @@ import { getItem, type Item, sleep, TABLE, versionedUpdate } from './table';
  * that a function loads these commands with the first route module or worker that needs them.
  */
 
-/** All items of a query, page after page (for bounded sets: members, an organization's keys). */
-export async function queryAll<T = Item>(input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
-  const items: T[] = [];
-  let start: Record<string, unknown> | undefined;
+type Key = Record<string, unknown>;
+type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
+type ScanInput = Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>;
+
+/** One page of a query or a scan: its items, how many it matched, and the key to go on from. */
+export interface Page<T> {
+  items: T[];
+  count: number;
+  next: Key | undefined;
+}
+
+/** The one LastEvaluatedKey loop: pages of `read`, from `start`, until the last (or the caller stops). */
+async function* paged<T>(
+  read: (start: Key | undefined) => Promise<{ Items?: unknown[]; Count?: number; LastEvaluatedKey?: Key }>,
+  start: Key | undefined,
+): AsyncGenerator<Page<T>> {
   do {
-    const out = await db.send(new QueryCommand({ TableName: TABLE(), ...input, ExclusiveStartKey: start }));
-    items.push(...((out.Items ?? []) as T[]));
+    const out = await read(start);
     start = out.LastEvaluatedKey;
+    yield { items: (out.Items ?? []) as T[], count: out.Count ?? 0, next: start };
   } while (start);
+}
+
+/**
+ * The pages of a query (of the table or an index), from `start`, read as the caller asks for them:
+ * a loop that has enough stops, and no page more is read. `input` may be a function, called before
+ * each page (a `Limit` of what is still wanted).
+ */
+export function queryPages<T = Item>(input: QueryInput | (() => QueryInput), start?: Key): AsyncGenerator<Page<T>> {
+  return paged<T>(
+    (from) =>
+      db.send(
+        new QueryCommand({
+          TableName: TABLE(),
+          ...(typeof input === 'function' ? input() : input),
+          ExclusiveStartKey: from,
+        }),
+      ),
+    start,
+  );
+}
+
+/** One page of a query, from `start` (a page of a listing the caller pages with a cursor). */
+export async function queryPage<T = Item>(input: QueryInput, start?: Key): Promise<Page<T>> {
+  for await (const page of queryPages<T>(input, start)) return page;
+  throw new Error('unreachable: a query answers one page at least');
+}
+
+/** The pages of a scan of the whole table (migrations only), as queryPages. */
+export function scanPages<T = Item>(input: ScanInput, start?: Key): AsyncGenerator<Page<T>> {
+  return paged<T>((from) => db.send(new ScanCommand({ TableName: TABLE(), ...input, ExclusiveStartKey: from })), start);
+}
+
+/** All items of a query, page after page (for bounded sets: members, an organization's keys). */
+export async function queryAll<T = Item>(input: QueryInput): Promise<T[]> {
+  const items: T[] = [];
+  for await (const page of queryPages<T>(input)) items.push(...page.items);
+  return items;
+}
+
+/** All items of a scan, page after page. */
+export async function scanAll<T = Item>(input: ScanInput): Promise<T[]> {
+  const items: T[] = [];
+  for await (const page of scanPages<T>(input)) items.push(...page.items);
   return items;
 }
 
 /** How many items a query matches, page after page (`Select: 'COUNT'`: no item is read back). */
-export async function queryCount(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
+export async function queryCount(input: Omit<QueryInput, 'Select'>): Promise<number> {
   let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({ TableName: TABLE(), ...input, Select: 'COUNT', ExclusiveStartKey: start }),
-    );
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
+  for await (const page of queryPages({ ...input, Select: 'COUNT' })) total += page.count;
   return total;
 }
 

@@ -1,6 +1,7 @@
 import { BatchGetCommand, type BatchGetCommandOutput, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { db } from './client';
+import { PREFIXES } from './keys';
 
 /**
  * The platform table: `pk`/`sk`, plus GSI1 (`gsi1pk`/`gsi1sk`) for the reverse lookups
@@ -15,37 +16,43 @@ export const TABLE = () => config.tableName;
 
 export type Item = Record<string, unknown> & { pk: string; sk: string };
 
+const I = PREFIXES.identity;
+
 export const keys = {
-  org: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
-  orgSlug: (slug: string) => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' }),
-  member: (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` }),
-  team: (orgId: string, teamId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBERTEAM#${teamId}` }),
-  invite: (orgId: string, inviteId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBERINVITE#${inviteId}` }),
+  org: (orgId: string) => ({ pk: `${I.org}${orgId}`, sk: 'ORG' }),
+  orgSlug: (slug: string) => ({ pk: `${I.orgSlug}${slug}`, sk: 'ORGSLUG' }),
+  member: (orgId: string, userId: string) => ({ pk: `${I.org}${orgId}`, sk: `${I.member}${userId}` }),
+  team: (orgId: string, teamId: string) => ({ pk: `${I.org}${orgId}`, sk: `${I.team}${teamId}` }),
+  invite: (orgId: string, inviteId: string) => ({ pk: `${I.org}${orgId}`, sk: `${I.invite}${inviteId}` }),
   /** The organization's pointer to one of its keys (deleted with the organization). */
-  orgKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `KEY#${keyId}` }),
+  orgKey: (orgId: string, keyId: string) => ({ pk: `${I.org}${orgId}`, sk: `${I.key}${keyId}` }),
   /** A key or device token, by the SHA-256 of its secret: one GetItem authenticates. */
-  keyHash: (hash: string) => ({ pk: `KEYHASH#${hash}`, sk: 'KEY' }),
-  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' }),
-  userEmail: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
+  keyHash: (hash: string) => ({ pk: `${I.keyHash}${hash}`, sk: 'KEY' }),
+  user: (userId: string) => ({ pk: `${I.user}${userId}`, sk: 'USER' }),
+  userEmail: (email: string) => ({ pk: `${I.email}${email.toLowerCase()}`, sk: 'EMAIL' }),
 };
+
+/** The partition of an organization (`ORG#<orgId>`), and of a user (`USER#<userId>`). */
+export const orgPk = (orgId: string) => `${I.org}${orgId}`;
+export const userPk = (userId: string) => `${I.user}${userId}`;
 
 /**
  * Sort key prefixes of what an organization holds; `functions/orgs/contents.ts` counts them.
  * Members, teams and invites all start with `MEMBER` (`people`), so one Query reads them together.
  */
 export const ORG_PREFIX = {
-  member: 'MEMBER#',
-  team: 'MEMBERTEAM#',
-  invite: 'MEMBERINVITE#',
+  member: I.member,
+  team: I.team,
+  invite: I.invite,
   people: 'MEMBER',
-  key: 'KEY#',
-  project: 'PRJ#',
-  repository: 'RES#repository#',
-  database: 'RES#database#',
-  bucket: 'RES#bucket#',
-  connector: 'CON#',
-  agent: 'DEV#',
-  doc: 'PAGE#',
+  key: I.key,
+  project: PREFIXES.projects.project,
+  repository: `${PREFIXES.resources.resource}repository#`,
+  database: `${PREFIXES.resources.resource}database#`,
+  bucket: `${PREFIXES.resources.resource}bucket#`,
+  connector: PREFIXES.connectors.connector,
+  agent: PREFIXES.agents.device,
+  doc: PREFIXES.pages.page,
 } as const;
 
 export async function getItem<T = Item>(key: { pk: string; sk: string }, consistent = false): Promise<T | undefined> {

@@ -6,14 +6,13 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { BuildMetrics, DeploymentRecord } from '../../domains/deployments/schema';
 import { IN_PROGRESS } from '../../domains/deployments/schema';
 import { publishEvent } from '../../kernel/events/bus';
 import { processEnv, readEnv } from '../../kernel/ground/env';
 import { describeError, log as platformLog } from '../../kernel/ground/log';
-import { db } from '../../kernel/store/client';
-import { TABLE } from '../../kernel/store/table';
+import { PREFIXES } from '../../kernel/store/keys';
+import { scanPages } from '../../kernel/store/ops';
 import { localPaths } from '../../kernel/tenancy/paths';
 import { firstLink, handOver, machineNetworkEnv, tenantDir } from '../../kernel/tenancy/sandbox';
 import type { BuildManifest } from '../artifacts/port';
@@ -439,19 +438,19 @@ async function removeOutputs(deploymentId: string): Promise<void> {
  * them in `error` and the project can be deleted or built again.
  */
 export async function recoverInterruptedBuilds(): Promise<number> {
-  let start: Record<string, unknown> | undefined;
   let recovered = 0;
-  do {
-    const out = await db.send(
-      new ScanCommand({
-        TableName: TABLE(),
-        FilterExpression: 'begins_with(sk, :d) AND #status IN (:a, :b, :c)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':d': 'DPL#', ':a': IN_PROGRESS[0], ':b': IN_PROGRESS[1], ':c': IN_PROGRESS[2] },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of (out.Items ?? []) as DeploymentRecord[]) {
+  const pages = scanPages<DeploymentRecord>({
+    FilterExpression: 'begins_with(sk, :d) AND #status IN (:a, :b, :c)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':d': PREFIXES.deployments.deployment,
+      ':a': IN_PROGRESS[0],
+      ':b': IN_PROGRESS[1],
+      ':c': IN_PROGRESS[2],
+    },
+  });
+  for await (const page of pages) {
+    for (const item of page.items) {
       if (state.active.has(item.deploymentId) || state.queue.some((j) => j.deploymentId === item.deploymentId))
         continue;
       await endWithError(
@@ -461,8 +460,7 @@ export async function recoverInterruptedBuilds(): Promise<number> {
       );
       recovered++;
     }
-    start = out.LastEvaluatedKey;
-  } while (start);
+  }
   return recovered;
 }
 

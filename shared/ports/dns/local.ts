@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { PREFIXES } from '../../kernel/store/keys';
 import { TABLE } from '../../kernel/store/table';
 import type { DnsProvider, DnsRecord, RecordType } from './port';
 
@@ -22,7 +23,14 @@ export async function setLocalRecord(zone: string, record: DnsRecord): Promise<v
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { pk: `DNS#${name}`, sk: `${record.type}#${value}`, name, type: record.type, value, zone: clean(zone) },
+      Item: {
+        pk: `${PREFIXES.dns.name}${name}`,
+        sk: `${record.type}#${value}`,
+        name,
+        type: record.type,
+        value,
+        zone: clean(zone),
+      },
     }),
   );
 }
@@ -30,7 +38,10 @@ export async function setLocalRecord(zone: string, record: DnsRecord): Promise<v
 export async function removeLocalRecord(record: DnsRecord): Promise<void> {
   const value = record.type === 'TXT' ? record.value : clean(record.value);
   await db.send(
-    new DeleteCommand({ TableName: TABLE(), Key: { pk: `DNS#${clean(record.name)}`, sk: `${record.type}#${value}` } }),
+    new DeleteCommand({
+      TableName: TABLE(),
+      Key: { pk: `${PREFIXES.dns.name}${clean(record.name)}`, sk: `${record.type}#${value}` },
+    }),
   );
 }
 
@@ -40,7 +51,7 @@ export async function localRecords(name: string, type?: RecordType): Promise<Dns
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: type ? 'pk = :pk AND begins_with(sk, :t)' : 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `DNS#${clean(name)}`, ...(type ? { ':t': `${type}#` } : {}) },
+      ExpressionAttributeValues: { ':pk': `${PREFIXES.dns.name}${clean(name)}`, ...(type ? { ':t': `${type}#` } : {}) },
       ConsistentRead: true,
     }),
   );

@@ -11,6 +11,7 @@ import { readEnv } from '../../kernel/ground/env';
 import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { db } from '../../kernel/store/client';
 import { newId } from '../../kernel/store/ids';
+import { PREFIXES } from '../../kernel/store/keys';
 import { sleep, TABLE } from '../../kernel/store/table';
 import { uploadCorsRule } from './cors';
 import type { BucketRef, DeleteOutcome, FolderPage, OldVersion, StoragePort, Versioning } from './port';
@@ -52,7 +53,7 @@ function clientFor(): S3Client {
 
 const s3 = s3Operations(clientFor);
 
-const versionSk = (versionId: string) => `VER#${versionId}`;
+const versionSk = (versionId: string) => `${PREFIXES.objectStorage.version}${versionId}`;
 /** Old versions and delete markers get ids that say which they are (S3's ids are opaque too). */
 const isMarker = (versionId: string) => versionId.startsWith('dm');
 
@@ -98,7 +99,7 @@ async function queryVersions(name: string, limit: number): Promise<OldVersion[]>
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ver)',
-      ExpressionAttributeValues: { ':pk': bucketConfigKey(name).pk, ':ver': 'VER#' },
+      ExpressionAttributeValues: { ':pk': bucketConfigKey(name).pk, ':ver': PREFIXES.objectStorage.version },
       ProjectionExpression: '#key, versionId',
       ExpressionAttributeNames: { '#key': 'key' },
       ConsistentRead: true,

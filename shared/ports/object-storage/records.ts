@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll } from '../../kernel/store/ops';
 import { getItem, getMany, TABLE } from '../../kernel/store/table';
 
@@ -9,7 +10,7 @@ import { getItem, getMany, TABLE } from '../../kernel/store/table';
  * deletion (both targets) and, on the local platform only, the settings the local S3 server lacks
  * (see local.ts). Deleted with the bucket.
  */
-export const bucketConfigKey = (name: string) => ({ pk: `BUCKETCFG#${name}`, sk: 'CFG' });
+export const bucketConfigKey = (name: string) => ({ pk: `${PREFIXES.objectStorage.bucket}${name}`, sk: 'CFG' });
 
 /** Spec part A, "Bucket usage": the latest daily figures. */
 export interface Usage {

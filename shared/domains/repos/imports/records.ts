@@ -3,8 +3,9 @@ import { db } from '../../../kernel/store/client';
 import { QueryCommand, UpdateCommand } from '../../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
 import { newId } from '../../../kernel/store/ids';
+import { PREFIXES } from '../../../kernel/store/keys';
 import { putOnce, queryAll } from '../../../kernel/store/ops';
-import { getItem, TABLE } from '../../../kernel/store/table';
+import { getItem, orgPk, TABLE } from '../../../kernel/store/table';
 
 /**
  * Imports of existing repositories (`POST /v1/orgs/:orgId/repos/-/imports`): one record per import
@@ -70,8 +71,8 @@ export const IMPORT_M = {
   overdue: `The import did not finish within ${IMPORT_QUEUE_HOURS + IMPORT_RUN_HOURS} hours and was stopped. Start it again.`,
 } as const;
 
-const PREFIX = 'REPOIMPORT#';
-export const importKey = (orgId: string, importId: string) => ({ pk: `ORG#${orgId}`, sk: `${PREFIX}${importId}` });
+const PREFIX = PREFIXES.repos.import;
+export const importKey = (orgId: string, importId: string) => ({ pk: orgPk(orgId), sk: `${PREFIX}${importId}` });
 /** The credentials' encryption context: they open for this import only. */
 export const credentialsContext = (orgId: string, importId: string) => ({ purpose: 'repo-import', orgId, importId });
 
@@ -88,7 +89,7 @@ export function publicUrl(url: URL): string {
 }
 
 /** Every unfinished import of every organization is in gsi1 under this key, oldest first; a final state leaves it. */
-const ACTIVE_PK = 'REPOIMPORTS#ACTIVE';
+const ACTIVE_PK = `${PREFIXES.repos.imports}ACTIVE`;
 const activeSortKey = (createdAt: number, orgId: string, importId: string) =>
   `${String(createdAt).padStart(15, '0')}#${orgId}#${importId}`;
 
@@ -124,7 +125,7 @@ export async function listImports(
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':p': PREFIX },
+      ExpressionAttributeValues: { ':pk': orgPk(orgId), ':p': PREFIX },
       ScanIndexForward: false,
       Limit: limit,
       ExclusiveStartKey: decodeCursor(scope, cursor),
@@ -142,7 +143,7 @@ export const activeImports = (orgId: string) =>
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     FilterExpression: '#state IN (:q, :r)',
     ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':pk': `ORG#${orgId}`, ':p': PREFIX, ':q': 'queued', ':r': 'running' },
+    ExpressionAttributeValues: { ':pk': orgPk(orgId), ':p': PREFIX, ':q': 'queued', ':r': 'running' },
   });
 
 /**

@@ -1,4 +1,5 @@
 import { newId } from '../../../kernel/store/ids';
+import { PREFIXES } from '../../../kernel/store/keys';
 import { deleteMany, queryPrefix, transact } from '../../../kernel/store/ops';
 import { getItem, putNew } from '../../../kernel/store/table';
 
@@ -31,8 +32,8 @@ export const LOCKS = {
   forceAdmins: 'Only admins can force an unlock.',
 } as const;
 
-const pkOf = (repoId: string) => `LFSLOCK#${repoId}`;
-const keyOf = (repoId: string, path: string) => ({ pk: pkOf(repoId), sk: `PATH#${path}` });
+const pkOf = (repoId: string) => `${PREFIXES.repos.lfsLocks}${repoId}`;
+const keyOf = (repoId: string, path: string) => ({ pk: pkOf(repoId), sk: `${PREFIXES.repos.lfsPath}${path}` });
 
 export const toLock = (l: LockItem): LfsLock => ({
   id: l.id,
@@ -65,7 +66,10 @@ export async function createLock(
 
 /** The repository's locks in path order, with `path` or `id` only that one. */
 export async function listLocks(repoId: string, filter: { path?: string; id?: string } = {}): Promise<LfsLock[]> {
-  const items = await queryPrefix<LockItem>(pkOf(repoId), filter.path ? `PATH#${filter.path}` : 'PATH#');
+  const items = await queryPrefix<LockItem>(
+    pkOf(repoId),
+    filter.path ? `${PREFIXES.repos.lfsPath}${filter.path}` : PREFIXES.repos.lfsPath,
+  );
   return items
     .filter((l) => (!filter.path || l.path === filter.path) && (!filter.id || l.id === filter.id))
     .map(toLock);
@@ -93,6 +97,6 @@ export async function unlock(
 
 /** Every lock of the repository, removed with it. */
 export async function removeLocks(repoId: string): Promise<void> {
-  const items = await queryPrefix<LockItem>(pkOf(repoId), 'PATH#');
+  const items = await queryPrefix<LockItem>(pkOf(repoId), PREFIXES.repos.lfsPath);
   await deleteMany(items.map((l) => ({ pk: l.pk, sk: l.sk })));
 }

@@ -1,0 +1,82 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { sourcesUnder } from './prefixes';
+
+/**
+ * A stored record is typed from its zod schema (`z.output<typeof X>`, in the product's
+ * record-schemas.ts), never by an interface written again beside it: two declarations drift (a
+ * version's schema lacked its dates and its deployments while the interface had them).
+ */
+const root = resolve(__dirname, '../..');
+
+/** The interfaces (and object type literals) of `files` that mirror a schema of `schemas` by name. */
+function mirrored(schemas: string[], files: { file: string; text: string }[]): string[] {
+  const found: string[] = [];
+  for (const { file, text } of files) {
+    for (const m of text.matchAll(/^(?:export )?(?:interface (\w+)\b|type (\w+) = \{)/gm)) {
+      const name = (m[1] ?? m[2]) as string;
+      const base = name.replace(/Record$/, '');
+      const schema = schemas.find((s) => s === name || s === base || (base.length >= 4 && s.endsWith(base)));
+      if (schema) found.push(`${file}: ${name} mirrors the schema ${schema}`);
+    }
+  }
+  return found;
+}
+
+const products = readdirSync(join(root, 'shared/domains')).filter((p) =>
+  existsSync(join(root, 'shared/domains', p, 'record-schemas.ts')),
+);
+
+/** Hand-written records still to derive from their schemas (they carry what the platform keeps besides). */
+const LEFT = [
+  'shared/domains/agents/devices.ts: DeviceRecord mirrors the schema AgentDevice',
+  'shared/domains/calendar/imip.ts: Notified mirrors the schema CalendarNotified',
+  'shared/domains/contacts/records.ts: AddressBookRecord mirrors the schema AddressBook',
+  'shared/domains/contacts/records.ts: ContactRecord mirrors the schema Contact',
+  'shared/domains/mail/labels.ts: LabelRecord mirrors the schema MailLabel',
+  'shared/domains/notifications/notices.ts: NoticeRecord mirrors the schema Notice',
+  'shared/domains/notifications/protocols.ts: ProtocolRecord mirrors the schema NotificationProtocol',
+  'shared/domains/projects/related.ts: DomainRecord mirrors the schema CustomDomain',
+  'shared/domains/projects/schema.ts: ProjectRecord mirrors the schema Project',
+  'shared/domains/repos/imports/records.ts: ImportRecord mirrors the schema RepoImport',
+  'shared/domains/repos/checks.ts: CheckRecord mirrors the schema RequiredCheck',
+  'shared/domains/repos/labels.ts: Label mirrors the schema RepoLabel',
+  'shared/domains/repos/pulls.ts: ThreadRecord mirrors the schema ReviewThread',
+  'shared/domains/tracker/catalog.ts: Transition mirrors the schema IssueTransition',
+  'shared/domains/tracker/model.ts: Space mirrors the schema TrackerSpace',
+  'shared/domains/tracker/parts.ts: Attachment mirrors the schema IssueAttachment',
+  'shared/domains/tracker/parts.ts: Link mirrors the schema IssueLink',
+];
+
+describe('stored records from their zod schemas', () => {
+  it('no product declares an interface beside a record schema of the same name (but those listed)', () => {
+    const found = products.flatMap((product) => {
+      const dir = join(root, 'shared/domains', product);
+      const schemaText = readFileSync(join(dir, 'record-schemas.ts'), 'utf8');
+      const schemas = [...schemaText.matchAll(/^export const (\w+) = z\b/gm)].map((m) => m[1] as string);
+      const files = sourcesUnder(root, [relative(root, dir)]).map((file) => ({
+        file,
+        text: readFileSync(join(root, file), 'utf8'),
+      }));
+      return mirrored(schemas, files);
+    });
+    expect(found.filter((f) => !LEFT.includes(f))).toEqual([]);
+    // The list only shrinks: a record derived since is taken off it.
+    expect(LEFT.filter((f) => !found.includes(f))).toEqual([]);
+  });
+
+  it('an interface written beside its schema fails (an example that must fail)', () => {
+    const text = [
+      'export const TrackerVersion = z.object({ versionId: z.string() });',
+      'export interface Version { versionId: string }',
+      'export interface PageRecord { pageId: string }',
+      'export type Page = { pageId: string };',
+      'export type Board = z.output<typeof Board>;',
+    ].join('\n');
+    expect(mirrored(['TrackerVersion', 'Page'], [{ file: 'x.ts', text }])).toEqual([
+      'x.ts: Version mirrors the schema TrackerVersion',
+      'x.ts: PageRecord mirrors the schema Page',
+      'x.ts: Page mirrors the schema Page',
+    ]);
+  });
+});
