@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
 import { TestPlatform } from '../helpers/platform';
@@ -63,10 +63,7 @@ it("a kept answer moved under another caller's key does not open there", async (
   const item = await keptItem(key);
   // Another member's claim of the same key, with the owner's sealed answer copied in.
   const admin = await p.person('admin');
-  const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
-  await db.send(
-    new PutCommand({ TableName: TABLE(), Item: { ...item, pk: `IDEM#${p.org.orgId}#${admin.userId}` } }),
-  );
+  await db.send(new PutCommand({ TableName: TABLE(), Item: { ...item, pk: `IDEM#${p.org.orgId}#${admin.userId}` } }));
   const theirs = await p.post(`/v1/orgs/${p.org.orgId}/keys`, body, { ...withKey(key), token: admin.token });
   expect(theirs.status).toBe(500);
   expect(theirs.text).not.toContain(first.body.secret);
