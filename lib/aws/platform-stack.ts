@@ -171,7 +171,8 @@ export class PlatformStack extends Stack {
     );
     // Workers first: a group that sends to a worker's queue is granted that queue.
     this.workers = addWorkers(this, props.workers ?? workers, { projectRoot, environment, platform: this });
-    for (const f of this.functions) grantNeeds(f, f.group.needs, this);
+    // Every group keeps the answers of writes sent with Idempotency-Key, sealed (shared/kernel/http/idempotency.ts).
+    for (const f of this.functions) grantNeeds(f, [...f.group.needs, 'idempotency'], this);
 
     this.http = new PlatformApi(this, 'Api', {
       functions: this.functions,

@@ -266,7 +266,7 @@ export function createGateway(
 ): Server {
   const groups = options.groups ?? routeGroups;
   const load = options.load ?? loadHandler;
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     void (async () => {
       try {
         for (const extra of options.extra ?? []) if (await extra(req, res)) return;
@@ -294,6 +294,14 @@ export function createGateway(
       }
     })();
   });
+  // An idle keep-alive connection is closed by its client, never by a timer here. The workers, the
+  // SMTP server and the tests' own code share this process: work that holds its event loop past
+  // Node's keep-alive timeout (5 s, closed at 6) let a client's request, sent on its pooled
+  // connection as the loop came back, land on a connection the server's expired timer then
+  // destroyed unread: the client read ECONNRESET. Without the timer (and its `Keep-Alive: timeout`
+  // hint) only the client ends idle connections, which it never does under a request of its own.
+  server.keepAliveTimeout = 0;
+  return server;
 }
 
 /** Starts a server and resolves with the port it listens on. */

@@ -16,6 +16,9 @@ export const NEED_ENV = {
   cursorSecret: { aws: ['CURSOR_SECRET'], local: ['CURSOR_SECRET'] },
   // Envelope encryption of secrets: encrypt, decrypt, new data keys.
   kms: { aws: ['SECRETS_KEY_ID'], local: ['LOCAL_SECRETS_KEY'] },
+  // Sealing the answers kept for `Idempotency-Key` (shared/kernel/http/idempotency.ts): new data keys
+  // and decrypt under the secrets key, for that purpose only. Every route group has it (lib/aws/platform-stack.ts).
+  idempotency: { aws: ['SECRETS_KEY_ID'], local: ['LOCAL_SECRETS_KEY'] },
   // Decrypting secrets only (a build's variables when its server function is created).
   secretsDecrypt: { aws: ['SECRETS_KEY_ID'], local: ['LOCAL_SECRETS_KEY'] },
   // The platform's artifacts bucket: read and write.

@@ -33,6 +33,13 @@ const workerOf = (stack: PlatformStack, name: string) => {
 // Synthesized once, with the checks of bin/platform.ts: shared by the tests below. Without bundling:
 // test/infra/bundles.test.ts builds every function as npm run build does, checks their shape, and
 // that CDK's synchronous bundling (lib/aws/bundle-sync.ts) makes the same files.
+/** The statements of a role's policies in `template` (the main stack's by default), as synthesized. */
+type RawStatement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+const rawStatementsOf = (roleId: string, of: () => Template = () => template): RawStatement[] =>
+  Object.values(of().findResources('AWS::IAM::Policy') as Resources)
+    .filter((p) => JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`))
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: RawStatement[] }).Statement);
+
 let app: App;
 let stack: PlatformStack;
 let template: Template;
@@ -113,7 +120,8 @@ describe('functions', () => {
       STAGE: 'dev',
     });
     expect('CURSOR_SECRET' in env).toBe(f.group.needs.includes('cursorSecret'));
-    expect('SECRETS_KEY_ID' in env).toBe(f.group.needs.includes('kms'));
+    // Every group seals the answers it keeps for Idempotency-Key; `kms` grants more of the key.
+    expect('SECRETS_KEY_ID' in env).toBe(true);
     // Source maps are off, so Node is not told to read them.
     expect(env.NODE_OPTIONS).toBeUndefined();
   });
@@ -384,7 +392,16 @@ describe('least privilege', () => {
       const bucketStatements = statements.filter((s) => s.resource.includes(on(stack.data.artifactsBucket)));
       if (!needs('buckets')) expect(bucketStatements.every((s) => s.resource.includes('repo-lfs/*'))).toBe(true);
       expect(touches(on(stack.jobs.queue))).toBe(needs('queue'));
-      expect(touches(on(stack.data.secretsKey))).toBe(needs('kms'));
+      // The secrets key: every group for its kept idempotent answers only (their encryption context's
+      // purpose); envelope encryption of anything else with `kms`.
+      const keyStatements = rawStatementsOf(logicalId(f.role)).filter((s) =>
+        JSON.stringify(s.Resource).includes(on(stack.data.secretsKey)),
+      );
+      const idempotency = { StringEquals: { 'kms:EncryptionContext:purpose': 'idempotency' } };
+      expect(keyStatements.filter((s) => s.Condition === undefined).length > 0).toBe(needs('kms'));
+      expect(keyStatements.filter((s) => s.Condition !== undefined)).toEqual([
+        expect.objectContaining({ Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Condition: idempotency }),
+      ]);
       expect(touches(':table/cust-')).toBe(needs('customerTables'));
       expect(touches(':s3:::plt-')).toBe(needs('customerBuckets'));
       // Logs only to its own group: no AWSLambdaBasicExecutionRole.
@@ -527,14 +544,28 @@ describe('every need, wired', () => {
     }
   });
 
-  test('the group that needs nothing can only write its logs', () => {
+  test('the group that needs nothing can only write its logs and seal its kept idempotent answers', () => {
     const orgs = fnOf(all, 'orgs');
-    expect(statementsOf(t, logicalId(orgs.role)).flatMap((s) => s.actions)).toEqual([
-      'logs:CreateLogStream',
-      'logs:PutLogEvents',
+    expect(
+      statementsOf(t, logicalId(orgs.role))
+        .flatMap((s) => s.actions)
+        .sort(),
+    ).toEqual(['kms:Decrypt', 'kms:GenerateDataKey', 'logs:CreateLogStream', 'logs:PutLogEvents']);
+    const onKey = rawStatementsOf(logicalId(orgs.role), () => t).filter((s) =>
+      JSON.stringify(s.Resource).includes(logicalId(all.data.secretsKey)),
+    );
+    expect(onKey.map((s) => s.Condition)).toEqual([
+      { StringEquals: { 'kms:EncryptionContext:purpose': 'idempotency' } },
     ]);
     const env = t.toJSON().Resources[logicalId(orgs.fn)].Properties.Environment.Variables;
-    expect(Object.keys(env).sort()).toEqual(['AUTH_AUDIENCE', 'AUTH_URL', 'PLATFORM_TARGET', 'STAGE', 'TABLE_NAME']);
+    expect(Object.keys(env).sort()).toEqual([
+      'AUTH_AUDIENCE',
+      'AUTH_URL',
+      'PLATFORM_TARGET',
+      'SECRETS_KEY_ID',
+      'STAGE',
+      'TABLE_NAME',
+    ]);
   });
 
   test('no statement has a wildcard action on a whole service', () => {

@@ -35,7 +35,15 @@ const repoLfs: Grant<'repoLfs'> = {
 };
 
 export const dataGrants: Grants<
-  'table' | 'cursorSecret' | 'kms' | 'secretsDecrypt' | 'artifactsRead' | 'artifactsExpire' | 'buckets' | 'repoLfs'
+  | 'table'
+  | 'cursorSecret'
+  | 'kms'
+  | 'idempotency'
+  | 'secretsDecrypt'
+  | 'artifactsRead'
+  | 'artifactsExpire'
+  | 'buckets'
+  | 'repoLfs'
 > = {
   repoLfs,
   // TABLE_NAME comes with every function's environment (lib/aws/platform-stack.ts).
@@ -67,6 +75,19 @@ export const dataGrants: Grants<
     env: ({ platform }) => ({ SECRETS_KEY_ID: platform.data.secretsKey.keyArn }),
     grant: ({ f, platform }) =>
       platform.data.secretsKey.grant(f.fn, 'kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'),
+  },
+
+  // The answers kept for Idempotency-Key, sealed: a data key and its unwrapping, only under the
+  // encryption context `purpose: idempotency` (KMS refuses any other purpose to this grant, so a
+  // group without `kms` opens no environment value or credential).
+  idempotency: {
+    env: ({ platform }) => ({ SECRETS_KEY_ID: platform.data.secretsKey.keyArn }),
+    grant: ({ platform, allow }) =>
+      allow({
+        actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        resources: [platform.data.secretsKey.keyArn],
+        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': 'idempotency' } },
+      }),
   },
 
   // Decrypt only: a build's variables, for the server function it becomes.
