@@ -22,9 +22,16 @@ export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'platform-test-'));
   // The engines answer only requests signed with this run's key pair, as on `npm start`.
   const credentials = newEngineCredentials();
-  const dynamo = await startDynamoLocal({ port: await freePort(), credentials });
-  // The local S3 server in its own process (see lib/local/s3-server.ts); buckets are made by tests.
-  const s3 = await startS3({ port: await freePort(), directory: join(dir, 's3'), buckets: [], credentials });
+  // Both at once (Java takes seconds to start): the local S3 server in its own process (see
+  // lib/local/s3-server.ts); buckets are made by tests.
+  const dynamoPort = await freePort();
+  let s3Port = await freePort();
+  // Neither is bound yet: the OS could hand out the same port twice.
+  while (s3Port === dynamoPort) s3Port = await freePort();
+  const [dynamo, s3] = await Promise.all([
+    startDynamoLocal({ port: dynamoPort, credentials }),
+    startS3({ port: s3Port, directory: join(dir, 's3'), buckets: [], credentials }),
+  ]);
   const env: Record<string, string> = {
     ...STATIC_ENV,
     AWS_ACCESS_KEY_ID: credentials.accessKeyId,
