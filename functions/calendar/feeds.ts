@@ -102,8 +102,8 @@ export const feedRoutes = [
     path: '/feeds/:file',
     access: 'public',
     summary:
-      'A calendar\'s subscription feed (`<token>.ics`, no token header: the address is the secret): iCalendar (RFC 5545) with a VTIMEZONE per zone, read-only. `ETag` and `If-None-Match` (304); `HEAD` answers the headers. An unknown, rotated or revoked address, or a deleted calendar, is 404. A feed over 4 MB answers 303 to a link to it (5 minutes).',
-    params: z.object({ file: z.string().check(z.maxLength(100)) }),
+      "A calendar's subscription feed (`<token>.ics`, no token header: the address is the secret): iCalendar (RFC 5545) with a VTIMEZONE per zone, read-only. `ETag` and `If-None-Match` (304); `HEAD` answers the headers. An unknown, rotated or revoked address, or a deleted calendar, is 404. A feed over 4 MB answers 303 to a link to it (5 minutes).",
+    params: z.object({ file: z.string() }),
     errors: { 404: ['Not found'] },
     run: async ({ params, event }) => {
       const answer = await serveFeed(params.file, event.headers['if-none-match']);

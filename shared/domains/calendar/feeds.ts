@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { conflict, notFound } from '../../kernel/ground/errors';
+import { readEnv } from '../../kernel/ground/env';
+import { notFound } from '../../kernel/ground/errors';
 import { transact } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { mailFolder } from '../mail/admin';
@@ -34,8 +35,16 @@ export const FEED_MESSAGES = {
   changed: 'This feed changed meanwhile. Try again.',
 } as const;
 
-/** What a feed answer may hold inline: past it, a 303 to a link (a Lambda response is at most 6 MB). */
+/**
+ * What a feed answer may hold inline: past it, a 303 to a link (a Lambda response is at most 6 MB).
+ * FEED_INLINE_BYTES sets a lower figure (tests: a file of 4 MB takes ical-generator 10 seconds
+ * to write, its line folding being slow per character).
+ */
 export const MAX_INLINE_FEED_BYTES = 4 * 1024 * 1024;
+function inlineLimit(): number {
+  const set = Number(readEnv('FEED_INLINE_BYTES'));
+  return Number.isFinite(set) && set > 0 ? Math.min(set, MAX_INLINE_FEED_BYTES) : MAX_INLINE_FEED_BYTES;
+}
 /** How long subscribers and caches may keep an answer before asking again (a revocation holds within it). */
 export const FEED_CACHE_CONTROL = 'private, max-age=300';
 export const FEED_TYPE = 'text/calendar; charset=utf-8';
@@ -201,25 +210,38 @@ async function servedBy(file: string): Promise<{ mailboxId: string; calendarId: 
 }
 
 /**
- * The iCalendar text of the calendar (the export's, with refresh hints) and its entity tag: a hash
- * of the text without its DTSTAMPs (the time it was written), so it moves only when the calendar does.
- * Weak: two answers of one tag may differ in their DTSTAMPs.
+ * The calendar's records and their entity tag: a hash of the calendar's and its events' records as
+ * stored (any change to one moves it) and of the year (the VTIMEZONEs written cover years from it),
+ * so an unchanged feed is answered 304 without writing the file. Weak: two answers of one tag
+ * differ in their DTSTAMPs (when the file was written).
  */
-async function feedText(mailboxId: string, calendarId: string): Promise<{ text: string; etag: string }> {
+async function feedState(mailboxId: string, calendarId: string) {
   const calendar = await getCalendar(mailboxId, calendarId).catch(() => {
     throw notFound();
   });
   const events = await eventsOf(mailboxId, [calendarId]);
   events.sort((a, b) => a.start - b.start || a.eventId.localeCompare(b.eventId));
+  const hash = createHash('sha256').update(`${new Date().getUTCFullYear()}\n${canonical(calendar)}`);
+  for (const e of events) hash.update(`\n${canonical(e)}`);
+  return { calendar, events, etag: `W/"${hash.digest('base64url').slice(0, 27)}"` };
+}
+
+/** JSON with every object's keys sorted: the store does not promise an order of attributes. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+
+/** The iCalendar text of the calendar: the export's, with refresh hints. */
+async function feedText(state: Awaited<ReturnType<typeof feedState>>): Promise<string> {
   const { toIcs } = await icsOut();
-  const text = toIcs(
-    events.map((event) => ({ event })),
+  return toIcs(
+    state.events.map((event) => ({ event })),
     'PUBLISH',
-    calendar.name,
+    state.calendar.name,
   ).replace(/^(VERSION:2\.0\r\n)/m, `$1${REFRESH.map((l) => `${l}\r\n`).join('')}`);
-  const stable = text.replace(/^DTSTAMP:[^\r\n]*\r\n/gm, '');
-  const etag = `W/"${createHash('sha256').update(stable).digest('base64url').slice(0, 27)}"`;
-  return { text, etag };
 }
 
 /** Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks for it). */
@@ -236,13 +258,15 @@ export type FeedAnswer =
 
 /**
  * What `GET /feeds/<token>.ics` answers: the file; `unchanged` (304) when `If-None-Match` names its
- * tag; past MAX_INLINE_FEED_BYTES, a link (5 minutes) to the file written to the mailbox's folder.
+ * tag; past MAX_INLINE_FEED_BYTES (4 MB), a link (5 minutes) to the file written to the mailbox's folder.
  */
 export async function serveFeed(file: string, ifNoneMatch: string | undefined): Promise<FeedAnswer> {
   const { mailboxId, calendarId } = await servedBy(file);
-  const { text, etag } = await feedText(mailboxId, calendarId);
+  const state = await feedState(mailboxId, calendarId);
+  const etag = state.etag;
   if (matches(ifNoneMatch, etag)) return { kind: 'unchanged', etag };
-  if (Buffer.byteLength(text) <= MAX_INLINE_FEED_BYTES) return { kind: 'file', text, etag };
+  const text = await feedText(state);
+  if (Buffer.byteLength(text) <= inlineLimit()) return { kind: 'file', text, etag };
   const key = `${mailFolder(mailboxId)}calendar-files/feed-${calendarId}.ics`;
   const { linkTo, putObject } = await objects();
   await putObject(key, Buffer.from(text, 'utf8'), FEED_TYPE);
