@@ -1,15 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
-import {
-  createFeed,
-  FEED_CACHE_CONTROL,
-  FEED_MESSAGES,
-  FEED_TYPE,
-  feedOf,
-  revokeFeed,
-  rotateFeed,
-  serveFeed,
-} from '../../shared/domains/calendar/feeds';
+import { createFeed, FEED_MESSAGES, feedOf, revokeFeed, rotateFeed } from '../../shared/domains/calendar/feeds';
 import { CALENDAR_MESSAGES } from '../../shared/domains/calendar/records';
 import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
@@ -19,6 +10,9 @@ import { created, noContent, ok, route } from '../../shared/kernel/http/route';
  * mailbox's members, and the public address a calendar application subscribes to, with no token.
  * The address is answered once, by the create and by a rotation.
  */
+/** The feed's file: iCalendar writing loads with the first feed served (the owner's routes need none). */
+const feedFile = () => import('../../shared/domains/calendar/feed-file');
+
 const Id = z.string().check(z.minLength(1), z.maxLength(64));
 const CalendarPath = z.object({ orgId: z.string(), mailboxId: Id, calendarId: Id });
 const FEED = '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/feed';
@@ -106,6 +100,7 @@ export const feedRoutes = [
     params: z.object({ file: z.string() }),
     errors: { 404: ['Not found'] },
     run: async ({ params, event }) => {
+      const { serveFeed, FEED_CACHE_CONTROL, FEED_TYPE } = await feedFile();
       const answer = await serveFeed(params.file, event.headers['if-none-match']);
       const common = { etag: answer.etag, 'cache-control': FEED_CACHE_CONTROL };
       if (answer.kind === 'unchanged') return { status: 304, headers: common };

@@ -1,15 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readEnv } from '../../kernel/ground/env';
 import { notFound } from '../../kernel/ground/errors';
 import { transact } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
-import { mailFolder } from '../mail/admin';
-import { getMailbox } from '../mail/records';
-import { calPk, eventsOf, getCalendar } from './records';
-
-// iCalendar writing and the bucket load with the first feed served (the owner's routes need neither).
-const icsOut = () => import('./ics-out');
-const objects = () => import('../mail/objects');
+import { calPk, getCalendar } from './records';
 
 /**
  * Subscription feeds: a secret address per calendar (`<api>/feeds/<token>.ics`) that any calendar
@@ -27,7 +20,8 @@ const objects = () => import('../mail/objects');
  * | the token's lookup | `CALFEED#<sha256(token)>` / `CALFEED` | the organization, mailbox and calendar it serves |
  *
  * A request reads the lookup, then the calendar's feed record, and serves only when that record
- * still holds the same hash: a rotated or revoked token, a deleted calendar or mailbox is 404.
+ * still holds the same hash: a rotated or revoked token, a deleted calendar or mailbox is 404
+ * (./feed-file.ts, loaded with the first feed served: the owner's routes need no iCalendar).
  */
 export const FEED_MESSAGES = {
   exists: 'This calendar has a feed already: rotate it for a new address, or revoke it.',
@@ -35,26 +29,10 @@ export const FEED_MESSAGES = {
   changed: 'This feed changed meanwhile. Try again.',
 } as const;
 
-/**
- * What a feed answer may hold inline: past it, a 303 to a link (a Lambda response is at most 6 MB).
- * FEED_INLINE_BYTES sets a lower figure (tests: a file of 4 MB takes ical-generator 10 seconds
- * to write, its line folding being slow per character).
- */
-export const MAX_INLINE_FEED_BYTES = 4 * 1024 * 1024;
-function inlineLimit(): number {
-  const set = Number(readEnv('FEED_INLINE_BYTES'));
-  return Number.isFinite(set) && set > 0 ? Math.min(set, MAX_INLINE_FEED_BYTES) : MAX_INLINE_FEED_BYTES;
-}
-/** How long subscribers and caches may keep an answer before asking again (a revocation holds within it). */
-export const FEED_CACHE_CONTROL = 'private, max-age=300';
-export const FEED_TYPE = 'text/calendar; charset=utf-8';
-/** What the feed tells subscribers about how often to refresh (RFC 7986 REFRESH-INTERVAL, and Outlook's own). */
-const REFRESH = ['REFRESH-INTERVAL;VALUE=DURATION:PT1H', 'X-PUBLISHED-TTL:PT1H'];
-
 /** The token's form in a URL: 43 base64url characters. */
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+export const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-interface FeedRecord {
+export interface FeedRecord {
   pk: string;
   sk: string;
   calendarId: string;
@@ -63,7 +41,7 @@ interface FeedRecord {
   rotatedAt: number | null;
 }
 
-interface LookupRecord {
+export interface LookupRecord {
   pk: string;
   sk: string;
   orgId: string;
@@ -71,9 +49,12 @@ interface LookupRecord {
   calendarId: string;
 }
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-const feedKey = (mailboxId: string, calendarId: string) => ({ pk: calPk(mailboxId), sk: `CALS#FEED#${calendarId}` });
-const lookupKey = (tokenHash: string) => ({ pk: `CALFEED#${tokenHash}`, sk: 'CALFEED' });
+export const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+export const feedKey = (mailboxId: string, calendarId: string) => ({
+  pk: calPk(mailboxId),
+  sk: `CALS#FEED#${calendarId}`,
+});
+export const lookupKey = (tokenHash: string) => ({ pk: `CALFEED#${tokenHash}`, sk: 'CALFEED' });
 
 /** A feed as the owner sees it: never its address (answered once, when made). */
 export interface FeedState {
@@ -192,83 +173,4 @@ export async function revokeFeed(mailboxId: string, calendarId: string): Promise
     ],
     [FEED_MESSAGES.changed],
   );
-}
-
-/** The calendar a feed's file name (`<token>.ics`) serves, or 404 (one answer for every way of not serving). */
-async function servedBy(file: string): Promise<{ mailboxId: string; calendarId: string }> {
-  const token = file.endsWith('.ics') ? file.slice(0, -4) : '';
-  if (!TOKEN.test(token)) throw notFound();
-  const tokenHash = hashOf(token);
-  const lookup = await getItem<LookupRecord>(lookupKey(tokenHash));
-  if (!lookup) throw notFound();
-  const [feed, mailbox] = await Promise.all([
-    getItem<FeedRecord>(feedKey(lookup.mailboxId, lookup.calendarId)),
-    getMailbox(lookup.orgId, lookup.mailboxId),
-  ]);
-  if (!feed || feed.tokenHash !== tokenHash || !mailbox) throw notFound();
-  return lookup;
-}
-
-/**
- * The calendar's records and their entity tag: a hash of the calendar's and its events' records as
- * stored (any change to one moves it) and of the year (the VTIMEZONEs written cover years from it),
- * so an unchanged feed is answered 304 without writing the file. Weak: two answers of one tag
- * differ in their DTSTAMPs (when the file was written).
- */
-async function feedState(mailboxId: string, calendarId: string) {
-  const calendar = await getCalendar(mailboxId, calendarId).catch(() => {
-    throw notFound();
-  });
-  const events = await eventsOf(mailboxId, [calendarId]);
-  events.sort((a, b) => a.start - b.start || a.eventId.localeCompare(b.eventId));
-  const hash = createHash('sha256').update(`${new Date().getUTCFullYear()}\n${canonical(calendar)}`);
-  for (const e of events) hash.update(`\n${canonical(e)}`);
-  return { calendar, events, etag: `W/"${hash.digest('base64url').slice(0, 27)}"` };
-}
-
-/** JSON with every object's keys sorted: the store does not promise an order of attributes. */
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
-
-/** The iCalendar text of the calendar: the export's, with refresh hints. */
-async function feedText(state: Awaited<ReturnType<typeof feedState>>): Promise<string> {
-  const { toIcs } = await icsOut();
-  return toIcs(
-    state.events.map((event) => ({ event })),
-    'PUBLISH',
-    state.calendar.name,
-  ).replace(/^(VERSION:2\.0\r\n)/m, `$1${REFRESH.map((l) => `${l}\r\n`).join('')}`);
-}
-
-/** Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks for it). */
-export function matches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const bare = (t: string) => t.trim().replace(/^W\//, '');
-  return header.trim() === '*' || header.split(',').some((t) => bare(t) === bare(etag));
-}
-
-export type FeedAnswer =
-  | { kind: 'file'; text: string; etag: string }
-  | { kind: 'unchanged'; etag: string }
-  | { kind: 'link'; url: string; etag: string };
-
-/**
- * What `GET /feeds/<token>.ics` answers: the file; `unchanged` (304) when `If-None-Match` names its
- * tag; past MAX_INLINE_FEED_BYTES (4 MB), a link (5 minutes) to the file written to the mailbox's folder.
- */
-export async function serveFeed(file: string, ifNoneMatch: string | undefined): Promise<FeedAnswer> {
-  const { mailboxId, calendarId } = await servedBy(file);
-  const state = await feedState(mailboxId, calendarId);
-  const etag = state.etag;
-  if (matches(ifNoneMatch, etag)) return { kind: 'unchanged', etag };
-  const text = await feedText(state);
-  if (Buffer.byteLength(text) <= inlineLimit()) return { kind: 'file', text, etag };
-  const key = `${mailFolder(mailboxId)}calendar-files/feed-${calendarId}.ics`;
-  const { linkTo, putObject } = await objects();
-  await putObject(key, Buffer.from(text, 'utf8'), FEED_TYPE);
-  return { kind: 'link', url: await linkTo(key, 'calendar.ics'), etag };
 }
