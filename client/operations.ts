@@ -7641,6 +7641,78 @@ export interface Operations {
     body: undefined;
     response: string;
   };
+  /** Whether the calendar has a subscription feed, and when it was made and last rotated (`feed: null` when it has none) */
+  getMailMailboxesCalendarsFeed: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      feed: {
+        createdAt: number;
+        rotatedAt: number | null;
+      } | null;
+    };
+  };
+  /** Makes the calendar a subscription feed: a secret address (`url`, and `webcalUrl` for a subscribe link) that any calendar application reads without signing in, answered this once */
+  postMailMailboxesCalendarsFeed: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      feed: {
+        createdAt: number;
+        rotatedAt: number | null;
+        url: string;
+        webcalUrl: string;
+      };
+    };
+  };
+  /** Ends the calendar's feed: its address answers 404 from now on */
+  deleteMailMailboxesCalendarsFeed: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
+  /** A new secret address for the calendar's feed, answered this once */
+  postMailMailboxesCalendarsFeedRotate: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+      calendarId: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      feed: {
+        createdAt: number;
+        rotatedAt: number | null;
+        url: string;
+        webcalUrl: string;
+      };
+    };
+  };
+  /** A calendar's subscription feed (`<token>.ics`, no token header: the address is the secret): iCalendar (RFC 5545) with a VTIMEZONE per zone, read-only */
+  getFeedsByFile: {
+    params: {
+      file: string;
+    };
+    query: object;
+    body: undefined;
+    response: string;
+  };
   /** The spaces the caller can browse, by key */
   getIssuesSpaces: {
     params: {
@@ -9182,6 +9254,23 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
     method: 'GET',
     path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/export',
   },
+  getMailMailboxesCalendarsFeed: {
+    method: 'GET',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/feed',
+  },
+  postMailMailboxesCalendarsFeed: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/feed',
+  },
+  deleteMailMailboxesCalendarsFeed: {
+    method: 'DELETE',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/feed',
+  },
+  postMailMailboxesCalendarsFeedRotate: {
+    method: 'POST',
+    path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars/{calendarId}/feed/rotate',
+  },
+  getFeedsByFile: { method: 'GET', path: '/feeds/{file}' },
   getIssuesSpaces: { method: 'GET', path: '/v1/orgs/{orgId}/issues/spaces' },
   postIssuesSpaces: { method: 'POST', path: '/v1/orgs/{orgId}/issues/spaces' },
   getIssuesSpacesBySpaceKey: { method: 'GET', path: '/v1/orgs/{orgId}/issues/spaces/{spaceKey}' },

@@ -202,10 +202,12 @@ export const routeGroups: RouteGroup[] = [
     // A mailbox's calendars and events (records in the mailbox's partition, `MBX#<mailboxId>`, GSI1
     // for the window listing); cursorSecret: import tokens; buckets: import files and large exports
     // (`mail/<mailboxId>/calendar-files/`); mail, mailSend: invitations (iMIP) from the mailbox.
+    // /feeds: calendars' subscription feeds, public (`/feeds/<token>.ics`: the address is the secret).
     name: 'calendar',
     prefixes: [
       '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/calendars',
       '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/events',
+      '/feeds',
     ],
     needs: ['table', 'cursorSecret', 'buckets', 'mail', 'mailSend'],
   },

@@ -169,6 +169,73 @@ function repeatText(r: Recurrence): string {
   ].join(' ');
 }
 
+/** A calendar named by its id or its name (any case), in the mailbox of the command. */
+async function namedCalendar(c: Ctx, given: string) {
+  const box = await mailboxOf(c);
+  const { calendars } = await box.api.getMailMailboxesCalendars({ orgId: box.orgId, mailboxId: box.mailboxId });
+  const found =
+    calendars.find((k) => k.calendarId === given) ??
+    calendars.find((k) => k.name.toLowerCase() === given.trim().toLowerCase());
+  if (!found) {
+    const names = calendars.map((k) => k.name).join(', ');
+    throw new UsageError(`No calendar ${given} in this mailbox (its calendars: ${names}).`);
+  }
+  return { ...box, calendarId: found.calendarId, name: found.name };
+}
+
+const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The feed's address and what to do with it. */
+const feedText = (name: string, feed: { url: string; webcalUrl: string }, what: string) =>
+  `${what} of ${name}:\n  ${feed.url}\nSubscribe to it in any calendar application (a subscribe link: ${feed.webcalUrl}).\n` +
+  'Anyone with this address can read the calendar: it is shown this once. --rotate replaces it, --revoke ends it.';
+
+/** `cal feed <calendar> [--rotate|--revoke]`: the calendar's subscription feed. */
+const FEED_COMMAND: CommandSpec = {
+  path: ['cal', 'feed'],
+  summary: "a calendar's secret subscription address (.ics): make it, --rotate it or --revoke it",
+  details:
+    'Without a flag: makes the feed and prints its address, or, when the calendar has one, when it was made\n' +
+    '(its address is shown only once). --rotate prints a new address (the old one stops at once).',
+  positionals: [{ name: 'calendar', required: true }],
+  options: {
+    mailbox: MAILBOX,
+    rotate: { type: 'boolean', help: 'a new address; the old one answers 404 from now on' },
+    revoke: { type: 'boolean', help: 'end the feed: its address answers 404 from now on' },
+  },
+  examples: [
+    'platform cal feed Calendar',
+    'platform cal feed Releases --rotate',
+    'platform cal feed Releases --revoke',
+  ],
+  run: async (c) => {
+    if (c.flag('rotate') && c.flag('revoke')) throw new UsageError('Give --rotate or --revoke, not both.');
+    const { api, orgId, mailboxId, calendarId, name } = await namedCalendar(c, c.args[0] as string);
+    const path = { orgId, mailboxId, calendarId };
+    if (c.flag('revoke')) {
+      await api.deleteMailMailboxesCalendarsFeed(path);
+      return c.print({ revoked: true }, () => `Revoked the feed of ${name}: its address answers 404 now.`);
+    }
+    if (c.flag('rotate')) {
+      const res = await api.postMailMailboxesCalendarsFeedRotate(path);
+      return c.print(res, () => feedText(name, res.feed, 'New feed address'));
+    }
+    const now = await api.getMailMailboxesCalendarsFeed(path);
+    if (now.feed) {
+      const f = now.feed;
+      const rotated = f.rotatedAt ? `, its address last changed ${utc(f.rotatedAt)}` : '';
+      return c.print(
+        now,
+        () =>
+          `${name} has a feed since ${utc(f.createdAt)}${rotated}. Its address was shown once: ` +
+          '--rotate for a new one (the old one stops), --revoke to end it.',
+      );
+    }
+    const res = await api.postMailMailboxesCalendarsFeed(path);
+    return c.print(res, () => feedText(name, res.feed, 'Feed'));
+  },
+};
+
 export const CALENDAR_COMMANDS: CommandSpec[] = [
   {
     path: ['cal', 'calendars', 'create'],
@@ -461,4 +528,5 @@ export const CALENDAR_COMMANDS: CommandSpec[] = [
       );
     },
   },
+  FEED_COMMAND,
 ];

@@ -10,6 +10,20 @@ import { fileAnswer, type ResponseDocs, seeOther } from '../../shared/kernel/htt
 
 /** Success responses of the calendar routes (see shared/kernel/http/responses.ts): documentation only. */
 
+/** A calendar's subscription feed as its owner sees it (shared/domains/calendar/feeds.ts). */
+const FeedState = z.object({ createdAt: z.number(), rotatedAt: z.nullable(z.number()) });
+/** A feed just made or rotated: its secret address, answered this once. */
+const FeedSecret = z.object({
+  createdAt: z.number(),
+  rotatedAt: z.nullable(z.number()),
+  url: z.string(),
+  webcalUrl: z.string(),
+});
+const feedHeaders = {
+  ETag: "The feed's entity tag (weak: it ignores DTSTAMP); send it as `If-None-Match` for a 304.",
+  'Cache-Control': '`private, max-age=300`',
+};
+
 export const responses: ResponseDocs = {
   [`GET ${base}/calendars`]: { 200: z.object({ calendars: z.array(Calendar) }) },
   [`POST ${base}/calendars`]: { 201: z.object({ calendar: Calendar }) },
@@ -47,5 +61,14 @@ export const responses: ResponseDocs = {
     303: seeOther(
       'A link to the file, valid 5 minutes (`GET` it without a token). Files over 4 MB, or any with `link=true`.',
     ),
+  },
+  [`GET ${base}/calendars/:calendarId/feed`]: { 200: z.object({ feed: z.nullable(FeedState) }) },
+  [`POST ${base}/calendars/:calendarId/feed`]: { 201: z.object({ feed: FeedSecret }) },
+  [`POST ${base}/calendars/:calendarId/feed/rotate`]: { 200: z.object({ feed: FeedSecret }) },
+  [`DELETE ${base}/calendars/:calendarId/feed`]: { 204: null },
+  // The public feed: the calendar as iCalendar, 304 when unchanged, 303 to a link past 4 MB.
+  'GET /feeds/:file': {
+    200: fileAnswer({ 'text/calendar': z.string() }, '`inline; filename="calendar.ics"`', { headers: feedHeaders }),
+    303: { headers: { Location: 'A link to the file, valid 5 minutes (feeds over 4 MB).', ...feedHeaders } },
   },
 };

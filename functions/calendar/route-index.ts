@@ -2,6 +2,7 @@
 import { lazyRoute } from '../../shared/kernel/http/route-entry';
 
 const routes = () => import('./routes').then((m) => m.routes);
+const feedRoutes = () => import('./feeds').then((m) => m.feedRoutes);
 
 export const routeIndex = [
   lazyRoute('GET', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars', routes),
@@ -16,4 +17,9 @@ export const routeIndex = [
   lazyRoute('POST', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/events/:eventId/respond', routes),
   lazyRoute('POST', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/import', routes),
   lazyRoute('GET', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/export', routes),
+  lazyRoute('GET', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/feed', feedRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/feed', feedRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/feed/rotate', feedRoutes),
+  lazyRoute('DELETE', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/feed', feedRoutes),
+  lazyRoute('GET', '/feeds/:file', feedRoutes),
 ];

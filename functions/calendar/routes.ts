@@ -16,6 +16,7 @@ import { invalid } from '../../shared/kernel/ground/errors';
 import { QueryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine, plainText } from '../../shared/kernel/http/text-checks';
+import { feedRoutes } from './feeds';
 
 /**
  * The calendar group: a mailbox's calendars and events (spec part C, "Calendar"). Every route
@@ -322,4 +323,5 @@ export const routes = [
       return ok(text, { 'content-type': t.ICS_TYPE, 'content-disposition': 'attachment; filename="calendar.ics"' });
     },
   }),
+  ...feedRoutes,
 ];

@@ -6,6 +6,7 @@ import { type RouteGroup, routeGroups } from '../route-groups';
 import { type Worker, workers } from '../workers';
 import { PlatformApi } from './api';
 import { PlatformData } from './data';
+import { addDav, DAV_ADDRESS_GROUPS, type DavFunction } from './dav';
 import { PlatformDeployments } from './deployments';
 import { GitFunction } from './git';
 import { grantNeeds } from './grants';
@@ -58,6 +59,8 @@ export interface PlatformStackProps extends StackProps {
   appsHostedZoneId?: string;
   /** A us-east-1 certificate for `*.<appsDomain>` (none: made by the stack, which must then be in us-east-1). */
   appsCertificateArn?: string;
+  /** The DAV handler (default functions/dav/handler.ts under projectRoot; none there: no DAV function). */
+  davEntry?: string;
 }
 
 /**
@@ -76,6 +79,8 @@ export class PlatformStack extends Stack {
   readonly imports: RepoImports;
   /** Git over HTTPS (functions/git), when the repos group is in the table. */
   readonly git: GitFunction | undefined;
+  /** CalDAV and CardDAV behind a function URL (lib/aws/dav.ts), when the handler is in the tree. */
+  readonly dav: DavFunction | undefined;
   /** One function per worker of lib/workers.ts, with its trigger, in the table's order. */
   readonly workers: WorkerFunction[];
 
@@ -143,6 +148,9 @@ export class PlatformStack extends Stack {
       ? new GitFunction(this, 'Git', { projectRoot, environment, platform: this })
       : undefined;
     const withGit = this.git ? { ...environment, GIT_BASE_URL: this.git.url.url } : environment;
+    this.dav = addDav(this, { projectRoot, environment, platform: this, entry: props.davEntry });
+    const davUrl = (group: RouteGroup): Record<string, string> =>
+      this.dav && DAV_ADDRESS_GROUPS.includes(group.name) ? { DAV_BASE_URL: this.dav.url.url } : {};
     // Before the groups' grants: the domains group's `cdn` need reads it.
     this.sites =
       props.appsDomain && props.appsHostedZoneId
@@ -166,7 +174,7 @@ export class PlatformStack extends Stack {
         new GroupFunction(this, pascal(group.name), {
           group,
           projectRoot,
-          environment: group.needs.includes('git') ? withGit : environment,
+          environment: { ...(group.needs.includes('git') ? withGit : environment), ...davUrl(group) },
         }),
     );
     // Workers first: a group that sends to a worker's queue is granted that queue.
@@ -185,5 +193,7 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'QueueUrl', { value: this.jobs.queue.queueUrl });
     new CfnOutput(this, 'BuildProjectName', { value: this.deployments.project.projectName });
     if (this.git) new CfnOutput(this, 'GitUrl', { value: this.git.url.url });
+    if (this.dav) new CfnOutput(this, 'DavUrl', { value: this.dav.url.url });
+    else Annotations.of(this).addInfo('No functions/dav/handler.ts: CalDAV and CardDAV are not served.');
   }
 }

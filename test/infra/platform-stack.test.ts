@@ -91,8 +91,9 @@ describe('synthesis', () => {
 
 describe('functions', () => {
   test('exactly one function per route group, and no helper functions', () => {
-    // Plus one per worker of lib/workers.ts (test/infra/workers.test.ts), and the git function.
-    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length + 1);
+    // Plus one per worker of lib/workers.ts (test/infra/workers.test.ts), the git function, and the
+    // DAV function when its handler is in the tree (test/infra/dav.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length + 1 + (stack.dav ? 1 : 0));
     expect(stack.functions.map((f) => f.group.name)).toEqual(routeGroups.map((g) => g.name));
   });
 
@@ -168,7 +169,9 @@ describe('HTTP API', () => {
   test('git over HTTPS: one function behind a streaming function URL, CodeCommit by prefix, clone URLs from it', () => {
     const git = stack.git;
     expect(git).toBeDefined();
-    const url = Object.values(template.findResources('AWS::Lambda::Url') as Resources);
+    const url = Object.values(template.findResources('AWS::Lambda::Url') as Resources).filter(
+      (u) => !stack.dav || !JSON.stringify(u.Properties).includes(logicalId(stack.dav.fn)),
+    );
     expect(url).toHaveLength(1);
     expect(url[0]?.Properties).toMatchObject({
       AuthType: 'NONE',
@@ -223,8 +226,9 @@ describe('HTTP API', () => {
     for (const p of permissions) {
       // The workers are invoked by their EventBridge rules only (see 'deployments', 'storage usage').
       if (workers.some((w) => JSON.stringify(p.Properties.FunctionName).includes(w))) continue;
-      // The git function is invoked through its function URL only (the next test).
-      if (JSON.stringify(p.Properties.FunctionName).includes(logicalId(stack.git?.fn as never))) {
+      // The git and DAV functions are invoked through their function URLs only (the next test).
+      const byUrl = [stack.git, stack.dav].flatMap((f) => (f ? [logicalId(f.fn)] : []));
+      if (byUrl.some((id) => JSON.stringify(p.Properties.FunctionName).includes(id))) {
         // (Function URLs need lambda:InvokeFunction too, held to calls through the URL.)
         expect(['lambda:InvokeFunctionUrl', 'lambda:InvokeFunction']).toContain(p.Properties.Action);
         if (p.Properties.Action === 'lambda:InvokeFunction') {

@@ -60,6 +60,7 @@ export function httpHandler(routes: RouteTable) {
       await (context as Ctx).api?.release?.();
     }
     const state = (context as Ctx).api;
+    if (event.requestContext.http.method === 'HEAD' && result.body !== undefined) result = headOf(result);
     await recordRequest({
       event,
       requestId: event.requestContext.requestId ?? context.awsRequestId,
@@ -77,6 +78,13 @@ export function httpHandler(routes: RouteTable) {
     );
     return result;
   };
+}
+
+/** A GET's answer to a HEAD: its headers, with the length of the body it leaves out. */
+function headOf(result: Result): Result {
+  const length = Buffer.byteLength(result.body as string, result.isBase64Encoded ? 'base64' : 'utf8');
+  const { body: _body, isBase64Encoded: _base64, ...rest } = result;
+  return { ...rest, headers: { ...rest.headers, 'content-length': String(length) } };
 }
 
 function answer(routes: RouteTable) {

@@ -14,7 +14,8 @@ export const listsTag = (header: string, etag: string) =>
 export const conditionalReads = (): Middleware => ({
   after: (request: Request) => {
     const res = request.response;
-    if (request.event.requestContext.http.method !== 'GET' || !res || res.statusCode !== 200) return;
+    const method = request.event.requestContext.http.method;
+    if ((method !== 'GET' && method !== 'HEAD') || !res || res.statusCode !== 200) return;
     if (typeof res.body !== 'string' || res.isBase64Encoded || res.headers?.etag) return;
     const etag = etagOf(res.body);
     const asked = request.event.headers['if-none-match'];

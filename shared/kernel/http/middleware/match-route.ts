@@ -8,7 +8,7 @@ import type { Middleware, Request } from './state';
 export const MALFORMED_PATH = 'Malformed path: invalid percent-encoding.';
 
 /**
- * The route: unknown path → 404 `Not found`; known path, other method → 405 with `Allow`;
+ * The route: unknown path → 404 `Not found`; known path, other method → 405 with `Allow` (HEAD is a GET's);
  * a path that is not valid percent-encoding → 400 (API Gateway hands it over as it came).
  */
 export const matchRoute = (routes: RouteTable): Middleware => {
@@ -16,7 +16,9 @@ export const matchRoute = (routes: RouteTable): Middleware => {
   return {
     before: async (request: Request) => {
       request.context.api = { params: {} };
-      const m = match(request.event.requestContext.http.method, request.event.rawPath);
+      // HEAD is GET without the body (RFC 9110): the stack's wrapper drops the body (./handler.ts).
+      const method = request.event.requestContext.http.method;
+      const m = match(method === 'HEAD' ? 'GET' : method, request.event.rawPath);
       if (m.kind === 'malformed') throw invalid(MALFORMED_PATH);
       if (m.kind === 'none') throw notFound();
       if (m.kind === 'method') throw new HttpError(405, 'Method not allowed', {}, { allow: m.allow.join(', ') });
