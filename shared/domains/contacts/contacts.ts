@@ -17,6 +17,7 @@ import {
   contactKeys,
   type Typed,
 } from './records';
+import { recordCardGone } from './changes';
 import { candidates, contactIdOfKey, matches, postingKey, syncPostings, tokensOf, wordsOf } from './search';
 
 /** What a create or an update may give (the routes' body, or a card of an import). */
@@ -214,10 +215,11 @@ export async function updateContact(
   }
 }
 
-/** Deletes a contact and its photo. */
+/** Deletes a contact and its photo, leaving a tombstone in its address book (./changes.ts). */
 export async function deleteContact(mailboxId: string, addressBookId: string, contactId: string): Promise<void> {
   const c = await getContact(mailboxId, contactId, addressBookId);
   await db.send(new DeleteCommand({ TableName: TABLE(), Key: contactKeys.contact(mailboxId, contactId) }));
+  await recordCardGone(c);
   await syncPostings(c, undefined);
   if (c.photoKey) await deleteObjects([c.photoKey]);
 }
