@@ -11,6 +11,8 @@ import { deleteCalendar, updateCalendar } from '../../shared/domains/calendar/re
 import { deleteBook, renameBook } from '../../shared/domains/contacts/books';
 import { DomainError, invalid } from '../../shared/kernel/ground/errors';
 import { isOneLine, isPlainText } from '../../shared/kernel/ground/text';
+import { removeAlias } from '../../shared/domains/dav/aliases';
+import { parseSegment } from '../../shared/domains/dav/places';
 import { mkcalendar } from './mkcalendar';
 import { COLOR_HEX, nearestColor, needsMembers, type PropContext, response, wantedProps } from './props';
 import { report } from './reports';
@@ -116,7 +118,7 @@ async function put({ req, signed, resource }: MethodInput): Promise<DavAnswer> {
   return answer(created ? 201 : 204);
 }
 
-async function remove({ req, signed, resource }: MethodInput): Promise<DavAnswer> {
+async function remove({ req, signed, segs, resource }: MethodInput): Promise<DavAnswer> {
   const r = resource as Resource;
   const ifMatch = req.headers['if-match'];
   if (r.kind === 'event') {
@@ -132,6 +134,7 @@ async function remove({ req, signed, resource }: MethodInput): Promise<DavAnswer
   if (r.kind === 'calendar') {
     requireWrite(signed, r);
     await deleteCalendar(r.place.mailbox.mailboxId, r.calendar.calendarId).catch(forbidDefault);
+    if (!parseSegment(segs[2] ?? '')) await removeAlias(signed.userId, segs[2] as string);
     return answer(204);
   }
   if (r.kind === 'book') {

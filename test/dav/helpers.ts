@@ -30,7 +30,7 @@ export interface DavResponse {
 export const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 export async function startDavWorld(): Promise<DavWorld> {
-  const w = await startMailWorld();
+  const w = await startMailWorld({ smtp: true });
   const box = await mailboxFor(w.p, [w.p.owner.userId]);
   const made = await w.p.post('/v1/me/app-passwords', { name: 'tests', scopes: ['calendars', 'contacts'] });
   if (made.status !== 201) throw new Error(`app password: ${made.status} ${made.text}`);
