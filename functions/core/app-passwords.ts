@@ -26,7 +26,7 @@ export const appPasswordRoutes = [
     path: '/v1/me/app-passwords',
     access: 'token',
     summary:
-      'Makes an app password for calendar and contacts programs (CalDAV, CardDAV: the person\'s email as the user name), scoped to `calendars` and/or `contacts`, `read` or `readwrite` (the default): the password is answered once, never again. At most 25 a person. People only.',
+      "Makes an app password for calendar and contacts programs (CalDAV, CardDAV: the person's email as the user name), scoped to `calendars` and/or `contacts`, `read` or `readwrite` (the default): the password is answered once, never again. At most 25 a person. People only.",
     body: z.object({
       name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100), oneLine),
       scopes: z._default(z.array(z.enum(APP_PASSWORD_SCOPES)).check(z.minLength(1), z.maxLength(2)), [
@@ -42,7 +42,8 @@ export const appPasswordRoutes = [
     method: 'GET',
     path: '/v1/me/app-passwords',
     access: 'token',
-    summary: "The person's app passwords, newest first: name, scopes, access, when made and last used (never the password). People only.",
+    summary:
+      "The person's app passwords, newest first: name, scopes, access, when made and last used (never the password). People only.",
     errors: { 403: [APP_PASSWORD_MESSAGES.peopleOnly] },
     run: async ({ caller }) => ok({ appPasswords: await listAppPasswords(personOf(caller)) }),
   }),
@@ -50,7 +51,7 @@ export const appPasswordRoutes = [
     method: 'DELETE',
     path: '/v1/me/app-passwords/:passwordId',
     access: 'token',
-    summary: 'Revokes one of the person\'s app passwords: programs signed in with it get 401 from their next request.',
+    summary: "Revokes one of the person's app passwords: programs signed in with it get 401 from their next request.",
     params: z.object({ passwordId: z.string().check(z.minLength(1), z.maxLength(64)) }),
     errors: { 403: [APP_PASSWORD_MESSAGES.peopleOnly], 404: [APP_PASSWORD_MESSAGES.notFound] },
     run: async ({ caller, params }) => {

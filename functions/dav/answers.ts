@@ -49,7 +49,8 @@ export const xmlAnswer = (status: number, body: string, headers: Record<string, 
 
 /** A write's gate: a read-write password, and a role that may write there. */
 export function requireWrite(s: Signed, r: Resource): void {
-  if (s.password.access !== 'readwrite') throw new DomainError('forbidden', DAV_MESSAGES.readOnly, { condition: `{DAV:}need-privileges` });
+  if (s.password.access !== 'readwrite')
+    throw new DomainError('forbidden', DAV_MESSAGES.readOnly, { condition: `{DAV:}need-privileges` });
   if ('place' in r) {
     const kind = r.kind === 'calendar' || r.kind === 'event' ? 'calendars' : 'contacts';
     if (!roleAllows(r.place, kind, true)) throw forbidden(DAV_MESSAGES.roleReadOnly);

@@ -34,7 +34,7 @@ export function basicCredentials(header: string | undefined): { user: string; pa
 
 export async function signIn(header: string | undefined, ip: string, now = Date.now()): Promise<SignIn> {
   const given = basicCredentials(header);
-  if (!given || !given.user || !given.password || given.user.length > 320) return { status: 401 };
+  if (!given?.user || !given.password || given.user.length > 320) return { status: 401 };
   const scope = `dav-signin#${given.user}#${ip}`;
   const until = lockedUntil.get(scope);
   if (until !== undefined) {

@@ -1,4 +1,6 @@
-import { deleteCardObject, etagOfCard, putCardObject, readCard, vcardOf } from '../../shared/domains/dav/cards';
+import { deleteCalendar, updateCalendar } from '../../shared/domains/calendar/records';
+import { deleteBook, renameBook } from '../../shared/domains/contacts/books';
+import { removeAlias } from '../../shared/domains/dav/aliases';
 import {
   deleteEventObject,
   etagOfEvent,
@@ -6,18 +8,26 @@ import {
   putEventObject,
   readObject,
 } from '../../shared/domains/dav/calendars';
+import { deleteCardObject, etagOfCard, putCardObject, readCard, vcardOf } from '../../shared/domains/dav/cards';
+import { parseSegment } from '../../shared/domains/dav/places';
 import { child, is, NS, qname } from '../../shared/domains/dav/xml';
-import { deleteCalendar, updateCalendar } from '../../shared/domains/calendar/records';
-import { deleteBook, renameBook } from '../../shared/domains/contacts/books';
 import { DomainError, invalid } from '../../shared/kernel/ground/errors';
 import { isOneLine, isPlainText } from '../../shared/kernel/ground/text';
-import { removeAlias } from '../../shared/domains/dav/aliases';
-import { parseSegment } from '../../shared/domains/dav/places';
+import { ALLOW, answer, type DavAnswer, type MethodInput, multistatus, requireWrite, xmlAnswer } from './answers';
 import { mkcalendar } from './mkcalendar';
 import { COLOR_HEX, nearestColor, needsMembers, type PropContext, response, wantedProps } from './props';
 import { report } from './reports';
-import { booksOf, calendarsOf, HOME, loaded, membersOf, memberResources, principalHref, type Resource, ROOT } from './resources';
-import { ALLOW, answer, type DavAnswer, type MethodInput, multistatus, requireWrite, xmlAnswer } from './answers';
+import {
+  booksOf,
+  calendarsOf,
+  HOME,
+  loaded,
+  memberResources,
+  membersOf,
+  principalHref,
+  type Resource,
+  ROOT,
+} from './resources';
 
 /** What each method does to a resource (./serve.ts routes to them). */
 export const methods: Record<string, (m: MethodInput) => Promise<DavAnswer>> = {
@@ -56,14 +66,21 @@ async function propfind({ req, signed, resource, body }: MethodInput): Promise<D
     if (self.kind === 'root') {
       children = [
         { kind: 'principal', href: principalHref(signed) },
-        ...(signed.password.scopes.includes('calendars') ? [{ kind: 'home' as const, of: 'calendars' as const, href: HOME.calendars }] : []),
-        ...(signed.password.scopes.includes('contacts') ? [{ kind: 'home' as const, of: 'contacts' as const, href: HOME.contacts }] : []),
+        ...(signed.password.scopes.includes('calendars')
+          ? [{ kind: 'home' as const, of: 'calendars' as const, href: HOME.calendars }]
+          : []),
+        ...(signed.password.scopes.includes('contacts')
+          ? [{ kind: 'home' as const, of: 'contacts' as const, href: HOME.contacts }]
+          : []),
       ];
     } else if (self.kind === 'principals') children = [{ kind: 'principal', href: principalHref(signed) }];
-    else if (self.kind === 'home') children = self.of === 'calendars' ? await calendarsOf(signed) : await booksOf(signed);
+    else if (self.kind === 'home')
+      children = self.of === 'calendars' ? await calendarsOf(signed) : await booksOf(signed);
     else if (selfMembers) children = memberResources(self, selfMembers);
     const listed = await Promise.all(
-      children.map(async (r) => response(r, props, { ...c, members: needsMembers(props) ? await membersOf(r) : undefined }, allprop)),
+      children.map(async (r) =>
+        response(r, props, { ...c, members: needsMembers(props) ? await membersOf(r) : undefined }, allprop),
+      ),
     );
     out.push(...listed);
   }
@@ -77,7 +94,11 @@ async function get(m: MethodInput, withBody: boolean): Promise<DavAnswer> {
     const body = icsOfEvent(r.event);
     return {
       status: 200,
-      headers: { 'content-type': 'text/calendar; charset=utf-8', etag: etagOfEvent(r.event), ...(withBody ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+      headers: {
+        'content-type': 'text/calendar; charset=utf-8',
+        etag: etagOfEvent(r.event),
+        ...(withBody ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+      },
       body: withBody ? body : '',
     };
   }
@@ -86,12 +107,19 @@ async function get(m: MethodInput, withBody: boolean): Promise<DavAnswer> {
     const body = await vcardOf(r.card, wants4 ? '4.0' : '3.0');
     return {
       status: 200,
-      headers: { 'content-type': 'text/vcard; charset=utf-8', etag: etagOfCard(r.card), ...(withBody ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+      headers: {
+        'content-type': 'text/vcard; charset=utf-8',
+        etag: etagOfCard(r.card),
+        ...(withBody ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+      },
       body: withBody ? body : '',
     };
   }
   if (r.kind === 'root' && withBody) {
-    return answer(200, `CalDAV and CardDAV of the platform. Add ${ROOT} (or /.well-known/caldav) to your calendar program.`);
+    return answer(
+      200,
+      `CalDAV and CardDAV of the platform. Add ${ROOT} (or /.well-known/caldav) to your calendar program.`,
+    );
   }
   return answer(405, `GET is not served for collections: use PROPFIND and REPORT.`, { allow: ALLOW });
 }
@@ -100,11 +128,15 @@ const TYPES = { event: /^text\/calendar\b/i, card: /^text\/(x-)?vcard\b/i };
 
 async function put({ req, signed, resource }: MethodInput): Promise<DavAnswer> {
   const r = resource as Resource;
-  if (r.kind !== 'event' && r.kind !== 'card') return answer(405, 'PUT takes a calendar or address book object.', { allow: ALLOW });
+  if (r.kind !== 'event' && r.kind !== 'card')
+    return answer(405, 'PUT takes a calendar or address book object.', { allow: ALLOW });
   requireWrite(signed, r);
   const type = req.headers['content-type'];
   if (type && !TYPES[r.kind].test(type.trim())) {
-    return answer(415, r.kind === 'event' ? 'A calendar object is text/calendar.' : 'An address book object is text/vcard.');
+    return answer(
+      415,
+      r.kind === 'event' ? 'A calendar object is text/calendar.' : 'An address book object is text/vcard.',
+    );
   }
   const textBody = req.body.toString('utf8');
   const conditions = { ifMatch: req.headers['if-match'], ifNoneMatch: req.headers['if-none-match'] };
@@ -160,7 +192,8 @@ async function proppatch({ signed, resource, body }: MethodInput): Promise<DavAn
   for (const op of root.children) {
     const set = is(op, NS.dav, 'set');
     if (!set && !is(op, NS.dav, 'remove')) continue;
-    for (const p of child(op, NS.dav, 'prop')?.children ?? []) changes.push({ ns: p.ns, name: p.name, value: set ? p.text.trim() : null });
+    for (const p of child(op, NS.dav, 'prop')?.children ?? [])
+      changes.push({ ns: p.ns, name: p.name, value: set ? p.text.trim() : null });
   }
   const fields: Record<string, string> = {};
   const refused = new Set<number>();
@@ -169,21 +202,37 @@ async function proppatch({ signed, resource, body }: MethodInput): Promise<DavAn
     const value = ch.value ?? '';
     if (r.kind === 'calendar' || r.kind === 'book') {
       if (key === qname(NS.dav, 'displayname') && value && value.length <= 100 && isOneLine(value)) fields.name = value;
-      else if (r.kind === 'calendar' && key === qname(NS.apple, 'calendar-color') && nearestColor(value || COLOR_HEX.blue as string)) fields.color = nearestColor(value || (COLOR_HEX.blue as string)) as string;
-      else if (r.kind === 'calendar' && key === qname(NS.caldav, 'calendar-description') && value.length <= 1000 && isPlainText(value)) fields.description = value;
+      else if (
+        r.kind === 'calendar' &&
+        key === qname(NS.apple, 'calendar-color') &&
+        nearestColor(value || (COLOR_HEX.blue as string))
+      )
+        fields.color = nearestColor(value || (COLOR_HEX.blue as string)) as string;
+      else if (
+        r.kind === 'calendar' &&
+        key === qname(NS.caldav, 'calendar-description') &&
+        value.length <= 1000 &&
+        isPlainText(value)
+      )
+        fields.description = value;
       else refused.add(i);
     } else refused.add(i);
   });
   if (refused.size === 0 && changes.length > 0) {
     requireWrite(signed, r);
     if (r.kind === 'calendar') await updateCalendar(r.place.mailbox.mailboxId, r.calendar.calendarId, fields as never);
-    else if (r.kind === 'book' && fields.name) await renameBook(r.place.mailbox.mailboxId, r.book.addressBookId, fields.name);
+    else if (r.kind === 'book' && fields.name)
+      await renameBook(r.place.mailbox.mailboxId, r.book.addressBookId, fields.name);
   }
-  const stat = (i: number) => (refused.size === 0 ? 'HTTP/1.1 200 OK' : refused.has(i) ? 'HTTP/1.1 403 Forbidden' : 'HTTP/1.1 424 Failed Dependency');
+  const stat = (i: number) =>
+    refused.size === 0
+      ? 'HTTP/1.1 200 OK'
+      : refused.has(i)
+        ? 'HTTP/1.1 403 Forbidden'
+        : 'HTTP/1.1 424 Failed Dependency';
   const props = changes.map((ch, i) => ({ el: `<X${i}:${ch.name} xmlns:X${i}="${ch.ns}"/>`, status: stat(i) }));
   const inner = props
     .map((p) => `<D:propstat><D:prop>${p.el}</D:prop><D:status>${p.status}</D:status></D:propstat>`)
     .join('');
   return multistatus([`<D:response><D:href>${r.href}</D:href>${inner}</D:response>`]);
 }
-

@@ -1,7 +1,7 @@
+import { type COLORS, createCalendar } from '../../shared/domains/calendar/records';
 import { aliasOf, putAlias } from '../../shared/domains/dav/aliases';
 import { parseSegment, placesOf, roleAllows } from '../../shared/domains/dav/places';
 import { child, childrenOf, is, NS } from '../../shared/domains/dav/xml';
-import { COLORS, createCalendar } from '../../shared/domains/calendar/records';
 import { DomainError, forbidden, invalid } from '../../shared/kernel/ground/errors';
 import { isOneLine } from '../../shared/kernel/ground/text';
 import { answer, type DavAnswer, type MethodInput, requireWrite } from './answers';
@@ -27,8 +27,10 @@ export async function mkcalendar({ signed, segs, resource, body }: MethodInput):
     return answer(405, MKCALENDAR_MESSAGES.exists, { allow: 'OPTIONS, PROPFIND, PROPPATCH, REPORT, DELETE' });
   }
   const name = segs[2];
-  if (segs.length !== 3 || segs[0] !== 'dav' || segs[1] !== 'calendars' || !name) throw forbidden(MKCALENDAR_MESSAGES.where);
-  if (name.length > 200 || !isOneLine(name)) throw invalid('A calendar URL name is one line of at most 200 characters.');
+  if (segs.length !== 3 || segs[0] !== 'dav' || segs[1] !== 'calendars' || !name)
+    throw forbidden(MKCALENDAR_MESSAGES.where);
+  if (name.length > 200 || !isOneLine(name))
+    throw invalid('A calendar URL name is one line of at most 200 characters.');
   if (await aliasOf(signed.userId, name)) return answer(405, MKCALENDAR_MESSAGES.exists);
   if (signed.password.access !== 'readwrite') requireWrite(signed, { kind: 'root', href: '/dav/' });
   const places = (await placesOf(signed.userId, 'calendars')).filter((p) => roleAllows(p, 'calendars', true));
@@ -38,11 +40,15 @@ export async function mkcalendar({ signed, segs, resource, body }: MethodInput):
     : places.length === 1
       ? places[0]
       : undefined;
-  if (!place) throw forbidden(places.length === 0 || prefix ? MKCALENDAR_MESSAGES.noMailbox : MKCALENDAR_MESSAGES.whichMailbox);
+  if (!place)
+    throw forbidden(places.length === 0 || prefix ? MKCALENDAR_MESSAGES.noMailbox : MKCALENDAR_MESSAGES.whichMailbox);
   if (parseSegment(name)) throw forbidden(MKCALENDAR_MESSAGES.exists);
 
   const root = body();
-  const props = root && is(root, NS.caldav, 'mkcalendar') ? childrenOf(root, NS.dav, 'set').flatMap((s) => child(s, NS.dav, 'prop')?.children ?? []) : [];
+  const props =
+    root && is(root, NS.caldav, 'mkcalendar')
+      ? childrenOf(root, NS.dav, 'set').flatMap((s) => child(s, NS.dav, 'prop')?.children ?? [])
+      : [];
   const input: { name: string; color?: (typeof COLORS)[number]; description?: string } = { name: 'Calendar' };
   for (const p of props) {
     const value = p.text.trim();
@@ -52,7 +58,9 @@ export async function mkcalendar({ signed, segs, resource, body }: MethodInput):
     if (is(p, NS.caldav, 'supported-calendar-component-set')) {
       const comps = childrenOf(p, NS.caldav, 'comp').map((c) => (c.attrs.name ?? '').toUpperCase());
       if (!comps.includes('VEVENT'))
-        throw new DomainError('forbidden', MKCALENDAR_MESSAGES.eventsOnly, { condition: `{${NS.caldav}}supported-calendar-component` });
+        throw new DomainError('forbidden', MKCALENDAR_MESSAGES.eventsOnly, {
+          condition: `{${NS.caldav}}supported-calendar-component`,
+        });
     }
   }
   if (!isOneLine(input.name)) throw invalid('The calendar name must be one line of plain text.');

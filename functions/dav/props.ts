@@ -1,4 +1,4 @@
-import { icsOfEvent, MAX_ICS_BYTES, etagOfEvent, expandedIcs } from '../../shared/domains/dav/calendars';
+import { etagOfEvent, expandedIcs, icsOfEvent, MAX_ICS_BYTES } from '../../shared/domains/dav/calendars';
 import { etagOfCard, MAX_VCF_BYTES, vcardOf } from '../../shared/domains/dav/cards';
 import type { Signed } from '../../shared/domains/dav/places';
 import { roleAllows } from '../../shared/domains/dav/places';
@@ -51,7 +51,9 @@ const privileges = (write: boolean) =>
     el(NS.dav, 'privilege', el(NS.dav, 'read')),
     el(NS.dav, 'privilege', el(NS.dav, 'read-current-user-privilege-set')),
     ...(write
-      ? ['write', 'write-properties', 'write-content', 'bind', 'unbind'].map((p) => el(NS.dav, 'privilege', el(NS.dav, p)))
+      ? ['write', 'write-properties', 'write-content', 'bind', 'unbind'].map((p) =>
+          el(NS.dav, 'privilege', el(NS.dav, p)),
+        )
       : []),
   ].join('');
 const reports = (names: [string, string][]) =>
@@ -230,4 +232,3 @@ export const needsMembers = (props: [string, string][]) =>
   props.some(([ns, n]) =>
     [qname(NS.cs, 'getctag'), qname(NS.dav, 'sync-token'), qname(NS.dav, 'getetag')].includes(qname(ns, n)),
   );
-

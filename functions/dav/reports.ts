@@ -1,11 +1,11 @@
 import { type CalendarFilter, calendarChanges, matchesFilter } from '../../shared/domains/dav/calendars';
 import { bookChanges, type CardFilter, matchesCard } from '../../shared/domains/dav/cards';
 import { sinceOf } from '../../shared/domains/dav/sync';
-import { child, childrenOf, is, NS, text, type XNode } from '../../shared/domains/dav/xml';
+import { child, childrenOf, NS, text, type XNode } from '../../shared/domains/dav/xml';
 import { DomainError, invalid } from '../../shared/kernel/ground/errors';
 import { answer, type DavAnswer, type MethodInput, multistatus, statusResponse, xmlAnswer } from './answers';
 import { type PropContext, response, wantedProps } from './props';
-import { encodeName, loaded, membersOf, memberResources, type Resource, segmentsOf } from './resources';
+import { encodeName, loaded, memberResources, membersOf, type Resource, segmentsOf } from './resources';
 
 /**
  * REPORTs: calendar-query (component, time range, text matches; `expand` in UTC) and
@@ -24,13 +24,18 @@ export async function report(m: MethodInput): Promise<DavAnswer> {
     if (!collection) return unsupported();
     return syncCollection(r, root, props, c);
   }
-  if (r.kind === 'calendar' && root.ns === NS.caldav && (root.name === 'calendar-query' || root.name === 'calendar-multiget')) {
+  if (
+    r.kind === 'calendar' &&
+    root.ns === NS.caldav &&
+    (root.name === 'calendar-query' || root.name === 'calendar-multiget')
+  ) {
     const data = child(child(root, NS.dav, 'prop'), NS.caldav, 'calendar-data');
     const expand = child(data, NS.caldav, 'expand');
     if (expand) {
       const from = utcOf(expand.attrs.start);
       const to = utcOf(expand.attrs.end);
-      if (from === undefined || to === undefined || to <= from) throw invalid('expand takes a start and an end (UTC, start first).');
+      if (from === undefined || to === undefined || to <= from)
+        throw invalid('expand takes a start and an end (UTC, start first).');
       c.expand = { from, to };
     }
     if (root.name === 'calendar-multiget') return multiget(r, root, props, c);
@@ -41,7 +46,11 @@ export async function report(m: MethodInput): Promise<DavAnswer> {
     );
     return multistatus(await Promise.all(found.map((x) => response(x, props, c))));
   }
-  if (r.kind === 'book' && root.ns === NS.carddav && (root.name === 'addressbook-query' || root.name === 'addressbook-multiget')) {
+  if (
+    r.kind === 'book' &&
+    root.ns === NS.carddav &&
+    (root.name === 'addressbook-query' || root.name === 'addressbook-multiget')
+  ) {
     const data = child(child(root, NS.dav, 'prop'), NS.carddav, 'address-data');
     if (data?.attrs.version === '4.0') c.vcardVersion = '4.0';
     if (root.name === 'addressbook-multiget') return multiget(r, root, props, c);
@@ -80,7 +89,8 @@ async function multiget(r: Resource, root: XNode, props: [string, string][], c: 
     }
     const segs = segmentsOf(path);
     const dir = segmentsOf(r.href) ?? [];
-    const name = segs && segs.length === dir.length + 1 && dir.every((s, i) => segs[i] === s) ? segs[segs.length - 1] : undefined;
+    const name =
+      segs && segs.length === dir.length + 1 && dir.every((s, i) => segs[i] === s) ? segs[segs.length - 1] : undefined;
     const member: Resource | undefined =
       name === undefined
         ? undefined
@@ -110,7 +120,9 @@ function calendarFilter(filter: XNode | undefined): CalendarFilter {
     const from = utcOf(range.attrs.start) ?? -8.64e15;
     const to = utcOf(range.attrs.end) ?? 8.64e15;
     if ((range.attrs.start && from === -8.64e15) || (range.attrs.end && to === 8.64e15))
-      throw new DomainError('invalid', 'time-range takes UTC date-times (20240101T000000Z).', { condition: `{${NS.caldav}}valid-filter` });
+      throw new DomainError('invalid', 'time-range takes UTC date-times (20240101T000000Z).', {
+        condition: `{${NS.caldav}}valid-filter`,
+      });
     f.range = { from, to };
   }
   for (const p of childrenOf(comp, NS.caldav, 'prop-filter')) {
@@ -145,7 +157,10 @@ function cardFilter(filter: XNode | undefined): CardFilter {
 async function syncCollection(r: Resource, root: XNode, props: [string, string][], c: PropContext): Promise<DavAnswer> {
   const level = child(root, NS.dav, 'sync-level')?.text.trim();
   if (level && level !== '1') {
-    return xmlAnswer(403, '<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:number-of-matches-within-limits/></D:error>');
+    return xmlAnswer(
+      403,
+      '<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:number-of-matches-within-limits/></D:error>',
+    );
   }
   const given = child(root, NS.dav, 'sync-token')?.text.trim() ?? '';
   const members = await membersOf(r);
@@ -155,7 +170,10 @@ async function syncCollection(r: Resource, root: XNode, props: [string, string][
   if (!given) return multistatus(await Promise.all(all.map((x) => response(x, props, c))), token);
   const since = sinceOf(given);
   if (since === undefined) {
-    return xmlAnswer(403, '<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>');
+    return xmlAnswer(
+      403,
+      '<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>',
+    );
   }
   const changes =
     r.kind === 'calendar'
@@ -167,7 +185,9 @@ async function syncCollection(r: Resource, root: XNode, props: [string, string][
     changes.changed.map((x) => ('eventId' in x ? x.eventId : (x as { contactId: string }).contactId)),
   );
   const changed = all.filter((x) =>
-    x.kind === 'event' ? changedIds.has(x.event?.eventId ?? '') : x.kind === 'card' && changedIds.has(x.card?.contactId ?? ''),
+    x.kind === 'event'
+      ? changedIds.has(x.event?.eventId ?? '')
+      : x.kind === 'card' && changedIds.has(x.card?.contactId ?? ''),
   );
   const out = await Promise.all(changed.map((x) => response(x, props, c)));
   for (const name of changes.gone) out.push(statusResponse(`${r.href}${encodeName(name)}`, 'HTTP/1.1 404 Not Found'));

@@ -1,13 +1,22 @@
-import { cardNamed, cardNameOf, cardsIn, etagOfCard } from '../../shared/domains/dav/cards';
-import { etagOfEvent, eventNamed, eventsIn, objectNameOf } from '../../shared/domains/dav/calendars';
-import { aliasesOf, aliasOf } from '../../shared/domains/dav/aliases';
-import { type Kind, type Place, parseSegment, placeOf, placesOf, roleAllows, type Signed, segmentOf } from '../../shared/domains/dav/places';
-import { ctagOf, syncTokenOf } from '../../shared/domains/dav/sync';
 import { lastGone } from '../../shared/domains/calendar/changes';
-import { type CalendarRecord, type CalEvent, getCalendar, listCalendars } from '../../shared/domains/calendar/records';
+import { type CalEvent, type CalendarRecord, getCalendar, listCalendars } from '../../shared/domains/calendar/records';
 import { getBook, listBooks } from '../../shared/domains/contacts/books';
 import { lastCardGone } from '../../shared/domains/contacts/changes';
 import type { AddressBookRecord, ContactRecord } from '../../shared/domains/contacts/records';
+import { aliasesOf, aliasOf } from '../../shared/domains/dav/aliases';
+import { etagOfEvent, eventNamed, eventsIn, objectNameOf } from '../../shared/domains/dav/calendars';
+import { cardNamed, cardNameOf, cardsIn, etagOfCard } from '../../shared/domains/dav/cards';
+import {
+  type Kind,
+  type Place,
+  parseSegment,
+  placeOf,
+  placesOf,
+  roleAllows,
+  type Signed,
+  segmentOf,
+} from '../../shared/domains/dav/places';
+import { ctagOf, syncTokenOf } from '../../shared/domains/dav/sync';
 
 /**
  * The resources of the DAV tree and how a path finds them:
@@ -175,4 +184,3 @@ export async function loaded(r: Resource): Promise<Resource | undefined> {
   }
   return r;
 }
-

@@ -1,29 +1,13 @@
+import type { Signed } from '../../shared/domains/dav/places';
+import { el, escapeXml, NS, parseXml, XmlError, type XNode } from '../../shared/domains/dav/xml';
 import { DomainError, forbidden, isDomainError } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { STATUS_OF_KIND } from '../../shared/kernel/http/http-error';
-import type { Signed } from '../../shared/domains/dav/places';
-import { roleAllows } from '../../shared/domains/dav/places';
-import { el, escapeXml, NS, parseXml, text, type XNode, XmlError } from '../../shared/domains/dav/xml';
-import {
-  ALLOW,
-  answer,
-  DAV_HEADER,
-  DAV_MESSAGES,
-  type DavAnswer,
-  type DavRequest,
-  xmlAnswer,
-} from './answers';
+import { ALLOW, answer, DAV_HEADER, DAV_MESSAGES, type DavAnswer, type DavRequest, xmlAnswer } from './answers';
 import { REALM, signIn } from './auth';
 import { methods } from './methods';
 import { type Resource, resolve, segmentsOf } from './resources';
 
-/**
- * CalDAV (RFC 4791) and CardDAV (RFC 6352) over the calendars and address books of a person's
- * mailboxes, the API's own records: one function, behind its own URL on AWS (API Gateway's HTTP
- * APIs don't pass PROPFIND, REPORT or MKCALENDAR), under `/dav/` of the local gateway. Programs
- * start at `/.well-known/caldav` or `/.well-known/carddav` (RFC 6764), which lead to `/dav/`, and
- * sign in with an app password (./auth.ts). Requests and answers are whole, within Lambda's 6 MB.
- */
 /** An error as WebDAV answers it: `<D:error>` with the precondition, if any, and the message. */
 function errorAnswer(err: unknown): DavAnswer {
   if (err instanceof XmlError) return errorAnswer(new DomainError('invalid', DAV_MESSAGES.badXml(err.message)));
@@ -33,15 +17,24 @@ function errorAnswer(err: unknown): DavAnswer {
     const inner =
       (condition ? el(condition[1] as string, condition[2] as string) : '') +
       `<P:message xmlns:P="urn:platform:dav">${escapeXml(err.message)}</P:message>`;
-    return xmlAnswer(status, `<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:" xmlns:C="${NS.caldav}" xmlns:CR="${NS.carddav}">${inner}</D:error>`);
+    return xmlAnswer(
+      status,
+      `<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:" xmlns:C="${NS.caldav}" xmlns:CR="${NS.carddav}">${inner}</D:error>`,
+    );
   }
   log.error('dav_failure', { error: describeError(err) });
   return answer(500, 'Internal error');
 }
 
 const isWellKnown = (path: string) => /^\/\.well-known\/(caldav|carddav)\/?$/.test(path);
-export const isDavPath = (path: string) => path === '/dav' || path.startsWith('/dav/') || isWellKnown(path);
 
+/**
+ * CalDAV (RFC 4791) and CardDAV (RFC 6352) over the calendars and address books of a person's
+ * mailboxes, the API's own records: one function, behind its own URL on AWS (API Gateway's HTTP
+ * APIs don't pass PROPFIND, REPORT or MKCALENDAR), under `/dav/` of the local gateway. Programs
+ * start at `/.well-known/caldav` or `/.well-known/carddav` (RFC 6764), which lead to `/dav/`, and
+ * sign in with an app password (./auth.ts). Requests and answers are whole, within Lambda's 6 MB.
+ */
 export async function serveDav(req: DavRequest): Promise<DavAnswer> {
   try {
     return await route(req);
@@ -81,7 +74,11 @@ function checkScope(s: Signed, r: Resource): void {
   const need = r.kind === 'home' ? (r.of === 'calendars' ? 'calendars' : 'contacts') : undefined;
   const scope =
     need ??
-    (r.kind === 'calendar' || r.kind === 'event' ? 'calendars' : r.kind === 'book' || r.kind === 'card' ? 'contacts' : undefined);
+    (r.kind === 'calendar' || r.kind === 'event'
+      ? 'calendars'
+      : r.kind === 'book' || r.kind === 'card'
+        ? 'contacts'
+        : undefined);
   if (scope && !s.password.scopes.includes(scope))
     throw forbidden(scope === 'calendars' ? DAV_MESSAGES.noCalendars : DAV_MESSAGES.noContacts);
 }
@@ -100,4 +97,3 @@ function bodyXml(req: DavRequest): () => XNode | undefined {
     return parsed;
   };
 }
-

@@ -278,7 +278,8 @@ export function createGateway(
           return await serveGitRequest(req, res, url);
         }
         // CalDAV and CardDAV (PROPFIND, REPORT, MKCALENDAR…): the DAV function (on AWS: its own URL).
-        if (isDavPath(url.pathname) && groups.some((g) => g.name === 'calendar')) return await serveDavRequest(req, res, url);
+        if (isDavPath(url.pathname) && groups.some((g) => g.name === 'calendar'))
+          return await serveDavRequest(req, res, url);
         const group = groupFor(url.pathname, groups);
         if (!group) return sendError(res, 404, 'Not found');
         const body = await readBody(req);

@@ -51,7 +51,9 @@ test('made, shown once, listed without the password, used, revoked', async () =>
   expect(used.lastUsedAt).toEqual(expect.any(Number));
 
   expect((await p.delete(`/v1/me/app-passwords/${passwordId}`, AS())).status).toBe(204);
-  expect((await fetch(`${p.baseUrl}/dav/`, { method: 'PROPFIND', headers: { authorization: auth, depth: '0' } })).status).toBe(401);
+  expect(
+    (await fetch(`${p.baseUrl}/dav/`, { method: 'PROPFIND', headers: { authorization: auth, depth: '0' } })).status,
+  ).toBe(401);
   // Audited in the person's own log: the create and the revoke, never the password.
   const audit = await queryAll<{ action: string; status: number }>({
     KeyConditionExpression: 'pk = :pk',
@@ -72,7 +74,15 @@ test('made, shown once, listed without the password, used, revoked', async () =>
 });
 
 test('400 for a bad name, scope or access; 403 for keys; 409 past 25', async () => {
-  for (const body of [{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'a\nb' }, { name: 'x', scopes: [] }, { name: 'x', scopes: ['mail'] }, { name: 'x', access: 'admin' }]) {
+  for (const body of [
+    {},
+    { name: '' },
+    { name: 'x'.repeat(101) },
+    { name: 'a\nb' },
+    { name: 'x', scopes: [] },
+    { name: 'x', scopes: ['mail'] },
+    { name: 'x', access: 'admin' },
+  ]) {
     expect((await p.post('/v1/me/app-passwords', body, AS())).status).toBe(400);
   }
   const key = await p.apiKey();
@@ -86,7 +96,11 @@ test('400 for a bad name, scope or access; 403 for keys; 409 past 25', async () 
   expect((await p.get('/v1/me/app-passwords', { token: null })).status).toBe(401);
 
   const other = await p.person('viewer');
-  for (let i = 0; i < 25; i++) expect((await p.post('/v1/me/app-passwords', { name: `n${i}` }, { token: other.token })).status).toBe(201);
+  for (let i = 0; i < 25; i++)
+    expect((await p.post('/v1/me/app-passwords', { name: `n${i}` }, { token: other.token })).status).toBe(201);
   const over = await p.post('/v1/me/app-passwords', { name: 'one more' }, { token: other.token });
-  expect(over).toMatchObject({ status: 409, body: { error: 'A person can have at most 25 app passwords: revoke one first.' } });
+  expect(over).toMatchObject({
+    status: 409,
+    body: { error: 'A person can have at most 25 app passwords: revoke one first.' },
+  });
 });

@@ -48,7 +48,9 @@ const tsdav = () =>
 
 const apiEvent = (body: Record<string, unknown>) => d.w.p.post(`${d.api}/calendars/${calendarId}/events`, body);
 const apiEvents = async () => {
-  const list = await d.w.p.get(`${d.api}/events?from=${Date.UTC(2026, 0, 1)}&to=${Date.UTC(2027, 1, 1)}&calendarId=${calendarId}`);
+  const list = await d.w.p.get(
+    `${d.api}/events?from=${Date.UTC(2026, 0, 1)}&to=${Date.UTC(2027, 1, 1)}&calendarId=${calendarId}`,
+  );
   return list.body.occurrences as { eventId: string; summary: string; start: number }[];
 };
 
@@ -80,7 +82,12 @@ describe('tsdav: discovery, sync-collection, ctag and sync token', () => {
     expect(first.map((r) => r.href)).toContain(new URL(`${calendarUrl}from-tsdav.ics`).pathname);
 
     // The API changes the calendar: the ctag and the token move, and the change is reported.
-    const made = await apiEvent({ summary: 'Made by the API', start: '2026-03-11T09:00', end: '2026-03-11T10:00', timeZone: 'UTC' });
+    const made = await apiEvent({
+      summary: 'Made by the API',
+      start: '2026-03-11T09:00',
+      end: '2026-03-11T10:00',
+      timeZone: 'UTC',
+    });
     expect(made.status).toBe(201);
     const again = (await client.fetchCalendars()).find((c) => c.url === calendarUrl);
     expect(again?.ctag).not.toBe(before.ctag);
@@ -96,74 +103,97 @@ describe('tsdav: discovery, sync-collection, ctag and sync token', () => {
     // A delete through the API is reported gone (404) by a sync from a token before it.
     const token = again?.syncToken as string;
     expect((await d.w.p.delete(`${d.api}/calendars/${calendarId}/events/${made.body.event.eventId}`)).status).toBe(204);
-    const gone = await client.syncCollection({ url: calendarUrl, props: { 'd:getetag': {} } as never, syncLevel: 1, syncToken: token });
+    const gone = await client.syncCollection({
+      url: calendarUrl,
+      props: { 'd:getetag': {} } as never,
+      syncLevel: 1,
+      syncToken: token,
+    });
     expect(gone).toContainEqual(
       expect.objectContaining({ href: new URL(`${calendarUrl}${made.body.event.eventId}.ics`).pathname, status: 404 }),
     );
   });
 });
 
-describe(havePythonCaldav ? 'python-caldav' : 'tsdav in place of python-caldav (python3-caldav is not installed)', () => {
-  test('discovers from the base URL, creates an event, and reads a weekly API event expanded in its zone', async () => {
-    // Weekly at 09:00 in New York, across the start of daylight saving time (8 March 2026).
-    const weekly = await apiEvent({
-      summary: 'Weekly in New York',
-      start: '2026-03-02T09:00',
-      end: '2026-03-02T09:30',
-      timeZone: 'America/New_York',
-      recurrence: { freq: 'weekly', count: 4 },
-    });
-    expect(weekly.status).toBe(201);
-    const from = '2026-03-01T00:00:00+00:00';
-    const to = '2026-03-31T00:00:00+00:00';
-    let occurrences: { uid: string; summary: string; start: string }[];
-    if (havePythonCaldav) {
-      const { stdout } = await run(PYTHON, [
-        join(__dirname, 'clients', 'caldav_client.py'),
-        `${d.w.p.baseUrl}/.well-known/caldav`,
-        d.email,
-        d.password,
-        calendarUrl,
-        'python-1@test',
-        from,
-        to,
+describe(
+  havePythonCaldav ? 'python-caldav' : 'tsdav in place of python-caldav (python3-caldav is not installed)',
+  () => {
+    test('discovers from the base URL, creates an event, and reads a weekly API event expanded in its zone', async () => {
+      // Weekly at 09:00 in New York, across the start of daylight saving time (8 March 2026).
+      const weekly = await apiEvent({
+        summary: 'Weekly in New York',
+        start: '2026-03-02T09:00',
+        end: '2026-03-02T09:30',
+        timeZone: 'America/New_York',
+        recurrence: { freq: 'weekly', count: 4 },
+      });
+      expect(weekly.status).toBe(201);
+      const from = '2026-03-01T00:00:00+00:00';
+      const to = '2026-03-31T00:00:00+00:00';
+      let occurrences: { uid: string; summary: string; start: string }[];
+      if (havePythonCaldav) {
+        const { stdout } = await run(PYTHON, [
+          join(__dirname, 'clients', 'caldav_client.py'),
+          `${d.w.p.baseUrl}/.well-known/caldav`,
+          d.email,
+          d.password,
+          calendarUrl,
+          'python-1@test',
+          from,
+          to,
+        ]);
+        const out = JSON.parse(stdout);
+        expect(out.principal).toMatch(/\/dav\/principals\/usr_/);
+        expect(out.calendars).toContain(calendarUrl);
+        occurrences = out.occurrences;
+      } else {
+        const client = tsdav();
+        await client.login();
+        const cal = (await client.fetchCalendars()).find((c) => c.url === calendarUrl) as never;
+        await client.createCalendarObject({
+          calendar: cal,
+          filename: 'python-1@test.ics',
+          iCalString:
+            'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:python-1@test\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260305T100000\r\nDTEND;TZID=Europe/Berlin:20260305T110000\r\nSUMMARY:Made by python-caldav\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+        });
+        const objects = await client.fetchCalendarObjects({
+          calendar: cal,
+          timeRange: { start: from, end: to },
+          expand: true,
+        });
+        occurrences = objects.flatMap((o) =>
+          [...String(o.data).matchAll(/BEGIN:VEVENT[\s\S]*?END:VEVENT/g)].map((m) => ({
+            uid: /UID:(.*)\r/.exec(m[0])?.[1] as string,
+            summary: /SUMMARY:(.*)\r/.exec(m[0])?.[1] as string,
+            start: (/DTSTART:(\d{8}T\d{6}Z)/.exec(m[0])?.[1] ?? '').replace(
+              /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/,
+              '$1-$2-$3T$4:$5:$6Z',
+            ),
+          })),
+        );
+      }
+      const weeklyStarts = occurrences
+        .filter((o) => o.summary === 'Weekly in New York')
+        .map((o) => o.start)
+        .sort();
+      // 09:00 in New York: 14:00 UTC before the change, 13:00 after.
+      expect(weeklyStarts).toEqual([
+        '2026-03-02T14:00:00Z',
+        '2026-03-09T13:00:00Z',
+        '2026-03-16T13:00:00Z',
+        '2026-03-23T13:00:00Z',
       ]);
-      const out = JSON.parse(stdout);
-      expect(out.principal).toMatch(/\/dav\/principals\/usr_/);
-      expect(out.calendars).toContain(calendarUrl);
-      occurrences = out.occurrences;
-    } else {
-      const client = tsdav();
-      await client.login();
-      const cal = (await client.fetchCalendars()).find((c) => c.url === calendarUrl) as never;
-      await client.createCalendarObject({
-        calendar: cal,
-        filename: 'python-1@test.ics',
-        iCalString:
-          'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:python-1@test\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Europe/Berlin:20260305T100000\r\nDTEND;TZID=Europe/Berlin:20260305T110000\r\nSUMMARY:Made by python-caldav\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
-      });
-      const objects = await client.fetchCalendarObjects({
-        calendar: cal,
-        timeRange: { start: from, end: to },
-        expand: true,
-      });
-      occurrences = objects.flatMap((o) =>
-        [...String(o.data).matchAll(/BEGIN:VEVENT[\s\S]*?END:VEVENT/g)].map((m) => ({
-          uid: /UID:(.*)\r/.exec(m[0])?.[1] as string,
-          summary: /SUMMARY:(.*)\r/.exec(m[0])?.[1] as string,
-          start: (/DTSTART:(\d{8}T\d{6}Z)/.exec(m[0])?.[1] ?? '').replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'),
-        })),
+      expect(occurrences).toContainEqual(
+        expect.objectContaining({ uid: 'python-1@test', start: '2026-03-05T09:00:00Z' }),
       );
-    }
-    const weeklyStarts = occurrences.filter((o) => o.summary === 'Weekly in New York').map((o) => o.start).sort();
-    // 09:00 in New York: 14:00 UTC before the change, 13:00 after.
-    expect(weeklyStarts).toEqual(['2026-03-02T14:00:00Z', '2026-03-09T13:00:00Z', '2026-03-16T13:00:00Z', '2026-03-23T13:00:00Z']);
-    expect(occurrences).toContainEqual(expect.objectContaining({ uid: 'python-1@test', start: '2026-03-05T09:00:00Z' }));
-    // The program's event is the API's.
-    const listed = await apiEvents();
-    expect(listed).toContainEqual(expect.objectContaining({ summary: 'Made by python-caldav', start: Date.UTC(2026, 2, 5, 9) }));
-  });
-});
+      // The program's event is the API's.
+      const listed = await apiEvents();
+      expect(listed).toContainEqual(
+        expect.objectContaining({ summary: 'Made by python-caldav', start: Date.UTC(2026, 2, 5, 9) }),
+      );
+    });
+  },
+);
 
 /** vdirsyncer's configuration: the calendar and the address book against folders, `conflict` saying who wins. */
 function vdirsyncerConfig(dir: string, conflict: 'a wins' | 'b wins') {
@@ -234,7 +264,12 @@ const summaryOf = async (eventId: string) =>
 
 describe(haveVdirsyncer ? 'vdirsyncer' : 'tsdav in place of vdirsyncer (vdirsyncer is not installed)', () => {
   test('syncs a calendar and an address book both ways, with a conflict, losing nothing', async () => {
-    const planning = await apiEvent({ summary: 'Planning', start: '2026-04-01T09:00', end: '2026-04-01T10:00', timeZone: 'Europe/Paris' });
+    const planning = await apiEvent({
+      summary: 'Planning',
+      start: '2026-04-01T09:00',
+      end: '2026-04-01T10:00',
+      timeZone: 'Europe/Paris',
+    });
     expect(planning.status).toBe(201);
     const planningId = planning.body.event.eventId as string;
     const ada = await d.w.p.post(`${d.api}/address-books/${bookId}/contacts`, {
@@ -257,10 +292,14 @@ describe(haveVdirsyncer ? 'vdirsyncer' : 'tsdav in place of vdirsyncer (vdirsync
     const listed = await apiEvents();
     expect(listed.map((e) => e.summary)).toEqual(expect.arrayContaining(['Written locally', 'Planning (moved)']));
     expect(listed.find((e) => e.summary === 'Written locally')?.start).toBe(Date.UTC(2026, 3, 2, 12));
-    expect((await apiContacts()).map((c) => c.fullName)).toEqual(expect.arrayContaining(['Ada Lovelace', 'Grace Hopper']));
+    expect((await apiContacts()).map((c) => c.fullName)).toEqual(
+      expect.arrayContaining(['Ada Lovelace', 'Grace Hopper']),
+    );
 
     // A conflict: both sides change the event; the program's side wins (`a wins`), nothing else is lost.
-    const patched = await d.w.p.put(`${d.api}/calendars/${calendarId}/events/${planningId}`, { summary: 'Planning (API)' });
+    const patched = await d.w.p.put(`${d.api}/calendars/${calendarId}/events/${planningId}`, {
+      summary: 'Planning (API)',
+    });
     expect(patched.status).toBe(200);
     sync.editEvent('SUMMARY:Planning (moved)', 'SUMMARY:Planning (local)');
     await sync.sync();
@@ -268,7 +307,9 @@ describe(haveVdirsyncer ? 'vdirsyncer' : 'tsdav in place of vdirsyncer (vdirsync
     expect(sync.events().filter((t) => t.includes('SUMMARY:Planning')).length).toBe(1);
 
     // Deletes both ways: the API deletes Ada, the program deletes its event.
-    expect((await d.w.p.delete(`${d.api}/address-books/${bookId}/contacts/${ada.body.contact.contactId}`)).status).toBe(204);
+    expect((await d.w.p.delete(`${d.api}/address-books/${bookId}/contacts/${ada.body.contact.contactId}`)).status).toBe(
+      204,
+    );
     sync.removeEvent('local-1.ics');
     await sync.sync();
     expect(sync.cards().some((t) => t.includes('Ada Lovelace'))).toBe(false);
@@ -348,9 +389,11 @@ async function tsdavSide(): Promise<SyncSide> {
       const name = decodeURIComponent(new URL(o.url, d.w.p.baseUrl).pathname.split('/').pop() as string);
       seen.add(name);
       const mine = local[kind].get(name);
-      if (!mine || (!mine.dirty && mine.etag !== o.etag)) local[kind].set(name, { text: o.data, etag: o.etag, dirty: false, deleted: false });
+      if (!mine || (!mine.dirty && mine.etag !== o.etag))
+        local[kind].set(name, { text: o.data, etag: o.etag, dirty: false, deleted: false });
     }
-    for (const [name, item] of local[kind]) if (!seen.has(name) && item.etag && !item.dirty && !item.deleted) local[kind].delete(name);
+    for (const [name, item] of local[kind])
+      if (!seen.has(name) && item.etag && !item.dirty && !item.deleted) local[kind].delete(name);
   };
   const push = async (kind: 'cal' | 'book') => {
     const base = kind === 'cal' ? calendarUrl : bookUrl;
@@ -365,7 +408,11 @@ async function tsdavSide(): Promise<SyncSide> {
       }
       if (!item.dirty) continue;
       const put = (etag?: string) =>
-        fetch(url, { method: 'PUT', body: item.text, headers: { ...auth, 'content-type': type, ...(etag ? { 'if-match': etag } : { 'if-none-match': '*' }) } });
+        fetch(url, {
+          method: 'PUT',
+          body: item.text,
+          headers: { ...auth, 'content-type': type, ...(etag ? { 'if-match': etag } : { 'if-none-match': '*' }) },
+        });
       let res = await put(item.etag);
       if (res.status === 412) {
         const now = await fetch(url, { method: 'HEAD', headers: auth });
@@ -387,7 +434,8 @@ async function tsdavSide(): Promise<SyncSide> {
     addEvent: (name, text) => local.cal.set(name, { text, dirty: true, deleted: false }),
     addCard: (name, text) => local.book.set(name, { text, dirty: true, deleted: false }),
     editEvent: (from, to) => {
-      for (const item of local.cal.values()) if (item.text.includes(`${from}\r\n`)) Object.assign(item, { text: item.text.replace(from, to), dirty: true });
+      for (const item of local.cal.values())
+        if (item.text.includes(`${from}\r\n`)) Object.assign(item, { text: item.text.replace(from, to), dirty: true });
     },
     removeEvent: (name) => {
       const item = local.cal.get(name);

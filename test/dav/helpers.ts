@@ -27,7 +27,8 @@ export interface DavResponse {
   headers: Headers;
 }
 
-export const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+export const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 export async function startDavWorld(): Promise<DavWorld> {
   const w = await startMailWorld({ smtp: true });
@@ -45,7 +46,9 @@ export async function startDavWorld(): Promise<DavWorld> {
     async dav(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.auth !== null) {
-        const [user, pass] = options.auth ? [options.auth.slice(0, options.auth.indexOf(':')), options.auth.slice(options.auth.indexOf(':') + 1)] : [email, password];
+        const [user, pass] = options.auth
+          ? [options.auth.slice(0, options.auth.indexOf(':')), options.auth.slice(options.auth.indexOf(':') + 1)]
+          : [email, password];
         headers.authorization = basic(user as string, pass as string);
       }
       const res = await fetch(`${w.p.baseUrl}${path}`, { method, headers, body: options.body, redirect: 'manual' });

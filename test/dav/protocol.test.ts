@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mailboxFor, until } from '../mail/helpers';
-import { basic, type DavWorld, hrefsOf, PROPFIND, startDavWorld, XML } from './helpers';
+import { type DavWorld, hrefsOf, PROPFIND, startDavWorld, XML } from './helpers';
 
 /**
  * CalDAV and CardDAV through the local gateway, request by request (issue 45): discovery, the
@@ -67,7 +67,9 @@ describe('discovery', () => {
     const principal = /<D:current-user-principal><D:href>([^<]+)</.exec(root.text)?.[1] as string;
     expect(principal).toBe(`/dav/principals/${d.w.p.owner.userId}/`);
     expect(root.text).toContain('<C:calendar-home-set><D:href>/dav/calendars/</D:href></C:calendar-home-set>');
-    expect(root.text).toContain('<CR:addressbook-home-set><D:href>/dav/addressbooks/</D:href></CR:addressbook-home-set>');
+    expect(root.text).toContain(
+      '<CR:addressbook-home-set><D:href>/dav/addressbooks/</D:href></CR:addressbook-home-set>',
+    );
     expect(root.text).toMatch(/<X:unknown xmlns:X="urn:x"\/><\/D:prop><D:status>HTTP\/1.1 404 Not Found/);
     const me = await d.dav('PROPFIND', principal, {
       body: PROPFIND('<c:calendar-user-address-set/><d:resourcetype/>'),
@@ -107,7 +109,7 @@ describe('discovery', () => {
 });
 
 describe('sign-in', () => {
-  test('401 with WWW-Authenticate: none, a wrong password, an unknown person, another person\'s password, a revoked one', async () => {
+  test("401 with WWW-Authenticate: none, a wrong password, an unknown person, another person's password, a revoked one", async () => {
     const other = await d.w.p.person('developer');
     const theirs = await d.w.p.post('/v1/me/app-passwords', { name: 'theirs' }, { token: other.token });
     const cases = [
@@ -120,19 +122,31 @@ describe('sign-in', () => {
     for (const auth of cases) {
       const res = await d.dav('PROPFIND', '/dav/', { auth, headers: { depth: '0' } });
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe('Basic realm="Platform calendars and contacts", charset="UTF-8"');
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Basic realm="Platform calendars and contacts", charset="UTF-8"',
+      );
     }
     // Their own works; revoked, it stops at once.
-    expect((await d.dav('PROPFIND', '/dav/', { auth: `${other.email}:${theirs.body.password}`, headers: { depth: '0' } })).status).toBe(207);
-    expect((await d.w.p.delete(`/v1/me/app-passwords/${theirs.body.appPassword.passwordId}`, { token: other.token })).status).toBe(204);
-    expect((await d.dav('PROPFIND', '/dav/', { auth: `${other.email}:${theirs.body.password}`, headers: { depth: '0' } })).status).toBe(401);
+    expect(
+      (await d.dav('PROPFIND', '/dav/', { auth: `${other.email}:${theirs.body.password}`, headers: { depth: '0' } }))
+        .status,
+    ).toBe(207);
+    expect(
+      (await d.w.p.delete(`/v1/me/app-passwords/${theirs.body.appPassword.passwordId}`, { token: other.token })).status,
+    ).toBe(204);
+    expect(
+      (await d.dav('PROPFIND', '/dav/', { auth: `${other.email}:${theirs.body.password}`, headers: { depth: '0' } }))
+        .status,
+    ).toBe(401);
   });
 
   test('429 with Retry-After after 10 wrong sign-ins of one name from one address, the right password too', async () => {
     const other = await d.w.p.person('developer');
     const right = (await d.w.p.post('/v1/me/app-passwords', { name: 'x' }, { token: other.token })).body.password;
     for (let i = 0; i < 10; i++) {
-      expect((await d.dav('PROPFIND', '/dav/', { auth: `${other.email}:nope-${i}`, headers: { depth: '0' } })).status).toBe(401);
+      expect(
+        (await d.dav('PROPFIND', '/dav/', { auth: `${other.email}:nope-${i}`, headers: { depth: '0' } })).status,
+      ).toBe(401);
     }
     const locked = await d.dav('PROPFIND', '/dav/', { auth: `${other.email}:${right}`, headers: { depth: '0' } });
     expect(locked.status).toBe(429);
@@ -143,27 +157,44 @@ describe('sign-in', () => {
 
   test('403: a read-only password writing, a contacts-only password on calendars', async () => {
     const read = (await d.w.p.post('/v1/me/app-passwords', { name: 'ro', access: 'read' })).body.password;
-    expect((await d.dav('PROPFIND', calPath, { auth: `${d.email}:${read}`, headers: { depth: '0' } })).status).toBe(207);
-    const put = await d.dav('PUT', `${calPath}ro.ics`, { auth: `${d.email}:${read}`, body: ics('ro@test', 'x'), headers: CAL });
+    expect((await d.dav('PROPFIND', calPath, { auth: `${d.email}:${read}`, headers: { depth: '0' } })).status).toBe(
+      207,
+    );
+    const put = await d.dav('PUT', `${calPath}ro.ics`, {
+      auth: `${d.email}:${read}`,
+      body: ics('ro@test', 'x'),
+      headers: CAL,
+    });
     expect(put.status).toBe(403);
     expect(put.text).toContain('This app password is read-only.');
     const contacts = (await d.w.p.post('/v1/me/app-passwords', { name: 'c', scopes: ['contacts'] })).body.password;
     const cal = await d.dav('PROPFIND', calPath, { auth: `${d.email}:${contacts}`, headers: { depth: '0' } });
     expect(cal.status).toBe(403);
     expect(cal.text).toContain('This app password is not for calendars.');
-    expect((await d.dav('PROPFIND', bookPath, { auth: `${d.email}:${contacts}`, headers: { depth: '0' } })).status).toBe(207);
+    expect(
+      (await d.dav('PROPFIND', bookPath, { auth: `${d.email}:${contacts}`, headers: { depth: '0' } })).status,
+    ).toBe(207);
   });
 
   test("403 for a viewer writing to a mailbox they are a member of; 404 for a mailbox that isn't theirs", async () => {
     const viewer = await d.w.p.person('viewer');
     const shared = await mailboxFor(d.w.p, [d.w.p.owner.userId, viewer.userId]);
-    const cal = (await d.w.p.get(`/v1/orgs/${d.w.p.org.orgId}/mail/mailboxes/${shared.mailboxId}/calendars`)).body.calendars[0];
+    const cal = (await d.w.p.get(`/v1/orgs/${d.w.p.org.orgId}/mail/mailboxes/${shared.mailboxId}/calendars`)).body
+      .calendars[0];
     const path = `/dav/calendars/${d.w.p.org.orgId}.${shared.mailboxId}.${cal.calendarId}/`;
     const pw = (await d.w.p.post('/v1/me/app-passwords', { name: 'v' }, { token: viewer.token })).body.password;
-    expect((await d.dav('PROPFIND', path, { auth: `${viewer.email}:${pw}`, headers: { depth: '0' } })).status).toBe(207);
-    const put = await d.dav('PUT', `${path}v.ics`, { auth: `${viewer.email}:${pw}`, body: ics('v@test', 'x'), headers: CAL });
+    expect((await d.dav('PROPFIND', path, { auth: `${viewer.email}:${pw}`, headers: { depth: '0' } })).status).toBe(
+      207,
+    );
+    const put = await d.dav('PUT', `${path}v.ics`, {
+      auth: `${viewer.email}:${pw}`,
+      body: ics('v@test', 'x'),
+      headers: CAL,
+    });
     expect(put.status).toBe(403);
-    expect((await d.dav('PROPFIND', calPath, { auth: `${viewer.email}:${pw}`, headers: { depth: '0' } })).status).toBe(404);
+    expect((await d.dav('PROPFIND', calPath, { auth: `${viewer.email}:${pw}`, headers: { depth: '0' } })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -183,14 +214,18 @@ describe('objects', () => {
     expect((await putIcs('meeting.ics', ics('meeting@test', 'Stale'), { 'if-match': '"9-zz"' })).status).toBe(412);
     expect((await putIcs('absent.ics', ics('absent@test', 'x'), { 'if-match': etag })).status).toBe(412);
     expect((await putIcs('meeting.ics', ics('meeting@test', 'Moved'), { 'if-match': etag })).status).toBe(204);
-    const list = await d.w.p.get(`${d.api}/events?from=${Date.UTC(2026, 5, 1)}&to=${Date.UTC(2026, 5, 2)}&calendarId=${calendarId}`);
+    const list = await d.w.p.get(
+      `${d.api}/events?from=${Date.UTC(2026, 5, 1)}&to=${Date.UTC(2026, 5, 2)}&calendarId=${calendarId}`,
+    );
     expect(list.body.occurrences.map((o: { summary: string }) => o.summary)).toEqual(['Moved']);
     const eventId = list.body.occurrences[0].eventId;
 
     // The API's change moves the ETag: the program's old one no longer matches.
     const after = (await d.dav('GET', `${calPath}meeting.ics`)).headers.get('etag') as string;
     expect(after).not.toBe(etag);
-    expect((await d.w.p.put(`${d.api}/calendars/${calendarId}/events/${eventId}`, { summary: 'By the API' })).status).toBe(200);
+    expect(
+      (await d.w.p.put(`${d.api}/calendars/${calendarId}/events/${eventId}`, { summary: 'By the API' })).status,
+    ).toBe(200);
     expect((await d.dav('DELETE', `${calPath}meeting.ics`, { headers: { 'if-match': after } })).status).toBe(412);
     expect((await d.dav('GET', `${calPath}meeting.ics`)).text).toContain('SUMMARY:By the API');
     expect((await d.dav('DELETE', `${calPath}meeting.ics`)).status).toBe(204);
@@ -217,11 +252,18 @@ describe('objects', () => {
     const notXml = await d.dav('PROPFIND', calPath, { body: '<d:propfind', headers: { ...XML, depth: '0' } });
     expect(notXml.status).toBe(400);
     expect(notXml.text).toContain('Not well-formed XML');
-    const undeclared = await d.dav('PROPFIND', calPath, { body: '<d:propfind><d:prop/></d:propfind>', headers: { ...XML, depth: '0' } });
+    const undeclared = await d.dav('PROPFIND', calPath, {
+      body: '<d:propfind><d:prop/></d:propfind>',
+      headers: { ...XML, depth: '0' },
+    });
     expect(undeclared.status).toBe(400);
-    const doctype = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><d:propfind xmlns:d="DAV:"><d:allprop/></d:propfind>';
+    const doctype =
+      '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><d:propfind xmlns:d="DAV:"><d:allprop/></d:propfind>';
     expect((await d.dav('PROPFIND', calPath, { body: doctype, headers: { ...XML, depth: '0' } })).status).toBe(400);
-    const typed = await d.dav('PROPFIND', calPath, { body: PROPFIND('<d:displayname/>'), headers: { 'content-type': 'text/plain', depth: '0' } });
+    const typed = await d.dav('PROPFIND', calPath, {
+      body: PROPFIND('<d:displayname/>'),
+      headers: { 'content-type': 'text/plain', depth: '0' },
+    });
     expect(typed.status).toBe(415);
 
     const broken = await putIcs('b.ics', 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:nonsense\r\n');
@@ -236,17 +278,26 @@ describe('objects', () => {
     expect(hourly.text).toContain('Only DAILY, WEEKLY, MONTHLY and YEARLY repeat rules are kept');
     const many = await putIcs('m.ics', ics('m@test', 'Many', ['RRULE:FREQ=DAILY;COUNT=6000']));
     expect(many.status).toBe(400);
-    const todo = await putIcs('t.ics', 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:t@test\r\nSUMMARY:Task\r\nEND:VTODO\r\nEND:VCALENDAR\r\n');
+    const todo = await putIcs(
+      't.ics',
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:t@test\r\nSUMMARY:Task\r\nEND:VTODO\r\nEND:VCALENDAR\r\n',
+    );
     expect(todo.status).toBe(403);
     expect(todo.text).toContain('<C:supported-calendar-component/>');
     const big = await putIcs('big.ics', ics('big@test', 'Big', [`DESCRIPTION:${'x'.repeat(1024 * 1024)}`]));
     expect(big.status).toBe(403);
     expect(big.text).toContain('<C:max-resource-size/>');
 
-    const noName = await d.dav('PUT', `${bookPath}x.vcf`, { body: 'BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x@test\r\nEND:VCARD\r\n', headers: CARD });
+    const noName = await d.dav('PUT', `${bookPath}x.vcf`, {
+      body: 'BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x@test\r\nEND:VCARD\r\n',
+      headers: CARD,
+    });
     expect(noName.status).toBe(400);
     expect(noName.text).toContain('A contact needs at least a name');
-    const noUid = await d.dav('PUT', `${bookPath}y.vcf`, { body: 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Y\r\nEND:VCARD\r\n', headers: CARD });
+    const noUid = await d.dav('PUT', `${bookPath}y.vcf`, {
+      body: 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Y\r\nEND:VCARD\r\n',
+      headers: CARD,
+    });
     expect(noUid.status).toBe(400);
     expect(noUid.text).toContain('<CR:valid-address-data/>');
   });
@@ -295,12 +346,17 @@ describe('reports', () => {
     expect(badToken.text).toContain('<D:valid-sync-token/>');
   });
 
-  test('addressbook-query and -multiget over the API\'s contacts; a program\'s card shows in the API', async () => {
-    const card = 'BEGIN:VCARD\r\nVERSION:3.0\r\nUID:lin@test\r\nFN:Lin Chen\r\nN:Chen;Lin;;;\r\nEMAIL;TYPE=WORK:lin@example.com\r\nTEL;TYPE=CELL:+33 6 12 34 56 78\r\nEND:VCARD\r\n';
+  test("addressbook-query and -multiget over the API's contacts; a program's card shows in the API", async () => {
+    const card =
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nUID:lin@test\r\nFN:Lin Chen\r\nN:Chen;Lin;;;\r\nEMAIL;TYPE=WORK:lin@example.com\r\nTEL;TYPE=CELL:+33 6 12 34 56 78\r\nEND:VCARD\r\n';
     expect((await d.dav('PUT', `${bookPath}lin.vcf`, { body: card, headers: CARD })).status).toBe(201);
     const listed = await d.w.p.get(`${d.api}/contacts?addressBookId=${bookId}`);
     expect(listed.body.contacts).toContainEqual(
-      expect.objectContaining({ fullName: 'Lin Chen', uid: 'lin@test', emails: [{ value: 'lin@example.com', type: 'work' }] }),
+      expect.objectContaining({
+        fullName: 'Lin Chen',
+        uid: 'lin@test',
+        emails: [{ value: 'lin@example.com', type: 'work' }],
+      }),
     );
     await d.w.p.post(`${d.api}/address-books/${bookId}/contacts`, { fullName: 'Mo Ali' });
     const query = `<card:addressbook-query xmlns:d="DAV:" xmlns:card="urn:ietf:params:xml:ns:carddav"><d:prop><d:getetag/><card:address-data/></d:prop><card:filter><card:prop-filter name="EMAIL"><card:text-match match-type="contains">lin@</card:text-match></card:prop-filter></card:filter></card:addressbook-query>`;
@@ -326,14 +382,19 @@ describe('collections and scheduling', () => {
     expect((await d.dav('MKCALENDAR', url, { body, headers: XML })).status).toBe(405);
     const api = (await d.w.p.get(`${d.api}/calendars`)).body.calendars;
     expect(api).toContainEqual(expect.objectContaining({ name: 'Team', color: 'red' }));
-    const home = await d.dav('PROPFIND', '/dav/calendars/', { body: PROPFIND('<d:displayname/>'), headers: { ...XML, depth: '1' } });
+    const home = await d.dav('PROPFIND', '/dav/calendars/', {
+      body: PROPFIND('<d:displayname/>'),
+      headers: { ...XML, depth: '1' },
+    });
     expect(hrefsOf(home.text)).toContain(url);
     const patch =
       '<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>Team B</d:displayname></d:prop></d:set></d:propertyupdate>';
     const patched = await d.dav('PROPPATCH', url, { body: patch, headers: XML });
     expect(patched.status).toBe(207);
     expect(patched.text).toContain('HTTP/1.1 200 OK');
-    expect((await d.w.p.get(`${d.api}/calendars`)).body.calendars).toContainEqual(expect.objectContaining({ name: 'Team B' }));
+    expect((await d.w.p.get(`${d.api}/calendars`)).body.calendars).toContainEqual(
+      expect.objectContaining({ name: 'Team B' }),
+    );
     const refused = await d.dav('PROPPATCH', calPath, {
       body: '<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>X</d:displayname><d:getetag>1</d:getetag></d:prop></d:set></d:propertyupdate>',
       headers: XML,
@@ -341,7 +402,9 @@ describe('collections and scheduling', () => {
     expect(refused.text).toContain('HTTP/1.1 424 Failed Dependency');
     expect(refused.text).toContain('HTTP/1.1 403 Forbidden');
     expect((await d.dav('DELETE', url)).status).toBe(204);
-    expect((await d.w.p.get(`${d.api}/calendars`)).body.calendars).not.toContainEqual(expect.objectContaining({ name: 'Team B' }));
+    expect((await d.w.p.get(`${d.api}/calendars`)).body.calendars).not.toContainEqual(
+      expect.objectContaining({ name: 'Team B' }),
+    );
     expect((await d.dav('PROPFIND', url, { headers: { depth: '0' } })).status).toBe(404);
     const defaultDelete = await d.dav('DELETE', calPath);
     expect(defaultDelete.status).toBe(403);
@@ -351,7 +414,10 @@ describe('collections and scheduling', () => {
     const outbox = () => readdirSync(d.w.outbox).map((f) => readFileSync(join(d.w.outbox, f), 'utf8'));
     const res = await putIcs(
       'invite.ics',
-      ics('invite@test', 'Review', [`ORGANIZER;CN=Box:mailto:${d.box.address}`, 'ATTENDEE;RSVP=TRUE;PARTSTAT=NEEDS-ACTION:mailto:bob@outside.example']),
+      ics('invite@test', 'Review', [
+        `ORGANIZER;CN=Box:mailto:${d.box.address}`,
+        'ATTENDEE;RSVP=TRUE;PARTSTAT=NEEDS-ACTION:mailto:bob@outside.example',
+      ]),
     );
     expect(res.status).toBe(201);
     const mail = await until(() => outbox().find((m) => m.includes('Invitation: Review')));

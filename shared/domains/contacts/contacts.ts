@@ -7,6 +7,7 @@ import { newId } from '../../kernel/store/ids';
 import { deleteMany, putOnce, queryAll } from '../../kernel/store/ops';
 import { getItem, getMany, TABLE } from '../../kernel/store/table';
 import { deleteObjects } from '../mail/objects';
+import { recordCardGone } from './changes';
 import {
   type Address,
   CONTACT_MESSAGES,
@@ -17,7 +18,6 @@ import {
   contactKeys,
   type Typed,
 } from './records';
-import { recordCardGone } from './changes';
 import { candidates, contactIdOfKey, matches, postingKey, syncPostings, tokensOf, wordsOf } from './search';
 
 /** What a create or an update may give (the routes' body, or a card of an import). */

@@ -47,8 +47,7 @@ export const DAV_CALENDAR_MESSAGES = {
 /** A precondition element of RFC 4791 for a DomainError's extra. */
 const cond = (name: string) => ({ condition: qname(NS.caldav, name) });
 
-export const etagOfEvent = (e: Pick<CalEvent, 'version' | 'updatedAt'>) =>
-  `"${e.version}-${e.updatedAt.toString(36)}"`;
+export const etagOfEvent = (e: Pick<CalEvent, 'version' | 'updatedAt'>) => `"${e.version}-${e.updatedAt.toString(36)}"`;
 
 export { objectNameOf };
 
@@ -82,7 +81,8 @@ const utc = (ms: number) =>
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '')}`;
-const escapeIcs = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+const escapeIcs = (s: string) =>
+  s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 const dateValue = (d: string) => d.replace(/-/g, '');
 
 /**
@@ -97,13 +97,14 @@ export function expandedIcs(e: CalEvent, from: number, to: number): string {
     lines.push('BEGIN:VEVENT', `UID:${escapeIcs(e.uid)}`, `DTSTAMP:${stamp}`);
     if (o.recurrenceId !== null) {
       lines.push(
-        e.allDay
-          ? `RECURRENCE-ID;VALUE=DATE:${dateValue(o.startDate ?? '')}`
-          : `RECURRENCE-ID:${utc(o.recurrenceId)}Z`,
+        e.allDay ? `RECURRENCE-ID;VALUE=DATE:${dateValue(o.startDate ?? '')}` : `RECURRENCE-ID:${utc(o.recurrenceId)}Z`,
       );
     }
     if (e.allDay) {
-      lines.push(`DTSTART;VALUE=DATE:${dateValue(o.startDate ?? '')}`, `DTEND;VALUE=DATE:${dateValue(o.endDate ?? '')}`);
+      lines.push(
+        `DTSTART;VALUE=DATE:${dateValue(o.startDate ?? '')}`,
+        `DTEND;VALUE=DATE:${dateValue(o.endDate ?? '')}`,
+      );
     } else lines.push(`DTSTART:${utc(o.start)}Z`, `DTEND:${utc(o.end)}Z`);
     lines.push(`SUMMARY:${escapeIcs(o.summary)}`);
     if (o.location) lines.push(`LOCATION:${escapeIcs(o.location)}`);
@@ -174,7 +175,8 @@ export function readObject(mailbox: MailboxRecord, text: string): ParsedEvent {
   const broken = parsed.warnings.find((w) => w.startsWith('Not iCalendar text'));
   if (broken) throw invalid(broken, cond('valid-calendar-data'));
   if (parsed.events.length === 0) {
-    if (parsed.occurrences.length > 0) throw invalid(DAV_CALENDAR_MESSAGES.oneEvent, cond('valid-calendar-object-resource'));
+    if (parsed.occurrences.length > 0)
+      throw invalid(DAV_CALENDAR_MESSAGES.oneEvent, cond('valid-calendar-object-resource'));
     throw new DomainError('forbidden', DAV_CALENDAR_MESSAGES.onlyEvents, cond('supported-calendar-component'));
   }
   if (parsed.events.length > 1 || parsed.occurrences.length > 0)
@@ -225,7 +227,8 @@ export async function putEventObject(
   checkName(name);
   const existing = await eventNamed(mailbox.mailboxId, calendarId, name);
   checkPreconditions(existing ? etagOfEvent(existing) : undefined, conditions.ifMatch, conditions.ifNoneMatch);
-  if (existing && existing.uid !== p.uid) throw new DomainError('forbidden', DAV_CALENDAR_MESSAGES.uidChanged, cond('no-uid-conflict'));
+  if (existing && existing.uid !== p.uid)
+    throw new DomainError('forbidden', DAV_CALENDAR_MESSAGES.uidChanged, cond('no-uid-conflict'));
   if (!existing) {
     const other = await eventByUid(mailbox.mailboxId, p.uid);
     if (other) throw new DomainError('forbidden', DAV_CALENDAR_MESSAGES.uidTaken, cond('no-uid-conflict'));
@@ -273,7 +276,12 @@ export async function putEventObject(
       );
     }
     if (removed.length > 0) {
-      await sendItip(mailbox, 'CANCEL', { event: next, attendees: removed, cancelled: true }, removed.map((a) => a.email));
+      await sendItip(
+        mailbox,
+        'CANCEL',
+        { event: next, attendees: removed, cancelled: true },
+        removed.map((a) => a.email),
+      );
     }
   }
   return { created: !existing, event: next, notified };

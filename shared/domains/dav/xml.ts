@@ -79,7 +79,8 @@ function build(entry: Raw, scope: Record<string, string>): XNode[] {
     else children.push(...build(k, inner));
   }
   const own: Record<string, string> = {};
-  for (const [k, v] of Object.entries(attrs)) if (k !== 'xmlns' && !k.startsWith('xmlns:')) own[k.replace(/^.*:/, '')] = v;
+  for (const [k, v] of Object.entries(attrs))
+    if (k !== 'xmlns' && !k.startsWith('xmlns:')) own[k.replace(/^.*:/, '')] = v;
   return [{ ns, name: colon >= 0 ? tag.slice(colon + 1) : tag, attrs: own, children, text }];
 }
 
