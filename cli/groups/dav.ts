@@ -63,7 +63,7 @@ export const DAV_COMMANDS: CommandSpec[] = [
     path: ['dav', 'password', 'list'],
     aliases: ['ls'],
     summary: 'your app passwords: name, scopes, when made and last used',
-    examples: ['platform dav password ls'],
+    examples: ['platform dav password list', 'platform dav password ls --json'],
     run: async (c) => {
       const res = await (await api(c)).getMeAppPasswords({});
       return c.print(res, () =>
