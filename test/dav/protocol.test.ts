@@ -368,6 +368,47 @@ describe('reports', () => {
   });
 });
 
+describe('sync-collection', () => {
+  const sync = (path: string, token: string) =>
+    d.dav('REPORT', path, {
+      body: `<d:sync-collection xmlns:d="DAV:"><d:sync-token>${token}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`,
+      headers: XML,
+    });
+  const tokenOf = (xml: string) => /<D:sync-token>([^<]+)<\/D:sync-token>/.exec(xml)?.[1] as string;
+
+  test('an event the API moves to another calendar is gone from the first and new in the second', async () => {
+    const other = (await d.w.p.post(`${d.api}/calendars`, { name: 'Elsewhere' })).body.calendar.calendarId;
+    const otherPath = `/dav/calendars/${d.w.p.org.orgId}.${d.box.mailboxId}.${other}/`;
+    expect((await putIcs('moving.ics', ics('moving@test', 'Moving'))).status).toBe(201);
+    const tokenA = tokenOf((await sync(calPath, '')).text);
+    const tokenB = tokenOf((await sync(otherPath, '')).text);
+    const eventId = (
+      await d.w.p.get(`${d.api}/events?from=${Date.UTC(2026, 5, 1)}&to=${Date.UTC(2026, 5, 2)}`)
+    ).body.occurrences.find((o: { summary: string }) => o.summary === 'Moving').eventId;
+    const moved = await d.w.p.put(`${d.api}/calendars/${calendarId}/events/${eventId}`, { moveTo: other });
+    expect(moved.status).toBe(200);
+    const fromA = await sync(calPath, tokenA);
+    expect(fromA.text).toContain(`<D:href>${calPath}moving.ics</D:href><D:status>HTTP/1.1 404 Not Found</D:status>`);
+    expect(hrefsOf((await sync(otherPath, tokenB)).text)).toContain(`${otherPath}${eventId}.ics`);
+    expect((await d.dav('GET', `${calPath}moving.ics`)).status).toBe(404);
+  });
+
+  test('an address book: a contact deleted through the API is reported gone; the token moves', async () => {
+    const made = await d.w.p.post(`${d.api}/address-books/${bookId}/contacts`, { fullName: 'Short Lived' });
+    const first = await sync(bookPath, '');
+    expect(hrefsOf(first.text)).toContain(`${bookPath}${made.body.contact.contactId}.vcf`);
+    const token = tokenOf(first.text);
+    expect(
+      (await d.w.p.delete(`${d.api}/address-books/${bookId}/contacts/${made.body.contact.contactId}`)).status,
+    ).toBe(204);
+    const after = await sync(bookPath, token);
+    expect(after.text).toContain(
+      `<D:href>${bookPath}${made.body.contact.contactId}.vcf</D:href><D:status>HTTP/1.1 404 Not Found</D:status>`,
+    );
+    expect(tokenOf(after.text)).not.toBe(token);
+  });
+});
+
 describe('collections and scheduling', () => {
   test('MKCALENDAR makes a calendar the API lists, at the URL the program chose; PROPPATCH renames it', async () => {
     const body =
@@ -423,5 +464,23 @@ describe('collections and scheduling', () => {
     const mail = await until(() => outbox().find((m) => m.includes('Invitation: Review')));
     expect(mail).toMatch(/method=REQUEST/);
     expect(mail).toContain('bob@outside.example');
+  });
+
+  test("the mailbox's answer to an invitation, given in a program (its PARTSTAT), goes to the organizer (REPLY)", async () => {
+    const outbox = () => readdirSync(d.w.outbox).map((f) => readFileSync(join(d.w.outbox, f), 'utf8'));
+    const invited = (partstat: string) =>
+      ics('asked@test', 'Offsite', [
+        'ORGANIZER:mailto:alice@outside.example',
+        `ATTENDEE;PARTSTAT=${partstat}:mailto:${d.box.address}`,
+      ]);
+    expect((await putIcs('asked.ics', invited('NEEDS-ACTION'))).status).toBe(201);
+    expect((await putIcs('asked.ics', invited('ACCEPTED'))).status).toBe(204);
+    const reply = await until(() => outbox().find((m) => m.includes('Accepted: Offsite')));
+    expect(reply).toMatch(/method=REPLY/);
+    expect(reply).toContain('alice@outside.example');
+    const listed = await d.w.p.get(`${d.api}/events?from=${Date.UTC(2026, 5, 1)}&to=${Date.UTC(2026, 5, 2)}`);
+    expect(listed.body.occurrences).toContainEqual(
+      expect.objectContaining({ summary: 'Offsite', myStatus: 'accepted' }),
+    );
   });
 });

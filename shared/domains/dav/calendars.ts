@@ -200,6 +200,8 @@ export function readObject(mailbox: MailboxRecord, text: string): ParsedEvent {
   return p;
 }
 
+const ANSWERS = new Set(['accepted', 'tentative', 'declined']);
+
 /** Whether attendees must hear of the change from `before` to `after` (times, rule, what, who). */
 const significant = (before: CalEvent, after: CalEvent) =>
   before.start !== after.start ||
@@ -252,7 +254,16 @@ export async function putEventObject(
   if (existing && changed && next.sequence <= existing.sequence) next.sequence = existing.sequence + 1;
   const removed = existing ? existing.attendees.filter((a) => !next.attendees.some((b) => b.email === a.email)) : [];
   const notify = next.isOrganizer && changed && next.attendees.length + removed.length > 0;
-  if (notify) await checkSending(mailbox);
+  // RFC 6638's attendee side: the mailbox answered an invitation in the program (its PARTSTAT).
+  const answered =
+    existing &&
+    !next.isOrganizer &&
+    next.organizer &&
+    next.myStatus !== existing.myStatus &&
+    ANSWERS.has(next.myStatus ?? '')
+      ? next.attendees.find((a) => a.email === mailbox.address || mailbox.aliases.includes(a.email))
+      : undefined;
+  if (notify || answered) await checkSending(mailbox);
   if (existing) await replaceEvent(next, existing.version);
   else {
     if (!named) {
@@ -283,6 +294,11 @@ export async function putEventObject(
         removed.map((a) => a.email),
       );
     }
+  }
+  if (answered && next.organizer) {
+    notified = await sendItip(mailbox, 'REPLY', { event: next, attendees: [answered] }, [next.organizer.email], {
+      status: next.myStatus as string,
+    });
   }
   return { created: !existing, event: next, notified };
 }
