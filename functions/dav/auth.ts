@@ -1,7 +1,7 @@
 import type { Signed } from '../../shared/domains/dav/places';
 import { readEnv } from '../../shared/kernel/ground/env';
 import { type Budget, spend } from '../../shared/kernel/http/rate-limits';
-import { verifyAppPassword } from '../../shared/kernel/identity/app-passwords';
+import { spendLikeAVerify, verifyAppPassword } from '../../shared/kernel/identity/app-passwords';
 import { findUserByEmail } from '../../shared/kernel/identity/users';
 
 /**
@@ -42,7 +42,7 @@ export async function signIn(header: string | undefined, ip: string, now = Date.
     lockedUntil.delete(scope);
   }
   const user = await findUserByEmail(given.user);
-  const password = user ? await verifyAppPassword(user.userId, given.password) : undefined;
+  const password = user ? await verifyAppPassword(user.userId, given.password) : await spendLikeAVerify(given.password);
   if (user && password) {
     return { signed: { userId: user.userId, email: user.email, name: user.name ?? null, password } };
   }

@@ -113,6 +113,15 @@ export async function revokeAppPassword(userId: string, passwordId: string): Pro
   }
 }
 
+/**
+ * The work of a verify, for a password that names no record (or a person who is not one): an
+ * answer as slow as a wrong password's, so timing tells nothing of which passwords exist.
+ */
+export async function spendLikeAVerify(presented: string): Promise<undefined> {
+  await scryptHex(presented, '00'.repeat(16));
+  return undefined;
+}
+
 /** Verified presentations: sha256(presented) → the stored hash it matched. */
 const verified = new Map<string, string>();
 
@@ -125,7 +134,7 @@ export async function verifyAppPassword(userId: string, presented: string): Prom
   const passwordId = presented.slice(0, dot);
   if (dot < 0 || !ID.test(passwordId) || presented.length > 200) return undefined;
   const record = await getItem<AppPasswordRecord>(keyOf(userId, passwordId), true);
-  if (!record) return undefined;
+  if (!record) return spendLikeAVerify(presented);
   const seen = createHash('sha256').update(presented).digest('hex');
   if (verified.get(seen) !== record.hash) {
     const hash = await scryptHex(presented.slice(dot + 1), record.salt);
