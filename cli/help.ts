@@ -135,6 +135,7 @@ const GROUPS: Record<string, string> = {
   webhook: 'webhook endpoints: events sent to your URLs, signed; deliveries',
   track: 'the issue tracker: spaces, issues searched with JQL, sprints, import and export',
   cal: 'your calendars: the agenda, events and invitations, .ics import and export',
+  dav: 'app passwords for calendar and contacts programs (CalDAV, CardDAV)',
   mail: 'mail domains and mailboxes; threads: list, read, send, reply, forward',
   page: "the organization's pages (Markdown): list, create, view, edit from a file",
   org: 'organizations: create, list; members, invitations and API keys',

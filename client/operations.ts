@@ -1435,6 +1435,52 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
+  /** Makes an app password for calendar and contacts programs (CalDAV, CardDAV: the person's email as the user name), scoped to `calendars` and/or `contacts`, `read` or `readwrite` (the default): the password is answered once, never again */
+  postMeAppPasswords: {
+    params: object;
+    query: object;
+    body: {
+      name: string;
+      scopes?: ('calendars' | 'contacts')[];
+      access?: 'read' | 'readwrite';
+    };
+    response: {
+      appPassword: {
+        passwordId: string;
+        name: string;
+        scopes: ('calendars' | 'contacts')[];
+        access: 'read' | 'readwrite';
+        createdAt: number;
+        lastUsedAt: number | null;
+      };
+      password: string;
+    };
+  };
+  /** The person's app passwords, newest first: name, scopes, access, when made and last used (never the password) */
+  getMeAppPasswords: {
+    params: object;
+    query: object;
+    body: undefined;
+    response: {
+      appPasswords: {
+        passwordId: string;
+        name: string;
+        scopes: ('calendars' | 'contacts')[];
+        access: 'read' | 'readwrite';
+        createdAt: number;
+        lastUsedAt: number | null;
+      }[];
+    };
+  };
+  /** Revokes one of the person's app passwords: programs signed in with it get 401 from their next request */
+  deleteMeAppPasswordsByPasswordId: {
+    params: {
+      passwordId: string;
+    };
+    query: object;
+    body: undefined;
+    response: undefined;
+  };
   /** Beyond the spec */
   postOrgs: {
     params: object;
@@ -8847,6 +8893,9 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postLoginDeviceAnswer: { method: 'POST', path: '/v1/login/device/answer' },
   getMeSessions: { method: 'GET', path: '/v1/me/sessions' },
   deleteMeSessionsBySessionId: { method: 'DELETE', path: '/v1/me/sessions/{sessionId}' },
+  postMeAppPasswords: { method: 'POST', path: '/v1/me/app-passwords' },
+  getMeAppPasswords: { method: 'GET', path: '/v1/me/app-passwords' },
+  deleteMeAppPasswordsByPasswordId: { method: 'DELETE', path: '/v1/me/app-passwords/{passwordId}' },
   postOrgs: { method: 'POST', path: '/v1/orgs' },
   getMeInvites: { method: 'GET', path: '/v1/me/invites' },
   postMeInvitesAccept: { method: 'POST', path: '/v1/me/invites/{inviteId}/accept' },

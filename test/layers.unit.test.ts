@@ -436,6 +436,11 @@ describe('a route group takes no port value and stays under 300 lines', () => {
  * table is acyclic, and the test holds it); types count as imports too.
  */
 const PRODUCT_IMPORTS: Record<string, Record<string, string>> = {
+  dav: {
+    calendar: 'CalDAV serves a mailbox’s calendars and events (the same records, their iCalendar, their invitations)',
+    contacts: 'CardDAV serves a mailbox’s address books and contacts (the same records, their vCards)',
+    mail: 'calendars and address books belong to mailboxes; a contact’s photo is a mail object',
+  },
   serving: {
     hosts: 'the router and the status pages find the deployment a host names',
     deployments: 'a status page shows a deployment’s status',

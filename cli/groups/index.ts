@@ -3,6 +3,7 @@ import { AGENT_COMMANDS } from './agents';
 import { CALENDAR_COMMANDS } from './calendar';
 import { CHECK_COMMANDS } from './checks';
 import { DATA_COMMANDS } from './data';
+import { DAV_COMMANDS } from './dav';
 import { DEPLOYMENT_COMMANDS } from './deployments';
 import { MAIL_COMMANDS } from './mail';
 import { ORG_COMMANDS } from './orgs';
@@ -23,6 +24,7 @@ export const GROUP_COMMANDS: CommandSpec[] = [
   ...WEBHOOK_COMMANDS,
   ...TRACKER_COMMANDS,
   ...CALENDAR_COMMANDS,
+  ...DAV_COMMANDS,
   ...MAIL_COMMANDS,
   ...PAGE_COMMANDS,
   ...ORG_COMMANDS,

@@ -28,7 +28,19 @@ const DeviceCode = z.object({
   expiresIn: z.number(),
 });
 
+const AppPassword = z.object({
+  passwordId: z.string(),
+  name: z.string(),
+  scopes: z.array(z.enum(['calendars', 'contacts'])),
+  access: z.enum(['read', 'readwrite']),
+  createdAt: z.number(),
+  lastUsedAt: z.nullable(z.number()),
+});
+
 export const responses: ResponseDocs = {
+  'POST /v1/me/app-passwords': { 201: z.object({ appPassword: AppPassword, password: z.string() }) },
+  'GET /v1/me/app-passwords': { 200: z.object({ appPasswords: z.array(AppPassword) }) },
+  'DELETE /v1/me/app-passwords/:passwordId': { 204: null },
   'POST /v1/login/device': { 200: DeviceCode },
   'POST /v1/login/device/token': {
     200: z.object({ token: z.string(), sessionId: z.string(), expiresAt: z.number() }),

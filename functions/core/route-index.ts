@@ -3,6 +3,7 @@ import { lazyRoute } from '../../shared/kernel/http/route-entry';
 
 const routes = () => import('./routes').then((m) => m.routes);
 const sessionRoutes = () => import('./sessions').then((m) => m.sessionRoutes);
+const appPasswordRoutes = () => import('./app-passwords').then((m) => m.appPasswordRoutes);
 const orgRoutes = () => import('./orgs').then((m) => m.orgRoutes);
 
 export const routeIndex = [
@@ -14,6 +15,9 @@ export const routeIndex = [
   lazyRoute('POST', '/v1/login/device/answer', sessionRoutes),
   lazyRoute('GET', '/v1/me/sessions', sessionRoutes),
   lazyRoute('DELETE', '/v1/me/sessions/:sessionId', sessionRoutes),
+  lazyRoute('POST', '/v1/me/app-passwords', appPasswordRoutes),
+  lazyRoute('GET', '/v1/me/app-passwords', appPasswordRoutes),
+  lazyRoute('DELETE', '/v1/me/app-passwords/:passwordId', appPasswordRoutes),
   lazyRoute('POST', '/v1/orgs', orgRoutes),
   lazyRoute('GET', '/v1/me/invites', orgRoutes),
   lazyRoute('POST', '/v1/me/invites/:inviteId/accept', orgRoutes),

@@ -1,5 +1,6 @@
 import { publicLocations } from '../../shared/domains/platform-admin/geo';
 import { ok, route } from '../../shared/kernel/http/route';
+import { appPasswordRoutes } from './app-passwords';
 import { describeCaller } from './me';
 import { orgRoutes } from './orgs';
 import { sessionRoutes } from './sessions';
@@ -28,5 +29,6 @@ export const routes = [
     run: async () => ok(await publicLocations()),
   }),
   ...sessionRoutes,
+  ...appPasswordRoutes,
   ...orgRoutes,
 ];

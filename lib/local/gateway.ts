@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { groupFor, type RouteGroup, routeGroups, segmentsOfPrefix } from '../route-groups';
+import { isDavPath, serveDavRequest } from './dav';
 import { serveGitRequest } from './git';
 
 export type LambdaHandler = (
@@ -276,6 +277,9 @@ export function createGateway(
         if (url.pathname.startsWith('/git/') && groups.some((g) => g.name === 'repos')) {
           return await serveGitRequest(req, res, url);
         }
+        // CalDAV and CardDAV (PROPFIND, REPORT, MKCALENDAR…): the DAV function (on AWS: its own URL).
+        if (isDavPath(url.pathname) && groups.some((g) => g.name === 'calendar'))
+          return await serveDavRequest(req, res, url);
         const group = groupFor(url.pathname, groups);
         if (!group) return sendError(res, 404, 'Not found');
         const body = await readBody(req);

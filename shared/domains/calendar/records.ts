@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { conflict, invalid, notFound } from '../../kernel/ground/errors';
 import { db } from '../../kernel/store/client';
-import { GetCommand } from '../../kernel/store/commands';
+import { GetCommand, PutCommand } from '../../kernel/store/commands';
 import { newId } from '../../kernel/store/ids';
 import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll, queryPrefix, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
+import { type DavName, recordGone } from './changes';
 import type { Attendee, Calendar } from './record-schemas';
 import { type Recurrence, RecurrenceSchema } from './recurrence';
 
@@ -262,6 +263,8 @@ export interface CalEvent {
   /** The listing index: the earliest start and the last end (Infinity: no end) of anything it shows. */
   firstStart: number;
   lastEnd: number;
+  /** A calendar program's name for it (CalDAV: ./changes.ts). */
+  dav?: DavName;
 }
 
 /** The event as the API shows it. */
@@ -355,26 +358,35 @@ export async function putNewEvent(e: CalEvent): Promise<void> {
   );
 }
 
-/** Replaces an event at `expected` version (the stored one's, or the caller's `ifVersion`). */
+/**
+ * Replaces an event at `expected` version (the stored one's, or the caller's `ifVersion`); an
+ * event that changed calendar leaves a tombstone in the one it left (./changes.ts).
+ */
 export async function replaceEvent(e: CalEvent, expected: number): Promise<void> {
-  await transact(
-    [
-      {
-        Put: {
-          TableName: TABLE(),
-          Item: eventItem(e),
-          ConditionExpression: 'attribute_exists(pk) AND #v = :v',
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':v': expected },
-        },
-      },
-    ],
-    [CALENDAR_MESSAGES.stale],
-  );
+  let before: CalEvent | undefined;
+  try {
+    const out = await db.send(
+      new PutCommand({
+        TableName: TABLE(),
+        Item: eventItem(e),
+        ConditionExpression: 'attribute_exists(pk) AND #v = :v',
+        ExpressionAttributeNames: { '#v': 'version' },
+        ExpressionAttributeValues: { ':v': expected },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    before = out.Attributes as CalEvent | undefined;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') throw conflict(CALENDAR_MESSAGES.stale);
+    throw err;
+  }
+  if (before && before.calendarId !== e.calendarId) await recordGone(before);
 }
 
+/** Deletes an event with its UID, leaving a tombstone in its calendar (./changes.ts). */
 export async function deleteEvent(e: CalEvent): Promise<void> {
   await deleteMany([calKeys.event(e.mailboxId, e.eventId), calKeys.uid(e.mailboxId, e.uid)]);
+  await recordGone(e);
 }
 
 export const newEventId = (now = Date.now()) => newId('evt_', now);

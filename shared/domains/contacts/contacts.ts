@@ -7,6 +7,7 @@ import { newId } from '../../kernel/store/ids';
 import { deleteMany, putOnce, queryAll, queryPages } from '../../kernel/store/ops';
 import { getItem, getMany, TABLE } from '../../kernel/store/table';
 import { deleteObjects } from '../mail/objects';
+import { recordCardGone } from './changes';
 import {
   type Address,
   CONTACT_MESSAGES,
@@ -214,10 +215,11 @@ export async function updateContact(
   }
 }
 
-/** Deletes a contact and its photo. */
+/** Deletes a contact and its photo, leaving a tombstone in its address book (./changes.ts). */
 export async function deleteContact(mailboxId: string, addressBookId: string, contactId: string): Promise<void> {
   const c = await getContact(mailboxId, contactId, addressBookId);
   await db.send(new DeleteCommand({ TableName: TABLE(), Key: contactKeys.contact(mailboxId, contactId) }));
+  await recordCardGone(c);
   await syncPostings(c, undefined);
   if (c.photoKey) await deleteObjects([c.photoKey]);
 }

@@ -125,6 +125,8 @@ export interface ContactRecord extends ContactFields {
   /** The photo's object key and its sniffed type, when it has one. */
   photoKey?: string;
   photoType?: string;
+  /** A contacts program's name for it (CardDAV: ./changes.ts). */
+  davName?: string;
 }
 
 export const shownBook = (b: AddressBookRecord) => ({
@@ -146,6 +148,7 @@ export function shownContact(c: ContactRecord) {
   const {
     photoKey,
     photoType: _t,
+    davName: _d,
     mailboxId: _m,
     createdAt: _c,
     ...rest
