@@ -60,6 +60,7 @@ const CLIENT_OF: Record<Need, Client[]> = {
   functions: ['lambda', 'logs'],
   // Workers' needs (lib/workers.ts); bucket metrics also read CloudWatch, which no group needs.
   secretsDecrypt: ['kms'],
+  idempotency: ['kms'],
   artifactsRead: ['s3'],
   artifactsExpire: ['s3'],
   bucketMetrics: ['s3'],
