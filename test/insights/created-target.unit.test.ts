@@ -27,9 +27,11 @@ function example(schema: Schema, name = '', depth = 0): unknown {
 
 /**
  * 201s that name no record of their own: an attachment answers the spec's `{ ok: true }` (the path
- * and the body name what it attaches); a web commit's uploads are presigned URLs, not a record.
+ * and the body name what it attaches); a web commit's uploads are presigned URLs, not a record; a
+ * calendar's feed is one per calendar (the path names it, and its answer is its secret address).
  */
 const NO_ID = [
+  '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/calendars/:calendarId/feed',
   '/v1/orgs/:orgId/notify/protocols/:protocolId/attachments',
   '/v1/orgs/:orgId/repos/:name/contents/uploads',
 ];
