@@ -165,6 +165,8 @@ export async function startEdge(options: { port: number; host?: string; maintena
       else res.destroy();
     });
   });
+  // Idle connections are left to the clients (see lib/local/gateway.ts): no keep-alive timer here.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolvePromise());

@@ -56,7 +56,7 @@ export function signedProxy(
   credentials: EngineCredentials,
 ): Server {
   const refusal = REFUSALS[service];
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -109,4 +109,7 @@ export function signedProxy(
       upstream.end(body);
     });
   });
+  // Idle connections are left to the clients (see lib/local/gateway.ts): no keep-alive timer here.
+  server.keepAliveTimeout = 0;
+  return server;
 }
