@@ -1,5 +1,6 @@
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { TABLE } from '../../kernel/store/table';
 
 /**
@@ -18,14 +19,15 @@ import { TABLE } from '../../kernel/store/table';
  * invitation, a program), so no change escapes the log.
  */
 export const TOMBSTONE_DAYS = 30;
-const pk = (mailboxId: string) => `MBX#${mailboxId}`;
+// The mailbox's partition, as ./records.ts's `calPk` (which imports this module: not imported back).
+const pk = (mailboxId: string) => `${PREFIXES.mail.mailbox}${mailboxId}`;
 const stamp = (ms: number) => String(Math.max(0, Math.floor(ms))).padStart(15, '0');
 
 export const CHANGE_KEYS = {
-  gonePrefix: (calendarId: string) => `CALS#GONE#${calendarId}#`,
+  gonePrefix: (calendarId: string) => `${PREFIXES.calendar.gone}${calendarId}#`,
   name: (mailboxId: string, calendarId: string, name: string) => ({
     pk: pk(mailboxId),
-    sk: `CALS#NAME#${calendarId}#${name}`,
+    sk: `${PREFIXES.calendar.name}${calendarId}#${name}`,
   }),
 };
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { notFound } from '../../kernel/ground/errors';
+import { PREFIXES } from '../../kernel/store/keys';
 import { transact } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { calPk, getCalendar } from './records';
@@ -52,9 +53,9 @@ export interface LookupRecord {
 export const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 export const feedKey = (mailboxId: string, calendarId: string) => ({
   pk: calPk(mailboxId),
-  sk: `CALS#FEED#${calendarId}`,
+  sk: `${PREFIXES.calendar.feed}${calendarId}`,
 });
-export const lookupKey = (tokenHash: string) => ({ pk: `CALFEED#${tokenHash}`, sk: 'CALFEED' });
+export const lookupKey = (tokenHash: string) => ({ pk: `${PREFIXES.calendar.feedLookup}${tokenHash}`, sk: 'CALFEED' });
 
 /** A feed as the owner sees it: never its address (answered once, when made). */
 export interface FeedState {

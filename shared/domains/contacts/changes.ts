@@ -1,6 +1,8 @@
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { TABLE } from '../../kernel/store/table';
+import { contactKeys } from './records';
 
 /**
  * What contacts programs (CardDAV, shared/domains/dav) need of an address book's history beyond
@@ -17,14 +19,14 @@ import { TABLE } from '../../kernel/store/table';
  * ./contacts.ts's delete, whoever deletes (the API or a program), so no change escapes the log.
  */
 export const CARD_TOMBSTONE_DAYS = 30;
-const pk = (mailboxId: string) => `MBX#${mailboxId}`;
+const { pk } = contactKeys;
 const stamp = (ms: number) => String(Math.max(0, Math.floor(ms))).padStart(15, '0');
 
 export const CARD_CHANGE_KEYS = {
-  gonePrefix: (addressBookId: string) => `CTS#GONE#${addressBookId}#`,
+  gonePrefix: (addressBookId: string) => `${PREFIXES.contacts.gone}${addressBookId}#`,
   name: (mailboxId: string, addressBookId: string, name: string) => ({
     pk: pk(mailboxId),
-    sk: `CTS#NAME#${addressBookId}#${name}`,
+    sk: `${PREFIXES.contacts.name}${addressBookId}#${name}`,
   }),
 };
 

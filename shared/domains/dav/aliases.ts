@@ -1,7 +1,8 @@
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
+import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix } from '../../kernel/store/ops';
-import { getItem, TABLE } from '../../kernel/store/table';
+import { getItem, TABLE, userPk } from '../../kernel/store/table';
 
 /**
  * A calendar made by a program (MKCALENDAR) lives at the URL the program chose
@@ -15,11 +16,11 @@ export interface Alias {
   calendarId: string;
 }
 
-const key = (userId: string, name: string) => ({ pk: `USER#${userId}`, sk: `DAVCAL#${name}` });
+const key = (userId: string, name: string) => ({ pk: userPk(userId), sk: `${PREFIXES.dav.calendarAlias}${name}` });
 
 export const aliasOf = (userId: string, name: string) => getItem<Alias>(key(userId, name));
 
-export const aliasesOf = (userId: string) => queryPrefix<Alias>(`USER#${userId}`, 'DAVCAL#');
+export const aliasesOf = (userId: string) => queryPrefix<Alias>(userPk(userId), PREFIXES.dav.calendarAlias);
 
 export async function putAlias(userId: string, alias: Alias): Promise<void> {
   await db.send(new PutCommand({ TableName: TABLE(), Item: { ...key(userId, alias.name), ...alias } }));

@@ -3,8 +3,9 @@ import { conflict, notFound } from '../ground/errors';
 import { db } from '../store/client';
 import { DeleteCommand, UpdateCommand } from '../store/commands';
 import { newId } from '../store/ids';
+import { PREFIXES } from '../store/keys';
 import { putOnce, queryPrefix } from '../store/ops';
-import { getItem, TABLE } from '../store/table';
+import { getItem, TABLE, userPk } from '../store/table';
 
 /**
  * A person's app passwords: what calendar and contacts programs (CalDAV, CardDAV: Apple Calendar,
@@ -47,7 +48,10 @@ export interface AppPasswordRecord {
 
 export type ShownAppPassword = Omit<AppPasswordRecord, 'hash' | 'salt' | 'userId'>;
 
-const keyOf = (userId: string, passwordId: string) => ({ pk: `USER#${userId}`, sk: `APPPW#${passwordId}` });
+const keyOf = (userId: string, passwordId: string) => ({
+  pk: userPk(userId),
+  sk: `${PREFIXES.identity.appPassword}${passwordId}`,
+});
 const ID = /^apw_[0-9a-z]{26}$/;
 
 export const shownAppPassword = (r: AppPasswordRecord): ShownAppPassword => ({
@@ -71,7 +75,7 @@ export async function createAppPassword(
   userId: string,
   input: { name: string; scopes: AppPasswordScope[]; access: AppPasswordAccess },
 ): Promise<{ appPassword: ShownAppPassword; password: string }> {
-  const existing = await queryPrefix<AppPasswordRecord>(`USER#${userId}`, 'APPPW#');
+  const existing = await queryPrefix<AppPasswordRecord>(userPk(userId), PREFIXES.identity.appPassword);
   if (existing.length >= MAX_APP_PASSWORDS) throw conflict(APP_PASSWORD_MESSAGES.tooMany);
   const passwordId = newId('apw_');
   const secret = randomBytes(24).toString('base64url');
@@ -93,7 +97,7 @@ export async function createAppPassword(
 
 /** The person's app passwords, newest first (never their secrets). */
 export async function listAppPasswords(userId: string): Promise<ShownAppPassword[]> {
-  const all = await queryPrefix<AppPasswordRecord>(`USER#${userId}`, 'APPPW#');
+  const all = await queryPrefix<AppPasswordRecord>(userPk(userId), PREFIXES.identity.appPassword);
   return all.sort((a, b) => b.createdAt - a.createdAt).map(shownAppPassword);
 }
 

@@ -29,6 +29,8 @@ export const PREFIXES = {
     session: 'SESSION#',
     deviceLogin: 'DEVLOGIN#',
     userCode: 'USERCODE#',
+    /** App passwords, in the person's partition (`USER#`; shared/kernel/identity/app-passwords.ts). */
+    appPassword: 'APPPW#',
   },
   /** The audit log (shared/kernel/audit). */
   audit: { org: 'AUDIT#', day: 'AUDITDAY#' },
@@ -149,10 +151,29 @@ export const PREFIXES = {
     vacation: 'VAC#',
     feedback: 'FB#',
   },
+  /** In the mailbox's partition (`MBX#`), but for the feeds' token lookups (`CALFEED#`). */
+  calendar: {
+    calendars: 'CALS#',
+    calendar: 'CALS#CAL#',
+    event: 'CALS#EVT#',
+    uid: 'CALS#UID#',
+    events: 'CALEV#',
+    gone: 'CALS#GONE#',
+    name: 'CALS#NAME#',
+    feed: 'CALS#FEED#',
+    feedLookup: 'CALFEED#',
+  },
   /** In the mailbox's partition (`MBX#`). */
-  calendar: { calendars: 'CALS#', calendar: 'CALS#CAL#', event: 'CALS#EVT#', uid: 'CALS#UID#', events: 'CALEV#' },
-  /** In the mailbox's partition (`MBX#`). */
-  contacts: { contacts: 'CTS#', book: 'CTS#ABK#', contact: 'CTS#CTC#', posting: 'CTS#W#' },
+  contacts: {
+    contacts: 'CTS#',
+    book: 'CTS#ABK#',
+    contact: 'CTS#CTC#',
+    posting: 'CTS#W#',
+    gone: 'CTS#GONE#',
+    name: 'CTS#NAME#',
+  },
+  /** Calendar and contacts programs (shared/domains/dav): a person's names for calendars, in their partition (`USER#`). */
+  dav: { calendarAlias: 'DAVCAL#' },
 } as const;
 
 export type Product = keyof typeof PREFIXES;
