@@ -2,7 +2,7 @@ import type { Signed } from '../../shared/domains/dav/places';
 import { roleAllows } from '../../shared/domains/dav/places';
 import { el, NS, text, type XNode } from '../../shared/domains/dav/xml';
 import { DomainError, forbidden } from '../../shared/kernel/ground/errors';
-import type { Resource } from './resources';
+import type { DavNode } from './resources';
 
 /** The DAV function's requests and answers, its messages, and the write gate every method uses. */
 export interface DavRequest {
@@ -48,7 +48,7 @@ export const xmlAnswer = (status: number, body: string, headers: Record<string, 
 });
 
 /** A write's gate: a read-write password, and a role that may write there. */
-export function requireWrite(s: Signed, r: Resource): void {
+export function requireWrite(s: Signed, r: DavNode): void {
   if (s.password.access !== 'readwrite')
     throw new DomainError('forbidden', DAV_MESSAGES.readOnly, { condition: `{DAV:}need-privileges` });
   if ('place' in r) {
@@ -61,7 +61,7 @@ export interface MethodInput {
   req: DavRequest;
   signed: Signed;
   segs: string[];
-  resource: Resource | undefined;
+  resource: DavNode | undefined;
   body: () => XNode | undefined;
 }
 

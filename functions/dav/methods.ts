@@ -20,12 +20,12 @@ import { report } from './reports';
 import {
   booksOf,
   calendarsOf,
+  type DavNode,
   HOME,
   loaded,
   memberResources,
   membersOf,
   principalHref,
-  type Resource,
   ROOT,
 } from './resources';
 
@@ -53,16 +53,16 @@ async function propfind({ req, signed, resource, body }: MethodInput): Promise<D
   const root = body();
   if (root && !is(root, NS.dav, 'propfind')) throw invalid('A PROPFIND body is a DAV:propfind.');
   const { props, allprop } = wantedProps(root);
-  const self = await loaded(resource as Resource);
+  const self = await loaded(resource as DavNode);
   if (!self) return answer(404, 'Not found');
   const c: PropContext = { signed };
   const out: string[] = [];
-  const withMembers = async (r: Resource) =>
+  const withMembers = async (r: DavNode) =>
     needsMembers(props) || (depth === 1 && r === self) ? await membersOf(r) : undefined;
   const selfMembers = await withMembers(self);
   out.push(await response(self, props, { ...c, members: selfMembers }, allprop));
   if (depth === 1) {
-    let children: Resource[] = [];
+    let children: DavNode[] = [];
     if (self.kind === 'root') {
       children = [
         { kind: 'principal', href: principalHref(signed) },
@@ -88,7 +88,7 @@ async function propfind({ req, signed, resource, body }: MethodInput): Promise<D
 }
 
 async function get(m: MethodInput, withBody: boolean): Promise<DavAnswer> {
-  const r = await loaded(m.resource as Resource);
+  const r = await loaded(m.resource as DavNode);
   if (!r) return answer(404, 'Not found');
   if (r.kind === 'event' && r.event) {
     const body = icsOfEvent(r.event);
@@ -127,7 +127,7 @@ async function get(m: MethodInput, withBody: boolean): Promise<DavAnswer> {
 const TYPES = { event: /^text\/calendar\b/i, card: /^text\/(x-)?vcard\b/i };
 
 async function put({ req, signed, resource }: MethodInput): Promise<DavAnswer> {
-  const r = resource as Resource;
+  const r = resource as DavNode;
   if (r.kind !== 'event' && r.kind !== 'card')
     return answer(405, 'PUT takes a calendar or address book object.', { allow: ALLOW });
   requireWrite(signed, r);
@@ -151,7 +151,7 @@ async function put({ req, signed, resource }: MethodInput): Promise<DavAnswer> {
 }
 
 async function remove({ req, signed, segs, resource }: MethodInput): Promise<DavAnswer> {
-  const r = resource as Resource;
+  const r = resource as DavNode;
   const ifMatch = req.headers['if-match'];
   if (r.kind === 'event') {
     requireWrite(signed, r);
@@ -185,7 +185,7 @@ const forbidDefault = (err: unknown) => {
 
 /** PROPPATCH of a calendar (name, color, description) or an address book (name): all or nothing. */
 async function proppatch({ signed, resource, body }: MethodInput): Promise<DavAnswer> {
-  const r = resource as Resource;
+  const r = resource as DavNode;
   const root = body();
   if (!root || !is(root, NS.dav, 'propertyupdate')) throw invalid('A PROPPATCH body is a DAV:propertyupdate.');
   const changes: { ns: string; name: string; value: string | null }[] = [];

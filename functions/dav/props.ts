@@ -3,7 +3,7 @@ import { etagOfCard, MAX_VCF_BYTES, vcardOf } from '../../shared/domains/dav/car
 import type { Signed } from '../../shared/domains/dav/places';
 import { roleAllows } from '../../shared/domains/dav/places';
 import { child, el, escapeXml, NS, qname, text, type XNode } from '../../shared/domains/dav/xml';
-import { HOME, type Members, principalHref, type Resource } from './resources';
+import { type DavNode, HOME, type Members, principalHref } from './resources';
 
 /**
  * The properties of each resource (RFC 4918, 4791, 6352, 5397 current-user-principal, 6578
@@ -59,7 +59,7 @@ const privileges = (write: boolean) =>
 const reports = (names: [string, string][]) =>
   names.map(([ns, n]) => el(NS.dav, 'supported-report', el(NS.dav, 'report', el(ns, n)))).join('');
 
-const canWrite = (c: PropContext, r: Resource) =>
+const canWrite = (c: PropContext, r: DavNode) =>
   c.signed.password.access === 'readwrite' &&
   'place' in r &&
   roleAllows(r.place, r.kind === 'calendar' || r.kind === 'event' ? 'calendars' : 'contacts', true);
@@ -67,7 +67,7 @@ const canWrite = (c: PropContext, r: Resource) =>
 const has = (c: PropContext, scope: 'calendars' | 'contacts') => c.signed.password.scopes.includes(scope);
 
 /** The value (inner XML) of a property of a resource, or undefined when it has none. */
-export async function propValue(r: Resource, ns: string, name: string, c: PropContext): Promise<string | undefined> {
+export async function propValue(r: DavNode, ns: string, name: string, c: PropContext): Promise<string | undefined> {
   const key = qname(ns, name);
   const s = c.signed;
   // Every resource.
@@ -201,7 +201,7 @@ export const ALLPROP: [string, string][] = [
 ];
 
 /** One `<D:response>` of a multistatus: found properties under 200, the rest under 404. */
-export async function response(r: Resource, wanted: [string, string][], c: PropContext, allprop = false) {
+export async function response(r: DavNode, wanted: [string, string][], c: PropContext, allprop = false) {
   const found: string[] = [];
   const missing: string[] = [];
   for (const [ns, name] of wanted) {

@@ -5,7 +5,7 @@ import { child, childrenOf, NS, text, type XNode } from '../../shared/domains/da
 import { DomainError, invalid } from '../../shared/kernel/ground/errors';
 import { answer, type DavAnswer, type MethodInput, multistatus, statusResponse, xmlAnswer } from './answers';
 import { type PropContext, response, wantedProps } from './props';
-import { encodeName, loaded, memberResources, membersOf, type Resource, segmentsOf } from './resources';
+import { type DavNode, encodeName, loaded, memberResources, membersOf, segmentsOf } from './resources';
 
 /**
  * REPORTs: calendar-query (component, time range, text matches; `expand` in UTC) and
@@ -13,7 +13,7 @@ import { encodeName, loaded, memberResources, membersOf, type Resource, segments
  * sync-collection (RFC 6578) on calendars and address books.
  */
 export async function report(m: MethodInput): Promise<DavAnswer> {
-  const r = m.resource as Resource;
+  const r = m.resource as DavNode;
   const root = m.body();
   if (!root) throw invalid('A REPORT needs a body.');
   const c: PropContext = { signed: m.signed };
@@ -77,7 +77,7 @@ export function utcOf(v: string | undefined): number | undefined {
   return Date.UTC(y as number, (mo as number) - 1, d, h, mi, s);
 }
 
-async function multiget(r: Resource, root: XNode, props: [string, string][], c: PropContext): Promise<DavAnswer> {
+async function multiget(r: DavNode, root: XNode, props: [string, string][], c: PropContext): Promise<DavAnswer> {
   const out: string[] = [];
   for (const h of childrenOf(root, NS.dav, 'href')) {
     const raw = h.text.trim();
@@ -91,7 +91,7 @@ async function multiget(r: Resource, root: XNode, props: [string, string][], c: 
     const dir = segmentsOf(r.href) ?? [];
     const name =
       segs && segs.length === dir.length + 1 && dir.every((s, i) => segs[i] === s) ? segs[segs.length - 1] : undefined;
-    const member: Resource | undefined =
+    const member: DavNode | undefined =
       name === undefined
         ? undefined
         : r.kind === 'calendar'
@@ -154,7 +154,7 @@ function cardFilter(filter: XNode | undefined): CardFilter {
 }
 
 /** RFC 6578: with no token, every member; with one, the members changed and those gone since. */
-async function syncCollection(r: Resource, root: XNode, props: [string, string][], c: PropContext): Promise<DavAnswer> {
+async function syncCollection(r: DavNode, root: XNode, props: [string, string][], c: PropContext): Promise<DavAnswer> {
   const level = child(root, NS.dav, 'sync-level')?.text.trim();
   if (level && level !== '1') {
     return xmlAnswer(

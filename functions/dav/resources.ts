@@ -35,7 +35,7 @@ export const ROOT = '/dav/';
 export const principalHref = (s: Signed) => `/dav/principals/${s.userId}/`;
 export const HOME: Record<Kind, string> = { calendars: '/dav/calendars/', contacts: '/dav/addressbooks/' };
 
-export type Resource =
+export type DavNode =
   | { kind: 'root' | 'principals' | 'principal'; href: string }
   | { kind: 'home'; of: Kind; href: string }
   | { kind: 'calendar'; href: string; place: Place; calendar: CalendarRecord; multi: boolean }
@@ -58,7 +58,7 @@ export function segmentsOf(path: string): string[] | undefined {
 }
 
 /** What a path names for the signed-in person; undefined: nothing (404). `objectName`: a member not yet there. */
-export async function resolve(s: Signed, segs: string[]): Promise<Resource | undefined> {
+export async function resolve(s: Signed, segs: string[]): Promise<DavNode | undefined> {
   const [top, second, third, ...rest] = segs.slice(1);
   if (segs[0] !== 'dav' || rest.length > 0) return undefined;
   if (top === undefined) return { kind: 'root', href: ROOT };
@@ -90,7 +90,7 @@ export async function resolve(s: Signed, segs: string[]): Promise<Resource | und
 }
 
 /** The calendars of a home: every mailbox's, named with the mailbox's address when there are several. */
-export async function calendarsOf(s: Signed): Promise<Resource[]> {
+export async function calendarsOf(s: Signed): Promise<DavNode[]> {
   const [places, aliases] = await Promise.all([placesOf(s.userId, 'calendars'), aliasesOf(s.userId)]);
   const named = new Map(aliases.map((a) => [`${a.mailboxId}/${a.calendarId}`, a.name]));
   const multi = places.length > 1;
@@ -106,7 +106,7 @@ export async function calendarsOf(s: Signed): Promise<Resource[]> {
   );
 }
 
-export async function booksOf(s: Signed): Promise<Resource[]> {
+export async function booksOf(s: Signed): Promise<DavNode[]> {
   const places = await placesOf(s.userId, 'contacts');
   const multi = places.length > 1;
   const lists = await Promise.all(places.map((p) => listBooks(p.mailbox.mailboxId)));
@@ -129,7 +129,7 @@ export interface Members {
   token: string;
 }
 
-export async function membersOf(r: Resource): Promise<Members | undefined> {
+export async function membersOf(r: DavNode): Promise<Members | undefined> {
   if (r.kind === 'calendar') {
     const mailboxId = r.place.mailbox.mailboxId;
     const [events, gone] = await Promise.all([
@@ -158,7 +158,7 @@ export async function membersOf(r: Resource): Promise<Members | undefined> {
 }
 
 /** The member resources of a calendar or an address book. */
-export function memberResources(r: Resource, m: Members): Resource[] {
+export function memberResources(r: DavNode, m: Members): DavNode[] {
   if (r.kind === 'calendar')
     return (m.events ?? []).map((event) => {
       const name = objectNameOf(event);
@@ -173,7 +173,7 @@ export function memberResources(r: Resource, m: Members): Resource[] {
 }
 
 /** Loads an object resource's record (undefined: not there). */
-export async function loaded(r: Resource): Promise<Resource | undefined> {
+export async function loaded(r: DavNode): Promise<DavNode | undefined> {
   if (r.kind === 'event') {
     const event = r.event ?? (await eventNamed(r.place.mailbox.mailboxId, r.calendar.calendarId, r.name));
     return event ? { ...r, event } : undefined;

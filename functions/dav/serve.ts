@@ -6,7 +6,7 @@ import { STATUS_OF_KIND } from '../../shared/kernel/http/http-error';
 import { ALLOW, answer, DAV_HEADER, DAV_MESSAGES, type DavAnswer, type DavRequest, xmlAnswer } from './answers';
 import { REALM, signIn } from './auth';
 import { methods } from './methods';
-import { type Resource, resolve, segmentsOf } from './resources';
+import { type DavNode, resolve, segmentsOf } from './resources';
 
 /** An error as WebDAV answers it: `<D:error>` with the precondition, if any, and the message. */
 function errorAnswer(err: unknown): DavAnswer {
@@ -70,7 +70,7 @@ async function route(req: DavRequest): Promise<DavAnswer> {
   return handler({ req, signed: s, segs, resource: r, body: bodyXml(req) });
 }
 
-function checkScope(s: Signed, r: Resource): void {
+function checkScope(s: Signed, r: DavNode): void {
   const need = r.kind === 'home' ? (r.of === 'calendars' ? 'calendars' : 'contacts') : undefined;
   const scope =
     need ??
