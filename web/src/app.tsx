@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 import { RouterProvider } from 'react-router';
 import { authState, subscribeAuth } from './lib/auth';
 import { queryClient } from './lib/query';
-import { router } from './routes';
+import { appRouter } from './routes';
 import { SignInScreen } from './ui/signin';
 
 /** Signed in: the pages; otherwise the sign-in screen at the same address (it comes back here). */
@@ -12,7 +12,7 @@ export function App() {
   if (auth.status !== 'signed-in') return <SignInScreen state={auth} />;
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <RouterProvider router={appRouter()} />
     </QueryClientProvider>
   );
 }

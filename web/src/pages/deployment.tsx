@@ -14,7 +14,18 @@ export default function DeploymentPage() {
   const q = useQuery({
     queryKey: ['deployment', orgId, deploymentId],
     queryFn: () => api().getDeploymentsByDeploymentId({ orgId, deploymentId }),
-    refetchInterval: (query) => (RUNNING.includes(query.state.data?.deployment.status ?? '') ? 2000 : false),
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (!data) return false;
+      const d = data.deployment;
+      // A production build goes live just after it is ready: follow it until production points at it.
+      const goingLive =
+        d.target === 'production' &&
+        d.status === 'ready' &&
+        data.project.productionDeploymentId !== d.deploymentId &&
+        Date.now() - (d.readyAt ?? 0) < 30_000;
+      return RUNNING.includes(d.status ?? '') || goingLive ? 2000 : false;
+    },
   });
   if (q.isPending) return <Loading what="the deployment" />;
   if (q.error) return <ErrorNote error={q.error} />;

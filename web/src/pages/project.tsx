@@ -39,9 +39,7 @@ export default function ProjectPage() {
         <dt className="font-medium">Repository</dt>
         <dd>{repo ? `${repo.name} (production branch ${project.productionBranch})` : 'None linked'}</dd>
       </dl>
-      {canDeploy && (
-        <Deploy orgId={orgId} projectId={projectId} branch={project.productionBranch} linked={Boolean(repo)} />
-      )}
+      {canDeploy && <Deploy orgId={orgId} projectId={projectId} branch={project.productionBranch} repo={repo?.name} />}
       <Section title="Deployments">
         {list.isPending && <Loading what="deployments" />}
         <ErrorNote error={list.error} />
@@ -52,25 +50,30 @@ export default function ProjectPage() {
   );
 }
 
-function Deploy(props: { orgId: string; projectId: string; branch: string; linked: boolean }) {
+function Deploy(props: { orgId: string; projectId: string; branch: string; repo?: string }) {
   const [form, setForm, clear] = useDraft('deploy', {
     branch: props.branch,
     target: 'production' as 'production' | 'preview',
   });
   const navigate = useNavigate();
   const deploy = useMutation({
-    mutationFn: () =>
-      api().postProjectsDeployments({
+    mutationFn: async () => {
+      // A deployment of git names its commit: the branch's head now.
+      const { branches } = await api().getReposBranches({ orgId: props.orgId, name: props.repo ?? '' });
+      const head = branches.find((b) => b.name === form.branch)?.commit;
+      if (!head) throw new Error(`The repository ${props.repo} has no branch ${form.branch}.`);
+      return api().postProjectsDeployments({
         orgId: props.orgId,
         projectId: props.projectId,
-        body: { source: 'git', branch: form.branch, target: form.target },
-      }),
+        body: { source: 'git', branch: form.branch, commitSha: head, target: form.target },
+      });
+    },
     onSuccess: ({ deployment }) => {
       clear();
       navigate(`/orgs/${props.orgId}/deployments/${deployment.deploymentId}`);
     },
   });
-  if (!props.linked) {
+  if (!props.repo) {
     return (
       <Section title="Deploy">
         <p className="text-sm text-slate-700">

@@ -35,7 +35,7 @@ export default function Pulls() {
         {canWrite && (
           <Link
             to={`${base}/pulls/new`}
-            className="inline-flex min-h-10 items-center rounded-md bg-blue-700 px-3 text-sm font-medium text-white hover:no-underline"
+            className="inline-flex min-h-10 items-center rounded-md bg-blue-700 px-3 text-sm font-medium text-white no-underline"
             style={{ color: 'white' }}
           >
             New pull request

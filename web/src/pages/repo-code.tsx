@@ -49,7 +49,7 @@ export default function RepoCode() {
             {canWrite && (
               <Link
                 to={`${base}/edit?${new URLSearchParams({ ref, dir: path })}`}
-                className="inline-flex min-h-10 items-center rounded-md border border-slate-300 px-3 text-sm"
+                className="inline-flex min-h-10 items-center rounded-md border border-slate-300 px-3 text-sm no-underline"
               >
                 Add a file
               </Link>

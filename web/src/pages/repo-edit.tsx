@@ -17,23 +17,29 @@ export default function RepoEdit() {
     queryFn: () => api().getReposBlob({ orgId, name, ref, path }),
     enabled: path !== '',
   });
+  // The commit is made on top of the branch as it is now; the API refuses it if the branch moved.
+  const branches = useQuery({
+    queryKey: ['branches', orgId, name],
+    queryFn: () => api().getReposBranches({ orgId, name }),
+  });
+  const head = branches.data?.branches.find((b) => b.name === ref)?.commit;
   const title = path ? `Edit ${path}` : 'Add a file';
   return (
     <div>
       <RepoHeader orgId={orgId} name={name} />
       <PageTitle title={`${title} · ${name}`}>{title}</PageTitle>
-      {path && blob.isPending ? (
+      {(path && blob.isPending) || branches.isPending ? (
         <Loading what="the file" />
       ) : (
         <>
-          <ErrorNote error={blob.error} />
+          <ErrorNote error={blob.error ?? branches.error} />
           <EditForm
             orgId={orgId}
             name={name}
             branch={ref}
             path={path || (params.get('dir') ? `${params.get('dir')}/` : '')}
             content={blob.data?.encoding === 'base64' ? '' : (blob.data?.content ?? '')}
-            parentCommitId={blob.data?.commitId}
+            parentCommitId={head}
           />
         </>
       )}

@@ -47,7 +47,7 @@ export function Layout() {
       </a>
       <header className="border-b border-slate-200 bg-slate-50">
         <div className="mx-auto flex max-w-6xl flex-wrap items-end gap-x-6 gap-y-3 px-4 py-3">
-          <Link to="/" className="self-center text-lg font-bold text-slate-900">
+          <Link to="/" className="self-center text-lg font-bold text-slate-900 no-underline">
             Platform
           </Link>
           <OrgSwitcher />
@@ -64,14 +64,14 @@ export function Layout() {
           </div>
         </div>
         {orgId && (
-          <nav aria-label="Organization" className="mx-auto max-w-6xl overflow-x-auto px-4">
+          <nav aria-label="Sections" className="mx-auto max-w-6xl overflow-x-auto px-4">
             <ul className="flex gap-1 whitespace-nowrap">
               {sections.map(([path, label]) => (
                 <li key={path}>
                   <NavLink
                     to={`/orgs/${orgId}/${path}`}
                     className={({ isActive }) =>
-                      `inline-block border-b-2 px-3 py-2 text-sm font-medium ${isActive ? 'border-blue-700 text-slate-900' : 'border-transparent text-slate-700'}`
+                      `inline-block no-underline border-b-2 px-3 py-2 text-sm font-medium ${isActive ? 'border-blue-700 text-slate-900' : 'border-transparent text-slate-700'}`
                     }
                   >
                     {label}

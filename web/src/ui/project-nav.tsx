@@ -30,7 +30,7 @@ export function ProjectNav({ orgId, projectId }: { orgId: string; projectId: str
               end
               to={`${base}${path}`}
               className={({ isActive }) =>
-                `inline-block border-b-2 px-3 py-2 text-sm ${isActive ? 'border-blue-700 font-medium text-slate-900' : 'border-transparent text-slate-700'}`
+                `inline-block no-underline border-b-2 px-3 py-2 text-sm ${isActive ? 'border-blue-700 font-medium text-slate-900' : 'border-transparent text-slate-700'}`
               }
             >
               {label}
