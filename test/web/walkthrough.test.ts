@@ -43,16 +43,16 @@ async function clean(p: Page = page, seen: string[] = problems) {
 
 /** A step's failure shows where the page was and what it said (a failed wait alone doesn't). */
 const shown =
-  (steps: () => Promise<void>, p: () => Page = () => page) =>
+  (steps: () => Promise<void>, p: () => Page = () => other ?? page) =>
   async () => {
     try {
       await steps();
     } catch (err) {
       const text = await p()
         .locator('body')
-        .innerText()
+        .textContent()
         .catch(() => '');
-      const where = `\n\nThe page at ${p().url()} said:\n${text.slice(0, 3000)}`;
+      const where = `\n\nThe page at ${p().url()} said:\n${(text ?? '').slice(0, 3000)}`;
       (err as Error).message += where;
       (err as Error).stack = `${(err as Error).message}\n${(err as Error).stack ?? ''}`;
       throw err;
@@ -238,6 +238,7 @@ it(
       .waitFor();
     await clean(theirs, theirProblems);
     await second.close();
+    other = undefined;
 
     await page
       .getByRole('status')

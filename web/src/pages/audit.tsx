@@ -40,7 +40,7 @@ export default function Audit() {
         {list.isPending && <Loading what="the audit log" />}
         <ErrorNote error={list.error} />
         {!list.isPending && list.items.length === 0 && <p className="text-sm">Nothing recorded.</p>}
-        <ol className="divide-y divide-slate-200 rounded-lg border border-slate-200">
+        <ol aria-label="Audit entries" className="divide-y divide-slate-200 rounded-lg border border-slate-200">
           {list.items.map((e) => (
             <li key={`${e.requestId}-${e.at}`} className="p-3 text-sm">
               <p>

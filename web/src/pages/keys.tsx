@@ -18,7 +18,7 @@ export default function Keys() {
       {keys.isPending && <Loading what="keys" />}
       <ErrorNote error={keys.error} />
       {keys.data?.keys.length === 0 && <p className="mt-4 text-sm">No keys yet.</p>}
-      <ul className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200">
+      <ul aria-label="Keys" className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200">
         {keys.data?.keys.map((k) => (
           <KeyRow key={k.keyId} orgId={orgId} k={k} canWrite={canWrite} />
         ))}

@@ -32,7 +32,10 @@ export default function ProjectDomains() {
               {d.message && <p className="mt-1 text-sm">{d.message}</p>}
               {d.redirectTo && <p className="mt-1 text-sm">Redirects to {d.redirectTo}</p>}
               <p className="mt-2 text-sm font-medium">DNS records to create (zone {d.zone})</p>
-              <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs">{d.records}</pre>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard */}
+              <pre tabIndex={0} className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs">
+                {d.records}
+              </pre>
               {d.checkedAt && <p className="mt-1 text-xs text-slate-700">Last checked {when(d.checkedAt)}</p>}
               {canWrite && <Verify orgId={orgId} hostname={d.hostname} projectId={projectId} />}
             </li>
