@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -34,8 +36,8 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** Builds web/ into web/dist unless the build there is newer than every source of the app. */
-export function ensureBuilt(): void {
+/** Whether web/dist holds a build newer than every source of the app. */
+function fresh(): boolean {
   const built = join(DIST, 'index.html');
   const sources = Math.max(
     newest(join(WEB, 'src')),
@@ -43,24 +45,50 @@ export function ensureBuilt(): void {
     statSync(join(WEB, 'index.html')).mtimeMs,
     statSync(join(WEB, 'vite.config.ts')).mtimeMs,
   );
-  if (existsSync(built) && statSync(built).mtimeMs > sources) return;
-  execFileSync(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-      'build',
-      '-c',
-      join(WEB, 'vite.config.ts'),
-      '--logLevel',
-      'error',
-    ],
-    {
-      cwd: ROOT,
-      // Jest sets NODE_ENV=test, which would make Vite bundle React's development build.
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  return existsSync(built) && statSync(built).mtimeMs > sources;
+}
+
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Builds web/ into web/dist unless the build there is fresh. Test files run in parallel: one
+ * builds while the others wait on a lock file (one taken more than 2 minutes ago is left over).
+ */
+export function ensureBuilt(): void {
+  if (fresh()) return;
+  const lock = join(tmpdir(), `platform-web-build-${createHash('sha256').update(WEB).digest('hex').slice(0, 12)}.lock`);
+  let fd: number | undefined;
+  while (fd === undefined) {
+    try {
+      fd = openSync(lock, 'wx');
+    } catch {
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { force: true });
+      else pause(200);
+    }
+  }
+  try {
+    if (fresh()) return;
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+        'build',
+        '-c',
+        join(WEB, 'vite.config.ts'),
+        '--logLevel',
+        'error',
+      ],
+      {
+        cwd: ROOT,
+        // Jest sets NODE_ENV=test, which would make Vite bundle React's development build.
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+  } finally {
+    closeSync(fd);
+    rmSync(lock, { force: true });
+  }
 }
 
 const TYPES: Record<string, string> = {
