@@ -134,7 +134,7 @@ export const importRoutes = [
       };
       await putImport(record);
       try {
-        const { buildId } = await (await builds()).startImport({ importId, orgId: org.orgId });
+        const { buildId } = await builds().startImport({ importId, orgId: org.orgId });
         await moveImport(record, { buildId });
       } catch (err) {
         log.error('repository import did not start', { importId, error: describeError(err) });

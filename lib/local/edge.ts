@@ -49,7 +49,7 @@ async function serveStatic(req: IncomingMessage, res: ServerResponse, deployment
     return;
   }
   const url = new URL(req.url ?? '/', 'http://edge');
-  const file = await (await artifacts()).readStatic(deploymentId, url.pathname);
+  const file = await artifacts().readStatic(deploymentId, url.pathname);
   if (!file) return page(res, 404, 'Not found', 'There is no file at this path.', requestId);
   res.writeHead(file.status, {
     'content-type': file.contentType,
@@ -135,7 +135,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const d = target?.deployment;
   if (d) {
     const started = Date.now();
-    res.once('finish', () => recordEdgeRequest(d, res.statusCode, started));
+    res.once('finish', () => void recordEdgeRequest(d, res.statusCode, started));
   }
   if (!d) return page(res, 404, 'Deployment not found', `Nothing is deployed at ${shownHost(host)}.`, requestId);
   const status = STATUS_PAGES[d.status ?? 'queued'];

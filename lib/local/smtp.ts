@@ -113,7 +113,7 @@ async function accept(taken: Buffer, recipients: string[]): Promise<void> {
   if (recipients.length === 0) return;
   const key = `mail-inbound/${newId('in_')}.eml`;
   await putObject(key, raw, 'message/rfc822');
-  await queue.send('MAIL_INBOUND_QUEUE_URL' as QueueUrlVariable, { bucket: artifactsBucket(), key, recipients });
+  await queue().send('MAIL_INBOUND_QUEUE_URL' as QueueUrlVariable, { bucket: artifactsBucket(), key, recipients });
 }
 
 /**
@@ -165,5 +165,5 @@ async function simulate(raw: Buffer, sender: string, recipients: string[]): Prom
         ]
       : []),
   ];
-  for (const event of events) await queue.send('MAIL_FEEDBACK_QUEUE_URL' as QueueUrlVariable, event);
+  for (const event of events) await queue().send('MAIL_FEEDBACK_QUEUE_URL' as QueueUrlVariable, event);
 }

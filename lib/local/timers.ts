@@ -24,7 +24,7 @@ export async function moveDueTimers(now = Date.now()): Promise<number> {
       }),
     );
     for (const timer of (out.Items ?? []) as { sk: string; gsi1sk: string; message: object }[]) {
-      await queue.send('NOTIFY_QUEUE_URL', timer.message);
+      await queue().send('NOTIFY_QUEUE_URL', timer.message);
       try {
         await db.send(
           new DeleteCommand({

@@ -22,7 +22,7 @@ export async function raiseEvent(event: Omit<NotifyEvent, 'eventId' | 'at'> & { 
   const full: NotifyEvent = { ...event, at, eventId: newId('evt_', at) };
   const message: NotifyMessage = { type: 'event', event: full };
   try {
-    await queue.send('NOTIFY_QUEUE_URL', message);
+    await queue().send('NOTIFY_QUEUE_URL', message);
   } catch (err) {
     log.warn('notify_unsent', { kind: event.kind, orgId: event.orgId, error: describeError(err) });
   }

@@ -78,7 +78,7 @@ export async function requestArchive(
   const held = await getItem<ArchiveRecord>(key, true);
   const now = Date.now();
   if (held?.status === 'ready' && now - (held.builtAt ?? 0) < KEPT_MS) {
-    const url = await storage.presignGet({ name: artifactsBucket() }, objectKey(repo.resourceId, commit, format), {
+    const url = await storage().presignGet({ name: artifactsBucket() }, objectKey(repo.resourceId, commit, format), {
       expiresIn: ARCHIVE_LINK_SECONDS,
       filename: `${repo.name}-${commit.slice(0, 7)}.${format}`,
     });
@@ -105,7 +105,7 @@ export async function requestArchive(
   }
   const job: ArchiveJob = { repoId: repo.resourceId, commit, format, requestedAt: now };
   try {
-    await queue.send('REPO_ARCHIVES_QUEUE_URL', job);
+    await queue().send('REPO_ARCHIVES_QUEUE_URL', job);
   } catch (err) {
     // Not queued: the claim goes, so the next request tries again rather than waiting for nothing.
     await db.send(
@@ -161,6 +161,6 @@ const putRecord = (key: { pk: string; sk: string }, record: ArchiveRecord) =>
 
 /** The file into the artifacts bucket, through a short presigned PUT (as uploads are read). */
 async function upload(file: string, size: number, key: string, type: string): Promise<void> {
-  const url = await storage.presignPut({ name: artifactsBucket() }, key, { contentType: type, size, expiresIn: 300 });
+  const url = await storage().presignPut({ name: artifactsBucket() }, key, { contentType: type, size, expiresIn: 300 });
   await putFileAt(url, file, size, type, 'Writing the archive');
 }

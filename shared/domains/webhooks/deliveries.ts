@@ -103,7 +103,7 @@ export function signatureHeaders(
 }
 
 const send = (m: DeliveryMessage, delayMs: number) =>
-  queue.send('WEBHOOKS_QUEUE_URL', m, delayMs > 0 ? { delaySeconds: Math.min(900, Math.ceil(delayMs / 1000)) } : {});
+  queue().send('WEBHOOKS_QUEUE_URL', m, delayMs > 0 ? { delaySeconds: Math.min(900, Math.ceil(delayMs / 1000)) } : {});
 
 /**
  * Fans an event out to the organization's enabled endpoints subscribed to its kind: one delivery

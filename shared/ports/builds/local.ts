@@ -274,7 +274,7 @@ async function fetchSource(job: BuildJob, dest: string, log: BuildLogWriter, dea
   if (job.source.kind === 'git') {
     // The commit's tree as git archives it, unpacked by the same careful extractor as uploads.
     log.line(`Checking out ${job.source.commitSha.slice(0, 12)} (${job.source.branch}).`);
-    const stream = await (await git()).archive(job.source.repoId, job.source.commitSha, 'tar.gz');
+    const stream = await git().archive(job.source.repoId, job.source.commitSha, 'tar.gz');
     const { entries, bytes } = await extractArchive(stream, dest);
     log.line(`Unpacked ${entries} files and folders (${Math.ceil(bytes / 1024)} KB).`);
     // Git LFS pointers become their files, as on AWS (the build script does it there).
@@ -287,7 +287,7 @@ async function fetchSource(job: BuildJob, dest: string, log: BuildLogWriter, dea
     return;
   }
   log.line('Downloading the source archive.');
-  const url = await storage.presignGet({ name: job.source.bucket }, job.source.key, { expiresIn: 300 });
+  const url = await storage().presignGet({ name: job.source.bucket }, job.source.key, { expiresIn: 300 });
   const res = await fetch(url, {
     signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]),
   });
