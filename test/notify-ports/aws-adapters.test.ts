@@ -21,6 +21,9 @@ import { awsMail } from '../../shared/ports/mail-transport/aws';
 import { awsPhone } from '../../shared/ports/phone/aws';
 import { atExpression, awsScheduler } from '../../shared/ports/scheduler/aws';
 
+/** A notify worker's step message, as the scheduler carries it. */
+const STEP = { type: 'step' as const, userId: 'usr_1', noticeId: 'ntc_1', step: 4 };
+
 /**
  * The AWS adapters of the scheduler, mail and phone ports, against the calls they must make:
  * EventBridge Scheduler (beyond SQS's 15-minute delay), SES v2, End User Messaging.
@@ -52,11 +55,16 @@ beforeEach(() => {
 describe('scheduler', () => {
   it('sends a timer within 15 minutes as a delayed SQS message', async () => {
     sqsMock.on(SendMessageCommand).resolves({});
-    await awsScheduler().schedule('ntc_1.1', Date.now() + 5 * 60_000, { type: 'step', step: 1 });
+    await awsScheduler().schedule('ntc_1.1', Date.now() + 5 * 60_000, {
+      type: 'step',
+      userId: 'usr_1',
+      noticeId: 'ntc_1',
+      step: 1,
+    });
     const [call] = sqsMock.commandCalls(SendMessageCommand);
     expect(call?.args[0].input).toMatchObject({
       QueueUrl: process.env.NOTIFY_QUEUE_URL,
-      MessageBody: JSON.stringify({ type: 'step', step: 1 }),
+      MessageBody: JSON.stringify({ type: 'step', userId: 'usr_1', noticeId: 'ntc_1', step: 1 }),
     });
     expect(call?.args[0].input.DelaySeconds).toBeGreaterThanOrEqual(299);
     expect(call?.args[0].input.DelaySeconds).toBeLessThanOrEqual(300);
@@ -66,7 +74,7 @@ describe('scheduler', () => {
   it('makes a later one a one-time schedule into the notify queue, deleted after it runs', async () => {
     schedulerMock.on(CreateScheduleCommand).resolves({});
     const at = Date.UTC(2030, 0, 2, 3, 4, 5);
-    await awsScheduler().schedule('ntc_1.2', at, { type: 'step', step: 2 });
+    await awsScheduler().schedule('ntc_1.2', at, { type: 'step', userId: 'usr_1', noticeId: 'ntc_1', step: 2 });
     expect(schedulerMock.commandCalls(CreateScheduleCommand)[0]?.args[0].input).toEqual({
       Name: 'ntc_1.2',
       GroupName: 'platform-notify',
@@ -77,7 +85,7 @@ describe('scheduler', () => {
       Target: {
         Arn: process.env.NOTIFY_QUEUE_ARN,
         RoleArn: process.env.SCHEDULER_ROLE_ARN,
-        Input: JSON.stringify({ type: 'step', step: 2 }),
+        Input: JSON.stringify({ type: 'step', userId: 'usr_1', noticeId: 'ntc_1', step: 2 }),
         RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 86_400 },
         DeadLetterConfig: { Arn: process.env.SCHEDULE_DLQ_ARN },
       },
@@ -93,7 +101,12 @@ describe('scheduler', () => {
       .resolves({})
       .on(DeleteScheduleCommand)
       .rejects(new ResourceNotFoundException({ Message: 'gone', message: 'gone', $metadata: {} }));
-    await awsScheduler().schedule('ntc_1.3', Date.now() + 3_600_000, { type: 'step', step: 3 });
+    await awsScheduler().schedule('ntc_1.3', Date.now() + 3_600_000, {
+      type: 'step',
+      userId: 'usr_1',
+      noticeId: 'ntc_1',
+      step: 3,
+    });
     expect(schedulerMock.commandCalls(UpdateScheduleCommand)[0]?.args[0].input.Name).toBe('ntc_1.3');
     await expect(awsScheduler().cancel('ntc_1.3')).resolves.toBeUndefined();
     expect(schedulerMock.commandCalls(DeleteScheduleCommand)[0]?.args[0].input).toEqual({
@@ -112,7 +125,7 @@ describe('scheduler', () => {
     for (const [refusal, kind] of refusals) {
       schedulerMock.on(CreateScheduleCommand).rejects(refusal);
       const thrown = await awsScheduler()
-        .schedule('ntc_1.4', Date.now() + 3_600_000, {})
+        .schedule('ntc_1.4', Date.now() + 3_600_000, STEP)
         .catch((e: Error) => e);
       expect([(thrown as Error).name, backendError(thrown as never).kind]).toEqual([refusal.name, kind]);
     }
@@ -121,7 +134,7 @@ describe('scheduler', () => {
       .on(SendMessageCommand)
       .rejects(Object.assign(new Error('Rate exceeded'), { name: 'RequestThrottled', $metadata: {} }));
     const soon = await awsScheduler()
-      .schedule('ntc_1.5', Date.now() + 60_000, {})
+      .schedule('ntc_1.5', Date.now() + 60_000, STEP)
       .catch((e: Error) => e);
     expect(backendError(soon as never)).toMatchObject({
       kind: 'throttled',

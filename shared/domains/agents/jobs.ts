@@ -13,6 +13,7 @@ import { storage } from '../../ports/object-storage';
 import { queue } from '../../ports/queue';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { type Capability, type DeviceRecord, markSeen } from './devices';
+import type { CallbackMessage } from './queue-messages';
 
 /**
  * Agent jobs. The job record (`ORG#<orgId>`, `JOB#<jobId>`) is the truth. While a job is queued it
@@ -274,12 +275,7 @@ function raiseJobEvent(job: JobRecord): Promise<void> {
   });
 }
 
-/** What the callbacks worker is sent: a job that ended, and how many tries were made. */
-export interface CallbackMessage {
-  orgId: string;
-  jobId: string;
-  attempt: number;
-}
+export type { CallbackMessage } from './queue-messages';
 
 /** Tries of a callback, and the wait before each after the first (seconds). */
 export const CALLBACK_TRIES = 5;

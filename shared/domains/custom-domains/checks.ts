@@ -8,6 +8,7 @@ import { dns } from '../../ports/dns';
 import { queue } from '../../ports/queue';
 import { getHost, HostTaken, hostEntry, reserveHost } from '../hosts/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
+import type { CheckMessage } from './queue-messages';
 import {
   CHECK_EVERY_MS,
   claimsOf,
@@ -175,11 +176,7 @@ function raiseDomainEvent(d: DomainRecord, kind: 'domain.verified' | 'domain.fai
   });
 }
 
-export interface CheckMessage {
-  orgId: string;
-  hostname: string;
-  due: number;
-}
+export type { CheckMessage } from './queue-messages';
 
 /** The worker's next check of the domain, due at `due` (`DOMAIN_CHECK_DELAY_SECONDS` shortens the wait in tests). */
 export async function queueCheck(d: Pick<DomainRecord, 'orgId' | 'hostname'>, due: number, now = Date.now()) {

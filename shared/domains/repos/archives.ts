@@ -14,6 +14,7 @@ import { GitArchiveError } from '../../ports/git/port';
 import { storage } from '../../ports/object-storage';
 import { putFileAt } from '../../ports/object-storage/put-file';
 import { queue } from '../../ports/queue';
+import type { ArchiveJob } from './queue-messages';
 
 /**
  * Archives of a commit (`POST …/contents/archive`): made once per commit and format by the
@@ -43,13 +44,7 @@ interface ArchiveRecord {
   error?: string;
 }
 
-/** What the worker is sent. */
-export interface ArchiveJob {
-  repoId: string;
-  commit: string;
-  format: ArchiveFormat;
-  requestedAt: number;
-}
+export type { ArchiveJob } from './queue-messages';
 
 export type ArchiveState =
   | { status: 'ready'; size: number; url: string; expiresIn: number }
@@ -142,7 +137,7 @@ export async function buildArchive(job: ArchiveJob): Promise<void> {
         else done(null, chunk);
       },
     });
-    await pipeline(await (await git()).archive(job.repoId, job.commit, job.format), limit, createWriteStream(file));
+    await pipeline(await git().archive(job.repoId, job.commit, job.format), limit, createWriteStream(file));
     size = (await stat(file)).size;
     await upload(file, size, objectKey(job.repoId, job.commit, job.format), contentType(job.format));
     const now = Date.now();

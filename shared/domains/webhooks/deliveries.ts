@@ -12,6 +12,7 @@ import { getItem, TABLE } from '../../kernel/store/table';
 import { queue } from '../../ports/queue';
 import type { NotifyEvent } from '../notifications/kinds';
 import { type EndpointRecord, endpointKey, listEndpoints, signingSecrets, WEBHOOK_MESSAGES } from './endpoints';
+import type { DeliveryMessage } from './queue-messages';
 
 /** One try: when, the answer's status or the error, how long it took. */
 export interface Attempt {
@@ -43,13 +44,7 @@ export interface DeliveryRecord {
   claimedBy?: string;
 }
 
-export interface DeliveryMessage {
-  orgId: string;
-  endpointId: string;
-  deliveryId: string;
-  /** Not before this time (a wait longer than SQS's 15 minutes goes in several hops). */
-  notBefore: number;
-}
+export type { DeliveryMessage } from './queue-messages';
 
 const PREFIX = 'WHDELIVERY#';
 const deliveryKey = (orgId: string, endpointId: string, deliveryId: string) => ({
