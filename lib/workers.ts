@@ -1,3 +1,10 @@
+import type { $ZodType } from 'zod/v4/core';
+import { CallbackMessage, JobCheckMessage } from '../shared/domains/agents/queue-messages';
+import { CheckMessage } from '../shared/domains/custom-domains/queue-messages';
+import { FeedbackMessage, InboundMessage } from '../shared/domains/mail/queue-messages';
+import { NotifyMessage } from '../shared/domains/notifications/queue-messages';
+import { ArchiveJob } from '../shared/domains/repos/queue-messages';
+import { DeliveryMessage } from '../shared/domains/webhooks/queue-messages';
 import type { Need } from '../shared/kernel/needs';
 
 /**
@@ -59,14 +66,19 @@ export interface EventTrigger {
  * A queue of its own, named `queue`, read `batchSize` messages at a time; a message received
  * `deadLetter.maxReceives` times without success moves to the queue's dead-letter queue, kept
  * `deadLetter.retentionDays`. The handler answers SQS's partial batch response
- * (`batchItemFailures`), so one bad message does not retry the whole batch. Rows write it with
- * `queueTrigger`.
+ * (`batchItemFailures`), so one bad message does not retry the whole batch. `message` is the
+ * messages' schema, as a route names its body's: the worker's batch (shared/ports/queue/batch.ts)
+ * parses each message with it before the handler runs (a malformed one is logged, never its
+ * contents, and goes the way of a failed one), and the senders are typed by it. The handler's file
+ * exports the same schema as `message` (the local runner refuses to start a row whose file parses
+ * with another). Rows write it with `queueTrigger`.
  */
 export interface QueueTrigger {
   kind: 'queue';
   queue: string;
   batchSize: number;
   deadLetter: { maxReceives: number; retentionDays: number };
+  message: $ZodType;
 }
 
 /**
@@ -86,12 +98,17 @@ export const EVENT_DEAD_LETTERS = { constructId: 'EventDeadLetters', localQueue:
 /** A queue worker's trigger, with the platform's dead-letter queue (`maxReceives`: fewer tries). */
 export const queueTrigger = (
   queue: string,
-  { batchSize, maxReceives = DEAD_LETTER.maxReceives }: { batchSize: number; maxReceives?: number },
+  {
+    batchSize,
+    maxReceives = DEAD_LETTER.maxReceives,
+    message,
+  }: { batchSize: number; maxReceives?: number; message: $ZodType },
 ): QueueTrigger => ({
   kind: 'queue',
   queue,
   batchSize,
   deadLetter: { maxReceives, retentionDays: DEAD_LETTER.retentionDays },
+  message,
 });
 
 export const workers: Worker[] = [
@@ -134,7 +151,7 @@ export const workers: Worker[] = [
     description: 'Makes zip and tar.gz archives of repository commits',
     // One archive at a time (a big repository takes the function's disk and minutes); a message
     // that keeps failing (git or S3 unreachable) is kept two weeks for a person to look at.
-    trigger: queueTrigger('repo-archives', { batchSize: 1, maxReceives: 3 }),
+    trigger: queueTrigger('repo-archives', { batchSize: 1, maxReceives: 3, message: ArchiveJob }),
     // Records (the archive's state); the commit's tree (git); the archive written (buckets).
     needs: ['table', 'git', 'buckets'],
     timeoutMinutes: 10,
@@ -145,7 +162,7 @@ export const workers: Worker[] = [
     // Tries are counted in the message (5, with growing delays, each a new message) and beside the
     // job, so a repeated message sends nothing; a message the handler throws on (an outage of the
     // platform's own) goes to the dead-letter queue.
-    trigger: queueTrigger('agent-callbacks', { batchSize: 10, maxReceives: 3 }),
+    trigger: queueTrigger('agent-callbacks', { batchSize: 10, maxReceives: 3, message: CallbackMessage }),
     // Records (the job); the next try queued again (agentCallbacks).
     needs: ['table', 'agentCallbacks'],
     timeoutMinutes: 2,
@@ -153,7 +170,7 @@ export const workers: Worker[] = [
   {
     name: 'agent-checks',
     description: 'Ends agent jobs that expired or whose device stopped, read or not',
-    trigger: queueTrigger('agent-checks', { batchSize: 10 }),
+    trigger: queueTrigger('agent-checks', { batchSize: 10, message: JobCheckMessage }),
     // Records (the job); its callback (agentCallbacks) and its next check (agentChecks).
     // notify: agent.job_failed for a job whose device stopped.
     needs: ['table', 'agentCallbacks', 'agentChecks', 'notify'],
@@ -164,7 +181,7 @@ export const workers: Worker[] = [
     description: 'Delivers notification events and their escalation steps',
     // Events (raised by routes and workers) and timers of later steps (shared/ports/scheduler) in one
     // queue; every write is conditional, so a repeat sends nothing twice.
-    trigger: queueTrigger('notify', { batchSize: 10 }),
+    trigger: queueTrigger('notify', { batchSize: 10, message: NotifyMessage }),
     // Records (protocols, notices, people, webhook endpoints); the next steps' timers; mail, texts
     // and calls; each event's webhook deliveries queued (webhooks).
     needs: ['table', 'scheduler', 'mail', 'phone', 'webhooks'],
@@ -176,7 +193,7 @@ export const workers: Worker[] = [
     // A delayed message per domain (SQS delays are at most 15 minutes), chained while it is pending:
     // a domain is read only when its check is due, never in a scan of every domain. The record keeps
     // the time of its next check, so a repeated message does nothing.
-    trigger: queueTrigger('domain-checks', { batchSize: 10 }),
+    trigger: queueTrigger('domain-checks', { batchSize: 10, message: CheckMessage }),
     // Records (the domain); DNS lookups; the next check; domain.verified and domain.failed; the
     // domain's CDN tenant and its certificate.
     needs: ['table', 'dns', 'domainChecks', 'notify', 'cdn'],
@@ -187,7 +204,7 @@ export const workers: Worker[] = [
     description: 'Delivers signed webhooks, retrying for 24 hours',
     // One try per message; the next try is a new message with its wait (chained past SQS's 15
     // minutes), so a slow receiver holds no batch; a repeated message of a try made sends nothing.
-    trigger: queueTrigger('webhooks', { batchSize: 10 }),
+    trigger: queueTrigger('webhooks', { batchSize: 10, message: DeliveryMessage }),
     // Records (endpoints, deliveries); the endpoint's secrets (decrypt); the next try (webhooks).
     needs: ['table', 'secretsDecrypt', 'webhooks'],
     timeoutMinutes: 2,
@@ -196,7 +213,7 @@ export const workers: Worker[] = [
     name: 'mail-inbound',
     description: "Delivers received mail to the platform's mailboxes",
     // Received messages as objects: the local SMTP server's, or SES's receipt rule's (its notification).
-    trigger: queueTrigger('mail-inbound', { batchSize: 5 }),
+    trigger: queueTrigger('mail-inbound', { batchSize: 5, message: InboundMessage }),
     // Records (mailboxes, threads, messages); the mailboxes' objects (buckets); the received
     // objects (mailInbound: SES's bucket on AWS); mailReply: vacation replies; notify: mail.vip.
     needs: ['table', 'buckets', 'mailInbound', 'mailReply', 'notify'],
@@ -206,7 +223,7 @@ export const workers: Worker[] = [
     name: 'mail-feedback',
     description: "Counts bounces and complaints of mailboxes' sends; files failure notices",
     // SES's configuration set events (bounce, complaint) through a topic; locally the SMTP server's.
-    trigger: queueTrigger('mail-feedback', { batchSize: 10 }),
+    trigger: queueTrigger('mail-feedback', { batchSize: 10, message: FeedbackMessage }),
     // Records and counters; the notice's objects (buckets); mailFeedback: the events' topic on AWS;
     // the notice is filed as received mail is (mailReply, notify: as the inbound worker's).
     needs: ['table', 'buckets', 'mailFeedback', 'mailReply', 'notify'],

@@ -159,7 +159,7 @@ async function main(): Promise<string> {
       import('../shared/domains/mail/domains'),
       import('../shared/domains/mail/admin'),
     ]);
-    await storage.createBucket(env.ARTIFACTS_BUCKET);
+    await storage().createBucket(env.ARTIFACTS_BUCKET);
     // Mail in: the SMTP server and its worker (the other workers need the secrets and build
     // environment of `npm start`).
     const smtp = await startMailIn(stops);

@@ -1,10 +1,11 @@
+import { deleteBucketAndVersions } from '../../shared/domains/buckets/delete-bucket';
 import type { BackendDelete } from '../../shared/domains/resources/delete';
 import type { ResourceRecord } from '../../shared/domains/resources/schema';
-import { deleteBucketAndVersions, storage } from '../../shared/ports/object-storage';
+import { storage } from '../../shared/ports/object-storage';
 
 /** Creates the bucket of a new bucket resource; answers its ARN. */
 export async function provisionBucket(r: ResourceRecord, tags: Record<string, string>): Promise<string> {
-  await storage.createBucket(r.physicalName, { region: r.region, tags });
+  await storage().createBucket(r.physicalName, { region: r.region, tags });
   return `arn:aws:s3:::${r.physicalName}`;
 }
 

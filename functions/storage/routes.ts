@@ -6,6 +6,7 @@ import {
   listBuckets,
   loadBucket,
 } from '../../shared/domains/buckets/buckets';
+import { FILES_ADDED, NOT_EMPTY, STILL_REMOVING } from '../../shared/domains/buckets/delete-bucket';
 import { deleteObjects, NOTHING, WHOLE_BUCKET } from '../../shared/domains/buckets/delete-objects';
 import {
   addLifecycleRule,
@@ -28,7 +29,6 @@ import {
 import { getSettings, RESERVED_RULE, replaceCors, setVersioning } from '../../shared/domains/buckets/settings';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
-import { FILES_ADDED, NOT_EMPTY, STILL_REMOVING } from '../../shared/ports/object-storage/delete-bucket';
 
 const BUCKETS = '/v1/orgs/:orgId/storage';
 const BUCKET = `${BUCKETS}/:resourceId`;

@@ -43,9 +43,14 @@ export async function handler(event: BuildStateChange): Promise<void> {
   }
   if (status in FAILED) {
     const buildId = event.detail['build-id'];
-    const reason = (await (await builds()).failureReason(buildId).catch(() => undefined)) ?? FAILED[status];
+    const reason =
+      (await builds()
+        .failureReason(buildId)
+        .catch(() => undefined)) ?? FAILED[status];
     // What the build measured before it failed, when it left its figures.
-    const manifest = await (await artifacts()).readManifest(deploymentId).catch(() => undefined);
+    const manifest = await artifacts()
+      .readManifest(deploymentId)
+      .catch(() => undefined);
     await failDeployment(orgId, deploymentId, reason as string, {
       ...(manifest?.metrics ? { buildMetrics: manifest.metrics } : {}),
       ...(of.startedAt ? { buildDurationMs: Math.max(0, Date.now() - of.startedAt) } : {}),
@@ -59,18 +64,18 @@ async function goLive(of: NonNullable<ReturnType<typeof buildOfEvent>>): Promise
   const { orgId, projectId, deploymentId, target } = of;
   const deploying = await transition(orgId, deploymentId, ['queued', 'building'], 'deploying');
   if (!deploying) return;
-  const output = await artifacts();
+  const output = artifacts();
   let fn: FunctionInfo | undefined;
   try {
     const manifest = await output.readManifest(deploymentId);
     if (!manifest?.kind) throw new Error('The build left no manifest.');
     if (manifest.kind === 'server') {
       const { vars } = await deploymentEnv(orgId, projectId, target);
-      fn = await (await runtime()).deploy({
+      fn = await runtime().deploy({
         deploymentId,
         orgId,
         projectId,
-        code: output.functionCode(deploymentId),
+        code: await output.functionCode(deploymentId),
         entry: manifest.entry ?? 'server.js',
         env: { ...vars, PLATFORM_ENV: target, PLATFORM_DEPLOYMENT_ID: deploymentId },
       });
@@ -94,6 +99,6 @@ async function goLive(of: NonNullable<ReturnType<typeof buildOfEvent>>): Promise
 }
 
 async function removeOutput(deploymentId: string, fn: FunctionInfo | undefined): Promise<void> {
-  await (await artifacts()).removeOutput(deploymentId);
-  if (fn) await (await runtime()).remove(deploymentId);
+  await artifacts().removeOutput(deploymentId);
+  if (fn) await runtime().remove(deploymentId);
 }

@@ -50,7 +50,7 @@ export async function handler(event: RefChange): Promise<void> {
   // A repository no project is linked to deploys nothing: its commit and pull requests go unread.
   const projects = await linkedProjects(repo.orgId, repo.resourceId);
   if (projects.length === 0) return;
-  const commit = await (await git()).commitInfo(repo.resourceId, d.commitId);
+  const commit = await git().commitInfo(repo.resourceId, d.commitId);
   if (!commit) return;
   if (SKIP.test(commit.message)) {
     log.info('push not deployed: [skip ci]', { repoId: repo.resourceId, commit: commit.id });

@@ -1,6 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { isFeedback, recordFeedback } from '../../shared/domains/mail/feedback';
+import { recordFeedback } from '../../shared/domains/mail/feedback';
+import { FeedbackMessage } from '../../shared/domains/mail/queue-messages';
 import { eachMessage } from '../../shared/ports/queue/batch';
+
+/** The schema its row names (lib/workers.ts); the local runner holds the two the same. */
+export const message = FeedbackMessage;
 
 /**
  * The mail-feedback worker: bounces and complaints of mailboxes' sends (SES's configuration set
@@ -10,7 +14,7 @@ import { eachMessage } from '../../shared/ports/queue/batch';
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
   eachMessage(event, {
     what: 'mail feedback',
-    is: isFeedback,
+    message,
     handle: async (m) => {
       await recordFeedback(m);
     },

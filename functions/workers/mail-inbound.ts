@@ -2,36 +2,12 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import PostalMime from 'postal-mime';
 import { type CalendarIntake, deliverTo, mailboxesOf } from '../../shared/domains/mail/deliver';
 import { deleteObjects, getObject } from '../../shared/domains/mail/objects';
+import { InboundMessage } from '../../shared/domains/mail/queue-messages';
 import { log } from '../../shared/kernel/ground/log';
 import { eachMessage } from '../../shared/ports/queue/batch';
 
-/**
- * A received message waiting in a bucket, with its envelope recipients (Bcc ones included, which
- * no header names): the local SMTP server sends `{ bucket, key, recipients }`; on AWS SES's receipt
- * rule writes the object and its notification (SNS, delivered raw to this queue) says where and
- * to whom (`receipt.recipients`, `receipt.action`).
- */
-type Inbound =
-  | { bucket: string; key: string; recipients: string[] }
-  | {
-      notificationType: 'Received';
-      receipt: { recipients: string[]; action: { type: 'S3'; bucketName: string; objectKey: string } };
-    };
-
-const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === 'string');
-const isInbound = (m: unknown): m is Inbound => {
-  const x = m as Record<string, unknown> | undefined;
-  if (typeof x?.bucket === 'string' && typeof x.key === 'string') return strings(x.recipients);
-  if (x?.notificationType !== 'Received') return false;
-  const receipt = x.receipt as { recipients?: unknown; action?: Record<string, unknown> } | undefined;
-  const action = receipt?.action;
-  return (
-    strings(receipt?.recipients) &&
-    action?.type === 'S3' &&
-    typeof action.bucketName === 'string' &&
-    typeof action.objectKey === 'string'
-  );
-};
+/** The schema its row names (lib/workers.ts); the local runner holds the two the same. */
+export const message = InboundMessage;
 
 /** Calendar messages go to the mailbox's calendar; its module loads with the first one. */
 const calendar: CalendarIntake = async (mailbox, ics, from) =>
@@ -57,10 +33,19 @@ async function receive(bucket: string, key: string, recipients: string[]): Promi
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
   eachMessage(event, {
     what: 'a received message',
-    is: isInbound,
-    handle: (m) =>
-      'receipt' in m
-        ? receive(m.receipt.action.bucketName, m.receipt.action.objectKey, m.receipt.recipients)
-        : receive(m.bucket, m.key, m.recipients),
-    describe: (m) => ({ key: 'receipt' in m ? m.receipt.action.objectKey : m.key }),
+    message,
+    handle: async (m) => {
+      if (!('notificationType' in m)) return receive(m.bucket, m.key, m.recipients);
+      if (m.notificationType === 'Received') {
+        return receive(m.receipt.action.bucketName, m.receipt.action.objectKey, m.receipt.recipients);
+      }
+      // SES's setup notification: nothing to deliver.
+    },
+    describe: (m) => ({
+      key: !('notificationType' in m)
+        ? m.key
+        : m.notificationType === 'Received'
+          ? m.receipt.action.objectKey
+          : undefined,
+    }),
   });

@@ -1,8 +1,8 @@
+import { setBucketFields } from '../../shared/domains/buckets/records';
 import { CUSTOMER_BUCKET_PREFIX } from '../../shared/kernel/config';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { metrics } from '../../shared/ports/metrics';
 import { type BucketRef, storage } from '../../shared/ports/object-storage';
-import { setBucketFields } from '../../shared/ports/object-storage/records';
 
 /**
  * The daily bucket usage job (a schedule, not an HTTP route): keeps every customer bucket's latest
@@ -12,10 +12,10 @@ import { setBucketFields } from '../../shared/ports/object-storage/records';
  * `buckets` (names) limits a run to those buckets.
  */
 export async function handler(event: { buckets?: string[] } = {}): Promise<{ measured: number; failed: number }> {
-  const all = await storage.listBuckets(CUSTOMER_BUCKET_PREFIX);
+  const all = await storage().listBuckets(CUSTOMER_BUCKET_PREFIX);
   const wanted = event.buckets ? new Set(event.buckets) : undefined;
   const buckets: BucketRef[] = wanted ? all.filter((b) => wanted.has(b.name)) : all;
-  const port = await metrics();
+  const port = metrics();
   let measured = 0;
   let failed = 0;
   for (const bucket of buckets) {

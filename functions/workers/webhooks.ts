@@ -1,16 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { attemptDelivery, type DeliveryMessage } from '../../shared/domains/webhooks/deliveries';
+import { attemptDelivery } from '../../shared/domains/webhooks/deliveries';
+import { DeliveryMessage } from '../../shared/domains/webhooks/queue-messages';
 import { eachMessage } from '../../shared/ports/queue/batch';
 
-const isDelivery = (x: unknown): x is DeliveryMessage => {
-  const m = x as Partial<DeliveryMessage> | null;
-  return (
-    typeof m?.orgId === 'string' &&
-    typeof m.endpointId === 'string' &&
-    typeof m.deliveryId === 'string' &&
-    typeof m.notBefore === 'number'
-  );
-};
+/** The schema its row names (lib/workers.ts); the local runner holds the two the same. */
+export const message = DeliveryMessage;
 
 /**
  * The webhooks worker: one try of each delivery (shared/domains/webhooks/deliveries.ts; the next try is a
@@ -19,7 +13,7 @@ const isDelivery = (x: unknown): x is DeliveryMessage => {
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
   eachMessage(event, {
     what: 'a webhook delivery',
-    is: isDelivery,
+    message,
     handle: (m) => attemptDelivery(m),
     describe: (m) => ({ deliveryId: m.deliveryId }),
   });

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DeploymentRecord } from '../../shared/domains/deployments/schema';
+import { type DeploymentRecord, IN_PROGRESS } from '../../shared/domains/deployments/schema';
 import { resolveHostTarget } from '../../shared/domains/hosts/resolve';
 import { pageHtml, STATUS_PAGES, shownHost } from '../../shared/domains/serving/pages';
+import { PREFIXES } from '../../shared/kernel/store/keys';
+import { scanPages } from '../../shared/kernel/store/ops';
 import { localPaths } from '../../shared/kernel/tenancy/paths';
 import { recordEdgeRequest } from '../../shared/ports/analytics';
 import { artifacts } from '../../shared/ports/artifacts';
@@ -49,7 +51,7 @@ async function serveStatic(req: IncomingMessage, res: ServerResponse, deployment
     return;
   }
   const url = new URL(req.url ?? '/', 'http://edge');
-  const file = await (await artifacts()).readStatic(deploymentId, url.pathname);
+  const file = await artifacts().readStatic(deploymentId, url.pathname);
   if (!file) return page(res, 404, 'Not found', 'There is no file at this path.', requestId);
   res.writeHead(file.status, {
     'content-type': file.contentType,
@@ -135,7 +137,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const d = target?.deployment;
   if (d) {
     const started = Date.now();
-    res.once('finish', () => recordEdgeRequest(d, res.statusCode, started));
+    res.once('finish', () => void recordEdgeRequest(d, res.statusCode, started));
   }
   if (!d) return page(res, 404, 'Deployment not found', `Nothing is deployed at ${shownHost(host)}.`, requestId);
   const status = STATUS_PAGES[d.status ?? 'queued'];
@@ -175,7 +177,18 @@ export async function startEdge(options: { port: number; host?: string; maintena
   if (options.maintenance) {
     const report = (what: string) => (err: unknown) =>
       process.stderr.write(`${JSON.stringify({ level: 'warn', message: what, error: String(err) })}\n`);
-    await recoverInterruptedBuilds().catch(report('recovering interrupted builds failed'));
+    await recoverInterruptedBuilds(
+      scanPages<DeploymentRecord>({
+        FilterExpression: 'begins_with(sk, :d) AND #status IN (:a, :b, :c)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':d': PREFIXES.deployments.deployment,
+          ':a': IN_PROGRESS[0],
+          ':b': IN_PROGRESS[1],
+          ':c': IN_PROGRESS[2],
+        },
+      }),
+    ).catch(report('recovering interrupted builds failed'));
   }
   return {
     server,

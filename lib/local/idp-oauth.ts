@@ -148,7 +148,7 @@ async function platformAuthorize(
   if (!typed || !held || held.expiresAt < Date.now()) {
     const code = String(randomInt(100_000_000)).padStart(8, '0');
     signInCodes.set(email, { code, expiresAt: Date.now() + SIGN_IN_CODE_MS, tries: 0 });
-    await localMail.send({
+    await localMail().send({
       to: [email],
       subject: `Your sign-in code: ${code}`,
       text: `Your code to sign in to the platform is ${code}. It works once, for 10 minutes.\n\nIf you did not ask for it, ignore this message.\n`,

@@ -5,6 +5,7 @@ import PostalMime from 'postal-mime';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { mailboxFor, platformDomain } from '../../shared/domains/mail/deliver';
 import { putObject } from '../../shared/domains/mail/objects';
+import type { MailFeedback } from '../../shared/domains/mail/queue-messages';
 import { LIMITS } from '../../shared/domains/mail/usage';
 import { artifactsBucket } from '../../shared/kernel/config';
 import { log } from '../../shared/kernel/ground/log';
@@ -12,7 +13,6 @@ import { outboxFile } from '../../shared/kernel/ground/outbox';
 import { newId } from '../../shared/kernel/store/ids';
 import { simulated } from '../../shared/ports/mail-transport/port';
 import { queue } from '../../shared/ports/queue';
-import type { QueueUrlVariable } from '../../shared/ports/queue/port';
 
 export interface SmtpServer {
   port: number;
@@ -113,7 +113,7 @@ async function accept(taken: Buffer, recipients: string[]): Promise<void> {
   if (recipients.length === 0) return;
   const key = `mail-inbound/${newId('in_')}.eml`;
   await putObject(key, raw, 'message/rfc822');
-  await queue.send('MAIL_INBOUND_QUEUE_URL' as QueueUrlVariable, { bucket: artifactsBucket(), key, recipients });
+  await queue().send('MAIL_INBOUND_QUEUE_URL', { bucket: artifactsBucket(), key, recipients });
 }
 
 /**
@@ -132,14 +132,14 @@ async function simulate(raw: Buffer, sender: string, recipients: string[]): Prom
   };
   const of = (kind: string) => recipients.filter((r) => simulated(r) === kind);
   const bounced = [...of('bounce'), ...of('suppressionlist')];
-  const events = [
+  const events: MailFeedback[] = [
     ...(bounced.length > 0
       ? [
           {
-            eventType: 'Bounce',
+            eventType: 'Bounce' as const,
             mail,
             bounce: {
-              bounceType: 'Permanent',
+              bounceType: 'Permanent' as const,
               bounceSubType: of('bounce').length > 0 ? 'General' : 'OnAccountSuppressionList',
               bouncedRecipients: bounced.map((emailAddress) => ({
                 emailAddress,
@@ -155,7 +155,7 @@ async function simulate(raw: Buffer, sender: string, recipients: string[]): Prom
     ...(of('complaint').length > 0
       ? [
           {
-            eventType: 'Complaint',
+            eventType: 'Complaint' as const,
             mail,
             complaint: {
               complainedRecipients: of('complaint').map((emailAddress) => ({ emailAddress })),
@@ -165,5 +165,5 @@ async function simulate(raw: Buffer, sender: string, recipients: string[]): Prom
         ]
       : []),
   ];
-  for (const event of events) await queue.send('MAIL_FEEDBACK_QUEUE_URL' as QueueUrlVariable, event);
+  for (const event of events) await queue().send('MAIL_FEEDBACK_QUEUE_URL', event);
 }

@@ -1,4 +1,5 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { NotifyMessage } from '../../shared/domains/notifications/queue-messages';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
@@ -23,8 +24,8 @@ export async function moveDueTimers(now = Date.now()): Promise<number> {
         ExclusiveStartKey: start,
       }),
     );
-    for (const timer of (out.Items ?? []) as { sk: string; gsi1sk: string; message: object }[]) {
-      await queue.send('NOTIFY_QUEUE_URL', timer.message);
+    for (const timer of (out.Items ?? []) as { sk: string; gsi1sk: string; message: NotifyMessage }[]) {
+      await queue().send('NOTIFY_QUEUE_URL', timer.message);
       try {
         await db.send(
           new DeleteCommand({

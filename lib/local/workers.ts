@@ -95,8 +95,12 @@ export async function startWorkers(options: StartOptions = {}): Promise<LocalWor
       handlers.set(w.name, given);
       continue;
     }
-    const mod = (await import(join(ROOT, workerEntry(w)))) as { handler?: Handler };
+    const mod = (await import(join(ROOT, workerEntry(w)))) as { handler?: Handler; message?: unknown };
     if (typeof mod.handler !== 'function') throw new Error(`${workerEntry(w)} exports no handler.`);
+    // A queue worker's file that names its schema (`message`) names its row's, no other.
+    if (w.trigger.kind === 'queue' && mod.message !== undefined && mod.message !== w.trigger.message) {
+      throw new Error(`${workerEntry(w)} does not parse its messages with its row's schema (lib/workers.ts).`);
+    }
     handlers.set(w.name, mod.handler);
   }
   const handlerOf = (w: Worker) => bounded(w, handlers.get(w.name) as Handler);

@@ -43,7 +43,7 @@ export async function benchContacts(
       import('../../shared/domains/mail/domains'),
       import('../../shared/domains/mail/admin'),
     ]);
-    await storage.createBucket(env.ARTIFACTS_BUCKET);
+    await storage().createBucket(env.ARTIFACTS_BUCKET);
     const gateway = createGateway();
     const port = await listen(gateway, 0);
     stops.push(() => {

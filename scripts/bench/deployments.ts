@@ -270,7 +270,7 @@ export async function benchDeployments(
         import('../../lib/local/workers'),
         import('../../lib/workers'),
       ]);
-    await storage.createBucket(env.ARTIFACTS_BUCKET);
+    await storage().createBucket(env.ARTIFACTS_BUCKET);
     const edge = await startEdge({ port: 0 });
     // A build's end reaches the build-events worker, as on `npm start`.
     const running = await startWorkers({ workers: workers.filter((w) => w.trigger.kind === 'event') });

@@ -35,7 +35,7 @@ export async function benchMail(platform: BenchPlatform, options: { runs?: numbe
       import('../../shared/domains/mail/domains'),
       import('../../shared/domains/mail/admin'),
     ]);
-    await storage.createBucket(env.ARTIFACTS_BUCKET);
+    await storage().createBucket(env.ARTIFACTS_BUCKET);
     const gateway = createGateway();
     const port = await listen(gateway, 0);
     stops.push(() => {

@@ -51,7 +51,7 @@ export async function benchPages(platform: BenchPlatform, options: { runs?: numb
       import('../../lib/local/gateway'),
       import('../../shared/kernel/identity/orgs'),
     ]);
-    await storage.createBucket(env.ARTIFACTS_BUCKET);
+    await storage().createBucket(env.ARTIFACTS_BUCKET);
     const gateway = createGateway();
     const port = await listen(gateway, 0);
     stops.push(() => {

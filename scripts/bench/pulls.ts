@@ -71,8 +71,8 @@ export async function benchPulls(platform: BenchPlatform, options: { runs?: numb
     const name = `bench-${randomBytes(3).toString('hex')}`;
     const created = (await api('POST', '/repos', { name, readme: true })) as { repo: { resourceId: string } };
     const repoId = created.repo.resourceId;
-    const { LocalGit, repoPath } = await import('../../shared/ports/git/local');
-    const git = new LocalGit();
+    const { localGit, repoPath } = await import('../../shared/ports/git/local');
+    const git = localGit();
     const bare = repoPath(repoId);
     const author = { name: 'Bench', email: 'bench@example.com' };
     const main = (await git.resolve(repoId, 'main'))?.commit as string;

@@ -16,7 +16,7 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   process.env.ARTIFACTS_BUCKET = `agent-callbacks-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   receiver = await startReceiver();
   process.env.AGENT_CALLBACK_DELAY_SECONDS = '1';
   worker = await startQueueWorker('agent-callbacks', 'agent-checks');

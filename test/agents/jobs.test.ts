@@ -28,7 +28,7 @@ const httpJob = (host = 'api.example.com', extra: Record<string, unknown> = {}) 
 
 beforeAll(async () => {
   process.env.ARTIFACTS_BUCKET = `agent-results-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   // Jobs queue their expiry and heartbeat checks for the agent-checks worker; jobs that end raise
   // agent.job_done / agent.job_failed for the notify worker.
   process.env.OUTBOX_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'agent-outbox-'));
@@ -284,9 +284,11 @@ describe('claim, run, complete', () => {
       resultsUrl: null,
     });
     const key = `agent-results/${p.org.orgId}/${job.body.jobId}`;
-    expect(await storage.headObject({ name: process.env.ARTIFACTS_BUCKET as string }, key).catch(() => 'gone')).toBe(
-      'gone',
-    );
+    expect(
+      await storage()
+        .headObject({ name: process.env.ARTIFACTS_BUCKET as string }, key)
+        .catch(() => 'gone'),
+    ).toBe('gone');
   });
 });
 

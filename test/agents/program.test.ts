@@ -34,7 +34,7 @@ const agents = () => `/v1/orgs/${p.org.orgId}/agents`;
 
 beforeAll(async () => {
   process.env.ARTIFACTS_BUCKET = `agent-program-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   config = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'agent-config-'));
   chromium = await chromiumPath();
   echo = createServer((req, res) => {

@@ -195,7 +195,7 @@ describe('the artifacts port', () => {
     const { awsArtifacts } = await import('../../shared/ports/artifacts/aws');
     const id = newId('dpl_');
     const body = JSON.stringify({ kind: 'server', entry: 'server.js' });
-    const url = await storage.presignPut({ name: artifactsBucket() }, `artifacts/${id}/manifest.json`, {
+    const url = await storage().presignPut({ name: artifactsBucket() }, `artifacts/${id}/manifest.json`, {
       contentType: 'application/json',
       size: body.length,
       expiresIn: 60,
@@ -205,7 +205,10 @@ describe('the artifacts port', () => {
     );
     expect(await awsArtifacts().readManifest(id)).toEqual({ kind: 'server', entry: 'server.js' });
     expect(await awsArtifacts().readManifest(newId('dpl_'))).toBeUndefined();
-    expect(awsArtifacts().functionCode(id)).toEqual({ bucket: artifactsBucket(), key: `artifacts/${id}/function.zip` });
+    expect(await awsArtifacts().functionCode(id)).toEqual({
+      bucket: artifactsBucket(),
+      key: `artifacts/${id}/function.zip`,
+    });
   });
 
   it('local adapter: the manifest beside the output; the server staged in the build folder', async () => {
@@ -214,6 +217,6 @@ describe('the artifacts port', () => {
     await mkdir(localPaths.deployment(id), { recursive: true });
     await writeFile(localPaths.manifest(id), JSON.stringify({ kind: 'static' }));
     expect(await localArtifacts().readManifest(id)).toEqual({ kind: 'static' });
-    expect(localArtifacts().functionCode(id)).toEqual({ dir: localPaths.stagedFunction(id) });
+    expect(await localArtifacts().functionCode(id)).toEqual({ dir: localPaths.stagedFunction(id) });
   });
 });

@@ -314,7 +314,7 @@ describe('POST .../projects/:projectId/deployments', () => {
     // check, so an archive one byte over the limit is written the way S3 never would let it.
     const uploadId = newId('up_');
     const size = 262_144_001;
-    const url = await storage.presignPut({ name: artifactsBucket() }, sourceKey(projectId, uploadId), {
+    const url = await storage().presignPut({ name: artifactsBucket() }, sourceKey(projectId, uploadId), {
       contentType: 'application/gzip',
       size,
       expiresIn: 60,
@@ -344,7 +344,7 @@ describe('POST .../projects/:projectId/deployments', () => {
     });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ error: 'The archive is larger than 250 MB.' });
-    await storage.deleteKeys({ name: artifactsBucket() }, [sourceKey(projectId, uploadId)]);
+    await storage().deleteKeys({ name: artifactsBucket() }, [sourceKey(projectId, uploadId)]);
   });
 
   it("502 Couldn't start the build. Try again.", async () => {

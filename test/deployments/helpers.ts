@@ -28,7 +28,7 @@ export async function startDeployments(
   mkdirSync(dataDir, { recursive: true });
   process.env.DATA_DIR = dataDir;
   process.env.ARTIFACTS_BUCKET = `artifacts-${tag}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   const edge = await startEdge({ port: 0 });
   process.env.APPS_DOMAIN = `localhost:${edge.port}`;
   // The workers' queues (none of their readers): build-events raises deployment events to notify's.

@@ -10,7 +10,7 @@ import {
   UpdateDistributionTenantCommand,
 } from '@aws-sdk/client-cloudfront';
 import { mockClient } from 'aws-sdk-client-mock';
-import { cloudfrontCdn } from '../../shared/ports/cdn/aws';
+import { awsCdn } from '../../shared/ports/cdn/aws';
 
 /**
  * The cdn port on AWS: each custom domain a tenant of the multi-tenant distribution, with a
@@ -30,7 +30,7 @@ afterAll(() => {
 
 test('a domain becomes a tenant with a managed certificate, in the connection group', async () => {
   cf.on(CreateDistributionTenantCommand).resolves({ DistributionTenant: { Id: 'dt_1' } });
-  expect(await cloudfrontCdn.addDomain('shop.example.com', 0)).toEqual({ tenantId: 'dt_1' });
+  expect(await awsCdn().addDomain('shop.example.com', 0)).toEqual({ tenantId: 'dt_1' });
   expect(cf.commandCalls(CreateDistributionTenantCommand)[0]?.args[0].input).toEqual({
     DistributionId: 'EDIST',
     Name: 'shop.example.com',
@@ -44,12 +44,12 @@ test('a domain becomes a tenant with a managed certificate, in the connection gr
 test('a tenant made before (a retried verify) is found by its domain', async () => {
   cf.on(CreateDistributionTenantCommand).rejects(new EntityAlreadyExists({ message: 'exists', $metadata: {} }));
   cf.on(GetDistributionTenantByDomainCommand).resolves({ DistributionTenant: { Id: 'dt_9' } });
-  expect(await cloudfrontCdn.addDomain('shop.example.com', 0)).toEqual({ tenantId: 'dt_9' });
+  expect(await awsCdn().addDomain('shop.example.com', 0)).toEqual({ tenantId: 'dt_9' });
 });
 
 test('no distribution (a stack without an apps domain): no tenant, no call', async () => {
   process.env.CDN_DISTRIBUTION_ID = '-';
-  expect(await cloudfrontCdn.addDomain('shop.example.com', 0)).toBeUndefined();
+  expect(await awsCdn().addDomain('shop.example.com', 0)).toBeUndefined();
   expect(cf.calls()).toHaveLength(0);
 });
 
@@ -61,7 +61,7 @@ test.each([
   cf.on(GetManagedCertificateDetailsCommand, { Identifier: 'dt_1' }).resolves({
     ManagedCertificateDetails: { CertificateStatus: status, CertificateArn: 'arn:aws:acm:us-east-1:1:certificate/c' },
   });
-  expect(await cloudfrontCdn.certificate('dt_1', 0)).toEqual(expected);
+  expect(await awsCdn().certificate('dt_1', 0)).toEqual(expected);
 });
 
 test('removal disables the tenant, then deletes it with the new ETag; one gone is fine', async () => {
@@ -76,7 +76,7 @@ test('removal disables the tenant, then deletes it with the new ETag; one gone i
   });
   cf.on(UpdateDistributionTenantCommand).resolves({ ETag: 'E2' });
   cf.on(DeleteDistributionTenantCommand).resolves({});
-  await cloudfrontCdn.removeDomain('dt_1');
+  await awsCdn().removeDomain('dt_1');
   expect(cf.commandCalls(UpdateDistributionTenantCommand)[0]?.args[0].input).toEqual({
     Id: 'dt_1',
     IfMatch: 'E1',
@@ -88,5 +88,5 @@ test('removal disables the tenant, then deletes it with the new ETag; one gone i
 
   cf.reset();
   cf.on(GetDistributionTenantCommand).rejects(new EntityNotFound({ message: 'gone', $metadata: {} }));
-  await expect(cloudfrontCdn.removeDomain('dt_1')).resolves.toBeUndefined();
+  await expect(awsCdn().removeDomain('dt_1')).resolves.toBeUndefined();
 });

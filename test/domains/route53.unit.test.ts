@@ -1,8 +1,8 @@
 import { ChangeResourceRecordSetsCommand, ListHostedZonesCommand, Route53Client } from '@aws-sdk/client-route-53';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
-import { route53Provider } from '../../shared/ports/dns/aws';
 import { ProviderRefused } from '../../shared/ports/dns/port';
+import { route53Provider } from '../../shared/ports/dns/route53';
 
 /**
  * The Route 53 adapter against the calls it must make: the organization's role assumed with its

@@ -111,7 +111,7 @@ describe('a static site', () => {
     walk(out);
     for (const f of files) {
       const key = `artifacts/${deploymentId}/static/${relative(out, f).split('\\').join('/')}`;
-      const url = await storage.presignPut(bucket, key, { expiresIn: 60, contentType: 'application/octet-stream' });
+      const url = await storage().presignPut(bucket, key, { expiresIn: 60, contentType: 'application/octet-stream' });
       const put = await fetch(url, {
         method: 'PUT',
         headers: { 'content-type': 'application/octet-stream' },

@@ -129,7 +129,7 @@ describe('S3 through presigned links', () => {
   it('SlowDown on a page save answers 429; a 500 answers 502; a read refused past its tries, 502; nothing half-made', async () => {
     process.env.ARTIFACTS_BUCKET = `faults-${Date.now().toString(36)}`;
     const { storage } = await import('../../shared/ports/object-storage');
-    await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+    await storage().createBucket(process.env.ARTIFACTS_BUCKET);
     const pages = `/v1/orgs/${p.org.orgId}/pages`;
     s3.set(parseFaults('s3:PUT:throttle'));
     const slow = await p.post(pages, { title: 'Slow', content: '# Slow' });

@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/client-codecommit';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unzipSync } from 'fflate';
-import { AwsGit } from '../../shared/ports/git/aws';
+import { awsGit } from '../../shared/ports/git/aws';
 import { GitArchiveError, GitChangeError, GitConflict, GitInputError, GitTooFar } from '../../shared/ports/git/port';
 
 /**
@@ -34,8 +34,8 @@ const sha = (c: string) => c.repeat(40);
 
 it('creates a repository by prefixed name; an existing one is kept', async () => {
   cc.on(CreateRepositoryCommand).resolvesOnce({}).rejectsOnce(err('RepositoryNameExistsException'));
-  await new AwsGit().create('res_1', 'main');
-  await new AwsGit().create('res_1', 'main');
+  await awsGit().create('res_1', 'main');
+  await awsGit().create('res_1', 'main');
   expect(cc.commandCalls(CreateRepositoryCommand).map((c) => c.args[0].input.repositoryName)).toEqual([
     'plt-repo-res_1',
     'plt-repo-res_1',
@@ -48,7 +48,7 @@ it('refs: every branch with its commit; resolve by branch or commit', async () =
     .resolvesOnce({ branches: ['dev'] });
   cc.on(GetBranchCommand, { branchName: 'main' }).resolves({ branch: { commitId: sha('a') } });
   cc.on(GetBranchCommand, { branchName: 'dev' }).resolves({ branch: { commitId: sha('b') } });
-  expect(await new AwsGit().refs('res_1')).toEqual({
+  expect(await awsGit().refs('res_1')).toEqual({
     branches: [
       { name: 'main', commit: sha('a') },
       { name: 'dev', commit: sha('b') },
@@ -64,9 +64,9 @@ it('refs: every branch with its commit; resolve by branch or commit', async () =
       parents: [sha('a')],
     },
   });
-  expect(await new AwsGit().resolve('res_1', 'main')).toEqual({ kind: 'branch', commit: sha('a') });
-  expect(await new AwsGit().resolve('res_1', sha('c'))).toEqual({ kind: 'commit', commit: sha('c') });
-  expect(await new AwsGit().commitInfo('res_1', sha('c'))).toEqual({
+  expect(await awsGit().resolve('res_1', 'main')).toEqual({ kind: 'branch', commit: sha('a') });
+  expect(await awsGit().resolve('res_1', sha('c'))).toEqual({ kind: 'commit', commit: sha('c') });
+  expect(await awsGit().commitInfo('res_1', sha('c'))).toEqual({
     id: sha('c'),
     message: 'Hello',
     author: { name: 'Ada', email: 'ada@example.com', date: 1795584000000 },
@@ -92,7 +92,7 @@ it('commits with CodeCommit compare-and-swap: an outdated parent is GitConflict,
     message: 'm',
     author: { name: 'Ada', email: 'ada@example.com' },
   };
-  expect(await new AwsGit().commit('res_1', input)).toEqual({ commitId: sha('d') });
+  expect(await awsGit().commit('res_1', input)).toEqual({ commitId: sha('d') });
   expect(cc.commandCalls(CreateCommitCommand)[0]?.args[0].input).toMatchObject({
     repositoryName: 'plt-repo-res_1',
     branchName: 'main',
@@ -103,37 +103,37 @@ it('commits with CodeCommit compare-and-swap: an outdated parent is GitConflict,
     ],
     deleteFiles: [{ filePath: 'd.txt' }],
   });
-  await expect(new AwsGit().commit('res_1', input)).rejects.toBeInstanceOf(GitConflict);
-  expect(await new AwsGit().commit('res_1', input)).toEqual({ commitId: null });
-  await expect(new AwsGit().commit('res_1', input)).rejects.toBeInstanceOf(GitChangeError);
+  await expect(awsGit().commit('res_1', input)).rejects.toBeInstanceOf(GitConflict);
+  expect(await awsGit().commit('res_1', input)).toEqual({ commitId: null });
+  await expect(awsGit().commit('res_1', input)).rejects.toBeInstanceOf(GitChangeError);
   await expect(
-    new AwsGit().commit('res_1', { ...input, changes: [{ action: 'put', path: '../x', content: Buffer.from('') }] }),
+    awsGit().commit('res_1', { ...input, changes: [{ action: 'put', path: '../x', content: Buffer.from('') }] }),
   ).rejects.toBeInstanceOf(GitInputError);
 });
 
 it('branch create and delete check the expected commit first', async () => {
   cc.on(GetBranchCommand).rejects(err('BranchDoesNotExistException'));
   cc.on(CreateBranchCommand).resolvesOnce({}).rejectsOnce(err('BranchNameExistsException'));
-  await new AwsGit().setRef('res_1', 'refs/heads/feature', sha('a'), null);
-  await expect(new AwsGit().setRef('res_1', 'refs/heads/feature', sha('a'), null)).rejects.toBeInstanceOf(GitConflict);
-  await expect(new AwsGit().setRef('res_1', 'refs/heads/feature', null, sha('a'))).rejects.toBeInstanceOf(GitConflict);
+  await awsGit().setRef('res_1', 'refs/heads/feature', sha('a'), null);
+  await expect(awsGit().setRef('res_1', 'refs/heads/feature', sha('a'), null)).rejects.toBeInstanceOf(GitConflict);
+  await expect(awsGit().setRef('res_1', 'refs/heads/feature', null, sha('a'))).rejects.toBeInstanceOf(GitConflict);
   cc.on(GetBranchCommand).resolves({ branch: { commitId: sha('a') } });
   cc.on(DeleteBranchCommand).resolves({});
-  await new AwsGit().setRef('res_1', 'refs/heads/feature', null, sha('a'));
+  await awsGit().setRef('res_1', 'refs/heads/feature', null, sha('a'));
   expect(cc.commandCalls(DeleteBranchCommand)).toHaveLength(1);
-  await expect(new AwsGit().setRef('res_1', 'refs/tags/v1', sha('a'), null)).rejects.toBeInstanceOf(GitInputError);
+  await expect(awsGit().setRef('res_1', 'refs/tags/v1', sha('a'), null)).rejects.toBeInstanceOf(GitInputError);
 });
 
 it('reads a file up to a size; a missing one is null', async () => {
   cc.on(GetFileCommand, { filePath: 'a.txt' }).resolves({ fileContent: Buffer.from('hello'), fileSize: 5 });
   cc.on(GetFileCommand, { filePath: 'big.bin' }).resolves({ fileContent: Buffer.alloc(10), fileSize: 10 });
   cc.on(GetFileCommand, { filePath: 'nope' }).rejects(err('FileDoesNotExistException'));
-  expect(await new AwsGit().readFile('res_1', sha('a'), 'a.txt', 100)).toEqual({
+  expect(await awsGit().readFile('res_1', sha('a'), 'a.txt', 100)).toEqual({
     content: Buffer.from('hello'),
     size: 5,
   });
-  expect(await new AwsGit().readFile('res_1', sha('a'), 'big.bin', 5)).toEqual({ tooLarge: true, size: 10 });
-  expect(await new AwsGit().readFile('res_1', sha('a'), 'nope', 5)).toBeNull();
+  expect(await awsGit().readFile('res_1', sha('a'), 'big.bin', 5)).toEqual({ tooLarge: true, size: 10 });
+  expect(await awsGit().readFile('res_1', sha('a'), 'nope', 5)).toBeNull();
 });
 
 describe('archives: CodeCommit makes none, so the adapter writes one from the tree', () => {
@@ -153,7 +153,7 @@ describe('archives: CodeCommit makes none, so the adapter writes one from the tr
     tree();
     cc.on(GetBlobCommand, { blobId: 'b1' }).resolves({ content: Buffer.from('# Hi\n') });
     cc.on(GetBlobCommand, { blobId: 'b2' }).resolves({ content: Buffer.from('#!/bin/sh\n') });
-    const zip = await buffer(await new AwsGit().archive('res_1', sha('c'), 'zip'));
+    const zip = await buffer(await awsGit().archive('res_1', sha('c'), 'zip'));
     const files = unzipSync(new Uint8Array(zip));
     expect(Object.keys(files).sort()).toEqual(['README.md', 'bin/run']);
     expect(Buffer.from(files['README.md'] as Uint8Array).toString()).toBe('# Hi\n');
@@ -167,9 +167,9 @@ describe('archives: CodeCommit makes none, so the adapter writes one from the tr
     tree();
     cc.on(GetBlobCommand, { blobId: 'b1' }).resolves({ content: Buffer.from('# Hi\n') });
     cc.on(GetBlobCommand, { blobId: 'b2' }).rejects(err('FileTooLargeException'));
-    const archive = await new AwsGit().archive('res_1', sha('c'), 'tar.gz');
+    const archive = await awsGit().archive('res_1', sha('c'), 'tar.gz');
     await expect(buffer(archive)).rejects.toThrow(GitArchiveError);
-    const again = await new AwsGit().archive('res_1', sha('c'), 'zip');
+    const again = await awsGit().archive('res_1', sha('c'), 'zip');
     await expect(buffer(again)).rejects.toThrow(
       'bin/run is too large for an archive here. Clone the repository instead.',
     );
@@ -178,7 +178,7 @@ describe('archives: CodeCommit makes none, so the adapter writes one from the tr
   it('a commit that does not exist is a GitArchiveError', async () => {
     tree();
     cc.on(GetCommitCommand).rejects(err('CommitIdDoesNotExistException'));
-    await expect(new AwsGit().archive('res_1', sha('d'), 'zip')).rejects.toThrow(GitArchiveError);
+    await expect(awsGit().archive('res_1', sha('d'), 'zip')).rejects.toThrow(GitArchiveError);
   });
 });
 
@@ -196,7 +196,7 @@ describe('merges: CodeCommit merges on its side, after the target is checked', (
     cc.on(GetBranchCommand).resolves({ branch: { commitId: sha('a') } });
     cc.on(MergeBranchesBySquashCommand).resolves({ commitId: sha('c') });
     cc.on(MergeBranchesByFastForwardCommand).resolves({ commitId: sha('b') });
-    expect(await new AwsGit().merge('res_1', { ...input, strategy: 'squash' })).toEqual({ commitId: sha('c') });
+    expect(await awsGit().merge('res_1', { ...input, strategy: 'squash' })).toEqual({ commitId: sha('c') });
     expect(cc.commandCalls(MergeBranchesBySquashCommand)[0]?.args[0].input).toEqual({
       repositoryName: 'plt-repo-res_1',
       sourceCommitSpecifier: sha('b'),
@@ -207,19 +207,19 @@ describe('merges: CodeCommit merges on its side, after the target is checked', (
       commitMessage: 'Feature (#1)',
       conflictDetailLevel: 'LINE_LEVEL',
     });
-    expect(await new AwsGit().merge('res_1', { ...input, strategy: 'fast-forward' })).toEqual({ commitId: sha('b') });
+    expect(await awsGit().merge('res_1', { ...input, strategy: 'fast-forward' })).toEqual({ commitId: sha('b') });
   });
 
   it('a moved target is GitConflict before any merge; CodeCommit refusals map to the port errors', async () => {
     cc.on(GetBranchCommand).resolvesOnce({ branch: { commitId: sha('f') } });
-    await expect(new AwsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitConflict);
+    await expect(awsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitConflict);
     expect(cc.commandCalls(MergeBranchesByThreeWayCommand)).toHaveLength(0);
     cc.on(GetBranchCommand).resolves({ branch: { commitId: sha('a') } });
     cc.on(MergeBranchesByThreeWayCommand)
       .rejectsOnce(err('ManualMergeRequiredException'))
       .rejectsOnce(err('ConcurrentReferenceUpdateException'));
-    await expect(new AwsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitChangeError);
-    await expect(new AwsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitConflict);
+    await expect(awsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitChangeError);
+    await expect(awsGit().merge('res_1', { ...input, strategy: 'three-way' })).rejects.toThrow(GitConflict);
   });
 });
 
@@ -237,7 +237,7 @@ it('merge options: conflicts by line as git merges, every page of GetMergeConfli
     .resolvesOnce({
       conflictMetadataList: [file('run.sh', { fileModeConflict: true }), file('spot', { objectTypeConflict: true })],
     });
-  expect(await new AwsGit().mergeOptions('res_1', sha('a'), sha('b'))).toEqual({
+  expect(await awsGit().mergeOptions('res_1', sha('a'), sha('b'))).toEqual({
     mergeBase: sha('e'),
     options: ['squash'],
     conflicts: [
@@ -267,14 +267,14 @@ it('isAncestor: the merge base of merging the ancestor into the descendant is th
     .resolvesOnce({ baseCommitId: sha('a'), mergeOptions: [] })
     .resolvesOnce({ baseCommitId: sha('e'), mergeOptions: ['THREE_WAY_MERGE'] })
     .rejectsOnce(err('TipsDivergenceExceededException'));
-  expect(await new AwsGit().isAncestor('res_1', sha('a'), sha('b'))).toBe(true);
+  expect(await awsGit().isAncestor('res_1', sha('a'), sha('b'))).toBe(true);
   expect(cc.commandCalls(GetMergeOptionsCommand)[0]?.args[0].input).toMatchObject({
     sourceCommitSpecifier: sha('a'),
     destinationCommitSpecifier: sha('b'),
   });
-  expect(await new AwsGit().isAncestor('res_1', sha('a'), sha('b'))).toBe(false);
-  await expect(new AwsGit().isAncestor('res_1', sha('a'), sha('b'))).rejects.toThrow(GitTooFar);
-  expect(await new AwsGit().isAncestor('res_1', sha('c'), sha('c'))).toBe(true);
+  expect(await awsGit().isAncestor('res_1', sha('a'), sha('b'))).toBe(false);
+  await expect(awsGit().isAncestor('res_1', sha('a'), sha('b'))).rejects.toThrow(GitTooFar);
+  expect(await awsGit().isAncestor('res_1', sha('c'), sha('c'))).toBe(true);
   expect(cc.commandCalls(GetMergeOptionsCommand)).toHaveLength(3);
 });
 
@@ -282,12 +282,12 @@ it('merge base: GetMergeOptions answers it (CodeCommit has no merge-base call); 
   cc.on(GetMergeOptionsCommand)
     .resolvesOnce({ baseCommitId: sha('e'), mergeOptions: [] })
     .rejectsOnce(err('TipsDivergenceExceededException'));
-  expect(await new AwsGit().mergeBase('res_1', sha('a'), sha('b'))).toBe(sha('e'));
+  expect(await awsGit().mergeBase('res_1', sha('a'), sha('b'))).toBe(sha('e'));
   expect(cc.commandCalls(GetMergeOptionsCommand)[0]?.args[0].input).toEqual({
     repositoryName: 'plt-repo-res_1',
     sourceCommitSpecifier: sha('b'),
     destinationCommitSpecifier: sha('a'),
     conflictDetailLevel: 'LINE_LEVEL',
   });
-  await expect(new AwsGit().mergeBase('res_1', sha('a'), sha('b'))).rejects.toThrow(GitTooFar);
+  await expect(awsGit().mergeBase('res_1', sha('a'), sha('b'))).rejects.toThrow(GitTooFar);
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
   home = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'lfs-home-'));
   // The platform's artifacts bucket of this file, where LFS objects go.
   process.env.ARTIFACTS_BUCKET = `repo-lfs-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   p = await TestPlatform.start();
   await ok(home, ['lfs', 'install', '--skip-repo']);
 });
@@ -100,7 +100,7 @@ describe('git lfs push and clone', () => {
 
     // Deleted with its repository: nothing of it stays in the bucket.
     const stored = () =>
-      storage.listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, `repo-lfs/${p.org.orgId}/`, 1000);
+      storage().listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, `repo-lfs/${p.org.orgId}/`, 1000);
     expect((await stored()).keys.map((k) => k.key)).toContainEqual(expect.stringMatching(sha256(content)));
     expect((await p.delete(`${repos()}/${name}?confirm=${name}`)).status).toBe(204);
     expect((await stored()).keys.map((k) => k.key)).not.toContainEqual(expect.stringMatching(sha256(content)));
@@ -140,7 +140,7 @@ describe('the batch API', () => {
       message: "The uploaded object doesn't match its oid and size: it was removed. Push it again.",
     });
     // Deleted: nothing of those bytes is left in the bucket, staged or in place.
-    const keys = await storage.listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, 'repo-lfs/', 1000);
+    const keys = await storage().listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, 'repo-lfs/', 1000);
     expect(keys.keys.map((k) => k.key).filter((k) => k.includes(object.oid))).toEqual([]);
     const missing = await lfs(url, key, 'objects/verify', object);
     expect(missing.status).toBe(404);

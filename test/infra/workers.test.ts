@@ -4,6 +4,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import * as z from 'zod/mini';
 import { GIT_REPO_PREFIX } from '../../lib/aws/deployments';
 import { PlatformStack } from '../../lib/aws/platform-stack';
 import { addWorkers } from '../../lib/aws/workers';
@@ -40,7 +41,13 @@ const workerOf = (stack: PlatformStack, name: string) => {
 const queueRow: Worker = {
   name: 'build-retention',
   description: 'A queue worker',
-  trigger: { kind: 'queue', queue: 'probe-jobs', batchSize: 7, deadLetter: { maxReceives: 4, retentionDays: 14 } },
+  trigger: {
+    kind: 'queue',
+    queue: 'probe-jobs',
+    batchSize: 7,
+    deadLetter: { maxReceives: 4, retentionDays: 14 },
+    message: z.looseObject({}),
+  },
   needs: ['table'],
   timeoutMinutes: 2,
 };

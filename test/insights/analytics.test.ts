@@ -2,7 +2,7 @@ import { handler as analyticsWorker } from '../../functions/workers/analytics';
 import { handler as buildsWorker } from '../../functions/workers/analytics-builds';
 import { startWorkers } from '../../lib/local/workers';
 import { workers } from '../../lib/workers';
-import { awsSink } from '../../shared/ports/analytics/aws';
+import { awsAnalytics } from '../../shared/ports/analytics/aws';
 import { keepAnalytics, takeAnalytics } from '../../shared/ports/analytics/local';
 import { eventLine, logsEvent, readLogsEvent } from '../../shared/ports/analytics/logs';
 import type { AnalyticsEvent } from '../../shared/ports/analytics/port';
@@ -183,7 +183,7 @@ test('the local runner hands the kept events to the worker every second', async 
   }
 });
 
-test('on AWS an event is one log line, which the worker reads back from a subscription batch', () => {
+test('on AWS an event is one log line, which the worker reads back from a subscription batch', async () => {
   const lines: string[] = [];
   const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     lines.push(String(chunk));
@@ -201,7 +201,7 @@ test('on AWS an event is one log line, which the worker reads back from a subscr
     caller: 'api_key',
   };
   try {
-    awsSink().emit(event);
+    await awsAnalytics().emit(event);
   } finally {
     spy.mockRestore();
   }

@@ -84,9 +84,9 @@ describe('the engines of the local platform', () => {
   it('refuse x-amz- headers a presigned link did not sign (no copy from another bucket through an upload link)', async () => {
     const mine = `${CUSTOMER_BUCKET_PREFIX}t-${randomBytes(6).toString('hex')}`;
     const theirs = `${CUSTOMER_BUCKET_PREFIX}t-${randomBytes(6).toString('hex')}`;
-    await Promise.all([storage.createBucket(mine), storage.createBucket(theirs)]);
+    await Promise.all([storage().createBucket(mine), storage().createBucket(theirs)]);
     await s3.send(new PutObjectCommand({ Bucket: theirs, Key: 'secret.txt', Body: 'theirs' }));
-    const link = await storage.presignPut({ name: mine, region: 'eu-central-1' }, 'upload.txt', {
+    const link = await storage().presignPut({ name: mine, region: 'eu-central-1' }, 'upload.txt', {
       expiresIn: 300,
       contentType: 'text/plain',
       size: 2,
@@ -100,10 +100,10 @@ describe('the engines of the local platform', () => {
     expect(copied.status).toBe(403);
     expect(copied.body).toContain('<Code>AccessDenied</Code>');
     expect(copied.body).toContain('<HeadersNotSigned>x-amz-copy-source</HeadersNotSigned>');
-    await expect(storage.headObject({ name: mine }, 'upload.txt')).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(storage().headObject({ name: mine }, 'upload.txt')).rejects.toMatchObject({ name: 'NotFound' });
     // The link itself still works for what it signed.
     const uploaded = await send(link, 'PUT', { 'content-type': 'text/plain', 'content-length': '2' }, 'hi');
     expect(uploaded.status).toBe(200);
-    expect((await storage.headObject({ name: mine }, 'upload.txt')).size).toBe(2);
+    expect((await storage().headObject({ name: mine }, 'upload.txt')).size).toBe(2);
   });
 });

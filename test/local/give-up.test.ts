@@ -6,6 +6,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
+import * as z from 'zod/mini';
 import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
 import { EVENT_DEAD_LETTERS, type QueueTrigger, type Worker, workers } from '../../lib/workers';
 import { eachMessage } from '../../shared/ports/queue/batch';
@@ -87,7 +88,7 @@ describe.each(queueRows.map((w) => [w.name, w] as const))('the %s worker', (name
     const failing = (event: unknown) =>
       eachMessage(event as SQSEvent, {
         what: 'a test message',
-        is: (m): m is object => typeof m === 'object' && m !== null,
+        message: z.looseObject({}),
         handle: async () => {
           tries++;
           throw new Error(FAILURE);
@@ -197,7 +198,7 @@ test('a queue message that succeeds on a later receive is not given up', async (
   const flaky = (event: unknown) =>
     eachMessage(event as SQSEvent, {
       what: 'a test message',
-      is: (m): m is object => typeof m === 'object' && m !== null,
+      message: z.looseObject({}),
       handle: async () => {
         tries++;
         if (tries < row.trigger.deadLetter.maxReceives) throw new Error(FAILURE);
@@ -275,6 +276,33 @@ test('a handler that never settles times out at its worker’s timeout, and the 
   await until(() => handled.includes('next') && handled.includes('stuck'));
   expect(logged('a worker timed out')).toEqual([
     expect.objectContaining({ level: 'warn', worker: 'notify', timeoutSeconds: 1.2 }),
+  ]);
+  expect(lines.join('')).not.toContain(SECRET);
+});
+
+test('a malformed message reaches its worker’s file, is parsed by its row’s schema, and is given up without its contents', async () => {
+  const row = queueRows.find((w) => w.name === 'agent-checks') as Worker & { trigger: QueueTrigger };
+  // The worker's own file (no handler given): its batch parses with the row's schema.
+  running = await startWorkers({ workers: [row], env, visibilitySeconds: 0, runSchedulesAtStart: false });
+  const before = await visible('agent-checks-dlq');
+  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: 'agent-checks' }));
+  const sent = await client.send(
+    new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ orgId: 7, token: SECRET }) }),
+  );
+  await until(async () => (await visible('agent-checks-dlq')) === before + 1);
+  expect(logged('an agent job check is malformed')).toContainEqual(
+    expect.objectContaining({
+      level: 'error',
+      messageId: sent.MessageId,
+      issues: ['orgId: invalid_type', 'jobId: invalid_type'],
+    }),
+  );
+  expect(logged('a queue message was given up')).toEqual([
+    expect.objectContaining({
+      worker: 'agent-checks',
+      messageId: sent.MessageId,
+      error: 'malformed message: orgId: invalid_type; jobId: invalid_type',
+    }),
   ]);
   expect(lines.join('')).not.toContain(SECRET);
 });

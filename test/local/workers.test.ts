@@ -4,6 +4,7 @@ import { GetQueueAttributesCommand, GetQueueUrlCommand, SendMessageCommand, SQSC
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as z from 'zod/mini';
 import { PlatformStack } from '../../lib/aws/platform-stack';
 import { type LocalWorkers, startWorkers } from '../../lib/local/workers';
 import { routeGroups } from '../../lib/route-groups';
@@ -95,6 +96,7 @@ describe('one table, both targets', () => {
           queue: 'usage-requests',
           batchSize: 5,
           deadLetter: { maxReceives: 3, retentionDays: 14 },
+          message: z.looseObject({}),
         },
         needs: ['table', 'bucketMetrics'],
         timeoutMinutes: 1,

@@ -245,10 +245,10 @@ test('deleting a mailbox removes its mail and objects and frees its address', as
   client.close();
   await until(async () => (await w.p.get(`${mb(id)}/threads`)).body.threads?.length === 1);
   const bucket = { name: process.env.ARTIFACTS_BUCKET as string };
-  expect((await storage.listKeys(bucket, `mail/${id}/`, 100)).keys.length).toBeGreaterThanOrEqual(3);
+  expect((await storage().listKeys(bucket, `mail/${id}/`, 100)).keys.length).toBeGreaterThanOrEqual(3);
 
   expect((await w.p.delete(`/v1/orgs/${w.p.org.orgId}/mail/admin/mailboxes/${id}`)).status).toBe(204);
-  expect((await storage.listKeys(bucket, `mail/${id}/`, 100)).keys).toEqual([]);
+  expect((await storage().listKeys(bucket, `mail/${id}/`, 100)).keys).toEqual([]);
   const left = await queryAll({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': `MBX#${id}` },

@@ -26,7 +26,7 @@ export const unique = (base = 'm') =>
 
 export async function startMailWorld(options: { smtp?: boolean; workers?: string[] } = {}): Promise<MailWorld> {
   process.env.ARTIFACTS_BUCKET = unique('mail');
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   const outbox = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'mail-outbox-'));
   process.env.OUTBOX_DIR = outbox;
   const dns = await startDnsServer({ port: 0 });

@@ -58,13 +58,13 @@ test("SES's notification delivers to the mailboxes among the envelope's recipien
   const list = await w.p.get(`/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${box.mailboxId}/threads`);
   expect(list.body.threads).toEqual([expect.objectContaining({ subject: 'Via S3', unread: true, messageCount: 1 })]);
   // Delivered objects are deleted; the same object written and announced again files nothing new.
-  expect((await storage.listKeys({ name: bucket }, key, 10)).keys).toEqual([]);
+  expect((await storage().listKeys({ name: bucket }, key, 10)).keys).toEqual([]);
   await putObject(key, raw, 'message/rfc822');
   expect(await handler(received(bucket, key, [box.address]))).toEqual({ batchItemFailures: [] });
   const again = await w.p.get(`/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${box.mailboxId}/threads`);
   expect(again.body.threads[0].messageCount).toBe(1);
   // …and stores no second copy of its parts.
-  const objects = await storage.listKeys({ name: bucket }, `mail/${box.mailboxId}/`, 100);
+  const objects = await storage().listKeys({ name: bucket }, `mail/${box.mailboxId}/`, 100);
   expect(objects.keys.filter((k) => k.key.endsWith('/raw.eml'))).toHaveLength(1);
 });
 

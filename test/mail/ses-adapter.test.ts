@@ -10,7 +10,7 @@ import {
   SendEmailCommand,
 } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { sesMail } from '../../shared/ports/mail-transport/aws';
+import { awsMail } from '../../shared/ports/mail-transport/aws';
 
 /**
  * The mail port's SES v2 adapter against the calls it must make: raw sends, domain identities with
@@ -25,7 +25,7 @@ test('sendRaw sends the bytes as built, from the given address to every envelope
   ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
   process.env.MAIL_CONFIGURATION_SET = 'platform-sending';
   const raw = Buffer.from('From: a@acme.test\r\nTo: b@x.example\r\nSubject: Hi\r\n\r\nHello\r\n');
-  const out = await sesMail.sendRaw({ from: 'a@acme.test', to: ['b@x.example', 'c@x.example'], raw });
+  const out = await awsMail().sendRaw({ from: 'a@acme.test', to: ['b@x.example', 'c@x.example'], raw });
   expect(out).toEqual({ messageId: 'ses-1', rejected: [] });
   const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
   expect(input).toEqual({
@@ -39,12 +39,12 @@ test('sendRaw sends the bytes as built, from the given address to every envelope
 
 test('createDomain answers Easy DKIM tokens, of a new identity or an existing one', async () => {
   ses.on(CreateEmailIdentityCommand).resolvesOnce({ DkimAttributes: { Tokens: ['t1', 't2', 't3'] } });
-  expect(await sesMail.createDomain('acme.com')).toEqual({ dkimTokens: ['t1', 't2', 't3'] });
+  expect(await awsMail().createDomain('acme.com')).toEqual({ dkimTokens: ['t1', 't2', 't3'] });
   expect(ses.commandCalls(CreateEmailIdentityCommand)[0]?.args[0].input).toEqual({ EmailIdentity: 'acme.com' });
 
   ses.on(CreateEmailIdentityCommand).rejects(new AlreadyExistsException({ message: 'exists', $metadata: {} }));
   ses.on(GetEmailIdentityCommand).resolves({ DkimAttributes: { Tokens: ['o1', 'o2', 'o3'] } });
-  expect(await sesMail.createDomain('acme.com')).toEqual({ dkimTokens: ['o1', 'o2', 'o3'] });
+  expect(await awsMail().createDomain('acme.com')).toEqual({ dkimTokens: ['o1', 'o2', 'o3'] });
   // Feedback by email is off: bounces come as events, and the platform files one notice.
   expect(ses.commandCalls(PutEmailIdentityFeedbackAttributesCommand).map((c) => c.args[0].input)).toEqual([
     { EmailIdentity: 'acme.com', EmailForwardingEnabled: false },
@@ -54,9 +54,9 @@ test('createDomain answers Easy DKIM tokens, of a new identity or an existing on
 
 test('deleteDomain ignores an identity already gone, not other failures', async () => {
   ses.on(DeleteEmailIdentityCommand).rejectsOnce(missing('gone'));
-  await expect(sesMail.deleteDomain('acme.com')).resolves.toBeUndefined();
+  await expect(awsMail().deleteDomain('acme.com')).resolves.toBeUndefined();
   ses.on(DeleteEmailIdentityCommand).rejects(new Error('throttled'));
-  await expect(sesMail.deleteDomain('acme.com')).rejects.toThrow('throttled');
+  await expect(awsMail().deleteDomain('acme.com')).rejects.toThrow('throttled');
 });
 
 test('suppressed answers the addresses on the suppression list', async () => {
@@ -67,5 +67,5 @@ test('suppressed answers the addresses on the suppression list', async () => {
     })
     .on(GetSuppressedDestinationCommand, { EmailAddress: 'fine@x.example' })
     .rejects(missing('not suppressed'));
-  expect(await sesMail.suppressed(['bounced@x.example', 'fine@x.example'])).toEqual(new Set(['bounced@x.example']));
+  expect(await awsMail().suppressed(['bounced@x.example', 'fine@x.example'])).toEqual(new Set(['bounced@x.example']));
 });

@@ -458,7 +458,9 @@ describe('escalation', () => {
 
   it("an agent job that fails notifies its creator, with the device's error", async () => {
     process.env.ARTIFACTS_BUCKET ??= `notify-results-${Date.now().toString(36)}`;
-    await storage.createBucket(process.env.ARTIFACTS_BUCKET).catch(() => undefined);
+    await storage()
+      .createBucket(process.env.ARTIFACTS_BUCKET)
+      .catch(() => undefined);
     const device = await loggedInDevice(p);
     const agents = `/v1/orgs/${p.org.orgId}/agents`;
     await p.post('/v1/agent/network-requests', { host: 'jobs.example.com' }, { token: device.token });

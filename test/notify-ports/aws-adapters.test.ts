@@ -17,9 +17,12 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { backendError } from '../../shared/kernel/ground/backend-errors';
-import { sesMail } from '../../shared/ports/mail-transport/aws';
+import { awsMail } from '../../shared/ports/mail-transport/aws';
 import { awsPhone } from '../../shared/ports/phone/aws';
 import { atExpression, awsScheduler } from '../../shared/ports/scheduler/aws';
+
+/** A notify worker's step message, as the scheduler carries it. */
+const STEP = { type: 'step' as const, userId: 'usr_1', noticeId: 'ntc_1', step: 4 };
 
 /**
  * The AWS adapters of the scheduler, mail and phone ports, against the calls they must make:
@@ -52,11 +55,16 @@ beforeEach(() => {
 describe('scheduler', () => {
   it('sends a timer within 15 minutes as a delayed SQS message', async () => {
     sqsMock.on(SendMessageCommand).resolves({});
-    await awsScheduler.schedule('ntc_1.1', Date.now() + 5 * 60_000, { type: 'step', step: 1 });
+    await awsScheduler().schedule('ntc_1.1', Date.now() + 5 * 60_000, {
+      type: 'step',
+      userId: 'usr_1',
+      noticeId: 'ntc_1',
+      step: 1,
+    });
     const [call] = sqsMock.commandCalls(SendMessageCommand);
     expect(call?.args[0].input).toMatchObject({
       QueueUrl: process.env.NOTIFY_QUEUE_URL,
-      MessageBody: JSON.stringify({ type: 'step', step: 1 }),
+      MessageBody: JSON.stringify({ type: 'step', userId: 'usr_1', noticeId: 'ntc_1', step: 1 }),
     });
     expect(call?.args[0].input.DelaySeconds).toBeGreaterThanOrEqual(299);
     expect(call?.args[0].input.DelaySeconds).toBeLessThanOrEqual(300);
@@ -66,7 +74,7 @@ describe('scheduler', () => {
   it('makes a later one a one-time schedule into the notify queue, deleted after it runs', async () => {
     schedulerMock.on(CreateScheduleCommand).resolves({});
     const at = Date.UTC(2030, 0, 2, 3, 4, 5);
-    await awsScheduler.schedule('ntc_1.2', at, { type: 'step', step: 2 });
+    await awsScheduler().schedule('ntc_1.2', at, { type: 'step', userId: 'usr_1', noticeId: 'ntc_1', step: 2 });
     expect(schedulerMock.commandCalls(CreateScheduleCommand)[0]?.args[0].input).toEqual({
       Name: 'ntc_1.2',
       GroupName: 'platform-notify',
@@ -77,7 +85,7 @@ describe('scheduler', () => {
       Target: {
         Arn: process.env.NOTIFY_QUEUE_ARN,
         RoleArn: process.env.SCHEDULER_ROLE_ARN,
-        Input: JSON.stringify({ type: 'step', step: 2 }),
+        Input: JSON.stringify({ type: 'step', userId: 'usr_1', noticeId: 'ntc_1', step: 2 }),
         RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 86_400 },
         DeadLetterConfig: { Arn: process.env.SCHEDULE_DLQ_ARN },
       },
@@ -93,9 +101,14 @@ describe('scheduler', () => {
       .resolves({})
       .on(DeleteScheduleCommand)
       .rejects(new ResourceNotFoundException({ Message: 'gone', message: 'gone', $metadata: {} }));
-    await awsScheduler.schedule('ntc_1.3', Date.now() + 3_600_000, { type: 'step', step: 3 });
+    await awsScheduler().schedule('ntc_1.3', Date.now() + 3_600_000, {
+      type: 'step',
+      userId: 'usr_1',
+      noticeId: 'ntc_1',
+      step: 3,
+    });
     expect(schedulerMock.commandCalls(UpdateScheduleCommand)[0]?.args[0].input.Name).toBe('ntc_1.3');
-    await expect(awsScheduler.cancel('ntc_1.3')).resolves.toBeUndefined();
+    await expect(awsScheduler().cancel('ntc_1.3')).resolves.toBeUndefined();
     expect(schedulerMock.commandCalls(DeleteScheduleCommand)[0]?.args[0].input).toEqual({
       Name: 'ntc_1.3',
       GroupName: 'platform-notify',
@@ -111,14 +124,18 @@ describe('scheduler', () => {
     ];
     for (const [refusal, kind] of refusals) {
       schedulerMock.on(CreateScheduleCommand).rejects(refusal);
-      const thrown = await awsScheduler.schedule('ntc_1.4', Date.now() + 3_600_000, {}).catch((e: Error) => e);
+      const thrown = await awsScheduler()
+        .schedule('ntc_1.4', Date.now() + 3_600_000, STEP)
+        .catch((e: Error) => e);
       expect([(thrown as Error).name, backendError(thrown as never).kind]).toEqual([refusal.name, kind]);
     }
     // Within 15 minutes the timer is an SQS message: SQS's throttling is 429 too.
     sqsMock
       .on(SendMessageCommand)
       .rejects(Object.assign(new Error('Rate exceeded'), { name: 'RequestThrottled', $metadata: {} }));
-    const soon = await awsScheduler.schedule('ntc_1.5', Date.now() + 60_000, {}).catch((e: Error) => e);
+    const soon = await awsScheduler()
+      .schedule('ntc_1.5', Date.now() + 60_000, STEP)
+      .catch((e: Error) => e);
     expect(backendError(soon as never)).toMatchObject({
       kind: 'throttled',
       message: 'The backend is throttling requests. Try again in a moment.',
@@ -129,7 +146,7 @@ describe('scheduler', () => {
 describe('mail', () => {
   it('sends through SES v2 from MAIL_FROM', async () => {
     sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
-    const out = await sesMail.send({ to: ['ana@example.com'], subject: 'Deploy failed', text: 'Exit 1' });
+    const out = await awsMail().send({ to: ['ana@example.com'], subject: 'Deploy failed', text: 'Exit 1' });
     expect(out).toEqual({ messageId: 'ses-1' });
     expect(sesMock.commandCalls(SendEmailCommand)[0]?.args[0].input).toEqual({
       FromEmailAddress: 'notifications@platform.example',
@@ -148,15 +165,15 @@ describe('phone', () => {
   it('texts from the origination number when set, and calls only with one', async () => {
     smsMock.on(SendTextMessageCommand).resolves({}).on(SendVoiceMessageCommand).resolves({});
     delete process.env.PHONE_ORIGINATION;
-    await awsPhone.text('+4915112345678', 'Deploy failed');
+    await awsPhone().text('+4915112345678', 'Deploy failed');
     expect(smsMock.commandCalls(SendTextMessageCommand)[0]?.args[0].input).toEqual({
       DestinationPhoneNumber: '+4915112345678',
       MessageBody: 'Deploy failed',
       MessageType: 'TRANSACTIONAL',
     });
-    await expect(awsPhone.call('+4915112345678', 'Deploy failed')).rejects.toThrow('PHONE_ORIGINATION');
+    await expect(awsPhone().call('+4915112345678', 'Deploy failed')).rejects.toThrow('PHONE_ORIGINATION');
     process.env.PHONE_ORIGINATION = '+4930123456';
-    await awsPhone.call('+4915112345678', 'Deploy failed');
+    await awsPhone().call('+4915112345678', 'Deploy failed');
     expect(smsMock.commandCalls(SendVoiceMessageCommand)[0]?.args[0].input).toEqual({
       DestinationPhoneNumber: '+4915112345678',
       OriginationIdentity: '+4930123456',

@@ -316,7 +316,7 @@ describe('delete', () => {
     const favs = await p.get(favorites());
     expect(favs.body.favorites.map((f: { page: { pageId: string } }) => f.page.pageId)).not.toContain(deep.pageId);
     // Its content objects are gone from the bucket.
-    const left = await storage.listKeys(
+    const left = await storage().listKeys(
       { name: process.env.ARTIFACTS_BUCKET as string },
       `pages/${p.org.orgId}/${deep.pageId}/`,
       10,

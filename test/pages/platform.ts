@@ -7,6 +7,6 @@ import { TestPlatform } from '../helpers/platform';
 export async function pagesPlatform(name: string): Promise<TestPlatform> {
   process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, `${name}-`));
   process.env.ARTIFACTS_BUCKET = `${name}-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   return TestPlatform.start();
 }

@@ -1,6 +1,6 @@
 import { GetAccountCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { sesMail } from '../../shared/ports/mail-transport/aws';
+import { awsMail } from '../../shared/ports/mail-transport/aws';
 
 /** The mail port's SES v2 adapter: the account's sending quota is one GetAccount call. */
 const ses = mockClient(SESv2Client);
@@ -12,7 +12,7 @@ test("quota answers the account's figures from GetAccount", async () => {
     SendingEnabled: true,
     ProductionAccessEnabled: true,
   });
-  expect(await sesMail.quota()).toEqual({
+  expect(await awsMail().quota()).toEqual({
     max24HourSend: 50_000,
     maxSendRate: 14,
     sentLast24Hours: 1234,
@@ -24,7 +24,7 @@ test("quota answers the account's figures from GetAccount", async () => {
 
 test('a quota SES leaves out is none, and sending is off until SES says it is on', async () => {
   ses.on(GetAccountCommand).resolves({});
-  expect(await sesMail.quota()).toEqual({
+  expect(await awsMail().quota()).toEqual({
     max24HourSend: 0,
     maxSendRate: 0,
     sentLast24Hours: 0,

@@ -29,10 +29,10 @@ const id = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(n++).toSt
 function s3Engine(): Engine {
   const bucket = { name: `artifacts-contract-${Date.now().toString(36)}-${n++}` };
   process.env.ARTIFACTS_BUCKET = bucket.name;
-  const created = storage.createBucket(bucket.name);
+  const created = storage().createBucket(bucket.name);
   const put = async (key: string) => {
     await created;
-    const url = await storage.presignPut(bucket, key, { contentType: 'text/plain', size: 1, expiresIn: 60 });
+    const url = await storage().presignPut(bucket, key, { contentType: 'text/plain', size: 1, expiresIn: 60 });
     const res = await fetch(url, { method: 'PUT', body: 'x', headers: { 'content-type': 'text/plain' } });
     if (!res.ok) throw new Error(`put ${key}: ${res.status}`);
   };
@@ -46,7 +46,7 @@ function s3Engine(): Engine {
       const keys: string[] = [];
       let token: string | undefined;
       do {
-        const page = await storage.listKeys(bucket, '', 1000, token);
+        const page = await storage().listKeys(bucket, '', 1000, token);
         keys.push(...page.keys.map((k) => k.key));
         token = page.nextToken;
       } while (token);

@@ -25,7 +25,7 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   process.env.DATA_DIR = dir;
   process.env.ARTIFACTS_BUCKET = bucket;
-  await storage.createBucket(bucket);
+  await storage().createBucket(bucket);
   stop = onPlatformEvents(async (event) => {
     events.push(event);
   });
@@ -38,7 +38,7 @@ beforeEach(() => {
 async function job(settings: BuildJob['settings'], files = 'static-site'): Promise<BuildJob> {
   const key = `sources/prj_contract/${newId('up_')}.tar.gz`;
   const body = tarOfDir(join(__dirname, '..', 'fixtures', files));
-  const url = await storage.presignPut({ name: bucket }, key, {
+  const url = await storage().presignPut({ name: bucket }, key, {
     contentType: 'application/gzip',
     size: body.length,
     expiresIn: 60,

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { onPlatformEvents, type PlatformEvent } from '../../shared/kernel/events/bus';
 import { newId } from '../../shared/kernel/store/ids';
 import { refChange } from '../../shared/ports/git/events';
-import { LocalGit, repoPath } from '../../shared/ports/git/local';
+import { localGit, repoPath } from '../../shared/ports/git/local';
 import { GitChangeError, GitConflict, GitInputError, type GitPort } from '../../shared/ports/git/port';
 
 /**
@@ -19,7 +19,7 @@ const author = { name: 'Ada', email: 'ada@example.com', date: Date.UTC(2026, 10,
 
 beforeAll(() => {
   process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'git-'));
-  port = new LocalGit();
+  port = localGit();
 });
 
 async function newRepo(): Promise<string> {

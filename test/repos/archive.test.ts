@@ -8,7 +8,7 @@ import { handler as archiveWorker } from '../../functions/workers/repo-archives'
 import { ARCHIVE_TOO_LARGE, type ArchiveJob } from '../../shared/domains/repos/archives';
 import { db } from '../../shared/kernel/store/client';
 import { getItem, TABLE } from '../../shared/kernel/store/table';
-import { LocalGit } from '../../shared/ports/git/local';
+import { localGit } from '../../shared/ports/git/local';
 import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
@@ -29,7 +29,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 beforeAll(async () => {
   process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'archive-'));
   process.env.ARTIFACTS_BUCKET = `repo-archives-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   worker = await startQueueWorker('repo-archives');
   p = await TestPlatform.start();
 });
@@ -53,7 +53,7 @@ async function newRepo() {
   expect(commit.status).toBe(201);
   // A lightweight tag, as a push would leave it (the API makes no tags).
   const repoId = (await p.get(base)).body.resourceId as string;
-  await new LocalGit().setRef(repoId, 'refs/tags/v1', commit.body.commitId, null);
+  await localGit().setRef(repoId, 'refs/tags/v1', commit.body.commitId, null);
   return { name, base, first: head, second: commit.body.commitId as string };
 }
 

@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { LocalGit } from '../../shared/ports/git/local';
+import { localGit } from '../../shared/ports/git/local';
 import { storage } from '../../shared/ports/object-storage';
 import { TestPlatform } from '../helpers/platform';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   process.env.DATA_DIR = mkdtempSync(join(process.env.TEST_DATA_DIR as string, 'contents-'));
   // The platform's artifacts bucket of this file, where uploads for web commits go.
   process.env.ARTIFACTS_BUCKET = `repo-uploads-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   p = await TestPlatform.start();
 });
 afterAll(() => p.close());
@@ -362,7 +362,7 @@ describe('reading files', () => {
     const { name, base, head } = await newRepo();
     const repoId = (await p.get(base)).body.resourceId as string;
     // Arranged on the engine, as a push would leave it: a 5 MB file.
-    const { commitId } = await new LocalGit().commit(repoId, {
+    const { commitId } = await localGit().commit(repoId, {
       branch: 'main',
       parent: head,
       changes: [{ action: 'put', path: 'huge.bin', content: Buffer.alloc(5 * 1024 * 1024, 4) }],

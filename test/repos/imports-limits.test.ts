@@ -72,7 +72,11 @@ async function expectNothingLeft(started: { body: { import: { importId: string; 
   expect((await p.get(`/v1/orgs/${p.org.orgId}/repos/-/available?name=${name}`)).body.available).toBe(true);
   // The job removes its folder as it ends (after the record's final state).
   expect(await until(() => readdirSync(workDir).length === 0, 20_000)).toBe(true);
-  const lfs = await storage.listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, `repo-lfs/${p.org.orgId}/`, 10);
+  const lfs = await storage().listKeys(
+    { name: process.env.ARTIFACTS_BUCKET as string },
+    `repo-lfs/${p.org.orgId}/`,
+    10,
+  );
   expect(lfs.keys).toEqual([]);
 }
 
@@ -84,7 +88,7 @@ beforeAll(async () => {
   process.env.IMPORT_WORK_DIR = workDir;
   process.env.LOCAL_CONNECTORS_LOOPBACK = 'true';
   process.env.ARTIFACTS_BUCKET = `imports-limits-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   p = await TestPlatform.start();
   await ok(home, ['lfs', 'install', '--skip-repo']);
   root = join(home, 'served');

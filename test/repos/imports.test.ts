@@ -120,7 +120,7 @@ async function makeLfsSource(name: string): Promise<Record<string, Buffer>> {
 
 /** The keys of the organization's LFS objects in the platform's bucket. */
 const lfsKeys = async (orgId: string) =>
-  (await storage.listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, `repo-lfs/${orgId}/`, 1000)).keys.map(
+  (await storage().listKeys({ name: process.env.ARTIFACTS_BUCKET as string }, `repo-lfs/${orgId}/`, 1000)).keys.map(
     (k) => k.key,
   );
 
@@ -131,7 +131,7 @@ beforeAll(async () => {
   process.env.LOCAL_CONNECTORS_LOOPBACK = 'true';
   // The platform's artifacts bucket (LFS objects live there; a removed repository's are looked for).
   process.env.ARTIFACTS_BUCKET = `imports-${Date.now().toString(36)}`;
-  await storage.createBucket(process.env.ARTIFACTS_BUCKET);
+  await storage().createBucket(process.env.ARTIFACTS_BUCKET);
   p = await TestPlatform.start();
   await ok(home, ['lfs', 'install', '--skip-repo']);
   root = join(home, 'served');
@@ -336,10 +336,10 @@ describe('the sweep of crashed imports', () => {
     const importId = newImportId();
     const name = unique('crashed');
     const repo = await createRepository(orgId, { kind: 'user', userId }, { name, importId });
-    await (await git()).create(repo.resourceId, 'main');
+    await git().create(repo.resourceId, 'main');
     const lfsKey = `repo-lfs/${orgId}/${repo.resourceId}/${'a'.repeat(64)}`;
     const bucket = { name: process.env.ARTIFACTS_BUCKET as string };
-    const put = await storage.presignPut(bucket, lfsKey, { contentType: 'application/octet-stream', expiresIn: 60 });
+    const put = await storage().presignPut(bucket, lfsKey, { contentType: 'application/octet-stream', expiresIn: 60 });
     const headers = { 'content-type': 'application/octet-stream' };
     expect((await fetch(put, { method: 'PUT', headers, body: 'partial' })).status).toBe(200);
     const at = Date.now() - hoursAgo * 3_600_000;

@@ -5,7 +5,7 @@ import { indexedTags, withIndexedTags } from '../../shared/domains/repos/tags';
 import { queryAll } from '../../shared/kernel/store/ops';
 import type { GitPort } from '../../shared/ports/git';
 import { refChange } from '../../shared/ports/git/events';
-import { LocalGit } from '../../shared/ports/git/local';
+import { localGit } from '../../shared/ports/git/local';
 import { TestPlatform } from '../helpers/platform';
 import { gitCli } from './git-cli';
 
@@ -33,7 +33,7 @@ const { ok } = gitCli(() => home);
 /** The local port as CodeCommit's API sees a repository: branches only, no tag resolves. */
 function tagBlind(port: GitPort): GitPort {
   return Object.assign(Object.create(port) as GitPort, {
-    listsTags: false,
+    listsTags: async () => false,
     refs: async (repoId: string) => ({ branches: (await port.refs(repoId)).branches, tags: [] }),
     resolve: async (repoId: string, rev: string) => {
       const found = await port.resolve(repoId, rev);
@@ -71,7 +71,7 @@ it('a push of tags writes them to the index from git’s report; a tag-blind por
     // From the push alone the index knows the tag object, not yet the commit it names.
     { name: 'v2', annotated: false, object: v2Object, commit: v2Object },
   ]);
-  const blind = withIndexedTags(tagBlind(new LocalGit()));
+  const blind = withIndexedTags(tagBlind(localGit()));
   expect((await blind.refs(repoId)).tags.map((t) => t.name)).toEqual(['v1', 'v2']);
   expect(await blind.resolve(repoId, 'v1')).toEqual({ kind: 'tag', commit: head });
   expect(await blind.resolve(repoId, 'main')).toEqual({ kind: 'branch', commit: head });

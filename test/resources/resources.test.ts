@@ -115,7 +115,7 @@ describe('POST /v1/orgs/:orgId/resources', () => {
     expect(r.physicalName).toMatch(/^plt-res-[0-9a-z]{26}$/);
     expect(r.physicalName.length).toBeLessThanOrEqual(63);
     expect(r.arn).toBe(`arn:aws:s3:::${r.physicalName}`);
-    expect(await storage.bucketExists(r.physicalName)).toBe(true);
+    expect(await storage().bucketExists(r.physicalName)).toBe(true);
   });
 
   it('links a new database to a project', async () => {
@@ -395,7 +395,7 @@ describe('DELETE /v1/orgs/:orgId/resources/:type/:resourceId', () => {
 
     const empty = (await create({ type: 'bucket', name: unique('empty') })).body.resource;
     expect((await p.delete(`${base}/bucket/${empty.resourceId}`)).status).toBe(204);
-    expect(await storage.bucketExists(empty.physicalName)).toBe(false);
+    expect(await storage().bucketExists(empty.physicalName)).toBe(false);
   });
 
   it('frees the name and the project link of a bucket deleted through the storage routes', async () => {

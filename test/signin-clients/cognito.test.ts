@@ -9,7 +9,7 @@ import {
   UpdateUserPoolClientCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
-import { cognitoSignin } from '../../shared/ports/signin/aws';
+import { awsSignin } from '../../shared/ports/signin/aws';
 import { SigninUnavailableError } from '../../shared/ports/signin/port';
 
 /** The AWS adapter of the sign-in port, against the Cognito calls it must make. */
@@ -38,7 +38,7 @@ test('a web client: a confidential app client with the code flow, its first secr
     .resolves({ UserPoolClient: { ClientId: 'abc123', ClientSecret: 's3cret' } })
     .on(ListUserPoolClientSecretsCommand)
     .resolves({ ClientSecrets: [{ ClientSecretId: 'sec-1' }] });
-  expect(await cognitoSignin.create(spec)).toEqual({
+  expect(await awsSignin().create(spec)).toEqual({
     clientId: 'abc123',
     secret: { secretId: 'sec-1', value: 's3cret' },
   });
@@ -68,27 +68,27 @@ test('a public client has no secret; updates, secrets and deletes name the pool 
     .resolves({})
     .on(DeleteUserPoolClientCommand)
     .rejects(new ResourceNotFoundException({ message: 'gone', $metadata: {} } as never));
-  expect(await cognitoSignin.create({ ...spec, type: 'spa' })).toEqual({ clientId: 'pub1' });
+  expect(await awsSignin().create({ ...spec, type: 'spa' })).toEqual({ clientId: 'pub1' });
   expect(cognito.commandCalls(CreateUserPoolClientCommand)[0]?.args[0].input.GenerateSecret).toBe(false);
-  await cognitoSignin.update('pub1', { ...spec, name: 'Shop 2' });
+  await awsSignin().update('pub1', { ...spec, name: 'Shop 2' });
   expect(cognito.commandCalls(UpdateUserPoolClientCommand)[0]?.args[0].input).toMatchObject({
     UserPoolId: 'eu-central-1_pool',
     ClientId: 'pub1',
     ClientName: 'Shop 2',
   });
-  expect(await cognitoSignin.addSecret('abc123')).toEqual({ secretId: 'sec-2', value: 'v2' });
-  await cognitoSignin.removeSecret('abc123', 'sec-1');
+  expect(await awsSignin().addSecret('abc123')).toEqual({ secretId: 'sec-2', value: 'v2' });
+  await awsSignin().removeSecret('abc123', 'sec-1');
   expect(cognito.commandCalls(DeleteUserPoolClientSecretCommand)[0]?.args[0].input).toEqual({
     UserPoolId: 'eu-central-1_pool',
     ClientId: 'abc123',
     ClientSecretId: 'sec-1',
   });
   // A client already gone is no error.
-  await expect(cognitoSignin.remove('pub1')).resolves.toBeUndefined();
+  await expect(awsSignin().remove('pub1')).resolves.toBeUndefined();
 });
 
 test('without a user pool the adapter says so, and calls nothing', async () => {
   process.env.COGNITO_USER_POOL_ID = '-';
-  await expect(cognitoSignin.create(spec)).rejects.toBeInstanceOf(SigninUnavailableError);
+  await expect(awsSignin().create(spec)).rejects.toBeInstanceOf(SigninUnavailableError);
   expect(cognito.calls()).toHaveLength(0);
 });

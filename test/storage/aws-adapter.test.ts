@@ -19,10 +19,10 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import { purgeAndDeleteBucket } from '../../shared/domains/buckets/delete-bucket';
+import { getBucketConfig } from '../../shared/domains/buckets/records';
 import { awsMetrics } from '../../shared/ports/metrics/aws';
 import { awsStorage } from '../../shared/ports/object-storage/aws';
-import { purgeAndDeleteBucket } from '../../shared/ports/object-storage/delete-bucket';
-import { getBucketConfig } from '../../shared/ports/object-storage/records';
 
 /**
  * The AWS adapter of the storage port, against the S3 calls it must make (the local S3 server
@@ -46,7 +46,7 @@ const ref = { name: 'plt-aws-test', region: 'eu-west-1' };
 
 describe('bucket creation', () => {
   it('creates a private, encrypted, SSL-only bucket in its region with the upload CORS rule', async () => {
-    await awsStorage.createBucket('plt-new', { region: 'eu-west-1', tags: { org: 'org_1' } });
+    await awsStorage().createBucket('plt-new', { region: 'eu-west-1', tags: { org: 'org_1' } });
     expect(s3.commandCalls(CreateBucketCommand)[0]?.args[0].input).toEqual({
       Bucket: 'plt-new',
       CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' },
@@ -71,7 +71,7 @@ describe('bucket creation', () => {
   });
 
   it('sends no location constraint in us-east-1', async () => {
-    await awsStorage.createBucket('plt-east', { region: 'us-east-1' });
+    await awsStorage().createBucket('plt-east', { region: 'us-east-1' });
     expect(s3.commandCalls(CreateBucketCommand)[0]?.args[0].input.CreateBucketConfiguration).toBeUndefined();
     expect(s3.commandCalls(PutBucketTaggingCommand)).toHaveLength(0);
   });
@@ -80,8 +80,8 @@ describe('bucket creation', () => {
 describe('settings', () => {
   it('reads versioning: a bucket never versioned is Disabled', async () => {
     s3.on(GetBucketVersioningCommand).resolvesOnce({}).resolvesOnce({ Status: 'Suspended' });
-    expect(await awsStorage.getVersioning(ref)).toBe('Disabled');
-    expect(await awsStorage.getVersioning(ref)).toBe('Suspended');
+    expect(await awsStorage().getVersioning(ref)).toBe('Disabled');
+    expect(await awsStorage().getVersioning(ref)).toBe('Suspended');
   });
 
   it('reads a missing public access block as not blocked, and all four settings as blocked', async () => {
@@ -103,15 +103,15 @@ describe('settings', () => {
           RestrictPublicBuckets: true,
         },
       });
-    expect(await awsStorage.getPublicAccessBlocked(ref)).toBe(false);
-    expect(await awsStorage.getPublicAccessBlocked(ref)).toBe(false);
-    expect(await awsStorage.getPublicAccessBlocked(ref)).toBe(true);
+    expect(await awsStorage().getPublicAccessBlocked(ref)).toBe(false);
+    expect(await awsStorage().getPublicAccessBlocked(ref)).toBe(false);
+    expect(await awsStorage().getPublicAccessBlocked(ref)).toBe(true);
   });
 
   it('reads no lifecycle configuration as no rules, and removes it when the last rule goes', async () => {
     s3.on(GetBucketLifecycleConfigurationCommand).rejects(s3Error('NoSuchLifecycleConfiguration'));
-    expect(await awsStorage.getLifecycle(ref)).toEqual([]);
-    await awsStorage.putLifecycle(ref, []);
+    expect(await awsStorage().getLifecycle(ref)).toEqual([]);
+    await awsStorage().putLifecycle(ref, []);
     expect(s3.commandCalls(DeleteBucketLifecycleCommand)).toHaveLength(1);
   });
 });
@@ -125,7 +125,7 @@ describe('objects', () => {
       VersionId: 'v1',
       Metadata: { a: 'b' },
     });
-    expect(await awsStorage.headObject(ref, 'k')).toMatchObject({
+    expect(await awsStorage().headObject(ref, 'k')).toMatchObject({
       key: 'k',
       size: 5,
       storageClass: 'ARCHIVE_IR',
@@ -137,7 +137,7 @@ describe('objects', () => {
 
   it('signs upload links for the bucket region, bound to content type and size', async () => {
     const url = new URL(
-      await awsStorage.presignPut(ref, 'a b.txt', { contentType: 'text/plain', size: 3, expiresIn: 900 }),
+      await awsStorage().presignPut(ref, 'a b.txt', { contentType: 'text/plain', size: 3, expiresIn: 900 }),
     );
     expect(url.host).toBe('plt-aws-test.s3.eu-west-1.amazonaws.com');
     expect(url.searchParams.get('X-Amz-Credential')).toContain('/eu-west-1/s3/aws4_request');
@@ -148,7 +148,7 @@ describe('objects', () => {
 
   it('reports per-key failures of DeleteObjects', async () => {
     s3.on(DeleteObjectsCommand).resolves({ Errors: [{ Key: 'b', Code: 'AccessDenied', Message: 'Access Denied' }] });
-    expect(await awsStorage.deleteKeys(ref, ['a', 'b'])).toEqual({
+    expect(await awsStorage().deleteKeys(ref, ['a', 'b'])).toEqual({
       deleted: 1,
       errors: [{ key: 'b', code: 'AccessDenied', message: 'Access Denied' }],
     });
@@ -167,7 +167,7 @@ describe('objects', () => {
         NextVersionIdMarker: 'b2',
       })
       .resolvesOnce({ Versions: [{ Key: 'c', VersionId: 'c1', IsLatest: false }], IsTruncated: false });
-    expect(await awsStorage.listOldVersions(ref, 1000)).toEqual({
+    expect(await awsStorage().listOldVersions(ref, 1000)).toEqual({
       versions: [
         { key: 'a', versionId: 'a1' },
         { key: 'b', versionId: 'b2' },
@@ -184,7 +184,7 @@ describe('objects', () => {
 
 describe('bucket deletion on S3', () => {
   const purge = () =>
-    purgeAndDeleteBucket(awsStorage, { name: `plt-aws-${Date.now()}-${Math.random()}`.replace('.', '') });
+    purgeAndDeleteBucket(awsStorage(), { name: `plt-aws-${Date.now()}-${Math.random()}`.replace('.', '') });
 
   it('refuses a bucket with files', async () => {
     s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'a', Size: 1 }], IsTruncated: true });

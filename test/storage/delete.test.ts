@@ -63,8 +63,8 @@ it('deletes a folder of more files than one batch, then the versioned bucket in 
   const d5 = await p.delete(base);
   expect(d5.status).toBe(204);
   expect((await p.get(base)).status).toBe(404);
-  expect(await storage.bucketExists(bucket.ref.name)).toBe(false);
-  expect((await storage.listOldVersions(bucket.ref, 10)).versions).toEqual([]);
+  expect(await storage().bucketExists(bucket.ref.name)).toBe(false);
+  expect((await storage().listOldVersions(bucket.ref, 10)).versions).toEqual([]);
 });
 
 it('answers 409 when S3 refuses to delete an old version, and deletes once it can', async () => {
@@ -95,7 +95,7 @@ it('keeps only a delete marker when versioning is suspended', async () => {
   await p.put(`${base}/versioning`, { enabled: false });
   await putFiles(bucket.ref.name, ['a.txt']);
   await p.post(`${base}/objects/delete`, { keys: ['a.txt'] });
-  const { versions } = await storage.listOldVersions(bucket.ref, 10);
+  const { versions } = await storage().listOldVersions(bucket.ref, 10);
   expect(versions).toEqual([{ key: 'a.txt', versionId: expect.stringMatching(/^dm/) }]);
   expect((await p.delete(base)).status).toBe(204);
 });

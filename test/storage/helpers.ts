@@ -15,7 +15,7 @@ export async function newBucket(
 ): Promise<{ resource: ResourceRecord; ref: BucketRef }> {
   const resourceId = someId('res_');
   const name = `${CUSTOMER_BUCKET_PREFIX}t-${randomBytes(6).toString('hex')}`;
-  await storage.createBucket(name);
+  await storage().createBucket(name);
   const resource: ResourceRecord = {
     resourceId,
     type: 'bucket',

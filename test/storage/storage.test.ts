@@ -126,7 +126,7 @@ describe('uploads and downloads', () => {
 
   it('refuses an expired upload or download link', async () => {
     const past = new Date(Date.now() - 16 * 60 * 1000);
-    const up = await storage.presignPut(bucket.ref, 'docs/late.txt', {
+    const up = await storage().presignPut(bucket.ref, 'docs/late.txt', {
       contentType: 'text/plain',
       size: 4,
       expiresIn: 900,
@@ -138,7 +138,7 @@ describe('uploads and downloads', () => {
     const head = await p.get(`${base}/object?${q('docs/late.txt')}`);
     expect(head.status).toBe(404);
 
-    const down = await storage.presignGet(bucket.ref, 'docs/hello.txt', {
+    const down = await storage().presignGet(bucket.ref, 'docs/hello.txt', {
       expiresIn: 300,
       signingDate: new Date(Date.now() - 6 * 60 * 1000),
     });
@@ -442,7 +442,7 @@ describe('lifecycle', () => {
 
   it('adds rules, marks rules the platform did not write, and deletes them', async () => {
     // A rule written outside the platform (by an operator, say).
-    await storage.putLifecycle(lc.ref, [
+    await storage().putLifecycle(lc.ref, [
       { ID: 'ops-archive', Filter: { Prefix: 'archive/' }, Status: 'Disabled', Expiration: { Days: 400 } },
     ]);
     const res = await p.post(`${lcBase}/lifecycle`, { prefix: 'logs/', days: 30, noncurrentDays: 7 });
@@ -526,7 +526,7 @@ describe('usage', () => {
     const list = await p.get(`/v1/orgs/${p.org.orgId}/storage`);
     const listed = list.body.buckets.find((b: { resourceId: string }) => b.resourceId === ub.resource.resourceId);
     expect(listed.usage).toEqual(after.body.usage);
-    expect(await (await metrics()).bucketUsage(ub.ref, 42)).toEqual({ sizeBytes: 12, objects: 3, at: 42 });
+    expect(await metrics().bucketUsage(ub.ref, 42)).toEqual({ sizeBytes: 12, objects: 3, at: 42 });
   });
 });
 
@@ -545,7 +545,7 @@ describe('bucket delete', () => {
     const res = await p.delete(path);
     expect(res.status).toBe(204);
     expect((await p.get(path)).status).toBe(404);
-    expect(await storage.bucketExists(del.ref.name)).toBe(false);
+    expect(await storage().bucketExists(del.ref.name)).toBe(false);
   });
 });
 
@@ -585,7 +585,7 @@ describe('keys stay inside their bucket', () => {
         .status,
     ).toBe(400);
     expect((await p.post(`${base}/folders`, { prefix: `../${other.ref.name}/`, name: 'made' })).status).toBe(400);
-    const keys = (await storage.listKeys(other.ref, '', 100)).keys.map((k) => k.key);
+    const keys = (await storage().listKeys(other.ref, '', 100)).keys.map((k) => k.key);
     expect(keys).toEqual(['keep.txt']);
   });
 
@@ -597,7 +597,7 @@ describe('keys stay inside their bucket', () => {
     const res = await p.post(`${b}/objects/delete`, { keys: ['9', '0x10', 'true'] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ deleted: 3, done: true });
-    expect((await storage.listKeys(fresh.ref, '', 100)).keys.map((k) => k.key).sort()).toEqual(['16', '1e2']);
+    expect((await storage().listKeys(fresh.ref, '', 100)).keys.map((k) => k.key).sort()).toEqual(['16', '1e2']);
   });
 
   it('keeps a CORS origin that looks like a boolean as text', async () => {

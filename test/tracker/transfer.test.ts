@@ -279,7 +279,7 @@ describe('import by upload', () => {
     const { key } = JSON.parse(Buffer.from(small.body.file.split('.')[0], 'base64url').toString('utf8'));
     const bucket = { name: process.env.ARTIFACTS_BUCKET as string };
     const over = Buffer.alloc(5 * 1024 * 1024 + 1, 'x');
-    const unbound = await storage.presignPut(bucket, key, { contentType: 'text/csv', expiresIn: 60 });
+    const unbound = await storage().presignPut(bucket, key, { contentType: 'text/csv', expiresIn: 60 });
     expect((await fetch(unbound, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body: over })).status).toBe(
       200,
     );

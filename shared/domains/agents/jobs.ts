@@ -14,6 +14,7 @@ import { storage } from '../../ports/object-storage';
 import { queue } from '../../ports/queue';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { type Capability, type DeviceRecord, markSeen } from './devices';
+import type { CallbackMessage } from './queue-messages';
 
 /**
  * Agent jobs. The job record (`ORG#<orgId>`, `JOB#<jobId>`) is the truth. While a job is queued it
@@ -172,7 +173,7 @@ export async function queueCheck(job: Pick<JobRecord, 'orgId' | 'jobId' | 'statu
       : job.status === 'queued'
         ? Math.ceil((job.expiresAt - now) / 1000) + 1
         : Math.ceil(heartbeatLimitMs() / 1000) + 10;
-  await queue.send(
+  await queue().send(
     'AGENT_CHECKS_QUEUE_URL',
     { orgId: job.orgId, jobId: job.jobId },
     {
@@ -275,12 +276,7 @@ function raiseJobEvent(job: JobRecord): Promise<void> {
   });
 }
 
-/** What the callbacks worker is sent: a job that ended, and how many tries were made. */
-export interface CallbackMessage {
-  orgId: string;
-  jobId: string;
-  attempt: number;
-}
+export type { CallbackMessage } from './queue-messages';
 
 /** Tries of a callback, and the wait before each after the first (seconds). */
 export const CALLBACK_TRIES = 5;
@@ -292,7 +288,7 @@ const callbackDelay = (attempt: number) => Number(readEnv('AGENT_CALLBACK_DELAY_
  */
 export async function queueCallback(job: Pick<JobRecord, 'orgId' | 'jobId'>, attempt: number): Promise<void> {
   const message: CallbackMessage = { orgId: job.orgId, jobId: job.jobId, attempt };
-  await queue.send('AGENT_CALLBACKS_QUEUE_URL', message, attempt > 0 ? { delaySeconds: callbackDelay(attempt) } : {});
+  await queue().send('AGENT_CALLBACKS_QUEUE_URL', message, attempt > 0 ? { delaySeconds: callbackDelay(attempt) } : {});
 }
 
 /**
@@ -564,7 +560,7 @@ export async function uploadUrl(device: DeviceRecord, jobId: string): Promise<st
 
 /** A presigned PUT for a job's results (JSON; their size is checked when the job completes). */
 export const resultsLink = (job: Pick<JobRecord, 'orgId' | 'jobId'>) =>
-  storage.presignPut({ name: artifactsBucket() }, resultKey(job.orgId, job.jobId), {
+  storage().presignPut({ name: artifactsBucket() }, resultKey(job.orgId, job.jobId), {
     contentType: 'application/json',
     expiresIn: UPLOAD_LINK_SECONDS,
   });
@@ -585,9 +581,11 @@ export async function completeJob(
   let status: JobStatus = job.status === 'canceling' ? 'canceled' : outcome.status;
   let error = outcome.error;
   const key = resultKey(job.orgId, job.jobId);
-  const stored = await storage.headObject({ name: artifactsBucket() }, key).catch(() => undefined);
+  const stored = await storage()
+    .headObject({ name: artifactsBucket() }, key)
+    .catch(() => undefined);
   if (stored && stored.size > MAX_RESULT_BYTES) {
-    await storage.deleteKeys({ name: artifactsBucket() }, [key]);
+    await storage().deleteKeys({ name: artifactsBucket() }, [key]);
     status = 'failed';
     error = JOB_MESSAGES.resultsTooLarge;
   } else if (stored) result = { resultKey: key };
@@ -603,7 +601,7 @@ export async function completeJob(
 /** A 5-minute link to a done job's results; null before, or when it left none. */
 export async function resultsUrl(job: JobRecord): Promise<string | null> {
   if (job.status !== 'done' || !job.resultKey) return null;
-  return storage.presignGet({ name: artifactsBucket() }, job.resultKey, { expiresIn: 300 });
+  return storage().presignGet({ name: artifactsBucket() }, job.resultKey, { expiresIn: 300 });
 }
 
 /** A device counts as online when it polled, or sent a job's heartbeat, within this. */

@@ -1,14 +1,9 @@
 import { notFound } from '../../kernel/ground/errors';
-import {
-  type BucketRef,
-  deleteBucketAndVersions,
-  getBucketConfig,
-  getBucketConfigs,
-  storage,
-  type Versioning,
-} from '../../ports/object-storage';
+import { type BucketRef, storage, type Versioning } from '../../ports/object-storage';
 import { getResource, listResources, removeResource } from '../resources/records';
 import { type ResourceRecord, toResource } from '../resources/schema';
+import { deleteBucketAndVersions } from './delete-bucket';
+import { getBucketConfig, getBucketConfigs } from './records';
 
 export const BUCKET_NOT_FOUND = 'Bucket not found';
 
@@ -35,7 +30,9 @@ export async function describeBucket(bucket: Bucket) {
   const [config, versioning] = await Promise.all([
     getBucketConfig(bucket.ref.name),
     // Spec: `versioning` is null when unknown (the bucket can't be reached, say).
-    storage.getVersioning(bucket.ref).catch((): Versioning | null => null),
+    storage()
+      .getVersioning(bucket.ref)
+      .catch((): Versioning | null => null),
   ]);
   return { bucket: toResource(bucket.resource), versioning, usage: config?.usage ?? null };
 }

@@ -1,6 +1,7 @@
 import { invalid } from '../../kernel/ground/errors';
-import { type DeleteOutcome, deleteFailure, storage } from '../../ports/object-storage';
+import { type DeleteOutcome, storage } from '../../ports/object-storage';
 import type { Bucket } from './buckets';
+import { deleteFailure } from './delete-bucket';
 import { assertFolderPath } from './objects';
 
 export const NOTHING = 'Nothing to delete.';
@@ -24,7 +25,7 @@ export async function deleteObjects(bucket: Bucket, keys: string[], prefixes: st
     result.deleted += o.deleted;
     result.errors.push(...o.errors);
   };
-  if (keys.length > 0) add(await storage.deleteKeys(bucket.ref, [...new Set(keys)]));
+  if (keys.length > 0) add(await storage().deleteKeys(bucket.ref, [...new Set(keys)]));
 
   let budget = DELETE_BATCH;
   let done = true;
@@ -33,10 +34,10 @@ export async function deleteObjects(bucket: Bucket, keys: string[], prefixes: st
       done = false;
       break;
     }
-    const page = await storage.listKeys(bucket.ref, prefix, budget);
+    const page = await storage().listKeys(bucket.ref, prefix, budget);
     if (page.keys.length > 0) {
       add(
-        await storage.deleteKeys(
+        await storage().deleteKeys(
           bucket.ref,
           page.keys.map((k) => k.key),
         ),

@@ -26,7 +26,7 @@ const oneAtATime = <T>(bucket: Bucket, fn: () => Promise<T>) =>
  */
 export function addLifecycleRule(bucket: Bucket, input: { prefix: string; days: number; noncurrentDays?: number }) {
   return oneAtATime(bucket, async () => {
-    const rules = await storage.getLifecycle(bucket.ref);
+    const rules = await storage().getLifecycle(bucket.ref);
     if (rules.length >= MAX_RULES) throw conflict(TOO_MANY_RULES);
     const rule: S3LifecycleRule = {
       ID: `${PLATFORM_RULE_PREFIX}${newId('')}`,
@@ -37,17 +37,17 @@ export function addLifecycleRule(bucket: Bucket, input: { prefix: string; days: 
         input.noncurrentDays === undefined ? undefined : { NoncurrentDays: input.noncurrentDays },
     };
     const next = [...rules, rule];
-    await storage.putLifecycle(bucket.ref, next);
+    await storage().putLifecycle(bucket.ref, next);
     return { rule: toLifecycleRule(rule), lifecycle: next.map(toLifecycleRule) };
   });
 }
 
 export function deleteLifecycleRule(bucket: Bucket, ruleId: string) {
   return oneAtATime(bucket, async () => {
-    const rules = await storage.getLifecycle(bucket.ref);
+    const rules = await storage().getLifecycle(bucket.ref);
     const next = rules.filter((r) => r.ID !== ruleId);
     if (next.length === rules.length) throw notFound(RULE_NOT_FOUND);
-    await storage.putLifecycle(bucket.ref, next);
+    await storage().putLifecycle(bucket.ref, next);
     return { lifecycle: next.map(toLifecycleRule) };
   });
 }

@@ -40,7 +40,7 @@ export async function listObjects(
   // The cursor is bound to the bucket and the folder: one from another list is refused.
   const scope = `${orgId}:${bucket.resource.resourceId}:${query.prefix}`;
   const token = decodeCursor<{ t: string }>(scope, query.cursor)?.t;
-  const page = await storage.listFolder(bucket.ref, { prefix: query.prefix, limit: query.limit, token });
+  const page = await storage().listFolder(bucket.ref, { prefix: query.prefix, limit: query.limit, token });
   return {
     prefix: query.prefix,
     folders: page.folders,
@@ -50,15 +50,15 @@ export async function listObjects(
 }
 
 export async function objectInfo(bucket: Bucket, key: string) {
-  return { object: await onFile(storage.headObject(bucket.ref, key)) };
+  return { object: await onFile(storage().headObject(bucket.ref, key)) };
 }
 
 export async function downloadLink(bucket: Bucket, key: string) {
   if (key.endsWith('/')) throw invalid(FOLDER_DOWNLOAD);
   // A link to nothing would fail in the browser; say so here instead.
-  await onFile(storage.headObject(bucket.ref, key));
+  await onFile(storage().headObject(bucket.ref, key));
   const filename = key.slice(key.lastIndexOf('/') + 1);
-  const url = await storage.presignGet(bucket.ref, key, { expiresIn: DOWNLOAD_SECONDS, filename });
+  const url = await storage().presignGet(bucket.ref, key, { expiresIn: DOWNLOAD_SECONDS, filename });
   return { url, expiresIn: DOWNLOAD_SECONDS };
 }
 
@@ -81,7 +81,7 @@ export async function uploadLinks(bucket: Bucket, files: UploadRequest[]) {
     files.map(async (f) => {
       // An upload without a declared type is stored as bytes, S3's own default.
       const contentType = f.contentType || 'application/octet-stream';
-      const url = await storage.presignPut(bucket.ref, f.key, {
+      const url = await storage().presignPut(bucket.ref, f.key, {
         contentType,
         size: f.size,
         expiresIn: UPLOAD_SECONDS,
@@ -98,6 +98,6 @@ export async function createFolder(bucket: Bucket, prefix: string, name: string)
   if (name.includes('/')) throw invalid(FOLDER_NAME);
   const key = `${prefix}${name}/`;
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw invalid('Folder paths are at most 1,024 bytes.');
-  await storage.putFolder(bucket.ref, key);
+  await storage().putFolder(bucket.ref, key);
   return { key };
 }

@@ -23,10 +23,10 @@ export function toLifecycleRule(r: S3LifecycleRule): LifecycleRule {
 
 export async function getSettings(bucket: Bucket) {
   const [versioning, rules, lifecycle, publicAccessBlocked] = await Promise.all([
-    storage.getVersioning(bucket.ref),
-    storage.getCors(bucket.ref),
-    storage.getLifecycle(bucket.ref),
-    storage.getPublicAccessBlocked(bucket.ref),
+    storage().getVersioning(bucket.ref),
+    storage().getCors(bucket.ref),
+    storage().getLifecycle(bucket.ref),
+    storage().getPublicAccessBlocked(bucket.ref),
   ]);
   const { cors, cloudCors } = splitCors(rules);
   return { versioning, cors, cloudCors, lifecycle: lifecycle.map(toLifecycleRule), publicAccessBlocked };
@@ -35,12 +35,12 @@ export async function getSettings(bucket: Bucket) {
 /** Replaces the customer's CORS rules; the platform's own upload rule stays first, untouched. */
 export async function replaceCors(bucket: Bucket, rules: CorsRule[]) {
   if (rules.some((r) => r.ID === RESERVED_CORS_ID)) throw invalid(RESERVED_RULE);
-  const current = splitCors(await storage.getCors(bucket.ref)).cloudCors;
+  const current = splitCors(await storage().getCors(bucket.ref)).cloudCors;
   const reserved = current.ID === RESERVED_CORS_ID ? current : uploadCorsRule();
-  await storage.putCors(bucket.ref, [reserved, ...rules]);
+  await storage().putCors(bucket.ref, [reserved, ...rules]);
   return { cors: rules };
 }
 
 export async function setVersioning(bucket: Bucket, enabled: boolean) {
-  return { versioning: await storage.setVersioning(bucket.ref, enabled) };
+  return { versioning: await storage().setVersioning(bucket.ref, enabled) };
 }

@@ -4,10 +4,11 @@ import { describeError, log } from '../../kernel/ground/log';
 import { transact, updateVersioned } from '../../kernel/store/ops';
 import { versionedUpdate } from '../../kernel/store/table';
 import { cdn } from '../../ports/cdn';
-import { lookup } from '../../ports/dns';
+import { dns } from '../../ports/dns';
 import { queue } from '../../ports/queue';
 import { getHost, HostTaken, hostEntry, reserveHost } from '../hosts/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
+import type { CheckMessage } from './queue-messages';
 import {
   CHECK_EVERY_MS,
   claimsOf,
@@ -31,20 +32,20 @@ import {
  * hours). Unsettled domains are re-checked by the domain-checks worker every 5 minutes.
  */
 export async function checkDns(d: Pick<DomainRecord, 'hostname' | 'zone' | 'token'>): Promise<string[]> {
-  const dns = lookup();
+  const lookups = dns();
   const txt = ownershipRecord(d.hostname, d.token);
   const route = routingRecord(d.hostname, d.zone);
   const target = routingTarget();
   const [txts, cnames] = await Promise.all([
-    dns.txt(txt.name),
-    route.type === 'CNAME' ? dns.cname(d.hostname) : Promise.resolve([] as string[]),
+    lookups.txt(txt.name),
+    route.type === 'CNAME' ? lookups.cname(d.hostname) : Promise.resolve([] as string[]),
   ]);
   const missing: string[] = [];
   if (!txts.includes(txt.value)) missing.push(`the TXT record ${txt.name} with the value ${txt.value}`);
   let routed = cnames.includes(target);
   if (!routed) {
     // An apex (ALIAS, flattening) or a provider that answers with addresses: the endpoint's addresses.
-    const [mine, endpoint] = await Promise.all([dns.a(d.hostname), dns.a(target)]);
+    const [mine, endpoint] = await Promise.all([lookups.a(d.hostname), lookups.a(target)]);
     routed = endpoint.length > 0 && mine.some((a) => endpoint.includes(a));
   }
   if (!routed) missing.push(`the ${route.type} record ${route.name} pointing to ${target}`);
@@ -175,18 +176,14 @@ function raiseDomainEvent(d: DomainRecord, kind: 'domain.verified' | 'domain.fai
   });
 }
 
-export interface CheckMessage {
-  orgId: string;
-  hostname: string;
-  due: number;
-}
+export type { CheckMessage } from './queue-messages';
 
 /** The worker's next check of the domain, due at `due` (`DOMAIN_CHECK_DELAY_SECONDS` shortens the wait in tests). */
 export async function queueCheck(d: Pick<DomainRecord, 'orgId' | 'hostname'>, due: number, now = Date.now()) {
   const override = readEnv('DOMAIN_CHECK_DELAY_SECONDS');
   const seconds = override !== undefined ? Number(override) : Math.ceil((due - now) / 1000);
   const message: CheckMessage = { orgId: d.orgId, hostname: d.hostname, due };
-  await queue.send('DOMAIN_CHECKS_QUEUE_URL', message, { delaySeconds: Math.min(900, Math.max(0, seconds)) });
+  await queue().send('DOMAIN_CHECKS_QUEUE_URL', message, { delaySeconds: Math.min(900, Math.max(0, seconds)) });
 }
 
 /**

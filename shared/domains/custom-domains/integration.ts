@@ -6,7 +6,7 @@ import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
 import { TABLE } from '../../kernel/store/table';
-import { dnsProvider, kindAvailable, providerFetch } from '../../ports/dns';
+import { dns, kindAvailable, providerFetch } from '../../ports/dns';
 import { type ProviderCredentials, type ProviderKind, ProviderRefused } from '../../ports/dns/port';
 import { secrets } from '../../ports/secrets';
 import { getProviderRecord, type ProviderRecord, providerKey, sealCredentials } from './provider';
@@ -40,7 +40,7 @@ export async function connect(
   if (!kindAvailable(kind)) throw invalid(INTEGRATION_MESSAGES.refused);
   let zones: string[];
   try {
-    zones = await (await dnsProvider(kind, credentials)).listZones();
+    zones = await (await dns().provider(kind, credentials)).listZones();
   } catch (err) {
     if (!(err instanceof ProviderRefused)) {
       // No answer, or one that is no answer of the provider's API: nothing to tell the caller but to try again.

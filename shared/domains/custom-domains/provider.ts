@@ -1,5 +1,5 @@
 import { getItem, keys } from '../../kernel/store/table';
-import { dnsProvider } from '../../ports/dns';
+import { dns } from '../../ports/dns';
 import type { DnsProvider, ProviderCredentials, ProviderKind } from '../../ports/dns/port';
 import { secrets } from '../../ports/secrets';
 
@@ -37,7 +37,7 @@ export async function sealCredentials(orgId: string, credentials: ProviderCreden
 /** The adapter of a stored provider, its credentials decrypted. */
 export async function providerOf(record: ProviderRecord): Promise<DnsProvider> {
   const [plain] = await secrets().decrypt(context(record.orgId), [record.secret]);
-  return dnsProvider(record.kind, JSON.parse(plain as string) as ProviderCredentials);
+  return dns().provider(record.kind, JSON.parse(plain as string) as ProviderCredentials);
 }
 
 /** The organization's connected provider, or undefined. */

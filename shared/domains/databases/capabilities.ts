@@ -6,7 +6,7 @@ export type { Capability } from '../../ports/customer-tables';
  * What the table store of this platform can do beyond the data plane (the tables port). An engine
  * that still answers `UnknownOperationException` is treated as lacking the feature too.
  */
-export const supports = async (c: Capability): Promise<boolean> => (await tables()).supports(c);
+export const supports = async (c: Capability): Promise<boolean> => tables().supports(c);
 
 export const NOTES: Record<Capability, string> = {
   pointInTimeRecovery: 'Point-in-time recovery is not available on the local table store; it works on AWS.',

@@ -30,7 +30,7 @@ export async function cancelDeployment(
 /** Stops a build; a failure is logged (the deployment is canceled either way, its events move nothing). */
 async function stopBuild(buildId: string, deploymentId: string): Promise<void> {
   try {
-    await (await builds()).cancel(buildId);
+    await builds().cancel(buildId);
   } catch (err) {
     log.error('build not stopped', { deploymentId, buildId, error: describeError(err) });
   }

@@ -54,7 +54,7 @@ export async function createDeployment(orgId: string, projectId: string, created
     const repo = await getResource(orgId, 'repository', project.repoId);
     if (!repo || repo.status === 'deleting') throw notFound(M.notFound);
     // The commit as the repository has it: its full id, message and author.
-    const commit = await (await git()).commitInfo(project.repoId, body.commitSha);
+    const commit = await git().commitInfo(project.repoId, body.commitSha);
     if (!commit) throw notFound(M.commitNotFound);
     const deployment = await launch({
       project,

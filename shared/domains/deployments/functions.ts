@@ -23,7 +23,7 @@ function projectFunctions(orgId: string, projectId: string): Promise<FunctionRec
  * deployment then answers `function: null`, and promote says to redeploy). Idempotent.
  */
 export async function removeFunction(record: Pick<FunctionRecord, 'pk' | 'sk' | 'deploymentId'>): Promise<void> {
-  await (await runtime()).remove(record.deploymentId);
+  await runtime().remove(record.deploymentId);
   try {
     await db.send(
       new UpdateCommand({
@@ -58,7 +58,7 @@ export async function removeProjectOutputs(project: { orgId: string; projectId: 
   const ids = (await projectDeploymentKeys(project.projectId))
     .filter((d) => d.orgId === undefined || d.orgId === project.orgId)
     .map((d) => d.sk.slice(PREFIXES.deployments.deployment.length));
-  const port = await artifacts();
+  const port = artifacts();
   for (const id of ids) await port.removeDeployment(id);
   await port.removeCache(project.projectId);
 }

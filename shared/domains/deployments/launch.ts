@@ -122,7 +122,7 @@ export async function launch(input: LaunchInput): Promise<DeploymentRecord> {
   if (!env) return record;
 
   await supersede(project, input, deploymentId);
-  const port = await builds();
+  const port = builds();
   try {
     const { buildId } = await port.start({
       deploymentId,

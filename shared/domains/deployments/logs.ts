@@ -30,7 +30,7 @@ export async function buildLogPage(orgId: string, deploymentId: string, cursor: 
   const position = decodeCursor<{ p: string }>(scope, cursor)?.p;
   const d = await requireDeployment(orgId, deploymentId, true);
   const [{ lines, position: next }, mask] = await Promise.all([
-    (await builds()).readLog(d, position, PAGE_LINES),
+    builds().readLog(d, position, PAGE_LINES),
     deploymentMasker(d),
   ]);
   const finished = !isInProgress(d.status);
@@ -47,7 +47,7 @@ export async function buildLogPage(orgId: string, deploymentId: string, cursor: 
 /** `GET .../logs`: the build's output from its first step (the first 5,000 lines). */
 export async function buildLogLines(orgId: string, deploymentId: string) {
   const d = await requireDeployment(orgId, deploymentId);
-  const port = await builds();
+  const port = builds();
   const lines: { t?: number; m: string }[] = [];
   let position: string | undefined;
   while (lines.length < ALL_LINES) {
@@ -86,7 +86,7 @@ export async function runtimeLogs(orgId: string, deploymentId: string, q: string
   const to = Date.now();
   const from = to - HOUR;
   const [{ lines, more }, mask] = await Promise.all([
-    (await runtime()).logs(deploymentId, { from, to, q: q || undefined, limit: RUNTIME_LINES, order: 'desc' }),
+    runtime().logs(deploymentId, { from, to, q: q || undefined, limit: RUNTIME_LINES, order: 'desc' }),
     deploymentMasker(d),
   ]);
   const shown = maskLines(lines, mask, q || undefined).map(({ id: _id, ...line }) => line);
@@ -107,7 +107,7 @@ export async function tailRuntimeLogs(orgId: string, deploymentId: string, since
   const to = Date.now();
   const from = Math.max(to - HOUR, since ?? to - 60_000);
   const [{ lines, more }, mask] = await Promise.all([
-    (await runtime()).logs(deploymentId, { from, to, q: q || undefined, limit: TAIL_LINES, order: 'asc' }),
+    runtime().logs(deploymentId, { from, to, q: q || undefined, limit: TAIL_LINES, order: 'asc' }),
     deploymentMasker(d),
   ]);
   // From the lines read, before any is left out by the filter.

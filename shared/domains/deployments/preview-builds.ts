@@ -31,7 +31,7 @@ export function previewsOff(project: ProjectRecord, detail: Record<string, unkno
 
 /** Previews of the pull request's head for every linked project; one project's failure is logged, never thrown. */
 export async function previewPullForAll(pull: Pull, head: string): Promise<void> {
-  const port = await git();
+  const port = git();
   const commit = await port.commitInfo(pull.repoId, head);
   if (!commit) return;
   for (const { projectId } of await linkedProjects(pull.orgId, pull.repoId)) {
@@ -89,7 +89,7 @@ export async function previewPull(
 }
 
 async function mergeBaseWithTarget(pull: Pull, head: string): Promise<string | null> {
-  const port = await git();
+  const port = git();
   const target = await port.resolve(pull.repoId, pull.targetBranch);
   if (target?.kind !== 'branch') return null;
   return port.mergeBase(pull.repoId, target.commit, head).catch(() => null);
@@ -109,7 +109,7 @@ export async function nothingToBuild(
   project: Pick<ProjectRecord, 'rootDirectory' | 'previews'>,
 ): Promise<string | undefined> {
   if (base === head) return undefined;
-  const diff = await (await git()).diff(repoId, base, head, { maxFiles: MAX_FILES, maxLines: 1 });
+  const diff = await git().diff(repoId, base, head, { maxFiles: MAX_FILES, maxLines: 1 });
   if (diff.truncated || diff.files.length === 0) return undefined;
   const root = rootOf(project.rootDirectory);
   const ignore = previewsOf(project).ignore.map(globPattern);

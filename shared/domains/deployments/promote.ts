@@ -32,7 +32,7 @@ export async function promote(orgId: string, deploymentId: string, options: { fo
   if (d.status !== 'ready') throw conflict(M.notReady);
   if (project.productionDeploymentId === d.deploymentId) throw conflict(M.alreadyProduction);
   const fn = await getItem<FunctionRecord>(functionKey(orgId, d.projectId, d.deploymentId), true);
-  if (fn && (fn.removedAt || !(await (await runtime()).exists(d.deploymentId)))) throw conflict(M.functionRemoved);
+  if (fn && (fn.removedAt || !(await runtime().exists(d.deploymentId)))) throw conflict(M.functionRemoved);
   if (d.target === 'preview' && d.envHash && !options.force) {
     const production = await deploymentEnv(orgId, d.projectId, 'production');
     if (envHash(production.vars) !== d.envHash) throw conflict(PREVIEW_VARIABLES);

@@ -82,7 +82,7 @@ async function expireDeployment(d: DeploymentRecord): Promise<boolean> {
   });
   if (!expired) return false;
   await removeFunction({ ...functionKey(d.orgId, d.projectId, d.deploymentId), deploymentId: d.deploymentId });
-  await (await artifacts()).removeOutput(d.deploymentId);
+  await artifacts().removeOutput(d.deploymentId);
   return true;
 }
 

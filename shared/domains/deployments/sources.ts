@@ -27,7 +27,7 @@ export const sourceKey = (projectId: string, uploadId: string) => `sources/${pro
 /** The archive's size and age, or undefined when nothing was uploaded there (or it expired). */
 export async function headSource(key: string): Promise<{ size: number; lastModified?: number } | undefined> {
   try {
-    const info = await storage.headObject({ name: artifactsBucket() }, key);
+    const info = await storage().headObject({ name: artifactsBucket() }, key);
     return { size: info.size, lastModified: info.lastModified };
   } catch (err) {
     const name = (err as { name?: string }).name;
@@ -43,7 +43,7 @@ export async function headSource(key: string): Promise<{ size: number; lastModif
  * every upload has its own key, so equal keys never meet.
  */
 export async function sourceDigest(key: string): Promise<string | undefined> {
-  const res = await presignedResponse(() => storage.presignGet({ name: artifactsBucket() }, key, { expiresIn: 300 }));
+  const res = await presignedResponse(() => storage().presignGet({ name: artifactsBucket() }, key, { expiresIn: 300 }));
   if (res.status === 404) return undefined;
   if (!res.ok || !res.body) throw new Error(`Reading the source archive answered ${res.status}.`);
   const hash = createHash('sha256');
@@ -53,7 +53,7 @@ export async function sourceDigest(key: string): Promise<string | undefined> {
 
 /** A presigned PUT bound to the archive's content type and exact length. */
 export function presignSourcePut(key: string, size: number): Promise<string> {
-  return storage.presignPut({ name: artifactsBucket() }, key, {
+  return storage().presignPut({ name: artifactsBucket() }, key, {
     contentType: ARCHIVE_CONTENT_TYPE,
     size,
     expiresIn: UPLOAD_LINK_SECONDS,

@@ -185,9 +185,9 @@ export async function deleteMailbox(orgId: string, mailboxId: string): Promise<v
   const bucket = { name: artifactsBucket() };
   let token: string | undefined;
   do {
-    const page = await storage.listKeys(bucket, mailFolder(mailboxId), 1000, token);
+    const page = await storage().listKeys(bucket, mailFolder(mailboxId), 1000, token);
     if (page.keys.length > 0)
-      await storage.deleteKeys(
+      await storage().deleteKeys(
         bucket,
         page.keys.map((k) => k.key),
       );

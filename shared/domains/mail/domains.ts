@@ -6,7 +6,7 @@ import { DeleteCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
-import { lookup } from '../../ports/dns';
+import { dns } from '../../ports/dns';
 import { inboundMxHost, mail } from '../../ports/mail-transport';
 import { CLAIM_MESSAGES } from '../custom-domains/claims';
 import { getDomain, getMailbox, MAIL_MESSAGES, type MailDomainRecord, mailKeys } from './records';
@@ -158,7 +158,7 @@ export async function verifyDomain(orgId: string, domain: string): Promise<MailD
   const now = Date.now();
   const holder = await holderOf(domain);
   if (holder && holder.orgId !== orgId) return claimedElsewhere(d, now);
-  const txt = reserved(domain) ? [] : await lookup().txt(verificationName(domain));
+  const txt = reserved(domain) ? [] : await dns().txt(verificationName(domain));
   const found = reserved(domain) || txt.includes(verificationValue(d.verificationToken));
   if (!found) {
     return updateVersioned<MailDomainRecord>(mailKeys.domain(orgId, domain), undefined, {

@@ -4,43 +4,14 @@ import { PREFIXES } from '../../kernel/store/keys';
 import { transact } from '../../kernel/store/ops';
 import { putNew, TABLE } from '../../kernel/store/table';
 import { deliverTo, mailboxFor } from './deliver';
+import type { MailFeedback } from './queue-messages';
 import { domainOf } from './records';
 import { mailPk } from './threads';
 import { usageKeys } from './usage';
 
-/**
- * What the mail system says after a send: SES's event publishing (`eventType`, through the
- * configuration set's topic) or identity notifications (`notificationType`); locally the SMTP
- * server says the same for SES's simulator addresses. `mail.source` is the envelope sender: the
- * mailbox that sent it.
- */
-export interface MailFeedback {
-  eventType?: 'Bounce' | 'Complaint';
-  notificationType?: 'Bounce' | 'Complaint';
-  mail: {
-    messageId: string;
-    source: string;
-    timestamp?: string;
-    commonHeaders?: { messageId?: string; subject?: string };
-  };
-  bounce?: {
-    bounceType: 'Permanent' | 'Transient' | 'Undetermined';
-    bounceSubType?: string;
-    bouncedRecipients: { emailAddress: string; diagnosticCode?: string }[];
-  };
-  complaint?: { complainedRecipients: { emailAddress: string }[]; complaintFeedbackType?: string };
-}
+export { isFeedback, type MailFeedback } from './queue-messages';
 
 const kindOf = (f: MailFeedback) => f.eventType ?? f.notificationType;
-
-export const isFeedback = (m: unknown): m is MailFeedback => {
-  const f = m as MailFeedback | undefined;
-  const kind = f && kindOf(f);
-  if (typeof f?.mail?.messageId !== 'string' || typeof f.mail.source !== 'string') return false;
-  if (kind === 'Bounce') return Array.isArray(f.bounce?.bouncedRecipients);
-  if (kind === 'Complaint') return Array.isArray(f.complaint?.complainedRecipients);
-  return false;
-};
 
 /** The envelope sender, bare (`Name <a@b>` → `a@b`), lower-cased. */
 const bare = (source: string) => (source.match(/<([^<>]+)>/)?.[1] ?? source).trim().toLowerCase();

@@ -2,15 +2,9 @@ import { describeError, log } from '../../kernel/ground/log';
 import { newId } from '../../kernel/store/ids';
 import { queue } from '../../ports/queue';
 import type { NotifyEvent } from './kinds';
+import type { NotifyMessage } from './queue-messages';
 
-/**
- * The notify worker's messages: an event to deliver, or a later step of a notice (a timer, with
- * the time it was due: the step is judged as of then at the earliest, so a timer that fires a
- * little early, or a test's clock, is not held by quiet hours that have ended).
- */
-export type NotifyMessage =
-  | { type: 'event'; event: NotifyEvent }
-  | { type: 'step'; userId: string; noticeId: string; step: number; at?: number };
+export type { NotifyMessage } from './queue-messages';
 
 /**
  * Raises a notification event: one message to the notify worker (lib/workers.ts), which finds the
@@ -22,7 +16,7 @@ export async function raiseEvent(event: Omit<NotifyEvent, 'eventId' | 'at'> & { 
   const full: NotifyEvent = { ...event, at, eventId: newId('evt_', at) };
   const message: NotifyMessage = { type: 'event', event: full };
   try {
-    await queue.send('NOTIFY_QUEUE_URL', message);
+    await queue().send('NOTIFY_QUEUE_URL', message);
   } catch (err) {
     log.warn('notify_unsent', { kind: event.kind, orgId: event.orgId, error: describeError(err) });
   }

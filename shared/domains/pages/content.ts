@@ -17,7 +17,7 @@ const folder = (orgId: string, pageId: string) => `pages/${orgId}/${pageId}/`;
 export async function writeContent(orgId: string, pageId: string, markdown: string): Promise<string> {
   const key = `${folder(orgId, pageId)}${newId('pc_')}.md`;
   const body = Buffer.from(markdown, 'utf8');
-  const url = () => storage.presignPut(bucket(), key, { contentType: TYPE, size: body.length, expiresIn: 60 });
+  const url = () => storage().presignPut(bucket(), key, { contentType: TYPE, size: body.length, expiresIn: 60 });
   const res = await presignedCall(url, { method: 'PUT', headers: { 'content-type': TYPE }, body });
   if (res.status >= 300) throw new Error(`Writing page content failed (HTTP ${res.status}).`);
   return key;
@@ -26,7 +26,7 @@ export async function writeContent(orgId: string, pageId: string, markdown: stri
 /** The content of an object; '' for no key; undefined when the object is gone. */
 export async function readContent(key: string | null | undefined): Promise<string | undefined> {
   if (!key) return '';
-  const res = await presignedCall(() => storage.presignGet(bucket(), key, { expiresIn: 60 }));
+  const res = await presignedCall(() => storage().presignGet(bucket(), key, { expiresIn: 60 }));
   if (res.status === 404) return undefined;
   if (res.status >= 300) throw new Error(`Reading page content failed (HTTP ${res.status}).`);
   return res.body.toString('utf8');
@@ -35,7 +35,7 @@ export async function readContent(key: string | null | undefined): Promise<strin
 /** Deletes content objects (a version nobody reads any more). */
 export async function removeContent(keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  const out = await storage.deleteKeys(bucket(), keys);
+  const out = await storage().deleteKeys(bucket(), keys);
   if (out.errors.length > 0) throw new Error(`Deleting page content failed: ${out.errors[0]?.message}`);
 }
 
@@ -43,7 +43,7 @@ export async function removeContent(keys: string[]): Promise<void> {
 export async function removeAllContent(orgId: string, pageId: string): Promise<void> {
   let token: string | undefined;
   do {
-    const page = await storage.listKeys(bucket(), folder(orgId, pageId), 1000, token);
+    const page = await storage().listKeys(bucket(), folder(orgId, pageId), 1000, token);
     await removeContent(page.keys.map((k) => k.key));
     token = page.truncated ? page.nextToken : undefined;
   } while (token);

@@ -15,6 +15,7 @@ import { GitArchiveError } from '../../ports/git/port';
 import { storage } from '../../ports/object-storage';
 import { putFileAt } from '../../ports/object-storage/put-file';
 import { queue } from '../../ports/queue';
+import type { ArchiveJob } from './queue-messages';
 
 /**
  * Archives of a commit (`POST …/contents/archive`): made once per commit and format by the
@@ -44,13 +45,7 @@ interface ArchiveRecord {
   error?: string;
 }
 
-/** What the worker is sent. */
-export interface ArchiveJob {
-  repoId: string;
-  commit: string;
-  format: ArchiveFormat;
-  requestedAt: number;
-}
+export type { ArchiveJob } from './queue-messages';
 
 export type ArchiveState =
   | { status: 'ready'; size: number; url: string; expiresIn: number }
@@ -79,7 +74,7 @@ export async function requestArchive(
   const held = await getItem<ArchiveRecord>(key, true);
   const now = Date.now();
   if (held?.status === 'ready' && now - (held.builtAt ?? 0) < KEPT_MS) {
-    const url = await storage.presignGet({ name: artifactsBucket() }, objectKey(repo.resourceId, commit, format), {
+    const url = await storage().presignGet({ name: artifactsBucket() }, objectKey(repo.resourceId, commit, format), {
       expiresIn: ARCHIVE_LINK_SECONDS,
       filename: `${repo.name}-${commit.slice(0, 7)}.${format}`,
     });
@@ -106,7 +101,7 @@ export async function requestArchive(
   }
   const job: ArchiveJob = { repoId: repo.resourceId, commit, format, requestedAt: now };
   try {
-    await queue.send('REPO_ARCHIVES_QUEUE_URL', job);
+    await queue().send('REPO_ARCHIVES_QUEUE_URL', job);
   } catch (err) {
     // Not queued: the claim goes, so the next request tries again rather than waiting for nothing.
     await db.send(
@@ -143,7 +138,7 @@ export async function buildArchive(job: ArchiveJob): Promise<void> {
         else done(null, chunk);
       },
     });
-    await pipeline(await (await git()).archive(job.repoId, job.commit, job.format), limit, createWriteStream(file));
+    await pipeline(await git().archive(job.repoId, job.commit, job.format), limit, createWriteStream(file));
     size = (await stat(file)).size;
     await upload(file, size, objectKey(job.repoId, job.commit, job.format), contentType(job.format));
     const now = Date.now();
@@ -162,6 +157,6 @@ const putRecord = (key: { pk: string; sk: string }, record: ArchiveRecord) =>
 
 /** The file into the artifacts bucket, through a short presigned PUT (as uploads are read). */
 async function upload(file: string, size: number, key: string, type: string): Promise<void> {
-  const url = await storage.presignPut({ name: artifactsBucket() }, key, { contentType: type, size, expiresIn: 300 });
+  const url = await storage().presignPut({ name: artifactsBucket() }, key, { contentType: type, size, expiresIn: 300 });
   await putFileAt(url, file, size, type, 'Writing the archive');
 }

@@ -150,7 +150,7 @@ export async function createRepository(orgId: string, caller: Caller, input: Cre
 
   await db.send(new PutCommand({ TableName: TABLE(), Item: { ...repoOrgKey(record.resourceId), orgId } }));
   if (input.importId) return record;
-  const port = await git();
+  const port = git();
   try {
     await port.create(record.resourceId, record.defaultBranch);
   } catch (err) {
@@ -225,7 +225,7 @@ export async function deleteRepository(r: RepoRecord): Promise<void> {
       if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
     }
   }
-  await (await git()).remove(r.resourceId);
+  await git().remove(r.resourceId);
   await Promise.all([removeLfsObjects({ orgId: r.orgId, repoId: r.resourceId }), removeLocks(r.resourceId)]);
   await removeResource(marked);
   // The id's own items: its organization (repoOrgKey), the tags index, archive records.

@@ -72,8 +72,8 @@ export async function removeRepoIndex(repoId: string): Promise<void> {
  * tags, `refs` lists the index's and `resolve` finds a tag by name there.
  */
 export async function repoGit(): Promise<GitPort> {
-  const port = await git();
-  return port.listsTags ? port : withIndexedTags(port);
+  const port = git();
+  return (await port.listsTags()) ? port : withIndexedTags(port);
 }
 
 /** `port` with the index's tags (its other methods as they are, `this` kept). */

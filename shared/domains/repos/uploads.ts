@@ -20,7 +20,7 @@ export async function createUploads(repoId: string, files: { path: string; size:
   return Promise.all(
     files.map(async (f) => {
       const uploadId = newId('rup_');
-      const url = await storage.presignPut(bucket, keyOf(repoId, uploadId), {
+      const url = await storage().presignPut(bucket, keyOf(repoId, uploadId), {
         contentType: CONTENT_TYPE,
         size: f.size,
         expiresIn: UPLOAD_LINK_SECONDS,
@@ -41,7 +41,7 @@ export async function readUpload(repoId: string, path: string, uploadId: string,
   if (!/^rup_[0-9a-z]{10,64}$/.test(uploadId))
     throw invalid(`${path}: ${uploadId} is not an upload of this repository.`);
   const bucket = { name: artifactsBucket() };
-  const res = await presignedResponse(() => storage.presignGet(bucket, keyOf(repoId, uploadId), { expiresIn: 60 }));
+  const res = await presignedResponse(() => storage().presignGet(bucket, keyOf(repoId, uploadId), { expiresIn: 60 }));
   if (res.status === 404) throw invalid(`${path}: the upload ${uploadId} wasn't found. Upload the file first.`);
   if (!res.ok) throw new Error(`Reading an upload failed (HTTP ${res.status}).`);
   const length = Number(res.headers.get('content-length') ?? '0');
@@ -54,7 +54,7 @@ export async function readUpload(repoId: string, path: string, uploadId: string,
 /** Removes committed uploads; a missing one is fine. */
 export async function removeUploads(repoId: string, uploadIds: string[]): Promise<void> {
   if (uploadIds.length === 0) return;
-  await storage.deleteKeys(
+  await storage().deleteKeys(
     { name: artifactsBucket() },
     uploadIds.map((id) => keyOf(repoId, id)),
   );

@@ -42,7 +42,7 @@ async function targetOf(host: string, now: number): Promise<HostTarget> {
 
 async function manifestOf(deploymentId: string): Promise<BuildManifest | undefined> {
   if (manifests.has(deploymentId)) return manifests.get(deploymentId);
-  const manifest = await (await artifacts()).readManifest(deploymentId);
+  const manifest = await artifacts().readManifest(deploymentId);
   if (manifests.size > 1_000) manifests.clear();
   manifests.set(deploymentId, manifest);
   return manifest;
@@ -69,7 +69,7 @@ const cacheControlOf = (path: string) =>
  */
 export async function routeRequest(r: EdgeRequest, now = Date.now()): Promise<EdgeResponse> {
   const answer = await answerOf(r, now);
-  if (answer.deployment) recordEdgeRequest(answer.deployment, answer.response.status, now);
+  if (answer.deployment) await recordEdgeRequest(answer.deployment, answer.response.status, now);
   return answer.response;
 }
 
@@ -93,7 +93,7 @@ async function answerOf(
   if (manifest?.kind === 'server') {
     // As the local edge tells the function: the request's id and the visitor's address.
     const headers = { ...r.headers, 'x-request-id': r.requestId, 'x-forwarded-for': r.sourceIp };
-    const answer = await (await runtime()).invoke(d.deploymentId, { ...r, headers });
+    const answer = await runtime().invoke(d.deploymentId, { ...r, headers });
     return served({
       status: answer.status,
       headers: { ...answer.headers, 'x-request-id': r.requestId },
@@ -104,7 +104,7 @@ async function answerOf(
   if (r.method !== 'GET' && r.method !== 'HEAD') {
     return served({ status: 405, headers: { allow: 'GET, HEAD', 'x-request-id': r.requestId }, body: Buffer.alloc(0) });
   }
-  const file = await (await artifacts()).readStatic(d.deploymentId, r.path);
+  const file = await artifacts().readStatic(d.deploymentId, r.path);
   if (!file) return served(page(404, 'Not found', 'There is no file at this path.', r.requestId));
   if (r.method === 'HEAD') close(file.body);
   return served({

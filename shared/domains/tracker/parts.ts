@@ -245,7 +245,7 @@ export async function startAttachment(
     createdAt: now,
   };
   await transact([putNew({ ...attachmentKey(actor.orgId, issue.issueId, attachment.attachmentId), ...attachment })]);
-  const url = await storage.presignPut(
+  const url = await storage().presignPut(
     { name: artifactsBucket() },
     objectKey(actor.orgId, issue.issueId, attachment.attachmentId),
     {
@@ -268,7 +268,7 @@ async function findAttachment(actor: Actor, ref: string, id: string) {
 export async function completeAttachment(actor: Actor, ref: string, id: string): Promise<Attachment> {
   const { issue, attachment } = await findAttachment(actor, ref, id);
   if (attachment.uploaded) return attachment;
-  const info = await storage
+  const info = await storage()
     .headObject({ name: artifactsBucket() }, objectKey(actor.orgId, issue.issueId, id))
     .catch(() => undefined);
   if (!info || info.size !== attachment.size) throw conflict('The file has not been uploaded yet.');
@@ -283,7 +283,7 @@ export async function completeAttachment(actor: Actor, ref: string, id: string):
 export async function attachmentLink(actor: Actor, ref: string, id: string) {
   const { issue, attachment } = await findAttachment(actor, ref, id);
   if (!attachment.uploaded) throw notFound('Attachment not found');
-  const url = await storage.presignGet({ name: artifactsBucket() }, objectKey(actor.orgId, issue.issueId, id), {
+  const url = await storage().presignGet({ name: artifactsBucket() }, objectKey(actor.orgId, issue.issueId, id), {
     expiresIn: 300,
     filename: attachment.filename,
   });
@@ -295,7 +295,7 @@ export async function deleteAttachment(actor: Actor, ref: string, id: string): P
   const perms = permissionsFor(space, actor);
   if (!perms.deleteAttachments && attachment.authorId !== actor.id)
     throw forbidden("You can't delete this attachment.");
-  await storage.deleteKeys({ name: artifactsBucket() }, [objectKey(actor.orgId, issue.issueId, id)]);
+  await storage().deleteKeys({ name: artifactsBucket() }, [objectKey(actor.orgId, issue.issueId, id)]);
   await deleteMany([attachmentKey(actor.orgId, issue.issueId, id)]);
   if (attachment.uploaded) await count(actor.orgId, issue.issueId, 'attachmentCount', -1);
 }

@@ -186,10 +186,10 @@ export async function exportIssues(
   const key = `${EXPORTS_PREFIX}${actor.orgId}/${newId('exp_')}.${format}`;
   const bucket = { name: artifactsBucket() };
   const bytes = Buffer.from(body);
-  const put = () => storage.presignPut(bucket, key, { contentType, size: bytes.length, expiresIn: 300 });
+  const put = () => storage().presignPut(bucket, key, { contentType, size: bytes.length, expiresIn: 300 });
   const res = await presignedCall(put, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
   if (res.status >= 300) throw new Error(`export upload failed: ${res.status}`);
-  return { link: await storage.presignGet(bucket, key, { expiresIn: 300, filename }) };
+  return { link: await storage().presignGet(bucket, key, { expiresIn: 300, filename }) };
 }
 
 // Import -----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import { getItem, orgPk, TABLE } from '../../kernel/store/table';
 import { queue } from '../../ports/queue';
 import type { NotifyEvent } from '../notifications/kinds';
 import { type EndpointRecord, endpointKey, listEndpoints, signingSecrets, WEBHOOK_MESSAGES } from './endpoints';
+import type { DeliveryMessage } from './queue-messages';
 
 /** One try: when, the answer's status or the error, how long it took. */
 export interface Attempt {
@@ -44,13 +45,7 @@ export interface DeliveryRecord {
   claimedBy?: string;
 }
 
-export interface DeliveryMessage {
-  orgId: string;
-  endpointId: string;
-  deliveryId: string;
-  /** Not before this time (a wait longer than SQS's 15 minutes goes in several hops). */
-  notBefore: number;
-}
+export type { DeliveryMessage } from './queue-messages';
 
 const PREFIX = PREFIXES.webhooks.delivery;
 const deliveryKey = (orgId: string, endpointId: string, deliveryId: string) => ({
@@ -104,7 +99,7 @@ export function signatureHeaders(
 }
 
 const send = (m: DeliveryMessage, delayMs: number) =>
-  queue.send('WEBHOOKS_QUEUE_URL', m, delayMs > 0 ? { delaySeconds: Math.min(900, Math.ceil(delayMs / 1000)) } : {});
+  queue().send('WEBHOOKS_QUEUE_URL', m, delayMs > 0 ? { delaySeconds: Math.min(900, Math.ceil(delayMs / 1000)) } : {});
 
 /**
  * Fans an event out to the organization's enabled endpoints subscribed to its kind: one delivery

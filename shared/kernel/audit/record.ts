@@ -52,7 +52,7 @@ export async function recordRequest(a: Answered): Promise<void> {
   const action = route ? actionFor(route) : 'unknown';
   const caller = a.caller;
   const orgId = a.orgId ?? (caller && caller.kind !== 'user' ? caller.orgId : undefined) ?? null;
-  analytics().emit({
+  await analytics().emit({
     at: a.startedAt,
     orgId,
     ...(a.params.projectId ? { projectId: a.params.projectId } : {}),

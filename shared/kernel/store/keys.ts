@@ -43,7 +43,7 @@ export const PREFIXES = {
   /** The local DNS port's records (shared/ports/dns/local.ts). */
   dns: { name: 'DNS#' },
   /** Bucket settings and the local object store's versions (shared/ports/object-storage). */
-  objectStorage: { bucket: 'BUCKETCFG#', version: 'VER#' },
+  objectStorage: { bucket: 'BUCKETCFG#', version: 'VER#', localShim: 'LOCALS3#' },
   platformAdmin: { region: 'REGION#', location: 'LOCATION#', model: 'MODEL#' },
   projects: { project: 'PRJ#', slug: 'PRJSLUG#', env: 'ENV#' },
   deployments: {

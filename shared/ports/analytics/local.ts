@@ -9,8 +9,8 @@ const MAX = 50_000;
 let buffer: AnalyticsEvent[] = [];
 let draining = false;
 
-export const localSink = (): AnalyticsSink => ({
-  emit: (event: AnalyticsEvent) => {
+export const localAnalytics = (): AnalyticsSink => ({
+  emit: async (event: AnalyticsEvent) => {
     if (!draining) return;
     buffer.push(event);
     if (buffer.length > MAX) buffer.splice(0, buffer.length - MAX);

@@ -19,9 +19,12 @@ export interface AnalyticsEvent {
   caller: string;
 }
 
-/** Where events go: on AWS one structured log line, locally an in-process buffer. */
+/**
+ * Where events go: on AWS one structured log line, locally an in-process buffer. `emit` does no
+ * I/O: once the adapter is loaded the event is written before it answers.
+ */
 export interface AnalyticsSink {
-  emit(event: AnalyticsEvent): void;
+  emit(event: AnalyticsEvent): Promise<void>;
 }
 
 /** What a log line of an event starts with, for the subscription filter and the worker. */

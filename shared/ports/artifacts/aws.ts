@@ -8,9 +8,9 @@ import type { ArtifactsPort, BuildManifest, StaticFile } from './port';
 async function removePrefix(prefix: string): Promise<void> {
   const bucket = { name: artifactsBucket() };
   for (let token: string | undefined, round = 0; round < 100; round++) {
-    const page = await storage.listKeys(bucket, prefix, 1000, token);
+    const page = await storage().listKeys(bucket, prefix, 1000, token);
     if (page.keys.length > 0)
-      await storage.deleteKeys(
+      await storage().deleteKeys(
         bucket,
         page.keys.map((k) => k.key),
       );
@@ -22,7 +22,7 @@ async function removePrefix(prefix: string): Promise<void> {
 /** The build's `manifest.json`, read through a short presigned link (the storage port's one way in). */
 async function readManifest(deploymentId: string): Promise<BuildManifest | undefined> {
   const key = `artifacts/${deploymentId}/manifest.json`;
-  const url = await storage.presignGet({ name: artifactsBucket() }, key, { expiresIn: 60 });
+  const url = await storage().presignGet({ name: artifactsBucket() }, key, { expiresIn: 60 });
   const res = await fetch(url);
   if (res.status === 404) return undefined;
   if (!res.ok) throw new Error(`Reading the build's manifest failed (HTTP ${res.status}).`);
@@ -48,7 +48,7 @@ async function readStatic(deploymentId: string, urlPath: string): Promise<Static
   if (base !== '' && !extname(base)) candidates.push(`${base}.html`);
   const bucket = { name: artifactsBucket() };
   for (const [i, file] of [...candidates, '404.html'].entries()) {
-    const url = await storage.presignGet(bucket, `artifacts/${deploymentId}/static/${file}`, { expiresIn: 60 });
+    const url = await storage().presignGet(bucket, `artifacts/${deploymentId}/static/${file}`, { expiresIn: 60 });
     const res = await fetch(url);
     if (res.ok && res.body) {
       return {
@@ -68,7 +68,10 @@ async function readStatic(deploymentId: string, urlPath: string): Promise<Static
 export function awsArtifacts(): ArtifactsPort {
   return {
     readManifest,
-    functionCode: (deploymentId) => ({ bucket: artifactsBucket(), key: `artifacts/${deploymentId}/function.zip` }),
+    functionCode: async (deploymentId) => ({
+      bucket: artifactsBucket(),
+      key: `artifacts/${deploymentId}/function.zip`,
+    }),
     removeOutput: (deploymentId) => removePrefix(`artifacts/${deploymentId}/`),
     removeDeployment: (deploymentId) => removePrefix(`artifacts/${deploymentId}/`),
     removeCache: (projectId) => removePrefix(`cache/${projectId}/`),

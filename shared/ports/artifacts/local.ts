@@ -65,7 +65,7 @@ export function localArtifacts(): ArtifactsPort {
         throw err;
       }
     },
-    functionCode: (deploymentId) => ({ dir: localPaths.stagedFunction(deploymentId) }),
+    functionCode: async (deploymentId) => ({ dir: localPaths.stagedFunction(deploymentId) }),
     removeOutput: async (deploymentId) => {
       await remove(localPaths.static(deploymentId));
       await remove(localPaths.stagedFunction(deploymentId));

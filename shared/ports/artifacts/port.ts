@@ -34,7 +34,7 @@ export interface ArtifactsPort {
   /** The build's manifest; undefined when it left none. */
   readManifest(deploymentId: string): Promise<BuildManifest | undefined>;
   /** Where the server function's code is, as the runtime port takes it. */
-  functionCode(deploymentId: string): DeployFunctionInput['code'];
+  functionCode(deploymentId: string): Promise<DeployFunctionInput['code']>;
   /** Deletes what a deployment serves (static files, function package); its build log stays. */
   removeOutput(deploymentId: string): Promise<void>;
   /** Deletes everything a deployment's build left, its build log included where it is kept here. */

@@ -72,7 +72,7 @@ export async function replaceLfsPointers(
     if (!pointer) continue;
     const path = relative(dir, file);
     const res = await presignedResponse(() =>
-      storage.presignGet({ name: lfs.bucket }, `${lfs.prefix}${pointer.oid}`, { expiresIn: 300 }),
+      storage().presignGet({ name: lfs.bucket }, `${lfs.prefix}${pointer.oid}`, { expiresIn: 300 }),
     ).catch((err: Error) => {
       throw new LfsSourceError(lfsFailed(path, err.message));
     });

@@ -7,12 +7,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import type { BuildMetrics, DeploymentRecord } from '../../domains/deployments/schema';
-import { IN_PROGRESS } from '../../domains/deployments/schema';
 import { publishEvent } from '../../kernel/events/bus';
 import { processEnv, readEnv } from '../../kernel/ground/env';
 import { describeError, log as platformLog } from '../../kernel/ground/log';
-import { PREFIXES } from '../../kernel/store/keys';
-import { scanPages } from '../../kernel/store/ops';
 import { localPaths } from '../../kernel/tenancy/paths';
 import { firstLink, handOver, machineNetworkEnv, tenantDir } from '../../kernel/tenancy/sandbox';
 import type { BuildManifest } from '../artifacts/port';
@@ -273,7 +270,7 @@ async function fetchSource(job: BuildJob, dest: string, log: BuildLogWriter, dea
   if (job.source.kind === 'git') {
     // The commit's tree as git archives it, unpacked by the same careful extractor as uploads.
     log.line(`Checking out ${job.source.commitSha.slice(0, 12)} (${job.source.branch}).`);
-    const stream = await (await git()).archive(job.source.repoId, job.source.commitSha, 'tar.gz');
+    const stream = await git().archive(job.source.repoId, job.source.commitSha, 'tar.gz');
     const { entries, bytes } = await extractArchive(stream, dest);
     log.line(`Unpacked ${entries} files and folders (${Math.ceil(bytes / 1024)} KB).`);
     // Git LFS pointers become their files, as on AWS (the build script does it there).
@@ -286,7 +283,7 @@ async function fetchSource(job: BuildJob, dest: string, log: BuildLogWriter, dea
     return;
   }
   log.line('Downloading the source archive.');
-  const url = await storage.presignGet({ name: job.source.bucket }, job.source.key, { expiresIn: 300 });
+  const url = await storage().presignGet({ name: job.source.bucket }, job.source.key, { expiresIn: 300 });
   const res = await fetch(url, {
     signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]),
   });
@@ -435,20 +432,11 @@ async function removeOutputs(deploymentId: string): Promise<void> {
 /**
  * Deployments left `queued`, `building` or `deploying` by a platform that stopped mid-build
  * (their build is gone with it) are told FAILED, with the reason in their log, so the worker ends
- * them in `error` and the project can be deleted or built again.
+ * them in `error` and the project can be deleted or built again. The records come from the caller
+ * (a scan of the platform's table, lib/local/edge.ts): an adapter reads no platform record itself.
  */
-export async function recoverInterruptedBuilds(): Promise<number> {
+export async function recoverInterruptedBuilds(pages: AsyncIterable<{ items: DeploymentRecord[] }>): Promise<number> {
   let recovered = 0;
-  const pages = scanPages<DeploymentRecord>({
-    FilterExpression: 'begins_with(sk, :d) AND #status IN (:a, :b, :c)',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':d': PREFIXES.deployments.deployment,
-      ':a': IN_PROGRESS[0],
-      ':b': IN_PROGRESS[1],
-      ':c': IN_PROGRESS[2],
-    },
-  });
   for await (const page of pages) {
     for (const item of page.items) {
       if (state.active.has(item.deploymentId) || state.queue.some((j) => j.deploymentId === item.deploymentId))

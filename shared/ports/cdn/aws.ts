@@ -28,7 +28,7 @@ export const tenantName = (hostname: string) => hostname.replace(/[^a-z0-9.-]/g,
  * serves no domains) in its connection group (`CDN_CONNECTION_GROUP_ID`), one tenant per custom
  * domain with a CloudFront-managed certificate validated over HTTP by CloudFront itself.
  */
-export const cloudfrontCdn: CdnPort = {
+export const awsCdn = (): CdnPort => ({
   async addDomain(hostname) {
     const distributionId = readEnv('CDN_DISTRIBUTION_ID');
     if (!distributionId || distributionId === '-') return undefined;
@@ -90,4 +90,4 @@ export const cloudfrontCdn: CdnPort = {
       throw err;
     }
   },
-};
+});

@@ -1,20 +1,13 @@
-import { config } from '../../kernel/config';
-import { lazyPort } from '../../kernel/ground/lazy';
+import { definePort } from '../adapter';
 import type { CdnPort } from './port';
 
 export type { CdnPort, CertificateState } from './port';
-
-let adapter: CdnPort | undefined;
 
 // Computed: the functions' bundler leaves the local adapter out of the Lambda bundles.
 const LOCAL_ADAPTER = './local';
 
 /** CloudFront's multi-tenant distribution on AWS; on one machine none (or a stand-in's certificates). */
-export function cdn(): CdnPort {
-  adapter ??= lazyPort<CdnPort>(() =>
-    config.target === 'local'
-      ? (import(LOCAL_ADAPTER) as Promise<{ localCdn: CdnPort }>).then((m) => m.localCdn)
-      : import('./aws').then((m) => m.cloudfrontCdn),
-  );
-  return adapter;
-}
+export const cdn = definePort<CdnPort>({
+  aws: () => import('./aws').then((m) => m.awsCdn()),
+  local: () => (import(LOCAL_ADAPTER) as Promise<typeof import('./local')>).then((m) => m.localCdn()),
+});

@@ -7,7 +7,7 @@ const PREFIX = 'local-';
  * No CDN on one machine; with `LOCAL_CERTIFICATE_SECONDS`, a stand-in whose certificates are issued
  * that long after the domain was added (the tenant id says when, so nothing is kept).
  */
-export const localCdn: CdnPort = {
+export const localCdn = (): CdnPort => ({
   async addDomain(_hostname, now) {
     const seconds = Number(readEnv('LOCAL_CERTIFICATE_SECONDS'));
     if (!Number.isFinite(seconds) || seconds <= 0) return undefined;
@@ -21,4 +21,4 @@ export const localCdn: CdnPort = {
       : { status: 'pending', detail: 'The certificate is being issued.' };
   },
   async removeDomain() {},
-};
+});

@@ -1,18 +1,13 @@
-import { config } from '../../kernel/config';
+import { definePort } from '../adapter';
 import type { TablesPort } from './port';
 
 export type { Capability, TablesPort } from './port';
 
-let adapter: Promise<TablesPort> | undefined;
-
-// The local adapter's path is computed: the functions' bundler leaves it out of the Lambda bundles.
+// Computed: the functions' bundler leaves the local adapter out of the Lambda bundles.
 const LOCAL_ADAPTER = './local';
 
-/** The adapter for PLATFORM_TARGET, loaded on first use. */
-export function tables(): Promise<TablesPort> {
-  adapter ??=
-    config.target === 'local'
-      ? (import(LOCAL_ADAPTER) as Promise<{ localTables: () => TablesPort }>).then((m) => m.localTables())
-      : import('./aws').then((m) => m.awsTables());
-  return adapter;
-}
+/** What the customer-table engine supports beyond the data plane: DynamoDB, or DynamoDB Local. */
+export const tables = definePort<TablesPort>({
+  aws: () => import('./aws').then((m) => m.awsTables()),
+  local: () => (import(LOCAL_ADAPTER) as Promise<typeof import('./local')>).then((m) => m.localTables()),
+});

@@ -6,5 +6,5 @@
 export type Capability = 'pointInTimeRecovery' | 'tableClass' | 'tags';
 
 export interface TablesPort {
-  supports(capability: Capability): boolean;
+  supports(capability: Capability): Promise<boolean>;
 }

@@ -14,7 +14,7 @@ interface Envelope<T> {
 
 /**
  * Cloudflare with an API token (or an OAuth access token) of the organization, through the guarded
- * fetch it is given (shared/ports/dns/index.ts `providerFetch`). An apex CNAME is flattened by
+ * fetch it is given (shared/ports/dns/providers.ts). An apex CNAME is flattened by
  * Cloudflare itself, so ALIAS is written as a CNAME.
  */
 export function cloudflareProvider(credentials: { apiToken: string }, fetch: FetchLike): DnsProvider {

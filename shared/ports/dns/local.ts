@@ -2,7 +2,9 @@ import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
 import { PREFIXES } from '../../kernel/store/keys';
 import { TABLE } from '../../kernel/store/table';
-import type { DnsProvider, DnsRecord, RecordType } from './port';
+import { lookups } from './lookup';
+import type { DnsPort, DnsProvider, DnsRecord, RecordType } from './port';
+import { remoteProvider } from './providers';
 
 /**
  * One machine's DNS: zones kept in the platform table (their own partitions, nobody's tenant
@@ -121,3 +123,12 @@ export function localProvider(): DnsProvider {
     },
   };
 }
+
+/**
+ * One machine: lookups through `DNS_SERVERS` (the local authoritative server of `npm start`),
+ * Route 53 and Cloudflare (a stand-in on loopback allowed), and the `local` kind.
+ */
+export const localDns = (): DnsPort => ({
+  ...lookups,
+  provider: async (kind, credentials) => (await remoteProvider(kind, credentials, true)) ?? localProvider(),
+});

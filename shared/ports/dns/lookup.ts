@@ -7,8 +7,15 @@ const PUBLIC = ['1.1.1.1', '8.8.8.8'];
 
 const NONE = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'NXDOMAIN', 'ESERVFAIL', 'EREFUSED']);
 
-/** Lookups through `DNS_SERVERS` (read at each call: tests point it at their own server). */
-export function dnsLookup(): DnsLookup {
+/** Lookups through `DNS_SERVERS`, read at each lookup (tests point it at their own server). */
+export const lookups: DnsLookup = {
+  txt: (name) => dnsLookup().txt(name),
+  cname: (name) => dnsLookup().cname(name),
+  a: (name) => dnsLookup().a(name),
+};
+
+/** Lookups through the servers `DNS_SERVERS` names now. */
+function dnsLookup(): DnsLookup {
   const servers = (readEnv('DNS_SERVERS') ?? '')
     .split(',')
     .map((s) => s.trim())

@@ -43,6 +43,15 @@ export interface DnsProvider {
   remove(zone: string, records: DnsRecord[]): Promise<void>;
 }
 
+/**
+ * The dns port as its accessor serves it: lookups (the same code on both targets; only the servers
+ * differ) and the adapter of a connected provider. Route 53 and Cloudflare can be connected on any
+ * target, `local` on one machine only.
+ */
+export interface DnsPort extends DnsLookup {
+  provider(kind: ProviderKind, credentials: ProviderCredentials): Promise<DnsProvider>;
+}
+
 /** The provider refused the credentials or the call: the message says what it answered. */
 export class ProviderRefused extends Error {
   override name = 'ProviderRefused';

@@ -47,7 +47,7 @@ import {
  * `<GIT_REPO_PREFIX><repoId>` (the functions' grants are scoped to the prefix). CodeCommit's own
  * checks are the compare-and-swap: `parentCommitId` on CreateCommit (ParentCommitIdOutdated →
  * GitConflict), CreateBranch refusing an existing name. What CodeCommit's API lacks is said where
- * it matters: it lists and resolves no tags (`listsTags: false`: the platform's tags index, shared/domains/repos/tags.ts, does),
+ * it matters: it lists and resolves no tags (`listsTags()` is false: the platform's tags index, shared/domains/repos/tags.ts, does),
  * moves no branch to an arbitrary commit, and makes no archives (they are written here, from the
  * tree's blobs: at most MAX_ARCHIVE_FILES files, ARCHIVE_READS GetBlob calls at a time).
  */
@@ -131,9 +131,11 @@ const content = async (read: () => Promise<{ bytes?: Uint8Array; size: number }>
   }
 };
 
-export class AwsGit implements GitPort {
+class AwsGit implements GitPort {
   // Its API lists no tags and resolves none (shared/domains/repos/tags.ts keeps an index).
-  readonly listsTags = false;
+  async listsTags(): Promise<boolean> {
+    return false;
+  }
   /** CodeCommit makes the default branch with the first commit pushed to it. */
   async create(repoId: string, _defaultBranch: string): Promise<void> {
     try {
@@ -144,7 +146,7 @@ export class AwsGit implements GitPort {
   }
 
   // The job's role signs git's requests (CodeCommit's credential helper, in the AWS CLI).
-  pushTarget(repoId: string): { url: string; config: string[] } {
+  async pushTarget(repoId: string): Promise<{ url: string; config: string[] }> {
     return {
       url: `https://git-codecommit.${config.region}.amazonaws.com/v1/repos/${repositoryName(repoId)}`,
       config: ['credential.helper=!aws codecommit credential-helper $@', 'credential.UseHttpPath=true'],
@@ -611,3 +613,6 @@ export class AwsGit implements GitPort {
     return codecommitTransport(repositoryName(repoId), config.region, credentials, request);
   }
 }
+
+/** CodeCommit, through its API (and its smart HTTP for the git endpoint). */
+export const awsGit = (): GitPort => new AwsGit();

@@ -1,19 +1,14 @@
-import { config } from '../../kernel/config';
+import { definePort } from '../adapter';
 import type { GitPort } from './port';
 
 export type { GitChange, GitCommit, GitFile, GitPerson, GitPort, GitTag } from './port';
 export { GitChangeError, GitConflict, GitInputError, GitTooFar } from './port';
 
-let adapter: Promise<GitPort> | undefined;
-
-// The local adapter runs git on this machine: its path is computed, so no Lambda bundle holds it.
+// Computed: the functions' bundler leaves the local adapter (git on this machine) out of the Lambda bundles.
 const LOCAL_ADAPTER = './local';
 
-/** The adapter for PLATFORM_TARGET, loaded on first use (CodeCommit's client is a chunk of its own). */
-export function git(): Promise<GitPort> {
-  adapter ??=
-    config.target === 'local'
-      ? (import(LOCAL_ADAPTER) as Promise<{ LocalGit: new () => GitPort }>).then((m) => new m.LocalGit())
-      : import('./aws').then((m) => new m.AwsGit());
-  return adapter;
-}
+/** Repositories' storage: CodeCommit (its client a chunk of its own), or bare repositories on disk. */
+export const git = definePort<GitPort>({
+  aws: () => import('./aws').then((m) => m.awsGit()),
+  local: () => (import(LOCAL_ADAPTER) as Promise<typeof import('./local')>).then((m) => m.localGit()),
+});

@@ -352,8 +352,10 @@ const repo = (repoId: string) => {
   return path;
 };
 
-export class LocalGit implements GitPort {
-  readonly listsTags = true;
+class LocalGit implements GitPort {
+  async listsTags(): Promise<boolean> {
+    return true;
+  }
   async create(repoId: string, defaultBranch: string): Promise<void> {
     checkRef(defaultBranch);
     const path = repoPath(repoId);
@@ -375,7 +377,7 @@ export class LocalGit implements GitPort {
     });
   }
 
-  pushTarget(repoId: string): { url: string; config: string[] } {
+  async pushTarget(repoId: string): Promise<{ url: string; config: string[] }> {
     return { url: repoPath(repoId), config: [] };
   }
 
@@ -862,3 +864,6 @@ async function updateRef(
   }
   announce(repoId, ref, expected, next);
 }
+
+/** Bare repositories on this machine, driven by the git CLI. */
+export const localGit = (): GitPort => new LocalGit();

@@ -130,14 +130,14 @@ export interface GitPort {
    * Whether `refs` lists tags and `resolve` finds them. CodeCommit's API does neither: the
    * platform keeps a tags index for it (shared/domains/repos/tags.ts).
    */
-  readonly listsTags: boolean;
+  listsTags(): Promise<boolean>;
   /** Creates the repository's storage with `defaultBranch` as its HEAD; one that exists is kept. */
   create(repoId: string, defaultBranch: string): Promise<void>;
   /**
    * Where the platform's own jobs (an import, where builds run) push a whole history with the git
    * CLI: a URL or path, and the `-c` settings its credentials need. Never handed to a person.
    */
-  pushTarget(repoId: string): { url: string; config: string[] };
+  pushTarget(repoId: string): Promise<{ url: string; config: string[] }>;
   /** Deletes the repository's storage; a missing one is fine. */
   remove(repoId: string): Promise<void>;
   /** Every branch and tag, by name. */

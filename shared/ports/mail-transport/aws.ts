@@ -23,7 +23,7 @@ const named = (err: unknown, name: string) => (err as Error).name === name;
  * SES v2. The platform's own sender (`MAIL_FROM`) and organizations' domains are identities of the
  * account (domains with Easy DKIM); in SES's sandbox only verified recipients receive.
  */
-export const sesMail: MailPort = {
+export const awsMail = (): MailPort => ({
   async send(message) {
     const out = await ses().send(
       new SendEmailCommand({
@@ -109,4 +109,4 @@ export const sesMail: MailPort = {
       productionAccess: out.ProductionAccessEnabled ?? false,
     };
   },
-};
+});

@@ -34,7 +34,7 @@ function smtp(): Transporter {
  * Mailboxes' messages go over SMTP to the local SMTP server (lib/local/smtp.ts), which writes them
  * there too and delivers the platform's own addresses.
  */
-export const localMail: MailPort = {
+export const localMail = (): MailPort => ({
   async send(message) {
     const messageId = `<${randomUUID()}@outbox.localhost>`;
     const raw = await new MailComposer({
@@ -78,4 +78,4 @@ export const localMail: MailPort = {
     while (sends.length > 0 && (sends[0] as number) < since) sends.shift();
     return { ...LOCAL_QUOTA, sentLast24Hours: sends.length, sendingEnabled: true, productionAccess: false };
   },
-};
+});

@@ -1,8 +1,8 @@
 import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { config } from '../../kernel/config';
 import { sdkSettings } from '../../kernel/ground/sdk-settings';
-import type { BucketRef, Usage } from '../object-storage';
-import type { MetricsPort } from './port';
+import type { BucketRef } from '../object-storage/port';
+import type { MetricsPort, Usage } from './port';
 
 /**
  * A bucket's usage on AWS, from S3's daily storage metrics in CloudWatch (reported once a day in

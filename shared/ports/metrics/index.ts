@@ -1,19 +1,16 @@
-import { config } from '../../kernel/config';
+import { definePort } from '../adapter';
 import type { MetricsPort } from './port';
 
-export type { MetricsPort } from './port';
+export type { MetricsPort, Usage } from './port';
 
-let adapter: Promise<MetricsPort> | undefined;
-
-// Both adapters load on first use: the CloudWatch client stays out of every function but the
-// usage worker's, and the local one out of the Lambda bundles (its path is computed).
+// Computed: the functions' bundler leaves the local adapter out of the Lambda bundles.
 const LOCAL_ADAPTER = './local';
 
-/** The adapter for PLATFORM_TARGET, made on first use. */
-export function metrics(): Promise<MetricsPort> {
-  adapter ??=
-    config.target === 'local'
-      ? (import(LOCAL_ADAPTER) as Promise<{ localMetrics: () => MetricsPort }>).then((m) => m.localMetrics())
-      : import('./aws').then((m) => m.awsMetrics());
-  return adapter;
-}
+/**
+ * Figures the cloud reports (S3's daily storage metrics in CloudWatch), or counted on one machine;
+ * the CloudWatch client stays out of every function but the usage worker's.
+ */
+export const metrics = definePort<MetricsPort>({
+  aws: () => import('./aws').then((m) => m.awsMetrics()),
+  local: () => (import(LOCAL_ADAPTER) as Promise<typeof import('./local')>).then((m) => m.localMetrics()),
+});

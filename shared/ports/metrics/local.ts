@@ -1,5 +1,5 @@
-import { type BucketRef, storage, type Usage } from '../object-storage';
-import type { MetricsPort } from './port';
+import { type BucketRef, storage } from '../object-storage';
+import type { MetricsPort, Usage } from './port';
 
 /**
  * Counts a bucket's files and bytes, page by page (spec part A "Bucket usage": `{ sizeBytes,
@@ -10,7 +10,7 @@ async function countUsage(bucket: BucketRef, now = Date.now()): Promise<Usage> {
   let objects = 0;
   let token: string | undefined;
   do {
-    const page = await storage.listKeys(bucket, '', 1000, token);
+    const page = await storage().listKeys(bucket, '', 1000, token);
     for (const k of page.keys) sizeBytes += k.size;
     objects += page.keys.length;
     token = page.nextToken;

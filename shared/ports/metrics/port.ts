@@ -1,4 +1,11 @@
-import type { BucketRef, Usage } from '../object-storage';
+import type { BucketRef } from '../object-storage/port';
+
+/** Spec part A, "Bucket usage": a bucket's latest daily figures. */
+export interface Usage {
+  sizeBytes?: number;
+  objects?: number;
+  at?: number;
+}
 
 /**
  * The metrics port: figures the platform reports but does not count on every request. AWS: S3's

@@ -19,7 +19,6 @@ import { config } from '../../kernel/config';
 import { sdkSettings } from '../../kernel/ground/sdk-settings';
 import { uploadCorsRule } from './cors';
 import type { BucketRef, OldVersion, StoragePort, Versioning } from './port';
-import { deleteBucketRecords } from './records';
 import { errorName, S3_CLIENT_DEFAULTS, s3Operations } from './s3';
 
 /**
@@ -47,7 +46,7 @@ const s3 = s3Operations(clientFor);
 /** How many pages of ListObjectVersions one call reads at most, looking for old versions. */
 const MAX_VERSION_PAGES = 5;
 
-export const awsStorage: StoragePort = {
+export const awsStorage = (): StoragePort => ({
   ...s3,
 
   async createBucket(name, options = {}) {
@@ -111,7 +110,6 @@ export const awsStorage: StoragePort = {
 
   async deleteBucket(name) {
     await clientFor().send(new DeleteBucketCommand({ Bucket: name }));
-    await deleteBucketRecords(name);
   },
 
   async deleteKeys(bucket, keys) {
@@ -199,4 +197,4 @@ export const awsStorage: StoragePort = {
       throw err;
     }
   },
-};
+});

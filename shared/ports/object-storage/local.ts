@@ -1,11 +1,5 @@
-import {
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  type LifecycleRule,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateBucketCommand, DeleteBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
 import { sdkSettings } from '../../kernel/ground/sdk-settings';
@@ -14,17 +8,25 @@ import { newId } from '../../kernel/store/ids';
 import { PREFIXES } from '../../kernel/store/keys';
 import { sleep, TABLE } from '../../kernel/store/table';
 import { uploadCorsRule } from './cors';
-import type { BucketRef, DeleteOutcome, FolderPage, OldVersion, StoragePort, Versioning } from './port';
-import { type BucketConfig, bucketConfigKey, deleteBucketRecords, getBucketConfig, setBucketFields } from './records';
+import type {
+  BucketRef,
+  DeleteOutcome,
+  FolderPage,
+  OldVersion,
+  S3LifecycleRule,
+  StoragePort,
+  Versioning,
+} from './port';
 import { S3_CLIENT_DEFAULTS, s3Operations, toFileEntry } from './s3';
 
 /**
  * The local S3 server (s3rver behind a SigV4 gate, lib/local/s3-server.ts): path-style, signed with
- * the platform's engine credentials (from the environment, as every AWS client here). It has no versioning, lifecycle or public
- * access block, so this adapter keeps those settings itself, in the bucket's record of the
- * platform table (records.ts), and answers as S3 would:
+ * the platform's engine credentials (from the environment, as every AWS client here). It has no
+ * versioning, lifecycle or public access block, so this adapter keeps those settings itself, as
+ * the stand-in's own state (`LOCALS3#<bucket>` items of the local table, apart from the platform's
+ * records of the bucket, which are the buckets product's), and answers as S3 would:
  * - versioning: the status is kept; a file deleted through the API while versioning is on leaves
- *   an old version and a delete marker, kept as items `VER#<versionId>` beside the record (their
+ *   an old version and a delete marker, kept as items `VER#<versionId>` beside the settings (their
  *   bytes are not kept). Files overwritten with upload links leave no old version here.
  * - lifecycle rules are kept and listed, but nothing expires locally.
  * - public access block: reported as set (the platform creates every bucket private); the local
@@ -32,9 +34,9 @@ import { S3_CLIENT_DEFAULTS, s3Operations, toFileEntry } from './s3';
  * - legal holds (S3 Object Lock, set outside the platform): `putLegalHold` marks a key whose file
  *   and old versions can't be deleted, as S3 refuses them, per key.
  */
-interface LocalBucketConfig extends BucketConfig {
+interface LocalBucketConfig {
   versioning?: Versioning;
-  lifecycle?: LifecycleRule[];
+  lifecycle?: S3LifecycleRule[];
   publicAccessBlocked?: boolean;
   holds?: Set<string>;
 }
@@ -63,13 +65,58 @@ function s3Error(name: string, message: string, status: number): Error {
 }
 const LOCKED = 'Access Denied because object protected by object lock.';
 
-const configOf = (name: string) => getBucketConfig<LocalBucketConfig>(name, true);
+/** The stand-in's state of a bucket: its settings (`CFG`) and old versions (`VER#…`). */
+const shimKey = (name: string) => ({ pk: `${PREFIXES.objectStorage.localShim}${name}`, sk: 'CFG' });
+/** Where the settings were kept before they had an item of their own (beside the bucket's records). */
+const formerKey = (name: string) => ({ pk: `${PREFIXES.objectStorage.bucket}${name}`, sk: 'CFG' });
+const SETTINGS = ['versioning', 'lifecycle', 'publicAccessBlocked', 'holds'] as const;
+
+async function configOf(name: string): Promise<LocalBucketConfig | undefined> {
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: shimKey(name), ConsistentRead: true }));
+  if (out.Item) return out.Item as LocalBucketConfig;
+  // A `.data/` folder from before: its settings move to their own item the first time they are read.
+  const former = await db.send(new GetCommand({ TableName: TABLE(), Key: formerKey(name), ConsistentRead: true }));
+  const kept = Object.fromEntries(
+    SETTINGS.flatMap((f) => (former.Item?.[f] === undefined ? [] : [[f, former.Item[f]]])),
+  );
+  if (Object.keys(kept).length === 0) return undefined;
+  await setSettings(name, kept);
+  return kept as LocalBucketConfig;
+}
+
+/** Sets (or, with `undefined`, removes) settings of the bucket, creating its item when needed. */
+async function setSettings(name: string, fields: Partial<Record<keyof LocalBucketConfig, unknown>>): Promise<void> {
+  const entries = Object.entries(fields);
+  const sets = entries.flatMap(([, v], i) => (v === undefined ? [] : [`#f${i} = :v${i}`]));
+  const removes = entries.flatMap(([, v], i) => (v === undefined ? [`#f${i}`] : []));
+  await db.send(
+    new UpdateCommand({
+      TableName: TABLE(),
+      Key: shimKey(name),
+      UpdateExpression: [
+        sets.length ? `SET ${sets.join(', ')}` : '',
+        removes.length ? `REMOVE ${removes.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([f], i) => [`#f${i}`, f])),
+      ExpressionAttributeValues: sets.length
+        ? Object.fromEntries(entries.flatMap(([, v], i) => (v === undefined ? [] : [[`:v${i}`, v]])))
+        : undefined,
+    }),
+  );
+}
+
+/** Removes the stand-in's state of a bucket: `deleteBucket` gets here once it holds no old version. */
+async function removeShim(name: string): Promise<void> {
+  await db.send(new DeleteCommand({ TableName: TABLE(), Key: shimKey(name) }));
+}
 
 async function putVersions(name: string, items: { key: string; versionId: string }[]): Promise<void> {
   const at = Date.now();
   for (let i = 0; i < items.length; i += 25) {
     let pending: Record<string, unknown>[] | undefined = items.slice(i, i + 25).map((v) => ({
-      PutRequest: { Item: { pk: bucketConfigKey(name).pk, sk: versionSk(v.versionId), ...v, at } },
+      PutRequest: { Item: { pk: shimKey(name).pk, sk: versionSk(v.versionId), ...v, at } },
     }));
     for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
       if (attempt > 0) await sleep(20 * 2 ** attempt);
@@ -84,7 +131,7 @@ async function removeVersions(name: string, versionIds: string[]): Promise<void>
   for (let i = 0; i < versionIds.length; i += 25) {
     let pending: Record<string, unknown>[] | undefined = versionIds
       .slice(i, i + 25)
-      .map((id) => ({ DeleteRequest: { Key: { pk: bucketConfigKey(name).pk, sk: versionSk(id) } } }));
+      .map((id) => ({ DeleteRequest: { Key: { pk: shimKey(name).pk, sk: versionSk(id) } } }));
     for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
       if (attempt > 0) await sleep(20 * 2 ** attempt);
       const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE()]: pending } }));
@@ -99,7 +146,7 @@ async function queryVersions(name: string, limit: number): Promise<OldVersion[]>
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ver)',
-      ExpressionAttributeValues: { ':pk': bucketConfigKey(name).pk, ':ver': PREFIXES.objectStorage.version },
+      ExpressionAttributeValues: { ':pk': shimKey(name).pk, ':ver': PREFIXES.objectStorage.version },
       ProjectionExpression: '#key, versionId',
       ExpressionAttributeNames: { '#key': 'key' },
       ConsistentRead: true,
@@ -109,7 +156,7 @@ async function queryVersions(name: string, limit: number): Promise<OldVersion[]>
   return (out.Items ?? []) as OldVersion[];
 }
 
-export const localStorage: StoragePort = {
+export const localStorage = (): StoragePort => ({
   ...s3,
 
   /**
@@ -150,7 +197,7 @@ export const localStorage: StoragePort = {
   async createBucket(name) {
     await clientFor().send(new CreateBucketCommand({ Bucket: name }));
     await s3.putCors({ name }, [uploadCorsRule()]);
-    await setBucketFields(name, { versioning: 'Disabled', publicAccessBlocked: true });
+    await setSettings(name, { versioning: 'Disabled', publicAccessBlocked: true });
   },
 
   async deleteBucket(name) {
@@ -158,7 +205,7 @@ export const localStorage: StoragePort = {
       throw s3Error('BucketNotEmpty', 'The bucket you tried to delete is not empty.', 409);
     }
     await clientFor().send(new DeleteBucketCommand({ Bucket: name }));
-    await deleteBucketRecords(name);
+    await removeShim(name);
   },
 
   async deleteKeys(bucket, keys): Promise<DeleteOutcome> {
@@ -212,7 +259,7 @@ export const localStorage: StoragePort = {
 
   async setVersioning(bucket, enabled) {
     const versioning: Versioning = enabled ? 'Enabled' : 'Suspended';
-    await setBucketFields(bucket.name, { versioning });
+    await setSettings(bucket.name, { versioning });
     return versioning;
   },
 
@@ -221,13 +268,13 @@ export const localStorage: StoragePort = {
   },
 
   async putLifecycle(bucket, rules) {
-    await setBucketFields(bucket.name, { lifecycle: rules.length > 0 ? rules : undefined });
+    await setSettings(bucket.name, { lifecycle: rules.length > 0 ? rules : undefined });
   },
 
   async getPublicAccessBlocked(bucket) {
     return (await configOf(bucket.name))?.publicAccessBlocked ?? true;
   },
-};
+});
 
 /**
  * Puts or lifts an Object Lock legal hold on `key`, as S3's PutObjectLegalHold would (there is
@@ -238,7 +285,7 @@ export async function putLegalHold(bucket: BucketRef, key: string, on: boolean):
   await db.send(
     new UpdateCommand({
       TableName: TABLE(),
-      Key: bucketConfigKey(bucket.name),
+      Key: shimKey(bucket.name),
       UpdateExpression: on ? 'ADD holds :k' : 'DELETE holds :k',
       ExpressionAttributeValues: { ':k': new Set([key]) },
     }),

@@ -1,12 +1,25 @@
-import type { LifecycleRule } from '@aws-sdk/client-s3';
 import type { CorsRule, ObjectInfo } from '../../domains/resources/record-schemas';
 
 /**
  * An object's details and a bucket's CORS rule cross the port as the storage routes answer them:
- * their record schemas (shared/domains/resources/record-schemas.ts) are the source; a bucket's
- * lifecycle rule as S3 words it (what `getLifecycle`/`putLifecycle` carry).
+ * their record schemas (shared/domains/resources/record-schemas.ts) are the source.
  */
-export type { CorsRule, LifecycleRule as S3LifecycleRule, ObjectInfo };
+export type { CorsRule, ObjectInfo };
+
+/**
+ * A bucket's lifecycle rule as S3 words it (what `getLifecycle`/`putLifecycle` carry): the fields
+ * the platform reads and writes. A rule the platform did not write may carry more of S3's (its
+ * transitions, tags …): they are kept as read and written back unchanged.
+ */
+export interface S3LifecycleRule {
+  ID?: string;
+  Status: 'Enabled' | 'Disabled' | undefined;
+  /** S3's older, deprecated place of a rule's prefix. */
+  Prefix?: string;
+  Filter?: { Prefix?: string; And?: { Prefix?: string } };
+  Expiration?: { Days?: number; Date?: Date; ExpiredObjectDeleteMarker?: boolean };
+  NoncurrentVersionExpiration?: { NoncurrentDays?: number; NewerNoncurrentVersions?: number };
+}
 
 /**
  * The object-storage port (S3 on AWS; the local S3 server plus a small settings shim on one
@@ -18,7 +31,7 @@ export type { CorsRule, LifecycleRule as S3LifecycleRule, ObjectInfo };
 export interface StoragePort {
   /** Creates a private bucket (public access blocked, SSL only, encrypted on AWS). */
   createBucket(name: string, options?: { region?: string; tags?: Record<string, string> }): Promise<void>;
-  /** Deletes an empty bucket (S3's `BucketNotEmpty` when it is not), and what the platform kept about it. */
+  /** Deletes an empty bucket (S3's `BucketNotEmpty` when it is not). */
   deleteBucket(name: string): Promise<void>;
   /** True when the bucket exists and this platform can reach it. */
   bucketExists(name: string): Promise<boolean>;
@@ -64,9 +77,9 @@ export interface StoragePort {
   /** Replaces every CORS rule of the bucket (callers keep the reserved rule in the list). */
   putCors(bucket: BucketRef, rules: CorsRule[]): Promise<void>;
   /** The lifecycle rules in S3's own shape, rules the platform did not write included. */
-  getLifecycle(bucket: BucketRef): Promise<LifecycleRule[]>;
+  getLifecycle(bucket: BucketRef): Promise<S3LifecycleRule[]>;
   /** Replaces the lifecycle rules (an empty list removes the configuration). */
-  putLifecycle(bucket: BucketRef, rules: LifecycleRule[]): Promise<void>;
+  putLifecycle(bucket: BucketRef, rules: S3LifecycleRule[]): Promise<void>;
   /** True when every public access is blocked (all four settings of the public access block). */
   getPublicAccessBlocked(bucket: BucketRef): Promise<boolean>;
 }

@@ -13,7 +13,7 @@ let client: PinpointSMSVoiceV2Client | undefined;
  * End User Messaging: texts from `PHONE_ORIGINATION` when set (else the account's default), calls
  * from it (a call needs one: without it, a call is an error the caller falls back from).
  */
-export const awsPhone: PhonePort = {
+export const awsPhone = (): PhonePort => ({
   async text(to, body) {
     client ??= new PinpointSMSVoiceV2Client(sdkSettings('phone'));
     const origin = readEnv('PHONE_ORIGINATION');
@@ -39,4 +39,4 @@ export const awsPhone: PhonePort = {
       }),
     );
   },
-};
+});

@@ -1,20 +1,13 @@
-import { config } from '../../kernel/config';
-import { lazyPort } from '../../kernel/ground/lazy';
+import { definePort } from '../adapter';
 import type { PhonePort } from './port';
 
 export { E164, type PhonePort } from './port';
-
-let adapter: PhonePort | undefined;
 
 // Computed: the functions' bundler leaves the local adapter out of the Lambda bundles.
 const LOCAL_ADAPTER = './local';
 
 /** AWS End User Messaging (SendTextMessage, SendVoiceMessage); on one machine, files in `OUTBOX_DIR`. */
-export function phone(): PhonePort {
-  adapter ??= lazyPort<PhonePort>(() =>
-    config.target === 'local'
-      ? (import(LOCAL_ADAPTER) as Promise<{ localPhone: PhonePort }>).then((m) => m.localPhone)
-      : import('./aws').then((m) => m.awsPhone),
-  );
-  return adapter;
-}
+export const phone = definePort<PhonePort>({
+  aws: () => import('./aws').then((m) => m.awsPhone()),
+  local: () => (import(LOCAL_ADAPTER) as Promise<typeof import('./local')>).then((m) => m.localPhone()),
+});

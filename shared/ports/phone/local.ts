@@ -10,7 +10,7 @@ async function put(kind: 'sms' | 'voice', to: string, body: string) {
 }
 
 /** One machine: each text or call is a JSON file in `OUTBOX_DIR` (`*.sms.json`, `*.voice.json`). */
-export const localPhone: PhonePort = {
+export const localPhone = (): PhonePort => ({
   text: (to, body) => put('sms', to, body),
   call: (to, message) => put('voice', to, message),
-};
+});

@@ -9,7 +9,7 @@ let client: SQSClient | undefined;
  * SQS. On one machine the same calls reach the local SQS engine (`AWS_ENDPOINT_URL_SQS`, which the
  * SDK reads itself), so this adapter serves both targets.
  */
-export const sqsQueue: QueuePort = {
+export const awsQueue = (): QueuePort => ({
   async send(urlVariable, message, options) {
     const url = requireEnv(urlVariable);
     // The client's endpoint, not the URL's host: the local engine's queue URLs name a host that
@@ -25,4 +25,4 @@ export const sqsQueue: QueuePort = {
       }),
     );
   },
-};
+});

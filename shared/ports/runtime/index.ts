@@ -1,4 +1,4 @@
-import { config } from '../../kernel/config';
+import { definePort } from '../adapter';
 import type { RuntimePort } from './port';
 
 /** The name the deployments group's log route still imports the port's lines by (they are `TailLogLine`s). */
@@ -11,15 +11,11 @@ export type {
 } from './port';
 export { functionInfo, functionName } from './port';
 
-let adapter: Promise<RuntimePort> | undefined;
-
-// As in shared/ports/builds: the local adapter (child processes) stays out of the Lambda bundles.
+// Computed: the functions' bundler leaves the local adapter out of the Lambda bundles.
 const LOCAL_ADAPTER = './local';
 
-export function runtime(): Promise<RuntimePort> {
-  adapter ??=
-    config.target === 'local'
-      ? (import(LOCAL_ADAPTER) as Promise<{ localRuntime: () => RuntimePort }>).then((m) => m.localRuntime())
-      : import('./aws').then((m) => m.awsRuntime());
-  return adapter;
-}
+/** Server functions: a Lambda function per deployment, or a child process per deployment on one machine. */
+export const runtime = definePort<RuntimePort>({
+  aws: () => import('./aws').then((m) => m.awsRuntime()),
+  local: () => (import(LOCAL_ADAPTER) as Promise<typeof import('./local')>).then((m) => m.localRuntime()),
+});

@@ -19,11 +19,11 @@ let client: SchedulerClient | undefined;
 /** `at(yyyy-mm-ddThh:mm:ss)` in UTC, the form of a one-time schedule. */
 export const atExpression = (at: number) => `at(${new Date(at).toISOString().slice(0, 19)})`;
 
-export const awsScheduler: SchedulerPort = {
+export const awsScheduler = (): SchedulerPort => ({
   async schedule(key, at, message) {
     const delaySeconds = Math.max(0, Math.ceil((at - Date.now()) / 1000));
     if (delaySeconds <= MAX_DELAY_SECONDS) {
-      await queue.send('NOTIFY_QUEUE_URL', message, delaySeconds > 0 ? { delaySeconds } : {});
+      await queue().send('NOTIFY_QUEUE_URL', message, delaySeconds > 0 ? { delaySeconds } : {});
       return;
     }
     client ??= new SchedulerClient(sdkSettings('scheduler'));
@@ -59,4 +59,4 @@ export const awsScheduler: SchedulerPort = {
       if ((err as Error).name !== 'ResourceNotFoundException') throw err;
     }
   },
-};
+});

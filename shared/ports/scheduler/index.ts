@@ -1,10 +1,7 @@
-import { config } from '../../kernel/config';
-import { lazyPort } from '../../kernel/ground/lazy';
+import { definePort } from '../adapter';
 import type { SchedulerPort } from './port';
 
 export { type SchedulerPort, timerKey } from './port';
-
-let adapter: SchedulerPort | undefined;
 
 // Computed: the functions' bundler leaves the local adapter out of the Lambda bundles.
 const LOCAL_ADAPTER = './local';
@@ -15,11 +12,7 @@ const LOCAL_ADAPTER = './local';
  * the local platform's one-second loop (lib/local/timers.ts) moves to the queue, so they survive a
  * restart and tests can run the loop with their own clock.
  */
-export function scheduler(): SchedulerPort {
-  adapter ??= lazyPort<SchedulerPort>(() =>
-    config.target === 'local'
-      ? (import(LOCAL_ADAPTER) as Promise<{ localScheduler: SchedulerPort }>).then((m) => m.localScheduler)
-      : import('./aws').then((m) => m.awsScheduler),
-  );
-  return adapter;
-}
+export const scheduler = definePort<SchedulerPort>({
+  aws: () => import('./aws').then((m) => m.awsScheduler()),
+  local: () => (import(LOCAL_ADAPTER) as Promise<typeof import('./local')>).then((m) => m.localScheduler()),
+});

@@ -14,20 +14,21 @@ export const dueSortKey = (at: number, key: string) =>
   `${String(Math.max(0, Math.floor(at))).padStart(15, '0')}#${key}`;
 
 // The local platform's fault injector may fail a call as EventBridge Scheduler would (shared/ports/local-faults.ts).
-export const localScheduler: SchedulerPort = withFaults(
-  'scheduler',
-  {
-    async schedule(key, at, message) {
-      await db.send(
-        new PutCommand({
-          TableName: TABLE(),
-          Item: { pk: TIMER_PK, sk: key, gsi1pk: TIMER_PK, gsi1sk: dueSortKey(at, key), at, message },
-        }),
-      );
+export const localScheduler = (): SchedulerPort =>
+  withFaults(
+    'scheduler',
+    {
+      async schedule(key, at, message) {
+        await db.send(
+          new PutCommand({
+            TableName: TABLE(),
+            Item: { pk: TIMER_PK, sk: key, gsi1pk: TIMER_PK, gsi1sk: dueSortKey(at, key), at, message },
+          }),
+        );
+      },
+      async cancel(key) {
+        await db.send(new DeleteCommand({ TableName: TABLE(), Key: { pk: TIMER_PK, sk: key } }));
+      },
     },
-    async cancel(key) {
-      await db.send(new DeleteCommand({ TableName: TABLE(), Key: { pk: TIMER_PK, sk: key } }));
-    },
-  },
-  { schedule: 'CreateSchedule', cancel: 'DeleteSchedule' },
-);
+    { schedule: 'CreateSchedule', cancel: 'DeleteSchedule' },
+  );

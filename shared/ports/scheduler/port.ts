@@ -1,3 +1,5 @@
+import type { NotifyMessage } from '../../domains/notifications/queue-messages';
+
 /**
  * The scheduler port: timers of the notify worker. A timer delivers its message to the notify
  * worker's queue (`NOTIFY_QUEUE_URL`) at a time; the worker takes a message that comes late, twice
@@ -9,7 +11,7 @@ export interface SchedulerPort {
    * `key` names the timer (letters, digits, `-`, `_`, `.`, up to 64): scheduling a key again
    * replaces its timer.
    */
-  schedule(key: string, at: number, message: object): Promise<void>;
+  schedule(key: string, at: number, message: NotifyMessage): Promise<void>;
   /** Removes a timer that has not run; one that ran or never was is no error. */
   cancel(key: string): Promise<void>;
 }

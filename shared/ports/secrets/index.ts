@@ -1,25 +1,15 @@
-import { config } from '../../kernel/config';
-import { lazyPort } from '../../kernel/ground/lazy';
+import { definePort } from '../adapter';
 import type { SecretsPort } from './port';
 
 export type { EncryptionContext } from './envelope';
 export { SecretDecryptError } from './envelope';
 export type { SecretsPort } from './port';
 
-let adapter: SecretsPort | undefined;
-
-// The local adapter's path is computed: the functions' bundler leaves it out of the Lambda bundles.
+// Computed: the functions' bundler leaves the local adapter out of the Lambda bundles.
 const LOCAL_ADAPTER = './local';
 
-/**
- * The adapter for PLATFORM_TARGET, loaded on first use (no key is read at import time; KMS's
- * client is a chunk of its own).
- */
-export function secrets(): SecretsPort {
-  adapter ??= lazyPort<SecretsPort>(() =>
-    config.target === 'local'
-      ? (import(LOCAL_ADAPTER) as Promise<{ localSecrets: () => SecretsPort }>).then((m) => m.localSecrets())
-      : import('./aws').then((m) => m.awsSecrets()),
-  );
-  return adapter;
-}
+/** Envelope encryption: KMS on AWS (its client a chunk of its own), AES-256-GCM under a local key on one machine; no key is read at import. */
+export const secrets = definePort<SecretsPort>({
+  aws: () => import('./aws').then((m) => m.awsSecrets()),
+  local: () => (import(LOCAL_ADAPTER) as Promise<typeof import('./local')>).then((m) => m.localSecrets()),
+});

@@ -39,7 +39,7 @@ const settings = (spec: ClientSpec) => ({
   ExplicitAuthFlows: ['ALLOW_REFRESH_TOKEN_AUTH' as const],
 });
 
-export const cognitoSignin: SigninPort = {
+export const awsSignin = (): SigninPort => ({
   async create(spec) {
     const out = await cognito().send(
       new CreateUserPoolClientCommand({ UserPoolId: pool(), GenerateSecret: spec.type === 'web', ...settings(spec) }),
@@ -82,4 +82,4 @@ export const cognitoSignin: SigninPort = {
       if (!(err instanceof ResourceNotFoundException)) throw err;
     }
   },
-};
+});

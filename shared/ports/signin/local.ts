@@ -6,7 +6,7 @@ import type { SigninPort } from './port';
  * One machine: the local identity provider has no store of its own; it reads the clients' records
  * (shared/domains/signin-clients/clients.ts) from the platform table. This adapter only makes ids and secrets.
  */
-export const localSignin: SigninPort = {
+export const localSignin = (): SigninPort => ({
   async create(spec) {
     const clientId = newId('cli_');
     return spec.type === 'web' ? { clientId, secret: newSecret() } : { clientId };
@@ -17,6 +17,6 @@ export const localSignin: SigninPort = {
     return newSecret();
   },
   async removeSecret() {},
-};
+});
 
 const newSecret = () => ({ secretId: newId('csec_'), value: `app_cs_${randomBytes(32).toString('base64url')}` });

@@ -248,8 +248,8 @@ async function importLfs(run: Run, mirror: string, repo: RepoRecord, env: Record
 
 /** Pushes every branch and tag of the mirror into the repository, PUSH_REFS refs at a time. */
 async function pushAll(run: Run, mirror: string, repo: RepoRecord, env: Record<string, string>) {
-  const port = await git();
-  const target = port.pushTarget(repo.resourceId);
+  const port = git();
+  const target = await port.pushTarget(repo.resourceId);
   const refs = (await runGit(run, mirror, ['for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/tags'], env))
     .split('\n')
     .filter(Boolean);
@@ -269,7 +269,7 @@ async function pushAll(run: Run, mirror: string, repo: RepoRecord, env: Record<s
   }
   // The tags index (what CodeCommit's API can't list), as pushes keep it.
   const tags = (await port.refs(repo.resourceId)).tags;
-  if (!port.listsTags || tags.length > 0) {
+  if (!(await port.listsTags()) || tags.length > 0) {
     const lines = await runGit(
       run,
       mirror,
@@ -369,7 +369,7 @@ export async function runImport(orgId: string, importId: string): Promise<Import
     await importLfs(run, mirror, repo, env, { url: new URL(record.url), user: user ?? '', password: password ?? '' });
     await report(run, { phase: 'pushing' }, true);
     const defaultBranch = branch ?? repo.defaultBranch;
-    await (await git()).create(repo.resourceId, defaultBranch);
+    await git().create(repo.resourceId, defaultBranch);
     await pushAll(run, mirror, repo, env);
 
     const fresh = (await repoById(repo.resourceId)) ?? repo;

@@ -107,7 +107,7 @@ export async function startImport(
   };
   await putImport(record);
   try {
-    const { buildId } = await (await builds()).startImport({ importId, orgId });
+    const { buildId } = await builds().startImport({ importId, orgId });
     await moveImport(record, { buildId });
   } catch (err) {
     log.error('repository import did not start', { importId, error: describeError(err) });

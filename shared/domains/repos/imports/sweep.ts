@@ -9,7 +9,7 @@ import { IMPORT_M, type ImportRecord, moveImport, overdueImports } from './recor
  * removed, with its storage and LFS objects. The cancel route and the sweep share it.
  */
 export async function removeImportWork(r: ImportRecord): Promise<void> {
-  if (r.buildId) await (await builds()).cancel(r.buildId);
+  if (r.buildId) await builds().cancel(r.buildId);
   const left = await repoById(r.repoId);
   if (left && left.importId === r.importId) await deleteRepository(left);
 }

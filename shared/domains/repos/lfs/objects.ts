@@ -98,7 +98,7 @@ export function downloadBatch(repo: LfsRepo, objects: LfsObjectRequest[]): Promi
       if (bad) return { oid: String(o?.oid), size: Number(o?.size), error: { code: 422, message: bad } };
       const size = await storedSize(repo, o.oid);
       if (size === undefined || size !== o.size) return { ...o, error: { code: 404, message: LFS.missing } };
-      const href = await storage.presignGet(bucket(), keyOf(repo.orgId, repo.repoId, o.oid), {
+      const href = await storage().presignGet(bucket(), keyOf(repo.orgId, repo.repoId, o.oid), {
         expiresIn: LFS_LINK_SECONDS,
       });
       return { ...o, authenticated: true, actions: { download: { href, expires_in: LFS_LINK_SECONDS } } };
@@ -126,7 +126,7 @@ export async function uploadBatch(
       if (bad) return { oid: String(o?.oid), size: Number(o?.size), error: { code: 422, message: bad } };
       if (stored[i] === o.size) return { ...o, authenticated: true };
       const nonce = randomBytes(12).toString('hex');
-      const href = await storage.presignPut(bucket(), stagedKey(repo, o.oid, nonce), {
+      const href = await storage().presignPut(bucket(), stagedKey(repo, o.oid, nonce), {
         contentType: LFS_CONTENT_TYPE,
         size: o.size,
         expiresIn: LFS_LINK_SECONDS,
@@ -194,7 +194,7 @@ export async function usedBytes(orgId: string): Promise<number> {
   for (const prefix of [orgPrefix(orgId), stagingOrgPrefix(orgId)]) {
     let token: string | undefined;
     do {
-      const page = await storage.listKeys(bucket(), prefix, 1000, token);
+      const page = await storage().listKeys(bucket(), prefix, 1000, token);
       for (const k of page.keys) total += k.size;
       token = page.nextToken;
     } while (token);
@@ -212,11 +212,11 @@ export type VerifyOutcome = 'ok' | 'missing' | 'mismatch';
 export async function verifyObject(repo: LfsRepo, o: LfsObjectRequest, nonce?: string): Promise<VerifyOutcome> {
   const staged = nonce
     ? [stagedKey(repo, o.oid, nonce)]
-    : (await storage.listKeys(bucket(), `${stagingRepoPrefix(repo.orgId, repo.repoId)}${o.oid}.`, 100)).keys.map(
+    : (await storage().listKeys(bucket(), `${stagingRepoPrefix(repo.orgId, repo.repoId)}${o.oid}.`, 100)).keys.map(
         (k) => k.key,
       );
   if ((await storedSize(repo, o.oid)) === o.size) {
-    if (staged.length > 0) await storage.deleteKeys(bucket(), staged);
+    if (staged.length > 0) await storage().deleteKeys(bucket(), staged);
     return 'ok';
   }
   let outcome: VerifyOutcome = 'missing';
@@ -240,7 +240,7 @@ async function promote(repo: LfsRepo, o: LfsObjectRequest, key: string): Promise
   let same = head.size === o.size;
   let etag: string | undefined;
   if (same) {
-    const res = await presignedResponse(() => storage.presignGet(bucket(), key, { expiresIn: 300 }));
+    const res = await presignedResponse(() => storage().presignGet(bucket(), key, { expiresIn: 300 }));
     if (res.status === 404) return 'missing';
     if (!res.ok || !res.body) throw new Error(`Reading an LFS upload failed (HTTP ${res.status}).`);
     etag = res.headers.get('etag') ?? undefined;
@@ -254,7 +254,7 @@ async function promote(repo: LfsRepo, o: LfsObjectRequest, key: string): Promise
   }
   if (same) {
     try {
-      await storage.copyObject(bucket(), key, keyOf(repo.orgId, repo.repoId, o.oid), { ifMatch: etag });
+      await storage().copyObject(bucket(), key, keyOf(repo.orgId, repo.repoId, o.oid), { ifMatch: etag });
     } catch (err) {
       // Moved by a verify of the same upload at the same time: in place, or gone.
       if (errorName(err) === 'NoSuchKey') return (await storedSize(repo, o.oid)) === o.size ? 'ok' : 'missing';
@@ -263,7 +263,7 @@ async function promote(repo: LfsRepo, o: LfsObjectRequest, key: string): Promise
       same = false;
     }
   }
-  await storage.deleteKeys(bucket(), [key]);
+  await storage().deleteKeys(bucket(), [key]);
   return same ? 'ok' : 'mismatch';
 }
 
@@ -273,12 +273,12 @@ export { invalid as invalidObject };
 export async function removeLfsObjects(repo: LfsRepo): Promise<void> {
   for (const prefix of [repoPrefix(repo.orgId, repo.repoId), stagingRepoPrefix(repo.orgId, repo.repoId)]) {
     for (;;) {
-      const page = await storage
+      const page = await storage()
         .listKeys(bucket(), prefix, 1000)
         // No artifacts bucket (yet): no object of the repository to remove.
         .catch((err) => (errorName(err) === 'NoSuchBucket' ? { keys: [], truncated: false } : Promise.reject(err)));
       if (page.keys.length === 0) break;
-      await storage.deleteKeys(
+      await storage().deleteKeys(
         bucket(),
         page.keys.map((k) => k.key),
       );
@@ -307,7 +307,7 @@ export async function lfsFileOf(repo: LfsRepo, content: Buffer, filename?: strin
   if (!pointer) return undefined;
   const stored = (await storedSize(repo, pointer.oid)) === pointer.size;
   const url = stored
-    ? await storage.presignGet(bucket(), keyOf(repo.orgId, repo.repoId, pointer.oid), {
+    ? await storage().presignGet(bucket(), keyOf(repo.orgId, repo.repoId, pointer.oid), {
         expiresIn: LFS_VIEW_LINK_SECONDS,
         filename,
       })

@@ -1,23 +1,19 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../kernel/store/client';
+import { UpdateCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll } from '../../kernel/store/ops';
 import { getItem, getMany, TABLE } from '../../kernel/store/table';
+import type { Usage } from '../../ports/metrics/port';
+
+export type { Usage };
 
 /**
- * What the platform keeps about a bucket beside S3, under `BUCKETCFG#<bucket name>` (bucket names
- * are unique platform-wide): the latest usage figures (both targets), the start of an unfinished
- * deletion (both targets) and, on the local platform only, the settings the local S3 server lacks
- * (see local.ts). Deleted with the bucket.
+ * What the platform keeps about a bucket beside its storage, under `BUCKETCFG#<bucket name>`
+ * (bucket names are unique platform-wide): the latest usage figures (written by the storage-usage
+ * worker) and the start of an unfinished deletion (delete-bucket.ts). Deleted with the bucket.
+ * The object-storage port keeps none of it: its adapters answer S3's operations only.
  */
 export const bucketConfigKey = (name: string) => ({ pk: `${PREFIXES.objectStorage.bucket}${name}`, sk: 'CFG' });
-
-/** Spec part A, "Bucket usage": the latest daily figures. */
-export interface Usage {
-  sizeBytes?: number;
-  objects?: number;
-  at?: number;
-}
 
 export interface BucketConfig {
   usage?: Usage;
@@ -25,8 +21,8 @@ export interface BucketConfig {
   deleteStartedAt?: number;
 }
 
-export function getBucketConfig<T extends BucketConfig = BucketConfig>(name: string, consistent = false) {
-  return getItem<T>(bucketConfigKey(name), consistent);
+export function getBucketConfig(name: string, consistent = false) {
+  return getItem<BucketConfig>(bucketConfigKey(name), consistent);
 }
 
 /** One BatchGet for a list of buckets (the bucket list route). */
@@ -35,7 +31,10 @@ export function getBucketConfigs(names: string[]): Promise<(BucketConfig | undef
 }
 
 /** Sets (or, with `undefined`, removes) fields of the record, creating it when needed. */
-export async function setBucketFields(name: string, fields: Record<string, unknown>): Promise<void> {
+export async function setBucketFields(
+  name: string,
+  fields: Partial<Record<keyof BucketConfig, unknown>>,
+): Promise<void> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
@@ -65,7 +64,7 @@ export async function setBucketFields(name: string, fields: Record<string, unkno
   );
 }
 
-/** Removes every item kept about the bucket (its settings record and, locally, its old versions). */
+/** Removes every item the platform kept about the bucket. */
 export async function deleteBucketRecords(name: string): Promise<void> {
   const items = await queryAll<{ pk: string; sk: string }>({
     KeyConditionExpression: 'pk = :pk',

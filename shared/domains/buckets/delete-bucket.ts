@@ -1,6 +1,6 @@
 import { conflict } from '../../kernel/ground/errors';
-import { errorName } from './errors';
-import type { BucketRef, DeleteOutcome, StoragePort } from './port';
+import { type BucketRef, type DeleteOutcome, type StoragePort, storage } from '../../ports/object-storage';
+import { errorName } from '../../ports/object-storage/errors';
 import { deleteBucketRecords, getBucketConfig, setBucketFields } from './records';
 
 export const NOT_EMPTY = 'Delete every file in this bucket first.';
@@ -26,8 +26,15 @@ export function deleteFailure(outcome: DeleteOutcome): Error | undefined {
 }
 
 /**
- * Deletes a bucket without files: first its old versions and delete markers (at most
- * VERSION_BATCH per call), then the bucket itself and the platform's records of it. A bucket
+ * Deletes a bucket that holds no file: old versions and delete markers first, in bounded batches,
+ * then the bucket and what the platform kept about it. Throws the spec's 409s (`DELETE
+ * .../storage/:resourceId` and `DELETE .../resources/bucket/:resourceId` answer them as they are).
+ */
+export const deleteBucketAndVersions = (bucket: BucketRef): Promise<void> => purgeAndDeleteBucket(storage(), bucket);
+
+/**
+ * Deletes a bucket without files through `port`: first its old versions and delete markers (at
+ * most VERSION_BATCH per call), then the bucket itself and the platform's records of it. A bucket
  * already gone from S3 counts as deleted. Spec 409s:
  * - `Delete every file in this bucket first.` — it holds files (folders' marker objects too);
  * - `Still removing old file versions. Try again to continue.` — more old versions remain;
@@ -51,6 +58,7 @@ export async function purgeAndDeleteBucket(port: StoragePort, bucket: BucketRef)
     }
     try {
       await port.deleteBucket(bucket.name);
+      await deleteBucketRecords(bucket.name);
     } catch (err) {
       if (errorName(err) !== 'BucketNotEmpty') throw err;
       // The next attempt starts over, asking first whether the bucket holds files.
