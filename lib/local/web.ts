@@ -78,7 +78,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown, extra: Rec
 
 /** The file `rest` (the path under /app/, decoded) names inside `dist`; undefined if it leaves it. */
 function fileIn(dist: string, rest: string): string | undefined {
-  if (rest.includes('\0') || rest.split('/').some((s) => s === '..')) return undefined;
+  // Hidden files (vite's `.vite/manifest.json`) are the build's, not the app's.
+  if (rest.includes('\0') || rest.split('/').some((s) => s.startsWith('.'))) return undefined;
   const file = resolve(dist, `.${sep}${rest}`);
   return file === dist || file.startsWith(dist + sep) ? file : undefined;
 }
@@ -96,7 +97,7 @@ function statOf(file: string | undefined): Stats | undefined {
 const NOT_BUILT = `<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>The web app is not built</title>
 <h1>The web app is not built</h1>
-<p><code>npm ci</code> builds it (or <code>node scripts/build-web.cjs</code>); the API, <a href="/docs">/docs</a> and <code>/openapi.json</code> answer meanwhile.</p>
+<p><code>npm ci</code> builds it (or <code>npm run build:web</code>); the API, <a href="/docs">/docs</a> and <code>/openapi.json</code> answer meanwhile.</p>
 </html>
 `;
 

@@ -26,6 +26,8 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'assets', 'index-Ab12Cd34.js'), SCRIPT);
   writeFileSync(join(dist, 'assets', 'index-Ef56Gh78.css'), 'body{margin:0}');
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  mkdirSync(join(dist, '.vite'));
+  writeFileSync(join(dist, '.vite', 'manifest.json'), '{}');
   p = await TestPlatform.start({ extra: docsRoutes(), web: { dist } });
   bare = await TestPlatform.start({ extra: docsRoutes() });
 });
@@ -120,6 +122,8 @@ it('answers a missing hashed asset with a 404, never with the page; a path out o
   expect(missing.status).toBe(404);
   expect(await missing.json()).toEqual({ error: 'Not found' });
   // `..` encoded reaches the server as written: it never leaves the built folder.
+  // The build's own hidden files are not the app's.
+  expect(await (await get(p.baseUrl, '/app/.vite/manifest.json')).text()).toBe(INDEX);
   const escaped = await raw('/app/x/%2e%2e%2f%2e%2e%2fpackage.json');
   expect(escaped.body).toBe(INDEX);
   // Dot segments, even encoded, are resolved before the app's folder is looked at: outside /app/.
