@@ -13,6 +13,7 @@ import { GroupFunction } from './group-function';
 import { RepoImports } from './imports';
 import { AgentJobs } from './jobs';
 import { PlatformServing } from './serving';
+import { PlatformWebApp } from './web-app';
 import { addWorkers, pascal, type WorkerFunction } from './workers';
 
 export interface PlatformStackProps extends StackProps {
@@ -58,6 +59,10 @@ export interface PlatformStackProps extends StackProps {
   appsHostedZoneId?: string;
   /** A us-east-1 certificate for `*.<appsDomain>` (none: made by the stack, which must then be in us-east-1). */
   appsCertificateArn?: string;
+  /** The web app's client id at the identity provider (lib/aws/web-app.ts says what happens without). */
+  webClientId?: string;
+  /** The built web app; default `<projectRoot>/web/dist` (missing: a placeholder page is deployed). */
+  webDist?: string;
 }
 
 /**
@@ -78,6 +83,8 @@ export class PlatformStack extends Stack {
   readonly git: GitFunction | undefined;
   /** One function per worker of lib/workers.ts, with its trigger, in the table's order. */
   readonly workers: WorkerFunction[];
+  /** The platform's web app (S3 behind CloudFront), whose origin the API's CORS allows. */
+  readonly web: PlatformWebApp;
 
   private readonly workerQueues = new Map<string, sqs.IQueue>();
   readonly mailFrom: string;
@@ -173,10 +180,18 @@ export class PlatformStack extends Stack {
     this.workers = addWorkers(this, props.workers ?? workers, { projectRoot, environment, platform: this });
     for (const f of this.functions) grantNeeds(f, f.group.needs, this);
 
+    this.web = new PlatformWebApp(this, 'WebApp', {
+      projectRoot,
+      dist: props.webDist,
+      authUrl: props.authUrl,
+      webClientId: props.webClientId,
+      logBucket: this.data.logBucket,
+    });
     this.http = new PlatformApi(this, 'Api', {
       functions: this.functions,
-      corsOrigins: props.corsOrigins ?? ['http://localhost:3000'],
+      corsOrigins: [...(props.corsOrigins ?? ['http://localhost:3000']), this.web.origin],
     });
+    this.web.deploy(this.http.api.apiEndpoint);
 
     new CfnOutput(this, 'ApiUrl', { value: this.http.stage.url });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
