@@ -130,14 +130,22 @@ export type ClientsModule = Pick<
 > &
   Pick<typeof Users, 'findUserByEmail'>;
 
-const html = (res: ServerResponse, status: number, title: string, body: string) => {
+/**
+ * A page of the identity provider. `redirectTo`: the (registered) redirect URI its form ends at:
+ * browsers hold `form-action` to the redirects a form's answer makes too, so its origin is allowed.
+ */
+const html = (res: ServerResponse, status: number, title: string, body: string, redirectTo?: string) => {
+  const target = redirectTo ? ` ${originOf(redirectTo) ?? ''}` : '';
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
+    'content-security-policy': `default-src 'none'; form-action 'self'${target.trimEnd()}; frame-ancestors 'none'`,
     'referrer-policy': 'no-referrer',
   });
-  res.end(`<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title>${body}`);
+  res.end(
+    `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+      `<title>${escapeHtml(title)}</title>${body}`,
+  );
   return true;
 };
 
@@ -158,6 +166,8 @@ async function platformAuthorize(
       .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
       .join('');
   const note = (message?: string) => (message ? `<p role="alert">${escapeHtml(message)}</p>` : '');
+  // Known good by now: the caller checked it against the client's registration.
+  const redirectUri = form.get('redirect_uri') ?? undefined;
   const emailForm = (message?: string) =>
     html(
       res,
@@ -165,6 +175,7 @@ async function platformAuthorize(
       'Sign in to the platform',
       `<form method="post" action="/authorize"><h1>Sign in to the platform</h1>${note(message)}${hidden(['email', 'sign_in_code'])}` +
         '<label>Email <input name="email" type="email" autocomplete="email" required></label><button>Continue</button></form>',
+      redirectUri,
     );
   const codeForm = (email: string, message?: string) =>
     html(
@@ -175,6 +186,7 @@ async function platformAuthorize(
         `<p>A sign-in code was sent to ${escapeHtml(email)}. On this machine mail lands in the outbox folder (DATA_DIR/outbox), one .eml file per message.</p>` +
         `${hidden(['sign_in_code'])}<label>Code <input name="sign_in_code" inputmode="numeric" autocomplete="one-time-code" required></label>` +
         '<button>Sign in</button></form>',
+      redirectUri,
     );
 
   const email = (form.get('email') ?? '').trim().toLowerCase();

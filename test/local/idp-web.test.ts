@@ -115,6 +115,11 @@ async function signIn(browser: Browser, person: Person, challenge: string, extra
   const emailPage = await browser.go(authorizeUrl({ code_challenge: challenge, ...extra }));
   expect(emailPage.status).toBe(200);
   expect(emailPage.text).toContain('Sign in to the platform');
+  // A browser holds the form's redirect to the app (another origin) to form-action too.
+  expect(emailPage.headers.get('content-security-policy')).toBe(
+    `default-src 'none'; form-action 'self' ${p.baseUrl}; frame-ancestors 'none'`,
+  );
+  expect(emailPage.text).toMatch(/^<!doctype html><html lang="en">/);
   const codePage = await browser.go(`${idpUrl}/authorize`, { ...hiddenFields(emailPage.text), email: person.email });
   expect(codePage.text).toContain(`A sign-in code was sent to ${person.email}.`);
   const back = await browser.go(`${idpUrl}/authorize`, {
