@@ -192,6 +192,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: env.LOG_LEVEL ?? 'info',
     // Connectors may name MCP servers on this machine (loopback http): here alone, never on AWS.
     LOCAL_CONNECTORS_LOOPBACK: 'true',
+    // The web app's address: the identity provider sends its sign-ins back to `<it>/app/callback` only.
+    WEB_APP_URL: baseUrl,
   } satisfies Record<string, string>);
 
   // Every variable the route groups' needs declare (shared/kernel/needs.ts) is set, or the start stops naming it.
@@ -204,14 +206,21 @@ async function main(): Promise<void> {
   // Hosts made before the host registry are reserved in it, oldest first (once; later starts find them).
   const { reserveExistingHosts } = await import('../shared/domains/hosts/migrate');
   await reserveExistingHosts();
-  const [{ createGateway, listen }, { seedLocalPlatform }, { idpSigner }, { docsRoutes }, { devicePage }] =
-    await Promise.all([
-      import('../lib/local/gateway'),
-      import('../lib/local/seed'),
-      import('../lib/local/idp'),
-      import('../lib/local/docs'),
-      import('../lib/local/device-page'),
-    ]);
+  const [
+    { createGateway, listen },
+    { seedLocalPlatform },
+    { idpSigner },
+    { docsRoutes },
+    { devicePage },
+    { webRoutes },
+  ] = await Promise.all([
+    import('../lib/local/gateway'),
+    import('../lib/local/seed'),
+    import('../lib/local/idp'),
+    import('../lib/local/docs'),
+    import('../lib/local/device-page'),
+    import('../lib/local/web'),
+  ]);
   // The workers of lib/workers.ts (on AWS: their EventBridge rules and queues): timers, events, queues.
   // Before the edge: the builds it finds interrupted are ended through the build-events worker.
   const { startWorkers } = await import('../lib/local/workers');
@@ -269,8 +278,12 @@ async function main(): Promise<void> {
   );
   // The API answers last: whoever waits for /health then finds this start's local.json.
   // GET /openapi.json and GET /docs beside the API (not routes of the table: see lib/local/docs.ts),
-  // and /device, where a person answers a device code (lib/local/device-page.ts).
-  const gateway = createGateway({ extra: [...docsRoutes(), devicePage()] });
+  // and /device, where a person answers a device code (lib/local/device-page.ts), and the web app
+  // at /app/ (lib/local/web.ts), signing in at the identity provider as `platform-web`.
+  const { WEB_CLIENT_ID } = await import('../lib/web-app-policy');
+  const { webCallbackOf } = await import('../lib/local/idp-oauth');
+  const web = { apiUrl: '', authUrl, clientId: WEB_CLIENT_ID, redirectUri: webCallbackOf(baseUrl) as string };
+  const gateway = createGateway({ extra: [...docsRoutes(), devicePage(), ...webRoutes({ config: () => web })] });
   await listen(gateway, ports.api, HOST);
   stoppers.push(() => closeServer(gateway));
 
@@ -281,6 +294,7 @@ async function main(): Promise<void> {
   const lines = [
     `Local platform, data in ${dataDir}${seeded.created.length ? ` (created: ${seeded.created.join(', ')})` : ''}`,
     `  api        ${baseUrl}`,
+    `  web app    ${baseUrl}/app/  (sign in with an email of this platform; the code lands in the outbox)`,
     `  edge       ${edgeUrl}  (deployments at <name>.localhost:${edgePort})`,
     `  dns        127.0.0.1:${dnsPort} (udp; zones of custom domains: npm run local -- dns set)`,
     `  smtp       127.0.0.1:${smtpPort} (mailboxes' mail in and out; every message as .eml in the outbox)`,

@@ -26,6 +26,7 @@ import { type Figures, type FunctionFigures, renderReport } from './bench/report
 import { countRoundTrips } from './bench/roundtrips';
 import { benchTracker, renderTracker } from './bench/tracker';
 import { measureWarm } from './bench/warm';
+import { benchWeb, renderWeb } from './bench/web';
 import { type Bundle, buildEach, ROOT } from './build';
 
 /**
@@ -202,6 +203,10 @@ async function main(): Promise<void> {
     say('tracker: space-and-status search page 1 over 10,000 issues vs 100, and rank 200 issues vs 1');
     sections.push(`**Issue tracking**\n\n${renderTracker(await benchTracker(platform))}`);
   }
+  // The web app (scripts/bench/web.ts): first-load JavaScript, Lighthouse on the projects page and a
+  // pull request, signed in; without web/dist it says so and measures nothing.
+  say('web app: first-load JavaScript, Lighthouse (mobile and desktop) on the projects page and a pull request');
+  sections.push(`**Web app**\n\n${renderWeb(await benchWeb(platform, say))}`);
   await platform.stop();
   platform = undefined;
 

@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -47,7 +47,20 @@ export class PlatformApi extends Construct {
           CorsHttpMethod.PATCH,
           CorsHttpMethod.DELETE,
         ],
-        allowHeaders: ['authorization', 'content-type'],
+        // What the web app (lib/aws/web-app.ts) sends and reads of the API: conditional and
+        // idempotent writes, ETags, rate limits, where a create went. A preflight is kept 2 hours
+        // (Chromium's longest), so not every call pays for one.
+        allowHeaders: ['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key'],
+        exposeHeaders: [
+          'etag',
+          'location',
+          'retry-after',
+          'idempotent-replayed',
+          'ratelimit-limit',
+          'ratelimit-remaining',
+          'ratelimit-reset',
+        ],
+        maxAge: Duration.hours(2),
       },
       // The stage is made below: HttpApi's own default stage takes no logging or throttling options.
       createDefaultStage: false,

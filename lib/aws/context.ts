@@ -17,6 +17,7 @@ export type PlatformSettings = Omit<
     | 'appsDomain'
     | 'appsHostedZoneId'
     | 'appsCertificateArn'
+    | 'webClientId'
   >,
   'authAudience'
 > & { authAudience: string | undefined };
@@ -61,5 +62,6 @@ export function platformSettings(node: Node, env: NodeJS.ProcessEnv = process.en
     appsDomain: text('appsDomain'),
     appsHostedZoneId: text('appsHostedZoneId'),
     appsCertificateArn: text('appsCertificateArn'),
+    webClientId: text('webClientId') ?? env.WEB_CLIENT_ID,
   };
 }

@@ -14,6 +14,7 @@ import { GroupFunction } from './group-function';
 import { RepoImports } from './imports';
 import { AgentJobs } from './jobs';
 import { PlatformServing } from './serving';
+import { PlatformWebApp } from './web-app';
 import { addWorkers, pascal, type WorkerFunction } from './workers';
 
 export interface PlatformStackProps extends StackProps {
@@ -61,6 +62,10 @@ export interface PlatformStackProps extends StackProps {
   appsCertificateArn?: string;
   /** The DAV handler (default functions/dav/handler.ts under projectRoot; none there: no DAV function). */
   davEntry?: string;
+  /** The web app's client id at the identity provider (lib/aws/web-app.ts says what happens without). */
+  webClientId?: string;
+  /** The built web app; default `<projectRoot>/web/dist` (missing: a placeholder page is deployed). */
+  webDist?: string;
 }
 
 /**
@@ -83,6 +88,8 @@ export class PlatformStack extends Stack {
   readonly dav: DavFunction | undefined;
   /** One function per worker of lib/workers.ts, with its trigger, in the table's order. */
   readonly workers: WorkerFunction[];
+  /** The platform's web app (S3 behind CloudFront), whose origin the API's CORS allows. */
+  readonly web: PlatformWebApp;
 
   private readonly workerQueues = new Map<string, sqs.IQueue>();
   readonly mailFrom: string;
@@ -182,10 +189,18 @@ export class PlatformStack extends Stack {
     // Every group keeps the answers of writes sent with Idempotency-Key, sealed (shared/kernel/http/idempotency.ts).
     for (const f of this.functions) grantNeeds(f, [...f.group.needs, 'idempotency'], this);
 
+    this.web = new PlatformWebApp(this, 'WebApp', {
+      projectRoot,
+      dist: props.webDist,
+      authUrl: props.authUrl,
+      webClientId: props.webClientId,
+      logBucket: this.data.logBucket,
+    });
     this.http = new PlatformApi(this, 'Api', {
       functions: this.functions,
-      corsOrigins: props.corsOrigins ?? ['http://localhost:3000'],
+      corsOrigins: [...(props.corsOrigins ?? ['http://localhost:3000']), this.web.origin],
     });
+    this.web.deploy(this.http.api.apiEndpoint);
 
     new CfnOutput(this, 'ApiUrl', { value: this.http.stage.url });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

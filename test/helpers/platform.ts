@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { createGateway, type LocalRoute, listen } from '../../lib/local/gateway';
 import { idpSigner } from '../../lib/local/idp';
+import { webCallbackOf } from '../../lib/local/idp-oauth';
+import { webRoutes } from '../../lib/local/web';
+import { WEB_CLIENT_ID } from '../../lib/web-app-policy';
 import type { Role, Scope } from '../../shared/kernel/auth/scopes';
 import { SCOPES } from '../../shared/kernel/auth/scopes';
 import { responseDoc } from '../../shared/kernel/http/responses';
@@ -54,13 +57,25 @@ export class TestPlatform {
     readonly owner: Person,
   ) {}
 
-  /** `extra`: local handlers mounted before the route groups, as `npm start` mounts /openapi.json and /docs. */
-  static async start(options: { extra?: LocalRoute[] } = {}): Promise<TestPlatform> {
-    const server = createGateway({ extra: options.extra });
+  /**
+   * `extra`: local handlers mounted before the route groups, as `npm start` mounts /openapi.json and /docs.
+   * `web`: the web app served at /app/ as `npm start` serves it, from `dist` (default web/dist).
+   */
+  static async start(options: { extra?: LocalRoute[]; web?: { dist?: string } } = {}): Promise<TestPlatform> {
+    let baseUrl = '';
+    const config = () => ({
+      apiUrl: '',
+      authUrl: process.env.AUTH_URL as string,
+      clientId: WEB_CLIENT_ID,
+      redirectUri: webCallbackOf(baseUrl) as string,
+    });
+    const web = options.web ? webRoutes({ dist: options.web.dist, config }) : [];
+    const server = createGateway({ extra: [...(options.extra ?? []), ...web] });
     const port = await listen(server, 0);
+    baseUrl = `http://127.0.0.1:${port}`;
     const sign = await idpSigner(process.env.IDP_KEY_FILE as string, process.env.AUTH_URL as string);
     const { org, owner } = await newOrgWith(sign, 'customer');
-    return new TestPlatform(server, `http://127.0.0.1:${port}`, sign, org, owner);
+    return new TestPlatform(server, baseUrl, sign, org, owner);
   }
 
   async close(): Promise<void> {
