@@ -1,5 +1,5 @@
 /**
- * What the platform's own web app (web/, built into web/dist by `vite build -c web/vite.config.ts`)
+ * What the platform's own web app (web/, built into web/dist by `vite build -c web/vite.config.mts`)
  * is served with, the same on one machine (lib/local/web.ts) and on AWS (lib/aws/web-app.ts): its
  * base path, where its hashed files are, how long each is cached, and its Content-Security-Policy.
  * No imports: the local platform reads it without the CDK, the stack without the local servers.

@@ -1,13 +1,13 @@
 // The platform's web app (web/), built by vite into web/dist, which `npm start` serves at /app/
 // and the CDK stack deploys. Run by `npm ci` (prepare) and `npm run build:web`. Without
-// web/vite.config.ts there is no app to build: it says so and succeeds, so an install never fails
+// web/vite.config.mts there is no app to build: it says so and succeeds, so an install never fails
 // for that. A failed build fails (the app is part of the platform).
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
-const CONFIG = path.join('web', 'vite.config.ts');
+const CONFIG = path.join('web', 'vite.config.mts');
 
 function buildWeb() {
   if (!fs.existsSync(path.join(ROOT, CONFIG))) {

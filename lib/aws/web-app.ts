@@ -13,7 +13,7 @@ import { IMMUTABLE, originOf, REVALIDATE, WEB_BASE, WEB_CLIENT_ID, type WebConfi
 import { ack, acknowledge } from './nag';
 
 export interface WebAppProps {
-  /** The built app (`vite build -c web/vite.config.ts`); default `<projectRoot>/web/dist`. */
+  /** The built app (`vite build -c web/vite.config.mts`); default `<projectRoot>/web/dist`. */
   dist?: string;
   projectRoot: string;
   /** The identity provider's issuer (the stack's `authUrl`). */

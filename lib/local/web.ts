@@ -7,7 +7,7 @@ import type { LocalRoute } from './gateway';
 
 /**
  * The platform's own web app, served by the local gateway beside the API (as /docs is), from the
- * folder `vite build -c web/vite.config.ts` writes (`web/dist`, or `WEB_DIST`):
+ * folder `vite build -c web/vite.config.mts` writes (`web/dist`, or `WEB_DIST`):
  * - `/app/…`: a file of the folder, else `index.html` (the app routes in the browser), except under
  *   `/app/assets/`, where a missing file is a 404 (a stale chunk fails as itself, not as HTML);
  *   hashed assets kept a year, everything else revalidated; gzip or brotli when asked for;

@@ -32,7 +32,7 @@ beforeAll(() => {
       join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
       'build',
       '-c',
-      join(ROOT, 'web', 'vite.config.ts'),
+      join(ROOT, 'web', 'vite.config.mts'),
       '--outDir',
       outDir,
       '--emptyOutDir',

@@ -43,7 +43,7 @@ function fresh(): boolean {
     newest(join(WEB, 'src')),
     newest(join(ROOT, 'client')),
     statSync(join(WEB, 'index.html')).mtimeMs,
-    statSync(join(WEB, 'vite.config.ts')).mtimeMs,
+    statSync(join(WEB, 'vite.config.mts')).mtimeMs,
   );
   return existsSync(built) && statSync(built).mtimeMs > sources;
 }
@@ -74,7 +74,7 @@ export function ensureBuilt(): void {
         join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
         'build',
         '-c',
-        join(WEB, 'vite.config.ts'),
+        join(WEB, 'vite.config.mts'),
         '--logLevel',
         'error',
       ],
