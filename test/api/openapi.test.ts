@@ -288,6 +288,7 @@ describe('media types and headers', () => {
       ),
     );
     expect(others.sort()).toEqual([
+      'getFeedsByFile 200 text/calendar',
       'getIssuesExport 200 text/csv',
       'getMailMailboxesAddressBooksExport 200 text/vcard',
       'getMailMailboxesCalendarsExport 200 text/calendar',

@@ -57,7 +57,9 @@ test('no role is shared by server functions: none is in the stack, each is made 
     ([, r]) => r.Type === 'AWS::IAM::Role' && JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('lambda'),
   );
   const platformRoles = new Set(
-    [...stack.functions, ...stack.workers, ...(stack.git ? [stack.git] : [])].map((f) => logicalId(f.role)),
+    [...stack.functions, ...stack.workers, ...(stack.git ? [stack.git] : []), ...(stack.dav ? [stack.dav] : [])].map(
+      (f) => logicalId(f.role),
+    ),
   );
   // Every Lambda role of the stack belongs to a platform function (or CDK's own custom resources).
   for (const [id] of lambdaRoles)

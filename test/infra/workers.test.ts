@@ -65,7 +65,10 @@ describe('the worker table', () => {
     expect(stack.workers.map((w) => w.worker.name)).toEqual(workers.map((w) => w.name));
     const groups = stack.functions.length;
     // And the git function (test/infra/platform-stack.test.ts).
-    template.resourceCountIs('AWS::Lambda::Function', groups + workers.length + (stack.git ? 1 : 0));
+    template.resourceCountIs(
+      'AWS::Lambda::Function',
+      groups + workers.length + (stack.git ? 1 : 0) + (stack.dav ? 1 : 0),
+    );
   });
 
   test.each(workers.map((w) => [w.name, w]))('%s: its trigger, and only it, may invoke it', (_, row) => {
