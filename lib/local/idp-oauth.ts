@@ -26,15 +26,17 @@ import { originOf, WEB_BASE, WEB_CLIENT_ID } from '../web-app-policy';
  *
  * Another is the platform's web app (`platform-web`, WEB_CLIENT_ID; lib/local/web.ts serves it):
  * public, PKCE (S256) required, redirected exactly to `<WEB_APP_URL>/app/callback` (the API's own
- * address, set by `npm start`; none set: the client is refused). People sign in as for `platform`
+ * address, set by `npm start`) or to `/app/callback` on a loopback origin (any port, RFC 8252 §7.3:
+ * a platform on this machine serving the app, as a test platform does). People sign in as for `platform`
  * (email, then the code mailed to the outbox), and the identity provider then keeps a session of
  * its own (cookie `platform_idp_session`, HttpOnly, SameSite=Lax, 12 hours), so `prompt=none`
  * re-authorizes without a page (`login_required` when there is no session). Its tokens: an access
  * token for the API's audience (15 minutes), an ID token (`aud` the client), and a refresh token
  * that works once (each use returns a new one). Sign-out: `POST /revoke` (RFC 7009) revokes a
  * refresh token; `GET /logout` (RP-initiated logout) ends the session and revokes the refresh
- * tokens it gave, then returns to the app. The app's origin may call the token, revocation and
- * discovery endpoints (CORS).
+ * tokens it gave, then returns to the app (one of its origins). The app's origins (WEB_APP_URL's
+ * and loopback ones, the same rule as the redirect) may call the token, revocation and discovery
+ * endpoints (CORS).
  */
 interface Code {
   /** The platform's own client: `sub` is a platform user, the token one of the API's. */
@@ -84,6 +86,20 @@ const sessionOfRefresh = new Map<string, string>();
 /** Where the web app is (`WEB_APP_URL`, the API's own address on `npm start`); its callback, exactly. */
 export const webCallbackOf = (appUrl: string | undefined) =>
   appUrl ? `${appUrl.replace(/\/+$/, '')}${WEB_BASE}callback` : undefined;
+
+/** A loopback origin (any port, RFC 8252 §7.3): the web app served by a platform on this machine. */
+const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\]):\d{1,5}$/;
+
+/** Whether `origin` is the web app's: WEB_APP_URL's, or a loopback one. CORS and logout follow it. */
+const isWebAppOrigin = (origin: string | undefined, appUrl: string | undefined) =>
+  origin !== undefined && (origin === originOf(appUrl) || LOOPBACK_ORIGIN.test(origin));
+
+/** The web app's redirect: exactly `<WEB_APP_URL>/app/callback`, or `/app/callback` on a loopback origin. */
+export function isWebCallback(uri: string, appUrl: string | undefined): boolean {
+  if (uri === webCallbackOf(appUrl)) return true;
+  const origin = originOf(uri);
+  return origin !== undefined && LOOPBACK_ORIGIN.test(origin) && uri === `${origin}${WEB_BASE}callback`;
+}
 
 export interface OAuthKey {
   kid: string;
@@ -309,10 +325,11 @@ export async function handleOAuth(
 ): Promise<boolean> {
   const url = new URL(req.url ?? '/', 'http://local');
   // The web app's origin calls the token, revocation and discovery endpoints from the browser.
-  const appOrigin = originOf(webAppUrl());
-  const corsAllowed = appOrigin !== undefined && req.headers.origin === appOrigin;
+  const appUrl = webAppUrl();
+  const requestOrigin = req.headers.origin;
+  const corsAllowed = isWebAppOrigin(requestOrigin, appUrl);
   if (corsAllowed) {
-    res.setHeader('access-control-allow-origin', appOrigin);
+    res.setHeader('access-control-allow-origin', requestOrigin as string);
     res.setHeader('vary', 'Origin');
   }
   if (req.method === 'OPTIONS' && corsAllowed) {
@@ -336,7 +353,6 @@ export async function handleOAuth(
   };
   if (!['/authorize', '/token', '/userinfo', '/revoke', '/logout'].includes(url.pathname)) return false;
   const clients = await loadClients();
-  const webCallback = webCallbackOf(webAppUrl());
 
   if (url.pathname === '/authorize' && (req.method === 'GET' || req.method === 'POST')) {
     const form = req.method === 'POST' ? await readForm(req) : url.searchParams;
@@ -350,7 +366,7 @@ export async function handleOAuth(
     const registered = platform
       ? PLATFORM_REDIRECT.test(redirectUri)
       : web
-        ? webCallback !== undefined && redirectUri === webCallback
+        ? isWebCallback(redirectUri, appUrl)
         : client?.redirectUris.includes(redirectUri);
     if (!registered) return text(400, 'This redirect URI is not registered.');
     const back = (params: Record<string, string>) => {
@@ -487,8 +503,8 @@ export async function handleOAuth(
     const form = req.method === 'POST' ? await readForm(req) : url.searchParams;
     const to = form.get('post_logout_redirect_uri');
     const allowed = (() => {
-      if (!to || !appOrigin) return false;
-      const target = originOf(to) === appOrigin ? new URL(to) : undefined;
+      if (!to) return false;
+      const target = isWebAppOrigin(originOf(to), appUrl) ? new URL(to) : undefined;
       return target?.pathname.startsWith(WEB_BASE) ?? false;
     })();
     if (to && !allowed) return text(400, 'This post-logout redirect URI is not registered.');

@@ -335,3 +335,85 @@ it('lets only the app’s origin call it from a browser, and lists the endpoints
     code_challenge_methods_supported: ['S256'],
   });
 });
+
+it('takes the app’s callback on any loopback origin (RFC 8252 §7.3), with CORS and logout for that origin, and refuses other hosts', async () => {
+  // Another platform on this machine, serving the app at another port than WEB_APP_URL's.
+  const other = 'http://localhost:4173';
+  const otherCallback = `${other}/app/callback`;
+  const browser = new Browser();
+  const { verifier, challenge } = pkce();
+  const emailPage = await browser.go(authorizeUrl({ code_challenge: challenge, redirect_uri: otherCallback }));
+  expect(emailPage.status).toBe(200);
+  expect(emailPage.headers.get('content-security-policy')).toBe(
+    `default-src 'none'; form-action 'self' ${other}; frame-ancestors 'none'`,
+  );
+  const codePage = await browser.go(`${idpUrl}/authorize`, { ...hiddenFields(emailPage.text), email: member.email });
+  const back = await browser.go(`${idpUrl}/authorize`, {
+    ...hiddenFields(codePage.text),
+    sign_in_code: mailedCode(member.email),
+  });
+  expect(back.status).toBe(302);
+  const to = new URL(back.location);
+  expect(`${to.origin}${to.pathname}`).toBe(otherCallback);
+  const res = await fetch(`${idpUrl}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: other },
+    body: new URLSearchParams({
+      client_id: 'platform-web',
+      grant_type: 'authorization_code',
+      code: to.searchParams.get('code') as string,
+      code_verifier: verifier,
+      redirect_uri: otherCallback,
+    }).toString(),
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('access-control-allow-origin')).toBe(other);
+  const tokens = (await res.json()) as any;
+  expect((await p.get('/v1/me', { token: tokens.access_token })).body.me.userId).toBe(member.userId);
+  for (const loopback of ['http://127.0.0.1:9', 'http://[::1]:65000']) {
+    const preflight = await fetch(`${idpUrl}/token`, {
+      method: 'OPTIONS',
+      headers: { origin: loopback, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(loopback);
+  }
+
+  // Not a loopback host, not http, not the callback path: refused before any page, and no CORS.
+  for (const redirect of [
+    'http://example.com:4173/app/callback',
+    'http://localhost.attacker.example:4173/app/callback',
+    'http://127.0.0.2:4173/app/callback',
+    'https://localhost:4173/app/callback',
+    'http://localhost/app/callback',
+    `${other}/app/callback/x`,
+    `${other}/app/callback?next=x`,
+    `${other}/device/callback`,
+  ]) {
+    const refused = await browser.go(authorizeUrl({ code_challenge: challenge, redirect_uri: redirect }));
+    expect([redirect, refused.status, refused.text]).toEqual([redirect, 400, 'This redirect URI is not registered.']);
+  }
+  for (const foreign of [
+    'http://example.com:4173',
+    'http://localhost.attacker.example:4173',
+    'https://localhost:4173',
+  ]) {
+    const preflight = await fetch(`${idpUrl}/token`, {
+      method: 'OPTIONS',
+      headers: { origin: foreign, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  }
+
+  // Logout returns to the app on that origin, and to no other host.
+  expect(
+    (
+      await browser.go(
+        `${idpUrl}/logout?post_logout_redirect_uri=${encodeURIComponent('http://example.com:4173/app/')}`,
+      )
+    ).status,
+  ).toBe(400);
+  const out = await browser.go(`${idpUrl}/logout?post_logout_redirect_uri=${encodeURIComponent(`${other}/app/`)}`);
+  expect(out.status).toBe(302);
+  expect(out.location).toBe(`${other}/app/`);
+});

@@ -1,10 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumPath } from '../api/chromium';
@@ -16,12 +14,10 @@ import { type Person, TestPlatform } from '../helpers/platform';
  * workers, so builds run and hosts answer), the app built from web/, an address serving it, and
  * Debian's Chromium (test/api/chromium.ts).
  *
- * Serving: when the platform serves the app itself (`GET /app/config.json` answers), the test uses
- * the platform's own address. Otherwise this harness serves web/dist at `/app/` on an address of
- * its own, proxies the API to the platform and the identity provider's endpoints to it (so the
- * page, the API and sign-in share one origin), and writes `/app/config.json` for the identity
- * provider's own client (`platform`, redirected to a loopback `/device/callback`, which this
- * server also answers with the app).
+ * The platform serves the app as `npm start` does (lib/local/web.ts: `/app/`, its own
+ * `/app/config.json` naming the identity provider's web client `platform-web`), and the browser
+ * signs in at this run's identity provider, another origin, which takes the app's loopback
+ * `/app/callback` on the test platform's port (RFC 8252 §7.3).
  */
 export const ROOT = resolve(__dirname, '..', '..');
 const WEB = join(ROOT, 'web');
@@ -91,73 +87,6 @@ export function ensureBuilt(): void {
   }
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-};
-
-function proxy(req: IncomingMessage, res: ServerResponse, target: string, rewrite?: (body: string) => string): void {
-  const url = new URL(req.url ?? '/', target);
-  const headers = { ...req.headers, host: url.host };
-  if (rewrite) delete headers['accept-encoding'];
-  const out = request(url, { method: req.method, headers }, (answer) => {
-    if (!rewrite) {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    answer.on('data', (c: Buffer) => chunks.push(c));
-    answer.on('end', () => {
-      const body = rewrite(Buffer.concat(chunks).toString('utf8'));
-      const { 'content-length': _, ...rest } = answer.headers;
-      res.writeHead(answer.statusCode ?? 502, rest);
-      res.end(body);
-    });
-  });
-  out.on('error', () => {
-    res.writeHead(502);
-    res.end();
-  });
-  req.pipe(out);
-}
-
-/** web/dist at /app/, the API and the identity provider behind one origin (see above). */
-async function serveApp(apiUrl: string, authUrl: string): Promise<{ server: Server; origin: string }> {
-  let origin = '';
-  const index = () => readFileSync(join(DIST, 'index.html'));
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] as string;
-    if (path === '/app/config.json') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(
-        JSON.stringify({ apiUrl: '', authUrl: origin, clientId: 'platform', redirectUri: `${origin}/device/callback` }),
-      );
-      return;
-    }
-    if (path === '/device/callback' || path === '/app' || path.startsWith('/app/')) {
-      const file = normalize(join(DIST, decodeURIComponent(path.replace(/^\/app\/?/, ''))));
-      const asset = file.startsWith(DIST) && existsSync(file) && statSync(file).isFile();
-      res.writeHead(asset || !extname(path) ? 200 : 404, {
-        'content-type': asset ? (TYPES[extname(file)] ?? 'application/octet-stream') : 'text/html; charset=utf-8',
-      });
-      res.end(asset ? readFileSync(file) : extname(path) ? '' : index());
-      return;
-    }
-    if (['/authorize', '/token', '/userinfo', '/.well-known/jwks.json'].includes(path)) return proxy(req, res, authUrl);
-    if (path === '/.well-known/openid-configuration') {
-      return proxy(req, res, authUrl, (body) => body.split(authUrl).join(origin));
-    }
-    proxy(req, res, apiUrl);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { server, origin };
-}
-
 export interface WebWorld {
   p: TestPlatform;
   deployments: Deployments;
@@ -169,11 +98,8 @@ export interface WebWorld {
 
 export async function startWeb(): Promise<WebWorld> {
   ensureBuilt();
-  const p = await TestPlatform.start();
+  const p = await TestPlatform.start({ web: { dist: DIST } });
   const deployments = await startDeployments();
-  const own = await fetch(`${p.baseUrl}/app/config.json`).catch(() => undefined);
-  const served = own?.ok ? undefined : await serveApp(p.baseUrl, process.env.AUTH_URL as string);
-  const origin = served?.origin ?? p.baseUrl;
   const browser = await chromium.launch({
     executablePath: await chromiumPath(),
     args: [
@@ -188,12 +114,10 @@ export async function startWeb(): Promise<WebWorld> {
   return {
     p,
     deployments,
-    app: `${origin}/app/`,
+    app: `${p.baseUrl}/app/`,
     browser,
     close: async () => {
       await browser.close();
-      served?.server.closeAllConnections();
-      served?.server.close();
       await deployments.close();
       await p.close();
     },
@@ -212,7 +136,7 @@ export async function newPage(context: BrowserContext): Promise<{ page: Page; pr
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
     const at = m.location().url;
-    if (!page.url().includes('/app/') && !page.url().includes('/device/callback')) return;
+    if (!page.url().includes('/app/')) return;
     if (/status of 4\d\d/.test(m.text()) && new URL(at, 'http://x').pathname.startsWith('/v1/')) return;
     problems.push(`console: ${m.text()} (${at})`);
   });
@@ -243,18 +167,38 @@ export function mailedCode(email: string): string {
 
 /**
  * Signs `person` in from wherever the page is: the app's sign-in button when it shows one, then
- * the identity provider's email and mailed code, back to the app.
+ * the identity provider's own page (its origin, not the app's) for the email and the mailed code,
+ * back to the app through its `/app/callback`.
  */
 export async function signIn(page: Page, person: Person): Promise<void> {
+  const app = new URL(page.url()).origin;
   const email = page.getByRole('textbox', { name: 'Email' });
   const button = page.getByRole('button', { name: 'Sign in' });
   await email.or(button).first().waitFor();
-  if (await button.isVisible()) await button.click();
+  if (await button.isVisible()) {
+    await button.click();
+    // With the identity provider's session (this browser signed in before) it answers at once.
+    const signedIn = page.getByRole('navigation', { name: 'Sections' });
+    await email.or(signedIn).first().waitFor();
+    if (await signedIn.isVisible()) return;
+  }
+  const idp = new URL(page.url());
+  if (idp.origin !== new URL(process.env.AUTH_URL as string).origin || idp.pathname !== '/authorize') {
+    throw new Error(`signing in at ${idp.origin}${idp.pathname}, not the identity provider's page`);
+  }
+  if (idp.searchParams.size) {
+    const asked = Object.fromEntries(idp.searchParams);
+    if (asked.client_id !== 'platform-web' || asked.redirect_uri !== `${app}/app/callback`) {
+      throw new Error(`the app asked for ${asked.client_id} and ${asked.redirect_uri}`);
+    }
+  }
   await email.fill(person.email);
   await page.getByRole('button', { name: 'Continue' }).click();
   const code = page.getByRole('textbox', { name: 'Code' });
   await code.waitFor();
   await code.fill(mailedCode(person.email));
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/app\//);
+  await page.waitForURL(
+    (url) => url.origin === app && url.pathname.startsWith('/app/') && !url.pathname.endsWith('/callback'),
+  );
 }

@@ -1,12 +1,14 @@
 import type { Page } from 'playwright-core';
 import { type DnsServer, startDnsServer } from '../../lib/local/dns';
+import { createKey } from '../../shared/kernel/identity/keys';
 import { axe, newPage, signIn, startWeb, type WebWorld } from './harness';
 
 /**
  * The web app's other pages in Chromium: a project's variables by target (sensitive values
  * masked), its domains with their DNS records and verify, its settings refused with the API's own
  * message where the person acted; members and invitations; API keys (the secret shown once); the
- * audit log paged with the API's cursor; and a session lost mid-form (the API answers 401), which
+ * audit log paged with the API's cursor; a repository's protection, whose checks bound to a writer
+ * keep it through an edit in the form; and a session lost mid-form (the API answers 401), which
  * returns to sign-in and, after it, to the same form with what was typed. Each page is checked with
  * axe-core at 1440 and 375 px (nothing wider than the screen) and for console errors.
  */
@@ -251,6 +253,46 @@ it(
     for (const text of await entries.allTextContents()) expect(text).toMatch(/^keys\./);
   }),
   90_000,
+);
+
+it(
+  'protection: a required check bound to a writer shows it and keeps it when the form saves',
+  shown(async () => {
+    const repo = `guarded-${tag}`;
+    const orgId = w.p.org.orgId;
+    expect((await w.p.post(`/v1/orgs/${orgId}/repos`, { name: repo, readme: true })).status).toBe(201);
+    const { key } = await createKey({ orgId, kind: 'api', scopes: ['git:write'], name: 'ci' });
+    const bound = [
+      { name: 'build', source: 'platform' },
+      { name: 'lint', source: { apiKey: key.keyId } },
+    ];
+    const put = await w.p.put(`/v1/orgs/${orgId}/repos/${repo}/protection`, {
+      requiredApprovals: 0,
+      requiredChecks: [...bound, 'docs'],
+    });
+    expect(put.status).toBe(200);
+
+    await page.goto(`${w.app}orgs/${orgId}/repos/${repo}/settings`);
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    const checks = page.getByRole('textbox', { name: 'Required checks (one name a line)' });
+    expect(await checks.inputValue()).toBe('build\nlint\ndocs');
+    const sources = page.getByRole('list', { name: 'Checks bound to a writer' }).getByRole('listitem');
+    expect(await sources.allTextContents()).toEqual(['build from the platform', `lint from API key ${key.keyId}`]);
+    await clean();
+
+    // An edit: another approval, a new name, one bare name gone; the bound ones stay bound.
+    await page.getByRole('spinbutton', { name: 'Required approvals' }).fill('1');
+    await checks.fill('build\nlint\ne2e');
+    await page.getByRole('button', { name: 'Save protection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const saved = await w.p.get(`/v1/orgs/${orgId}/repos/${repo}/protection`);
+    expect(saved.body).toMatchObject({ requiredApprovals: 1, requiredChecks: [...bound, 'e2e'] });
+    // A bound name taken out of the form is no longer shown as bound.
+    await checks.fill('e2e');
+    expect(await sources.allTextContents()).toEqual([]);
+    await clean();
+  }),
+  60_000,
 );
 
 it(

@@ -24,7 +24,31 @@ export default function RepoSettings() {
   );
 }
 
-const checkName = (c: BranchProtection['requiredChecks'][number]) => (typeof c === 'string' ? c : c.name);
+type RequiredCheck = BranchProtection['requiredChecks'][number];
+type Source = Exclude<RequiredCheck, string>['source'];
+
+const checkName = (c: RequiredCheck) => (typeof c === 'string' ? c : c.name);
+
+/** Who must write a bound check, as the API names it (docs/routes/pulls.md). */
+const sourceText = (source: Source) =>
+  source === 'platform'
+    ? 'the platform'
+    : 'apiKey' in source
+      ? `API key ${source.apiKey}`
+      : `agent key ${source.agentKey}`;
+
+/**
+ * The checks typed (one name a line) as the API takes them: a name that is required now bound to
+ * its writer (`{ name, source }`) keeps that writer; any other is a bare name.
+ */
+function checksToSave(typed: string, current: RequiredCheck[]): RequiredCheck[] {
+  const bound = new Map(current.flatMap((c) => (typeof c === 'string' ? [] : [[c.name, c] as const])));
+  return typed
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((name) => bound.get(name) ?? name);
+}
 
 function ProtectionForm({ orgId, name, current }: { orgId: string; name: string; current: BranchProtection }) {
   const canWrite = useCan('git:write');
@@ -33,6 +57,8 @@ function ProtectionForm({ orgId, name, current }: { orgId: string; name: string;
     checks: current.requiredChecks.map(checkName).join('\n'),
   });
   const client = useQueryClient();
+  // The bound checks still listed in the form, with their writers.
+  const bound = checksToSave(form.checks, current.requiredChecks).filter((c) => typeof c !== 'string');
   const save = useMutation({
     mutationFn: () =>
       api().putReposProtection({
@@ -40,10 +66,7 @@ function ProtectionForm({ orgId, name, current }: { orgId: string; name: string;
         name,
         body: {
           requiredApprovals: Number(form.approvals),
-          requiredChecks: form.checks
-            .split('\n')
-            .map((s) => s.trim())
-            .filter(Boolean),
+          requiredChecks: checksToSave(form.checks, current.requiredChecks),
         },
       }),
     onSuccess: async () => {
@@ -77,6 +100,21 @@ function ProtectionForm({ orgId, name, current }: { orgId: string; name: string;
           value={form.checks}
           onChange={(checks) => setForm({ ...form, checks })}
         />
+        {bound.length > 0 && (
+          <div className="text-sm">
+            <p id="check-sources" className="font-medium">
+              Checks bound to a writer
+            </p>
+            <p className="text-slate-700">Only a check from its writer counts; a name kept above keeps its writer.</p>
+            <ul aria-labelledby="check-sources" className="mt-1 list-disc pl-5">
+              {bound.map((c) => (
+                <li key={c.name}>
+                  <code>{c.name}</code> from {sourceText(c.source)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {canWrite && (
           <div>
             <Button type="submit" tone="primary" isDisabled={save.isPending}>
