@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { foldLines as libraryFold } from 'ical-generator';
 import ICAL from 'ical.js';
+import { foldLines as libraryFold } from 'ical-generator';
 import { FOLD_OCTETS, foldLine, foldLines } from '../../shared/domains/calendar/fold';
 import { type ParsedEvent, parseIcs } from '../../shared/domains/calendar/ics-in';
 import { calendarOf, type IcsPart, toIcs, unfolded } from '../../shared/domains/calendar/ics-out';
