@@ -16,8 +16,7 @@ import { eventsOf, getCalendar } from './records';
 
 /**
  * What a feed answer may hold inline: past it, a 303 to a link (a Lambda response is at most 6 MB).
- * FEED_INLINE_BYTES sets a lower figure (tests: a file of 4 MB takes ical-generator many seconds
- * to write, its line folding being slow per character).
+ * FEED_INLINE_BYTES sets a lower figure (tests: a smaller file takes the same path).
  */
 export const MAX_INLINE_FEED_BYTES = 4 * 1024 * 1024;
 function inlineLimit(): number {

@@ -1,4 +1,5 @@
-import ical, { ICalAlarmType, type ICalAttendeeData, type ICalEventData } from 'ical-generator';
+import ical, { ICalAlarmType, type ICalAttendeeData, type ICalCalendar, type ICalEventData } from 'ical-generator';
+import { foldLines } from './fold';
 import type { Attendee, CalEvent, Exception } from './records';
 import { localOf, Temporal } from './time';
 import { vtimezone } from './vtimezone';
@@ -60,12 +61,20 @@ function yearsOf(parts: IcsPart[]): [number, number] {
 }
 
 export function toIcs(parts: IcsPart[], method: Method, name?: string): string {
+  const { cal, zoneText } = calendarOf(parts, method, name);
+  // An all-day occurrence's RECURRENCE-ID is a DATE (ical-generator would write a UTC DATE-TIME);
+  // ical-generator writes no COMMENT: an X- property's escaped, folded value is renamed.
+  return foldLines(unfolded(cal, zoneText))
+    .replace(/^X-PLATFORM-DATE-RID:(\d{8})\r$/gm, 'RECURRENCE-ID;VALUE=DATE:$1\r')
+    .replace(/^X-PLATFORM-COMMENT:/gm, 'COMMENT:');
+}
+
+/** The parts as an ical-generator calendar, and the VTIMEZONE text of a zone (null: none, UTC). */
+export function calendarOf(parts: IcsPart[], method: Method, name?: string) {
   const [fromYear, toYear] = yearsOf(parts);
+  const zoneText = (zone: string) => (isUtc(zone) ? null : vtimezone(zone, fromYear, toYear));
   const cal = ical({ prodId: '//Platform//Calendar//EN', method: method as never, ...(name ? { name } : {}) });
-  cal.timezone({
-    name: '',
-    generator: (zone: string) => (isUtc(zone) ? null : vtimezone(zone, fromYear, toYear)),
-  } as never);
+  cal.timezone({ name: '', generator: zoneText } as never);
   const stamp = new Date();
   for (const part of parts) {
     const e = part.event;
@@ -90,12 +99,30 @@ export function toIcs(parts: IcsPart[], method: Method, name?: string): string {
       for (const ex of e.exceptions) cal.createEvent(withOccurrence(base, occurrence(e, ex.recurrenceId, ex, part)));
     }
   }
-  // An all-day occurrence's RECURRENCE-ID is a DATE (ical-generator would write a UTC DATE-TIME);
-  // ical-generator writes no COMMENT: an X- property's escaped, folded value is renamed.
-  return cal
-    .toString()
-    .replace(/^X-PLATFORM-DATE-RID:(\d{8})\r$/gm, 'RECURRENCE-ID;VALUE=DATE:$1\r')
-    .replace(/^X-PLATFORM-COMMENT:/gm, 'COMMENT:');
+  return { cal, zoneText };
+}
+
+/**
+ * The calendar's text as ical-generator's `toString()` writes it for the options set above (PRODID,
+ * METHOD, NAME, a VTIMEZONE per zone of its events), less its folding: ical-generator folds the
+ * whole file character by character (a TextEncoder each, seconds for a few MB), ./fold.ts does it
+ * in one pass with the same output (test/calendar/fold.unit.test.ts holds the two equal).
+ */
+export function unfolded(cal: ICalCalendar, zoneText: (zone: string) => string | null): string {
+  let g = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-${cal.prodId()}\r\n`;
+  const method = cal.method();
+  if (method) g += `METHOD:${method}\r\n`;
+  const name = cal.name();
+  if (name) g += `NAME:${name}\r\nX-WR-CALNAME:${name}\r\n`;
+  const events = cal.events();
+  const zones = new Set(events.map((e) => e.timezone()));
+  for (const zone of zones) {
+    if (zone === null || zone.startsWith('/')) continue;
+    const text = zoneText(zone);
+    if (text) g += `${text.replace(/\r\n/g, '\n').replace(/\n/g, '\r\n').trim()}\r\n`;
+  }
+  for (const e of events) g += e.toString();
+  return `${g}END:VCALENDAR`;
 }
 
 function common(e: CalEvent, stamp: Date, part: IcsPart): Omit<ICalEventData, 'start'> {
