@@ -1,7 +1,8 @@
 import { createReadStream, existsSync, readFileSync, type Stats, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { contentTypeOf } from '../../shared/ports/artifacts/content-types';
 import { IMMUTABLE, originOf, REVALIDATE, WEB_ASSETS, WEB_BASE, type WebConfig, webAppCsp } from '../web-app-policy';
 import type { LocalRoute } from './gateway';
 
@@ -25,27 +26,6 @@ export interface WebOptions {
 
 export const defaultWebDist = () => resolve(process.env.WEB_DIST ?? resolve(__dirname, '..', '..', 'web', 'dist'));
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-};
 const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json|wasm)|image\/svg\+xml)/;
 /** Below this, compressing saves less than its headers. */
 const MIN_COMPRESS = 1024;
@@ -112,7 +92,7 @@ export function webRoutes(options: WebOptions): LocalRoute[] {
     cache: string,
     extra: Record<string, string> = {},
   ): true => {
-    const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const type = contentTypeOf(file);
     const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
     const headers: Record<string, string | number> = {
       'content-type': type,

@@ -23,7 +23,7 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
   '.map': 'application/json; charset=utf-8',
   '.pdf': 'application/pdf',
-  '.webmanifest': 'application/manifest+json',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
 };
 
 export const contentTypeOf = (path: string) => TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
