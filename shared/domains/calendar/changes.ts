@@ -1,6 +1,7 @@
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
+import { queryAll } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 
 /**
@@ -78,23 +79,12 @@ export async function goneSince(
   since: number,
 ): Promise<{ eventId: string; name: string; at: number }[]> {
   const prefix = CHANGE_KEYS.gonePrefix(calendarId);
-  const out: { eventId: string; name: string; at: number }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk(mailboxId), ':from': `${prefix}${stamp(since)}`, ':to': `${prefix}~` },
-        ProjectionExpression: 'eventId, #n, #at',
-        ExpressionAttributeNames: { '#n': 'name', '#at': 'at' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...((page.Items ?? []) as { eventId: string; name: string; at: number }[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return queryAll<{ eventId: string; name: string; at: number }>({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': pk(mailboxId), ':from': `${prefix}${stamp(since)}`, ':to': `${prefix}~` },
+    ProjectionExpression: 'eventId, #n, #at',
+    ExpressionAttributeNames: { '#n': 'name', '#at': 'at' },
+  });
 }
 
 /** The latest tombstone's instant of a calendar (0: none). */

@@ -1,6 +1,7 @@
 import { db } from '../../kernel/store/client';
 import { DeleteCommand, PutCommand, QueryCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
+import { queryAll } from '../../kernel/store/ops';
 import { TABLE } from '../../kernel/store/table';
 import { contactKeys } from './records';
 
@@ -71,23 +72,12 @@ export async function cardsGoneSince(
   since: number,
 ): Promise<{ contactId: string; name: string; at: number }[]> {
   const prefix = CARD_CHANGE_KEYS.gonePrefix(addressBookId);
-  const out: { contactId: string; name: string; at: number }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk(mailboxId), ':from': `${prefix}${stamp(since)}`, ':to': `${prefix}~` },
-        ProjectionExpression: 'contactId, #n, #at',
-        ExpressionAttributeNames: { '#n': 'name', '#at': 'at' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...((page.Items ?? []) as { contactId: string; name: string; at: number }[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return queryAll<{ contactId: string; name: string; at: number }>({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': pk(mailboxId), ':from': `${prefix}${stamp(since)}`, ':to': `${prefix}~` },
+    ProjectionExpression: 'contactId, #n, #at',
+    ExpressionAttributeNames: { '#n': 'name', '#at': 'at' },
+  });
 }
 
 /** The latest tombstone's instant of an address book (0: none). */
