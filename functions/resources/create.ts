@@ -1,3 +1,4 @@
+import { provisionBucket } from '../../shared/domains/buckets/provision';
 import { createTable, waitForTable } from '../../shared/domains/databases/tables';
 import { usableLocation } from '../../shared/domains/platform-admin/geo';
 import { createRepository } from '../../shared/domains/repos/records';
@@ -15,7 +16,6 @@ import { log } from '../../shared/kernel/ground/log';
 import { HttpError, httpErrorOf } from '../../shared/kernel/http/http-error';
 import type { Organization } from '../../shared/kernel/identity/schema';
 import { newId } from '../../shared/kernel/store/ids';
-import { provisionBucket } from './buckets';
 
 interface CreateInput {
   type: ResourceType;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { deleteBucketBackend } from '../../shared/domains/buckets/provision';
 import { deleteRepository, type RepoRecord } from '../../shared/domains/repos/records';
 import { deleteDatabaseTable, deleteResource } from '../../shared/domains/resources/delete';
 import {
@@ -18,7 +19,6 @@ import { refreshStatus } from '../../shared/domains/resources/status';
 import { invalid, notFound } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { requireScopeFor, typeOf } from './access';
-import { deleteBucketBackend } from './buckets';
 import { createResource, ONLY_DATABASES_HAVE_KEYS, ONLY_LINKABLE, PROVISIONING_FAILED, SAME_KEYS } from './create';
 
 /** Lowercase letters, digits and hyphens; 3-40 characters; starts and ends with a letter or digit. */

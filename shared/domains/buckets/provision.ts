@@ -1,7 +1,7 @@
-import { deleteBucketAndVersions } from '../../shared/domains/buckets/delete-bucket';
-import type { BackendDelete } from '../../shared/domains/resources/delete';
-import type { ResourceRecord } from '../../shared/domains/resources/schema';
-import { storage } from '../../shared/ports/object-storage';
+import { storage } from '../../ports/object-storage';
+import type { BackendDelete } from '../resources/delete';
+import type { ResourceRecord } from '../resources/schema';
+import { deleteBucketAndVersions } from './delete-bucket';
 
 /** Creates the bucket of a new bucket resource; answers its ARN. */
 export async function provisionBucket(r: ResourceRecord, tags: Record<string, string>): Promise<string> {
