@@ -1,14 +1,14 @@
-import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
+import { org, page } from './lib/route-kit';
+import { agentRoutes } from './pages/agents/routes';
+import { calendarRoutes } from './pages/calendar/routes';
 import { Home } from './pages/home';
+import { mailRoutes } from './pages/mail/routes';
+import { notificationRoutes } from './pages/notifications/routes';
+import { trackerRoutes } from './pages/tracker/routes';
+import { pageRoutes } from './pages/wiki/routes';
 import { Layout, RouteError } from './ui/layout';
 
-/** Each page is its own chunk, loaded when its route is first opened. */
-const page = (load: () => Promise<{ default: ComponentType }>) => ({
-  lazy: async () => ({ Component: (await load()).default }),
-});
-
-const org = 'orgs/:orgId';
 const repo = `${org}/repos/:name`;
 
 /**
@@ -45,6 +45,13 @@ export const appRouter = () =>
           { path: `${org}/members`, ...page(() => import('./pages/members')) },
           { path: `${org}/keys`, ...page(() => import('./pages/keys')) },
           { path: `${org}/audit`, ...page(() => import('./pages/audit')) },
+          // The work apps (part two): each area's routes in its own folder.
+          ...trackerRoutes,
+          ...mailRoutes,
+          ...calendarRoutes,
+          ...pageRoutes,
+          ...notificationRoutes,
+          ...agentRoutes,
           { path: '*', ...page(() => import('./pages/not-found')) },
         ],
       },

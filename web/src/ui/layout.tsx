@@ -12,6 +12,12 @@ const sections = [
   ['members', 'Members'],
   ['keys', 'API keys'],
   ['audit', 'Audit log'],
+  ['tracker', 'Issues'],
+  ['mail', 'Mail'],
+  ['calendar', 'Calendar'],
+  ['contacts', 'Contacts'],
+  ['pages', 'Pages'],
+  ['agents', 'Agents'],
 ] as const;
 
 function OrgSwitcher() {
