@@ -89,17 +89,24 @@ export function ensureBuilt(): void {
 
 export interface WebWorld {
   p: TestPlatform;
-  deployments: Deployments;
+  /** The deployments' edge and event workers; absent when started with `deployments: false`. */
+  deployments?: Deployments;
   /** The app's address, ending in `/app/`. */
   app: string;
   browser: Browser;
   close: () => Promise<void>;
 }
 
-export async function startWeb(): Promise<WebWorld> {
+/**
+ * `deployments: false` for the work apps, which build and serve nothing; `platform` adds to the test
+ * platform's options (the app is always served).
+ */
+export async function startWeb(
+  options: { deployments?: boolean; platform?: Parameters<typeof TestPlatform.start>[0] } = {},
+): Promise<WebWorld> {
   ensureBuilt();
-  const p = await TestPlatform.start({ web: { dist: DIST } });
-  const deployments = await startDeployments();
+  const p = await TestPlatform.start({ ...options.platform, web: { dist: DIST } });
+  const deployments = options.deployments === false ? undefined : await startDeployments();
   const browser = await chromium.launch({
     executablePath: await chromiumPath(),
     args: [
@@ -118,7 +125,7 @@ export async function startWeb(): Promise<WebWorld> {
     browser,
     close: async () => {
       await browser.close();
-      await deployments.close();
+      await deployments?.close();
       await p.close();
     },
   };

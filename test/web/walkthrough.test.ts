@@ -127,7 +127,7 @@ it(
     await page.getByText('Serving production').waitFor();
     const production = page.getByRole('link', { name: new RegExp(`^${slug}\\.localhost:`) });
     productionUrl = (await production.getAttribute('href')) as string;
-    expect(productionUrl).toBe(`http://${slug}.localhost:${w.deployments.edge.port}`);
+    expect(productionUrl).toBe(`http://${slug}.localhost:${w.deployments?.edge.port}`);
     await clean();
 
     const site = await context.newPage();
@@ -189,7 +189,7 @@ it(
       .filter({ hasText: /^Checks: success/ })
       .waitFor({ timeout: 30_000 });
     const previewUrl = (await preview.getAttribute('href')) as string;
-    expect(previewUrl).toMatch(new RegExp(`^http://${slug}-pr-\\d+\\.localhost:${w.deployments.edge.port}$`));
+    expect(previewUrl).toMatch(new RegExp(`^http://${slug}-pr-\\d+\\.localhost:${w.deployments?.edge.port}$`));
 
     // The author can't approve their own pull request, and merging without approval says why.
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
