@@ -3,6 +3,7 @@ import { org, page } from './lib/route-kit';
 import { agentRoutes } from './pages/agents/routes';
 import { calendarRoutes } from './pages/calendar/routes';
 import { Home } from './pages/home';
+import { issueRoutes } from './pages/issues/routes';
 import { mailRoutes } from './pages/mail/routes';
 import { notificationRoutes } from './pages/notifications/routes';
 import { trackerRoutes } from './pages/tracker/routes';
@@ -47,6 +48,7 @@ export const appRouter = () =>
           { path: `${org}/audit`, ...page(() => import('./pages/audit')) },
           // The work apps (part two): each area's routes in its own folder.
           ...trackerRoutes,
+          ...issueRoutes,
           ...mailRoutes,
           ...calendarRoutes,
           ...pageRoutes,
