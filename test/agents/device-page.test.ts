@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { devicePage } from '../../lib/local/device-page';
+import { mailedCode } from '../helpers/outbox';
 import { type Person, TestPlatform } from '../helpers/platform';
 import { forgetLastPoll } from './helpers';
 
@@ -55,20 +54,6 @@ class Browser {
     }
     return { status: res.status, location: res.headers.get('location'), text: await res.text(), headers: res.headers };
   }
-}
-
-/** The sign-in code the identity provider mailed to `email`: the newest message to it in the outbox. */
-function mailedCode(email: string): string {
-  const dir = process.env.OUTBOX_DIR as string;
-  const mail = readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .reverse()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .find((text) => new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}\\r?$`, 'm').test(text));
-  const code = /^Subject: Your sign-in code: (\d{8})\r?$/m.exec(mail ?? '')?.[1];
-  if (!code) throw new Error(`no sign-in code mailed to ${email}`);
-  return code;
 }
 
 /** Opens the verification URI, signs in as `person` at the identity provider, lands on the page. */

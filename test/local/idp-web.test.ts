@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { listen } from '../../lib/local/gateway';
 import { createIdpServer } from '../../lib/local/idp';
+import { mailedCode } from '../helpers/outbox';
 import { type Person, TestPlatform } from '../helpers/platform';
 
 /**
@@ -75,19 +74,6 @@ class Browser {
       headers: res.headers,
     };
   }
-}
-
-function mailedCode(email: string): string {
-  const dir = process.env.OUTBOX_DIR as string;
-  const mail = readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .reverse()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .find((text) => new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}\\r?$`, 'm').test(text));
-  const code = /^Subject: Your sign-in code: (\d{8})\r?$/m.exec(mail ?? '')?.[1];
-  if (!code) throw new Error(`no sign-in code mailed to ${email}`);
-  return code;
 }
 
 const pkce = () => {

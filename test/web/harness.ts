@@ -1,13 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumPath } from '../api/chromium';
 import { type Deployments, startDeployments } from '../deployments/helpers';
+import { mailedCode } from '../helpers/outbox';
 import { type Person, TestPlatform } from '../helpers/platform';
+
+export { mailedCode };
 
 /**
  * What a browser test of the web app needs: a test platform (with the deployments' edge and event
@@ -156,20 +159,6 @@ export async function axe(page: Page): Promise<string[]> {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** The sign-in code the identity provider mailed to `email`: the newest message to it in the outbox. */
-export function mailedCode(email: string): string {
-  const dir = process.env.OUTBOX_DIR as string;
-  const mail = readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .reverse()
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .find((text) => new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}\\r?$`, 'm').test(text));
-  const code = /^Subject: Your sign-in code: (\d{8})\r?$/m.exec(mail ?? '')?.[1];
-  if (!code) throw new Error(`no sign-in code mailed to ${email}`);
-  return code;
 }
 
 /**
