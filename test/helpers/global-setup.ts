@@ -20,7 +20,9 @@ import { STATIC_ENV } from './static-env';
  */
 export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'platform-test-'));
-  // The engines answer only requests signed with this run's key pair, as on `npm start`.
+  // The engines answer only requests signed with this run's key pair, as on `npm start`; the test
+  // workers reach DynamoDB Local directly (`direct`), and the signing proxy stays at
+  // DYNAMODB_SIGNED_ENDPOINT for the tests of what it refuses.
   const credentials = newEngineCredentials();
   // Both at once (Java takes seconds to start): the local S3 server in its own process (see
   // lib/local/s3-server.ts); buckets are made by tests.
@@ -29,14 +31,15 @@ export default async function globalSetup(): Promise<void> {
   // Neither is bound yet: the OS could hand out the same port twice.
   while (s3Port === dynamoPort) s3Port = await freePort();
   const [dynamo, s3] = await Promise.all([
-    startDynamoLocal({ port: dynamoPort, credentials }),
+    startDynamoLocal({ port: dynamoPort, credentials, direct: true }),
     startS3({ port: s3Port, directory: join(dir, 's3'), buckets: [], credentials }),
   ]);
   const env: Record<string, string> = {
     ...STATIC_ENV,
     AWS_ACCESS_KEY_ID: credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.engineEndpoint as string,
+    DYNAMODB_SIGNED_ENDPOINT: dynamo.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     S3_FORCE_PATH_STYLE: 'true',
     CURSOR_SECRET: randomBytes(32).toString('base64url'),

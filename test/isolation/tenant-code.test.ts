@@ -66,7 +66,7 @@ beforeAll(async () => {
     // The engines, unsigned: each answers its refusal, never data.
     requests: [
       {
-        url: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+        url: process.env.DYNAMODB_SIGNED_ENDPOINT,
         method: 'POST',
         headers: { 'x-amz-target': 'DynamoDB_20120810.ListTables', 'content-type': 'application/x-amz-json-1.0' },
         body: '{}',

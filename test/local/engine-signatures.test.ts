@@ -46,7 +46,7 @@ function send(
 describe('the engines of the local platform', () => {
   it.each(PUBLISHED_DEFAULTS)('refuse requests signed with a published default ($accessKeyId)', async (credentials) => {
     const common = { region: 'eu-central-1', credentials, maxAttempts: 1 };
-    const dynamo = new DynamoDBClient({ ...common, endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+    const dynamo = new DynamoDBClient({ ...common, endpoint: process.env.DYNAMODB_SIGNED_ENDPOINT });
     const s3Client = new S3Client({ ...common, endpoint: process.env.AWS_ENDPOINT_URL_S3, forcePathStyle: true });
     const outcomes = await Promise.all([
       failure(dynamo.send(new ListTablesCommand({}))),
@@ -59,7 +59,7 @@ describe('the engines of the local platform', () => {
 
   it('refuse unsigned requests in each service’s own words', async () => {
     const dynamo = await send(
-      `${process.env.AWS_ENDPOINT_URL_DYNAMODB}/`,
+      `${process.env.DYNAMODB_SIGNED_ENDPOINT}/`,
       'POST',
       {
         'x-amz-target': 'DynamoDB_20120810.ListTables',
@@ -75,7 +75,7 @@ describe('the engines of the local platform', () => {
   });
 
   it('answer the platform’s own key pair', async () => {
-    const dynamo = new DynamoDBClient({ region: 'eu-central-1', endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+    const dynamo = new DynamoDBClient({ region: 'eu-central-1', endpoint: process.env.DYNAMODB_SIGNED_ENDPOINT });
     expect(await failure(dynamo.send(new ListTablesCommand({})))).toBe('answered');
     dynamo.destroy();
     expect(await failure(s3.send(new ListBucketsCommand({})))).toBe('answered');
