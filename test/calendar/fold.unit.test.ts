@@ -207,7 +207,13 @@ function byLibrary(parts: IcsPart[], method: Parameters<typeof toIcs>[1], name?:
     t
       .replace(/^X-PLATFORM-DATE-RID:(\d{8})\r$/gm, 'RECURRENCE-ID;VALUE=DATE:$1\r')
       .replace(/^X-PLATFORM-COMMENT:/gm, 'COMMENT:');
-  return [renamed(cal.toString()), renamed(foldLines(unfolded(cal, zoneText)))];
+  // The library writes the calendar's name unescaped; ours escapes it as TEXT (a test below).
+  const escapedName = (t: string) =>
+    t.replace(
+      /^((?:NAME|X-WR-CALNAME):)(.*)\r$/gm,
+      (_, key: string, v: string) => `${key}${v.replace(/[\\;,]/g, (c) => `\\${c}`)}\r`,
+    );
+  return [escapedName(renamed(cal.toString())), renamed(foldLines(unfolded(cal, zoneText)))];
 }
 
 describe('calendar files', () => {
@@ -255,6 +261,18 @@ describe('calendar files', () => {
     const comp = new ICAL.Component(ICAL.parse(text) as unknown as unknown[]);
     expect(comp.getFirstSubcomponent('vevent')?.getFirstPropertyValue('description')).toBe(description);
     expect(comp.getFirstPropertyValue('x-wr-calname')).toBe('Tokyo 東京');
+  });
+
+  test('the calendar name is written as TEXT: commas, semicolons and backslashes read back the same', () => {
+    const [event] = fixtureEvents();
+    const name = 'Ops, on call; A\\B';
+    const text = toIcs([{ event: event as CalEvent }], 'PUBLISH', name);
+    expect(text).toContain('\r\nNAME:Ops\\, on call\\; A\\\\B\r\n');
+    expect(text).toContain('\r\nX-WR-CALNAME:Ops\\, on call\\; A\\\\B\r\n');
+    // Read back as a TEXT value (ical.js keeps properties it has no type for raw).
+    const comp = new ICAL.Component(ICAL.parse(text) as unknown as unknown[]);
+    const raw = comp.getFirstPropertyValue('name') as string;
+    expect(ICAL.design.icalendar.value.text?.fromICAL?.(raw)).toBe(name);
   });
 
   test('a large calendar (3 MB of events) is written whole', () => {

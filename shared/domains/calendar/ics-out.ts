@@ -113,7 +113,10 @@ export function unfolded(cal: ICalCalendar, zoneText: (zone: string) => string |
   const method = cal.method();
   if (method) g += `METHOD:${method}\r\n`;
   const name = cal.name();
-  if (name) g += `NAME:${name}\r\nX-WR-CALNAME:${name}\r\n`;
+  // A TEXT value (RFC 5545 3.3.11): backslash, semicolon and comma escaped (ical-generator writes the
+  // name as given, so a name such as `Ops, on call` read back as something else).
+  const text = name?.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, '\\n');
+  if (text) g += `NAME:${text}\r\nX-WR-CALNAME:${text}\r\n`;
   const events = cal.events();
   const zones = new Set(events.map((e) => e.timezone()));
   for (const zone of zones) {
