@@ -22,7 +22,6 @@ export function NotificationBell() {
     enabled: me?.kind === 'user',
     refetchInterval: 60_000,
     refetchOnWindowFocus: true,
-    staleTime: 30_000,
   });
   if (!orgId || me?.kind !== 'user') return null;
   const notices = q.data?.notices ?? [];
