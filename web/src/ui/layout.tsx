@@ -3,6 +3,7 @@ import { messageOf } from '../lib/api';
 import { signOut } from '../lib/auth';
 import { useMe } from '../lib/hooks';
 import { queryClient } from '../lib/query';
+import { NotificationBell } from '../pages/notifications/bell';
 import { Button, PageTitle, SelectField } from './controls';
 
 const sections = [
@@ -58,6 +59,7 @@ export function Layout() {
           </Link>
           <OrgSwitcher />
           <div className="ml-auto flex items-center gap-3 self-center text-sm">
+            <NotificationBell />
             {me?.email && <span className="hidden text-slate-700 sm:inline">{me.email}</span>}
             <Button
               onPress={() => {
