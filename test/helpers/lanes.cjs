@@ -9,7 +9,10 @@
  * test/helpers/lanes.unit.test.ts holds that every file named here exists.
  */
 const SLOW = [
-  // A browser (Chromium through Playwright).
+  // A browser (Chromium through Playwright): the web app's flows first, the longest.
+  'test/web/walkthrough.test.ts',
+  'test/web/pages.test.ts',
+  'test/web/notify-agents.test.ts',
   'test/api/chromium.unit.test.ts',
   'test/api/docs.test.ts',
   'test/agents/program.test.ts',
