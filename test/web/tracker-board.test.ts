@@ -26,6 +26,8 @@ beforeAll(async () => {
   orgId = w.p.org.orgId;
   base = `/v1/orgs/${orgId}/issues`;
   ({ page, problems } = await newPage(await w.browser.newContext({ viewport: { width: 1440, height: 900 } })));
+  // Each step fails with its own message well before the test's time is up.
+  page.setDefaultTimeout(20_000);
   await page.goto(w.app);
   await signIn(page, w.p.owner);
 }, 120_000);
@@ -133,13 +135,17 @@ it(
     const board = page.getByRole('region', { name: 'Create a board' });
     await board.getByRole('textbox', { name: 'Board name' }).fill('Flow');
     await board.getByRole('combobox', { name: 'Board type' }).selectOption('kanban');
-    await board.getByRole('checkbox', { name: `Web team (${KEY})` }).check();
+    const shows = board.getByRole('checkbox', { name: `Web team (${KEY})` });
+    await shows.focus();
+    await page.keyboard.press('Space');
+    expect(await shows.isChecked()).toBe(true);
     await board.getByRole('button', { name: 'Create board' }).click();
     await h1('Flow').waitFor();
     flowBoard = /boards\/(brd_[0-9a-z]+)/.exec(page.url())?.[1] ?? '';
     const made = (await w.p.get(`${base}/boards/${flowBoard}`)).body.board;
     expect(made).toMatchObject({ name: 'Flow', config: { type: 'kanban', spaceIds: [space.spaceId] } });
   }),
+  180_000,
 );
 
 it(
@@ -225,6 +231,7 @@ it(
     await page.getByRole('link', { name: `${d.key}: Export orders` }).click();
     await page.waitForURL((u) => u.pathname.endsWith(`/tracker/issues/${d.key}`));
   }),
+  180_000,
 );
 
 it(
@@ -265,6 +272,7 @@ it(
     expect(resolved).toMatchObject({ statusId: 'resolved', resolutionId: 'wont-do' });
     expect(problems).toEqual([]);
   }),
+  180_000,
 );
 
 it(
@@ -353,4 +361,5 @@ it(
     await velocity.getByRole('row', { name: `${first} 8 3` }).waitFor();
     await clean();
   }),
+  180_000,
 );
