@@ -335,7 +335,8 @@ export default function BoardPage() {
         <p className="mt-3 text-sm text-slate-800">
           <span className="font-semibold">{sprint.name}</span>
           {sprint.endDate ? ` · ends ${when(sprint.endDate)}` : ''}
-          {sprint.goal ? ` · Goal: ${sprint.goal}` : ''}
+          {sprint.goal ? ` · Goal: ${sprint.goal}` : ''} ·{' '}
+          <Link to={`/orgs/${orgId}/tracker/boards/${boardId}/backlog`}>Complete sprint in the backlog</Link>
         </p>
       )}
       <div className="mt-3 flex flex-wrap items-end gap-x-6 gap-y-2">

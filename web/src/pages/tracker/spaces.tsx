@@ -94,7 +94,9 @@ function CreateSpace({ orgId }: { orgId: string }) {
       clear();
       await client.invalidateQueries({ queryKey: ['tracker-spaces', orgId] });
       await client.invalidateQueries({ queryKey: ['tracker-boards', orgId] });
-      if (space.config.boardId) navigate(`/orgs/${orgId}/tracker/boards/${space.config.boardId}/backlog`);
+      // A scrum space starts with planning (its backlog); the others with their board.
+      const board = `/orgs/${orgId}/tracker/boards/${space.config.boardId}`;
+      if (space.config.boardId) navigate(space.template === 'scrum' ? `${board}/backlog` : board);
     },
   });
   return (
