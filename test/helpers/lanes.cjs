@@ -13,6 +13,7 @@ const SLOW = [
   'test/web/walkthrough.test.ts',
   'test/web/pages.test.ts',
   'test/web/notify-agents.test.ts',
+  'test/web/tracker-board.test.ts',
   'test/api/chromium.unit.test.ts',
   'test/api/docs.test.ts',
   'test/agents/program.test.ts',
