@@ -141,7 +141,7 @@ export function JqlInput(props: {
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => take(s)}
           >
-            <span className="font-mono">{s.label}</span>
+            <span className="font-mono">{s.label}</span>{' '}
             <span className={`text-xs ${i === active ? 'text-white' : 'text-slate-700'}`}>{s.kind}</span>
           </div>
         ))}

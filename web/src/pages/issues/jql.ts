@@ -153,7 +153,7 @@ type State =
   | { at: 'operator'; field: string }
   | { at: 'value'; field: string; list: boolean }
   | { at: 'is'; field: string }
-  | { at: 'afterValue'; depth: number; listOpen?: string }
+  | { at: 'afterValue'; depth: number; listOpen?: string; value?: { field: string; start: number; inList: boolean } }
   | { at: 'orderField' }
   | { at: 'orderDirection' }
   | { at: 'none' };
@@ -211,7 +211,11 @@ function stateAfter(tokens: Token[]): State {
             state = { at: 'afterValue', depth }; // a function: membersOf(x)
           else state = { at: 'none' };
         } else if (t.type === 'word' || t.type === 'string') {
-          state = { at: 'afterValue', depth, listOpen: listField };
+          const value: { field: string; start: number; inList: boolean } | undefined =
+            t.type === 'word'
+              ? { field: state.field as string, start: t.start, inList: Boolean(listField) }
+              : undefined;
+          state = { at: 'afterValue', depth, listOpen: listField, value };
         } else state = { at: 'none' };
         break;
       case 'afterValue':
@@ -350,6 +354,14 @@ export function complete(text: string, caret: number, source: ValueSource): Comp
     (done[done.length - 1]?.text === '(' || done[done.length - 1]?.text === ',')
   ) {
     items = valuesFor(state.field, source, true);
+  }
+  // A value of several words typed bare (`status = in pro`): the values it starts, from its first word.
+  if (state.at === 'afterValue' && state.value && typing?.type === 'word') {
+    const typed = before.slice(state.value.start).toLowerCase();
+    const values = valuesFor(state.value.field, source, state.value.inList).filter((v) =>
+      v.label.toLowerCase().startsWith(typed),
+    );
+    if (values.length) return { from: state.value.start, to: caret, items: values.slice(0, 50) };
   }
   const matching = prefix
     ? items.filter((s) => s.label.toLowerCase().startsWith(prefix) || s.label.toLowerCase().includes(` ${prefix}`))

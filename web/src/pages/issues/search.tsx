@@ -332,7 +332,10 @@ function BulkChange(props: { orgId: string; issues: Issue[]; onDone: () => unkno
         <SelectField
           label="Operation"
           value={operation}
-          onChange={(v) => (setOperation(v), setConfirm(false))}
+          onChange={(v) => {
+            setOperation(v);
+            setConfirm(false);
+          }}
           options={OPERATIONS}
         />
         {operation === 'transition' && (
