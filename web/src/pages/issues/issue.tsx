@@ -697,7 +697,11 @@ function Attachments(props: {
         const headers = Object.fromEntries(
           Object.entries(started.upload.headers).filter(([h]) => h.toLowerCase() !== 'content-length'),
         );
-        const put = await fetch(started.upload.url, { method: started.upload.method, headers, body: file });
+        const put = await fetch(started.upload.url, { method: started.upload.method, headers, body: file }).catch(
+          (err: Error) => {
+            throw new Error(`${file.name} could not be sent to storage (${err.message}).`);
+          },
+        );
         if (!put.ok) throw new Error(`The upload of ${file.name} failed (HTTP ${put.status}).`);
         await api().postIssuesAttachmentsComplete({ ...ids, attachmentId: started.attachment.attachmentId });
       }

@@ -114,7 +114,7 @@ export default function SearchPage() {
       </form>
       {results.error && !problem && <ErrorNote error={results.error} />}
       <Section title="Results" id="results">
-        {results.isPending && <Loading what="issues" />}
+        {(results.isPending || results.isPlaceholderData) && <Loading what="issues" />}
         {page && !problem && (
           <>
             <p role="status" className="mb-2 text-sm text-slate-700">
@@ -130,6 +130,7 @@ export default function SearchPage() {
                 selected={selected}
                 setSelected={setSelected}
                 order={order}
+                busy={results.isPlaceholderData}
                 sort={(field) => {
                   const direction = order?.field === field && order.direction === 'ASC' ? 'DESC' : 'ASC';
                   const next = withOrder(jql, field, direction);
@@ -177,6 +178,7 @@ function ResultTable(props: {
   selected: string[];
   setSelected: (keys: string[]) => void;
   order: { field: string; direction: 'ASC' | 'DESC' } | undefined;
+  busy: boolean;
   sort: (field: string) => void;
 }) {
   const keys = props.issues.map((i) => i.key);
@@ -185,7 +187,7 @@ function ResultTable(props: {
     props.setSelected(on ? [...props.selected, key] : props.selected.filter((k) => k !== key));
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200">
-      <table className="w-full min-w-[40rem] text-left text-sm">
+      <table aria-busy={props.busy || undefined} className="w-full min-w-[40rem] text-left text-sm">
         <thead className="bg-slate-50">
           <tr>
             <th scope="col" className="w-10 p-2">
