@@ -14,6 +14,7 @@ const SLOW = [
   'test/web/pages.test.ts',
   'test/web/notify-agents.test.ts',
   'test/web/tracker-board.test.ts',
+  'test/web/tracker-issues.test.ts',
   'test/api/chromium.unit.test.ts',
   'test/api/docs.test.ts',
   'test/agents/program.test.ts',
