@@ -1032,7 +1032,7 @@ export type RepoIssue = {
 
 export type RepoLabel = {
   name: string;
-  color: string;
+  color: 'chart-1' | 'chart-2' | 'chart-3' | 'chart-4' | 'chart-5' | 'destructive' | 'primary' | 'muted-foreground';
   description?: string;
 };
 
