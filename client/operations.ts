@@ -1032,7 +1032,7 @@ export type RepoIssue = {
 
 export type RepoLabel = {
   name: string;
-  color: string;
+  color: 'chart-1' | 'chart-2' | 'chart-3' | 'chart-4' | 'chart-5' | 'destructive' | 'primary' | 'muted-foreground';
   description?: string;
 };
 
@@ -1199,7 +1199,10 @@ export type TrackerSpace = {
   description: string;
   template: 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
   leadId?: string;
+  icon?: string;
+  color?: 'gray' | 'blue' | 'green' | 'teal' | 'yellow' | 'orange' | 'red' | 'pink' | 'purple';
   archived: boolean;
+  archivedAt?: number;
   seq: number;
   version: number;
   createdAt: number;
@@ -1210,14 +1213,117 @@ export type TrackerSpace = {
     workflows: {
       [key: string]: string;
     };
+    screens: {
+      create: {
+        [key: string]: string;
+      };
+      edit: {
+        [key: string]: string;
+      };
+      view: {
+        [key: string]: string;
+      };
+    };
+    fieldSettings: {
+      [key: string]: {
+        required?: boolean;
+        hidden?: boolean;
+        description?: string;
+      };
+    };
+    customFieldIds: string[];
     access: {
       visibility: 'org' | 'private';
-      members: unknown[];
+      members: {
+        type: 'user' | 'team';
+        id: string;
+        role: 'admin' | 'viewer' | 'member';
+      }[];
     };
-    securityLevels: unknown[];
+    permissionSchemeId?: string;
+    securityLevels: {
+      id: string;
+      name: string;
+      description?: string;
+      grants: (
+        | {
+            type: 'spaceRole';
+            role: string;
+          }
+        | {
+            type: 'orgRole';
+            role: string;
+          }
+        | {
+            type: 'user';
+            id: string;
+          }
+        | {
+            type: 'team';
+            id: string;
+          }
+        | {
+            type: 'reporter' | 'assignee' | 'lead' | 'anyone';
+          }
+      )[];
+    }[];
+    defaultSecurityLevelId?: string;
+    notifications: {
+      [key: string]: ('participants' | 'assignee' | 'reporter' | 'lead' | 'watchers')[];
+    };
     defaultAssignee: 'lead' | 'unassigned';
     estimation: 'count' | 'storyPoints' | 'originalEstimate';
     boardId?: string;
+    servicedesk?: {
+      requestTypes: {
+        id: string;
+        name: string;
+        description?: string;
+        icon?: string;
+        typeId: string;
+        group?: string;
+        fields: string[];
+        hidden?: boolean;
+      }[];
+      queues: {
+        id: string;
+        name: string;
+        query: string;
+        columns?: string[];
+      }[];
+      slas: {
+        id: string;
+        name: string;
+        start: string[];
+        pause: string[];
+        stop: string[];
+        goals: {
+          query?: string;
+          minutes: number;
+          calendar: 'business' | 'always';
+        }[];
+      }[];
+      hours: {
+        timeZone: string;
+        days: {
+          [key: string]: string[];
+        };
+        holidays: string[];
+      };
+      portal: {
+        enabled: boolean;
+        title: string;
+        intro: string;
+        access: 'any' | 'org' | 'listed';
+        customers: string[];
+      };
+      cannedResponses: {
+        id: string;
+        name: string;
+        body: string;
+      }[];
+      satisfaction: boolean;
+    };
     formerKeys?: string[];
   };
 };

@@ -17,7 +17,7 @@ import { newId } from '../../kernel/store/ids';
 import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { fieldUpdate, getItem, keys, orgPk, putNew, TABLE } from '../../kernel/store/table';
-import type { NetworkRequest } from './record-schemas';
+import type { DeviceRecord, NetworkRequest } from './record-schemas';
 
 /**
  * Self-hosted agent devices (the agents and agent-device groups): the device login that makes
@@ -29,26 +29,8 @@ import type { NetworkRequest } from './record-schemas';
  * once. A device record's own field `version` is the agent program's, so its writes are
  * conditional on `rev`.
  */
-export type Capability = 'http' | 'browser' | 'exec';
-
-export interface DeviceRecord {
-  deviceId: string;
-  orgId: string;
-  userId: string;
-  name: string;
-  ownerName: string | null;
-  status: 'active' | 'revoked';
-  version?: string;
-  platform?: string;
-  capabilities: Capability[];
-  networkMode: 'allowlist' | 'full';
-  hosts: string[];
-  lastSeenAt?: number;
-  createdAt: number;
-  updatedAt: number;
-  keyId: string;
-  rev: number;
-}
+export type { DeviceRecord } from './record-schemas';
+export type Capability = DeviceRecord['capabilities'][number];
 
 export const DEVICE_MESSAGES = {
   deviceNotFound: 'Device not found',

@@ -28,6 +28,16 @@ export const AgentDevice = z
   .register(z.globalRegistry, { id: 'AgentDevice' });
 export type AgentDevice = z.output<typeof AgentDevice>;
 
+/**
+ * A device as stored: the fields the answer leaves optional (the spec's) are always written, and it
+ * keeps its token's key id and its write counter (`rev`: its writes are conditional on it).
+ */
+export const DeviceRecord = z.extend(
+  z.required(AgentDevice, { status: true, networkMode: true, hosts: true, createdAt: true, updatedAt: true }),
+  { keyId: z.string(), rev: z.number() },
+);
+export type DeviceRecord = z.output<typeof DeviceRecord>;
+
 export const NetworkRequest = z
   .object({
     orgId: z.string(),

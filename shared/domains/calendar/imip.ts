@@ -3,6 +3,7 @@ import { mail } from '../../ports/mail-transport';
 import { requireSendingDomain } from '../mail/domains';
 import { domainOf, type MailboxRecord } from '../mail/records';
 import { type IcsPart, type Method, toIcs } from './ics-out';
+import type { CalendarNotified } from './record-schemas';
 import type { CalEvent } from './records';
 import { localOf } from './time';
 
@@ -12,10 +13,7 @@ import { localOf } from './time';
  * MailComposer and sent from the mailbox through the mail port. `notified` tells the caller who
  * was mailed; a send that fails after the event was saved is told there, not thrown.
  */
-export interface Notified {
-  sent: number;
-  error?: string;
-}
+export type Notified = CalendarNotified;
 
 /** The mailbox may send (its domain is there and verified): a 409 before anything is written. */
 export const checkSending = (mailbox: MailboxRecord) => requireSendingDomain(mailbox.orgId, domainOf(mailbox.address));

@@ -17,6 +17,15 @@ export const AddressBook = z
   .register(z.globalRegistry, { id: 'AddressBook' });
 export type AddressBook = z.output<typeof AddressBook>;
 
+/** An address book as stored: the answer, its keys, its mailbox and when it was made. */
+export const AddressBookRecord = z.extend(AddressBook, {
+  pk: z.string(),
+  sk: z.string(),
+  mailboxId: z.string(),
+  createdAt: z.number(),
+});
+export type AddressBookRecord = z.output<typeof AddressBookRecord>;
+
 export const ContactTypedValue = z
   .object({ value: z.string(), type: z.string(), pref: z.optional(z.boolean()) })
   .register(z.globalRegistry, { id: 'ContactTypedValue' });
@@ -65,6 +74,24 @@ export const Contact = z
   })
   .register(z.globalRegistry, { id: 'Contact' });
 export type Contact = z.output<typeof Contact>;
+
+/**
+ * A contact as stored: the answer without what is worked out when it is shown (`hasPhoto`,
+ * `displayName`), with its keys, its mailbox, when it was made, its photo and a contacts program's
+ * name for it.
+ */
+export const ContactRecord = z.extend(z.omit(Contact, { hasPhoto: true, displayName: true }), {
+  pk: z.string(),
+  sk: z.string(),
+  mailboxId: z.string(),
+  createdAt: z.number(),
+  /** The photo's object key and its sniffed type, when it has one. */
+  photoKey: z.optional(z.string()),
+  photoType: z.optional(z.string()),
+  /** A contacts program's name for it (CardDAV: ./changes.ts). */
+  davName: z.optional(z.string()),
+});
+export type ContactRecord = z.output<typeof ContactRecord>;
 
 export const ContactImportResult = z
   .object({

@@ -1,5 +1,6 @@
 import { PREFIXES } from '../../kernel/store/keys';
 import { publicFields } from '../../kernel/store/table';
+import type { AddressBookRecord, Contact, ContactRecord, ContactTypedValue } from './record-schemas';
 
 /**
  * Address books and contacts of a mailbox, in the platform table, in the mailbox's own partition
@@ -58,76 +59,16 @@ export const CONTACT_MESSAGES = {
   notBase64: 'The photo data must be base64.',
 } as const;
 
-export interface AddressBookRecord {
-  pk: string;
-  sk: string;
-  addressBookId: string;
-  mailboxId: string;
-  name: string;
-  isDefault: boolean;
-  createdAt: number;
-  version: number;
-}
-
-export interface Typed {
-  value: string;
-  type: string;
-  pref?: boolean;
-}
-
-export interface Address {
-  type: 'home' | 'work' | 'other';
-  poBox: string;
-  extended: string;
-  street: string;
-  locality: string;
-  region: string;
-  postalCode: string;
-  country: string;
-}
-
-export interface ContactName {
-  family: string;
-  given: string;
-  additional: string;
-  prefix: string;
-  suffix: string;
-}
+export type { AddressBookRecord, ContactRecord } from './record-schemas';
+export type Typed = ContactTypedValue;
+export type Address = Contact['addresses'][number];
+export type ContactName = Contact['name'];
 
 /** What a contact holds, as the API shows it (without its ids and bookkeeping). */
-export interface ContactFields {
-  fullName: string;
-  name: ContactName;
-  nickname: string;
-  emails: Typed[];
-  phones: Typed[];
-  urls: Typed[];
-  addresses: Address[];
-  organization: string;
-  department: string;
-  title: string;
-  birthday?: string;
-  anniversary?: string;
-  notes: string;
-  categories: string[];
-}
-
-export interface ContactRecord extends ContactFields {
-  pk: string;
-  sk: string;
-  contactId: string;
-  addressBookId: string;
-  mailboxId: string;
-  uid: string;
-  version: number;
-  createdAt: number;
-  updatedAt: number;
-  /** The photo's object key and its sniffed type, when it has one. */
-  photoKey?: string;
-  photoType?: string;
-  /** A contacts program's name for it (CardDAV: ./changes.ts). */
-  davName?: string;
-}
+export type ContactFields = Omit<
+  Contact,
+  'contactId' | 'addressBookId' | 'uid' | 'version' | 'updatedAt' | 'hasPhoto' | 'displayName'
+>;
 
 export const shownBook = (b: AddressBookRecord) => ({
   addressBookId: b.addressBookId,

@@ -3,6 +3,7 @@ import { newId } from '../../kernel/store/ids';
 import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll, transact } from '../../kernel/store/ops';
 import { getItem, getMany, putNew } from '../../kernel/store/table';
+import type { MailLabel, MailLabelRecord } from './record-schemas';
 
 /** Gmail's system labels: every mailbox has them; they can't be created or deleted. */
 export const SYSTEM_LABELS = ['INBOX', 'SENT', 'DRAFTS', 'SPAM', 'TRASH', 'STARRED'] as const;
@@ -12,16 +13,9 @@ export const isSystemLabel = (id: string): id is SystemLabel => (SYSTEM_LABELS a
 /**
  * A label of a mailbox and its counters (threads carrying it, unread among them), moved in the
  * transaction of each thread's change: `MBX#<mailboxId>` / `LBL#<labelId>`. System labels' items
- * are made by their first counter move; user labels by POST, with their name claimed.
+ * are made by their first counter move; user labels by POST, with their name claimed. Its record
+ * schema (./record-schemas.ts, `MailLabelRecord`) is the source.
  */
-export interface LabelRecord {
-  labelId: string;
-  name?: string;
-  total?: number;
-  unread?: number;
-  createdAt?: number;
-}
-
 export const labelKey = (mailboxId: string, labelId: string) => ({
   pk: `${PREFIXES.mail.mailbox}${mailboxId}`,
   sk: `${PREFIXES.mail.label}${labelId}`,
@@ -29,7 +23,7 @@ export const labelKey = (mailboxId: string, labelId: string) => ({
 
 /** Unread INBOX threads of each mailbox, in order. */
 export async function unreadCounts(mailboxIds: string[]): Promise<number[]> {
-  const items = await getMany<LabelRecord>(mailboxIds.map((m) => labelKey(m, 'INBOX')));
+  const items = await getMany<MailLabelRecord>(mailboxIds.map((m) => labelKey(m, 'INBOX')));
   return items.map((i) => Math.max(0, i?.unread ?? 0));
 }
 
@@ -45,17 +39,7 @@ const nameKey = (mailboxId: string, name: string) => ({
   sk: `${PREFIXES.mail.labelName}${name.toLowerCase()}`,
 });
 
-export interface ShownLabel {
-  labelId: string;
-  name: string;
-  type: 'system' | 'user';
-  /** The parent's name for a nested label (`Work/Clients` → `Work`). */
-  parent: string | null;
-  total: number;
-  unread: number;
-}
-
-const shown = (l: LabelRecord, type: 'system' | 'user'): ShownLabel => {
+const shown = (l: MailLabelRecord & { labelId: string }, type: 'system' | 'user'): MailLabel => {
   const name = l.name ?? l.labelId;
   const cut = name.lastIndexOf('/');
   return {
@@ -69,10 +53,10 @@ const shown = (l: LabelRecord, type: 'system' | 'user'): ShownLabel => {
 };
 
 /** System labels first (in Gmail's order), then user labels by name. */
-export async function listLabels(mailboxId: string): Promise<ShownLabel[]> {
+export async function listLabels(mailboxId: string): Promise<MailLabel[]> {
   // A range, not begins_with: DynamoDB Local reads a whole partition for begins_with, and a
   // mailbox's partition holds its threads and messages too.
-  const items = await queryAll<LabelRecord & { deleting?: boolean; sk: string }>({
+  const items = await queryAll<MailLabelRecord & { sk: string }>({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
     ExpressionAttributeValues: {
       ':pk': `${PREFIXES.mail.mailbox}${mailboxId}`,
@@ -80,11 +64,13 @@ export async function listLabels(mailboxId: string): Promise<ShownLabel[]> {
       ':b': `${PREFIXES.mail.label}~`,
     },
   });
-  const byId = new Map(items.map((i) => [i.labelId ?? i.sk.slice(4), { ...i, labelId: i.labelId ?? i.sk.slice(4) }]));
+  // A system label's item may hold its counters only: its id is its sort key's.
+  const labels = items.map((i) => ({ ...i, labelId: i.labelId ?? i.sk.slice(PREFIXES.mail.label.length) }));
+  const byId = new Map(labels.map((l) => [l.labelId, l]));
   const system = SYSTEM_LABELS.map((id) => shown(byId.get(id) ?? { labelId: id }, 'system'));
-  const user = items
-    .filter((i) => i.name && !isSystemLabel(i.labelId ?? '') && !i.deleting)
-    .map((i) => shown(i, 'user'))
+  const user = labels
+    .filter((l) => l.name && !isSystemLabel(l.labelId) && !l.deleting)
+    .map((l) => shown(l, 'user'))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return [...system, ...user];
 }
@@ -93,12 +79,12 @@ export async function listLabels(mailboxId: string): Promise<ShownLabel[]> {
 export const labelNames = async (mailboxId: string) =>
   new Map((await listLabels(mailboxId)).map((l) => [l.labelId, l.name]));
 
-export async function createLabel(mailboxId: string, rawName: string): Promise<ShownLabel> {
+export async function createLabel(mailboxId: string, rawName: string): Promise<MailLabel> {
   const name = rawName.trim();
   if (!name || name.length > 100 || name.split('/').some((part) => part.trim() === ''))
     throw invalid(LABEL_MESSAGES.badName);
   if (isSystemLabel(name.toUpperCase())) throw invalid(LABEL_MESSAGES.system);
-  const label: LabelRecord = { labelId: newId('lbl_'), name, total: 0, unread: 0, createdAt: Date.now() };
+  const label = { labelId: newId('lbl_'), name, total: 0, unread: 0, createdAt: Date.now() };
   await transact(
     [
       putNew({ ...nameKey(mailboxId, name), labelId: label.labelId }),
@@ -110,9 +96,9 @@ export async function createLabel(mailboxId: string, rawName: string): Promise<S
 }
 
 /** A user label of the mailbox (system ids are 400, unknown ones 404). */
-export async function requireUserLabel(mailboxId: string, labelId: string): Promise<LabelRecord> {
+export async function requireUserLabel(mailboxId: string, labelId: string): Promise<MailLabelRecord> {
   if (isSystemLabel(labelId)) throw invalid(LABEL_MESSAGES.system);
-  const label = await getItem<LabelRecord & { deleting?: boolean }>(labelKey(mailboxId, labelId), true);
+  const label = await getItem<MailLabelRecord>(labelKey(mailboxId, labelId), true);
   if (!label?.name || label.deleting) throw notFound(LABEL_MESSAGES.notFound);
   return label;
 }

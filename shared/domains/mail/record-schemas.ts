@@ -78,12 +78,28 @@ export const MailLabel = z
     labelId: z.string(),
     name: z.string(),
     type: z.enum(['system', 'user']),
+    /** The parent's name for a nested label (`Work/Clients` → `Work`). */
     parent: z.nullable(z.string()),
     total: z.number(),
     unread: z.number(),
   })
   .register(z.globalRegistry, { id: 'MailLabel' });
 export type MailLabel = z.output<typeof MailLabel>;
+
+/**
+ * A label's item (`MBX#<mailboxId>` / `LBL#<labelId>`): a user label's is written whole when it is
+ * made (its type and parent come from its id and name); a system label's is made by the first move
+ * of its counters, so it may hold nothing else (its id is its sort key's). `deleting` while a user
+ * label is being removed.
+ */
+export const MailLabelRecord = z.extend(
+  z.partial(z.pick(MailLabel, { labelId: true, name: true, total: true, unread: true })),
+  {
+    createdAt: z.optional(z.number()),
+    deleting: z.optional(z.boolean()),
+  },
+);
+export type MailLabelRecord = z.output<typeof MailLabelRecord>;
 
 export const MailThreadSummary = z
   .object({

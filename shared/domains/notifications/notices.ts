@@ -5,7 +5,8 @@ import { QueryCommand, UpdateCommand } from '../../kernel/store/commands';
 import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { PREFIXES } from '../../kernel/store/keys';
 import { getItem, TABLE, userPk } from '../../kernel/store/table';
-import type { EventKind, NotifyEvent, Step } from './kinds';
+import type { NotifyEvent } from './kinds';
+import type { NoticeRecord } from './record-schemas';
 
 export const NOTICE_MESSAGES = {
   people: 'Notifications belong to people.',
@@ -16,33 +17,10 @@ export const NOTICE_MESSAGES = {
  * A notice: pk `USER#<userId>`, sk `NOTICE#<noticeId>`. Its id is the event's time and a hash of
  * event and person, so one event makes one notice per person however often it is delivered, and a
  * person's notices sort newest first. `escalationStep` is the last step sent (-1: none yet); each
- * step is sent only after moving it from the one before, and never once acknowledged.
+ * step is sent only after moving it from the one before, and never once acknowledged. Its record
+ * schema (./record-schemas.ts) is the source.
  */
-export interface NoticeRecord {
-  pk: string;
-  sk: string;
-  noticeId: string;
-  userId: string;
-  orgId: string;
-  eventId: string;
-  event: EventKind;
-  title: string;
-  body?: string;
-  url?: string;
-  read: boolean;
-  requireAck: boolean;
-  ackedAt?: number;
-  createdAt: number;
-  steps: Step[];
-  escalationStep: number;
-  /** When the steps count from: the event, or (`beforeEvent`) the time it is about. */
-  stepsFrom: number;
-  beforeEvent: boolean;
-  overrideQuietHours: boolean;
-  protocolId?: string;
-  /** What each step sent, for the person's record and the tests: `{ step, channels, at }`. */
-  sent: { step: number; channels: string[]; at: number }[];
-}
+export type { NoticeRecord } from './record-schemas';
 
 const NOTICE = PREFIXES.notifications.notice;
 export const noticeKey = (userId: string, noticeId: string) => ({ pk: userPk(userId), sk: `${NOTICE}${noticeId}` });

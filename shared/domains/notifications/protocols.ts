@@ -5,6 +5,7 @@ import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { getItem, orgPk, putNew, TABLE, versionedUpdate } from '../../kernel/store/table';
 import type { ResourceType, Rule } from './kinds';
+import type { ProtocolRecord } from './record-schemas';
 
 export const PROTOCOL_MESSAGES = {
   notFound: 'Protocol not found',
@@ -19,25 +20,8 @@ export const PROTOCOL_MESSAGES = {
 export const MAX_PROTOCOLS = 50;
 export const MAX_ATTACHMENTS = 100;
 
-export interface Attachment {
-  resourceType: ResourceType;
-  resourceId: string;
-  resourceLabel?: string;
-}
-
-export interface ProtocolRecord {
-  protocolId: string;
-  orgId: string;
-  name: string;
-  description?: string;
-  enabled: boolean;
-  createdBy: string;
-  createdAt: number;
-  updatedAt: number;
-  version: number;
-  rules: Rule[];
-  attachments: Attachment[];
-}
+export type { ProtocolRecord } from './record-schemas';
+export type Attachment = ProtocolRecord['attachments'][number];
 
 const PROTOCOL = PREFIXES.notifications.protocol;
 const ATTACHED = PREFIXES.notifications.attached;

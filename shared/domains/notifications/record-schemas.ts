@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { RESOURCE_TYPES } from './kinds';
+import { EVENT_KINDS, RESOURCE_TYPES } from './kinds';
 import { RuleSchema } from './schemas';
 
 /**
@@ -25,6 +25,31 @@ export const Notice = z
   .register(z.globalRegistry, { id: 'Notice' });
 export type Notice = z.output<typeof Notice>;
 
+/**
+ * A notice as stored (./notices.ts): the answer's fields always written (its event one of the
+ * kinds), with its person, its event's id, and its escalation: the steps, the last one sent
+ * (`escalationStep`, -1: none yet), when they count from (the event, or with `beforeEvent` the time it
+ * is about), the protocol they came from, and what each step sent (`{ step, channels, at }`).
+ */
+export const NoticeRecord = z.extend(
+  z.required(Notice, { orgId: true, read: true, requireAck: true, createdAt: true }),
+  {
+    pk: z.string(),
+    sk: z.string(),
+    userId: z.string(),
+    eventId: z.string(),
+    event: z.enum(EVENT_KINDS),
+    steps: RuleSchema.shape.steps,
+    escalationStep: z.number(),
+    stepsFrom: z.number(),
+    beforeEvent: z.boolean(),
+    overrideQuietHours: z.boolean(),
+    protocolId: z.optional(z.string()),
+    sent: z.array(z.object({ step: z.number(), channels: z.array(z.string()), at: z.number() })),
+  },
+);
+export type NoticeRecord = z.output<typeof NoticeRecord>;
+
 export const NotificationProtocol = z
   .object({
     protocolId: z.string(),
@@ -43,6 +68,10 @@ export const NotificationProtocol = z
   })
   .register(z.globalRegistry, { id: 'NotificationProtocol' });
 export type NotificationProtocol = z.output<typeof NotificationProtocol>;
+
+/** A protocol as stored (./protocols.ts): the answer, its dates and version always written. */
+export const ProtocolRecord = z.required(NotificationProtocol, { createdAt: true, updatedAt: true, version: true });
+export type ProtocolRecord = z.output<typeof ProtocolRecord>;
 
 export const NotificationSettings = z
   .object({

@@ -41,6 +41,23 @@ export const Project = z
   .register(z.globalRegistry, { id: 'Project' });
 export type Project = z.output<typeof Project>;
 
+/**
+ * The stored project: pk `ORG#<orgId>`, sk `PRJ#<projectId>` (shared/domains/projects/records.ts),
+ * its status always kept (`active` is not answered).
+ */
+export const ProjectRecord = z.extend(Project, {
+  pk: z.string(),
+  sk: z.string(),
+  status: z.enum(['active', 'deleting', 'transferring']),
+  /** The newest deployment, kept by `newDeploymentItems` so project lists read it in a batch. */
+  latestDeploymentId: z.optional(z.string()),
+  /** While `transferring`: the organization the project is moving to. */
+  transferTo: z.optional(z.string()),
+  /** The label of its production host, reserved in the host registry (shared/domains/hosts/registry.ts). */
+  productionLabel: z.optional(z.string()),
+});
+export type ProjectRecord = z.output<typeof ProjectRecord>;
+
 export const DomainStatus = z.enum(['error', 'active', 'pending', 'verifying']);
 
 /**

@@ -2,19 +2,14 @@ import { invalid } from '../../kernel/ground/errors';
 import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll } from '../../kernel/store/ops';
 import { type Item, keys, TABLE } from '../../kernel/store/table';
+import type { CustomDomain } from './record-schemas';
 import { DOMAIN_PREFIX, isId, projectKeys } from './records';
 
 /**
  * The records around a project that other groups own, read against the platform table layout
  * (shared/domains/projects/records.ts): repositories, domains, and linked databases and buckets.
  */
-export interface DomainRecord extends Item {
-  hostname: string;
-  orgId: string;
-  projectId: string;
-  status?: 'error' | 'active' | 'pending' | 'verifying';
-  redirectTo?: string;
-}
+export type DomainRecord = Item & Pick<CustomDomain, 'hostname' | 'orgId' | 'projectId' | 'status' | 'redirectTo'>;
 
 export interface ResourceRecord extends Item {
   resourceId: string;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { oneLine } from '../../kernel/http/text-checks';
-import type { Project } from './record-schemas';
+import type { Project, ProjectRecord } from './record-schemas';
 
 export { FRAMEWORKS, type Framework } from './frameworks';
 /** A project as the API answers it: its record schema (./record-schemas.ts) is the source. */
@@ -56,18 +56,8 @@ export const previewsOf = (project: Pick<Project, 'previews'>): Previews => ({
   ignore: project.previews?.ignore ?? [],
 });
 
-/** The stored record: pk `ORG#<orgId>`, sk `PRJ#<projectId>` (see shared/domains/projects/records.ts). */
-export interface ProjectRecord extends Omit<Project, 'status'> {
-  pk: string;
-  sk: string;
-  status: 'active' | 'deleting' | 'transferring';
-  /** The newest deployment, kept by `newDeploymentItems` so project lists read it in a batch. */
-  latestDeploymentId?: string;
-  /** While `transferring`: the organization the project is moving to. */
-  transferTo?: string;
-  /** The label of its production host, reserved in the host registry (shared/domains/hosts/registry.ts). */
-  productionLabel?: string;
-}
+/** The stored record: its schema (./record-schemas.ts) is the source. */
+export type { ProjectRecord };
 
 /** The project as the API answers it. */
 export function toProject(record: ProjectRecord): Project {

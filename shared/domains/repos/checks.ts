@@ -10,7 +10,13 @@ import { getItem, publicFields, TABLE } from '../../kernel/store/table';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { getNumbered } from './issues';
 import { openPairs, type PullRecord } from './pulls';
-import type { CheckSource, RequiredCheck, RequiredCheckSource, RequiredCheckStatus } from './record-schemas';
+import type {
+  CheckRecord,
+  CheckSource,
+  RequiredCheck,
+  RequiredCheckSource,
+  RequiredCheckStatus,
+} from './record-schemas';
 import { repoById } from './records';
 import { repoGit } from './tags';
 
@@ -31,26 +37,7 @@ export type CheckState = (typeof CHECK_STATES)[number];
 export const COMPLETED_STATES: readonly CheckState[] = ['success', 'failure', 'cancelled'];
 export const isCompleted = (s: CheckState) => COMPLETED_STATES.includes(s);
 
-export interface CheckRecord {
-  pk: string;
-  sk: string;
-  checkId: string;
-  orgId: string;
-  repoId: string;
-  commitId: string;
-  name: string;
-  state: CheckState;
-  summary: string | null;
-  detailsUrl: string | null;
-  startedAt: number | null;
-  completedAt: number | null;
-  createdBy: string;
-  /** Who `createdBy` is: a person, an API key or an agent key. */
-  createdByKind: CreatorKind;
-  createdAt: number;
-  updatedAt: number;
-  version: number;
-}
+export type { CheckRecord };
 
 /** Check runs a commit can have (names, each with its latest run). */
 export const MAX_CHECKS_PER_COMMIT = 100;
@@ -93,10 +80,7 @@ export const reservedName = (name: string): string | undefined =>
   PLATFORM_CHECK_NAMES.find((n) => n === foldName(name));
 
 /** A check's writer as the record keeps it (`createdBy`, `createdByKind`). */
-export interface CheckWriter {
-  createdBy: string;
-  createdByKind: CreatorKind;
-}
+export type CheckWriter = Pick<CheckRecord, 'createdBy' | 'createdByKind'>;
 
 /** The platform as a check's writer (its own checks: the preview build's). */
 export const PLATFORM_WRITER: CheckWriter = { createdBy: 'platform', createdByKind: 'system' };
@@ -259,7 +243,7 @@ export function requiredChecksBlock(required: RequiredCheck[], checks: CheckReco
     : CHECK_MESSAGES.missing(unmet.name);
 }
 
-export type CreatorKind = 'user' | 'api_key' | 'agent_key' | 'device' | 'system';
+export type CreatorKind = CheckRecord['createdByKind'];
 
 export interface CheckFields {
   summary?: string | null;

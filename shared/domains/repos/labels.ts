@@ -5,24 +5,12 @@ import { PREFIXES } from '../../kernel/store/keys';
 import { queryPrefix, transact } from '../../kernel/store/ops';
 import { keys, TABLE } from '../../kernel/store/table';
 import { resourceKey } from '../resources/records';
+import type { RepoLabel as Label } from './record-schemas';
 import type { RepoRecord } from './records';
 
-/** Spec part B, "Label". */
-export const LABEL_COLORS = [
-  'chart-1',
-  'chart-2',
-  'chart-3',
-  'chart-4',
-  'chart-5',
-  'destructive',
-  'primary',
-  'muted-foreground',
-] as const;
-export interface Label {
-  name: string;
-  color: (typeof LABEL_COLORS)[number];
-  description?: string;
-}
+/** Spec part B, "Label": its record schema (./record-schemas.ts) is the source. */
+export { LABEL_COLORS } from './label-colors';
+export type { Label };
 
 export const MAX_LABELS = 100;
 export const TOO_MANY_LABELS = 'A repository can have up to 100 labels.';

@@ -7,6 +7,7 @@ import { getItem, TABLE, versionedUpdate } from '../../kernel/store/table';
 import type { GitPerson } from '../../ports/git';
 import { resourceKey } from '../resources/records';
 import { type Author, createNumbered, numberKey } from './issues';
+import type { ThreadRecord } from './record-schemas';
 
 /**
  * Pull requests (the pulls group): items of the repository's number sequence (shared/domains/repos/issues.ts)
@@ -54,25 +55,8 @@ export interface Approval {
   at: number;
 }
 
-export interface ThreadComment {
-  id: string;
-  body: string;
-  author: { id: string | null; name: string; email: string | null };
-  createdAt: number;
-  updatedAt: number | null;
-  deleted: boolean;
-}
-
-export interface ThreadRecord {
-  id: string;
-  number: number;
-  path: string | null;
-  line: number | null;
-  side: 'old' | 'new';
-  beforeCommitId: string;
-  afterCommitId: string | null;
-  comments: ThreadComment[];
-}
+export type { ThreadRecord };
+export type ThreadComment = ThreadRecord['comments'][number];
 
 export const PULL_MESSAGES = {
   notFound: 'Pull request not found',

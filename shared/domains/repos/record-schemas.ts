@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { LABEL_COLORS } from './label-colors';
 
 /**
  * The records the repository routes (repos, pulls, repo issues) answer, each declared once and registered
@@ -189,7 +190,7 @@ export const RepoDetail = z
 export type RepoDetail = z.output<typeof RepoDetail>;
 
 export const RepoLabel = z
-  .object({ name: z.string(), color: z.string(), description: z.optional(z.string()) })
+  .object({ name: z.string(), color: z.enum(LABEL_COLORS), description: z.optional(z.string()) })
   .register(z.globalRegistry, { id: 'RepoLabel' });
 export type RepoLabel = z.output<typeof RepoLabel>;
 
@@ -265,6 +266,10 @@ export const CheckRun = z
   .register(z.globalRegistry, { id: 'CheckRun' });
 export type CheckRun = z.output<typeof CheckRun>;
 
+/** A check run as stored (`REPO#<repoId>`, `CHECK#<commit>#<name>`): its writer's `source` is worked out when answered. */
+export const CheckRecord = z.extend(z.omit(CheckRun, { source: true }), { pk: z.string(), sk: z.string() });
+export type CheckRecord = z.output<typeof CheckRecord>;
+
 /** The check runs of a commit counted per state, and their overall state. */
 export const CheckSummary = z
   .object({
@@ -339,6 +344,13 @@ export const ReviewThread = z
   .register(z.globalRegistry, { id: 'ReviewThread' });
 export type ReviewThread = z.output<typeof ReviewThread>;
 
+/**
+ * A review thread as stored (`THREAD#<number>#<threadId>`, shared/domains/repos/pulls.ts): with its
+ * pull request's number; whether it is `outdated` is worked out when answered.
+ */
+export const ThreadRecord = z.extend(z.omit(ReviewThread, { outdated: true }), { number: z.number() });
+export type ThreadRecord = z.output<typeof ThreadRecord>;
+
 export const State = z
   .object({ state: z.enum(['open', 'closed', 'merged']) })
   .register(z.globalRegistry, { id: 'State' });
@@ -364,3 +376,25 @@ export const RepoImport = z
   })
   .register(z.globalRegistry, { id: 'RepoImport' });
 export type RepoImport = z.output<typeof RepoImport>;
+
+/**
+ * An import as stored (`ORG#<orgId>`, `REPOIMPORT#<importId>`): the answer without its repository
+ * (named by `name` and `repoId` once it succeeded) and with `finishedAt` only once finished; its
+ * organization, the new repository's description and id, the build running it once started, the
+ * source's `user:password` sealed (removed at the end), who made it, and while queued or running
+ * its place in the index of unfinished imports (`gsi1`).
+ */
+export const ImportRecord = z.extend(z.omit(RepoImport, { repository: true, finishedAt: true }), {
+  pk: z.string(),
+  sk: z.string(),
+  orgId: z.string(),
+  description: z.optional(z.string()),
+  repoId: z.string(),
+  buildId: z.optional(z.string()),
+  sealedCredentials: z.optional(z.string()),
+  createdBy: z.string(),
+  finishedAt: z.optional(z.number()),
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
+});
+export type ImportRecord = z.output<typeof ImportRecord>;

@@ -1,4 +1,5 @@
 import type { SpaceConfig, SpaceTemplate, StatusCategory } from './model';
+import type { WorkflowTransition } from './record-schemas';
 
 /**
  * The tracker's built-in catalog, modelled on Jira Cloud: statuses, issue types, priorities,
@@ -22,15 +23,8 @@ export interface Named {
   id: string;
   name: string;
 }
-export interface Transition {
-  id: string;
-  name: string;
-  to: string;
-  /** Statuses it leaves from; absent: any status (Jira's "global" transition). */
-  from?: string[];
-  /** Fields the transition screen asks for (e.g. `resolution`). */
-  fields?: string[];
-}
+/** A workflow's transition: its record schema (./record-schemas.ts) is the source. */
+export type Transition = WorkflowTransition;
 export interface Workflow {
   id: string;
   name: string;

@@ -4,23 +4,26 @@
  */
 
 import type * as z from 'zod/mini';
-import type { Board, Estimation as EstimationSchema, Issue, Sprint } from './record-schemas';
+import type { Board, Estimation as EstimationSchema, Issue, Sprint, TrackerSpace } from './record-schemas';
 
-export type SpaceTemplate = 'basic' | 'service' | 'scrum' | 'kanban' | 'bugs';
-export type SpaceColor = 'gray' | 'blue' | 'green' | 'teal' | 'yellow' | 'orange' | 'red' | 'pink' | 'purple';
+/** A space is stored as answered: its record schema (./record-schemas.ts) is the source, and its parts' types come from it. */
+export type Space = TrackerSpace;
+export type SpaceConfig = Space['config'];
+export type SpaceTemplate = Space['template'];
+export type SpaceColor = NonNullable<Space['color']>;
+export type AccessMember = SpaceConfig['access']['members'][number];
+export type SpaceRole = AccessMember['role'];
+export type SecurityLevel = SpaceConfig['securityLevels'][number];
+export type SecurityGrant = SecurityLevel['grants'][number];
+export type FieldSetting = SpaceConfig['fieldSettings'][string];
+export type NotificationEvent = keyof SpaceConfig['notifications'];
+export type NotificationRecipient = NonNullable<SpaceConfig['notifications'][NotificationEvent]>[number];
+export type ServiceDesk = NonNullable<SpaceConfig['servicedesk']>;
+export type SlaDefinition = ServiceDesk['slas'][number];
+export type SlaGoal = SlaDefinition['goals'][number];
+export type ServiceHours = ServiceDesk['hours'];
 export type StatusCategory = 'todo' | 'inprogress' | 'done';
-export type SpaceRole = 'admin' | 'viewer' | 'member';
 export type Estimation = z.output<typeof EstimationSchema>;
-export type NotificationEvent =
-  | 'created'
-  | 'deleted'
-  | 'assigned'
-  | 'updated'
-  | 'transitioned'
-  | 'commented'
-  | 'mentioned'
-  | 'resolved';
-export type NotificationRecipient = 'participants' | 'assignee' | 'reporter' | 'lead' | 'watchers';
 
 /** The 21 space permissions, in the spec's order. */
 export const PERMISSIONS = [
@@ -48,117 +51,6 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 export type Permissions = Partial<Record<Permission, boolean>>;
-
-export type SecurityGrant =
-  | { type: 'spaceRole'; role: string }
-  | { type: 'orgRole'; role: string }
-  | { type: 'user'; id: string }
-  | { type: 'team'; id: string }
-  | { type: 'reporter' | 'assignee' | 'lead' | 'anyone' };
-
-export interface SecurityLevel {
-  id: string;
-  name: string;
-  description?: string;
-  grants: SecurityGrant[];
-}
-
-export interface AccessMember {
-  type: 'user' | 'team';
-  id: string;
-  role: SpaceRole;
-}
-
-export interface FieldSetting {
-  required?: boolean;
-  hidden?: boolean;
-  description?: string;
-}
-
-export interface SlaDefinition {
-  id: string;
-  name: string;
-  /** Conditions (event names) that start, pause and stop the clock. */
-  start: string[];
-  pause: string[];
-  stop: string[];
-  /** Goals: `{ jql?, minutes, calendar }` (first matching applies). */
-  goals: SlaGoal[];
-}
-
-export interface SlaGoal {
-  query?: string;
-  /** Goal in minutes. */
-  minutes: number;
-  calendar: 'business' | 'always';
-}
-
-/** Business hours: `days` maps an ISO weekday (1 = Monday … 7 = Sunday) to "HH:MM-HH:MM" ranges. */
-export interface ServiceHours {
-  timeZone: string;
-  days: Record<string, string[]>;
-  /** YYYY-MM-DD dates with no business hours. */
-  holidays: string[];
-}
-
-export interface ServiceDesk {
-  requestTypes: {
-    id: string;
-    name: string;
-    description?: string;
-    icon?: string;
-    typeId: string;
-    group?: string;
-    fields: string[];
-    hidden?: boolean;
-  }[];
-  queues: { id: string; name: string; query: string; columns?: string[] }[];
-  slas: SlaDefinition[];
-  hours: ServiceHours;
-  portal: { enabled: boolean; title: string; intro: string; access: 'any' | 'org' | 'listed'; customers: string[] };
-  cannedResponses: { id: string; name: string; body: string }[];
-  satisfaction: boolean;
-}
-
-export interface SpaceConfig {
-  issueTypeIds: string[];
-  defaultTypeId: string;
-  /** Issue type id → workflow id. */
-  workflows: Record<string, string>;
-  screens: { create: Record<string, string>; edit: Record<string, string>; view: Record<string, string> };
-  fieldSettings: Record<string, FieldSetting>;
-  customFieldIds: string[];
-  access: { visibility: 'org' | 'private'; members: AccessMember[] };
-  permissionSchemeId?: string;
-  securityLevels: SecurityLevel[];
-  defaultSecurityLevelId?: string;
-  notifications: Partial<Record<NotificationEvent, NotificationRecipient[]>>;
-  defaultAssignee: 'lead' | 'unassigned';
-  estimation: Estimation;
-  boardId?: string;
-  servicedesk?: ServiceDesk;
-  formerKeys?: string[];
-}
-
-export interface Space {
-  orgId: string;
-  spaceId: string;
-  key: string;
-  name: string;
-  description: string;
-  template: SpaceTemplate;
-  leadId?: string;
-  icon?: string;
-  color?: SpaceColor;
-  archived: boolean;
-  archivedAt?: number;
-  /** The last issue number handed out in this space. */
-  seq: number;
-  version: number;
-  createdAt: number;
-  updatedAt: number;
-  config: SpaceConfig;
-}
 
 /** A version and a component are stored as answered: their record schemas (./record-schemas.ts) are the source. */
 /** The board and the sprint are answered as stored: their record schemas (./record-schemas.ts) are the source. */

@@ -10,7 +10,7 @@ import { storage } from '../../ports/object-storage';
 import { permissionsFor } from './access';
 import { parseEstimate, present, requireIssue, slaModule, writeChanges } from './issues';
 import type { Component, Space, TrackedIssue, Version } from './model';
-import type { IssueComment, Worklog } from './record-schemas';
+import type { IssueAttachment, IssueComment, IssueLink, Worklog } from './record-schemas';
 import { type Actor, TRACKER_MESSAGES } from './records';
 import { requireSpace, spaceComponents, spaceVersions } from './spaces';
 import { pkOf, TK, TP } from './store';
@@ -138,15 +138,8 @@ export const LINK_TYPES: Record<string, { outward: string; inward: string }> = {
   clones: { outward: 'clones', inward: 'is cloned by' },
 };
 
-export interface Link {
-  linkId: string;
-  type: string;
-  direction: 'outward' | 'inward';
-  /** The other issue. */
-  issueId: string;
-  label: string;
-  createdAt: number;
-}
+/** A link (one record on each side; `issueId` is the other issue): its record schema (./record-schemas.ts) is the source. */
+export type Link = IssueLink;
 
 /** Links two issues: one record on each side, in one transaction. */
 export async function addLink(
@@ -202,16 +195,8 @@ export async function deleteLink(actor: Actor, ref: string, linkId: string): Pro
 
 // Attachments --------------------------------------------------------------------------------
 
-export interface Attachment {
-  attachmentId: string;
-  issueId: string;
-  filename: string;
-  contentType: string;
-  size: number;
-  authorId: string;
-  uploaded: boolean;
-  createdAt: number;
-}
+/** An attachment is stored as answered: its record schema (./record-schemas.ts) is the source. */
+export type Attachment = IssueAttachment;
 
 const MAX_ATTACHMENT = 100 * 1024 * 1024;
 const objectKey = (orgId: string, issueId: string, id: string) => `tracker/${orgId}/${issueId}/${id}`;

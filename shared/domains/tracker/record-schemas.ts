@@ -9,6 +9,72 @@ import * as z from 'zod/mini';
 
 export const Estimation = z.enum(['count', 'storyPoints', 'originalEstimate']);
 
+/** Who a security level lets see its issues. */
+const SecurityGrant = z.union([
+  z.object({ type: z.literal('spaceRole'), role: z.string() }),
+  z.object({ type: z.literal('orgRole'), role: z.string() }),
+  z.object({ type: z.literal('user'), id: z.string() }),
+  z.object({ type: z.literal('team'), id: z.string() }),
+  z.object({ type: z.enum(['reporter', 'assignee', 'lead', 'anyone']) }),
+]);
+
+const SlaDefinition = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Conditions (event names) that start, pause and stop the clock. */
+  start: z.array(z.string()),
+  pause: z.array(z.string()),
+  stop: z.array(z.string()),
+  /** Goals: `{ query?, minutes, calendar }` (the first matching applies). */
+  goals: z.array(
+    z.object({
+      query: z.optional(z.string()),
+      /** Goal in minutes. */
+      minutes: z.number(),
+      calendar: z.enum(['business', 'always']),
+    }),
+  ),
+});
+
+/** A service space's desk: request types, queues, SLAs, business hours, portal, canned responses. */
+const ServiceDesk = z.object({
+  requestTypes: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      description: z.optional(z.string()),
+      icon: z.optional(z.string()),
+      typeId: z.string(),
+      group: z.optional(z.string()),
+      fields: z.array(z.string()),
+      hidden: z.optional(z.boolean()),
+    }),
+  ),
+  queues: z.array(
+    z.object({ id: z.string(), name: z.string(), query: z.string(), columns: z.optional(z.array(z.string())) }),
+  ),
+  slas: z.array(SlaDefinition),
+  /** Business hours: `days` maps an ISO weekday (1 = Monday … 7 = Sunday) to "HH:MM-HH:MM" ranges. */
+  hours: z.object({
+    timeZone: z.string(),
+    days: z.record(z.string(), z.array(z.string())),
+    /** YYYY-MM-DD dates with no business hours. */
+    holidays: z.array(z.string()),
+  }),
+  portal: z.object({
+    enabled: z.boolean(),
+    title: z.string(),
+    intro: z.string(),
+    access: z.enum(['any', 'org', 'listed']),
+    customers: z.array(z.string()),
+  }),
+  cannedResponses: z.array(z.object({ id: z.string(), name: z.string(), body: z.string() })),
+  satisfaction: z.boolean(),
+});
+
+const ScreenFields = z.record(z.string(), z.string());
+
+/** A space as stored and answered (spec part C, "Space"). */
 export const TrackerSpace = z
   .object({
     orgId: z.string(),
@@ -18,7 +84,11 @@ export const TrackerSpace = z
     description: z.string(),
     template: z.enum(['basic', 'service', 'scrum', 'kanban', 'bugs']),
     leadId: z.optional(z.string()),
+    icon: z.optional(z.string()),
+    color: z.optional(z.enum(['gray', 'blue', 'green', 'teal', 'yellow', 'orange', 'red', 'pink', 'purple'])),
     archived: z.boolean(),
+    archivedAt: z.optional(z.number()),
+    /** The last issue number handed out in this space. */
     seq: z.number(),
     version: z.number(),
     createdAt: z.number(),
@@ -26,12 +96,42 @@ export const TrackerSpace = z
     config: z.object({
       issueTypeIds: z.array(z.string()),
       defaultTypeId: z.string(),
+      /** Issue type id → workflow id. */
       workflows: z.record(z.string(), z.string()),
-      access: z.object({ visibility: z.enum(['org', 'private']), members: z.array(z.unknown()) }),
-      securityLevels: z.array(z.unknown()),
+      screens: z.object({ create: ScreenFields, edit: ScreenFields, view: ScreenFields }),
+      fieldSettings: z.record(
+        z.string(),
+        z.object({
+          required: z.optional(z.boolean()),
+          hidden: z.optional(z.boolean()),
+          description: z.optional(z.string()),
+        }),
+      ),
+      customFieldIds: z.array(z.string()),
+      access: z.object({
+        visibility: z.enum(['org', 'private']),
+        members: z.array(
+          z.object({ type: z.enum(['user', 'team']), id: z.string(), role: z.enum(['admin', 'viewer', 'member']) }),
+        ),
+      }),
+      permissionSchemeId: z.optional(z.string()),
+      securityLevels: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          description: z.optional(z.string()),
+          grants: z.array(SecurityGrant),
+        }),
+      ),
+      defaultSecurityLevelId: z.optional(z.string()),
+      notifications: z.partialRecord(
+        z.enum(['created', 'deleted', 'assigned', 'updated', 'transitioned', 'commented', 'mentioned', 'resolved']),
+        z.array(z.enum(['participants', 'assignee', 'reporter', 'lead', 'watchers'])),
+      ),
       defaultAssignee: z.enum(['lead', 'unassigned']),
       estimation: Estimation,
       boardId: z.optional(z.string()),
+      servicedesk: z.optional(ServiceDesk),
       formerKeys: z.optional(z.array(z.string())),
     }),
   })
@@ -264,6 +364,7 @@ export const IssueLink = z
     linkId: z.string(),
     type: z.string(),
     direction: z.enum(['outward', 'inward']),
+    /** The other issue. */
     issueId: z.string(),
     label: z.string(),
     createdAt: z.number(),
@@ -286,9 +387,22 @@ export const IssueAttachment = z
 export type IssueAttachment = z.output<typeof IssueAttachment>;
 
 export const IssueTransition = z
-  .object({ id: z.string(), name: z.string(), to: z.string(), fields: z.array(z.string()) })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    to: z.string(),
+    /** Fields the transition screen asks for (e.g. `resolution`); a workflow's transition may leave them out: none. */
+    fields: z.array(z.string()),
+  })
   .register(z.globalRegistry, { id: 'IssueTransition' });
 export type IssueTransition = z.output<typeof IssueTransition>;
+
+/** A transition of a workflow (the tracker's catalog, ./catalog.ts), which the issue's transitions answer. */
+export const WorkflowTransition = z.extend(z.partial(IssueTransition, { fields: true }), {
+  /** Statuses it leaves from; absent: any status (Jira's "global" transition). */
+  from: z.optional(z.array(z.string())),
+});
+export type WorkflowTransition = z.output<typeof WorkflowTransition>;
 
 export const IssueCounts = z
   .object({ total: z.number(), done: z.number() })

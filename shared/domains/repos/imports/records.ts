@@ -6,6 +6,7 @@ import { newId } from '../../../kernel/store/ids';
 import { PREFIXES } from '../../../kernel/store/keys';
 import { putOnce, queryAll } from '../../../kernel/store/ops';
 import { getItem, orgPk, TABLE } from '../../../kernel/store/table';
+import type { ImportRecord } from '../record-schemas';
 
 /**
  * Imports of existing repositories (`POST /v1/orgs/:orgId/repos/-/imports`): one record per import
@@ -14,8 +15,9 @@ import { getItem, orgPk, TABLE } from '../../../kernel/store/table';
  * route. The source's credentials are kept sealed (the secrets port) only while the import is
  * queued or running, and never answered.
  */
-export type ImportState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-export type ImportPhase = 'queued' | 'cloning' | 'lfs' | 'pushing' | 'done';
+export type { ImportRecord };
+export type ImportState = ImportRecord['state'];
+export type ImportPhase = ImportRecord['progress']['phase'];
 
 export const FINAL_STATES: readonly ImportState[] = ['succeeded', 'failed', 'cancelled'];
 /** Imports of one organization queued or running at once. */
@@ -29,32 +31,6 @@ export const MAX_ACTIVE_IMPORTS = 3;
 export const IMPORT_QUEUE_HOURS = 1;
 export const IMPORT_RUN_HOURS = 8;
 const LIMIT_MS = (IMPORT_QUEUE_HOURS + IMPORT_RUN_HOURS) * 3_600_000;
-
-export interface ImportRecord {
-  pk: string;
-  sk: string;
-  importId: string;
-  orgId: string;
-  /** The source without credentials, query or fragment (publicUrl). */
-  url: string;
-  name: string;
-  description?: string;
-  repoId: string;
-  state: ImportState;
-  progress: { phase: ImportPhase; objects: number; bytes: number };
-  message: string | null;
-  /** The build running it (the builds port's id), once started. */
-  buildId?: string;
-  /** `user:password` of the source, sealed; removed at the end. */
-  sealedCredentials?: string;
-  createdBy: string;
-  createdAt: number;
-  updatedAt: number;
-  finishedAt?: number;
-  /** While queued or running: the index of unfinished imports (ACTIVE_PK), by creation time. */
-  gsi1pk?: string;
-  gsi1sk?: string;
-}
 
 export const IMPORT_M = {
   notFound: 'Import not found',
