@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type RouteGroup, routeGroups } from '../route-groups';
@@ -201,6 +202,14 @@ export class PlatformStack extends Stack {
       corsOrigins: [...(props.corsOrigins ?? ['http://localhost:3000']), this.web.origin],
     });
     this.web.deploy(this.http.api.apiEndpoint);
+    // The web app's browsers put and read attachments with presigned links of the artifacts bucket.
+    this.data.artifactsBucket.addCorsRule({
+      allowedOrigins: [this.web.origin],
+      allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD, s3.HttpMethods.PUT],
+      allowedHeaders: ['*'],
+      exposedHeaders: ['ETag'],
+      maxAge: 3000,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.http.stage.url });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

@@ -51,7 +51,10 @@ export function signatureGate(
 ) {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
-    const given = url.searchParams.get('X-Amz-Signature');
+    // A browser's CORS preflight carries no credentials, even to a presigned link's address: S3
+    // answers it from the bucket's CORS rules, whatever the query holds.
+    const preflight = req.method === 'OPTIONS';
+    const given = preflight ? null : url.searchParams.get('X-Amz-Signature');
     let failure: AuthFailure | undefined;
     if (given !== null) {
       const keyId = (url.searchParams.get('X-Amz-Credential') ?? '').split('/')[0];
@@ -63,7 +66,7 @@ export function signatureGate(
         )
       )
         failure = 'mismatch';
-    } else if (req.method !== 'OPTIONS') {
+    } else if (!preflight) {
       failure = verifyHeaderSignature(
         { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers },
         credentials,

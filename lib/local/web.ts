@@ -161,7 +161,12 @@ export function webRoutes(options: WebOptions): LocalRoute[] {
     }
     const auth = originOf(config.authUrl);
     const page = {
-      'content-security-policy': webAppCsp([originOf(config.apiUrl) ?? '', auth ?? '']),
+      // The storage engine too: files go up and down through presigned links (tracker attachments,
+      // mail uploads), straight between the browser and storage.
+      'content-security-policy': webAppCsp(
+        [originOf(config.apiUrl) ?? '', auth ?? '', originOf(process.env.AWS_ENDPOINT_URL_S3) ?? ''],
+        [auth ?? ''],
+      ),
       'referrer-policy': 'strict-origin-when-cross-origin',
       'x-frame-options': 'SAMEORIGIN',
     };

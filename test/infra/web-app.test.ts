@@ -123,12 +123,24 @@ describe('with the app built', () => {
     expect(at('/application')).toMatchObject({ statusCode: 404 });
   });
 
+  test('the artifacts bucket answers CORS for the app’s origin only: browsers put and read attachments with presigned links', () => {
+    const buckets = Object.values(t.findResources('AWS::S3::Bucket') as Resources).filter(
+      (b) => b.Properties?.CorsConfiguration,
+    );
+    expect(buckets).toHaveLength(1);
+    const [rule] = buckets[0]?.Properties.CorsConfiguration.CorsRules;
+    expect(rule.AllowedMethods.sort()).toEqual(['GET', 'HEAD', 'PUT']);
+    expect(JSON.stringify(rule.AllowedOrigins)).toContain('WebApp');
+    expect(JSON.stringify(rule.AllowedOrigins)).not.toContain('"*"');
+  });
+
   test('security headers: a CSP naming the identity provider and the region’s API hosts, HSTS, nosniff, frames', () => {
     const policy = Object.values(hosting.findResources('AWS::CloudFront::ResponseHeadersPolicy') as Resources)[0];
     const security = policy?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
     const csp = JSON.stringify(security.ContentSecurityPolicy.ContentSecurityPolicy);
     expect(csp).toContain("connect-src 'self' https://*.execute-api.");
     expect(csp).toContain('https://auth.example.com');
+    expect(csp).toContain('https://*.s3.');
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'self'");
     expect(security).toMatchObject({

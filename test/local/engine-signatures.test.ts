@@ -4,7 +4,7 @@
  * engines' published defaults, and headers a presigned link did not sign are refused.
  */
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
+import { type IncomingHttpHeaders, request } from 'node:http';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CUSTOMER_BUCKET_PREFIX } from '../../shared/kernel/config';
@@ -29,14 +29,14 @@ function send(
   method: string,
   headers: Record<string, string>,
   body = '',
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
       let text = '';
       res.on('data', (d: Buffer) => {
         text += d.toString();
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
     });
     req.on('error', reject);
     req.end(body);
@@ -105,5 +105,23 @@ describe('the engines of the local platform', () => {
     const uploaded = await send(link, 'PUT', { 'content-type': 'text/plain', 'content-length': '2' }, 'hi');
     expect(uploaded.status).toBe(200);
     expect((await storage().headObject({ name: mine }, 'upload.txt')).size).toBe(2);
+  });
+
+  it('answer a browser’s CORS preflight of a presigned link (it carries no signature of its own)', async () => {
+    const name = `${CUSTOMER_BUCKET_PREFIX}t-${randomBytes(6).toString('hex')}`;
+    await storage().createBucket(name);
+    const link = await storage().presignPut({ name, region: 'eu-central-1' }, 'from-a-browser.txt', {
+      expiresIn: 300,
+      contentType: 'text/plain',
+      size: 2,
+    });
+    const preflight = await send(link, 'OPTIONS', {
+      origin: 'http://127.0.0.1:4173',
+      'access-control-request-method': 'PUT',
+      'access-control-request-headers': 'content-type',
+    });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers['access-control-allow-origin']).toBeTruthy();
+    expect(String(preflight.headers['access-control-allow-methods'])).toContain('PUT');
   });
 });

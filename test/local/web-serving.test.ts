@@ -63,7 +63,10 @@ it('serves index.html at /app/ and for every path of the app, revalidated, with 
   const res = await get(p.baseUrl, '/app/');
   const csp = res.headers.get('content-security-policy') ?? '';
   const idp = new URL(process.env.AUTH_URL as string).origin;
-  expect(csp).toContain(`connect-src 'self' ${idp}`);
+  const storage = new URL(process.env.AWS_ENDPOINT_URL_S3 as string).origin;
+  // Presigned links: the browser sends files to storage and reads them from it directly.
+  expect(csp).toContain(`connect-src 'self' ${idp} ${storage};`);
+  expect(csp).toContain(`frame-src 'self' ${idp};`);
   expect(csp).toContain("script-src 'self';");
   expect(csp).toContain("frame-ancestors 'self'");
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');

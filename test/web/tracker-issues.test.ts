@@ -233,16 +233,10 @@ test(
 );
 
 /**
- * Known to fail, for two reasons outside the web app (so `test.failing`: it fails this run when
- * they are fixed, and then becomes a plain `test`):
- * - the app's Content-Security-Policy (lib/web-app-policy.ts, lib/local/web.ts, lib/aws/web-app.ts)
- *   lets it connect to its own origin and the identity provider's only, so the browser refuses the
- *   PUT to the bucket's presigned link (another origin: the local S3 server; S3 on AWS);
- * - the local S3 server's signature gate (lib/local/s3-gate.ts) checks a preflight `OPTIONS` that
- *   carries the link's query signature as if it were the PUT, refuses it, and the browser sees no
- *   CORS answer.
+ * The file goes between the browser and storage directly: the app's CSP names the storage origin
+ * (lib/local/web.ts) and the S3 gate answers the browser's preflight of a presigned link.
  */
-test.failing(
+test(
   'an attachment goes up through the presigned link and comes back down',
   shown(async () => {
     const context = await w.browser.newContext({ viewport: { width: 1440, height: 900 } });
