@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { queryPages, transact, updateVersioned } from '../../kernel/store/ops';
 import { keys, putNew, versionedUpdate } from '../../kernel/store/table';
 import { ProviderRefused } from '../../ports/dns/port';
-import { getHost, HOST_IN_USE, hostIsFree, hostToProject } from '../hosts/registry';
+import { getHost, HOST_IN_USE, hostIsFree, hostToProject } from '../host-registry/registry';
 import {
   actorId,
   assertActive,
