@@ -529,8 +529,6 @@ const BACK_ARROWS: Record<string, string> = {
   'shared/domains/projects/server-functions.ts → shared/domains/deployments/functions':
     'a project’s deletion and transfer move its server functions: a hook given by the route',
   'shared/domains/projects/transfer.ts → shared/domains/deployments/functions': 'as above',
-  'shared/domains/repos/lfs/objects.ts → shared/domains/deployments/sources':
-    'heading an object of the artifacts bucket (`headSource`): belongs beside the setting, not to deployments',
   'shared/domains/resources/delete.ts → shared/domains/databases/tables':
     'deleting a database’s table: a hook of the resource’s deletion, given by the route',
   'shared/domains/resources/status.ts → shared/domains/databases/tables': 'as above',
