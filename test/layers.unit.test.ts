@@ -534,8 +534,6 @@ const BACK_ARROWS: Record<string, string> = {
   'shared/domains/resources/status.ts → shared/domains/databases/tables': 'as above',
   'shared/domains/notifications/deliver.ts → shared/domains/webhooks/deliveries':
     'a notification delivered to webhook endpoints: handed in by the notify worker, as mail’s calendar intake',
-  'shared/domains/projects/read.ts → shared/domains/custom-domains/view':
-    'a project’s detail shows its domains as the domains routes do: the view belongs below projects',
   'shared/domains/repos/pulls/create.ts → shared/domains/deployments/preview-builds':
     'a pull request’s use cases start, show and retire its preview: a previews hook handed in by the route or an event',
   'shared/domains/repos/pulls/merge.ts → shared/domains/deployments/preview-builds': 'as above',

@@ -6,6 +6,7 @@ import { queryPages, transact, updateVersioned } from '../../kernel/store/ops';
 import { keys, putNew, versionedUpdate } from '../../kernel/store/table';
 import { ProviderRefused } from '../../ports/dns/port';
 import { getHost, HOST_IN_USE, hostIsFree, hostToProject } from '../host-registry/registry';
+import { toDomain } from '../projects/domain-view';
 import {
   actorId,
   assertActive,
@@ -33,7 +34,6 @@ import {
   recordsText,
   removeDomain,
 } from './records';
-import { toDomain } from './view';
 
 export { toDomain };
 
