@@ -470,6 +470,7 @@ const PRODUCT_IMPORTS: Record<string, Record<string, string>> = {
     'custom-domains': 'a mail domain is claimed as a custom domain is (one owner per name)',
     insights: 'received mail is counted in the organization’s analytics',
     notifications: 'mail from a VIP sender is a notification',
+    'platform-admin': 'the operators’ mail usage pages the organizations as their other lists do',
   },
   hosts: {
     'custom-domains': 'a host may be a custom domain',
@@ -541,9 +542,6 @@ const BACK_ARROWS: Record<string, string> = {
   'shared/domains/repos/pulls/read.ts → shared/domains/deployments/previews': 'as above',
   'shared/domains/repos/pulls/settle.ts → shared/domains/deployments/preview-builds': 'as above',
   'shared/domains/repos/pulls/update.ts → shared/domains/deployments/preview-builds': 'as above',
-  'shared/domains/platform-admin/mail-usage.ts → shared/domains/mail/records':
-    'the operators’ mail usage: move it into mail (or `geo` into the kernel, so platform-admin sits on top)',
-  'shared/domains/platform-admin/mail-usage.ts → shared/domains/mail/usage': 'as above',
 };
 
 const productOf = (path: string) => /^shared\/domains\/([^/]+)/.exec(path)?.[1];
