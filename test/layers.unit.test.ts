@@ -530,9 +530,6 @@ const BACK_ARROWS: Record<string, string> = {
   'shared/domains/projects/server-functions.ts → shared/domains/deployments/functions':
     'a project’s deletion and transfer move its server functions: a hook given by the route',
   'shared/domains/projects/transfer.ts → shared/domains/deployments/functions': 'as above',
-  'shared/domains/resources/delete.ts → shared/domains/databases/tables':
-    'deleting a database’s table: a hook of the resource’s deletion, given by the route',
-  'shared/domains/resources/status.ts → shared/domains/databases/tables': 'as above',
   'shared/domains/notifications/deliver.ts → shared/domains/webhooks/deliveries':
     'a notification delivered to webhook endpoints: handed in by the notify worker, as mail’s calendar intake',
   'shared/domains/repos/pulls/create.ts → shared/domains/deployments/preview-builds':
