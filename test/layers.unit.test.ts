@@ -530,8 +530,6 @@ const BACK_ARROWS: Record<string, string> = {
   'shared/domains/projects/server-functions.ts → shared/domains/deployments/functions':
     'a project’s deletion and transfer move its server functions: a hook given by the route',
   'shared/domains/projects/transfer.ts → shared/domains/deployments/functions': 'as above',
-  'shared/domains/notifications/deliver.ts → shared/domains/webhooks/deliveries':
-    'a notification delivered to webhook endpoints: handed in by the notify worker, as mail’s calendar intake',
   'shared/domains/repos/pulls/create.ts → shared/domains/deployments/preview-builds':
     'a pull request’s use cases start, show and retire its preview: a previews hook handed in by the route or an event',
   'shared/domains/repos/pulls/merge.ts → shared/domains/deployments/preview-builds': 'as above',
