@@ -520,16 +520,11 @@ const PRODUCT_IMPORTS: Record<string, Record<string, string>> = {
  * only shrinks (the test fails on an entry that is no longer an import).
  */
 const BACK_ARROWS: Record<string, string> = {
-  'shared/domains/projects/delete.ts → shared/domains/custom-domains/records':
-    'a project’s deletion removes its custom domains: a hook of the deletion, given by the route',
   'shared/domains/projects/deployments.ts → shared/domains/deployments/schema':
     'the deployment record’s type: the deployment’s record and statuses below projects',
   'shared/domains/projects/read.ts → shared/domains/deployments/schema': 'as above',
   'shared/domains/projects/record-schemas.ts → shared/domains/deployments/record-schemas':
     'a project answers its latest and production deployments: as above',
-  'shared/domains/projects/server-functions.ts → shared/domains/deployments/functions':
-    'a project’s deletion and transfer move its server functions: a hook given by the route',
-  'shared/domains/projects/transfer.ts → shared/domains/deployments/functions': 'as above',
   'shared/domains/repos/pulls/create.ts → shared/domains/deployments/preview-builds':
     'a pull request’s use cases start, show and retire its preview: a previews hook handed in by the route or an event',
   'shared/domains/repos/pulls/merge.ts → shared/domains/deployments/preview-builds': 'as above',

@@ -226,6 +226,11 @@ export async function patchDomain(
   return updated;
 }
 
+/** Removes every domain of a project (its deletion, the hook the projects route hands in), each as removeDomain does. */
+export async function removeProjectDomains(project: { orgId: string; projectId: string }): Promise<void> {
+  for (const domain of await domainsOfProject(project.orgId, project.projectId)) await removeDomain(domain);
+}
+
 /** Deletes the domain: the records written for it, the record and its host (none redirect to it). */
 export async function deleteDomain(orgId: string, hostname: string): Promise<void> {
   const d = await requireDomain(orgId, hostname);
