@@ -150,7 +150,7 @@ export const routeGroups: RouteGroup[] = [
   },
   {
     // Custom domains of projects and the organization's DNS provider: records in the platform
-    // table, hosts in the global registry (shared/domains/hosts/registry.ts); kms: the provider's
+    // table, hosts in the global registry (shared/domains/host-registry/registry.ts); kms: the provider's
     // credentials; dns: lookups and provider writes; domainChecks: the re-checks; notify:
     // domain.verified and domain.failed.
     name: 'domains',

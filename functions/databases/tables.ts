@@ -12,6 +12,7 @@ import {
 } from '../../shared/domains/databases/indexes';
 import { DATABASE_NOT_FOUND, forget, loadDatabase, requireTable } from '../../shared/domains/databases/load';
 import { readMetrics } from '../../shared/domains/databases/metrics';
+import { deleteDatabaseTable } from '../../shared/domains/databases/provision';
 import {
   BILLING_MODES,
   CAPACITY_PROVISIONED,
@@ -24,7 +25,7 @@ import {
 } from '../../shared/domains/databases/settings';
 import { PROTECTED } from '../../shared/domains/databases/tables';
 import { changeTags, RESERVED_TAG, TOO_MANY_TAGS } from '../../shared/domains/databases/tags';
-import { deleteDatabaseTable, deleteResource } from '../../shared/domains/resources/delete';
+import { deleteResource } from '../../shared/domains/resources/delete';
 import { KeyAttributeSchema } from '../../shared/domains/resources/schema';
 import { accepted, noContent, ok, route } from '../../shared/kernel/http/route';
 import { AttributeName, BACKEND, NOT_FOUND, Params } from './common';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { mailUsage } from '../../shared/domains/mail/operator-usage';
 import { putLocation, putRegion, readGeo, showRegion } from '../../shared/domains/platform-admin/geo';
-import { mailUsage } from '../../shared/domains/platform-admin/mail-usage';
 import { listModels, putModel, showModel } from '../../shared/domains/platform-admin/models';
 import { listOrgs, patchOrg } from '../../shared/domains/platform-admin/orgs';
 import { queryInt } from '../../shared/kernel/http/query';

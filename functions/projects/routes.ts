@@ -1,6 +1,13 @@
 import * as z from 'zod/mini';
+import { removeProjectDomains } from '../../shared/domains/custom-domains/domains';
+import { removeProjectFunctions, removeProjectOutputs } from '../../shared/domains/deployments/functions';
 import { createProject, SLUG_TAKEN } from '../../shared/domains/projects/create';
-import { deleteProject, NOT_ALL_REMOVED, WAIT_FOR_DEPLOYMENT } from '../../shared/domains/projects/delete';
+import {
+  deleteProject,
+  NOT_ALL_REMOVED,
+  type ProjectRemovers,
+  WAIT_FOR_DEPLOYMENT,
+} from '../../shared/domains/projects/delete';
 import { ProjectParams, projectIdOf } from '../../shared/domains/projects/params';
 import { listProjects, readProject } from '../../shared/domains/projects/read';
 import {
@@ -24,6 +31,16 @@ import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 
 const UNKNOWN_LOCATION = 'Unknown location: ...';
+
+/**
+ * What a project's deletion and transfer remove of the products above projects (they stand below
+ * custom domains and deployments): its domains, its deployed functions and their outputs.
+ */
+const removers: ProjectRemovers = {
+  domains: removeProjectDomains,
+  functions: removeProjectFunctions,
+  outputs: removeProjectOutputs,
+};
 
 /** `:projectId` of any shape; one that is not a project id is 404 without a read. */
 /** Build settings: text, or null (or empty) to go back to the framework's default. */
@@ -128,7 +145,7 @@ export const routes = [
       ],
     },
     run: async ({ org, caller, params, body }) => {
-      const moved = await transferProject(org, caller, projectIdOf(params), body.orgId);
+      const moved = await transferProject(org, caller, projectIdOf(params), body.orgId, removers);
       return ok({ project: toProject(moved.project), org: { orgId: moved.org.orgId, slug: moved.org.slug } });
     },
   }),
@@ -146,7 +163,7 @@ export const routes = [
       502: [NOT_ALL_REMOVED],
     },
     run: async ({ org, params }) => {
-      await deleteProject(org.orgId, projectIdOf(params));
+      await deleteProject(org.orgId, projectIdOf(params), removers);
       return noContent();
     },
   }),

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import { deleteBucketBackend } from '../../shared/domains/buckets/provision';
+import { deleteDatabaseTable } from '../../shared/domains/databases/provision';
+import { refreshStatus } from '../../shared/domains/databases/status';
 import { deleteRepository, type RepoRecord } from '../../shared/domains/repos/records';
-import { deleteDatabaseTable, deleteResource } from '../../shared/domains/resources/delete';
+import { deleteResource } from '../../shared/domains/resources/delete';
 import {
   getProjectName,
   getResource,
@@ -15,7 +17,6 @@ import {
   type ResourceType,
   toResource,
 } from '../../shared/domains/resources/schema';
-import { refreshStatus } from '../../shared/domains/resources/status';
 import { invalid, notFound } from '../../shared/kernel/ground/errors';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { requireScopeFor, typeOf } from './access';

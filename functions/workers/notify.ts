@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { handleNotifyMessage } from '../../shared/domains/notifications/deliver';
 import { NotifyMessage } from '../../shared/domains/notifications/queue-messages';
+import { fanOut } from '../../shared/domains/webhooks/deliveries';
 import { eachMessage } from '../../shared/ports/queue/batch';
 
 /** The schema its row names (lib/workers.ts); the local runner holds the two the same. */
@@ -16,6 +17,6 @@ export const handler = (event: SQSEvent): Promise<SQSBatchResponse> =>
   eachMessage(event, {
     what: 'a notify message',
     message,
-    handle: (m) => handleNotifyMessage(m),
+    handle: (m) => handleNotifyMessage(m, fanOut),
     describe: (m) => ({ type: m.type }),
   });

@@ -19,7 +19,7 @@ export interface DomainsFigures {
   domain: { median: number; p95: number };
   deployment: { median: number; p95: number };
   bare: { median: number; p95: number };
-  /** One GetItem of a host's registry item (shared/domains/hosts/registry.ts getHost), the lookup's share. */
+  /** One GetItem of a host's registry item (shared/domains/host-registry/registry.ts getHost), the lookup's share. */
   registry: { median: number; p95: number };
 }
 
@@ -62,7 +62,7 @@ export async function benchDomains(platform: BenchPlatform, options: { runs?: nu
       import('../../shared/kernel/store/table'),
       import('../../shared/kernel/store/ops'),
       import('../../shared/kernel/store/ids'),
-      import('../../shared/domains/hosts/registry'),
+      import('../../shared/domains/host-registry/registry'),
       import('../../shared/domains/projects/deployments'),
       import('../../shared/kernel/tenancy/paths'),
       import('../../lib/local/edge'),

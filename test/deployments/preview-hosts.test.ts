@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getHost, hostEntry, reserveHost } from '../../shared/domains/host-registry/registry';
 import { claimExistingPreviewHosts } from '../../shared/domains/hosts/migrate';
-import { getHost, hostEntry, reserveHost } from '../../shared/domains/hosts/registry';
 import { db } from '../../shared/kernel/store/client';
 import { PutCommand, UpdateCommand } from '../../shared/kernel/store/commands';
 import { newId } from '../../shared/kernel/store/ids';

@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { recheck } from '../../shared/domains/custom-domains/checks';
 import { CHECK_FOR_MS, getDomainRecord } from '../../shared/domains/custom-domains/records';
-import { getHost } from '../../shared/domains/hosts/registry';
+import { getHost } from '../../shared/domains/host-registry/registry';
 import { db } from '../../shared/kernel/store/client';
 import { TABLE } from '../../shared/kernel/store/table';
 import { setLocalRecord } from '../../shared/ports/dns/local';

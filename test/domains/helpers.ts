@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type DnsServer, startDnsServer } from '../../lib/local/dns';
 import { type Edge, startEdge } from '../../lib/local/edge';
-import { hostEntry, reserveHost } from '../../shared/domains/hosts/registry';
+import { hostEntry, reserveHost } from '../../shared/domains/host-registry/registry';
 import { db } from '../../shared/kernel/store/client';
 import { newId } from '../../shared/kernel/store/ids';
 import { localPaths } from '../../shared/kernel/tenancy/paths';

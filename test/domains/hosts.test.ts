@@ -1,5 +1,5 @@
+import { getHost, hostsOfProject } from '../../shared/domains/host-registry/registry';
 import { reserveExistingHosts } from '../../shared/domains/hosts/migrate';
-import { getHost, hostsOfProject } from '../../shared/domains/hosts/registry';
 import { edgeFetch } from '../deployments/helpers';
 import { putRecord } from '../helpers/records';
 import { readRecord } from '../projects/fixtures';

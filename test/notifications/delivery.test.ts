@@ -7,6 +7,7 @@ import { transition } from '../../shared/domains/deployments/records';
 import { handleNotifyMessage, stepTimer } from '../../shared/domains/notifications/deliver';
 import { noticeKey } from '../../shared/domains/notifications/notices';
 import { listPeople } from '../../shared/domains/repos/people';
+import { fanOut } from '../../shared/domains/webhooks/deliveries';
 import { db } from '../../shared/kernel/store/client';
 import { getItem, TABLE } from '../../shared/kernel/store/table';
 import { storage } from '../../shared/ports/object-storage';
@@ -262,7 +263,7 @@ describe('escalation', () => {
     expect(sentTo(phone)[0]?.kind).toBe('sms');
 
     // The timer of step 1 again (SQS redelivery, a late timer): nothing more is sent.
-    await handleNotifyMessage({ type: 'step', userId: dev.userId, noticeId: notice.noticeId, step: 1 });
+    await handleNotifyMessage({ type: 'step', userId: dev.userId, noticeId: notice.noticeId, step: 1 }, fanOut);
     expect(sentTo(phone)).toHaveLength(1);
 
     await timerOf(notice.noticeId, 2);
@@ -288,7 +289,7 @@ describe('escalation', () => {
     // The ack deletes the next step's timer (best effort).
     expect(await getItem(timer, true)).toBeUndefined();
     // The timer may already be on its way: running it sends nothing.
-    await handleNotifyMessage({ type: 'step', userId: dev.userId, noticeId: notice.noticeId, step: 1 });
+    await handleNotifyMessage({ type: 'step', userId: dev.userId, noticeId: notice.noticeId, step: 1 }, fanOut);
     await moveDueTimers(start + 30 * MINUTE);
     await new Promise((r) => setTimeout(r, 500));
     expect(sentTo(phone)).toEqual([]);
@@ -349,12 +350,12 @@ describe('escalation', () => {
       people: [dev.userId],
       title: 'DESK-1 breached "Fast": Printer on fire',
     };
-    await handleNotifyMessage({ type: 'event', event });
+    await handleNotifyMessage({ type: 'event', event }, fanOut);
     for (const person of [dev, owner]) {
       expect(await noticeOf(person, 'issue.sla_breached')).toMatchObject({ requireAck: true });
     }
     // The same event again (SQS delivers at least once): still one notice each, one email each.
-    await handleNotifyMessage({ type: 'event', event });
+    await handleNotifyMessage({ type: 'event', event }, fanOut);
     for (const person of [dev, owner]) {
       const all = (await notices(person)).body.notices.filter(
         (x: { event: string }) => x.event === 'issue.sla_breached',

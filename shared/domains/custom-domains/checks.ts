@@ -6,7 +6,7 @@ import { versionedUpdate } from '../../kernel/store/table';
 import { cdn } from '../../ports/cdn';
 import { dns } from '../../ports/dns';
 import { queue } from '../../ports/queue';
-import { getHost, HostTaken, hostEntry, reserveHost } from '../hosts/registry';
+import { getHost, HostTaken, hostEntry, reserveHost } from '../host-registry/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import type { CheckMessage } from './queue-messages';
 import {

@@ -5,7 +5,8 @@ import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { queryPages, transact, updateVersioned } from '../../kernel/store/ops';
 import { keys, putNew, versionedUpdate } from '../../kernel/store/table';
 import { ProviderRefused } from '../../ports/dns/port';
-import { getHost, HOST_IN_USE, hostIsFree, hostToProject } from '../hosts/registry';
+import { getHost, HOST_IN_USE, hostIsFree, hostToProject } from '../host-registry/registry';
+import { toDomain } from '../projects/domain-view';
 import {
   actorId,
   assertActive,
@@ -33,7 +34,6 @@ import {
   recordsText,
   removeDomain,
 } from './records';
-import { toDomain } from './view';
 
 export { toDomain };
 
@@ -224,6 +224,11 @@ export async function patchDomain(
   const updated = { ...d, ...fields, version: d.version + 1 };
   if (redirectTo === undefined) delete updated.redirectTo;
   return updated;
+}
+
+/** Removes every domain of a project (its deletion, the hook the projects route hands in), each as removeDomain does. */
+export async function removeProjectDomains(project: { orgId: string; projectId: string }): Promise<void> {
+  for (const domain of await domainsOfProject(project.orgId, project.projectId)) await removeDomain(domain);
 }
 
 /** Deletes the domain: the records written for it, the record and its host (none redirect to it). */

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { getDomain } from 'tldts';
 import { invalid } from '../../kernel/ground/errors';
-import { normalizeHost } from '../deployments/hosts';
+import { normalizeHost } from '../host-registry/registry';
 import { appsDomain } from '../projects/hosts';
 import { DOMAIN_MESSAGES } from './records';
 import { isPublicSuffix } from './suffix';

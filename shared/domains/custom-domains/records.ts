@@ -8,8 +8,7 @@ import { queryAll } from '../../kernel/store/ops';
 import { getItem, keys, TABLE } from '../../kernel/store/table';
 import { cdn } from '../../ports/cdn';
 import type { DnsRecord } from '../../ports/dns/port';
-import { normalizeHost } from '../deployments/hosts';
-import { releaseHosts } from '../hosts/registry';
+import { normalizeHost, releaseHosts } from '../host-registry/registry';
 import { appsDomain } from '../projects/hosts';
 import { DOMAIN_PREFIX } from '../projects/records';
 import { CLAIM_MESSAGES } from './claims';
@@ -20,7 +19,7 @@ import { connectedProvider } from './provider';
  * goes with the project, shared/domains/projects/records.ts). Until it is verified it is a claim of this
  * organization only: several organizations may claim one hostname (each record on gsi1 under
  * `DOMCLAIM#<hostname>`), and the first to prove ownership takes its host in the global registry
- * (shared/domains/hosts/registry.ts) in the verifying write; the others' claims then fail. Spec part A's Domain record, plus what the platform keeps to
+ * (shared/domains/host-registry/registry.ts) in the verifying write; the others' claims then fail. Spec part A's Domain record, plus what the platform keeps to
  * check and undo it: the ownership token, the records it wrote through the provider, the end of
  * its checks.
  */

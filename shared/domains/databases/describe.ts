@@ -1,7 +1,7 @@
 import { listResources } from '../resources/records';
 import { type ResourceRecord, toResource } from '../resources/schema';
-import { refreshStatus } from '../resources/status';
 import { forget, loadDatabase } from './load';
+import { refreshStatus } from './status';
 import { describeTable, type TableOut, tableOut } from './tables';
 
 /** `GET .../databases/:resourceId`: the record and its table; `table` is null when there is none. */

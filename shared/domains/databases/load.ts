@@ -2,7 +2,7 @@ import { backendError } from '../../kernel/ground/backend-errors';
 import { notFound } from '../../kernel/ground/errors';
 import { getResource } from '../resources/records';
 import type { KeySchema, ResourceRecord } from '../resources/schema';
-import { refreshStatus } from '../resources/status';
+import { refreshStatus } from './status';
 import { describeTable, keySchemaOf, type SdkTable } from './tables';
 
 export const DATABASE_NOT_FOUND = 'Database not found';

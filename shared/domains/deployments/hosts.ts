@@ -9,11 +9,3 @@ export function deploymentHost(slug: string, deploymentId: string): string {
   const suffix = deploymentId.slice(-12).toLowerCase();
   return `${slug}-${suffix}.${appsDomain()}`;
 }
-
-/**
- * The host without its port, lowercased: what routes are keyed by and the edge looks up (so a
- * local platform restarted on another port still finds its deployments).
- */
-export function normalizeHost(host: string): string {
-  return host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
-}

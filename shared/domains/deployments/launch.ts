@@ -7,7 +7,14 @@ import { newId } from '../../kernel/store/ids';
 import { transact } from '../../kernel/store/ops';
 import { putNew } from '../../kernel/store/table';
 import { type BuildSource, builds } from '../../ports/builds';
-import { claimPreviewHost, HOST_IN_USE, HostTaken, hostEntry, pullOfPreview, reserveHost } from '../hosts/registry';
+import {
+  claimPreviewHost,
+  HOST_IN_USE,
+  HostTaken,
+  hostEntry,
+  pullOfPreview,
+  reserveHost,
+} from '../host-registry/registry';
 import { regionOfLocation } from '../platform-admin/geo';
 import { newDeploymentItems } from '../projects/deployments';
 import { envHash } from '../projects/env';
@@ -154,7 +161,7 @@ type NewDeployment = Omit<DeploymentRecord, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 
 
 /**
  * The deployment's record, its edge route and expiry marker, its host reserved in the global
- * registry (shared/domains/hosts), and `preview`'s host claimed for that pull request (HostTaken
+ * registry (shared/domains/host-registry), and `preview`'s host claimed for that pull request (HostTaken
  * when another project holds it), in one transaction (the organization and the project active).
  */
 async function writeDeployment(deployment: NewDeployment, preview?: { host: string; pull: string }): Promise<void> {

@@ -10,15 +10,14 @@ import {
   HostTaken,
   holdsPreview,
   hostEntry,
-  hostOfLabel,
   pointPreviewHost,
   previewLabels,
   pullOfPreview,
   releasePreviewHost,
-} from '../hosts/registry';
+} from '../host-registry/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { getDeployment } from '../projects/deployments';
-import { hostUrl } from '../projects/hosts';
+import { hostOfLabel, hostUrl } from '../projects/hosts';
 import type { ProjectRecord } from '../projects/schema';
 import { type CheckState, reportCheck } from '../repos/checks';
 import type { DeploymentRecord, DeploymentStatus } from './schema';
@@ -105,7 +104,7 @@ const previewKey = (repoId: string, number: number, projectId: string) => ({
 /**
  * The hosts a pull request's preview may take, in order: the one it had (so its URL stays across a
  * rename, a retire and a reopen), then `<slug>-pr-<number>` and the labels derived from the project
- * id (shared/domains/hosts/registry.ts `previewLabels`: one DNS label each, at most 63 characters).
+ * id (shared/domains/host-registry/registry.ts `previewLabels`: one DNS label each, at most 63 characters).
  * `launch` claims the first no other project holds, for this pull request, in the transaction that
  * writes the deployment; the host is never shared with another project or organization.
  */

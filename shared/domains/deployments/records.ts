@@ -3,11 +3,11 @@ import { QueryCommand, type QueryCommandInput, UpdateCommand } from '../../kerne
 import { PREFIXES } from '../../kernel/store/keys';
 import { queryPages } from '../../kernel/store/ops';
 import { fieldUpdate, keys, TABLE } from '../../kernel/store/table';
+import { normalizeHost } from '../host-registry/registry';
 import { peopleOf, raiseEvent } from '../notifications/raise';
 import { byProjectValues, deploymentKeys } from '../projects/deployments';
 import { hostUrl } from '../projects/hosts';
 import { projectKeys, projectPrefixes } from '../projects/records';
-import { normalizeHost } from './hosts';
 import { previewDeploymentMoved } from './previews';
 import type { DeploymentRecord, DeploymentStatus, DeploymentTarget } from './schema';
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { artifactsBucket } from '../../kernel/config';
 import { readEnv } from '../../kernel/ground/env';
 import { storage } from '../../ports/object-storage';
+import { headArtifact } from '../../ports/object-storage/artifacts';
 import { presignedResponse, streamedBody } from '../../ports/object-storage/presigned';
 
 /** Spec part A, "Limits": a source archive is a gzipped tar of at most 250 MB. */
@@ -25,17 +26,7 @@ export const sourceRetentionDays = () => days(readEnv('SOURCE_RETENTION_DAYS'), 
 export const sourceKey = (projectId: string, uploadId: string) => `sources/${projectId}/${uploadId}.tar.gz`;
 
 /** The archive's size and age, or undefined when nothing was uploaded there (or it expired). */
-export async function headSource(key: string): Promise<{ size: number; lastModified?: number } | undefined> {
-  try {
-    const info = await storage().headObject({ name: artifactsBucket() }, key);
-    return { size: info.size, lastModified: info.lastModified };
-  } catch (err) {
-    const name = (err as { name?: string }).name;
-    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (name === 'NotFound' || name === 'NoSuchKey' || status === 404) return undefined;
-    throw err;
-  }
-}
+export const headSource = headArtifact;
 
 /**
  * The archive's SHA-256 (hex), read through a short presigned GET (the API's own bucket, streamed:

@@ -7,17 +7,17 @@ import { getItem, keys, TABLE } from '../../kernel/store/table';
 import type { DomainRecord } from '../custom-domains/records';
 import { type PreviewRecord, reclaimPreviewHost } from '../deployments/previews';
 import type { RouteRecord } from '../deployments/records';
-import { getProject } from '../projects/records';
-import type { ProjectRecord } from '../projects/schema';
 import {
   getHost,
   type HostEntry,
   hostEntry,
-  hostOfLabel,
   productionLabels,
   pullOfPreview,
   reserveHost,
-} from './registry';
+} from '../host-registry/registry';
+import { hostOfLabel } from '../projects/hosts';
+import { getProject } from '../projects/records';
+import type { ProjectRecord } from '../projects/schema';
 
 /** Written when the whole table's hosts were reserved: later starts skip the scan. */
 const DONE = { pk: `${PREFIXES.hosts.migration}host-registry`, sk: 'DONE' };

@@ -1,12 +1,11 @@
 import { PREFIXES } from '../../kernel/store/keys';
 import { getDomainRecord } from '../custom-domains/records';
-import { normalizeHost } from '../deployments/hosts';
 import { routesForHost } from '../deployments/records';
 import type { DeploymentRecord } from '../deployments/schema';
+import { getHost, normalizeHost } from '../host-registry/registry';
 import { getDeployment } from '../projects/deployments';
 import { productionHostOf } from '../projects/hosts';
 import { getProject } from '../projects/records';
-import { getHost } from './registry';
 
 /** What answers a host: a deployment, a redirect (308) to another host, or nothing. */
 export type HostTarget = { deployment: DeploymentRecord } | { redirect: string } | undefined;

@@ -8,7 +8,6 @@ import { getItem, ORG_PREFIX, orgPk, TABLE } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
 import { phone } from '../../ports/phone';
 import { scheduler, timerKey } from '../../ports/scheduler';
-import { fanOut } from '../webhooks/deliveries';
 import type { Channel, NotifyEvent, Rule, Step } from './kinds';
 import { type NoticeRecord, noticeIdOf, noticeKey } from './notices';
 import { protocolsFor } from './protocols';
@@ -213,8 +212,19 @@ async function send(notice: NoticeRecord, channels: Channel[], number: string | 
   await Promise.all(jobs);
 }
 
+/**
+ * Where an event goes beside people: the webhook endpoints subscribed to its kind, handed in by the
+ * notify worker (shared/domains/webhooks/deliveries.ts `fanOut`). Webhooks sit above notifications
+ * (an endpoint subscribes to notification kinds), so notifications import nothing of them.
+ */
+export type WebhookFanOut = (event: NotifyEvent) => Promise<unknown>;
+
 /** The notify worker's work for one message: an event goes to people and to webhook endpoints. */
-export async function handleNotifyMessage(message: NotifyMessage, now = Date.now()): Promise<void> {
-  if (message.type === 'event') await Promise.all([deliverEvent(message.event, now), fanOut(message.event)]);
+export async function handleNotifyMessage(
+  message: NotifyMessage,
+  webhooks: WebhookFanOut,
+  now = Date.now(),
+): Promise<void> {
+  if (message.type === 'event') await Promise.all([deliverEvent(message.event, now), webhooks(message.event)]);
   else await runStep(message.userId, message.noticeId, message.step, Math.max(now, message.at ?? 0));
 }

@@ -4,15 +4,14 @@ import { db } from '../../kernel/store/client';
 import { GetCommand, UpdateCommand } from '../../kernel/store/commands';
 import { deleteMany, queryAll, transact, updateVersioned } from '../../kernel/store/ops';
 import { keys, TABLE } from '../../kernel/store/table';
-import { domainsOfProject, removeDomain } from '../custom-domains/records';
-import { hostOfLabel, hostsOfProject, releaseHosts } from '../hosts/registry';
+import { hostsOfProject, releaseHosts } from '../host-registry/registry';
 import { forgetProjectClients } from '../signin-clients/clients';
 import { deploymentInProgress, projectDeploymentKeys } from './deployments';
-import { productionLabelOf } from './hosts';
+import { hostOfLabel, productionLabelOf } from './hosts';
 import { getProject, PROJECT_TRANSFERRING, projectKeys, projectPrefixes, requireProject } from './records';
 import { linkedStorage, type ResourceRecord } from './related';
 import type { ProjectRecord } from './schema';
-import { removeServerFunctions } from './server-functions';
+import { type DeployedFunctionRemovers, removeServerFunctions } from './server-functions';
 
 export const WAIT_FOR_DEPLOYMENT = 'Wait for the deployment in progress to finish.';
 export const NOT_ALL_REMOVED = "Couldn't remove all of the project's resources. Try again.";
@@ -67,10 +66,19 @@ async function unlink(resource: ResourceRecord, projectId: string): Promise<void
 }
 
 /**
+ * What a project's deletion removes of the products above projects, handed in by the route
+ * (functions/projects): its custom domains, each with the records the platform wrote for it and its
+ * host in the registry; its deployed functions and its deployments' outputs.
+ */
+export interface ProjectRemovers extends DeployedFunctionRemovers {
+  domains(project: Pick<ProjectRecord, 'orgId' | 'projectId'>): Promise<void>;
+}
+
+/**
  * The steps of a delete, each idempotent: a delete that failed part-way is run again from the
  * top and finishes the job. Linked storage is unlinked, not deleted; the repository is kept.
  */
-const steps: { name: string; run: (p: ProjectRecord) => Promise<void> }[] = [
+const steps: { name: string; run: (p: ProjectRecord, above: ProjectRemovers) => Promise<void> }[] = [
   {
     name: 'storage links',
     run: async (p) => {
@@ -78,12 +86,7 @@ const steps: { name: string; run: (p: ProjectRecord) => Promise<void> }[] = [
     },
   },
   // Each with the records the platform wrote for it and its host in the registry.
-  {
-    name: 'domains',
-    run: async (p) => {
-      for (const domain of await domainsOfProject(p.orgId, p.projectId)) await removeDomain(domain);
-    },
-  },
+  { name: 'domains', run: (p, above) => above.domains(p) },
   // The production host and the deployments' hosts leave the registry (the routes name the latter).
   {
     name: 'hosts',
@@ -101,7 +104,7 @@ const steps: { name: string; run: (p: ProjectRecord) => Promise<void> }[] = [
     },
   },
   { name: 'crons', run: async (p) => deleteMany(await keysWithPrefix(p.orgId, projectPrefixes.cron(p.projectId))) },
-  { name: 'server functions', run: (p) => removeServerFunctions(p) },
+  { name: 'server functions', run: (p, above) => removeServerFunctions(p, above) },
   { name: 'routes', run: async (p) => deleteMany(await keysWithPrefix(p.orgId, projectPrefixes.route(p.projectId))) },
   {
     name: 'deployment records',
@@ -131,7 +134,7 @@ async function markDeleting(project: ProjectRecord): Promise<ProjectRecord> {
  * again (409). Every step runs even when one fails; if any failed, the answer is 502 and the
  * project stays `deleting`, visible, for the retry. The project and its slug go last.
  */
-export async function deleteProject(orgId: string, projectId: string): Promise<void> {
+export async function deleteProject(orgId: string, projectId: string, above: ProjectRemovers): Promise<void> {
   let project = await requireProject(orgId, projectId, true);
   if (project.status === 'transferring') throw conflict(PROJECT_TRANSFERRING);
   if (project.status === 'active') {
@@ -147,7 +150,7 @@ export async function deleteProject(orgId: string, projectId: string): Promise<v
   const failed: string[] = [];
   for (const step of steps) {
     try {
-      await step.run(project);
+      await step.run(project, above);
     } catch (err) {
       failed.push(step.name);
       log.warn('project delete step failed', { orgId, projectId, step: step.name, error: describeError(err) });

@@ -7,6 +7,9 @@ import type { ProjectRecord } from './schema';
  */
 export const appsDomain = (): string => readEnv('APPS_DOMAIN') ?? 'localhost';
 
+/** `<label>.<apps domain>`: the host as links show it (locally with the edge's port). */
+export const hostOfLabel = (value: string) => `${value}.${appsDomain()}`;
+
 /**
  * The address a platform host is served at: the local edge (`npm start`, hosts
  * `<name>.localhost:<edge port>`) answers plain HTTP, the hosted platform HTTPS.

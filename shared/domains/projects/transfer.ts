@@ -9,15 +9,15 @@ import { BatchGetCommand, type BatchGetCommandOutput } from '../../kernel/store/
 import { queryAll, transact } from '../../kernel/store/ops';
 import { type Item, keys, putNew, sleep, TABLE } from '../../kernel/store/table';
 import { SecretDecryptError, secrets } from '../../ports/secrets';
-import { removeProjectFunctions } from '../deployments/functions';
-import { hostOfLabel, hostsOfProject, moveHosts } from '../hosts/registry';
+import { hostsOfProject, moveHosts } from '../host-registry/registry';
 import { WAIT_FOR_DEPLOYMENT } from './delete';
 import { deploymentInProgress, projectDeploymentKeys } from './deployments';
 import { envContext, listEnvRecords } from './env';
-import { productionLabelOf } from './hosts';
+import { hostOfLabel, productionLabelOf } from './hosts';
 import { isId, PROJECT_DELETING, PROJECT_TRANSFERRING, projectKeys, projectPrefixes, requireProject } from './records';
 import { domainsOf, linkedStorage } from './related';
 import type { ProjectRecord } from './schema';
+import type { DeployedFunctionRemovers } from './server-functions';
 
 export const ALREADY_HERE = 'The project is already in this organization.';
 export const UNLINK_STORAGE = "Unlink this project's databases and buckets first. They stay in this organization.";
@@ -40,6 +40,7 @@ export async function transferProject(
   caller: Caller,
   projectId: string,
   targetOrgId: string,
+  deployed: Pick<DeployedFunctionRemovers, 'functions'>,
 ): Promise<{ project: ProjectRecord; org: Organization }> {
   const project = await requireProject(source.orgId, projectId, true);
   if (targetOrgId === source.orgId) throw invalid(ALREADY_HERE);
@@ -67,7 +68,7 @@ export async function transferProject(
   }
 
   // Server functions run in their organization: stopped and removed before the records move.
-  await removeProjectFunctions(moving);
+  await deployed.functions(moving);
   await moveEnv(moving, target.org.orgId);
   await moveRecords(moving, target.org.orgId);
   await moveProjectHosts(moving, target.org.orgId);

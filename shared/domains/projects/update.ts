@@ -1,9 +1,9 @@
 import { conflict, invalid } from '../../kernel/ground/errors';
 import { transact } from '../../kernel/store/ops';
 import { putNew, TABLE } from '../../kernel/store/table';
-import { HostTaken, hostEntry, hostOfLabel, productionLabels, releaseHost, reserveHost } from '../hosts/registry';
+import { HostTaken, hostEntry, productionLabels, releaseHost, reserveHost } from '../host-registry/registry';
 import { SLUG_TAKEN } from './create';
-import { productionLabelOf } from './hosts';
+import { hostOfLabel, productionLabelOf } from './hosts';
 import { checkLocation } from './location';
 import { assertActive, projectKeys, requireProject } from './records';
 import { REPO_NOT_FOUND, repoExists } from './related';

@@ -1,18 +1,11 @@
-import { deleteTable } from '../databases/tables';
 import { removeResource, updateResource } from './records';
 import type { ResourceRecord } from './schema';
 
-/** Deletes what backs a resource; throws the spec's 409s when it can't be deleted yet. */
-export type BackendDelete = (r: ResourceRecord) => Promise<void>;
-
 /**
- * A database's backend: its table. A database in `error` never got one (its CreateTable failed);
- * a table already gone (deleted outside the platform) is no reason to keep the record either.
+ * Deletes what backs a resource; throws the spec's 409s when it can't be deleted yet. Each product
+ * above resources gives its own (shared/domains/databases/provision.ts, buckets/provision.ts).
  */
-export const deleteDatabaseTable: BackendDelete = async (r) => {
-  if (r.status === 'error') return;
-  await deleteTable(r.region, r.physicalName);
-};
+export type BackendDelete = (r: ResourceRecord) => Promise<void>;
 
 /**
  * The one deletion of a resource (`DELETE .../resources/:type/:resourceId` and

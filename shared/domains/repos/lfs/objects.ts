@@ -6,9 +6,9 @@ import { decodeCursor, encodeCursor } from '../../../kernel/store/cursor';
 import { getItem, keys } from '../../../kernel/store/table';
 import { parseLfsPointer } from '../../../ports/builds/lfs';
 import { storage } from '../../../ports/object-storage';
+import { headArtifact } from '../../../ports/object-storage/artifacts';
 import { errorName } from '../../../ports/object-storage/errors';
 import { presignedResponse, streamedBody } from '../../../ports/object-storage/presigned';
-import { headSource } from '../../deployments/sources';
 
 /**
  * Git LFS objects (the Batch API's rules): kept in the platform's artifacts bucket under
@@ -81,7 +81,8 @@ export const LFS = {
 } as const;
 
 /** The size of the object when it is stored (verified), else undefined. */
-const storedSize = async (repo: LfsRepo, oid: string) => (await headSource(keyOf(repo.orgId, repo.repoId, oid)))?.size;
+const storedSize = async (repo: LfsRepo, oid: string) =>
+  (await headArtifact(keyOf(repo.orgId, repo.repoId, oid)))?.size;
 
 const invalid = (o: LfsObjectRequest): string | undefined =>
   typeof o?.oid !== 'string' || !OID.test(o.oid) || !Number.isSafeInteger(o.size) || o.size < 0
@@ -235,7 +236,7 @@ export async function verifyObject(repo: LfsRepo, o: LfsObjectRequest, nonce?: s
  * hashed (its ETag). A mismatch is deleted; so is the staged copy once moved.
  */
 async function promote(repo: LfsRepo, o: LfsObjectRequest, key: string): Promise<VerifyOutcome> {
-  const head = await headSource(key);
+  const head = await headArtifact(key);
   if (head === undefined) return 'missing';
   let same = head.size === o.size;
   let etag: string | undefined;

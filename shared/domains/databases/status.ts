@@ -1,6 +1,6 @@
-import { describeTable } from '../databases/tables';
-import { updateResource } from './records';
-import type { ResourceRecord } from './schema';
+import { updateResource } from '../resources/records';
+import type { ResourceRecord } from '../resources/schema';
+import { describeTable } from './tables';
 
 /**
  * A new database is written `creating`; the create route waits briefly for its table to become

@@ -1,9 +1,9 @@
 import { queryPrefix } from '../../kernel/store/ops';
 import { getMany, keys } from '../../kernel/store/table';
 import { mail } from '../../ports/mail-transport';
-import { MAIL_PREFIX } from '../mail/records';
-import { usageKeys } from '../mail/usage';
-import { pageOrgs } from './orgs';
+import { pageOrgs } from '../platform-admin/orgs';
+import { MAIL_PREFIX } from './records';
+import { usageKeys } from './usage';
 
 interface MonthCounters {
   sent?: number;
@@ -17,7 +17,8 @@ interface MonthCounters {
  * month, and sent today, summed over the mailboxes' own counters (shared/domains/mail/usage.ts, moved
  * by the sends, the deliveries and SES's feedback); and the account's sending quota through the
  * mail port (SES GetAccount; locally the local engine's figures). One Query per organization and
- * one BatchGet per 50 of its mailboxes.
+ * one BatchGet per 50 of its mailboxes. Mail's own figures, so it lives in mail (above the operators'
+ * product, whose paging of the organizations it takes).
  */
 export async function mailUsage(input: { q?: string; cursor?: string; limit: number }) {
   const now = Date.now();

@@ -4,14 +4,13 @@ import { DeleteCommand, UpdateCommand } from '../../kernel/store/commands';
 import { PREFIXES } from '../../kernel/store/keys';
 import { queryAll } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
-import { normalizeHost } from '../deployments/hosts';
-import { appsDomain } from '../projects/hosts';
 
 /**
  * THE host registry: one global item per host the platform answers (production hosts, deployment
  * hosts, pull request preview hosts naming their newest ready deployment, custom domains), `pk = HOST#<host>` (lowercased, no port), written with
  * `attribute_not_exists` in the transaction that creates what it names, so no two projects of any
  * organizations hold one host. The local edge and the AWS router read it (shared/domains/hosts/resolve.ts).
+ * It stands below every product that serves a host (projects, deployments, custom domains) and imports none.
  * Each item is also on gsi1 under its project (`PRJHOSTS#<projectId>`), so a transfer moves and a
  * delete releases them all.
  */
@@ -30,6 +29,14 @@ export interface HostEntry {
   /** A preview host's pull request, `<repoId>#<number>`: only that pull request of the project holds it. */
   pull?: string;
   createdAt: number;
+}
+
+/**
+ * The host without its port, lowercased: what routes are keyed by and the edge looks up (so a
+ * local platform restarted on another port still finds its deployments).
+ */
+export function normalizeHost(host: string): string {
+  return host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
 }
 
 export const HOST_IN_USE = (host: string) => `${host} is already in use.`;
@@ -153,9 +160,6 @@ export function productionLabels(slug: string, orgSlug: string): string[] {
   const random = () => label(`${slug.slice(0, 56)}-${randomBytes(4).toString('hex').slice(0, 6)}`);
   return [...new Set([label(slug), label(`${slug}-${orgSlug}`)])].concat([random(), random(), random()]);
 }
-
-/** `<label>.<apps domain>`: the host as links show it (locally with the edge's port). */
-export const hostOfLabel = (value: string) => `${value}.${appsDomain()}`;
 
 // Pull request preview hosts ---------------------------------------------------------------------
 

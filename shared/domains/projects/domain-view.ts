@@ -18,7 +18,8 @@ const KEPT_BACK = [
 
 /**
  * The Domain record as the API answers it (spec part A, plus `version` for `ifVersion`), the same
- * from the domains routes and from the project detail (shared/domains/projects/read.ts).
+ * from the domains routes and from the project detail (shared/domains/projects/read.ts). It lives
+ * here, below custom domains, because a project's detail shows its domains.
  */
 export function toDomain<T extends object>(d: T): Omit<T, (typeof KEPT_BACK)[number]> {
   const shown = { ...d } as Record<string, unknown>;
