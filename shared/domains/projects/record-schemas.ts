@@ -53,7 +53,7 @@ export const ProjectRecord = z.extend(Project, {
   latestDeploymentId: z.optional(z.string()),
   /** While `transferring`: the organization the project is moving to. */
   transferTo: z.optional(z.string()),
-  /** The label of its production host, reserved in the host registry (shared/domains/hosts/registry.ts). */
+  /** The label of its production host, reserved in the host registry (shared/domains/host-registry/registry.ts). */
   productionLabel: z.optional(z.string()),
 });
 export type ProjectRecord = z.output<typeof ProjectRecord>;
@@ -62,7 +62,7 @@ export const DomainStatus = z.enum(['error', 'active', 'pending', 'verifying']);
 
 /**
  * Spec part A, "Domain record", plus `version` (for `ifVersion`): the domains routes and the project
- * detail answer it (shared/domains/custom-domains/view.ts). The ownership token is in `records` (the
+ * detail answer it (shared/domains/projects/domain-view.ts). The ownership token is in `records` (the
  * TXT line); what the platform keeps to re-check and undo a domain is not answered. Optional as the
  * spec has them (the domains routes always answer `status`, `records`, `zone` and `version`).
  */
