@@ -280,7 +280,7 @@ function TypedList(props: {
   const set = (i: number, patch: Partial<Typed>) =>
     props.onChange(props.items.map((x, j) => (j === i ? { ...x, ...patch } : x)));
   return (
-    <fieldset className="rounded-md border border-slate-200 p-3">
+    <fieldset className="min-w-0 rounded-md border border-slate-200 p-3">
       <legend className="px-1 text-sm font-medium">{props.legend}</legend>
       <ul className="space-y-2">
         {props.items.map((item, i) => (
@@ -355,7 +355,7 @@ function ContactForm(props: {
         items={f.phones}
         onChange={(phones) => set({ phones })}
       />
-      <fieldset className="rounded-md border border-slate-200 p-3">
+      <fieldset className="min-w-0 rounded-md border border-slate-200 p-3">
         <legend className="px-1 text-sm font-medium">Addresses</legend>
         <ul className="space-y-3">
           {f.addresses.map((a, i) => (

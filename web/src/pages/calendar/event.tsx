@@ -396,7 +396,7 @@ function ScopeChoice(props: { value: Scope; onChange: (s: Scope) => void; follow
     { id: 'all', label: 'All events' },
   ];
   return (
-    <fieldset className="mb-3 mt-2 text-sm">
+    <fieldset className="min-w-0 mb-3 mt-2 text-sm">
       <legend className="font-medium">{props.what} (a repeating event)</legend>
       <div className="mt-1 flex flex-wrap gap-4">
         {options.map((o) => (
@@ -636,7 +636,7 @@ function EventForm(props: {
         )}
       </div>
       {!props.occurrenceOnly && (
-        <fieldset className="grid gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-3">
+        <fieldset className="min-w-0 grid gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-3">
           <legend className="px-1 text-sm font-medium">Repeat</legend>
           <SelectField label="Repeats" value={f.freq} onChange={(freq) => set({ freq })} options={FREQS} />
           {f.freq !== 'none' && (
@@ -680,7 +680,7 @@ function EventForm(props: {
         <TextArea label="Description" value={f.description} onChange={(description) => set({ description })} />
       )}
       {!props.occurrenceOnly && (
-        <fieldset className="rounded-md border border-slate-200 p-3">
+        <fieldset className="min-w-0 rounded-md border border-slate-200 p-3">
           <legend className="px-1 text-sm font-medium">Guests</legend>
           <div className="flex flex-wrap items-end gap-2">
             <TextInput

@@ -45,7 +45,7 @@ export function RespondButtons(props: {
   });
   return (
     <div>
-      <fieldset className="flex flex-wrap items-center gap-2">
+      <fieldset className="min-w-0 flex flex-wrap items-center gap-2">
         <legend className="sr-only">Your answer to {props.summary}</legend>
         {answers.map((a) => (
           <Button
