@@ -284,7 +284,13 @@ function TimeGrid(props: { ctx: Ctx; days: Date[]; occurrences: Occurrence[]; li
           ))}
         </div>
       )}
-      <div className="max-h-[70vh] overflow-y-auto" data-testid="time-grid">
+      {/* Scrolled by keyboard too (focusable, as a scrolling region must be). */}
+      <section
+        aria-label="Hours of the day"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard
+        tabIndex={0}
+        className="max-h-[70vh] overflow-y-auto outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+      >
         <div className="relative grid" style={{ gridTemplateColumns: cols, height: 24 * HOUR_PX }}>
           <div className="relative">
             {Array.from({ length: 24 }, (_, h) => (
@@ -349,7 +355,7 @@ function TimeGrid(props: { ctx: Ctx; days: Date[]; occurrences: Occurrence[]; li
             );
           })}
         </div>
-      </div>
+      </section>
     </div>
   );
 }
