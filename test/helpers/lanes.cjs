@@ -15,6 +15,7 @@ const SLOW = [
   'test/web/notify-agents.test.ts',
   'test/web/tracker-board.test.ts',
   'test/web/tracker-issues.test.ts',
+  'test/web/calendar.test.ts',
   'test/api/chromium.unit.test.ts',
   'test/api/docs.test.ts',
   'test/agents/program.test.ts',
