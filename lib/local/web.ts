@@ -161,7 +161,12 @@ export function webRoutes(options: WebOptions): LocalRoute[] {
     }
     const auth = originOf(config.authUrl);
     const page = {
-      'content-security-policy': webAppCsp([originOf(config.apiUrl) ?? '', auth ?? '']),
+      // The local object store's presigned links (mail attachments uploaded, `cid:` images shown).
+      'content-security-policy': webAppCsp(
+        [originOf(config.apiUrl) ?? '', auth ?? ''],
+        [originOf(config.apiUrl) ?? '', auth ?? ''],
+        [originOf(process.env.AWS_ENDPOINT_URL_S3) ?? ''],
+      ),
       'referrer-policy': 'strict-origin-when-cross-origin',
       'x-frame-options': 'SAMEORIGIN',
     };
