@@ -4,19 +4,27 @@ import { api } from '../../lib/api';
 import { Button, ErrorNote, Loading } from '../../ui/controls';
 import { mailKey } from './mail-shell';
 
-/** The origins of the images the API's HTML names (cid: parts as links; remote ones when asked for). */
-function imageOrigins(html: string): string[] {
+/**
+ * The API's cleaned HTML made ready for the frame: images keep only absolute http(s) and data:
+ * addresses (a relative one would be read against the app's own address), and the origins of those
+ * are the only ones the frame's policy lets images load from (cid: parts as links; remote ones only
+ * once the person asked, the API leaves them out before).
+ */
+function prepared(html: string): { html: string; origins: string[] } {
   const doc = new DOMParser().parseFromString(html, 'text/html');
   const origins = new Set<string>();
   for (const img of doc.querySelectorAll('img[src]')) {
+    const src = img.getAttribute('src') ?? '';
+    let url: URL | undefined;
     try {
-      const url = new URL(img.getAttribute('src') ?? '');
-      if (url.protocol === 'https:' || url.protocol === 'http:') origins.add(url.origin);
+      url = new URL(src);
     } catch {
-      // Not a URL: the frame's policy refuses it.
+      url = undefined;
     }
+    if (url && (url.protocol === 'https:' || url.protocol === 'http:')) origins.add(url.origin);
+    else if (url?.protocol !== 'data:') img.removeAttribute('src');
   }
-  return [...origins];
+  return { html: doc.body.innerHTML, origins: [...origins] };
 }
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -89,7 +97,8 @@ export function MessageBody(props: {
 function HtmlFrame({ html, label }: { html: string; label: string }) {
   const ref = useRef<HTMLIFrameElement>(null);
   const [height, setHeight] = useState(120);
-  const doc = frameDocument(html, imageOrigins(html));
+  const ready = prepared(html);
+  const doc = frameDocument(ready.html, ready.origins);
   useEffect(() => {
     const frame = ref.current;
     if (!frame) return;
