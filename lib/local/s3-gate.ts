@@ -51,7 +51,9 @@ export function signatureGate(
 ) {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
-    const given = url.searchParams.get('X-Amz-Signature');
+    // A browser's CORS preflight of a presigned link carries the link's query but not its
+    // signature's method or headers: S3 answers it by the bucket's CORS rules alone.
+    const given = req.method === 'OPTIONS' ? null : url.searchParams.get('X-Amz-Signature');
     let failure: AuthFailure | undefined;
     if (given !== null) {
       const keyId = (url.searchParams.get('X-Amz-Credential') ?? '').split('/')[0];
