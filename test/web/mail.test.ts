@@ -209,7 +209,8 @@ it(
 
     // Through the API: B's thread has both, the reply answering A's message; the thread is read.
     const list = await w.p.get(`${mb(boxB.mailboxId)}/threads?label=INBOX`, { token: b.token });
-    const t = list.body.threads.find((x: { subject: string }) => x.subject === subject);
+    // The thread's subject is its latest message's ("Re: …").
+    const t = list.body.threads.find((x: { subject: string }) => x.subject.includes(subject));
     expect(t).toMatchObject({ unread: false, messageCount: 2 });
     const full = await w.p.get(`${mb(boxB.mailboxId)}/threads/${t.threadId}`, { token: b.token });
     expect(full.body.messages[1]).toMatchObject({ direction: 'out', inReplyTo: full.body.messages[0].headerId });
@@ -356,7 +357,7 @@ it(
     expect(label).toMatchObject({ type: 'user' });
 
     // By keyboard, as every action can be.
-    const choose = pageB.getByRole('checkbox', { name: `Select ${subject}` });
+    const choose = pageB.getByRole('checkbox', { name: `Select Re: ${subject}` });
     await choose.focus();
     await choose.press('Space');
     expect(await choose.isChecked()).toBe(true);
