@@ -105,6 +105,15 @@ const shown = (steps: () => Promise<void>) => async () => {
   }
 };
 
+/**
+ * Console errors, less Chromium's refusal of axe-core's script in the message's frame (axe injects
+ * itself into every frame; the sandbox, without allow-scripts, refuses it, as it must).
+ */
+const errors = (problems: string[]) =>
+  problems.filter(
+    (p) => !p.includes("Blocked script execution in 'about:srcdoc' because the document's frame is sandboxed"),
+  );
+
 /** axe at 1440 px and at 375 px, where nothing may be wider than the screen; no console error. */
 async function clean(page: Page, problems: string[]) {
   expect(await axe(page)).toEqual([]);
@@ -112,7 +121,7 @@ async function clean(page: Page, problems: string[]) {
   expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   expect(await axe(page)).toEqual([]);
   await page.setViewportSize({ width: 1440, height: 900 });
-  expect(problems).toEqual([]);
+  expect(errors(problems)).toEqual([]);
 }
 
 const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
@@ -205,7 +214,7 @@ it(
       .getByRole('article', { name: /^Message from / })
       .nth(1)
       .waitFor();
-    expect(problemsB).toEqual([]);
+    expect(errors(problemsB)).toEqual([]);
 
     // Through the API: B's thread has both, the reply answering A's message; the thread is read.
     const list = await w.p.get(`${mb(boxB.mailboxId)}/threads?label=INBOX`, { token: b.token });
@@ -288,7 +297,7 @@ it(
     const sent = await w.p.get(`${mb(boxA.mailboxId)}/threads?label=SENT&q=${encodeURIComponent(draftSubject)}`);
     const full = await w.p.get(`${mb(boxA.mailboxId)}/threads/${sent.body.threads[0].threadId}`);
     expect(full.body.messages[0].snippet).toContain('First thoughts, then more.');
-    expect(problemsA).toEqual([]);
+    expect(errors(problemsA)).toEqual([]);
   }),
   120_000,
 );
@@ -337,7 +346,7 @@ it(
     await inside.getByRole('img', { name: 'tracker' }).waitFor();
     expect([...new Set(asked)]).toEqual([`https://${host}/pixel.png`]);
     expect(await pageB.title()).not.toContain('ran');
-    expect(problemsB).toEqual([]);
+    expect(errors(problemsB)).toEqual([]);
   }),
   120_000,
 );
@@ -365,7 +374,7 @@ it(
     await pageB.getByRole('button', { name: 'Apply label' }).click();
     await threadLink(pageB, subject).filter({ hasText: name }).waitFor();
     const list = await w.p.get(`${mb(boxB.mailboxId)}/threads?label=${label.labelId}`, { token: b.token });
-    expect(list.body.threads.map((t: { subject: string }) => t.subject)).toEqual([subject]);
+    expect(list.body.threads.map((t: { subject: string }) => t.subject)).toEqual([`Re: ${subject}`]);
     await clean(pageB, problemsB);
 
     await labelLink.click();
@@ -376,7 +385,7 @@ it(
     await pageB.getByRole('button', { name: `Remove the label ${name}` }).waitFor({ state: 'detached' });
     const after = await w.p.get(`${mb(boxB.mailboxId)}/threads?label=${label.labelId}`, { token: b.token });
     expect(after.body.threads).toEqual([]);
-    expect(problemsB).toEqual([]);
+    expect(errors(problemsB)).toEqual([]);
   }),
   120_000,
 );
@@ -400,7 +409,7 @@ it(
     await box.fill(`nothing-matches-${tag}`);
     await box.press('Enter');
     await pageB.getByText('No thread matches this search.').waitFor();
-    expect(problemsB).toEqual([]);
+    expect(errors(problemsB)).toEqual([]);
   }),
   90_000,
 );
