@@ -6821,6 +6821,22 @@ export interface Operations {
       draft: Draft;
     };
   };
+  /** The mailbox's drafts (the Drafts folder), newest first, paged with `cursor` */
+  getMailMailboxesDrafts: {
+    params: {
+      orgId: string;
+      mailboxId: string;
+    };
+    query: {
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      drafts: Draft[];
+      cursor: string | null;
+    };
+  };
   /** A draft */
   getMailMailboxesDraftsByDraftId: {
     params: {
@@ -9298,6 +9314,7 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
     path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/recipients/check',
   },
   postMailMailboxesDrafts: { method: 'POST', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/drafts' },
+  getMailMailboxesDrafts: { method: 'GET', path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/drafts' },
   getMailMailboxesDraftsByDraftId: {
     method: 'GET',
     path: '/v1/orgs/{orgId}/mail/mailboxes/{mailboxId}/drafts/{draftId}',

@@ -45,16 +45,20 @@ export function originOf(url: string | undefined): string | undefined {
  * and the identity provider's); `frames`: the identity provider's, for a silent re-authorization
  * in a hidden frame (whose callback page is the app's own: `frame-ancestors 'self'`).
  * Inline styles are allowed: the accessible primitives position popovers with style attributes.
+ * `storage`: the object store's origins, whose presigned links the app uploads to (mail
+ * attachments) and shows images from (a message's `cid:` parts). Images are also allowed from any
+ * `https:` host: a mail's remote images, shown only when the person asks (sandboxed frames inherit
+ * this policy, so it is the one that lets them load).
  */
-export function webAppCsp(connect: string[], frames: string[] = connect): string {
+export function webAppCsp(connect: string[], frames: string[] = connect, storage: string[] = []): string {
   const list = (extra: string[]) => ["'self'", ...new Set(extra.filter(Boolean))].join(' ');
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    `img-src 'self' data: blob: https: ${[...new Set(storage.filter(Boolean))].join(' ')}`.trim(),
     "font-src 'self' data:",
-    `connect-src ${list(connect)}`,
+    `connect-src ${list([...connect, ...storage])}`,
     `frame-src ${list(frames)}`,
     "frame-ancestors 'self'",
     "object-src 'none'",

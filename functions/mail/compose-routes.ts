@@ -3,6 +3,7 @@ import {
   createDraft,
   DRAFT_MESSAGES,
   deleteDraft,
+  listDrafts,
   replaceDraft,
   requireDraft,
   shownDraft,
@@ -12,7 +13,9 @@ import { MAIL_MESSAGES, memberMailbox } from '../../shared/domains/mail/records'
 import { SEND_MESSAGES, sendMessage } from '../../shared/domains/mail/send';
 import { summaryOf } from '../../shared/domains/mail/threads';
 import { ATTACHMENT_MESSAGES, createUpload } from '../../shared/domains/mail/uploads';
+import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
+import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
 import { memberErrors, scope } from './mailbox-routes';
 import { Address, IfVersion, MailboxPath } from './schemas';
 import { shownMessage } from './thread-routes';
@@ -126,6 +129,20 @@ export const composeRoutes = [
     run: async ({ org, caller, params, body }) => {
       const m = await memberMailbox(org.orgId, params.mailboxId, caller);
       return created({ draft: shownDraft(await createDraft(m.mailboxId, body)) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts',
+    scope,
+    summary: "The mailbox's drafts (the Drafts folder), newest first, paged with `cursor`.",
+    params: MailboxPath,
+    query: z.object({ cursor: z.optional(z.string().check(z.maxLength(2000))), limit: queryInt(1, 100, 50) }),
+    errors: { 400: [INVALID_CURSOR], ...memberErrors },
+    run: async ({ org, caller, params, query }) => {
+      const m = await memberMailbox(org.orgId, params.mailboxId, caller);
+      const page = await listDrafts(m.mailboxId, query);
+      return ok({ drafts: page.drafts.map(shownDraft), cursor: page.cursor });
     },
   }),
   route({

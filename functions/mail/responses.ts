@@ -138,6 +138,9 @@ export const responses: ResponseDocs = {
       ),
     }),
   },
+  'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts': {
+    200: z.object({ drafts: z.array(Draft), cursor: z.nullable(z.string()) }),
+  },
   'POST /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts': { 201: z.object({ draft: Draft }) },
   'GET /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId': { 200: z.object({ draft: Draft }) },
   'PUT /v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId': { 200: z.object({ draft: Draft }) },

@@ -40,6 +40,7 @@ export const routeIndex = [
   lazyRoute('POST', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/uploads', composeRoutes),
   lazyRoute('POST', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/recipients/check', composeRoutes),
   lazyRoute('POST', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts', composeRoutes),
+  lazyRoute('GET', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts', composeRoutes),
   lazyRoute('GET', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId', composeRoutes),
   lazyRoute('PUT', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId', composeRoutes),
   lazyRoute('DELETE', '/v1/orgs/:orgId/mail/mailboxes/:mailboxId/drafts/:draftId', composeRoutes),

@@ -116,15 +116,15 @@ export class PlatformWebApp extends Construct {
       originOf(props.authUrl) ?? '',
       // Cognito's authorization and token endpoints are on the user pool's domain.
       ...(region ? [`https://*.auth.${region}.amazoncognito.com`] : []),
-      // Presigned links of the platform's buckets (virtual-hosted style): uploads and downloads of
-      // attachments go between the browser and S3; the artifacts bucket's CORS names this origin.
-      `https://*.s3.${hosting.region}.${hosting.urlSuffix}`,
     ];
+    // Presigned links of the platform's buckets (virtual-hosted style): attachments go up and down
+    // between the browser and S3 (the artifacts bucket's CORS names this origin).
+    const storage = [`https://*.s3.${hosting.region}.${hosting.urlSuffix}`];
     const auth = [originOf(props.authUrl) ?? '', ...(region ? [`https://*.auth.${region}.amazoncognito.com`] : [])];
     const headers = new cloudfront.ResponseHeadersPolicy(hosting, 'Headers', {
       comment: "The web app's security headers",
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: webAppCsp(connect, auth), override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: webAppCsp(connect, auth, storage), override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.SAMEORIGIN, override: true },
         referrerPolicy: {

@@ -161,11 +161,11 @@ export function webRoutes(options: WebOptions): LocalRoute[] {
     }
     const auth = originOf(config.authUrl);
     const page = {
-      // The storage engine too: files go up and down through presigned links (tracker attachments,
-      // mail uploads), straight between the browser and storage.
+      // The local object store's presigned links (mail attachments uploaded, `cid:` images shown).
       'content-security-policy': webAppCsp(
-        [originOf(config.apiUrl) ?? '', auth ?? '', originOf(process.env.AWS_ENDPOINT_URL_S3) ?? ''],
-        [auth ?? ''],
+        [originOf(config.apiUrl) ?? '', auth ?? ''],
+        [originOf(config.apiUrl) ?? '', auth ?? ''],
+        [originOf(process.env.AWS_ENDPOINT_URL_S3) ?? ''],
       ),
       'referrer-policy': 'strict-origin-when-cross-origin',
       'x-frame-options': 'SAMEORIGIN',

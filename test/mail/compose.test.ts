@@ -60,6 +60,30 @@ test('drafts: saved, read, replaced with ifVersion (stale is 409), sent by draft
   ).toBe(0);
 });
 
+test('the Drafts folder: drafts listed newest first, paged with the cursor; members only', async () => {
+  const other = await mailboxFor(w.p, [w.p.owner.userId]);
+  const path = `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${other.mailboxId}/drafts`;
+  expect((await w.p.get(path)).body).toEqual({ drafts: [], cursor: null });
+  const ids: string[] = [];
+  for (const subject of ['First', 'Second', 'Third']) {
+    ids.push((await w.p.post(path, { to: ['ann@outside.example'], subject })).body.draft.draftId);
+  }
+  const first = await w.p.get(`${path}?limit=2`);
+  expect(first.status).toBe(200);
+  expect(first.body.drafts.map((d: { subject: string }) => d.subject)).toEqual(['Third', 'Second']);
+  expect(first.body.drafts[0]).toMatchObject({ to: ['ann@outside.example'], version: 1, attachments: [] });
+  const rest = await w.p.get(`${path}?limit=2&cursor=${encodeURIComponent(first.body.cursor)}`);
+  expect(rest.body).toMatchObject({ drafts: [{ draftId: ids[0], subject: 'First' }], cursor: null });
+  // Sent or deleted, a draft leaves the folder.
+  await w.p.delete(`${path}/${ids[1]}`);
+  expect((await w.p.get(path)).body.drafts.map((d: { draftId: string }) => d.draftId)).toEqual([ids[2], ids[0]]);
+  const elsewhere = await w.p.get(
+    `/v1/orgs/${w.p.org.orgId}/mail/mailboxes/${box.mailboxId}/drafts?cursor=${encodeURIComponent(first.body.cursor)}`,
+  );
+  expect(elsewhere.status).toBe(400);
+  expect((await w.p.get(path, { token: member.token })).body).toEqual({ error: MAIL_MESSAGES.membersOnly });
+});
+
 test('recipients/check: valid, internal, known contact, suppressed', async () => {
   const known = `known-${unique()}@outside.example`;
   expect((await w.p.post(`${mb()}/send`, { to: [known], subject: 'Hi', text: 'x' })).status).toBe(200);

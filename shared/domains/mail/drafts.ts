@@ -1,7 +1,8 @@
 import { notFound } from '../../kernel/ground/errors';
+import { decodeCursor, encodeCursor } from '../../kernel/store/cursor';
 import { newId } from '../../kernel/store/ids';
 import { PREFIXES } from '../../kernel/store/keys';
-import { transact, updateVersioned } from '../../kernel/store/ops';
+import { queryPage, transact, updateVersioned } from '../../kernel/store/ops';
 import { getItem, putNew, TABLE } from '../../kernel/store/table';
 import { labelKey } from './labels';
 import type { Draft } from './record-schemas';
@@ -77,4 +78,24 @@ export async function deleteDraft(mailboxId: string, draftId: string): Promise<v
     ],
     [DRAFT_MESSAGES.notFound],
   );
+}
+
+/** A page of the mailbox's drafts, newest first (a draft's id sorts by when it was made). */
+export async function listDrafts(
+  mailboxId: string,
+  input: { cursor?: string; limit: number },
+): Promise<{ drafts: Draft[]; cursor: string | null }> {
+  const scope = `${mailboxId}:drafts`;
+  const pk = `${PREFIXES.mail.mailbox}${mailboxId}`;
+  const { items, next } = await queryPage<Draft & { pk: string; sk: string }>(
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :d)',
+      ExpressionAttributeValues: { ':pk': pk, ':d': PREFIXES.mail.draft },
+      ScanIndexForward: false,
+      Limit: input.limit,
+      ConsistentRead: true,
+    },
+    decodeCursor(scope, input.cursor),
+  );
+  return { drafts: items, cursor: next ? encodeCursor(scope, next) : null };
 }
