@@ -149,6 +149,7 @@ function Compare({ orgId, pageId, versions }: { orgId: string; pageId: string; v
     if (!a.data || !b.data) return undefined;
     const out: { kind: 'added' | 'removed' | 'same'; text: string }[] = [];
     for (const part of diffLines(a.data.content, b.data.content)) {
+      if (part.value === '') continue;
       const kind = part.added ? 'added' : part.removed ? 'removed' : 'same';
       const texts = part.value.replace(/\n$/, '').split('\n');
       for (const text of texts) out.push({ kind, text });

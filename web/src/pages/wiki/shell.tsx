@@ -173,6 +173,7 @@ function TreeNode({
       aria-selected={isCurrent}
       aria-current={isCurrent ? 'page' : undefined}
       aria-expanded={page.hasChildren ? open : undefined}
+      aria-labelledby={`tree-label-${page.pageId}`}
       data-page-id={page.pageId}
       tabIndex={ctx.tabStop === page.pageId ? 0 : -1}
       onFocus={(e) => {
@@ -193,7 +194,9 @@ function TreeNode({
         <span data-toggle aria-hidden="true" className="inline-flex w-6 shrink-0 justify-center text-slate-700">
           {page.hasChildren ? (open ? '▾' : '▸') : ''}
         </span>
-        <span className="min-w-0 flex-1 truncate">{label(page)}</span>
+        <span id={`tree-label-${page.pageId}`} className="min-w-0 flex-1 truncate">
+          {label(page)}
+        </span>
       </div>
       {page.hasChildren && (
         // biome-ignore lint/a11y/useSemanticElements: the children of a row of a WAI-ARIA tree view
