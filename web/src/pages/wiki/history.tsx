@@ -87,10 +87,10 @@ export default function WikiHistory() {
                   <th scope="row" className="py-2 pr-3 font-medium">
                     {v.n}
                     {v.n === current && (
-                      <span className="ml-2 rounded bg-green-100 px-1.5 text-xs text-green-900">current</span>
+                      <span className="ml-2 rounded bg-green-100 px-1.5 text-xs text-green-900"> (current)</span>
                     )}
                     {v.restoredFrom !== null && (
-                      <span className="block text-xs font-normal text-slate-700">restored from {v.restoredFrom}</span>
+                      <span className="block text-xs font-normal text-slate-700"> restored from {v.restoredFrom}</span>
                     )}
                   </th>
                   <td className="py-2 pr-3">{when(v.createdAt)}</td>

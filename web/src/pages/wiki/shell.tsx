@@ -248,7 +248,7 @@ function SearchBox() {
 export function WikiShell({ children, open }: { children: ReactNode; open?: string[] }) {
   const orgId = useOrgId();
   return (
-    <div className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
       <nav aria-label="Pages of the organization" className="min-w-0 space-y-4 lg:border-r lg:border-slate-200 lg:pr-4">
         <SearchBox />
         <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
