@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PageVersion } from '../../shared/domains/pages/version-schemas';
+import { PageVersion } from '../../shared/domains/pages/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the pages routes (see shared/kernel/http/responses.ts): documentation only. */

@@ -2,9 +2,9 @@ import { DomainError, notFound } from '../../kernel/ground/errors';
 import { transact } from '../../kernel/store/ops';
 import { fieldUpdate, TABLE } from '../../kernel/store/table';
 import { removeContent, writeContent } from './content';
+import type { PageVersionRecord } from './record-schemas';
 import { getPage, PAGE_MESSAGES, type PageRecord, pageKey, requireVisible } from './records';
 import { reindex } from './search-index';
-import type { PageVersionRecord } from './version-schemas';
 import { type Author, ensureCurrent, getVersion, putVersion, versionOf } from './versions';
 
 /** 409: the content moved on since `baseVersion`; the current version is in the answer. */

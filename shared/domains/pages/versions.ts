@@ -7,8 +7,8 @@ import { PREFIXES } from '../../kernel/store/keys';
 import { deleteMany, queryAll } from '../../kernel/store/ops';
 import { getItem, TABLE } from '../../kernel/store/table';
 import { readContent } from './content';
+import type { PageVersion, PageVersionRecord } from './record-schemas';
 import { type PageRecord, requireVisible } from './records';
-import type { PageVersion, PageVersionRecord } from './version-schemas';
 
 /**
  * A page's history: every saved content is a version, `n` being the page's `contentVersion` it

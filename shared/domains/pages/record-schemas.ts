@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * A page's saved versions, declared once: the stored record (its type is what the domain code
+ * The pages records declared once (a page's saved versions): the stored record (its type is what the domain code
  * reads and writes) and the shapes the history routes answer, registered by id so lib/openapi.ts
  * names them in `components.schemas` and the typed client declares them. Only documentation
  * (functions/pages/responses.ts) imports these values; code imports their types.
