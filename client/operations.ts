@@ -825,6 +825,16 @@ export type Occurrence = {
   myStatus: 'accepted' | 'tentative' | 'needs-action' | 'declined' | 'delegated' | null;
 };
 
+export type PageVersion = {
+  n: number;
+  title: string;
+  size: number;
+  createdAt: number;
+  createdBy: string;
+  authorName: string | null;
+  restoredFrom: number | null;
+};
+
 export type Party = {
   name: string;
   address: string;
@@ -6217,6 +6227,67 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
+  /** The saved versions of a page, newest first: number `n` (the `contentVersion` the content had), the title then, who saved it and when, its size in characters and, for a restore, the version restored */
+  getPagesVersions: {
+    params: {
+      orgId: string;
+      pageId: string;
+    };
+    query: {
+      cursor?: string;
+      limit?: number;
+    };
+    body: undefined;
+    response: {
+      versions: PageVersion[];
+      cursor: string | null;
+      contentVersion: number;
+    };
+  };
+  /** One saved version of a page with its Markdown content as it was saved */
+  getPagesVersionsByN: {
+    params: {
+      orgId: string;
+      pageId: string;
+      n: number;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      version: PageVersion;
+      content: string;
+    };
+  };
+  /** Restores version `n`: a new version whose content is version n's, and the page's content now that (its title stays) */
+  postPagesVersionsRestore: {
+    params: {
+      orgId: string;
+      pageId: string;
+      n: number;
+    };
+    query: object;
+    body: {
+      baseVersion?: number;
+    };
+    response: {
+      page: {
+        pageId: string;
+        orgId: string;
+        parentId: string | null;
+        title: string;
+        icon: string | null;
+        hasChildren: boolean;
+        version: number;
+        contentVersion: number;
+        createdAt: number;
+        createdBy: string;
+        updatedAt: number;
+        updatedBy: string;
+        contentLength: number;
+      };
+      version: PageVersion;
+    };
+  };
   /** Who changed what: one entry per write (POST, PUT, PATCH, DELETE) of a signed-in caller or key, refused ones too, newest first, kept 365 days: `at`, `actor` {kind, id, email}, `action` (e.g */
   getAudit: {
     params: {
@@ -9262,6 +9333,9 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   getFavorites: { method: 'GET', path: '/v1/orgs/{orgId}/favorites' },
   putFavoritesByPageId: { method: 'PUT', path: '/v1/orgs/{orgId}/favorites/{pageId}' },
   deleteFavoritesByPageId: { method: 'DELETE', path: '/v1/orgs/{orgId}/favorites/{pageId}' },
+  getPagesVersions: { method: 'GET', path: '/v1/orgs/{orgId}/pages/{pageId}/versions' },
+  getPagesVersionsByN: { method: 'GET', path: '/v1/orgs/{orgId}/pages/{pageId}/versions/{n}' },
+  postPagesVersionsRestore: { method: 'POST', path: '/v1/orgs/{orgId}/pages/{pageId}/versions/{n}/restore' },
   getAudit: { method: 'GET', path: '/v1/orgs/{orgId}/audit' },
   getAnalytics: { method: 'GET', path: '/v1/orgs/{orgId}/analytics' },
   getMailDomains: { method: 'GET', path: '/v1/orgs/{orgId}/mail/domains' },

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../context';
 import { table, when } from '../output';
 import type { CommandSpec, Ctx } from '../spec';
-import { bodyOf, intOption, localFile } from './common';
+import { bodyOf, intOption, localFile, numberArg } from './common';
 
 /**
  * `page`: the organization's pages (Markdown documents in a tree): list, create, view, and edit
- * from a file (no editor is started: write the file, then `page edit --file`).
+ * from a file (no editor is started: write the file, then `page edit --file`); a page's history
+ * (its saved versions) and restoring one of them.
  */
 
 const org = async (c: Ctx) => {
@@ -175,6 +176,101 @@ export const PAGE_COMMANDS: CommandSpec[] = [
         content !== undefined
           ? `Saved ${p.title} (${p.pageId}), content version ${p.contentVersion}.`
           : `Updated ${p.title} (${p.pageId}).`,
+      );
+    },
+  },
+  {
+    path: ['page', 'history'],
+    aliases: ['versions'],
+    summary: "a page's saved versions, newest first: who saved each, when, its size",
+    details:
+      "Each save (and each restore) of the content is a version, numbered as the page's content version.\n" +
+      'Read one with --show N; bring one back with page restore.',
+    positionals: [{ name: 'pageId', required: true }],
+    options: {
+      limit: { type: 'string', value: 'N', help: 'at most N versions (1-1000, default 20)' },
+      show: { type: 'string', value: 'N', help: 'print the Markdown content of version N instead' },
+    },
+    examples: ['platform page history pg_01m8bqewt1ntccd2hvfr1kpxzm', 'platform page history pg_… --show 2 > v2.md'],
+    run: async (c) => {
+      const pageId = c.args[0] as string;
+      const limit = intOption(c, 'limit', 1, 1000) ?? 20;
+      const show = intOption(c, 'show', 1);
+      const { api, orgId } = await org(c);
+      if (show !== undefined) {
+        const one = await api.getPagesVersionsByN({ orgId, pageId, n: show });
+        if (!c.json) {
+          c.io.stdout(one.content);
+          return 0;
+        }
+        return c.print(one, () => one.content);
+      }
+      const first = await api.getPagesVersions({ orgId, pageId, limit: Math.min(limit, 100) });
+      const versions = [...first.versions];
+      let cursor = first.cursor;
+      while (cursor && versions.length < limit) {
+        const next = await api.getPagesVersions({
+          orgId,
+          pageId,
+          limit: Math.min(limit - versions.length, 100),
+          cursor,
+        });
+        versions.push(...next.versions);
+        cursor = next.cursor;
+      }
+      const res = { versions, cursor, contentVersion: first.contentVersion };
+      return c.print(res, () =>
+        [
+          table(
+            [
+              ['VERSION', 'SAVED', 'BY', 'SIZE', 'TITLE', 'NOTE'],
+              ...versions.map((v) => [
+                String(v.n),
+                when(v.createdAt),
+                v.authorName ?? v.createdBy,
+                `${v.size} chars`,
+                v.title,
+                [v.n === first.contentVersion ? 'current' : '', v.restoredFrom ? `restored from ${v.restoredFrom}` : '']
+                  .filter(Boolean)
+                  .join(', '),
+              ]),
+            ],
+            c.io,
+            [0, 1, 3],
+          ),
+          ...(cursor ? [`Older versions: raise --limit (showing ${versions.length}).`] : []),
+        ].join('\n'),
+      );
+    },
+  },
+  {
+    path: ['page', 'restore'],
+    summary: "bring back an earlier version's content (as a new version; the title stays)",
+    details:
+      "Restoring makes a new version whose content is version N's; nothing is lost (the versions in\n" +
+      'between stay in the history). With --base-version, refused if the page was saved since.',
+    positionals: [
+      { name: 'pageId', required: true },
+      { name: 'version', required: true },
+    ],
+    options: {
+      'base-version': { type: 'string', value: 'N', help: 'the content version you last saw (else: restore over any)' },
+    },
+    examples: ['platform page history pg_… && platform page restore pg_01m8bqewt1ntccd2hvfr1kpxzm 2'],
+    run: async (c) => {
+      const pageId = c.args[0] as string;
+      const n = Number(numberArg(c, 1));
+      const base = intOption(c, 'base-version', 1);
+      const { api, orgId } = await org(c);
+      const res = await api.postPagesVersionsRestore({
+        orgId,
+        pageId,
+        n,
+        body: base !== undefined ? { baseVersion: base } : {},
+      });
+      return c.print(
+        res,
+        () => `Restored version ${n} of ${res.page.title} (${res.page.pageId}) as version ${res.version.n}.`,
       );
     },
   },

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { PageVersion } from '../../shared/domains/pages/record-schemas';
 import type { ResponseDocs } from '../../shared/kernel/http/responses';
 
 /** Success responses of the pages routes (see shared/kernel/http/responses.ts): documentation only. */
@@ -48,6 +49,11 @@ export const responses: ResponseDocs = {
   'PATCH /v1/orgs/:orgId/pages/:pageId': { 200: z.object({ page: Page }) },
   'DELETE /v1/orgs/:orgId/pages/:pageId': { 204: null },
   'PUT /v1/orgs/:orgId/pages/:pageId/content': { 200: z.object({ page: Page }) },
+  'GET /v1/orgs/:orgId/pages/:pageId/versions': {
+    200: z.object({ versions: z.array(PageVersion), cursor: z.nullable(z.string()), contentVersion: z.number() }),
+  },
+  'GET /v1/orgs/:orgId/pages/:pageId/versions/:n': { 200: z.object({ version: PageVersion, content: z.string() }) },
+  'POST /v1/orgs/:orgId/pages/:pageId/versions/:n/restore': { 201: z.object({ page: Page, version: PageVersion }) },
   'GET /v1/orgs/:orgId/favorites': { 200: z.object({ favorites: z.array(Favorite), cursor: z.nullable(z.string()) }) },
   'PUT /v1/orgs/:orgId/favorites/:pageId': { 200: z.object({ favorite: Favorite }) },
   'DELETE /v1/orgs/:orgId/favorites/:pageId': { 204: null },

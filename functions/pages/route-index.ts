@@ -2,6 +2,7 @@
 import { lazyRoute } from '../../shared/kernel/http/route-entry';
 
 const routes = () => import('./routes').then((m) => m.routes);
+const versionRoutes = () => import('./version-routes').then((m) => m.versionRoutes);
 
 export const routeIndex = [
   lazyRoute('GET', '/v1/orgs/:orgId/pages', routes),
@@ -14,4 +15,7 @@ export const routeIndex = [
   lazyRoute('GET', '/v1/orgs/:orgId/favorites', routes),
   lazyRoute('PUT', '/v1/orgs/:orgId/favorites/:pageId', routes),
   lazyRoute('DELETE', '/v1/orgs/:orgId/favorites/:pageId', routes),
+  lazyRoute('GET', '/v1/orgs/:orgId/pages/:pageId/versions', versionRoutes),
+  lazyRoute('GET', '/v1/orgs/:orgId/pages/:pageId/versions/:n', versionRoutes),
+  lazyRoute('POST', '/v1/orgs/:orgId/pages/:pageId/versions/:n/restore', versionRoutes),
 ];

@@ -14,23 +14,23 @@ import { hidePage, sweep } from '../../shared/domains/pages/remove';
 import { saveContent } from '../../shared/domains/pages/save';
 import { searchPages } from '../../shared/domains/pages/search';
 import { changePage, createPage, listChildren } from '../../shared/domains/pages/tree';
+import { authorOf } from '../../shared/domains/pages/versions';
 import { callerId } from '../../shared/kernel/auth/caller';
-import type { Role, Scope } from '../../shared/kernel/auth/scopes';
 import { notFound } from '../../shared/kernel/ground/errors';
 import { describeError, log } from '../../shared/kernel/ground/log';
 import { queryInt } from '../../shared/kernel/http/query';
 import { created, noContent, ok, route } from '../../shared/kernel/http/route';
 import { oneLine } from '../../shared/kernel/http/text-checks';
 import { INVALID_CURSOR } from '../../shared/kernel/store/cursor';
+import { PagePath, Version, WRITERS } from './common';
+import { versionRoutes } from './version-routes';
 
 const OrgPath = z.object({ orgId: z.string() });
-const PagePath = z.object({ orgId: z.string(), pageId: z.string() });
 const Title = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), oneLine);
 /** An emoji or an image URL. */
 const Icon = z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(1024)));
 const PageId = z.string().check(z.minLength(1), z.maxLength(64));
 const Markdown = z.string().check(z.maxLength(1_000_000));
-const Version = z.int().check(z.minimum(0));
 /** How long a delete removes the subtree before leaving the rest to the pages-sweep worker. */
 const SWEEP_BUDGET_MS = 5_000;
 
@@ -46,14 +46,7 @@ async function contentOf(orgId: string, page: PageRecord): Promise<{ page: PageR
   throw new Error('The content of a page could not be read.');
 }
 
-/** People above viewer write pages; keys need org:write (the spec names no scope here). */
-const WRITERS: { allow: Role[]; refusal: string; keyScope: Scope } = {
-  allow: ['owner', 'admin', 'developer'],
-  refusal: PAGE_MESSAGES.viewer,
-  keyScope: 'org:write',
-};
-
-export const routes = [
+const pageRoutes = [
   route({
     method: 'GET',
     path: '/v1/orgs/:orgId/pages',
@@ -97,8 +90,7 @@ export const routes = [
       404: [PAGE_MESSAGES.parentNotFound],
     },
     run: async ({ org, caller, body }) => {
-      const by = callerId(caller);
-      const page = await createPage(org.orgId, by, body);
+      const page = await createPage(org.orgId, authorOf(caller), body);
       return created({ page: shown(page) });
     },
   }),
@@ -217,8 +209,7 @@ export const routes = [
     body: z.object({ content: Markdown, baseVersion: z.optional(Version) }),
     errors: { 404: [PAGE_MESSAGES.pageNotFound], 409: [PAGE_MESSAGES.contentChanged] },
     run: async ({ org, caller, params, body }) => {
-      const by = callerId(caller);
-      const updated = await saveContent(org.orgId, params.pageId, by, body.content, body.baseVersion);
+      const updated = await saveContent(org.orgId, params.pageId, authorOf(caller), body.content, body.baseVersion);
       return ok({ page: shown(updated) });
     },
   }),
@@ -265,3 +256,6 @@ export const routes = [
     },
   }),
 ];
+
+/** The group's routes: the pages and favorites, then the history (./version-routes.ts). */
+export const routes = [...pageRoutes, ...versionRoutes];

@@ -6,7 +6,8 @@ import { presignedCall } from '../../ports/object-storage/presigned';
 /**
  * Page content: Markdown in the artifacts bucket, one object per saved version
  * (`pages/<orgId>/<pageId>/<contentId>.md`), so a save that loses the version race never
- * overwrites the winner's, and the search index can still read what it indexed before. Bytes
+ * overwrites the winner's, the search index can still read what it indexed before, and every
+ * version of the page (./versions.ts) keeps its own until the page is deleted. Bytes
  * travel through short presigned links, as the other groups' files do.
  */
 const TYPE = 'text/markdown; charset=utf-8';

@@ -16,13 +16,14 @@ import {
   sweepKey,
 } from './records';
 import { reindex } from './search-index';
+import { removeVersions } from './versions';
 
 /**
  * Deleting a page and everything under it. The delete hides the page at once, in one transaction:
  * `status: removed`, out of its parent's list and count, and a sweep marker (`PAGESWEEP` /
  * `<orgId>#<pageId>`). Every read walks up a page's ancestors, so the whole subtree answers 404
  * from that moment. Then the subtree is removed leaves first, each page in steps that are safe to
- * repeat (its postings, its content objects, favorites of it, its record last, only while it has
+ * repeat (its postings, its content objects and versions, favorites of it, its record last, only while it has
  * no children), for as long as the request's budget allows; the marker goes when the subtree is
  * gone. What a budget leaves (a very large subtree, a failure) is finished by the `pages-sweep`
  * worker (lib/workers.ts), which runs the same sweep for each marker.
@@ -84,6 +85,7 @@ async function removeTree(orgId: string, pageId: string, deadline: number, under
     if (!page || (under !== undefined && page.parentId !== under)) return true;
     await reindex(orgId, pageId, true);
     await removeAllContent(orgId, pageId);
+    await removeVersions(orgId, pageId);
     const favorites = await queryAll<{ pk: string; sk: string }>({
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': favoritesPk(orgId, pageId) },

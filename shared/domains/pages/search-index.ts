@@ -4,7 +4,7 @@ import { PREFIXES } from '../../kernel/store/keys';
 import { withLease } from '../../kernel/store/lease';
 import { transact } from '../../kernel/store/ops';
 import { getItem, orgPk, sleep, TABLE } from '../../kernel/store/table';
-import { readContent, removeContent } from './content';
+import { readContent } from './content';
 import { type IndexedState, PAGE_MESSAGES, type PageRecord, pageKey } from './records';
 import { frequencies, markdownText } from './text';
 
@@ -99,7 +99,8 @@ const contentOf = async (key: string | null | undefined) => (await readContent(k
 /**
  * Brings the index of one page up to date with its record (or removes it from the index, for a
  * page being removed, `remove`): the postings that changed, then the totals and `indexed` together.
- * Content objects older than the one the index now holds are deleted. Safe to run again at any time.
+ * Content objects stay: each is a version of the page (./versions.ts), removed with the page. Safe to
+ * run again at any time.
  */
 export async function reindex(orgId: string, pageId: string, remove = false): Promise<void> {
   await withLease(`pages-index#${orgId}#${pageId}`, PAGE_MESSAGES.busy, async () => {
@@ -160,8 +161,6 @@ export async function reindex(orgId: string, pageId: string, remove = false): Pr
           },
         },
       ]);
-      // The version the index held before is read by nobody now (a page's current one stays).
-      if (old?.contentKey && old.contentKey !== page?.contentKey) await removeContent([old.contentKey]);
     }
   });
 }

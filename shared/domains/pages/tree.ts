@@ -18,6 +18,7 @@ import {
   requireVisible,
 } from './records';
 import { reindex } from './search-index';
+import { type Author, putVersion, versionOf } from './versions';
 
 /**
  * The tree of pages: where a page goes among its siblings (a fractional index between its
@@ -136,7 +137,8 @@ export interface NewPage {
   after?: string;
 }
 
-export async function createPage(orgId: string, by: string, input: NewPage): Promise<PageRecord> {
+export async function createPage(orgId: string, author: Author, input: NewPage): Promise<PageRecord> {
+  const by = author.by;
   const parent = input.parentId ? await requireParent(orgId, input.parentId) : undefined;
   const rank = await rankFor(orgId, input.parentId, input);
   const pageId = newId('pg_');
@@ -167,9 +169,11 @@ export async function createPage(orgId: string, by: string, input: NewPage): Pro
         gsi1sk: listSk(rank, pageId),
         ...page,
       }),
+      // Its first version, in the same transaction (a new id: never there before).
+      putVersion(versionOf(page, author, now)),
       ...(parent ? parentChecks(orgId, parent.page, parent.ancestors) : []),
     ],
-    async (i) => (i === 0 ? undefined : notFound(PAGE_MESSAGES.parentNotFound)),
+    async (i) => (i <= 1 ? undefined : notFound(PAGE_MESSAGES.parentNotFound)),
   ).catch(async (err: unknown) => {
     // Nothing names the content written for it: it goes too.
     if (contentKey) await removeContent([contentKey]);

@@ -84,6 +84,8 @@ export const PREFIXES = {
     favorites: 'PGFAV#',
     by: 'BY#',
     favoritesOf: 'PGFAVS#',
+    /** A page's saved versions (shared/domains/pages/versions.ts). */
+    versions: 'PGVER#',
   },
   insights: {
     metrics: 'METRICS#',
