@@ -137,7 +137,7 @@ const GROUPS: Record<string, string> = {
   cal: 'your calendars: the agenda, events and invitations, .ics import and export',
   dav: 'app passwords for calendar and contacts programs (CalDAV, CardDAV)',
   mail: 'mail domains and mailboxes; threads: list, read, send, reply, forward',
-  page: "the organization's pages (Markdown): list, create, view, edit from a file",
+  page: "the organization's pages (Markdown): list, create, view, edit from a file, history, restore a version",
   org: 'organizations: create, list; members, invitations and API keys',
 };
 

@@ -17,6 +17,7 @@ const SLOW = [
   'test/web/tracker-issues.test.ts',
   'test/web/calendar.test.ts',
   'test/web/mail.test.ts',
+  'test/web/wiki.test.ts',
   'test/api/chromium.unit.test.ts',
   'test/api/docs.test.ts',
   'test/agents/program.test.ts',

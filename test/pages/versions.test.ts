@@ -261,9 +261,9 @@ describe('restore', () => {
     }[];
     expect(entries.map((e) => `${e.action} ${e.status} ${e.actor.id}`).sort()).toEqual(
       [
-        `pages.versions.restore.create 201 ${p.owner.userId}`,
-        `pages.versions.restore.create 403 ${viewer.userId}`,
-        `pages.versions.restore.create 404 ${p.owner.userId}`,
+        `pages.versions.restore 201 ${p.owner.userId}`,
+        `pages.versions.restore 403 ${viewer.userId}`,
+        `pages.versions.restore 404 ${p.owner.userId}`,
       ].sort(),
     );
     expect(entries.find((e) => e.status === 201)?.target).toEqual({ pageId, n: '1' });

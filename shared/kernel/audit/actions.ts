@@ -42,7 +42,7 @@ export function actionOf(
 
 /** What a POST's last segment looks like when it names what the POST does rather than what it makes. */
 const VERBS =
-  /^(search|check|scan|query|get|delete|verify|authorize|oauth|callback|start|actions|send|read|ack|poll|token|login|test|archive|redeliver|rotate|transfer|redeploy|promote|rename|cancel|request-access|merge|close|reopen|approval|secret|heartbeat|complete|upload-url|network-requests|dns-provider|uploads|folders|blobs)$/;
+  /^(search|check|scan|query|get|delete|verify|authorize|oauth|callback|start|actions|send|read|ack|poll|token|login|test|archive|redeliver|rotate|transfer|redeploy|promote|rename|cancel|request-access|merge|close|reopen|approval|secret|heartbeat|complete|upload-url|network-requests|dns-provider|uploads|folders|blobs|restore)$/;
 
 /**
  * POSTs that change nothing (`…/issues/search`, `…/recipients/check`, a database's `scan`,
