@@ -128,7 +128,7 @@ describe('with the app built', () => {
       (b) => b.Properties?.CorsConfiguration,
     );
     expect(buckets).toHaveLength(1);
-    const [rule] = buckets[0]?.Properties.CorsConfiguration.CorsRules;
+    const [rule] = buckets[0]?.Properties.CorsConfiguration.CorsRules ?? [];
     expect(rule.AllowedMethods.sort()).toEqual(['GET', 'HEAD', 'PUT']);
     expect(JSON.stringify(rule.AllowedOrigins)).toContain('WebApp');
     expect(JSON.stringify(rule.AllowedOrigins)).not.toContain('"*"');
