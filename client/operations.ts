@@ -1597,6 +1597,24 @@ export interface Operations {
     body: undefined;
     response: undefined;
   };
+  /** What a device code asks for before the person answers it: `agent-device` (an agent program joining an organization as their device, with its capabilities: answer with `POST /v1/orgs/:orgId/agents/login`) or `command-line` (the CLI signing in as them: answer with `POST /v1/login/device/answer`) */
+  getMeDeviceCodesByUserCode: {
+    params: {
+      userCode: string;
+    };
+    query: object;
+    body: undefined;
+    response: {
+      deviceCode: {
+        kind: 'agent-device' | 'command-line';
+        userCode: string;
+        name: string | null;
+        platform: string | null;
+        capabilities: string[];
+        status: 'pending' | 'approved' | 'denied' | 'issued';
+      };
+    };
+  };
   /** Beyond the spec */
   postOrgs: {
     params: object;
@@ -9089,6 +9107,7 @@ export const operations: Record<OperationId, { method: HttpMethod; path: string 
   postMeAppPasswords: { method: 'POST', path: '/v1/me/app-passwords' },
   getMeAppPasswords: { method: 'GET', path: '/v1/me/app-passwords' },
   deleteMeAppPasswordsByPasswordId: { method: 'DELETE', path: '/v1/me/app-passwords/{passwordId}' },
+  getMeDeviceCodesByUserCode: { method: 'GET', path: '/v1/me/device-codes/{userCode}' },
   postOrgs: { method: 'POST', path: '/v1/orgs' },
   getMeInvites: { method: 'GET', path: '/v1/me/invites' },
   postMeInvitesAccept: { method: 'POST', path: '/v1/me/invites/{inviteId}/accept' },

@@ -41,6 +41,18 @@ export const responses: ResponseDocs = {
   'POST /v1/me/app-passwords': { 201: z.object({ appPassword: AppPassword, password: z.string() }) },
   'GET /v1/me/app-passwords': { 200: z.object({ appPasswords: z.array(AppPassword) }) },
   'DELETE /v1/me/app-passwords/:passwordId': { 204: null },
+  'GET /v1/me/device-codes/:userCode': {
+    200: z.object({
+      deviceCode: z.object({
+        kind: z.enum(['agent-device', 'command-line']),
+        userCode: z.string(),
+        name: z.nullable(z.string()),
+        platform: z.nullable(z.string()),
+        capabilities: z.array(z.string()),
+        status: z.enum(['pending', 'approved', 'denied', 'issued']),
+      }),
+    }),
+  },
   'POST /v1/login/device': { 200: DeviceCode },
   'POST /v1/login/device/token': {
     200: z.object({ token: z.string(), sessionId: z.string(), expiresAt: z.number() }),

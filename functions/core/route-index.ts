@@ -4,6 +4,7 @@ import { lazyRoute } from '../../shared/kernel/http/route-entry';
 const routes = () => import('./routes').then((m) => m.routes);
 const sessionRoutes = () => import('./sessions').then((m) => m.sessionRoutes);
 const appPasswordRoutes = () => import('./app-passwords').then((m) => m.appPasswordRoutes);
+const deviceCodeRoutes = () => import('./device-codes').then((m) => m.deviceCodeRoutes);
 const orgRoutes = () => import('./orgs').then((m) => m.orgRoutes);
 
 export const routeIndex = [
@@ -18,6 +19,7 @@ export const routeIndex = [
   lazyRoute('POST', '/v1/me/app-passwords', appPasswordRoutes),
   lazyRoute('GET', '/v1/me/app-passwords', appPasswordRoutes),
   lazyRoute('DELETE', '/v1/me/app-passwords/:passwordId', appPasswordRoutes),
+  lazyRoute('GET', '/v1/me/device-codes/:userCode', deviceCodeRoutes),
   lazyRoute('POST', '/v1/orgs', orgRoutes),
   lazyRoute('GET', '/v1/me/invites', orgRoutes),
   lazyRoute('POST', '/v1/me/invites/:inviteId/accept', orgRoutes),

@@ -1,6 +1,7 @@
 import { publicLocations } from '../../shared/domains/platform-admin/geo';
 import { ok, route } from '../../shared/kernel/http/route';
 import { appPasswordRoutes } from './app-passwords';
+import { deviceCodeRoutes } from './device-codes';
 import { describeCaller } from './me';
 import { orgRoutes } from './orgs';
 import { sessionRoutes } from './sessions';
@@ -30,5 +31,6 @@ export const routes = [
   }),
   ...sessionRoutes,
   ...appPasswordRoutes,
+  ...deviceCodeRoutes,
   ...orgRoutes,
 ];

@@ -12,7 +12,8 @@ import { median } from './stats';
  * - first-load JavaScript: the entry chunk and every chunk it imports statically (vite's manifest;
  *   without one, the page's module script and its modulepreload links), each gzipped at level 9,
  *   against the issue's budget of 170 KB;
- * - Lighthouse 12 (performance and accessibility) on the projects page and a pull request's page,
+ * - Lighthouse 12 (performance and accessibility) on the projects page, a pull request's page, a
+ *   board, an issue, a page's history and the notifications,
  *   driving Debian's Chromium (`CHROMIUM_PATH`, default /usr/bin/chromium), mobile (Lighthouse's
  *   default: simulated slow 4G and a 4× slower CPU) and desktop, median of RUNS runs each. The
  *   browser signs in first at the identity provider (email and the code from the outbox), in the
@@ -183,9 +184,33 @@ export async function benchWeb(
     const pull = (
       await api('POST', `/repos/${repo}/pulls`, { title: 'A change to review', source: 'feature', target: 'main' })
     ).pull as { number: number };
+    say('web app: a board with issues and a page with two versions through the API');
+    const key = `WB${suffix
+      .slice(0, 3)
+      .toUpperCase()
+      .replace(/[^A-Z]/g, 'X')}`;
+    const space = (await api('POST', '/issues/spaces', { key, name: 'Web bench', template: 'scrum' })).space as {
+      config: { boardId: string };
+    };
+    for (const summary of ['Plan the launch', 'Write the copy', 'Fix the header', 'Review the budget', 'Ship it'])
+      await api('POST', '/issues', { space: key, summary });
+    const made = (await api('POST', '/pages', { title: 'Handbook', content: '# Welcome\n\nRead this first.' }))
+      .page as {
+      pageId: string;
+      contentVersion: number;
+    };
+    await api('PUT', `/pages/${made.pageId}/content`, {
+      content: '# Welcome\n\nRead this first, then the rest.',
+      baseVersion: made.contentVersion,
+    });
+    const org = `/app/orgs/${platform.orgId}`;
     const pages = [
-      { page: 'projects', path: `/app/orgs/${platform.orgId}/projects` },
-      { page: 'pull request', path: `/app/orgs/${platform.orgId}/repos/${repo}/pulls/${pull.number}` },
+      { page: 'projects', path: `${org}/projects` },
+      { page: 'pull request', path: `${org}/repos/${repo}/pulls/${pull.number}` },
+      { page: 'board', path: `${org}/tracker/boards/${space.config.boardId}` },
+      { page: 'issue', path: `${org}/tracker/issues/${key}-1` },
+      { page: 'page history', path: `${org}/pages/${made.pageId}/history` },
+      { page: 'notifications', path: `${org}/notifications` },
     ];
 
     say('web app: signing in at the identity provider in the browser Lighthouse uses');
@@ -271,7 +296,12 @@ export async function benchWeb(
         }
         figures.lighthouse.push({
           page: target.page,
-          path: target.path.replace(platform.orgId, '<org>').replace(repo, '<repo>'),
+          path: target.path
+            .replace(platform.orgId, '<org>')
+            .replace(repo, '<repo>')
+            .replace(space.config.boardId, '<board>')
+            .replace(made.pageId, '<page>')
+            .replace(`${key}-`, '<KEY>-'),
           profile,
           performance: median(scores.map((s) => s.performance)),
           accessibility: median(scores.map((s) => s.accessibility)),

@@ -231,6 +231,11 @@ it(
     expect(await page.getByRole('textbox', { name: 'Code shown on the device' }).inputValue()).toBe(
       start.body.userCode,
     );
+    // What the code asks for, from the API: the kind is known, so no choice of kind is offered.
+    const asked = page.getByRole('region', { name: 'What the code asks for' });
+    await asked.getByText('An agent program asks to join an organization as your device').waitFor();
+    await asked.getByText('“ci runner” on linux-x64, for http jobs').waitFor();
+    expect(await page.getByRole('group', { name: 'What shows the code' }).count()).toBe(0);
     await clean();
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByText(/Approved: the device joins/).waitFor();

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
@@ -20,12 +20,22 @@ export default function Approve() {
   const [search] = useSearchParams();
   const me = useMe();
   const orgs = (me.data?.me.orgs ?? []).filter((o) => o.scopes.includes('agents:write'));
-  const [kind, setKind] = useState<Kind>(search.get('kind') === 'cli' ? 'cli' : 'agent');
+  const [chosen, setKind] = useState<Kind>(search.get('kind') === 'cli' ? 'cli' : 'agent');
   const [code, setCode] = useState(search.get('code') ?? '');
   const [org, setOrg] = useState('');
   const orgId = org || (orgs.some((o) => o.orgId === here) ? (here as string) : (orgs[0]?.orgId ?? ''));
   const kindName = useId();
   const userCode = code.trim().toUpperCase();
+  // What the code asks for (`GET /v1/me/device-codes/:userCode`): its kind, name and system; the
+  // person chooses the kind only when the platform doesn't know the code.
+  const asked = useQuery({
+    queryKey: ['device-code', userCode],
+    queryFn: () => api().getMeDeviceCodesByUserCode({ userCode }),
+    enabled: userCode.replace(/[^A-Z0-9]/g, '').length >= 8,
+    retry: false,
+  });
+  const found = asked.data?.deviceCode;
+  const kind: Kind = found ? (found.kind === 'command-line' ? 'cli' : 'agent') : chosen;
   const answer = useMutation({
     mutationFn: async ({ approve }: { approve: boolean }): Promise<Answer> => {
       if (kind === 'agent') {
@@ -63,31 +73,53 @@ export default function Approve() {
             answer.mutate({ approve: true });
           }}
         >
-          <fieldset>
-            <legend className="text-sm font-medium">What shows the code</legend>
-            <div className="mt-1 grid gap-1 text-sm">
-              <label className="flex min-h-8 items-center gap-2">
-                <input
-                  type="radio"
-                  name={kindName}
-                  checked={kind === 'agent'}
-                  onChange={() => setKind('agent')}
-                  className="size-4"
-                />
-                An agent program (<code>platform agent login</code>): it joins an organization as your device
-              </label>
-              <label className="flex min-h-8 items-center gap-2">
-                <input
-                  type="radio"
-                  name={kindName}
-                  checked={kind === 'cli'}
-                  onChange={() => setKind('cli')}
-                  className="size-4"
-                />
-                The command line (<code>platform login</code>): it acts as you, with your roles
-              </label>
-            </div>
-          </fieldset>
+          {found ? (
+            <section aria-label="What the code asks for" className="rounded border border-slate-200 p-3 text-sm">
+              <p className="font-medium">
+                {found.kind === 'agent-device'
+                  ? 'An agent program asks to join an organization as your device'
+                  : 'The command line asks to act as you'}
+              </p>
+              <p className="mt-1">
+                “{found.name ?? (found.kind === 'agent-device' ? 'Agent' : 'platform CLI')}”
+                {found.platform ? ` on ${found.platform}` : ''}
+                {found.kind === 'agent-device'
+                  ? `, for ${found.capabilities.length > 0 ? found.capabilities.join(', ') : 'http'} jobs, on an allowlist without hosts.`
+                  : ', with your roles in your organizations, for 90 days.'}
+              </p>
+              {found.status !== 'pending' && (
+                <p className="mt-1" role="alert">
+                  This code was already answered.
+                </p>
+              )}
+            </section>
+          ) : (
+            <fieldset>
+              <legend className="text-sm font-medium">What shows the code</legend>
+              <div className="mt-1 grid gap-1 text-sm">
+                <label className="flex min-h-8 items-center gap-2">
+                  <input
+                    type="radio"
+                    name={kindName}
+                    checked={kind === 'agent'}
+                    onChange={() => setKind('agent')}
+                    className="size-4"
+                  />
+                  An agent program (<code>platform agent login</code>): it joins an organization as your device
+                </label>
+                <label className="flex min-h-8 items-center gap-2">
+                  <input
+                    type="radio"
+                    name={kindName}
+                    checked={kind === 'cli'}
+                    onChange={() => setKind('cli')}
+                    className="size-4"
+                  />
+                  The command line (<code>platform login</code>): it acts as you, with your roles
+                </label>
+              </div>
+            </fieldset>
+          )}
           <TextInput
             label="Code shown on the device"
             mono
