@@ -185,6 +185,12 @@ export async function benchWeb(
       await api('POST', `/repos/${repo}/pulls`, { title: 'A change to review', source: 'feature', target: 'main' })
     ).pull as { number: number };
     say('web app: a board with issues and a page with two versions through the API');
+    // A page's content is kept in the artifacts bucket (run alone, no other section made one).
+    if (!process.env.ARTIFACTS_BUCKET) {
+      process.env.ARTIFACTS_BUCKET = `bench-web-${suffix}`;
+      const { storage } = await import('../../shared/ports/object-storage');
+      await storage().createBucket(process.env.ARTIFACTS_BUCKET);
+    }
     const key = `WB${suffix
       .slice(0, 3)
       .toUpperCase()
