@@ -13,7 +13,7 @@ import { median } from './stats';
  *   without one, the page's module script and its modulepreload links), each gzipped at level 9,
  *   against the issue's budget of 170 KB;
  * - Lighthouse 12 (performance and accessibility) on the projects page, a pull request's page, a
- *   board, an issue, a page's history and the notifications,
+ *   board, an issue and a page's history,
  *   driving Debian's Chromium (`CHROMIUM_PATH`, default /usr/bin/chromium), mobile (Lighthouse's
  *   default: simulated slow 4G and a 4× slower CPU) and desktop, median of RUNS runs each. The
  *   browser signs in first at the identity provider (email and the code from the outbox), in the
@@ -216,7 +216,6 @@ export async function benchWeb(
       { page: 'board', path: `${org}/tracker/boards/${space.config.boardId}` },
       { page: 'issue', path: `${org}/tracker/issues/${key}-1` },
       { page: 'page history', path: `${org}/pages/${made.pageId}/history` },
-      { page: 'notifications', path: `${org}/notifications` },
     ];
 
     say('web app: signing in at the identity provider in the browser Lighthouse uses');
