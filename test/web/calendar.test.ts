@@ -7,7 +7,7 @@ import { storage } from '../../shared/ports/object-storage';
 import type { Person } from '../helpers/platform';
 import { startQueueWorker } from '../helpers/sqs';
 import { mailboxFor, unique, until } from '../mail/helpers';
-import { axe, newPage, ROOT, signIn, startWeb, type WebWorld } from './harness';
+import { axe, newPage, ROOT, showingPage, signIn, startWeb, type WebWorld } from './harness';
 
 /**
  * Calendar and contacts in Chromium, the browser in New York (`timezoneId`): an event made in UTC
@@ -75,19 +75,8 @@ afterAll(async () => {
   await dns?.close();
 });
 
-const shown = (steps: () => Promise<void>) => async () => {
-  try {
-    await steps();
-  } catch (err) {
-    const text = await page
-      .locator('body')
-      .textContent()
-      .catch(() => '');
-    (err as Error).stack =
-      `${(err as Error).message}\n\nThe page at ${page.url()} said:\n${text?.slice(0, 3000)}\n${(err as Error).stack ?? ''}`;
-    throw err;
-  }
-};
+/** A failed step shows what the page said (test/web/harness.ts). */
+const shown = (steps: () => Promise<void>) => showingPage(() => page, steps);
 
 /** axe at 1440 px and at 375 px, where nothing may be wider than the screen; no console error. */
 async function clean(p = page, found = problems) {

@@ -198,3 +198,28 @@ export async function signIn(page: Page, person: Person): Promise<void> {
     (url) => url.origin === app && url.pathname.startsWith('/app/') && !url.pathname.endsWith('/callback'),
   );
 }
+
+/** A test's steps that, when they fail, add what the page said (its URL and text) to the error. */
+export const showingPage = (page: () => Page, steps: () => Promise<void>) => async () => {
+  try {
+    await steps();
+  } catch (err) {
+    const text = await page()
+      .locator('body')
+      .textContent()
+      .catch(() => '');
+    (err as Error).stack =
+      `${(err as Error).message}\n\nThe page at ${page().url()} said:\n${text?.slice(0, 3000)}\n${(err as Error).stack ?? ''}`;
+    throw err;
+  }
+};
+
+/** axe at 1440 px and at 375 px, where nothing may be wider than the screen; no console error. */
+export async function checkPage(page: Page, problems: string[]): Promise<void> {
+  expect(await axe(page)).toEqual([]);
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await axe(page)).toEqual([]);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect(problems).toEqual([]);
+}

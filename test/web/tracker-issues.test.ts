@@ -6,7 +6,7 @@ import { LINK_TYPES } from '../../shared/domains/tracker/parts';
 import { storage } from '../../shared/ports/object-storage';
 import * as web from '../../web/src/pages/issues/catalog';
 import { complete, JQL_FIELDS, ORDER_FIELDS } from '../../web/src/pages/issues/jql';
-import { axe, newPage, signIn, startWeb, type WebWorld } from './harness';
+import { checkPage, newPage, showingPage, signIn, startWeb, type WebWorld } from './harness';
 
 /**
  * The tracker's issue page, JQL search and bulk change in Chromium: an issue's fields edited in
@@ -52,29 +52,11 @@ afterAll(async () => {
   await w?.close();
 });
 
-const shown = (steps: () => Promise<void>) => async () => {
-  try {
-    await steps();
-  } catch (err) {
-    const text = await page
-      .locator('body')
-      .textContent()
-      .catch(() => '');
-    (err as Error).stack =
-      `${(err as Error).message}\n\nThe page at ${page.url()} said:\n${text?.slice(0, 3000)}\n${(err as Error).stack ?? ''}`;
-    throw err;
-  }
-};
+/** A failed step shows what the page said (test/web/harness.ts). */
+const shown = (steps: () => Promise<void>) => showingPage(() => page, steps);
 
-/** axe at 1440 px and at 375 px, where nothing may be wider than the screen; no console error. */
-async function clean() {
-  expect(await axe(page)).toEqual([]);
-  await page.setViewportSize({ width: 375, height: 800 });
-  expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  expect(await axe(page)).toEqual([]);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  expect(problems).toEqual([]);
-}
+/** axe at 1440 px and 375 px, nothing wider than the screen, no console error (test/web/harness.ts). */
+const clean = () => checkPage(page, problems);
 
 const h1 = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const issue = async (key: string) => (await w.p.get(`${base}/${key}`)).body;

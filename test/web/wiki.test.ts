@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { storage } from '../../shared/ports/object-storage';
-import { axe, newPage, signIn, startWeb, type WebWorld } from './harness';
+import { axe, newPage, showingPage, signIn, startWeb, type WebWorld } from './harness';
 
 /**
  * The pages area (`/orgs/:orgId/pages`) in Chromium: a page created and edited twice in the
@@ -31,19 +31,8 @@ afterAll(async () => {
   await w?.close();
 });
 
-const shown = (steps: () => Promise<void>) => async () => {
-  try {
-    await steps();
-  } catch (err) {
-    const text = await page
-      .locator('body')
-      .textContent()
-      .catch(() => '');
-    (err as Error).stack =
-      `${(err as Error).message}\n\nThe page at ${page.url()} said:\n${text?.slice(0, 3000)}\n${(err as Error).stack ?? ''}`;
-    throw err;
-  }
-};
+/** A failed step shows what the page said (test/web/harness.ts). */
+const shown = (steps: () => Promise<void>) => showingPage(() => page, steps);
 
 /** axe at 1440 px and at 375 px, where nothing may be wider than the screen; no console error. */
 async function clean() {
